@@ -1,0 +1,90 @@
+// Built-in kernels the worker uses on every lesson's buffers: seeded random fill, iota, constant,
+// and an element-wise comparison with a reference. Compiled by NVRTC like the lesson kernels.
+#include <cuda_fp16.h>
+#include <cuda_bf16.h>
+
+typedef unsigned long long u64;
+
+// splitmix64: a fast, well-mixed hash of (seed, index); the same inputs give the same data.
+__device__ __forceinline__ u64 mix(u64 x)
+{
+	x += 0x9e3779b97f4a7c15ULL;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+	return x ^ (x >> 31);
+}
+
+// Uniform in [0, 1) with 53 random bits.
+__device__ __forceinline__ double unit(u64 seed, u64 i) { return (mix(seed ^ mix(i)) >> 11) * (1.0 / 9007199254740992.0); }
+
+template <typename T> __device__ __forceinline__ T from_double(double v) { return (T)v; }
+template <> __device__ __forceinline__ __half from_double<__half>(double v) { return __double2half(v); }
+template <> __device__ __forceinline__ __nv_bfloat16 from_double<__nv_bfloat16>(double v) { return __double2bfloat16(v); }
+template <typename T> __device__ __forceinline__ double to_double(T v) { return (double)v; }
+template <> __device__ __forceinline__ double to_double<__half>(__half v) { return (double)__half2float(v); }
+template <> __device__ __forceinline__ double to_double<__nv_bfloat16>(__nv_bfloat16 v) { return (double)__bfloat162float(v); }
+
+// mode 0: random in [a, b] (integers: every whole number in [a, b] equally likely); 1: iota; 2: constant a.
+template <typename T, bool INTEGER>
+__device__ void fill(T *p, long long n, u64 seed, double a, double b, int mode)
+{
+	for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {
+		double v;
+		if (mode == 1) v = (double)i;
+		else if (mode == 2) v = a;
+		else if (INTEGER) v = a + floor(unit(seed, (u64)i) * (b - a + 1.0));
+		else v = a + unit(seed, (u64)i) * (b - a);
+		p[i] = from_double<T>(v);
+	}
+}
+
+struct cmp_result {
+	u64 bad, nans, first_bad, max_abs_bits, max_rel_bits;
+};
+
+// Non-negative doubles order like their bit patterns, so atomicMax on the bits is a max on the values.
+__device__ __forceinline__ void max_bits(u64 *dst, double v) { atomicMax(dst, (u64)__double_as_longlong(v)); }
+
+template <typename T>
+__device__ void compare(const T *out, const T *ref, long long n, double abs_tol, double rel_tol, int exact, cmp_result *res)
+{
+	u64 bad = 0, nans = 0, first = ~0ULL;
+	double max_abs = 0, max_rel = 0;
+	for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {
+		double o = to_double<T>(out[i]), r = to_double<T>(ref[i]);
+		double d = fabs(o - r);
+		bool is_nan = isnan(o) || isnan(r);
+		bool wrong = is_nan || (exact ? !(o == r) : !(d <= abs_tol + rel_tol * fabs(r)));
+		if (is_nan) nans++;
+		if (wrong) { bad++; if ((u64)i < first) first = (u64)i; }
+		if (!is_nan) {
+			if (d > max_abs) max_abs = d;
+			if (fabs(r) > abs_tol && fabs(r) > 0 && d / fabs(r) > max_rel) max_rel = d / fabs(r);
+		}
+	}
+	for (int o = 16; o > 0; o >>= 1) {
+		bad += __shfl_down_sync(0xffffffffu, bad, o);
+		nans += __shfl_down_sync(0xffffffffu, nans, o);
+		u64 f = __shfl_down_sync(0xffffffffu, first, o);
+		first = f < first ? f : first;
+		max_abs = fmax(max_abs, __shfl_down_sync(0xffffffffu, max_abs, o));
+		max_rel = fmax(max_rel, __shfl_down_sync(0xffffffffu, max_rel, o));
+	}
+	if ((threadIdx.x & 31) == 0) {
+		if (bad) atomicAdd(&res->bad, bad);
+		if (nans) atomicAdd(&res->nans, nans);
+		if (first != ~0ULL) atomicMin(&res->first_bad, first);
+		max_bits(&res->max_abs_bits, max_abs);
+		max_bits(&res->max_rel_bits, max_rel);
+	}
+}
+
+#define TYPES(X) X(f32, float, false) X(f64, double, false) X(f16, __half, false) X(bf16, __nv_bfloat16, false) \
+	X(i32, int, true) X(u32, unsigned, true) X(i64, long long, true) X(u64, unsigned long long, true) \
+	X(i8, signed char, true) X(u8, unsigned char, true)
+#define ENTRIES(name, T, INTEGER) \
+	extern "C" __global__ void fill_##name(T *p, long long n, u64 seed, double a, double b, int mode) \
+	{ fill<T, INTEGER>(p, n, seed, a, b, mode); } \
+	extern "C" __global__ void compare_##name(const T *out, const T *ref, long long n, double abs_tol, double rel_tol, int exact, cmp_result *res) \
+	{ compare<T>(out, ref, n, abs_tol, rel_tol, exact, res); }
+TYPES(ENTRIES)

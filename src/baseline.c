@@ -1,0 +1,89 @@
+/* baseline: the vendor-library runs a lesson can compare with (lessons/README.md lists them). */
+#include <cublas_v2.h>
+#include <string.h>
+#include "cub_reduce.h"
+#include "gpu.h"
+#include "util.h"
+
+static cublasHandle_t blas;
+static void *cub_state;
+static size_t cub_bytes;
+
+static const plan_arg *find(const plan *p, const char *name)
+{
+	const plan_launch *L = &p->launches[0];
+	for (int i = 0; i < L->nargs; i++) if (!strcmp(L->args[i].name, name)) return &L->args[i];
+	return NULL;
+}
+
+/* A numeric argument, or -1 when missing or a buffer. */
+static long long num(const plan *p, const char *name)
+{
+	const plan_arg *a = find(p, name);
+	if (!a || a->is_buffer) return -1;
+	return a->type == AT_F64 ? (long long)a->v.f64 : a->v.i64;
+}
+
+static gpu_buffer *buf(const plan *p, gpu_data *d, const char *name)
+{
+	const plan_arg *a = find(p, name);
+	return a && a->is_buffer ? gpu_data_find(d, a->buffer) : NULL;
+}
+
+static cudaError_t blas_error(cublasStatus_t st)
+{
+	return st == CUBLAS_STATUS_SUCCESS ? cudaSuccess : cudaErrorUnknown;
+}
+
+/* Row-major C = A.B as column-major C^T = B^T.A^T: swap the operands, keep the data. */
+static cudaError_t gemm(const plan *p, gpu_data *d, cudaStream_t s, int bf16)
+{
+	gpu_buffer *A = buf(p, d, "A"), *B = buf(p, d, "B"), *C = buf(p, d, "C");
+	long long m = num(p, "m"), n = num(p, "n"), k = num(p, "k");
+	if (!A || !B || !C || m < 1 || n < 1 || k < 1) return cudaErrorInvalidValue;
+	if (!blas) {
+		if (cublasCreate(&blas) != CUBLAS_STATUS_SUCCESS) return cudaErrorUnknown;
+		cublasSetMathMode(blas, CUBLAS_DEFAULT_MATH);   /* no TF32: a real FP32 baseline */
+	}
+	cublasSetStream(blas, s);
+	const float one = 1, zero = 0;
+	if (!bf16)
+		return blas_error(cublasSgemm(blas, CUBLAS_OP_N, CUBLAS_OP_N, (int)n, (int)m, (int)k, &one, B->ptr, (int)n, A->ptr,
+		                              (int)k, &zero, C->ptr, (int)n));
+	return blas_error(cublasGemmEx(blas, CUBLAS_OP_N, CUBLAS_OP_N, (int)n, (int)m, (int)k, &one, B->ptr, CUDA_R_16BF, (int)n,
+	                               A->ptr, CUDA_R_16BF, (int)k, &zero, C->ptr, CUDA_R_32F, (int)n, CUBLAS_COMPUTE_32F,
+	                               CUBLAS_GEMM_DEFAULT));
+}
+
+cudaError_t baseline_run(const plan *p, gpu_data *d, cudaStream_t s, char *err, size_t errlen)
+{
+	const char *lib = p->launches[0].entry;
+	if (!strcmp(lib, "memcpy")) {
+		gpu_buffer *dst = buf(p, d, "dst"), *src = buf(p, d, "src");
+		long long bytes = num(p, "bytes");
+		if (!dst || !src || bytes < 0 || (size_t)bytes > dst->bytes || (size_t)bytes > src->bytes) return cudaErrorInvalidValue;
+		return cudaMemcpyAsync(dst->ptr, src->ptr, (size_t)bytes, cudaMemcpyDeviceToDevice, s);
+	}
+	if (!strcmp(lib, "cub_reduce_sum")) {
+		gpu_buffer *in = buf(p, d, "in"), *out = buf(p, d, "out");
+		long long count = num(p, "count");
+		if (!in || !out || count < 0 || count > in->count || in->type != out->type) return cudaErrorInvalidValue;
+		int t = in->type == DT_I32 ? CC_CUB_I32 : in->type == DT_I64 ? CC_CUB_I64 : in->type == DT_F32 ? CC_CUB_F32
+		      : in->type == DT_F64 ? CC_CUB_F64 : -1;
+		if (t < 0) return cudaErrorInvalidValue;
+		return (cudaError_t)cc_cub_reduce_sum(&cub_state, &cub_bytes, t, in->ptr, out->ptr, count, s);
+	}
+	if (!strcmp(lib, "cublas_sgemm")) return gemm(p, d, s, 0);
+	if (!strcmp(lib, "cublas_gemm_bf16")) return gemm(p, d, s, 1);
+	if (err) strfmt(err, errlen, "unknown library %s", lib);
+	return cudaErrorInvalidValue;
+}
+
+void baseline_cleanup(void)
+{
+	if (blas) cublasDestroy(blas);
+	blas = NULL;
+	cudaFree(cub_state);
+	cub_state = NULL;
+	cub_bytes = 0;
+}

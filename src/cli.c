@@ -1,0 +1,283 @@
+/* cli: see cli.h. Every command goes through the engine, like the TUI. */
+#include "cli.h"
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "engine.h"
+#include "json.h"
+#include "report.h"
+#include "tui.h"
+#include "util.h"
+
+#ifndef CC_VERSION
+#define CC_VERSION "0.1.0"
+#endif
+
+typedef struct {
+	engine_opts eo;
+	tui_opts to;
+	int json;
+	plan_setting sets[16]; int nsets;
+	const char *archs;
+	char *const *args; int nargs;   /* the command and its operands */
+} cli;
+
+static const char usage_text[] =
+	"usage: cudaclimb [options]                     open the terminal interface\n"
+	"       cudaclimb list                          the lessons\n"
+	"       cudaclimb show LESSON                   a lesson's stages, tunables and text\n"
+	"       cudaclimb run LESSON/STAGE [--set NAME=VALUE]... [--json]\n"
+	"                                               compile, check and time one stage (or LESSON/baseline)\n"
+	"       cudaclimb bench LESSON [--set NAME=VALUE]... [--json]\n"
+	"                                               every stage and the baseline, as a table\n"
+	"       cudaclimb check [--arch sm_80,sm_90]    load every lesson, compile every stage (no GPU needed)\n"
+	"       cudaclimb device                        the GPU, its peaks and where each number comes from\n"
+	"\n"
+	"options:\n"
+	"  --lessons DIR     use the lesson tree DIR (DIR/lessons/*.yaml, DIR/kernels/); also CUDACLIMB_LESSONS\n"
+	"  --gpu N           use GPU N (CUDA_VISIBLE_DEVICES is honoured first)\n"
+	"  --arch sm_XX      compile for this architecture (no GPU needed; check takes a comma list)\n"
+	"  --set NAME=VALUE  set a parameter or tunable (repeatable; VALUE may be an expression)\n"
+	"  --json            machine-readable output: {\"device\": {...}, \"results\": [...]}\n"
+	"  --timeout S       watchdog for one run, in seconds (default 10)\n"
+	"  --seed N          seed for the random inputs (default: fresh each time)\n"
+	"  --reps N          timed repetitions (default: enough for about 0.4 s, 10 to 300)\n"
+	"  --no-counters     do not read hardware counters\n"
+	"  --replay FILE     answer runs from FILE (written by run/bench --json) instead of a GPU\n"
+	"  --no-color, --ascii, --frames N   terminal interface: monochrome, ASCII, draw N frames and exit\n"
+	"  -h, --help        this text;  -V, --version   the version\n"
+	"\n"
+	"exit status: 0 all right; 1 a stage was wrong, faulted, hung or did not compile; 2 bad command line\n"
+	"or refused setting; 3 no GPU for a command that needs one; 4 a lesson file has errors.\n";
+
+static int usage_error(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "cudaclimb: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\n(cudaclimb --help lists the commands and options)\n");
+	return EXIT_USAGE;
+}
+
+static int parse(cli *c, int argc, char **argv)
+{
+	enum { O_LESSONS = 256, O_GPU, O_ARCH, O_SET, O_JSON, O_TIMEOUT, O_SEED, O_REPS, O_NOCOUNT, O_REPLAY, O_NOCOLOR, O_ASCII, O_FRAMES };
+	static const struct option opts[] = {
+		{ "lessons", 1, 0, O_LESSONS }, { "gpu", 1, 0, O_GPU }, { "arch", 1, 0, O_ARCH }, { "set", 1, 0, O_SET },
+		{ "json", 0, 0, O_JSON }, { "timeout", 1, 0, O_TIMEOUT }, { "seed", 1, 0, O_SEED }, { "reps", 1, 0, O_REPS },
+		{ "no-counters", 0, 0, O_NOCOUNT }, { "replay", 1, 0, O_REPLAY }, { "no-color", 0, 0, O_NOCOLOR },
+		{ "ascii", 0, 0, O_ASCII }, { "frames", 1, 0, O_FRAMES }, { "help", 0, 0, 'h' }, { "version", 0, 0, 'V' }, { 0, 0, 0, 0 },
+	};
+	c->eo.gpu = -1;
+	opterr = 0;
+	int o;
+	char err[256], *end;
+	while ((o = getopt_long(argc, argv, "hV", opts, NULL)) != -1) {
+		switch (o) {
+		case O_LESSONS: c->eo.lessons_root = optarg; break;
+		case O_GPU: c->eo.gpu = (int)strtol(optarg, &end, 10); if (*end || c->eo.gpu < 0) return usage_error("--gpu takes a GPU number, not '%s'", optarg); break;
+		case O_ARCH: c->archs = optarg; c->eo.arch = optarg; break;
+		case O_SET:
+			if (c->nsets == 16) return usage_error("at most 16 --set options%s", "");
+			if (plan_setting_parse(optarg, &c->sets[c->nsets], err, sizeof err)) return usage_error("--set %s", err);
+			c->nsets++;
+			break;
+		case O_JSON: c->json = 1; break;
+		case O_TIMEOUT: c->eo.timeout_s = strtod(optarg, &end); if (*end || c->eo.timeout_s <= 0) return usage_error("--timeout takes seconds, not '%s'", optarg); break;
+		case O_SEED: c->eo.seed = strtoull(optarg, &end, 0); c->eo.has_seed = 1; if (*end) return usage_error("--seed takes a number, not '%s'", optarg); break;
+		case O_REPS: c->eo.reps = (int)strtol(optarg, &end, 10); if (*end || c->eo.reps < 1) return usage_error("--reps takes a count, not '%s'", optarg); break;
+		case O_NOCOUNT: c->eo.no_counters = 1; break;
+		case O_REPLAY: c->eo.replay_path = optarg; break;
+		case O_NOCOLOR: c->to.no_color = 1; break;
+		case O_ASCII: c->to.ascii = 1; break;
+		case O_FRAMES: c->to.frames = (int)strtol(optarg, &end, 10); if (*end || c->to.frames < 1) return usage_error("--frames takes a count, not '%s'", optarg); break;
+		case 'h': fputs(usage_text, stdout); exit(EXIT_OK);
+		case 'V': printf("cudaclimb %s\n", CC_VERSION); exit(EXIT_OK);
+		default: return usage_error("unknown or incomplete option '%s'", argv[optind - 1]);
+		}
+	}
+	c->args = argv + optind;
+	c->nargs = argc - optind;
+	return 0;
+}
+
+/* "lesson/stage" into a lesson and a stage index (-1: baseline). */
+static int find_stage(engine *e, const char *spec, const lesson **l, int *stage)
+{
+	char id[128];
+	const char *slash = strchr(spec, '/');
+	strfmt(id, sizeof id, "%.*s", slash ? (int)(slash - spec) : (int)strlen(spec), spec);
+	*l = lesson_set_find(engine_lessons(e), id);
+	if (!*l) return usage_error("no lesson '%s' (cudaclimb list shows them)", id);
+	if (!slash) return usage_error("name a stage: LESSON/STAGE, e.g. %s/<stage> (cudaclimb show lists them)", id);
+	if (!strcmp(slash + 1, "baseline") && (*l)->baseline) { *stage = -1; return 0; }
+	*stage = lesson_stage_index(*l, slash + 1);
+	if (*stage < 0) return usage_error("no stage '%s' in this lesson (cudaclimb show lists them)", slash + 1);
+	return 0;
+}
+
+static void print_load_errors(engine *e)
+{
+	const lesson_set *s = engine_lessons(e);
+	for (int i = 0; i < s->nerrors; i++) fprintf(stderr, "%s\n", s->errors[i]);
+}
+
+static int cmd_list(cli *c, engine *e)
+{
+	const lesson_set *s = engine_lessons(e);
+	for (int i = 0; i < s->count; i++)
+		printf("%-12s %2d stages  %s\n", s->items[i]->id, s->items[i]->nstages, s->items[i]->title);
+	print_load_errors(e);
+	return s->nerrors ? EXIT_LESSONS : EXIT_OK;
+}
+
+static int cmd_show(cli *c, engine *e)
+{
+	if (c->nargs < 2) return usage_error("show needs a lesson%s", "");
+	const lesson *l = lesson_set_find(engine_lessons(e), c->args[1]);
+	if (!l) return usage_error("no lesson '%s' (cudaclimb list shows them)", c->args[1]);
+	report_lesson(stdout, l);
+	return EXIT_OK;
+}
+
+static int status_exit(run_status s)
+{
+	return s == RUN_OK ? EXIT_OK : s == RUN_REFUSED ? EXIT_USAGE : s == RUN_NO_GPU ? EXIT_NO_GPU : EXIT_FAILED;
+}
+
+static void listener(void *ctx, int id, job_phase ph, const char *note, const run_result *r)
+{
+	if (ph == JOB_WAITING_GPU && note) fprintf(stderr, "cudaclimb: %s\n", note);
+}
+
+static int run_stages(cli *c, engine *e, const lesson *l, const int *stages, int n)
+{
+	const device_info *d = engine_device(e);
+	run_result *rs = xcalloc((size_t)n, sizeof *rs);
+	int code = EXIT_OK;
+	engine_set_listener(e, listener, NULL);
+	if (!c->json) report_header(stdout, l, d);
+	for (int i = 0; i < n; i++) {
+		engine_job j = { .lesson = l, .stage = stages[i], .counters = 1 };
+		memcpy(j.sets, c->sets, sizeof c->sets);
+		j.nsets = c->nsets;
+		/* --set names a parameter or a tunable; in a bench, a tunable only some stages have is left out of the rest. */
+		if (n > 1) {
+			j.nsets = 0;
+			for (int k = 0; k < c->nsets; k++)
+				if (lesson_find_param(l, c->sets[k].name) || (stages[i] >= 0 && lesson_find_tunable(&l->stages[stages[i]], c->sets[k].name)))
+					j.sets[j.nsets++] = c->sets[k];
+		}
+		run_status st = engine_run_sync(e, &j, &rs[i]);
+		int ce = st == RUN_UNSUPPORTED ? EXIT_OK : status_exit(st);
+		if (ce > code) code = ce;
+		if (!c->json) report_row(stdout, l, &rs[i], i == 0, n > 1 ? &rs[n - 1] : NULL);
+	}
+	if (c->json) {
+		printf("{\"device\": ");
+		json_object(stdout, device_info_fields, device_info_nfields, d, NULL, NULL);
+		printf(",\n\"results\": [\n");
+		for (int i = 0; i < n; i++) {
+			json_object(stdout, run_result_fields, run_result_nfields, &rs[i], "log", rs[i].log);
+			printf("%s\n", i + 1 < n ? "," : "");
+		}
+		printf("]}\n");
+	} else {
+		report_footer(stdout, l, d, rs, n);
+	}
+	for (int i = 0; i < n; i++) run_result_clear(&rs[i]);
+	free(rs);
+	return code;
+}
+
+static int cmd_run(cli *c, engine *e)
+{
+	if (c->nargs < 2) return usage_error("run needs LESSON/STAGE%s", "");
+	const lesson *l;
+	int stage;
+	int r = find_stage(e, c->args[1], &l, &stage);
+	return r ? r : run_stages(c, e, l, &stage, 1);
+}
+
+static int cmd_bench(cli *c, engine *e)
+{
+	if (c->nargs < 2) return usage_error("bench needs a lesson%s", "");
+	const lesson *l = lesson_set_find(engine_lessons(e), c->args[1]);
+	if (!l) return usage_error("no lesson '%s' (cudaclimb list shows them)", c->args[1]);
+	for (int k = 0; k < c->nsets; k++) {
+		int known = lesson_find_param(l, c->sets[k].name) != NULL;
+		for (int s = 0; s < l->nstages && !known; s++) known = lesson_find_tunable(&l->stages[s], c->sets[k].name) != NULL;
+		if (!known) return usage_error("no parameter or tunable '%s' in this lesson", c->sets[k].name);
+	}
+	int *stages = xcalloc((size_t)l->nstages + 1, sizeof *stages), n = 0;
+	for (int i = 0; i < l->nstages; i++) stages[n++] = i;
+	if (l->baseline) stages[n++] = -1;
+	int r = run_stages(c, e, l, stages, n);
+	free(stages);
+	return r;
+}
+
+static int cmd_check(cli *c)
+{
+	char archs[256], err[512];
+	strfmt(archs, sizeof archs, "%s", c->archs ? c->archs : "sm_80,sm_90");
+	int code = EXIT_OK, errors_shown = 0;
+	for (char *save, *a = strtok_r(archs, ",", &save); a; a = strtok_r(NULL, ",", &save)) {
+		engine_opts eo = c->eo;
+		eo.arch = a;
+		engine *e = engine_new(&eo, err, sizeof err);
+		if (!e) { fprintf(stderr, "cudaclimb: %s\n", err); return EXIT_USAGE; }
+		const lesson_set *s = engine_lessons(e);
+		if (!errors_shown) { print_load_errors(e); errors_shown = 1; if (s->nerrors) code = EXIT_LESSONS; }
+		for (int i = 0; i < s->count; i++) {
+			const lesson *l = s->items[i];
+			for (int k = 0; k < l->nstages; k++) {
+				engine_job j = { .lesson = l, .stage = k, .compile_only = 1 };
+				run_result r;
+				run_status st = engine_run_sync(e, &j, &r);
+				report_check_row(stdout, a, l, &r);
+				if (st != RUN_OK && st != RUN_UNSUPPORTED && code == EXIT_OK) code = EXIT_FAILED;
+				run_result_clear(&r);
+			}
+		}
+		engine_free(e);
+	}
+	return code;
+}
+
+static int cmd_device(cli *c, engine *e)
+{
+	const device_info *d = engine_device(e);
+	if (c->json) {
+		json_object(stdout, device_info_fields, device_info_nfields, d, NULL, NULL);
+		putchar('\n');
+	} else {
+		report_device(stdout, d);
+	}
+	return d->present ? EXIT_OK : EXIT_NO_GPU;
+}
+
+int cli_main(int argc, char **argv)
+{
+	cli c = {0};
+	int r = parse(&c, argc, argv);
+	if (r) return r;
+	const char *cmd = c.nargs ? c.args[0] : NULL;
+	if (cmd && !strcmp(cmd, "check")) return cmd_check(&c);
+	static const char *const cmds[] = { "list", "show", "run", "bench", "device", NULL };
+	int known = !cmd;
+	for (int i = 0; cmds[i] && !known; i++) known = !strcmp(cmd, cmds[i]);
+	if (!known) return usage_error("unknown command '%s'", cmd);
+	char err[1024];
+	c.eo.quiet = !cmd;
+	engine *e = engine_new(&c.eo, err, sizeof err);
+	if (!e) { fprintf(stderr, "cudaclimb: %s\n", err); return EXIT_USAGE; }
+	if (!cmd) r = tui_run(e, &c.to);
+	else if (!strcmp(cmd, "list")) r = cmd_list(&c, e);
+	else if (!strcmp(cmd, "show")) r = cmd_show(&c, e);
+	else if (!strcmp(cmd, "run")) r = cmd_run(&c, e);
+	else if (!strcmp(cmd, "bench")) r = cmd_bench(&c, e);
+	else r = cmd_device(&c, e);
+	engine_free(e);
+	return r;
+}

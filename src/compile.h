@@ -1,0 +1,55 @@
+/* compile: NVRTC runs in a child process (a compiler crash cannot take the program down) and its
+ * cubins are cached under $XDG_CACHE_HOME/cudaclimb, keyed by source, headers beside it, options,
+ * architecture and NVRTC version, written atomically. */
+#ifndef CC_COMPILE_H
+#define CC_COMPILE_H
+#include <stddef.h>
+#include <stdint.h>
+
+#define COMPILE_MAX_ENTRIES 16
+typedef struct {
+	char name[96];
+	int regs, stack_bytes, spill_stores, spill_loads;
+	int64_t static_smem;
+} compile_entry;
+
+typedef struct {
+	int ok;                   /* 1: cubin_path holds the code */
+	int crashed;              /* the compiler process died or hung (log says how) */
+	int cached;
+	double ms;                /* wall time, 0 when cached */
+	char cubin_path[512];
+	char arch[16];
+	compile_entry entries[COMPILE_MAX_ENTRIES]; int nentries;   /* from the ptxas report */
+	char *log;                /* NVRTC's log (errors with the kernel file's line numbers); owned */
+} compile_result;
+
+typedef struct compile_job compile_job;
+
+typedef struct {
+	const char *kernel_path;  /* as shown in messages, e.g. kernels/bandwidth/strided.cu */
+	const char *include_dir;  /* the kernel's folder (its .cuh headers are hashed too) */
+	const char *arch;         /* "sm_90", "sm_90a" */
+	char *const *options; int noptions;   /* -D defines and the stage's options */
+} compile_request;
+
+/* Starts a compile: a cache hit finishes at once; otherwise a child process runs NVRTC.
+ * Returns a job (free with compile_job_free), or NULL with err (unreadable source). */
+compile_job *compile_start(const compile_request *rq, char *err, size_t errlen);
+/* The fd to poll for the child's end, or -1 when the job is done. */
+int compile_fd(const compile_job *j);
+/* Reads what is available; returns 1 when done (then compile_result is filled), 0 if not yet.
+ * Kills a compiler that ran past timeout_ms. */
+int compile_step(compile_job *j, double timeout_ms);
+const compile_result *compile_get(const compile_job *j);
+/* Ends a running child and frees the job and its result's log. */
+void compile_job_free(compile_job *j);
+/* Blocking form: start, wait, copy the result into *out (out->log owned by the caller). */
+int compile_run(const compile_request *rq, compile_result *out, char *err, size_t errlen);
+/* The entry's ptxas numbers, or NULL. */
+const compile_entry *compile_find_entry(const compile_result *r, const char *name);
+/* Parses a ptxas --verbose log into r->entries (exposed for tests). */
+void compile_parse_ptxas(const char *log, compile_result *r);
+/* The cache key for rq (hex, 16 digits) into out; 0 or -1 when a file cannot be read. */
+int compile_key(const compile_request *rq, char out[17]);
+#endif

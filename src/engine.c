@@ -1,0 +1,548 @@
+/* engine: jobs go plan -> compile (child process) -> reference compile -> run in the worker, one
+ * at a time; engine_poll moves them along without blocking. See engine.h. */
+#include "engine.h"
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "arch.h"
+#include "compile.h"
+#include "engine_replay.h"
+#include "occupancy.h"
+#include "util.h"
+#include "worker.h"
+
+typedef enum { ST_QUEUED, ST_COMPILE, ST_COMPILE_REF, ST_RUN, ST_DONE } job_step;
+
+typedef struct job {
+	int id;
+	engine_job j;
+	job_step step;
+	int cancelled, waiting_gpu;
+	plan p;
+	compile_job *cj;
+	char cubin[512], ref_cubin[512];
+	int ref_stage;               /* -2: not checked */
+	run_result r;
+	struct job *next;
+} job;
+
+struct engine {
+	engine_opts o;
+	char *data_root, *lessons_root, *exe;
+	lesson_set lessons;
+	device_info dev;
+	int have_dev;
+	worker *w;
+	replay *rp;
+	job *queue;
+	int next_id;
+	engine_listener fn;
+	void *ctx;
+	uint64_t seed;
+};
+
+/* The built-in tree: next to the executable (build/..), or the installed share folder. */
+static char *find_data_root(void)
+{
+	char *dir = exe_dir();
+	const char *cands[] = { "%s/..", "%s/../share/cudaclimb", "%s" };
+	for (size_t i = 0; dir && i < sizeof cands / sizeof cands[0]; i++) {
+		char *root = xasprintf(cands[i], dir);
+		char *probe = xasprintf("%s/assets/arch.yaml", root);
+		int ok = file_exists(probe);
+		free(probe);
+		if (ok) { free(dir); return root; }
+		free(root);
+	}
+	free(dir);
+#ifdef CC_DATADIR
+	if (dir_exists(CC_DATADIR)) return xstrdup(CC_DATADIR);
+#endif
+	return NULL;
+}
+
+engine *engine_new(const engine_opts *o, char *err, size_t errlen)
+{
+	engine *e = xcalloc(1, sizeof *e);
+	e->o = *o;
+	if (e->o.timeout_s <= 0) e->o.timeout_s = 10;
+	e->data_root = find_data_root();
+	if (!e->data_root) { strfmt(err, errlen, "cannot find cudaclimb's data (assets/arch.yaml) near the executable"); free(e); return NULL; }
+	char *abs = realpath(e->data_root, NULL);
+	if (abs) { free(e->data_root); e->data_root = abs; }
+	const char *lr = o->lessons_root ? o->lessons_root : getenv("CUDACLIMB_LESSONS");
+	e->lessons_root = lr && *lr ? (realpath(lr, NULL) ? realpath(lr, NULL) : xstrdup(lr)) : xstrdup(e->data_root);
+	char *table = xasprintf("%s/assets/arch.yaml", e->data_root);
+	int bad = arch_load(table, err, errlen);
+	free(table);
+	if (bad || lesson_set_load(&e->lessons, e->lessons_root, err, errlen)) { engine_free(e); return NULL; }
+	char self[4096];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+	self[n > 0 ? n : 0] = 0;
+	e->exe = xstrdup(self);
+	e->seed = o->has_seed ? o->seed : ((uint64_t)time(NULL) * 0x9e3779b97f4a7c15ULL) ^ (uint64_t)getpid();
+	if (o->replay_path && !(e->rp = replay_load(o->replay_path, err, errlen))) { engine_free(e); return NULL; }
+	return e;
+}
+
+static void job_free(job *j)
+{
+	compile_job_free(j->cj);
+	plan_free(&j->p);
+	run_result_clear(&j->r);
+	free(j);
+}
+
+void engine_free(engine *e)
+{
+	if (!e) return;
+	while (e->queue) { job *n = e->queue->next; job_free(e->queue); e->queue = n; }
+	worker_free(e->w);
+	replay_free(e->rp);
+	lesson_set_free(&e->lessons);
+	arch_unload();
+	free(e->data_root); free(e->lessons_root); free(e->exe);
+	free(e);
+}
+
+const lesson_set *engine_lessons(engine *e) { return &e->lessons; }
+void engine_set_listener(engine *e, engine_listener fn, void *ctx) { e->fn = fn; e->ctx = ctx; }
+
+/* The limits used without a GPU: the --arch table entry (sm_90 when none is named). */
+static const arch_info *table_arch(engine *e)
+{
+	const arch_info *a = arch_find(e->o.arch ? e->o.arch : "sm_90");
+	return a ? a : arch_find("sm_90");
+}
+
+const device_info *engine_device(engine *e)
+{
+	if (e->have_dev) return &e->dev;
+	e->have_dev = 1;
+	if (e->rp) { e->dev = *replay_device(e->rp); return &e->dev; }
+	char err[512];
+	if (!e->w) e->w = worker_new(e->exe, e->data_root, e->o.gpu);
+	if (worker_ensure(e->w, err, sizeof err) || worker_send(e->w, "device\nend\n")) {
+		strfmt(e->dev.why, sizeof e->dev.why, "%s", err);
+		return &e->dev;
+	}
+	double start = now_ms();
+	for (;;) {
+		struct pollfd pf = { .fd = worker_fd(e->w), .events = POLLIN };
+		poll(&pf, 1, 200);
+		wmsg m;
+		worker_next(e->w, &m);
+		if (m.kind == WMSG_DEVICE) { e->dev = m.device; break; }
+		if (m.kind == WMSG_DIED || now_ms() - start > 1000 * (e->o.timeout_s + 20)) {
+			if (m.kind != WMSG_DIED) worker_kill(e->w);
+			strfmt(e->dev.why, sizeof e->dev.why, "no GPU: %s", m.kind == WMSG_DIED ? m.text : "the worker did not answer");
+			break;
+		}
+	}
+	return &e->dev;
+}
+
+void engine_plan_device(engine *e, plan_device *out)
+{
+	const device_info *d = e->have_dev ? &e->dev : NULL;
+	if (d && d->present && !e->o.arch) {
+		*out = (plan_device){ d->sm_count, d->warp_size, d->max_threads_per_block, d->cc, d->l2_bytes, d->smem_per_block_optin };
+		return;
+	}
+	const arch_info *a = table_arch(e);
+	*out = (plan_device){ a->typical_sm_count, a->warp_size, a->max_threads_per_block, a->cc, (int64_t)a->typical_l2_bytes,
+	                      (int64_t)a->smem_per_block_optin };
+}
+
+static void notify(engine *e, job *j, job_phase ph, const char *note)
+{
+	if (e->fn && !j->cancelled) e->fn(e->ctx, j->id, ph, note, ph == JOB_DONE ? &j->r : NULL);
+}
+
+static void finish(engine *e, job *j, run_status st, const char *msg)
+{
+	j->r.status = st;
+	if (msg) strfmt(j->r.message, sizeof j->r.message, "%s", msg);
+	j->step = ST_DONE;
+	notify(e, j, JOB_DONE, NULL);
+}
+
+/* The architecture to compile for, or NULL with why when the stage cannot run here. */
+static const char *compile_arch(engine *e, const lesson_stage *s, char *buf, size_t n, char *why, size_t wn)
+{
+	const device_info *d = &e->dev;
+	int cc = e->o.arch || !d->present ? table_arch(e)->cc : d->cc;
+	if (s && s->req_cc && cc < s->req_cc) {
+		strfmt(why, wn, "%s (this needs compute capability %d.%d; the target is %d.%d)", s->req_why ? s->req_why : "not for this GPU",
+		       s->req_cc / 10, s->req_cc % 10, cc / 10, cc % 10);
+		return NULL;
+	}
+	if (s && s->req_arch) {
+		int want = atoi(s->req_arch + 3);
+		if (want / 10 != cc / 10 || (want % 10) != (cc % 10)) {
+			strfmt(why, wn, "%s (needs %s)", s->req_why ? s->req_why : "not for this GPU", s->req_arch);
+			return NULL;
+		}
+		strfmt(buf, n, "%s", s->req_arch);
+	} else if (e->o.arch) {
+		strfmt(buf, n, "%s", e->o.arch);
+		char *a = strchr(buf + 3, 'a');
+		if (a && (!s || !s->req_arch)) *a = 0;   /* sm_90a code only for stages that ask for it */
+	} else {
+		strfmt(buf, n, "sm_%d", cc);
+	}
+	return buf;
+}
+
+static compile_job *start_compile(engine *e, job *j, const lesson_stage *s, char *const *defs, int ndefs, char *err, size_t errlen)
+{
+	char arch[16], why[256];
+	if (!compile_arch(e, s, arch, sizeof arch, why, sizeof why)) { strfmt(err, errlen, "%s", why); return NULL; }
+	char **opts = xcalloc((size_t)(ndefs + s->noptions + 1), sizeof(char *));
+	int n = 0;
+	for (int i = 0; i < ndefs; i++) opts[n++] = defs[i];
+	for (int i = 0; i < s->noptions; i++) opts[n++] = s->options[i];
+	compile_request rq = { s->kernel_path, j->j.lesson->kernel_dir, arch, opts, n };
+	compile_job *cj = compile_start(&rq, err, errlen);
+	free(opts);
+	return cj;
+}
+
+static void settings_text(const job *j, char *out, size_t n)
+{
+	sb b = {0};
+	for (int i = 0; i < j->p.nvars; i++) {
+		const char *name = j->p.vars[i].name;
+		int show = lesson_find_param(j->j.lesson, name) || (j->j.stage >= 0 && lesson_find_tunable(&j->j.lesson->stages[j->j.stage], name));
+		char v[48];
+		if (show) sb_addf(&b, "%s%s=%s", b.len ? " " : "", name, expr_format(j->p.vars[i].v, v, sizeof v));
+	}
+	strfmt(out, n, "%s", b.s ? b.s : "");
+	sb_free(&b);
+}
+
+/* Resources and theoretical occupancy of the first kernel launch, from the ptxas report. */
+static void take_compile(engine *e, job *j, const compile_result *cr)
+{
+	run_result *r = &j->r;
+	r->cached = cr->cached;
+	r->compile_ms = cr->ms;
+	strfmt(r->arch, sizeof r->arch, "%s", cr->arch);
+	const plan_launch *L = NULL;
+	for (int i = 0; i < j->p.nlaunches && !L; i++) if (!j->p.launches[i].is_memset) L = &j->p.launches[i];
+	if (!L) return;
+	memcpy(r->grid, L->grid, sizeof r->grid);
+	memcpy(r->block, L->block, sizeof r->block);
+	r->dynamic_smem = (int64_t)L->shared;
+	const compile_entry *ce = compile_find_entry(cr, L->entry);
+	if (!ce) return;
+	r->regs = ce->regs;
+	r->static_smem = ce->static_smem;
+	r->spill_stores = ce->spill_stores;
+	r->spill_loads = ce->spill_loads;
+	r->stack_bytes = ce->stack_bytes;
+	arch_info live;
+	const arch_info *a = table_arch(e);
+	if (e->dev.present && !e->o.arch && arch_find(e->dev.arch)) {
+		live = *arch_find(e->dev.arch);   /* the table's granularity rules, the device's own limits */
+		live.max_threads_per_block = e->dev.max_threads_per_block;
+		live.max_threads_per_sm = e->dev.max_threads_per_sm;
+		live.max_blocks_per_sm = e->dev.max_blocks_per_sm;
+		live.regs_per_sm = e->dev.regs_per_sm;
+		live.regs_per_block = e->dev.regs_per_block;
+		live.smem_per_sm = (size_t)e->dev.smem_per_sm;
+		live.smem_per_block_optin = (size_t)e->dev.smem_per_block_optin;
+		a = &live;
+	}
+	occ_kernel k = { (int)(L->block[0] * L->block[1] * L->block[2]), ce->regs, (size_t)ce->static_smem, L->shared };
+	occ_result o;
+	char err[256];
+	if (occ_compute(a, &k, &o, err, sizeof err) == 0) {
+		r->occ_blocks = o.active_blocks;
+		r->occ_warps = o.active_warps;
+		r->occ_max_warps = o.max_warps;
+		r->occ_theoretical = o.occupancy;
+		strfmt(r->occ_limiter, sizeof r->occ_limiter, "%s", occ_limiter_name(o.limiter));
+	} else {
+		strfmt(r->occ_limiter, sizeof r->occ_limiter, "%s", err);
+	}
+}
+
+static int reference_stage(const lesson *l)
+{
+	if (!l->reference || !l->ncompare) return -2;
+	return !strcmp(l->reference, "baseline") ? -1 : lesson_stage_index(l, l->reference);
+}
+
+static void send_run(engine *e, job *j)
+{
+	char err[512];
+	if (!e->w) e->w = worker_new(e->exe, e->data_root, e->o.gpu);
+	if (worker_ensure(e->w, err, sizeof err)) { finish(e, j, RUN_CRASH, err); return; }
+	sb b = {0};
+	sb_addf(&b, "run\nlesson %s\nkroot %s/kernels\nstage %d\nref_stage %d\ncubin %s\nref_cubin %s\nseed %llu\nverify 1\ntime %d\nreps %d\ncounters %d\n",
+	        j->j.lesson->path, e->lessons_root, j->j.stage, j->ref_stage, j->cubin, j->ref_cubin, (unsigned long long)e->seed,
+	        !j->j.no_time, e->o.reps, j->j.counters && !e->o.no_counters);
+	for (int i = 0; i < j->j.nsets; i++) sb_addf(&b, "set %s %s\n", j->j.sets[i].name, j->j.sets[i].value);
+	sb_add(&b, "end\n");
+	int bad = worker_send(e->w, b.s);
+	sb_free(&b);
+	if (bad) { worker_kill(e->w); finish(e, j, RUN_CRASH, "the GPU worker is gone"); return; }
+	j->step = ST_RUN;
+	notify(e, j, JOB_RUNNING, NULL);
+}
+
+/* After the stage compiled: compile the reference if it is another stage, else run. */
+static void after_compile(engine *e, job *j)
+{
+	if (j->j.compile_only) { finish(e, j, RUN_OK, "compiled"); return; }
+	engine_device(e);
+	if (!e->dev.present) { finish(e, j, RUN_NO_GPU, e->dev.why); return; }
+	if (e->o.arch) { finish(e, j, RUN_NO_GPU, "compiled for --arch; runs use the GPU's own architecture (leave out --arch)"); return; }
+	const lesson *l = j->j.lesson;
+	j->ref_stage = reference_stage(l);
+	if (j->ref_stage >= 0 && j->ref_stage != j->j.stage) {
+		plan rp;
+		plan_setting params[16];
+		int np = 0;
+		for (int i = 0; i < j->j.nsets; i++) if (lesson_find_param(l, j->j.sets[i].name)) params[np++] = j->j.sets[i];
+		plan_device pd;
+		engine_plan_device(e, &pd);
+		char err[1024];
+		if (plan_make(&rp, l, j->ref_stage, params, np, &pd, err, sizeof err)) {
+			plan_free(&rp);
+			char msg[1200];
+			strfmt(msg, sizeof msg, "the reference stage %s cannot run: %s", l->reference, err);
+			finish(e, j, RUN_REFUSED, msg);
+			return;
+		}
+		j->cj = start_compile(e, j, &l->stages[j->ref_stage], rp.defines, rp.ndefines, err, sizeof err);
+		plan_free(&rp);
+		if (!j->cj) { finish(e, j, RUN_COMPILE_ERROR, err); return; }
+		j->step = ST_COMPILE_REF;
+		return;
+	}
+	if (j->ref_stage == j->j.stage) strfmt(j->ref_cubin, sizeof j->ref_cubin, "%s", j->cubin);
+	send_run(e, j);
+}
+
+static void start_job(engine *e, job *j)
+{
+	const lesson *l = j->j.lesson;
+	strfmt(j->r.lesson, sizeof j->r.lesson, "%s", l->id);
+	strfmt(j->r.stage, sizeof j->r.stage, "%s", j->j.stage >= 0 ? l->stages[j->j.stage].id : "baseline");
+	strfmt(j->r.title, sizeof j->r.title, "%s", j->j.stage >= 0 ? l->stages[j->j.stage].title : l->baseline ? l->baseline->title : "");
+	j->r.seed = e->seed;
+	if (e->rp) {
+		if (replay_answer(e->rp, &j->j, &j->r)) finish(e, j, RUN_NO_GPU, "this run is not in the replay file");
+		else { j->step = ST_DONE; notify(e, j, JOB_DONE, NULL); }
+		return;
+	}
+	if (!j->j.compile_only) engine_device(e);
+	plan_device pd;
+	engine_plan_device(e, &pd);
+	char err[1024];
+	if (plan_make(&j->p, l, j->j.stage, j->j.sets, j->j.nsets, &pd, err, sizeof err)) { finish(e, j, RUN_REFUSED, err); return; }
+	settings_text(j, j->r.settings, sizeof j->r.settings);
+	if (j->j.stage < 0) {
+		if (j->j.compile_only) { finish(e, j, RUN_OK, "a library call: nothing to compile"); return; }
+		after_compile(e, j);
+		return;
+	}
+	char arch[16], why[256];
+	if (!compile_arch(e, &l->stages[j->j.stage], arch, sizeof arch, why, sizeof why)) { finish(e, j, RUN_UNSUPPORTED, why); return; }
+	j->cj = start_compile(e, j, &l->stages[j->j.stage], j->p.defines, j->p.ndefines, err, sizeof err);
+	if (!j->cj) { finish(e, j, RUN_COMPILE_ERROR, err); return; }
+	j->step = ST_COMPILE;
+	notify(e, j, JOB_COMPILING, NULL);
+}
+
+static void step_compile(engine *e, job *j)
+{
+	if (!compile_step(j->cj, 300000)) return;
+	const compile_result *cr = compile_get(j->cj);
+	int ref = j->step == ST_COMPILE_REF;
+	if (!cr->ok) {
+		free(j->r.log);
+		j->r.log = xstrdup(cr->log);
+		char msg[512];
+		const char *first = cr->log ? strstr(cr->log, "error") : NULL;
+		strfmt(msg, sizeof msg, "%s%s%.*s", ref ? "the reference stage did not compile: " : "",
+		       cr->crashed ? "" : "compile error: ", first ? (int)strcspn(first, "\n") : 80, first ? first : cr->log ? cr->log : "");
+		run_status st = cr->crashed ? RUN_CRASH : RUN_COMPILE_ERROR;
+		compile_job_free(j->cj);
+		j->cj = NULL;
+		finish(e, j, st, msg);
+		return;
+	}
+	if (ref) {
+		strfmt(j->ref_cubin, sizeof j->ref_cubin, "%s", cr->cubin_path);
+	} else {
+		strfmt(j->cubin, sizeof j->cubin, "%s", cr->cubin_path);
+		take_compile(e, j, cr);
+		free(j->r.log);
+		j->r.log = xstrdup(cr->log);
+	}
+	compile_job_free(j->cj);
+	j->cj = NULL;
+	if (ref) send_run(e, j);
+	else after_compile(e, j);
+}
+
+/* Merges the worker's answer into the job's result (compile facts stay). */
+static void take_result(engine *e, job *j, run_result *w)
+{
+	run_result *r = &j->r;
+	w->regs = r->regs; w->spill_stores = r->spill_stores; w->spill_loads = r->spill_loads; w->stack_bytes = r->stack_bytes;
+	w->cached = r->cached; w->static_smem = r->static_smem; w->dynamic_smem = r->dynamic_smem; w->compile_ms = r->compile_ms;
+	memcpy(w->arch, r->arch, sizeof w->arch); memcpy(w->grid, r->grid, sizeof w->grid); memcpy(w->block, r->block, sizeof w->block);
+	w->occ_blocks = r->occ_blocks; w->occ_warps = r->occ_warps; w->occ_max_warps = r->occ_max_warps;
+	w->occ_theoretical = r->occ_theoretical;
+	memcpy(w->occ_limiter, r->occ_limiter, sizeof w->occ_limiter);
+	memcpy(w->title, r->title, sizeof w->title);
+	memcpy(w->settings, r->settings, sizeof w->settings);
+	if (!w->log) { w->log = r->log; r->log = NULL; }
+	run_result_clear(r);
+	*r = *w;
+	run_result_init(w);
+	j->step = ST_DONE;
+	notify(e, j, JOB_DONE, NULL);
+}
+
+static void step_run(engine *e, job *j)
+{
+	wmsg m;
+	for (;;) {
+		worker_next(e->w, &m);
+		switch (m.kind) {
+		case WMSG_NONE:
+			if (!j->waiting_gpu && worker_idle_ms(e->w) > 1000 * e->o.timeout_s) {
+				worker_kill(e->w);
+				char msg[256];
+				strfmt(msg, sizeof msg, "the kernel did not finish within %.0f s: the worker was stopped and will be restarted (--timeout changes the limit)", e->o.timeout_s);
+				finish(e, j, RUN_HANG, msg);
+			}
+			return;
+		case WMSG_NOTE:
+			j->waiting_gpu = 1;
+			notify(e, j, JOB_WAITING_GPU, m.text);
+			if (!e->o.quiet) fprintf(stderr, "cudaclimb: %s\n", m.text);
+			break;
+		case WMSG_RUNNING: j->waiting_gpu = 0; break;
+		case WMSG_BEAT: case WMSG_DEVICE: break;
+		case WMSG_RESULT: take_result(e, j, &m.result); return;
+		case WMSG_DIED: {
+			char msg[600];
+			strfmt(msg, sizeof msg, "%s while running this stage; a fresh worker starts with the next run", m.text);
+			finish(e, j, RUN_CRASH, msg);
+			return;
+		}
+		}
+	}
+}
+
+int engine_submit(engine *e, const engine_job *jb, char *err, size_t errlen)
+{
+	if (!jb->lesson || jb->stage < -1 || jb->stage >= jb->lesson->nstages || (jb->stage == -1 && !jb->lesson->baseline)) {
+		strfmt(err, errlen, "no such stage");
+		return -1;
+	}
+	job *j = xcalloc(1, sizeof *j);
+	j->id = ++e->next_id;
+	j->j = *jb;
+	j->ref_stage = -2;
+	run_result_init(&j->r);
+	job **tail = &e->queue;
+	while (*tail) tail = &(*tail)->next;
+	*tail = j;
+	return j->id;
+}
+
+void engine_cancel(engine *e, int id)
+{
+	for (job *j = e->queue; j; j = j->next) if (j->id == id) j->cancelled = 1;
+}
+
+int engine_busy(engine *e)
+{
+	int n = 0;
+	for (job *j = e->queue; j; j = j->next) n += j->step != ST_DONE;
+	return n;
+}
+
+int engine_pollfds(engine *e, struct pollfd *fds, int max)
+{
+	job *j = e->queue;
+	if (!j || max < 1) return 0;
+	int fd = -1;
+	if ((j->step == ST_COMPILE || j->step == ST_COMPILE_REF) && j->cj) fd = compile_fd(j->cj);
+	else if (j->step == ST_RUN && e->w) fd = worker_fd(e->w);
+	if (fd < 0) return 0;
+	fds[0] = (struct pollfd){ .fd = fd, .events = POLLIN };
+	return 1;
+}
+
+static void advance(engine *e, job *j)
+{
+	if (j->step == ST_QUEUED) start_job(e, j);
+	else if (j->step == ST_COMPILE || j->step == ST_COMPILE_REF) step_compile(e, j);
+	else if (j->step == ST_RUN) step_run(e, j);
+}
+
+int engine_poll(engine *e, int timeout_ms)
+{
+	double deadline = timeout_ms < 0 ? -1 : now_ms() + timeout_ms;
+	int finished = 0;
+	for (;;) {
+		job *j = e->queue;
+		if (!j) return finished;
+		if (j->cancelled && j->step == ST_QUEUED) j->step = ST_DONE;
+		job_step before = j->step;
+		advance(e, j);
+		if (j->step == ST_DONE) {
+			e->queue = j->next;
+			job_free(j);
+			finished++;
+			continue;
+		}
+		if (j->step != before) continue;
+		if (finished) return finished;
+		double left = deadline < 0 ? 250 : deadline - now_ms();
+		if (left <= 0) return finished;
+		struct pollfd pf[1];
+		/* At most 250 ms at a time: the watchdog needs a tick even when the worker is silent. */
+		if (engine_pollfds(e, pf, 1)) poll(pf, 1, left < 250 ? (int)left : 250);
+		else usleep(1000);
+	}
+}
+
+typedef struct { int id; run_result *out; int done; } sync_ctx;
+static engine_listener saved_fn;
+static void *saved_ctx;
+
+static void sync_listener(void *ctx, int id, job_phase ph, const char *note, const run_result *r)
+{
+	sync_ctx *s = ctx;
+	if (saved_fn) saved_fn(saved_ctx, id, ph, note, r);
+	if (id == s->id && ph == JOB_DONE) { run_result_copy(s->out, r); s->done = 1; }
+}
+
+run_status engine_run_sync(engine *e, const engine_job *j, run_result *r)
+{
+	char err[512];
+	run_result_init(r);
+	sync_ctx s = { 0, r, 0 };
+	saved_fn = e->fn;
+	saved_ctx = e->ctx;
+	e->fn = sync_listener;
+	e->ctx = &s;
+	s.id = engine_submit(e, j, err, sizeof err);
+	if (s.id < 0) { r->status = RUN_REFUSED; strfmt(r->message, sizeof r->message, "%s", err); }
+	while (s.id > 0 && !s.done) engine_poll(e, -1);
+	e->fn = saved_fn;
+	e->ctx = saved_ctx;
+	return r->status;
+}

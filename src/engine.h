@@ -1,0 +1,72 @@
+/* engine: the one API the CLI and the TUI use. It owns the lessons, the device description, the
+ * compiler processes and the GPU worker (or a replay of recorded results), and runs jobs without
+ * blocking: submit, then call engine_poll from your loop. No curses here, no CUDA in callers. */
+#ifndef CC_ENGINE_H
+#define CC_ENGINE_H
+#include <poll.h>
+#include "lesson.h"
+#include "plan.h"
+#include "result.h"
+
+typedef struct engine engine;
+
+typedef struct {
+	const char *lessons_root;   /* NULL: $CUDACLIMB_LESSONS, else the built-in tree */
+	const char *arch;           /* compile for this (sm_80, sm_90a...) instead of the GPU's */
+	int gpu;                    /* device index; -1: the first visible one */
+	double timeout_s;           /* watchdog for one run; <= 0: 10 s */
+	int no_counters;
+	const char *replay_path;    /* answer runs from a file written by run/bench --json */
+	uint64_t seed; int has_seed;/* inputs' seed; without it a fresh one per parameter set */
+	int reps;                   /* timed repetitions; 0: automatic */
+	int quiet;                  /* no progress lines on stderr (the TUI sets it) */
+} engine_opts;
+
+/* Loads lessons and the architecture table. Does not start the worker. Returns NULL with a message
+ * only when nothing at all can work (no lesson tree, no assets). */
+engine *engine_new(const engine_opts *o, char *err, size_t errlen);
+/* Ends the worker and compiler children, frees everything. */
+void engine_free(engine *e);
+
+const lesson_set *engine_lessons(engine *e);
+
+/* The device, starting the worker if needed (blocking, at most the watchdog). Never NULL: when there
+ * is no GPU, present is 0 and why says so in one line; with --arch the limits come from the table. */
+const device_info *engine_device(engine *e);
+
+/* A job: compile and, unless compile_only, run one stage or the baseline (stage -1). */
+typedef struct {
+	const lesson *lesson;
+	int stage;
+	plan_setting sets[16]; int nsets;
+	int compile_only;
+	int no_time;                /* verify only */
+	int counters;               /* also read hardware counters (when available) */
+} engine_job;
+
+typedef enum { JOB_COMPILING, JOB_WAITING_GPU, JOB_RUNNING, JOB_DONE } job_phase;
+
+/* Called from engine_poll for every change: a phase, a progress note ("waiting for the GPU: held by
+ * alice (pid 4242) since 12:01") or the end (phase JOB_DONE, result filled; the result is valid only
+ * during the call - copy it with run_result_copy). */
+typedef void (*engine_listener)(void *ctx, int job_id, job_phase phase, const char *note,
+                                const run_result *result);
+void engine_set_listener(engine *e, engine_listener fn, void *ctx);
+
+/* Queues a job; returns its id (> 0), or -1 with err. Jobs run one at a time, in order. */
+int engine_submit(engine *e, const engine_job *j, char *err, size_t errlen);
+/* Drops a queued or running job (a running compile or run finishes but is not reported). */
+void engine_cancel(engine *e, int job_id);
+/* Number of queued or running jobs. */
+int engine_busy(engine *e);
+/* Fills fds with what the caller should poll() on besides its own input; returns the count. */
+int engine_pollfds(engine *e, struct pollfd *fds, int max);
+/* Makes progress: reads children, enforces the watchdog, starts the next job. Waits at most
+ * timeout_ms (0: no wait, -1: until something happens). Returns the number of jobs finished. */
+int engine_poll(engine *e, int timeout_ms);
+/* Convenience for the CLI: submit and wait; fills *r (caller clears it). Returns r->status. */
+run_status engine_run_sync(engine *e, const engine_job *j, run_result *r);
+
+/* The device values for expressions (from the GPU, or the --arch table). */
+void engine_plan_device(engine *e, plan_device *out);
+#endif

@@ -1,0 +1,18 @@
+/* engine_replay: answers runs from a file written by `run --json` or `bench --json` instead of a
+ * GPU: for presenting without a GPU, and for tests. The file is JSON, read with libyaml (JSON is
+ * YAML): {"device": {device_info fields}, "results": [{run_result fields}, ...]}. */
+#ifndef CC_ENGINE_REPLAY_H
+#define CC_ENGINE_REPLAY_H
+#include <stddef.h>
+#include "engine.h"
+
+typedef struct replay replay;
+/* Loads path; NULL with "file:line:col: message" in err. */
+replay *replay_load(const char *path, char *err, size_t errlen);
+const device_info *replay_device(const replay *rp);
+/* Fills r with the recorded result for the job's lesson, stage and settings (the first recorded one
+ * whose settings include every NAME=VALUE the job sets); 0, or -1 when none matches. */
+int replay_answer(const replay *rp, const engine_job *j, run_result *r);
+int replay_count(const replay *rp);
+void replay_free(replay *rp);
+#endif

@@ -1,0 +1,77 @@
+/* gpu: the worker process's side (everything that calls CUDA lives behind this header). The
+ * parent talks to it over two pipes in the text protocol of worker.h; a fault or a hang ends only
+ * this process. */
+#ifndef CC_GPU_H
+#define CC_GPU_H
+#include <stdint.h>
+#include <stdio.h>
+#include <cuda_runtime.h>
+#include "plan.h"
+#include "result.h"
+
+/* dim3 in C. */
+static inline dim3 d3(unsigned x, unsigned y, unsigned z) { dim3 d = { x, y, z }; return d; }
+
+/* Entry point of `cudaclimb __worker`: serves requests from in, answers on out; returns the exit code. */
+int gpu_worker_main(FILE *in, FILE *out, int gpu);
+
+/* --- gpu_device.c --- */
+/* Fills d for the current device (cudaSetDevice done); calibrates the attainable bandwidth once per
+ * device (cached on disk). Returns 0, or -1 with d->present = 0 and d->why set. */
+int gpu_device_query(int gpu, device_info *d);
+/* The worker's device (valid after a successful query). */
+const device_info *gpu_device(void);
+void gpu_plan_device(plan_device *out);
+
+/* --- gpu_data.c: device buffers, fill, poison, compare --- */
+typedef struct {
+	const char *name; lesson_dtype type; int64_t count; size_t bytes;
+	void *ptr, *ref;            /* ref: the reference's copy for compared outputs */
+	int output, scratch;
+} gpu_buffer;
+
+typedef struct {
+	gpu_buffer *b; int n;
+	char key[1024];             /* lesson + parameter values + seed: when it changes, data is rebuilt */
+	int have_ref;
+} gpu_data;
+
+/* Loads the built-in kernels (kernels/builtin/data.cu) for arch; 0 or -1 with err. */
+int gpu_data_init(const char *kroot, const char *arch, char *err, size_t errlen);
+/* Makes d hold p's lesson buffers for key (allocating and filling with seed when the key changed) and
+ * p's scratch buffers (zeroed). Returns 1 when the data was rebuilt (the reference must be recomputed),
+ * 0 when kept, -1 on a CUDA error (err). */
+int gpu_data_prepare(gpu_data *d, const plan *p, const char *key, uint64_t seed, char *err, size_t errlen);
+gpu_buffer *gpu_data_find(gpu_data *d, const char *name);
+/* Sets every output buffer to its poison (NaN bytes for floats, 0xA5 for integers), asynchronously. */
+cudaError_t gpu_data_poison(gpu_data *d, cudaStream_t s);
+/* Copies the compared outputs into their ref copies. */
+cudaError_t gpu_data_save_ref(gpu_data *d, char **names, int n);
+/* Compares outputs with the refs; fills r's check fields. 0 or -1 with err. */
+int gpu_data_compare(gpu_data *d, char **names, int n, int exact, double abs_tol, double rel_tol, run_result *r,
+                     char *err, size_t errlen);
+/* Frees scratch buffers only (lesson buffers stay for the next run). */
+void gpu_data_drop_scratch(gpu_data *d);
+void gpu_data_free(gpu_data *d);
+
+/* --- gpu_exec.c: one stage or baseline --- */
+typedef struct gpu_exec gpu_exec;
+/* Runs a plan's launches once on stream s (cubin: the module for kernel launches). */
+cudaError_t gpu_exec_launch(gpu_exec *x, cudaStream_t s);
+/* Prepares the launches of p against data d; cubin may be NULL for the baseline. */
+gpu_exec *gpu_exec_new(const plan *p, gpu_data *d, const char *cubin, char *err, size_t errlen);
+/* The first kernel (for attributes and occupancy), or NULL for a baseline. */
+cudaKernel_t gpu_exec_first_kernel(gpu_exec *x, int *threads, size_t *shared);
+void gpu_exec_free(gpu_exec *x);
+
+/* --- baseline.c --- */
+/* Runs the library baseline named by the plan's single launch. */
+cudaError_t baseline_run(const plan *p, gpu_data *d, cudaStream_t s, char *err, size_t errlen);
+void baseline_cleanup(void);
+
+/* --- gpulock.c: one timed run per GPU at a time, across processes and users --- */
+/* Takes the lock for the device uuid; while another process holds it, calls note(ctx, text) once
+ * with who holds it, then waits. Returns 0, or -1 when the lock file cannot be used (runs unlocked). */
+int gpulock_acquire(const char *uuid, void (*note)(void *ctx, const char *text), void *ctx);
+void gpulock_release(void);
+#endif

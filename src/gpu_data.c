@@ -1,0 +1,206 @@
+/* gpu_data: the worker's device buffers: allocation, seeded fill, poison, reference copies and the
+ * element-wise comparison (built-in kernels from kernels/builtin/data.cu). */
+#include <stdlib.h>
+#include <string.h>
+#include "compile.h"
+#include "gpu.h"
+#include "util.h"
+
+static cudaLibrary_t builtin_lib;
+static cudaKernel_t fill_k[DT_COUNT], compare_k[DT_COUNT];
+
+typedef struct { unsigned long long bad, nans, first_bad, max_abs_bits, max_rel_bits; } cmp_result;
+static cmp_result *cmp_dev;
+
+#define CK(call) do { cudaError_t e_ = (call); if (e_ != cudaSuccess) { \
+	strfmt(err, errlen, "%s: %s", #call, cudaGetErrorString(e_)); return -1; } } while (0)
+
+int gpu_data_init(const char *kroot, const char *arch, char *err, size_t errlen)
+{
+	if (builtin_lib) return 0;
+	char *dir = xasprintf("%s/builtin", kroot), *path = xasprintf("%s/data.cu", dir);
+	compile_request rq = { .kernel_path = path, .include_dir = dir, .arch = arch };
+	compile_result cr;
+	int r = compile_run(&rq, &cr, err, errlen);
+	free(dir);
+	free(path);
+	if (r) return -1;
+	if (!cr.ok) { strfmt(err, errlen, "built-in kernels did not compile: %s", cr.log ? cr.log : ""); free(cr.log); return -1; }
+	free(cr.log);
+	size_t len;
+	char *cubin = file_read(cr.cubin_path, &len);
+	if (!cubin) { strfmt(err, errlen, "cannot read %s", cr.cubin_path); return -1; }
+	cudaError_t e = cudaLibraryLoadData(&builtin_lib, cubin, NULL, NULL, 0, NULL, NULL, 0);
+	free(cubin);
+	if (e) { strfmt(err, errlen, "loading built-in kernels: %s", cudaGetErrorString(e)); return -1; }
+	for (int t = 0; t < DT_COUNT; t++) {
+		char name[32];
+		strfmt(name, sizeof name, "fill_%s", lesson_dtype_name((lesson_dtype)t));
+		CK(cudaLibraryGetKernel(&fill_k[t], builtin_lib, name));
+		strfmt(name, sizeof name, "compare_%s", lesson_dtype_name((lesson_dtype)t));
+		CK(cudaLibraryGetKernel(&compare_k[t], builtin_lib, name));
+	}
+	CK(cudaMalloc((void **)&cmp_dev, sizeof *cmp_dev));
+	return 0;
+}
+
+static unsigned grid_for(int64_t n)
+{
+	int64_t g = (n + 255) / 256, cap = (int64_t)gpu_device()->sm_count * 16;
+	return (unsigned)(g < cap ? (g < 1 ? 1 : g) : cap);
+}
+
+static cudaError_t fill(gpu_buffer *b, int mode, uint64_t seed, double a, double c)
+{
+	long long n = b->count;
+	unsigned long long s = seed;
+	void *args[] = { &b->ptr, &n, &s, &a, &c, &mode };
+	return cudaLaunchKernel((const void *)fill_k[b->type], d3(grid_for(n), 1, 1), d3(256, 1, 1), args, 0, 0);
+}
+
+static void free_buffer(gpu_buffer *b)
+{
+	cudaFree(b->ptr);
+	cudaFree(b->ref);
+}
+
+gpu_buffer *gpu_data_find(gpu_data *d, const char *name)
+{
+	for (int i = 0; i < d->n; i++) if (!strcmp(d->b[i].name, name)) return &d->b[i];
+	return NULL;
+}
+
+void gpu_data_drop_scratch(gpu_data *d)
+{
+	int k = 0;
+	for (int i = 0; i < d->n; i++) {
+		if (d->b[i].scratch) free_buffer(&d->b[i]);
+		else d->b[k++] = d->b[i];
+	}
+	d->n = k;
+}
+
+void gpu_data_free(gpu_data *d)
+{
+	for (int i = 0; i < d->n; i++) free_buffer(&d->b[i]);
+	free(d->b);
+	memset(d, 0, sizeof *d);
+}
+
+static int alloc_buffer(gpu_data *d, const plan_buffer *pb, char *err, size_t errlen)
+{
+	d->b = xrealloc(d->b, (size_t)(d->n + 1) * sizeof *d->b);
+	gpu_buffer *b = &d->b[d->n];
+	memset(b, 0, sizeof *b);
+	b->name = pb->name;
+	b->type = pb->type;
+	b->count = pb->count;
+	b->bytes = (size_t)pb->count * lesson_dtype_size(pb->type);
+	b->output = pb->output;
+	b->scratch = pb->scratch;
+	cudaError_t e = cudaMalloc(&b->ptr, b->bytes);
+	if (e) {
+		strfmt(err, errlen, "cannot allocate buffer %s (%.1f MiB): %s", pb->name, b->bytes / 1048576.0, cudaGetErrorString(e));
+		cudaGetLastError();
+		return -1;
+	}
+	d->n++;
+	return 0;
+}
+
+int gpu_data_prepare(gpu_data *d, const plan *p, const char *key, uint64_t seed, char *err, size_t errlen)
+{
+	gpu_data_drop_scratch(d);
+	int rebuilt = 0;
+	if (strcmp(d->key, key)) {
+		gpu_data_free(d);
+		rebuilt = 1;
+		for (int i = 0; i < p->nbuffers; i++) {
+			const plan_buffer *pb = &p->buffers[i];
+			if (pb->scratch) continue;
+			if (alloc_buffer(d, pb, err, errlen)) { gpu_data_free(d); return -1; }
+			gpu_buffer *b = &d->b[d->n - 1];
+			cudaError_t e = cudaSuccess;
+			switch (pb->init) {
+			case INIT_RANDOM: e = fill(b, 0, seed + (uint64_t)i * 0x632be59bd9b4e019ULL, pb->a, pb->b); break;
+			case INIT_IOTA: e = fill(b, 1, 0, 0, 0); break;
+			case INIT_CONSTANT: e = fill(b, 2, 0, pb->a, 0); break;
+			case INIT_ZERO: case INIT_NONE: e = cudaMemset(b->ptr, 0, b->bytes); break;
+			}
+			if (e) { strfmt(err, errlen, "filling %s: %s", b->name, cudaGetErrorString(e)); gpu_data_free(d); return -1; }
+		}
+		strfmt(d->key, sizeof d->key, "%s", key);
+		d->have_ref = 0;
+	} else {
+		/* Names point into the plan's lesson, which the worker may have reloaded: refresh them. */
+		for (int i = 0; i < p->nbuffers; i++) {
+			gpu_buffer *b = gpu_data_find(d, p->buffers[i].name);
+			if (b) b->name = p->buffers[i].name;
+		}
+	}
+	for (int i = 0; i < p->nbuffers; i++) {
+		if (!p->buffers[i].scratch) continue;
+		if (alloc_buffer(d, &p->buffers[i], err, errlen)) return -1;
+		CK(cudaMemset(d->b[d->n - 1].ptr, 0, d->b[d->n - 1].bytes));
+	}
+	CK(cudaDeviceSynchronize());
+	return rebuilt;
+}
+
+cudaError_t gpu_data_poison(gpu_data *d, cudaStream_t s)
+{
+	for (int i = 0; i < d->n; i++) {
+		gpu_buffer *b = &d->b[i];
+		if (!b->output) continue;
+		cudaError_t e = cudaMemsetAsync(b->ptr, lesson_dtype_is_float(b->type) ? 0xFF : 0xA5, b->bytes, s);
+		if (e) return e;
+	}
+	return cudaSuccess;
+}
+
+cudaError_t gpu_data_save_ref(gpu_data *d, char **names, int n)
+{
+	for (int i = 0; i < n; i++) {
+		gpu_buffer *b = gpu_data_find(d, names[i]);
+		if (!b) continue;
+		cudaError_t e = b->ref ? cudaSuccess : cudaMalloc(&b->ref, b->bytes);
+		if (!e) e = cudaMemcpy(b->ref, b->ptr, b->bytes, cudaMemcpyDeviceToDevice);
+		if (e) return e;
+	}
+	d->have_ref = 1;
+	return cudaSuccess;
+}
+
+int gpu_data_compare(gpu_data *d, char **names, int n, int exact, double abs_tol, double rel_tol, run_result *r,
+                     char *err, size_t errlen)
+{
+	r->checked = 1;
+	r->passed = 1;
+	r->bad_count = r->nan_count = 0;
+	r->first_bad = -1;
+	r->max_abs_err = r->max_rel_err = 0;
+	for (int i = 0; i < n; i++) {
+		gpu_buffer *b = gpu_data_find(d, names[i]);
+		if (!b || !b->ref) { strfmt(err, errlen, "no reference for buffer %s", names[i]); return -1; }
+		cmp_result h = { 0, 0, ~0ULL, 0, 0 };
+		CK(cudaMemcpy(cmp_dev, &h, sizeof h, cudaMemcpyHostToDevice));
+		long long cnt = b->count;
+		void *args[] = { &b->ptr, &b->ref, &cnt, &abs_tol, &rel_tol, &exact, &cmp_dev };
+		CK(cudaLaunchKernel((const void *)compare_k[b->type], d3(grid_for(cnt), 1, 1), d3(256, 1, 1), args, 0, 0));
+		CK(cudaMemcpy(&h, cmp_dev, sizeof h, cudaMemcpyDeviceToHost));
+		double ma, mr;
+		memcpy(&ma, &h.max_abs_bits, sizeof ma);
+		memcpy(&mr, &h.max_rel_bits, sizeof mr);
+		if (ma > r->max_abs_err) r->max_abs_err = ma;
+		if (mr > r->max_rel_err) r->max_rel_err = mr;
+		r->bad_count += (int64_t)h.bad;
+		r->nan_count += (int64_t)h.nans;
+		if (h.bad) {
+			if (r->passed) r->first_bad = (int64_t)h.first_bad;
+			r->passed = 0;
+			strfmt(r->message, sizeof r->message, "%s: %llu of %lld elements wrong (%llu NaN), first at index %llu",
+			       b->name, h.bad, cnt, h.nans, h.first_bad);
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,149 @@
+/* gpu_device: what the worker's GPU is, and its peaks, each with where the number came from. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "arch.h"
+#include "gpu.h"
+#include "util.h"
+
+static device_info dev;
+
+const device_info *gpu_device(void) { return &dev; }
+
+void gpu_plan_device(plan_device *out)
+{
+	out->sm_count = dev.sm_count;
+	out->warp_size = dev.warp_size;
+	out->max_threads_per_block = dev.max_threads_per_block;
+	out->cc = dev.cc;
+	out->l2_bytes = dev.l2_bytes;
+	out->max_shared_per_block = dev.smem_per_block_optin;
+}
+
+static int cmp_float(const void *a, const void *b)
+{
+	float x = *(const float *)a, y = *(const float *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* The attainable bandwidth: a large device-to-device copy, median of 20 after warm-up, counting
+ * bytes read plus bytes written. Cached per GPU, since it costs a second. */
+static void calibrate(void)
+{
+	char *dir = xdg_dir("XDG_CACHE_HOME", ".cache");
+	char *path = xasprintf("%s/calibration-%s.txt", dir, dev.uuid);
+	free(dir);
+	char *text = file_read(path, NULL);
+	if (text && sscanf(text, "%lf", &dev.bw_attainable_gbps) == 1 && dev.bw_attainable_gbps > 0) {
+		strfmt(dev.bw_attainable_src, sizeof dev.bw_attainable_src, "device-to-device cudaMemcpy, measured once (cached)");
+		free(text);
+		free(path);
+		return;
+	}
+	free(text);
+	size_t bytes = (size_t)1 << 30;
+	while (bytes > (size_t)dev.global_mem / 8) bytes /= 2;
+	void *a = NULL, *b = NULL;
+	cudaEvent_t e0, e1;
+	float t[20];
+	if (cudaMalloc(&a, bytes) || cudaMalloc(&b, bytes) || cudaMemset(a, 1, bytes) || cudaEventCreate(&e0) || cudaEventCreate(&e1)) {
+		cudaGetLastError();
+		cudaFree(a);
+		strfmt(dev.bw_attainable_src, sizeof dev.bw_attainable_src, "not measured (no memory for the calibration copy)");
+		free(path);
+		return;
+	}
+	for (int i = 0; i < 25; i++) {
+		cudaEventRecord(e0, 0);
+		cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice, 0);
+		cudaEventRecord(e1, 0);
+		cudaEventSynchronize(e1);
+		if (i >= 5) cudaEventElapsedTime(&t[i - 5], e0, e1);
+	}
+	qsort(t, 20, sizeof t[0], cmp_float);
+	dev.bw_attainable_gbps = 2.0 * (double)bytes / (t[10] * 1e-3) / 1e9;
+	strfmt(dev.bw_attainable_src, sizeof dev.bw_attainable_src, "device-to-device cudaMemcpy of %zu MiB, median of 20",
+	       bytes >> 20);
+	char line[64];
+	strfmt(line, sizeof line, "%.1f\n", dev.bw_attainable_gbps);
+	file_write_atomic(path, line, strlen(line));
+	free(path);
+	cudaFree(a);
+	cudaFree(b);
+	cudaEventDestroy(e0);
+	cudaEventDestroy(e1);
+}
+
+int gpu_device_query(int gpu, device_info *d)
+{
+	memset(&dev, 0, sizeof dev);
+	int count = 0;
+	cudaError_t e = cudaGetDeviceCount(&count);
+	if (e == cudaErrorInsufficientDriver || e == cudaErrorNoDevice || e || count == 0) {
+		strfmt(dev.why, sizeof dev.why, "no GPU: %s",
+		       e == cudaErrorInsufficientDriver ? "no NVIDIA driver is loaded on this machine"
+		       : e == cudaErrorNoDevice || count == 0 ? "the driver sees no CUDA device (check CUDA_VISIBLE_DEVICES)"
+		       : cudaGetErrorString(e));
+		*d = dev;
+		return -1;
+	}
+	if (gpu < 0) gpu = 0;
+	if (gpu >= count) {
+		strfmt(dev.why, sizeof dev.why, "no GPU %d: this machine has %d visible", gpu, count);
+		*d = dev;
+		return -1;
+	}
+	struct cudaDeviceProp p;
+	if ((e = cudaSetDevice(gpu)) || (e = cudaFree(0)) || (e = cudaGetDeviceProperties(&p, gpu))) {
+		strfmt(dev.why, sizeof dev.why, "GPU %d cannot be used: %s", gpu, cudaGetErrorString(e));
+		*d = dev;
+		return -1;
+	}
+	dev.present = 1;
+	dev.index = gpu;
+	strfmt(dev.name, sizeof dev.name, "%s", p.name);
+	for (int i = 0; i < 16; i++) sprintf(dev.uuid + 2 * i, "%02x", (unsigned char)p.uuid.bytes[i]);
+	dev.cc = p.major * 10 + p.minor;
+	strfmt(dev.arch, sizeof dev.arch, "sm_%d", dev.cc);
+	dev.sm_count = p.multiProcessorCount;
+	int khz = 0, mkhz = 0;
+	cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, gpu);
+	cudaDeviceGetAttribute(&mkhz, cudaDevAttrMemoryClockRate, gpu);
+	cudaDeviceGetAttribute(&dev.bus_width, cudaDevAttrGlobalMemoryBusWidth, gpu);
+	dev.clock_mhz = khz / 1000;
+	dev.mem_clock_mhz = mkhz / 1000;
+	dev.l2_bytes = p.l2CacheSize;
+	dev.global_mem = (int64_t)p.totalGlobalMem;
+	dev.smem_per_block_optin = (int64_t)p.sharedMemPerBlockOptin;
+	dev.smem_per_sm = (int64_t)p.sharedMemPerMultiprocessor;
+	dev.max_threads_per_block = p.maxThreadsPerBlock;
+	dev.max_threads_per_sm = p.maxThreadsPerMultiProcessor;
+	dev.max_blocks_per_sm = p.maxBlocksPerMultiProcessor;
+	dev.regs_per_sm = p.regsPerMultiprocessor;
+	dev.regs_per_block = p.regsPerBlock;
+	dev.warp_size = p.warpSize;
+	cudaDriverGetVersion(&dev.driver_version);
+	cudaRuntimeGetVersion(&dev.runtime_version);
+	dev.bw_theoretical_gbps = 2.0 * mkhz * 1e3 * dev.bus_width / 8 / 1e9;
+	strfmt(dev.bw_theoretical_src, sizeof dev.bw_theoretical_src, "2 x %d MHz memory clock x %d-bit bus (driver attributes)",
+	       dev.mem_clock_mhz, dev.bus_width);
+	const arch_info *a = arch_find(dev.arch);
+	if (a && a->fp32_lanes_per_sm) {
+		dev.fp32_gflops = (double)dev.sm_count * a->fp32_lanes_per_sm * 2 * khz / 1e6;
+		strfmt(dev.fp32_src, sizeof dev.fp32_src, "%d SMs x %d FP32 lanes x 2 x %d MHz (lanes: assets/arch.yaml)",
+		       dev.sm_count, a->fp32_lanes_per_sm, dev.clock_mhz);
+	} else {
+		strfmt(dev.fp32_src, sizeof dev.fp32_src, "unknown: %s is not in assets/arch.yaml", dev.arch);
+	}
+	if (a && a->bf16_tensor_flops_per_clk_per_sm > 0) {
+		dev.bf16_tensor_gflops = dev.sm_count * a->bf16_tensor_flops_per_clk_per_sm * khz / 1e6;
+		strfmt(dev.tensor_src, sizeof dev.tensor_src, "%d SMs x %.0f dense BF16 flops/clock x %d MHz (assets/arch.yaml)",
+		       dev.sm_count, a->bf16_tensor_flops_per_clk_per_sm, dev.clock_mhz);
+	} else {
+		strfmt(dev.tensor_src, sizeof dev.tensor_src, "unknown for %s", dev.arch);
+	}
+	calibrate();
+	*d = dev;
+	return 0;
+}

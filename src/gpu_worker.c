@@ -1,0 +1,321 @@
+/* gpu_worker: the worker process's loop: read a request, run it on the GPU, answer. Requests and
+ * answers are the line protocol described in worker.h. A CUDA error that may have broken the context
+ * ends the process after the answer is sent; the parent starts a fresh one. */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "arch.h"
+#include "gpu.h"
+#include "lesson.h"
+#include "util.h"
+#include "worker.h"
+
+typedef struct {
+	char lesson[512], kroot[512], cubin[512], ref_cubin[512];
+	int stage, ref_stage, verify, time, reps, counters;
+	uint64_t seed;
+	plan_setting sets[16]; int nsets;
+} request;
+
+static FILE *out;
+static lesson *cur_lesson;
+static char cur_lesson_path[512];
+static time_t cur_mtime;
+static gpu_data data;
+static char ref_key[1200];
+static int sticky_error;
+
+static void send_note(void *ctx, const char *text)
+{
+	fprintf(out, "note %s\n", text);
+	fflush(out);
+}
+
+static void send_result(const run_result *r)
+{
+	fprintf(out, "result\n");
+	field_write_kv(out, run_result_fields, run_result_nfields, r);
+	if (r->log) {
+		fputs("log ", out);
+		for (const char *p = r->log; *p; p++) {
+			if (*p == '\\') fputs("\\\\", out);
+			else if (*p == '\n') fputs("\\n", out);
+			else fputc(*p, out);
+		}
+		fputc('\n', out);
+	}
+	fprintf(out, "end\n");
+	fflush(out);
+}
+
+static const lesson *get_lesson(const request *q, char *err, size_t errlen)
+{
+	struct stat st;
+	if (stat(q->lesson, &st) != 0) { strfmt(err, errlen, "%s: %s", q->lesson, strerror(errno)); return NULL; }
+	if (cur_lesson && !strcmp(cur_lesson_path, q->lesson) && st.st_mtime == cur_mtime) return cur_lesson;
+	lesson_free(cur_lesson);
+	cur_lesson = lesson_load(q->lesson, q->kroot, err, errlen);
+	strfmt(cur_lesson_path, sizeof cur_lesson_path, "%s", q->lesson);
+	cur_mtime = st.st_mtime;
+	return cur_lesson;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* A CUDA error: record it; errors that poison the context end the worker after answering. */
+static void fault(run_result *r, const char *what, cudaError_t e)
+{
+	r->status = RUN_FAULT;
+	strfmt(r->message, sizeof r->message, "%s: %s (%s)", what, cudaGetErrorString(e), cudaGetErrorName(e));
+	cudaError_t again = cudaDeviceSynchronize();
+	if (again != cudaSuccess || e == cudaErrorIllegalAddress || e == cudaErrorLaunchFailure ||
+	    e == cudaErrorIllegalInstruction || e == cudaErrorMisalignedAddress || e == cudaErrorLaunchTimeout ||
+	    e == cudaErrorHardwareStackError || e == cudaErrorAssert)
+		sticky_error = 1;
+	cudaGetLastError();
+}
+
+static void data_key(const plan *p, uint64_t seed, char *key, size_t n)
+{
+	sb b = {0};
+	sb_addf(&b, "%s|%llu", p->l->path, (unsigned long long)seed);
+	for (int i = 0; i < p->l->nparams; i++) {
+		const expr_value *v = plan_var_get(p, p->l->params[i].name);
+		char buf[48];
+		sb_addf(&b, "|%s=%s", p->l->params[i].name, v ? expr_format(*v, buf, sizeof buf) : "?");
+	}
+	strfmt(key, n, "%s", b.s);
+	sb_free(&b);
+}
+
+/* Runs the reference (a stage with default tunables, or the baseline) and keeps its outputs. */
+static int make_reference(const request *q, const lesson *l, const plan_device *pd, run_result *r)
+{
+	char err[1024];
+	plan rp;
+	plan_setting params[16];
+	int np = 0;
+	for (int i = 0; i < q->nsets; i++) if (lesson_find_param(l, q->sets[i].name)) params[np++] = q->sets[i];
+	if (plan_make(&rp, l, q->ref_stage, params, np, pd, err, sizeof err)) {
+		r->status = RUN_REFUSED;
+		strfmt(r->message, sizeof r->message, "the reference cannot run: %s", err);
+		plan_free(&rp);
+		return -1;
+	}
+	char key[1200];
+	data_key(&rp, q->seed, key, sizeof key);
+	if (gpu_data_prepare(&data, &rp, key, q->seed, err, sizeof err) < 0) {
+		r->status = RUN_FAULT;
+		strfmt(r->message, sizeof r->message, "%s", err);
+		plan_free(&rp);
+		return -1;
+	}
+	gpu_exec *x = gpu_exec_new(&rp, &data, q->ref_cubin[0] ? q->ref_cubin : NULL, err, sizeof err);
+	cudaError_t e = cudaSuccess;
+	if (!x) { r->status = RUN_FAULT; strfmt(r->message, sizeof r->message, "reference: %s", err); plan_free(&rp); return -1; }
+	if ((e = gpu_data_poison(&data, 0)) || (e = gpu_exec_launch(x, 0)) || (e = cudaDeviceSynchronize()) ||
+	    (e = gpu_data_save_ref(&data, l->compare, l->ncompare))) {
+		fault(r, "the reference run failed", e);
+	}
+	gpu_exec_free(x);
+	plan_free(&rp);
+	if (e) return -1;
+	strfmt(ref_key, sizeof ref_key, "%s|ref %d", key, q->ref_stage);
+	return 0;
+}
+
+static void fill_metrics(const plan *p, const lesson *l, run_result *r)
+{
+	const device_info *d = gpu_device();
+	double s = r->ms_median * 1e-3;
+	r->bytes = p->bytes;
+	r->flops = p->flops;
+	r->working_set = (double)p->working_set;
+	r->fits_l2 = p->working_set <= d->l2_bytes;
+	if (s <= 0) return;
+	r->gbps = p->bytes / s / 1e9;
+	r->gflops = p->flops / s / 1e9;
+	if (d->bw_theoretical_gbps > 0) r->pct_theoretical_bw = 100 * r->gbps / d->bw_theoretical_gbps;
+	if (d->bw_attainable_gbps > 0) r->pct_attainable_bw = 100 * r->gbps / d->bw_attainable_gbps;
+	double peak = l->peak && !strcmp(l->peak, "bf16_tensor") ? d->bf16_tensor_gflops : d->fp32_gflops;
+	if (peak > 0) r->pct_compute_peak = 100 * r->gflops / peak;
+}
+
+static void time_runs(gpu_exec *x, const request *q, run_result *r)
+{
+	cudaEvent_t e0, e1;
+	cudaEventCreate(&e0);
+	cudaEventCreate(&e1);
+	double single = 0, start = now_ms(), beat = start;
+	int warm = 0;
+	cudaError_t e = cudaSuccess;
+	/* Warm-up: at least 3 runs and 25 ms, so clocks and caches settle. */
+	while (!e && (warm < 3 || now_ms() - start < 25) && warm < 100) {
+		double t = now_ms();
+		if ((e = gpu_data_poison(&data, 0)) || (e = gpu_exec_launch(x, 0)) || (e = cudaDeviceSynchronize())) break;
+		single = now_ms() - t;
+		warm++;
+	}
+	int reps = q->reps > 0 ? q->reps : (int)fmin(300, fmax(10, 400 / fmax(single, 1e-3)));
+	double *ms = xcalloc((size_t)reps, sizeof *ms);
+	int done = 0;
+	for (; !e && done < reps; done++) {
+		float t;
+		if ((e = gpu_data_poison(&data, 0)) || (e = cudaEventRecord(e0, 0)) || (e = gpu_exec_launch(x, 0)) ||
+		    (e = cudaEventRecord(e1, 0)) || (e = cudaEventSynchronize(e1)) || (e = cudaEventElapsedTime(&t, e0, e1))) break;
+		ms[done] = t;
+		if (now_ms() - beat > 250) { fputs("beat\n", out); fflush(out); beat = now_ms(); }
+	}
+	if (e) {
+		fault(r, "a timed run failed", e);
+	} else {
+		qsort(ms, (size_t)done, sizeof *ms, cmp_double);
+		r->reps = done;
+		r->ms_min = ms[0];
+		r->ms_max = ms[done - 1];
+		r->ms_median = done % 2 ? ms[done / 2] : (ms[done / 2 - 1] + ms[done / 2]) / 2;
+	}
+	free(ms);
+	cudaEventDestroy(e0);
+	cudaEventDestroy(e1);
+}
+
+static void do_run(const request *q, run_result *r)
+{
+	char err[1024];
+	const lesson *l = get_lesson(q, err, sizeof err);
+	if (!l) { r->status = RUN_REFUSED; strfmt(r->message, sizeof r->message, "%s", err); return; }
+	plan_device pd;
+	gpu_plan_device(&pd);
+	plan p;
+	if (plan_make(&p, l, q->stage, q->sets, q->nsets, &pd, err, sizeof err)) {
+		r->status = RUN_REFUSED;
+		strfmt(r->message, sizeof r->message, "%s", err);
+		plan_free(&p);
+		return;
+	}
+	strfmt(r->lesson, sizeof r->lesson, "%s", l->id);
+	strfmt(r->stage, sizeof r->stage, "%s", q->stage >= 0 ? l->stages[q->stage].id : "baseline");
+	r->seed = q->seed;
+	int checked = q->verify && q->ref_stage > -2 && l->ncompare > 0 &&
+	              (q->stage >= 0 ? l->stages[q->stage].check : l->baseline->check);
+	gpulock_acquire(gpu_device()->uuid, send_note, NULL);
+	fputs("phase running\n", out);
+	fflush(out);
+	char key[1200];
+	data_key(&p, q->seed, key, sizeof key);
+	char want_ref[1200];
+	strfmt(want_ref, sizeof want_ref, "%s|ref %d", key, q->ref_stage);
+	if (checked && (strcmp(want_ref, ref_key) || !data.have_ref || strcmp(data.key, key)) && make_reference(q, l, &pd, r)) goto out;
+	if (gpu_data_prepare(&data, &p, key, q->seed, err, sizeof err) < 0) {
+		r->status = RUN_FAULT;
+		strfmt(r->message, sizeof r->message, "%s", err);
+		goto out;
+	}
+	gpu_exec *x = gpu_exec_new(&p, &data, q->cubin[0] ? q->cubin : NULL, err, sizeof err);
+	if (!x) { r->status = RUN_FAULT; strfmt(r->message, sizeof r->message, "%s", err); goto out; }
+	int threads = 0;
+	size_t shared = 0;
+	cudaKernel_t k = gpu_exec_first_kernel(x, &threads, &shared);
+	if (k) {
+		int nb = 0;
+		if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&nb, (const void *)k, threads, shared) == cudaSuccess) r->occ_api_blocks = nb;
+		cudaGetLastError();
+	}
+	cudaError_t e;
+	if ((e = gpu_data_poison(&data, 0)) || (e = gpu_exec_launch(x, 0)) || (e = cudaDeviceSynchronize())) {
+		fault(r, q->stage >= 0 ? "the kernel failed" : "the library call failed", e);
+	} else if (checked && gpu_data_compare(&data, l->compare, l->ncompare, l->exact, l->abs_tol, l->rel_tol, r, err, sizeof err)) {
+		r->status = RUN_FAULT;
+		strfmt(r->message, sizeof r->message, "checking the result: %s", err);
+	} else {
+		if (checked && !r->passed) r->status = RUN_WRONG;
+		if (q->time) time_runs(x, q, r);
+		fill_metrics(&p, l, r);
+	}
+	gpu_exec_free(x);
+out:
+	gpulock_release();
+	plan_free(&p);
+}
+
+static int read_request(FILE *in, request *q)
+{
+	char line[4096];
+	memset(q, 0, sizeof *q);
+	q->ref_stage = -2;
+	q->verify = q->time = 1;
+	while (fgets(line, sizeof line, in)) {
+		rtrim(line);
+		char *sp = strchr(line, ' ');
+		const char *v = sp ? sp + 1 : "";
+		if (sp) *sp = 0;
+		if (!strcmp(line, "end")) return 1;
+		else if (!strcmp(line, "lesson")) strfmt(q->lesson, sizeof q->lesson, "%s", v);
+		else if (!strcmp(line, "kroot")) strfmt(q->kroot, sizeof q->kroot, "%s", v);
+		else if (!strcmp(line, "cubin")) strfmt(q->cubin, sizeof q->cubin, "%s", v);
+		else if (!strcmp(line, "ref_cubin")) strfmt(q->ref_cubin, sizeof q->ref_cubin, "%s", v);
+		else if (!strcmp(line, "stage")) q->stage = atoi(v);
+		else if (!strcmp(line, "ref_stage")) q->ref_stage = atoi(v);
+		else if (!strcmp(line, "verify")) q->verify = atoi(v);
+		else if (!strcmp(line, "time")) q->time = atoi(v);
+		else if (!strcmp(line, "reps")) q->reps = atoi(v);
+		else if (!strcmp(line, "counters")) q->counters = atoi(v);
+		else if (!strcmp(line, "seed")) q->seed = strtoull(v, NULL, 10);
+		else if (!strcmp(line, "set") && q->nsets < 16) {
+			const char *sp2 = strchr(v, ' ');
+			if (!sp2) continue;
+			strfmt(q->sets[q->nsets].name, sizeof q->sets[0].name, "%.*s", (int)(sp2 - v), v);
+			strfmt(q->sets[q->nsets].value, sizeof q->sets[0].value, "%s", sp2 + 1);
+			q->nsets++;
+		}
+	}
+	return 0;
+}
+
+int gpu_worker_main(FILE *in, FILE *o, int gpu)
+{
+	out = o;
+	char cmd[64];
+	device_info d;
+	int have = gpu_device_query(gpu, &d) == 0;
+	char err[4096] = "";
+	if (have && gpu_data_init(getenv("CUDACLIMB_BUILTIN_ROOT") ? getenv("CUDACLIMB_BUILTIN_ROOT") : "kernels", d.arch, err, sizeof err)) {
+		have = 0;
+		d.present = 0;
+		strfmt(d.why, sizeof d.why, "the GPU's helpers could not be prepared: %s", err);
+	}
+	while (fgets(cmd, sizeof cmd, in)) {
+		rtrim(cmd);
+		if (!strcmp(cmd, "device")) {
+			char skip[64];
+			while (fgets(skip, sizeof skip, in) && strcmp(skip, "end\n")) {}
+			fputs("device\n", out);
+			field_write_kv(out, device_info_fields, device_info_nfields, &d);
+			fputs("end\n", out);
+			fflush(out);
+		} else if (!strcmp(cmd, "run")) {
+			request q;
+			run_result r;
+			run_result_init(&r);
+			if (!read_request(in, &q)) break;
+			if (!have) { r.status = RUN_NO_GPU; strfmt(r.message, sizeof r.message, "%s", d.why); }
+			else do_run(&q, &r);
+			send_result(&r);
+			run_result_clear(&r);
+			if (sticky_error) break;
+		} else if (!strcmp(cmd, "quit")) {
+			break;
+		}
+	}
+	gpu_data_free(&data);
+	baseline_cleanup();
+	lesson_free(cur_lesson);
+	return sticky_error ? 3 : 0;
+}

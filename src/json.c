@@ -1,0 +1,59 @@
+/* json: see json.h. */
+#include "json.h"
+#include <math.h>
+#include <stdint.h>
+
+void json_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		switch (*p) {
+		case '"': fputs("\\\"", f); break;
+		case '\\': fputs("\\\\", f); break;
+		case '\n': fputs("\\n", f); break;
+		case '\r': fputs("\\r", f); break;
+		case '\t': fputs("\\t", f); break;
+		default:
+			if (*p < 0x20) fprintf(f, "\\u%04x", *p);
+			else fputc(*p, f);
+		}
+	}
+	fputc('"', f);
+}
+
+void json_object(FILE *f, const field *fs, int n, const void *obj, const char *extra_key, const char *extra_value)
+{
+	const char *base = obj;
+	fputc('{', f);
+	for (int i = 0; i < n; i++) {
+		const void *p = base + fs[i].offset;
+		if (i) fputs(", ", f);
+		json_string(f, fs[i].name);
+		fputs(": ", f);
+		switch (fs[i].type) {
+		case FT_INT: fprintf(f, "%d", *(const int *)p); break;
+		case FT_I64: fprintf(f, "%lld", (long long)*(const int64_t *)p); break;
+		case FT_U64: fprintf(f, "%llu", (unsigned long long)*(const uint64_t *)p); break;
+		case FT_DBL: {
+			double d = *(const double *)p;
+			if (isfinite(d)) fprintf(f, "%.17g", d);
+			else fputs("null", f);
+			break;
+		}
+		case FT_STR: json_string(f, (const char *)p); break;
+		case FT_STATUS: json_string(f, run_status_name(*(const run_status *)p)); break;
+		case FT_U3: {
+			const unsigned *u = p;
+			fprintf(f, "\"%u,%u,%u\"", u[0], u[1], u[2]);
+			break;
+		}
+		}
+	}
+	if (extra_key && extra_value) {
+		fputs(", ", f);
+		json_string(f, extra_key);
+		fputs(": ", f);
+		json_string(f, extra_value);
+	}
+	fputc('}', f);
+}

@@ -1,0 +1,12 @@
+/* json: writes JSON (strings escaped per RFC 8259), objects from field tables. */
+#ifndef CC_JSON_H
+#define CC_JSON_H
+#include <stdio.h>
+#include "result.h"
+
+/* Writes s as a JSON string literal. */
+void json_string(FILE *f, const char *s);
+/* Writes obj as a JSON object with one member per field (non-finite numbers as null); extra_key/
+ * extra_value, when not NULL, add one more string member (e.g. "log"). */
+void json_object(FILE *f, const field *fs, int n, const void *obj, const char *extra_key, const char *extra_value);
+#endif

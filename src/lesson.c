@@ -1,0 +1,326 @@
+/* lesson: loads one lesson file (lessons/README.md) and a tree of them; see lesson.h. */
+#include "lesson.h"
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+#include "lesson_yaml.h"
+#include "util.h"
+
+static int parse_params(ld *c, yaml_node_t *map)
+{
+	if (map->type != YAML_MAPPING_NODE) return FAIL(c, map, "params must be a mapping of name: {default, min, max}");
+	lesson *l = c->l;
+	int k = (int)(map->data.mapping.pairs.top - map->data.mapping.pairs.start);
+	l->params = xcalloc((size_t)k, sizeof *l->params);
+	static const char *const keys[] = { "!default", "min", "max", "type", "help", NULL };
+	for (int i = 0; i < k; i++) {
+		yaml_node_t *kn = ly_node(c, map->data.mapping.pairs.start[i].key), *v = ly_node(c, map->data.mapping.pairs.start[i].value);
+		const char *name = ly_scalar(c, kn, "a parameter name");
+		if (!name) return -1;
+		if (!ly_is_ident(name)) return FAIL(c, kn, "parameter name '%s' is not an identifier", name);
+		if (ly_name_known(c, name, strlen(name))) return FAIL(c, kn, "parameter '%s' is declared twice or hides a device value", name);
+		lesson_param p = { .type = DT_I64 };
+		p.at.line = (int)kn->start_mark.line + 1;
+		p.at.col = (int)kn->start_mark.column + 1;
+		yaml_node_t *t = ly_get(c, v, "type");
+		int bad = ly_check_keys(c, v, "a parameter", keys) || (t && ly_parse_dtype(c, t, &p.type)) ||
+		          ly_get_expr(c, v, "default", &p.def) || ly_get_expr(c, v, "min", &p.min) ||
+		          ly_get_expr(c, v, "max", &p.max) || ly_get_str(c, v, "help", &p.help);
+		p.name = xstrdup(name);
+		l->params[l->nparams++] = p;   /* owned by l from here, also on error */
+		if (bad) return -1;
+		if (p.type != DT_I64 && p.type != DT_F32 && p.type != DT_F64) return FAIL(c, t, "a parameter is i64, f32 or f64");
+	}
+	return 0;
+}
+
+static int parse_derived(ld *c, yaml_node_t *map)
+{
+	if (map->type != YAML_MAPPING_NODE) return FAIL(c, map, "derived must be a mapping of name: expression");
+	lesson *l = c->l;
+	int k = (int)(map->data.mapping.pairs.top - map->data.mapping.pairs.start);
+	l->derived = xcalloc((size_t)k, sizeof *l->derived);
+	for (int i = 0; i < k; i++) {
+		yaml_node_t *kn = ly_node(c, map->data.mapping.pairs.start[i].key), *v = ly_node(c, map->data.mapping.pairs.start[i].value);
+		const char *name = ly_scalar(c, kn, "a derived name");
+		if (!name) return -1;
+		if (!ly_is_ident(name) || ly_name_known(c, name, strlen(name))) return FAIL(c, kn, "derived name '%s' is not a new identifier", name);
+		lesson_derived *d = &l->derived[l->nderived];
+		if (ly_parse_expr(c, v, name, &d->value)) return -1;
+		d->name = xstrdup(name);   /* named only after parsing: a value cannot use itself */
+		l->nderived++;
+	}
+	return 0;
+}
+
+static int parse_check(ld *c, yaml_node_t *n)
+{
+	static const char *const keys[] = { "!reference", "!compare", "!tolerance", NULL };
+	lesson *l = c->l;
+	if (ly_check_keys(c, n, "check", keys) || ly_get_str(c, n, "reference", &l->reference) ||
+	    ly_parse_strings(c, ly_get(c, n, "compare"), "compare", &l->compare, &l->ncompare)) return -1;
+	for (int i = 0; i < l->ncompare; i++) {
+		const lesson_buffer *b = lesson_find_buffer(l, NULL, l->compare[i]);
+		if (!b || !b->output) return FAIL(c, ly_get(c, n, "compare"), "'%s' is not an output buffer", l->compare[i]);
+	}
+	yaml_node_t *t = ly_get(c, n, "tolerance");
+	if (t->type == YAML_SCALAR_NODE) {
+		if (strcmp((const char *)t->data.scalar.value, "exact")) return FAIL(c, t, "tolerance is 'exact' or { rel: r, abs: a }");
+		l->exact = 1;
+		return 0;
+	}
+	static const char *const tkeys[] = { "rel", "abs", NULL };
+	yaml_node_t *r = ly_get(c, t, "rel"), *a = ly_get(c, t, "abs");
+	if (ly_check_keys(c, t, "tolerance", tkeys) || (r && ly_parse_double(c, r, "rel", &l->rel_tol)) ||
+	    (a && ly_parse_double(c, a, "abs", &l->abs_tol))) return -1;
+	if (l->rel_tol < 0 || l->abs_tol < 0) return FAIL(c, t, "tolerances cannot be negative");
+	return 0;
+}
+
+static int parse_model(ld *c, yaml_node_t *n, lesson_expr *bytes, lesson_expr *flops, char **peak, int need)
+{
+	static const char *const keys[] = { "!bytes", "flops", "peak", NULL };
+	static const char *const bkeys[] = { "bytes", "flops", NULL };
+	return ly_check_keys(c, n, "model", need ? keys : bkeys) || ly_get_expr(c, n, "bytes", bytes) ||
+	       ly_get_expr(c, n, "flops", flops) || (peak && ly_get_str(c, n, "peak", peak)) ? -1 : 0;
+}
+
+static int parse_baseline(ld *c, yaml_node_t *n)
+{
+	static const char *const keys[] = { "!title", "!library", "!args", "model", "check", NULL };
+	lesson_baseline *b = c->l->baseline = xcalloc(1, sizeof *b);
+	b->check = 1;
+	if (ly_check_keys(c, n, "baseline", keys) || ly_get_str(c, n, "title", &b->title) || ly_get_str(c, n, "library", &b->library)) return -1;
+	int lib = -1;
+	for (int i = 0; i < LY_NLIBS; i++) if (!strcmp(ly_baseline_libs[i][0], b->library)) lib = i;
+	if (lib < 0) return FAIL(c, ly_get(c, n, "library"), "unknown library '%s' (known: memcpy, cub_reduce_sum, cublas_sgemm, cublas_gemm_bf16)", b->library);
+	yaml_node_t *a = ly_get(c, n, "args");
+	if (a->type != YAML_MAPPING_NODE) return FAIL(c, a, "baseline args must be a mapping of name: buffer or expression");
+	int k = (int)(a->data.mapping.pairs.top - a->data.mapping.pairs.start);
+	b->arg_names = xcalloc((size_t)k, sizeof(char *));
+	b->arg_strings = xcalloc((size_t)k, sizeof(char *));
+	b->arg_values = xcalloc((size_t)k, sizeof(lesson_expr));
+	for (int i = 0; i < k; i++) {
+		yaml_node_t *kn = ly_node(c, a->data.mapping.pairs.start[i].key), *v = ly_node(c, a->data.mapping.pairs.start[i].value);
+		const char *name = ly_scalar(c, kn, "an argument name"), *val = ly_scalar(c, v, "an argument");
+		if (!name || !val) return -1;
+		b->arg_names[b->nargs] = xstrdup(name);
+		b->arg_strings[b->nargs] = xstrdup(val);
+		b->nargs++;
+		if (!lesson_find_buffer(c->l, NULL, val) && ly_parse_expr(c, v, name, &b->arg_values[i])) return -1;
+	}
+	for (int r = 1; r < 5 && ly_baseline_libs[lib][r]; r++) {
+		int found = 0;
+		for (int i = 0; i < b->nargs; i++) found |= !strcmp(b->arg_names[i], ly_baseline_libs[lib][r]);
+		if (!found) return FAIL(c, a, "library %s needs the argument '%s'", b->library, ly_baseline_libs[lib][r]);
+	}
+	yaml_node_t *m = ly_get(c, n, "model"), *chk = ly_get(c, n, "check");
+	if (m && parse_model(c, m, &b->bytes, &b->flops, NULL, 0)) return -1;
+	if (chk && ly_parse_bool(c, chk, "check", &b->check)) return -1;
+	return 0;
+}
+
+static int parse_lesson(ld *c, yaml_node_t *root)
+{
+	static const char *const keys[] = { "!lesson", "!title", "order", "!summary", "read_first", "params", "derived",
+	                                    "!buffers", "!model", "check", "baseline", "!stages", NULL };
+	lesson *l = c->l;
+	if (ly_check_keys(c, root, "a lesson", keys) || ly_get_str(c, root, "lesson", &l->id) ||
+	    ly_get_str(c, root, "title", &l->title) || ly_get_str(c, root, "summary", &l->summary)) return -1;
+	for (const char *p = l->id; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_'))
+			return FAIL(c, ly_get(c, root, "lesson"), "lesson id '%s' may use only a-z, 0-9 and _", l->id);
+	if (!*l->id) return FAIL(c, ly_get(c, root, "lesson"), "lesson id is empty");
+	if (c->kroot) l->kernel_dir = xasprintf("%s/%s", c->kroot, l->id);
+	yaml_node_t *n;
+	int64_t order = 100;
+	if ((n = ly_get(c, root, "order")) && ly_parse_int(c, n, "order", &order)) return -1;
+	l->order = (int)order;
+	if ((n = ly_get(c, root, "read_first")) && ly_parse_strings(c, n, "read_first", &l->read_first, &l->nread_first)) return -1;
+	if ((n = ly_get(c, root, "params")) && parse_params(c, n)) return -1;
+	if ((n = ly_get(c, root, "derived")) && parse_derived(c, n)) return -1;
+	if (ly_parse_buffers(c, ly_get(c, root, "buffers"), &l->buffers, &l->nbuffers)) return -1;
+	if (parse_model(c, ly_get(c, root, "model"), &l->bytes, &l->flops, &l->peak, 1)) return -1;
+	if ((n = ly_get(c, root, "baseline")) && parse_baseline(c, n)) return -1;
+	yaml_node_t *st = ly_get(c, root, "stages");
+	if (st->type != YAML_SEQUENCE_NODE || ly_seq_len(st) < 1) return FAIL(c, st, "stages must be a list of at least one stage");
+	l->stages = xcalloc((size_t)ly_seq_len(st), sizeof *l->stages);
+	for (int i = 0; i < ly_seq_len(st); i++) {
+		yaml_node_t *si = ly_seq_at(c, st, i);
+		if (ly_parse_stage(c, si, &l->stages[l->nstages++])) return -1;
+		for (int j = 0; j < l->nstages - 1; j++)
+			if (!strcmp(l->stages[j].id, l->stages[i].id)) return FAIL(c, si, "stage id '%s' is used twice", l->stages[i].id);
+	}
+	if ((n = ly_get(c, root, "check")) && parse_check(c, n)) return -1;
+	if (l->reference) {
+		yaml_node_t *cn = ly_get(c, root, "check");
+		if (!strcmp(l->reference, "baseline") ? !l->baseline : lesson_stage_index(l, l->reference) < 0)
+			return FAIL(c, cn, "reference '%s' is neither a stage of this lesson nor its baseline", l->reference);
+	}
+	return 0;
+}
+
+lesson *lesson_load_buffer(const char *name, const char *buf, size_t len, const char *kernels_root, char *err, size_t errlen)
+{
+	ld c = { .file = name, .kroot = kernels_root, .err = err, .errlen = errlen };
+	yaml_parser_t p;
+	if (!yaml_parser_initialize(&p)) { strfmt(err, errlen, "%s: cannot start the YAML parser", name); return NULL; }
+	yaml_parser_set_input_string(&p, (const unsigned char *)buf, len);
+	if (!yaml_parser_load(&p, &c.doc)) {
+		yaml_mark_t m = p.problem_mark;
+		if (p.context)
+			strfmt(err, errlen, "%s:%zu:%zu: %s %s (line %zu)", name, m.line + 1, m.column + 1, p.problem ? p.problem : "syntax error",
+			       p.context, p.context_mark.line + 1);
+		else
+			strfmt(err, errlen, "%s:%zu:%zu: %s", name, m.line + 1, m.column + 1, p.problem ? p.problem : "syntax error");
+		yaml_parser_delete(&p);
+		return NULL;
+	}
+	yaml_parser_delete(&p);
+	yaml_node_t *root = yaml_document_get_root_node(&c.doc);
+	c.l = xcalloc(1, sizeof *c.l);
+	c.l->path = xstrdup(name);
+	c.l->rel_tol = c.l->abs_tol = 0;
+	if (!root) {
+		strfmt(err, errlen, "%s:1:1: the file is empty", name);
+		c.failed = 1;
+	} else if (parse_lesson(&c, root)) {
+		c.failed = 1;
+	}
+	yaml_document_delete(&c.doc);
+	if (c.failed) { lesson_free(c.l); return NULL; }
+	return c.l;
+}
+
+lesson *lesson_load(const char *path, const char *kernels_root, char *err, size_t errlen)
+{
+	size_t len;
+	char *buf = file_read(path, &len);
+	if (!buf) { strfmt(err, errlen, "%s:1:1: cannot read the file", path); return NULL; }
+	lesson *l = lesson_load_buffer(path, buf, len, kernels_root, err, errlen);
+	free(buf);
+	return l;
+}
+
+void lesson_free(lesson *l)
+{
+	if (!l) return;
+	free(l->id); free(l->title); free(l->summary); free(l->path); free(l->kernel_dir); free(l->peak); free(l->reference);
+	for (int i = 0; i < l->nread_first; i++) free(l->read_first[i]);
+	free(l->read_first);
+	for (int i = 0; i < l->nparams; i++) {
+		lesson_param *p = &l->params[i];
+		free(p->name); free(p->help); ly_free_expr(&p->def); ly_free_expr(&p->min); ly_free_expr(&p->max);
+	}
+	free(l->params);
+	for (int i = 0; i < l->nderived; i++) { free(l->derived[i].name); ly_free_expr(&l->derived[i].value); }
+	free(l->derived);
+	for (int i = 0; i < l->nbuffers; i++) { free(l->buffers[i].name); ly_free_expr(&l->buffers[i].count); }
+	free(l->buffers);
+	ly_free_expr(&l->bytes); ly_free_expr(&l->flops);
+	for (int i = 0; i < l->ncompare; i++) free(l->compare[i]);
+	free(l->compare);
+	if (l->baseline) {
+		lesson_baseline *b = l->baseline;
+		for (int i = 0; i < b->nargs; i++) { free(b->arg_names[i]); free(b->arg_strings[i]); ly_free_expr(&b->arg_values[i]); }
+		free(b->arg_names); free(b->arg_strings); free(b->arg_values);
+		free(b->title); free(b->library); ly_free_expr(&b->bytes); ly_free_expr(&b->flops);
+		free(b);
+	}
+	for (int i = 0; i < l->nstages; i++) ly_free_stage(&l->stages[i]);
+	free(l->stages);
+	free(l);
+}
+
+int lesson_stage_index(const lesson *l, const char *id)
+{
+	for (int i = 0; i < l->nstages; i++) if (l->stages[i].id && !strcmp(l->stages[i].id, id)) return i;
+	return -1;
+}
+
+const lesson_tunable *lesson_find_tunable(const lesson_stage *s, const char *name)
+{
+	for (int i = 0; s && i < s->ntunables; i++) if (!strcmp(s->tunables[i].name, name)) return &s->tunables[i];
+	return NULL;
+}
+
+const lesson_param *lesson_find_param(const lesson *l, const char *name)
+{
+	for (int i = 0; i < l->nparams; i++) if (!strcmp(l->params[i].name, name)) return &l->params[i];
+	return NULL;
+}
+
+const lesson_buffer *lesson_find_buffer(const lesson *l, const lesson_stage *s, const char *name)
+{
+	for (int i = 0; i < l->nbuffers; i++) if (l->buffers[i].name && !strcmp(l->buffers[i].name, name)) return &l->buffers[i];
+	for (int i = 0; s && i < s->nbuffers; i++) if (s->buffers[i].name && !strcmp(s->buffers[i].name, name)) return &s->buffers[i];
+	return NULL;
+}
+
+const char *lesson_dtype_name(lesson_dtype t) { return (unsigned)t < DT_COUNT ? ly_dtype_names[t] : "?"; }
+size_t lesson_dtype_size(lesson_dtype t) { return (unsigned)t < DT_COUNT ? ly_dtype_sizes[t] : 0; }
+int lesson_dtype_is_float(lesson_dtype t) { return t == DT_F32 || t == DT_F64 || t == DT_F16 || t == DT_BF16; }
+
+static int cmp_lesson(const void *a, const void *b)
+{
+	const lesson *x = *(lesson *const *)a, *y = *(lesson *const *)b;
+	return x->order != y->order ? (x->order < y->order ? -1 : 1) : strcmp(x->id, y->id);
+}
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+int lesson_set_load(lesson_set *set, const char *root, char *err, size_t errlen)
+{
+	memset(set, 0, sizeof *set);
+	set->root = xstrdup(root);
+	char *ldir = xasprintf("%s/lessons", root), *kdir = xasprintf("%s/kernels", root);
+	DIR *d = opendir(ldir);
+	if (!d) { strfmt(err, errlen, "no lesson folder at %s", ldir); free(ldir); free(kdir); return -1; }
+	char **names = NULL;
+	int n = 0;
+	for (struct dirent *e; (e = readdir(d));) {
+		size_t k = strlen(e->d_name);
+		if (k > 5 && !strcmp(e->d_name + k - 5, ".yaml") && e->d_name[0] != '.') {
+			names = xrealloc(names, (size_t)(n + 1) * sizeof *names);
+			names[n++] = xasprintf("%s/%s", ldir, e->d_name);
+		}
+	}
+	closedir(d);
+	qsort(names, (size_t)n, sizeof *names, cmp_str);
+	set->items = xcalloc((size_t)n, sizeof *set->items);
+	for (int i = 0; i < n; i++) {
+		char msg[1024];
+		lesson *l = lesson_load(names[i], kdir, msg, sizeof msg);
+		if (l && lesson_set_find(set, l->id)) {
+			strfmt(msg, sizeof msg, "%s:1:1: lesson id '%s' is used by another lesson too", names[i], l->id);
+			lesson_free(l);
+			l = NULL;
+		}
+		if (l) {
+			set->items[set->count++] = l;
+		} else {
+			set->errors = xrealloc(set->errors, (size_t)(set->nerrors + 1) * sizeof(char *));
+			set->errors[set->nerrors++] = xstrdup(msg);
+		}
+		free(names[i]);
+	}
+	free(names);
+	free(ldir);
+	free(kdir);
+	qsort(set->items, (size_t)set->count, sizeof *set->items, cmp_lesson);
+	return 0;
+}
+
+void lesson_set_free(lesson_set *set)
+{
+	for (int i = 0; i < set->count; i++) lesson_free(set->items[i]);
+	for (int i = 0; i < set->nerrors; i++) free(set->errors[i]);
+	free(set->items); free(set->errors); free(set->root);
+	memset(set, 0, sizeof *set);
+}
+
+lesson *lesson_set_find(const lesson_set *set, const char *id)
+{
+	for (int i = 0; i < set->count; i++) if (!strcmp(set->items[i]->id, id)) return set->items[i];
+	return NULL;
+}

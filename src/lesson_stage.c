@@ -1,0 +1,289 @@
+/* lesson_stage: one entry of a lesson's stages: list (tunables, constraints, launches, prose). */
+#include <dirent.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "lesson_yaml.h"
+#include "util.h"
+
+#define MAX_TUNABLE_VALUES 4096
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+static int parse_tunable(ld *c, yaml_node_t *kn, yaml_node_t *v, lesson_tunable *t)
+{
+	static const char *const keys[] = { "values", "range", "step", "pow2", "!default", "help", NULL };
+	if (ly_check_keys(c, v, "a tunable", keys)) return -1;
+	yaml_node_t *vals = ly_get(c, v, "values"), *range = ly_get(c, v, "range");
+	if (!!vals == !!range) return FAIL(c, v, "tunable '%s' needs either values: [...] or range: [lo, hi]", t->name);
+	if (vals) {
+		int n = ly_seq_len(vals);
+		if (n < 1 || n > MAX_TUNABLE_VALUES) return FAIL(c, vals, "values must be a list of 1 to %d numbers", MAX_TUNABLE_VALUES);
+		t->values = xcalloc((size_t)n, sizeof *t->values);
+		for (int i = 0; i < n; i++)
+			if (ly_parse_int(c, ly_seq_at(c, vals, i), "a tunable value", &t->values[t->nvalues++])) return -1;
+		qsort(t->values, (size_t)t->nvalues, sizeof *t->values, cmp_i64);
+	} else {
+		int64_t lo, hi, step = 1;
+		int pow2 = 0;
+		if (ly_seq_len(range) != 2) return FAIL(c, range, "range takes [lo, hi]");
+		if (ly_parse_int(c, ly_seq_at(c, range, 0), "lo", &lo) || ly_parse_int(c, ly_seq_at(c, range, 1), "hi", &hi)) return -1;
+		yaml_node_t *sn = ly_get(c, v, "step"), *pn = ly_get(c, v, "pow2");
+		if (sn && ly_parse_int(c, sn, "step", &step)) return -1;
+		if (pn && ly_parse_bool(c, pn, "pow2", &pow2)) return -1;
+		if (lo > hi) return FAIL(c, range, "range: lo (%lld) is above hi (%lld)", (long long)lo, (long long)hi);
+		if (step < 1) return FAIL(c, sn, "step must be at least 1");
+		if (pow2 && lo < 1) return FAIL(c, range, "a pow2 range must start at 1 or more");
+		t->values = xcalloc(MAX_TUNABLE_VALUES, sizeof *t->values);
+		for (int64_t x = lo; x <= hi; x = pow2 ? x * 2 : x + step) {
+			if (pow2 && (x & (x - 1))) { x = 1; while (x < lo) x *= 2; if (x > hi) break; }
+			if (t->nvalues == MAX_TUNABLE_VALUES) return FAIL(c, range, "range has more than %d values: use step or pow2", MAX_TUNABLE_VALUES);
+			t->values[t->nvalues++] = x;
+			if (x > INT64_MAX / 2) break;
+		}
+		if (!t->nvalues) return FAIL(c, range, "range allows no value");
+	}
+	yaml_node_t *d = ly_get(c, v, "default");
+	if (ly_parse_int(c, d, "default", &t->def)) return -1;
+	for (int i = 0; i < t->nvalues; i++) if (t->values[i] == t->def) return 0;
+	return FAIL(c, d, "default %lld of tunable '%s' is not one of its allowed values", (long long)t->def, t->name);
+}
+
+static int parse_dims(ld *c, yaml_node_t *n, const char *what, lesson_expr dims[3])
+{
+	if (n->type == YAML_SCALAR_NODE) return ly_parse_expr(c, n, what, &dims[0]);
+	int k = ly_seq_len(n);
+	if (k < 1 || k > 3) return FAIL(c, n, "%s takes an expression or a list of 1 to 3 expressions", what);
+	for (int i = 0; i < k; i++) if (ly_parse_expr(c, ly_seq_at(c, n, i), what, &dims[i])) return -1;
+	return 0;
+}
+
+static const struct { const char *name; lesson_arg_type t; } arg_types[] = {
+	{ "i32", AT_I32 }, { "u32", AT_U32 }, { "i64", AT_I64 }, { "u64", AT_U64 }, { "f32", AT_F32 }, { "f64", AT_F64 },
+};
+
+static int parse_arg(ld *c, lesson_stage *s, yaml_node_t *n, lesson_arg *a)
+{
+	const char *txt = ly_scalar(c, n, "an argument");
+	if (!txt) return -1;
+	if (lesson_find_buffer(c->l, s, txt)) {
+		a->kind = ARG_BUFFER;
+		a->buffer = xstrdup(txt);
+		return 0;
+	}
+	size_t len = strlen(txt);
+	for (size_t i = 0; i < sizeof arg_types / sizeof arg_types[0]; i++) {
+		size_t k = strlen(arg_types[i].name);
+		if (strncmp(txt, arg_types[i].name, k) || txt[k] != '(' || txt[len - 1] != ')') continue;
+		/* Parse the inside as its own scalar so that columns stay right. */
+		yaml_node_t inner = *n;
+		char *body = xstrndup(txt + k + 1, len - k - 2);
+		inner.data.scalar.value = (yaml_char_t *)body;
+		inner.start_mark.column += k + 1;
+		a->kind = ARG_VALUE;
+		a->type = arg_types[i].t;
+		int r = ly_parse_expr(c, &inner, "an argument", &a->value);
+		free(body);
+		return r;
+	}
+	return FAIL(c, n, "argument '%s' is neither a buffer nor TYPE(expression) with TYPE one of i32 u32 i64 u64 f32 f64", txt);
+}
+
+static int parse_launch(ld *c, lesson_stage *s, yaml_node_t *n, lesson_launch *L)
+{
+	L->at.line = (int)n->start_mark.line + 1;
+	L->at.col = (int)n->start_mark.column + 1;
+	if (n->type == YAML_MAPPING_NODE && ly_get(c, n, "memset")) {
+		static const char *const keys[] = { "memset", NULL }, *const mkeys[] = { "!buffer", "value", NULL };
+		yaml_node_t *m = ly_get(c, n, "memset");
+		if (ly_check_keys(c, n, "a memset step", keys) || ly_check_keys(c, m, "memset", mkeys)) return -1;
+		L->is_memset = 1;
+		if (ly_get_str(c, m, "buffer", &L->memset_buffer)) return -1;
+		if (!lesson_find_buffer(c->l, s, L->memset_buffer)) return FAIL(c, ly_get(c, m, "buffer"), "unknown buffer '%s'", L->memset_buffer);
+		yaml_node_t *v = ly_get(c, m, "value");
+		int64_t val = 0;
+		if (v && ly_parse_int(c, v, "value", &val)) return -1;
+		if (val < 0 || val > 255) return FAIL(c, v, "memset value is a byte: 0 to 255");
+		L->memset_value = (int)val;
+		return 0;
+	}
+	static const char *const keys[] = { "!grid", "!block", "shared", "args", "entry", NULL };
+	if (ly_check_keys(c, n, "a launch", keys)) return -1;
+	if (parse_dims(c, ly_get(c, n, "grid"), "grid", L->grid) || parse_dims(c, ly_get(c, n, "block"), "block", L->block) ||
+	    ly_get_expr(c, n, "shared", &L->shared) || ly_get_str(c, n, "entry", &L->entry)) return -1;
+	yaml_node_t *args = ly_get(c, n, "args");
+	if (args) {
+		if (args->type != YAML_SEQUENCE_NODE) return FAIL(c, args, "args must be a list");
+		L->nargs = ly_seq_len(args);
+		L->args = xcalloc((size_t)L->nargs, sizeof *L->args);
+		for (int i = 0; i < L->nargs; i++) if (parse_arg(c, s, ly_seq_at(c, args, i), &L->args[i])) return -1;
+	}
+	return 0;
+}
+
+/* Resolves kernel_rel inside kroot/<lesson id>/ and refuses paths that leave it. */
+static int resolve_kernel(ld *c, yaml_node_t *n, lesson_stage *s)
+{
+	const char *k = s->kernel_rel;
+	if (!*k || k[0] == '/' || strstr(k, "..") ) return FAIL(c, n, "kernel path '%s' must stay inside kernels/%s/", k, c->l->id);
+	s->kernel_path = xasprintf("%s/%s/%s", c->kroot, c->l->id, k);
+	char real[PATH_MAX], rdir[PATH_MAX];
+	char *dir = xasprintf("%s/%s", c->kroot, c->l->id);
+	int ok = realpath(s->kernel_path, real) && realpath(dir, rdir);
+	free(dir);
+	if (!ok) return FAIL(c, n, "missing kernel file %s", s->kernel_path);
+	size_t dl = strlen(rdir);
+	if (strncmp(real, rdir, dl) || real[dl] != '/') return FAIL(c, n, "kernel path '%s' leads outside kernels/%s/", k, c->l->id);
+	return 0;
+}
+
+static int defines_entry(const char *path, const char *entry)
+{
+	char *src = file_read(path, NULL);
+	if (!src) return 0;
+	int found = 0;
+	size_t el = strlen(entry);
+	for (const char *p = strstr(src, entry); p && !found; p = strstr(p + 1, entry)) {
+		const char *q = p + el;
+		while (*q == ' ' || *q == '\t' || *q == '\n') q++;
+		found = *q == '(' && (p == src || !(ly_is_ident((char[]){ p[-1], 0 })));
+	}
+	free(src);
+	return found;
+}
+
+/* The entry must be defined in the kernel file or a header beside it (.cuh, .h): catches a typo at
+ * load time, not at run time. */
+static int check_entry(ld *c, yaml_node_t *n, const char *path, const char *entry)
+{
+	if (defines_entry(path, entry)) return 0;
+	char *dir = xasprintf("%s/%s", c->kroot, c->l->id);
+	DIR *d = opendir(dir);
+	int found = 0;
+	for (struct dirent *e; d && !found && (e = readdir(d));) {
+		const char *dot = strrchr(e->d_name, '.');
+		if (!dot || (strcmp(dot, ".cuh") && strcmp(dot, ".h"))) continue;
+		char *h = xasprintf("%s/%s", dir, e->d_name);
+		found = defines_entry(h, entry);
+		free(h);
+	}
+	if (d) closedir(d);
+	free(dir);
+	return found ? 0 : FAIL(c, n, "entry '%s' is not defined in %s or a header beside it", entry, path);
+}
+
+int ly_parse_stage(ld *c, yaml_node_t *n, lesson_stage *s)
+{
+	static const char *const keys[] = { "!id", "!title", "!kernel", "!entry", "tunables", "constraints", "buffers",
+	                                    "!launches", "!explain", "!bottleneck", "options", "check", "requires", NULL };
+	if (ly_check_keys(c, n, "a stage", keys)) return -1;
+	s->check = 1;
+	s->at.line = (int)n->start_mark.line + 1;
+	s->at.col = (int)n->start_mark.column + 1;
+	if (ly_get_str(c, n, "id", &s->id) || ly_get_str(c, n, "title", &s->title) || ly_get_str(c, n, "kernel", &s->kernel_rel) ||
+	    ly_get_str(c, n, "entry", &s->entry) || ly_get_str(c, n, "explain", &s->explain) ||
+	    ly_get_str(c, n, "bottleneck", &s->bottleneck)) return -1;
+	if (!ly_is_ident(s->id)) return FAIL(c, ly_get(c, n, "id"), "stage id '%s' must be an identifier", s->id);
+	if (!ly_is_ident(s->entry)) return FAIL(c, ly_get(c, n, "entry"), "entry '%s' must be a C identifier", s->entry);
+	if (c->kroot && (resolve_kernel(c, ly_get(c, n, "kernel"), s) ||
+	                 check_entry(c, ly_get(c, n, "entry"), s->kernel_path, s->entry))) return -1;
+	yaml_node_t *t = ly_get(c, n, "tunables");
+	if (t) {
+		if (t->type != YAML_MAPPING_NODE) return FAIL(c, t, "tunables must be a mapping of NAME: {values|range, default}");
+		int k = (int)(t->data.mapping.pairs.top - t->data.mapping.pairs.start);
+		s->tunables = xcalloc((size_t)k, sizeof *s->tunables);
+		for (int i = 0; i < k; i++) {
+			yaml_node_t *kn = ly_node(c, t->data.mapping.pairs.start[i].key), *v = ly_node(c, t->data.mapping.pairs.start[i].value);
+			const char *name = ly_scalar(c, kn, "a tunable name");
+			if (!name) return -1;
+			lesson_tunable *tu = &s->tunables[s->ntunables++];
+			tu->name = xstrdup(name);
+			tu->at.line = (int)kn->start_mark.line + 1;
+			tu->at.col = (int)kn->start_mark.column + 1;
+			if (!ly_is_ident(name)) return FAIL(c, kn, "tunable name '%s' is not an identifier", name);
+			if (lesson_find_param(c->l, name)) return FAIL(c, kn, "tunable '%s' has the name of a parameter", name);
+			if (parse_tunable(c, kn, v, tu)) return -1;
+		}
+	}
+	c->stage = s;   /* from here on the stage's tunables are in scope */
+	yaml_node_t *b = ly_get(c, n, "buffers");
+	if (b && ly_parse_buffers(c, b, &s->buffers, &s->nbuffers)) return -1;
+	for (int i = 0; i < s->nbuffers; i++) {
+		if (s->buffers[i].output) return FAIL(c, b, "stage buffer '%s' is scratch space: it cannot be an output", s->buffers[i].name);
+		for (int j = 0; j < c->l->nbuffers; j++)
+			if (!strcmp(c->l->buffers[j].name, s->buffers[i].name)) return FAIL(c, b, "stage buffer '%s' hides a lesson buffer", s->buffers[i].name);
+	}
+	yaml_node_t *cs = ly_get(c, n, "constraints");
+	if (cs) {
+		if (cs->type != YAML_SEQUENCE_NODE) return FAIL(c, cs, "constraints must be a list of {expr, message}");
+		s->constraints = xcalloc((size_t)ly_seq_len(cs), sizeof *s->constraints);
+		static const char *const ckeys[] = { "!expr", "!message", NULL };
+		for (int i = 0; i < ly_seq_len(cs); i++) {
+			yaml_node_t *ci = ly_seq_at(c, cs, i);
+			lesson_constraint *k = &s->constraints[s->nconstraints++];
+			if (ly_check_keys(c, ci, "a constraint", ckeys) || ly_get_expr(c, ci, "expr", &k->cond) ||
+			    ly_get_str(c, ci, "message", &k->message)) return -1;
+		}
+	}
+	yaml_node_t *ls = ly_get(c, n, "launches");
+	if (ls->type != YAML_SEQUENCE_NODE || ly_seq_len(ls) < 1) return FAIL(c, ls, "launches must be a list of at least one launch");
+	s->launches = xcalloc((size_t)ly_seq_len(ls), sizeof *s->launches);
+	for (int i = 0; i < ly_seq_len(ls); i++) {
+		lesson_launch *L = &s->launches[s->nlaunches++];
+		yaml_node_t *li = ly_seq_at(c, ls, i);
+		if (parse_launch(c, s, li, L)) return -1;
+		if (L->entry && c->kroot && check_entry(c, ly_get(c, li, "entry"), s->kernel_path, L->entry)) return -1;
+	}
+	yaml_node_t *o = ly_get(c, n, "options"), *chk = ly_get(c, n, "check"), *rq = ly_get(c, n, "requires");
+	if (o && ly_parse_strings(c, o, "options", &s->options, &s->noptions)) return -1;
+	if (chk && ly_parse_bool(c, chk, "check", &s->check)) return -1;
+	if (rq) {
+		static const char *const rkeys[] = { "cc", "arch", "!why", NULL };
+		int64_t cc = 0;
+		yaml_node_t *ccn = ly_get(c, rq, "cc");
+		if (ly_check_keys(c, rq, "requires", rkeys) || (ccn && ly_parse_int(c, ccn, "cc", &cc)) ||
+		    ly_get_str(c, rq, "arch", &s->req_arch) || ly_get_str(c, rq, "why", &s->req_why)) return -1;
+		s->req_cc = (int)cc;
+	}
+	c->stage = NULL;
+	return 0;
+}
+
+void ly_free_expr(lesson_expr *e)
+{
+	expr_free(e->e);
+	e->e = NULL;
+}
+
+static void free_buffers(lesson_buffer *b, int n)
+{
+	for (int i = 0; i < n; i++) { free(b[i].name); ly_free_expr(&b[i].count); }
+	free(b);
+}
+
+void ly_free_stage(lesson_stage *s)
+{
+	free(s->id); free(s->title); free(s->kernel_path); free(s->kernel_rel); free(s->entry);
+	free(s->explain); free(s->bottleneck); free(s->req_arch); free(s->req_why);
+	for (int i = 0; i < s->ntunables; i++) { free(s->tunables[i].name); free(s->tunables[i].values); }
+	free(s->tunables);
+	for (int i = 0; i < s->nconstraints; i++) { ly_free_expr(&s->constraints[i].cond); free(s->constraints[i].message); }
+	free(s->constraints);
+	free_buffers(s->buffers, s->nbuffers);
+	for (int i = 0; i < s->nlaunches; i++) {
+		lesson_launch *L = &s->launches[i];
+		free(L->memset_buffer); free(L->entry);
+		for (int d = 0; d < 3; d++) { ly_free_expr(&L->grid[d]); ly_free_expr(&L->block[d]); }
+		ly_free_expr(&L->shared);
+		for (int a = 0; a < L->nargs; a++) { free(L->args[a].buffer); ly_free_expr(&L->args[a].value); }
+		free(L->args);
+	}
+	free(s->launches);
+	for (int i = 0; i < s->noptions; i++) free(s->options[i]);
+	free(s->options);
+}

@@ -1,0 +1,315 @@
+/* plan: evaluates a stage's expressions for given settings and device; see plan.h. */
+#include "plan.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "util.h"
+
+typedef struct { plan *p; const lesson *l; char *err; size_t errlen; } pctx;
+
+static int lookup(void *ctx, const char *name, size_t len, expr_value *out)
+{
+	const plan *p = ctx;
+	for (int i = p->nvars - 1; i >= 0; i--)
+		if (strlen(p->vars[i].name) == len && !memcmp(p->vars[i].name, name, len)) { *out = p->vars[i].v; return 0; }
+	return -1;
+}
+
+static void add_var(plan *p, const char *name, expr_value v)
+{
+	p->vars = xrealloc(p->vars, (size_t)(p->nvars + 1) * sizeof *p->vars);
+	strfmt(p->vars[p->nvars].name, sizeof p->vars[0].name, "%s", name);
+	p->vars[p->nvars++].v = v;
+}
+
+static expr_value ival(int64_t i) { return (expr_value){ .kind = EXPR_INT, .i = i }; }
+
+static int eval(pctx *c, const lesson_expr *e, expr_value *out)
+{
+	expr_error err;
+	if (!expr_eval(e->e, lookup, c->p, out, &err)) return 0;
+	strfmt(c->err, c->errlen, "%s:%d:%d: in '%s': %s", c->l->path, e->at.line, e->at.col + err.col - 1,
+	       expr_source(e->e), err.msg);
+	return -1;
+}
+
+static int eval_int(pctx *c, const lesson_expr *e, int64_t def, int64_t *out)
+{
+	if (!e->e) { *out = def; return 0; }
+	expr_value v;
+	if (eval(c, e, &v)) return -1;
+	*out = expr_as_int(v);
+	return 0;
+}
+
+static const plan_setting *find_setting(const plan_setting *sets, int n, const char *name, int *used)
+{
+	for (int i = 0; i < n; i++) if (!strcmp(sets[i].name, name)) { used[i] = 1; return &sets[i]; }
+	return NULL;
+}
+
+static int eval_setting(pctx *c, const plan_setting *s, expr_value *out)
+{
+	expr_error err;
+	expr *e = expr_parse(s->value, &err);
+	int r = e ? expr_eval(e, lookup, c->p, out, &err) : -1;
+	expr_free(e);
+	if (r) strfmt(c->err, c->errlen, "%s=%s: %s", s->name, s->value, err.msg);
+	return r;
+}
+
+static int set_params(pctx *c, const plan_setting *sets, int nsets, int *used)
+{
+	const lesson *l = c->l;
+	for (int i = 0; i < l->nparams; i++) {
+		const lesson_param *pa = &l->params[i];
+		const plan_setting *s = find_setting(sets, nsets, pa->name, used);
+		expr_value v, lo, hi;
+		if (s ? eval_setting(c, s, &v) : eval(c, &pa->def, &v)) return -1;
+		if (pa->type == DT_I64) {
+			if (v.kind == EXPR_FLOAT && v.f != floor(v.f)) {
+				strfmt(c->err, c->errlen, "%s must be a whole number, not %g", pa->name, v.f);
+				return -1;
+			}
+			v = ival(expr_as_int(v));
+		} else {
+			v = (expr_value){ .kind = EXPR_FLOAT, .f = expr_as_double(v) };
+		}
+		if ((pa->min.e && eval(c, &pa->min, &lo)) || (pa->max.e && eval(c, &pa->max, &hi))) return -1;
+		char a[32], b[32], x[32];
+		if ((pa->min.e && expr_as_double(v) < expr_as_double(lo)) || (pa->max.e && expr_as_double(v) > expr_as_double(hi))) {
+			strfmt(c->err, c->errlen, "%s = %s is outside its range [%s, %s]", pa->name, expr_format(v, x, sizeof x),
+			       pa->min.e ? expr_format(lo, a, sizeof a) : "-", pa->max.e ? expr_format(hi, b, sizeof b) : "-");
+			return -1;
+		}
+		add_var(c->p, pa->name, v);
+	}
+	for (int i = 0; i < l->nderived; i++) {
+		expr_value v;
+		if (eval(c, &l->derived[i].value, &v)) return -1;
+		add_var(c->p, l->derived[i].name, v);
+	}
+	return 0;
+}
+
+static int set_tunables(pctx *c, const lesson_stage *s, const plan_setting *sets, int nsets, int *used)
+{
+	for (int i = 0; i < s->ntunables; i++) {
+		const lesson_tunable *t = &s->tunables[i];
+		const plan_setting *st = find_setting(sets, nsets, t->name, used);
+		int64_t v = t->def;
+		if (st) {
+			expr_value ev;
+			if (eval_setting(c, st, &ev)) return -1;
+			v = expr_as_int(ev);
+			int ok = 0;
+			for (int k = 0; k < t->nvalues; k++) ok |= t->values[k] == v;
+			if (!ok) {
+				sb b = {0};
+				for (int k = 0; k < t->nvalues && k < 12; k++) sb_addf(&b, "%s%lld", k ? ", " : "", (long long)t->values[k]);
+				if (t->nvalues > 12) sb_addf(&b, ", ... %lld", (long long)t->values[t->nvalues - 1]);
+				strfmt(c->err, c->errlen, "%s = %lld is not allowed for stage %s (allowed: %s)", t->name, (long long)v, s->id, b.s);
+				sb_free(&b);
+				return -1;
+			}
+		}
+		add_var(c->p, t->name, ival(v));
+		char *d = xasprintf("-D%s=%lld", t->name, (long long)v);
+		c->p->defines = xrealloc(c->p->defines, (size_t)(c->p->ndefines + 1) * sizeof(char *));
+		c->p->defines[c->p->ndefines++] = d;
+	}
+	return 0;
+}
+
+static int add_buffers(pctx *c, const lesson_buffer *bs, int n, int scratch)
+{
+	plan *p = c->p;
+	for (int i = 0; i < n; i++) {
+		int64_t count;
+		if (eval_int(c, &bs[i].count, 0, &count)) return -1;
+		if (count < 1) {
+			strfmt(c->err, c->errlen, "%s:%d:%d: buffer %s would have %lld elements", c->l->path, bs[i].at.line, bs[i].at.col,
+			       bs[i].name, (long long)count);
+			return -1;
+		}
+		p->buffers = xrealloc(p->buffers, (size_t)(p->nbuffers + 1) * sizeof *p->buffers);
+		p->buffers[p->nbuffers++] = (plan_buffer){ bs[i].name, bs[i].type, count, bs[i].output, scratch,
+		                                           scratch ? INIT_ZERO : bs[i].init, bs[i].init_a, bs[i].init_b };
+		p->working_set += count * (int64_t)lesson_dtype_size(bs[i].type);
+	}
+	return 0;
+}
+
+static int convert_arg(pctx *c, const lesson_arg *a, plan_arg *out)
+{
+	out->type = a->type;
+	expr_value v;
+	if (eval(c, &a->value, &v)) return -1;
+	switch (a->type) {
+	case AT_I32: out->v.i32 = (int32_t)expr_as_int(v); break;
+	case AT_U32: out->v.u32 = (uint32_t)expr_as_int(v); break;
+	case AT_I64: out->v.i64 = expr_as_int(v); break;
+	case AT_U64: out->v.u64 = (uint64_t)expr_as_int(v); break;
+	case AT_F32: out->v.f32 = (float)expr_as_double(v); break;
+	case AT_F64: out->v.f64 = expr_as_double(v); break;
+	}
+	if ((a->type == AT_I32 && expr_as_int(v) != out->v.i32) || (a->type == AT_U32 && expr_as_int(v) != out->v.u32)) {
+		strfmt(c->err, c->errlen, "%s:%d:%d: '%s' = %lld does not fit in %s", c->l->path, a->value.at.line, a->value.at.col,
+		       expr_source(a->value.e), (long long)expr_as_int(v), a->type == AT_I32 ? "i32" : "u32");
+		return -1;
+	}
+	return 0;
+}
+
+static int make_launch(pctx *c, const plan_device *dev, const lesson_stage *s, const lesson_launch *L, plan_launch *out)
+{
+	if (L->is_memset) {
+		*out = (plan_launch){ .is_memset = 1, .buffer = L->memset_buffer, .value = L->memset_value };
+		return 0;
+	}
+	out->entry = L->entry ? L->entry : s->entry;
+	int64_t g[3], b[3], sh;
+	for (int d = 0; d < 3; d++)
+		if (eval_int(c, &L->grid[d], 1, &g[d]) || eval_int(c, &L->block[d], 1, &b[d])) return -1;
+	if (eval_int(c, &L->shared, 0, &sh)) return -1;
+	int64_t threads = b[0] * b[1] * b[2];
+	static const int64_t gmax[3] = { 2147483647, 65535, 65535 };
+	for (int d = 0; d < 3; d++) {
+		if (g[d] < 1 || g[d] > gmax[d] || b[d] < 1) {
+			strfmt(c->err, c->errlen, "%s:%d:%d: launch of %s has grid %lldx%lldx%lld and block %lldx%lldx%lld: each must be at least 1 and the grid at most %lld in that dimension",
+			       c->l->path, L->at.line, L->at.col, out->entry, (long long)g[0], (long long)g[1], (long long)g[2],
+			       (long long)b[0], (long long)b[1], (long long)b[2], (long long)gmax[d]);
+			return -1;
+		}
+		out->grid[d] = (unsigned)g[d];
+		out->block[d] = (unsigned)b[d];
+	}
+	if (threads > dev->max_threads_per_block) {
+		strfmt(c->err, c->errlen, "a block of %lld threads is over this GPU's limit of %d", (long long)threads, dev->max_threads_per_block);
+		return -1;
+	}
+	if (sh < 0 || sh > dev->max_shared_per_block) {
+		strfmt(c->err, c->errlen, "%lld bytes of dynamic shared memory is over the %lld bytes a block may have on this GPU",
+		       (long long)sh, (long long)dev->max_shared_per_block);
+		return -1;
+	}
+	out->shared = (size_t)sh;
+	out->nargs = L->nargs;
+	out->args = xcalloc((size_t)L->nargs, sizeof *out->args);
+	for (int i = 0; i < L->nargs; i++) {
+		const lesson_arg *a = &L->args[i];
+		if (a->kind == ARG_BUFFER) { out->args[i].is_buffer = 1; out->args[i].buffer = a->buffer; }
+		else if (convert_arg(c, a, &out->args[i])) return -1;
+	}
+	return 0;
+}
+
+static int make_baseline(pctx *c)
+{
+	const lesson_baseline *b = c->l->baseline;
+	plan *p = c->p;
+	p->launches = xcalloc(1, sizeof *p->launches);
+	p->nlaunches = 1;
+	plan_launch *L = &p->launches[0];
+	L->entry = b->library;
+	L->nargs = b->nargs;
+	L->args = xcalloc((size_t)b->nargs, sizeof *L->args);
+	for (int i = 0; i < b->nargs; i++) {
+		plan_arg *a = &L->args[i];
+		a->name = b->arg_names[i];
+		if (!b->arg_values[i].e) { a->is_buffer = 1; a->buffer = b->arg_strings[i]; continue; }
+		expr_value v;
+		if (eval(c, &b->arg_values[i], &v)) return -1;
+		if (v.kind == EXPR_INT) { a->type = AT_I64; a->v.i64 = v.i; }
+		else { a->type = AT_F64; a->v.f64 = v.f; }
+	}
+	return 0;
+}
+
+int plan_make(plan *p, const lesson *l, int stage, const plan_setting *sets, int nsets, const plan_device *dev,
+              char *err, size_t errlen)
+{
+	memset(p, 0, sizeof *p);
+	p->l = l;
+	p->stage = stage;
+	pctx c = { p, l, err, errlen };
+	if (stage < -1 || stage >= l->nstages || (stage == -1 && !l->baseline)) {
+		strfmt(err, errlen, "lesson %s has no %s", l->id, stage == -1 ? "baseline" : "such stage");
+		return -1;
+	}
+	add_var(p, "sm_count", ival(dev->sm_count));
+	add_var(p, "l2_bytes", ival(dev->l2_bytes));
+	add_var(p, "warp_size", ival(dev->warp_size));
+	add_var(p, "max_threads_per_block", ival(dev->max_threads_per_block));
+	add_var(p, "max_shared_per_block", ival(dev->max_shared_per_block));
+	add_var(p, "cc", ival(dev->cc));
+	int used[16] = {0};
+	if (nsets > 16) { strfmt(err, errlen, "at most 16 settings"); return -1; }
+	if (set_params(&c, sets, nsets, used)) return -1;
+	const lesson_stage *s = stage >= 0 ? &l->stages[stage] : NULL;
+	if (s && set_tunables(&c, s, sets, nsets, used)) return -1;
+	for (int i = 0; i < nsets; i++) {
+		if (used[i]) continue;
+		sb b = {0};
+		for (int k = 0; s && k < s->ntunables; k++) sb_addf(&b, "%s%s", b.len ? ", " : "", s->tunables[k].name);
+		for (int k = 0; k < l->nparams; k++) sb_addf(&b, "%s%s", b.len ? ", " : "", l->params[k].name);
+		strfmt(err, errlen, "unknown setting '%s' for %s/%s (known: %s)", sets[i].name, l->id, s ? s->id : "baseline",
+		       b.len ? b.s : "none");
+		sb_free(&b);
+		return -1;
+	}
+	if (add_buffers(&c, l->buffers, l->nbuffers, 0) || (s && add_buffers(&c, s->buffers, s->nbuffers, 1))) return -1;
+	for (int i = 0; s && i < s->nconstraints; i++) {
+		expr_value v;
+		if (eval(&c, &s->constraints[i].cond, &v)) return -1;
+		if (!expr_as_double(v)) { strfmt(err, errlen, "%s", s->constraints[i].message); return -1; }
+	}
+	if (s) {
+		p->launches = xcalloc((size_t)s->nlaunches, sizeof *p->launches);
+		for (int i = 0; i < s->nlaunches; i++) {
+			p->nlaunches++;
+			if (make_launch(&c, dev, s, &s->launches[i], &p->launches[i])) return -1;
+		}
+	} else if (make_baseline(&c)) {
+		return -1;
+	}
+	const lesson_expr *bytes = &l->bytes, *flops = &l->flops;
+	if (!s && l->baseline->bytes.e) { bytes = &l->baseline->bytes; flops = &l->baseline->flops; }
+	expr_value v;
+	if (eval(&c, bytes, &v)) return -1;
+	p->bytes = expr_as_double(v);
+	if (flops->e) {
+		if (eval(&c, flops, &v)) return -1;
+		p->flops = expr_as_double(v);
+	}
+	return 0;
+}
+
+void plan_free(plan *p)
+{
+	for (int i = 0; i < p->nlaunches; i++) free(p->launches[i].args);
+	for (int i = 0; i < p->ndefines; i++) free(p->defines[i]);
+	free(p->launches); free(p->defines); free(p->vars); free(p->buffers);
+	memset(p, 0, sizeof *p);
+}
+
+const expr_value *plan_var_get(const plan *p, const char *name)
+{
+	for (int i = p->nvars - 1; i >= 0; i--) if (!strcmp(p->vars[i].name, name)) return &p->vars[i].v;
+	return NULL;
+}
+
+int plan_setting_parse(const char *text, plan_setting *s, char *err, size_t errlen)
+{
+	const char *eq = strchr(text, '=');
+	size_t nl = eq ? (size_t)(eq - text) : 0;
+	if (!eq || !nl || nl >= sizeof s->name || !eq[1] || strlen(eq + 1) >= sizeof s->value) {
+		strfmt(err, errlen, "'%s' is not NAME=VALUE", text);
+		return -1;
+	}
+	memcpy(s->name, text, nl);
+	s->name[nl] = 0;
+	strfmt(s->value, sizeof s->value, "%s", eq + 1);
+	return 0;
+}

@@ -1,0 +1,62 @@
+/* plan: one stage (or the baseline) of a lesson made concrete: every expression evaluated for
+ * given settings and device, constraints checked, launches and arguments ready to use. */
+#ifndef CC_PLAN_H
+#define CC_PLAN_H
+#include <stddef.h>
+#include <stdint.h>
+#include "lesson.h"
+
+/* A user override, NAME=VALUE, for a parameter or a tunable; value is an expression. */
+typedef struct { char name[64]; char value[128]; } plan_setting;
+
+/* The device values expressions may use. */
+typedef struct {
+	int sm_count, warp_size, max_threads_per_block, cc;
+	int64_t l2_bytes, max_shared_per_block;
+} plan_device;
+
+typedef struct { char name[64]; expr_value v; } plan_var;
+
+typedef struct {
+	int is_buffer; const char *buffer;      /* buffer name, owned by the lesson */
+	const char *name;                       /* baseline arguments only: the argument name */
+	lesson_arg_type type;
+	union { int32_t i32; uint32_t u32; int64_t i64; uint64_t u64; float f32; double f64; } v;
+} plan_arg;
+
+typedef struct {
+	int is_memset; const char *buffer; int value;
+	const char *entry;
+	unsigned grid[3], block[3];
+	size_t shared;
+	plan_arg *args; int nargs;
+} plan_launch;
+
+typedef struct {
+	const char *name; lesson_dtype type; int64_t count; int output, scratch;
+	lesson_init_kind init; double a, b;
+} plan_buffer;
+
+typedef struct {
+	const lesson *l;
+	int stage;                      /* index, or -1 for the baseline */
+	plan_var *vars; int nvars;      /* params, derived, tunables, device: what expressions saw */
+	plan_buffer *buffers; int nbuffers;   /* the lesson's, then the stage's scratch */
+	plan_launch *launches; int nlaunches;
+	char **defines; int ndefines;   /* "-DNAME=VALUE" for each tunable, in declaration order */
+	double bytes, flops;            /* the model */
+	int64_t working_set;            /* bytes of all buffers */
+} plan;
+
+/* Builds p for stage (or -1: baseline). Returns 0; or -1 with a user-facing message in err:
+ * unknown setting, value outside its range or not allowed, a broken constraint (the lesson's
+ * message), an expression error (file:line:col: ...), a block or shared memory over the device's
+ * limit. p must be released with plan_free either way. */
+int plan_make(plan *p, const lesson *l, int stage, const plan_setting *sets, int nsets,
+              const plan_device *dev, char *err, size_t errlen);
+void plan_free(plan *p);
+/* Value of a variable, or NULL. */
+const expr_value *plan_var_get(const plan *p, const char *name);
+/* Parses "NAME=VALUE" into s. Returns 0 or -1 with a message. */
+int plan_setting_parse(const char *text, plan_setting *s, char *err, size_t errlen);
+#endif

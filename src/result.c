@@ -1,0 +1,155 @@
+/* result: field tables for run_result and device_info, and their text form ("name value" lines). */
+#include "result.h"
+#include <stdlib.h>
+#include <string.h>
+#include "util.h"
+
+#define F(T, name, type) { #name, type, offsetof(T, name), sizeof(((T *)0)->name) }
+#define R(name, type) F(run_result, name, type)
+const field run_result_fields[] = {
+	R(lesson, FT_STR), R(stage, FT_STR), R(title, FT_STR), R(status, FT_STATUS), R(message, FT_STR),
+	R(settings, FT_STR), R(regs, FT_INT), R(spill_stores, FT_INT), R(spill_loads, FT_INT),
+	R(stack_bytes, FT_INT), R(cached, FT_INT), R(static_smem, FT_I64), R(dynamic_smem, FT_I64),
+	R(compile_ms, FT_DBL), R(arch, FT_STR), R(grid, FT_U3), R(block, FT_U3), R(occ_blocks, FT_INT),
+	R(occ_warps, FT_INT), R(occ_max_warps, FT_INT), R(occ_theoretical, FT_DBL), R(occ_limiter, FT_STR),
+	R(occ_api_blocks, FT_INT), R(reps, FT_INT), R(ms_median, FT_DBL), R(ms_min, FT_DBL),
+	R(ms_max, FT_DBL), R(bytes, FT_DBL), R(flops, FT_DBL), R(working_set, FT_DBL), R(gbps, FT_DBL),
+	R(gflops, FT_DBL), R(pct_theoretical_bw, FT_DBL), R(pct_attainable_bw, FT_DBL),
+	R(pct_compute_peak, FT_DBL), R(fits_l2, FT_INT), R(checked, FT_INT), R(passed, FT_INT),
+	R(max_abs_err, FT_DBL), R(max_rel_err, FT_DBL), R(bad_count, FT_I64), R(first_bad, FT_I64),
+	R(nan_count, FT_I64), R(seed, FT_U64), R(achieved_occupancy, FT_DBL), R(dram_bytes_read, FT_DBL),
+	R(dram_bytes_write, FT_DBL), R(dram_pct, FT_DBL), R(l1_hit_pct, FT_DBL), R(l2_hit_pct, FT_DBL),
+	R(smem_conflicts_ld, FT_DBL), R(smem_conflicts_st, FT_DBL), R(warp_efficiency, FT_DBL),
+	R(branch_uniform_pct, FT_DBL), R(sm_pct, FT_DBL), R(tensor_pct, FT_DBL), R(stalls, FT_STR),
+	R(counter_passes, FT_INT), R(counter_ms, FT_DBL), R(counters_note, FT_STR),
+};
+const int run_result_nfields = (int)(sizeof run_result_fields / sizeof run_result_fields[0]);
+
+#define D(name, type) F(device_info, name, type)
+const field device_info_fields[] = {
+	D(present, FT_INT), D(why, FT_STR), D(index, FT_INT), D(name, FT_STR), D(uuid, FT_STR),
+	D(arch, FT_STR), D(cc, FT_INT), D(sm_count, FT_INT), D(clock_mhz, FT_INT), D(mem_clock_mhz, FT_INT),
+	D(bus_width, FT_INT), D(l2_bytes, FT_I64), D(global_mem, FT_I64), D(smem_per_block_optin, FT_I64),
+	D(smem_per_sm, FT_I64), D(max_threads_per_block, FT_INT), D(max_threads_per_sm, FT_INT),
+	D(max_blocks_per_sm, FT_INT), D(regs_per_sm, FT_INT), D(regs_per_block, FT_INT), D(warp_size, FT_INT),
+	D(bw_theoretical_gbps, FT_DBL), D(bw_theoretical_src, FT_STR), D(bw_attainable_gbps, FT_DBL),
+	D(bw_attainable_src, FT_STR), D(fp32_gflops, FT_DBL), D(fp32_src, FT_STR),
+	D(bf16_tensor_gflops, FT_DBL), D(tensor_src, FT_STR), D(driver_version, FT_INT),
+	D(runtime_version, FT_INT),
+};
+const int device_info_nfields = (int)(sizeof device_info_fields / sizeof device_info_fields[0]);
+
+static const char *status_names[RUN_STATUS_COUNT] = {
+	"ok", "wrong", "refused", "compile_error", "unsupported", "fault", "hang", "crash", "no_gpu",
+};
+
+const char *run_status_name(run_status s)
+{
+	return (unsigned)s < RUN_STATUS_COUNT ? status_names[s] : "?";
+}
+
+int run_status_parse(const char *s)
+{
+	for (int i = 0; i < RUN_STATUS_COUNT; i++)
+		if (!strcmp(s, status_names[i])) return i;
+	return -1;
+}
+
+void run_result_init(run_result *r)
+{
+	memset(r, 0, sizeof *r);
+	r->occ_api_blocks = -1;
+	r->first_bad = -1;
+	double *neg[] = { &r->achieved_occupancy, &r->dram_bytes_read, &r->dram_bytes_write, &r->dram_pct,
+	                  &r->l1_hit_pct, &r->l2_hit_pct, &r->smem_conflicts_ld, &r->smem_conflicts_st,
+	                  &r->warp_efficiency, &r->branch_uniform_pct, &r->sm_pct, &r->tensor_pct };
+	for (size_t i = 0; i < sizeof neg / sizeof neg[0]; i++) *neg[i] = -1;
+}
+
+void run_result_clear(run_result *r)
+{
+	free(r->log);
+	run_result_init(r);
+}
+
+void run_result_copy(run_result *dst, const run_result *src)
+{
+	*dst = *src;
+	dst->log = xstrdup(src->log);
+}
+
+/* Strings travel on one line: backslash, newline and tab are escaped. */
+static void put_escaped(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '\\') fputs("\\\\", f);
+		else if (*s == '\n') fputs("\\n", f);
+		else if (*s == '\t') fputs("\\t", f);
+		else fputc(*s, f);
+	}
+}
+
+void field_write_kv(FILE *f, const field *fs, int n, const void *obj)
+{
+	const char *base = obj;
+	for (int i = 0; i < n; i++) {
+		const void *p = base + fs[i].offset;
+		fprintf(f, "%s ", fs[i].name);
+		switch (fs[i].type) {
+		case FT_INT: fprintf(f, "%d", *(const int *)p); break;
+		case FT_STATUS: fprintf(f, "%s", run_status_name(*(const run_status *)p)); break;
+		case FT_I64: fprintf(f, "%lld", (long long)*(const int64_t *)p); break;
+		case FT_U64: fprintf(f, "%llu", (unsigned long long)*(const uint64_t *)p); break;
+		case FT_DBL: fprintf(f, "%.17g", *(const double *)p); break;
+		case FT_STR: put_escaped(f, (const char *)p); break;
+		case FT_U3: {
+			const unsigned *u = p;
+			fprintf(f, "%u,%u,%u", u[0], u[1], u[2]);
+			break;
+		}
+		}
+		fputc('\n', f);
+	}
+}
+
+static void unescape_into(char *dst, size_t n, const char *s)
+{
+	size_t o = 0;
+	for (; *s && o + 1 < n; s++) {
+		if (*s == '\\' && s[1]) {
+			s++;
+			dst[o++] = *s == 'n' ? '\n' : *s == 't' ? '\t' : *s;
+		} else {
+			dst[o++] = *s;
+		}
+	}
+	dst[o] = 0;
+}
+
+int field_set(const field *fs, int n, void *obj, const char *name, const char *value)
+{
+	for (int i = 0; i < n; i++) {
+		if (strcmp(fs[i].name, name)) continue;
+		void *p = (char *)obj + fs[i].offset;
+		char *end = NULL;
+		switch (fs[i].type) {
+		case FT_INT: *(int *)p = (int)strtol(value, &end, 10); break;
+		case FT_I64: *(int64_t *)p = strtoll(value, &end, 10); break;
+		case FT_U64: *(uint64_t *)p = strtoull(value, &end, 10); break;
+		case FT_DBL: *(double *)p = strtod(value, &end); break;
+		case FT_STR: unescape_into(p, fs[i].size, value); return 0;
+		case FT_STATUS: {
+			int s = run_status_parse(value);
+			if (s < 0) return -1;
+			*(run_status *)p = (run_status)s;
+			return 0;
+		}
+		case FT_U3: {
+			unsigned *u = p;
+			return sscanf(value, "%u,%u,%u", &u[0], &u[1], &u[2]) == 3 ? 0 : -1;
+		}
+		}
+		return end && end != value && *end == 0 ? 0 : -1;
+	}
+	return -1;
+}

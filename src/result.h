@@ -1,0 +1,101 @@
+/* result: what one run of a stage produced, and what a device is; each with a table of fields that
+ * drives the worker protocol, JSON output and replay alike. */
+#ifndef CC_RESULT_H
+#define CC_RESULT_H
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+typedef enum {
+	RUN_OK,            /* ran, and the result is right (or the stage is not checked) */
+	RUN_WRONG,         /* ran, the result is wrong */
+	RUN_REFUSED,       /* a setting or constraint refused it before compiling */
+	RUN_COMPILE_ERROR, /* NVRTC failed; log holds its output */
+	RUN_UNSUPPORTED,   /* the stage needs another GPU (requires:) */
+	RUN_FAULT,         /* a CUDA error (illegal address, launch failure...) */
+	RUN_HANG,          /* the watchdog ended the worker */
+	RUN_CRASH,         /* the worker or the compiler died */
+	RUN_NO_GPU,        /* nothing to run on */
+	RUN_STATUS_COUNT
+} run_status;
+
+typedef struct {
+	char lesson[64], stage[64], title[128];
+	run_status status;
+	char message[512];              /* one line, for any status but OK */
+	char settings[512];             /* "BLOCK=256 n=67108864 ..." the values used */
+	/* compile */
+	int regs, spill_stores, spill_loads, stack_bytes, cached;
+	int64_t static_smem, dynamic_smem;
+	double compile_ms;
+	char arch[16];
+	/* launch and occupancy (of the first kernel launch) */
+	unsigned grid[3], block[3];
+	int occ_blocks, occ_warps, occ_max_warps;
+	double occ_theoretical;         /* 0..1, from cuda_occupancy.h */
+	char occ_limiter[32];
+	int occ_api_blocks;             /* cudaOccupancyMaxActiveBlocksPerMultiprocessor; -1 not run */
+	/* time */
+	int reps;
+	double ms_median, ms_min, ms_max;
+	double bytes, flops, working_set;
+	double gbps, gflops;
+	double pct_theoretical_bw, pct_attainable_bw, pct_compute_peak;
+	int fits_l2;
+	/* check */
+	int checked, passed;
+	double max_abs_err, max_rel_err;
+	int64_t bad_count, first_bad, nan_count;
+	uint64_t seed;
+	/* counters (hardware; -1 when not measured) */
+	double achieved_occupancy, dram_bytes_read, dram_bytes_write, dram_pct;
+	double l1_hit_pct, l2_hit_pct, smem_conflicts_ld, smem_conflicts_st;
+	double warp_efficiency, branch_uniform_pct, sm_pct, tensor_pct;
+	char stalls[160];               /* "long_scoreboard 41%, barrier 22%, ..." */
+	int counter_passes; double counter_ms;
+	char counters_note[256];        /* why counters are missing, when they are */
+	char *log;                      /* compile log or other long text; owned, may be NULL */
+} run_result;
+
+typedef struct {
+	int present;                    /* 0: no usable GPU; why says so */
+	char why[256];
+	int index;
+	char name[96], uuid[48], arch[16];
+	int cc, sm_count, clock_mhz, mem_clock_mhz, bus_width;
+	int64_t l2_bytes, global_mem, smem_per_block_optin, smem_per_sm;
+	int max_threads_per_block, max_threads_per_sm, max_blocks_per_sm, regs_per_sm, regs_per_block;
+	int warp_size;
+	double bw_theoretical_gbps;     /* 2 x memory clock x bus width / 8 */
+	char bw_theoretical_src[96];
+	double bw_attainable_gbps;      /* calibration copy */
+	char bw_attainable_src[96];
+	double fp32_gflops;             /* SMs x lanes x 2 x clock */
+	char fp32_src[96];
+	double bf16_tensor_gflops;      /* from assets/arch.yaml */
+	char tensor_src[96];
+	int driver_version, runtime_version;
+} device_info;
+
+typedef enum { FT_INT, FT_I64, FT_U64, FT_DBL, FT_STR, FT_U3, FT_STATUS } field_type;
+typedef struct { const char *name; field_type type; size_t offset, size; } field;
+
+extern const field run_result_fields[];
+extern const int run_result_nfields;
+extern const field device_info_fields[];
+extern const int device_info_nfields;
+
+/* Sets every field to its "not measured" value (counters -1, api blocks -1). */
+void run_result_init(run_result *r);
+/* Frees r->log and re-inits. */
+void run_result_clear(run_result *r);
+/* Deep copy (log duplicated). */
+void run_result_copy(run_result *dst, const run_result *src);
+const char *run_status_name(run_status s);     /* "ok", "wrong", "refused", ... */
+int run_status_parse(const char *s);            /* -1 when unknown */
+
+/* Writes "name value\n" lines for every field (strings escaped) to f. */
+void field_write_kv(FILE *f, const field *fs, int n, const void *obj);
+/* Sets the field called name from its text; returns 0, or -1 when unknown or malformed. */
+int field_set(const field *fs, int n, void *obj, const char *name, const char *value);
+#endif
