@@ -70,7 +70,8 @@ test: deps
 
 # The same suite built with AddressSanitizer and UBSan, in its own build folder.
 asan:
-	@$(MAKE) --no-print-directory BUILD=build-asan SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" all
+	@$(MAKE) --no-print-directory BUILD=build-asan SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined" \
+		all $(TESTS_C:tests/%.c=build-asan/tests/%)
 
 fuzz:
 	@scripts/fuzz.sh $(FUZZ_SECONDS)

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "arch.h"
 #include "engine.h"
 #include "json.h"
 #include "report.h"
@@ -171,7 +172,7 @@ static int run_stages(cli *c, engine *e, const lesson *l, const int *stages, int
 		run_status st = engine_run_sync(e, &j, &rs[i]);
 		int ce = st == RUN_UNSUPPORTED ? EXIT_OK : status_exit(st);
 		if (ce > code) code = ce;
-		if (!c->json) report_row(stdout, l, &rs[i], i == 0, n > 1 ? &rs[n - 1] : NULL);
+		if (!c->json) report_row(stdout, l, &rs[i], i == 0, n > 1 && stages[0] == -1 ? &rs[0] : NULL);
 	}
 	if (c->json) {
 		printf("{\"device\": ");
@@ -209,9 +210,10 @@ static int cmd_bench(cli *c, engine *e)
 		for (int s = 0; s < l->nstages && !known; s++) known = lesson_find_tunable(&l->stages[s], c->sets[k].name) != NULL;
 		if (!known) return usage_error("no parameter or tunable '%s' in this lesson", c->sets[k].name);
 	}
+	/* The baseline first, so that every stage's row can show its ratio to it. */
 	int *stages = xcalloc((size_t)l->nstages + 1, sizeof *stages), n = 0;
-	for (int i = 0; i < l->nstages; i++) stages[n++] = i;
 	if (l->baseline) stages[n++] = -1;
+	for (int i = 0; i < l->nstages; i++) stages[n++] = i;
 	int r = run_stages(c, e, l, stages, n);
 	free(stages);
 	return r;
@@ -227,6 +229,14 @@ static int cmd_check(cli *c)
 		eo.arch = a;
 		engine *e = engine_new(&eo, err, sizeof err);
 		if (!e) { fprintf(stderr, "cudaclimb: %s\n", err); return EXIT_USAGE; }
+		if (!arch_find(a)) {
+			sb known = {0};
+			for (int i = 0; i < arch_count(); i++) sb_addf(&known, "%s%s", i ? ", " : "", arch_at(i)->name);
+			fprintf(stderr, "cudaclimb: unknown architecture '%s' (known: %s)\n", a, known.s);
+			sb_free(&known);
+			engine_free(e);
+			return EXIT_USAGE;
+		}
 		const lesson_set *s = engine_lessons(e);
 		if (!errors_shown) { print_load_errors(e); errors_shown = 1; if (s->nerrors) code = EXIT_LESSONS; }
 		for (int i = 0; i < s->count; i++) {

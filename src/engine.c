@@ -64,6 +64,17 @@ static char *find_data_root(void)
 	return NULL;
 }
 
+/* path relative to the current folder when it lies inside it: messages read "lessons/x.yaml:3:1". */
+static char *shorter_path(const char *path)
+{
+	char cwd[4096];
+	if (!getcwd(cwd, sizeof cwd)) return xstrdup(path);
+	size_t n = strlen(cwd);
+	if (!strcmp(path, cwd)) return xstrdup(".");
+	if (!strncmp(path, cwd, n) && path[n] == '/') return xstrdup(path + n + 1);
+	return xstrdup(path);
+}
+
 engine *engine_new(const engine_opts *o, char *err, size_t errlen)
 {
 	engine *e = xcalloc(1, sizeof *e);
@@ -74,7 +85,7 @@ engine *engine_new(const engine_opts *o, char *err, size_t errlen)
 	char *abs = realpath(e->data_root, NULL);
 	if (abs) { free(e->data_root); e->data_root = abs; }
 	const char *lr = o->lessons_root ? o->lessons_root : getenv("CUDACLIMB_LESSONS");
-	e->lessons_root = lr && *lr ? (realpath(lr, NULL) ? realpath(lr, NULL) : xstrdup(lr)) : xstrdup(e->data_root);
+	e->lessons_root = lr && *lr ? xstrdup(lr) : shorter_path(e->data_root);
 	char *table = xasprintf("%s/assets/arch.yaml", e->data_root);
 	int bad = arch_load(table, err, errlen);
 	free(table);

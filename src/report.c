@@ -77,16 +77,18 @@ void report_row(FILE *f, const lesson *l, const run_result *r, int first, const 
 	char range[32] = "", ratio[16] = "";
 	if (r->reps) strfmt(range, sizeof range, "(%.3f - %.3f)", r->ms_min, r->ms_max);
 	if (base && base->gbps > 0 && r->gbps > 0) strfmt(ratio, sizeof ratio, "%.2fx", r->gbps / base->gbps);
-	char occ[8] = "-";
+	char occ[8] = "-", lim[16], gfl[16] = "-";
 	if (r->occ_max_warps) strfmt(occ, sizeof occ, "%.0f%%", 100 * r->occ_theoretical);
+	strfmt(lim, sizeof lim, "%.*s", (int)strcspn(r->occ_limiter, " "), r->occ_limiter);
+	if (r->flops > 0) strfmt(gfl, sizeof gfl, "%.1f", r->gflops);
 	if (r->reps)
-		fprintf(f, "%-14s %9.4f %17s %8.1f %5.1f%% %5.1f%% %9.1f %5s %-9.9s %4d %6lld %5d %-8s %6s%s\n", r->stage, r->ms_median, range,
-		        r->gbps, r->pct_theoretical_bw, r->pct_attainable_bw, r->gflops, occ, r->occ_limiter, r->regs,
+		fprintf(f, "%-14s %9.4f %17s %8.1f %5.1f%% %5.1f%% %9s %5s %-9.9s %4d %6lld %5d %-8s %6s%s\n", r->stage, r->ms_median, range,
+		        r->gbps, r->pct_theoretical_bw, r->pct_attainable_bw, gfl, occ, lim, r->regs,
 		        (long long)(r->static_smem + r->dynamic_smem), r->spill_stores + r->spill_loads, check_text(r), ratio,
 		        r->fits_l2 ? "  (fits in L2)" : "");
 	else
 		fprintf(f, "%-14s %9s %17s %8s %6s %6s %9s %5s %-9.9s %4d %6lld %5d %-8s\n", r->stage, "-", "", "-", "-", "-", "-", occ,
-		        r->occ_limiter, r->regs, (long long)(r->static_smem + r->dynamic_smem), r->spill_stores + r->spill_loads, check_text(r));
+		        lim, r->regs, (long long)(r->static_smem + r->dynamic_smem), r->spill_stores + r->spill_loads, check_text(r));
 	fflush(f);
 }
 
@@ -103,6 +105,17 @@ void report_footer(FILE *f, const lesson *l, const device_info *d, const run_res
 			if (!notes++) fputc('\n', f);
 			fprintf(f, "%s: checked against the reference: max abs error %.3g, max rel error %.3g\n", r->stage, r->max_abs_err, r->max_rel_err);
 		}
+	}
+	const run_result *base = NULL, *best = NULL;
+	for (int i = 0; i < n; i++) {
+		if (!strcmp(rs[i].stage, "baseline")) base = &rs[i];
+		else if (rs[i].status == RUN_OK && rs[i].reps && (!best || rs[i].ms_median < best->ms_median)) best = &rs[i];
+	}
+	if (base && best && base->status == RUN_OK && base->gbps > 0) {
+		char fl[48] = "";
+		if (best->flops > 0) strfmt(fl, sizeof fl, " (%.1f GFLOP/s)", best->gflops);
+		fprintf(f, "\nFastest stage: %s at %.1f GB/s%s, %.2fx the baseline (%s) in the same run.\n", best->stage, best->gbps, fl,
+		        best->gbps / base->gbps, l->baseline ? l->baseline->title : "baseline");
 	}
 	if (n && rs[0].reps) {
 		fprintf(f, "\nGB/s counts the lesson's model (%s bytes); median of timed runs with CUDA events after warm-up, outputs poisoned before each.\n",

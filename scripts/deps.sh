@@ -1,0 +1,34 @@
+#!/bin/sh
+# Installs what cudaclimb needs to build and test, where it can (Debian/Ubuntu, as root or with
+# sudo), and otherwise prints the exact command to run. The CUDA Toolkit itself is not installed
+# here: it comes from NVIDIA's packages; CUDA_HOME points at it (default /usr/local/cuda).
+set -u
+CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
+missing=""
+have_pc() { pkg-config --exists "$1" 2>/dev/null; }
+command -v pkg-config >/dev/null 2>&1 || missing="$missing pkg-config"
+command -v make >/dev/null 2>&1 || missing="$missing make"
+command -v gcc >/dev/null 2>&1 || missing="$missing gcc"
+have_pc yaml-0.1 || missing="$missing libyaml-dev"
+have_pc ncursesw || missing="$missing libncurses-dev"
+have_pc cmocka || missing="$missing libcmocka-dev"
+command -v tmux >/dev/null 2>&1 || missing="$missing tmux"
+if [ -n "$missing" ]; then
+	if [ "$(id -u)" = 0 ]; then sudo=""; elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then sudo="sudo"; else sudo="none"; fi
+	if command -v apt-get >/dev/null 2>&1 && [ "$sudo" != none ]; then
+		echo "cudaclimb: installing$missing"
+		$sudo apt-get update -qq >/dev/null 2>&1 || true
+		DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq $missing >/dev/null || {
+			echo "cudaclimb: apt-get could not install$missing"; exit 1; }
+	else
+		echo "cudaclimb: missing$missing. Install them with:"
+		echo "    sudo apt-get install$missing"
+		exit 1
+	fi
+fi
+if [ ! -x "$CUDA_HOME/bin/nvcc" ] || [ ! -f "$CUDA_HOME/include/nvrtc.h" ]; then
+	echo "cudaclimb: no CUDA Toolkit at $CUDA_HOME (nvcc and nvrtc.h are needed)."
+	echo "    Install the CUDA Toolkit 13 (https://developer.nvidia.com/cuda-downloads) or set CUDA_HOME."
+	exit 1
+fi
+exit 0

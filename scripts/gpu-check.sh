@@ -1,0 +1,28 @@
+#!/bin/bash
+# One call on the GPU box: build, run every test, benchmark every lesson, and print a short table
+# last. Full logs go to $OUT (or build/gpu-check). Usage, from the repository root:
+#   source .deps/env.sh; scripts/gpu-check.sh [lesson ...]
+set -u
+OUT=${OUT:-build/gpu-check}
+mkdir -p "$OUT"
+export XDG_CACHE_HOME=${XDG_CACHE_HOME:-/tmp/cudaclimb-cache}
+{
+	echo "commit $(git rev-parse --short HEAD 2>/dev/null)$(git diff --quiet 2>/dev/null || echo ' (with uncommitted changes)')"
+	nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu --format=csv,noheader
+} | tee "$OUT/about.txt"
+if ! make -j8 all >"$OUT/build.log" 2>&1; then echo "BUILD FAILED"; tail -30 "$OUT/build.log"; exit 1; fi
+build/cudaclimb device | tee "$OUT/device.txt"
+lessons=${*:-$(build/cudaclimb list 2>/dev/null | awk '{print $1}')}
+for l in $lessons; do
+	build/cudaclimb bench "$l" --timeout 60 >"$OUT/bench-$l.txt" 2>&1
+	build/cudaclimb bench "$l" --timeout 60 --json >"$OUT/bench-$l.json" 2>/dev/null
+done
+if [ -z "${SKIP_TESTS:-}" ]; then
+	FUZZ_SECONDS=${FUZZ_SECONDS:-5} make test >"$OUT/test.log" 2>&1
+	echo "make test exit $?: $(tail -1 "$OUT/test.log")"
+	grep '^FAIL' "$OUT/test.log" | head -20
+fi
+echo
+for l in $lessons; do
+	echo "== $l"; sed -n '/^stage /,/^$/p' "$OUT/bench-$l.txt"; grep -E '^Fastest|: (wrong|fault|hang|crash|compile_error|refused)' "$OUT/bench-$l.txt"
+done

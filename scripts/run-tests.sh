@@ -1,0 +1,48 @@
+#!/bin/sh
+# Runs every test suite (unit, lessons, CLI, TUI, sanitizers, fuzz, GPU) and ends with one line:
+# "tests: N passed, N failed, N skipped". Exit status 1 when anything failed.
+set -u
+cd "$(dirname "$0")/.."
+export CUDACLIMB=build/cudaclimb
+export XDG_CACHE_HOME=${TEST_CACHE:-$(pwd)/build/test-cache} XDG_STATE_HOME=$(pwd)/build/test-state
+mkdir -p "$XDG_CACHE_HOME" "$XDG_STATE_HOME"
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+
+section() { echo; echo "== $*"; }
+# cmocka prints "[  PASSED  ] N test(s)." and "[  FAILED  ] N test(s), listed below:"; turn them into our lines.
+cmocka() {
+	out=$("$@" 2>&1); code=$?
+	printf '%s\n' "$out" | grep -E '^\[  (FAILED|ERROR)  \] [a-z_]' | sed "s/^/    /"
+	p=$(printf '%s\n' "$out" | sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' | tail -1)
+	f=$(printf '%s\n' "$out" | sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' | tail -1)
+	i=0; while [ $i -lt "${p:-0}" ]; do echo "PASS $(basename "$1") #$((i + 1))"; i=$((i + 1)); done
+	i=0; while [ $i -lt "${f:-0}" ]; do echo "FAIL $(basename "$1") #$((i + 1))"; i=$((i + 1)); done
+	[ -z "$p$f" ] && echo "FAIL $(basename "$1"): exit $code, no cmocka summary" && printf '%s\n' "$out" | tail -5
+	return 0
+}
+
+{
+	section "unit tests (cmocka)"
+	for t in build/tests/test_*; do [ -x "$t" ] && cmocka "$t"; done
+	section "every lesson loads and every stage compiles for sm_80 and sm_90 (NVRTC, no GPU needed)"
+	out=$($CUDACLIMB check --arch sm_80,sm_90 2>&1); code=$?
+	printf '%s\n' "$out" | awk '$4 == "ok" || $4 == "unsupported" { print "PASS check " $1 " " $2 "/" $3 } $4 != "ok" && $4 != "unsupported" && NF > 3 && $1 ~ /^sm_/ { print "FAIL check " $0 }'
+	[ $code = 0 ] && echo "PASS check exit status" || { echo "FAIL check exit status $code"; printf '%s\n' "$out" | grep -v ' ok ' | head -20; }
+	section "command line"
+	for s in tests/cli/*.sh; do sh "$s"; done
+	section "terminal interface (tmux)"
+	if [ -x tests/tui/run.sh ]; then tests/tui/run.sh; else echo "SKIP tui: tests/tui/run.sh is missing"; fi
+	section "AddressSanitizer + UBSan"
+	sh tests/asan.sh
+	section "fuzzing (${FUZZ_SECONDS:-10} s per target)"
+	if [ -x scripts/fuzz.sh ]; then scripts/fuzz.sh "${FUZZ_SECONDS:-10}"; else echo "SKIP fuzz: scripts/fuzz.sh is missing"; fi
+	section "GPU"
+	sh tests/gpu/run.sh
+} 2>&1 | tee "$log"
+
+p=$(grep -c '^PASS' "$log"); f=$(grep -c '^FAIL' "$log"); s=$(grep -c '^SKIP' "$log")
+echo
+grep '^FAIL' "$log" | sed 's/^/  /'
+echo "tests: $p passed, $f failed, $s skipped"
+[ "$f" = 0 ]

@@ -1,0 +1,62 @@
+#!/bin/sh
+# GPU tests: every stage of every lesson correct at its default size and at an odd size; the
+# theoretical occupancy equals the CUDA API's; the worker survives a faulting and a hanging kernel.
+# Without a GPU this prints one visible SKIP line.
+. tests/lib.sh
+why=$($B device 2>&1); code=$?
+if [ $code = 3 ]; then skip "gpu tests: $(printf '%s' "$why" | head -1)"; exit 0; fi
+if [ $code != 0 ]; then fail "gpu: cudaclimb device exited $code: $why"; exit 0; fi
+if ! command -v python3 >/dev/null; then fail "gpu: python3 is needed to read the JSON results"; exit 0; fi
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+
+# check_json FILE LABEL: one PASS/FAIL per result: right (or refused/unsupported with a reason) and
+# theoretical occupancy equal to cudaOccupancyMaxActiveBlocksPerMultiprocessor.
+check_json() {
+	python3 - "$1" "$2" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1])); label = sys.argv[2]
+for r in d["results"]:
+    name = "%s/%s %s" % (r["lesson"], r["stage"], label)
+    st = r["status"]
+    if st in ("refused", "unsupported"):
+        print(("PASS %s: %s (%s)" if r["message"] else "FAIL %s: %s without a reason%s") % (name, st, r["message"]))
+        continue
+    if st != "ok" or (r["checked"] and not r["passed"]):
+        print("FAIL %s: %s %s" % (name, st, r["message"])); continue
+    if r["stage"] != "baseline" and r["occ_api_blocks"] >= 0 and r["occ_blocks"] != r["occ_api_blocks"]:
+        print("FAIL %s: occupancy %d blocks/SM, the CUDA API says %d" % (name, r["occ_blocks"], r["occ_api_blocks"])); continue
+    print("PASS %s: %s%s" % (name, "checked" if r["checked"] else "ran (not checked)",
+          ", occupancy %d blocks/SM = API" % r["occ_blocks"] if r["occ_api_blocks"] >= 0 else ""))
+PY
+}
+
+odd() {
+	case $1 in
+	bandwidth|reduction) echo "--set n=1000003" ;;
+	transpose) echo "--set rows=1000 --set cols=777" ;;
+	sgemm) echo "--set m=1000 --set n=777 --set k=333" ;;
+	tensorcore) echo "--set m=1000 --set n=776 --set k=336" ;;
+	*) echo "" ;;
+	esac
+}
+
+for l in $($B list 2>/dev/null | awk '{print $1}'); do
+	$B bench $l --reps 3 --timeout 60 --json >"$tmp/$l.json" 2>"$tmp/$l.err"
+	check_json "$tmp/$l.json" "default size"
+	$B bench $l $(odd $l) --reps 3 --timeout 60 --json >"$tmp/$l-odd.json" 2>"$tmp/$l-odd.err"
+	check_json "$tmp/$l-odd.json" "odd size ($(odd $l))"
+done
+
+# Failures end only the worker: one engine runs good, wrong, fault, hang, broken, then good again.
+$B --lessons tests/fixtures/faulty bench fixture --timeout 3 --reps 3 --json >"$tmp/fx.json" 2>"$tmp/fx.err"
+python3 - "$tmp/fx.json" <<'PY'
+import json, sys
+want = {"good": "ok", "wrong": "wrong", "fault": "fault", "hang": "hang", "broken": "compile_error", "again": "ok"}
+got = {r["stage"]: r for r in json.load(open(sys.argv[1]))["results"]}
+for s, st in want.items():
+    r = got.get(s)
+    if r and r["status"] == st and (st == "ok" or r["message"]):
+        print("PASS worker isolation: %s -> %s: %s" % (s, st, r["message"] or "right"))
+    else:
+        print("FAIL worker isolation: %s expected %s, got %s" % (s, st, r and (r["status"], r["message"])))
+PY
