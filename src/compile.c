@@ -81,6 +81,7 @@ void compile_parse_ptxas(const char *log, compile_result *r)
 {
 	r->nentries = 0;
 	compile_entry *cur = NULL;
+	int mine = 0;   /* the lines being read are about cur (not a device function's "Function properties") */
 	for (const char *line = log; line && *line;) {
 		const char *nl = strchr(line, '\n');
 		size_t len = nl ? (size_t)(nl - line) : strlen(line);
@@ -91,18 +92,23 @@ void compile_parse_ptxas(const char *log, compile_result *r)
 		if (sscanf(buf, "ptxas info : Compiling entry function '%95[^']'", name) == 1 ||
 		    ((p = strstr(buf, "Compiling entry function '")) && sscanf(p, "Compiling entry function '%95[^']'", name) == 1)) {
 			cur = NULL;
+			mine = 1;
 			if (r->nentries < COMPILE_MAX_ENTRIES) {
 				cur = &r->entries[r->nentries++];
 				memset(cur, 0, sizeof *cur);
 				strfmt(cur->name, sizeof cur->name, "%s", name);
 			}
-		} else if (cur && (p = strstr(buf, "bytes stack frame"))) {
+		} else if ((p = strstr(buf, "Function properties for "))) {
+			p += strlen("Function properties for ");
+			size_t nl2 = strcspn(p, " \t\r");
+			mine = cur && nl2 == strlen(cur->name) && !strncmp(p, cur->name, nl2);
+		} else if (cur && mine && (p = strstr(buf, "bytes stack frame"))) {
 			const char *q = p;
 			while (q > buf && (q[-1] == ' ' || (q[-1] >= '0' && q[-1] <= '9'))) q--;
 			cur->stack_bytes = atoi(q);
 			if ((p = strstr(buf, "bytes stack frame, "))) sscanf(p, "bytes stack frame, %d bytes spill stores, %d bytes spill loads",
 			                                                     &cur->spill_stores, &cur->spill_loads);
-		} else if (cur && (p = strstr(buf, "Used "))) {
+		} else if (cur && mine && (p = strstr(buf, "Used "))) {
 			sscanf(p, "Used %d registers", &cur->regs);
 			const char *s = strstr(p, " bytes smem");
 			if (s) {

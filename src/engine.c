@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include "arch.h"
 #include "compile.h"
+#include "diagnose.h"
 #include "engine_replay.h"
 #include "occupancy.h"
 #include "util.h"
@@ -86,9 +87,10 @@ engine *engine_new(const engine_opts *o, char *err, size_t errlen)
 	if (abs) { free(e->data_root); e->data_root = abs; }
 	const char *lr = o->lessons_root ? o->lessons_root : getenv("CUDACLIMB_LESSONS");
 	e->lessons_root = lr && *lr ? xstrdup(lr) : shorter_path(e->data_root);
-	char *table = xasprintf("%s/assets/arch.yaml", e->data_root);
-	int bad = arch_load(table, err, errlen);
+	char *table = xasprintf("%s/assets/arch.yaml", e->data_root), *rules = xasprintf("%s/assets/rules.yaml", e->data_root);
+	int bad = arch_load(table, err, errlen) || diagnose_load(rules, err, errlen);
 	free(table);
+	free(rules);
 	if (bad || lesson_set_load(&e->lessons, e->lessons_root, err, errlen)) { engine_free(e); return NULL; }
 	char self[4096];
 	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
@@ -115,6 +117,7 @@ void engine_free(engine *e)
 	replay_free(e->rp);
 	lesson_set_free(&e->lessons);
 	arch_unload();
+	diagnose_unload();
 	free(e->data_root); free(e->lessons_root); free(e->exe);
 	free(e);
 }
@@ -403,6 +406,20 @@ static void step_compile(engine *e, job *j)
 	else after_compile(e, j);
 }
 
+/* The rules of assets/rules.yaml over the result's counters and the lesson's model. */
+static void diagnose_into(engine *e, const lesson *l, run_result *r)
+{
+	if (r->status != RUN_OK && r->status != RUN_WRONG) return;
+	diag_inputs in = { r->bytes, r->flops, e->dev.sm_count, e->dev.bw_attainable_gbps,
+	                   l->peak && !strcmp(l->peak, "bf16_tensor") ? e->dev.bf16_tensor_gflops : e->dev.fp32_gflops };
+	diag_finding f[8];
+	int n = diagnose_run(r, &in, f, 8);
+	sb b = {0};
+	for (int i = 0; i < n; i++) sb_addf(&b, "%s %s: %s\n", diag_severity_name(f[i].severity), f[i].rule, f[i].text);
+	strfmt(r->diagnosis, sizeof r->diagnosis, "%s", b.s ? b.s : "");
+	sb_free(&b);
+}
+
 /* Merges the worker's answer into the job's result (compile facts stay). */
 static void take_result(engine *e, job *j, run_result *w)
 {
@@ -419,6 +436,7 @@ static void take_result(engine *e, job *j, run_result *w)
 	run_result_clear(r);
 	*r = *w;
 	run_result_init(w);
+	diagnose_into(e, j->j.lesson, r);
 	j->step = ST_DONE;
 	notify(e, j, JOB_DONE, NULL);
 }

@@ -109,7 +109,7 @@ static int parse_baseline(ld *c, yaml_node_t *n)
 		b->nargs++;
 		if (!lesson_find_buffer(c->l, NULL, val) && ly_parse_expr(c, v, name, &b->arg_values[i])) return -1;
 	}
-	for (int r = 1; r < 5 && ly_baseline_libs[lib][r]; r++) {
+	for (int r = 1; r <= LY_MAX_LIB_ARGS && ly_baseline_libs[lib][r]; r++) {
 		int found = 0;
 		for (int i = 0; i < b->nargs; i++) found |= !strcmp(b->arg_names[i], ly_baseline_libs[lib][r]);
 		if (!found) return FAIL(c, a, "library %s needs the argument '%s'", b->library, ly_baseline_libs[lib][r]);

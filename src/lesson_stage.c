@@ -40,11 +40,15 @@ static int parse_tunable(ld *c, yaml_node_t *kn, yaml_node_t *v, lesson_tunable 
 		if (step < 1) return FAIL(c, sn, "step must be at least 1");
 		if (pow2 && lo < 1) return FAIL(c, range, "a pow2 range must start at 1 or more");
 		t->values = xcalloc(MAX_TUNABLE_VALUES, sizeof *t->values);
-		for (int64_t x = lo; x <= hi; x = pow2 ? x * 2 : x + step) {
-			if (pow2 && (x & (x - 1))) { x = 1; while (x < lo) x *= 2; if (x > hi) break; }
+		int64_t x = lo;
+		if (pow2)   /* the first power of two >= lo (none above 2^62) */
+			for (x = 1; x < lo && x <= INT64_MAX / 2;) x *= 2;
+		while (x >= lo && x <= hi) {
 			if (t->nvalues == MAX_TUNABLE_VALUES) return FAIL(c, range, "range has more than %d values: use step or pow2", MAX_TUNABLE_VALUES);
 			t->values[t->nvalues++] = x;
-			if (x > INT64_MAX / 2) break;
+			/* stop before the next value would pass hi (or int64) */
+			if (pow2 ? x > hi / 2 : (uint64_t)hi - (uint64_t)x < (uint64_t)step) break;
+			x = pow2 ? x * 2 : x + step;
 		}
 		if (!t->nvalues) return FAIL(c, range, "range allows no value");
 	}

@@ -13,11 +13,11 @@
 const char *const ly_device_names[] = {
 	"sm_count", "l2_bytes", "warp_size", "max_threads_per_block", "max_shared_per_block", "cc", NULL,
 };
-const char *const ly_baseline_libs[LY_NLIBS][5] = {
+const char *const ly_baseline_libs[LY_NLIBS][LY_MAX_LIB_ARGS + 1] = {
 	{ "memcpy", "dst", "src", "bytes", NULL },
 	{ "cub_reduce_sum", "in", "out", "count", NULL },
-	{ "cublas_sgemm", "A", "B", "C", NULL },
-	{ "cublas_gemm_bf16", "A", "B", "C", NULL },
+	{ "cublas_sgemm", "A", "B", "C", "m", "n", "k", NULL },
+	{ "cublas_gemm_bf16", "A", "B", "C", "m", "n", "k", NULL },
 };
 const char *const ly_dtype_names[DT_COUNT] = { "f32", "f64", "f16", "bf16", "i32", "u32", "i64", "u64", "i8", "u8" };
 const size_t ly_dtype_sizes[DT_COUNT] = { 4, 8, 2, 2, 4, 4, 8, 8, 1, 1 };
@@ -45,6 +45,7 @@ const char *ly_scalar(ld *c, yaml_node_t *n, const char *what)
 
 yaml_node_t *ly_get(ld *c, yaml_node_t *map, const char *key)
 {
+	if (map->type != YAML_MAPPING_NODE) return NULL;   /* the caller's ly_check_keys reports it */
 	for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top; p++) {
 		yaml_node_t *k = ly_node(c, p->key);
 		if (k->type == YAML_SCALAR_NODE && !strcmp((const char *)k->data.scalar.value, key)) return ly_node(c, p->value);
@@ -131,14 +132,16 @@ int ly_parse_expr(ld *c, yaml_node_t *n, const char *what, lesson_expr *out)
 	expr_error e;
 	out->e = expr_parse(s, &e);
 	out->at.line = (int)n->start_mark.line + 1;
-	out->at.col = (int)n->start_mark.column + 1;
+	out->at.col = (int)n->start_mark.column + 1 + off;   /* the expression's first character */
 	if (!out->e) {
 		yaml_mark_t m = n->start_mark;
 		m.column += (size_t)(e.col - 1 + off);
 		return ly_fail_at(c, m, "bad expression '%s' in %s: %s", s, what, e.msg);
 	}
 	name_ctx nc = { c, n, off };
-	return expr_names(out->e, name_visit, &nc) ? -1 : 0;
+	if (!expr_names(out->e, name_visit, &nc)) return 0;
+	ly_free_expr(out);   /* callers keep only what parsed and checked */
+	return -1;
 }
 
 int ly_get_expr(ld *c, yaml_node_t *map, const char *key, lesson_expr *out)

@@ -16,8 +16,10 @@ typedef struct {
 } ld;
 
 #define LY_NLIBS 4
+#define LY_MAX_LIB_ARGS 7
 extern const char *const ly_device_names[];
-extern const char *const ly_baseline_libs[LY_NLIBS][5];   /* library name, then its required args */
+/* library name, then its required args (NULL-terminated) */
+extern const char *const ly_baseline_libs[LY_NLIBS][LY_MAX_LIB_ARGS + 1];
 extern const char *const ly_dtype_names[DT_COUNT];
 extern const size_t ly_dtype_sizes[DT_COUNT];
 

@@ -173,7 +173,6 @@ static int make_launch(pctx *c, const plan_device *dev, const lesson_stage *s, c
 	for (int d = 0; d < 3; d++)
 		if (eval_int(c, &L->grid[d], 1, &g[d]) || eval_int(c, &L->block[d], 1, &b[d])) return -1;
 	if (eval_int(c, &L->shared, 0, &sh)) return -1;
-	int64_t threads = b[0] * b[1] * b[2];
 	static const int64_t gmax[3] = { 2147483647, 65535, 65535 };
 	for (int d = 0; d < 3; d++) {
 		if (g[d] < 1 || g[d] > gmax[d] || b[d] < 1) {
@@ -185,6 +184,8 @@ static int make_launch(pctx *c, const plan_device *dev, const lesson_stage *s, c
 		out->grid[d] = (unsigned)g[d];
 		out->block[d] = (unsigned)b[d];
 	}
+	int64_t threads = 1;   /* saturates: the dimensions are >= 1 but may be huge */
+	for (int d = 0; d < 3; d++) threads = b[d] > INT64_MAX / threads ? INT64_MAX : threads * b[d];
 	if (threads > dev->max_threads_per_block) {
 		strfmt(c->err, c->errlen, "a block of %lld threads is over this GPU's limit of %d", (long long)threads, dev->max_threads_per_block);
 		return -1;

@@ -106,6 +106,32 @@ void report_footer(FILE *f, const lesson *l, const device_info *d, const run_res
 			fprintf(f, "%s: checked against the reference: max abs error %.3g, max rel error %.3g\n", r->stage, r->max_abs_err, r->max_rel_err);
 		}
 	}
+	int counted = 0;
+	for (int i = 0; i < n; i++) {
+		const run_result *r = &rs[i];
+		if (r->achieved_occupancy < 0 || r->status != RUN_OK) continue;
+		if (!counted++)
+			fprintf(f, "\nHardware counters (CUPTI, separate profiled runs; %d passes each):\n%-14s %9s %9s %8s %8s %7s %7s %9s %9s %6s  %s\n",
+			        r->counter_passes, "stage", "achv occ", "theo occ", "DRAM/mdl", "DRAM %", "L2 hit", "L1 hit", "bank ld", "bank st",
+			        "warp", "top stalls");
+		double dram = r->dram_bytes_read + r->dram_bytes_write;
+		fprintf(f, "%-14s %8.1f%% %8.1f%% %7.2fx %7.1f%% %6.1f%% %6.1f%% %9.0f %9.0f %6.1f  %s\n", r->stage, 100 * r->achieved_occupancy,
+		        100 * r->occ_theoretical, r->bytes > 0 ? dram / r->bytes : 0, r->dram_pct, r->l2_hit_pct, r->l1_hit_pct,
+		        r->smem_conflicts_ld, r->smem_conflicts_st, r->warp_efficiency, r->stalls);
+	}
+	for (int i = 0; i < n && !counted; i++)
+		if (rs[i].counters_note[0]) { fprintf(f, "\nNo hardware counters: %s\n", rs[i].counters_note); break; }
+	int diag = 0;
+	for (int i = 0; i < n; i++) {
+		if (!rs[i].diagnosis[0]) continue;
+		if (!diag++) fprintf(f, "\nDiagnosis (assets/rules.yaml over the counters):\n");
+		const char *p = rs[i].diagnosis;
+		while (*p) {
+			size_t k = strcspn(p, "\n");
+			fprintf(f, "  %-12s %.*s\n", rs[i].stage, (int)k, p);
+			p += k + (p[k] == '\n');
+		}
+	}
 	const run_result *base = NULL, *best = NULL;
 	for (int i = 0; i < n; i++) {
 		if (!strcmp(rs[i].stage, "baseline")) base = &rs[i];

@@ -54,6 +54,7 @@ typedef struct {
 	char stalls[160];               /* "long_scoreboard 41%, barrier 22%, ..." */
 	int counter_passes; double counter_ms;
 	char counters_note[256];        /* why counters are missing, when they are */
+	char diagnosis[1024];           /* findings from assets/rules.yaml, one "severity rule: text" per line */
 	char *log;                      /* compile log or other long text; owned, may be NULL */
 } run_result;
 

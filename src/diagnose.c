@@ -1,0 +1,813 @@
+/* diagnose: rules from assets/rules.yaml, each an expression over a run's numbers and a sentence to
+ * print when it holds. Loading checks everything that can be checked without a run (keys, severities,
+ * expressions, names, placeholders), so a rule that loads can only fail to fire, never misbehave. */
+#include "diagnose.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+
+#include "expr.h"
+
+#define DIAG_MAX_RULES 512
+#define DIAG_MAX_TEXT 4096
+
+/* ---- the names rules can use ---- */
+
+typedef enum {
+	V_ACHIEVED_OCCUPANCY, V_THEORETICAL_OCCUPANCY, V_DRAM_BYTES, V_DRAM_BYTES_READ, V_DRAM_BYTES_WRITE,
+	V_DRAM_PCT, V_MODEL_BYTES, V_MODEL_FLOPS, V_BYTES_RATIO, V_L1_HIT_PCT, V_L2_HIT_PCT,
+	V_SMEM_CONFLICTS, V_SMEM_CONFLICTS_LD, V_SMEM_CONFLICTS_ST, V_SMEM_CONFLICTS_PER_WARP,
+	V_WARP_EFFICIENCY, V_BRANCH_UNIFORM_PCT, V_SM_PCT, V_TENSOR_PCT,
+	V_BLOCKS, V_THREADS_PER_BLOCK, V_WARPS, V_SM_COUNT, V_OCC_BLOCKS, V_WAVES,
+	V_OCC_LIMITER_REGS, V_OCC_LIMITER_SMEM, V_OCC_LIMITER_WARPS, V_OCC_LIMITER_BLOCKS,
+	V_REGS, V_SPILL_STORES, V_SPILL_LOADS, V_STATIC_SMEM, V_DYNAMIC_SMEM,
+	V_MS, V_GBPS, V_GFLOPS, V_PCT_ATTAINABLE_BW, V_PCT_THEORETICAL_BW, V_PCT_COMPUTE_PEAK,
+	V_PEAK_BW_GBPS, V_PEAK_GFLOPS, V_WORKING_SET, V_FITS_L2,
+	V_STALL_FIRST,
+	V_STALL_COUNT = 17,
+	V_COUNT = V_STALL_FIRST + V_STALL_COUNT
+} diag_var;
+
+/* Same order as the stall reasons counters.cpp reports. */
+static const char *const diag_stalls[V_STALL_COUNT] = {
+	"long_scoreboard", "barrier", "mio_throttle", "short_scoreboard", "wait", "not_selected",
+	"math_pipe_throttle", "lg_throttle", "membar", "dispatch_stall", "drain", "imc_miss",
+	"no_instruction", "sleeping", "branch_resolving", "tex_throttle", "selected",
+};
+
+static const char *const diag_var_names[V_COUNT + 1] = {
+	"achieved_occupancy", "theoretical_occupancy", "dram_bytes", "dram_bytes_read", "dram_bytes_write",
+	"dram_pct", "model_bytes", "model_flops", "bytes_ratio", "l1_hit_pct", "l2_hit_pct",
+	"smem_conflicts", "smem_conflicts_ld", "smem_conflicts_st", "smem_conflicts_per_warp",
+	"warp_efficiency", "branch_uniform_pct", "sm_pct", "tensor_pct",
+	"blocks", "threads_per_block", "warps", "sm_count", "occ_blocks", "waves",
+	"occ_limiter_regs", "occ_limiter_smem", "occ_limiter_warps", "occ_limiter_blocks",
+	"regs", "spill_stores", "spill_loads", "static_smem", "dynamic_smem",
+	"ms", "gbps", "gflops", "pct_attainable_bw", "pct_theoretical_bw", "pct_compute_peak",
+	"peak_bw_gbps", "peak_gflops", "working_set", "fits_l2",
+	"stall_long_scoreboard", "stall_barrier", "stall_mio_throttle", "stall_short_scoreboard", "stall_wait",
+	"stall_not_selected", "stall_math_pipe_throttle", "stall_lg_throttle", "stall_membar",
+	"stall_dispatch_stall", "stall_drain", "stall_imc_miss", "stall_no_instruction", "stall_sleeping",
+	"stall_branch_resolving", "stall_tex_throttle", "stall_selected",
+	NULL,
+};
+
+/* String placeholders, {stalls} and {occ_limiter}. */
+typedef enum { S_NONE, S_STALLS, S_OCC_LIMITER } diag_string;
+
+typedef struct {
+	const run_result *r;
+	const diag_inputs *in;
+	bool have_stalls;
+	double stall[V_STALL_COUNT];   /* % share; 0 for those outside the top three */
+} diag_ctx;
+
+static int diag_var_find(const char *name, size_t len)
+{
+	for (int i = 0; i < V_COUNT; i++)
+		if (strlen(diag_var_names[i]) == len && !memcmp(diag_var_names[i], name, len))
+			return i;
+	return -1;
+}
+
+/* "long_scoreboard 41%, barrier 22%, wait 9%" -> shares. Unknown names are ignored. */
+static void diag_parse_stalls(diag_ctx *c, const char *s)
+{
+	memset(c->stall, 0, sizeof c->stall);
+	c->have_stalls = false;
+	while (*s) {
+		while (*s == ' ' || *s == ',')
+			s++;
+		size_t n = strcspn(s, " ,");
+		const char *name = s;
+		s += n;
+		while (*s == ' ')
+			s++;
+		char *end;
+		double v = strtod(s, &end);
+		if (end == s)
+			break;
+		s = end;
+		if (*s == '%')
+			s++;
+		for (int i = 0; i < V_STALL_COUNT; i++)
+			if (strlen(diag_stalls[i]) == n && !memcmp(diag_stalls[i], name, n) && isfinite(v)) {
+				c->stall[i] = v;
+				c->have_stalls = true;
+			}
+	}
+}
+
+static double diag_model(double in, double run) { return in > 0 ? in : run > 0 ? run : -1; }
+
+static double diag_blocks(const run_result *r)
+{
+	double b = (double)r->grid[0] * r->grid[1] * r->grid[2];
+	return b > 0 ? b : -1;
+}
+
+static double diag_threads(const run_result *r)
+{
+	double t = (double)r->block[0] * r->block[1] * r->block[2];
+	return t > 0 ? t : -1;
+}
+
+static int diag_limiter(const run_result *r, const char *word, expr_value *out)
+{
+	if (!r->occ_limiter[0])
+		return -1;
+	*out = (expr_value){EXPR_INT, strstr(r->occ_limiter, word) != NULL, 0};
+	return 0;
+}
+
+/* The value of variable v, or -1 when it is unknown for this run. */
+static int diag_value(const diag_ctx *c, int v, expr_value *out)
+{
+	const run_result *r = c->r;
+	const diag_inputs *in = c->in;
+	double x = -1;
+	bool integer = false;
+	bool timed = r->ms_median > 0;
+	switch (v) {
+	case V_ACHIEVED_OCCUPANCY: x = r->achieved_occupancy; break;
+	case V_THEORETICAL_OCCUPANCY: x = r->occ_theoretical > 0 ? r->occ_theoretical : -1; break;
+	case V_DRAM_BYTES_READ: x = r->dram_bytes_read; break;
+	case V_DRAM_BYTES_WRITE: x = r->dram_bytes_write; break;
+	case V_DRAM_BYTES:
+		x = r->dram_bytes_read >= 0 && r->dram_bytes_write >= 0 ? r->dram_bytes_read + r->dram_bytes_write : -1;
+		break;
+	case V_DRAM_PCT: x = r->dram_pct; break;
+	case V_MODEL_BYTES: x = diag_model(in->model_bytes, r->bytes); break;
+	case V_MODEL_FLOPS: x = diag_model(in->model_flops, r->flops); break;
+	case V_BYTES_RATIO: {
+		double m = diag_model(in->model_bytes, r->bytes);
+		bool d = r->dram_bytes_read >= 0 && r->dram_bytes_write >= 0;
+		x = m > 0 && d ? (r->dram_bytes_read + r->dram_bytes_write) / m : -1;
+		break;
+	}
+	case V_L1_HIT_PCT: x = r->l1_hit_pct; break;
+	case V_L2_HIT_PCT: x = r->l2_hit_pct; break;
+	case V_SMEM_CONFLICTS_LD: x = r->smem_conflicts_ld; break;
+	case V_SMEM_CONFLICTS_ST: x = r->smem_conflicts_st; break;
+	case V_SMEM_CONFLICTS:
+	case V_SMEM_CONFLICTS_PER_WARP: {
+		if (r->smem_conflicts_ld < 0 || r->smem_conflicts_st < 0)
+			return -1;
+		x = r->smem_conflicts_ld + r->smem_conflicts_st;
+		if (v == V_SMEM_CONFLICTS_PER_WARP) {
+			double b = diag_blocks(r), t = diag_threads(r);
+			if (b <= 0 || t <= 0)
+				return -1;
+			x /= b * ceil(t / 32);
+		}
+		break;
+	}
+	case V_WARP_EFFICIENCY: x = r->warp_efficiency; break;
+	case V_BRANCH_UNIFORM_PCT: x = r->branch_uniform_pct; break;
+	case V_SM_PCT: x = r->sm_pct; break;
+	case V_TENSOR_PCT: x = r->tensor_pct; break;
+	case V_BLOCKS: x = diag_blocks(r); integer = true; break;
+	case V_THREADS_PER_BLOCK: x = diag_threads(r); integer = true; break;
+	case V_WARPS: {
+		double b = diag_blocks(r), t = diag_threads(r);
+		x = b > 0 && t > 0 ? b * ceil(t / 32) : -1;
+		integer = true;
+		break;
+	}
+	case V_SM_COUNT: x = in->sm_count > 0 ? in->sm_count : -1; integer = true; break;
+	case V_OCC_BLOCKS: x = r->occ_blocks > 0 ? r->occ_blocks : -1; integer = true; break;
+	case V_WAVES: {
+		double b = diag_blocks(r);
+		x = b > 0 && in->sm_count > 0 && r->occ_blocks > 0 ? b / ((double)in->sm_count * r->occ_blocks) : -1;
+		break;
+	}
+	case V_OCC_LIMITER_REGS: return diag_limiter(r, "register", out);
+	case V_OCC_LIMITER_SMEM: return diag_limiter(r, "shared", out);
+	case V_OCC_LIMITER_WARPS: return diag_limiter(r, "warps", out);
+	case V_OCC_LIMITER_BLOCKS: return diag_limiter(r, "blocks", out);
+	case V_REGS: x = r->regs > 0 ? r->regs : -1; integer = true; break;
+	case V_SPILL_STORES: x = r->regs > 0 ? r->spill_stores : -1; integer = true; break;
+	case V_SPILL_LOADS: x = r->regs > 0 ? r->spill_loads : -1; integer = true; break;
+	case V_STATIC_SMEM: x = r->regs > 0 ? (double)r->static_smem : -1; integer = true; break;
+	case V_DYNAMIC_SMEM: x = r->regs > 0 ? (double)r->dynamic_smem : -1; integer = true; break;
+	case V_MS: x = timed ? r->ms_median : -1; break;
+	case V_GBPS: x = timed ? r->gbps : -1; break;
+	case V_GFLOPS: x = timed ? r->gflops : -1; break;
+	case V_PCT_ATTAINABLE_BW: x = timed ? r->pct_attainable_bw : -1; break;
+	case V_PCT_THEORETICAL_BW: x = timed ? r->pct_theoretical_bw : -1; break;
+	case V_PCT_COMPUTE_PEAK: x = timed ? r->pct_compute_peak : -1; break;
+	case V_PEAK_BW_GBPS: x = in->peak_bw_gbps > 0 ? in->peak_bw_gbps : -1; break;
+	case V_PEAK_GFLOPS: x = in->peak_gflops > 0 ? in->peak_gflops : -1; break;
+	case V_WORKING_SET: x = r->working_set > 0 ? r->working_set : -1; break;
+	case V_FITS_L2: x = r->working_set > 0 ? (r->fits_l2 != 0) : -1; integer = true; break;
+	default:
+		if (v < V_STALL_FIRST || v >= V_COUNT || !c->have_stalls)
+			return -1;
+		x = c->stall[v - V_STALL_FIRST];
+	}
+	if (!(x >= 0) || !isfinite(x))
+		return -1;
+	if (integer && x < 9007199254740992.0)
+		*out = (expr_value){EXPR_INT, (int64_t)x, 0};
+	else
+		*out = (expr_value){EXPR_FLOAT, 0, x};
+	return 0;
+}
+
+static int diag_lookup(void *ctx, const char *name, size_t len, expr_value *out)
+{
+	int v = diag_var_find(name, len);
+	return v < 0 ? -1 : diag_value(ctx, v, out);
+}
+
+/* ---- rules ---- */
+
+typedef enum { F_DEFAULT, F_FIXED, F_INT, F_PCT, F_X, F_BYTES } diag_format;
+
+typedef struct {
+	char *lit;               /* literal text before the placeholder (owned, may be "") */
+	expr *e;                 /* the placeholder's expression, or NULL (string or end) */
+	diag_string str;
+	diag_format fmt;
+	int prec;
+} diag_part;
+
+typedef struct {
+	char id[32];
+	diag_severity sev;
+	char *title;
+	expr *when;
+	diag_part *parts;
+	int nparts;
+} diag_rule;
+
+static diag_rule *diag_rules;
+static int diag_nrules;
+
+static const char *const diag_sev_names[DIAG_SEVERITY_COUNT] = {"critical", "warning", "info", "done"};
+
+const char *diag_severity_name(diag_severity s)
+{
+	return s >= 0 && s < DIAG_SEVERITY_COUNT ? diag_sev_names[s] : "?";
+}
+
+const char *const *diagnose_names(void) { return diag_var_names; }
+
+static void diag_rule_free(diag_rule *r)
+{
+	free(r->title);
+	expr_free(r->when);
+	for (int i = 0; i < r->nparts; i++) {
+		free(r->parts[i].lit);
+		expr_free(r->parts[i].e);
+	}
+	free(r->parts);
+}
+
+static void diag_free_all(diag_rule *rs, int n)
+{
+	for (int i = 0; i < n; i++)
+		diag_rule_free(&rs[i]);
+	free(rs);
+}
+
+void diagnose_unload(void)
+{
+	diag_free_all(diag_rules, diag_nrules);
+	diag_rules = NULL;
+	diag_nrules = 0;
+}
+
+int diagnose_count(void) { return diag_nrules; }
+
+const char *diagnose_rule_id(int i) { return i >= 0 && i < diag_nrules ? diag_rules[i].id : NULL; }
+
+/* ---- loading ---- */
+
+typedef struct {
+	const char *name;        /* the file, for messages */
+	yaml_document_t *doc;
+	char *err;
+	size_t errlen;
+} diag_loader;
+
+/* Sets "file:line:col: message" (line and col 1-based) and returns -1. */
+__attribute__((format(printf, 4, 0)))
+static int diag_vfail(diag_loader *L, size_t line, size_t col, const char *fmt, va_list ap)
+{
+	char msg[400];
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	if (L->err && L->errlen)
+		snprintf(L->err, L->errlen, "%s:%zu:%zu: %s", L->name, line, col, msg);
+	return -1;
+}
+
+__attribute__((format(printf, 4, 5)))
+static int diag_fail(diag_loader *L, size_t line, size_t col, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	diag_vfail(L, line, col, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* The same at a node's start (libyaml marks are 0-based). */
+__attribute__((format(printf, 3, 4)))
+static int diag_fail_at(diag_loader *L, const yaml_node_t *n, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	diag_vfail(L, n->start_mark.line + 1, n->start_mark.column + 1, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* The 1-based column of character off (0-based) of a scalar's value, when the scalar is on one line and
+ * plain or quoted (escapes aside); otherwise the scalar's own start. */
+static size_t diag_scalar_col(const yaml_node_t *n, size_t off)
+{
+	const yaml_scalar_style_t st = n->data.scalar.style;
+	size_t col = n->start_mark.column + 1;
+	if (n->start_mark.line != n->end_mark.line)
+		return col;
+	if (st == YAML_PLAIN_SCALAR_STYLE)
+		return col + off;
+	if (st == YAML_SINGLE_QUOTED_SCALAR_STYLE || st == YAML_DOUBLE_QUOTED_SCALAR_STYLE)
+		return col + 1 + off;
+	return col;
+}
+
+static const char *diag_scalar(const yaml_node_t *n) { return (const char *)n->data.scalar.value; }
+
+typedef struct { diag_loader *L; const yaml_node_t *node; size_t base; const char *what; } diag_names_ctx;
+
+static int diag_check_name(void *ctx, const char *name, size_t len, int col)
+{
+	diag_names_ctx *c = ctx;
+	if (diag_var_find(name, len) >= 0)
+		return 0;
+	int shown = len > 40 ? 40 : (int)len;
+	return diag_fail(c->L, c->node->start_mark.line + 1, diag_scalar_col(c->node, c->base + (size_t)col - 1),
+	                 "%s: unknown name '%.*s' (see diagnose_names)", c->what, shown, name);
+}
+
+/* Parses src (a NUL-terminated piece of scalar n starting at offset base) as an expression. */
+static expr *diag_parse_expr(diag_loader *L, const yaml_node_t *n, const char *src, size_t base, const char *what)
+{
+	expr_error e;
+	expr *x = expr_parse(src, &e);
+	if (!x) {
+		diag_fail(L, n->start_mark.line + 1, diag_scalar_col(n, base + (size_t)(e.col > 0 ? e.col - 1 : 0)),
+		          "%s: %s", what, e.msg);
+		return NULL;
+	}
+	diag_names_ctx c = {L, n, base, what};
+	if (expr_names(x, diag_check_name, &c) != 0) {
+		expr_free(x);
+		return NULL;
+	}
+	return x;
+}
+
+static bool diag_is_blank(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strchr(" \t", s[i]))
+			return false;
+	return true;
+}
+
+/* "{EXPR|FMT}": fmt is the text after the last single '|' (one that is not half of "||"). */
+static int diag_parse_format(const char *f, size_t n, diag_format *fmt, int *prec)
+{
+	while (n && (*f == ' ' || *f == '\t'))
+		f++, n--;
+	while (n && (f[n - 1] == ' ' || f[n - 1] == '\t'))
+		n--;
+	*prec = 0;
+	if (n == 1 && f[0] == 'd')
+		*fmt = F_INT;
+	else if (n == 3 && !memcmp(f, "pct", 3))
+		*fmt = F_PCT;
+	else if (n == 1 && f[0] == 'x')
+		*fmt = F_X;
+	else if (n == 5 && !memcmp(f, "bytes", 5))
+		*fmt = F_BYTES;
+	else if (n == 3 && f[0] == '.' && f[1] >= '0' && f[1] <= '6' && f[2] == 'f') {
+		*fmt = F_FIXED;
+		*prec = f[1] - '0';
+	} else
+		return -1;
+	return 0;
+}
+
+static int diag_push_part(diag_rule *r, int *cap, char *lit)
+{
+	if (r->nparts == *cap) {
+		int ncap = *cap ? *cap * 2 : 4;
+		diag_part *p = realloc(r->parts, (size_t)ncap * sizeof *p);
+		if (!p)
+			return -1;
+		r->parts = p;
+		*cap = ncap;
+	}
+	r->parts[r->nparts++] = (diag_part){lit, NULL, S_NONE, F_DEFAULT, 0};
+	return 0;
+}
+
+/* Splits text into literal runs and placeholders. */
+static int diag_parse_text(diag_loader *L, diag_rule *r, const yaml_node_t *n)
+{
+	const char *s = diag_scalar(n);
+	size_t len = n->data.scalar.length, i = 0;
+	int cap = 0;
+	char *lit = malloc(len + 1);
+	size_t ll = 0;
+	if (!lit)
+		return diag_fail_at(L, n, "out of memory");
+	while (i < len) {
+		if ((s[i] == '{' || s[i] == '}') && i + 1 < len && s[i + 1] == s[i]) {
+			lit[ll++] = s[i];
+			i += 2;
+			continue;
+		}
+		if (s[i] == '}') {
+			free(lit);
+			return diag_fail(L, n->start_mark.line + 1, diag_scalar_col(n, i), "text: a lone '}' (write }} for a brace)");
+		}
+		if (s[i] != '{') {
+			lit[ll++] = s[i++];
+			continue;
+		}
+		size_t open = i, close = open + 1;
+		while (close < len && s[close] != '}' && s[close] != '{')
+			close++;
+		if (close >= len || s[close] != '}') {
+			free(lit);
+			return diag_fail(L, n->start_mark.line + 1, diag_scalar_col(n, open), "text: '{' without its '}'");
+		}
+		lit[ll] = '\0';
+		if (diag_push_part(r, &cap, lit) != 0) {
+			free(lit);
+			return diag_fail_at(L, n, "out of memory");
+		}
+		diag_part *p = &r->parts[r->nparts - 1];
+		/* the expression and its format */
+		size_t es = open + 1, ee = close, bar = 0;
+		for (size_t k = close; k > es; k--)
+			if (s[k - 1] == '|' && s[k - 2] != '|' && s[k] != '|') {
+				bar = k - 1;
+				break;
+			}
+		if (bar) {
+			if (diag_parse_format(s + bar + 1, close - bar - 1, &p->fmt, &p->prec) != 0)
+				return diag_fail(L, n->start_mark.line + 1, diag_scalar_col(n, bar + 1),
+				                 "text: unknown format (use .Nf with N 0..6, d, pct, x or bytes)");
+			ee = bar;
+		}
+		if (diag_is_blank(s + es, ee - es))
+			return diag_fail(L, n->start_mark.line + 1, diag_scalar_col(n, open), "text: empty placeholder {}");
+		size_t a = es, b = ee;
+		while (a < b && strchr(" \t", s[a]))
+			a++;
+		while (b > a && strchr(" \t", s[b - 1]))
+			b--;
+		if (b - a == 6 && !memcmp(s + a, "stalls", 6))
+			p->str = S_STALLS;
+		else if (b - a == 11 && !memcmp(s + a, "occ_limiter", 11))
+			p->str = S_OCC_LIMITER;
+		if (p->str != S_NONE && bar)
+			return diag_fail(L, n->start_mark.line + 1, diag_scalar_col(n, bar), "text: {%.*s} takes no format",
+			                 (int)(b - a), s + a);
+		if (p->str == S_NONE) {
+			char *src = strndup(s + es, ee - es);
+			if (!src)
+				return diag_fail_at(L, n, "out of memory");
+			p->e = diag_parse_expr(L, n, src, es, "text");
+			free(src);
+			if (!p->e)
+				return -1;
+		}
+		lit = malloc(len + 1);
+		ll = 0;
+		if (!lit)
+			return diag_fail_at(L, n, "out of memory");
+		i = close + 1;
+	}
+	lit[ll] = '\0';
+	if (diag_push_part(r, &cap, lit) != 0) {
+		free(lit);
+		return diag_fail_at(L, n, "out of memory");
+	}
+	return 0;
+}
+
+static bool diag_id_ok(const char *s, size_t n)
+{
+	if (n == 0 || n > 31)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' && s[i] <= '9') || s[i] == '_'))
+			return false;
+	return true;
+}
+
+enum { K_ID, K_WHEN, K_SEVERITY, K_TITLE, K_TEXT, K_COUNT };
+static const char *const diag_keys[K_COUNT] = {"id", "when", "severity", "title", "text"};
+
+static int diag_load_rule(diag_loader *L, const yaml_node_t *m, diag_rule *r, const diag_rule *done, int ndone)
+{
+	const yaml_node_t *val[K_COUNT] = {0};
+	if (m->type != YAML_MAPPING_NODE)
+		return diag_fail_at(L, m, "a rule must be a mapping (id, when, severity, title, text)");
+	for (yaml_node_pair_t *p = m->data.mapping.pairs.start; p < m->data.mapping.pairs.top; p++) {
+		const yaml_node_t *k = yaml_document_get_node(L->doc, p->key);
+		const yaml_node_t *v = yaml_document_get_node(L->doc, p->value);
+		if (!k || !v)
+			return diag_fail_at(L, m, "broken rule");
+		if (k->type != YAML_SCALAR_NODE)
+			return diag_fail_at(L, k, "a rule's keys are plain words");
+		int which = -1;
+		for (int i = 0; i < K_COUNT; i++)
+			if (!strcmp(diag_scalar(k), diag_keys[i]) && strlen(diag_keys[i]) == k->data.scalar.length)
+				which = i;
+		if (which < 0)
+			return diag_fail_at(L, k, "unknown key '%.40s' (expected id, when, severity, title, text)",
+			                 diag_scalar(k));
+		if (val[which])
+			return diag_fail_at(L, k, "'%s' appears twice", diag_keys[which]);
+		if (v->type != YAML_SCALAR_NODE)
+			return diag_fail_at(L, v, "'%s' must be a single value", diag_keys[which]);
+		if (strlen(diag_scalar(v)) != v->data.scalar.length)
+			return diag_fail_at(L, v, "'%s' contains a NUL character", diag_keys[which]);
+		if (v->data.scalar.length > DIAG_MAX_TEXT)
+			return diag_fail_at(L, v, "'%s' is longer than %d characters", diag_keys[which], DIAG_MAX_TEXT);
+		val[which] = v;
+	}
+	for (int i = 0; i < K_COUNT; i++)
+		if (!val[i])
+			return diag_fail_at(L, m, "rule%s%.31s has no '%s'", val[K_ID] ? " " : "",
+			                 val[K_ID] ? diag_scalar(val[K_ID]) : "", diag_keys[i]);
+	const yaml_node_t *id = val[K_ID];
+	if (!diag_id_ok(diag_scalar(id), id->data.scalar.length))
+		return diag_fail_at(L, id, "id must be 1 to 31 of a-z, 0-9 and _");
+	for (int i = 0; i < ndone; i++)
+		if (!strcmp(done[i].id, diag_scalar(id)))
+			return diag_fail_at(L, id, "rule id '%s' is used twice", done[i].id);
+	memcpy(r->id, diag_scalar(id), id->data.scalar.length + 1);
+	int sev = -1;
+	for (int i = 0; i < DIAG_SEVERITY_COUNT; i++)
+		if (!strcmp(diag_scalar(val[K_SEVERITY]), diag_sev_names[i]))
+			sev = i;
+	if (sev < 0)
+		return diag_fail_at(L, val[K_SEVERITY], "severity must be critical, warning, info or done");
+	r->sev = (diag_severity)sev;
+	if (diag_is_blank(diag_scalar(val[K_TITLE]), val[K_TITLE]->data.scalar.length))
+		return diag_fail_at(L, val[K_TITLE], "title is empty");
+	if (val[K_TITLE]->data.scalar.length >= sizeof ((diag_finding *)0)->title)
+		return diag_fail_at(L, val[K_TITLE], "title is longer than %zu characters",
+		                 sizeof ((diag_finding *)0)->title - 1);
+	if (!(r->title = strdup(diag_scalar(val[K_TITLE]))))
+		return diag_fail_at(L, val[K_TITLE], "out of memory");
+	if (!(r->when = diag_parse_expr(L, val[K_WHEN], diag_scalar(val[K_WHEN]), 0, "when")))
+		return -1;
+	return diag_parse_text(L, r, val[K_TEXT]);
+}
+
+static int diag_load_doc(diag_loader *L, diag_rule **out, int *nout)
+{
+	const yaml_node_t *root = yaml_document_get_root_node(L->doc);
+	if (!root)
+		return diag_fail(L, 1, 1, "the file is empty (expected a mapping with 'rules')");
+	if (root->type != YAML_MAPPING_NODE)
+		return diag_fail_at(L, root, "expected a mapping with 'rules'");
+	const yaml_node_t *list = NULL;
+	for (yaml_node_pair_t *p = root->data.mapping.pairs.start; p < root->data.mapping.pairs.top; p++) {
+		const yaml_node_t *k = yaml_document_get_node(L->doc, p->key);
+		const yaml_node_t *v = yaml_document_get_node(L->doc, p->value);
+		if (!k || !v)
+			return diag_fail_at(L, root, "broken document");
+		if (k->type != YAML_SCALAR_NODE || strcmp(diag_scalar(k), "rules") || k->data.scalar.length != 5)
+			return diag_fail_at(L, k, "unknown key at the top (only 'rules' is allowed)");
+		if (list)
+			return diag_fail_at(L, k, "'rules' appears twice");
+		list = v;
+	}
+	if (!list)
+		return diag_fail_at(L, root, "no 'rules'");
+	if (list->type != YAML_SEQUENCE_NODE)
+		return diag_fail_at(L, list, "'rules' must be a list");
+	long n = list->data.sequence.items.top - list->data.sequence.items.start;
+	if (n == 0)
+		return diag_fail_at(L, list, "'rules' is empty");
+	if (n > DIAG_MAX_RULES)
+		return diag_fail_at(L, list, "more than %d rules", DIAG_MAX_RULES);
+	diag_rule *rs = calloc((size_t)n, sizeof *rs);
+	if (!rs)
+		return diag_fail_at(L, list, "out of memory");
+	int done = 0;
+	for (yaml_node_item_t *it = list->data.sequence.items.start; it < list->data.sequence.items.top; it++) {
+		const yaml_node_t *m = yaml_document_get_node(L->doc, *it);
+		int rc = m ? diag_load_rule(L, m, &rs[done], rs, done) : diag_fail_at(L, list, "broken list");
+		done++;                /* a half-built rule is freed with the rest */
+		if (rc != 0) {
+			diag_free_all(rs, done);
+			return -1;
+		}
+	}
+	*out = rs;
+	*nout = done;
+	return 0;
+}
+
+int diagnose_load_buffer(const char *name, const char *buf, size_t len, char *err, size_t errlen)
+{
+	diag_loader L = {name ? name : "rules", NULL, err, errlen};
+	yaml_parser_t parser;
+	yaml_document_t doc;
+	if (err && errlen)
+		err[0] = '\0';
+	if (!yaml_parser_initialize(&parser))
+		return diag_fail(&L, 1, 1, "out of memory");
+	yaml_parser_set_input_string(&parser, (const unsigned char *)buf, len);
+	if (!yaml_parser_load(&parser, &doc)) {
+		const yaml_mark_t *mk = parser.problem ? &parser.problem_mark : &parser.mark;
+		char ctx[160] = "";
+		if (parser.context)
+			snprintf(ctx, sizeof ctx, " (%s at %zu:%zu)", parser.context, parser.context_mark.line + 1,
+			         parser.context_mark.column + 1);
+		diag_fail(&L, mk->line + 1, mk->column + 1, "%s%s", parser.problem ? parser.problem : "YAML error", ctx);
+		yaml_parser_delete(&parser);
+		return -1;
+	}
+	L.doc = &doc;
+	diag_rule *rs = NULL;
+	int n = 0, rc = diag_load_doc(&L, &rs, &n);
+	if (rc == 0 && yaml_document_get_root_node(&doc)) {
+		/* one document only */
+		yaml_document_t more;
+		if (!yaml_parser_load(&parser, &more)) {
+			const yaml_mark_t *mk = parser.problem ? &parser.problem_mark : &parser.mark;
+			rc = diag_fail(&L, mk->line + 1, mk->column + 1, "%s", parser.problem ? parser.problem : "YAML error");
+		} else {
+			const yaml_node_t *extra = yaml_document_get_root_node(&more);
+			if (extra)
+				rc = diag_fail_at(&L, extra, "only one YAML document is allowed");
+			yaml_document_delete(&more);
+		}
+		if (rc != 0)
+			diag_free_all(rs, n);
+	}
+	yaml_document_delete(&doc);
+	yaml_parser_delete(&parser);
+	if (rc != 0)
+		return -1;
+	diagnose_unload();
+	diag_rules = rs;
+	diag_nrules = n;
+	return 0;
+}
+
+int diagnose_load(const char *path, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t len = 0, cap = 0;
+	if (!f) {
+		if (err && errlen)
+			snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+		return -1;
+	}
+	for (;;) {
+		if (len == cap) {
+			size_t ncap = cap ? cap * 2 : 16384;
+			char *nb = ncap <= (64u << 20) ? realloc(buf, ncap) : NULL;
+			if (!nb) {
+				free(buf);
+				fclose(f);
+				if (err && errlen)
+					snprintf(err, errlen, "%s: cannot read: too large", path);
+				return -1;
+			}
+			buf = nb;
+			cap = ncap;
+		}
+		size_t got = fread(buf + len, 1, cap - len, f);
+		len += got;
+		if (got == 0)
+			break;
+	}
+	bool bad = ferror(f);
+	fclose(f);
+	if (bad) {
+		free(buf);
+		if (err && errlen)
+			snprintf(err, errlen, "%s: cannot read: I/O error", path);
+		return -1;
+	}
+	int rc = diagnose_load_buffer(path, buf, len, err, errlen);
+	free(buf);
+	return rc;
+}
+
+/* ---- running ---- */
+
+typedef struct { char *s; size_t cap, len; } diag_buf;
+
+__attribute__((format(printf, 2, 3)))
+static void diag_put(diag_buf *b, const char *fmt, ...)
+{
+	if (b->len + 1 >= b->cap)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(b->s + b->len, b->cap - b->len, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		b->len = b->len + (size_t)n < b->cap ? b->len + (size_t)n : b->cap - 1;
+}
+
+static void diag_put_value(diag_buf *b, expr_value v, diag_format fmt, int prec)
+{
+	double x = expr_as_double(v);
+	switch (fmt) {
+	case F_DEFAULT:
+		if (v.kind == EXPR_INT)
+			diag_put(b, "%lld", (long long)v.i);
+		else
+			diag_put(b, "%.3g", x);
+		break;
+	case F_FIXED: diag_put(b, "%.*f", prec, x); break;
+	case F_INT: diag_put(b, "%.0f", x); break;
+	case F_PCT: diag_put(b, "%.0f%%", x * 100); break;
+	case F_X: diag_put(b, "%.1fx", x); break;
+	case F_BYTES: {
+		static const char *const unit[] = {"B", "kB", "MB", "GB", "TB", "PB"};
+		int u = 0;
+		while (fabs(x) >= 1000 && u < 5)
+			x /= 1000, u++;
+		diag_put(b, u ? "%.3g %s" : "%.0f %s", x, unit[u]);
+		break;
+	}
+	}
+}
+
+static void diag_render(const diag_rule *rule, diag_ctx *c, char *out, size_t cap)
+{
+	diag_buf b = {out, cap, 0};
+	out[0] = '\0';
+	for (int i = 0; i < rule->nparts; i++) {
+		const diag_part *p = &rule->parts[i];
+		diag_put(&b, "%s", p->lit);
+		expr_value v;
+		expr_error e;
+		if (p->str == S_STALLS)
+			diag_put(&b, "%s", c->r->stalls[0] ? c->r->stalls : "(not measured)");
+		else if (p->str == S_OCC_LIMITER)
+			diag_put(&b, "%s", c->r->occ_limiter[0] ? c->r->occ_limiter : "(unknown)");
+		else if (p->e && expr_eval(p->e, diag_lookup, c, &v, &e) == 0)
+			diag_put_value(&b, v, p->fmt, p->prec);
+		else if (p->e)
+			diag_put(&b, "?");
+	}
+}
+
+int diagnose_run(const run_result *r, const diag_inputs *in, diag_finding *out, int max)
+{
+	static const diag_inputs none;
+	diag_ctx c = {r, in ? in : &none, false, {0}};
+	int n = 0;
+	if (!r || !out || max <= 0 || diag_nrules == 0)
+		return 0;
+	diag_parse_stalls(&c, r->stalls);
+	bool *fired = calloc((size_t)diag_nrules, sizeof *fired);
+	if (!fired)
+		return 0;
+	for (int i = 0; i < diag_nrules; i++) {
+		expr_value v;
+		expr_error e;
+		fired[i] = expr_eval(diag_rules[i].when, diag_lookup, &c, &v, &e) == 0 &&
+		           (v.kind == EXPR_INT ? v.i != 0 : v.f != 0);
+	}
+	for (int s = 0; s < DIAG_SEVERITY_COUNT && n < max; s++)
+		for (int i = 0; i < diag_nrules && n < max; i++) {
+			const diag_rule *rule = &diag_rules[i];
+			if (!fired[i] || rule->sev != (diag_severity)s)
+				continue;
+			diag_finding *f = &out[n++];
+			memset(f, 0, sizeof *f);
+			snprintf(f->rule, sizeof f->rule, "%s", rule->id);
+			f->severity = rule->sev;
+			snprintf(f->title, sizeof f->title, "%s", rule->title);
+			diag_render(rule, &c, f->text, sizeof f->text);
+		}
+	free(fired);
+	return n;
+}

@@ -1,0 +1,516 @@
+/* Tests for src/diagnose.c with assets/rules.yaml: recorded counter sets give the expected diagnosis,
+ * every rule fires on at least one set, and broken rule files give file:line:col. Run from the
+ * repository root.
+ *
+ * Sets marked "measured" are tests/gpu/counters_check's numbers from an H200 (132 SMs), 2026-11;
+ * the timing figures next to them (pct_attainable_bw, ...) are what such a run gives, rounded. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "diagnose.h"
+
+#define RULES "assets/rules.yaml"
+
+/* ---- helpers ---- */
+
+static int fired_count[64];   /* per rule index, over every set the tests ran */
+
+/* A run with nothing measured: counters at -1 as run_result_init leaves them. */
+static void blank(run_result *r)
+{
+	memset(r, 0, sizeof *r);
+	r->achieved_occupancy = r->dram_bytes_read = r->dram_bytes_write = r->dram_pct = -1;
+	r->l1_hit_pct = r->l2_hit_pct = r->smem_conflicts_ld = r->smem_conflicts_st = -1;
+	r->warp_efficiency = r->branch_uniform_pct = r->sm_pct = r->tensor_pct = -1;
+	r->occ_api_blocks = -1;
+}
+
+static void launch(run_result *r, unsigned blocks, unsigned threads, int occ_blocks, double theoretical,
+                   const char *limiter, int regs)
+{
+	r->grid[0] = blocks, r->grid[1] = r->grid[2] = 1;
+	r->block[0] = threads, r->block[1] = r->block[2] = 1;
+	r->occ_blocks = occ_blocks;
+	r->occ_theoretical = theoretical;
+	snprintf(r->occ_limiter, sizeof r->occ_limiter, "%s", limiter);
+	r->regs = regs;
+}
+
+static void timing(run_result *r, double ms, double bytes, double flops, double pct_bw, double pct_compute)
+{
+	r->ms_median = ms;
+	r->bytes = bytes;
+	r->flops = flops;
+	r->gbps = bytes / ms / 1e6;
+	r->gflops = flops / ms / 1e6;
+	r->pct_attainable_bw = pct_bw;
+	r->pct_theoretical_bw = pct_bw * 0.9;
+	r->pct_compute_peak = pct_compute;
+}
+
+static const diag_inputs h200 = {0, 0, 132, 4300, 67000};
+
+static int rule_index(const char *id)
+{
+	for (int i = 0; i < diagnose_count(); i++)
+		if (!strcmp(diagnose_rule_id(i), id))
+			return i;
+	return -1;
+}
+
+/* Runs the rules and checks the ids that fire, in output order ("a b c"); returns the findings. */
+static int expect(const run_result *r, const diag_inputs *in, const char *ids, diag_finding *out, int max)
+{
+	diag_finding local[32];
+	if (!out) {
+		out = local;
+		max = 32;
+	}
+	int n = diagnose_run(r, in, out, max);
+	char got[512] = "";
+	for (int i = 0; i < n; i++) {
+		snprintf(got + strlen(got), sizeof got - strlen(got), "%s%s", i ? " " : "", out[i].rule);
+		int k = rule_index(out[i].rule);
+		assert_true(k >= 0 && k < 64);
+		fired_count[k]++;
+		assert_true(out[i].text[0] != '\0');
+		assert_null(strchr(out[i].text, '?'));   /* every placeholder had its value */
+	}
+	if (strcmp(got, ids) != 0) {
+		for (int i = 0; i < n; i++)
+			print_message("  %s [%s] %s: %s\n", out[i].rule, diag_severity_name(out[i].severity), out[i].title,
+			              out[i].text);
+		fail_msg("expected \"%s\", got \"%s\"", ids, got);
+	}
+	return n;
+}
+
+static int setup(void **state)
+{
+	char err[512];
+	(void)state;
+	if (diagnose_load(RULES, err, sizeof err) != 0) {
+		fprintf(stderr, "%s\n", err);
+		return -1;
+	}
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	diagnose_unload();
+	return 0;
+}
+
+/* ---- recorded sets ---- */
+
+/* measured: copy_coalesced, 64M floats, 262144 x 256; 2.68e8 + 2.68e8 bytes for a 5.37e8 model */
+static void test_coalesced_copy_done(void **state)
+{
+	(void)state;
+	run_result r;
+	diag_finding f[8];
+	blank(&r);
+	launch(&r, 262144, 256, 8, 1.0, "warps per SM", 16);
+	timing(&r, 0.140, 536870912.0, 0, 89, 0);
+	r.achieved_occupancy = 0.710;
+	r.dram_bytes_read = 2.684e8, r.dram_bytes_write = 2.682e8, r.dram_pct = 44.3;
+	r.l1_hit_pct = 0, r.l2_hit_pct = 50.2, r.smem_conflicts_ld = r.smem_conflicts_st = 0;
+	r.warp_efficiency = 32, r.branch_uniform_pct = 0, r.sm_pct = 19.1, r.tensor_pct = 0;
+	snprintf(r.stalls, sizeof r.stalls, "long_scoreboard 85%%, wait 5%%, short_scoreboard 4%%");
+	expect(&r, &h200, "memory_bound_done", f, 8);
+	assert_int_equal(f[0].severity, DIAG_DONE);
+	assert_non_null(strstr(f[0].text, "89% of attainable bandwidth"));
+}
+
+/* measured: copy_strided, stride 8 floats, 16M elements: 5.37e8 read + 6.98e7 written, model 1.34e8 */
+static void test_strided_copy_uncoalesced(void **state)
+{
+	(void)state;
+	run_result r;
+	diag_finding f[8];
+	blank(&r);
+	launch(&r, 65536, 256, 8, 1.0, "warps per SM", 16);
+	timing(&r, 0.200, 134217728.0, 0, 16, 0);
+	r.achieved_occupancy = 0.795;
+	r.dram_bytes_read = 5.369e8, r.dram_bytes_write = 6.979e7, r.dram_pct = 65.9;
+	r.smem_conflicts_ld = r.smem_conflicts_st = 0;
+	r.warp_efficiency = 32;
+	snprintf(r.stalls, sizeof r.stalls, "long_scoreboard 94%%, wait 2%%, short_scoreboard 1%%");
+	expect(&r, &h200, "uncoalesced", f, 8);
+	assert_int_equal(f[0].severity, DIAG_CRITICAL);
+	assert_non_null(strstr(f[0].text, "607 MB"));
+	assert_non_null(strstr(f[0].text, "4.5x the 134 MB"));
+}
+
+/* A stride-32 gather that only reads: every 4 useful bytes cost a 32-byte sector, 8x the model. The
+ * lesson's model comes from diag_inputs here, not from r.bytes. */
+static void test_gather_8x(void **state)
+{
+	(void)state;
+	run_result r;
+	diag_finding f[8];
+	blank(&r);
+	launch(&r, 16384, 256, 8, 1.0, "warps per SM", 16);
+	timing(&r, 0.120, 0, 0, 12, 0);
+	diag_inputs in = h200;
+	in.model_bytes = 16777216.0;
+	r.dram_bytes_read = 134217728.0, r.dram_bytes_write = 0;
+	expect(&r, &in, "uncoalesced", f, 8);
+	assert_non_null(strstr(f[0].text, "8.0x the 16.8 MB"));
+}
+
+/* measured: smem_conflict (32x32 tile read down a column) and smem_padded (tile[32][33]) */
+static void test_bank_conflicts(void **state)
+{
+	(void)state;
+	run_result r;
+	diag_finding f[8];
+	blank(&r);
+	r.block[0] = r.block[1] = 32, r.block[2] = 1;
+	r.grid[0] = 65536, r.grid[1] = r.grid[2] = 1;
+	r.occ_blocks = 2, r.occ_theoretical = 1.0, r.regs = 16;
+	snprintf(r.occ_limiter, sizeof r.occ_limiter, "warps per SM");
+	timing(&r, 0.290, 536870912.0, 0, 43, 0);
+	r.achieved_occupancy = 0.896;
+	r.dram_bytes_read = 2.684e8, r.dram_bytes_write = 2.685e8;
+	r.smem_conflicts_ld = 6.549e7, r.smem_conflicts_st = 6.582e7;
+	r.warp_efficiency = 32;
+	snprintf(r.stalls, sizeof r.stalls, "long_scoreboard 26%%, short_scoreboard 24%%, drain 20%%");
+	expect(&r, &h200, "bank_conflicts latency_bound", f, 8);
+	assert_non_null(strstr(f[0].text, "131310000 accesses"));
+	assert_non_null(strstr(f[0].text, "about 63 per warp"));
+	assert_non_null(strstr(f[1].text, "long_scoreboard 26%, short_scoreboard 24%, drain 20%"));
+
+	/* the padded twin: 9.66e4 + 2.26e5 conflicts left (0.15 per warp), and at the ceiling */
+	r.smem_conflicts_ld = 96594, r.smem_conflicts_st = 225515;
+	timing(&r, 0.128, 536870912.0, 0, 97, 0);
+	expect(&r, &h200, "memory_bound_done", NULL, 0);
+}
+
+/* measured: branch_divergent (odd and even lanes in different loops) vs branch_uniform */
+static void test_divergence(void **state)
+{
+	(void)state;
+	run_result r;
+	diag_finding f[8];
+	blank(&r);
+	launch(&r, 8448, 256, 8, 1.0, "warps per SM", 18);
+	timing(&r, 0.300, 8650752.0, 1.1e9, 0.7, 55);
+	r.achieved_occupancy = 0.924;
+	r.dram_bytes_read = 1792, r.dram_bytes_write = 629248;
+	r.warp_efficiency = 16.27, r.branch_uniform_pct = 97.9, r.sm_pct = 68.1;
+	r.smem_conflicts_ld = r.smem_conflicts_st = 0;
+	expect(&r, &h200, "divergence", f, 8);
+	assert_non_null(strstr(f[0].text, "only 16.3 of 32 threads"));
+	assert_non_null(strstr(f[0].text, "(51%)"));
+	r.warp_efficiency = 32, r.branch_uniform_pct = 100;
+	expect(&r, &h200, "", NULL, 0);
+}
+
+/* 128 registers x 256 threads: 2 blocks per SM, 25%; no counters (so no latency_bound either). */
+static void test_low_occupancy_registers(void **state)
+{
+	(void)state;
+	run_result r;
+	diag_finding f[8];
+	blank(&r);
+	launch(&r, 4096, 256, 2, 0.25, "registers", 128);
+	timing(&r, 1.0, 1e9, 1e11, 30, 12);
+	expect(&r, &h200, "low_occupancy_registers", f, 8);
+	assert_non_null(strstr(f[0].text, "128 registers"));
+	assert_non_null(strstr(f[0].text, "at 25%"));
+	assert_non_null(strstr(f[0].text, "2 blocks of 256 threads"));
+	/* near a ceiling, low occupancy is no problem */
+	timing(&r, 1.0, 1e9, 1e11, 85, 12);
+	expect(&r, &h200, "memory_bound_done", NULL, 0);
+}
+
+static void test_low_occupancy_shared(void **state)
+{
+	(void)state;
+	run_result r;
+	diag_finding f[8];
+	blank(&r);
+	launch(&r, 4096, 256, 2, 0.25, "shared memory", 40);
+	r.static_smem = 98304, r.dynamic_smem = 16384;
+	timing(&r, 1.0, 1e9, 1e11, 30, 12);
+	expect(&r, &h200, "low_occupancy_shared", f, 8);
+	assert_non_null(strstr(f[0].text, "115 kB of shared memory"));
+}
+
+static void test_low_occupancy_blocks(void **state)
+{
+	(void)state;
+	run_result r;
+	diag_finding f[8];
+	blank(&r);
+	launch(&r, 100000, 32, 32, 0.5, "blocks per SM", 20);
+	timing(&r, 1.0, 1e9, 1e9, 30, 2);
+	expect(&r, &h200, "low_occupancy_blocks", f, 8);
+	assert_non_null(strstr(f[0].text, "Blocks of 32 threads hit the limit of 32 blocks"));
+}
+
+/* sm_86: 48 warps per SM, so one 1024-thread block is 67% */
+static void test_low_occupancy_warps(void **state)
+{
+	(void)state;
+	run_result r;
+	blank(&r);
+	launch(&r, 8192, 1024, 1, 0.667, "warps per SM", 32);
+	timing(&r, 1.0, 1e9, 1e9, 30, 2);
+	diag_inputs in = {0, 0, 84, 900, 35000};
+	expect(&r, &in, "low_occupancy_warps", NULL, 0);
+}
+
+static void test_too_few_blocks(void **state)
+{
+	(void)state;
+	run_result r;
+	diag_finding f[8];
+	blank(&r);
+	launch(&r, 64, 256, 8, 1.0, "warps per SM", 32);
+	timing(&r, 1.0, 1e8, 0, 5, 0);
+	expect(&r, &h200, "too_few_blocks", f, 8);
+	assert_non_null(strstr(f[0].text, "only 64 blocks for 132 SMs, so 68 SMs"));
+}
+
+/* 1300 blocks, 8 resident per SM on 132 SMs: 1.23 waves */
+static void test_tail_effect(void **state)
+{
+	(void)state;
+	run_result r;
+	diag_finding f[8];
+	blank(&r);
+	launch(&r, 1300, 256, 8, 1.0, "warps per SM", 32);
+	timing(&r, 1.0, 1e8, 1e12, 5, 60);
+	expect(&r, &h200, "tail_effect", f, 8);
+	assert_non_null(strstr(f[0].text, "1.23 waves of 1056 resident blocks"));
+	assert_non_null(strstr(f[0].text, "fills only 23%"));
+	assert_non_null(strstr(f[0].text, "GPU is 62%"));
+}
+
+static void test_latency_bound(void **state)
+{
+	(void)state;
+	run_result r;
+	diag_finding f[8];
+	blank(&r);
+	launch(&r, 65536, 256, 8, 1.0, "warps per SM", 32);
+	timing(&r, 2.0, 1.0e9, 1e8, 12, 1);
+	r.achieved_occupancy = 0.93;
+	r.dram_bytes_read = 0.9e9, r.dram_bytes_write = 0.1e9;
+	r.warp_efficiency = 31.5, r.smem_conflicts_ld = r.smem_conflicts_st = 0;
+	snprintf(r.stalls, sizeof r.stalls, "long_scoreboard 62%%, barrier 12%%, wait 8%%");
+	expect(&r, &h200, "latency_bound", f, 8);
+	assert_non_null(strstr(f[0].text, "Neither memory (12% of attainable bandwidth) nor arithmetic (1% of peak)"));
+}
+
+static void test_memory_bound_close(void **state)
+{
+	(void)state;
+	run_result r;
+	diag_finding f[8];
+	blank(&r);
+	launch(&r, 65536, 256, 8, 1.0, "warps per SM", 32);
+	timing(&r, 0.5, 1.4e9, 0, 65, 0);
+	r.dram_bytes_read = 1.0e9, r.dram_bytes_write = 0.5e9;
+	expect(&r, &h200, "memory_bound_close", f, 8);
+	assert_non_null(strstr(f[0].text, "65% of attainable bandwidth (2800 GB/s)"));
+	assert_non_null(strstr(f[0].text, "(1.1x)"));
+}
+
+/* SGEMM-like: 82% of the FP32 peak, plus an achieved occupancy far below theoretical */
+static void test_compute_bound_done_and_occupancy(void **state)
+{
+	(void)state;
+	run_result r;
+	diag_finding f[8];
+	blank(&r);
+	launch(&r, 4096, 256, 2, 0.5, "registers", 128);
+	timing(&r, 2.5, 2.0e8, 1.37e11, 8, 82);
+	r.achieved_occupancy = 0.30;
+	expect(&r, &h200, "achieved_below_theoretical compute_bound_done", f, 8);
+	assert_non_null(strstr(f[0].text, "held 30% of their warp slots on average, though 50%"));
+	assert_non_null(strstr(f[1].text, "82% of the arithmetic peak (54800 GFLOP/s)"));
+}
+
+static void test_register_spills(void **state)
+{
+	(void)state;
+	run_result r;
+	diag_finding f[8];
+	blank(&r);
+	launch(&r, 65536, 256, 8, 1.0, "warps per SM", 64);
+	r.spill_stores = 96, r.spill_loads = 128;
+	timing(&r, 1.0, 1e9, 1e12, 23, 60);
+	expect(&r, &h200, "register_spills", f, 8);
+	assert_non_null(strstr(f[0].text, "96 bytes stored and 128 bytes loaded"));
+}
+
+/* Nothing measured at all: no rule can decide, none fires. */
+static void test_nothing_known(void **state)
+{
+	(void)state;
+	run_result r;
+	blank(&r);
+	expect(&r, NULL, "", NULL, 0);
+	expect(&r, &h200, "", NULL, 0);
+}
+
+/* Order: most severe first, file order within a severity; max caps the output. */
+static void test_order_and_max(void **state)
+{
+	(void)state;
+	run_result r;
+	diag_finding f[8];
+	blank(&r);
+	launch(&r, 100, 32, 32, 0.5, "blocks per SM", 20);   /* too few blocks, blocks limiter */
+	timing(&r, 1.0, 1e8, 0, 20, 0);
+	r.dram_bytes_read = 5e8, r.dram_bytes_write = 1e8;   /* 6x */
+	r.warp_efficiency = 10;
+	expect(&r, &h200, "too_few_blocks uncoalesced divergence low_occupancy_blocks", f, 8);
+	assert_int_equal(diagnose_run(&r, &h200, f, 1), 1);
+	assert_string_equal(f[0].rule, "too_few_blocks");
+	assert_int_equal(diagnose_run(&r, &h200, f, 0), 0);
+}
+
+/* Must run after every recorded-set test. */
+static void test_every_rule_fires_somewhere(void **state)
+{
+	(void)state;
+	for (int i = 0; i < diagnose_count(); i++)
+		if (fired_count[i] == 0)
+			fail_msg("rule %s fired on no recorded set", diagnose_rule_id(i));
+}
+
+/* ---- broken files ---- */
+
+static void load_error(const char *text, const char *want)
+{
+	char err[512];
+	assert_int_equal(diagnose_load_buffer("t.yaml", text, strlen(text), err, sizeof err), -1);
+	if (strcmp(err, want) != 0)
+		fail_msg("for:\n%s\nexpected: %s\n     got: %s", text, want, err);
+}
+
+#define RULE_HEAD "rules:\n  - id: a\n    severity: info\n    title: T\n"
+
+static void test_load_errors(void **state)
+{
+	(void)state;
+	load_error(RULE_HEAD "    when: bytes_ratoi > 2\n    text: x\n",
+	           "t.yaml:5:11: when: unknown name 'bytes_ratoi' (see diagnose_names)");
+	load_error(RULE_HEAD "    when: blocks < 1 +\n    text: x\n", "t.yaml:5:23: when: expected a value, found the end of the expression");
+	load_error(RULE_HEAD "    when: 'blocks >> '\n    text: x\n", "t.yaml:5:22: when: expected a value, found the end of the expression");
+	load_error(RULE_HEAD "    when: blocks < 4\n    text: the {waves|.1g} waves\n",
+	           "t.yaml:6:22: text: unknown format (use .Nf with N 0..6, d, pct, x or bytes)");
+	load_error(RULE_HEAD "    when: blocks < 4\n    text: a {wavs} b\n",
+	           "t.yaml:6:14: text: unknown name 'wavs' (see diagnose_names)");
+	load_error(RULE_HEAD "    when: blocks < 4\n    text: a {blocks\n", "t.yaml:6:13: text: '{' without its '}'");
+	load_error(RULE_HEAD "    when: blocks < 4\n    text: a } b\n",
+	           "t.yaml:6:13: text: a lone '}' (write }} for a brace)");
+	load_error(RULE_HEAD "    when: blocks < 4\n    text: a {  } b\n", "t.yaml:6:13: text: empty placeholder {}");
+	load_error(RULE_HEAD "    when: blocks < 4\n    text: '{stalls|d}'\n", "t.yaml:6:19: text: {stalls} takes no format");
+	load_error("rules:\n  - id: a\n    severity: fatal\n    title: T\n    when: 1\n    text: x\n",
+	           "t.yaml:3:15: severity must be critical, warning, info or done");
+	load_error(RULE_HEAD "    when: 1\n    text: x\n    colour: red\n",
+	           "t.yaml:7:5: unknown key 'colour' (expected id, when, severity, title, text)");
+	load_error(RULE_HEAD "    when: 1\n", "t.yaml:2:5: rule a has no 'text'");
+	load_error(RULE_HEAD "    when: 1\n    text: x\n    when: 2\n", "t.yaml:7:5: 'when' appears twice");
+	load_error(RULE_HEAD "    when: 1\n    text: x\n  - id: a\n    severity: info\n    title: T\n    when: 1\n    text: y\n",
+	           "t.yaml:7:9: rule id 'a' is used twice");
+	load_error("rules:\n  - id: Bad-Id\n    severity: info\n    title: T\n    when: 1\n    text: x\n",
+	           "t.yaml:2:9: id must be 1 to 31 of a-z, 0-9 and _");
+	load_error(RULE_HEAD "    when: [1]\n    text: x\n", "t.yaml:5:11: 'when' must be a single value");
+	load_error("rules:\n  - id: a\n    when: [1,\n", "t.yaml:4:1: did not find expected node content (while parsing a flow node at 4:1)");
+	load_error("rule:\n  - id: a\n", "t.yaml:1:1: unknown key at the top (only 'rules' is allowed)");
+	load_error("rules: {}\n", "t.yaml:1:8: 'rules' must be a list");
+	load_error("rules: []\n", "t.yaml:1:8: 'rules' is empty");
+	load_error("", "t.yaml:1:1: the file is empty (expected a mapping with 'rules')");
+	load_error("- 1\n", "t.yaml:1:1: expected a mapping with 'rules'");
+	load_error(RULE_HEAD "    when: 1\n    text: x\n---\nrules: []\n", "t.yaml:8:1: only one YAML document is allowed");
+	load_error("rules:\n  - 5\n", "t.yaml:2:5: a rule must be a mapping (id, when, severity, title, text)");
+
+	/* a failed load keeps the rules loaded before */
+	assert_true(diagnose_count() > 10);
+	assert_int_equal(rule_index("uncoalesced") >= 0, 1);
+
+	/* from a file: the path leads the message; a missing file says so */
+	char path[] = "/tmp/cc_diag_XXXXXX", err[512];
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	const char *bad = RULE_HEAD "    when: 1 +* 2\n    text: x\n";
+	assert_int_equal(write(fd, bad, strlen(bad)), (ssize_t)strlen(bad));
+	close(fd);
+	assert_int_equal(diagnose_load(path, err, sizeof err), -1);
+	char want[600];
+	snprintf(want, sizeof want, "%s:5:14: when: expected a value, found '*'", path);
+	assert_string_equal(err, want);
+	unlink(path);
+	assert_int_equal(diagnose_load("/nonexistent/rules.yaml", err, sizeof err), -1);
+	assert_string_equal(err, "/nonexistent/rules.yaml: cannot read: No such file or directory");
+}
+
+/* A good buffer replaces the table; formats and literal braces render as documented. */
+static void test_load_and_formats(void **state)
+{
+	(void)state;
+	const char *text =
+		"rules:\n"
+		"  - id: f\n"
+		"    when: blocks > 0 || 0\n"
+		"    severity: info\n"
+		"    title: Formats\n"
+		"    text: \"{{b}} {blocks} {blocks|.2f} {achieved_occupancy|pct} {waves|x} {dram_bytes|bytes}"
+		" {warp_efficiency} {blocks > 5 ? 1 : 2} {smem_conflicts|d} {stalls} {occ_limiter} {regs}\"\n";
+	char err[512];
+	assert_int_equal(diagnose_load_buffer("t.yaml", text, strlen(text), err, sizeof err), 0);
+	assert_int_equal(diagnose_count(), 1);
+	run_result r;
+	diag_finding f[2];
+	blank(&r);
+	launch(&r, 264, 256, 1, 0.125, "registers", 0);
+	r.achieved_occupancy = 0.1234, r.dram_bytes_read = 1.5e9, r.dram_bytes_write = 2.5e8;
+	r.warp_efficiency = 31.25, r.smem_conflicts_ld = 10.4, r.smem_conflicts_st = 0;
+	assert_int_equal(diagnose_run(&r, &h200, f, 2), 1);
+	/* regs 0 means "not compiled": unknown, shown as '?' */
+	assert_string_equal(f[0].text, "{b} 264 264.00 12% 2.0x 1.75 GB 31.2 1 10 (not measured) registers ?");
+	assert_int_equal(setup(NULL), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_coalesced_copy_done),
+		cmocka_unit_test(test_strided_copy_uncoalesced),
+		cmocka_unit_test(test_gather_8x),
+		cmocka_unit_test(test_bank_conflicts),
+		cmocka_unit_test(test_divergence),
+		cmocka_unit_test(test_low_occupancy_registers),
+		cmocka_unit_test(test_low_occupancy_shared),
+		cmocka_unit_test(test_low_occupancy_blocks),
+		cmocka_unit_test(test_low_occupancy_warps),
+		cmocka_unit_test(test_too_few_blocks),
+		cmocka_unit_test(test_tail_effect),
+		cmocka_unit_test(test_latency_bound),
+		cmocka_unit_test(test_memory_bound_close),
+		cmocka_unit_test(test_compute_bound_done_and_occupancy),
+		cmocka_unit_test(test_register_spills),
+		cmocka_unit_test(test_nothing_known),
+		cmocka_unit_test(test_order_and_max),
+		cmocka_unit_test(test_every_rule_fires_somewhere),
+		cmocka_unit_test(test_load_errors),
+		cmocka_unit_test(test_load_and_formats),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
