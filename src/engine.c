@@ -462,7 +462,12 @@ static void step_run(engine *e, job *j)
 			break;
 		case WMSG_RUNNING: j->waiting_gpu = 0; break;
 		case WMSG_BEAT: case WMSG_DEVICE: break;
-		case WMSG_RESULT: take_result(e, j, &m.result); return;
+		case WMSG_RESULT:
+			/* After a fault the worker exits (its CUDA context may be broken): reap it now, so the
+			 * next job starts a fresh one instead of writing to a closing pipe. */
+			if (m.result.status == RUN_FAULT) worker_kill(e->w);
+			take_result(e, j, &m.result);
+			return;
 		case WMSG_DIED: {
 			char msg[600];
 			strfmt(msg, sizeof msg, "%s while running this stage; a fresh worker starts with the next run", m.text);

@@ -115,8 +115,10 @@ void report_footer(FILE *f, const lesson *l, const device_info *d, const run_res
 			        r->counter_passes, "stage", "achv occ", "theo occ", "DRAM/mdl", "DRAM %", "L2 hit", "L1 hit", "bank ld", "bank st",
 			        "warp", "top stalls");
 		double dram = r->dram_bytes_read + r->dram_bytes_write;
-		fprintf(f, "%-14s %8.1f%% %8.1f%% %7.2fx %7.1f%% %6.1f%% %6.1f%% %9.0f %9.0f %6.1f  %s\n", r->stage, 100 * r->achieved_occupancy,
-		        100 * r->occ_theoretical, r->bytes > 0 ? dram / r->bytes : 0, r->dram_pct, r->l2_hit_pct, r->l1_hit_pct,
+		char theo[16] = "-";
+		if (r->occ_max_warps) strfmt(theo, sizeof theo, "%.1f%%", 100 * r->occ_theoretical);
+		fprintf(f, "%-14s %8.1f%% %9s %7.2fx %7.1f%% %6.1f%% %6.1f%% %9.0f %9.0f %6.1f  %s\n", r->stage, 100 * r->achieved_occupancy,
+		        theo, r->bytes > 0 ? dram / r->bytes : 0, r->dram_pct, r->l2_hit_pct, r->l1_hit_pct,
 		        r->smem_conflicts_ld, r->smem_conflicts_st, r->warp_efficiency, r->stalls);
 	}
 	for (int i = 0; i < n && !counted; i++)
@@ -135,7 +137,7 @@ void report_footer(FILE *f, const lesson *l, const device_info *d, const run_res
 	const run_result *base = NULL, *best = NULL;
 	for (int i = 0; i < n; i++) {
 		if (!strcmp(rs[i].stage, "baseline")) base = &rs[i];
-		else if (rs[i].status == RUN_OK && rs[i].reps && (!best || rs[i].ms_median < best->ms_median)) best = &rs[i];
+		else if (rs[i].status == RUN_OK && rs[i].reps && rs[i].checked && (!best || rs[i].ms_median < best->ms_median)) best = &rs[i];
 	}
 	if (base && best && base->status == RUN_OK && base->gbps > 0) {
 		char fl[48] = "";
