@@ -7,7 +7,7 @@ OUT=${OUT:-build/gpu-check}
 mkdir -p "$OUT"
 export XDG_CACHE_HOME=${XDG_CACHE_HOME:-/tmp/cudaclimb-cache}
 {
-	echo "commit $(git rev-parse --short HEAD 2>/dev/null)$(git diff --quiet 2>/dev/null || echo ' (with uncommitted changes)')"
+	echo "commit $(git -c safe.directory='*' rev-parse --short HEAD 2>/dev/null)$(git -c safe.directory='*' diff --quiet 2>/dev/null || echo ' (with uncommitted changes)')"
 	nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu --format=csv,noheader
 } | tee "$OUT/about.txt"
 if ! make -j8 all >"$OUT/build.log" 2>&1; then echo "BUILD FAILED"; tail -30 "$OUT/build.log"; exit 1; fi
