@@ -114,7 +114,7 @@ static int teardown(void **state)
 /* ---- recorded sets ---- */
 
 /* measured: copy_coalesced, 64M floats, 262144 x 256; 2.68e8 + 2.68e8 bytes for a 5.37e8 model */
-static void test_coalesced_copy_done(void **state)
+static void test_coalesced_copy_close(void **state)
 {
 	(void)state;
 	run_result r;
@@ -127,9 +127,29 @@ static void test_coalesced_copy_done(void **state)
 	r.l1_hit_pct = 0, r.l2_hit_pct = 50.2, r.smem_conflicts_ld = r.smem_conflicts_st = 0;
 	r.warp_efficiency = 32, r.branch_uniform_pct = 0, r.sm_pct = 19.1, r.tensor_pct = 0;
 	snprintf(r.stalls, sizeof r.stalls, "long_scoreboard 85%%, wait 5%%, short_scoreboard 4%%");
+	/* 89% is not yet the ceiling: on the H200 SAXPY gained 1.26x from 80% (see assets/rules.yaml) */
+	expect(&r, &h200, "memory_bound_close", f, 8);
+	assert_int_equal(f[0].severity, DIAG_INFO);
+	assert_non_null(strstr(f[0].text, "89% of attainable bandwidth"));
+}
+
+/* measured: cudaclimb bench bandwidth on an H200, stage vectorized: 4266 GB/s, 100.6% of the
+ * calibration copy, DRAM 1.00x the model, achieved occupancy 80.8% */
+static void test_vectorized_saxpy_done(void **state)
+{
+	(void)state;
+	run_result r;
+	diag_finding f[8];
+	blank(&r);
+	launch(&r, 65536, 256, 8, 1.0, "warps per SM", 28);
+	timing(&r, 0.1888, 805306368.0, 134217728.0, 100.6, 1.1);
+	r.achieved_occupancy = 0.808;
+	r.dram_bytes_read = 5.37e8, r.dram_bytes_write = 2.67e8, r.dram_pct = 68.9;
+	r.smem_conflicts_ld = r.smem_conflicts_st = 0;
+	r.warp_efficiency = 32;
+	snprintf(r.stalls, sizeof r.stalls, "long_scoreboard 93%%, drain 2%%, wait 2%%");
 	expect(&r, &h200, "memory_bound_done", f, 8);
 	assert_int_equal(f[0].severity, DIAG_DONE);
-	assert_non_null(strstr(f[0].text, "89% of attainable bandwidth"));
 }
 
 /* measured: copy_strided, stride 8 floats, 16M elements: 5.37e8 read + 6.98e7 written, model 1.34e8 */
@@ -231,7 +251,7 @@ static void test_low_occupancy_registers(void **state)
 	assert_non_null(strstr(f[0].text, "at 25%"));
 	assert_non_null(strstr(f[0].text, "2 blocks of 256 threads"));
 	/* near a ceiling, low occupancy is no problem */
-	timing(&r, 1.0, 1e9, 1e11, 85, 12);
+	timing(&r, 1.0, 1e9, 1e11, 95, 12);
 	expect(&r, &h200, "memory_bound_done", NULL, 0);
 }
 
@@ -491,7 +511,8 @@ static void test_load_and_formats(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_coalesced_copy_done),
+		cmocka_unit_test(test_coalesced_copy_close),
+		cmocka_unit_test(test_vectorized_saxpy_done),
 		cmocka_unit_test(test_strided_copy_uncoalesced),
 		cmocka_unit_test(test_gather_8x),
 		cmocka_unit_test(test_bank_conflicts),
