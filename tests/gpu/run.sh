@@ -60,3 +60,20 @@ for s, st in want.items():
     else:
         print("FAIL worker isolation: %s expected %s, got %s" % (s, st, r and (r["status"], r["message"])))
 PY
+
+# Shared boxes: while another process holds this GPU's lock, a run waits and says who holds it.
+uuid=$($B device --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["uuid"])')
+export CUDACLIMB_LOCK_DIR=$tmp
+lock=$tmp/cudaclimb-gpu-$uuid.lock
+echo "alice (pid 4242) since 09:00" >"$lock"
+if command -v flock >/dev/null; then
+	flock "$lock" sleep 4 &
+	holder=$!
+	i=0; while [ $i -lt 50 ] && flock -n "$lock" true; do sleep 0.1; i=$((i + 1)); done
+	out=$($B run bandwidth/coalesced --reps 3 2>&1); code=$?
+	wait $holder
+	if [ $code = 0 ] && printf '%s' "$out" | grep -q "waiting for the GPU: in use by alice (pid 4242)"; then pass "gpu lock: a second run waits and names the holder"
+	else fail "gpu lock: exit $code, no waiting message"; printf '%s\n' "$out" | head -5; fi
+else
+	skip "gpu lock: flock(1) is not installed"
+fi
