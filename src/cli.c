@@ -280,6 +280,7 @@ int cli_main(int argc, char **argv)
 	if (!known) return usage_error("unknown command '%s'", cmd);
 	char err[1024];
 	c.eo.quiet = !cmd;
+	if (!cmd) c.eo.time_budget_ms = 100;   /* the terminal interface: what-if changes must feel instant */
 	engine *e = engine_new(&c.eo, err, sizeof err);
 	if (!e) { fprintf(stderr, "cudaclimb: %s\n", err); return EXIT_USAGE; }
 	if (!cmd) r = tui_run(e, &c.to);

@@ -297,9 +297,9 @@ static void send_run(engine *e, job *j)
 	if (!e->w) e->w = worker_new(e->exe, e->data_root, e->o.gpu);
 	if (worker_ensure(e->w, err, sizeof err)) { finish(e, j, RUN_CRASH, err); return; }
 	sb b = {0};
-	sb_addf(&b, "run\nlesson %s\nkroot %s/kernels\nstage %d\nref_stage %d\ncubin %s\nref_cubin %s\nseed %llu\nverify 1\ntime %d\nreps %d\ncounters %d\n",
+	sb_addf(&b, "run\nlesson %s\nkroot %s/kernels\nstage %d\nref_stage %d\ncubin %s\nref_cubin %s\nseed %llu\nverify 1\ntime %d\nreps %d\nbudget %d\ncounters %d\n",
 	        j->j.lesson->path, e->lessons_root, j->j.stage, j->ref_stage, j->cubin, j->ref_cubin, (unsigned long long)e->seed,
-	        !j->j.no_time, e->o.reps, j->j.counters && !e->o.no_counters);
+	        !j->j.no_time, e->o.reps, e->o.time_budget_ms, j->j.counters && !e->o.no_counters);
 	for (int i = 0; i < j->j.nsets; i++) sb_addf(&b, "set %s %s\n", j->j.sets[i].name, j->j.sets[i].value);
 	sb_add(&b, "end\n");
 	int bad = worker_send(e->w, b.s);

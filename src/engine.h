@@ -18,7 +18,8 @@ typedef struct {
 	int no_counters;
 	const char *replay_path;    /* answer runs from a file written by run/bench --json */
 	uint64_t seed; int has_seed;/* inputs' seed; without it a fresh one per parameter set */
-	int reps;                   /* timed repetitions; 0: automatic */
+	int reps;                   /* timed repetitions; 0: automatic (enough for time_budget_ms) */
+	int time_budget_ms;         /* automatic repetitions aim at this much timed work; 0: 400 ms */
 	int quiet;                  /* no progress lines on stderr (the TUI sets it) */
 } engine_opts;
 

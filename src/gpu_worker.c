@@ -15,7 +15,7 @@
 
 typedef struct {
 	char lesson[512], kroot[512], cubin[512], ref_cubin[512];
-	int stage, ref_stage, verify, time, reps, counters;
+	int stage, ref_stage, verify, time, reps, budget_ms, counters;
 	uint64_t seed;
 	plan_setting sets[16]; int nsets;
 } request;
@@ -159,14 +159,18 @@ static void time_runs(gpu_exec *x, const request *q, run_result *r)
 	double single = 0, start = now_ms(), beat = start;
 	int warm = 0;
 	cudaError_t e = cudaSuccess;
-	/* Warm-up: at least 3 runs and 25 ms, so clocks and caches settle. */
-	while (!e && (warm < 3 || now_ms() - start < 25) && warm < 100) {
+	/* Warm-up: at least 3 runs and a little time (25 ms, or a tenth of the budget), so clocks and
+	 * caches settle. */
+	double settle = q->budget_ms > 0 && q->budget_ms < 250 ? q->budget_ms / 10.0 : 25;
+	while (!e && (warm < 3 || now_ms() - start < settle) && warm < 100) {
 		double t = now_ms();
 		if ((e = gpu_data_poison(&data, 0)) || (e = gpu_exec_launch(x, 0)) || (e = cudaDeviceSynchronize())) break;
 		single = now_ms() - t;
 		warm++;
 	}
-	int reps = q->reps > 0 ? q->reps : (int)fmin(300, fmax(10, 400 / fmax(single, 1e-3)));
+	/* Automatic: about budget_ms of timed work, at least 5 repetitions (10 with the full budget). */
+	double budget = q->budget_ms > 0 ? q->budget_ms : 400;
+	int reps = q->reps > 0 ? q->reps : (int)fmin(300, fmax(budget >= 400 ? 10 : 5, budget / fmax(single, 1e-3)));
 	double *ms = xcalloc((size_t)reps, sizeof *ms);
 	int done = 0;
 	for (; !e && done < reps; done++) {
@@ -290,6 +294,7 @@ static int read_request(FILE *in, request *q)
 		else if (!strcmp(line, "verify")) q->verify = atoi(v);
 		else if (!strcmp(line, "time")) q->time = atoi(v);
 		else if (!strcmp(line, "reps")) q->reps = atoi(v);
+		else if (!strcmp(line, "budget")) q->budget_ms = atoi(v);
 		else if (!strcmp(line, "counters")) q->counters = atoi(v);
 		else if (!strcmp(line, "seed")) q->seed = strtoull(v, NULL, 10);
 		else if (!strcmp(line, "set") && q->nsets < 16) {
