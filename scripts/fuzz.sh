@@ -1,0 +1,84 @@
+#!/bin/sh
+# Builds every tests/fuzz/fuzz_*.c with clang's libFuzzer, ASan and UBSan into build-fuzz/, then runs
+# each for $1 seconds (default 10) over tests/fuzz/corpus/<name>/. New corpus entries go to a
+# temporary folder, never into the repository; a crash input is kept in build-fuzz/artifacts/.
+# Prints "PASS fuzz_x (N runs in S s)", "FAIL fuzz_x: ..." per target, or "SKIP fuzz: <why>".
+# Exit status: 1 if any target failed, else 0.   Usage: scripts/fuzz.sh [SECONDS]
+set -u
+cd "$(dirname "$0")/.." || exit 1
+secs=${1:-10}
+case $secs in '' | *[!0-9]*) echo "usage: scripts/fuzz.sh [SECONDS]" >&2; exit 2 ;; esac
+CC=${FUZZ_CC:-clang}
+CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
+OUT=build-fuzz
+CFLAGS="-g -O1 -std=c11 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Isrc -I$CUDA_HOME/include"
+
+# Sources each target needs besides itself (as its header comment says). A target not listed here
+# gets the engine sources that need neither CUDA nor the terminal.
+sources_for() {
+	case $1 in
+	fuzz_expr) echo "src/expr.c" ;;
+	fuzz_arch) echo "src/arch.c src/occupancy.c" ;;
+	fuzz_lesson) echo "src/lesson.c src/lesson_yaml.c src/lesson_stage.c src/expr.c src/util.c" ;;
+	fuzz_rules) echo "src/diagnose.c src/expr.c" ;;
+	*)
+		for f in src/*.c; do
+			case ${f#src/} in
+			main.c | cli.c | worker.c | gpu*.c | baseline.c | engine*.c | compile.c | counters* | report.c | json.c) ;;
+			*) printf '%s ' "$f" ;;
+			esac
+		done
+		;;
+	esac
+}
+
+if ! command -v "$CC" >/dev/null 2>&1; then
+	echo "SKIP fuzz: $CC is not installed (apt-get install clang)"
+	exit 0
+fi
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/cudaclimb-fuzz.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT INT TERM
+printf 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { (void)d; (void)n; return 0; }\n' >"$tmp/probe.c"
+if ! $CC -fsanitize=fuzzer,address,undefined "$tmp/probe.c" -o "$tmp/probe" >"$tmp/probe.log" 2>&1; then
+	echo "SKIP fuzz: $CC cannot link with -fsanitize=fuzzer (libFuzzer missing): $(head -n 1 "$tmp/probe.log")"
+	exit 0
+fi
+
+mkdir -p "$OUT/artifacts"
+failed=0
+found=0
+for src in tests/fuzz/fuzz_*.c; do
+	[ -f "$src" ] || continue
+	found=1
+	name=$(basename "$src" .c)
+	bin=$OUT/$name
+	# shellcheck disable=SC2046,SC2086 # the flags and the source list are split on purpose
+	if ! $CC $CFLAGS "$src" $(sources_for "$name") -lyaml -lm -o "$bin" >"$OUT/$name.build.log" 2>&1; then
+		echo "FAIL $name: build failed ($(grep -m 1 -E 'error|undefined reference' "$OUT/$name.build.log"); see $OUT/$name.build.log)"
+		failed=1
+		continue
+	fi
+	corpus=tests/fuzz/corpus/${name#fuzz_}
+	new=$tmp/corpus-$name
+	mkdir -p "$new"
+	dirs=$new
+	[ -d "$corpus" ] && dirs="$new $corpus"
+	log=$OUT/$name.log
+	# shellcheck disable=SC2086
+	ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
+		"$bin" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+		-artifact_prefix="$OUT/artifacts/$name-" $dirs >"$log" 2>&1
+	rc=$?
+	runs=$(sed -n 's/^Done \([0-9]*\) runs in \([0-9]*\) second.*/\1/p' "$log" | tail -n 1)
+	took=$(sed -n 's/^Done \([0-9]*\) runs in \([0-9]*\) second.*/\2/p' "$log" | tail -n 1)
+	if [ "$rc" -eq 0 ] && [ -n "$runs" ]; then
+		echo "PASS $name (${runs} runs in ${took} s)"
+	else
+		why=$(grep -m 1 -E '^(==[0-9]+==ERROR|SUMMARY:|.*runtime error:|.*deadly signal|.*-timeout=|.*out-of-memory)' "$log")
+		art=$(sed -n 's/.*Test unit written to \(.*\)/\1/p' "$log" | tail -n 1)
+		echo "FAIL $name: ${why:-exit status $rc}${art:+ (input: $art)}; log in $log"
+		failed=1
+	fi
+done
+[ "$found" = 1 ] || echo "SKIP fuzz: no tests/fuzz/fuzz_*.c"
+exit "$failed"

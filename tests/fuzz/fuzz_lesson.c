@@ -1,0 +1,80 @@
+/* libFuzzer target for the lesson loader (src/lesson.c, lesson_stage.c, lesson_yaml.c, over expr.c):
+ * any bytes either load into a lesson whose invariants hold, or fail with "fuzz.yaml:line:col: ...".
+ *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Isrc -I/usr/local/cuda/include tests/fuzz/fuzz_lesson.c \
+ *     src/lesson.c src/lesson_yaml.c src/lesson_stage.c src/expr.c src/util.c -lyaml -o build-fuzz/fuzz_lesson
+ *   build-fuzz/fuzz_lesson -max_total_time=60 NEW_CORPUS_DIR tests/fuzz/corpus/lesson */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lesson.h"
+
+/* "fuzz.yaml:L:C: " with L, C >= 1 */
+static int has_position(const char *err)
+{
+	const char *p = err + strlen("fuzz.yaml:");
+	if (strncmp(err, "fuzz.yaml:", strlen("fuzz.yaml:")) != 0) return 0;
+	for (int field = 0; field < 2; field++) {
+		char *end;
+		long v = strtol(p, &end, 10);
+		if (end == p || v < 1 || *end != ':') return 0;
+		p = end + 1;
+	}
+	return *p == ' ';
+}
+
+static void check_stage(const lesson *l, const lesson_stage *s)
+{
+	if (!s->id || !s->entry || !s->kernel_rel || s->nlaunches < 1 || s->kernel_path) abort();
+	if (lesson_stage_index(l, s->id) != s - l->stages) abort();   /* ids are unique */
+	for (int i = 0; i < s->ntunables; i++) {
+		const lesson_tunable *t = &s->tunables[i];
+		int found = 0;
+		if (t->nvalues < 1 || lesson_find_tunable(s, t->name) == NULL) abort();
+		for (int k = 0; k < t->nvalues; k++) {
+			if (k && t->values[k - 1] > t->values[k]) abort();   /* ascending */
+			found |= t->values[k] == t->def;
+		}
+		if (!found) abort();
+	}
+	for (int i = 0; i < s->nlaunches; i++) {
+		const lesson_launch *L = &s->launches[i];
+		if (L->is_memset) {
+			if (!lesson_find_buffer(l, s, L->memset_buffer) || L->memset_value < 0 || L->memset_value > 255) abort();
+			continue;
+		}
+		if (!L->grid[0].e || !L->block[0].e) abort();
+		for (int a = 0; a < L->nargs; a++)
+			if (L->args[a].kind == ARG_BUFFER ? !lesson_find_buffer(l, s, L->args[a].buffer) : !L->args[a].value.e) abort();
+	}
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char err[1024];
+	err[0] = 0;
+	lesson *l = lesson_load_buffer("fuzz.yaml", (const char *)data, size, NULL, err, sizeof err);
+	if (!l) {
+		if (!has_position(err)) abort();   /* every failure says where */
+		return 0;
+	}
+	if (!l->id || !l->title || !l->summary || !l->bytes.e || l->nstages < 1 || l->kernel_dir) abort();
+	for (int i = 0; i < l->nparams; i++)
+		if (lesson_find_param(l, l->params[i].name) == NULL || !l->params[i].def.e) abort();
+	for (int i = 0; i < l->nbuffers; i++) {
+		const lesson_buffer *b = &l->buffers[i];
+		if (!b->count.e || (unsigned)b->type >= DT_COUNT || lesson_dtype_size(b->type) == 0) abort();
+		if (b->output && b->init != INIT_NONE) abort();
+	}
+	for (int i = 0; i < l->ncompare; i++) {
+		const lesson_buffer *b = lesson_find_buffer(l, NULL, l->compare[i]);
+		if (!b || !b->output) abort();
+	}
+	if (l->reference && strcmp(l->reference, "baseline") && lesson_stage_index(l, l->reference) < 0) abort();
+	if (l->reference && !strcmp(l->reference, "baseline") && !l->baseline) abort();
+	if (l->rel_tol < 0 || l->abs_tol < 0) abort();
+	for (int i = 0; i < l->nstages; i++) check_stage(l, &l->stages[i]);
+	lesson_free(l);
+	return 0;
+}

@@ -1,0 +1,395 @@
+/* Tests for src/compile.c: the ptxas report parser on recorded logs, the cache key, and real NVRTC
+ * compiles (no GPU needed) into a temporary cache: results, caching, errors with line numbers, and
+ * cache files written whole. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "compile.h"
+#include "util.h"
+
+/* ---- ptxas reports ---- */
+
+/* Recorded from NVRTC (sm_90), then a second function with spills as ptxas reports them. */
+static const char ptxas_log[] =
+	"ptxas info    : 0 bytes gmem\n"
+	"ptxas info    : Compiling entry function 'k' for 'sm_90'\n"
+	"ptxas info    : Function properties for k\n"
+	"ptxas         .     0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+	"ptxas info    : Used 10 registers, used 1 barriers, 1024 bytes smem\n"
+	"ptxas info    : Compiling entry function 'sgemm_tile' for 'sm_90'\n"
+	"ptxas info    : Function properties for sgemm_tile\n"
+	"ptxas         .     24 bytes stack frame, 8 bytes spill stores, 12 bytes spill loads\n"
+	"ptxas info    : Used 255 registers, 49152 bytes smem, 380 bytes cmem[0]\n";
+
+static void test_parse_ptxas(void **state)
+{
+	(void)state;
+	compile_result r;
+	memset(&r, 0, sizeof r);
+	compile_parse_ptxas(ptxas_log, &r);
+	assert_int_equal(r.nentries, 2);
+	const compile_entry *k = compile_find_entry(&r, "k"), *g = compile_find_entry(&r, "sgemm_tile");
+	assert_non_null(k);
+	assert_non_null(g);
+	assert_string_equal(k->name, "k");
+	assert_int_equal(k->regs, 10);
+	assert_int_equal(k->stack_bytes, 0);
+	assert_int_equal(k->spill_stores, 0);
+	assert_int_equal(k->spill_loads, 0);
+	assert_int_equal(k->static_smem, 1024);
+	assert_int_equal(g->regs, 255);
+	assert_int_equal(g->stack_bytes, 24);
+	assert_int_equal(g->spill_stores, 8);
+	assert_int_equal(g->spill_loads, 12);
+	assert_int_equal(g->static_smem, 49152);
+	assert_null(compile_find_entry(&r, "sgemm"));
+	assert_null(compile_find_entry(&r, "k2"));
+
+	/* parsing again starts over */
+	compile_parse_ptxas("ptxas info    : 0 bytes gmem\n", &r);
+	assert_int_equal(r.nentries, 0);
+	compile_parse_ptxas("", &r);
+	assert_int_equal(r.nentries, 0);
+
+	/* no trailing newline, no smem */
+	compile_parse_ptxas("ptxas info    : Compiling entry function 'a' for 'sm_80'\nptxas info    : Used 3 registers", &r);
+	assert_int_equal(r.nentries, 1);
+	assert_int_equal(r.entries[0].regs, 3);
+	assert_int_equal(r.entries[0].static_smem, 0);
+}
+
+/* A __noinline__ device function's properties come after an entry's report (recorded from NVRTC 13,
+ * sm_90): they belong to that function and must not overwrite the entry's 256-byte stack frame. */
+static void test_parse_ptxas_device_function(void **state)
+{
+	(void)state;
+	static const char log[] =
+		"ptxas info    : 0 bytes gmem\n"
+		"ptxas info    : Compiling entry function 'k2' for 'sm_90'\n"
+		"ptxas info    : Function properties for k2\n"
+		"ptxas         .     256 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+		"ptxas info    : Used 40 registers, used 0 barriers, 256 bytes cumulative stack size\n"
+		"ptxas info    : Compile time = 102.632 ms\n"
+		"ptxas info    : Function properties for _Z6helperPfi\n"
+		"ptxas         .     0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+		"ptxas info    : Compiling entry function 'k1' for 'sm_90'\n"
+		"ptxas info    : Function properties for k1\n"
+		"ptxas         .     256 bytes stack frame, 8 bytes spill stores, 4 bytes spill loads\n"
+		"ptxas info    : Used 40 registers, used 0 barriers, 256 bytes cumulative stack size\n"
+		"ptxas info    : Compile time = 83.586 ms\n"
+		"ptxas info    : Function properties for _Z6helperPfi\n"
+		"ptxas         .     0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n";
+	compile_result r;
+	memset(&r, 0, sizeof r);
+	compile_parse_ptxas(log, &r);
+	assert_int_equal(r.nentries, 2);
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(r.entries[i].regs, 40);
+		assert_int_equal(r.entries[i].stack_bytes, 256);
+		assert_int_equal(r.entries[i].static_smem, 0);
+	}
+	assert_int_equal(compile_find_entry(&r, "k1")->spill_stores, 8);
+	assert_int_equal(compile_find_entry(&r, "k1")->spill_loads, 4);
+	assert_null(compile_find_entry(&r, "_Z6helperPfi"));
+}
+
+static void test_parse_ptxas_many(void **state)
+{
+	(void)state;
+	sb b = {0};
+	for (int i = 0; i < COMPILE_MAX_ENTRIES + 4; i++)
+		sb_addf(&b, "ptxas info    : Compiling entry function 'f%d' for 'sm_90'\nptxas info    : Used %d registers\n", i, i + 1);
+	compile_result r;
+	memset(&r, 0, sizeof r);
+	compile_parse_ptxas(b.s, &r);
+	assert_int_equal(r.nentries, COMPILE_MAX_ENTRIES);
+	assert_int_equal(compile_find_entry(&r, "f15")->regs, 16);
+	assert_null(compile_find_entry(&r, "f16"));
+	sb_free(&b);
+}
+
+/* ---- a temporary kernel folder and cache ---- */
+
+static char tmp_root[256], kdir[300], cache_dir[300];
+
+static void write_text(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static char *path_in(const char *dir, const char *name) { return xasprintf("%s/%s", dir, name); }
+
+static const char kernel_src[] =
+	"#include \"common.cuh\"\n"
+	"extern \"C\" __global__ void add1(float *x, int n)\n"
+	"{\n"
+	"\tint i = blockIdx.x * BLOCK + threadIdx.x;\n"
+	"\tif (i < n) x[i] = twice(x[i]) + 1.0f;\n"
+	"}\n";
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(tmp_root, sizeof tmp_root, "/tmp/cc_test_compile.XXXXXX");
+	if (!mkdtemp(tmp_root)) return -1;
+	snprintf(kdir, sizeof kdir, "%s/kernels", tmp_root);
+	snprintf(cache_dir, sizeof cache_dir, "%s/cache", tmp_root);
+	if (mkdir(kdir, 0755) || mkdir(cache_dir, 0755)) return -1;
+	setenv("XDG_CACHE_HOME", cache_dir, 1);
+	char *k = path_in(kdir, "add1.cu"), *h = path_in(kdir, "common.cuh");
+	FILE *f = fopen(k, "w"), *g = fopen(h, "w");
+	if (!f || !g) return -1;
+	fputs(kernel_src, f);
+	fputs("__device__ inline float twice(float v) { return 2.0f * v; }\n", g);
+	fclose(f);
+	fclose(g);
+	free(k);
+	free(h);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	char *cmd = xasprintf("rm -rf '%s'", tmp_root);
+	if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", tmp_root);
+	free(cmd);
+	return 0;
+}
+
+/* ---- the cache key ---- */
+
+static void key_of(const char *kernel, const char *arch, char *const *opts, int nopts, char out[17])
+{
+	compile_request rq = { kernel, kdir, arch, opts, nopts };
+	assert_int_equal(compile_key(&rq, out), 0);
+	assert_int_equal(strlen(out), 16);
+}
+
+static void test_key(void **state)
+{
+	(void)state;
+	char *k = path_in(kdir, "key.cu"), *h = path_in(kdir, "key_extra.cuh"), *txt = path_in(kdir, "notes.txt");
+	char *opts[] = { "-DBLOCK=256", "--use_fast_math" }, *opts2[] = { "-DBLOCK=128", "--use_fast_math" };
+	char base[17], again[17], other[17];
+	write_text(k, "extern \"C\" __global__ void f() {}\n");
+	key_of(k, "sm_90", opts, 2, base);
+	key_of(k, "sm_90", opts, 2, again);
+	assert_string_equal(base, again);   /* deterministic */
+
+	/* the source */
+	write_text(k, "extern \"C\" __global__ void f() { }\n");
+	key_of(k, "sm_90", opts, 2, other);
+	assert_string_not_equal(base, other);
+	write_text(k, "extern \"C\" __global__ void f() {}\n");
+	key_of(k, "sm_90", opts, 2, again);
+	assert_string_equal(base, again);
+
+	/* a header beside it: added, changed, removed */
+	write_text(h, "#define X 1\n");
+	key_of(k, "sm_90", opts, 2, other);
+	assert_string_not_equal(base, other);
+	char with_header[17];
+	memcpy(with_header, other, 17);
+	write_text(h, "#define X 2\n");
+	key_of(k, "sm_90", opts, 2, other);
+	assert_string_not_equal(with_header, other);
+	assert_string_not_equal(base, other);
+	unlink(h);
+	key_of(k, "sm_90", opts, 2, again);
+	assert_string_equal(base, again);
+
+	/* a file that is not a header does not count */
+	write_text(txt, "anything\n");
+	key_of(k, "sm_90", opts, 2, again);
+	assert_string_equal(base, again);
+	unlink(txt);
+
+	/* options: a value, the count, the order */
+	key_of(k, "sm_90", opts2, 2, other);
+	assert_string_not_equal(base, other);
+	key_of(k, "sm_90", opts, 1, other);
+	assert_string_not_equal(base, other);
+	char *swapped[] = { opts[1], opts[0] };
+	key_of(k, "sm_90", swapped, 2, other);
+	assert_string_not_equal(base, other);
+
+	/* the architecture */
+	key_of(k, "sm_80", opts, 2, other);
+	assert_string_not_equal(base, other);
+	key_of(k, "sm_90a", opts, 2, other);
+	assert_string_not_equal(base, other);
+
+	/* an unreadable source */
+	char *none = path_in(kdir, "none.cu");
+	compile_request rq = { none, kdir, "sm_90", NULL, 0 };
+	assert_int_equal(compile_key(&rq, other), -1);
+	char err[256] = "";
+	assert_null(compile_start(&rq, err, sizeof err));
+	assert_non_null(strstr(err, "cannot read"));
+	unlink(k);
+	free(none); free(k); free(h); free(txt);
+}
+
+/* ---- real compiles ---- */
+
+static void expect_no_tmp_files(void)
+{
+	char *dir = path_in(cache_dir, "cudaclimb");
+	DIR *d = opendir(dir);
+	assert_non_null(d);
+	int files = 0;
+	for (struct dirent *e; (e = readdir(d));) {
+		if (e->d_name[0] == '.') continue;
+		files++;
+		if (strstr(e->d_name, ".tmp.")) fail_msg("a temporary file was left in the cache: %s", e->d_name);
+	}
+	closedir(d);
+	assert_true(files > 0);
+	free(dir);
+}
+
+static void test_compile(void **state)
+{
+	(void)state;
+	char *k = path_in(kdir, "add1.cu");
+	char *opts[] = { "-DBLOCK=128" };
+	static const char *const archs[] = { "sm_80", "sm_90" };
+	for (int a = 0; a < 2; a++) {
+		compile_request rq = { k, kdir, archs[a], opts, 1 };
+		compile_result r;
+		char err[256] = "";
+		double t0 = now_ms();
+		assert_int_equal(compile_run(&rq, &r, err, sizeof err), 0);
+		double first = now_ms() - t0;
+		if (!r.ok) fail_msg("%s: compile failed: %s", archs[a], r.log ? r.log : "(no log)");
+		assert_false(r.crashed);
+		assert_false(r.cached);
+		assert_true(r.ms > 0);
+		assert_string_equal(r.arch, archs[a]);
+		const compile_entry *e = compile_find_entry(&r, "add1");
+		assert_non_null(e);
+		assert_true(e->regs > 0);
+		assert_int_equal(e->spill_stores, 0);
+		assert_true(file_exists(r.cubin_path));
+		struct stat st;
+		assert_int_equal(stat(r.cubin_path, &st), 0);
+		assert_true(st.st_size > 0);
+		assert_non_null(strstr(r.cubin_path, cache_dir));
+		char first_path[512];
+		snprintf(first_path, sizeof first_path, "%s", r.cubin_path);
+		free(r.log);
+
+		/* the same request again: from the cache, with the same ptxas numbers */
+		t0 = now_ms();
+		assert_int_equal(compile_run(&rq, &r, err, sizeof err), 0);
+		double second = now_ms() - t0;
+		assert_true(r.ok);
+		assert_int_equal(r.cached, 1);
+		assert_true(r.ms == 0);
+		assert_string_equal(r.cubin_path, first_path);
+		assert_non_null(compile_find_entry(&r, "add1"));
+		assert_int_equal(compile_find_entry(&r, "add1")->regs, e->regs);
+		assert_true(second < first);
+		assert_true(second < 500);
+		free(r.log);
+	}
+	/* a kernel that does not compile without BLOCK: fails, and the failure is not cached */
+	compile_request rq = { k, kdir, "sm_90", NULL, 0 };
+	compile_result r;
+	char err[256];
+	assert_int_equal(compile_run(&rq, &r, err, sizeof err), 0);
+	assert_false(r.ok);
+	assert_non_null(strstr(r.log, "BLOCK"));
+	free(r.log);
+	expect_no_tmp_files();
+	free(k);
+}
+
+static void test_compile_error(void **state)
+{
+	(void)state;
+	char *k = path_in(kdir, "broken.cu");
+	write_text(k, "extern \"C\" __global__ void broken(float *x)\n{\n\tx[0] = 1.0f +;\n}\n");
+	compile_request rq = { k, kdir, "sm_90", NULL, 0 };
+	for (int round = 0; round < 2; round++) {
+		compile_result r;
+		char err[256] = "";
+		assert_int_equal(compile_run(&rq, &r, err, sizeof err), 0);
+		assert_int_equal(r.ok, 0);
+		assert_int_equal(r.crashed, 0);
+		assert_int_equal(r.cached, 0);   /* failures are compiled again, never served from the cache */
+		assert_non_null(r.log);
+		if (!strstr(r.log, "(3): error")) fail_msg("log without the line: %s", r.log);
+		assert_non_null(strstr(r.log, "broken.cu"));
+		assert_int_equal(r.nentries, 0);
+		free(r.log);
+	}
+	/* an architecture that NVRTC does not know */
+	compile_request bad = { k, kdir, "sm_1", NULL, 0 };
+	write_text(k, "extern \"C\" __global__ void fine() {}\n");
+	compile_result r;
+	char err[256] = "";
+	assert_int_equal(compile_run(&bad, &r, err, sizeof err), 0);
+	assert_false(r.ok);
+	assert_non_null(r.log);
+	free(r.log);
+	expect_no_tmp_files();
+	free(k);
+}
+
+/* The non-blocking interface: poll the fd until the job is done. */
+static void test_job(void **state)
+{
+	(void)state;
+	char *k = path_in(kdir, "job.cu");
+	write_text(k, "extern \"C\" __global__ void job(int *x) { x[threadIdx.x] = threadIdx.x; }\n");
+	compile_request rq = { k, kdir, "sm_80", NULL, 0 };
+	char err[256] = "";
+	compile_job *j = compile_start(&rq, err, sizeof err);
+	assert_non_null(j);
+	assert_true(compile_fd(j) >= 0);
+	while (!compile_step(j, 300000)) {
+		fd_set fds;
+		FD_ZERO(&fds);
+		FD_SET(compile_fd(j), &fds);
+		select(compile_fd(j) + 1, &fds, NULL, NULL, NULL);
+	}
+	assert_int_equal(compile_fd(j), -1);
+	const compile_result *r = compile_get(j);
+	assert_true(r->ok);
+	assert_non_null(compile_find_entry(r, "job"));
+	compile_job_free(j);
+	/* cached: done at once */
+	j = compile_start(&rq, err, sizeof err);
+	assert_non_null(j);
+	assert_int_equal(compile_fd(j), -1);
+	assert_int_equal(compile_step(j, 0), 1);
+	assert_true(compile_get(j)->cached);
+	compile_job_free(j);
+	free(k);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse_ptxas),   cmocka_unit_test(test_parse_ptxas_device_function),
+		cmocka_unit_test(test_parse_ptxas_many),
+		cmocka_unit_test(test_key),           cmocka_unit_test(test_compile),
+		cmocka_unit_test(test_compile_error), cmocka_unit_test(test_job),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

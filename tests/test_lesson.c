@@ -1,0 +1,791 @@
+/* Tests for src/lesson.c, lesson_stage.c, lesson_yaml.c: a valid lesson loads with the right fields,
+ * malformed ones fail with the exact "file:line:col: message", kernel files are checked against a
+ * temporary tree, lesson_set_load keeps the good lessons and lists the bad, and every shipped lesson
+ * loads. Run from the repository root. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "lesson.h"
+#include "util.h"
+
+/* ---- helpers ---- */
+
+/* A small lesson built from fixed lines so that error positions are easy to count. */
+#define PRE                                                   \
+	"lesson: t\n"                                   /* 1 */ \
+	"title: T\n"                                    /* 2 */ \
+	"summary: s\n"                                  /* 3 */ \
+	"params:\n"                                     /* 4 */
+#define PARAM "  n: { default: 64, min: 1 }\n"    /* 5 */
+#define XBUF                                                  \
+	"buffers:\n"                                    /* 6 */ \
+	"  x: { type: f32, count: n, init: iota }\n"    /* 7 */
+#define ZBUF "  z: { type: f32, count: n, output: true }\n"  /* 8 */
+#define MODEL "model: { bytes: \"8 * n\" }\n"     /* 9 */
+#define HEAD PRE PARAM XBUF ZBUF MODEL
+#define STAGE                                                 \
+	"stages:\n"                                     /* 10 */ \
+	"  - id: s1\n"                                  /* 11 */ \
+	"    title: S\n"                                /* 12 */ \
+	"    kernel: k.cu\n"                            /* 13 */ \
+	"    entry: k\n"                                /* 14 */ \
+	"    explain: e\n"                              /* 15 */ \
+	"    bottleneck: b\n"                           /* 16 */
+#define LAUNCH                                                \
+	"    launches:\n"                               /* 17 */ \
+	"      - { grid: 1, block: 32, args: [x, z] }\n"  /* 18 */
+
+/* Loads text from a buffer (kernel files not checked); returns the lesson or NULL with err. */
+static lesson *load(const char *text, char *err, size_t errlen)
+{
+	err[0] = 0;
+	return lesson_load_buffer("t.yaml", text, strlen(text), NULL, err, errlen);
+}
+
+/* text must fail to load with a message starting with prefix (which includes line and column). */
+static void expect_error_at(const char *text, const char *prefix, const char *file, int line)
+{
+	char err[1024];
+	lesson *l = load(text, err, sizeof err);
+	if (l) {
+		lesson_free(l);
+		fail_msg("%s:%d: loaded, expected \"%s\"", file, line, prefix);
+	}
+	if (strncmp(err, prefix, strlen(prefix)) != 0)
+		fail_msg("%s:%d: got \"%s\"\n  expected a message starting with \"%s\"", file, line, err, prefix);
+}
+#define expect_error(text, prefix) expect_error_at((text), (prefix), __FILE__, __LINE__)
+
+/* ---- temporary trees ---- */
+
+static char tmp_root[256];
+
+static void write_file(const char *rel, const char *text)
+{
+	char path[512];
+	snprintf(path, sizeof path, "%s/%s", tmp_root, rel);
+	char *dir = xstrdup(path);
+	*strrchr(dir, '/') = 0;
+	assert_int_equal(mkdir_p(dir, 0755), 0);
+	free(dir);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void remove_tree(const char *path)
+{
+	char *cmd = xasprintf("rm -rf '%s'", path);
+	if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", path);
+	free(cmd);
+}
+
+static int setup_tree(void **state)
+{
+	(void)state;
+	snprintf(tmp_root, sizeof tmp_root, "/tmp/cc_test_lesson.XXXXXX");
+	if (!mkdtemp(tmp_root)) return -1;
+	write_file("kernels/t/k.cu", "extern \"C\" __global__ void k(float *x, float *z) { z[0] = x[0]; }\n"
+	                             "extern \"C\" __global__ void k_two (float *z) {}\n");
+	write_file("kernels/t/helpers.cuh", "extern \"C\" __global__ void from_header(float *z) {}\n");
+	write_file("kernels/elsewhere.cu", "extern \"C\" __global__ void k(float *z) {}\n");
+	char *target = xasprintf("%s/kernels/elsewhere.cu", tmp_root), *link = xasprintf("%s/kernels/t/link.cu", tmp_root);
+	int r = symlink(target, link);
+	free(target);
+	free(link);
+	return r;
+}
+
+static int teardown_tree(void **state)
+{
+	(void)state;
+	remove_tree(tmp_root);
+	return 0;
+}
+
+/* Writes text as lessons/<name>.yaml in the tree and loads it with kernels checked. */
+static lesson *load_tree(const char *name, const char *text, char *err, size_t errlen, char *path, size_t pathlen)
+{
+	char rel[128];
+	snprintf(rel, sizeof rel, "lessons/%s.yaml", name);
+	write_file(rel, text);
+	snprintf(path, pathlen, "%s/%s", tmp_root, rel);
+	char *kroot = xasprintf("%s/kernels", tmp_root);
+	err[0] = 0;
+	lesson *l = lesson_load(path, kroot, err, errlen);
+	free(kroot);
+	return l;
+}
+
+static void expect_tree_error_at(const char *text, const char *suffix, const char *file, int line)
+{
+	char err[1024], path[512], want[1024];
+	lesson *l = load_tree("t", text, err, sizeof err, path, sizeof path);
+	if (l) {
+		lesson_free(l);
+		fail_msg("%s:%d: loaded, expected \"%s\"", file, line, suffix);
+	}
+	snprintf(want, sizeof want, "%s:%s", path, suffix);
+	if (strncmp(err, want, strlen(want)) != 0)
+		fail_msg("%s:%d: got \"%s\"\n  expected a message starting with \"%s\"", file, line, err, want);
+}
+#define expect_tree_error(text, suffix) expect_tree_error_at((text), (suffix), __FILE__, __LINE__)
+
+/* ---- a valid lesson ---- */
+
+static const char full[] =
+	"lesson: mini\n"
+	"title: A small lesson\n"
+	"order: 3\n"
+	"summary: >\n"
+	"  One paragraph.\n"
+	"read_first: [\"guide one\", \"guide two\"]\n"
+	"params:\n"
+	"  n: { default: \"1 << 10\", min: 1, max: \"1 << 20\", help: \"elements\" }\n"
+	"  a: { type: f32, default: 2.5 }\n"
+	"derived:\n"
+	"  half: \"n / 2\"\n"
+	"  quarter: half / 2\n"
+	"buffers:\n"
+	"  x: { type: f32, count: n, init: { random: [-1, 1] } }\n"
+	"  c: { type: i32, count: half, init: { constant: 7 } }\n"
+	"  w: { type: bf16, count: n, init: zero }\n"
+	"  z: { type: f32, count: n, output: true }\n"
+	"model:\n"
+	"  bytes: \"3 * 4 * n\"\n"
+	"  flops: 2 * n\n"
+	"  peak: bf16_tensor\n"
+	"check:\n"
+	"  reference: first\n"
+	"  compare: [z]\n"
+	"  tolerance: { rel: 1e-5, abs: 2.0e-6 }\n"
+	"baseline:\n"
+	"  title: copy\n"
+	"  library: memcpy\n"
+	"  args: { dst: z, src: x, bytes: \"4 * n\" }\n"
+	"  model: { bytes: \"8 * n\" }\n"
+	"  check: false\n"
+	"stages:\n"
+	"  - id: first\n"
+	"    title: First\n"
+	"    kernel: first.cu\n"
+	"    entry: k_first\n"
+	"    tunables:\n"
+	"      BLOCK: { values: [256, 64, 128], default: 128 }\n"
+	"      R: { range: [2, 10], step: 3, default: 5 }\n"
+	"      P: { range: [3, 40], pow2: true, default: 16 }\n"
+	"      Q: { range: [1, 4], default: 4 }\n"
+	"    constraints:\n"
+	"      - { expr: \"BLOCK % 32 == 0\", message: \"BLOCK must be a multiple of 32\" }\n"
+	"    buffers:\n"
+	"      partial: { type: f32, count: \"ceil_div(n, BLOCK)\" }\n"
+	"    launches:\n"
+	"      - memset: { buffer: partial, value: 255 }\n"
+	"      - grid: [\"ceil_div(n, BLOCK)\", 2, 3]\n"
+	"        block: [BLOCK, 1, 1]\n"
+	"        shared: \"BLOCK * 4\"\n"
+	"        args: [x, z, partial, \"f32(a)\", \"i64(n)\", \"i32(R)\", \"u32(half)\", \"u64(n)\", \"f64(a * 2)\"]\n"
+	"      - { grid: 1, block: 32, entry: k_finish, args: [partial, z] }\n"
+	"    options: [\"--use_fast_math\"]\n"
+	"    requires: { cc: 90, arch: sm_90a, why: \"needs wgmma\" }\n"
+	"    explain: |\n"
+	"      What it does.\n"
+	"    bottleneck: What limits it.\n"
+	"  - id: second\n"
+	"    title: Second\n"
+	"    kernel: sub/second.cu\n"
+	"    entry: k_second\n"
+	"    check: false\n"
+	"    launches:\n"
+	"      - grid: ceil_div(n, 256)\n"
+	"        block: 256\n"
+	"        args: [z]\n"
+	"    explain: e\n"
+	"    bottleneck: b\n";
+
+static void test_full_lesson(void **state)
+{
+	(void)state;
+	char err[1024];
+	lesson *l = load(full, err, sizeof err);
+	if (!l) fail_msg("%s", err);
+	assert_string_equal(l->id, "mini");
+	assert_string_equal(l->title, "A small lesson");
+	assert_string_equal(l->summary, "One paragraph.\n");
+	assert_string_equal(l->path, "t.yaml");
+	assert_null(l->kernel_dir);
+	assert_int_equal(l->order, 3);
+	assert_int_equal(l->nread_first, 2);
+	assert_string_equal(l->read_first[1], "guide two");
+
+	/* params */
+	assert_int_equal(l->nparams, 2);
+	const lesson_param *n = lesson_find_param(l, "n"), *a = lesson_find_param(l, "a");
+	assert_non_null(n);
+	assert_non_null(a);
+	assert_null(lesson_find_param(l, "half"));
+	assert_int_equal(n->type, DT_I64);
+	assert_string_equal(expr_source(n->def.e), "1 << 10");
+	assert_string_equal(expr_source(n->min.e), "1");
+	assert_string_equal(expr_source(n->max.e), "1 << 20");
+	assert_string_equal(n->help, "elements");
+	assert_int_equal(n->at.line, 8);
+	assert_int_equal(n->at.col, 3);
+	assert_int_equal(n->def.at.line, 8);
+	assert_int_equal(n->def.at.col, 18);   /* the expression's first character, inside the quotes */
+	assert_int_equal(n->min.at.col, 33);   /* unquoted */
+	assert_int_equal(a->type, DT_F32);
+	assert_null(a->min.e);
+	assert_null(a->max.e);
+	assert_null(a->help);
+
+	/* derived, in order */
+	assert_int_equal(l->nderived, 2);
+	assert_string_equal(l->derived[0].name, "half");
+	assert_string_equal(expr_source(l->derived[0].value.e), "n / 2");
+	assert_string_equal(l->derived[1].name, "quarter");
+	assert_string_equal(expr_source(l->derived[1].value.e), "half / 2");
+
+	/* buffers */
+	assert_int_equal(l->nbuffers, 4);
+	const lesson_buffer *x = lesson_find_buffer(l, NULL, "x"), *c = lesson_find_buffer(l, NULL, "c");
+	const lesson_buffer *w = lesson_find_buffer(l, NULL, "w"), *z = lesson_find_buffer(l, NULL, "z");
+	assert_int_equal(x->type, DT_F32);
+	assert_int_equal(x->init, INIT_RANDOM);
+	assert_true(x->init_a == -1.0 && x->init_b == 1.0);
+	assert_false(x->output);
+	assert_int_equal(c->type, DT_I32);
+	assert_int_equal(c->init, INIT_CONSTANT);
+	assert_true(c->init_a == 7.0);
+	assert_string_equal(expr_source(c->count.e), "half");
+	assert_int_equal(w->type, DT_BF16);
+	assert_int_equal(w->init, INIT_ZERO);
+	assert_int_equal(z->init, INIT_NONE);
+	assert_true(z->output);
+	assert_int_equal(z->at.line, 17);
+	assert_int_equal(z->at.col, 3);
+	assert_null(lesson_find_buffer(l, NULL, "partial"));   /* a stage's scratch, not the lesson's */
+
+	/* model, check, baseline */
+	assert_string_equal(expr_source(l->bytes.e), "3 * 4 * n");
+	assert_string_equal(expr_source(l->flops.e), "2 * n");
+	assert_string_equal(l->peak, "bf16_tensor");
+	assert_string_equal(l->reference, "first");
+	assert_int_equal(l->ncompare, 1);
+	assert_string_equal(l->compare[0], "z");
+	assert_false(l->exact);
+	assert_true(l->rel_tol == 1e-5);
+	assert_true(l->abs_tol == 2.0e-6);
+	const lesson_baseline *b = l->baseline;
+	assert_non_null(b);
+	assert_string_equal(b->title, "copy");
+	assert_string_equal(b->library, "memcpy");
+	assert_int_equal(b->nargs, 3);
+	assert_string_equal(b->arg_names[0], "dst");
+	assert_string_equal(b->arg_strings[0], "z");
+	assert_null(b->arg_values[0].e);   /* a buffer */
+	assert_string_equal(b->arg_names[2], "bytes");
+	assert_string_equal(expr_source(b->arg_values[2].e), "4 * n");
+	assert_string_equal(expr_source(b->bytes.e), "8 * n");
+	assert_null(b->flops.e);
+	assert_int_equal(b->check, 0);
+
+	/* stage 1 */
+	assert_int_equal(l->nstages, 2);
+	assert_int_equal(lesson_stage_index(l, "second"), 1);
+	assert_int_equal(lesson_stage_index(l, "third"), -1);
+	const lesson_stage *s = &l->stages[0];
+	assert_string_equal(s->id, "first");
+	assert_string_equal(s->title, "First");
+	assert_string_equal(s->kernel_rel, "first.cu");
+	assert_null(s->kernel_path);   /* not resolved without kernels_root */
+	assert_string_equal(s->entry, "k_first");
+	assert_string_equal(s->explain, "What it does.\n");
+	assert_string_equal(s->bottleneck, "What limits it.");
+	assert_int_equal(s->check, 1);
+	assert_int_equal(s->at.line, 33);
+	assert_int_equal(s->at.col, 5);
+
+	/* tunables: values sorted; range expanded by step and by powers of two */
+	assert_int_equal(s->ntunables, 4);
+	const lesson_tunable *t = lesson_find_tunable(s, "BLOCK");
+	assert_int_equal(t->nvalues, 3);
+	assert_int_equal(t->values[0], 64);
+	assert_int_equal(t->values[1], 128);
+	assert_int_equal(t->values[2], 256);
+	assert_int_equal(t->def, 128);
+	t = lesson_find_tunable(s, "R");
+	assert_int_equal(t->nvalues, 3);
+	assert_int_equal(t->values[0], 2);
+	assert_int_equal(t->values[1], 5);
+	assert_int_equal(t->values[2], 8);
+	t = lesson_find_tunable(s, "P");
+	assert_int_equal(t->nvalues, 4);
+	assert_int_equal(t->values[0], 4);
+	assert_int_equal(t->values[3], 32);
+	assert_int_equal(t->def, 16);
+	t = lesson_find_tunable(s, "Q");
+	assert_int_equal(t->nvalues, 4);
+	assert_int_equal(t->values[0], 1);
+	assert_int_equal(t->values[3], 4);
+	assert_null(lesson_find_tunable(s, "n"));
+	assert_null(lesson_find_tunable(&l->stages[1], "BLOCK"));
+
+	assert_int_equal(s->nconstraints, 1);
+	assert_string_equal(expr_source(s->constraints[0].cond.e), "BLOCK % 32 == 0");
+	assert_string_equal(s->constraints[0].message, "BLOCK must be a multiple of 32");
+	assert_int_equal(s->nbuffers, 1);
+	assert_non_null(lesson_find_buffer(l, s, "partial"));
+	assert_int_equal(lesson_find_buffer(l, s, "partial")->init, INIT_NONE);
+
+	/* launches: memset, a 3D kernel launch, a second entry */
+	assert_int_equal(s->nlaunches, 3);
+	const lesson_launch *m = &s->launches[0];
+	assert_true(m->is_memset);
+	assert_string_equal(m->memset_buffer, "partial");
+	assert_int_equal(m->memset_value, 255);
+	const lesson_launch *L = &s->launches[1];
+	assert_false(L->is_memset);
+	assert_null(L->entry);
+	assert_string_equal(expr_source(L->grid[0].e), "ceil_div(n, BLOCK)");
+	assert_string_equal(expr_source(L->grid[1].e), "2");
+	assert_string_equal(expr_source(L->grid[2].e), "3");
+	assert_string_equal(expr_source(L->block[0].e), "BLOCK");
+	assert_non_null(L->block[2].e);
+	assert_string_equal(expr_source(L->shared.e), "BLOCK * 4");
+	assert_int_equal(L->at.line, 48);
+	assert_int_equal(L->nargs, 9);
+	assert_int_equal(L->args[0].kind, ARG_BUFFER);
+	assert_string_equal(L->args[0].buffer, "x");
+	assert_int_equal(L->args[2].kind, ARG_BUFFER);
+	assert_string_equal(L->args[2].buffer, "partial");
+	static const lesson_arg_type types[] = { AT_F32, AT_I64, AT_I32, AT_U32, AT_U64, AT_F64 };
+	static const char *const bodies[] = { "a", "n", "R", "half", "n", "a * 2" };
+	for (int i = 0; i < 6; i++) {
+		assert_int_equal(L->args[3 + i].kind, ARG_VALUE);
+		assert_int_equal(L->args[3 + i].type, types[i]);
+		assert_string_equal(expr_source(L->args[3 + i].value.e), bodies[i]);
+	}
+	const lesson_launch *L2 = &s->launches[2];
+	assert_string_equal(L2->entry, "k_finish");
+	assert_null(L2->grid[1].e);
+	assert_null(L2->block[1].e);
+	assert_null(L2->shared.e);
+	assert_int_equal(s->noptions, 1);
+	assert_string_equal(s->options[0], "--use_fast_math");
+	assert_int_equal(s->req_cc, 90);
+	assert_string_equal(s->req_arch, "sm_90a");
+	assert_string_equal(s->req_why, "needs wgmma");
+
+	/* stage 2: defaults */
+	s = &l->stages[1];
+	assert_int_equal(s->check, 0);
+	assert_int_equal(s->ntunables, 0);
+	assert_int_equal(s->req_cc, 0);
+	assert_null(s->req_arch);
+	assert_string_equal(expr_source(s->launches[0].grid[0].e), "ceil_div(n, 256)");
+	lesson_free(l);
+}
+
+static void test_exact_and_defaults(void **state)
+{
+	(void)state;
+	char err[1024];
+	lesson *l = load(HEAD "check: { reference: s1, compare: z, tolerance: exact }\n" STAGE LAUNCH, err, sizeof err);
+	if (!l) fail_msg("%s", err);
+	assert_true(l->exact);
+	assert_int_equal(l->ncompare, 1);   /* a lone name is a list of one */
+	assert_int_equal(l->order, 100);    /* the default order */
+	assert_null(l->baseline);
+	assert_null(l->flops.e);
+	assert_null(l->peak);
+	assert_int_equal(l->nderived, 0);
+	lesson_free(l);
+
+	/* a tolerance with only rel leaves abs at 0; the check section itself is optional */
+	l = load(HEAD "check: { reference: s1, compare: [z], tolerance: { rel: 0.5 } }\n" STAGE LAUNCH, err, sizeof err);
+	if (!l) fail_msg("%s", err);
+	assert_false(l->exact);
+	assert_true(l->rel_tol == 0.5 && l->abs_tol == 0);
+	lesson_free(l);
+	l = load(HEAD STAGE LAUNCH, err, sizeof err);
+	if (!l) fail_msg("%s", err);
+	assert_null(l->reference);
+	assert_int_equal(l->ncompare, 0);
+	lesson_free(l);
+}
+
+/* ---- malformed lessons ---- */
+
+static void test_yaml_syntax(void **state)
+{
+	(void)state;
+	/* a key indented deeper than its siblings: libyaml's own message, at its own position */
+	expect_error("lesson: t\ntitle: T\n  summary: s\n", "t.yaml:3:10: mapping values are not allowed in this context");
+	/* an unclosed quote: the end of the input, and where the scalar began */
+	expect_error("lesson: t\ntitle: \"T\nsummary: s\n",
+	             "t.yaml:4:1: found unexpected end of stream while scanning a quoted scalar (line 2)");
+	/* a sequence item where a mapping key belongs */
+	expect_error(HEAD "- oops\n", "t.yaml:10:1: did not find expected key while parsing a block mapping (line 1)");
+	expect_error("", "t.yaml:1:1: the file is empty");
+	expect_error("# only a comment\n", "t.yaml:1:1: the file is empty");
+	expect_error("just a string\n", "t.yaml:1:1: a lesson must be a mapping (key: value)");
+}
+
+static void test_unknown_keys(void **state)
+{
+	(void)state;
+	expect_error(HEAD "colour: red\n" STAGE LAUNCH,
+	             "t.yaml:10:1: unknown key 'colour' in a lesson (expected one of: lesson, title, order, summary,");
+	expect_error(HEAD STAGE "    colour: red\n" LAUNCH,
+	             "t.yaml:17:5: unknown key 'colour' in a stage (expected one of: id, title, kernel, entry,");
+	expect_error(HEAD STAGE "    launches:\n      - { grid: 1, block: 32, colour: 1 }\n",
+	             "t.yaml:18:31: unknown key 'colour' in a launch (expected one of: grid, block, shared, args, entry)");
+	expect_error(HEAD STAGE "    launches:\n      - grid: 1\n        block: 32\n        sharedmem: 4\n",
+	             "t.yaml:20:9: unknown key 'sharedmem' in a launch");
+	expect_error(HEAD STAGE "    launches:\n      - memset: { buffer: z, valu: 0 }\n",
+	             "t.yaml:18:30: unknown key 'valu' in memset (expected one of: buffer, value)");
+	expect_error(HEAD STAGE "    tunables:\n      B: { values: [1], default: 1, hlep: x }\n" LAUNCH,
+	             "t.yaml:18:37: unknown key 'hlep' in a tunable");
+	expect_error(PRE PARAM XBUF "  z: { type: f32, count: n, outptu: true }\n" MODEL STAGE LAUNCH,
+	             "t.yaml:8:29: unknown key 'outptu' in a buffer (expected one of: type, count, init, output)");
+}
+
+static void test_missing_keys(void **state)
+{
+	(void)state;
+	expect_error("lesson: t\ntitle: T\nsummary: s\nbuffers: {}\nstages: []\n", "t.yaml:1:1: a lesson needs 'model'");
+	expect_error(HEAD "stages:\n  - id: s1\n    title: S\n    kernel: k.cu\n    explain: e\n    bottleneck: b\n" LAUNCH,
+	             "t.yaml:11:5: a stage needs 'entry'");
+	expect_error(HEAD STAGE "    launches:\n      - { block: 32 }\n", "t.yaml:18:9: a launch needs 'grid'");
+	expect_error(HEAD STAGE "    tunables:\n      B: { values: [1, 2] }\n" LAUNCH, "t.yaml:18:10: a tunable needs 'default'");
+	expect_error(HEAD "check: { reference: s1, compare: [z] }\n" STAGE LAUNCH, "t.yaml:10:8: check needs 'tolerance'");
+	expect_error(HEAD "baseline: { title: c, library: memcpy }\n" STAGE LAUNCH, "t.yaml:10:11: baseline needs 'args'");
+	expect_error(HEAD "stages: []\n", "t.yaml:10:9: stages must be a list of at least one stage");
+	expect_error(HEAD STAGE "    launches: []\n", "t.yaml:17:15: launches must be a list of at least one launch");
+}
+
+static void test_bad_expressions(void **state)
+{
+	(void)state;
+	/* the column points at the offending character inside the expression, quoted or not */
+	expect_error(PRE "  n: { default: \"1 +* 2\" }\n" XBUF ZBUF MODEL STAGE LAUNCH,
+	             "t.yaml:5:21: bad expression '1 +* 2' in default: expected a value, found '*'");
+	expect_error(PRE "  n: { default: 1 +* 2 }\n" XBUF ZBUF MODEL STAGE LAUNCH,
+	             "t.yaml:5:20: bad expression '1 +* 2' in default: expected a value, found '*'");
+	/* extra top-level keys after the stage start at line 19 */
+	expect_error(HEAD STAGE LAUNCH "derived:\n  h: n +* 2\n", "t.yaml:20:9: bad expression 'n +* 2' in h: expected a value, found '*'");
+	expect_error(HEAD STAGE LAUNCH "derived:\n  h: 'ceil_div(n, 2'\n",
+	             "t.yaml:20:20: bad expression 'ceil_div(n, 2' in h: expected ',' or ')', found the end of the expression");
+	/* unknown names, in a quoted and in a plain scalar */
+	expect_error(PRE PARAM XBUF ZBUF "model: { bytes: \"8 * m\" }\n" STAGE LAUNCH,
+	             "t.yaml:9:22: unknown name 'm' in '8 * m' (tunables are not visible here)");
+	expect_error(HEAD STAGE LAUNCH "derived:\n  h: n * mm\n", "t.yaml:20:10: unknown name 'mm' in 'n * mm'");
+	/* a derived value cannot use itself or a later one */
+	expect_error(HEAD STAGE LAUNCH "derived:\n  a: b + 1\n  b: 2\n", "t.yaml:20:6: unknown name 'b' in 'b + 1'");
+	expect_error(HEAD STAGE LAUNCH "derived:\n  a: a + 1\n", "t.yaml:20:6: unknown name 'a' in 'a + 1'");
+	/* a tunable at lesson level: not visible */
+	expect_error(PRE PARAM XBUF ZBUF "model: { bytes: \"n * BLOCK\" }\n" STAGE
+	             "    tunables:\n      BLOCK: { values: [32], default: 32 }\n" LAUNCH,
+	             "t.yaml:9:22: unknown name 'BLOCK' in 'n * BLOCK' (tunables are not visible here)");
+	/* an unknown tunable in a constraint, inside a stage: no hint about visibility */
+	char err[1024];
+	const char *cons = HEAD STAGE "    tunables:\n      BLOCK: { values: [32], default: 32 }\n"
+	                   "    constraints:\n      - { expr: \"TILE > 1\", message: m }\n" LAUNCH;
+	expect_error(cons, "t.yaml:20:18: unknown name 'TILE' in 'TILE > 1'");
+	assert_null(load(cons, err, sizeof err));
+	assert_null(strstr(err, "not visible"));
+	/* an argument's expression: the column is inside TYPE(...) */
+	expect_error(HEAD STAGE "    launches:\n      - { grid: 1, block: 32, args: [z, \"i32(n + q)\"] }\n",
+	             "t.yaml:18:50: unknown name 'q' in 'n + q'");
+	expect_error(HEAD STAGE "    launches:\n      - { grid: 1, block: 32, args: [z, i64(n +)] }\n",
+	             "t.yaml:18:48: bad expression 'n +' in an argument: expected a value, found the end of the expression");
+	/* an expression that is not a single value */
+	expect_error(HEAD STAGE "    launches:\n      - { grid: { x: 1 }, block: 32 }\n",
+	             "t.yaml:18:17: grid takes an expression or a list of 1 to 3 expressions");
+	expect_error(HEAD STAGE "    launches:\n      - { grid: [[1], 2], block: 32 }\n", "t.yaml:18:18: grid must be a single value");
+	expect_error(HEAD STAGE "    launches:\n      - { grid: [1, 2, 3, 4], block: 32 }\n",
+	             "t.yaml:18:17: grid takes an expression or a list of 1 to 3 expressions");
+}
+
+static void test_tunable_errors(void **state)
+{
+	(void)state;
+	expect_error(HEAD STAGE "    tunables:\n      BLOCK: { values: [32, 64], default: 48 }\n" LAUNCH,
+	             "t.yaml:18:43: default 48 of tunable 'BLOCK' is not one of its allowed values");
+	expect_error(HEAD STAGE "    tunables:\n      B: { range: [1, 16], pow2: true, default: 3 }\n" LAUNCH,
+	             "t.yaml:18:49: default 3 of tunable 'B' is not one of its allowed values");
+	expect_error(HEAD STAGE "    tunables:\n      B: { range: [1, 10], step: 4, default: 8 }\n" LAUNCH,
+	             "t.yaml:18:46: default 8 of tunable 'B' is not one of its allowed values");
+	expect_error(HEAD STAGE "    tunables:\n      B: { range: [9, 1], default: 1 }\n" LAUNCH,
+	             "t.yaml:18:19: range: lo (9) is above hi (1)");
+	expect_error(HEAD STAGE "    tunables:\n      B: { values: [1], range: [1, 2], default: 1 }\n" LAUNCH,
+	             "t.yaml:18:10: tunable 'B' needs either values: [...] or range: [lo, hi]");
+	expect_error(HEAD STAGE "    tunables:\n      B: { range: [0, 100000], default: 1 }\n" LAUNCH,
+	             "t.yaml:18:19: range has more than 4096 values: use step or pow2");
+	expect_error(HEAD STAGE "    tunables:\n      n: { values: [1], default: 1 }\n" LAUNCH,
+	             "t.yaml:18:7: tunable 'n' has the name of a parameter");
+	expect_error(HEAD STAGE "    tunables:\n      B: { values: [1, two], default: 1 }\n" LAUNCH,
+	             "t.yaml:18:24: a tunable value must be a whole number, not 'two'");
+}
+
+/* Ranges near the ends of int64 expand without overflow. */
+static void test_range_edges(void **state)
+{
+	(void)state;
+	char err[1024];
+	lesson *l = load(HEAD STAGE "    tunables:\n"
+	                 "      A: { range: [1, 9223372036854775807], step: 9223372036854775807, default: 1 }\n"
+	                 "      B: { range: [9223372036854775800, 9223372036854775807], default: 9223372036854775807 }\n"
+	                 "      C: { range: [4611686018427387903, 9223372036854775807], pow2: true, default: 4611686018427387904 }\n"
+	                 "      D: { range: [-9223372036854775807, -9223372036854775806], default: -9223372036854775806 }\n" LAUNCH,
+	                 err, sizeof err);
+	if (!l) fail_msg("%s", err);
+	const lesson_stage *s = &l->stages[0];
+	assert_int_equal(lesson_find_tunable(s, "A")->nvalues, 1);
+	assert_int_equal(lesson_find_tunable(s, "B")->nvalues, 8);
+	assert_true(lesson_find_tunable(s, "B")->values[7] == INT64_MAX);
+	assert_int_equal(lesson_find_tunable(s, "C")->nvalues, 1);
+	assert_true(lesson_find_tunable(s, "C")->values[0] == (int64_t)1 << 62);
+	assert_int_equal(lesson_find_tunable(s, "D")->nvalues, 2);
+	lesson_free(l);
+	expect_error(HEAD STAGE "    tunables:\n      B: { range: [4611686018427387905, 9223372036854775807], pow2: true, default: 1 }\n" LAUNCH,
+	             "t.yaml:18:19: range allows no value");
+	expect_error(HEAD STAGE "    tunables:\n      B: { range: [1, 8], step: 0, default: 1 }\n" LAUNCH,
+	             "t.yaml:18:33: step must be at least 1");
+	expect_error(HEAD STAGE "    tunables:\n      B: { range: [0, 8], pow2: true, default: 1 }\n" LAUNCH,
+	             "t.yaml:18:19: a pow2 range must start at 1 or more");
+}
+
+static void test_argument_errors(void **state)
+{
+	(void)state;
+	expect_error(HEAD STAGE "    launches:\n      - { grid: 1, block: 32, args: [x, q] }\n",
+	             "t.yaml:18:41: argument 'q' is neither a buffer nor TYPE(expression) with TYPE one of i32 u32 i64 u64 f32 f64");
+	expect_error(HEAD STAGE "    launches:\n      - { grid: 1, block: 32, args: [x, \"i16(n)\"] }\n",
+	             "t.yaml:18:41: argument 'i16(n)' is neither a buffer nor TYPE(expression)");
+	expect_error(HEAD STAGE "    launches:\n      - { grid: 1, block: 32, args: [x, \"i32(n\"] }\n",
+	             "t.yaml:18:41: argument 'i32(n' is neither a buffer nor TYPE(expression)");
+	expect_error(HEAD STAGE "    launches:\n      - { grid: 1, block: 32, args: x }\n", "t.yaml:18:37: args must be a list");
+	expect_error(HEAD STAGE "    launches:\n      - memset: { buffer: nope }\n", "t.yaml:18:27: unknown buffer 'nope'");
+	expect_error(HEAD STAGE "    launches:\n      - memset: { buffer: z, value: 256 }\n",
+	             "t.yaml:18:37: memset value is a byte: 0 to 255");
+}
+
+static void test_structure_errors(void **state)
+{
+	(void)state;
+	/* the second stage with the same id: at that stage */
+	expect_error(HEAD STAGE LAUNCH "  - id: s1\n    title: S\n    kernel: k.cu\n    entry: k\n    explain: e\n"
+	             "    bottleneck: b\n    launches: [{ grid: 1, block: 1 }]\n",
+	             "t.yaml:19:5: stage id 's1' is used twice");
+	expect_error(HEAD "check: { reference: nope, compare: [z], tolerance: exact }\n" STAGE LAUNCH,
+	             "t.yaml:10:8: reference 'nope' is neither a stage of this lesson nor its baseline");
+	expect_error(HEAD "check: { reference: baseline, compare: [z], tolerance: exact }\n" STAGE LAUNCH,
+	             "t.yaml:10:8: reference 'baseline' is neither a stage of this lesson nor its baseline");
+	expect_error(HEAD "check: { reference: s1, compare: [z, x], tolerance: exact }\n" STAGE LAUNCH,
+	             "t.yaml:10:34: 'x' is not an output buffer");
+	expect_error(HEAD "check: { reference: s1, compare: [q], tolerance: exact }\n" STAGE LAUNCH,
+	             "t.yaml:10:34: 'q' is not an output buffer");
+	expect_error(HEAD "check: { reference: s1, compare: [z], tolerance: close }\n" STAGE LAUNCH,
+	             "t.yaml:10:50: tolerance is 'exact' or { rel: r, abs: a }");
+	expect_error(HEAD "check: { reference: s1, compare: [z], tolerance: { rel: -1 } }\n" STAGE LAUNCH,
+	             "t.yaml:10:50: tolerances cannot be negative");
+	expect_error(HEAD "baseline: { title: c, library: cudnn, args: { dst: z } }\n" STAGE LAUNCH,
+	             "t.yaml:10:32: unknown library 'cudnn' (known: memcpy, cub_reduce_sum, cublas_sgemm, cublas_gemm_bf16)");
+	expect_error(HEAD "baseline: { title: c, library: memcpy, args: { dst: z, src: x } }\n" STAGE LAUNCH,
+	             "t.yaml:10:46: library memcpy needs the argument 'bytes'");
+	/* the GEMM baselines run with m, n and k: the loader must ask for them */
+	expect_error(HEAD "baseline: { title: c, library: cublas_sgemm, args: { A: x, B: x, C: z, m: n, n: n } }\n" STAGE LAUNCH,
+	             "t.yaml:10:52: library cublas_sgemm needs the argument 'k'");
+	expect_error(HEAD "baseline: { title: c, library: memcpy, args: { dst: z, src: x, bytes: 4 * nn } }\n" STAGE LAUNCH,
+	             "t.yaml:10:75: unknown name 'nn' in '4 * nn'");
+	/* outputs are poisoned, never initialised; stage buffers are scratch */
+	expect_error(PRE PARAM XBUF "  z: { type: f32, count: n, init: iota, output: true }\n" MODEL STAGE LAUNCH,
+	             "t.yaml:8:35: an output buffer has no init: it is poisoned before every run");
+	expect_error(HEAD STAGE "    buffers:\n      z: { type: f32, count: 4 }\n" LAUNCH,
+	             "t.yaml:18:7: stage buffer 'z' hides a lesson buffer");
+	expect_error(PRE PARAM XBUF "  z: { type: f16x, count: n }\n" MODEL STAGE LAUNCH,
+	             "t.yaml:8:14: unknown type 'f16x' (expected f32, f64, f16, bf16, i32, u32, i64, u64, i8 or u8)");
+	expect_error("lesson: T-1\ntitle: T\nsummary: s\nparams:\n" PARAM XBUF ZBUF MODEL STAGE LAUNCH, "t.yaml:1:9: lesson id 'T-1' may use only a-z, 0-9 and _");
+	expect_error(PRE PARAM "  n: { default: 2 }\n" XBUF ZBUF MODEL STAGE LAUNCH,
+	             "t.yaml:6:3: parameter 'n' is declared twice or hides a device value");
+	expect_error(PRE "  sm_count: { default: 1 }\n" XBUF ZBUF MODEL STAGE LAUNCH,
+	             "t.yaml:5:3: parameter 'sm_count' is declared twice or hides a device value");
+	expect_error(PRE "  n: { default: 1, type: i32 }\n" XBUF ZBUF MODEL STAGE LAUNCH,
+	             "t.yaml:5:26: a parameter is i64, f32 or f64");
+	expect_error(HEAD STAGE "    requires: { cc: nine, why: w }\n" LAUNCH, "t.yaml:17:21: cc must be a whole number, not 'nine'");
+}
+
+/* Nodes of the wrong kind where a mapping is expected: an error, never a read of the wrong union member. */
+static void test_wrong_node_kinds(void **state)
+{
+	(void)state;
+	expect_error(PRE "  n: 5\n" XBUF ZBUF MODEL STAGE LAUNCH, "t.yaml:5:6: a parameter must be a mapping (key: value)");
+	expect_error(PRE "  n: [type, f32]\n" XBUF ZBUF MODEL STAGE LAUNCH,
+	             "t.yaml:5:6: a parameter must be a mapping (key: value)");
+	expect_error(PRE "  n: [type, f32, x]\n" XBUF ZBUF MODEL STAGE LAUNCH,
+	             "t.yaml:5:6: a parameter must be a mapping (key: value)");
+	expect_error(HEAD "check: { reference: s1, compare: [z], tolerance: [rel, 1] }\n" STAGE LAUNCH,
+	             "t.yaml:10:50: tolerance must be a mapping (key: value)");
+	expect_error(HEAD STAGE "    requires: sm_90\n" LAUNCH, "t.yaml:17:15: requires must be a mapping (key: value)");
+	expect_error(HEAD STAGE "    requires: [cc, 90]\n" LAUNCH, "t.yaml:17:15: requires must be a mapping (key: value)");
+	expect_error(HEAD "baseline: { title: c, library: memcpy, args: [dst, z] }\n" STAGE LAUNCH,
+	             "t.yaml:10:46: baseline args must be a mapping of name: buffer or expression");
+}
+
+/* ---- kernel files (lesson_load with kernels_root) ---- */
+
+static void test_kernel_files(void **state)
+{
+	(void)state;
+	char err[1024], path[512];
+	/* the good case: resolved path, entries found in the file and in a header beside it */
+	lesson *l = load_tree("t", HEAD STAGE "    launches:\n      - { grid: 1, block: 32, args: [x, z] }\n"
+	                           "      - { grid: 1, block: 32, entry: k_two, args: [z] }\n"
+	                           "      - { grid: 1, block: 32, entry: from_header, args: [z] }\n",
+	                      err, sizeof err, path, sizeof path);
+	if (!l) fail_msg("%s", err);
+	char *want = xasprintf("%s/kernels/t/k.cu", tmp_root), *kdir = xasprintf("%s/kernels/t", tmp_root);
+	assert_string_equal(l->stages[0].kernel_path, want);
+	assert_string_equal(l->kernel_dir, kdir);
+	assert_string_equal(l->path, path);
+	free(want);
+	free(kdir);
+	lesson_free(l);
+
+	/* kernel: is line 13, col 13; entry: line 14, col 12 */
+	const char *pre = HEAD "stages:\n  - id: s1\n    title: S\n";
+	char text[2048];
+	snprintf(text, sizeof text, "%s    kernel: nothere.cu\n    entry: k\n    explain: e\n    bottleneck: b\n" LAUNCH, pre);
+	char *kpath = xasprintf("13:13: missing kernel file %s/kernels/t/nothere.cu", tmp_root);
+	expect_tree_error(text, kpath);
+	free(kpath);
+	snprintf(text, sizeof text, "%s    kernel: ../elsewhere.cu\n    entry: k\n    explain: e\n    bottleneck: b\n" LAUNCH, pre);
+	expect_tree_error(text, "13:13: kernel path '../elsewhere.cu' must stay inside kernels/t/");
+	snprintf(text, sizeof text, "%s    kernel: sub/../../elsewhere.cu\n    entry: k\n    explain: e\n    bottleneck: b\n" LAUNCH, pre);
+	expect_tree_error(text, "13:13: kernel path 'sub/../../elsewhere.cu' must stay inside kernels/t/");
+	snprintf(text, sizeof text, "%s    kernel: %s/kernels/elsewhere.cu\n    entry: k\n    explain: e\n    bottleneck: b\n" LAUNCH,
+	         pre, tmp_root);
+	char *abs = xasprintf("13:13: kernel path '%s/kernels/elsewhere.cu' must stay inside kernels/t/", tmp_root);
+	expect_tree_error(text, abs);
+	free(abs);
+	/* a symlink inside the folder that points out of it */
+	snprintf(text, sizeof text, "%s    kernel: link.cu\n    entry: k\n    explain: e\n    bottleneck: b\n" LAUNCH, pre);
+	expect_tree_error(text, "13:13: kernel path 'link.cu' leads outside kernels/t/");
+	/* entries that the kernel does not define */
+	snprintf(text, sizeof text, "%s    kernel: k.cu\n    entry: kk\n    explain: e\n    bottleneck: b\n" LAUNCH, pre);
+	char *ent = xasprintf("14:12: entry 'kk' is not defined in %s/kernels/t/k.cu or a header beside it", tmp_root);
+	expect_tree_error(text, ent);
+	free(ent);
+	snprintf(text, sizeof text, "%s    kernel: k.cu\n    entry: two\n    explain: e\n    bottleneck: b\n" LAUNCH, pre);
+	expect_tree_error(text, "14:12: entry 'two' is not defined");   /* k_two is not two */
+	expect_tree_error(HEAD STAGE "    launches:\n      - { grid: 1, block: 32, entry: k_three, args: [z] }\n",
+	                  "18:38: entry 'k_three' is not defined");
+}
+
+/* ---- a tree of lessons ---- */
+
+static void test_lesson_set(void **state)
+{
+	(void)state;
+	char *root = xasprintf("%s/set", tmp_root), *good, *bad1, *bad2;
+	char saved[256];
+	snprintf(saved, sizeof saved, "%s", tmp_root);
+	snprintf(tmp_root, sizeof tmp_root, "%s", root);
+	write_file("kernels/t/k.cu", "extern \"C\" __global__ void k(float *x, float *z) {}\n");
+	write_file("lessons/good.yaml", HEAD STAGE LAUNCH);
+	write_file("lessons/bad_key.yaml", HEAD "colour: red\n" STAGE LAUNCH);
+	write_file("lessons/bad_kernel.yaml", "lesson: u\ntitle: U\nsummary: s\nbuffers:\n  z: { type: f32, count: 4, output: true }\n"
+	                                      "model: { bytes: 4 }\nstages:\n  - { id: a, title: A, kernel: k.cu, entry: k, explain: e,"
+	                                      " bottleneck: b, launches: [{ grid: 1, block: 1 }] }\n");
+	write_file("lessons/notes.txt", "not a lesson\n");
+	snprintf(tmp_root, sizeof tmp_root, "%s", saved);
+	good = xasprintf("%s/lessons/good.yaml", root);
+	bad1 = xasprintf("%s/lessons/bad_key.yaml:10:1: unknown key 'colour'", root);
+	bad2 = xasprintf("%s/lessons/bad_kernel.yaml:8:", root);
+
+	lesson_set set;
+	char err[256] = "";
+	assert_int_equal(lesson_set_load(&set, root, err, sizeof err), 0);
+	assert_int_equal(set.count, 1);
+	assert_int_equal(set.nerrors, 2);
+	assert_string_equal(set.root, root);
+	assert_string_equal(set.items[0]->id, "t");
+	assert_string_equal(set.items[0]->path, good);
+	assert_ptr_equal(lesson_set_find(&set, "t"), set.items[0]);
+	assert_null(lesson_set_find(&set, "u"));
+	/* errors in file-name order: bad_kernel, then bad_key */
+	if (strncmp(set.errors[0], bad2, strlen(bad2)) || !strstr(set.errors[0], "missing kernel file"))
+		fail_msg("errors[0] = %s", set.errors[0]);
+	if (strncmp(set.errors[1], bad1, strlen(bad1))) fail_msg("errors[1] = %s", set.errors[1]);
+	lesson_set_free(&set);
+	assert_int_equal(set.count, 0);
+	assert_null(set.items);
+
+	/* the same id twice: the second file is refused */
+	snprintf(tmp_root, sizeof tmp_root, "%s", root);
+	write_file("lessons/good2.yaml", HEAD STAGE LAUNCH);
+	snprintf(tmp_root, sizeof tmp_root, "%s", saved);
+	assert_int_equal(lesson_set_load(&set, root, err, sizeof err), 0);
+	assert_int_equal(set.count, 1);
+	assert_int_equal(set.nerrors, 3);
+	char *dup = xasprintf("%s/lessons/good2.yaml:1:1: lesson id 't' is used by another lesson too", root);
+	int seen = 0;
+	for (int i = 0; i < set.nerrors; i++) seen |= !strcmp(set.errors[i], dup);
+	assert_true(seen);
+	lesson_set_free(&set);
+
+	/* no lessons folder */
+	char *none = xasprintf("%s/none", tmp_root);
+	assert_int_equal(lesson_set_load(&set, none, err, sizeof err), -1);
+	assert_non_null(strstr(err, "no lesson folder"));
+	lesson_set_free(&set);
+	free(none); free(dup); free(good); free(bad1); free(bad2); free(root);
+}
+
+/* Every lesson that ships loads, kernels checked. */
+static void test_shipped_lessons(void **state)
+{
+	(void)state;
+	lesson_set set;
+	char err[256] = "";
+	assert_int_equal(lesson_set_load(&set, ".", err, sizeof err), 0);
+	for (int i = 0; i < set.nerrors; i++) fprintf(stderr, "shipped lesson error: %s\n", set.errors[i]);
+	assert_int_equal(set.nerrors, 0);
+	assert_true(set.count >= 1);
+	assert_non_null(lesson_set_find(&set, "bandwidth"));
+	for (int i = 1; i < set.count; i++) assert_true(set.items[i - 1]->order <= set.items[i]->order);
+	for (int i = 0; i < set.count; i++) {
+		const lesson *l = set.items[i];
+		assert_true(l->nstages >= 1);
+		for (int s = 0; s < l->nstages; s++) assert_true(file_exists(l->stages[s].kernel_path));
+	}
+	lesson_set_free(&set);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_full_lesson),      cmocka_unit_test(test_exact_and_defaults),
+		cmocka_unit_test(test_yaml_syntax),      cmocka_unit_test(test_unknown_keys),
+		cmocka_unit_test(test_missing_keys),     cmocka_unit_test(test_bad_expressions),
+		cmocka_unit_test(test_tunable_errors),   cmocka_unit_test(test_range_edges),
+		cmocka_unit_test(test_argument_errors),
+		cmocka_unit_test(test_structure_errors), cmocka_unit_test(test_wrong_node_kinds),
+		cmocka_unit_test(test_kernel_files),     cmocka_unit_test(test_lesson_set),
+		cmocka_unit_test(test_shipped_lessons),
+	};
+	return cmocka_run_group_tests(tests, setup_tree, teardown_tree);
+}

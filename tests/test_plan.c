@@ -1,0 +1,456 @@
+/* Tests for src/plan.c: a stage (or the baseline) of a lesson loaded from a buffer made concrete for
+ * given settings and device: defaults, --set overrides, every refusal with its message, launches,
+ * arguments, defines, the model; and the shipped bandwidth lesson at its defaults. Run from the
+ * repository root. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lesson.h"
+#include "plan.h"
+
+/* ---- the lesson (line numbers matter for messages) ---- */
+
+static const char text[] =
+	"lesson: p\n"                                                               /* 1 */
+	"title: P\n"                                                                /* 2 */
+	"summary: s\n"                                                              /* 3 */
+	"params:\n"                                                                 /* 4 */
+	"  n: { default: \"1 << 12\", min: 1, max: \"1 << 20\" }\n"                 /* 5 */
+	"  a: { type: f32, default: 1.5 }\n"                                        /* 6 */
+	"  rows: { default: 4, min: 1, max: 64 }\n"                                 /* 7 */
+	"  off: { default: 0 }\n"                                                   /* 8 */
+	"derived:\n"                                                                /* 9 */
+	"  half: \"n / 2\"\n"                                                       /* 10 */
+	"  zero: n - n\n"                                                           /* 11 */
+	"  big: 1 << 40\n"                                                          /* 12 */
+	"buffers:\n"                                                                /* 13 */
+	"  x: { type: f32, count: n, init: { random: [-1, 1] } }\n"                 /* 14 */
+	"  idx: { type: i32, count: half, init: iota }\n"                           /* 15 */
+	"  z: { type: f64, count: n, output: true }\n"                              /* 16 */
+	"model:\n"                                                                  /* 17 */
+	"  bytes: \"4 * n + 8 * n\"\n"                                              /* 18 */
+	"  flops: 2 * n\n"                                                          /* 19 */
+	"check: { reference: main, compare: [z], tolerance: exact }\n"              /* 20 */
+	"baseline:\n"                                                               /* 21 */
+	"  title: copy\n"                                                           /* 22 */
+	"  library: memcpy\n"                                                       /* 23 */
+	"  args: { dst: z, src: x, bytes: \"4 * n\" }\n"                            /* 24 */
+	"stages:\n"                                                                 /* 25 */
+	"  - id: main\n"                                                            /* 26 */
+	"    title: Main\n"                                                         /* 27 */
+	"    kernel: k.cu\n"                                                        /* 28 */
+	"    entry: k\n"                                                            /* 29 */
+	"    tunables:\n"                                                           /* 30 */
+	"      BLOCK: { values: [32, 64, 128, 256, 512, 1024, 2048], default: 256 }\n" /* 31 */
+	"      VEC: { range: [1, 8], pow2: true, default: 2 }\n"                    /* 32 */
+	"      WIDE: { range: [1, 40], default: 1 }\n"                              /* 33 */
+	"    constraints:\n"                                                        /* 34 */
+	"      - { expr: \"BLOCK <= 512 || VEC == 1\", message: \"a block over 512 threads needs VEC = 1\" }\n" /* 35 */
+	"      - { expr: \"n % VEC == 0\", message: \"n must be a multiple of VEC\" }\n" /* 36 */
+	"    buffers:\n"                                                            /* 37 */
+	"      partial: { type: f32, count: \"ceil_div(n, BLOCK)\" }\n"             /* 38 */
+	"    launches:\n"                                                           /* 39 */
+	"      - memset: { buffer: partial, value: 7 }\n"                           /* 40 */
+	"      - grid: [\"ceil_div(n, BLOCK * VEC)\", rows, 1]\n"                   /* 41 */
+	"        block: BLOCK\n"                                                    /* 42 */
+	"        shared: \"BLOCK * 4 * WIDE\"\n"                                    /* 43 */
+	"        args: [x, z, partial, \"f32(a)\", \"i64(n)\", \"i32(n * rows * 512)\", \"u32(half + off)\", \"f64(a * 2)\", \"u64(sm_count)\"]\n" /* 44 */
+	"      - { grid: 1, block: [32, 2, 2], entry: finish, args: [partial] }\n"  /* 45 */
+	"    explain: e\n"                                                          /* 46 */
+	"    bottleneck: b\n"                                                       /* 47 */
+	"  - id: divzero\n"                                                         /* 48 */
+	"    title: D\n"                                                            /* 49 */
+	"    kernel: k.cu\n"                                                        /* 50 */
+	"    entry: k\n"                                                            /* 51 */
+	"    launches:\n"                                                           /* 52 */
+	"      - { grid: \"n / zero\", block: 32 }\n"                               /* 53 */
+	"    explain: e\n"                                                          /* 54 */
+	"    bottleneck: b\n"                                                       /* 55 */
+	"  - id: huge\n"                                                            /* 56 */
+	"    title: H\n"                                                            /* 57 */
+	"    kernel: k.cu\n"                                                        /* 58 */
+	"    entry: k\n"                                                            /* 59 */
+	"    launches:\n"                                                           /* 60 */
+	"      - { grid: 1, block: [big, big, big] }\n"                             /* 61 */
+	"      - { grid: [1, 70000], block: 1 }\n"                                  /* 62 */
+	"    explain: e\n"                                                          /* 63 */
+	"    bottleneck: b\n";                                                      /* 64 */
+
+static const plan_device dev48k = { .sm_count = 132, .warp_size = 32, .max_threads_per_block = 1024, .cc = 90,
+                                     .l2_bytes = 50 << 20, .max_shared_per_block = 48 * 1024 };
+
+static lesson *L;
+
+static int setup(void **state)
+{
+	(void)state;
+	char err[512];
+	L = lesson_load_buffer("p.yaml", text, strlen(text), NULL, err, sizeof err);
+	if (!L) fprintf(stderr, "%s\n", err);
+	return L ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	lesson_free(L);
+	return 0;
+}
+
+/* ---- helpers ---- */
+
+/* Builds settings from "NAME=VALUE" strings (NULL-terminated); returns how many. */
+static int settings(plan_setting *s, const char *const *texts)
+{
+	int n = 0;
+	char err[256];
+	for (; texts && texts[n]; n++) assert_int_equal(plan_setting_parse(texts[n], &s[n], err, sizeof err), 0);
+	return n;
+}
+
+/* plan_make must succeed; the plan is left in *p. */
+static void make_ok_at(plan *p, int stage, const char *const *texts, const plan_device *dev, const char *file, int line)
+{
+	plan_setting s[32];
+	int n = settings(s, texts);
+	char err[512] = "";
+	if (plan_make(p, L, stage, s, n, dev, err, sizeof err) != 0) fail_msg("%s:%d: plan_make failed: %s", file, line, err);
+}
+#define make_ok(p, stage, texts) make_ok_at((p), (stage), (texts), &dev48k, __FILE__, __LINE__)
+
+/* plan_make must fail with exactly msg. */
+static void make_err_at(int stage, const char *const *texts, const char *msg, const char *file, int line)
+{
+	plan_setting s[32];
+	int n = settings(s, texts);
+	char err[512] = "";
+	plan p;
+	int r = plan_make(&p, L, stage, s, n, &dev48k, err, sizeof err);
+	plan_free(&p);
+	if (r == 0) fail_msg("%s:%d: plan_make succeeded, expected \"%s\"", file, line, msg);
+	if (strcmp(err, msg)) fail_msg("%s:%d: got \"%s\"\n  expected \"%s\"", file, line, err, msg);
+}
+#define make_err(stage, texts, msg) make_err_at((stage), (texts), (msg), __FILE__, __LINE__)
+#define SETS(...) ((const char *const[]){ __VA_ARGS__, NULL })
+
+static int64_t var_i(const plan *p, const char *name)
+{
+	const expr_value *v = plan_var_get(p, name);
+	if (!v) fail_msg("no variable %s", name);
+	assert_int_equal(v->kind, EXPR_INT);
+	return v->i;
+}
+
+/* ---- tests ---- */
+
+static void test_defaults(void **state)
+{
+	(void)state;
+	plan p;
+	make_ok(&p, 0, NULL);
+	assert_ptr_equal(p.l, L);
+	assert_int_equal(p.stage, 0);
+	/* what expressions saw: device, params, derived, tunables */
+	assert_int_equal(var_i(&p, "sm_count"), 132);
+	assert_int_equal(var_i(&p, "max_shared_per_block"), 48 * 1024);
+	assert_int_equal(var_i(&p, "cc"), 90);
+	assert_int_equal(var_i(&p, "n"), 4096);
+	assert_int_equal(var_i(&p, "rows"), 4);
+	const expr_value *a = plan_var_get(&p, "a");
+	assert_non_null(a);
+	assert_int_equal(a->kind, EXPR_FLOAT);
+	assert_true(a->f == 1.5);
+	assert_int_equal(var_i(&p, "half"), 2048);
+	assert_int_equal(var_i(&p, "zero"), 0);
+	assert_int_equal(var_i(&p, "BLOCK"), 256);
+	assert_int_equal(var_i(&p, "VEC"), 2);
+	assert_null(plan_var_get(&p, "nothing"));
+
+	/* -DNAME=VALUE in declaration order */
+	assert_int_equal(p.ndefines, 3);
+	assert_string_equal(p.defines[0], "-DBLOCK=256");
+	assert_string_equal(p.defines[1], "-DVEC=2");
+	assert_string_equal(p.defines[2], "-DWIDE=1");
+
+	/* buffers: the lesson's, then the stage's scratch (zeroed) */
+	assert_int_equal(p.nbuffers, 4);
+	assert_string_equal(p.buffers[0].name, "x");
+	assert_int_equal(p.buffers[0].count, 4096);
+	assert_int_equal(p.buffers[0].init, INIT_RANDOM);
+	assert_true(p.buffers[0].a == -1 && p.buffers[0].b == 1);
+	assert_string_equal(p.buffers[1].name, "idx");
+	assert_int_equal(p.buffers[1].count, 2048);
+	assert_int_equal(p.buffers[1].type, DT_I32);
+	assert_string_equal(p.buffers[2].name, "z");
+	assert_true(p.buffers[2].output);
+	assert_false(p.buffers[2].scratch);
+	assert_string_equal(p.buffers[3].name, "partial");
+	assert_int_equal(p.buffers[3].count, 16);   /* ceil_div(4096, 256) */
+	assert_true(p.buffers[3].scratch);
+	assert_int_equal(p.buffers[3].init, INIT_ZERO);
+	assert_int_equal(p.working_set, 4096 * 4 + 2048 * 4 + 4096 * 8 + 16 * 4);
+
+	/* launches */
+	assert_int_equal(p.nlaunches, 3);
+	const plan_launch *m = &p.launches[0];
+	assert_true(m->is_memset);
+	assert_string_equal(m->buffer, "partial");
+	assert_int_equal(m->value, 7);
+	const plan_launch *k = &p.launches[1];
+	assert_false(k->is_memset);
+	assert_string_equal(k->entry, "k");
+	assert_int_equal(k->grid[0], 8);   /* ceil_div(4096, 256 * 2) */
+	assert_int_equal(k->grid[1], 4);
+	assert_int_equal(k->grid[2], 1);
+	assert_int_equal(k->block[0], 256);
+	assert_int_equal(k->block[1], 1);
+	assert_int_equal(k->block[2], 1);
+	assert_int_equal(k->shared, 1024);
+	assert_int_equal(k->nargs, 9);
+	assert_true(k->args[0].is_buffer);
+	assert_string_equal(k->args[0].buffer, "x");
+	assert_string_equal(k->args[2].buffer, "partial");
+	assert_false(k->args[3].is_buffer);
+	assert_int_equal(k->args[3].type, AT_F32);
+	assert_true(k->args[3].v.f32 == 1.5f);
+	assert_int_equal(k->args[4].type, AT_I64);
+	assert_int_equal(k->args[4].v.i64, 4096);
+	assert_int_equal(k->args[5].type, AT_I32);
+	assert_int_equal(k->args[5].v.i32, 4096 * 4 * 512);
+	assert_int_equal(k->args[6].type, AT_U32);
+	assert_int_equal(k->args[6].v.u32, 2048);
+	assert_int_equal(k->args[7].type, AT_F64);
+	assert_true(k->args[7].v.f64 == 3.0);
+	assert_int_equal(k->args[8].type, AT_U64);
+	assert_true(k->args[8].v.u64 == 132);
+	const plan_launch *f = &p.launches[2];
+	assert_string_equal(f->entry, "finish");
+	assert_int_equal(f->grid[0], 1);
+	assert_int_equal(f->block[0] * f->block[1] * f->block[2], 128);
+	assert_int_equal(f->shared, 0);
+
+	/* the model */
+	assert_true(p.bytes == 12 * 4096.0);
+	assert_true(p.flops == 2 * 4096.0);
+	plan_free(&p);
+	assert_int_equal(p.nlaunches, 0);
+	assert_null(p.vars);
+}
+
+static void test_overrides(void **state)
+{
+	(void)state;
+	plan p;
+	/* values are expressions, and a param may use the params before it */
+	make_ok(&p, 0, SETS("n=1 << 10", "rows=n / 256", "BLOCK=2 * 32", "VEC=ceil_div(7, 2)", "a=0.25"));
+	assert_int_equal(var_i(&p, "n"), 1024);
+	assert_int_equal(var_i(&p, "rows"), 4);
+	assert_int_equal(var_i(&p, "half"), 512);   /* derived values follow */
+	assert_int_equal(var_i(&p, "BLOCK"), 64);
+	assert_int_equal(var_i(&p, "VEC"), 4);
+	assert_true(plan_var_get(&p, "a")->f == 0.25);
+	assert_string_equal(p.defines[0], "-DBLOCK=64");
+	assert_string_equal(p.defines[1], "-DVEC=4");
+	assert_int_equal(p.launches[1].grid[0], 4);   /* ceil_div(1024, 256) */
+	assert_int_equal(p.launches[1].block[0], 64);
+	assert_int_equal(p.launches[1].shared, 256);
+	assert_true(p.launches[1].args[3].v.f32 == 0.25f);
+	assert_int_equal(p.buffers[3].count, 16);   /* ceil_div(1024, 64) */
+	assert_true(p.bytes == 12 * 1024.0);
+	plan_free(&p);
+
+	/* a float param takes an integer; an integer param takes a whole float */
+	make_ok(&p, 0, SETS("a=3", "n=2048.0"));
+	assert_int_equal(plan_var_get(&p, "a")->kind, EXPR_FLOAT);
+	assert_true(plan_var_get(&p, "a")->f == 3.0);
+	assert_int_equal(var_i(&p, "n"), 2048);
+	plan_free(&p);
+
+	/* a grid just at its limit, and a non-round count */
+	make_ok(&p, 0, SETS("n=1000", "BLOCK=32", "VEC=1"));
+	assert_int_equal(p.launches[1].grid[0], 32);   /* ceil_div(1000, 32) */
+	assert_int_equal(p.buffers[3].count, 32);
+	plan_free(&p);
+}
+
+static void test_refusals(void **state)
+{
+	(void)state;
+	make_err(0, SETS("BLOCK=100"), "BLOCK = 100 is not allowed for stage main (allowed: 32, 64, 128, 256, 512, 1024, 2048)");
+	make_err(0, SETS("VEC=3"), "VEC = 3 is not allowed for stage main (allowed: 1, 2, 4, 8)");
+	make_err(0, SETS("WIDE=41"),
+	         "WIDE = 41 is not allowed for stage main (allowed: 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, ... 40)");
+	make_err(0, SETS("n=0"), "n = 0 is outside its range [1, 1048576]");
+	make_err(0, SETS("n=1 << 21"), "n = 2097152 is outside its range [1, 1048576]");
+	make_err(0, SETS("rows=65"), "rows = 65 is outside its range [1, 64]");
+	make_err(0, SETS("n=2.5"), "n must be a whole number, not 2.5");
+	make_err(0, SETS("n=1 +"), "n=1 +: expected a value, found the end of the expression");
+	make_err(0, SETS("n=m"), "n=m: unknown name 'm'");
+	make_err(0, SETS("TILE=4"), "unknown setting 'TILE' for p/main (known: BLOCK, VEC, WIDE, n, a, rows, off)");
+	make_err(1, SETS("BLOCK=32"), "unknown setting 'BLOCK' for p/divzero (known: n, a, rows, off)");
+	make_err(-1, SETS("VEC=1"), "unknown setting 'VEC' for p/baseline (known: n, a, rows, off)");
+	/* the lesson's constraint message, as written */
+	make_err(0, SETS("BLOCK=1024"), "a block over 512 threads needs VEC = 1");
+	make_err(0, SETS("n=1001", "BLOCK=32"), "n must be a multiple of VEC");
+	/* the engine's own limits */
+	make_err(0, SETS("BLOCK=2048", "VEC=1"), "a block of 2048 threads is over this GPU's limit of 1024");
+	make_err(0, SETS("BLOCK=512", "WIDE=40"),
+	         "81920 bytes of dynamic shared memory is over the 49152 bytes a block may have on this GPU");
+	/* arguments converted to exactly their C type */
+	make_err(0, SETS("n=1 << 20", "rows=8"), "p.yaml:44:56: 'n * rows * 512' = 4294967296 does not fit in i32");
+	make_err(0, SETS("off=-2049"), "p.yaml:44:79: 'half + off' = -1 does not fit in u32");
+	make_err(0, SETS("off=1 << 32"), "p.yaml:44:79: 'half + off' = 4294969344 does not fit in u32");
+	/* an evaluation error names the expression and the column of the operator */
+	make_err(1, NULL, "p.yaml:53:20: in 'n / zero': division by zero");
+	/* block dimensions whose product overflows int64 are refused, not multiplied into garbage */
+	make_err(2, NULL, "a block of 9223372036854775807 threads is over this GPU's limit of 1024");
+	/* no such stage, no baseline */
+	make_err(3, NULL, "lesson p has no such stage");
+	make_err(-2, NULL, "lesson p has no such stage");
+	/* more settings than the engine takes */
+	make_err(0, SETS("n=1", "n=1", "n=1", "n=1", "n=1", "n=1", "n=1", "n=1", "n=1", "n=1", "n=1", "n=1", "n=1", "n=1", "n=1",
+	                 "n=1", "n=1"),
+	         "at most 16 settings");
+}
+
+static void test_grid_limits(void **state)
+{
+	(void)state;
+	/* grid y above 65535 */
+	static const char t2[] =
+		"lesson: g\ntitle: G\nsummary: s\nbuffers:\n  z: { type: f32, count: 4, output: true }\nmodel: { bytes: 4 }\n"
+		"stages:\n  - id: s\n    title: S\n    kernel: k.cu\n    entry: k\n    explain: e\n    bottleneck: b\n"
+		"    launches:\n      - { grid: [1, 70000], block: 1 }\n";   /* line 15 */
+	char err[512];
+	lesson *l = lesson_load_buffer("g.yaml", t2, strlen(t2), NULL, err, sizeof err);
+	if (!l) fail_msg("%s", err);
+	plan p;
+	assert_int_equal(plan_make(&p, l, 0, NULL, 0, &dev48k, err, sizeof err), -1);
+	assert_string_equal(err, "g.yaml:15:9: launch of k has grid 1x70000x1 and block 1x1x1: each must be at least 1 and the grid "
+	                         "at most 65535 in that dimension");
+	plan_free(&p);
+	assert_int_equal(plan_make(&p, l, -1, NULL, 0, &dev48k, err, sizeof err), -1);
+	assert_string_equal(err, "lesson g has no baseline");
+	plan_free(&p);
+	lesson_free(l);
+}
+
+static void test_baseline(void **state)
+{
+	(void)state;
+	plan p;
+	make_ok(&p, -1, SETS("n=100"));
+	assert_int_equal(p.stage, -1);
+	assert_int_equal(p.ndefines, 0);
+	assert_null(plan_var_get(&p, "BLOCK"));
+	assert_int_equal(p.nbuffers, 3);   /* no scratch */
+	assert_int_equal(p.working_set, 100 * 4 + 50 * 4 + 100 * 8);
+	assert_int_equal(p.nlaunches, 1);
+	const plan_launch *b = &p.launches[0];
+	assert_string_equal(b->entry, "memcpy");
+	assert_int_equal(b->nargs, 3);
+	assert_string_equal(b->args[0].name, "dst");
+	assert_true(b->args[0].is_buffer);
+	assert_string_equal(b->args[0].buffer, "z");
+	assert_string_equal(b->args[1].name, "src");
+	assert_string_equal(b->args[1].buffer, "x");
+	assert_string_equal(b->args[2].name, "bytes");
+	assert_false(b->args[2].is_buffer);
+	assert_int_equal(b->args[2].type, AT_I64);
+	assert_int_equal(b->args[2].v.i64, 400);
+	assert_true(p.bytes == 1200);   /* no model of its own: the lesson's */
+	assert_true(p.flops == 200);
+	plan_free(&p);
+}
+
+static void test_setting_parse(void **state)
+{
+	(void)state;
+	plan_setting s;
+	char err[256];
+	assert_int_equal(plan_setting_parse("n=1 << 10", &s, err, sizeof err), 0);
+	assert_string_equal(s.name, "n");
+	assert_string_equal(s.value, "1 << 10");
+	assert_int_equal(plan_setting_parse("a=b=c", &s, err, sizeof err), 0);
+	assert_string_equal(s.name, "a");
+	assert_string_equal(s.value, "b=c");
+	static const char *const bad[] = { "n", "=5", "n=", "" };
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		err[0] = 0;
+		assert_int_equal(plan_setting_parse(bad[i], &s, err, sizeof err), -1);
+		char want[64];
+		snprintf(want, sizeof want, "'%s' is not NAME=VALUE", bad[i]);
+		assert_string_equal(err, want);
+	}
+	char longname[80], longvalue[200];
+	memset(longname, 'N', 64);
+	snprintf(longname + 64, sizeof longname - 64, "=1");
+	assert_int_equal(plan_setting_parse(longname, &s, err, sizeof err), -1);
+	longname[63] = '=';   /* 63 characters fit */
+	assert_int_equal(plan_setting_parse(longname, &s, err, sizeof err), 0);
+	assert_int_equal(strlen(s.name), 63);
+	snprintf(longvalue, sizeof longvalue, "n=");
+	memset(longvalue + 2, '1', 128);
+	longvalue[130] = 0;
+	assert_int_equal(plan_setting_parse(longvalue, &s, err, sizeof err), -1);
+	longvalue[129] = 0;   /* 127 characters fit */
+	assert_int_equal(plan_setting_parse(longvalue, &s, err, sizeof err), 0);
+	assert_int_equal(strlen(s.value), 127);
+}
+
+/* The shipped bandwidth lesson plans at its defaults on an sm_90-like device. */
+static void test_bandwidth(void **state)
+{
+	(void)state;
+	char err[512];
+	lesson *l = lesson_load("lessons/bandwidth.yaml", "kernels", err, sizeof err);
+	if (!l) fail_msg("%s", err);
+	const plan_device h100 = { .sm_count = 132, .warp_size = 32, .max_threads_per_block = 1024, .cc = 90,
+	                           .l2_bytes = 50 << 20, .max_shared_per_block = 232448 };
+	static const struct { const char *id; unsigned grid; } want[] = {
+		{ "strided", 262144 }, { "coalesced", 262144 }, { "gridstride", 132 * 8 }, { "vectorized", 65536 },
+	};
+	assert_int_equal(l->nstages, 4);
+	const int64_t n = (int64_t)1 << 26;
+	for (int i = 0; i < 4; i++) {
+		plan p;
+		int s = lesson_stage_index(l, want[i].id);
+		assert_true(s >= 0);
+		if (plan_make(&p, l, s, NULL, 0, &h100, err, sizeof err)) fail_msg("%s: %s", want[i].id, err);
+		assert_int_equal(p.nlaunches, 1);
+		assert_int_equal(p.launches[0].grid[0], want[i].grid);
+		assert_int_equal(p.launches[0].block[0], 256);
+		assert_int_equal(p.working_set, 3 * 4 * n);
+		assert_true(p.bytes == 12.0 * (double)n);
+		assert_true(p.flops == 2.0 * (double)n);
+		assert_int_equal(p.launches[0].nargs, 5);
+		assert_true(p.launches[0].args[3].v.f32 == 2.0f);
+		assert_int_equal(p.launches[0].args[4].v.i64, n);
+		assert_string_equal(p.defines[0], "-DBLOCK=256");
+		plan_free(&p);
+	}
+	plan p;
+	if (plan_make(&p, l, -1, NULL, 0, &h100, err, sizeof err)) fail_msg("baseline: %s", err);
+	assert_true(p.bytes == 8.0 * (double)n);   /* its own model */
+	assert_string_equal(p.launches[0].entry, "memcpy");
+	plan_free(&p);
+	lesson_free(l);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_defaults),      cmocka_unit_test(test_overrides),
+		cmocka_unit_test(test_refusals),      cmocka_unit_test(test_grid_limits),
+		cmocka_unit_test(test_baseline),      cmocka_unit_test(test_setting_parse),
+		cmocka_unit_test(test_bandwidth),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
