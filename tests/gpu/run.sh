@@ -47,6 +47,33 @@ for l in $($B list 2>/dev/null | awk '{print $1}'); do
 	check_json "$tmp/$l-odd.json" "odd size ($(odd $l))"
 done
 
+# Counters through the lessons: the coalesced stage moves its model's bytes (within 5%), the strided
+# one at least twice them; the transpose's unpadded tile conflicts on shared-memory banks, the padded
+# one hardly (under 1% of it).
+python3 - "$tmp/bandwidth.json" "$tmp/transpose.json" <<'PY'
+import json, sys
+def stages(path): return {r["stage"]: r for r in json.load(open(path))["results"]}
+b, t = stages(sys.argv[1]), stages(sys.argv[2])
+def ratio(r): return (r["dram_bytes_read"] + r["dram_bytes_write"]) / r["bytes"] if r["dram_bytes_read"] >= 0 else None
+def check(name, ok, detail): print("%s counters: %s (%s)" % ("PASS" if ok else "FAIL", name, detail))
+c, s = ratio(b["coalesced"]), ratio(b["strided"])
+if c is None: print("SKIP counters: not available: %s" % b["coalesced"]["counters_note"])
+else:
+    check("coalesced SAXPY moves its model's bytes", abs(c - 1) <= 0.05, "%.3fx the model" % c)
+    check("strided SAXPY moves at least twice them", s >= 2, "%.2fx the model" % s)
+    tc = t["tile"]["smem_conflicts_ld"] + t["tile"]["smem_conflicts_st"]
+    pc = t["padded"]["smem_conflicts_ld"] + t["padded"]["smem_conflicts_st"]
+    check("unpadded tile has bank conflicts, the padded tile hardly any", tc > 1e6 and pc < 0.01 * tc, "%.3g vs %.3g" % (tc, pc))
+PY
+# Counters on kernels made for it (copy, strided copy, 32-way conflicts and their padded twin, divergence).
+cuda=${CUDA_HOME:-/usr/local/cuda}
+if $cuda/bin/nvcc -std=c++17 -arch=sm_$($B device --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["cc"])') \
+	-I$cuda/extras/CUPTI/include -Isrc tests/gpu/counters_check.cu src/counters.cpp -ldl -o "$tmp/counters_check" >"$tmp/cc.log" 2>&1; then
+	"$tmp/counters_check" 2>&1 | sed -n 's/^\(PASS\|FAIL\) /\1 counters_check: /p'
+else
+	fail "counters_check did not build"; head -20 "$tmp/cc.log"
+fi
+
 # Failures end only the worker: one engine runs good, wrong, fault, hang, broken, then good again.
 $B --lessons tests/fixtures/faulty bench fixture --timeout 3 --reps 3 --json >"$tmp/fx.json" 2>"$tmp/fx.err"
 python3 - "$tmp/fx.json" <<'PY'
