@@ -26,6 +26,7 @@ typedef struct job {
 	compile_job *cj;
 	char cubin[512], ref_cubin[512];
 	int ref_stage;               /* -2: not checked */
+	double submitted;            /* now_ms() at engine_submit, for the trace */
 	run_result r;
 	struct job *next;
 } job;
@@ -171,8 +172,21 @@ void engine_plan_device(engine *e, plan_device *out)
 	                      (int64_t)a->smem_per_block_optin };
 }
 
+/* With CUDACLIMB_TRACE=FILE, one line per finished job: how long it took from submit to result. */
+static void trace(const job *j)
+{
+	const char *path = getenv("CUDACLIMB_TRACE");
+	FILE *f = path && *path ? fopen(path, "a") : NULL;
+	if (!f) return;
+	fprintf(f, "job %d %s/%s status=%s cached=%d compile_ms=%.1f total_ms=%.1f ms_median=%.4f settings=\"%s\"\n", j->id,
+	        j->r.lesson, j->r.stage, run_status_name(j->r.status), j->r.cached, j->r.compile_ms, now_ms() - j->submitted,
+	        j->r.ms_median, j->r.settings);
+	fclose(f);
+}
+
 static void notify(engine *e, job *j, job_phase ph, const char *note)
 {
+	if (ph == JOB_DONE) trace(j);
 	if (e->fn && !j->cancelled) e->fn(e->ctx, j->id, ph, note, ph == JOB_DONE ? &j->r : NULL);
 }
 
@@ -487,6 +501,7 @@ int engine_submit(engine *e, const engine_job *jb, char *err, size_t errlen)
 	job *j = xcalloc(1, sizeof *j);
 	j->id = ++e->next_id;
 	j->j = *jb;
+	j->submitted = now_ms();
 	j->ref_stage = -2;
 	run_result_init(&j->r);
 	job **tail = &e->queue;
