@@ -1,0 +1,296 @@
+/* Tests for the pure parts of tui/: line diff, syntax colouring, display-width cropping and wrap,
+ * gauge and number formatting, and the progress file's round trip. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <locale.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tui_source.h"
+#include "tui_state.h"
+#include "tui_text.h"
+
+/* ---- diff ---- */
+
+/* Applies ops to a and checks the result is b; returns the number of non-SAME operations. */
+static int check_script(char **a, int na, char **b, int nb)
+{
+	diff_op *ops;
+	int n = source_diff(a, na, b, nb, &ops), edits = 0, ia = 0, ib = 0;
+	assert_true(n >= 0);
+	for (int i = 0; i < n; i++) {
+		switch (ops[i].kind) {
+		case DIFF_SAME:
+			assert_int_equal(ops[i].a, ia); assert_int_equal(ops[i].b, ib);
+			assert_string_equal(a[ia], b[ib]);
+			ia++; ib++;
+			break;
+		case DIFF_DEL: assert_int_equal(ops[i].a, ia); ia++; edits++; break;
+		case DIFF_ADD: assert_int_equal(ops[i].b, ib); ib++; edits++; break;
+		}
+	}
+	assert_int_equal(ia, na);
+	assert_int_equal(ib, nb);
+	free(ops);
+	return edits;
+}
+
+static void test_diff_basic(void **st)
+{
+	(void)st;
+	char *a[] = { "a", "b", "c", "a", "b", "b", "a" }, *b[] = { "c", "b", "a", "b", "a", "c" };
+	assert_int_equal(check_script(a, 7, b, 6), 5);              /* Myers' paper example: D = 5 */
+	char *same[] = { "x", "y" };
+	assert_int_equal(check_script(same, 2, same, 2), 0);
+	assert_int_equal(check_script(same, 0, same, 2), 2);
+	assert_int_equal(check_script(same, 2, same, 0), 2);
+	assert_int_equal(check_script(same, 0, same, 0), 0);
+	char *k1[] = { "#include <x>", "__global__ void f() {", "  a[i] = 1;", "}" };
+	char *k2[] = { "#include <x>", "__global__ void f() {", "  int i = threadIdx.x;", "  a[i] = 2;", "}" };
+	assert_int_equal(check_script(k1, 4, k2, 5), 3);
+}
+
+static void test_diff_minimal_random(void **st)
+{
+	(void)st;
+	static char *pool[] = { "p", "q", "r", "s" };
+	char *a[40], *b[40];
+	srand(7);
+	for (int round = 0; round < 200; round++) {
+		int na = rand() % 40, nb = rand() % 40;
+		for (int i = 0; i < na; i++) a[i] = pool[rand() % 4];
+		for (int i = 0; i < nb; i++) b[i] = pool[rand() % 4];
+		/* minimal: edits = na + nb - 2 * LCS */
+		int L[41][41] = { { 0 } };
+		for (int i = na - 1; i >= 0; i--)
+			for (int j = nb - 1; j >= 0; j--)
+				L[i][j] = !strcmp(a[i], b[j]) ? L[i + 1][j + 1] + 1
+				        : L[i + 1][j] > L[i][j + 1] ? L[i + 1][j] : L[i][j + 1];
+		assert_int_equal(check_script(a, na, b, nb), na + nb - 2 * L[0][0]);
+	}
+}
+
+/* ---- syntax colouring ---- */
+
+static void roles_of(const char *line, int *in_comment, char *out)
+{
+	unsigned char r[256];
+	static const char code[ROLE_COUNT] = { [ROLE_NORMAL] = '.', [ROLE_KEYWORD] = 'k', [ROLE_COMMENT] = 'c',
+		[ROLE_STRING] = 's', [ROLE_NUMBER] = 'n', [ROLE_PREPROC] = 'p' };
+	size_t len = strlen(line);
+	source_highlight(line, len, in_comment, r);
+	for (size_t i = 0; i < len; i++) out[i] = code[r[i]] ? code[r[i]] : '?';
+	out[len] = 0;
+}
+
+static void test_highlight(void **st)
+{
+	(void)st;
+	char out[256];
+	int c = 0;
+	roles_of("int x = 42; // hi", &c, out);
+	assert_string_equal(out, "kkk.....nn..ccccc");
+	roles_of("#define N 4 /* c */", &c, out);
+	assert_string_equal(out, "ppppppppppppccccccc");   /* a comment after a directive */
+	assert_int_equal(c, 0);
+	roles_of("f(\"a\\\"b\", 'x', 1e-6f, 0x1F);", &c, out);
+	assert_string_equal(out, "..ssssss..sss..nnnnn..nnnn..");
+	roles_of("a /* open", &c, out);
+	assert_string_equal(out, "..ccccccc");
+	assert_int_equal(c, 1);
+	roles_of("still */ __global__", &c, out);
+	assert_string_equal(out, "cccccccc.kkkkkkkkkk");
+	assert_int_equal(c, 0);
+	roles_of("blockIdx.x2 intx", &c, out);
+	assert_string_equal(out, "kkkkkkkk........");
+}
+
+static void test_source_lines(void **st)
+{
+	(void)st;
+	source_text t;
+	assert_int_equal(source_from_buffer(&t, "a\tb\r\nc\n", 7), 0);
+	assert_int_equal(t.n, 2);
+	assert_string_equal(t.lines[0], "a   b");
+	assert_string_equal(t.lines[1], "c");
+	source_free(&t);
+	assert_int_equal(source_from_buffer(&t, "", 0), 0);
+	assert_int_equal(t.n, 1);
+	source_free(&t);
+}
+
+/* ---- display width ---- */
+
+static void test_width_crop(void **st)
+{
+	(void)st;
+	char out[64];
+	assert_int_equal(text_width("abc", 3), 3);
+	assert_int_equal(text_width("\xc3\xa9t\xc3\xa9", 5), 3);             /* été */
+	assert_int_equal(text_width("\xe6\x97\xa5\xe6\x9c\xac", 6), 4);      /* 日本: wide */
+	assert_int_equal(text_crop(out, sizeof out, "\xe6\x97\xa5\xe6\x9c\xac", 3, NULL), 2);
+	assert_string_equal(out, "\xe6\x97\xa5");                            /* a wide char is not split */
+	assert_int_equal(text_crop(out, sizeof out, "h\xc3\xa9llo", 4, "~"), 4);
+	assert_string_equal(out, "h\xc3\xa9l~");
+	assert_int_equal(text_crop(out, sizeof out, "short", 10, "~"), 5);
+	assert_string_equal(out, "short");
+	assert_int_equal(text_crop(out, 4, "abcdef", 10, NULL), 3);           /* the buffer bounds it */
+	assert_string_equal(out, "abc");
+	assert_int_equal(text_skip("\xc3\xa9t\xc3\xa9", 5, 2), 3);
+	int cols;
+	assert_int_equal(text_fit("\xe2\x94\x80\xe2\x94\x80x", 7, 2, &cols), 6);
+	assert_int_equal(cols, 2);
+	assert_int_equal(text_fit("\xff" "ab", 3, 2, &cols), 2);              /* a bad byte is one column */
+}
+
+static void test_wrap(void **st)
+{
+	(void)st;
+	text_span sp[8];
+	const char *s = "the quick brown fox\njumps";
+	int n = text_wrap(s, 10, sp, 8);
+	assert_int_equal(n, 3);
+	assert_memory_equal(s + sp[0].off, "the quick", sp[0].len);
+	assert_int_equal(sp[0].len, 9);
+	assert_memory_equal(s + sp[1].off, "brown fox", 9);
+	assert_memory_equal(s + sp[2].off, "jumps", 5);
+	n = text_wrap("abcdefghijkl", 5, sp, 8);                              /* a long word is cut */
+	assert_int_equal(n, 3);
+	assert_int_equal(sp[2].len, 2);
+	assert_int_equal(text_wrap("", 5, sp, 8), 1);
+	assert_int_equal(text_wrap("a\n\nb", 5, sp, 8), 3);
+	assert_int_equal(text_wrap("x y z w", 1, sp, 2), 4);                  /* counts past max */
+	char out[128];
+	assert_string_equal(text_reflow(out, sizeof out, "one\ntwo\n\nthree\n- item\n  code\n"),
+	                    "one two\n\nthree\n- item\n  code");
+}
+
+/* ---- gauges and numbers ---- */
+
+static void test_gauge(void **st)
+{
+	(void)st;
+	text_cell c[16];
+	char out[128];
+	text_gauge(c, 10, 0.5, -1, &tui_glyphs_ascii);
+	assert_string_equal(text_cells_str(out, sizeof out, c, 10), "#####.....");
+	assert_int_equal(c[0].role, ROLE_GAUGE);
+	assert_int_equal(c[9].role, ROLE_GAUGE_EMPTY);
+	text_gauge(c, 10, 0.5, 0.8, &tui_glyphs_ascii);
+	assert_string_equal(text_cells_str(out, sizeof out, c, 10), "#####...|.");
+	assert_int_equal(c[8].role, ROLE_MARK);
+	text_gauge(c, 10, 2.0, 1.0, &tui_glyphs_ascii);                         /* clamped; mark at the end */
+	assert_string_equal(text_cells_str(out, sizeof out, c, 10), "#########|");
+	text_gauge(c, 4, -1, -1, &tui_glyphs_ascii);
+	assert_string_equal(text_cells_str(out, sizeof out, c, 4), "....");
+	text_gauge(c, 2, 0.3125, -1, &tui_glyphs_utf8);                         /* 5 eighths */
+	assert_string_equal(text_cells_str(out, sizeof out, c, 2), "\xe2\x96\x8b\xe2\x96\x91");
+	double v[] = { 1, 2, 3, 4 };
+	assert_int_equal(text_spark(c, 3, v, 4, &tui_glyphs_ascii), 3);
+	assert_string_equal(text_cells_str(out, sizeof out, c, 3), "_-#");
+}
+
+static void test_numbers(void **st)
+{
+	(void)st;
+	char b[32];
+	assert_string_equal(text_num(b, sizeof b, 2950.4), "2950");
+	assert_string_equal(text_num(b, sizeof b, 12.34), "12.3");
+	assert_string_equal(text_num(b, sizeof b, 1.5), "1.50");
+	assert_string_equal(text_num(b, sizeof b, 0.4123), "0.412");
+	assert_string_equal(text_ms(b, sizeof b, 0.4123), "412.3 us");
+	assert_string_equal(text_ms(b, sizeof b, 4.2), "4.200 ms");
+	assert_string_equal(text_ms(b, sizeof b, 2500), "2.50 s");
+	assert_string_equal(text_bytes(b, sizeof b, 49152), "48 KiB");
+	assert_string_equal(text_bytes(b, sizeof b, 1536 * 1024), "1.5 MiB");
+	assert_string_equal(text_delta(b, sizeof b, 110, 100), "+10.0%");
+	assert_string_equal(text_delta(b, sizeof b, 1, 0), "");
+}
+
+/* ---- progress file ---- */
+
+static void test_state_round_trip(void **st)
+{
+	(void)st;
+	char dir[] = "/tmp/cc-tui-test-XXXXXX", path[256], err[256];
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/sub/cudaclimb/progress", dir);
+	tui_state s, r;
+	tui_state_init(&s);
+	tui_state_set_last(&s, "bandwidth", "coalesced");
+	tui_progress *p = tui_state_stage(&s, "bandwidth", "strided", 1);
+	p->seen = p->compiled = p->passed = 1;
+	p->best_ms = 4.25; p->best_gbps = 189.5;
+	tui_state_stage(&s, "bandwidth", "coalesced", 1)->failed = 1;
+	tui_state_set_setting(&s, "bandwidth", "strided", "STRIDE", "8");
+	tui_state_set_setting(&s, "bandwidth", "strided", "STRIDE", "4");   /* replaces */
+	assert_int_equal(tui_state_save(&s, path, err, sizeof err), 0);
+	assert_int_equal(s.dirty, 0);
+
+	tui_state_init(&r);
+	assert_int_equal(tui_state_load(&r, path, err, sizeof err), 0);
+	assert_string_equal(r.last_lesson, "bandwidth");
+	assert_string_equal(r.last_stage, "coalesced");
+	const tui_progress *q = tui_state_stage(&r, "bandwidth", "strided", 0);
+	assert_non_null(q);
+	assert_int_equal(q->passed, 1);
+	assert_true(q->best_ms == 4.25 && q->best_gbps == 189.5);
+	assert_int_equal(tui_state_stage(&r, "bandwidth", "coalesced", 0)->failed, 1);
+	assert_null(tui_state_stage(&r, "bandwidth", "vectorized", 0));
+	assert_string_equal(tui_state_get_setting(&r, "bandwidth", "strided", "STRIDE"), "4");
+	assert_int_equal(r.nsets, 1);
+	assert_int_equal(r.dirty, 0);
+
+	/* no temporary file is left behind; a missing file is an empty state */
+	char tmp[300];
+	snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
+	assert_int_equal(access(tmp, F_OK), -1);
+	tui_state_free(&r);
+	tui_state_init(&r);
+	snprintf(tmp, sizeof tmp, "%s/none", dir);
+	assert_int_equal(tui_state_load(&r, tmp, err, sizeof err), 0);
+	assert_int_equal(r.nst, 0);
+	tui_state_free(&r);
+	tui_state_free(&s);
+	unlink(path);
+	char cmd[300];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+static void test_state_path(void **st)
+{
+	(void)st;
+	char buf[256];
+	setenv("XDG_STATE_HOME", "/x/state", 1);
+	assert_int_equal(tui_state_path(buf, sizeof buf), 0);
+	assert_string_equal(buf, "/x/state/cudaclimb/progress");
+	unsetenv("XDG_STATE_HOME");
+	setenv("HOME", "/home/u", 1);
+	assert_int_equal(tui_state_path(buf, sizeof buf), 0);
+	assert_string_equal(buf, "/home/u/.local/state/cudaclimb/progress");
+}
+
+int main(void)
+{
+	setlocale(LC_CTYPE, "C.UTF-8");            /* wcwidth needs a UTF-8 locale */
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_diff_basic),
+		cmocka_unit_test(test_diff_minimal_random),
+		cmocka_unit_test(test_highlight),
+		cmocka_unit_test(test_source_lines),
+		cmocka_unit_test(test_width_crop),
+		cmocka_unit_test(test_wrap),
+		cmocka_unit_test(test_gauge),
+		cmocka_unit_test(test_numbers),
+		cmocka_unit_test(test_state_round_trip),
+		cmocka_unit_test(test_state_path),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

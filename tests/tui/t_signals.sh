@@ -1,0 +1,34 @@
+# Signals end the interface cleanly: the terminal is restored (alternate screen left), children
+# (worker, compiler) are gone, and the status says which signal. Idle means no CPU.
+. "$(dirname "$0")/lib.sh"
+
+alt_screen() { [ "$(tmux -L "$SOCK" display -p -t cc '#{alternate_on}')" = 1 ]; }
+ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+
+start 100 30
+wait_for "Memory bandwidth with SAXPY" >/dev/null
+wait_for "no GPU" 15 >/dev/null || wait_for "(sm_" 15 >/dev/null
+p=$(pid)
+check "curses uses the alternate screen" alt_screen
+t0=$(ticks "$p"); sleep 2; t1=$(ticks "$p")
+check "idle: no CPU while nothing runs ($((t1 - t0)) ticks in 2 s)" test $((t1 - t0)) -le 2
+kids=$(pgrep -P "$p" | tr '\n' ' ')
+kill -TERM "$p"
+check "SIGTERM: exits with 128+15" wait_for "EXITED rc=143"
+check_not "SIGTERM: terminal restored" alt_screen
+gone=1; for k in $kids; do kill -0 "$k" 2>/dev/null && gone=0; done
+check "SIGTERM: children ended" test $gone = 1
+
+start 100 30
+wait_for "Memory bandwidth with SAXPY" >/dev/null
+keys Enter
+wait_for "Kernel strided.cu" >/dev/null
+keys C-c
+check "Ctrl-C: exits with 128+2" wait_for "EXITED rc=130"
+check_not "Ctrl-C: terminal restored" alt_screen
+
+start 100 30
+wait_for "Memory bandwidth with SAXPY" >/dev/null
+kill -HUP "$(pid)"
+check "SIGHUP: exits with 128+1" wait_for "EXITED rc=129"
+check "SIGHUP: progress still saved" test -s "$XDG_STATE_HOME/cudaclimb/progress"

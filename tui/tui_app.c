@@ -1,0 +1,360 @@
+/* The main loop: one poll() over the terminal and the engine, keys to handlers, one redraw. */
+#define NCURSES_WIDECHAR 1
+#include <curses.h>
+#include <errno.h>
+#include <langinfo.h>
+#include <locale.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "tui_app.h"
+#include "tui_widget.h"
+
+static volatile sig_atomic_t got_signal;
+
+/* Only sets a flag: the loop notices it when ppoll returns EINTR. */
+static void on_signal(int sig) { got_signal = sig; }
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+void app_switch(tui_app *a, const tui_screen *s)
+{
+	if (a->scr == s)
+		return;
+	if (a->scr && a->scr->free)
+		a->scr->free(a);
+	a->scr = s;
+	if (s->resize)                   /* the new screen fits itself to the terminal */
+		s->resize(a);
+	app_save(a);
+}
+
+void app_save(tui_app *a)
+{
+	char err[400];
+	if (!a->state_path[0] || !a->state.dirty || a->opts.frames > 0)
+		return;
+	if (tui_state_save(&a->state, a->state_path, err, sizeof err) < 0) {
+		snprintf(a->msg, sizeof a->msg, "progress not saved: %s", err);
+		a->state_path[0] = 0;       /* say it once */
+	}
+}
+
+void app_open_lesson(tui_app *a, int i, int s)
+{
+	if (i < 0 || i >= a->ls->count || !a->dev)
+		return;
+	if (a->m && a->lesson != i) {
+		stage_free(a->m);
+		a->m = NULL;
+	}
+	if (!a->m) {
+		a->m = stage_new(a->e, a->ls->items[i], a->dev, &a->state);
+		if (!a->m) {
+			snprintf(a->msg, sizeof a->msg, "cannot open %s: out of memory", a->ls->items[i]->id);
+			return;
+		}
+		a->sv.focus = PANE_EXPLAIN;
+	}
+	a->lesson = i;
+	a->lv.sel = i;
+	stage_select(a->m, s);
+	stage_view_sync(a);
+	app_switch(a, &tui_screen_stage);
+}
+
+static void on_engine(void *ctx, int job, job_phase phase, const char *note, const run_result *r)
+{
+	tui_app *a = ctx;
+	if (!a->m || !stage_event(a->m, job, phase, note, r, a->now))
+		return;
+	a->pending |= TUI_REDRAW;
+	const stage_slot *sl = &a->m->slots[a->m->cur];
+	if (phase == JOB_DONE && sl->have_last) {
+		if (sl->last.status == RUN_COMPILE_ERROR)
+			a->sv.code = CODE_LOG;
+		else if (a->sv.code == CODE_LOG)
+			a->sv.code = CODE_SOURCE;
+	}
+}
+
+static int too_small(const tui_app *a)
+{
+	return a->cols < TUI_MIN_COLS || a->rows < TUI_MIN_ROWS;
+}
+
+static void draw_title(tui_app *a)
+{
+	unsigned at = theme_attr(ROLE_TITLE);
+	char name[128] = "", right[256];
+	const char *suffix = "";
+	widget_clear(0, 0, a->cols, at);
+	if (!a->dev)
+		snprintf(name, sizeof name, "looking for a GPU...");
+	else if (a->dev->present)          /* the stage's name comes first on the stage view */
+		text_crop(name, sizeof name, a->dev->name, (a->scr == &tui_screen_stage ? a->cols / 3 : a->cols / 2) - 10,
+		          theme_glyphs()->ellipsis);
+	else
+		snprintf(name, sizeof name, "no GPU: compile only");
+	if (a->dev && a->dev->arch[0])
+		suffix = a->dev->arch;
+	snprintf(right, sizeof right, "%s%s%s%s%s ", a->m && a->m->live ? "LIVE  " : "", name,
+	         suffix[0] ? " (" : "", suffix, suffix[0] ? ")" : "");
+	int rw = text_width(right, strlen(right));
+	int lw = widget_text(0, 0, a->cols - rw - 1, " cudaclimb", at);
+	if (a->scr == &tui_screen_stage && a->m) {
+		const lesson_stage *st = &a->m->l->stages[a->m->cur];
+		widget_printf(0, lw, a->cols - rw - 1 - lw, at, "  %s  %s %d/%d  %s: %s",
+		              theme_glyphs()->v, a->m->l->id, a->m->cur + 1, a->m->l->nstages, st->id,
+		              st->title ? st->title : "");
+	}
+	widget_text(0, a->cols - rw, rw, right, at);
+}
+
+static void draw_status(tui_app *a)
+{
+	unsigned at = theme_attr(ROLE_STATUS);
+	const char *const *pairs = NULL;
+	int y = a->rows - 1, x = 0;
+	widget_clear(y, 0, a->cols, at);
+	const char *msg = a->msg[0] ? a->msg : "";
+	if (!msg[0] && a->m && a->m->njobs > 0 && a->m->phase == JOB_WAITING_GPU)
+		msg = a->m->note[0] ? a->m->note : "waiting for the GPU";   /* says who holds it */
+	else if (!msg[0] && a->m && a->scr == &tui_screen_stage)
+		msg = a->m->msg;
+	if (msg[0])
+		x += widget_printf(y, 0, a->cols, at | A_BOLD, " %s  ", msg);
+	int n = a->scr->hints ? a->scr->hints(a, &pairs) : 0;
+	if (x < a->cols - 20)
+		widget_hints(y, x + 1, a->cols - x - 1, pairs, n, at);
+}
+
+static void draw(tui_app *a)
+{
+	erase();
+	if (too_small(a)) {
+		char line[128];
+		snprintf(line, sizeof line, "terminal too small: %dx%d, need %dx%d", a->cols, a->rows,
+		         TUI_MIN_COLS, TUI_MIN_ROWS);
+		int w = text_width(line, strlen(line));
+		widget_text(a->rows / 2, w < a->cols ? (a->cols - w) / 2 : 0, a->cols, line, A_BOLD);
+		widget_text(a->rows / 2 + 1, a->cols > 6 ? (a->cols - 6) / 2 : 0, a->cols, "q quits", 0);
+	} else {
+		draw_title(a);
+		a->scr->draw(a);
+		draw_status(a);
+		if (a->help)
+			help_draw(a);
+	}
+	refresh();
+}
+
+/* The one place that handles KEY_RESIZE. */
+static void resize(tui_app *a)
+{
+	getmaxyx(stdscr, a->rows, a->cols);
+	if (a->scr && a->scr->resize)
+		a->scr->resize(a);
+}
+
+static unsigned handle_key(tui_app *a, int ch)
+{
+	int typing = a->m && a->m->editing && a->scr == &tui_screen_stage;
+	a->msg[0] = 0;
+	if (a->m) a->m->msg[0] = 0;
+	if (ch == 3)                                    /* Ctrl-C in raw terminals */
+		return TUI_QUIT;
+	if (too_small(a))
+		return ch == 'q' ? TUI_QUIT : TUI_IGNORED;
+	if (ch == 12) {                                 /* Ctrl-L */
+		clearok(curscr, TRUE);
+		return TUI_REDRAW;
+	}
+	if (a->help)
+		return help_key(a, ch);
+	if (typing)
+		return a->scr->key(a, ch);
+	if (ch == 'q')
+		return TUI_QUIT;
+	if (ch == '?') {
+		a->help = 1;
+		a->help_scroll = 0;
+		return TUI_REDRAW;
+	}
+	return a->scr->key(a, ch);
+}
+
+/* Where the learner left off. */
+static void reopen(tui_app *a)
+{
+	for (int i = 0; i < a->ls->count; i++) {
+		const lesson *l = a->ls->items[i];
+		if (strcmp(l->id, a->state.last_lesson))
+			continue;
+		a->lv.sel = i;
+		int s = a->state.last_stage[0] ? lesson_stage_index(l, a->state.last_stage) : -1;
+		if (s >= 0)
+			app_open_lesson(a, i, s);
+	}
+}
+
+/* The fixed tour of --frames: keys fed to the handlers, not read from the terminal. */
+static const int tour[] = { KEY_DOWN, KEY_UP, '\n', '\t', KEY_NPAGE, '\t', KEY_RIGHT, KEY_LEFT,
+	'4', '8', KEY_BACKSPACE, 27, 'j', 's', '\t', '\t', 'd', 'e', 'z', 'z', 'a', '?', 27, 'n', 'd', 'p',
+	27, 27 };
+
+static int setup_curses(tui_app *a, SCREEN **scr, FILE **devnull)
+{
+	const char *term = getenv("TERM");
+	FILE *out = stdout;
+	if (a->opts.frames > 0) {
+		if (!term || !term[0] || !strcmp(term, "dumb"))
+			term = "xterm";
+		if (!isatty(STDOUT_FILENO) && (*devnull = fopen("/dev/null", "w")))
+			out = *devnull;
+	}
+	*scr = newterm(term, out, stdin);
+	if (!*scr) {
+		fprintf(stderr, "cudaclimb: cannot use the terminal '%s' (set TERM, or use the CLI: "
+		        "cudaclimb --help)\n", term ? term : "");
+		return -1;
+	}
+	cbreak();
+	noecho();
+	nonl();
+	keypad(stdscr, TRUE);
+	nodelay(stdscr, TRUE);
+	curs_set(0);
+	set_escdelay(25);
+	return 0;
+}
+
+static int loop(tui_app *a, const sigset_t *waitmask, char *fatal, size_t fatal_len)
+{
+	unsigned flags = TUI_REDRAW;
+	int frame = 0, busy_shown = -1;
+	for (;;) {
+		a->now = now_s();
+		flags |= a->pending;
+		a->pending = 0;
+		if (got_signal || (flags & TUI_QUIT))
+			return got_signal ? 128 + got_signal : 0;
+		if (flags & TUI_REDRAW) {
+			draw(a);
+			flags = 0;
+			frame++;
+		}
+		if (a->opts.frames > 0) {
+			if (frame >= a->opts.frames)
+				return 0;
+			flags = handle_key(a, tour[(frame - 1) % (int)(sizeof tour / sizeof *tour)]) | TUI_REDRAW;
+			continue;
+		}
+		struct pollfd fds[33] = { { .fd = STDIN_FILENO, .events = POLLIN } };
+		int nfd = engine_pollfds(a->e, fds + 1, 32), timeout = -1;
+		if (engine_busy(a->e))       /* the watchdog, the elapsed time shown, and steps without an fd */
+			timeout = nfd > 0 ? 250 : 100;
+		int t = a->m ? stage_timeout(a->m, a->now) : -1;
+		if (t >= 0 && (timeout < 0 || t < timeout))
+			timeout = t;
+		struct timespec ts = { timeout / 1000, (timeout % 1000) * 1000000L };
+		if (ppoll(fds, (nfds_t)(1 + nfd), timeout >= 0 ? &ts : NULL, waitmask) < 0 && errno != EINTR) {
+			snprintf(fatal, fatal_len, "poll: %s", strerror(errno));
+			return 1;
+		}
+		/* The terminal went away (SSH dropped, tmux killed) without a SIGHUP reaching us: poll would
+		 * report the hang-up forever, so leave as if SIGHUP had come. */
+		if (fds[0].revents & (POLLHUP | POLLERR | POLLNVAL))
+			return 128 + SIGHUP;
+		a->now = now_s();
+		engine_poll(a->e, 0);
+		int ch;
+		while ((ch = getch()) != ERR) {
+			if (ch == KEY_RESIZE) {
+				resize(a);
+				flags |= TUI_REDRAW;
+			} else {
+				flags |= handle_key(a, ch);
+			}
+		}
+		if (a->m && stage_tick(a->m, a->now))
+			flags |= TUI_REDRAW;
+		engine_poll(a->e, 0);           /* starts what the keys and timers just submitted */
+		int busy = a->m && engine_busy(a->e) ? (int)(a->now - a->m->phase_since) : -1;
+		if (busy != busy_shown) {
+			busy_shown = busy;
+			flags |= TUI_REDRAW;
+		}
+	}
+}
+
+int tui_run(engine *e, const tui_opts *o)
+{
+	static tui_app app;
+	tui_app *a = &app;
+	char err[512];
+	memset(a, 0, sizeof *a);
+	a->e = e;
+	a->opts = *o;
+	a->ls = engine_lessons(e);
+	a->lesson = -1;
+	a->sv.src_stage = -1;
+	setlocale(LC_CTYPE, "");                 /* not LC_ALL: numbers stay in the C locale */
+	const char *cs = nl_langinfo(CODESET), *nc = getenv("NO_COLOR");
+	int utf8 = cs && (!strcmp(cs, "UTF-8") || !strcmp(cs, "utf8"));
+	tui_state_init(&a->state);
+	if (tui_state_path(a->state_path, sizeof a->state_path) == 0 &&
+	    tui_state_load(&a->state, a->state_path, err, sizeof err) < 0)
+		snprintf(a->msg, sizeof a->msg, "%s", err);
+
+	sigset_t block, waitmask;
+	sigemptyset(&block);
+	int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGWINCH };
+	struct sigaction sa, old[3];
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	for (int i = 0; i < 4; i++) sigaddset(&block, sigs[i]);
+	sigprocmask(SIG_BLOCK, &block, &waitmask);   /* delivered only inside ppoll: no lost wake-up */
+	for (int i = 0; i < 3; i++) sigaction(sigs[i], &sa, &old[i]);
+
+	SCREEN *scr = NULL;
+	FILE *devnull = NULL;
+	char fatal[256] = "";
+	int rc = 1;
+	if (setup_curses(a, &scr, &devnull) == 0) {
+		theme_init(!o->no_color && !(nc && nc[0]), utf8 && !o->ascii);
+		widget_init(utf8);
+		engine_set_listener(e, on_engine, a);
+		a->scr = &tui_screen_lessons;
+		resize(a);
+		draw(a);                             /* the list shows while the GPU is probed */
+		a->dev = engine_device(e);
+		reopen(a);
+		rc = loop(a, &waitmask, fatal, sizeof fatal);
+		if (a->scr && a->scr->free)
+			a->scr->free(a);
+		stage_free(a->m);               /* cancels its jobs; the listener (static app) stays valid */
+		a->m = NULL;
+		endwin();
+		delscreen(scr);
+	}
+	if (devnull)
+		fclose(devnull);
+	if (fatal[0])
+		fprintf(stderr, "cudaclimb: %s\n", fatal);
+	app_save(a);
+	tui_state_free(&a->state);
+	for (int i = 0; i < 3; i++) sigaction(sigs[i], &old[i], NULL);
+	sigprocmask(SIG_SETMASK, &waitmask, NULL);
+	return rc;
+}

@@ -1,0 +1,88 @@
+/* tui_app: the application: state shared by the screens, the main loop, and the screen interface.
+ * Key handlers change state and return flags; the loop alone redraws, and handles KEY_RESIZE. */
+#ifndef CC_TUI_APP_H
+#define CC_TUI_APP_H
+#include "engine.h"
+#include "tui.h"
+#include "tui_source.h"
+#include "tui_stage.h"
+#include "tui_state.h"
+
+/* What a key handler did. */
+enum { TUI_IGNORED = 0, TUI_REDRAW = 1, TUI_QUIT = 2 };
+
+enum { TUI_MIN_COLS = 80, TUI_MIN_ROWS = 24 };
+
+typedef struct tui_app tui_app;
+
+/* A screen. Its state lives in tui_app (one of each); the slots are called by the loop only. */
+typedef struct {
+	const char *name;
+	/* Draws rows 1 .. a->rows - 2 (the loop draws the title and status bars). */
+	void (*draw)(tui_app *a);
+	/* One key (never KEY_RESIZE); returns TUI_* flags. */
+	unsigned (*key)(tui_app *a, int key);
+	/* The terminal size changed; a->rows and a->cols are already the new size. */
+	void (*resize)(tui_app *a);
+	/* Key hints for the status bar: fills *pairs with "key", "text" pairs; returns the pair count. */
+	int (*hints)(tui_app *a, const char *const **pairs);
+	/* The screen is left (another is opened, or the program ends). */
+	void (*free)(tui_app *a);
+} tui_screen;
+
+/* The lesson list's selection and scroll. */
+typedef struct {
+	int sel, top;
+} tui_lessons_view;
+
+enum { PANE_EXPLAIN, PANE_CODE, PANE_TUNABLES, PANE_MEASURE, PANE_LADDER, PANE_COUNT };
+typedef enum { CODE_SOURCE, CODE_DIFF, CODE_LOG, CODE_SWEEP } code_view;
+
+typedef struct { int y, x, h, w; } tui_rect;
+
+/* The stage view's own state (the model is tui_stage). */
+typedef struct {
+	int focus, zoom;
+	int scroll[PANE_COUNT], hscroll;
+	code_view code;
+	int src_stage;                    /* the stage src belongs to, -1 none */
+	source_text src, prev_src;        /* this stage's kernel and the previous stage's */
+	char src_err[512];
+	diff_op *diff; int ndiff;         /* -1: not computed */
+	tui_rect r[PANE_COUNT];
+} tui_stage_view;
+
+struct tui_app {
+	engine *e;
+	tui_opts opts;
+	const lesson_set *ls;
+	const device_info *dev;           /* NULL until probed */
+	tui_state state;
+	char state_path[4096];            /* "" when there is no place to keep progress */
+	int rows, cols;
+	const tui_screen *scr;
+	int help, help_scroll;            /* the help overlay */
+	tui_lessons_view lv;
+	tui_stage_view sv;
+	tui_stage *m;                     /* the open lesson's model, NULL when none */
+	int lesson;                       /* its index in ls */
+	double now;                       /* monotonic seconds, updated by the loop */
+	char msg[512];                    /* a message for the status bar, cleared by the next key */
+	unsigned pending;                 /* flags raised outside key handlers (engine events) */
+};
+
+extern const tui_screen tui_screen_lessons;
+extern const tui_screen tui_screen_stage;
+
+/* Opens lesson i at stage s (reusing the model when it is the same lesson). */
+void app_open_lesson(tui_app *a, int i, int s);
+/* Switches to screen s (calling the old one's free). */
+void app_switch(tui_app *a, const tui_screen *s);
+/* Saves the progress file when it changed (quietly: a failure shows in the status bar). */
+void app_save(tui_app *a);
+/* Loads the open stage's kernel (and the previous stage's, for the diff) when the stage changed. */
+void stage_view_sync(tui_app *a);
+/* The help overlay and its keys (tui_help.c). */
+void help_draw(tui_app *a);
+unsigned help_key(tui_app *a, int key);
+#endif

@@ -1,0 +1,221 @@
+/* The big pane: the kernel source, its diff from the previous stage, the compile log, or a sweep. */
+#define NCURSES_WIDECHAR 1
+#include <curses.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "tui_panes.h"
+#include "tui_widget.h"
+
+/* Draws line s (roles per byte, or one role when roles is NULL) from column hs, width w. */
+static void draw_code(int y, int x, int w, const char *s, size_t len, const unsigned char *roles,
+                      tui_role one, int hs)
+{
+	size_t i = text_skip(s, len, hs);
+	int col = 0, cw;
+	while (i < len) {
+		size_t n = text_char(s + i, len - i, &cw);
+		if (col + cw > w) break;
+		widget_textn(y, x + col, cw, s + i, n, theme_attr(roles ? (tui_role)roles[i] : one));
+		col += cw;
+		i += n;
+	}
+}
+
+/* The kernel line an NVRTC log line points at ("name.cu(12): error: ..."), or 0. */
+static int log_ref(const char *line, size_t len)
+{
+	for (size_t i = 0; i + 3 < len; i++) {
+		if (line[i] != '(' || line[i + 1] < '0' || line[i + 1] > '9') continue;
+		char *end;
+		long n = strtol(line + i + 1, &end, 10);
+		if (end < line + len - 1 && end[0] == ')' && end[1] == ':')
+			return n > 0 && n < 1000000 ? (int)n : 0;
+	}
+	return 0;
+}
+
+/* Walks the compile log wrapped to w: draws rows first .. first + h - 1; returns the row count.
+ * Paths before "file.cu(N)" are dropped, and each line that names a kernel line is followed by
+ * that line of the source. */
+static int log_walk(tui_app *a, int y, int x, int w, int first, int h)
+{
+	const run_result *r = &a->m->slots[a->m->cur].last;
+	const source_text *src = &a->sv.src;
+	const char *text = r->log && r->log[0] ? r->log : r->message;
+	source_text log;
+	text_span sp[32];
+	int row = 0;
+	if (w < 8 || source_from_buffer(&log, text, strlen(text)) < 0)
+		return 0;
+	for (int i = 0; i < log.n; i++) {
+		const char *p = log.lines[i];
+		size_t len = strlen(p);
+		int ref = log_ref(p, len);
+		if (ref > 0) {                          /* "/long/path/strided.cu(8): ..." -> "strided.cu(8): ..." */
+			const char *paren = strchr(p, '('), *slash = p;
+			for (const char *q = p; q < paren; q++)
+				if (*q == '/') slash = q + 1;
+			p = slash;
+		}
+		tui_role role = strstr(p, "error") ? ROLE_BAD : strstr(p, "warning") ? ROLE_WARN : ROLE_NORMAL;
+		int n = text_wrap(p, w, sp, 32);
+		for (int k = 0; k < n && k < 32; k++, row++)
+			if (row >= first && row < first + h)
+				widget_textn(y + row - first, x, w, p + sp[k].off, sp[k].len, theme_attr(role));
+		if (ref > 0 && ref <= src->n) {
+			if (row >= first && row < first + h) {
+				int gw = widget_printf(y + row - first, x, w, theme_attr(ROLE_LINENO), "%6d %s ", ref,
+				                       theme_glyphs()->v);
+				draw_code(y + row - first, x + gw, w - gw, src->lines[ref - 1], strlen(src->lines[ref - 1]),
+				          NULL, ROLE_DIM, 0);
+			}
+			row++;
+		}
+	}
+	source_free(&log);
+	return row;
+}
+
+static int sweep_walk(tui_app *a, int y, int x, int w, int first, int h)
+{
+	const tui_stage *m = a->m;
+	if (m->sweep_tunable < 0)
+		return 0;
+	const lesson_tunable *t = &m->l->stages[m->sweep_stage].tunables[m->sweep_tunable];
+	double best = 0;
+	int bi = -1;
+	for (int i = 0; i < m->nsweep; i++) {
+		const stage_sweep_item *it = &m->sweep[i];
+		double v = !m->can_run ? it->occ : m->metric == METRIC_BW ? it->gbps : it->gflops;
+		if (it->state == SW_DONE && it->status == RUN_OK && v > best) { best = v; bi = i; }
+	}
+	int lw = (int)strlen(t->name) + 8, vw = 26, bw = w - lw - vw - 2;
+	for (int i = 0; i < m->nsweep; i++) {
+		if (i < first || i >= first + h) continue;
+		const stage_sweep_item *it = &m->sweep[i];
+		int row = y + i - first;
+		char n[32], ms[32];
+		widget_printf(row, x, lw, i == bi ? A_BOLD : 0, "%s=%-6" PRId64, t->name, it->value);
+		if (it->state == SW_SKIPPED) {
+			widget_printf(row, x + lw, w - lw, theme_attr(ROLE_WARN), "skipped: %s", it->reason);
+		} else if (it->state == SW_PENDING) {
+			widget_text(row, x + lw, w - lw, "queued", theme_attr(ROLE_DIM));
+		} else if (it->status != RUN_OK && it->status != RUN_WRONG) {
+			widget_printf(row, x + lw, w - lw, theme_attr(ROLE_BAD), "%s: %s", run_status_name(it->status),
+			              it->reason);
+		} else if (!m->can_run) {
+			widget_gauge(row, x + lw, bw, it->occ, -1);
+			widget_printf(row, x + lw + bw + 1, vw, 0, "occupancy %3.0f%%, %d regs", it->occ * 100, it->regs);
+		} else {
+			double v = m->metric == METRIC_BW ? it->gbps : it->gflops;
+			widget_gauge(row, x + lw, bw, best > 0 ? v / best : 0, -1);
+			widget_printf(row, x + lw + bw + 1, vw, i == bi ? theme_attr(ROLE_GOOD) : 0, "%7s %s %s%s",
+			              text_num(n, sizeof n, v), stage_metric_unit(m), text_ms(ms, sizeof ms, it->ms),
+			              it->status == RUN_WRONG ? " WRONG" : "");
+		}
+	}
+	return m->nsweep;
+}
+
+static int diff_walk(tui_app *a, int y, int x, int w, int first, int h)
+{
+	const tui_stage_view *v = &a->sv;
+	int gw = 7;
+	for (int i = 0; i < v->ndiff; i++) {
+		if (i < first || i >= first + h) continue;
+		const diff_op *d = &v->diff[i];
+		int row = y + i - first;
+		tui_role role = d->kind == DIFF_ADD ? ROLE_DIFF_ADD : d->kind == DIFF_DEL ? ROLE_DIFF_DEL : ROLE_NORMAL;
+		const char *text = d->kind == DIFF_DEL ? v->prev_src.lines[d->a] : v->src.lines[d->b];
+		widget_printf(row, x, gw, theme_attr(ROLE_LINENO), "%5d", d->kind == DIFF_DEL ? d->a + 1 : d->b + 1);
+		widget_text(row, x + 5, 1, d->kind == DIFF_ADD ? "+" : d->kind == DIFF_DEL ? "-" : " ", theme_attr(role));
+		draw_code(row, x + gw, w - gw, text, strlen(text), NULL, role, v->hscroll);
+	}
+	return v->ndiff > 0 ? v->ndiff : 0;
+}
+
+static void source_draw(tui_app *a, int y, int x, int w, int first, int h)
+{
+	const source_text *src = &a->sv.src;
+	unsigned char roles[4096];
+	int in_comment = 0, gw = 1, errs[64], nerr = 0;
+	const run_result *r = &a->m->slots[a->m->cur].last;
+	if (a->m->slots[a->m->cur].have_last && r->status == RUN_COMPILE_ERROR && r->log)
+		for (const char *p = r->log; *p && nerr < 64; ) {
+			const char *nl = strchr(p, '\n');
+			size_t len = nl ? (size_t)(nl - p) : strlen(p);
+			if ((errs[nerr] = log_ref(p, len)) > 0) nerr++;
+			p += len + (nl != NULL);
+		}
+	for (int n = src->n; n > 0; n /= 10) gw++;
+	for (int i = 0; i < src->n && i < first + h; i++) {
+		size_t len = strlen(src->lines[i]);
+		if (len > sizeof roles) len = sizeof roles;
+		source_highlight(src->lines[i], len, &in_comment, roles);
+		if (i < first) continue;
+		int bad = 0;
+		for (int k = 0; k < nerr; k++) bad |= errs[k] == i + 1;
+		widget_printf(y + i - first, x, gw, theme_attr(bad ? ROLE_BAD : ROLE_LINENO), "%*d", gw - 1, i + 1);
+		draw_code(y + i - first, x + gw + 1, w - gw - 1, src->lines[i], len, roles, ROLE_NORMAL,
+		          a->sv.hscroll);
+	}
+}
+
+int pane_code_lines(tui_app *a)
+{
+	switch (a->sv.code) {
+	case CODE_SOURCE: return a->sv.src.n;
+	case CODE_DIFF: return a->sv.ndiff > 0 ? a->sv.ndiff : 0;
+	case CODE_LOG: return log_walk(a, 0, 0, a->sv.r[PANE_CODE].w - 3, 0, 0);
+	case CODE_SWEEP: return sweep_walk(a, 0, 0, 0, 0, 0);
+	}
+	return 0;
+}
+
+void pane_code_draw(tui_app *a, tui_rect r, int focused)
+{
+	const tui_stage *m = a->m;
+	const lesson_stage *st = &m->l->stages[m->cur];
+	tui_stage_view *v = &a->sv;
+	char title[256];
+	int x = r.x + 1, y = r.y + 1, w = r.w - 2, h = r.h - 2, first = v->scroll[PANE_CODE];
+	switch (v->code) {
+	case CODE_SOURCE: snprintf(title, sizeof title, "Kernel %s", st->kernel_rel ? st->kernel_rel : ""); break;
+	case CODE_DIFF:
+		snprintf(title, sizeof title, "Changes from stage %d%s%s", m->cur, m->cur ? ", " : "",
+		         m->cur ? m->l->stages[m->cur - 1].kernel_rel : "");
+		break;
+	case CODE_LOG: snprintf(title, sizeof title, "Compile log"); break;
+	case CODE_SWEEP: snprintf(title, sizeof title, "Sweep"); break;
+	}
+	widget_box(r.y, r.x, r.h, r.w, title, focused);
+	if (r.w - 28 > text_width(title, strlen(title)) + 6)
+		widget_printf(r.y, r.x + r.w - 26, 24, theme_attr(ROLE_DIM), " d diff  e log  s sweep ");
+	if (v->code == CODE_SOURCE) {
+		if (v->src_err[0]) widget_text(y, x + 1, w - 1, v->src_err, theme_attr(ROLE_BAD));
+		else source_draw(a, y, x, w, first, h);
+	} else if (v->code == CODE_LOG) {
+		const stage_slot *sl = &m->slots[m->cur];
+		if (!sl->have_last || (!sl->last.log && !sl->last.message[0]))
+			widget_text(y, x + 1, w - 1, "No compile log for this stage yet (r compiles and runs).",
+			            theme_attr(ROLE_DIM));
+		else
+			log_walk(a, y, x + 1, w - 1, first, h);
+	} else if (v->code == CODE_DIFF) {
+		if (m->cur == 0)
+			widget_text(y, x + 1, w - 1, "The first stage: nothing before it to compare with.", theme_attr(ROLE_DIM));
+		else if (!strcmp(st->kernel_path, m->l->stages[m->cur - 1].kernel_path))
+			widget_text(y, x + 1, w - 1, "Same kernel file as the previous stage: only tunables or launches differ.",
+			            theme_attr(ROLE_DIM));
+		else if (v->ndiff < 0)
+			widget_text(y, x + 1, w - 1, "The previous stage's kernel could not be read.", theme_attr(ROLE_BAD));
+		else
+			diff_walk(a, y, x, w, first, h);
+	} else if (m->sweep_tunable < 0) {
+		widget_text(y, x + 1, w - 1, "No sweep yet: select a tunable and press s.", theme_attr(ROLE_DIM));
+	} else {
+		sweep_walk(a, y, x + 1, w - 1, first, h);
+	}
+}

@@ -1,0 +1,16 @@
+/* tui_panes: the panes of the stage view. Each draws its frame and contents inside r; focused
+ * panes have a highlighted frame. They read the app and its model, and change nothing. */
+#ifndef CC_TUI_PANES_H
+#define CC_TUI_PANES_H
+#include "tui_app.h"
+
+void pane_explain_draw(tui_app *a, tui_rect r, int focused);   /* tui_pane_info.c */
+void pane_tunables_draw(tui_app *a, tui_rect r, int focused);
+void pane_code_draw(tui_app *a, tui_rect r, int focused);      /* tui_pane_code.c */
+void pane_measure_draw(tui_app *a, tui_rect r, int focused);   /* tui_pane_measure.c */
+void pane_ladder_draw(tui_app *a, tui_rect r, int focused);
+/* Lines of content of the code pane in its current view (for scrolling). */
+int pane_code_lines(tui_app *a);
+/* Lines of the explanation wrapped to width. */
+int pane_explain_lines(tui_app *a, int width);
+#endif

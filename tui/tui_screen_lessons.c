@@ -1,0 +1,184 @@
+/* The lesson list: every lesson with its stages and what the learner has done in each. */
+#define NCURSES_WIDECHAR 1
+#include <curses.h>
+#include <stdio.h>
+#include <string.h>
+#include "tui_app.h"
+#include "tui_widget.h"
+
+/* The glyph and role for one stage's progress. */
+static const char *progress_glyph(const tui_progress *p, tui_role *role)
+{
+	const tui_glyphs *g = theme_glyphs();
+	*role = ROLE_DIM;
+	if (!p) return g->todo;
+	if (p->passed) { *role = ROLE_GOOD; return g->done; }
+	if (p->failed) { *role = ROLE_BAD; return g->fail; }
+	if (p->seen || p->compiled) { *role = ROLE_NORMAL; return g->seen; }
+	return g->todo;
+}
+
+static int list_height(const tui_app *a)
+{
+	int h = a->ls->count + 3, max = (a->rows - 2) / 2;
+	return h > max ? max : h < 5 ? 5 : h;
+}
+
+/* Columns of a lesson row after the title. */
+enum { COL_NUM = 5, COL_STAGES = 12, COL_GLYPHS = 11, COL_DONE = 11, COL_BEST = 16 };
+
+static int title_width(int w)
+{
+	int t = w - COL_NUM - COL_STAGES - COL_GLYPHS - COL_DONE - COL_BEST;
+	return t < 16 ? 16 : t;
+}
+
+static void draw_row(tui_app *a, int y, int x, int w, int i)
+{
+	const lesson *l = a->ls->items[i];
+	int sel = i == a->lv.sel, passed = 0, tw = title_width(w);
+	unsigned at = sel ? theme_attr(ROLE_SELECT) : 0;
+	char buf[128];
+	widget_clear(y, x, w, at);
+	widget_printf(y, x, COL_NUM, at, "%s%2d", sel ? theme_glyphs()->sel : " ", i + 1);
+	text_crop(buf, sizeof buf, l->title ? l->title : l->id, tw - 1, theme_glyphs()->ellipsis);
+	widget_text(y, x + COL_NUM, tw, buf, at | (sel ? A_BOLD : 0));
+	int cx = x + COL_NUM + tw;
+	widget_printf(y, cx, COL_STAGES, at, "%3d stages", l->nstages);
+	cx += COL_STAGES;
+	double gbps = 0;
+	for (int s = 0; s < l->nstages; s++) {
+		const tui_progress *p = tui_state_stage(&a->state, l->id, l->stages[s].id, 0);
+		tui_role role;
+		const char *gl = progress_glyph(p, &role);
+		if (s < COL_GLYPHS - 1)
+			widget_text(y, cx + s, 1, gl, sel ? at : theme_attr(role));
+		if (p && p->passed) passed++;
+		if (p && p->best_gbps > gbps) gbps = p->best_gbps;
+	}
+	cx += COL_GLYPHS;
+	cx += widget_printf(y, cx, COL_DONE, at, "%d/%d done", passed, l->nstages);
+	if (gbps > 0)
+		widget_printf(y, cx, x + w - cx, at, "  best %s GB/s", text_num(buf, sizeof buf, gbps));
+}
+
+static void draw_detail(tui_app *a, int y, int x, int h, int w)
+{
+	const lesson *l = a->ls->items[a->lv.sel];
+	text_span sp[64];
+	char sum[4096];
+	text_reflow(sum, sizeof sum, l->summary ? l->summary : "");
+	int row = 0, n = text_wrap(sum, w, sp, 64);
+	for (int i = 0; i < n && i < 64 && row < h; i++)
+		widget_textn(y + row++, x, w, sum + sp[i].off, sp[i].len, 0);
+	if (l->nread_first && row + 1 < h) {
+		row++;
+		widget_text(y + row++, x, w, "Read first:", theme_attr(ROLE_HEADING));
+		for (int i = 0; i < l->nread_first && row < h; i++)
+			widget_printf(y + row++, x, w, 0, "  %s", l->read_first[i]);
+	}
+	if (row + 1 < h) {
+		row++;
+		widget_text(y + row++, x, w, "Stages:", theme_attr(ROLE_HEADING));
+	}
+	for (int s = 0; s < l->nstages && row < h; s++) {
+		const tui_progress *p = tui_state_stage(&a->state, l->id, l->stages[s].id, 0);
+		tui_role role;
+		const char *gl = progress_glyph(p, &role);
+		char num[32], ms[32];
+		widget_text(y + row, x + 1, 1, gl, theme_attr(role));
+		int c = 3 + widget_printf(y + row, x + 3, w - 3, 0, "%d %-14s %s", s + 1, l->stages[s].id,
+		                          l->stages[s].title ? l->stages[s].title : "");
+		if (p && p->best_ms > 0 && c + 30 < w)
+			widget_printf(y + row, x + w - 28, 28, theme_attr(ROLE_DIM), "%10s %9s GB/s",
+			              text_ms(ms, sizeof ms, p->best_ms), text_num(num, sizeof num, p->best_gbps));
+		row++;
+	}
+}
+
+static void lessons_draw(tui_app *a)
+{
+	int top = 1, H = a->rows - 2, lh = list_height(a), w = a->cols;
+	const lesson_set *ls = a->ls;
+	widget_box(top, 0, lh, w, "Lessons", 1);
+	if (ls->count == 0) {
+		widget_printf(top + 1, 2, w - 4, theme_attr(ROLE_BAD), "No lessons in %s/lessons",
+		              ls->root ? ls->root : "?");
+	} else {
+		int rows = lh - 3;
+		widget_printf(top + 1, 1, w - 2, theme_attr(ROLE_DIM), "%*s%-*s%*s%s", COL_NUM, "", title_width(w - 2),
+		              "Lesson", COL_STAGES, "", "Progress");
+		for (int i = a->lv.top; i < ls->count && i < a->lv.top + rows; i++)
+			draw_row(a, top + 2 + i - a->lv.top, 1, w - 2, i);
+	}
+	int dy = top + lh, dh = H - lh - (ls->nerrors ? 1 : 0);
+	if (ls->count > 0) {
+		const lesson *l = ls->items[a->lv.sel];
+		widget_box(dy, 0, dh, w, l->title ? l->title : l->id, 0);
+		draw_detail(a, dy + 1, 2, dh - 2, w - 4);
+	}
+	if (ls->nerrors)
+		widget_printf(a->rows - 2, 1, w - 2, theme_attr(ROLE_BAD), "%d lesson file%s left out: %s",
+		              ls->nerrors, ls->nerrors > 1 ? "s" : "", ls->errors[0]);
+}
+
+/* The stage to open: where the learner is in this lesson, else the first one not yet passed. */
+static int resume_stage(tui_app *a, int i)
+{
+	const lesson *l = a->ls->items[i];
+	if (a->m && a->lesson == i)
+		return a->m->cur;
+	for (int s = 0; s < l->nstages; s++) {
+		const tui_progress *p = tui_state_stage(&a->state, l->id, l->stages[s].id, 0);
+		if (!p || !p->passed) return s;
+	}
+	return 0;
+}
+
+/* Scrolls the list so that the selection shows. */
+static void keep_visible(tui_app *a)
+{
+	int rows = list_height(a) - 3;
+	if (a->lv.sel < a->lv.top) a->lv.top = a->lv.sel;
+	if (a->lv.sel >= a->lv.top + rows) a->lv.top = a->lv.sel - rows + 1;
+	if (a->lv.top < 0) a->lv.top = 0;
+}
+
+static unsigned lessons_key(tui_app *a, int ch)
+{
+	int n = a->ls->count, page = list_height(a) - 3;
+	if (n == 0)
+		return TUI_IGNORED;
+	switch (ch) {
+	case KEY_UP: case 'k': a->lv.sel--; break;
+	case KEY_DOWN: case 'j': a->lv.sel++; break;
+	case KEY_PPAGE: a->lv.sel -= page; break;
+	case KEY_NPAGE: a->lv.sel += page; break;
+	case KEY_HOME: case 'g': a->lv.sel = 0; break;
+	case KEY_END: case 'G': a->lv.sel = n - 1; break;
+	case '\n': case '\r': case KEY_ENTER: case KEY_RIGHT: case 'l':
+		app_open_lesson(a, a->lv.sel, resume_stage(a, a->lv.sel));
+		return TUI_REDRAW;
+	default: return TUI_IGNORED;
+	}
+	if (a->lv.sel < 0) a->lv.sel = 0;
+	if (a->lv.sel >= n) a->lv.sel = n - 1;
+	keep_visible(a);
+	return TUI_REDRAW;
+}
+
+static int lessons_hints(tui_app *a, const char *const **pairs)
+{
+	static const char *const h[] = { "Enter", "open", "j/k", "move", "?", "help", "q", "quit" };
+	(void)a;
+	*pairs = h;
+	return 4;
+}
+
+const tui_screen tui_screen_lessons = {
+	.name = "lessons",
+	.draw = lessons_draw,
+	.key = lessons_key,
+	.resize = keep_visible,
+	.hints = lessons_hints,
+};

@@ -1,0 +1,234 @@
+/* The stage view: layout of the panes, focus and scrolling, and the keys of a stage. */
+#define NCURSES_WIDECHAR 1
+#include <curses.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "tui_panes.h"
+#include "tui_widget.h"
+
+static void free_sources(tui_stage_view *v)
+{
+	source_free(&v->src);
+	source_free(&v->prev_src);
+	free(v->diff);
+	v->diff = NULL;
+	v->ndiff = -1;
+	v->src_err[0] = 0;
+}
+
+void stage_view_sync(tui_app *a)
+{
+	tui_stage_view *v = &a->sv;
+	const tui_stage *m = a->m;
+	char err[256];
+	if (!m || v->src_stage == m->cur)
+		return;
+	free_sources(v);
+	v->src_stage = m->cur;
+	memset(v->scroll, 0, sizeof v->scroll);
+	v->hscroll = 0;
+	const lesson_stage *st = &m->l->stages[m->cur];
+	if (source_load(&v->src, st->kernel_path, v->src_err, sizeof v->src_err) == 0 && m->cur > 0 &&
+	    source_load(&v->prev_src, m->l->stages[m->cur - 1].kernel_path, err, sizeof err) == 0)
+		v->ndiff = source_diff(v->prev_src.lines, v->prev_src.n, v->src.lines, v->src.n, &v->diff);
+	const stage_slot *sl = &m->slots[m->cur];
+	v->code = sl->have_last && sl->last.status == RUN_COMPILE_ERROR ? CODE_LOG : CODE_SOURCE;
+}
+
+/* Splits the screen between the panes (or gives it all to the focused one when zoomed). */
+static void layout(tui_app *a)
+{
+	tui_stage_view *v = &a->sv;
+	const lesson_stage *st = &a->m->l->stages[a->m->cur];
+	int y = 1, H = a->rows - 2, W = a->cols;
+	if (v->zoom) {
+		for (int p = 0; p < PANE_COUNT; p++)
+			v->r[p] = (tui_rect){ 0, 0, 0, 0 };
+		v->r[v->focus] = (tui_rect){ y, 0, H, W };
+		return;
+	}
+	int lw = W * 2 / 5;
+	lw = lw < 32 ? 32 : lw > 60 ? 60 : lw;
+	int th = st->ntunables + 4, lh = a->m->l->nstages + 4, eh = H - th - lh;
+	if (th < 5) th = 5;
+	while (eh < 5 && lh > 5) { lh--; eh++; }
+	while (eh < 5 && th > 5) { th--; eh++; }
+	eh = H - th - lh;
+	int mh = 12, ch = H - mh;
+	if (ch < 6) { ch = 6; mh = H - ch; }
+	v->r[PANE_EXPLAIN] = (tui_rect){ y, 0, eh, lw };
+	v->r[PANE_TUNABLES] = (tui_rect){ y + eh, 0, th, lw };
+	v->r[PANE_LADDER] = (tui_rect){ y + eh + th, 0, lh, lw };
+	v->r[PANE_CODE] = (tui_rect){ y, lw, ch, W - lw };
+	v->r[PANE_MEASURE] = (tui_rect){ y + ch, lw, mh, W - lw };
+}
+
+static void stage_draw(tui_app *a)
+{
+	static void (*const draw[PANE_COUNT])(tui_app *, tui_rect, int) = {
+		[PANE_EXPLAIN] = pane_explain_draw, [PANE_CODE] = pane_code_draw,
+		[PANE_TUNABLES] = pane_tunables_draw, [PANE_MEASURE] = pane_measure_draw,
+		[PANE_LADDER] = pane_ladder_draw,
+	};
+	if (!a->m)
+		return;
+	layout(a);
+	for (int p = 0; p < PANE_COUNT; p++)
+		if (a->sv.r[p].h > 0)
+			draw[p](a, a->sv.r[p], p == a->sv.focus);
+}
+
+static void stage_resize(tui_app *a)
+{
+	a->sv.hscroll = 0;
+}
+
+/* Lines a pane can scroll through, and its page. */
+static int pane_extent(tui_app *a, int p, int *page)
+{
+	tui_rect r = a->sv.r[p];
+	*page = r.h > 3 ? r.h - 2 : 1;
+	switch (p) {
+	case PANE_EXPLAIN: return pane_explain_lines(a, r.w - 4);
+	case PANE_CODE: return pane_code_lines(a);
+	default: return 0;
+	}
+}
+
+static unsigned scroll_key(tui_app *a, int ch)
+{
+	tui_stage_view *v = &a->sv;
+	int page, n = pane_extent(a, v->focus, &page), *s = &v->scroll[v->focus];
+	switch (ch) {
+	case KEY_UP: case 'k': (*s)--; break;
+	case KEY_DOWN: case 'j': (*s)++; break;
+	case KEY_PPAGE: *s -= page; break;
+	case KEY_NPAGE: case ' ': *s += page; break;
+	case KEY_HOME: case 'g': *s = 0; break;
+	case KEY_END: case 'G': *s = n - page; break;
+	case KEY_LEFT: if (v->focus != PANE_CODE) return TUI_IGNORED; v->hscroll -= 8; break;
+	case KEY_RIGHT: if (v->focus != PANE_CODE) return TUI_IGNORED; v->hscroll += 8; break;
+	default: return TUI_IGNORED;
+	}
+	if (*s > n - page) *s = n - page;
+	if (*s < 0) *s = 0;
+	if (v->hscroll < 0) v->hscroll = 0;
+	return TUI_REDRAW;
+}
+
+static unsigned tunable_key(tui_app *a, int ch)
+{
+	tui_stage *m = a->m;
+	int nt = m->l->stages[m->cur].ntunables;
+	if (m->editing) {
+		switch (ch) {
+		case 27: stage_edit_cancel(m); break;
+		case '\n': case '\r': case KEY_ENTER: stage_edit_commit(m, a->now); break;
+		case KEY_BACKSPACE: case 127: case 8: stage_edit_backspace(m); break;
+		default: stage_edit_char(m, ch); break;
+		}
+		return TUI_REDRAW;
+	}
+	switch (ch) {
+	case KEY_UP: case 'k': if (m->sel > 0) m->sel--; break;
+	case KEY_DOWN: case 'j': if (m->sel + 1 < nt) m->sel++; break;
+	case KEY_LEFT: case '-': stage_step(m, -1, a->now); break;
+	case KEY_RIGHT: case '+': case '=': stage_step(m, +1, a->now); break;
+	case '\n': case '\r': case KEY_ENTER:
+		if (nt) { m->editing = 1; m->edit[0] = 0; stage_validate(m); }
+		break;
+	default:
+		if (ch >= '0' && ch <= '9') { stage_edit_char(m, ch); break; }
+		return TUI_IGNORED;
+	}
+	return TUI_REDRAW;
+}
+
+static void toggle_code(tui_app *a, code_view c)
+{
+	tui_stage_view *v = &a->sv;
+	v->code = v->code == c ? CODE_SOURCE : c;
+	v->scroll[PANE_CODE] = 0;
+	v->hscroll = 0;
+	if (v->code == CODE_DIFF)            /* start a few lines above the first change */
+		for (int i = 0; i < v->ndiff; i++)
+			if (v->diff[i].kind != DIFF_SAME) {
+				v->scroll[PANE_CODE] = i > 3 ? i - 3 : 0;
+				break;
+			}
+}
+
+static unsigned stage_key(tui_app *a, int ch)
+{
+	tui_stage *m = a->m;
+	tui_stage_view *v = &a->sv;
+	if (!m)
+		return TUI_IGNORED;
+	layout(a);                          /* pages and extents do not depend on an earlier draw */
+	if (v->focus == PANE_TUNABLES && tunable_key(a, ch) != TUI_IGNORED)
+		return TUI_REDRAW;
+	switch (ch) {
+	case '\t': v->focus = (v->focus + 1) % PANE_COUNT; break;
+	case KEY_BTAB: v->focus = (v->focus + PANE_COUNT - 1) % PANE_COUNT; break;
+	case 'n': case ']':
+		if (m->cur + 1 < m->l->nstages) { stage_select(m, m->cur + 1); stage_view_sync(a); app_save(a); }
+		break;
+	case 'p': case '[':
+		if (m->cur > 0) { stage_select(m, m->cur - 1); stage_view_sync(a); app_save(a); }
+		break;
+	case 'r': stage_run(m, a->now); break;
+	case 'l': stage_toggle_live(m, a->now); break;
+	case 's': if (stage_sweep(m) == 0) { v->code = CODE_SWEEP; v->scroll[PANE_CODE] = 0; } break;
+	case 'a': stage_ladder(m); break;
+	case 'R': stage_reset(m, a->now); break;
+	case 'd': toggle_code(a, CODE_DIFF); break;
+	case 'e': toggle_code(a, CODE_LOG); break;
+	case 'z': v->zoom = !v->zoom; break;
+	case 27: case KEY_BACKSPACE: case 127: case 'h':
+		if (v->zoom) v->zoom = 0;
+		else if (v->code != CODE_SOURCE) toggle_code(a, v->code);
+		else {
+			tui_state_set_last(&a->state, m->l->id, "");
+			app_switch(a, &tui_screen_lessons);
+		}
+		break;
+	default:
+		return scroll_key(a, ch);
+	}
+	return TUI_REDRAW;
+}
+
+static int stage_hints(tui_app *a, const char *const **pairs)
+{
+	static const char *const tun[] = { "\u2190\u2192", "value", "0-9", "type", "Tab", "pane",
+		"r", "run", "l", "live", "s", "sweep", "a", "ladder", "d", "diff", "n/p", "stage",
+		"Esc", "back", "?", "help" };
+	static const char *const tun_ascii[] = { "<-/->", "value", "0-9", "type", "Tab", "pane",
+		"r", "run", "l", "live", "s", "sweep", "a", "ladder", "d", "diff", "n/p", "stage",
+		"Esc", "back", "?", "help" };
+	static const char *const typing[] = { "Enter", "set", "Esc", "cancel", "Backspace", "erase" };
+	if (a->m && a->m->editing) {
+		*pairs = typing;
+		return 3;
+	}
+	int first = a->sv.focus == PANE_TUNABLES ? 0 : 2;
+	*pairs = (theme_utf8() ? tun : tun_ascii) + first * 2;
+	return 11 - first;
+}
+
+static void stage_free_view(tui_app *a)
+{
+	free_sources(&a->sv);
+	a->sv.src_stage = -1;
+	a->sv.zoom = 0;
+}
+
+const tui_screen tui_screen_stage = {
+	.name = "stage",
+	.draw = stage_draw,
+	.key = stage_key,
+	.resize = stage_resize,
+	.hints = stage_hints,
+	.free = stage_free_view,
+};

@@ -1,0 +1,235 @@
+/* Kernel sources: loading, syntax colouring and a line diff. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "tui_source.h"
+
+int source_from_buffer(source_text *t, const char *buf, size_t len)
+{
+	size_t cap = len + 1, o = 0;
+	int nlines = 1;
+	memset(t, 0, sizeof *t);
+	for (size_t i = 0; i < len; i++) {
+		if (buf[i] == '\t') cap += 3;
+		if (buf[i] == '\n') nlines++;
+	}
+	t->buf = malloc(cap);
+	t->lines = malloc(sizeof *t->lines * (size_t)nlines);
+	if (!t->buf || !t->lines) {
+		source_free(t);
+		return -1;
+	}
+	t->lines[t->n++] = t->buf;
+	int col = 0;
+	for (size_t i = 0; i < len; i++) {
+		char c = buf[i];
+		if (c == '\t') {
+			do t->buf[o++] = ' '; while (++col % 4);
+		} else if (c == '\n') {
+			t->buf[o++] = 0;
+			col = 0;
+			t->lines[t->n++] = t->buf + o;
+		} else if (c != '\r') {
+			t->buf[o++] = c;
+			col++;
+		}
+	}
+	t->buf[o] = 0;
+	if (t->n > 1 && t->lines[t->n - 1][0] == 0)   /* a final newline ends the last line */
+		t->n--;
+	return 0;
+}
+
+int source_load(source_text *t, const char *path, char *err, size_t errlen)
+{
+	memset(t, 0, sizeof *t);
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	size_t cap = 4096, len = 0, n;
+	char *buf = malloc(cap);
+	while (buf && (n = fread(buf + len, 1, cap - len, f)) > 0) {
+		len += n;
+		if (len == cap) {
+			char *nb = cap < (64u << 20) ? realloc(buf, cap *= 2) : NULL;
+			if (!nb) { free(buf); buf = NULL; }
+			else buf = nb;
+		}
+	}
+	fclose(f);
+	if (!buf || source_from_buffer(t, buf, len) < 0) {
+		free(buf);
+		snprintf(err, errlen, "%s: out of memory or too large", path);
+		return -1;
+	}
+	free(buf);
+	return 0;
+}
+
+void source_free(source_text *t)
+{
+	free(t->buf);
+	free(t->lines);
+	memset(t, 0, sizeof *t);
+}
+
+/* C, C++ and CUDA words worth a colour, sorted for bsearch. */
+static const char *const keywords[] = {
+	"__constant__", "__device__", "__forceinline__", "__global__", "__host__", "__launch_bounds__",
+	"__ldg", "__nv_bfloat16", "__restrict__", "__shared__", "__shfl_down_sync", "__shfl_sync",
+	"__shfl_xor_sync", "__syncthreads", "__syncwarp", "asm", "atomicAdd", "auto", "blockDim",
+	"blockIdx", "bool", "break", "case", "char", "class", "const", "constexpr", "continue",
+	"default", "do", "double", "else", "enum", "extern", "false", "float", "float2", "float4",
+	"for", "goto", "gridDim", "half", "if", "inline", "int", "int4", "int64_t", "long", "namespace",
+	"nullptr", "register", "restrict", "return", "short", "signed", "size_t", "sizeof", "static",
+	"static_cast", "struct", "switch", "template", "threadIdx", "true", "typedef", "typename",
+	"uint32_t", "uint64_t", "union", "unsigned", "using", "void", "volatile", "warpSize", "while",
+};
+
+static int kw_cmp(const void *k, const void *e) { return strcmp(k, *(const char *const *)e); }
+
+static int is_keyword(const char *s, size_t len)
+{
+	char w[32];
+	if (len >= sizeof w)
+		return 0;
+	memcpy(w, s, len);
+	w[len] = 0;
+	return bsearch(w, keywords, sizeof keywords / sizeof *keywords, sizeof *keywords, kw_cmp) != NULL;
+}
+
+static int ident_start(char c) { return isalpha((unsigned char)c) || c == '_'; }
+static int ident_char(char c) { return isalnum((unsigned char)c) || c == '_'; }
+
+void source_highlight(const char *s, size_t len, int *in_comment, unsigned char *roles)
+{
+	size_t i = 0;
+	memset(roles, ROLE_NORMAL, len);
+	if (!*in_comment) {
+		size_t j = 0;
+		while (j < len && s[j] == ' ') j++;
+		if (j < len && s[j] == '#') {
+			memset(roles + j, ROLE_PREPROC, len - j);
+			/* a comment after a directive is still a comment */
+			for (size_t k = j; k + 1 < len; k++)
+				if (s[k] == '/' && (s[k + 1] == '/' || s[k + 1] == '*')) { i = k; break; }
+			if (!i) return;
+		}
+	}
+	while (i < len) {
+		size_t st = i;
+		if (*in_comment) {
+			while (i < len && !(s[i] == '*' && i + 1 < len && s[i + 1] == '/')) i++;
+			if (i < len) { i += 2; *in_comment = 0; }
+			memset(roles + st, ROLE_COMMENT, i - st);
+		} else if (s[i] == '/' && i + 1 < len && s[i + 1] == '/') {
+			memset(roles + i, ROLE_COMMENT, len - i);
+			return;
+		} else if (s[i] == '/' && i + 1 < len && s[i + 1] == '*') {
+			*in_comment = 1;
+			i += 2;
+			while (i < len && !(s[i] == '*' && i + 1 < len && s[i + 1] == '/')) i++;
+			if (i < len) { i += 2; *in_comment = 0; }
+			memset(roles + st, ROLE_COMMENT, i - st);
+		} else if (s[i] == '"' || s[i] == '\'') {
+			char q = s[i++];
+			while (i < len && s[i] != q) i += s[i] == '\\' && i + 1 < len ? 2 : 1;
+			if (i < len) i++;
+			memset(roles + st, ROLE_STRING, i - st);
+		} else if (isdigit((unsigned char)s[i]) ||
+		           (s[i] == '.' && i + 1 < len && isdigit((unsigned char)s[i + 1]))) {
+			int hex = s[i] == '0' && i + 1 < len && (s[i + 1] == 'x' || s[i + 1] == 'X');
+			while (i < len) {
+				if (ident_char(s[i]) || s[i] == '.')
+					i++;
+				else if ((s[i] == '+' || s[i] == '-') && strchr(hex ? "pP" : "eE", s[i - 1]))
+					i++;            /* an exponent's sign: 1e-6, 0x1p+3 */
+				else
+					break;
+			}
+			memset(roles + st, ROLE_NUMBER, i - st);
+		} else if (ident_start(s[i])) {
+			while (i < len && ident_char(s[i])) i++;
+			if (is_keyword(s + st, i - st))
+				memset(roles + st, ROLE_KEYWORD, i - st);
+		} else {
+			i++;
+		}
+	}
+}
+
+/* Myers' O(ND) diff ("An O(ND) Difference Algorithm and Its Variations", 1986), written here
+ * rather than taken from a library: it is ~60 lines, kernel files are small, and a dependency
+ * (libgit2, GNU diff's code) would cost more to build and vendor than it saves. The common prefix
+ * and suffix are trimmed first so the trace (one V array per edit step) stays small. */
+static int push(diff_op **ops, int *n, int *cap, diff_kind k, int a, int b)
+{
+	if (*n == *cap) {
+		int nc = *cap ? *cap * 2 : 64;
+		diff_op *no = realloc(*ops, sizeof *no * (size_t)nc);
+		if (!no) return -1;
+		*ops = no; *cap = nc;
+	}
+	(*ops)[(*n)++] = (diff_op){ k, a, b };
+	return 0;
+}
+
+int source_diff(char *const *a, int na, char *const *b, int nb, diff_op **ops)
+{
+	int n = 0, cap = 0, pre = 0, suf = 0;
+	*ops = NULL;
+	while (pre < na && pre < nb && strcmp(a[pre], b[pre]) == 0) pre++;
+	while (suf < na - pre && suf < nb - pre && strcmp(a[na - 1 - suf], b[nb - 1 - suf]) == 0) suf++;
+	int N = na - pre - suf, M = nb - pre - suf, max = N + M, w = 2 * max + 3;
+	char *const *A = a + pre, *const *B = b + pre;
+	int *v = calloc((size_t)w, sizeof *v), *trace = NULL, d, found = 0;
+	diff_op *rev = NULL; int nrev = 0, caprev = 0;
+	if (!v) return -1;
+	for (d = 0; d <= max; d++) {
+		int *t = realloc(trace, sizeof *t * (size_t)w * (size_t)(d + 1));
+		if (!t) goto oom;
+		trace = t;
+		memcpy(trace + (size_t)w * d, v, sizeof *v * (size_t)w);
+		for (int k = -d; k <= d; k += 2) {
+			int x = (k == -d || (k != d && v[max + k - 1 + 1] < v[max + k + 1 + 1]))
+			        ? v[max + k + 1 + 1] : v[max + k - 1 + 1] + 1;
+			int y = x - k;
+			while (x < N && y < M && strcmp(A[x], B[y]) == 0) { x++; y++; }
+			v[max + k + 1] = x;
+			if (x >= N && y >= M) { found = 1; break; }
+		}
+		if (found) break;
+	}
+	/* walk the trace back from (N, M), collecting operations in reverse */
+	for (int x = N, y = M; d >= 0; d--) {
+		const int *pv = trace + (size_t)w * d;
+		int k = x - y;
+		int pk = (k == -d || (k != d && pv[max + k - 1 + 1] < pv[max + k + 1 + 1])) ? k + 1 : k - 1;
+		int px = pv[max + pk + 1], py = px - pk;
+		while (x > px && y > py) {
+			if (push(&rev, &nrev, &caprev, DIFF_SAME, pre + x - 1, pre + y - 1)) goto oom;
+			x--; y--;
+		}
+		if (d > 0) {
+			if (x == px) { if (push(&rev, &nrev, &caprev, DIFF_ADD, -1, pre + y - 1)) goto oom; }
+			else if (push(&rev, &nrev, &caprev, DIFF_DEL, pre + x - 1, -1)) goto oom;
+		}
+		x = px; y = py;
+	}
+	for (int i = 0; i < pre; i++)
+		if (push(ops, &n, &cap, DIFF_SAME, i, i)) goto oom;
+	for (int i = nrev - 1; i >= 0; i--)
+		if (push(ops, &n, &cap, rev[i].kind, rev[i].a, rev[i].b)) goto oom;
+	for (int i = 0; i < suf; i++)
+		if (push(ops, &n, &cap, DIFF_SAME, na - suf + i, nb - suf + i)) goto oom;
+	free(v); free(trace); free(rev);
+	return n;
+oom:
+	free(v); free(trace); free(rev); free(*ops);
+	*ops = NULL;
+	return -1;
+}

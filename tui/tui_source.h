@@ -1,0 +1,32 @@
+/* tui_source: a kernel's source as lines, its syntax colouring, and a line diff between two
+ * sources. Pure: no curses, unit-tested. */
+#ifndef CC_TUI_SOURCE_H
+#define CC_TUI_SOURCE_H
+#include <stddef.h>
+#include "tui_theme.h"
+
+typedef struct {
+	char *buf;        /* owned: the text with tabs expanded, lines NUL-terminated in place */
+	char **lines;     /* owned array; lines[i] points into buf */
+	int n;
+} source_text;
+
+/* Loads path (tabs expanded to 4 columns). Returns 0, or -1 with a message; t is then empty. */
+int source_load(source_text *t, const char *path, char *err, size_t errlen);
+/* The same from a buffer (copied). Returns 0, or -1 when out of memory. */
+int source_from_buffer(source_text *t, const char *buf, size_t len);
+void source_free(source_text *t);
+
+/* Colours one line: roles[i] gets the role of byte i (ROLE_NORMAL, ROLE_KEYWORD, ROLE_COMMENT,
+ * ROLE_STRING, ROLE_NUMBER, ROLE_PREPROC). *in_comment carries an open block comment from line to
+ * line: start it at 0 for the first line. */
+void source_highlight(const char *line, size_t len, int *in_comment, unsigned char *roles);
+
+typedef enum { DIFF_SAME, DIFF_DEL, DIFF_ADD } diff_kind;
+typedef struct { diff_kind kind; int a, b; } diff_op;   /* a: line in old (-1 for ADD), b: in new (-1 for DEL) */
+
+/* Line diff of old a[0..na) to new b[0..nb): a shortest edit script as SAME/DEL/ADD operations in
+ * order (deletions before additions within a change). *ops is allocated (free it); returns the
+ * number of operations, or -1 when out of memory. */
+int source_diff(char *const *a, int na, char *const *b, int nb, diff_op **ops);
+#endif

@@ -1,0 +1,211 @@
+/* The stage view's model: values, checks, jobs and results. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "tui_stage.h"
+
+#define DEBOUNCE 0.15     /* after a tunable changes, so that a held key does not queue runs */
+
+static const lesson_stage *cur_stage(const tui_stage *m) { return &m->l->stages[m->cur]; }
+
+int stage_build_sets(const tui_stage *m, int s, plan_setting *sets, int ot, const char *ov)
+{
+	const lesson_stage *st = &m->l->stages[s];
+	int n = 0;
+	for (int t = 0; t < st->ntunables && n < 16; t++, n++) {
+		snprintf(sets[n].name, sizeof sets[n].name, "%s", st->tunables[t].name);
+		if (t == ot)
+			snprintf(sets[n].value, sizeof sets[n].value, "%s", ov);
+		else
+			snprintf(sets[n].value, sizeof sets[n].value, "%" PRId64, m->slots[s].tv[t]);
+	}
+	return n;
+}
+
+int stage_check(const tui_stage *m, int s, int ot, const char *ov, char *err, size_t len,
+                int64_t *value)
+{
+	plan_setting sets[16];
+	plan p;
+	int n = stage_build_sets(m, s, sets, ot, ov);
+	int rc = plan_make(&p, m->l, s, sets, n, &m->pdev, err, len);
+	if (rc == 0 && value && ot >= 0) {
+		const expr_value *v = plan_var_get(&p, m->l->stages[s].tunables[ot].name);
+		if (v) *value = expr_as_int(*v);
+	}
+	plan_free(&p);
+	return rc;
+}
+
+static int allowed(const lesson_tunable *t, int64_t v)
+{
+	for (int i = 0; i < t->nvalues; i++)
+		if (t->values[i] == v) return 1;
+	return 0;
+}
+
+static void choose_metric(tui_stage *m)
+{
+	plan p;
+	char err[256];
+	double bytes = 0, flops = 0;
+	if (plan_make(&p, m->l, 0, NULL, 0, &m->pdev, err, sizeof err) == 0) {
+		bytes = p.bytes; flops = p.flops;
+	}
+	plan_free(&p);
+	int tensor = m->l->peak && strstr(m->l->peak, "tensor");
+	double peak = tensor ? m->dev->bf16_tensor_gflops : m->dev->fp32_gflops;
+	double balance = peak > 0 && m->dev->bw_theoretical_gbps > 0 ? peak / m->dev->bw_theoretical_gbps
+	                                                               : (tensor ? 100 : 10);
+	m->metric = bytes <= 0 || (flops > 0 && flops / bytes > balance) ? METRIC_FLOPS : METRIC_BW;
+}
+
+tui_stage *stage_new(engine *e, const lesson *l, const device_info *dev, tui_state *state)
+{
+	tui_stage *m = calloc(1, sizeof *m);
+	if (!m || l->nstages <= 0) { free(m); return NULL; }
+	m->e = e; m->l = l; m->dev = dev; m->state = state;
+	m->can_run = dev->present;
+	m->sweep_tunable = -1;
+	engine_plan_device(e, &m->pdev);
+	run_result_init(&m->base);
+	m->slots = calloc((size_t)l->nstages, sizeof *m->slots);
+	if (!m->slots) { free(m); return NULL; }
+	for (int s = 0; s < l->nstages; s++) {
+		const lesson_stage *st = &l->stages[s];
+		stage_slot *sl = &m->slots[s];
+		run_result_init(&sl->last);
+		run_result_init(&sl->prev);
+		sl->tv = calloc((size_t)(st->ntunables ? st->ntunables : 1), sizeof *sl->tv);
+		if (!sl->tv) { stage_free(m); return NULL; }
+		for (int t = 0; t < st->ntunables; t++) {
+			const char *saved = tui_state_get_setting(state, l->id, st->id, st->tunables[t].name);
+			char *end;
+			long long v = saved ? strtoll(saved, &end, 10) : 0;
+			sl->tv[t] = saved && !*end && allowed(&st->tunables[t], v) ? v : st->tunables[t].def;
+		}
+	}
+	choose_metric(m);
+	return m;
+}
+
+void stage_free(tui_stage *m)
+{
+	if (!m) return;
+	for (int i = 0; i < m->njobs; i++)
+		engine_cancel(m->e, m->jobs[i].id);
+	for (int s = 0; s < m->l->nstages; s++) {
+		free(m->slots[s].tv);
+		run_result_clear(&m->slots[s].last);
+		run_result_clear(&m->slots[s].prev);
+	}
+	run_result_clear(&m->base);
+	free(m->slots);
+	free(m);
+}
+
+int stage_validate(tui_stage *m)
+{
+	m->problem[0] = 0;
+	if (m->editing && !m->edit[0])
+		return 0;
+	return stage_check(m, m->cur, m->editing ? m->sel : -1, m->edit, m->problem, sizeof m->problem, NULL);
+}
+
+void stage_select(tui_stage *m, int i)
+{
+	if (i < 0) i = 0;
+	if (i >= m->l->nstages) i = m->l->nstages - 1;
+	if (m->run_job) { engine_cancel(m->e, m->run_job); m->run_job = 0; }
+	m->cur = i;
+	m->sel = 0;
+	m->editing = 0;
+	m->want_run = m->live;
+	m->due = 0;
+	stage_validate(m);
+	tui_progress *p = tui_state_stage(m->state, m->l->id, cur_stage(m)->id, 1);
+	if (p && !p->seen) { p->seen = 1; m->state->dirty = 1; }
+	tui_state_set_last(m->state, m->l->id, cur_stage(m)->id);
+}
+
+/* The current values changed: remember them, check them, and rerun soon when they are fine. */
+static void changed(tui_stage *m, double now)
+{
+	const lesson_stage *st = cur_stage(m);
+	char v[32];
+	for (int t = 0; t < st->ntunables; t++) {
+		snprintf(v, sizeof v, "%" PRId64, m->slots[m->cur].tv[t]);
+		tui_state_set_setting(m->state, m->l->id, st->id, st->tunables[t].name, v);
+	}
+	if (m->run_job) { engine_cancel(m->e, m->run_job); m->run_job = 0; }
+	m->want_run = stage_validate(m) == 0;
+	m->due = now + DEBOUNCE;
+	snprintf(m->msg, sizeof m->msg, "%s", m->problem);
+}
+
+void stage_step(tui_stage *m, int delta, double now)
+{
+	const lesson_stage *st = cur_stage(m);
+	if (st->ntunables == 0 || m->editing) return;
+	const lesson_tunable *t = &st->tunables[m->sel];
+	int64_t *v = &m->slots[m->cur].tv[m->sel];
+	int i = 0;
+	while (i < t->nvalues - 1 && t->values[i] < *v) i++;
+	i += delta;
+	if (i < 0) i = 0;
+	if (i >= t->nvalues) i = t->nvalues - 1;
+	if (t->nvalues == 0 || t->values[i] == *v) return;
+	*v = t->values[i];
+	changed(m, now);
+}
+
+void stage_edit_char(tui_stage *m, int c)
+{
+	size_t n = strlen(m->edit);
+	if (cur_stage(m)->ntunables == 0) return;
+	if (!m->editing) { m->editing = 1; m->edit[0] = 0; n = 0; }
+	if (c >= 0x20 && c < 0x7f && n + 1 < sizeof m->edit) {
+		m->edit[n] = (char)c;
+		m->edit[n + 1] = 0;
+	}
+	stage_validate(m);
+}
+
+void stage_edit_backspace(tui_stage *m)
+{
+	size_t n = strlen(m->edit);
+	if (!m->editing) return;
+	if (n) m->edit[n - 1] = 0;
+	stage_validate(m);
+}
+
+int stage_edit_commit(tui_stage *m, double now)
+{
+	int64_t v = 0;
+	if (!m->editing) return 0;
+	if (!m->edit[0]) { stage_edit_cancel(m); return 0; }
+	if (stage_check(m, m->cur, m->sel, m->edit, m->problem, sizeof m->problem, &v) != 0)
+		return -1;                       /* keep typing: the message says why */
+	m->editing = 0;
+	m->edit[0] = 0;
+	m->slots[m->cur].tv[m->sel] = v;
+	changed(m, now);
+	return 0;
+}
+
+void stage_edit_cancel(tui_stage *m)
+{
+	m->editing = 0;
+	m->edit[0] = 0;
+	stage_validate(m);
+}
+
+void stage_reset(tui_stage *m, double now)
+{
+	const lesson_stage *st = cur_stage(m);
+	m->editing = 0;
+	for (int t = 0; t < st->ntunables; t++)
+		m->slots[m->cur].tv[t] = st->tunables[t].def;
+	changed(m, now);
+}

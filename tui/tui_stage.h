@@ -1,0 +1,109 @@
+/* tui_stage: the model behind the stage view of one lesson: tunable values and their check
+ * (plan_make), the jobs submitted to the engine (a run, live re-runs, a sweep, the whole ladder),
+ * the results per stage with the previous one, and a history. No curses: the screens draw it. */
+#ifndef CC_TUI_STAGE_H
+#define CC_TUI_STAGE_H
+#include "engine.h"
+#include "tui_state.h"
+
+enum { STAGE_HIST = 32, STAGE_SWEEP_MAX = 64, STAGE_JOBS = 128 };
+
+typedef enum { METRIC_BW, METRIC_FLOPS } stage_metric;
+typedef enum { JOB_RUN, JOB_SWEEP } stage_job_kind;
+typedef enum { SW_PENDING, SW_SKIPPED, SW_DONE } sweep_state;
+
+typedef struct {
+	int64_t value; int job; sweep_state state;
+	char reason[512];                  /* SKIPPED: the constraint's message; DONE and not ok: why */
+	run_status status; double ms, gbps, gflops, occ; int regs;
+} stage_sweep_item;
+
+typedef struct { int stage; double ms, metric; run_status status; } stage_hist;
+
+typedef struct {
+	int64_t *tv;                       /* the value of each tunable */
+	run_result last, prev;             /* prev: the run before last that produced a time */
+	int have_last, have_prev;
+} stage_slot;
+
+typedef struct { int id; stage_job_kind kind; int stage; int item; } stage_job;
+
+typedef struct {
+	engine *e;
+	const lesson *l;
+	const device_info *dev;
+	plan_device pdev;
+	tui_state *state;                  /* not owned: progress records */
+	int can_run;                       /* a GPU (or a replay): else jobs only compile */
+	stage_metric metric;
+	int cur;                           /* the stage shown */
+	stage_slot *slots;                 /* one per stage */
+	run_result base; int have_base;    /* the baseline's last result */
+	int sel;                           /* selected tunable */
+	int editing; char edit[32];        /* a value being typed */
+	char problem[512];                 /* why the current or typed values are refused; "" if fine */
+	stage_job jobs[STAGE_JOBS]; int njobs;
+	int run_job;                       /* the current stage's run in flight, 0 when none */
+	job_phase phase; char note[256];   /* of the latest event */
+	double phase_since;
+	int live;
+	int want_run; double due;          /* a run to submit at time due (debounce, live throttle) */
+	double last_submit;
+	stage_hist hist[STAGE_HIST]; int nhist;
+	int sweep_tunable, sweep_stage, nsweep, sweep_open;  /* sweep_tunable -1: none */
+	stage_sweep_item sweep[STAGE_SWEEP_MAX];
+	char msg[512];                     /* a one-line message for the status bar */
+} tui_stage;
+
+/* Prepares the model of lesson l; saved tunable values come from state. dev and state must
+ * outlive it. Returns NULL when out of memory. */
+tui_stage *stage_new(engine *e, const lesson *l, const device_info *dev, tui_state *state);
+/* Cancels its jobs and frees it. */
+void stage_free(tui_stage *m);
+
+/* The settings of stage s from its values (tunable ot, when >= 0, gets the text ov instead);
+ * returns their count. */
+int stage_build_sets(const tui_stage *m, int s, plan_setting *sets, int ot, const char *ov);
+/* plan_make for those settings: 0, or -1 with the reason in err; *value (may be NULL) gets the
+ * overridden tunable's value. */
+int stage_check(const tui_stage *m, int s, int ot, const char *ov, char *err, size_t len,
+                int64_t *value);
+/* Shows stage i (clamped); records it as where the learner is. */
+void stage_select(tui_stage *m, int i);
+/* Rechecks the current (or typed) values; fills m->problem. Returns 0 when they are fine. */
+int stage_validate(tui_stage *m);
+/* Moves the selected tunable by delta allowed values; reruns after a short pause when valid. */
+void stage_step(tui_stage *m, int delta, double now);
+/* Typing: begins with the first character; Enter commits (when allowed), Esc cancels. */
+void stage_edit_char(tui_stage *m, int c);
+void stage_edit_backspace(tui_stage *m);
+int stage_edit_commit(tui_stage *m, double now);
+void stage_edit_cancel(tui_stage *m);
+/* Back to the lesson's defaults for this stage. */
+void stage_reset(tui_stage *m, double now);
+
+/* Submits a run of the current stage now (compile only without a GPU). Returns 0, or -1 with
+ * m->msg set. */
+int stage_run(tui_stage *m, double now);
+void stage_toggle_live(tui_stage *m, double now);
+/* Runs the selected tunable through its allowed values (skipping those a constraint refuses). */
+int stage_sweep(tui_stage *m);
+/* Runs every stage with its values, and the baseline. */
+int stage_ladder(tui_stage *m);
+
+/* The engine's listener, forwarded. Returns non-zero when something shown changed. */
+int stage_event(tui_stage *m, int job, job_phase phase, const char *note, const run_result *r,
+                double now);
+/* Timers (debounce, live). Returns non-zero when something shown changed. */
+int stage_tick(tui_stage *m, double now);
+/* Milliseconds until the next timer, or -1 when none. */
+int stage_timeout(const tui_stage *m, double now);
+
+/* The figure of merit of r in the lesson's metric and its fraction of the peak (0..1, or -1). */
+double stage_metric_value(const tui_stage *m, const run_result *r);
+double stage_metric_frac(const tui_stage *m, const run_result *r);
+/* "GB/s" or "GFLOP/s". */
+const char *stage_metric_unit(const tui_stage *m);
+/* Whether r carries a measured time. */
+int stage_timed(const run_result *r);
+#endif

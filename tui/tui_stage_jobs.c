@@ -1,0 +1,258 @@
+/* The stage model's jobs: submitting runs, sweeps and the ladder, and taking their results. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "tui_stage.h"
+
+#define LIVE_PERIOD 0.3      /* seconds between live re-runs: a few a second */
+
+static int submit(tui_stage *m, int s, stage_job_kind kind, int item, int ot, const char *ov)
+{
+	engine_job j;
+	char err[256];
+	memset(&j, 0, sizeof j);
+	j.lesson = m->l;
+	j.stage = s;
+	j.compile_only = !m->can_run;
+	if (s >= 0)
+		j.nsets = stage_build_sets(m, s, j.sets, ot, ov);
+	if (m->njobs == STAGE_JOBS) {
+		snprintf(m->msg, sizeof m->msg, "too many jobs queued");
+		return -1;
+	}
+	int id = engine_submit(m->e, &j, err, sizeof err);
+	if (id < 0) {
+		snprintf(m->msg, sizeof m->msg, "%s", err);
+		return -1;
+	}
+	m->jobs[m->njobs++] = (stage_job){ id, kind, s, item };
+	return id;
+}
+
+int stage_run(tui_stage *m, double now)
+{
+	m->want_run = 0;
+	if (stage_validate(m) != 0) {
+		snprintf(m->msg, sizeof m->msg, "%s", m->problem);
+		return -1;
+	}
+	if (m->run_job) engine_cancel(m->e, m->run_job);
+	m->run_job = submit(m, m->cur, JOB_RUN, 0, -1, NULL);
+	if (m->run_job < 0) { m->run_job = 0; return -1; }
+	m->last_submit = now;
+	m->phase = JOB_COMPILING;
+	m->phase_since = now;
+	m->note[0] = 0;
+	m->msg[0] = 0;
+	if (!m->can_run) {                        /* one line: why it only compiles */
+		const char *why = m->dev->why;
+		if (!strncmp(why, "no GPU: ", 8)) why += 8;
+		snprintf(m->msg, sizeof m->msg, "no GPU, compiling only: %s", why);
+	}
+	return 0;
+}
+
+void stage_toggle_live(tui_stage *m, double now)
+{
+	m->live = !m->live;
+	if (m->live) {
+		m->want_run = 1;
+		m->due = now;
+		snprintf(m->msg, sizeof m->msg, m->can_run ? "live: re-running the stage a few times a second"
+		                                             : "live: no GPU, so stages are compiled only");
+	} else {
+		m->want_run = 0;
+		snprintf(m->msg, sizeof m->msg, "live off");
+	}
+}
+
+int stage_sweep(tui_stage *m)
+{
+	const lesson_stage *st = &m->l->stages[m->cur];
+	if (st->ntunables == 0) {
+		snprintf(m->msg, sizeof m->msg, "this stage has no tunables to sweep");
+		return -1;
+	}
+	for (int i = 0; i < m->njobs; i++)     /* a new sweep replaces the old one */
+		if (m->jobs[i].kind == JOB_SWEEP) engine_cancel(m->e, m->jobs[i].id);
+	const lesson_tunable *t = &st->tunables[m->sel];
+	int n = t->nvalues < STAGE_SWEEP_MAX ? t->nvalues : STAGE_SWEEP_MAX;
+	m->sweep_tunable = m->sel;
+	m->sweep_stage = m->cur;
+	m->nsweep = n;
+	m->sweep_open = 1;
+	for (int i = 0; i < n; i++) {
+		stage_sweep_item *it = &m->sweep[i];
+		int k = n == t->nvalues ? i : (int)((int64_t)i * (t->nvalues - 1) / (n - 1));
+		char v[32];
+		memset(it, 0, sizeof *it);
+		it->value = t->values[k];
+		snprintf(v, sizeof v, "%" PRId64, it->value);
+		if (stage_check(m, m->cur, m->sel, v, it->reason, sizeof it->reason, NULL) != 0) {
+			it->state = SW_SKIPPED;
+			continue;
+		}
+		it->job = submit(m, m->cur, JOB_SWEEP, i, m->sel, v);
+		if (it->job < 0) {
+			it->state = SW_SKIPPED;
+			snprintf(it->reason, sizeof it->reason, "%s", m->msg);
+		}
+	}
+	snprintf(m->msg, sizeof m->msg, "sweeping %s over %d values", t->name, n);
+	return 0;
+}
+
+int stage_ladder(tui_stage *m)
+{
+	char err[512];
+	int n = 0;
+	for (int s = 0; s < m->l->nstages; s++) {
+		if (stage_check(m, s, -1, NULL, err, sizeof err, NULL) != 0)
+			continue;
+		if (s == m->cur && m->run_job) engine_cancel(m->e, m->run_job);
+		int id = submit(m, s, JOB_RUN, 0, -1, NULL);
+		if (s == m->cur && id > 0) m->run_job = id;
+		n += id > 0;
+	}
+	if (m->l->baseline && submit(m, -1, JOB_RUN, 0, -1, NULL) > 0)
+		n++;
+	snprintf(m->msg, sizeof m->msg, "running the ladder: %d jobs", n);
+	return n ? 0 : -1;
+}
+
+int stage_timed(const run_result *r)
+{
+	return (r->status == RUN_OK || r->status == RUN_WRONG) && r->ms_median > 0;
+}
+
+static void record(tui_stage *m, int s, const run_result *r)
+{
+	tui_progress *p = tui_state_stage(m->state, m->l->id, m->l->stages[s].id, 1);
+	if (!p) return;
+	p->seen = 1;
+	if (r->status != RUN_COMPILE_ERROR && r->status != RUN_REFUSED && r->status != RUN_UNSUPPORTED &&
+	    r->status != RUN_NO_GPU)
+		p->compiled = 1;
+	if (r->status == RUN_OK && stage_timed(r)) {
+		p->passed = 1;
+		p->failed = 0;
+		if (p->best_ms <= 0 || r->ms_median < p->best_ms) p->best_ms = r->ms_median;
+		if (r->gbps > p->best_gbps) p->best_gbps = r->gbps;
+		if (r->gflops > p->best_gflops) p->best_gflops = r->gflops;
+	} else if (r->status == RUN_WRONG || r->status == RUN_FAULT || r->status == RUN_HANG ||
+	           r->status == RUN_CRASH) {
+		p->failed = 1;
+	}
+	m->state->dirty = 1;
+	if (stage_timed(r)) {
+		if (m->nhist == STAGE_HIST) {
+			memmove(m->hist, m->hist + 1, sizeof m->hist[0] * (STAGE_HIST - 1));
+			m->nhist--;
+		}
+		m->hist[m->nhist++] = (stage_hist){ s, r->ms_median, stage_metric_value(m, r), r->status };
+	}
+}
+
+static void finished(tui_stage *m, const stage_job *j, const run_result *r, double now)
+{
+	if (j->kind == JOB_SWEEP) {
+		stage_sweep_item *it = &m->sweep[j->item];
+		it->state = SW_DONE;
+		it->status = r->status;
+		it->ms = r->ms_median; it->gbps = r->gbps; it->gflops = r->gflops;
+		it->occ = r->occ_theoretical; it->regs = r->regs;
+		snprintf(it->reason, sizeof it->reason, "%s", r->message);
+		return;
+	}
+	if (j->stage < 0) {
+		run_result_clear(&m->base);
+		run_result_copy(&m->base, r);
+		m->have_base = 1;
+		return;
+	}
+	stage_slot *sl = &m->slots[j->stage];
+	if (sl->have_last && stage_timed(&sl->last)) {
+		run_result_clear(&sl->prev);
+		sl->prev = sl->last;            /* moves the log too */
+		sl->have_prev = 1;
+	} else {
+		run_result_clear(&sl->last);
+	}
+	run_result_copy(&sl->last, r);
+	sl->have_last = 1;
+	record(m, j->stage, r);
+	if (j->id != m->run_job)
+		return;
+	m->run_job = 0;
+	if (!m->live)
+		return;
+	if (r->status == RUN_OK || r->status == RUN_WRONG) {
+		m->want_run = 1;
+		m->due = m->last_submit + LIVE_PERIOD > now ? m->last_submit + LIVE_PERIOD : now;
+	} else {
+		m->live = 0;
+		snprintf(m->msg, sizeof m->msg, "live paused: %s", run_status_name(r->status));
+	}
+}
+
+int stage_event(tui_stage *m, int job, job_phase phase, const char *note, const run_result *r,
+                double now)
+{
+	int i = 0;
+	while (i < m->njobs && m->jobs[i].id != job) i++;
+	if (i == m->njobs)
+		return 0;
+	if (phase != m->phase) m->phase_since = now;
+	m->phase = phase;
+	snprintf(m->note, sizeof m->note, "%s", note ? note : "");
+	if (phase != JOB_DONE)
+		return 1;
+	stage_job j = m->jobs[i];
+	m->jobs[i] = m->jobs[--m->njobs];
+	if (r)
+		finished(m, &j, r, now);
+	return 1;
+}
+
+static int sweep_pending(const tui_stage *m)
+{
+	for (int i = 0; i < m->njobs; i++)
+		if (m->jobs[i].kind == JOB_SWEEP) return 1;
+	return 0;
+}
+
+int stage_tick(tui_stage *m, double now)
+{
+	if (!m->want_run || now < m->due || m->run_job || sweep_pending(m))
+		return 0;
+	stage_run(m, now);
+	return 1;
+}
+
+int stage_timeout(const tui_stage *m, double now)
+{
+	if (!m->want_run || m->run_job || sweep_pending(m))
+		return -1;
+	double ms = (m->due - now) * 1000;
+	return ms <= 0 ? 0 : (int)ms + 1;
+}
+
+double stage_metric_value(const tui_stage *m, const run_result *r)
+{
+	return m->metric == METRIC_BW ? r->gbps : r->gflops;
+}
+
+double stage_metric_frac(const tui_stage *m, const run_result *r)
+{
+	if (m->metric == METRIC_FLOPS)
+		return r->pct_compute_peak > 0 ? r->pct_compute_peak / 100 : -1;
+	if (r->pct_theoretical_bw > 0)
+		return r->pct_theoretical_bw / 100;
+	return m->dev->bw_theoretical_gbps > 0 ? r->gbps / m->dev->bw_theoretical_gbps : -1;
+}
+
+const char *stage_metric_unit(const tui_stage *m)
+{
+	return m->metric == METRIC_BW ? "GB/s" : "GFLOP/s";
+}

@@ -1,0 +1,125 @@
+/* Drawing helpers on stdscr. */
+#define NCURSES_WIDECHAR 1
+#include <curses.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include "tui_widget.h"
+
+static int utf8_ok;
+
+void widget_init(int locale_utf8) { utf8_ok = locale_utf8; }
+
+int widget_textn(int y, int x, int maxw, const char *s, size_t len, unsigned attr)
+{
+	int cols = 0, w, sw = getmaxx(stdscr), sh = getmaxy(stdscr);
+	if (y < 0 || y >= sh || x < 0)
+		return 0;
+	if (x + maxw > sw)
+		maxw = sw - x;
+	attrset(attr);
+	move(y, x);
+	for (size_t i = 0; i < len && s[i]; ) {
+		size_t n = text_char(s + i, len - i, &w);
+		int bad = (unsigned char)s[i] < 0x20 || s[i] == 0x7f || (n > 1 && !utf8_ok) ||
+		          (n == 1 && (unsigned char)s[i] >= 0x80);
+		if (bad) w = 1;
+		if (cols + w > maxw)
+			break;
+		if (bad) addch('?');
+		else addnstr(s + i, (int)n);
+		cols += w;
+		i += n;
+	}
+	attrset(A_NORMAL);
+	return cols;
+}
+
+int widget_text(int y, int x, int maxw, const char *s, unsigned attr)
+{
+	return widget_textn(y, x, maxw, s, strlen(s), attr);
+}
+
+int widget_printf(int y, int x, int maxw, unsigned attr, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	return widget_text(y, x, maxw, buf, attr);
+}
+
+void widget_clear(int y, int x, int w, unsigned attr)
+{
+	int sw = getmaxx(stdscr);
+	if (y < 0 || y >= getmaxy(stdscr) || x < 0)
+		return;
+	attrset(attr);
+	for (int i = 0; i < w && x + i < sw; i++)
+		mvaddch(y, x + i, ' ');
+	attrset(A_NORMAL);
+}
+
+static void put(int y, int x, const char *glyph, unsigned attr)
+{
+	if (y < 0 || x < 0 || y >= getmaxy(stdscr) || x >= getmaxx(stdscr))
+		return;
+	attrset(attr);
+	mvaddstr(y, x, glyph);
+	attrset(A_NORMAL);
+}
+
+void widget_box(int y, int x, int h, int w, const char *title, int focused)
+{
+	const tui_glyphs *g = theme_glyphs();
+	unsigned a = theme_attr(focused ? ROLE_FRAME_FOCUS : ROLE_FRAME);
+	if (h < 2 || w < 2)
+		return;
+	for (int i = 1; i < w - 1; i++) {
+		put(y, x + i, g->h, a);
+		put(y + h - 1, x + i, g->h, a);
+	}
+	for (int j = 1; j < h - 1; j++) {
+		put(y + j, x, g->v, a);
+		put(y + j, x + w - 1, g->v, a);
+	}
+	put(y, x, g->tl, a); put(y, x + w - 1, g->tr, a);
+	put(y + h - 1, x, g->bl, a); put(y + h - 1, x + w - 1, g->br, a);
+	if (title && title[0] && w > 6) {
+		unsigned ta = theme_attr(focused ? ROLE_FRAME_FOCUS : ROLE_HEADING);
+		if (focused) ta |= A_REVERSE;
+		int n = widget_printf(y, x + 2, w - 4, ta, " %s ", title);
+		(void)n;
+	}
+}
+
+void widget_cells(int y, int x, const text_cell *c, int n)
+{
+	for (int i = 0; i < n; i++)
+		put(y, x + i, c[i].glyph, theme_attr(c[i].role));
+}
+
+void widget_gauge(int y, int x, int width, double frac, double mark)
+{
+	text_cell cells[256];
+	if (width > 256) width = 256;
+	if (width <= 0) return;
+	text_gauge(cells, width, frac, mark, theme_glyphs());
+	widget_cells(y, x, cells, width);
+}
+
+int widget_hints(int y, int x, int maxw, const char *const *pairs, int npairs, unsigned attr)
+{
+	int used = 0;
+	for (int i = 0; i + 1 < npairs * 2; i += 2) {
+		int need = text_width(pairs[i], strlen(pairs[i])) + 1 + text_width(pairs[i + 1], strlen(pairs[i + 1])) + 2;
+		if (used + need > maxw)
+			break;
+		used += widget_text(y, x + used, maxw - used, pairs[i], theme_attr(ROLE_KEY) | attr);
+		used += widget_text(y, x + used, maxw - used, " ", attr);
+		used += widget_text(y, x + used, maxw - used, pairs[i + 1], attr);
+		used += widget_text(y, x + used, maxw - used, "  ", attr);
+	}
+	return used;
+}

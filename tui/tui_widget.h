@@ -1,0 +1,27 @@
+/* tui_widget: drawing on stdscr: cropped text, boxes with titles, gauge cells, key hints.
+ * Everything draws inside the rectangle it is given and never past the screen. */
+#ifndef CC_TUI_WIDGET_H
+#define CC_TUI_WIDGET_H
+#include <stddef.h>
+#include "tui_text.h"
+
+/* locale_utf8: the terminal takes UTF-8 (else non-ASCII text is drawn as '?'). Call once. */
+void widget_init(int locale_utf8);
+/* Draws len bytes of s at (y, x) cropped to maxw columns, control characters as '?'.
+ * Returns the columns drawn. */
+int widget_textn(int y, int x, int maxw, const char *s, size_t len, unsigned attr);
+int widget_text(int y, int x, int maxw, const char *s, unsigned attr);
+/* printf into a buffer, then widget_text. */
+int widget_printf(int y, int x, int maxw, unsigned attr, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+/* Spaces from (y, x) over w columns. */
+void widget_clear(int y, int x, int w, unsigned attr);
+/* A frame around h x w cells at (y, x) with title on the top edge; focused frames stand out. */
+void widget_box(int y, int x, int h, int w, const char *title, int focused);
+/* n gauge or sparkline cells at (y, x). */
+void widget_cells(int y, int x, const text_cell *c, int n);
+/* A gauge of width cells (see text_gauge). */
+void widget_gauge(int y, int x, int width, double frac, double mark);
+/* Key hints "KEY text  KEY text ..." from pairs; stops at maxw. Returns the columns used. */
+int widget_hints(int y, int x, int maxw, const char *const *pairs, int npairs, unsigned attr);
+#endif
