@@ -12,9 +12,23 @@
 static int explain_walk(tui_app *a, int width, int y, int x, int first, int h)
 {
 	const lesson_stage *st = &a->m->l->stages[a->m->cur];
+	const stage_slot *sl = &a->m->slots[a->m->cur];
+	/* The lesson's claim and the counters' diagnosis side by side: the diagnosis of the last run
+	 * that read counters (r runs with counters; live runs do not). */
+	char diag_buf[2048] = "", *diag = NULL;
+	if (sl->have_last && sl->last.diagnosis[0]) {
+		size_t o = 0;   /* one finding per paragraph */
+		for (const char *p = sl->last.diagnosis; *p && o + 3 < sizeof diag_buf; p++) {
+			diag_buf[o++] = *p;
+			if (*p == '\n') diag_buf[o++] = '\n';
+		}
+		diag_buf[o] = 0;
+		diag = diag_buf;
+	}
 	struct { const char *head, *text; tui_role role; } part[] = {
 		{ NULL, st->explain, ROLE_NORMAL },
 		{ "Bottleneck", st->bottleneck, ROLE_NORMAL },
+		{ "Measured here (hardware counters)", diag, ROLE_WARN },
 		{ "Needs", st->req_why, ROLE_WARN },
 	};
 	text_span sp[256];

@@ -129,6 +129,22 @@ static void check_line(const run_result *r, int y, int x, int w)
 		widget_printf(y, x + LABEL, w - LABEL, theme_attr(ROLE_GOOD), "%s correct (max rel err %.2g)", g->ok, r->max_rel_err);
 }
 
+/* The hardware counters of an explicit run (r), when the GPU gave them; else why not. */
+static int counters_line(const run_result *r, int y, int x, int w)
+{
+	widget_text(y, x, LABEL, "counters", theme_attr(ROLE_HEADING));
+	if (r->achieved_occupancy < 0) {
+		if (!r->counters_note[0]) return 0;
+		widget_text(y, x + LABEL, w - LABEL, r->counters_note, theme_attr(ROLE_DIM));
+		return 1;
+	}
+	double dram = r->dram_bytes_read + r->dram_bytes_write;
+	widget_printf(y, x + LABEL, w - LABEL, 0, "DRAM %.2fx model  L2 hit %.0f%%  bank conflicts %.3g  warp %.1f/32  %s",
+	              r->bytes > 0 ? dram / r->bytes : 0, r->l2_hit_pct, r->smem_conflicts_ld + r->smem_conflicts_st,
+	              r->warp_efficiency, r->stalls);
+	return 1;
+}
+
 static void history_line(tui_app *a, int y, int x, int w)
 {
 	const tui_stage *m = a->m;
@@ -195,6 +211,8 @@ void pane_measure_draw(tui_app *a, tui_rect r, int focused)
 	y += 2;
 	if (stage_timed(res))
 		check_line(res, y++, x, w);
+	if (y < r.y + r.h - 1 && counters_line(res, y, x, w))
+		y++;
 	if (y < r.y + r.h - 1)
 		history_line(a, y, x, w);
 }

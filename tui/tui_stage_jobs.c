@@ -15,6 +15,9 @@ static int submit(tui_stage *m, int s, stage_job_kind kind, int item, int ot, co
 	j.lesson = m->l;
 	j.stage = s;
 	j.compile_only = !m->can_run;
+	/* An explicit run reads the hardware counters too (about a second more); live re-runs, sweeps
+	 * and the ladder do not, so they stay quick. */
+	j.counters = kind == JOB_RUN && s >= 0 && !m->live;
 	if (s >= 0)
 		j.nsets = stage_build_sets(m, s, j.sets, ot, ov);
 	if (m->njobs == STAGE_JOBS) {
