@@ -5,7 +5,7 @@
 #include <string.h>
 #include "tui_stage.h"
 
-#define DEBOUNCE 0.15     /* after a tunable changes, so that a held key does not queue runs */
+#define DEBOUNCE 0.05     /* after a tunable changes, so that a held key (about 30 repeats a second) does not queue runs */
 
 static const lesson_stage *cur_stage(const tui_stage *m) { return &m->l->stages[m->cur]; }
 

@@ -32,3 +32,23 @@ wait_for "Memory bandwidth with SAXPY" >/dev/null
 kill -HUP "$(pid)"
 check "SIGHUP: exits with 128+1" wait_for "EXITED rc=129"
 check "SIGHUP: progress still saved" test -s "$XDG_STATE_HOME/cudaclimb/progress"
+
+# The terminal disappears (an SSH session dropped, a tmux server killed) while the program is not
+# the session leader (a shell runs it as a child, as `sh -c "cudaclimb; ..."` does): the SIGHUP goes
+# to the shell, not to us. The program must notice the hang-up on its input and leave, with its
+# worker, instead of spinning on a dead terminal.
+tmux -L "$SOCK" kill-server 2>/dev/null
+N=$((N + 1)); SOCK=cc-tui-$$-$N
+tmux -L "$SOCK" -f /dev/null new-session -d -s cc -x 100 -y 30 \
+	"env LANG=C.UTF-8 TERM=xterm-256color sh -c '$BIN; echo done'"
+wait_for "Memory bandwidth with SAXPY" >/dev/null
+wait_for "no GPU" 15 >/dev/null || wait_for "(sm_" 15 >/dev/null
+p=$(pgrep -n -f "^$BIN\$")
+kids=$(pgrep -P "$p" | tr '\n' ' ')
+tmux -L "$SOCK" kill-server 2>/dev/null
+alive() { [ -n "$(awk '$3 != "Z" {print $3}' "/proc/$1/stat" 2>/dev/null)" ]; }
+i=0; while alive "$p" && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+check_not "terminal gone, no SIGHUP: the program leaves" alive "$p"
+gone=1; for k in $kids; do alive "$k" && gone=0; done
+check "terminal gone, no SIGHUP: its children end too" test $gone = 1
+kill -9 "$p" 2>/dev/null
