@@ -133,6 +133,10 @@ static void child(const compile_request *rq, const char *cubin_path, int fd)
 	char *src = file_read(rq->kernel_path, &len);
 	FILE *out = fdopen(fd, "w");
 	if (!src || !out) _exit(3);
+	/* Seen on a GPU box: a second compile of the same program returned the cubin with an empty log,
+	 * as if served from the driver's compute cache, and with it went the ptxas report we read the
+	 * resources from. Our own cache is the one that counts; always compile for real. */
+	setenv("CUDA_CACHE_DISABLE", "1", 1);
 	nvrtcProgram prog;
 	if (nvrtcCreateProgram(&prog, src, rq->kernel_path, 0, NULL, NULL) != NVRTC_SUCCESS) {
 		fprintf(out, "fail\nnvrtcCreateProgram failed\n");

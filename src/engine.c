@@ -252,6 +252,8 @@ static void settings_text(const job *j, char *out, size_t n)
 	sb_free(&b);
 }
 
+static void occupancy_into(engine *e, const job *j, run_result *r);
+
 /* Resources and theoretical occupancy of the first kernel launch, from the ptxas report. */
 static void take_compile(engine *e, job *j, const compile_result *cr)
 {
@@ -272,10 +274,20 @@ static void take_compile(engine *e, job *j, const compile_result *cr)
 	r->spill_stores = ce->spill_stores;
 	r->spill_loads = ce->spill_loads;
 	r->stack_bytes = ce->stack_bytes;
+	occupancy_into(e, j, r);
+}
+
+/* Theoretical occupancy of the first kernel launch from r's resources, with the GPU's own limits
+ * when there is one (the table's granularity rules), else the --arch table's. */
+static void occupancy_into(engine *e, const job *j, run_result *r)
+{
+	const plan_launch *L = NULL;
+	for (int i = 0; i < j->p.nlaunches && !L; i++) if (!j->p.launches[i].is_memset) L = &j->p.launches[i];
+	if (!L || r->regs <= 0) return;
 	arch_info live;
 	const arch_info *a = table_arch(e);
 	if (e->dev.present && !e->o.arch && arch_find(e->dev.arch)) {
-		live = *arch_find(e->dev.arch);   /* the table's granularity rules, the device's own limits */
+		live = *arch_find(e->dev.arch);
 		live.max_threads_per_block = e->dev.max_threads_per_block;
 		live.max_threads_per_sm = e->dev.max_threads_per_sm;
 		live.max_blocks_per_sm = e->dev.max_blocks_per_sm;
@@ -285,7 +297,7 @@ static void take_compile(engine *e, job *j, const compile_result *cr)
 		live.smem_per_block_optin = (size_t)e->dev.smem_per_block_optin;
 		a = &live;
 	}
-	occ_kernel k = { (int)(L->block[0] * L->block[1] * L->block[2]), ce->regs, (size_t)ce->static_smem, L->shared };
+	occ_kernel k = { (int)(L->block[0] * L->block[1] * L->block[2]), r->regs, (size_t)r->static_smem, L->shared };
 	occ_result o;
 	char err[256];
 	if (occ_compute(a, &k, &o, err, sizeof err) == 0) {
@@ -434,10 +446,19 @@ static void diagnose_into(engine *e, const lesson *l, run_result *r)
 	sb_free(&b);
 }
 
-/* Merges the worker's answer into the job's result (compile facts stay). */
+/* Merges the worker's answer into the job's result (compile facts stay). When the compiler's
+ * report gave no resources, the driver's (cudaFuncGetAttributes, from the worker) are used and the
+ * occupancy is computed from them. */
 static void take_result(engine *e, job *j, run_result *w)
 {
 	run_result *r = &j->r;
+	int from_driver = r->regs == 0 && w->regs > 0;
+	if (from_driver) {
+		r->regs = w->regs;
+		r->static_smem = w->static_smem;
+		r->stack_bytes = w->stack_bytes;
+		occupancy_into(e, j, r);
+	}
 	w->regs = r->regs; w->spill_stores = r->spill_stores; w->spill_loads = r->spill_loads; w->stack_bytes = r->stack_bytes;
 	w->cached = r->cached; w->static_smem = r->static_smem; w->dynamic_smem = r->dynamic_smem; w->compile_ms = r->compile_ms;
 	memcpy(w->arch, r->arch, sizeof w->arch); memcpy(w->grid, r->grid, sizeof w->grid); memcpy(w->block, r->block, sizeof w->block);

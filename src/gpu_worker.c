@@ -251,6 +251,14 @@ static void do_run(const request *q, run_result *r)
 	size_t shared = 0;
 	cudaKernel_t k = gpu_exec_first_kernel(x, &threads, &shared);
 	if (k) {
+		/* The driver's view of the kernel's resources: the parent uses it when the compiler's
+		 * report is missing. */
+		struct cudaFuncAttributes fa;
+		if (cudaFuncGetAttributes(&fa, (const void *)k) == cudaSuccess) {
+			r->regs = fa.numRegs;
+			r->static_smem = (int64_t)fa.sharedSizeBytes;
+			r->stack_bytes = (int)fa.localSizeBytes;
+		}
 		int nb = 0;
 		if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&nb, (const void *)k, threads, shared) == cudaSuccess) r->occ_api_blocks = nb;
 		cudaGetLastError();
