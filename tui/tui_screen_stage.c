@@ -177,7 +177,7 @@ static unsigned stage_key(tui_app *a, int ch)
 	case 'p': case '[':
 		if (m->cur > 0) { stage_select(m, m->cur - 1); stage_view_sync(a); app_save(a); }
 		break;
-	case 'r': stage_run(m, a->now); break;
+	case 'r': m->counters_next = !m->live; stage_run(m, a->now); break;
 	case 'l': stage_toggle_live(m, a->now); break;
 	case 's': if (stage_sweep(m) == 0) { v->code = CODE_SWEEP; v->scroll[PANE_CODE] = 0; } break;
 	case 'a': stage_ladder(m); break;

@@ -47,6 +47,7 @@ typedef struct {
 	job_phase phase; char note[256];   /* of the latest event */
 	double phase_since;
 	int live;
+	int counters_next;      /* the next run reads the hardware counters (set by an explicit r) */
 	int want_run; double due;          /* a run to submit at time due (debounce, live throttle) */
 	double last_submit;
 	stage_hist hist[STAGE_HIST]; int nhist;

@@ -15,9 +15,10 @@ static int submit(tui_stage *m, int s, stage_job_kind kind, int item, int ot, co
 	j.lesson = m->l;
 	j.stage = s;
 	j.compile_only = !m->can_run;
-	/* An explicit run reads the hardware counters too (about a second more); live re-runs, sweeps
-	 * and the ladder do not, so they stay quick. */
-	j.counters = kind == JOB_RUN && s >= 0 && !m->live;
+	/* Only an explicit run (r) reads the hardware counters (a few tenths of a second more): what-if
+	 * re-runs after a tunable change, live mode, sweeps and the ladder stay quick. */
+	j.counters = kind == JOB_RUN && s >= 0 && s == m->cur && m->counters_next;
+	if (j.counters) m->counters_next = 0;
 	if (s >= 0)
 		j.nsets = stage_build_sets(m, s, j.sets, ot, ov);
 	if (m->njobs == STAGE_JOBS) {
