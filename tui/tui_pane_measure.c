@@ -132,9 +132,9 @@ static void check_line(const run_result *r, int y, int x, int w)
 /* The hardware counters of an explicit run (r), when the GPU gave them; else why not. */
 static int counters_line(const run_result *r, int y, int x, int w)
 {
+	if (r->achieved_occupancy < 0 && !r->counters_note[0]) return 0;
 	widget_text(y, x, LABEL, "counters", theme_attr(ROLE_HEADING));
 	if (r->achieved_occupancy < 0) {
-		if (!r->counters_note[0]) return 0;
 		widget_text(y, x + LABEL, w - LABEL, r->counters_note, theme_attr(ROLE_DIM));
 		return 1;
 	}
