@@ -18,7 +18,7 @@ CXXFLAGS  ?= -O2 -g
 CXXFLAGS  += -std=c++17 $(WARN) -MMD -MP -I$(CUDA_HOME)/include -I$(CUDA_HOME)/extras/CUPTI/include -Isrc
 NVCCFLAGS ?= -O2 -std=c++17 -gencode=arch=compute_80,code=sm_80 -gencode=arch=compute_90,code=sm_90 \
              -gencode=arch=compute_90,code=compute_90
-CUDA_LIBS := -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lnvrtc -lcublas -lcudart_static \
+CUDA_LIBS := -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lnvrtc -lcudart_static \
              -ldl -lpthread -lrt -lstdc++ -lm
 SAN       ?=
 

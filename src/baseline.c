@@ -1,11 +1,53 @@
-/* baseline: the vendor-library runs a lesson can compare with (lessons/README.md lists them). */
+/* baseline: the vendor-library runs a lesson can compare with (lessons/README.md lists them).
+ * cuBLAS is loaded with dlopen the first time a GEMM baseline runs: linked normally, its 600 MB
+ * (with cuBLASLt) were paged in at every start of the program, even to show the lesson list. */
 #include <cublas_v2.h>
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "cub_reduce.h"
 #include "gpu.h"
 #include "util.h"
 
 static cublasHandle_t blas;
+static struct {
+	cublasStatus_t (*create)(cublasHandle_t *);
+	cublasStatus_t (*destroy)(cublasHandle_t);
+	cublasStatus_t (*set_math)(cublasHandle_t, cublasMath_t);
+	cublasStatus_t (*set_stream)(cublasHandle_t, cudaStream_t);
+	cublasStatus_t (*sgemm)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int, const float *,
+	                        const float *, int, const float *, int, const float *, float *, int);
+	cublasStatus_t (*gemm_ex)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int, const void *,
+	                          const void *, cudaDataType, int, const void *, cudaDataType, int, const void *, void *,
+	                          cudaDataType, int, cublasComputeType_t, cublasGemmAlgo_t);
+} fn;
+
+/* Loads libcublas and its entry points once; 0, or -1 with err. */
+static int load_cublas(char *err, size_t errlen)
+{
+	static void *lib;
+	if (lib) return 0;
+	const char *home = getenv("CUDA_HOME");
+	char path[512];
+	snprintf(path, sizeof path, "%s/lib64/libcublas.so.13", home && *home ? home : "/usr/local/cuda");
+	void *h = dlopen("libcublas.so.13", RTLD_NOW | RTLD_LOCAL);
+	if (!h) h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	if (!h) { if (err) strfmt(err, errlen, "cannot load cuBLAS: %s", dlerror()); return -1; }
+	*(void **)&fn.create = dlsym(h, "cublasCreate_v2");
+	*(void **)&fn.destroy = dlsym(h, "cublasDestroy_v2");
+	*(void **)&fn.set_math = dlsym(h, "cublasSetMathMode");
+	*(void **)&fn.set_stream = dlsym(h, "cublasSetStream_v2");
+	*(void **)&fn.sgemm = dlsym(h, "cublasSgemm_v2");
+	*(void **)&fn.gemm_ex = dlsym(h, "cublasGemmEx");
+	if (!fn.create || !fn.destroy || !fn.set_math || !fn.set_stream || !fn.sgemm || !fn.gemm_ex) {
+		if (err) strfmt(err, errlen, "cuBLAS lacks an entry point: %s", dlerror());
+		dlclose(h);
+		return -1;
+	}
+	lib = h;
+	return 0;
+}
 static void *cub_state;
 static size_t cub_bytes;
 
@@ -41,16 +83,17 @@ static cudaError_t gemm(const plan *p, gpu_data *d, cudaStream_t s, int bf16)
 	gpu_buffer *A = buf(p, d, "A"), *B = buf(p, d, "B"), *C = buf(p, d, "C");
 	long long m = num(p, "m"), n = num(p, "n"), k = num(p, "k");
 	if (!A || !B || !C || m < 1 || n < 1 || k < 1) return cudaErrorInvalidValue;
+	if (load_cublas(NULL, 0)) return cudaErrorSharedObjectInitFailed;
 	if (!blas) {
-		if (cublasCreate(&blas) != CUBLAS_STATUS_SUCCESS) return cudaErrorUnknown;
-		cublasSetMathMode(blas, CUBLAS_DEFAULT_MATH);   /* no TF32: a real FP32 baseline */
+		if (fn.create(&blas) != CUBLAS_STATUS_SUCCESS) return cudaErrorUnknown;
+		fn.set_math(blas, CUBLAS_DEFAULT_MATH);   /* no TF32: a real FP32 baseline */
 	}
-	cublasSetStream(blas, s);
+	fn.set_stream(blas, s);
 	const float one = 1, zero = 0;
 	if (!bf16)
-		return blas_error(cublasSgemm(blas, CUBLAS_OP_N, CUBLAS_OP_N, (int)n, (int)m, (int)k, &one, B->ptr, (int)n, A->ptr,
+		return blas_error(fn.sgemm(blas, CUBLAS_OP_N, CUBLAS_OP_N, (int)n, (int)m, (int)k, &one, B->ptr, (int)n, A->ptr,
 		                              (int)k, &zero, C->ptr, (int)n));
-	return blas_error(cublasGemmEx(blas, CUBLAS_OP_N, CUBLAS_OP_N, (int)n, (int)m, (int)k, &one, B->ptr, CUDA_R_16BF, (int)n,
+	return blas_error(fn.gemm_ex(blas, CUBLAS_OP_N, CUBLAS_OP_N, (int)n, (int)m, (int)k, &one, B->ptr, CUDA_R_16BF, (int)n,
 	                               A->ptr, CUDA_R_16BF, (int)k, &zero, C->ptr, CUDA_R_32F, (int)n, CUBLAS_COMPUTE_32F,
 	                               CUBLAS_GEMM_DEFAULT));
 }
@@ -81,7 +124,7 @@ cudaError_t baseline_run(const plan *p, gpu_data *d, cudaStream_t s, char *err, 
 
 void baseline_cleanup(void)
 {
-	if (blas) cublasDestroy(blas);
+	if (blas) fn.destroy(blas);
 	blas = NULL;
 	cudaFree(cub_state);
 	cub_state = NULL;
