@@ -29,3 +29,9 @@ expect "malformed: missing kernel" 4 "bad_kernel.yaml:9:13: missing kernel file"
 expect "lessons env var" 4 "fixture +6 stages" env CUDACLIMB_LESSONS=$F $B list
 expect "compile error with kernel line" 4 "broken.cu\(5\): error: expected a \";\"" $B --lessons $F check --arch sm_90
 expect "check unknown arch" 2 "unknown architecture .sm_1. \(known: sm_75" $B check --arch sm_1
+# Replay: recorded results answer runs without a GPU, in the same report and JSON.
+R=tests/tui/fixtures/replay-bandwidth.json
+expect "replay run" 0 "coalesced .*2890" $B --replay $R run bandwidth/coalesced
+expect "replay json round trip" 0 '"stage": "coalesced"' $B --replay $R run bandwidth/coalesced --json
+expect "replay missing run" 3 "not in the replay file" $B --replay $R run bandwidth/coalesced --set n=1024
+expect "replay bad file" 2 "cannot read the replay file" $B --replay /nonexistent run bandwidth/coalesced
