@@ -33,7 +33,7 @@ BIN        := $(BUILD)/cudaclimb
 TESTS_C    := $(wildcard tests/test_*.c)
 TEST_BINS  := $(TESTS_C:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: all run test deps install clean fuzz asan check-lessons
+.PHONY: all run test deps install clean fuzz asan
 all: $(BIN)
 
 $(OBJ_DIR)/%.o: %.c

@@ -31,8 +31,8 @@ void report_lesson(FILE *f, const lesson *l)
 	if (l->nparams) fprintf(f, "\nParameters:\n");
 	for (int i = 0; i < l->nparams; i++) {
 		const lesson_param *p = &l->params[i];
-		fprintf(f, "  %-10s = %s%s%s%s%s%s\n", p->name, expr_source(p->def.e), p->min.e ? "  min " : "", p->min.e ? expr_source(p->min.e) : "",
-		        p->max.e ? "  max " : "", p->max.e ? expr_source(p->max.e) : "", p->help ? "" : "");
+		fprintf(f, "  %-10s = %s%s%s%s%s\n", p->name, expr_source(p->def.e), p->min.e ? "  min " : "", p->min.e ? expr_source(p->min.e) : "",
+		        p->max.e ? "  max " : "", p->max.e ? expr_source(p->max.e) : "");
 		if (p->help) fprintf(f, "               %s\n", p->help);
 	}
 	if (l->baseline) fprintf(f, "\nBaseline: %s (%s)\n", l->baseline->title, l->baseline->library);

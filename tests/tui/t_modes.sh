@@ -31,11 +31,13 @@ keys Enter r
 check "--ascii: ASCII gauge" wait_for "GB/s      #"
 check_not "--ascii: no block characters" shows "[█░▏▎▍▌▋▊▉]"
 
+export XDG_STATE_HOME="$TMP/state-fresh-$N"   # start at the list (a new folder: the last process may still be saving)
 start 100 30 LANG=C LC_ALL=C
 wait_for "Memory bandwidth with SAXPY" >/dev/null
 check "C locale: ASCII automatically" shows "^\+- Lessons -+-+"
 
 for term in xterm-256color screen tmux-256color vt100; do
+	export XDG_STATE_HOME="$TMP/state-$term"
 	start 100 30 TERM=$term
 	check "TERM=$term: lesson list" wait_for "Memory bandwidth with SAXPY"
 	keys Enter
