@@ -29,7 +29,7 @@ static int read_object(yaml_document_t *doc, yaml_node_t *map, const field *fs, 
 		if (!strcmp(val, "null")) continue;
 		for (int i = 0; i < nf; i++) {
 			if (strcmp(fs[i].name, name)) continue;
-			if (field_set(fs, nf, obj, name, val)) return fail(err, errlen, path, v->start_mark, "a value of the wrong kind");
+			if (field_set_plain(fs, nf, obj, name, val)) return fail(err, errlen, path, v->start_mark, "a value of the wrong kind");
 		}
 	}
 	return 0;

@@ -43,11 +43,7 @@ static void send_result(const run_result *r)
 	field_write_kv(out, run_result_fields, run_result_nfields, r);
 	if (r->log) {
 		fputs("log ", out);
-		for (const char *p = r->log; *p; p++) {
-			if (*p == '\\') fputs("\\\\", out);
-			else if (*p == '\n') fputs("\\n", out);
-			else fputc(*p, out);
-		}
+		field_escape(out, r->log);
 		fputc('\n', out);
 	}
 	fprintf(out, "end\n");

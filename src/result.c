@@ -79,7 +79,7 @@ void run_result_copy(run_result *dst, const run_result *src)
 }
 
 /* Strings travel on one line: backslash, newline and tab are escaped. */
-static void put_escaped(FILE *f, const char *s)
+void field_escape(FILE *f, const char *s)
 {
 	for (; *s; s++) {
 		if (*s == '\\') fputs("\\\\", f);
@@ -101,7 +101,7 @@ void field_write_kv(FILE *f, const field *fs, int n, const void *obj)
 		case FT_I64: fprintf(f, "%lld", (long long)*(const int64_t *)p); break;
 		case FT_U64: fprintf(f, "%llu", (unsigned long long)*(const uint64_t *)p); break;
 		case FT_DBL: fprintf(f, "%.17g", *(const double *)p); break;
-		case FT_STR: put_escaped(f, (const char *)p); break;
+		case FT_STR: field_escape(f, (const char *)p); break;
 		case FT_U3: {
 			const unsigned *u = p;
 			fprintf(f, "%u,%u,%u", u[0], u[1], u[2]);
@@ -126,7 +126,15 @@ static void unescape_into(char *dst, size_t n, const char *s)
 	dst[o] = 0;
 }
 
-int field_set(const field *fs, int n, void *obj, const char *name, const char *value)
+char *field_unescape(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *d = xmalloc(n);
+	unescape_into(d, n, s);
+	return d;
+}
+
+static int set_field(const field *fs, int n, void *obj, const char *name, const char *value, int escaped)
 {
 	for (int i = 0; i < n; i++) {
 		if (strcmp(fs[i].name, name)) continue;
@@ -137,7 +145,10 @@ int field_set(const field *fs, int n, void *obj, const char *name, const char *v
 		case FT_I64: *(int64_t *)p = strtoll(value, &end, 10); break;
 		case FT_U64: *(uint64_t *)p = strtoull(value, &end, 10); break;
 		case FT_DBL: *(double *)p = strtod(value, &end); break;
-		case FT_STR: unescape_into(p, fs[i].size, value); return 0;
+		case FT_STR:
+			if (escaped) unescape_into(p, fs[i].size, value);
+			else strfmt(p, fs[i].size, "%s", value);
+			return 0;
 		case FT_STATUS: {
 			int s = run_status_parse(value);
 			if (s < 0) return -1;
@@ -152,4 +163,14 @@ int field_set(const field *fs, int n, void *obj, const char *name, const char *v
 		return end && end != value && *end == 0 ? 0 : -1;
 	}
 	return -1;
+}
+
+int field_set(const field *fs, int n, void *obj, const char *name, const char *value)
+{
+	return set_field(fs, n, obj, name, value, 1);
+}
+
+int field_set_plain(const field *fs, int n, void *obj, const char *name, const char *value)
+{
+	return set_field(fs, n, obj, name, value, 0);
 }

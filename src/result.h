@@ -97,6 +97,13 @@ int run_status_parse(const char *s);            /* -1 when unknown */
 
 /* Writes "name value\n" lines for every field (strings escaped) to f. */
 void field_write_kv(FILE *f, const field *fs, int n, const void *obj);
-/* Sets the field called name from its text; returns 0, or -1 when unknown or malformed. */
+/* One-line text form of a string (backslash, newline and tab escaped), and back: field_unescape
+ * returns a new string the caller frees. */
+void field_escape(FILE *f, const char *s);
+char *field_unescape(const char *s);
+/* Sets the field called name from its text form (strings escaped as field_write_kv writes them);
+ * returns 0, or -1 when unknown or malformed. */
 int field_set(const field *fs, int n, void *obj, const char *name, const char *value);
+/* The same for a value that is already plain text (strings taken as they are: JSON, replay). */
+int field_set_plain(const field *fs, int n, void *obj, const char *name, const char *value);
 #endif

@@ -106,17 +106,6 @@ static void reap(worker *w, char *why, size_t n)
 	sb_free(&w->in);
 }
 
-static void unescape_log(const char *s, run_result *r)
-{
-	sb b = {0};
-	for (; *s; s++) {
-		if (*s == '\\' && s[1]) { s++; sb_addn(&b, *s == 'n' ? "\n" : *s == 't' ? "\t" : s, 1); }
-		else sb_addn(&b, s, 1);
-	}
-	free(r->log);
-	r->log = sb_take(&b);
-}
-
 /* One complete line: advance the state machine; returns 1 when m is a complete message. */
 static int take_line(worker *w, char *line, wmsg *m)
 {
@@ -131,7 +120,7 @@ static int take_line(worker *w, char *line, wmsg *m)
 			w->state = IDLE;
 			return 1;
 		}
-		if (w->state == IN_RESULT && !strcmp(line, "log")) unescape_log(v, &w->r);
+		if (w->state == IN_RESULT && !strcmp(line, "log")) { free(w->r.log); w->r.log = field_unescape(v); }
 		else if (w->state == IN_RESULT) field_set(run_result_fields, run_result_nfields, &w->r, line, v);
 		else field_set(device_info_fields, device_info_nfields, &w->d, line, v);
 		return 0;

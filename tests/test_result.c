@@ -1,0 +1,194 @@
+/* result, json, engine_replay: the worker protocol's text form and the JSON form round-trip every
+ * field, strings with newlines, tabs, quotes and backslashes included. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "engine_replay.h"
+#include "json.h"
+#include "result.h"
+
+static void sample(run_result *r)
+{
+	run_result_init(r);
+	strcpy(r->lesson, "bandwidth");
+	strcpy(r->stage, "coalesced");
+	strcpy(r->title, "Coalesced, \"one\" element\tper thread");
+	r->status = RUN_WRONG;
+	strcpy(r->message, "z: 1 of 5 wrong\nsecond line \\ with a backslash");
+	strcpy(r->settings, "n=1024 a=2 BLOCK=256");
+	r->regs = 12; r->spill_stores = 3; r->static_smem = 4096; r->dynamic_smem = 1 << 20;
+	r->grid[0] = 262144; r->grid[1] = 2; r->grid[2] = 3;
+	r->block[0] = 256; r->block[1] = 1; r->block[2] = 1;
+	r->occ_theoretical = 0.75; r->occ_api_blocks = 6;
+	r->ms_median = 0.2371; r->ms_min = 0.1 / 3; r->gbps = 3396.5;
+	r->bad_count = 1; r->first_bad = 4; r->seed = 18446744073709551557ULL;
+	r->achieved_occupancy = 0.808; r->dram_bytes_read = 5.37e8;
+	strcpy(r->stalls, "long_scoreboard 93%, wait 2%");
+	strcpy(r->diagnosis, "done memory_bound_done: 101% of attainable\ninfo x: y");
+	r->log = strdup("kernels/x.cu(5): error: expected a \";\"\n  }\n  ^\n");
+}
+
+static void assert_same(const run_result *a, const run_result *b)
+{
+	assert_string_equal(a->title, b->title);
+	assert_int_equal(a->status, b->status);
+	assert_string_equal(a->message, b->message);
+	assert_string_equal(a->settings, b->settings);
+	assert_int_equal(a->regs, b->regs);
+	assert_int_equal(a->spill_stores, b->spill_stores);
+	assert_true(a->static_smem == b->static_smem && a->dynamic_smem == b->dynamic_smem);
+	assert_memory_equal(a->grid, b->grid, sizeof a->grid);
+	assert_memory_equal(a->block, b->block, sizeof a->block);
+	assert_true(a->occ_theoretical == b->occ_theoretical);
+	assert_int_equal(a->occ_api_blocks, b->occ_api_blocks);
+	assert_true(a->ms_median == b->ms_median && a->ms_min == b->ms_min && a->gbps == b->gbps);
+	assert_true(a->bad_count == b->bad_count && a->first_bad == b->first_bad);
+	assert_true(a->seed == b->seed);
+	assert_true(a->achieved_occupancy == b->achieved_occupancy && a->dram_bytes_read == b->dram_bytes_read);
+	assert_true(a->dram_bytes_write == b->dram_bytes_write);   /* -1: not measured */
+	assert_string_equal(a->stalls, b->stalls);
+	assert_string_equal(a->diagnosis, b->diagnosis);
+}
+
+/* The worker's text form: "name value" lines, read back with field_set. */
+static void test_kv_round_trip(void **state)
+{
+	(void)state;
+	run_result a, b;
+	sample(&a);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	field_write_kv(f, run_result_fields, run_result_nfields, &a);
+	fclose(f);
+	run_result_init(&b);
+	int lines = 0;
+	for (char *line = strtok(buf, "\n"); line; line = strtok(NULL, "\n"), lines++) {
+		char *sp = strchr(line, ' ');
+		assert_non_null(sp);
+		*sp = 0;
+		assert_int_equal(field_set(run_result_fields, run_result_nfields, &b, line, sp + 1), 0);
+	}
+	assert_int_equal(lines, run_result_nfields);   /* one line per field: no string broke a line */
+	assert_same(&a, &b);
+	free(buf);
+	run_result_clear(&a);
+	run_result_clear(&b);
+}
+
+static void test_field_set_errors(void **state)
+{
+	(void)state;
+	run_result r;
+	run_result_init(&r);
+	assert_int_equal(field_set(run_result_fields, run_result_nfields, &r, "no_such_field", "1"), -1);
+	assert_int_equal(field_set(run_result_fields, run_result_nfields, &r, "regs", "12x"), -1);
+	assert_int_equal(field_set(run_result_fields, run_result_nfields, &r, "status", "sideways"), -1);
+	assert_int_equal(field_set(run_result_fields, run_result_nfields, &r, "grid", "1,2"), -1);
+	assert_int_equal(field_set(run_result_fields, run_result_nfields, &r, "ms_median", ""), -1);
+	assert_int_equal(field_set(run_result_fields, run_result_nfields, &r, "status", "hang"), 0);
+	assert_int_equal(r.status, RUN_HANG);
+}
+
+static void test_escape(void **state)
+{
+	(void)state;
+	const char *s = "a\\b\nc\td \\n";
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	field_escape(f, s);
+	fclose(f);
+	assert_null(strchr(buf, '\n'));
+	char *back = field_unescape(buf);
+	assert_string_equal(back, s);
+	free(back);
+	free(buf);
+}
+
+/* run/bench --json, read back by --replay. */
+static void test_json_replay_round_trip(void **state)
+{
+	(void)state;
+	char path[] = "/tmp/cc-test-replay-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	FILE *f = fdopen(fd, "w");
+	device_info d;
+	memset(&d, 0, sizeof d);
+	d.present = 1;
+	strcpy(d.name, "NVIDIA H200");
+	d.sm_count = 132;
+	d.bw_attainable_gbps = 4239.5;
+	strcpy(d.bw_attainable_src, "device-to-device cudaMemcpy, \"median\" of 20");
+	run_result a;
+	sample(&a);
+	fputs("{\"device\": ", f);
+	json_object(f, device_info_fields, device_info_nfields, &d, NULL, NULL);
+	fputs(",\n\"results\": [\n", f);
+	json_object(f, run_result_fields, run_result_nfields, &a, "log", a.log);
+	fputs("\n]}\n", f);
+	fclose(f);
+
+	char err[512];
+	replay *rp = replay_load(path, err, sizeof err);
+	assert_non_null(rp);
+	assert_int_equal(replay_count(rp), 1);
+	const device_info *rd = replay_device(rp);
+	assert_string_equal(rd->name, "NVIDIA H200");
+	assert_int_equal(rd->sm_count, 132);
+	assert_true(rd->bw_attainable_gbps == 4239.5);
+	assert_string_equal(rd->bw_attainable_src, d.bw_attainable_src);
+
+	lesson_stage st = { .id = "coalesced" };
+	lesson l = { .id = "bandwidth", .stages = &st, .nstages = 1 };
+	engine_job j = { .lesson = &l, .stage = 0 };
+	run_result b;
+	run_result_init(&b);
+	assert_int_equal(replay_answer(rp, &j, &b), 0);
+	assert_same(&a, &b);
+	assert_string_equal(b.log, a.log);
+	strcpy(j.sets[0].name, "BLOCK");
+	strcpy(j.sets[0].value, "256");
+	j.nsets = 1;
+	assert_int_equal(replay_answer(rp, &j, &b), 0);       /* a recorded setting matches */
+	strcpy(j.sets[0].value, "25");
+	assert_int_equal(replay_answer(rp, &j, &b), -1);      /* BLOCK=25 is not BLOCK=256 */
+	replay_free(rp);
+	run_result_clear(&a);
+	run_result_clear(&b);
+	unlink(path);
+}
+
+static void test_replay_errors(void **state)
+{
+	(void)state;
+	char err[512];
+	assert_null(replay_load("/nonexistent/replay.json", err, sizeof err));
+	assert_non_null(strstr(err, "cannot read"));
+	char path[] = "/tmp/cc-test-replay-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(write(fd, "{\"results\": [ {\"regs\": \"twelve\"} ]}\n", 36) == 36);
+	close(fd);
+	assert_null(replay_load(path, err, sizeof err));
+	assert_non_null(strstr(err, ":1:"));                  /* file:line:col of the bad value */
+	unlink(path);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_kv_round_trip),
+		cmocka_unit_test(test_field_set_errors),
+		cmocka_unit_test(test_escape),
+		cmocka_unit_test(test_json_replay_round_trip),
+		cmocka_unit_test(test_replay_errors),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
