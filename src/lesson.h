@@ -42,13 +42,20 @@ typedef struct {
 
 typedef struct { lesson_expr cond; char *message; } lesson_constraint;
 
-typedef enum { ARG_BUFFER, ARG_VALUE } lesson_arg_kind;
+typedef enum { ARG_BUFFER, ARG_VALUE, ARG_TENSORMAP } lesson_arg_kind;
 typedef enum { AT_I32, AT_U32, AT_I64, AT_U64, AT_F32, AT_F64 } lesson_arg_type;
+#define LESSON_TMA_MAX_RANK 5
 typedef struct {
 	lesson_arg_kind kind;
-	char *buffer;                 /* ARG_BUFFER */
+	char *buffer;                 /* ARG_BUFFER; ARG_TENSORMAP: the tensor's buffer */
 	lesson_arg_type type;         /* ARG_VALUE */
 	lesson_expr value;            /* ARG_VALUE */
+	/* ARG_TENSORMAP: a TMA descriptor over the buffer as a dense row-major tensor; dims and box
+	 * have rank entries, innermost dimension first (as cuTensorMapEncodeTiled takes them). */
+	int rank;
+	lesson_expr dims[LESSON_TMA_MAX_RANK], box[LESSON_TMA_MAX_RANK];
+	int swizzle;                  /* bytes: 0 (none), 32, 64 or 128 */
+	lesson_mark at;               /* where the argument is written */
 } lesson_arg;
 
 typedef struct {

@@ -71,8 +71,44 @@ static const struct { const char *name; lesson_arg_type t; } arg_types[] = {
 	{ "i32", AT_I32 }, { "u32", AT_U32 }, { "i64", AT_I64 }, { "u64", AT_U64 }, { "f32", AT_F32 }, { "f64", AT_F64 },
 };
 
+/* dims or box of a tensor map: 1 to 5 expressions; returns how many, or -1. */
+static int parse_tma_list(ld *c, yaml_node_t *n, const char *what, lesson_expr *out)
+{
+	int k = ly_seq_len(n);
+	if (k < 1 || k > LESSON_TMA_MAX_RANK)
+		return FAIL(c, n, "%s takes a list of 1 to %d expressions, innermost dimension first", what, LESSON_TMA_MAX_RANK);
+	for (int i = 0; i < k; i++) if (ly_parse_expr(c, ly_seq_at(c, n, i), what, &out[i])) return -1;
+	return k;
+}
+
+/* { tensormap: BUFFER, dims: [...], box: [...], swizzle: 0|32|64|128 }: a TMA descriptor built on
+ * the host; plan_make checks the sizes once they are known. */
+static int parse_tensormap(ld *c, lesson_stage *s, yaml_node_t *n, lesson_arg *a)
+{
+	static const char *const keys[] = { "!tensormap", "!dims", "!box", "swizzle", NULL };
+	if (ly_check_keys(c, n, "a tensor map argument", keys)) return -1;
+	a->kind = ARG_TENSORMAP;
+	yaml_node_t *bn = ly_get(c, n, "tensormap"), *dn = ly_get(c, n, "dims"), *xn = ly_get(c, n, "box"), *sn = ly_get(c, n, "swizzle");
+	if (ly_get_str(c, n, "tensormap", &a->buffer)) return -1;
+	if (!lesson_find_buffer(c->l, s, a->buffer)) return FAIL(c, bn, "tensormap: unknown buffer '%s'", a->buffer);
+	int rank = parse_tma_list(c, dn, "dims", a->dims);
+	if (rank < 0) return -1;
+	a->rank = rank;
+	int nbox = parse_tma_list(c, xn, "box", a->box);
+	if (nbox < 0) return -1;
+	if (nbox != rank) return FAIL(c, xn, "box has %d entries and dims %d: one per dimension", nbox, rank);
+	int64_t sw = 0;
+	if (sn && ly_parse_int(c, sn, "swizzle", &sw)) return -1;
+	if (sw != 0 && sw != 32 && sw != 64 && sw != 128) return FAIL(c, sn, "swizzle is 0, 32, 64 or 128 (bytes), not %lld", (long long)sw);
+	a->swizzle = (int)sw;
+	return 0;
+}
+
 static int parse_arg(ld *c, lesson_stage *s, yaml_node_t *n, lesson_arg *a)
 {
+	a->at.line = (int)n->start_mark.line + 1;
+	a->at.col = (int)n->start_mark.column + 1;
+	if (n->type == YAML_MAPPING_NODE) return parse_tensormap(c, s, n, a);
 	const char *txt = ly_scalar(c, n, "an argument");
 	if (!txt) return -1;
 	if (lesson_find_buffer(c->l, s, txt)) {
@@ -284,7 +320,12 @@ void ly_free_stage(lesson_stage *s)
 		free(L->memset_buffer); free(L->entry);
 		for (int d = 0; d < 3; d++) { ly_free_expr(&L->grid[d]); ly_free_expr(&L->block[d]); }
 		ly_free_expr(&L->shared);
-		for (int a = 0; a < L->nargs; a++) { free(L->args[a].buffer); ly_free_expr(&L->args[a].value); }
+		for (int a = 0; a < L->nargs; a++) {
+			lesson_arg *g = &L->args[a];
+			free(g->buffer);
+			ly_free_expr(&g->value);
+			for (int d = 0; d < LESSON_TMA_MAX_RANK; d++) { ly_free_expr(&g->dims[d]); ly_free_expr(&g->box[d]); }
+		}
 		free(L->args);
 	}
 	free(s->launches);

@@ -1,5 +1,6 @@
 /* plan: evaluates a stage's expressions for given settings and device; see plan.h. */
 #include "plan.h"
+#include <cuda.h>   /* CUtensorMapDataType's values only: nothing here calls the driver */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -162,6 +163,107 @@ static int convert_arg(pctx *c, const lesson_arg *a, plan_arg *out)
 	return 0;
 }
 
+/* TMA's element type for each buffer type, or -1. A copy does not care about the sign of a byte. */
+static const int tma_types[DT_COUNT] = {
+	[DT_F32] = CU_TENSOR_MAP_DATA_TYPE_FLOAT32, [DT_F64] = CU_TENSOR_MAP_DATA_TYPE_FLOAT64,
+	[DT_F16] = CU_TENSOR_MAP_DATA_TYPE_FLOAT16, [DT_BF16] = CU_TENSOR_MAP_DATA_TYPE_BFLOAT16,
+	[DT_I32] = CU_TENSOR_MAP_DATA_TYPE_INT32,   [DT_U32] = CU_TENSOR_MAP_DATA_TYPE_UINT32,
+	[DT_I64] = CU_TENSOR_MAP_DATA_TYPE_INT64,   [DT_U64] = CU_TENSOR_MAP_DATA_TYPE_UINT64,
+	[DT_I8] = CU_TENSOR_MAP_DATA_TYPE_UINT8,    [DT_U8] = CU_TENSOR_MAP_DATA_TYPE_UINT8,
+};
+_Static_assert(DT_COUNT == 10, "give a new buffer type its TMA element type (or -1) in tma_types");
+
+static uint64_t mul_sat(uint64_t a, uint64_t b) { return b && a > UINT64_MAX / b ? UINT64_MAX : a * b; }
+
+static const plan_buffer *find_buffer(const plan *p, const char *name)
+{
+	for (int i = 0; i < p->nbuffers; i++) if (!strcmp(p->buffers[i].name, name)) return &p->buffers[i];
+	return NULL;
+}
+
+/* A tensor map argument: its sizes evaluated and checked against what cuTensorMapEncodeTiled accepts,
+ * so that a size TMA cannot describe is refused with a reason instead of failing on the GPU. */
+static int make_tensormap(pctx *c, const lesson_arg *a, plan_arg *out)
+{
+	const char *name = a->buffer;
+	const plan_buffer *b = find_buffer(c->p, name);
+	plan_tensormap *t = &out->tm;
+	out->is_tensormap = 1;
+	out->buffer = name;
+	if (!b) { strfmt(c->err, c->errlen, "tensor map %s: no such buffer", name); return -1; }   /* the loader checked */
+	t->type = b->type;
+	t->data_type = (unsigned)b->type < DT_COUNT ? tma_types[b->type] : -1;
+	t->rank = a->rank;
+	t->swizzle = a->swizzle;
+	const char *tn = lesson_dtype_name(b->type);
+	uint64_t es = lesson_dtype_size(b->type);
+	if (t->data_type < 0) { strfmt(c->err, c->errlen, "tensor map %s: TMA has no element type for %s", name, tn); return -1; }
+	int64_t v[2 * LESSON_TMA_MAX_RANK];
+	for (int i = 0; i < a->rank; i++) {
+		if (eval_int(c, &a->dims[i], 1, &v[i]) || eval_int(c, &a->box[i], 1, &v[LESSON_TMA_MAX_RANK + i])) return -1;
+		if (v[i] < 1 || v[i] > (int64_t)UINT32_MAX) {
+			strfmt(c->err, c->errlen, "tensor map %s: dims[%d] = %lld; TMA needs 1 to %lu", name, i, (long long)v[i], (unsigned long)UINT32_MAX);
+			return -1;
+		}
+		t->dims[i] = (uint64_t)v[i];
+	}
+	sb shape = {0};   /* "776, 1000" */
+	uint64_t elems = 1;
+	for (int i = 0; i < a->rank; i++) {
+		sb_addf(&shape, "%s%llu", i ? ", " : "", (unsigned long long)t->dims[i]);
+		elems = mul_sat(elems, t->dims[i]);
+	}
+	if (elems > (uint64_t)b->count) {
+		strfmt(c->err, c->errlen, "tensor map %s: dims [%s] hold %s%llu elements; buffer %s has %lld", name, shape.s,
+		       elems == UINT64_MAX ? "over " : "", (unsigned long long)elems, name, (long long)b->count);
+		sb_free(&shape);
+		return -1;
+	}
+	sb_free(&shape);
+	/* Global strides: dims[i] steps over the dims before it, which must come to whole 16-byte units. */
+	uint64_t inner = t->dims[0];
+	for (int i = 1; i < a->rank; i++) {
+		uint64_t stride = mul_sat(inner, es);
+		t->strides[i] = stride;
+		if (stride % 16 == 0 && stride < (uint64_t)1 << 40) { inner = mul_sat(inner, t->dims[i]); continue; }
+		sb what = {0};
+		if (i == 1) {
+			sb_addf(&what, "rows of dims[0]=%llu %s are", (unsigned long long)t->dims[0], tn);
+		} else {
+			sb_addf(&what, "steps of dims[%d] (", i);
+			for (int k = 0; k < i; k++) sb_addf(&what, "%sdims[%d]", k ? "*" : "", k);
+			for (int k = 0; k < i; k++) sb_addf(&what, "%s%llu", k ? "*" : "=", (unsigned long long)t->dims[k]);
+			sb_addf(&what, " %s) are", tn);
+		}
+		if (stride % 16)
+			strfmt(c->err, c->errlen, "tensor map %s: %s %llu bytes; TMA needs a multiple of 16", name, what.s, (unsigned long long)stride);
+		else
+			strfmt(c->err, c->errlen, "tensor map %s: %s %llu bytes; TMA needs less than 2^40", name, what.s, (unsigned long long)stride);
+		sb_free(&what);
+		return -1;
+	}
+	for (int i = 0; i < a->rank; i++) {
+		int64_t x = v[LESSON_TMA_MAX_RANK + i];
+		if (x < 1 || x > 256) {
+			strfmt(c->err, c->errlen, "tensor map %s: box[%d] = %lld; TMA needs 1 to 256", name, i, (long long)x);
+			return -1;
+		}
+		t->box[i] = (uint32_t)x;
+	}
+	uint64_t row = t->box[0] * es;
+	if (row % 16) {
+		strfmt(c->err, c->errlen, "tensor map %s: a box row of box[0]=%u %s is %llu bytes; TMA needs a multiple of 16", name,
+		       t->box[0], tn, (unsigned long long)row);
+		return -1;
+	}
+	if (t->swizzle && row > (uint64_t)t->swizzle) {
+		strfmt(c->err, c->errlen, "tensor map %s: a box row of box[0]=%u %s is %llu bytes; with swizzle %d it may be at most %d",
+		       name, t->box[0], tn, (unsigned long long)row, t->swizzle, t->swizzle);
+		return -1;
+	}
+	return 0;
+}
+
 static int make_launch(pctx *c, const plan_device *dev, const lesson_stage *s, const lesson_launch *L, plan_launch *out)
 {
 	if (L->is_memset) {
@@ -201,7 +303,7 @@ static int make_launch(pctx *c, const plan_device *dev, const lesson_stage *s, c
 	for (int i = 0; i < L->nargs; i++) {
 		const lesson_arg *a = &L->args[i];
 		if (a->kind == ARG_BUFFER) { out->args[i].is_buffer = 1; out->args[i].buffer = a->buffer; }
-		else if (convert_arg(c, a, &out->args[i])) return -1;
+		else if (a->kind == ARG_TENSORMAP ? make_tensormap(c, a, &out->args[i]) : convert_arg(c, a, &out->args[i])) return -1;
 	}
 	return 0;
 }

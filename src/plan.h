@@ -17,8 +17,21 @@ typedef struct {
 
 typedef struct { char name[64]; expr_value v; } plan_var;
 
+/* A TMA tensor map over a buffer, checked against cuTensorMapEncodeTiled's rules: a dense row-major
+ * tensor, innermost dimension first. */
 typedef struct {
-	int is_buffer; const char *buffer;      /* buffer name, owned by the lesson */
+	lesson_dtype type;                      /* the buffer's element type */
+	int data_type;                          /* its CUtensorMapDataType (i8 travels as UINT8) */
+	int rank;                               /* 1 to LESSON_TMA_MAX_RANK */
+	uint64_t dims[LESSON_TMA_MAX_RANK];     /* elements; each 1 to 2^32 - 1 */
+	uint64_t strides[LESSON_TMA_MAX_RANK];  /* bytes between steps of dims[i], for i = 1..rank-1 (strides[0] unused) */
+	uint32_t box[LESSON_TMA_MAX_RANK];      /* elements per TMA copy; each 1 to 256 */
+	int swizzle;                            /* bytes: 0 (none), 32, 64, 128 */
+} plan_tensormap;
+
+typedef struct {
+	int is_buffer; const char *buffer;      /* buffer name, owned by the lesson (also a tensor map's buffer) */
+	int is_tensormap; plan_tensormap tm;    /* passed by value as a 128-byte CUtensorMap built on the host */
 	const char *name;                       /* baseline arguments only: the argument name */
 	lesson_arg_type type;
 	union { int32_t i32; uint32_t u32; int64_t i64; uint64_t u64; float f32; double f64; } v;
@@ -51,7 +64,8 @@ typedef struct {
 /* Builds p for stage (or -1: baseline). Returns 0; or -1 with a user-facing message in err:
  * unknown setting, value outside its range or not allowed, a broken constraint (the lesson's
  * message), an expression error (file:line:col: ...), a block or shared memory over the device's
- * limit. p must be released with plan_free either way. */
+ * limit, a tensor map TMA cannot describe ("tensor map A: ..."). p must be released with plan_free
+ * either way. */
 int plan_make(plan *p, const lesson *l, int stage, const plan_setting *sets, int nsets,
               const plan_device *dev, char *err, size_t errlen);
 void plan_free(plan *p);

@@ -583,6 +583,83 @@ static void test_argument_errors(void **state)
 	             "t.yaml:18:37: memset value is a byte: 0 to 255");
 }
 
+/* A tensor map argument: { tensormap: BUFFER, dims: [...], box: [...], swizzle: S }, in flow and block
+ * style, over a lesson buffer or a stage's scratch buffer; every mistake with its position. */
+static void test_tensormap_args(void **state)
+{
+	(void)state;
+	char err[1024];
+	lesson *l = load(HEAD STAGE "    buffers:\n      part: { type: bf16, count: 4096 }\n    launches:\n"
+	                 "      - { grid: 1, block: 32, args: [{ tensormap: x, dims: [16, n / 16], box: [8, 2], swizzle: 32 }, z] }\n"
+	                 "      - grid: 1\n"
+	                 "        block: 32\n"
+	                 "        args:\n"
+	                 "          - tensormap: part\n"
+	                 "            dims: [64, 8, 2, 2, 2]\n"
+	                 "            box: [64, 1, 1, 1, 1]\n"
+	                 "          - \"i32(n)\"\n",
+	                 err, sizeof err);
+	if (!l) fail_msg("%s", err);
+	const lesson_launch *L = &l->stages[0].launches[0];
+	assert_int_equal(L->nargs, 2);
+	const lesson_arg *a = &L->args[0];
+	assert_int_equal(a->kind, ARG_TENSORMAP);
+	assert_string_equal(a->buffer, "x");
+	assert_int_equal(a->rank, 2);
+	assert_string_equal(expr_source(a->dims[0].e), "16");
+	assert_string_equal(expr_source(a->dims[1].e), "n / 16");
+	assert_null(a->dims[2].e);
+	assert_string_equal(expr_source(a->box[0].e), "8");
+	assert_string_equal(expr_source(a->box[1].e), "2");
+	assert_null(a->box[2].e);
+	assert_int_equal(a->dims[1].at.line, 20);
+	assert_int_equal(a->dims[1].at.col, 65);
+	assert_int_equal(a->swizzle, 32);
+	assert_int_equal(a->at.line, 20);
+	assert_int_equal(a->at.col, 38);
+	assert_int_equal(L->args[1].kind, ARG_BUFFER);
+	a = &l->stages[0].launches[1].args[0];
+	assert_int_equal(a->kind, ARG_TENSORMAP);
+	assert_string_equal(a->buffer, "part");
+	assert_int_equal(a->rank, 5);
+	assert_int_equal(a->swizzle, 0);   /* the default */
+	assert_string_equal(expr_source(a->box[4].e), "1");
+	assert_int_equal(a->at.line, 24);
+	assert_int_equal(l->stages[0].launches[1].args[1].kind, ARG_VALUE);
+	lesson_free(l);
+
+#define TM_LAUNCH(arg) HEAD STAGE "    launches:\n      - { grid: 1, block: 32, args: [z, " arg "] }\n"
+	/* the argument starts at column 41 of line 18 */
+	expect_error(TM_LAUNCH("{ tensormap: x, dims: [n], box: [8], swizle: 128 }"),
+	             "t.yaml:18:78: unknown key 'swizle' in a tensor map argument (expected one of: tensormap, dims, box, swizzle)");
+	expect_error(TM_LAUNCH("{ buffer: x }"), "t.yaml:18:43: unknown key 'buffer' in a tensor map argument");
+	expect_error(TM_LAUNCH("{ tensormap: x, dims: [n] }"), "t.yaml:18:41: a tensor map argument needs 'box'");
+	expect_error(TM_LAUNCH("{ dims: [n], box: [8] }"), "t.yaml:18:41: a tensor map argument needs 'tensormap'");
+	expect_error(TM_LAUNCH("{ tensormap: q, dims: [n], box: [8] }"), "t.yaml:18:54: tensormap: unknown buffer 'q'");
+	expect_error(TM_LAUNCH("{ tensormap: [x], dims: [n], box: [8] }"), "t.yaml:18:54: tensormap must be a single value");
+	expect_error(TM_LAUNCH("{ tensormap: x, dims: [], box: [8] }"),
+	             "t.yaml:18:63: dims takes a list of 1 to 5 expressions, innermost dimension first");
+	expect_error(TM_LAUNCH("{ tensormap: x, dims: n, box: [8] }"),
+	             "t.yaml:18:63: dims takes a list of 1 to 5 expressions, innermost dimension first");
+	expect_error(TM_LAUNCH("{ tensormap: x, dims: [1, 1, 1, 1, 1, n], box: [8] }"),
+	             "t.yaml:18:63: dims takes a list of 1 to 5 expressions");
+	expect_error(TM_LAUNCH("{ tensormap: x, dims: [n], box: { x: 8 } }"),
+	             "t.yaml:18:73: box takes a list of 1 to 5 expressions");
+	expect_error(TM_LAUNCH("{ tensormap: x, dims: [8, n / 8], box: [8] }"),
+	             "t.yaml:18:80: box has 1 entries and dims 2: one per dimension");
+	expect_error(TM_LAUNCH("{ tensormap: x, dims: [n +], box: [8] }"),
+	             "t.yaml:18:67: bad expression 'n +' in dims: expected a value, found the end of the expression");
+	expect_error(TM_LAUNCH("{ tensormap: x, dims: [n], box: [BM] }"), "t.yaml:18:74: unknown name 'BM' in 'BM'");
+	expect_error(TM_LAUNCH("{ tensormap: x, dims: [[n]], box: [8] }"), "t.yaml:18:64: dims must be a single value");
+	expect_error(TM_LAUNCH("{ tensormap: x, dims: [n], box: [8], swizzle: 16 }"),
+	             "t.yaml:18:87: swizzle is 0, 32, 64 or 128 (bytes), not 16");
+	expect_error(TM_LAUNCH("{ tensormap: x, dims: [n], box: [8], swizzle: big }"),
+	             "t.yaml:18:87: swizzle must be a whole number, not 'big'");
+	/* a list is not an argument either */
+	expect_error(TM_LAUNCH("[x]"), "t.yaml:18:41: an argument must be a single value");
+#undef TM_LAUNCH
+}
+
 static void test_structure_errors(void **state)
 {
 	(void)state;
@@ -782,7 +859,7 @@ int main(void)
 		cmocka_unit_test(test_yaml_syntax),      cmocka_unit_test(test_unknown_keys),
 		cmocka_unit_test(test_missing_keys),     cmocka_unit_test(test_bad_expressions),
 		cmocka_unit_test(test_tunable_errors),   cmocka_unit_test(test_range_edges),
-		cmocka_unit_test(test_argument_errors),
+		cmocka_unit_test(test_argument_errors),  cmocka_unit_test(test_tensormap_args),
 		cmocka_unit_test(test_structure_errors), cmocka_unit_test(test_wrong_node_kinds),
 		cmocka_unit_test(test_kernel_files),     cmocka_unit_test(test_lesson_set),
 		cmocka_unit_test(test_shipped_lessons),

@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cuda.h>   /* CUtensorMapDataType */
+
 #include "lesson.h"
 #include "plan.h"
 
@@ -342,6 +344,166 @@ static void test_grid_limits(void **state)
 	lesson_free(l);
 }
 
+/* Tensor map arguments: evaluated into what cuTensorMapEncodeTiled takes, and every size TMA cannot
+ * describe refused with a message that names the map's buffer. */
+static const char tm_text[] =
+	"lesson: tm\ntitle: T\nsummary: s\n"
+	"params:\n"
+	"  rows: { default: 1000, min: 1 }\n"
+	"  cols: { default: 776, min: 1 }\n"
+	"  over: { default: 0 }\n"
+	"  bx: { default: 64 }\n"
+	"  by: { default: 32 }\n"
+	"  fc: { default: 776 }\n"
+	"buffers:\n"
+	"  H: { type: bf16, count: rows * cols, init: iota }\n"
+	"  F: { type: f32, count: rows * cols, output: true }\n"
+	"model: { bytes: 6 * rows * cols }\n"
+	"stages:\n"
+	"  - id: copy\n    title: C\n    kernel: k.cu\n    entry: k\n    explain: e\n    bottleneck: b\n"
+	"    launches:\n"
+	"      - grid: 1\n"
+	"        block: 32\n"
+	"        args: [{ tensormap: H, dims: [cols, rows + over], box: [bx, by], swizzle: 128 }, F,\n"
+	"               { tensormap: F, dims: [fc, rows], box: [32, 8] }]\n"
+	"  - id: types\n    title: T\n    kernel: k.cu\n    entry: k\n    explain: e\n    bottleneck: b\n"
+	"    buffers:\n"
+	"      a: { type: f32, count: 16 }\n      b: { type: f64, count: 16 }\n      c: { type: f16, count: 16 }\n"
+	"      d: { type: bf16, count: 16 }\n      e: { type: i32, count: 16 }\n      f: { type: u32, count: 16 }\n"
+	"      g: { type: i64, count: 16 }\n      h: { type: u64, count: 16 }\n      i: { type: i8, count: 16 }\n"
+	"      j: { type: u8, count: 16 }\n"
+	"    launches:\n"
+	"      - grid: 1\n"
+	"        block: 32\n"
+	"        args:\n"
+	"          - { tensormap: a, dims: [16], box: [16], swizzle: 64 }\n"
+	"          - { tensormap: b, dims: [16], box: [16] }\n          - { tensormap: c, dims: [16], box: [16] }\n"
+	"          - { tensormap: d, dims: [16], box: [16] }\n          - { tensormap: e, dims: [16], box: [16] }\n"
+	"          - { tensormap: f, dims: [16], box: [16] }\n          - { tensormap: g, dims: [16], box: [16] }\n"
+	"          - { tensormap: h, dims: [16], box: [16] }\n          - { tensormap: i, dims: [16], box: [16] }\n"
+	"          - { tensormap: j, dims: [16], box: [16] }\n"
+	"  - id: deep\n    title: D\n    kernel: k.cu\n    entry: k\n    explain: e\n    bottleneck: b\n"
+	"    buffers: { G: { type: f32, count: \"1 << 41\" } }\n"
+	"    launches:\n"
+	"      - { grid: 1, block: 32, args: [{ tensormap: G, dims: [4, 8, 2, 3, rows], box: [4, 1, 2, 1, 1] }] }\n"
+	"  - id: far\n    title: F\n    kernel: k.cu\n    entry: k\n    explain: e\n    bottleneck: b\n"
+	"    buffers: { G: { type: f32, count: \"1 << 41\" } }\n"
+	"    launches:\n"
+	"      - { grid: 1, block: 32, args: [{ tensormap: G, dims: [\"1 << 31\", cols, 2], box: [4, 1, 1] }] }\n"
+	"  - id: five\n    title: F\n    kernel: k.cu\n    entry: k\n    explain: e\n    bottleneck: b\n"
+	"    launches:\n"
+	"      - { grid: 1, block: 32, args: [{ tensormap: H, dims: [cols, cols, cols, cols, cols], box: [8, 1, 1, 1, 1] }] }\n";
+
+static void tm_err_at(lesson *l, int stage, const char *const *texts, const char *msg, const char *file, int line)
+{
+	plan_setting s[8];
+	int n = settings(s, texts);
+	char err[512] = "";
+	plan p;
+	int r = plan_make(&p, l, stage, s, n, &dev48k, err, sizeof err);
+	plan_free(&p);
+	if (r == 0) fail_msg("%s:%d: plan_make succeeded, expected \"%s\"", file, line, msg);
+	if (strcmp(err, msg)) fail_msg("%s:%d: got \"%s\"\n  expected \"%s\"", file, line, err, msg);
+}
+#define tm_err(l, stage, texts, msg) tm_err_at((l), (stage), (texts), (msg), __FILE__, __LINE__)
+
+static void tm_ok_at(plan *p, lesson *l, int stage, const char *const *texts, const char *file, int line)
+{
+	plan_setting s[8];
+	int n = settings(s, texts);
+	char err[512] = "";
+	if (plan_make(p, l, stage, s, n, &dev48k, err, sizeof err) != 0) fail_msg("%s:%d: plan_make failed: %s", file, line, err);
+}
+#define tm_ok(p, l, stage, texts) tm_ok_at((p), (l), (stage), (texts), __FILE__, __LINE__)
+
+static void test_tensormaps(void **state)
+{
+	(void)state;
+	char err[512];
+	lesson *l = lesson_load_buffer("tm.yaml", tm_text, strlen(tm_text), NULL, err, sizeof err);
+	if (!l) fail_msg("%s", err);
+	plan p;
+	tm_ok(&p, l, 0, NULL);
+	const plan_launch *k = &p.launches[0];
+	assert_int_equal(k->nargs, 3);
+	const plan_arg *a = &k->args[0];
+	assert_true(a->is_tensormap);
+	assert_false(a->is_buffer);
+	assert_string_equal(a->buffer, "H");
+	const plan_tensormap *t = &a->tm;
+	assert_int_equal(t->type, DT_BF16);
+	assert_int_equal(t->data_type, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16);
+	assert_int_equal(t->rank, 2);
+	assert_true(t->dims[0] == 776 && t->dims[1] == 1000);
+	assert_true(t->strides[1] == 776 * 2);
+	assert_true(t->box[0] == 64 && t->box[1] == 32);
+	assert_int_equal(t->swizzle, 128);
+	assert_true(k->args[1].is_buffer);
+	assert_false(k->args[1].is_tensormap);
+	t = &k->args[2].tm;
+	assert_true(k->args[2].is_tensormap);
+	assert_int_equal(t->data_type, CU_TENSOR_MAP_DATA_TYPE_FLOAT32);
+	assert_true(t->strides[1] == 776 * 4);
+	assert_int_equal(t->swizzle, 0);
+	plan_free(&p);
+
+	/* every buffer type has its TMA element type; a byte is a byte */
+	tm_ok(&p, l, 1, NULL);
+	static const int want[] = { CU_TENSOR_MAP_DATA_TYPE_FLOAT32, CU_TENSOR_MAP_DATA_TYPE_FLOAT64, CU_TENSOR_MAP_DATA_TYPE_FLOAT16,
+	                            CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, CU_TENSOR_MAP_DATA_TYPE_INT32, CU_TENSOR_MAP_DATA_TYPE_UINT32,
+	                            CU_TENSOR_MAP_DATA_TYPE_INT64, CU_TENSOR_MAP_DATA_TYPE_UINT64, CU_TENSOR_MAP_DATA_TYPE_UINT8,
+	                            CU_TENSOR_MAP_DATA_TYPE_UINT8 };
+	static const lesson_dtype dt[] = { DT_F32, DT_F64, DT_F16, DT_BF16, DT_I32, DT_U32, DT_I64, DT_U64, DT_I8, DT_U8 };
+	assert_int_equal(p.launches[0].nargs, 10);
+	for (int i = 0; i < 10; i++) {
+		t = &p.launches[0].args[i].tm;
+		assert_int_equal(t->type, dt[i]);
+		assert_int_equal(t->data_type, want[i]);
+		assert_int_equal(t->rank, 1);
+		assert_true(t->dims[0] == 16 && t->box[0] == 16);
+	}
+	assert_int_equal(p.launches[0].args[0].tm.swizzle, 64);
+	plan_free(&p);
+
+	/* five dimensions: each stride the bytes of the dimensions before it */
+	tm_ok(&p, l, 2, SETS("rows=2"));
+	t = &p.launches[0].args[0].tm;
+	assert_int_equal(t->rank, 5);
+	assert_true(t->dims[4] == 2);
+	assert_true(t->strides[1] == 16 && t->strides[2] == 128 && t->strides[3] == 256 && t->strides[4] == 768);
+	assert_true(t->box[0] == 4 && t->box[2] == 2 && t->box[4] == 1);
+	plan_free(&p);
+
+	/* dims */
+	tm_err(l, 0, SETS("cols=777"), "tensor map H: rows of dims[0]=777 bf16 are 1554 bytes; TMA needs a multiple of 16");
+	tm_err(l, 0, SETS("fc=770"), "tensor map F: rows of dims[0]=770 f32 are 3080 bytes; TMA needs a multiple of 16");
+	tm_err(l, 0, SETS("over=-1000"), "tensor map H: dims[1] = 0; TMA needs 1 to 4294967295");
+	tm_err(l, 0, SETS("over=-1001"), "tensor map H: dims[1] = -1; TMA needs 1 to 4294967295");
+	tm_err(l, 0, SETS("cols=1 << 32", "rows=1"), "tensor map H: dims[0] = 4294967296; TMA needs 1 to 4294967295");
+	tm_err(l, 0, SETS("over=1"), "tensor map H: dims [776, 1001] hold 776776 elements; buffer H has 776000");
+	tm_err(l, 3, SETS("cols=1 << 31"),
+	       "tensor map G: dims [2147483648, 2147483648, 2] hold 9223372036854775808 elements; buffer G has 2199023255552");
+	tm_err(l, 4, SETS("cols=1 << 31"), "tensor map H: dims [2147483648, 2147483648, 2147483648, 2147483648, 2147483648] hold "
+	                                   "over 18446744073709551615 elements; buffer H has 2147483648000");
+	/* box */
+	tm_err(l, 0, SETS("bx=0"), "tensor map H: box[0] = 0; TMA needs 1 to 256");
+	tm_err(l, 0, SETS("by=257"), "tensor map H: box[1] = 257; TMA needs 1 to 256");
+	tm_ok(&p, l, 0, SETS("bx=8", "by=256"));   /* a 16-byte row: the least; 256 rows: the most */
+	assert_true(p.launches[0].args[0].tm.box[0] == 8 && p.launches[0].args[0].tm.box[1] == 256);
+	plan_free(&p);
+	tm_err(l, 0, SETS("bx=12"), "tensor map H: a box row of box[0]=12 bf16 is 24 bytes; TMA needs a multiple of 16");
+	tm_err(l, 0, SETS("bx=128"), "tensor map H: a box row of box[0]=128 bf16 is 256 bytes; with swizzle 128 it may be at most 128");
+	/* a stride of 2^40 bytes or more */
+	tm_err(l, 3, SETS("cols=128"),
+	       "tensor map G: steps of dims[2] (dims[0]*dims[1]=2147483648*128 f32) are 1099511627776 bytes; TMA needs less than 2^40");
+	tm_ok(&p, l, 3, SETS("cols=127"));   /* just under 2^40 */
+	assert_true(p.launches[0].args[0].tm.strides[2] == (uint64_t)127 << 33);
+	plan_free(&p);
+	tm_err(l, 3, SETS("cols=256"),
+	       "tensor map G: steps of dims[2] (dims[0]*dims[1]=2147483648*256 f32) are 2199023255552 bytes; TMA needs less than 2^40");
+	lesson_free(l);
+}
+
 static void test_baseline(void **state)
 {
 	(void)state;
@@ -450,6 +612,7 @@ int main(void)
 		cmocka_unit_test(test_defaults),      cmocka_unit_test(test_overrides),
 		cmocka_unit_test(test_refusals),      cmocka_unit_test(test_grid_limits),
 		cmocka_unit_test(test_baseline),      cmocka_unit_test(test_setting_parse),
+		cmocka_unit_test(test_tensormaps),
 		cmocka_unit_test(test_bandwidth),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -45,8 +45,16 @@ static void check_stage(const lesson *l, const lesson_stage *s)
 			continue;
 		}
 		if (!L->grid[0].e || !L->block[0].e) abort();
-		for (int a = 0; a < L->nargs; a++)
-			if (L->args[a].kind == ARG_BUFFER ? !lesson_find_buffer(l, s, L->args[a].buffer) : !L->args[a].value.e) abort();
+		for (int a = 0; a < L->nargs; a++) {
+			const lesson_arg *g = &L->args[a];
+			if (g->kind == ARG_VALUE) { if (!g->value.e) abort(); continue; }
+			if (!lesson_find_buffer(l, s, g->buffer)) abort();
+			if (g->kind != ARG_TENSORMAP) continue;
+			if (g->rank < 1 || g->rank > LESSON_TMA_MAX_RANK || (g->swizzle && g->swizzle != 32 && g->swizzle != 64 && g->swizzle != 128))
+				abort();
+			for (int d = 0; d < LESSON_TMA_MAX_RANK; d++)
+				if (!g->dims[d].e != (d >= g->rank) || !g->box[d].e != (d >= g->rank)) abort();   /* exactly rank of each */
+		}
 	}
 }
 
