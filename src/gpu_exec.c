@@ -1,19 +1,25 @@
 /* gpu_exec: one stage's launches made ready: the module loaded (cached by cubin path), kernels
- * looked up, argument arrays built against the worker's buffers. */
+ * looked up, argument arrays built against the worker's buffers (tensor maps encoded on the host). */
 #include <stdlib.h>
 #include <string.h>
+#include <cudaTypedefs.h>   /* CUtensorMap and the driver's function types; libcuda is not linked */
 #include "gpu.h"
 #include "util.h"
 
 #define MODULE_CACHE 32
 static struct { char path[512]; cudaLibrary_t lib; double used; } modules[MODULE_CACHE];
 
+/* Room for any kernel argument: a pointer, a value, or a CUtensorMap (128 bytes, which the driver
+ * wants 64-byte aligned; CUDA 13's header asks for 128). */
+typedef struct { _Alignas(128) unsigned char bytes[128]; } arg_slot;
+_Static_assert(sizeof(CUtensorMap) <= sizeof(arg_slot) && _Alignof(CUtensorMap) <= _Alignof(arg_slot), "a tensor map fits a slot");
+
 typedef struct {
 	int is_memset; gpu_buffer *buf; int value;
 	cudaKernel_t k;
 	dim3 grid, block; size_t shared;
 	void **args;          /* pointers into store */
-	void *store;          /* one 8-byte slot per argument */
+	arg_slot *store;      /* one slot per argument */
 	int nargs;
 } xlaunch;
 
@@ -49,6 +55,56 @@ static cudaLibrary_t load_module(const char *path, char *err, size_t errlen)
 	return lib;
 }
 
+/* The driver's cuTensorMapEncodeTiled, found through cudart at the first tensor map (the binary
+ * starts without a driver, so it cannot link libcuda). */
+static PFN_cuTensorMapEncodeTiled_v12000 encode_tiled;
+static PFN_cuGetErrorName_v6000 error_name;
+
+static int find_encoder(char *err, size_t errlen)
+{
+	if (encode_tiled) return 0;
+	void *fn = NULL;
+	enum cudaDriverEntryPointQueryResult q = cudaDriverEntryPointSymbolNotFound;
+	cudaError_t e = cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &fn, 12000, cudaEnableDefault, &q);
+	if (e || q != cudaDriverEntryPointSuccess || !fn) {
+		strfmt(err, errlen, "cannot build tensor maps: the driver has no cuTensorMapEncodeTiled (%s)",
+		       e ? cudaGetErrorString(e) : q == cudaDriverEntryPointVersionNotSufficent ? "it is older than CUDA 12.0" : "symbol not found");
+		return -1;
+	}
+	encode_tiled = (PFN_cuTensorMapEncodeTiled_v12000)fn;
+	fn = NULL;
+	if (!cudaGetDriverEntryPointByVersion("cuGetErrorName", &fn, 6000, cudaEnableDefault, &q) && q == cudaDriverEntryPointSuccess)
+		error_name = (PFN_cuGetErrorName_v6000)fn;
+	return 0;
+}
+
+/* Encodes t over buffer b into slot: element strides 1, no interleave, the lesson's swizzle, 256-byte
+ * L2 promotion; elements outside the tensor read as zero. */
+static int encode_tensormap(const plan_tensormap *t, const char *name, const gpu_buffer *b, arg_slot *slot, char *err, size_t errlen)
+{
+	if (find_encoder(err, errlen)) return -1;
+	static const CUtensorMapSwizzle swizzles[] = { CU_TENSOR_MAP_SWIZZLE_NONE, CU_TENSOR_MAP_SWIZZLE_32B,
+	                                                CU_TENSOR_MAP_SWIZZLE_64B, CU_TENSOR_MAP_SWIZZLE_128B };
+	int sw = t->swizzle == 128 ? 3 : t->swizzle == 64 ? 2 : t->swizzle == 32 ? 1 : 0;
+	cuuint64_t dims[LESSON_TMA_MAX_RANK] = {0}, strides[LESSON_TMA_MAX_RANK] = {0};
+	cuuint32_t box[LESSON_TMA_MAX_RANK] = {0}, ones[LESSON_TMA_MAX_RANK] = {0};
+	for (int i = 0; i < t->rank; i++) {
+		dims[i] = t->dims[i];
+		box[i] = t->box[i];
+		ones[i] = 1;
+		if (i) strides[i - 1] = t->strides[i];   /* the driver takes rank - 1 strides, for dims 1.. */
+	}
+	CUresult r = encode_tiled((CUtensorMap *)slot, (CUtensorMapDataType)t->data_type, (cuuint32_t)t->rank, b->ptr, dims, strides,
+	                          box, ones, CU_TENSOR_MAP_INTERLEAVE_NONE, swizzles[sw], CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+	                          CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+	if (r == CUDA_SUCCESS) return 0;
+	const char *rn = NULL;
+	if (error_name && error_name(r, &rn) != CUDA_SUCCESS) rn = NULL;
+	if (rn) strfmt(err, errlen, "cannot build tensor map for %s: %s", name, rn);
+	else strfmt(err, errlen, "cannot build tensor map for %s: CUresult %d", name, (int)r);
+	return -1;
+}
+
 gpu_exec *gpu_exec_new(const plan *p, gpu_data *d, const char *cubin, char *err, size_t errlen)
 {
 	gpu_exec *x = xcalloc(1, sizeof *x);
@@ -79,14 +135,19 @@ gpu_exec *gpu_exec_new(const plan *p, gpu_data *d, const char *cubin, char *err,
 		}
 		L->nargs = pl->nargs;
 		L->args = xcalloc((size_t)pl->nargs + 1, sizeof(void *));
-		L->store = xcalloc((size_t)pl->nargs + 1, 8);
+		L->store = aligned_alloc(_Alignof(arg_slot), ((size_t)pl->nargs + 1) * sizeof(arg_slot));
+		if (!L->store) { strfmt(err, errlen, "out of memory for the arguments of %s", pl->entry); gpu_exec_free(x); return NULL; }
+		memset(L->store, 0, ((size_t)pl->nargs + 1) * sizeof(arg_slot));
 		for (int a = 0; a < pl->nargs; a++) {
-			char *slot = (char *)L->store + 8 * a;
-			if (pl->args[a].is_buffer) {
-				gpu_buffer *b = gpu_data_find(d, pl->args[a].buffer);
+			const plan_arg *pa = &pl->args[a];
+			arg_slot *slot = &L->store[a];
+			if (pa->is_tensormap) {
+				if (encode_tensormap(&pa->tm, pa->buffer, gpu_data_find(d, pa->buffer), slot, err, errlen)) { gpu_exec_free(x); return NULL; }
+			} else if (pa->is_buffer) {
+				gpu_buffer *b = gpu_data_find(d, pa->buffer);
 				memcpy(slot, &b->ptr, sizeof(void *));
 			} else {
-				memcpy(slot, &pl->args[a].v, 8);   /* the union's first bytes hold the value of its type */
+				memcpy(slot, &pa->v, 8);   /* the union's first bytes hold the value of its type */
 			}
 			L->args[a] = slot;
 		}
