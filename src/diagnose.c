@@ -21,7 +21,7 @@
 
 typedef enum {
 	V_ACHIEVED_OCCUPANCY, V_THEORETICAL_OCCUPANCY, V_DRAM_BYTES, V_DRAM_BYTES_READ, V_DRAM_BYTES_WRITE,
-	V_DRAM_PCT, V_MODEL_BYTES, V_MODEL_FLOPS, V_BYTES_RATIO, V_L1_HIT_PCT, V_L2_HIT_PCT,
+	V_DRAM_PCT, V_MODEL_BYTES, V_MODEL_FLOPS, V_INTENSITY, V_BYTES_RATIO, V_L1_HIT_PCT, V_L2_HIT_PCT,
 	V_SMEM_CONFLICTS, V_SMEM_CONFLICTS_LD, V_SMEM_CONFLICTS_ST, V_SMEM_CONFLICTS_PER_WARP,
 	V_WARP_EFFICIENCY, V_BRANCH_UNIFORM_PCT, V_SM_PCT, V_TENSOR_PCT,
 	V_BLOCKS, V_THREADS_PER_BLOCK, V_WARPS, V_SM_COUNT, V_OCC_BLOCKS, V_WAVES,
@@ -43,7 +43,7 @@ static const char *const diag_stalls[V_STALL_COUNT] = {
 
 static const char *const diag_var_names[V_COUNT + 1] = {
 	"achieved_occupancy", "theoretical_occupancy", "dram_bytes", "dram_bytes_read", "dram_bytes_write",
-	"dram_pct", "model_bytes", "model_flops", "bytes_ratio", "l1_hit_pct", "l2_hit_pct",
+	"dram_pct", "model_bytes", "model_flops", "intensity", "bytes_ratio", "l1_hit_pct", "l2_hit_pct",
 	"smem_conflicts", "smem_conflicts_ld", "smem_conflicts_st", "smem_conflicts_per_warp",
 	"warp_efficiency", "branch_uniform_pct", "sm_pct", "tensor_pct",
 	"blocks", "threads_per_block", "warps", "sm_count", "occ_blocks", "waves",
@@ -145,6 +145,11 @@ static int diag_value(const diag_ctx *c, int v, expr_value *out)
 	case V_DRAM_PCT: x = r->dram_pct; break;
 	case V_MODEL_BYTES: x = diag_model(in->model_bytes, r->bytes); break;
 	case V_MODEL_FLOPS: x = diag_model(in->model_flops, r->flops); break;
+	case V_INTENSITY: {   /* model FLOP per model byte; a model without flops (a copy) has 0 */
+		double b = diag_model(in->model_bytes, r->bytes), f = diag_model(in->model_flops, r->flops);
+		x = b > 0 ? (f > 0 ? f : 0) / b : -1;
+		break;
+	}
 	case V_BYTES_RATIO: {
 		double m = diag_model(in->model_bytes, r->bytes);
 		bool d = r->dram_bytes_read >= 0 && r->dram_bytes_write >= 0;
