@@ -6,7 +6,10 @@
 // thread strip of stage 8), each read is LM or LN consecutive float4s (conflict-free), and the lanes
 // that share an A or B value are in the same warp, so the value is fetched once and broadcast.
 // The copy pipeline is STAGES deep (cp.async groups, wait_group STAGES-2): tiles t+1 .. t+STAGES-1
-// are in flight while tile t is computed. Shared memory is dynamic: STAGES*BK*(BM+PAD+BN)*4 bytes.
+// of B are in flight while tile t is computed. A is stored transposed (k-major) so that a lane reads
+// its 4 consecutive rows as one float4; ALOAD picks how it gets there (0: 4-byte cp.async, STAGES
+// ahead; 1 and 2: float4 global loads into registers one tile ahead, stored after the math).
+// Shared memory is dynamic: STAGES*BK*(BM+PAD+BN)*4 bytes.
 // m, n, k must be multiples of BM, BN, BK (no bounds checks).
 #ifndef BM
 #define BM 128
@@ -34,6 +37,9 @@
 #endif
 #ifndef STAGES
 #define STAGES 2
+#endif
+#ifndef ALOAD
+#define ALOAD 1     // A's path: 0 4-byte cp.async; 1 float4 loads, 4 scalar stores; 2 4x4 blocks, float4 stores
 #endif
 #ifndef MINB
 #define MINB 2      // __launch_bounds__ minimum blocks per SM: caps registers at 65536/(NT*MINB)
@@ -80,9 +86,60 @@ sgemm_warptile(const float *__restrict__ A, const float *__restrict__ B, float *
 #pragma unroll
 		for (int j = 0; j < TN; ++j) acc[i][j] = 0.0f;
 
+#if ALOAD == 1
+	// A one tile ahead in registers, a float4 of 4 k-values per load; lanes take consecutive rows at
+	// the same k, so the 4 scalar transposed stores each hit 32 different banks.
+#define A_LOADS ((BM * BK / 4 + NT - 1) / NT)
+	float4 pa[A_LOADS];
+	auto gload_a = [&](int k0) {
+#pragma unroll
+		for (int s = 0; s < A_LOADS; ++s) {
+			const int i = tid + s * NT;
+			if (i < BM * BK / 4) pa[s] = *reinterpret_cast<const float4 *>(Ab + (size_t)(i % BM) * k + k0 + (i / BM) * 4);
+		}
+	};
+	auto sstore_a = [&](int buf) {
+#pragma unroll
+		for (int s = 0; s < A_LOADS; ++s) {
+			const int i = tid + s * NT;
+			if (i >= BM * BK / 4) break;
+			float *d = &As[buf * BK * LDA_S + (i / BM) * 4 * LDA_S + i % BM];
+			d[0] = pa[s].x; d[LDA_S] = pa[s].y; d[2 * LDA_S] = pa[s].z; d[3 * LDA_S] = pa[s].w;
+		}
+	};
+#elif ALOAD == 2
+	// A one tile ahead in registers as 4 x 4 blocks: a thread loads rows r..r+3 at k-values c..c+3
+	// (four float4), and stores the block transposed as four float4 (As[c+e][r..r+3]): 4 shared
+	// stores instead of 16. Lanes take consecutive row blocks, so a warp's store is 512 contiguous bytes.
+#define A_BLOCKS ((BM / 4) * (BK / 4))
+#define A_LOADS ((A_BLOCKS + NT - 1) / NT)
+	float4 pa[A_LOADS][4];
+	auto gload_a = [&](int k0) {
+#pragma unroll
+		for (int s = 0; s < A_LOADS; ++s) {
+			const int b = tid + s * NT;
+			if (b >= A_BLOCKS) break;
+			const float *src = Ab + (size_t)(b % (BM / 4)) * 4 * k + k0 + (b / (BM / 4)) * 4;
+#pragma unroll
+			for (int r = 0; r < 4; ++r) pa[s][r] = *reinterpret_cast<const float4 *>(src + (size_t)r * k);
+		}
+	};
+	auto sstore_a = [&](int buf) {
+#pragma unroll
+		for (int s = 0; s < A_LOADS; ++s) {
+			const int b = tid + s * NT;
+			if (b >= A_BLOCKS) break;
+			float *d = &As[buf * BK * LDA_S + (b / (BM / 4)) * 4 * LDA_S + (b % (BM / 4)) * 4];
+			*reinterpret_cast<float4 *>(d) = make_float4(pa[s][0].x, pa[s][1].x, pa[s][2].x, pa[s][3].x);
+			*reinterpret_cast<float4 *>(d + LDA_S) = make_float4(pa[s][0].y, pa[s][1].y, pa[s][2].y, pa[s][3].y);
+			*reinterpret_cast<float4 *>(d + 2 * LDA_S) = make_float4(pa[s][0].z, pa[s][1].z, pa[s][2].z, pa[s][3].z);
+			*reinterpret_cast<float4 *>(d + 3 * LDA_S) = make_float4(pa[s][0].w, pa[s][1].w, pa[s][2].w, pa[s][3].w);
+		}
+	};
+#endif
 	auto load_tile = [&](int buf, int k0) {
 #pragma unroll
-		for (int s = 0; s < (BM * BK / 4 + NT - 1) / NT; ++s) {
+		for (int s = 0; s < (BM * BK / 4 + NT - 1) / NT && !ALOAD; ++s) {
 			const int i = tid + s * NT;
 			if (i >= BM * BK / 4) break;
 			const int r = i / (BK / 4), c = (i % (BK / 4)) * 4;
@@ -101,6 +158,10 @@ sgemm_warptile(const float *__restrict__ A, const float *__restrict__ B, float *
 	};
 
 	const int ntiles = k / BK;
+#if ALOAD
+	gload_a(0);
+	sstore_a(0);
+#endif
 #pragma unroll
 	for (int s = 0; s < STAGES - 1; ++s) {
 		if (s < ntiles) load_tile(s, s * BK);
@@ -113,6 +174,9 @@ sgemm_warptile(const float *__restrict__ A, const float *__restrict__ B, float *
 		const int nt = t + STAGES - 1;
 		if (nt < ntiles) load_tile(nt % STAGES, nt * BK);   // refills the buffer of tile t-1
 		cp_async_commit();
+#if ALOAD
+		if (t + 1 < ntiles) gload_a((t + 1) * BK);          // lands while tile t is computed
+#endif
 		const float *as = As + cur * BK * LDA_S + wrow + lrow * 4;
 		const float *bs = Bs + cur * BK * BN + wcol + lcol * 4;
 #pragma unroll
@@ -132,6 +196,9 @@ sgemm_warptile(const float *__restrict__ A, const float *__restrict__ B, float *
 #pragma unroll
 				for (int j = 0; j < TN; ++j) acc[i][j] += ra[i] * rb[j];
 		}
+#if ALOAD
+		if (t + 1 < ntiles) sstore_a((t + 1) % STAGES);     // free since the barrier of this step
+#endif
 	}
 #pragma unroll
 	for (int i = 0; i < TM; ++i) {
