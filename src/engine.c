@@ -384,7 +384,12 @@ static void start_job(engine *e, job *j)
 	if (!j->j.compile_only) engine_device(e);
 	plan_device pd;
 	engine_plan_device(e, &pd);
-	char err[1024];
+	char err[1024], arch[16], why[256];
+	/* A stage for another GPU says so first: its constraints may assume that GPU's limits. */
+	if (j->j.stage >= 0 && !compile_arch(e, &l->stages[j->j.stage], arch, sizeof arch, why, sizeof why)) {
+		finish(e, j, RUN_UNSUPPORTED, why);
+		return;
+	}
 	if (plan_make(&j->p, l, j->j.stage, j->j.sets, j->j.nsets, &pd, err, sizeof err)) { finish(e, j, RUN_REFUSED, err); return; }
 	settings_text(j, j->r.settings, sizeof j->r.settings);
 	if (j->j.stage < 0) {
@@ -392,8 +397,6 @@ static void start_job(engine *e, job *j)
 		after_compile(e, j);
 		return;
 	}
-	char arch[16], why[256];
-	if (!compile_arch(e, &l->stages[j->j.stage], arch, sizeof arch, why, sizeof why)) { finish(e, j, RUN_UNSUPPORTED, why); return; }
 	j->cj = start_compile(e, j, &l->stages[j->j.stage], j->p.defines, j->p.ndefines, err, sizeof err);
 	if (!j->cj) { finish(e, j, RUN_COMPILE_ERROR, err); return; }
 	j->step = ST_COMPILE;
