@@ -39,6 +39,7 @@ cmocka() {
 	if [ -x scripts/fuzz.sh ]; then scripts/fuzz.sh "${FUZZ_SECONDS:-10}"; else echo "SKIP fuzz: scripts/fuzz.sh is missing"; fi
 	section "GPU"
 	sh tests/gpu/run.sh
+	sh tests/gpu/tma.sh
 } 2>&1 | tee "$log"
 
 p=$(grep -c '^PASS' "$log"); f=$(grep -c '^FAIL' "$log"); s=$(grep -c '^SKIP' "$log")

@@ -9,6 +9,3 @@ expect "tma fixture compiles for sm_90" 0 "sm_90 +tma +tma +ok" $B --lessons $T 
 expect "tma stage unsupported on sm_80" 0 "sm_80 +tma +tma +unsupported TMA needs Hopper \(sm_90\)" $B --lessons $T check --arch sm_80
 expect "tma refuses rows that are not a multiple of 16 bytes" 2 \
 	"tensor map A: rows of dims\[0\]=777 f32 are 3108 bytes; TMA needs a multiple of 16" $B --lessons $T run tma/tma --set cols=777
-# The GPU half (tests/gpu/tma.sh) is run from here because scripts/run-tests.sh runs every
-# tests/cli/*.sh but, of tests/gpu/, only run.sh; it prints one SKIP line without a GPU.
-sh tests/gpu/tma.sh
