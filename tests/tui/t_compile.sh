@@ -16,7 +16,7 @@ check "measurements say the compile failed" shows "compile failed"
 keys e
 check "e shows the source again" wait_for "Kernel strided.cu"
 keys n
-check "still responsive: next stage" wait_for "coalesced: Coalesced, one element per thread"
+check "still responsive: next stage" wait_for "bandwidth 2/4  coalesced: Coalesced"
 keys q
 check "quit after a compile error" wait_for "EXITED rc=0"
 

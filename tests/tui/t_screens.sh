@@ -13,7 +13,7 @@ check "stage view: ladder" shows "2 coalesced +not run"
 keys d
 check "diff: the first stage has none" wait_for "nothing before it to compare"
 keys n
-check "next stage" wait_for "coalesced: Coalesced, one element per thread"
+check "next stage" wait_for "bandwidth 2/4  coalesced: Coalesced"
 keys d
 check "diff from the previous stage" wait_for "Changes from stage 1"
 check "diff: removed and added lines" shows "^.* +[0-9]+- +long long rows"
