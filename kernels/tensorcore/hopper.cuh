@@ -134,3 +134,29 @@ __device__ __forceinline__ void wgmma_n256(float (&d)[128], unsigned long long d
 	      "+f"(d[120]), "+f"(d[121]), "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
 	    : "l"(da), "l"(db), "r"(acc));
 }
+
+// d += A . B for a 64 x N tile, N = 64, 128 or 256 (the sizes the stages offer).
+template <int N> __device__ __forceinline__ void wgmma_bf16(float (&d)[N / 2], unsigned long long da, unsigned long long db, int acc)
+{
+	if constexpr (N == 256) wgmma_n256(d, da, db, acc);
+	else if constexpr (N == 128) wgmma_n128(d, da, db, acc);
+	else wgmma_n64(d, da, db, acc);
+}
+
+// Writes a warpgroup's 64 x N FP32 accumulators to row-major C (m x n, n even) at (row0, col0),
+// skipping what falls outside. Layout of m64nNk16: warp w of the group holds rows 16w + l/4 and
+// 16w + l/4 + 8 for lane l, columns 8j + 2(l%4) and the next, for j = 0..N/8-1.
+template <int N> __device__ __forceinline__ void wgmma_store(const float (&d)[N / 2], float *C, int m, int n, int row0, int col0)
+{
+	const int lane = threadIdx.x % 32, warp = (threadIdx.x % 128) / 32;
+	const int row = row0 + warp * 16 + lane / 4;
+	const int c0 = col0 + 2 * (lane % 4);
+#pragma unroll
+	for (int j = 0; j < N / 8; j++) {
+		const int col = c0 + 8 * j;
+		if (col < n) {
+			if (row < m) *(float2 *)&C[(size_t)row * n + col] = make_float2(d[4 * j], d[4 * j + 1]);
+			if (row + 8 < m) *(float2 *)&C[(size_t)(row + 8) * n + col] = make_float2(d[4 * j + 2], d[4 * j + 3]);
+		}
+	}
+}

@@ -28,14 +28,6 @@
 #define B_BOX_BYTES (BK * 64 * 2)
 #define ACC (BN / 2)
 
-#if BN == 256
-#define WGMMA wgmma_n256
-#elif BN == 128
-#define WGMMA wgmma_n128
-#else
-#define WGMMA wgmma_n64
-#endif
-
 extern "C" __global__ void __launch_bounds__(NT, 1)
 tc_wgmma_tma(const __grid_constant__ cc_tensormap tmA, const __grid_constant__ cc_tensormap tmB, float *C, int m, int n, int k)
 {
@@ -73,7 +65,7 @@ tc_wgmma_tma(const __grid_constant__ cc_tensormap tmA, const __grid_constant__ c
 			unsigned long long da = wgmma_desc(sA + s * A_BYTES + wg * 64 * BK * 2 + kk * 32, 16, 1024);
 			// B: N-major, 64-column boxes 8 KB apart, 8 k-rows 1024 bytes apart.
 			unsigned long long db = wgmma_desc(sB + s * B_BYTES + kk * 2048, B_BOX_BYTES, 1024);
-			WGMMA(d, da, db, 1);
+			wgmma_bf16<BN>(d, da, db, 1);
 		}
 		wgmma_commit();
 		wgmma_wait<0>();
@@ -82,17 +74,5 @@ tc_wgmma_tma(const __grid_constant__ cc_tensormap tmA, const __grid_constant__ c
 		if (threadIdx.x == 0 && kt + STAGES < ksteps) load(kt + STAGES);
 	}
 
-	// Accumulators of m64nNk16: warp w of the group holds rows 16w + l/4 and 16w + l/4 + 8, columns
-	// 8j + 2(l%4) and the next, for lane l and j = 0..N/8-1.
-	const int lane = threadIdx.x % 32, warp = (threadIdx.x % 128) / 32;
-	const int row = tm * BM + wg * 64 + warp * 16 + lane / 4;
-	const int col0 = tn * BN + 2 * (lane % 4);
-#pragma unroll
-	for (int j = 0; j < BN / 8; j++) {
-		int col = col0 + 8 * j;
-		if (col < n) {
-			if (row < m) *(float2 *)&C[(size_t)row * n + col] = make_float2(d[4 * j], d[4 * j + 1]);
-			if (row + 8 < m) *(float2 *)&C[(size_t)(row + 8) * n + col] = make_float2(d[4 * j + 2], d[4 * j + 3]);
-		}
-	}
+	wgmma_store<BN>(d, C, m, n, tm * BM + wg * 64, tn * BN);
 }

@@ -35,14 +35,6 @@
 #define B_BOX_BYTES (BK * 64 * 2)
 #define ACC (BN / 2)
 
-#if BN == 256
-#define WGMMA wgmma_n256
-#elif BN == 128
-#define WGMMA wgmma_n128
-#else
-#define WGMMA wgmma_n64
-#endif
-
 // Tile t of the grid in grouped order: down GROUP_M tile rows, then right, so the SMs working at
 // the same time share rows of A and columns of B in L2.
 __device__ __forceinline__ void tile_coords(int t, int tiles_m, int tiles_n, int &tm, int &tn)
@@ -97,7 +89,7 @@ tc_wgmma_ws(const __grid_constant__ cc_tensormap tmA, const __grid_constant__ cc
 	}
 
 	regs_claim<240>();
-	const int lane = threadIdx.x % 32, warp = (threadIdx.x % 128) / 32;
+	const int lane = threadIdx.x % 32;
 	const unsigned a_off = (wg - 1) * 64 * BK * 2;   // this warpgroup's 64 rows of the A tile
 	float d[ACC];
 #pragma unroll
@@ -117,7 +109,7 @@ tc_wgmma_ws(const __grid_constant__ cc_tensormap tmA, const __grid_constant__ cc
 				unsigned long long da = wgmma_desc(sA + s * A_BYTES + a_off + kk * 32, 16, 1024);
 				// B: 64 x 64 boxes 8 KB apart (LBO, along n); 8 k-rows 1024 bytes apart (SBO); 16 k-rows = 2 KB.
 				unsigned long long db = wgmma_desc(sB + s * B_BYTES + kk * 2048, B_BOX_BYTES, 1024);
-				WGMMA(d, da, db, kt > 0 || kk > 0);
+				wgmma_bf16<BN>(d, da, db, kt > 0 || kk > 0);
 			}
 			wgmma_commit();
 			wgmma_wait<1>();                           // step kt-1 is done: its slot may be refilled
@@ -129,17 +121,6 @@ tc_wgmma_ws(const __grid_constant__ cc_tensormap tmA, const __grid_constant__ cc
 		wgmma_fence_regs(d);
 		if (prev >= 0 && lane == 0) mbar_arrive(EMPTY(prev));
 
-		// Accumulator layout of m64nNk16: warp w holds rows 16w..16w+15; lane l holds rows l/4 and
-		// l/4 + 8, columns 8j + 2(l%4) and the one after, for j = 0..N/8-1.
-		const int row = tm * BM + (wg - 1) * 64 + warp * 16 + lane / 4;
-		const int col0 = tn * BN + 2 * (lane % 4);
-#pragma unroll
-		for (int j = 0; j < BN / 8; j++) {
-			int col = col0 + 8 * j;
-			if (col < n) {
-				if (row < m) *(float2 *)&C[(size_t)row * n + col] = make_float2(d[4 * j], d[4 * j + 1]);
-				if (row + 8 < m) *(float2 *)&C[(size_t)(row + 8) * n + col] = make_float2(d[4 * j + 2], d[4 * j + 3]);
-			}
-		}
+		wgmma_store<BN>(d, C, m, n, tm * BM + (wg - 1) * 64, tn * BN);
 	}
 }
