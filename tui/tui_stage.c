@@ -3,36 +3,57 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "tui_param.h"
 #include "tui_stage.h"
 
-#define DEBOUNCE 0.05     /* after a tunable changes, so that a held key (about 30 repeats a second) does not queue runs */
+#define DEBOUNCE 0.05     /* after a value changes, so that a held key (about 30 repeats a second) does not queue runs */
+#define LESSON_WIDE "-"   /* the progress file's stage word for the parameters' values */
 
 static const lesson_stage *cur_stage(const tui_stage *m) { return &m->l->stages[m->cur]; }
 
-int stage_build_sets(const tui_stage *m, int s, plan_setting *sets, int ot, const char *ov)
+int stage_rows(const tui_stage *m)
 {
-	const lesson_stage *st = &m->l->stages[s];
-	int n = 0;
-	for (int t = 0; t < st->ntunables && n < 16; t++, n++) {
-		snprintf(sets[n].name, sizeof sets[n].name, "%s", st->tunables[t].name);
+	return cur_stage(m)->ntunables + m->l->nparams;
+}
+
+int stage_row_param(const tui_stage *m, int r)
+{
+	int nt = cur_stage(m)->ntunables;
+	return r >= nt && r < nt + m->l->nparams ? r - nt : -1;
+}
+
+int stage_build_sets(const tui_stage *m, int s, plan_setting *sets, int cap, int ot, const char *ov)
+{
+	int nt = s >= 0 ? m->l->stages[s].ntunables : 0;
+	if (nt > cap)
+		return -1;
+	for (int t = 0; t < nt; t++) {
+		snprintf(sets[t].name, sizeof sets[t].name, "%s", m->l->stages[s].tunables[t].name);
 		if (t == ot)
-			snprintf(sets[n].value, sizeof sets[n].value, "%s", ov);
+			snprintf(sets[t].value, sizeof sets[t].value, "%s", ov);
 		else
-			snprintf(sets[n].value, sizeof sets[n].value, "%" PRId64, m->slots[s].tv[t]);
+			snprintf(sets[t].value, sizeof sets[t].value, "%" PRId64, m->slots[s].tv[t]);
 	}
-	return n;
+	int np = param_sets(m->l, &m->pdev, m->pv, ot >= nt ? ot - nt : -1, ov, sets + nt, cap - nt);
+	return np < 0 ? -1 : nt + np;
 }
 
 int stage_check(const tui_stage *m, int s, int ot, const char *ov, char *err, size_t len,
-                int64_t *value)
+                expr_value *value)
 {
-	plan_setting sets[16];
+	plan_setting sets[STAGE_SETS_MAX];
 	plan p;
-	int n = stage_build_sets(m, s, sets, ot, ov);
+	int n = stage_build_sets(m, s, sets, STAGE_SETS_MAX, ot, ov);
+	if (n < 0) {
+		snprintf(err, len, "too many tunables and parameters for one run (at most %d)", STAGE_SETS_MAX);
+		return -1;
+	}
 	int rc = plan_make(&p, m->l, s, sets, n, &m->pdev, err, len);
-	if (rc == 0 && value && ot >= 0) {
-		const expr_value *v = plan_var_get(&p, m->l->stages[s].tunables[ot].name);
-		if (v) *value = expr_as_int(*v);
+	int nt = s >= 0 ? m->l->stages[s].ntunables : 0;
+	if (rc == 0 && value && ot >= 0 && ot < nt + m->l->nparams) {
+		const expr_value *v = plan_var_get(&p, ot < nt ? m->l->stages[s].tunables[ot].name
+		                                               : m->l->params[ot - nt].name);
+		if (v) *value = *v;
 	}
 	plan_free(&p);
 	return rc;
@@ -71,7 +92,16 @@ tui_stage *stage_new(engine *e, const lesson *l, const device_info *dev, tui_sta
 	engine_plan_device(e, &m->pdev);
 	run_result_init(&m->base);
 	m->slots = calloc((size_t)l->nstages, sizeof *m->slots);
-	if (!m->slots) { free(m); return NULL; }
+	m->pv = calloc((size_t)(l->nparams ? l->nparams : 1), sizeof *m->pv);
+	if (!m->slots || !m->pv) { free(m->slots); free(m->pv); free(m); return NULL; }
+	char err[256];
+	param_defaults(l, &m->pdev, m->pv, err, sizeof err);   /* a broken default: plan_make says so */
+	for (int i = 0; i < l->nparams; i++) {
+		const char *saved = tui_state_get_setting(state, l->id, LESSON_WIDE, l->params[i].name);
+		expr_value v;
+		if (saved && param_parse(l, &m->pdev, m->pv, i, saved, &v) == 0)
+			param_set(l, &m->pdev, m->pv, i, v);
+	}
 	for (int s = 0; s < l->nstages; s++) {
 		const lesson_stage *st = &l->stages[s];
 		stage_slot *sl = &m->slots[s];
@@ -102,6 +132,7 @@ void stage_free(tui_stage *m)
 	}
 	run_result_clear(&m->base);
 	free(m->slots);
+	free(m->pv);
 	free(m);
 }
 
@@ -138,16 +169,44 @@ static void changed(tui_stage *m, double now)
 		snprintf(v, sizeof v, "%" PRId64, m->slots[m->cur].tv[t]);
 		tui_state_set_setting(m->state, m->l->id, st->id, st->tunables[t].name, v);
 	}
+	for (int i = 0; i < m->l->nparams; i++) {   /* a default is kept as "default", not its value */
+		const char *name = m->l->params[i].name;
+		int def = param_is_default(m->l, &m->pdev, m->pv, i);
+		if (!def || tui_state_get_setting(m->state, m->l->id, LESSON_WIDE, name))
+			tui_state_set_setting(m->state, m->l->id, LESSON_WIDE, name,
+			                      def ? "default" : expr_format(m->pv[i], v, sizeof v));
+	}
 	if (m->run_job) { engine_cancel(m->e, m->run_job); m->run_job = 0; }
 	m->want_run = stage_validate(m) == 0;
 	m->due = now + DEBOUNCE;
 	snprintf(m->msg, sizeof m->msg, "%s", m->problem);
 }
 
+/* Halves or doubles parameter i unless the plan refuses the result (then msg says why). */
+static void step_param(tui_stage *m, int i, int delta, double now)
+{
+	expr_value v;
+	char text[48], why[400];
+	if (param_step(m->l, &m->pdev, m->pv, i, delta, &v) != 0)
+		return;
+	expr_format(v, text, sizeof text);
+	if (stage_check(m, m->cur, m->sel, text, why, sizeof why, NULL) != 0) {
+		snprintf(m->msg, sizeof m->msg, "%s = %s refused: %s", m->l->params[i].name, text, why);
+		return;
+	}
+	param_set(m->l, &m->pdev, m->pv, i, v);
+	changed(m, now);
+}
+
 void stage_step(tui_stage *m, int delta, double now)
 {
 	const lesson_stage *st = cur_stage(m);
-	if (st->ntunables == 0 || m->editing) return;
+	if (m->editing) return;
+	if (stage_row_param(m, m->sel) >= 0) {
+		step_param(m, stage_row_param(m, m->sel), delta, now);
+		return;
+	}
+	if (st->ntunables == 0) return;
 	const lesson_tunable *t = &st->tunables[m->sel];
 	int64_t *v = &m->slots[m->cur].tv[m->sel];
 	int i = 0;
@@ -163,7 +222,7 @@ void stage_step(tui_stage *m, int delta, double now)
 void stage_edit_char(tui_stage *m, int c)
 {
 	size_t n = strlen(m->edit);
-	if (cur_stage(m)->ntunables == 0) return;
+	if (stage_rows(m) == 0) return;
 	if (!m->editing) { m->editing = 1; m->edit[0] = 0; n = 0; }
 	if (c >= 0x20 && c < 0x7f && n + 1 < sizeof m->edit) {
 		m->edit[n] = (char)c;
@@ -182,14 +241,18 @@ void stage_edit_backspace(tui_stage *m)
 
 int stage_edit_commit(tui_stage *m, double now)
 {
-	int64_t v = 0;
+	expr_value v = { .kind = EXPR_INT };
 	if (!m->editing) return 0;
 	if (!m->edit[0]) { stage_edit_cancel(m); return 0; }
 	if (stage_check(m, m->cur, m->sel, m->edit, m->problem, sizeof m->problem, &v) != 0)
 		return -1;                       /* keep typing: the message says why */
 	m->editing = 0;
 	m->edit[0] = 0;
-	m->slots[m->cur].tv[m->sel] = v;
+	int p = stage_row_param(m, m->sel);
+	if (p >= 0)
+		param_set(m->l, &m->pdev, m->pv, p, v);
+	else
+		m->slots[m->cur].tv[m->sel] = expr_as_int(v);
 	changed(m, now);
 	return 0;
 }
@@ -205,7 +268,9 @@ void stage_reset(tui_stage *m, double now)
 {
 	const lesson_stage *st = cur_stage(m);
 	m->editing = 0;
+	char err[256];
 	for (int t = 0; t < st->ntunables; t++)
 		m->slots[m->cur].tv[t] = st->tunables[t].def;
+	param_defaults(m->l, &m->pdev, m->pv, err, sizeof err);
 	changed(m, now);
 }

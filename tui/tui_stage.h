@@ -1,12 +1,17 @@
-/* tui_stage: the model behind the stage view of one lesson: tunable values and their check
- * (plan_make), the jobs submitted to the engine (a run, live re-runs, a sweep, the whole ladder),
- * the results per stage with the previous one, and a history. No curses: the screens draw it. */
+/* tui_stage: the model behind the stage view of one lesson: tunable values (per stage) and
+ * parameter values (the problem sizes, one set for the whole lesson) and their check (plan_make),
+ * the jobs submitted to the engine (a run, live re-runs, a sweep, the whole ladder), the results
+ * per stage with the previous one, and a history. No curses: the screens draw it.
+ * The tunables pane edits rows: row r < ntunables of the current stage is tunable r, the rows after
+ * them are the lesson's parameters (row ntunables + i is parameter i). */
 #ifndef CC_TUI_STAGE_H
 #define CC_TUI_STAGE_H
 #include "engine.h"
 #include "tui_state.h"
 
 enum { STAGE_HIST = 32, STAGE_SWEEP_MAX = 64, STAGE_JOBS = 128 };
+/* The most settings one job carries (engine_job's array): a stage's tunables and the parameters. */
+#define STAGE_SETS_MAX ((int)(sizeof ((engine_job *)0)->sets / sizeof (plan_setting)))
 
 typedef enum { METRIC_BW, METRIC_FLOPS } stage_metric;
 typedef enum { JOB_RUN, JOB_SWEEP } stage_job_kind;
@@ -38,8 +43,9 @@ typedef struct {
 	stage_metric metric;
 	int cur;                           /* the stage shown */
 	stage_slot *slots;                 /* one per stage */
+	expr_value *pv;                    /* the value of each lesson parameter (every stage, the baseline) */
 	run_result base; int have_base;    /* the baseline's last result */
-	int sel;                           /* selected tunable */
+	int sel;                           /* selected row: a tunable, or a parameter after them */
 	int editing; char edit[32];        /* a value being typed */
 	char problem[512];                 /* why the current or typed values are refused; "" if fine */
 	stage_job jobs[STAGE_JOBS]; int njobs;
@@ -56,38 +62,46 @@ typedef struct {
 	char msg[512];                     /* a one-line message for the status bar */
 } tui_stage;
 
-/* Prepares the model of lesson l; saved tunable values come from state. dev and state must
- * outlive it. Returns NULL when out of memory. */
+/* Prepares the model of lesson l; saved tunable and parameter values come from state. dev and
+ * state must outlive it. Returns NULL when out of memory. */
 tui_stage *stage_new(engine *e, const lesson *l, const device_info *dev, tui_state *state);
 /* Cancels its jobs and frees it. */
 void stage_free(tui_stage *m);
 
-/* The settings of stage s from its values (tunable ot, when >= 0, gets the text ov instead);
- * returns their count. */
-int stage_build_sets(const tui_stage *m, int s, plan_setting *sets, int ot, const char *ov);
+/* Rows of the tunables pane for the current stage: its tunables, then the lesson's parameters. */
+int stage_rows(const tui_stage *m);
+/* The parameter on row r of the current stage, or -1 when r is a tunable's (or no row). */
+int stage_row_param(const tui_stage *m, int r);
+/* The settings of stage s (-1: the baseline, parameters only) into sets[0..cap): every tunable's
+ * value, then NAME=VALUE for each parameter that differs from its default. Row ot of stage s (when
+ * >= 0) gets the text ov instead. Returns their count, or -1 when they do not fit. */
+int stage_build_sets(const tui_stage *m, int s, plan_setting *sets, int cap, int ot, const char *ov);
 /* plan_make for those settings: 0, or -1 with the reason in err; *value (may be NULL) gets the
- * overridden tunable's value. */
+ * overridden row's value as the plan evaluated it. */
 int stage_check(const tui_stage *m, int s, int ot, const char *ov, char *err, size_t len,
-                int64_t *value);
+                expr_value *value);
 /* Shows stage i (clamped); records it as where the learner is. */
 void stage_select(tui_stage *m, int i);
 /* Rechecks the current (or typed) values; fills m->problem. Returns 0 when they are fine. */
 int stage_validate(tui_stage *m);
-/* Moves the selected tunable by delta allowed values; reruns after a short pause when valid. */
+/* Moves the selected tunable by delta allowed values, or halves (delta < 0) or doubles the
+ * selected integer parameter (clamped to its range; a value the plan refuses is not taken and the
+ * reason goes to msg). Reruns after a short pause when the values are valid. */
 void stage_step(tui_stage *m, int delta, double now);
 /* Typing: begins with the first character; Enter commits (when allowed), Esc cancels. */
 void stage_edit_char(tui_stage *m, int c);
 void stage_edit_backspace(tui_stage *m);
 int stage_edit_commit(tui_stage *m, double now);
 void stage_edit_cancel(tui_stage *m);
-/* Back to the lesson's defaults for this stage. */
+/* Back to the lesson's defaults: this stage's tunables and every parameter. */
 void stage_reset(tui_stage *m, double now);
 
 /* Submits a run of the current stage now (compile only without a GPU). Returns 0, or -1 with
  * m->msg set. */
 int stage_run(tui_stage *m, double now);
 void stage_toggle_live(tui_stage *m, double now);
-/* Runs the selected tunable through its allowed values (skipping those a constraint refuses). */
+/* Runs the selected tunable through its allowed values (skipping those a constraint refuses).
+ * On a parameter's row it only says in msg that sweeps are for tunables, and returns -1. */
 int stage_sweep(tui_stage *m);
 /* Runs every stage with its values, and the baseline. */
 int stage_ladder(tui_stage *m);

@@ -19,8 +19,12 @@ static int submit(tui_stage *m, int s, stage_job_kind kind, int item, int ot, co
 	 * re-runs after a tunable change, live mode, sweeps and the ladder stay quick. */
 	j.counters = kind == JOB_RUN && s >= 0 && s == m->cur && m->counters_next;
 	if (j.counters) m->counters_next = 0;
-	if (s >= 0)
-		j.nsets = stage_build_sets(m, s, j.sets, ot, ov);
+	j.nsets = stage_build_sets(m, s, j.sets, STAGE_SETS_MAX, ot, ov);
+	if (j.nsets < 0) {
+		snprintf(m->msg, sizeof m->msg, "too many tunables and parameters for one run (at most %d)",
+		         STAGE_SETS_MAX);
+		return -1;
+	}
 	if (m->njobs == STAGE_JOBS) {
 		snprintf(m->msg, sizeof m->msg, "too many jobs queued");
 		return -1;
@@ -76,6 +80,11 @@ int stage_sweep(tui_stage *m)
 	const lesson_stage *st = &m->l->stages[m->cur];
 	if (st->ntunables == 0) {
 		snprintf(m->msg, sizeof m->msg, "this stage has no tunables to sweep");
+		return -1;
+	}
+	if (stage_row_param(m, m->sel) >= 0) {
+		snprintf(m->msg, sizeof m->msg, "sweeps are for tunables; %s is a lesson parameter (arrows or "
+		         "digits change it)", m->l->params[stage_row_param(m, m->sel)].name);
 		return -1;
 	}
 	for (int i = 0; i < m->njobs; i++)     /* a new sweep replaces the old one */
