@@ -5,7 +5,7 @@
 #include "tui_app.h"
 
 void pane_explain_draw(tui_app *a, tui_rect r, int focused);   /* tui_pane_info.c */
-void pane_tunables_draw(tui_app *a, tui_rect r, int focused);
+void pane_tunables_draw(tui_app *a, tui_rect r, int focused);  /* tui_pane_tunables.c */
 void pane_code_draw(tui_app *a, tui_rect r, int focused);      /* tui_pane_code.c */
 void pane_measure_draw(tui_app *a, tui_rect r, int focused);   /* tui_pane_measure.c */
 void pane_ladder_draw(tui_app *a, tui_rect r, int focused);
