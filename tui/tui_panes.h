@@ -13,4 +13,9 @@ void pane_ladder_draw(tui_app *a, tui_rect r, int focused);
 int pane_code_lines(tui_app *a);
 /* Lines of the explanation wrapped to width. */
 int pane_explain_lines(tui_app *a, int width);
+/* Lines of the tunables pane's list: the stage's tunables, a heading and the lesson's parameters. */
+int pane_tunables_lines(const tui_stage *m);
+/* The first list line the tunables pane shows in r: its scroll moved as little as needed to show
+ * the selected row. The stage view stores it back after keys that move the selection. */
+int pane_tunables_top(const tui_app *a, tui_rect r);
 #endif

@@ -36,11 +36,13 @@ void stage_view_sync(tui_app *a)
 	v->code = sl->have_last && sl->last.status == RUN_COMPILE_ERROR ? CODE_LOG : CODE_SOURCE;
 }
 
-/* Splits the screen between the panes (or gives it all to the focused one when zoomed). */
+/* Splits the screen between the panes (or gives it all to the focused one when zoomed). The
+ * explanation keeps a quarter of the height (at least 5 lines); what it lacks comes first from the
+ * tunables pane (which scrolls) down to TUN_MIN, then the ladder, then the tunables pane again. */
 static void layout(tui_app *a)
 {
+	enum { TUN_MIN = 10 };              /* 6 rows of the list and the 2 message lines */
 	tui_stage_view *v = &a->sv;
-	const lesson_stage *st = &a->m->l->stages[a->m->cur];
 	int y = 1, H = a->rows - 2, W = a->cols;
 	if (v->zoom) {
 		for (int p = 0; p < PANE_COUNT; p++)
@@ -50,10 +52,12 @@ static void layout(tui_app *a)
 	}
 	int lw = W * 2 / 5;
 	lw = lw < 32 ? 32 : lw > 60 ? 60 : lw;
-	int th = st->ntunables + 4, lh = a->m->l->nstages + 4, eh = H - th - lh;
+	int th = pane_tunables_lines(a->m) + 4, lh = a->m->l->nstages + 4, emin = H / 4 > 5 ? H / 4 : 5;
 	if (th < 5) th = 5;
-	while (eh < 5 && lh > 5) { lh--; eh++; }
-	while (eh < 5 && th > 5) { th--; eh++; }
+	int eh = H - th - lh;
+	while (eh < emin && th > TUN_MIN) { th--; eh++; }
+	while (eh < emin && lh > 5) { lh--; eh++; }
+	while (eh < emin && th > 5) { th--; eh++; }
 	eh = H - th - lh;
 	int mh = 12, ch = H - mh;
 	if (ch < 6) { ch = 6; mh = H - ch; }
@@ -120,7 +124,7 @@ static unsigned scroll_key(tui_app *a, int ch)
 static unsigned tunable_key(tui_app *a, int ch)
 {
 	tui_stage *m = a->m;
-	int nt = m->l->stages[m->cur].ntunables;
+	int nt = stage_rows(m);
 	if (m->editing) {
 		switch (ch) {
 		case 27: stage_edit_cancel(m); break;
@@ -166,8 +170,10 @@ static unsigned stage_key(tui_app *a, int ch)
 	if (!m)
 		return TUI_IGNORED;
 	layout(a);                          /* pages and extents do not depend on an earlier draw */
-	if (v->focus == PANE_TUNABLES && tunable_key(a, ch) != TUI_IGNORED)
+	if (v->focus == PANE_TUNABLES && tunable_key(a, ch) != TUI_IGNORED) {
+		v->scroll[PANE_TUNABLES] = pane_tunables_top(a, v->r[PANE_TUNABLES]);
 		return TUI_REDRAW;
+	}
 	switch (ch) {
 	case '\t': v->focus = (v->focus + 1) % PANE_COUNT; break;
 	case KEY_BTAB: v->focus = (v->focus + PANE_COUNT - 1) % PANE_COUNT; break;

@@ -213,6 +213,15 @@ char *text_cells_str(char *out, size_t outlen, const text_cell *cells, int n)
 	return out;
 }
 
+int text_keep_visible(int top, int lo, int hi, int n, int page)
+{
+	if (page < 1) page = 1;
+	if (hi >= top + page) top = hi - page + 1;
+	if (lo < top) top = lo;
+	if (top > n - page) top = n - page;
+	return top < 0 ? 0 : top;
+}
+
 char *text_num(char *buf, size_t len, double v)
 {
 	double a = fabs(v);

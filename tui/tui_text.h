@@ -29,6 +29,11 @@ typedef struct { size_t off, len; } text_span;
  * than a line is cut). Fills at most max spans; returns how many lines there are in all. */
 int text_wrap(const char *s, int width, text_span *spans, int max);
 
+/* The first line to show of a list of n lines in a window of page lines, starting from top and
+ * scrolling as little as needed to show lines lo..hi (e.g. a selected row and its heading; lo
+ * wins when they do not all fit); never past the end. */
+int text_keep_visible(int top, int lo, int hi, int n, int page);
+
 /* One screen cell of a gauge or sparkline: a glyph from the tables and its colour role. */
 typedef struct { const char *glyph; tui_role role; } text_cell;
 /* A horizontal gauge of width cells filled to frac (0..1, clamped, in eighths of a cell when the
