@@ -45,6 +45,16 @@ wait_for() {
 	echo "--- waited for '$1'; the screen was:" >&2; screen >&2
 	return 1
 }
+# wait_re REGEX [seconds]: until the screen matches REGEX (extended). 0 when it did.
+wait_re() {
+	local t=$(( ${2:-$WAIT} * 10 ))
+	while [ $t -gt 0 ]; do
+		screen | grep -qE -- "$1" && return 0
+		sleep 0.1; t=$((t - 1))
+	done
+	echo "--- waited for /$1/; the screen was:" >&2; screen >&2
+	return 1
+}
 # wait_gone TEXT [seconds]: until the screen no longer shows TEXT.
 wait_gone() {
 	local t=$(( ${2:-$WAIT} * 10 ))
