@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "arch.h"
 #include "engine.h"
 #include "json.h"
@@ -278,6 +279,14 @@ int cli_main(int argc, char **argv)
 	int known = !cmd;
 	for (int i = 0; cmds[i] && !known; i++) known = !strcmp(cmd, cmds[i]);
 	if (!known) return usage_error("unknown command '%s'", cmd);
+	/* The interface draws on a terminal and reads keys from one: without both it would draw into a
+	 * pipe and spin on an input that is always readable. --frames draws a fixed tour anywhere. */
+	if (!cmd && !c.to.frames && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
+		fprintf(stderr, "cudaclimb: the terminal interface needs a terminal on %s; for scripts use the "
+		        "commands (cudaclimb --help), or --frames N to draw N frames\n",
+		        !isatty(STDIN_FILENO) ? "its input" : "its output");
+		return EXIT_USAGE;
+	}
 	char err[1024];
 	c.eo.quiet = !cmd;
 	if (!cmd) c.eo.time_budget_ms = 100;   /* the terminal interface: what-if changes must feel instant */

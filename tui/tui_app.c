@@ -15,6 +15,7 @@
 #include "tui_widget.h"
 
 static volatile sig_atomic_t got_signal;
+static const int stop_signals[3] = { SIGINT, SIGTERM, SIGHUP };
 
 /* Only sets a flag: the loop notices it when ppoll returns EINTR. */
 static void on_signal(int sig) { got_signal = sig; }
@@ -275,6 +276,20 @@ static int loop(tui_app *a, const sigset_t *waitmask, char *fatal, size_t fatal_
 		 * report the hang-up forever, so leave as if SIGHUP had come. */
 		if (fds[0].revents & (POLLHUP | POLLERR | POLLNVAL))
 			return 128 + SIGHUP;
+		/* A signal is delivered only while ppoll waits; when it returns at once (input ready on every
+		 * call) a stop signal stays pending. Take it here, so that one always ends the program. */
+		sigset_t pend;
+		if (!got_signal && sigpending(&pend) == 0)
+			for (int i = 0; i < 3 && !got_signal; i++)
+				if (sigismember(&pend, stop_signals[i])) {
+					siginfo_t si;
+					struct timespec zero = { 0, 0 };
+					sigset_t one;
+					sigemptyset(&one);
+					sigaddset(&one, stop_signals[i]);
+					if (sigtimedwait(&one, &si, &zero) > 0)
+						got_signal = si.si_signo;
+				}
 		a->now = now_s();
 		engine_poll(a->e, 0);
 		int ch;
@@ -318,7 +333,7 @@ int tui_run(engine *e, const tui_opts *o)
 
 	sigset_t block, waitmask;
 	sigemptyset(&block);
-	int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGWINCH };
+	int sigs[] = { stop_signals[0], stop_signals[1], stop_signals[2], SIGWINCH };
 	struct sigaction sa, old[3];
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_signal;

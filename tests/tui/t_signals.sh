@@ -52,3 +52,19 @@ check_not "terminal gone, no SIGHUP: the program leaves" alive "$p"
 gone=1; for k in $kids; do alive "$k" && gone=0; done
 check "terminal gone, no SIGHUP: its children end too" test $gone = 1
 kill -9 "$p" 2>/dev/null
+
+# No terminal at all (stdin from /dev/null, stdout a pipe): the interface must refuse in one line with
+# exit 2 instead of drawing into the pipe, and it must do so by itself, well inside a second.
+t0=$(date +%s%N)
+timeout -k 1 3 "$BIN" --replay "$ROOT/tests/tui/fixtures/replay-bandwidth.json" </dev/null >"$TMP/notty.out" 2>"$TMP/notty.err"
+rc=$?; ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+check "no terminal: exits 2 by itself (rc=$rc in $ms ms)" test "$rc" = 2 -a "$ms" -lt 1000
+check "no terminal: one line that says why" sh -c "[ \$(wc -l <'$TMP/notty.err') = 1 ] && grep -q 'needs a terminal' '$TMP/notty.err'"
+check "no terminal: nothing drawn into the pipe" test ! -s "$TMP/notty.out"
+# stdin a terminal (tmux's) but stdout redirected to a file: refused the same way.
+tmux -L "$SOCK" kill-server 2>/dev/null
+N=$((N + 1)); SOCK=cc-tui-$$-$N
+tmux -L "$SOCK" -f /dev/null new-session -d -s cc -x 100 -y 30 \
+	"env LANG=C.UTF-8 TERM=xterm-256color sh -c '$BIN >$TMP/notty2.out 2>$TMP/notty2.err; echo EXITED rc=\$?; sleep 60'"
+check "stdout not a terminal: refused with exit 2" wait_for "EXITED rc=2" 3
+check "stdout not a terminal: nothing drawn into the file" test ! -s "$TMP/notty2.out"
