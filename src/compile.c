@@ -20,6 +20,7 @@
 
 struct compile_job {
 	compile_result r;
+	char *src; size_t src_len;   /* the text compiled: read once, hashed and handed to the child */
 	pid_t pid;
 	int fd;
 	double started;
@@ -37,13 +38,11 @@ static const char *cuda_include(void)
 	return buf;
 }
 
-int compile_key(const compile_request *rq, char out[17])
+/* The key of rq over the source text src. */
+static void key_of(const compile_request *rq, const char *src, size_t len, char out[17])
 {
-	size_t len;
-	char *src = file_read(rq->kernel_path, &len);
-	if (!src) return -1;
 	uint64_t h = fnv1a(FNV_OFFSET, src, len);
-	free(src);
+	size_t hl;
 	/* Headers beside the kernel, in a stable order. */
 	DIR *d = opendir(rq->include_dir);
 	char **names = NULL;
@@ -61,9 +60,9 @@ int compile_key(const compile_request *rq, char out[17])
 			if (strcmp(names[i], names[k]) > 0) { char *t = names[i]; names[i] = names[k]; names[k] = t; }
 	for (int i = 0; i < n; i++) {
 		char *p = xasprintf("%s/%s", rq->include_dir, names[i]);
-		char *text = file_read(p, &len);
+		char *text = file_read(p, &hl);
 		h = fnv1a(h, names[i], strlen(names[i]) + 1);
-		if (text) h = fnv1a(h, text, len);
+		if (text) h = fnv1a(h, text, hl);
 		free(text); free(p); free(names[i]);
 	}
 	free(names);
@@ -71,9 +70,27 @@ int compile_key(const compile_request *rq, char out[17])
 	int ma = 0, mi = 0;
 	nvrtcVersion(&ma, &mi);
 	char tail[96];
-	strfmt(tail, sizeof tail, "|%s|nvrtc %d.%d|%s|format 1", rq->arch, ma, mi, rq->kernel_path);
+	strfmt(tail, sizeof tail, "|%s|nvrtc %d.%d|%s|format 2", rq->arch, ma, mi, rq->kernel_path);
 	h = fnv1a(h, tail, strlen(tail));
 	strfmt(out, 17, "%016llx", (unsigned long long)h);
+}
+
+/* rq's source: its text, or the file read now (a new buffer in *owned). NULL when unreadable. */
+static const char *source_of(const compile_request *rq, size_t *len, char **owned)
+{
+	*owned = NULL;
+	if (rq->source) { *len = rq->source_len; return rq->source; }
+	return *owned = file_read(rq->kernel_path, len);
+}
+
+int compile_key(const compile_request *rq, char out[17])
+{
+	size_t len;
+	char *owned;
+	const char *src = source_of(rq, &len, &owned);
+	if (!src) return -1;
+	key_of(rq, src, len, out);
+	free(owned);
 	return 0;
 }
 
@@ -96,6 +113,7 @@ void compile_parse_ptxas(const char *log, compile_result *r)
 			if (r->nentries < COMPILE_MAX_ENTRIES) {
 				cur = &r->entries[r->nentries++];
 				memset(cur, 0, sizeof *cur);
+				cur->nparams = -1;
 				strfmt(cur->name, sizeof cur->name, "%s", name);
 			}
 		} else if ((p = strstr(buf, "Function properties for "))) {
@@ -120,17 +138,68 @@ void compile_parse_ptxas(const char *log, compile_result *r)
 	}
 }
 
+/* One ".param" declaration: ".param .u64 .ptr .align 1 k_param_0" or ".param .align 64 .b8 k_param_0[128]". */
+static int parse_param(const char *decl, compile_param *p)
+{
+	int size = 0, count = 1;
+	char kind = 0;
+	for (const char *t = decl; *t;) {
+		while (*t == ' ' || *t == '\t') t++;
+		size_t n = strcspn(t, " \t");
+		if (n >= 3 && t[0] == '.' && strchr("usbf", t[1]) && t[2] >= '0' && t[2] <= '9' && strspn(t + 2, "0123456789") == n - 2) {
+			size = atoi(t + 2) / 8;
+			kind = t[1] == 'f' ? 'f' : t[1] == 'b' ? 'b' : 'i';
+		}
+		t += n;
+	}
+	const char *br = strchr(decl, '[');
+	if (br) count = atoi(br + 1);
+	if (!size || count < 1) return -1;
+	p->size = size * count;
+	p->kind = br ? 'b' : kind == 'b' ? 'i' : kind;
+	return 0;
+}
+
+void compile_parse_ptx_params(const char *ptx, compile_result *r)
+{
+	for (const char *p = ptx ? strstr(ptx, ".entry ") : NULL; p; p = strstr(p, ".entry ")) {
+		p += 7;
+		char name[96];
+		size_t nl = strcspn(p, "( \t\n");
+		strfmt(name, sizeof name, "%.*s", (int)(nl < 95 ? nl : 95), p);
+		const char *open = strchr(p, '('), *body = strchr(p, '{');
+		compile_entry *e = (compile_entry *)compile_find_entry(r, name);
+		if (!e && r->nentries < COMPILE_MAX_ENTRIES) {
+			e = &r->entries[r->nentries++];
+			memset(e, 0, sizeof *e);
+			strfmt(e->name, sizeof e->name, "%s", name);
+		}
+		if (!e) continue;
+		e->nparams = 0;
+		if (!open || (body && open > body)) continue;   /* no parameters */
+		const char *close = strchr(open, ')');
+		for (const char *q = open + 1; q && close && q < close && e->nparams < COMPILE_MAX_PARAMS;) {
+			const char *decl = strstr(q, ".param");
+			if (!decl || decl > close) break;
+			size_t dl = strcspn(decl, ",)");
+			char buf[256];
+			strfmt(buf, sizeof buf, "%.*s", (int)(dl < 255 ? dl : 255), decl + 6);
+			if (parse_param(buf, &e->params[e->nparams]) == 0) e->nparams++;
+			q = decl + dl;
+		}
+	}
+}
+
 const compile_entry *compile_find_entry(const compile_result *r, const char *name)
 {
 	for (int i = 0; i < r->nentries; i++) if (!strcmp(r->entries[i].name, name)) return &r->entries[i];
 	return NULL;
 }
 
-/* In the child: compile, write the cubin, send "ok\n" or "fail\n" then the log. Never returns. */
-static void child(const compile_request *rq, const char *cubin_path, int fd)
+/* In the child: compile src, write the cubin and the PTX, send "ok\n" or "fail\n" then the log.
+ * Never returns. */
+static void child(const compile_request *rq, const char *src, const char *cubin_path, const char *ptx_path, int fd)
 {
-	size_t len;
-	char *src = file_read(rq->kernel_path, &len);
 	FILE *out = fdopen(fd, "w");
 	if (!src || !out) _exit(3);
 	/* Seen on a GPU box: a second compile of the same program returned the cubin with an empty log,
@@ -159,6 +228,10 @@ static void child(const compile_request *rq, const char *cubin_path, int fd)
 	if (res == NVRTC_SUCCESS && nvrtcGetCUBINSize(prog, &cs) == NVRTC_SUCCESS && cs > 0) {
 		char *cubin = xmalloc(cs);
 		nvrtcGetCUBIN(prog, cubin);
+		size_t ps = 0;
+		char *ptx = NULL;
+		if (nvrtcGetPTXSize(prog, &ps) == NVRTC_SUCCESS && ps > 1 && (ptx = xmalloc(ps)) && nvrtcGetPTX(prog, ptx) == NVRTC_SUCCESS)
+			file_write_atomic(ptx_path, ptx, ps - 1);   /* the PTX view and the signatures; not needed to run */
 		if (file_write_atomic(cubin_path, cubin, cs) != 0) {
 			fprintf(out, "fail\ncannot write %s: %s\n%s", cubin_path, strerror(errno), log);
 			fclose(out);
@@ -179,18 +252,27 @@ static void finish_from_text(compile_job *j, const char *text)
 	r->ok = !strncmp(text, "ok\n", 3);
 	r->log = xstrdup(nl ? nl + 1 : "");
 	compile_parse_ptxas(r->log, r);
+	if (r->ok) {
+		char *ptx = file_read(r->ptx_path, NULL);
+		compile_parse_ptx_params(ptx, r);
+		free(ptx);
+	}
 	j->done = 1;
 }
 
 compile_job *compile_start(const compile_request *rq, char *err, size_t errlen)
 {
-	char key[17];
-	if (compile_key(rq, key) != 0) { strfmt(err, errlen, "cannot read %s: %s", rq->kernel_path, strerror(errno)); return NULL; }
+	char key[17], *owned;
+	size_t len;
+	const char *src = source_of(rq, &len, &owned);
+	if (!src) { strfmt(err, errlen, "cannot read %s: %s", rq->kernel_path, strerror(errno)); return NULL; }
+	key_of(rq, src, len, key);
 	compile_job *j = xcalloc(1, sizeof *j);
 	j->fd = -1;
 	strfmt(j->r.arch, sizeof j->r.arch, "%s", rq->arch);
 	char *dir = xdg_dir("XDG_CACHE_HOME", ".cache");
 	strfmt(j->r.cubin_path, sizeof j->r.cubin_path, "%s/%s.cubin", dir, key);
+	strfmt(j->r.ptx_path, sizeof j->r.ptx_path, "%s/%s.ptx", dir, key);
 	strfmt(j->meta_path, sizeof j->meta_path, "%s/%s.log", dir, key);
 	free(dir);
 	char *meta = file_exists(j->r.cubin_path) ? file_read(j->meta_path, NULL) : NULL;
@@ -198,19 +280,23 @@ compile_job *compile_start(const compile_request *rq, char *err, size_t errlen)
 		finish_from_text(j, meta);
 		j->r.cached = 1;
 		free(meta);
+		free(owned);
 		return j;
 	}
 	free(meta);
+	/* The child compiles this very text: a save after this point is the next compile's business. */
+	j->src = owned ? owned : xstrndup(src, len);
+	j->src_len = len;
 	int p[2];
-	if (pipe(p) != 0) { strfmt(err, errlen, "pipe: %s", strerror(errno)); free(j); return NULL; }
+	if (pipe(p) != 0) { strfmt(err, errlen, "pipe: %s", strerror(errno)); free(j->src); free(j); return NULL; }
 	fflush(NULL);
 	j->started = now_ms();
 	j->pid = fork();
-	if (j->pid < 0) { strfmt(err, errlen, "fork: %s", strerror(errno)); close(p[0]); close(p[1]); free(j); return NULL; }
+	if (j->pid < 0) { strfmt(err, errlen, "fork: %s", strerror(errno)); close(p[0]); close(p[1]); free(j->src); free(j); return NULL; }
 	if (j->pid == 0) {
 		close(p[0]);
 		signal(SIGINT, SIG_IGN);   /* the parent decides when a compile ends */
-		child(rq, j->r.cubin_path, p[1]);
+		child(rq, j->src, j->r.cubin_path, j->r.ptx_path, p[1]);
 	}
 	close(p[1]);
 	j->fd = p[0];
@@ -276,6 +362,7 @@ void compile_job_free(compile_job *j)
 	if (j->pid > 0) { kill(j->pid, SIGKILL); waitpid(j->pid, NULL, 0); }
 	if (!j->done && j->fd >= 0) close(j->fd);
 	free(j->r.log);
+	free(j->src);
 	sb_free(&j->out);
 	free(j);
 }

@@ -7,10 +7,16 @@
 #include <stdint.h>
 
 #define COMPILE_MAX_ENTRIES 16
+#define COMPILE_MAX_PARAMS 32
+/* A kernel parameter as the PTX declares it: its size in bytes, and 'f' for a float (.f32, .f64),
+ * 'i' for an integer or a pointer (.u32, .s64, .b64, ...), 'b' for a byte array (a struct by value). */
+typedef struct { int size; char kind; } compile_param;
 typedef struct {
 	char name[96];
 	int regs, stack_bytes, spill_stores, spill_loads;
 	int64_t static_smem;
+	int nparams;               /* -1: no PTX was read for it */
+	compile_param params[COMPILE_MAX_PARAMS];
 } compile_entry;
 
 typedef struct {
@@ -19,6 +25,7 @@ typedef struct {
 	int cached;
 	double ms;                /* wall time, 0 when cached */
 	char cubin_path[512];
+	char ptx_path[512];       /* the PTX NVRTC made on the way (kept beside the cubin) */
 	char arch[16];
 	compile_entry entries[COMPILE_MAX_ENTRIES]; int nentries;   /* from the ptxas report */
 	char *log;                /* NVRTC's log (errors with the kernel file's line numbers); owned */
@@ -31,6 +38,8 @@ typedef struct {
 	const char *include_dir;  /* the kernel's folder (its .cuh headers are hashed too) */
 	const char *arch;         /* "sm_90", "sm_90a" */
 	char *const *options; int noptions;   /* -D defines and the stage's options */
+	const char *source;       /* the text to compile, or NULL: read kernel_path (once) */
+	size_t source_len;
 } compile_request;
 
 /* Starts a compile: a cache hit finishes at once; otherwise a child process runs NVRTC.
@@ -50,6 +59,9 @@ int compile_run(const compile_request *rq, compile_result *out, char *err, size_
 const compile_entry *compile_find_entry(const compile_result *r, const char *name);
 /* Parses a ptxas --verbose log into r->entries (exposed for tests). */
 void compile_parse_ptxas(const char *log, compile_result *r);
+/* Reads the .entry signatures of a PTX text into the parameter lists of r's entries (an entry the
+ * ptxas report did not name is added). */
+void compile_parse_ptx_params(const char *ptx, compile_result *r);
 /* The cache key for rq (hex, 16 digits) into out; 0 or -1 when a file cannot be read. */
 int compile_key(const compile_request *rq, char out[17]);
 #endif

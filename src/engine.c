@@ -233,7 +233,7 @@ static compile_job *start_compile(engine *e, job *j, const lesson_stage *s, char
 	int n = 0;
 	for (int i = 0; i < ndefs; i++) opts[n++] = defs[i];
 	for (int i = 0; i < s->noptions; i++) opts[n++] = s->options[i];
-	compile_request rq = { s->kernel_path, j->j.lesson->kernel_dir, arch, opts, n };
+	compile_request rq = { .kernel_path = s->kernel_path, .include_dir = j->j.lesson->kernel_dir, .arch = arch, .options = opts, .noptions = n };
 	compile_job *cj = compile_start(&rq, err, errlen);
 	free(opts);
 	return cj;

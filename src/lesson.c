@@ -63,18 +63,7 @@ static int parse_check(ld *c, yaml_node_t *n)
 		const lesson_buffer *b = lesson_find_buffer(l, NULL, l->compare[i]);
 		if (!b || !b->output) return FAIL(c, ly_get(c, n, "compare"), "'%s' is not an output buffer", l->compare[i]);
 	}
-	yaml_node_t *t = ly_get(c, n, "tolerance");
-	if (t->type == YAML_SCALAR_NODE) {
-		if (strcmp((const char *)t->data.scalar.value, "exact")) return FAIL(c, t, "tolerance is 'exact' or { rel: r, abs: a }");
-		l->exact = 1;
-		return 0;
-	}
-	static const char *const tkeys[] = { "rel", "abs", NULL };
-	yaml_node_t *r = ly_get(c, t, "rel"), *a = ly_get(c, t, "abs");
-	if (ly_check_keys(c, t, "tolerance", tkeys) || (r && ly_parse_double(c, r, "rel", &l->rel_tol)) ||
-	    (a && ly_parse_double(c, a, "abs", &l->abs_tol))) return -1;
-	if (l->rel_tol < 0 || l->abs_tol < 0) return FAIL(c, t, "tolerances cannot be negative");
-	return 0;
+	return ly_parse_tolerance(c, ly_get(c, n, "tolerance"), &l->exact, &l->rel_tol, &l->abs_tol);
 }
 
 static int parse_model(ld *c, yaml_node_t *n, lesson_expr *bytes, lesson_expr *flops, char **peak, int need)

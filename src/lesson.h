@@ -68,6 +68,20 @@ typedef struct {
 	lesson_mark at;
 } lesson_launch;
 
+/* One problem size an exercise is checked at: NAME=VALUE settings of the lesson's parameters. */
+typedef struct { char **names, **values; int n; lesson_mark at; } lesson_size;
+
+/* A stage's exercise: the learner writes the stage's kernel from a starter file. */
+typedef struct {
+	char *start_path /* resolved, inside kernels/<lesson>/exercises/ */, *start_rel;
+	double pass;                  /* the bar: at least this fraction of the stage kernel's speed, same run */
+	int has_tolerance, exact;     /* has_tolerance: the check's tolerance is this, not the lesson's */
+	double rel_tol, abs_tol;
+	char **hints; int nhints;     /* shown one at a time, in order */
+	lesson_size *sizes; int nsizes;   /* sizes checked besides the lesson's own; none: derived (tiny, odd) */
+	lesson_mark at;
+} lesson_exercise;
+
 typedef struct {
 	char *id, *title, *kernel_path /* resolved, inside kernels/<lesson>/ */, *kernel_rel, *entry;
 	char *explain, *bottleneck;
@@ -78,6 +92,7 @@ typedef struct {
 	char **options; int noptions;
 	int check;                    /* 0 when the stage computes something else (e.g. a copy ceiling) */
 	int req_cc; char *req_arch, *req_why;
+	lesson_exercise *exercise;    /* NULL when the stage has none */
 	lesson_mark at;
 } lesson_stage;
 

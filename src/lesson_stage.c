@@ -166,17 +166,15 @@ static int parse_launch(ld *c, lesson_stage *s, yaml_node_t *n, lesson_launch *L
 	return 0;
 }
 
-/* Resolves kernel_rel inside kroot/<lesson id>/ and refuses paths that leave it. */
-static int resolve_kernel(ld *c, yaml_node_t *n, lesson_stage *s)
+int ly_resolve_kernel_file(ld *c, yaml_node_t *n, const char *k, char **out)
 {
-	const char *k = s->kernel_rel;
 	if (!*k || k[0] == '/' || strstr(k, "..") ) return FAIL(c, n, "kernel path '%s' must stay inside kernels/%s/", k, c->l->id);
-	s->kernel_path = xasprintf("%s/%s/%s", c->kroot, c->l->id, k);
+	*out = xasprintf("%s/%s/%s", c->kroot, c->l->id, k);
 	char real[PATH_MAX], rdir[PATH_MAX];
 	char *dir = xasprintf("%s/%s", c->kroot, c->l->id);
-	int ok = realpath(s->kernel_path, real) && realpath(dir, rdir);
+	int ok = realpath(*out, real) && realpath(dir, rdir);
 	free(dir);
-	if (!ok) return FAIL(c, n, "missing kernel file %s", s->kernel_path);
+	if (!ok) return FAIL(c, n, "missing kernel file %s", *out);
 	size_t dl = strlen(rdir);
 	if (strncmp(real, rdir, dl) || real[dl] != '/') return FAIL(c, n, "kernel path '%s' leads outside kernels/%s/", k, c->l->id);
 	return 0;
@@ -199,7 +197,7 @@ static int defines_entry(const char *path, const char *entry)
 
 /* The entry must be defined in the kernel file or a header beside it (.cuh, .h): catches a typo at
  * load time, not at run time. */
-static int check_entry(ld *c, yaml_node_t *n, const char *path, const char *entry)
+int ly_check_entry(ld *c, yaml_node_t *n, const char *path, const char *entry)
 {
 	if (defines_entry(path, entry)) return 0;
 	char *dir = xasprintf("%s/%s", c->kroot, c->l->id);
@@ -220,7 +218,7 @@ static int check_entry(ld *c, yaml_node_t *n, const char *path, const char *entr
 int ly_parse_stage(ld *c, yaml_node_t *n, lesson_stage *s)
 {
 	static const char *const keys[] = { "!id", "!title", "!kernel", "!entry", "tunables", "constraints", "buffers",
-	                                    "!launches", "!explain", "!bottleneck", "options", "check", "requires", NULL };
+	                                    "!launches", "!explain", "!bottleneck", "options", "check", "requires", "exercise", NULL };
 	if (ly_check_keys(c, n, "a stage", keys)) return -1;
 	s->check = 1;
 	s->at.line = (int)n->start_mark.line + 1;
@@ -230,8 +228,8 @@ int ly_parse_stage(ld *c, yaml_node_t *n, lesson_stage *s)
 	    ly_get_str(c, n, "bottleneck", &s->bottleneck)) return -1;
 	if (!ly_is_ident(s->id)) return FAIL(c, ly_get(c, n, "id"), "stage id '%s' must be an identifier", s->id);
 	if (!ly_is_ident(s->entry)) return FAIL(c, ly_get(c, n, "entry"), "entry '%s' must be a C identifier", s->entry);
-	if (c->kroot && (resolve_kernel(c, ly_get(c, n, "kernel"), s) ||
-	                 check_entry(c, ly_get(c, n, "entry"), s->kernel_path, s->entry))) return -1;
+	if (c->kroot && (ly_resolve_kernel_file(c, ly_get(c, n, "kernel"), s->kernel_rel, &s->kernel_path) ||
+	                 ly_check_entry(c, ly_get(c, n, "entry"), s->kernel_path, s->entry))) return -1;
 	yaml_node_t *t = ly_get(c, n, "tunables");
 	if (t) {
 		if (t->type != YAML_MAPPING_NODE) return FAIL(c, t, "tunables must be a mapping of NAME: {values|range, default}");
@@ -277,7 +275,7 @@ int ly_parse_stage(ld *c, yaml_node_t *n, lesson_stage *s)
 		lesson_launch *L = &s->launches[s->nlaunches++];
 		yaml_node_t *li = ly_seq_at(c, ls, i);
 		if (parse_launch(c, s, li, L)) return -1;
-		if (L->entry && c->kroot && check_entry(c, ly_get(c, li, "entry"), s->kernel_path, L->entry)) return -1;
+		if (L->entry && c->kroot && ly_check_entry(c, ly_get(c, li, "entry"), s->kernel_path, L->entry)) return -1;
 	}
 	yaml_node_t *o = ly_get(c, n, "options"), *chk = ly_get(c, n, "check"), *rq = ly_get(c, n, "requires");
 	if (o && ly_parse_strings(c, o, "options", &s->options, &s->noptions)) return -1;
@@ -290,6 +288,8 @@ int ly_parse_stage(ld *c, yaml_node_t *n, lesson_stage *s)
 		    ly_get_str(c, rq, "arch", &s->req_arch) || ly_get_str(c, rq, "why", &s->req_why)) return -1;
 		s->req_cc = (int)cc;
 	}
+	yaml_node_t *ex = ly_get(c, n, "exercise");
+	if (ex && ly_parse_exercise(c, ex, s)) return -1;
 	c->stage = NULL;
 	return 0;
 }
@@ -331,4 +331,5 @@ void ly_free_stage(lesson_stage *s)
 	free(s->launches);
 	for (int i = 0; i < s->noptions; i++) free(s->options[i]);
 	free(s->options);
+	ly_free_exercise(s->exercise);
 }

@@ -276,3 +276,20 @@ int ly_parse_buffers(ld *c, yaml_node_t *map, lesson_buffer **out, int *count)
 	}
 	return 0;
 }
+
+int ly_parse_tolerance(ld *c, yaml_node_t *t, int *exact, double *rel, double *abs)
+{
+	if (t->type == YAML_SCALAR_NODE) {
+		if (strcmp((const char *)t->data.scalar.value, "exact")) return FAIL(c, t, "tolerance is 'exact' or { rel: r, abs: a }");
+		*exact = 1;
+		return 0;
+	}
+	static const char *const tkeys[] = { "rel", "abs", NULL };
+	if (ly_check_keys(c, t, "tolerance", tkeys)) return -1;
+	yaml_node_t *r = ly_get(c, t, "rel"), *a = ly_get(c, t, "abs");
+	*exact = 0;
+	*rel = *abs = 0;
+	if ((r && ly_parse_double(c, r, "rel", rel)) || (a && ly_parse_double(c, a, "abs", abs))) return -1;
+	if (*rel < 0 || *abs < 0) return FAIL(c, t, "tolerances cannot be negative");
+	return 0;
+}

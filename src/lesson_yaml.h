@@ -49,8 +49,20 @@ yaml_node_t *ly_seq_at(ld *c, yaml_node_t *n, int i);
 /* Buffers: parses a mapping of name -> {type, count, init, output} into *out. */
 int ly_parse_buffers(ld *c, yaml_node_t *map, lesson_buffer **out, int *count);
 
+/* tolerance: 'exact' or { rel: r, abs: a }. */
+int ly_parse_tolerance(ld *c, yaml_node_t *t, int *exact, double *rel, double *abs);
+
 /* lesson_stage.c */
 int ly_parse_stage(ld *c, yaml_node_t *n, lesson_stage *s);
 void ly_free_stage(lesson_stage *s);
 void ly_free_expr(lesson_expr *e);
+/* rel resolved inside kroot/<lesson id>/ (a path that leaves it, or a missing file, is an error at n);
+ * *out is the new path. */
+int ly_resolve_kernel_file(ld *c, yaml_node_t *n, const char *rel, char **out);
+/* The entry must be defined in path or a header beside it in kroot/<lesson id>/. */
+int ly_check_entry(ld *c, yaml_node_t *n, const char *path, const char *entry);
+
+/* lesson_exercise.c: the stage's exercise: block (the stage's entries are known). */
+int ly_parse_exercise(ld *c, yaml_node_t *n, lesson_stage *s);
+void ly_free_exercise(lesson_exercise *x);
 #endif

@@ -174,7 +174,7 @@ static int teardown(void **state)
 
 static void key_of(const char *kernel, const char *arch, char *const *opts, int nopts, char out[17])
 {
-	compile_request rq = { kernel, kdir, arch, opts, nopts };
+	compile_request rq = { .kernel_path = kernel, .include_dir = kdir, .arch = arch, .options = opts, .noptions = nopts };
 	assert_int_equal(compile_key(&rq, out), 0);
 	assert_int_equal(strlen(out), 16);
 }
@@ -235,7 +235,7 @@ static void test_key(void **state)
 
 	/* an unreadable source */
 	char *none = path_in(kdir, "none.cu");
-	compile_request rq = { none, kdir, "sm_90", NULL, 0 };
+	compile_request rq = { .kernel_path = none, .include_dir = kdir, .arch = "sm_90" };
 	assert_int_equal(compile_key(&rq, other), -1);
 	char err[256] = "";
 	assert_null(compile_start(&rq, err, sizeof err));
@@ -269,7 +269,7 @@ static void test_compile(void **state)
 	char *opts[] = { "-DBLOCK=128" };
 	static const char *const archs[] = { "sm_80", "sm_90" };
 	for (int a = 0; a < 2; a++) {
-		compile_request rq = { k, kdir, archs[a], opts, 1 };
+		compile_request rq = { .kernel_path = k, .include_dir = kdir, .arch = archs[a], .options = opts, .noptions = 1 };
 		compile_result r;
 		char err[256] = "";
 		double t0 = now_ms();
@@ -308,7 +308,7 @@ static void test_compile(void **state)
 		free(r.log);
 	}
 	/* a kernel that does not compile without BLOCK: fails, and the failure is not cached */
-	compile_request rq = { k, kdir, "sm_90", NULL, 0 };
+	compile_request rq = { .kernel_path = k, .include_dir = kdir, .arch = "sm_90" };
 	compile_result r;
 	char err[256];
 	assert_int_equal(compile_run(&rq, &r, err, sizeof err), 0);
@@ -324,7 +324,7 @@ static void test_compile_error(void **state)
 	(void)state;
 	char *k = path_in(kdir, "broken.cu");
 	write_text(k, "extern \"C\" __global__ void broken(float *x)\n{\n\tx[0] = 1.0f +;\n}\n");
-	compile_request rq = { k, kdir, "sm_90", NULL, 0 };
+	compile_request rq = { .kernel_path = k, .include_dir = kdir, .arch = "sm_90" };
 	for (int round = 0; round < 2; round++) {
 		compile_result r;
 		char err[256] = "";
@@ -339,7 +339,7 @@ static void test_compile_error(void **state)
 		free(r.log);
 	}
 	/* an architecture that NVRTC does not know */
-	compile_request bad = { k, kdir, "sm_1", NULL, 0 };
+	compile_request bad = { .kernel_path = k, .include_dir = kdir, .arch = "sm_1" };
 	write_text(k, "extern \"C\" __global__ void fine() {}\n");
 	compile_result r;
 	char err[256] = "";
@@ -351,13 +351,92 @@ static void test_compile_error(void **state)
 	free(k);
 }
 
+/* Recorded PTX signatures: pointers, scalars, a struct passed by value, a kernel without parameters. */
+static void test_parse_ptx_params(void **state)
+{
+	(void)state;
+	static const char ptx[] =
+		".visible .entry saxpy(\n"
+		"\t.param .u64 .ptr .align 1 saxpy_param_0,\n"
+		"\t.param .u64 .ptr .align 1 saxpy_param_1,\n"
+		"\t.param .f32 saxpy_param_2,\n"
+		"\t.param .u64 saxpy_param_3,\n"
+		"\t.param .u32 saxpy_param_4\n"
+		")\n{\n\tret;\n}\n"
+		".visible .entry tma(\n"
+		"\t.param .align 64 .b8 tma_param_0[128],\n"
+		"\t.param .f64 tma_param_1\n"
+		")\n.maxntid 128\n{\n}\n"
+		".visible .entry none()\n{\n\tret;\n}\n";
+	compile_result r;
+	memset(&r, 0, sizeof r);
+	compile_parse_ptxas(ptxas_log, &r);   /* k and sgemm_tile: no PTX for them */
+	compile_parse_ptx_params(ptx, &r);
+	assert_int_equal(compile_find_entry(&r, "k")->nparams, -1);
+	const compile_entry *e = compile_find_entry(&r, "saxpy");
+	assert_non_null(e);
+	assert_int_equal(e->nparams, 5);
+	int sizes[] = { 8, 8, 4, 8, 4 };
+	char kinds[] = "iifii";
+	for (int i = 0; i < 5; i++) {
+		assert_int_equal(e->params[i].size, sizes[i]);
+		assert_int_equal(e->params[i].kind, kinds[i]);
+	}
+	e = compile_find_entry(&r, "tma");
+	assert_non_null(e);
+	assert_int_equal(e->nparams, 2);
+	assert_int_equal(e->params[0].size, 128);
+	assert_int_equal(e->params[0].kind, 'b');
+	assert_int_equal(e->params[1].size, 8);
+	assert_int_equal(e->params[1].kind, 'f');
+	e = compile_find_entry(&r, "none");
+	assert_non_null(e);
+	assert_int_equal(e->nparams, 0);
+}
+
+/* A source given as text is compiled as that text under the file's name (messages name it), the
+ * file itself is not read, and the PTX signatures come with the result. */
+static void test_source_text(void **state)
+{
+	(void)state;
+	char *k = path_in(kdir, "given.cu");
+	write_text(k, "this file is not what gets compiled\n");
+	static const char good[] = "extern \"C\" __global__ void given(const float *x, float *y, long long n, float a) { y[0] = a * x[0]; }\n";
+	static const char bad[] = "extern \"C\" __global__ void given(float *y)\n{\n\ty[0] = ;\n}\n";
+	compile_request rq = { .kernel_path = k, .include_dir = kdir, .arch = "sm_90", .source = good, .source_len = strlen(good) };
+	compile_result r;
+	char err[256] = "";
+	assert_int_equal(compile_run(&rq, &r, err, sizeof err), 0);
+	if (!r.ok) fail_msg("compile failed: %s", r.log ? r.log : "");
+	const compile_entry *e = compile_find_entry(&r, "given");
+	assert_non_null(e);
+	assert_int_equal(e->nparams, 4);
+	assert_int_equal(e->params[2].size, 8);
+	assert_int_equal(e->params[3].kind, 'f');
+	assert_true(file_exists(r.ptx_path));
+	free(r.log);
+	/* cached: the signatures come back from the kept PTX */
+	assert_int_equal(compile_run(&rq, &r, err, sizeof err), 0);
+	assert_int_equal(r.cached, 1);
+	assert_int_equal(compile_find_entry(&r, "given")->nparams, 4);
+	free(r.log);
+	/* an error points at the file's name and the text's line */
+	rq.source = bad;
+	rq.source_len = strlen(bad);
+	assert_int_equal(compile_run(&rq, &r, err, sizeof err), 0);
+	assert_false(r.ok);
+	if (!strstr(r.log, "given.cu(3): error")) fail_msg("log without the file and line: %s", r.log);
+	free(r.log);
+	free(k);
+}
+
 /* The non-blocking interface: poll the fd until the job is done. */
 static void test_job(void **state)
 {
 	(void)state;
 	char *k = path_in(kdir, "job.cu");
 	write_text(k, "extern \"C\" __global__ void job(int *x) { x[threadIdx.x] = threadIdx.x; }\n");
-	compile_request rq = { k, kdir, "sm_80", NULL, 0 };
+	compile_request rq = { .kernel_path = k, .include_dir = kdir, .arch = "sm_80" };
 	char err[256] = "";
 	compile_job *j = compile_start(&rq, err, sizeof err);
 	assert_non_null(j);
@@ -386,7 +465,7 @@ static void test_job(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_parse_ptxas),   cmocka_unit_test(test_parse_ptxas_device_function),
+		cmocka_unit_test(test_parse_ptxas), cmocka_unit_test(test_parse_ptx_params), cmocka_unit_test(test_source_text),   cmocka_unit_test(test_parse_ptxas_device_function),
 		cmocka_unit_test(test_parse_ptxas_many),
 		cmocka_unit_test(test_key),           cmocka_unit_test(test_compile),
 		cmocka_unit_test(test_compile_error), cmocka_unit_test(test_job),

@@ -772,6 +772,80 @@ static void test_kernel_files(void **state)
 	                  "18:38: entry 'k_three' is not defined");
 }
 
+/* ---- exercises ---- */
+
+/* HEAD STAGE LAUNCH ends at line 18; the exercise block starts on line 19. */
+#define EX_PRE HEAD STAGE LAUNCH "    exercise:\n"                          /* 19 */
+
+static void test_exercise(void **state)
+{
+	(void)state;
+	char err[1024], path[512];
+	write_file("kernels/t/exercises/k.cu", "// TODO\nextern \"C\" __global__ void k(float *x, float *z) { }\n");
+	write_file("kernels/t/exercises/nok.cu", "extern \"C\" __global__ void other(float *x, float *z) { }\n");
+	/* the whole block, read back */
+	lesson *l = load_tree("t", EX_PRE
+	                      "      start: k.cu\n"
+	                      "      pass: 0.75\n"
+	                      "      tolerance: { rel: 1e-5 }\n"
+	                      "      hints: [\"first\", \"second\"]\n"
+	                      "      sizes:\n"
+	                      "        - { n: 5 }\n"
+	                      "        - { n: \"1000 + 3\" }\n",
+	                      err, sizeof err, path, sizeof path);
+	if (!l) fail_msg("%s", err);
+	const lesson_exercise *x = l->stages[0].exercise;
+	assert_non_null(x);
+	char *want = xasprintf("%s/kernels/t/exercises/k.cu", tmp_root);
+	assert_string_equal(x->start_path, want);
+	free(want);
+	assert_string_equal(x->start_rel, "k.cu");
+	assert_true(fabs(x->pass - 0.75) < 1e-12);
+	assert_int_equal(x->has_tolerance, 1);
+	assert_int_equal(x->exact, 0);
+	assert_true(fabs(x->rel_tol - 1e-5) < 1e-12 && x->abs_tol == 0);
+	assert_int_equal(x->nhints, 2);
+	assert_string_equal(x->hints[1], "second");
+	assert_int_equal(x->nsizes, 2);
+	assert_string_equal(x->sizes[1].names[0], "n");
+	assert_string_equal(x->sizes[1].values[0], "1000 + 3");
+	assert_int_equal(x->sizes[0].at.line, 25);   /* "- { n: 5 }" */
+	lesson_free(l);
+	/* defaults: pass 0.9, no sizes, no tolerance, no hints */
+	l = load_tree("t", EX_PRE "      start: k.cu\n", err, sizeof err, path, sizeof path);
+	if (!l) fail_msg("%s", err);
+	assert_true(fabs(l->stages[0].exercise->pass - 0.9) < 1e-12);
+	assert_int_equal(l->stages[0].exercise->nsizes, 0);
+	assert_int_equal(l->stages[0].exercise->has_tolerance, 0);
+	lesson_free(l);
+	/* a stage without one has none */
+	l = load_tree("t", HEAD STAGE LAUNCH, err, sizeof err, path, sizeof path);
+	if (!l) fail_msg("%s", err);
+	assert_null(l->stages[0].exercise);
+	lesson_free(l);
+
+	/* errors, each at its place */
+	expect_tree_error(EX_PRE "      pass: 0.9\n", "20:7: exercise needs 'start'");
+	expect_tree_error(EX_PRE "      start: k.cu\n      colour: red\n", "21:7: unknown key 'colour' in exercise");
+	expect_tree_error(HEAD STAGE LAUNCH "    exercise: k.cu\n", "19:15: exercise must be a mapping");
+	char *miss = xasprintf("20:14: missing kernel file %s/kernels/t/exercises/none.cu", tmp_root);
+	expect_tree_error(EX_PRE "      start: none.cu\n", miss);
+	free(miss);
+	expect_tree_error(EX_PRE "      start: ../k.cu\n", "20:14: kernel path 'exercises/../k.cu' must stay inside kernels/t/");
+	expect_tree_error(EX_PRE "      start: nok.cu\n", "20:14: entry 'k' is not defined");
+	expect_tree_error(EX_PRE "      start: k.cu\n      pass: 0\n", "21:13: pass is the fraction");
+	expect_tree_error(EX_PRE "      start: k.cu\n      pass: fast\n", "21:13: pass must be a number, not 'fast'");
+	expect_tree_error(EX_PRE "      start: k.cu\n      hints: [\"a\", \"\"]\n", "21:14: hint 2 is empty");
+	expect_tree_error(EX_PRE "      start: k.cu\n      sizes: { n: 5 }\n", "21:14: sizes must be a list");
+	expect_tree_error(EX_PRE "      start: k.cu\n      sizes: [5]\n", "21:15: a size is a mapping");
+	expect_tree_error(EX_PRE "      start: k.cu\n      sizes: [{ m: 5 }]\n", "21:17: 'm' is not a parameter of this lesson");
+	expect_tree_error(EX_PRE "      start: k.cu\n      sizes: [{ n: 5, n: 6 }]\n", "21:23: parameter 'n' is set twice");
+	expect_tree_error(EX_PRE "      start: k.cu\n      sizes: [{ n: \"5 +\" }]\n", "21:24: bad expression '5 +' in n");
+	expect_tree_error(EX_PRE "      start: k.cu\n      tolerance: loose\n", "21:18: tolerance is 'exact' or { rel: r, abs: a }");
+	expect_tree_error(HEAD STAGE LAUNCH "    check: false\n    exercise: { start: k.cu }\n",
+	                  "20:15: stage 's1' is not checked (check: false)");
+}
+
 /* ---- a tree of lessons ---- */
 
 static void test_lesson_set(void **state)
@@ -861,7 +935,8 @@ int main(void)
 		cmocka_unit_test(test_tunable_errors),   cmocka_unit_test(test_range_edges),
 		cmocka_unit_test(test_argument_errors),  cmocka_unit_test(test_tensormap_args),
 		cmocka_unit_test(test_structure_errors), cmocka_unit_test(test_wrong_node_kinds),
-		cmocka_unit_test(test_kernel_files),     cmocka_unit_test(test_lesson_set),
+		cmocka_unit_test(test_kernel_files),     cmocka_unit_test(test_exercise),
+		cmocka_unit_test(test_lesson_set),
 		cmocka_unit_test(test_shipped_lessons),
 	};
 	return cmocka_run_group_tests(tests, setup_tree, teardown_tree);
