@@ -1,8 +1,9 @@
-/* tui_source: a kernel's source as lines, its syntax colouring, and a line diff between two
- * sources. Pure: no curses, unit-tested. */
+/* tui_source: a kernel's source as lines and its syntax colouring (the line diff between two
+ * sources is src/diff.h). Pure: no curses, unit-tested. */
 #ifndef CC_TUI_SOURCE_H
 #define CC_TUI_SOURCE_H
 #include <stddef.h>
+#include "diff.h"
 #include "tui_theme.h"
 
 typedef struct {
@@ -22,11 +23,4 @@ void source_free(source_text *t);
  * line: start it at 0 for the first line. */
 void source_highlight(const char *line, size_t len, int *in_comment, unsigned char *roles);
 
-typedef enum { DIFF_SAME, DIFF_DEL, DIFF_ADD } diff_kind;
-typedef struct { diff_kind kind; int a, b; } diff_op;   /* a: line in old (-1 for ADD), b: in new (-1 for DEL) */
-
-/* Line diff of old a[0..na) to new b[0..nb): a shortest edit script as SAME/DEL/ADD operations in
- * order (deletions before additions within a change). *ops is allocated (free it); returns the
- * number of operations, or -1 when out of memory. */
-int source_diff(char *const *a, int na, char *const *b, int nb, diff_op **ops);
 #endif
