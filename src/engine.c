@@ -15,7 +15,7 @@
 #include "util.h"
 #include "worker.h"
 
-typedef enum { ST_QUEUED, ST_COMPILE, ST_COMPILE_REF, ST_RUN, ST_DONE } job_step;
+typedef enum { ST_QUEUED, ST_COMPILE, ST_COMPILE_PAIR, ST_COMPILE_REF, ST_RUN, ST_DONE } job_step;
 
 typedef struct job {
 	int id;
@@ -24,7 +24,7 @@ typedef struct job {
 	int cancelled, waiting_gpu;
 	plan p;
 	compile_job *cj;
-	char cubin[512], ref_cubin[512];
+	char cubin[512], ref_cubin[512], pair_cubin[512];
 	int ref_stage;               /* -2: not checked */
 	double submitted;            /* now_ms() at engine_submit, for the trace */
 	run_result r;
@@ -104,6 +104,8 @@ engine *engine_new(const engine_opts *o, char *err, size_t errlen)
 
 static void job_free(job *j)
 {
+	free((char *)j->j.kernel_text);
+	free((char *)j->j.kernel_name);
 	compile_job_free(j->cj);
 	plan_free(&j->p);
 	run_result_clear(&j->r);
@@ -225,7 +227,8 @@ static const char *compile_arch(engine *e, const lesson_stage *s, char *buf, siz
 	return buf;
 }
 
-static compile_job *start_compile(engine *e, job *j, const lesson_stage *s, char *const *defs, int ndefs, char *err, size_t errlen)
+/* Compiles stage s's kernel (or, with own, the job's kernel text when it has one). */
+static compile_job *start_compile(engine *e, job *j, const lesson_stage *s, int own, char *const *defs, int ndefs, char *err, size_t errlen)
 {
 	char arch[16], why[256];
 	if (!compile_arch(e, s, arch, sizeof arch, why, sizeof why)) { strfmt(err, errlen, "%s", why); return NULL; }
@@ -234,6 +237,11 @@ static compile_job *start_compile(engine *e, job *j, const lesson_stage *s, char
 	for (int i = 0; i < ndefs; i++) opts[n++] = defs[i];
 	for (int i = 0; i < s->noptions; i++) opts[n++] = s->options[i];
 	compile_request rq = { .kernel_path = s->kernel_path, .include_dir = j->j.lesson->kernel_dir, .arch = arch, .options = opts, .noptions = n };
+	if (own && j->j.kernel_text) {
+		rq.kernel_path = j->j.kernel_name;
+		rq.source = j->j.kernel_text;
+		rq.source_len = strlen(j->j.kernel_text);
+	}
 	compile_job *cj = compile_start(&rq, err, errlen);
 	free(opts);
 	return cj;
@@ -323,9 +331,13 @@ static void send_run(engine *e, job *j)
 	if (!e->w) e->w = worker_new(e->exe, e->data_root, e->o.gpu);
 	if (worker_ensure(e->w, err, sizeof err)) { finish(e, j, RUN_CRASH, err); return; }
 	sb b = {0};
+	uint64_t seed = j->j.has_seed ? j->j.seed : e->seed;
 	sb_addf(&b, "run\nlesson %s\nkroot %s/kernels\nstage %d\nref_stage %d\ncubin %s\nref_cubin %s\nseed %llu\nverify 1\ntime %d\nreps %d\nbudget %d\ncounters %d\n",
-	        j->j.lesson->path, e->lessons_root, j->j.stage, j->ref_stage, j->cubin, j->ref_cubin, (unsigned long long)e->seed,
+	        j->j.lesson->path, e->lessons_root, j->j.stage, j->ref_stage, j->cubin, j->ref_cubin, (unsigned long long)seed,
 	        !j->j.no_time, e->o.reps, e->o.time_budget_ms, j->j.counters && !e->o.no_counters);
+	if (j->pair_cubin[0]) sb_addf(&b, "pair_cubin %s\n", j->pair_cubin);
+	if (j->j.untrusted) sb_add(&b, "untrusted 1\n");
+	if (j->j.has_tolerance) sb_addf(&b, "tolerance %d %.17g %.17g\n", j->j.exact, j->j.rel_tol, j->j.abs_tol);
 	for (int i = 0; i < j->j.nsets; i++) sb_addf(&b, "set %s %s\n", j->j.sets[i].name, j->j.sets[i].value);
 	sb_add(&b, "end\n");
 	int bad = worker_send(e->w, b.s);
@@ -335,37 +347,54 @@ static void send_run(engine *e, job *j)
 	notify(e, j, JOB_RUNNING, NULL);
 }
 
-/* After the stage compiled: compile the reference if it is another stage, else run. */
-static void after_compile(engine *e, job *j)
+/* Starts compiling stage s (its own kernel) with the defines of the job's settings, for the step
+ * st; for the reference only the lesson's parameters apply (it runs with its default tunables). */
+static int compile_other(engine *e, job *j, int s, job_step st)
 {
-	if (j->j.compile_only) { finish(e, j, RUN_OK, "compiled"); return; }
-	engine_device(e);
-	if (!e->dev.present) { finish(e, j, RUN_NO_GPU, e->dev.why); return; }
-	if (e->o.arch) { finish(e, j, RUN_NO_GPU, "compiled for --arch; runs use the GPU's own architecture (leave out --arch)"); return; }
 	const lesson *l = j->j.lesson;
-	j->ref_stage = reference_stage(l);
-	if (j->ref_stage >= 0 && j->ref_stage != j->j.stage) {
-		plan rp;
-		plan_setting params[16];
-		int np = 0;
-		for (int i = 0; i < j->j.nsets; i++) if (lesson_find_param(l, j->j.sets[i].name)) params[np++] = j->j.sets[i];
-		plan_device pd;
-		engine_plan_device(e, &pd);
-		char err[1024];
-		if (plan_make(&rp, l, j->ref_stage, params, np, &pd, err, sizeof err)) {
-			plan_free(&rp);
-			char msg[1200];
-			strfmt(msg, sizeof msg, "the reference stage %s cannot run: %s", l->reference, err);
-			finish(e, j, RUN_REFUSED, msg);
-			return;
-		}
-		j->cj = start_compile(e, j, &l->stages[j->ref_stage], rp.defines, rp.ndefines, err, sizeof err);
+	plan rp;
+	plan_setting sets[16];
+	int n = 0;
+	for (int i = 0; i < j->j.nsets; i++)
+		if (st == ST_COMPILE_PAIR || lesson_find_param(l, j->j.sets[i].name)) sets[n++] = j->j.sets[i];
+	plan_device pd;
+	engine_plan_device(e, &pd);
+	char err[1024];
+	if (plan_make(&rp, l, s, sets, n, &pd, err, sizeof err)) {
 		plan_free(&rp);
-		if (!j->cj) { finish(e, j, RUN_COMPILE_ERROR, err); return; }
-		j->step = ST_COMPILE_REF;
-		return;
+		char msg[1200];
+		strfmt(msg, sizeof msg, "the reference stage %s cannot run: %s", l->stages[s].id, err);
+		finish(e, j, RUN_REFUSED, msg);
+		return -1;
 	}
-	if (j->ref_stage == j->j.stage) strfmt(j->ref_cubin, sizeof j->ref_cubin, "%s", j->cubin);
+	j->cj = start_compile(e, j, &l->stages[s], 0, rp.defines, rp.ndefines, err, sizeof err);
+	plan_free(&rp);
+	if (!j->cj) { finish(e, j, RUN_COMPILE_ERROR, err); return -1; }
+	j->step = st;
+	return 0;
+}
+
+/* After each compile: the stage's own kernel when it is timed as the pair, then the reference when
+ * it is another stage, then the run. */
+static void next_step(engine *e, job *j)
+{
+	if (j->step == ST_COMPILE || j->step == ST_QUEUED) {
+		if (j->j.compile_only) { finish(e, j, RUN_OK, "compiled"); return; }
+		engine_device(e);
+		if (!e->dev.present) { finish(e, j, RUN_NO_GPU, e->dev.why); return; }
+		if (e->o.arch) { finish(e, j, RUN_NO_GPU, "compiled for --arch; runs use the GPU's own architecture (leave out --arch)"); return; }
+		j->ref_stage = reference_stage(j->j.lesson);
+		if (j->j.pair && j->j.stage >= 0) {
+			if (!j->j.kernel_text) strfmt(j->pair_cubin, sizeof j->pair_cubin, "%s", j->cubin);
+			else { compile_other(e, j, j->j.stage, ST_COMPILE_PAIR); return; }
+		}
+	}
+	if (j->step != ST_COMPILE_REF && j->ref_stage >= 0) {
+		/* The reference is the stage's own kernel at its default tunables: a compile of its own,
+		 * unless that is exactly what the pair or the job compiled. */
+		if (j->ref_stage != j->j.stage || j->j.kernel_text || j->j.nsets) { compile_other(e, j, j->ref_stage, ST_COMPILE_REF); return; }
+		strfmt(j->ref_cubin, sizeof j->ref_cubin, "%s", j->cubin);
+	}
 	send_run(e, j);
 }
 
@@ -375,7 +404,7 @@ static void start_job(engine *e, job *j)
 	strfmt(j->r.lesson, sizeof j->r.lesson, "%s", l->id);
 	strfmt(j->r.stage, sizeof j->r.stage, "%s", j->j.stage >= 0 ? l->stages[j->j.stage].id : "baseline");
 	strfmt(j->r.title, sizeof j->r.title, "%s", j->j.stage >= 0 ? l->stages[j->j.stage].title : l->baseline ? l->baseline->title : "");
-	j->r.seed = e->seed;
+	j->r.seed = j->j.has_seed ? j->j.seed : e->seed;
 	if (e->rp) {
 		if (replay_answer(e->rp, &j->j, &j->r)) finish(e, j, RUN_NO_GPU, "this run is not in the replay file");
 		else { j->step = ST_DONE; notify(e, j, JOB_DONE, NULL); }
@@ -394,45 +423,130 @@ static void start_job(engine *e, job *j)
 	settings_text(j, j->r.settings, sizeof j->r.settings);
 	if (j->j.stage < 0) {
 		if (j->j.compile_only) { finish(e, j, RUN_OK, "a library call: nothing to compile"); return; }
-		after_compile(e, j);
+		next_step(e, j);
 		return;
 	}
-	j->cj = start_compile(e, j, &l->stages[j->j.stage], j->p.defines, j->p.ndefines, err, sizeof err);
+	j->cj = start_compile(e, j, &l->stages[j->j.stage], 1, j->p.defines, j->p.ndefines, err, sizeof err);
 	if (!j->cj) { finish(e, j, RUN_COMPILE_ERROR, err); return; }
 	j->step = ST_COMPILE;
 	notify(e, j, JOB_COMPILING, NULL);
+}
+
+/* "coalesced.cu:6: identifier "foo" is undefined" from NVRTC's "PATH(6): error: identifier ...",
+ * else the first line that says error, else the first line. */
+static void first_error(const char *log, char *out, size_t n)
+{
+	const char *any = NULL;
+	for (const char *p = log; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+		size_t len = strcspn(p, "\n");
+		const char *err = memmem(p, len, "): error", 8), *open = NULL;
+		if (!err) { if (!any && memmem(p, len, "error", 5)) any = p; continue; }
+		for (const char *q = err; q > p && !open; q--) if (*q == '(') open = q;
+		if (!open) { if (!any) any = p; continue; }
+		const char *base = p, *msg = err + 8;
+		for (const char *q = p; q < open; q++) if (*q == '/') base = q + 1;
+		while (*msg == ':' || *msg == ' ') msg++;
+		strfmt(out, n, "%.*s:%.*s: %.*s", (int)(open - base), base, (int)(err - open - 1), open + 1, (int)(len - (size_t)(msg - p)), msg);
+		return;
+	}
+	const char *line = any ? any : log ? log : "";
+	strfmt(out, n, "%.*s", (int)strcspn(line, "\n"), line);
+}
+
+static const char *arg_kind_text(const plan_arg *a, char *buf, size_t n)
+{
+	static const char *const names[] = { "i32", "u32", "i64", "u64", "f32", "f64" };
+	if (a->is_tensormap) strfmt(buf, n, "a 128-byte tensor map over %s", a->buffer);
+	else if (a->is_buffer) strfmt(buf, n, "a pointer to %s (8 bytes)", a->buffer);
+	else strfmt(buf, n, "an %s value (%d bytes)", names[a->type], a->type == AT_I32 || a->type == AT_U32 || a->type == AT_F32 ? 4 : 8);
+	return buf;
+}
+
+/* Every kernel the plan launches must be in the compiled code, taking what the launch passes (from
+ * the PTX's parameter list: how many, their sizes, float or integer). Returns 0, or finishes the job
+ * as a compile error with issue "no_kernel" or "signature". */
+static int check_interface(engine *e, job *j, const compile_result *cr)
+{
+	const char *file = j->j.kernel_name ? j->j.kernel_name : j->j.lesson->stages[j->j.stage].kernel_rel;
+	const char *slash = strrchr(file, '/');
+	file = slash ? slash + 1 : file;
+	char msg[512], a[96];
+	for (int i = 0; i < j->p.nlaunches; i++) {
+		const plan_launch *L = &j->p.launches[i];
+		if (L->is_memset) continue;
+		const compile_entry *ce = compile_find_entry(cr, L->entry);
+		if (!ce) {
+			sb found = {0};
+			for (int k = 0; k < cr->nentries && k < 3; k++) sb_addf(&found, "%s%s", k ? ", " : "", cr->entries[k].name);
+			strfmt(msg, sizeof msg, "%s has no kernel named %s: the stage launches extern \"C\" __global__ void %s(...)%s%s%s", file,
+			       L->entry, L->entry, found.s ? " (it defines " : "", found.s ? found.s : "",
+			       found.s ? (strncmp(found.s, "_Z", 2) ? ")" : "; a name starting _Z lacks extern \"C\")") : "");
+			sb_free(&found);
+			strfmt(j->r.issue, sizeof j->r.issue, "no_kernel");
+			finish(e, j, RUN_COMPILE_ERROR, msg);
+			return -1;
+		}
+		if (ce->nparams < 0) continue;   /* no PTX kept (an older cache entry): the driver will tell */
+		if (ce->nparams != L->nargs) {
+			strfmt(msg, sizeof msg, "%s takes %d parameter%s, but the stage passes %d: check the signature in %s against the stage's kernel",
+			       L->entry, ce->nparams, ce->nparams == 1 ? "" : "s", L->nargs, file);
+			strfmt(j->r.issue, sizeof j->r.issue, "signature");
+			finish(e, j, RUN_COMPILE_ERROR, msg);
+			return -1;
+		}
+		for (int k = 0; k < L->nargs; k++) {
+			const plan_arg *pa = &L->args[k];
+			const compile_param *cp = &ce->params[k];
+			int size = pa->is_tensormap ? 128 : pa->is_buffer ? 8 : pa->type == AT_I32 || pa->type == AT_U32 || pa->type == AT_F32 ? 4 : 8;
+			char kind = pa->is_tensormap ? 'b' : pa->is_buffer ? 'i' : pa->type == AT_F32 || pa->type == AT_F64 ? 'f' : 'i';
+			if (cp->size == size && cp->kind == kind) continue;
+			strfmt(msg, sizeof msg, "parameter %d of %s is %s of %d bytes, but the stage passes %s: check the signature in %s",
+			       k + 1, L->entry, cp->kind == 'f' ? "a float" : cp->kind == 'b' ? "a struct" : "an integer or pointer", cp->size,
+			       arg_kind_text(pa, a, sizeof a), file);
+			strfmt(j->r.issue, sizeof j->r.issue, "signature");
+			finish(e, j, RUN_COMPILE_ERROR, msg);
+			return -1;
+		}
+	}
+	return 0;
 }
 
 static void step_compile(engine *e, job *j)
 {
 	if (!compile_step(j->cj, 300000)) return;
 	const compile_result *cr = compile_get(j->cj);
-	int ref = j->step == ST_COMPILE_REF;
+	job_step st = j->step;
 	if (!cr->ok) {
 		free(j->r.log);
 		j->r.log = xstrdup(cr->log);
-		char msg[512];
-		const char *first = cr->log ? strstr(cr->log, "error") : NULL;
-		strfmt(msg, sizeof msg, "%s%s%.*s", ref ? "the reference stage did not compile: " : "",
-		       cr->crashed ? "" : "compile error: ", first ? (int)strcspn(first, "\n") : 80, first ? first : cr->log ? cr->log : "");
-		run_status st = cr->crashed ? RUN_CRASH : RUN_COMPILE_ERROR;
+		char msg[512], first[400];
+		first_error(cr->log, first, sizeof first);
+		strfmt(msg, sizeof msg, "%s%s%s", st == ST_COMPILE_REF ? "the reference stage did not compile: " : st == ST_COMPILE_PAIR ? "the stage's own kernel did not compile: " : "",
+		       cr->crashed ? "" : "compile error: ", first);
+		run_status status = cr->crashed ? RUN_CRASH : RUN_COMPILE_ERROR;
 		compile_job_free(j->cj);
 		j->cj = NULL;
-		finish(e, j, st, msg);
+		finish(e, j, status, msg);
 		return;
 	}
-	if (ref) {
+	int bad = 0;
+	if (st == ST_COMPILE_REF) {
 		strfmt(j->ref_cubin, sizeof j->ref_cubin, "%s", cr->cubin_path);
+	} else if (st == ST_COMPILE_PAIR) {
+		strfmt(j->pair_cubin, sizeof j->pair_cubin, "%s", cr->cubin_path);
+		if (j->ref_stage == j->j.stage && !j->j.nsets) strfmt(j->ref_cubin, sizeof j->ref_cubin, "%s", cr->cubin_path);
 	} else {
 		strfmt(j->cubin, sizeof j->cubin, "%s", cr->cubin_path);
 		take_compile(e, j, cr);
 		free(j->r.log);
 		j->r.log = xstrdup(cr->log);
+		bad = check_interface(e, j, cr);
 	}
 	compile_job_free(j->cj);
 	j->cj = NULL;
-	if (ref) send_run(e, j);
-	else after_compile(e, j);
+	if (bad) return;
+	if (st == ST_COMPILE_PAIR && j->ref_cubin[0]) { send_run(e, j); return; }
+	next_step(e, j);
 }
 
 /* The rules of assets/rules.yaml over the result's counters and the lesson's model. */
@@ -525,6 +639,8 @@ int engine_submit(engine *e, const engine_job *jb, char *err, size_t errlen)
 	job *j = xcalloc(1, sizeof *j);
 	j->id = ++e->next_id;
 	j->j = *jb;
+	j->j.kernel_text = xstrdup(jb->kernel_text);
+	j->j.kernel_name = xstrdup(jb->kernel_text ? (jb->kernel_name ? jb->kernel_name : "learner.cu") : NULL);
 	j->submitted = now_ms();
 	j->ref_stage = -2;
 	run_result_init(&j->r);
@@ -551,7 +667,7 @@ int engine_pollfds(engine *e, struct pollfd *fds, int max)
 	job *j = e->queue;
 	if (!j || max < 1) return 0;
 	int fd = -1;
-	if ((j->step == ST_COMPILE || j->step == ST_COMPILE_REF) && j->cj) fd = compile_fd(j->cj);
+	if ((j->step == ST_COMPILE || j->step == ST_COMPILE_PAIR || j->step == ST_COMPILE_REF) && j->cj) fd = compile_fd(j->cj);
 	else if (j->step == ST_RUN && e->w) fd = worker_fd(e->w);
 	if (fd < 0) return 0;
 	fds[0] = (struct pollfd){ .fd = fd, .events = POLLIN };
@@ -561,7 +677,7 @@ int engine_pollfds(engine *e, struct pollfd *fds, int max)
 static void advance(engine *e, job *j)
 {
 	if (j->step == ST_QUEUED) start_job(e, j);
-	else if (j->step == ST_COMPILE || j->step == ST_COMPILE_REF) step_compile(e, j);
+	else if (j->step == ST_COMPILE || j->step == ST_COMPILE_PAIR || j->step == ST_COMPILE_REF) step_compile(e, j);
 	else if (j->step == ST_RUN) step_run(e, j);
 }
 

@@ -43,6 +43,13 @@ typedef struct {
 	int compile_only;
 	int no_time;                /* verify only */
 	int counters;               /* also read hardware counters (when available) */
+	/* Exercises: compile kernel_text (a learner's file, read once by the caller) in place of the
+	 * stage's kernel, named kernel_name in messages; engine_submit copies both. */
+	const char *kernel_text, *kernel_name;
+	int untrusted;              /* a learner's kernel: the worker hides the reference from it (worker.h) */
+	int pair;                   /* time the stage's own kernel in the same run, repetitions alternating */
+	uint64_t seed; int has_seed;/* this job's inputs; without it the engine's seed */
+	int has_tolerance, exact; double rel_tol, abs_tol;   /* the check's tolerance instead of the lesson's */
 } engine_job;
 
 typedef enum { JOB_COMPILING, JOB_WAITING_GPU, JOB_RUNNING, JOB_DONE } job_phase;

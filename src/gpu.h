@@ -24,9 +24,17 @@ const device_info *gpu_device(void);
 void gpu_plan_device(plan_device *out);
 
 /* --- gpu_data.c: device buffers, fill, poison, compare --- */
+/* Every buffer sits between two guard zones of this many bytes, filled with GPU_GUARD_BYTE: a kernel
+ * that writes a little past either end of a buffer is caught (a write further off faults, or is
+ * memcheck's to find). */
+#define GPU_GUARD (64 * 1024)
+#define GPU_GUARD_BYTE 0x5C
+
 typedef struct {
 	const char *name; lesson_dtype type; int64_t count; size_t bytes;
-	void *ptr, *ref;            /* ref: the reference's copy for compared outputs */
+	void *ptr, *ref;            /* ref: the reference's copy for compared outputs (device) */
+	void *base;                 /* the allocation: guard, ptr's bytes, guard */
+	void *href;                 /* the reference's copy in host memory while it is hidden */
 	int output, scratch;
 } gpu_buffer;
 
@@ -47,6 +55,13 @@ gpu_buffer *gpu_data_find(gpu_data *d, const char *name);
 cudaError_t gpu_data_poison(gpu_data *d, cudaStream_t s);
 /* Copies the compared outputs into their ref copies. */
 cudaError_t gpu_data_save_ref(gpu_data *d, char **names, int n);
+/* Moves the reference copies out of device memory into host memory, so that a learner's kernel
+ * cannot read them; gpu_data_compare brings them back for the comparison only. */
+cudaError_t gpu_data_hide_ref(gpu_data *d);
+/* Checks every buffer's guard zones. Returns 0 when untouched; 1 when a kernel wrote into one (r's
+ * status WRONG, issue "out_of_bounds", message naming the buffer and the elements; the guards are
+ * refilled); -1 on a CUDA error (err). */
+int gpu_data_check_guards(gpu_data *d, run_result *r, char *err, size_t errlen);
 /* Compares outputs with the refs; fills r's check fields. 0 or -1 with err. */
 int gpu_data_compare(gpu_data *d, char **names, int n, int exact, double abs_tol, double rel_tol, run_result *r,
                      char *err, size_t errlen);

@@ -9,7 +9,7 @@
 static cudaLibrary_t builtin_lib;
 static cudaKernel_t fill_k[DT_COUNT], compare_k[DT_COUNT];
 
-typedef struct { unsigned long long bad, nans, first_bad, max_abs_bits, max_rel_bits; } cmp_result;
+typedef struct { unsigned long long bad, nans, first_bad, max_abs_bits, max_rel_bits, unwritten; } cmp_result;
 static cmp_result *cmp_dev;
 
 #define CK(call) do { cudaError_t e_ = (call); if (e_ != cudaSuccess) { \
@@ -60,8 +60,9 @@ static cudaError_t fill(gpu_buffer *b, int mode, uint64_t seed, double a, double
 
 static void free_buffer(gpu_buffer *b)
 {
-	cudaFree(b->ptr);
+	cudaFree(b->base);
 	cudaFree(b->ref);
+	free(b->href);
 }
 
 gpu_buffer *gpu_data_find(gpu_data *d, const char *name)
@@ -98,12 +99,16 @@ static int alloc_buffer(gpu_data *d, const plan_buffer *pb, char *err, size_t er
 	b->bytes = (size_t)pb->count * lesson_dtype_size(pb->type);
 	b->output = pb->output;
 	b->scratch = pb->scratch;
-	cudaError_t e = cudaMalloc(&b->ptr, b->bytes);
+	cudaError_t e = cudaMalloc(&b->base, b->bytes + 2 * GPU_GUARD);
+	if (!e) e = cudaMemset(b->base, GPU_GUARD_BYTE, GPU_GUARD);
+	if (!e) e = cudaMemset((char *)b->base + GPU_GUARD + b->bytes, GPU_GUARD_BYTE, GPU_GUARD);
 	if (e) {
 		strfmt(err, errlen, "cannot allocate buffer %s (%.1f MiB): %s", pb->name, b->bytes / 1048576.0, cudaGetErrorString(e));
+		cudaFree(b->base);
 		cudaGetLastError();
 		return -1;
 	}
+	b->ptr = (char *)b->base + GPU_GUARD;   /* GPU_GUARD keeps cudaMalloc's 256-byte alignment */
 	d->n++;
 	return 0;
 }
@@ -147,12 +152,14 @@ int gpu_data_prepare(gpu_data *d, const plan *p, const char *key, uint64_t seed,
 	return rebuilt;
 }
 
+static int poison_byte(const gpu_buffer *b) { return lesson_dtype_is_float(b->type) ? 0xFF : 0xA5; }
+
 cudaError_t gpu_data_poison(gpu_data *d, cudaStream_t s)
 {
 	for (int i = 0; i < d->n; i++) {
 		gpu_buffer *b = &d->b[i];
 		if (!b->output) continue;
-		cudaError_t e = cudaMemsetAsync(b->ptr, lesson_dtype_is_float(b->type) ? 0xFF : 0xA5, b->bytes, s);
+		cudaError_t e = cudaMemsetAsync(b->ptr, poison_byte(b), b->bytes, s);
 		if (e) return e;
 	}
 	return cudaSuccess;
@@ -163,6 +170,8 @@ cudaError_t gpu_data_save_ref(gpu_data *d, char **names, int n)
 	for (int i = 0; i < n; i++) {
 		gpu_buffer *b = gpu_data_find(d, names[i]);
 		if (!b) continue;
+		free(b->href);
+		b->href = NULL;
 		cudaError_t e = b->ref ? cudaSuccess : cudaMalloc(&b->ref, b->bytes);
 		if (!e) e = cudaMemcpy(b->ref, b->ptr, b->bytes, cudaMemcpyDeviceToDevice);
 		if (e) return e;
@@ -171,23 +180,100 @@ cudaError_t gpu_data_save_ref(gpu_data *d, char **names, int n)
 	return cudaSuccess;
 }
 
+cudaError_t gpu_data_hide_ref(gpu_data *d)
+{
+	for (int i = 0; i < d->n; i++) {
+		gpu_buffer *b = &d->b[i];
+		if (!b->ref) continue;
+		if (!b->href) b->href = xmalloc(b->bytes);
+		cudaError_t e = cudaMemcpy(b->href, b->ref, b->bytes, cudaMemcpyDeviceToHost);
+		if (e) return e;
+		cudaFree(b->ref);
+		b->ref = NULL;
+	}
+	return cudaSuccess;
+}
+
+/* The first and last byte in [0, n) of h that differ from the guard byte; 0 when none does. */
+static int guard_span(const unsigned char *h, size_t n, size_t *first, size_t *last)
+{
+	size_t i = 0, k = n;
+	while (i < n && h[i] == GPU_GUARD_BYTE) i++;
+	if (i == n) return 0;
+	while (k > i && h[k - 1] == GPU_GUARD_BYTE) k--;
+	*first = i;
+	*last = k - 1;
+	return 1;
+}
+
+/* "element 7" or "elements 7 to 12". */
+static void elements(char *out, size_t n, long long from, long long to)
+{
+	if (from == to) strfmt(out, n, "element %lld", from);
+	else strfmt(out, n, "elements %lld to %lld", from, to);
+}
+
+int gpu_data_check_guards(gpu_data *d, run_result *r, char *err, size_t errlen)
+{
+	unsigned char *h = xmalloc(2 * GPU_GUARD);
+	int hit = 0;
+	for (int i = 0; i < d->n && !hit; i++) {
+		gpu_buffer *b = &d->b[i];
+		char *lo = b->base, *hi = (char *)b->base + GPU_GUARD + b->bytes;
+		cudaError_t e = cudaMemcpy(h, lo, GPU_GUARD, cudaMemcpyDeviceToHost);
+		if (!e) e = cudaMemcpy(h + GPU_GUARD, hi, GPU_GUARD, cudaMemcpyDeviceToHost);
+		if (e) { free(h); strfmt(err, errlen, "reading the guard zones: %s", cudaGetErrorString(e)); return -1; }
+		size_t es = lesson_dtype_size(b->type), f, l;
+		char span[64];
+		if (guard_span(h + GPU_GUARD, GPU_GUARD, &f, &l)) {
+			elements(span, sizeof span, b->count + (long long)(f / es), b->count + (long long)(l / es));
+			strfmt(r->message, sizeof r->message, "wrote past the end of %s: %s (it has %lld elements, the last is %lld)",
+			       b->name, span, (long long)b->count, (long long)b->count - 1);
+			hit = 1;
+		} else if (guard_span(h, GPU_GUARD, &f, &l)) {
+			elements(span, sizeof span, -(long long)((GPU_GUARD - f + es - 1) / es), -(long long)((GPU_GUARD - l + es - 1) / es));
+			strfmt(r->message, sizeof r->message, "wrote before the start of %s: %s (a negative index)", b->name, span);
+			hit = 1;
+		}
+		if (hit) {
+			cudaMemset(lo, GPU_GUARD_BYTE, GPU_GUARD);
+			cudaMemset(hi, GPU_GUARD_BYTE, GPU_GUARD);
+		}
+	}
+	free(h);
+	if (!hit) return 0;
+	r->status = RUN_WRONG;
+	r->passed = 0;
+	strfmt(r->issue, sizeof r->issue, "out_of_bounds");
+	return 1;
+}
+
 int gpu_data_compare(gpu_data *d, char **names, int n, int exact, double abs_tol, double rel_tol, run_result *r,
                      char *err, size_t errlen)
 {
 	r->checked = 1;
 	r->passed = 1;
-	r->bad_count = r->nan_count = 0;
+	r->bad_count = r->nan_count = r->unwritten = 0;
 	r->first_bad = -1;
 	r->max_abs_err = r->max_rel_err = 0;
 	for (int i = 0; i < n; i++) {
 		gpu_buffer *b = gpu_data_find(d, names[i]);
-		if (!b || !b->ref) { strfmt(err, errlen, "no reference for buffer %s", names[i]); return -1; }
-		cmp_result h = { 0, 0, ~0ULL, 0, 0 };
+		if (!b || (!b->ref && !b->href)) { strfmt(err, errlen, "no reference for buffer %s", names[i]); return -1; }
+		cmp_result h = { 0, 0, ~0ULL, 0, 0, 0 };
 		CK(cudaMemcpy(cmp_dev, &h, sizeof h, cudaMemcpyHostToDevice));
 		long long cnt = b->count;
-		void *args[] = { &b->ptr, &b->ref, &cnt, &abs_tol, &rel_tol, &exact, &cmp_dev };
-		CK(cudaLaunchKernel((const void *)compare_k[b->type], d3(grid_for(cnt), 1, 1), d3(256, 1, 1), args, 0, 0));
-		CK(cudaMemcpy(&h, cmp_dev, sizeof h, cudaMemcpyDeviceToHost));
+		void *ref = b->ref;
+		if (!ref) {   /* hidden: on the device only for the comparison */
+			CK(cudaMalloc(&ref, b->bytes));
+			cudaError_t e = cudaMemcpy(ref, b->href, b->bytes, cudaMemcpyHostToDevice);
+			if (e) { cudaFree(ref); strfmt(err, errlen, "restoring the reference: %s", cudaGetErrorString(e)); return -1; }
+		}
+		int poison = poison_byte(b);
+		void *args[] = { &b->ptr, &ref, &cnt, &abs_tol, &rel_tol, &exact, &poison, &cmp_dev };
+		cudaError_t e = cudaLaunchKernel((const void *)compare_k[b->type], d3(grid_for(cnt), 1, 1), d3(256, 1, 1), args, 0, 0);
+		if (!e) e = cudaMemcpy(&h, cmp_dev, sizeof h, cudaMemcpyDeviceToHost);
+		if (ref != b->ref) cudaFree(ref);
+		if (e) { strfmt(err, errlen, "comparing %s: %s", b->name, cudaGetErrorString(e)); return -1; }
 		double ma, mr;
 		memcpy(&ma, &h.max_abs_bits, sizeof ma);
 		memcpy(&mr, &h.max_rel_bits, sizeof mr);
@@ -195,11 +281,21 @@ int gpu_data_compare(gpu_data *d, char **names, int n, int exact, double abs_tol
 		if (mr > r->max_rel_err) r->max_rel_err = mr;
 		r->bad_count += (int64_t)h.bad;
 		r->nan_count += (int64_t)h.nans;
+		r->unwritten += (int64_t)h.unwritten;
 		if (h.bad) {
 			if (r->passed) r->first_bad = (int64_t)h.first_bad;
 			r->passed = 0;
-			strfmt(r->message, sizeof r->message, "%s: %llu of %lld elements wrong (%llu NaN), first at index %llu",
-			       b->name, h.bad, cnt, h.nans, h.first_bad);
+			if (h.unwritten == h.bad) {
+				strfmt(r->message, sizeof r->message, "%s: %llu of %lld elements were never written (they still hold the poison), first at index %llu",
+				       b->name, h.bad, cnt, h.first_bad);
+				strfmt(r->issue, sizeof r->issue, "unwritten");
+			} else if (h.unwritten) {
+				strfmt(r->message, sizeof r->message, "%s: %llu of %lld elements wrong, %llu of them never written, first at index %llu",
+				       b->name, h.bad, cnt, h.unwritten, h.first_bad);
+			} else {
+				strfmt(r->message, sizeof r->message, "%s: %llu of %lld elements wrong (%llu NaN), first at index %llu",
+				       b->name, h.bad, cnt, h.nans, h.first_bad);
+			}
 		}
 	}
 	return 0;

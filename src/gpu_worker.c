@@ -14,8 +14,10 @@
 #include "worker.h"
 
 typedef struct {
-	char lesson[512], kroot[512], cubin[512], ref_cubin[512];
+	char lesson[512], kroot[512], cubin[512], ref_cubin[512], pair_cubin[512];
 	int stage, ref_stage, verify, time, reps, budget_ms, counters;
+	int untrusted;                  /* a learner's kernel: see worker.h */
+	int has_tol, exact; double rel_tol, abs_tol;
 	uint64_t seed;
 	plan_setting sets[16]; int nsets;
 } request;
@@ -147,7 +149,37 @@ static void fill_metrics(const plan *p, const lesson *l, run_result *r)
 	if (peak > 0) r->pct_compute_peak = 100 * r->gflops / peak;
 }
 
-static void time_runs(gpu_exec *x, const request *q, run_result *r)
+/* Before a repetition of the kernel being judged: outputs poisoned; for a learner's kernel also the
+ * scratch buffers zeroed again, so that nothing another kernel left there (partial sums of the
+ * stage's own kernel, timed alongside) can be read back instead of computed. */
+static cudaError_t prepare_rep(const request *q)
+{
+	cudaError_t e = gpu_data_poison(&data, 0);
+	for (int i = 0; !e && q->untrusted && i < data.n; i++)
+		if (data.b[i].scratch) e = cudaMemsetAsync(data.b[i].ptr, 0, data.b[i].bytes, 0);
+	return e;
+}
+
+static double median_of(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof *v, cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* One timed repetition of x on stream 0, into *ms. */
+static cudaError_t time_one(gpu_exec *x, const request *q, cudaEvent_t e0, cudaEvent_t e1, double *ms)
+{
+	float t;
+	cudaError_t e;
+	if ((e = prepare_rep(q)) || (e = cudaEventRecord(e0, 0)) || (e = gpu_exec_launch(x, 0)) || (e = cudaEventRecord(e1, 0)) ||
+	    (e = cudaEventSynchronize(e1)) || (e = cudaEventElapsedTime(&t, e0, e1))) return e;
+	*ms = t;
+	return cudaSuccess;
+}
+
+/* Times x (and y, the pair, when not NULL: repetitions alternate x y y x ..., so that clocks and
+ * temperature treat both alike, and each pair gives a speed ratio). */
+static void time_runs(gpu_exec *x, gpu_exec *y, const request *q, run_result *r)
 {
 	cudaEvent_t e0, e1;
 	cudaEventCreate(&e0);
@@ -160,32 +192,42 @@ static void time_runs(gpu_exec *x, const request *q, run_result *r)
 	double settle = q->budget_ms > 0 && q->budget_ms < 250 ? q->budget_ms / 10.0 : 25;
 	while (!e && (warm < 3 || now_ms() - start < settle) && warm < 100) {
 		double t = now_ms();
-		if ((e = gpu_data_poison(&data, 0)) || (e = gpu_exec_launch(x, 0)) || (e = cudaDeviceSynchronize())) break;
+		if ((e = prepare_rep(q)) || (e = gpu_exec_launch(x, 0)) || (e = cudaDeviceSynchronize())) break;
+		if (y && ((e = gpu_data_poison(&data, 0)) || (e = gpu_exec_launch(y, 0)) || (e = cudaDeviceSynchronize()))) break;
 		single = now_ms() - t;
 		warm++;
 	}
 	/* Automatic: about budget_ms of timed work, at least 5 repetitions (10 with the full budget). */
 	double budget = q->budget_ms > 0 ? q->budget_ms : 400;
 	int reps = q->reps > 0 ? q->reps : (int)fmin(300, fmax(budget >= 400 ? 10 : 5, budget / fmax(single, 1e-3)));
-	double *ms = xcalloc((size_t)reps, sizeof *ms);
+	double *ms = xcalloc((size_t)reps, sizeof *ms), *pms = xcalloc((size_t)reps, sizeof *pms), *ratio = xcalloc((size_t)reps, sizeof *ratio);
+	request trusted = *q;
+	trusted.untrusted = 0;
 	int done = 0;
 	for (; !e && done < reps; done++) {
-		float t;
-		if ((e = gpu_data_poison(&data, 0)) || (e = cudaEventRecord(e0, 0)) || (e = gpu_exec_launch(x, 0)) ||
-		    (e = cudaEventRecord(e1, 0)) || (e = cudaEventSynchronize(e1)) || (e = cudaEventElapsedTime(&t, e0, e1))) break;
-		ms[done] = t;
+		if (y && done % 2 && (e = time_one(y, &trusted, e0, e1, &pms[done]))) break;
+		if ((e = time_one(x, q, e0, e1, &ms[done]))) break;
+		if (y && !(done % 2) && (e = time_one(y, &trusted, e0, e1, &pms[done]))) break;
+		if (y) ratio[done] = ms[done] > 0 ? pms[done] / ms[done] : 0;
 		if (now_ms() - beat > 250) { fputs("beat\n", out); fflush(out); beat = now_ms(); }
 	}
 	if (e) {
 		fault(r, "a timed run failed", e);
 	} else {
-		qsort(ms, (size_t)done, sizeof *ms, cmp_double);
 		r->reps = done;
+		r->ms_median = median_of(ms, done);
 		r->ms_min = ms[0];
 		r->ms_max = ms[done - 1];
-		r->ms_median = done % 2 ? ms[done / 2] : (ms[done / 2 - 1] + ms[done / 2]) / 2;
+		if (y) {
+			r->pair_ms_median = median_of(pms, done);
+			r->pair_ratio = median_of(ratio, done);
+			r->pair_ratio_p20 = ratio[(int)(0.2 * (done - 1) + 0.5)];
+			r->pair_ratio_p80 = ratio[(int)(0.8 * (done - 1) + 0.5)];
+		}
 	}
 	free(ms);
+	free(pms);
+	free(ratio);
 	cudaEventDestroy(e0);
 	cudaEventDestroy(e1);
 }
@@ -209,6 +251,26 @@ static void read_counters(gpu_exec *x, run_result *r)
 	else if (rc < 0 && !r->counters_note[0]) strfmt(r->counters_note, sizeof r->counters_note, "%s", err);
 }
 
+/* The last repetition again, then its result compared. */
+static void recheck(gpu_exec *x, const request *q, const lesson *l, int exact, double abs_tol, double rel_tol, run_result *r)
+{
+	char err[512];
+	run_result again;
+	run_result_init(&again);
+	cudaError_t e;
+	if ((e = prepare_rep(q)) || (e = gpu_exec_launch(x, 0)) || (e = cudaDeviceSynchronize())) { fault(r, "the kernel failed after its timed runs", e); return; }
+	int g = gpu_data_check_guards(&data, &again, err, sizeof err);
+	if (g == 0 && gpu_data_compare(&data, l->compare, l->ncompare, exact, abs_tol, rel_tol, &again, err, sizeof err)) g = -1;
+	if (g < 0) { r->status = RUN_FAULT; strfmt(r->message, sizeof r->message, "checking the result again: %s", err); return; }
+	if (g == 0 && again.passed) return;
+	r->status = RUN_WRONG;
+	r->passed = 0;
+	r->bad_count = again.bad_count; r->first_bad = again.first_bad; r->nan_count = again.nan_count; r->unwritten = again.unwritten;
+	r->max_abs_err = again.max_abs_err; r->max_rel_err = again.max_rel_err;
+	strfmt(r->issue, sizeof r->issue, "%s", g ? again.issue : "wrong_later");
+	strfmt(r->message, sizeof r->message, "right on the first run, wrong after %d timed runs: %s", r->reps, again.message);
+}
+
 static void do_run(const request *q, run_result *r)
 {
 	char err[1024];
@@ -228,6 +290,8 @@ static void do_run(const request *q, run_result *r)
 	r->seed = q->seed;
 	int checked = q->verify && q->ref_stage > -2 && l->ncompare > 0 &&
 	              (q->stage >= 0 ? l->stages[q->stage].check : l->baseline->check);
+	int exact = q->has_tol ? q->exact : l->exact;
+	double abs_tol = q->has_tol ? q->abs_tol : l->abs_tol, rel_tol = q->has_tol ? q->rel_tol : l->rel_tol;
 	gpulock_acquire(gpu_device()->uuid, send_note, NULL);
 	fputs("phase running\n", out);
 	fflush(out);
@@ -241,8 +305,17 @@ static void do_run(const request *q, run_result *r)
 		strfmt(r->message, sizeof r->message, "%s", err);
 		goto out;
 	}
-	gpu_exec *x = gpu_exec_new(&p, &data, q->cubin[0] ? q->cubin : NULL, err, sizeof err);
+	cudaError_t e;
+	/* A learner's kernel never runs while the reference's outputs are in device memory. */
+	if (q->untrusted && (e = gpu_data_hide_ref(&data))) { fault(r, "hiding the reference", e); goto out; }
+	gpu_exec *x = gpu_exec_new(&p, &data, q->cubin[0] ? q->cubin : NULL, err, sizeof err), *y = NULL;
 	if (!x) { r->status = RUN_FAULT; strfmt(r->message, sizeof r->message, "%s", err); goto out; }
+	if (q->pair_cubin[0] && !(y = gpu_exec_new(&p, &data, q->pair_cubin, err, sizeof err))) {
+		r->status = RUN_FAULT;
+		strfmt(r->message, sizeof r->message, "the stage's own kernel: %s", err);
+		gpu_exec_free(x);
+		goto out;
+	}
 	int threads = 0;
 	size_t shared = 0;
 	cudaKernel_t k = gpu_exec_first_kernel(x, &threads, &shared);
@@ -259,19 +332,24 @@ static void do_run(const request *q, run_result *r)
 		if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&nb, (const void *)k, threads, shared) == cudaSuccess) r->occ_api_blocks = nb;
 		cudaGetLastError();
 	}
-	cudaError_t e;
-	if ((e = gpu_data_poison(&data, 0)) || (e = gpu_exec_launch(x, 0)) || (e = cudaDeviceSynchronize())) {
+	int g;
+	if ((e = prepare_rep(q)) || (e = gpu_exec_launch(x, 0)) || (e = cudaDeviceSynchronize())) {
 		fault(r, q->stage >= 0 ? "the kernel failed" : "the library call failed", e);
-	} else if (checked && gpu_data_compare(&data, l->compare, l->ncompare, l->exact, l->abs_tol, l->rel_tol, r, err, sizeof err)) {
+	} else if ((g = gpu_data_check_guards(&data, r, err, sizeof err)) < 0 ||
+	           (checked && !g && gpu_data_compare(&data, l->compare, l->ncompare, exact, abs_tol, rel_tol, r, err, sizeof err))) {
 		r->status = RUN_FAULT;
 		strfmt(r->message, sizeof r->message, "checking the result: %s", err);
-	} else {
+	} else if (!g) {
 		if (checked && !r->passed) r->status = RUN_WRONG;
-		if (q->time) time_runs(x, q, r);
+		if (q->time) time_runs(x, y, q, r);
+		/* A learner's kernel is checked again after its timed runs: right once is not enough (a
+		 * kernel that computes on its first launch only and replays an answer later fails here). */
+		if (q->time && q->untrusted && checked && r->status == RUN_OK) recheck(x, q, l, exact, abs_tol, rel_tol, r);
 		if (q->counters && r->status != RUN_FAULT) read_counters(x, r);
 		fill_metrics(&p, l, r);
 	}
 	gpu_exec_free(x);
+	gpu_exec_free(y);
 out:
 	gpulock_release();
 	plan_free(&p);
@@ -293,6 +371,9 @@ static int read_request(FILE *in, request *q)
 		else if (!strcmp(line, "kroot")) strfmt(q->kroot, sizeof q->kroot, "%s", v);
 		else if (!strcmp(line, "cubin")) strfmt(q->cubin, sizeof q->cubin, "%s", v);
 		else if (!strcmp(line, "ref_cubin")) strfmt(q->ref_cubin, sizeof q->ref_cubin, "%s", v);
+		else if (!strcmp(line, "pair_cubin")) strfmt(q->pair_cubin, sizeof q->pair_cubin, "%s", v);
+		else if (!strcmp(line, "untrusted")) q->untrusted = atoi(v);
+		else if (!strcmp(line, "tolerance")) q->has_tol = sscanf(v, "%d %lf %lf", &q->exact, &q->rel_tol, &q->abs_tol) == 3;
 		else if (!strcmp(line, "stage")) q->stage = atoi(v);
 		else if (!strcmp(line, "ref_stage")) q->ref_stage = atoi(v);
 		else if (!strcmp(line, "verify")) q->verify = atoi(v);

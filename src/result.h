@@ -46,7 +46,14 @@ typedef struct {
 	int checked, passed;
 	double max_abs_err, max_rel_err;
 	int64_t bad_count, first_bad, nan_count;
+	int64_t unwritten;              /* compared elements that still held the poison */
+	char issue[24];                 /* what kind of failure, when the status alone does not say:
+	                                 * "no_kernel", "signature", "out_of_bounds", "unwritten",
+	                                 * "wrong_later" (right at first, wrong after the timed runs); "" none */
 	uint64_t seed;
+	/* pair: the stage's own kernel timed in the same run, repetitions alternating with this one */
+	double pair_ms_median;          /* 0 when there was no pair */
+	double pair_ratio, pair_ratio_p20, pair_ratio_p80;   /* per-pair speed ratio (pair time / this time) */
 	/* counters (hardware; -1 when not measured) */
 	double achieved_occupancy, dram_bytes_read, dram_bytes_write, dram_pct;
 	double l1_hit_pct, l2_hit_pct, smem_conflicts_ld, smem_conflicts_st;

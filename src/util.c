@@ -227,3 +227,11 @@ void rtrim(char *s)
 	size_t n = strlen(s);
 	while (n && (s[n - 1] == '\n' || s[n - 1] == '\r' || s[n - 1] == ' ' || s[n - 1] == '\t')) s[--n] = 0;
 }
+
+void fput_clean(FILE *f, const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+		if (*p == 0xC2 && p[1] >= 0x80 && p[1] <= 0x9F) { fputc('?', f); p++; continue; }   /* C1 as UTF-8 */
+		fputc((*p < 0x20 && *p != '\n' && *p != '\t') || *p == 0x7F ? '?' : *p, f);
+	}
+}

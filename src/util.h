@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* Allocators that abort with a message on out-of-memory; xstrdup(NULL) is NULL. */
 void *xmalloc(size_t n);
@@ -47,6 +48,9 @@ uint64_t fnv1a(uint64_t h, const void *data, size_t len);
 double now_ms(void);
 /* The folder the running executable is in (new string), or NULL. */
 char *exe_dir(void);
+/* Writes s to f with its control characters (C0 but tab and newline, DEL, C1 in UTF-8) as '?': text
+ * that someone else wrote (a learner's compile log, a replay file) never drives the terminal. */
+void fput_clean(FILE *f, const char *s);
 /* Removes trailing spaces and newlines in place. */
 void rtrim(char *s);
 #endif

@@ -39,16 +39,25 @@ __device__ void fill(T *p, long long n, u64 seed, double a, double b, int mode)
 }
 
 struct cmp_result {
-	u64 bad, nans, first_bad, max_abs_bits, max_rel_bits;
+	u64 bad, nans, first_bad, max_abs_bits, max_rel_bits, unwritten;
 };
+
+// Whether every byte of v is the poison byte the worker writes before a run (never written since).
+template <typename T> __device__ __forceinline__ bool is_poison(const T &v, unsigned char poison)
+{
+	const unsigned char *b = (const unsigned char *)&v;
+	for (int i = 0; i < (int)sizeof(T); i++)
+		if (b[i] != poison) return false;
+	return true;
+}
 
 // Non-negative doubles order like their bit patterns, so atomicMax on the bits is a max on the values.
 __device__ __forceinline__ void max_bits(u64 *dst, double v) { atomicMax(dst, (u64)__double_as_longlong(v)); }
 
 template <typename T>
-__device__ void compare(const T *out, const T *ref, long long n, double abs_tol, double rel_tol, int exact, cmp_result *res)
+__device__ void compare(const T *out, const T *ref, long long n, double abs_tol, double rel_tol, int exact, int poison, cmp_result *res)
 {
-	u64 bad = 0, nans = 0, first = ~0ULL;
+	u64 bad = 0, nans = 0, first = ~0ULL, unwritten = 0;
 	double max_abs = 0, max_rel = 0;
 	for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {
 		double o = to_double<T>(out[i]), r = to_double<T>(ref[i]);
@@ -57,6 +66,7 @@ __device__ void compare(const T *out, const T *ref, long long n, double abs_tol,
 		bool wrong = is_nan || (exact ? !(o == r) : !(d <= abs_tol + rel_tol * fabs(r)));
 		if (is_nan) nans++;
 		if (wrong) { bad++; if ((u64)i < first) first = (u64)i; }
+		if (wrong && is_poison(out[i], (unsigned char)poison)) unwritten++;
 		if (!is_nan) {
 			if (d > max_abs) max_abs = d;
 			if (fabs(r) > abs_tol && fabs(r) > 0 && d / fabs(r) > max_rel) max_rel = d / fabs(r);
@@ -65,6 +75,7 @@ __device__ void compare(const T *out, const T *ref, long long n, double abs_tol,
 	for (int o = 16; o > 0; o >>= 1) {
 		bad += __shfl_down_sync(0xffffffffu, bad, o);
 		nans += __shfl_down_sync(0xffffffffu, nans, o);
+		unwritten += __shfl_down_sync(0xffffffffu, unwritten, o);
 		u64 f = __shfl_down_sync(0xffffffffu, first, o);
 		first = f < first ? f : first;
 		max_abs = fmax(max_abs, __shfl_down_sync(0xffffffffu, max_abs, o));
@@ -73,6 +84,7 @@ __device__ void compare(const T *out, const T *ref, long long n, double abs_tol,
 	if ((threadIdx.x & 31) == 0) {
 		if (bad) atomicAdd(&res->bad, bad);
 		if (nans) atomicAdd(&res->nans, nans);
+		if (unwritten) atomicAdd(&res->unwritten, unwritten);
 		if (first != ~0ULL) atomicMin(&res->first_bad, first);
 		max_bits(&res->max_abs_bits, max_abs);
 		max_bits(&res->max_rel_bits, max_rel);
@@ -85,6 +97,6 @@ __device__ void compare(const T *out, const T *ref, long long n, double abs_tol,
 #define ENTRIES(name, T, INTEGER) \
 	extern "C" __global__ void fill_##name(T *p, long long n, u64 seed, double a, double b, int mode) \
 	{ fill<T, INTEGER>(p, n, seed, a, b, mode); } \
-	extern "C" __global__ void compare_##name(const T *out, const T *ref, long long n, double abs_tol, double rel_tol, int exact, cmp_result *res) \
-	{ compare<T>(out, ref, n, abs_tol, rel_tol, exact, res); }
+	extern "C" __global__ void compare_##name(const T *out, const T *ref, long long n, double abs_tol, double rel_tol, int exact, int poison, cmp_result *res) \
+	{ compare<T>(out, ref, n, abs_tol, rel_tol, exact, poison, res); }
 TYPES(ENTRIES)
