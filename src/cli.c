@@ -1,5 +1,6 @@
 /* cli: see cli.h. Every command goes through the engine, like the TUI. */
 #include "cli.h"
+#include "cli_cmd.h"
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,14 +17,6 @@
 #define CC_VERSION "0.1.0"
 #endif
 
-typedef struct {
-	engine_opts eo;
-	tui_opts to;
-	int json;
-	plan_setting sets[16]; int nsets;
-	const char *archs;
-	char *const *args; int nargs;   /* the command and its operands */
-} cli;
 
 static const char usage_text[] =
 	"usage: cudaclimb [options]                     open the terminal interface\n"
@@ -36,8 +29,18 @@ static const char usage_text[] =
 	"       cudaclimb check [--arch sm_80,sm_90]    load every lesson, compile every stage (no GPU needed)\n"
 	"       cudaclimb device                        the GPU, its peaks and where each number comes from\n"
 	"\n"
+	"exercises (you write the stage's kernel; your files live in your workspace, see --work):\n"
+	"       cudaclimb exercises [LESSON]            the exercises and how far you got in each\n"
+	"       cudaclimb try LESSON/STAGE [FILE]       compile, check and time your kernel against the stage's own\n"
+	"                                               (the first try copies the starter into your workspace)\n"
+	"       cudaclimb watch LESSON/STAGE [FILE]     try again on every save (keys: h hint, r run again, q quit)\n"
+	"       cudaclimb hint LESSON/STAGE             the next hint\n"
+	"       cudaclimb reset LESSON/STAGE            the starter again (your file is kept as .N.bak)\n"
+	"       cudaclimb solution LESSON/STAGE         the stage's kernel beside yours, once passed or every hint seen\n"
+	"\n"
 	"options:\n"
 	"  --lessons DIR     use the lesson tree DIR (DIR/lessons/*.yaml, DIR/kernels/); also CUDACLIMB_LESSONS\n"
+	"  --work DIR        your exercise files and progress (default ~/cudaclimb-work); also CUDACLIMB_WORK\n"
 	"  --gpu N           use GPU N (CUDA_VISIBLE_DEVICES is honoured first)\n"
 	"  --arch sm_XX      compile for this architecture (no GPU needed; check takes a comma list)\n"
 	"  --set NAME=VALUE  set a parameter or tunable (repeatable; VALUE may be an expression)\n"
@@ -50,10 +53,11 @@ static const char usage_text[] =
 	"  --no-color, --ascii, --frames N   terminal interface: monochrome, ASCII, draw N frames and exit\n"
 	"  -h, --help        this text;  -V, --version   the version\n"
 	"\n"
-	"exit status: 0 all right; 1 a stage was wrong, faulted, hung or did not compile; 2 bad command line\n"
-	"or refused setting; 3 no GPU for a command that needs one; 4 a lesson file has errors.\n";
+	"exit status: 0 all right (try: passed); 1 a stage was wrong, faulted, hung or did not compile (try: not\n"
+	"yet); 2 bad command line or refused setting; 3 no GPU for a command that needs one; 4 a lesson file\n"
+	"has errors.\n";
 
-static int usage_error(const char *fmt, const char *arg)
+int usage_error(const char *fmt, const char *arg)
 {
 	fprintf(stderr, "cudaclimb: ");
 	fprintf(stderr, fmt, arg);
@@ -63,12 +67,12 @@ static int usage_error(const char *fmt, const char *arg)
 
 static int parse(cli *c, int argc, char **argv)
 {
-	enum { O_LESSONS = 256, O_GPU, O_ARCH, O_SET, O_JSON, O_TIMEOUT, O_SEED, O_REPS, O_NOCOUNT, O_REPLAY, O_NOCOLOR, O_ASCII, O_FRAMES };
+	enum { O_LESSONS = 256, O_GPU, O_ARCH, O_SET, O_JSON, O_TIMEOUT, O_SEED, O_REPS, O_NOCOUNT, O_REPLAY, O_NOCOLOR, O_ASCII, O_FRAMES, O_WORK };
 	static const struct option opts[] = {
 		{ "lessons", 1, 0, O_LESSONS }, { "gpu", 1, 0, O_GPU }, { "arch", 1, 0, O_ARCH }, { "set", 1, 0, O_SET },
 		{ "json", 0, 0, O_JSON }, { "timeout", 1, 0, O_TIMEOUT }, { "seed", 1, 0, O_SEED }, { "reps", 1, 0, O_REPS },
 		{ "no-counters", 0, 0, O_NOCOUNT }, { "replay", 1, 0, O_REPLAY }, { "no-color", 0, 0, O_NOCOLOR },
-		{ "ascii", 0, 0, O_ASCII }, { "frames", 1, 0, O_FRAMES }, { "help", 0, 0, 'h' }, { "version", 0, 0, 'V' }, { 0, 0, 0, 0 },
+		{ "ascii", 0, 0, O_ASCII }, { "frames", 1, 0, O_FRAMES }, { "work", 1, 0, O_WORK }, { "help", 0, 0, 'h' }, { "version", 0, 0, 'V' }, { 0, 0, 0, 0 },
 	};
 	c->eo.gpu = -1;
 	opterr = 0;
@@ -77,6 +81,7 @@ static int parse(cli *c, int argc, char **argv)
 	while ((o = getopt_long(argc, argv, "hV", opts, NULL)) != -1) {
 		switch (o) {
 		case O_LESSONS: c->eo.lessons_root = optarg; break;
+		case O_WORK: c->work = optarg; break;
 		case O_GPU: c->eo.gpu = (int)strtol(optarg, &end, 10); if (*end || c->eo.gpu < 0) return usage_error("--gpu takes a GPU number, not '%s'", optarg); break;
 		case O_ARCH: c->archs = optarg; c->eo.arch = optarg; break;
 		case O_SET:
@@ -103,8 +108,7 @@ static int parse(cli *c, int argc, char **argv)
 	return 0;
 }
 
-/* "lesson/stage" into a lesson and a stage index (-1: baseline). */
-static int find_stage(engine *e, const char *spec, const lesson **l, int *stage)
+int find_stage(engine *e, const char *spec, const lesson **l, int *stage)
 {
 	char id[128];
 	const char *slash = strchr(spec, '/');
@@ -142,7 +146,7 @@ static int cmd_show(cli *c, engine *e)
 	return EXIT_OK;
 }
 
-static int status_exit(run_status s)
+int status_exit(run_status s)
 {
 	return s == RUN_OK ? EXIT_OK : s == RUN_REFUSED ? EXIT_USAGE : s == RUN_NO_GPU ? EXIT_NO_GPU : EXIT_FAILED;
 }
@@ -243,12 +247,23 @@ static int cmd_check(cli *c)
 		for (int i = 0; i < s->count; i++) {
 			const lesson *l = s->items[i];
 			for (int k = 0; k < l->nstages; k++) {
-				engine_job j = { .lesson = l, .stage = k, .compile_only = 1 };
-				run_result r;
-				run_status st = engine_run_sync(e, &j, &r);
-				report_check_row(stdout, a, l, &r);
-				if (st != RUN_OK && st != RUN_UNSUPPORTED && code == EXIT_OK) code = EXIT_FAILED;
-				run_result_clear(&r);
+				/* The stage's kernel, then its exercise's starter (which must compile and keep the
+				 * stage's kernel names and parameters). */
+				const lesson_exercise *x = l->stages[k].exercise;
+				for (int starter = 0; starter <= (x != NULL); starter++) {
+					engine_job j = { .lesson = l, .stage = k, .compile_only = 1 };
+					char *text = starter ? file_read(x->start_path, NULL) : NULL;
+					j.kernel_text = text;
+					j.kernel_name = starter ? x->start_path : NULL;
+					run_result r;
+					run_status st = starter && !text ? RUN_COMPILE_ERROR : engine_run_sync(e, &j, &r);
+					if (starter && !text) { run_result_init(&r); r.status = st; strfmt(r.message, sizeof r.message, "cannot read %s", x->start_path); }
+					if (starter) strfmt(r.stage, sizeof r.stage, "%s/starter", l->stages[k].id);
+					report_check_row(stdout, a, l, &r);
+					if (st != RUN_OK && st != RUN_UNSUPPORTED && code == EXIT_OK) code = EXIT_FAILED;
+					run_result_clear(&r);
+					free(text);
+				}
 			}
 		}
 		engine_free(e);
@@ -275,10 +290,14 @@ int cli_main(int argc, char **argv)
 	if (r) return r;
 	const char *cmd = c.nargs ? c.args[0] : NULL;
 	if (cmd && !strcmp(cmd, "check")) return cmd_check(&c);
-	static const char *const cmds[] = { "list", "show", "run", "bench", "device", NULL };
-	int known = !cmd;
-	for (int i = 0; cmds[i] && !known; i++) known = !strcmp(cmd, cmds[i]);
-	if (!known) return usage_error("unknown command '%s'", cmd);
+	static const struct { const char *name; int (*fn)(cli *c, engine *e); } cmds[] = {
+		{ "list", cmd_list }, { "show", cmd_show }, { "run", cmd_run }, { "bench", cmd_bench }, { "device", cmd_device },
+		{ "exercises", cmd_exercises }, { "try", cmd_try }, { "watch", cmd_watch }, { "hint", cmd_hint }, { "reset", cmd_reset },
+		{ "solution", cmd_solution },
+	};
+	int (*fn)(cli *c, engine *e) = NULL;
+	for (size_t i = 0; cmd && i < sizeof cmds / sizeof cmds[0] && !fn; i++) if (!strcmp(cmd, cmds[i].name)) fn = cmds[i].fn;
+	if (cmd && !fn) return usage_error("unknown command '%s'", cmd);
 	/* The interface draws on a terminal and reads keys from one: without both it would draw into a
 	 * pipe and spin on an input that is always readable. --frames draws a fixed tour anywhere. */
 	if (!cmd && !c.to.frames && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
@@ -290,14 +309,10 @@ int cli_main(int argc, char **argv)
 	char err[1024];
 	c.eo.quiet = !cmd;
 	if (!cmd) c.eo.time_budget_ms = 100;   /* the terminal interface: what-if changes must feel instant */
+	if (cmd && !strcmp(cmd, "watch") && !c.eo.reps) c.eo.time_budget_ms = 150;   /* a verdict soon after each save */
 	engine *e = engine_new(&c.eo, err, sizeof err);
 	if (!e) { fprintf(stderr, "cudaclimb: %s\n", err); return EXIT_USAGE; }
-	if (!cmd) r = tui_run(e, &c.to);
-	else if (!strcmp(cmd, "list")) r = cmd_list(&c, e);
-	else if (!strcmp(cmd, "show")) r = cmd_show(&c, e);
-	else if (!strcmp(cmd, "run")) r = cmd_run(&c, e);
-	else if (!strcmp(cmd, "bench")) r = cmd_bench(&c, e);
-	else r = cmd_device(&c, e);
+	r = cmd ? fn(&c, e) : tui_run(e, &c.to);
 	engine_free(e);
 	return r;
 }

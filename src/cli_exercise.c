@@ -1,0 +1,500 @@
+/* cli_exercise: the exercise commands: exercises (the list and each one's state), try (compile,
+ * check, time and judge the learner's file), watch (try again on every save), hint, reset, solution. */
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/inotify.h>
+#include <sys/signalfd.h>
+#include <termios.h>
+#include <unistd.h>
+#include "cli.h"
+#include "cli_cmd.h"
+#include "diff.h"
+#include "exercise.h"
+#include "json.h"
+#include "util.h"
+
+/* LESSON/STAGE naming a stage that has an exercise. */
+static int find_exercise(cli *c, engine *e, const char *cmd, const lesson **l, int *stage)
+{
+	if (c->nargs < 2) {
+		fprintf(stderr, "cudaclimb: %s needs LESSON/STAGE\n", cmd);
+		return usage_error("cudaclimb exercises lists them%s", "");
+	}
+	int r = find_stage(e, c->args[1], l, stage);
+	if (r) return r;
+	if (*stage < 0 || !(*l)->stages[*stage].exercise) return usage_error("%s has no exercise (cudaclimb exercises lists them)", c->args[1]);
+	return 0;
+}
+
+/* ---- exercises ---- */
+
+int cmd_exercises(cli *c, engine *e)
+{
+	const lesson_set *ls = engine_lessons(e);
+	const lesson *only = NULL;
+	if (c->nargs > 2) return usage_error("exercises takes at most one lesson, not '%s'", c->args[2]);
+	if (c->nargs == 2 && !(only = lesson_set_find(ls, c->args[1]))) return usage_error("no lesson '%s' (cudaclimb list shows them)", c->args[1]);
+	char *work = ex_workspace(c->work), err[512];
+	int n = 0, code = EXIT_OK;
+	if (c->json) printf("{\"workspace\": \"%s\", \"exercises\": [", work);
+	else printf("Your workspace: %s\n\n%-26s %-12s %-12s %-6s %-7s %s\n", work, "exercise", "state", "last try", "hints", "best", "title");
+	for (int i = 0; i < ls->count; i++) {
+		const lesson *l = ls->items[i];
+		if (only && l != only) continue;
+		for (int s = 0; s < l->nstages; s++) {
+			const lesson_stage *st = &l->stages[s];
+			if (!st->exercise) continue;
+			ex_progress p;
+			if (ex_progress_get(work, l, st, &p, err, sizeof err)) { fprintf(stderr, "cudaclimb: %s\n", err); code = EXIT_FAILED; }
+			char name[160], ratio[16] = "-";
+			strfmt(name, sizeof name, "%s/%s", l->id, st->id);
+			if (p.best_ratio > 0) strfmt(ratio, sizeof ratio, "%.2fx", p.best_ratio);
+			if (c->json) {
+				char *file = ex_file(work, l, st);
+				printf("%s\n  {\"exercise\": \"%s\", \"title\": ", n ? "," : "", name);
+				json_string(stdout, st->title);
+				printf(", \"state\": \"%s\", \"last\": \"%s\", \"hints_shown\": %d, \"hints\": %d, \"best_ratio\": %.4f, \"bar\": %.4f, \"file\": ",
+				       ex_level_name(p.best), ex_level_name(p.last), p.hints, st->exercise->nhints, p.best_ratio, st->exercise->pass);
+				json_string(stdout, file);
+				printf("}");
+				free(file);
+			} else {
+				printf("%-26s %-12s %-12s %d/%-4d %-7s %s\n", name, ex_level_name(p.best), p.best == EX_NOT_STARTED ? "-" : ex_level_name(p.last),
+				       p.hints, st->exercise->nhints, ratio, st->title);
+			}
+			n++;
+		}
+	}
+	if (c->json) printf("\n]}\n");
+	else if (!n) printf("(no exercises in %s)\n", only ? only->id : "these lessons");
+	else printf("\ncudaclimb try LESSON/STAGE starts one: it copies the starter into your workspace and judges it.\n");
+	free(work);
+	return code;
+}
+
+/* ---- try ---- */
+
+static void metric_text(const run_result *r, char *out, size_t n)
+{
+	out[0] = 0;
+	if (r->ms_median <= 0) return;
+	strfmt(out, n, "%9.1f us  %7.0f GB/s", r->ms_median * 1000, r->gbps);
+	if (r->flops > 0) strfmt(out + strlen(out), n - strlen(out), "  %8.0f GFLOP/s", r->gflops);
+}
+
+static void print_check(const ex_verdict *v, int i)
+{
+	const ex_check *k = &v->checks[i];
+	printf("  %-13s %-28s ", k->label, k->sizes);
+	if (!k->done) { printf("-   not run (%s)\n", v->failed >= 0 ? "an earlier check failed" : "still running"); return; }
+	if (k->r.status != RUN_OK) { printf("FAIL %s\n", run_status_name(k->r.status)); return; }
+	printf("ok");
+	if (i == v->timed) {
+		char mine[96], theirs[96];
+		metric_text(&k->r, mine, sizeof mine);
+		run_result st = k->r;
+		st.ms_median = k->r.pair_ms_median;
+		st.gbps = k->r.pair_ms_median > 0 ? k->r.gbps * k->r.ms_median / k->r.pair_ms_median : 0;
+		st.gflops = k->r.pair_ms_median > 0 ? k->r.gflops * k->r.ms_median / k->r.pair_ms_median : 0;
+		metric_text(&st, theirs, sizeof theirs);
+		printf("\n  %-13s yours  %s\n  %-13s stage  %s", "", mine, "", theirs);
+	}
+	printf("\n");
+}
+
+/* The first lines of a compile log (the learner's own text, so printed clean). */
+static void print_log(const char *log, int max)
+{
+	int n = 0;
+	for (const char *p = log; p && *p && n < max; n++) {
+		size_t len = strcspn(p, "\n");
+		char *line = xstrndup(p, len);
+		printf("    ");
+		fput_clean(stdout, line);
+		printf("\n");
+		free(line);
+		p += len + (p[len] == '\n');
+		if (n == max - 1 && *p) printf("    ...\n");
+	}
+}
+
+static void print_verdict(const lesson *l, const lesson_stage *s, const char *file, const ex_verdict *v)
+{
+	const char *word[EXV_COUNT] = { "PASSED", "NOT YET", "NOT YET", "NOT YET", "NOT YET", "NOT YET", "NOT YET", "NOT YET",
+	                                "NOT YET", "NOT YET", "NOT YET", "ERROR", "REFUSED", "COMPILED" };
+	printf("%s/%s - %s\nyour file: ", l->id, s->id, s->title);
+	fput_clean(stdout, file);
+	printf("\n");
+	if (v->kind == EXV_NO_GPU) {
+		printf("  on a GPU it would be checked at");
+		for (int i = 0; i < v->nchecks; i++) printf("%s %s (%s)", i ? "," : "", v->checks[i].sizes, v->checks[i].label);
+		printf(", and timed against the stage's own kernel at the lesson's size\n");
+	} else {
+		for (int i = 0; i < v->nchecks; i++) print_check(v, i);
+	}
+	printf("%s: ", word[v->kind]);
+	fput_clean(stdout, v->headline);
+	printf("\n");
+	const ex_check *t = v->timed >= 0 ? &v->checks[v->timed] : NULL;
+	if ((v->kind == EXV_PASSED || v->kind == EXV_SLOW) && t)
+		printf("  speed ratio: median of %d alternating pairs %.2fx (p20 %.2fx, p80 %.2fx); the bar is %.2fx\n", t->r.reps, v->ratio,
+		       t->r.pair_ratio_p20, t->r.pair_ratio_p80, v->bar);
+	const run_result *f = v->failed >= 0 ? &v->checks[v->failed].r : NULL;
+	if (f && (v->kind == EXV_COMPILE_ERROR || v->kind == EXV_CRASH) && f->log && f->log[0]) {
+		printf("  compiler output:\n");
+		print_log(f->log, 30);
+	}
+	if (v->kind == EXV_NO_GPU && f)
+		printf("  resources: %d registers, %lld bytes static shared memory, %d bytes spilled; block %ux%ux%u\n", f->regs,
+		       (long long)f->static_smem, f->spill_stores + f->spill_loads, f->block[0], f->block[1], f->block[2]);
+	if (v->counters_done) {
+		if (v->diag.diagnosis[0]) {
+			printf("diagnosis of your kernel (hardware counters):\n");
+			print_log(v->diag.diagnosis, 8);
+		} else if (v->diag.counters_note[0]) {
+			printf("diagnosis: no hardware counters: ");
+			fput_clean(stdout, v->diag.counters_note);
+			printf("\n");
+		}
+	}
+}
+
+static void print_json(const device_info *d, const char *file, const ex_verdict *v)
+{
+	printf("{\"device\": ");
+	json_object(stdout, device_info_fields, device_info_nfields, d, NULL, NULL);
+	printf(",\n\"verdict\": {\"kind\": \"%s\", \"passed\": %s, \"headline\": ", ex_kind_name(v->kind), v->kind == EXV_PASSED ? "true" : "false");
+	json_string(stdout, v->headline);
+	printf(", \"ratio\": %.6g, \"bar\": %.6g, \"at_lesson_size\": %s, \"source_hash\": \"%s\", \"file\": ", v->ratio, v->bar,
+	       v->at_lesson_size ? "true" : "false", v->hash);
+	json_string(stdout, file);
+	printf("},\n\"checks\": [\n");
+	for (int i = 0; i < v->nchecks; i++) {
+		printf("{\"label\": ");
+		json_string(stdout, v->checks[i].label);
+		printf(", \"sizes\": ");
+		json_string(stdout, v->checks[i].sizes);
+		printf(", \"done\": %s, \"result\": ", v->checks[i].done ? "true" : "false");
+		json_object(stdout, run_result_fields, run_result_nfields, &v->checks[i].r, "log", v->checks[i].r.log);
+		printf("}%s\n", i + 1 < v->nchecks ? "," : "");
+	}
+	printf("],\n\"diagnosis\": ");
+	if (v->counters_done) json_object(stdout, run_result_fields, run_result_nfields, &v->diag, NULL, NULL);
+	else printf("null");
+	printf("}\n");
+}
+
+typedef struct { ex_try *t; int printed; } try_ctx;
+
+static void try_listener(void *ctx, int id, job_phase ph, const char *note, const run_result *r)
+{
+	try_ctx *tc = ctx;
+	if (ph == JOB_WAITING_GPU && note) fprintf(stderr, "cudaclimb: %s\n", note);
+	if (tc->t) ex_try_event(tc->t, id, ph, note, r);
+}
+
+static int verdict_exit(const ex_verdict *v)
+{
+	return v->kind == EXV_PASSED ? EXIT_OK : v->kind == EXV_NO_GPU ? EXIT_NO_GPU : v->kind == EXV_REFUSED ? EXIT_USAGE : EXIT_FAILED;
+}
+
+/* The try's settings must name parameters or this stage's tunables. */
+static int check_sets(cli *c, const lesson *l, int stage)
+{
+	for (int k = 0; k < c->nsets; k++)
+		if (!lesson_find_param(l, c->sets[k].name) && !lesson_find_tunable(&l->stages[stage], c->sets[k].name))
+			return usage_error("no parameter or tunable '%s' in this stage", c->sets[k].name);
+	return 0;
+}
+
+/* One try to its end (the diagnosis included); prints it unless quiet. Returns the exit code, or -1
+ * when it could not start (message printed). */
+static int run_try(cli *c, engine *e, const lesson *l, int stage, const char *file, const char *work, ex_verdict *copy, double *ms)
+{
+	char err[512];
+	ex_try_opts o = { .file = file, .sets = c->sets, .nsets = c->nsets, .seed = c->eo.seed, .has_seed = c->eo.has_seed,
+	                  .counters = !c->eo.no_counters };
+	try_ctx tc = { NULL, 0 };
+	engine_set_listener(e, try_listener, &tc);
+	double t0 = now_ms();
+	ex_try *t = ex_try_start(e, l, stage, &o, err, sizeof err);
+	if (!t) { fprintf(stderr, "cudaclimb: %s\n", err); return -1; }
+	tc.t = t;
+	while (ex_try_state(t) < 1) engine_poll(e, -1);
+	if (ms) *ms = now_ms() - t0;
+	while (ex_try_state(t) < 2) engine_poll(e, -1);
+	const ex_verdict *v = ex_try_verdict(t);
+	const lesson_stage *s = &l->stages[stage];
+	if (c->json) print_json(engine_device(e), file, v);
+	else print_verdict(l, s, file, v);
+	if (ex_record(work, l, s, v, err, sizeof err)) fprintf(stderr, "cudaclimb: progress not saved: %s\n", err);
+	int code = verdict_exit(v);
+	if (copy) { *copy = *v; copy->diag.log = NULL; for (int i = 0; i < EX_MAX_CHECKS; i++) copy->checks[i].r.log = NULL; }
+	engine_set_listener(e, NULL, NULL);
+	ex_try_free(t);
+	return code;
+}
+
+/* The file to try: the operand, or the workspace's (created from the starter when missing). */
+static char *try_file(cli *c, const char *work, const lesson *l, const lesson_stage *s, int *code)
+{
+	char err[512];
+	*code = 0;
+	if (c->nargs > 2) {
+		if (!file_exists(c->args[2])) { fprintf(stderr, "cudaclimb: no file %s\n", c->args[2]); *code = EXIT_USAGE; return NULL; }
+		return xstrdup(c->args[2]);
+	}
+	char *file = ex_file(work, l, s);
+	int made = ex_begin(work, l, s, err, sizeof err);
+	if (made < 0) { fprintf(stderr, "cudaclimb: %s\n", err); free(file); *code = EXIT_FAILED; return NULL; }
+	if (made && !c->json) {
+		printf("Started %s/%s: your file is %s\n", l->id, s->id, file);
+		printf("(a copy of the starter, %s/exercises/%s; its TODO comments say what to write).\n", l->id, s->exercise->start_rel);
+		printf("Edit it, then run cudaclimb try %s/%s again, or cudaclimb watch %s/%s to judge every save.\n\n", l->id, s->id, l->id, s->id);
+	}
+	return file;
+}
+
+int cmd_try(cli *c, engine *e)
+{
+	const lesson *l;
+	int stage, code = find_exercise(c, e, "try", &l, &stage);
+	if (code) return code;
+	if (c->nargs > 3) return usage_error("try takes LESSON/STAGE and at most one FILE, not '%s'", c->args[3]);
+	if ((code = check_sets(c, l, stage))) return code;
+	char *work = ex_workspace(c->work), *file = try_file(c, work, l, &l->stages[stage], &code);
+	if (file) code = run_try(c, e, l, stage, file, work, NULL, NULL);
+	free(file);
+	free(work);
+	return code < 0 ? EXIT_FAILED : code;
+}
+
+/* ---- watch ---- */
+
+static void bump_hint(ex_progress *p, void *ctx)
+{
+	int n = *(int *)ctx;
+	if (p->hints < n) p->hints++;
+}
+
+/* The next hint (and every one before it when all_so_far), recording that it was shown. */
+static void show_hint(const char *work, const lesson *l, const lesson_stage *s, int all_so_far)
+{
+	const lesson_exercise *x = s->exercise;
+	char err[512];
+	ex_progress p;
+	if (!x->nhints) { printf("This exercise has no hints: the TODO comments in your file say what to write.\n"); return; }
+	ex_progress_get(work, l, s, &p, err, sizeof err);
+	int n = x->nhints;
+	if (p.hints < n && ex_progress_update(work, l, s, bump_hint, &n, err, sizeof err) == 0) p.hints++;
+	else if (p.hints < n) fprintf(stderr, "cudaclimb: %s\n", err);
+	int shown = p.hints < 1 ? 1 : p.hints;
+	for (int i = all_so_far ? 0 : shown - 1; i < shown; i++) {
+		printf("Hint %d of %d: ", i + 1, n);
+		fput_clean(stdout, x->hints[i]);
+		printf("\n");
+	}
+	if (shown == n) printf("That was the last hint: cudaclimb solution %s/%s now shows the stage's own kernel.\n", l->id, s->id);
+}
+
+int cmd_watch(cli *c, engine *e)
+{
+	const lesson *l;
+	int stage, code = find_exercise(c, e, "watch", &l, &stage);
+	if (code) return code;
+	if (c->nargs > 3) return usage_error("watch takes LESSON/STAGE and at most one FILE, not '%s'", c->args[3]);
+	if ((code = check_sets(c, l, stage))) return code;
+	const lesson_stage *s = &l->stages[stage];
+	char *work = ex_workspace(c->work), *file = try_file(c, work, l, s, &code);
+	if (!file) { free(work); return code; }
+	/* Editors save by writing the file or by renaming a new one over it: watch the folder. */
+	char *dir = xstrdup(file), *slash = strrchr(dir, '/');
+	const char *base = slash ? slash + 1 : file;
+	if (slash) *slash = 0; else strcpy(dir, ".");
+	int in = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
+	if (in < 0 || inotify_add_watch(in, slash ? dir : ".", IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE) < 0) {
+		fprintf(stderr, "cudaclimb: cannot watch %s: %s\n", dir, strerror(errno));
+		free(dir); free(file); free(work);
+		return EXIT_FAILED;
+	}
+	sigset_t mask, old;
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGINT); sigaddset(&mask, SIGTERM); sigaddset(&mask, SIGHUP);
+	sigprocmask(SIG_BLOCK, &mask, &old);
+	int sfd = signalfd(-1, &mask, SFD_CLOEXEC);
+	int tty = isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
+	struct termios saved, raw;
+	if (tty && tcgetattr(STDIN_FILENO, &saved) == 0) {
+		raw = saved;
+		raw.c_lflag &= ~(tcflag_t)(ICANON | ECHO);
+		raw.c_cc[VMIN] = 1;
+		raw.c_cc[VTIME] = 0;
+		tcsetattr(STDIN_FILENO, TCSANOW, &raw);
+	} else {
+		tty = 0;
+	}
+	int again = 1, quit = 0, tries = 0;
+	double due = 0;
+	while (!quit) {
+		if (again && now_ms() >= due) {
+			again = 0;
+			if (tty && !c->json) fputs("\033[H\033[2J", stdout);   /* a clean screen per try, as rustlings does */
+			double ms = 0;
+			ex_verdict v;
+			code = run_try(c, e, l, stage, file, work, &v, &ms);
+			tries++;
+			if (!c->json) {
+				printf("\nverdict in %.0f ms (try %d); watching %s: save to try again%s\n", ms, tries, file,
+				       tty ? ", h hint, r run again, q quit" : ", Ctrl-C ends");
+			} else {
+				fprintf(stderr, "cudaclimb: verdict in %.0f ms (try %d)\n", ms, tries);
+			}
+			fflush(stdout);
+		}
+		struct pollfd fds[3] = { { .fd = in, .events = POLLIN }, { .fd = sfd, .events = POLLIN }, { .fd = tty ? STDIN_FILENO : -1, .events = POLLIN } };
+		int timeout = again ? (int)(due - now_ms()) + 1 : -1;
+		if (poll(fds, 3, timeout < 0 && again ? 0 : timeout) < 0 && errno != EINTR) break;
+		if (fds[1].revents & POLLIN) {   /* consumed here, so that unblocking it later does not end us */
+			struct signalfd_siginfo si;
+			if (read(sfd, &si, sizeof si) < 0) {}
+			break;
+		}
+		if (fds[0].revents & POLLIN) {
+			char buf[8192] __attribute__((aligned(__alignof__(struct inotify_event))));
+			ssize_t n;
+			while ((n = read(in, buf, sizeof buf)) > 0)
+				for (char *p = buf; p < buf + n;) {
+					struct inotify_event *ev = (struct inotify_event *)p;
+					if (ev->len && !strcmp(ev->name, base) && !again) { again = 1; due = now_ms() + 30; }   /* editors write in bursts */
+					p += sizeof *ev + ev->len;
+				}
+		}
+		if (fds[2].revents & POLLIN) {
+			char k;
+			if (read(STDIN_FILENO, &k, 1) == 1) {
+				if (k == 'q' || k == 4) quit = 1;
+				else if (k == 'h') { printf("\n"); show_hint(work, l, s, 0); fflush(stdout); }
+				else if (k == 'r') { again = 1; due = 0; }
+			} else {
+				tty = 0;
+			}
+		}
+	}
+	if (tty) tcsetattr(STDIN_FILENO, TCSANOW, &saved);
+	close(sfd);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	close(in);
+	free(dir);
+	free(file);
+	free(work);
+	return code < 0 ? EXIT_FAILED : code;
+}
+
+/* ---- hint, reset, solution ---- */
+
+int cmd_hint(cli *c, engine *e)
+{
+	const lesson *l;
+	int stage, code = find_exercise(c, e, "hint", &l, &stage);
+	if (code) return code;
+	char *work = ex_workspace(c->work);
+	show_hint(work, l, &l->stages[stage], 0);
+	free(work);
+	return EXIT_OK;
+}
+
+int cmd_reset(cli *c, engine *e)
+{
+	const lesson *l;
+	int stage, code = find_exercise(c, e, "reset", &l, &stage);
+	if (code) return code;
+	char *work = ex_workspace(c->work), *file = ex_file(work, l, &l->stages[stage]), kept[1024], err[1024];
+	if (ex_reset(work, l, &l->stages[stage], kept, sizeof kept, err, sizeof err)) {
+		fprintf(stderr, "cudaclimb: %s\n", err);
+		code = EXIT_FAILED;
+	} else {
+		printf("%s is the starter again", file);
+		if (kept[0]) printf("; your previous file is kept as %s", kept);
+		printf(".\n");
+	}
+	free(file);
+	free(work);
+	return code;
+}
+
+/* Lines of text (owned copies), for the diff. */
+static char **split_lines(const char *text, int *n)
+{
+	char **v = NULL;
+	*n = 0;
+	for (const char *p = text; p && *p;) {
+		size_t len = strcspn(p, "\n");
+		v = xrealloc(v, (size_t)(*n + 1) * sizeof *v);
+		v[(*n)++] = xstrndup(p, len);
+		p += len + (p[len] == '\n');
+	}
+	return v;
+}
+
+/* The learner's file against the stage's kernel: the changed lines with two lines of context
+ * around them, "..." between separate changes. */
+static void print_diff(const char *mine_path, const char *mine, const char *theirs_path, const char *theirs)
+{
+	int na, nb;
+	char **a = split_lines(mine, &na), **b = split_lines(theirs, &nb);
+	diff_op *ops;
+	int n = source_diff(a, na, b, nb, &ops), last = -1;
+	printf("--- yours  ");
+	fput_clean(stdout, mine_path);
+	printf("\n+++ stage  %s\n", theirs_path);
+	for (int i = 0; i < n; i++) {
+		int near = 0;
+		for (int k = i - 2; k <= i + 2; k++) near |= k >= 0 && k < n && ops[k].kind != DIFF_SAME;
+		if (!near) continue;
+		if (last >= 0 && i > last + 1) printf("...\n");
+		last = i;
+		const diff_op *d = &ops[i];
+		printf("%c%4d  ", d->kind == DIFF_ADD ? '+' : d->kind == DIFF_DEL ? '-' : ' ', (d->kind == DIFF_ADD ? d->b : d->a) + 1);
+		fput_clean(stdout, d->kind == DIFF_ADD ? b[d->b] : a[d->a]);
+		printf("\n");
+	}
+	if (n < 0) printf("(out of memory comparing the files)\n");
+	else if (last < 0) printf("(no difference: your file is the stage's kernel)\n");
+	free(ops);
+	for (int i = 0; i < na; i++) free(a[i]);
+	for (int i = 0; i < nb; i++) free(b[i]);
+	free(a);
+	free(b);
+}
+
+int cmd_solution(cli *c, engine *e)
+{
+	const lesson *l;
+	int stage, code = find_exercise(c, e, "solution", &l, &stage);
+	if (code) return code;
+	const lesson_stage *s = &l->stages[stage];
+	char *work = ex_workspace(c->work), err[512];
+	ex_progress p;
+	ex_progress_get(work, l, s, &p, err, sizeof err);
+	if (p.best < EX_PASSED && p.hints < s->exercise->nhints) {
+		printf("The stage's own kernel opens once you have passed this exercise or seen every hint (%d of %d shown:\n"
+		       "cudaclimb hint %s/%s shows the next).\n", p.hints, s->exercise->nhints, l->id, s->id);
+		free(work);
+		return EXIT_FAILED;
+	}
+	if (p.best < EX_PASSED && !s->exercise->nhints) {
+		printf("The stage's own kernel opens once you have passed this exercise.\n");
+		free(work);
+		return EXIT_FAILED;
+	}
+	char *theirs = file_read(s->kernel_path, NULL), *file = ex_file(work, l, s), *mine = file_read(file, NULL);
+	if (!theirs) { fprintf(stderr, "cudaclimb: cannot read %s\n", s->kernel_path); code = EXIT_FAILED; }
+	else if (!mine) { printf("The stage's own kernel, %s:\n\n%s", s->kernel_rel, theirs); }
+	else print_diff(file, mine, s->kernel_rel, theirs);
+	free(theirs); free(mine); free(file); free(work);
+	return code;
+}

@@ -1,0 +1,367 @@
+/* exercise_try: one try of a learner's file. The runs, submitted together and stopped at the first
+ * failure: the exercise's sizes (or a tiny and an odd one), each with fresh inputs and checks only;
+ * the lesson's size, checked and timed in alternation with the stage's own kernel; the lesson's size
+ * again with fresh inputs (a kernel that replays a remembered answer fails there); then, after the
+ * verdict, one run with the hardware counters for the diagnosis. Every run is untrusted: the worker
+ * hides the reference from the learner's kernel and watches the guard zones. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <time.h>
+#include "exercise.h"
+#include "util.h"
+
+struct ex_try {
+	engine *e;
+	const lesson *l;
+	int stage;
+	char *text, *name;          /* the learner's source, read once, and its path */
+	plan_setting sets[16]; int nsets;
+	int counters;
+	uint64_t seed;
+	int job[EX_MAX_CHECKS];
+	int diag_job;
+	int state;                  /* 0 running, 1 verdict known, 2 all done */
+	ex_verdict v;
+};
+
+static const char *const kind_names[EXV_COUNT] = {
+	"passed", "slow", "wrong", "unwritten", "out_of_bounds", "wrong_later", "fault", "hang",
+	"compile_error", "no_kernel", "signature", "crash", "refused", "no_gpu",
+};
+
+const char *ex_kind_name(ex_kind k) { return (unsigned)k < EXV_COUNT ? kind_names[k] : "?"; }
+
+/* ---- sizes ---- */
+
+typedef struct { const plan *p; } lookup_ctx;
+
+static int lookup(void *ctx, const char *name, size_t len, expr_value *out)
+{
+	char n[64];
+	strfmt(n, sizeof n, "%.*s", (int)len, name);
+	const expr_value *v = plan_var_get(((lookup_ctx *)ctx)->p, n);
+	if (!v) return -1;
+	*out = *v;
+	return 0;
+}
+
+/* v made odd and not a multiple of 3, 5 or 7 (so that no tile, warp or vector width divides it). */
+static int64_t oddish(int64_t v)
+{
+	if (v < 11) v = 11;
+	v |= 1;
+	while (v % 3 == 0 || v % 5 == 0 || v % 7 == 0) v += 2;
+	return v;
+}
+
+int ex_sizes(engine *e, const lesson *l, int stage, ex_size *out, int cap)
+{
+	const lesson_exercise *x = l->stages[stage].exercise;
+	int n = 0;
+	if (x && x->nsizes) {
+		for (int i = 0; i < x->nsizes && n < cap; i++, n++) {
+			ex_size *z = &out[n];
+			memset(z, 0, sizeof *z);
+			strfmt(z->label, sizeof z->label, "size %d", i + 1);
+			for (int k = 0; k < x->sizes[i].n && k < 8; k++, z->nsets++) {
+				strfmt(z->sets[k].name, sizeof z->sets[k].name, "%s", x->sizes[i].names[k]);
+				strfmt(z->sets[k].value, sizeof z->sets[k].value, "%s", x->sizes[i].values[k]);
+			}
+		}
+		return n;
+	}
+	plan p;
+	plan_device pd;
+	engine_plan_device(e, &pd);
+	char err[512];
+	if (plan_make(&p, l, stage, NULL, 0, &pd, err, sizeof err)) { plan_free(&p); return 0; }
+	lookup_ctx lc = { &p };
+	for (int which = 0; which < 2 && n < cap; which++) {
+		ex_size *z = &out[n];
+		memset(z, 0, sizeof *z);
+		strfmt(z->label, sizeof z->label, "%s", which ? "odd" : "tiny");
+		int k = 0;
+		for (int i = 0; i < l->nparams && z->nsets < 8; i++) {
+			const lesson_param *pa = &l->params[i];
+			const expr_value *dv = plan_var_get(&p, pa->name);
+			if (pa->type != DT_I64 || !dv) continue;
+			int64_t v = which ? oddish(expr_as_int(*dv) / 7) : 3 + 2 * k, lo, hi;
+			expr_value b;
+			if (pa->min.e && !expr_eval(pa->min.e, lookup, &lc, &b, NULL) && v < (lo = expr_as_int(b))) v = lo;
+			if (pa->max.e && !expr_eval(pa->max.e, lookup, &lc, &b, NULL) && v > (hi = expr_as_int(b))) v = hi;
+			strfmt(z->sets[z->nsets].name, sizeof z->sets[0].name, "%s", pa->name);
+			strfmt(z->sets[z->nsets].value, sizeof z->sets[0].value, "%lld", (long long)v);
+			z->nsets++;
+			k++;
+		}
+		if (z->nsets) n++;
+	}
+	plan_free(&p);
+	return n;
+}
+
+/* ---- the runs ---- */
+
+/* settings = the try's, with the size's parameters replacing any the try set. */
+static int merge_sets(const ex_try *t, const ex_size *z, plan_setting *out)
+{
+	int n = 0;
+	for (int i = 0; i < t->nsets; i++) {
+		int over = 0;
+		for (int k = 0; z && k < z->nsets; k++) over |= !strcmp(z->sets[k].name, t->sets[i].name);
+		if (!over && n < 16) out[n++] = t->sets[i];
+	}
+	for (int k = 0; z && k < z->nsets && n < 16; k++) out[n++] = z->sets[k];
+	return n;
+}
+
+static int submit(ex_try *t, const ex_size *z, int pair, int counters, uint64_t seed, char *err, size_t errlen)
+{
+	const lesson_exercise *x = t->l->stages[t->stage].exercise;
+	engine_job j;
+	memset(&j, 0, sizeof j);
+	j.lesson = t->l;
+	j.stage = t->stage;
+	j.nsets = merge_sets(t, z, j.sets);
+	j.no_time = !pair;
+	j.pair = pair;
+	j.counters = counters;
+	j.kernel_text = t->text;
+	j.kernel_name = t->name;
+	j.untrusted = 1;
+	j.seed = seed;
+	j.has_seed = 1;
+	if (x->has_tolerance) {
+		j.has_tolerance = 1;
+		j.exact = x->exact;
+		j.rel_tol = x->rel_tol;
+		j.abs_tol = x->abs_tol;
+	}
+	return engine_submit(t->e, &j, err, errlen);
+}
+
+/* The lesson's parameters as a run with these settings has them ("n=5"); the settings' own text
+ * when the plan refuses them (the run will say why). */
+static void sizes_text(const ex_try *t, const plan_setting *s, int n, char *out, size_t len)
+{
+	plan p;
+	plan_device pd;
+	engine_plan_device(t->e, &pd);
+	char err[256], v[48];
+	sb b = {0};
+	if (plan_make(&p, t->l, t->stage, s, n, &pd, err, sizeof err) == 0) {
+		for (int i = 0; i < t->l->nparams; i++) {
+			const expr_value *x = plan_var_get(&p, t->l->params[i].name);
+			if (x && t->l->params[i].type == DT_I64) sb_addf(&b, "%s%s=%s", b.len ? " " : "", t->l->params[i].name, expr_format(*x, v, sizeof v));
+		}
+	} else {
+		for (int i = 0; i < n; i++) if (lesson_find_param(t->l, s[i].name)) sb_addf(&b, "%s%s=%s", b.len ? " " : "", s[i].name, s[i].value);
+	}
+	plan_free(&p);
+	strfmt(out, len, "%s", b.s ? b.s : "");
+	sb_free(&b);
+}
+
+/* Whether every parameter the try sets has its lesson value. */
+static int at_lesson_size(ex_try *t)
+{
+	plan a, b;
+	plan_device pd;
+	engine_plan_device(t->e, &pd);
+	char err[256];
+	int same = !plan_make(&a, t->l, t->stage, NULL, 0, &pd, err, sizeof err) &&
+	           !plan_make(&b, t->l, t->stage, t->sets, t->nsets, &pd, err, sizeof err);
+	for (int i = 0; same && i < t->l->nparams; i++) {
+		const expr_value *x = plan_var_get(&a, t->l->params[i].name), *y = plan_var_get(&b, t->l->params[i].name);
+		same = x && y && expr_as_double(*x) == expr_as_double(*y);
+	}
+	plan_free(&a);
+	plan_free(&b);
+	return same;
+}
+
+ex_try *ex_try_start(engine *e, const lesson *l, int stage, const ex_try_opts *o, char *err, size_t errlen)
+{
+	if (stage < 0 || stage >= l->nstages || !l->stages[stage].exercise) { strfmt(err, errlen, "this stage has no exercise"); return NULL; }
+	size_t len;
+	char *text = file_read(o->file, &len);
+	if (!text) { strfmt(err, errlen, "cannot read %s", o->file); return NULL; }
+	ex_try *t = xcalloc(1, sizeof *t);
+	t->e = e;
+	t->l = l;
+	t->stage = stage;
+	t->text = text;
+	t->name = xstrdup(o->file);
+	t->counters = o->counters;
+	for (int i = 0; i < o->nsets && i < 16; i++) t->sets[t->nsets++] = o->sets[i];
+	if (o->has_seed) t->seed = o->seed;
+	else if (getrandom(&t->seed, sizeof t->seed, 0) != sizeof t->seed) t->seed = (uint64_t)time(NULL) * 0x9e3779b97f4a7c15ULL ^ (uint64_t)now_ms();
+	ex_verdict *v = &t->v;
+	v->failed = v->timed = -1;
+	v->bar = l->stages[stage].exercise->pass;
+	v->at_lesson_size = at_lesson_size(t);
+	strfmt(v->hash, sizeof v->hash, "%016llx", (unsigned long long)fnv1a(FNV_OFFSET, text, len));
+	for (int i = 0; i < EX_MAX_CHECKS; i++) run_result_init(&v->checks[i].r);
+	run_result_init(&v->diag);
+	ex_size sizes[EX_MAX_CHECKS - 2];
+	int nz = ex_sizes(e, l, stage, sizes, EX_MAX_CHECKS - 2);
+	plan_setting merged[16];
+	for (int i = 0; i <= nz + 1; i++) {
+		ex_check *c = &v->checks[v->nchecks];
+		const ex_size *z = i < nz ? &sizes[i] : NULL;
+		strfmt(c->label, sizeof c->label, "%s", z ? z->label : i == nz ? "lesson size" : "fresh inputs");
+		sizes_text(t, merged, merge_sets(t, z, merged), c->sizes, sizeof c->sizes);
+		int id = submit(t, z, i == nz, 0, t->seed + (uint64_t)i, err, errlen);
+		if (id < 0) { ex_try_free(t); return NULL; }
+		if (i == nz) v->timed = v->nchecks;
+		t->job[v->nchecks++] = id;
+	}
+	return t;
+}
+
+/* ---- the verdict ---- */
+
+static ex_kind kind_of(const run_result *r)
+{
+	switch (r->status) {
+	case RUN_OK: return EXV_PASSED;
+	case RUN_WRONG:
+		return !strcmp(r->issue, "out_of_bounds") ? EXV_OUT_OF_BOUNDS : !strcmp(r->issue, "unwritten") ? EXV_UNWRITTEN
+		     : !strcmp(r->issue, "wrong_later") ? EXV_WRONG_LATER : EXV_WRONG;
+	case RUN_COMPILE_ERROR:
+		return !strcmp(r->issue, "no_kernel") ? EXV_NO_KERNEL : !strcmp(r->issue, "signature") ? EXV_SIGNATURE : EXV_COMPILE_ERROR;
+	case RUN_FAULT: return EXV_FAULT;
+	case RUN_HANG: return EXV_HANG;
+	case RUN_CRASH: return EXV_CRASH;
+	case RUN_NO_GPU: return EXV_NO_GPU;
+	default: return EXV_REFUSED;
+	}
+}
+
+/* The verdict of a failed check c. */
+static void judge_failure(ex_verdict *v, int i)
+{
+	const ex_check *c = &v->checks[i];
+	const run_result *r = &c->r;
+	v->failed = i;
+	v->kind = kind_of(r);
+	const char *where = c->sizes;
+	switch (v->kind) {
+	case EXV_COMPILE_ERROR: case EXV_NO_KERNEL: case EXV_SIGNATURE: case EXV_CRASH: case EXV_REFUSED:
+		strfmt(v->headline, sizeof v->headline, "%s", r->message);
+		break;
+	case EXV_NO_GPU:
+		strfmt(v->headline, sizeof v->headline, "compiles (%d registers, %.0f%% theoretical occupancy%s%s); checking and timing need a GPU: %s",
+		       r->regs, 100 * r->occ_theoretical, r->occ_limiter[0] ? ", limited by " : "", r->occ_limiter,
+		       strncmp(r->message, "no GPU: ", 8) ? r->message : r->message + 8);
+		break;
+	case EXV_WRONG:
+		strfmt(v->headline, sizeof v->headline, "wrong at %s (%s): %s; largest error %.3g (relative %.3g)", where, c->label, r->message,
+		       r->max_abs_err, r->max_rel_err);
+		break;
+	default:
+		strfmt(v->headline, sizeof v->headline, "%s at %s (%s): %s", v->kind == EXV_FAULT ? "faulted" : v->kind == EXV_HANG ? "hung" : "wrong",
+		       where, c->label, r->message);
+		break;
+	}
+}
+
+static void judge_success(ex_verdict *v)
+{
+	const run_result *r = &v->checks[v->timed].r;
+	v->ratio = r->pair_ratio;
+	v->kind = v->ratio >= v->bar ? EXV_PASSED : EXV_SLOW;
+	char sizes[256] = "";
+	for (int i = 0; i < v->nchecks; i++)
+		if (i != v->timed && strcmp(v->checks[i].label, "fresh inputs"))
+			strfmt(sizes + strlen(sizes), sizeof sizes - strlen(sizes), "%s%s", sizes[0] ? ", " : "", v->checks[i].sizes);
+	strfmt(v->headline, sizeof v->headline, "%s: correct at %s and the lesson's size (twice, fresh inputs), %.2fx the stage's own kernel (the bar is %.2fx)%s",
+	       v->kind == EXV_PASSED ? (v->at_lesson_size ? "passed" : "fast enough, at your sizes") : "correct, not yet fast enough",
+	       sizes, v->ratio, v->bar, v->kind == EXV_PASSED && !v->at_lesson_size ? "; a pass counts at the lesson's own sizes" : "");
+}
+
+int ex_try_event(ex_try *t, int job, job_phase phase, const char *note, const run_result *r)
+{
+	ex_verdict *v = &t->v;
+	if (job == t->diag_job && t->diag_job) {
+		if (phase != JOB_DONE || !r) return 0;
+		run_result_clear(&v->diag);
+		run_result_copy(&v->diag, r);
+		v->counters_done = 1;
+		t->diag_job = 0;
+		t->state = 2;
+		return 1;
+	}
+	int i = 0;
+	while (i < v->nchecks && t->job[i] != job) i++;
+	if (i == v->nchecks) return 0;
+	if (phase != JOB_DONE || !r) return 1;
+	ex_check *c = &v->checks[i];
+	run_result_clear(&c->r);
+	run_result_copy(&c->r, r);
+	c->done = 1;
+	t->job[i] = 0;
+	if (r->status != RUN_OK) {
+		for (int k = 0; k < v->nchecks; k++) if (t->job[k]) { engine_cancel(t->e, t->job[k]); t->job[k] = 0; }
+		judge_failure(v, i);
+	} else if (ex_try_busy(t)) {
+		return 1;
+	} else {
+		judge_success(v);
+	}
+	int diag = t->counters && (v->kind == EXV_PASSED || v->kind == EXV_SLOW || v->kind == EXV_WRONG || v->kind == EXV_UNWRITTEN);
+	char err[256];
+	t->state = 2;
+	if (diag && (t->diag_job = submit(t, NULL, 0, 1, t->seed + (uint64_t)v->nchecks - 1, err, sizeof err)) > 0) t->state = 1;
+	else t->diag_job = 0;
+	return 1;
+}
+
+int ex_try_state(const ex_try *t) { return t->state; }
+const ex_verdict *ex_try_verdict(const ex_try *t) { return &t->v; }
+
+int ex_try_busy(const ex_try *t)
+{
+	int n = t->diag_job != 0;
+	for (int i = 0; i < t->v.nchecks; i++) n += t->job[i] != 0;
+	return n;
+}
+
+void ex_try_free(ex_try *t)
+{
+	if (!t) return;
+	for (int i = 0; i < t->v.nchecks; i++) if (t->job[i]) engine_cancel(t->e, t->job[i]);
+	if (t->diag_job) engine_cancel(t->e, t->diag_job);
+	for (int i = 0; i < EX_MAX_CHECKS; i++) run_result_clear(&t->v.checks[i].r);
+	run_result_clear(&t->v.diag);
+	free(t->text);
+	free(t->name);
+	free(t);
+}
+
+/* ---- progress ---- */
+
+typedef struct { const ex_verdict *v; } record_ctx;
+
+static void record_fn(ex_progress *p, void *ctx)
+{
+	const ex_verdict *v = ((record_ctx *)ctx)->v;
+	ex_level lv = EX_STARTED;
+	if (v->kind == EXV_PASSED) lv = v->at_lesson_size ? EX_PASSED : EX_CORRECT;
+	else if (v->kind == EXV_SLOW) lv = EX_CORRECT;
+	else if (v->kind != EXV_COMPILE_ERROR && v->kind != EXV_NO_KERNEL && v->kind != EXV_SIGNATURE && v->kind != EXV_CRASH &&
+	         v->kind != EXV_REFUSED) lv = EX_COMPILES;
+	p->last = lv;
+	if (lv > p->best) p->best = lv;
+	if ((v->kind == EXV_PASSED || v->kind == EXV_SLOW) && v->at_lesson_size && v->ratio > p->best_ratio) p->best_ratio = v->ratio;
+	p->when = (int64_t)time(NULL);
+	strfmt(p->hash, sizeof p->hash, "%s", v->hash);
+}
+
+int ex_record(const char *work, const lesson *l, const lesson_stage *s, const ex_verdict *v, char *err, size_t errlen)
+{
+	record_ctx c = { v };
+	return ex_progress_update(work, l, s, record_fn, &c, err, errlen);
+}
