@@ -13,7 +13,7 @@ PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lyaml -lncur
 WARN      := -Wall -Wextra -Wshadow -Wno-unused-parameter
 CFLAGS    ?= -O2 -g
 CFLAGS    += -std=c11 -D_GNU_SOURCE $(WARN) -MMD -MP -I$(CUDA_HOME)/include -Isrc -Itui $(PKG_CFLAGS) \
-             -DCC_DATADIR='"$(PREFIX)/share/cudaclimb"'
+             -DCC_DATADIR='"$(PREFIX)/share/cudaclimb"' -DCUDA_BIN='"$(CUDA_HOME)/bin"'
 CXXFLAGS  ?= -O2 -g
 CXXFLAGS  += -std=c++17 $(WARN) -MMD -MP -I$(CUDA_HOME)/include -I$(CUDA_HOME)/extras/CUPTI/include -Isrc
 NVCCFLAGS ?= -O2 -std=c++17 -gencode=arch=compute_80,code=sm_80 -gencode=arch=compute_90,code=sm_90 \

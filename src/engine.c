@@ -12,6 +12,7 @@
 #include "diagnose.h"
 #include "engine_replay.h"
 #include "occupancy.h"
+#include "sanitize.h"
 #include "util.h"
 #include "worker.h"
 
@@ -27,6 +28,8 @@ typedef struct job {
 	char cubin[512], ref_cubin[512], pair_cubin[512];
 	int ref_stage;               /* -2: not checked */
 	double submitted;            /* now_ms() at engine_submit, for the trace */
+	worker *w;                   /* the worker running it: the engine's, or its own under compute-sanitizer */
+	char san_log[64];            /* the sanitizer's report, a temporary file */
 	run_result r;
 	struct job *next;
 } job;
@@ -104,6 +107,8 @@ engine *engine_new(const engine_opts *o, char *err, size_t errlen)
 
 static void job_free(job *j)
 {
+	if (j->j.sanitize && j->w) worker_free(j->w);
+	if (j->san_log[0]) unlink(j->san_log);
 	free((char *)j->j.kernel_text);
 	free((char *)j->j.kernel_name);
 	compile_job_free(j->cj);
@@ -325,24 +330,56 @@ static int reference_stage(const lesson *l)
 	return !strcmp(l->reference, "baseline") ? -1 : lesson_stage_index(l, l->reference);
 }
 
+/* A worker of the job's own, run under compute-sanitizer with its report in a temporary file. */
+static worker *sanitizer_worker(engine *e, job *j, char *err, size_t errlen)
+{
+	char tool[1024], *argv[16];
+	if (san_find(tool, sizeof tool)) {
+		strfmt(err, errlen, "compute-sanitizer is not installed (it comes with the CUDA Toolkit), so %s cannot say where", san_tool_name((san_tool)j->j.sanitize));
+		return NULL;
+	}
+	strfmt(j->san_log, sizeof j->san_log, "/tmp/cudaclimb-sanitize-XXXXXX");
+	int fd = mkstemp(j->san_log);
+	if (fd < 0) { strfmt(err, errlen, "cannot create a file for the sanitizer's report: %s", strerror(errno)); j->san_log[0] = 0; return NULL; }
+	close(fd);
+	san_argv(tool, (san_tool)j->j.sanitize, j->san_log, argv, 16);
+	worker *w = worker_new(e->exe, e->data_root, e->o.gpu);
+	worker_set_prefix(w, argv);
+	return w;
+}
+
+/* The sanitizer's first finding into r (its report read once the worker is done with it). */
+static void take_sanitizer(job *j, run_result *r)
+{
+	if (!j->j.sanitize || !j->san_log[0]) return;
+	char *report = file_read(j->san_log, NULL);
+	san_parse((san_tool)j->j.sanitize, report, j->j.kernel_name, r->sanitizer, sizeof r->sanitizer);
+	free(report);
+}
+
 static void send_run(engine *e, job *j)
 {
 	char err[512];
-	if (!e->w) e->w = worker_new(e->exe, e->data_root, e->o.gpu);
-	if (worker_ensure(e->w, err, sizeof err)) { finish(e, j, RUN_CRASH, err); return; }
+	if (j->j.sanitize) {
+		if (!j->w && !(j->w = sanitizer_worker(e, j, err, sizeof err))) { finish(e, j, RUN_UNSUPPORTED, err); return; }
+	} else {
+		if (!e->w) e->w = worker_new(e->exe, e->data_root, e->o.gpu);
+		j->w = e->w;
+	}
+	if (worker_ensure(j->w, err, sizeof err)) { finish(e, j, RUN_CRASH, err); return; }
 	sb b = {0};
 	uint64_t seed = j->j.has_seed ? j->j.seed : e->seed;
 	sb_addf(&b, "run\nlesson %s\nkroot %s/kernels\nstage %d\nref_stage %d\ncubin %s\nref_cubin %s\nseed %llu\nverify 1\ntime %d\nreps %d\nbudget %d\ncounters %d\n",
 	        j->j.lesson->path, e->lessons_root, j->j.stage, j->ref_stage, j->cubin, j->ref_cubin, (unsigned long long)seed,
-	        !j->j.no_time, e->o.reps, e->o.time_budget_ms, j->j.counters && !e->o.no_counters);
+	        !j->j.no_time && !j->j.sanitize, e->o.reps, e->o.time_budget_ms, j->j.counters && !e->o.no_counters && !j->j.sanitize);
 	if (j->pair_cubin[0]) sb_addf(&b, "pair_cubin %s\n", j->pair_cubin);
 	if (j->j.untrusted) sb_add(&b, "untrusted 1\n");
 	if (j->j.has_tolerance) sb_addf(&b, "tolerance %d %.17g %.17g\n", j->j.exact, j->j.rel_tol, j->j.abs_tol);
 	for (int i = 0; i < j->j.nsets; i++) sb_addf(&b, "set %s %s\n", j->j.sets[i].name, j->j.sets[i].value);
 	sb_add(&b, "end\n");
-	int bad = worker_send(e->w, b.s);
+	int bad = worker_send(j->w, b.s);
 	sb_free(&b);
-	if (bad) { worker_kill(e->w); finish(e, j, RUN_CRASH, "the GPU worker is gone"); return; }
+	if (bad) { worker_kill(j->w); finish(e, j, RUN_CRASH, "the GPU worker is gone"); return; }
 	j->step = ST_RUN;
 	notify(e, j, JOB_RUNNING, NULL);
 }
@@ -596,14 +633,17 @@ static void take_result(engine *e, job *j, run_result *w)
 static void step_run(engine *e, job *j)
 {
 	wmsg m;
+	/* Under compute-sanitizer a kernel runs many times slower. */
+	double limit = j->j.sanitize ? (e->o.timeout_s * 10 > 60 ? e->o.timeout_s * 10 : 60) : e->o.timeout_s;
 	for (;;) {
-		worker_next(e->w, &m);
+		worker_next(j->w, &m);
 		switch (m.kind) {
 		case WMSG_NONE:
-			if (!j->waiting_gpu && worker_idle_ms(e->w) > 1000 * e->o.timeout_s) {
-				worker_kill(e->w);
+			if (!j->waiting_gpu && worker_idle_ms(j->w) > 1000 * limit) {
+				worker_kill(j->w);
+				take_sanitizer(j, &j->r);
 				char msg[256];
-				strfmt(msg, sizeof msg, "the kernel did not finish within %.0f s: the worker was stopped and will be restarted (--timeout changes the limit)", e->o.timeout_s);
+				strfmt(msg, sizeof msg, "the kernel did not finish within %.0f s: the worker was stopped and will be restarted (--timeout changes the limit)", limit);
 				finish(e, j, RUN_HANG, msg);
 			}
 			return;
@@ -616,13 +656,17 @@ static void step_run(engine *e, job *j)
 		case WMSG_BEAT: case WMSG_DEVICE: break;
 		case WMSG_RESULT:
 			/* After a fault the worker exits (its CUDA context may be broken): reap it now, so the
-			 * next job starts a fresh one instead of writing to a closing pipe. */
-			if (m.result.status == RUN_FAULT) worker_kill(e->w);
+			 * next job starts a fresh one instead of writing to a closing pipe. A worker under the
+			 * sanitizer is let finish its report first. */
+			if (j->j.sanitize) worker_close(j->w, 30000);
+			else if (m.result.status == RUN_FAULT) worker_kill(j->w);
+			take_sanitizer(j, &m.result);
 			take_result(e, j, &m.result);
 			return;
 		case WMSG_DIED: {
 			char msg[600];
 			strfmt(msg, sizeof msg, "%s while running this stage; a fresh worker starts with the next run", m.text);
+			take_sanitizer(j, &j->r);
 			finish(e, j, RUN_CRASH, msg);
 			return;
 		}
@@ -668,7 +712,7 @@ int engine_pollfds(engine *e, struct pollfd *fds, int max)
 	if (!j || max < 1) return 0;
 	int fd = -1;
 	if ((j->step == ST_COMPILE || j->step == ST_COMPILE_PAIR || j->step == ST_COMPILE_REF) && j->cj) fd = compile_fd(j->cj);
-	else if (j->step == ST_RUN && e->w) fd = worker_fd(e->w);
+	else if (j->step == ST_RUN && j->w) fd = worker_fd(j->w);
 	if (fd < 0) return 0;
 	fds[0] = (struct pollfd){ .fd = fd, .events = POLLIN };
 	return 1;

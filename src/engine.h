@@ -50,6 +50,8 @@ typedef struct {
 	int pair;                   /* time the stage's own kernel in the same run, repetitions alternating */
 	uint64_t seed; int has_seed;/* this job's inputs; without it the engine's seed */
 	int has_tolerance, exact; double rel_tol, abs_tol;   /* the check's tolerance instead of the lesson's */
+	int sanitize;               /* a san_tool (sanitize.h): check only, in a worker run under compute-sanitizer,
+	                             * its first finding in the result's sanitizer field */
 } engine_job;
 
 typedef enum { JOB_COMPILING, JOB_WAITING_GPU, JOB_RUNNING, JOB_DONE } job_phase;

@@ -85,6 +85,8 @@ typedef struct {
 	char hash[17];              /* of the source tried */
 	int counters_done;          /* the diagnosis (a run after the verdict) came back */
 	run_result diag;            /* the learner's kernel with hardware counters and the diagnosis */
+	int sanitized;              /* after a fault, or a wrong result from a kernel using shared memory: */
+	char where[512];            /* compute-sanitizer's finding (memcheck, racecheck), or why there is none */
 } ex_verdict;
 
 typedef struct ex_try ex_try;
@@ -94,6 +96,7 @@ typedef struct {
 	const plan_setting *sets; int nsets;   /* tunables and parameters, as for a run */
 	uint64_t seed; int has_seed;/* the first check's inputs (each later one seed + i); else fresh */
 	int counters;               /* after the verdict, one more run with the hardware counters */
+	int no_sanitizer;           /* do not run compute-sanitizer after a fault or a wrong result */
 } ex_try_opts;
 
 /* Starts a try of stage's exercise: submits its runs to the engine (which must be idle of other

@@ -10,6 +10,7 @@
 #include <sys/random.h>
 #include <time.h>
 #include "exercise.h"
+#include "sanitize.h"
 #include "util.h"
 
 struct ex_try {
@@ -18,10 +19,10 @@ struct ex_try {
 	int stage;
 	char *text, *name;          /* the learner's source, read once, and its path */
 	plan_setting sets[16]; int nsets;
-	int counters;
+	int counters, no_sanitizer;
 	uint64_t seed;
 	int job[EX_MAX_CHECKS];
-	int diag_job;
+	int diag_job, san_job;
 	int state;                  /* 0 running, 1 verdict known, 2 all done */
 	ex_verdict v;
 };
@@ -117,7 +118,7 @@ static int merge_sets(const ex_try *t, const ex_size *z, plan_setting *out)
 	return n;
 }
 
-static int submit(ex_try *t, const ex_size *z, int pair, int counters, uint64_t seed, char *err, size_t errlen)
+static int submit(ex_try *t, const ex_size *z, int pair, int counters, int sanitize, uint64_t seed, char *err, size_t errlen)
 {
 	const lesson_exercise *x = t->l->stages[t->stage].exercise;
 	engine_job j;
@@ -131,6 +132,7 @@ static int submit(ex_try *t, const ex_size *z, int pair, int counters, uint64_t 
 	j.kernel_text = t->text;
 	j.kernel_name = t->name;
 	j.untrusted = 1;
+	j.sanitize = sanitize;
 	j.seed = seed;
 	j.has_seed = 1;
 	if (x->has_tolerance) {
@@ -195,6 +197,7 @@ ex_try *ex_try_start(engine *e, const lesson *l, int stage, const ex_try_opts *o
 	t->text = text;
 	t->name = xstrdup(o->file);
 	t->counters = o->counters;
+	t->no_sanitizer = o->no_sanitizer;
 	for (int i = 0; i < o->nsets && i < 16; i++) t->sets[t->nsets++] = o->sets[i];
 	if (o->has_seed) t->seed = o->seed;
 	else if (getrandom(&t->seed, sizeof t->seed, 0) != sizeof t->seed) t->seed = (uint64_t)time(NULL) * 0x9e3779b97f4a7c15ULL ^ (uint64_t)now_ms();
@@ -213,7 +216,7 @@ ex_try *ex_try_start(engine *e, const lesson *l, int stage, const ex_try_opts *o
 		const ex_size *z = i < nz ? &sizes[i] : NULL;
 		strfmt(c->label, sizeof c->label, "%s", z ? z->label : i == nz ? "lesson size" : "fresh inputs");
 		sizes_text(t, merged, merge_sets(t, z, merged), c->sizes, sizeof c->sizes);
-		int id = submit(t, z, i == nz, 0, t->seed + (uint64_t)i, err, errlen);
+		int id = submit(t, z, i == nz, 0, SAN_NONE, t->seed + (uint64_t)i, err, errlen);
 		if (id < 0) { ex_try_free(t); return NULL; }
 		if (i == nz) v->timed = v->nchecks;
 		t->job[v->nchecks++] = id;
@@ -282,16 +285,51 @@ static void judge_success(ex_verdict *v)
 	       sizes, v->ratio, v->bar, v->kind == EXV_PASSED && !v->at_lesson_size ? "; a pass counts at the lesson's own sizes" : "");
 }
 
+/* The size a sanitizer run uses: the failing check's for memcheck (the access went wrong there);
+ * the first for racecheck, which sees a hazard whether or not it changed the result this time. */
+static const ex_size *sanitize_size(const ex_try *t, san_tool tool, ex_size *buf)
+{
+	int n = ex_sizes(t->e, t->l, t->stage, buf, EX_MAX_CHECKS - 2), i = tool == SAN_RACECHECK ? 0 : t->v.failed;
+	return i < n ? &buf[i] : NULL;   /* past the sizes: the lesson's own */
+}
+
+/* The runs after the verdict: the diagnosis from the counters, or compute-sanitizer's look at a
+ * failure. */
+static void follow_up(ex_try *t)
+{
+	ex_verdict *v = &t->v;
+	char err[256];
+	const run_result *f = v->failed >= 0 ? &v->checks[v->failed].r : NULL;
+	san_tool tool = SAN_NONE;
+	if (v->kind == EXV_FAULT) tool = SAN_MEMCHECK;
+	else if ((v->kind == EXV_WRONG || v->kind == EXV_UNWRITTEN || v->kind == EXV_WRONG_LATER) && f && (f->static_smem > 0 || f->dynamic_smem > 0))
+		tool = SAN_RACECHECK;
+	if (tool != SAN_NONE && !t->no_sanitizer) {
+		ex_size buf[EX_MAX_CHECKS - 2];
+		t->san_job = submit(t, sanitize_size(t, tool, buf), 0, 0, tool, t->seed + 99, err, sizeof err);
+		if (t->san_job < 0) { t->san_job = 0; strfmt(v->where, sizeof v->where, "%s", err); }
+	}
+	int diag = t->counters && (v->kind == EXV_PASSED || v->kind == EXV_SLOW || v->kind == EXV_WRONG || v->kind == EXV_UNWRITTEN);
+	if (diag && (t->diag_job = submit(t, NULL, 0, 1, SAN_NONE, t->seed + (uint64_t)v->nchecks - 1, err, sizeof err)) < 0) t->diag_job = 0;
+	t->state = t->diag_job || t->san_job ? 1 : 2;
+}
+
 int ex_try_event(ex_try *t, int job, job_phase phase, const char *note, const run_result *r)
 {
 	ex_verdict *v = &t->v;
-	if (job == t->diag_job && t->diag_job) {
+	if ((job == t->diag_job && t->diag_job) || (job == t->san_job && t->san_job)) {
 		if (phase != JOB_DONE || !r) return 0;
-		run_result_clear(&v->diag);
-		run_result_copy(&v->diag, r);
-		v->counters_done = 1;
-		t->diag_job = 0;
-		t->state = 2;
+		if (job == t->diag_job) {
+			run_result_clear(&v->diag);
+			run_result_copy(&v->diag, r);
+			v->counters_done = 1;
+			t->diag_job = 0;
+		} else {
+			strfmt(v->where, sizeof v->where, "%s", r->sanitizer[0] ? r->sanitizer : r->message);
+			v->sanitized = r->sanitizer[0] != 0;
+			t->san_job = 0;
+		}
+		t->state = t->diag_job || t->san_job ? 1 : 2;
 		return 1;
 	}
 	int i = 0;
@@ -311,11 +349,7 @@ int ex_try_event(ex_try *t, int job, job_phase phase, const char *note, const ru
 	} else {
 		judge_success(v);
 	}
-	int diag = t->counters && (v->kind == EXV_PASSED || v->kind == EXV_SLOW || v->kind == EXV_WRONG || v->kind == EXV_UNWRITTEN);
-	char err[256];
-	t->state = 2;
-	if (diag && (t->diag_job = submit(t, NULL, 0, 1, t->seed + (uint64_t)v->nchecks - 1, err, sizeof err)) > 0) t->state = 1;
-	else t->diag_job = 0;
+	follow_up(t);
 	return 1;
 }
 
@@ -324,7 +358,7 @@ const ex_verdict *ex_try_verdict(const ex_try *t) { return &t->v; }
 
 int ex_try_busy(const ex_try *t)
 {
-	int n = t->diag_job != 0;
+	int n = (t->diag_job != 0) + (t->san_job != 0);
 	for (int i = 0; i < t->v.nchecks; i++) n += t->job[i] != 0;
 	return n;
 }
@@ -334,6 +368,7 @@ void ex_try_free(ex_try *t)
 	if (!t) return;
 	for (int i = 0; i < t->v.nchecks; i++) if (t->job[i]) engine_cancel(t->e, t->job[i]);
 	if (t->diag_job) engine_cancel(t->e, t->diag_job);
+	if (t->san_job) engine_cancel(t->e, t->san_job);
 	for (int i = 0; i < EX_MAX_CHECKS; i++) run_result_clear(&t->v.checks[i].r);
 	run_result_clear(&t->v.diag);
 	free(t->text);

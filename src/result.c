@@ -23,6 +23,7 @@ const field run_result_fields[] = {
 	R(smem_conflicts_ld, FT_DBL), R(smem_conflicts_st, FT_DBL), R(warp_efficiency, FT_DBL),
 	R(branch_uniform_pct, FT_DBL), R(sm_pct, FT_DBL), R(tensor_pct, FT_DBL), R(stalls, FT_STR),
 	R(counter_passes, FT_INT), R(counter_ms, FT_DBL), R(counters_note, FT_STR), R(diagnosis, FT_STR),
+	R(sanitizer, FT_STR),
 };
 const int run_result_nfields = (int)(sizeof run_result_fields / sizeof run_result_fields[0]);
 

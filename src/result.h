@@ -62,6 +62,7 @@ typedef struct {
 	int counter_passes; double counter_ms;
 	char counters_note[256];        /* why counters are missing, when they are */
 	char diagnosis[1024];           /* findings from assets/rules.yaml, one "severity rule: text" per line */
+	char sanitizer[512];            /* a run under compute-sanitizer: its first finding, or that it found none */
 	char *log;                      /* compile log or other long text; owned, may be NULL */
 } run_result;
 

@@ -14,6 +14,7 @@
 
 struct worker {
 	char *exe, *data_root;
+	char **prefix;           /* a program to run the worker under (NULL-terminated), or NULL */
 	int gpu;
 	pid_t pid;
 	int to, from;            /* pipes */
@@ -35,6 +36,18 @@ worker *worker_new(const char *exe, const char *data_root, int gpu)
 	return w;
 }
 
+void worker_set_prefix(worker *w, char *const *argv)
+{
+	for (int i = 0; w->prefix && w->prefix[i]; i++) free(w->prefix[i]);
+	free(w->prefix);
+	w->prefix = NULL;
+	int n = 0;
+	while (argv && argv[n]) n++;
+	if (!n) return;
+	w->prefix = xcalloc((size_t)n + 1, sizeof *w->prefix);
+	for (int i = 0; i < n; i++) w->prefix[i] = xstrdup(argv[i]);
+}
+
 int worker_ensure(worker *w, char *err, size_t errlen)
 {
 	if (w->pid > 0) return 0;
@@ -53,8 +66,13 @@ int worker_ensure(worker *w, char *err, size_t errlen)
 		setenv("CUDACLIMB_BUILTIN_ROOT", builtin, 1);
 		setenv("CUDACLIMB_ARCH_TABLE", arch, 1);
 		signal(SIGINT, SIG_IGN);   /* Ctrl-C is the parent's to handle; it ends us */
-		execl(w->exe, w->exe, "__worker", gpu, (char *)NULL);
-		fprintf(stderr, "cudaclimb: cannot start the worker %s: %s\n", w->exe, strerror(errno));
+		int np = 0;
+		while (w->prefix && w->prefix[np]) np++;
+		char **argv = xcalloc((size_t)np + 4, sizeof *argv);
+		for (int i = 0; i < np; i++) argv[i] = w->prefix[i];
+		argv[np] = w->exe; argv[np + 1] = "__worker"; argv[np + 2] = gpu;
+		execv(argv[0], argv);
+		fprintf(stderr, "cudaclimb: cannot start the worker %s: %s\n", argv[0], strerror(errno));
 		_exit(127);
 	}
 	close(a[0]);
@@ -168,23 +186,30 @@ void worker_kill(worker *w)
 	reap(w, why, sizeof why);
 }
 
-void worker_free(worker *w)
+void worker_close(worker *w, int wait_ms)
 {
-	if (!w) return;
 	if (w->pid > 0) {
 		worker_send(w, "quit\n");
 		close(w->to);
 		w->to = -1;
-		/* Give it a moment to free the GPU cleanly, then make sure. */
-		for (int i = 0; i < 50; i++) {
+		for (int i = 0; i < wait_ms / 10; i++) {
 			if (waitpid(w->pid, NULL, WNOHANG) == w->pid) { w->pid = 0; break; }
 			usleep(10000);
 		}
 		if (w->pid > 0) worker_kill(w);
 	}
 	if (w->from >= 0) close(w->from);
-	run_result_clear(&w->r);
+	w->from = -1;
+	w->state = IDLE;
 	sb_free(&w->in);
+}
+
+void worker_free(worker *w)
+{
+	if (!w) return;
+	worker_close(w, 500);   /* a moment to free the GPU cleanly, then make sure */
+	run_result_clear(&w->r);
+	worker_set_prefix(w, NULL);
 	free(w->exe);
 	free(w->data_root);
 	free(w);

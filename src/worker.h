@@ -27,6 +27,9 @@ typedef struct {
 
 /* A worker that will run `exe __worker --gpu N` with CUDACLIMB_BUILTIN_ROOT=builtin_root. Not started. */
 worker *worker_new(const char *exe, const char *data_root, int gpu);
+/* Runs the worker under another program: argv (NULL-terminated, copied) goes before "exe __worker
+ * N", e.g. compute-sanitizer and its options. Takes effect at the next start. */
+void worker_set_prefix(worker *w, char *const *argv);
 /* Starts the process if it is not running; 0 or -1 with err. */
 int worker_ensure(worker *w, char *err, size_t errlen);
 /* Sends text (a whole request); 0 or -1 (the worker is gone). */
@@ -38,6 +41,9 @@ int worker_fd(const worker *w);
 void worker_next(worker *w, wmsg *m);
 /* Milliseconds since the worker last said anything. */
 double worker_idle_ms(const worker *w);
+/* Asks the process to quit and waits up to wait_ms for it (a process under compute-sanitizer writes
+ * its report as it ends), then kills it if need be. */
+void worker_close(worker *w, int wait_ms);
 /* Kills the process (SIGKILL) and reaps it. */
 void worker_kill(worker *w);
 void worker_free(worker *w);
