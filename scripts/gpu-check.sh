@@ -18,11 +18,15 @@ for l in $lessons; do
 	build/cudaclimb bench "$l" --timeout 60 --json >"$OUT/bench-$l.json" 2>/dev/null
 done
 if [ -z "${SKIP_TESTS:-}" ]; then
+	export EXERCISE_TABLE=$OUT/exercises.md
 	FUZZ_SECONDS=${FUZZ_SECONDS:-5} make test >"$OUT/test.log" 2>&1
 	echo "make test exit $?: $(tail -1 "$OUT/test.log")"
 	grep '^FAIL' "$OUT/test.log" | head -20
 fi
+scripts/watch-latency.sh bandwidth/coalesced 8 >"$OUT/watch-latency.txt" 2>&1
 echo
+cat "$OUT/watch-latency.txt"
+[ -s "$OUT/exercises.md" ] && { echo "== exercises: starter and the stage's own kernel, each as the learner's file"; cat "$OUT/exercises.md"; }
 for l in $lessons; do
 	echo "== $l"; sed -n '/^stage /,/^$/p' "$OUT/bench-$l.txt"; grep -E '^Fastest|: (wrong|fault|hang|crash|compile_error|refused)' "$OUT/bench-$l.txt"
 done

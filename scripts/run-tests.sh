@@ -40,6 +40,7 @@ cmocka() {
 	section "GPU"
 	sh tests/gpu/run.sh
 	sh tests/gpu/tma.sh
+	sh tests/gpu/exercises.sh
 } 2>&1 | tee "$log"
 
 p=$(grep -c '^PASS' "$log"); f=$(grep -c '^FAIL' "$log"); s=$(grep -c '^SKIP' "$log")

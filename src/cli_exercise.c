@@ -151,6 +151,16 @@ static void print_verdict(const lesson *l, const lesson_stage *s, const char *fi
 	if (v->kind == EXV_NO_GPU && f)
 		printf("  resources: %d registers, %lld bytes static shared memory, %d bytes spilled; block %ux%ux%u\n", f->regs,
 		       (long long)f->static_smem, f->spill_stores + f->spill_loads, f->block[0], f->block[1], f->block[2]);
+}
+
+/* What comes after the verdict: where the sanitizer located the failure, the counters' diagnosis. */
+static void print_follow_ups(const ex_verdict *v)
+{
+	if (v->where[0]) {
+		printf("  where: ");
+		fput_clean(stdout, v->where);
+		printf("\n");
+	}
 	if (v->counters_done) {
 		if (v->diag.diagnosis[0]) {
 			printf("diagnosis of your kernel (hardware counters):\n");
@@ -169,6 +179,8 @@ static void print_json(const device_info *d, const char *file, const ex_verdict 
 	json_object(stdout, device_info_fields, device_info_nfields, d, NULL, NULL);
 	printf(",\n\"verdict\": {\"kind\": \"%s\", \"passed\": %s, \"headline\": ", ex_kind_name(v->kind), v->kind == EXV_PASSED ? "true" : "false");
 	json_string(stdout, v->headline);
+	printf(", \"where\": ");
+	json_string(stdout, v->where);
 	printf(", \"ratio\": %.6g, \"bar\": %.6g, \"at_lesson_size\": %s, \"source_hash\": \"%s\", \"file\": ", v->ratio, v->bar,
 	       v->at_lesson_size ? "true" : "false", v->hash);
 	json_string(stdout, file);
@@ -211,29 +223,33 @@ static int check_sets(cli *c, const lesson *l, int stage)
 	return 0;
 }
 
-/* One try to its end (the diagnosis included); prints it unless quiet. Returns the exit code, or -1
- * when it could not start (message printed). */
-static int run_try(cli *c, engine *e, const lesson *l, int stage, const char *file, const char *work, ex_verdict *copy, double *ms)
+/* One try to its end (the diagnosis included), printed; since (> 0): when the save that started it
+ * was noticed, for "verdict in N ms after the save". Returns the exit code, or -1 when it could not
+ * start (message printed). */
+static int run_try(cli *c, engine *e, const lesson *l, int stage, const char *file, const char *work, double since)
 {
 	char err[512];
 	ex_try_opts o = { .file = file, .sets = c->sets, .nsets = c->nsets, .seed = c->eo.seed, .has_seed = c->eo.has_seed,
 	                  .counters = !c->eo.no_counters };
 	try_ctx tc = { NULL, 0 };
 	engine_set_listener(e, try_listener, &tc);
-	double t0 = now_ms();
 	ex_try *t = ex_try_start(e, l, stage, &o, err, sizeof err);
 	if (!t) { fprintf(stderr, "cudaclimb: %s\n", err); return -1; }
 	tc.t = t;
-	while (ex_try_state(t) < 1) engine_poll(e, -1);
-	if (ms) *ms = now_ms() - t0;
-	while (ex_try_state(t) < 2) engine_poll(e, -1);
 	const ex_verdict *v = ex_try_verdict(t);
 	const lesson_stage *s = &l->stages[stage];
+	while (ex_try_state(t) < 1) engine_poll(e, -1);
+	/* The verdict as soon as it is known; the sanitizer's and the counters' runs follow. */
+	if (!c->json) {
+		print_verdict(l, s, file, v);
+		if (since > 0) printf("verdict in %.0f ms after the save\n", now_ms() - since);
+		fflush(stdout);
+	}
+	while (ex_try_state(t) < 2) engine_poll(e, -1);
 	if (c->json) print_json(engine_device(e), file, v);
-	else print_verdict(l, s, file, v);
+	else print_follow_ups(v);
 	if (ex_record(work, l, s, v, err, sizeof err)) fprintf(stderr, "cudaclimb: progress not saved: %s\n", err);
 	int code = verdict_exit(v);
-	if (copy) { *copy = *v; copy->diag.log = NULL; for (int i = 0; i < EX_MAX_CHECKS; i++) copy->checks[i].r.log = NULL; }
 	engine_set_listener(e, NULL, NULL);
 	ex_try_free(t);
 	return code;
@@ -267,7 +283,7 @@ int cmd_try(cli *c, engine *e)
 	if (c->nargs > 3) return usage_error("try takes LESSON/STAGE and at most one FILE, not '%s'", c->args[3]);
 	if ((code = check_sets(c, l, stage))) return code;
 	char *work = ex_workspace(c->work), *file = try_file(c, work, l, &l->stages[stage], &code);
-	if (file) code = run_try(c, e, l, stage, file, work, NULL, NULL);
+	if (file) code = run_try(c, e, l, stage, file, work, 0);
 	free(file);
 	free(work);
 	return code < 0 ? EXIT_FAILED : code;
@@ -338,21 +354,16 @@ int cmd_watch(cli *c, engine *e)
 		tty = 0;
 	}
 	int again = 1, quit = 0, tries = 0;
-	double due = 0;
+	double due = 0, save_ms = 0;   /* save_ms: when the save that started the next try was noticed */
 	while (!quit) {
 		if (again && now_ms() >= due) {
 			again = 0;
 			if (tty && !c->json) fputs("\033[H\033[2J", stdout);   /* a clean screen per try, as rustlings does */
-			double ms = 0;
-			ex_verdict v;
-			code = run_try(c, e, l, stage, file, work, &v, &ms);
+			code = run_try(c, e, l, stage, file, work, save_ms);
+			save_ms = 0;
 			tries++;
-			if (!c->json) {
-				printf("\nverdict in %.0f ms (try %d); watching %s: save to try again%s\n", ms, tries, file,
-				       tty ? ", h hint, r run again, q quit" : ", Ctrl-C ends");
-			} else {
-				fprintf(stderr, "cudaclimb: verdict in %.0f ms (try %d)\n", ms, tries);
-			}
+			if (!c->json)
+				printf("\n(try %d) watching %s: save to try again%s\n", tries, file, tty ? ", h hint, r run again, q quit" : ", Ctrl-C ends");
 			fflush(stdout);
 		}
 		struct pollfd fds[3] = { { .fd = in, .events = POLLIN }, { .fd = sfd, .events = POLLIN }, { .fd = tty ? STDIN_FILENO : -1, .events = POLLIN } };
@@ -369,7 +380,7 @@ int cmd_watch(cli *c, engine *e)
 			while ((n = read(in, buf, sizeof buf)) > 0)
 				for (char *p = buf; p < buf + n;) {
 					struct inotify_event *ev = (struct inotify_event *)p;
-					if (ev->len && !strcmp(ev->name, base) && !again) { again = 1; due = now_ms() + 30; }   /* editors write in bursts */
+					if (ev->len && !strcmp(ev->name, base) && !again) { again = 1; save_ms = now_ms(); due = save_ms + 30; }   /* editors write in bursts */
 					p += sizeof *ev + ev->len;
 				}
 		}
@@ -378,7 +389,7 @@ int cmd_watch(cli *c, engine *e)
 			if (read(STDIN_FILENO, &k, 1) == 1) {
 				if (k == 'q' || k == 4) quit = 1;
 				else if (k == 'h') { printf("\n"); show_hint(work, l, s, 0); fflush(stdout); }
-				else if (k == 'r') { again = 1; due = 0; }
+				else if (k == 'r') { again = 1; due = 0; save_ms = now_ms(); }
 			} else {
 				tty = 0;
 			}

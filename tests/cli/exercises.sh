@@ -84,15 +84,16 @@ grep -q '^exercise demosum sum .*hints=1' $tmp/work/.progress && grep -q '^exerc
 cp $L/compile_error.cu $tmp/w.cu
 $B --lessons $FX watch demo/scale $tmp/w.cu >$tmp/watch.out 2>&1 &   # not through E: $! must be cudaclimb
 wp=$!
-wait_n() { t=0; while [ $t -lt 100 ] && [ "$(grep -c 'verdict in' $tmp/watch.out)" -lt "$1" ]; do sleep 0.1; t=$((t + 1)); done; }
+wait_n() { t=0; while [ $t -lt 100 ] && [ "$(grep -c ') watching ' $tmp/watch.out)" -lt "$1" ]; do sleep 0.1; t=$((t + 1)); done; }
 wait_n 1
 cp $L/signature.cu $tmp/w.cu.new && mv $tmp/w.cu.new $tmp/w.cu
 wait_n 2
 printf '\n' >>$tmp/w.cu
 wait_n 3
 kill -TERM $wp; wait $wp; rc=$?
-c=$(grep -c 'verdict in' $tmp/watch.out)
+c=$(grep -c ') watching ' $tmp/watch.out)
 [ "$c" -ge 3 ] && pass "watch: a verdict at the start and after each save ($c)" || { fail "watch: $c verdicts, expected 3"; tail -20 $tmp/watch.out; }
 grep -q "compile_error.cu:4\|w.cu:4: expected" $tmp/watch.out && grep -q "parameter 3 of scale" $tmp/watch.out \
 	&& pass "watch: each save judged afresh (compile error, then signature)" || { fail "watch: verdicts do not follow the saves"; tail -20 $tmp/watch.out; }
+[ "$(grep -c 'verdict in [0-9]* ms after the save' $tmp/watch.out)" = 2 ] && pass "watch: says how long each save took to judge" || fail "watch: no save-to-verdict times"
 [ "$rc" = 1 ] && pass "watch: ends on SIGTERM with the last verdict's exit code" || fail "watch: exit $rc after SIGTERM"

@@ -1,0 +1,85 @@
+#!/bin/sh
+# Exercises on a GPU. The fixture's hostile learner files each get their verdict, with what went
+# wrong and where (compute-sanitizer's line for a fault and a race); the learner's files are never
+# touched; a fault or a hang ends only the worker. Then every exercise of every lesson: its starter
+# does not pass, and the stage's own kernel, handed in as the learner's file, passes. The table of
+# the latter goes to $EXERCISE_TABLE when set. Without a GPU this prints one visible SKIP line.
+. tests/lib.sh
+why=$($B device 2>&1); code=$?
+if [ $code = 3 ]; then skip "exercise gpu tests: $(printf '%s' "$why" | head -1)"; exit 0; fi
+if [ $code != 0 ]; then fail "exercises gpu: cudaclimb device exited $code: $why"; exit 0; fi
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+export CUDACLIMB_WORK=$tmp/work
+FX=tests/fixtures/exercise
+L=$FX/learner
+sums=$(cksum $L/*.cu)
+
+# verdict NAME FILE KIND PATTERN [STAGE]: try FILE on demo/scale (or STAGE); the verdict's kind must
+# be KIND and its headline and where-line must match PATTERN (extended regular expression).
+verdict() {
+	name=$1 file=$2 kind=$3 pat=$4 stage=${5:-demo/scale}
+	$B --lessons $FX try "$stage" "$file" --json --timeout 5 --reps 20 >"$tmp/v.json" 2>"$tmp/v.err"
+	python3 - "$tmp/v.json" "$name" "$kind" "$pat" <<'PY'
+import json, re, sys
+path, name, kind, pat = sys.argv[1:]
+try:
+    v = json.load(open(path))["verdict"]
+except Exception as e:
+    print("FAIL exercise verdict %s: no JSON (%s)" % (name, e)); sys.exit()
+text = v["headline"] + " | " + v["where"]
+if v["kind"] == kind and re.search(pat, text):
+    print("PASS exercise verdict %s: %s: %s" % (name, kind, text[:200]))
+else:
+    print("FAIL exercise verdict %s: got %s, expected %s /%s/: %s" % (name, v["kind"], kind, pat, text[:300]))
+PY
+}
+verdict "right kernel" $L/right.cu passed "correct at n=3, n=599189 and the lesson's size.*x the stage's own kernel"
+verdict "compile error" $L/compile_error.cu compile_error "compile_error.cu:4: expected a \";\""
+verdict "no kernel" $L/no_kernel.cu no_kernel "has no kernel named scale"
+verdict "wrong signature" $L/signature.cu signature "parameter 3 of scale"
+if command -v compute-sanitizer >/dev/null || [ -x "${CUDA_HOME:-/usr/local/cuda}/bin/compute-sanitizer" ]; then
+	verdict "fault, located by memcheck" $L/fault.cu fault "illegal memory access.*memcheck: invalid __global__ write of size 4 bytes at fault.cu:4"
+	verdict "race, located by racecheck" $L/race.cu wrong "racecheck: a race in shared memory between .* at race.cu:[0-9]+ and .* at race.cu:[0-9]+" demosum/sum
+else
+	verdict "fault" $L/fault.cu fault "illegal memory access"
+	skip "exercise verdicts: compute-sanitizer is not installed, so faults and races are not located"
+fi
+verdict "hang" $L/hang.cu hang "did not finish within 5 s"
+verdict "after a hang, a fresh worker" $L/right.cu passed "correct"
+verdict "out of bounds" $L/oob.cu out_of_bounds "wrote past the end of y: elements 3 to 5 \(it has 3 elements"
+verdict "no bounds check (right only for multiples of the block)" $L/multiple.cu out_of_bounds "wrote past the end of y.*n=3"
+verdict "unwritten outputs" $L/unwritten.cu unwritten "never written \(they still hold the poison\)"
+verdict "wrong values" $L/wrong.cu wrong "wrong at n=3 \(tiny\): y: [0-9]+ of 3 elements wrong.*first at index"
+verdict "right once, then replays (caught after timing)" $L/replay.cu wrong_later "right on the first run, wrong after [0-9]+ timed runs"
+verdict "correct but slow" $L/slow.cu slow "correct, not yet fast enough.*0\.[0-9]+x the stage's own kernel \(the bar is 0.90x\)"
+verdict "shared-memory sum, right" $L/sum_right.cu passed "correct" demosum/sum
+[ "$sums" = "$(cksum $L/*.cu)" ] && pass "exercise verdicts: no learner file was touched" || fail "exercise verdicts: a learner file changed"
+
+# Every exercise of every lesson: the starter fails (wrong, or below the bar), the stage's own
+# kernel passes. One line per exercise for the closing note's table.
+table=${EXERCISE_TABLE:-$tmp/table.txt}
+: >"$table"
+for l in $($B list 2>/dev/null | awk '{print $1}'); do
+	for s in $($B exercises "$l" 2>/dev/null | awk -v l="$l/" 'index($1, l) == 1 {print $1}'); do
+		stage=${s#*/}
+		$B try "$s" --json --timeout 60 --reps 30 --no-counters >"$tmp/st.json" 2>"$tmp/st.err"
+		ref=kernels/$l/$($B show "$l" | sed -n "s/^[0-9]*\. $stage - .*\[\(.*\), .*\]\$/\1/p")
+		$B try "$s" "$ref" --json --timeout 60 --reps 30 --no-counters >"$tmp/ref.json" 2>"$tmp/ref.err"
+		python3 - "$tmp/st.json" "$tmp/ref.json" "$s" "$table" <<'PY'
+import json, sys
+st_path, ref_path, name, table = sys.argv[1:]
+def load(p):
+    try: return json.load(open(p))["verdict"]
+    except Exception as e: return {"kind": "no-json (%s)" % e, "ratio": 0, "headline": ""}
+st, ref = load(st_path), load(ref_path)
+ok_st = st["kind"] != "passed"
+ok_ref = ref["kind"] == "passed"
+print("%s exercise %s: the starter does not pass (%s%s)" % ("PASS" if ok_st else "FAIL", name, st["kind"],
+      ", %.2fx" % st["ratio"] if st["ratio"] else ""))
+print("%s exercise %s: the stage's own kernel passes (%s, %.2fx)%s" % ("PASS" if ok_ref else "FAIL", name, ref["kind"], ref["ratio"],
+      "" if ok_ref else ": " + ref["headline"][:200]))
+with open(table, "a") as f:
+    f.write("| %s | %s | %s | %s | %s |\n" % (name, st["kind"], "%.2fx" % st["ratio"] if st["ratio"] else "-", ref["kind"], "%.2fx" % ref["ratio"]))
+PY
+	done
+done
