@@ -33,8 +33,9 @@ void gpu_plan_device(plan_device *out);
 typedef struct {
 	const char *name; lesson_dtype type; int64_t count; size_t bytes;
 	void *ptr, *ref;            /* ref: the reference's copy for compared outputs (device) */
-	void *base;                 /* the allocation: guard, ptr's bytes, guard */
-	void *href;                 /* the reference's copy in host memory while it is hidden */
+	void *base;                 /* the allocation: guard, ptr's bytes, guard (room for cap bytes) */
+	size_t cap, ref_cap;        /* what the allocations hold: a smaller size reuses them */
+	unsigned long long ref_key; /* non-zero: ref is scrambled with this key (hidden) */
 	int output, scratch;
 } gpu_buffer;
 
@@ -55,8 +56,8 @@ gpu_buffer *gpu_data_find(gpu_data *d, const char *name);
 cudaError_t gpu_data_poison(gpu_data *d, cudaStream_t s);
 /* Copies the compared outputs into their ref copies. */
 cudaError_t gpu_data_save_ref(gpu_data *d, char **names, int n);
-/* Moves the reference copies out of device memory into host memory, so that a learner's kernel
- * cannot read them; gpu_data_compare brings them back for the comparison only. */
+/* Hides the reference copies from a learner's kernel: each is scrambled in place with a fresh random
+ * key that stays on the host (the comparison unscrambles on the fly). */
 cudaError_t gpu_data_hide_ref(gpu_data *d);
 /* Checks every buffer's guard zones. Returns 0 when untouched; 1 when a kernel wrote into one (r's
  * status WRONG, issue "out_of_bounds", message naming the buffer and the elements; the guards are

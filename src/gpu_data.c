@@ -2,12 +2,13 @@
  * element-wise comparison (built-in kernels from kernels/builtin/data.cu). */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include "compile.h"
 #include "gpu.h"
 #include "util.h"
 
 static cudaLibrary_t builtin_lib;
-static cudaKernel_t fill_k[DT_COUNT], compare_k[DT_COUNT];
+static cudaKernel_t fill_k[DT_COUNT], compare_k[DT_COUNT], scramble_k[DT_COUNT];
 
 typedef struct { unsigned long long bad, nans, first_bad, max_abs_bits, max_rel_bits, unwritten; } cmp_result;
 static cmp_result *cmp_dev;
@@ -39,6 +40,8 @@ int gpu_data_init(const char *kroot, const char *arch, char *err, size_t errlen)
 		CK(cudaLibraryGetKernel(&fill_k[t], builtin_lib, name));
 		strfmt(name, sizeof name, "compare_%s", lesson_dtype_name((lesson_dtype)t));
 		CK(cudaLibraryGetKernel(&compare_k[t], builtin_lib, name));
+		strfmt(name, sizeof name, "scramble_%s", lesson_dtype_name((lesson_dtype)t));
+		CK(cudaLibraryGetKernel(&scramble_k[t], builtin_lib, name));
 	}
 	CK(cudaMalloc((void **)&cmp_dev, sizeof *cmp_dev));
 	return 0;
@@ -62,7 +65,6 @@ static void free_buffer(gpu_buffer *b)
 {
 	cudaFree(b->base);
 	cudaFree(b->ref);
-	free(b->href);
 }
 
 gpu_buffer *gpu_data_find(gpu_data *d, const char *name)
@@ -99,6 +101,7 @@ static int alloc_buffer(gpu_data *d, const plan_buffer *pb, char *err, size_t er
 	b->bytes = (size_t)pb->count * lesson_dtype_size(pb->type);
 	b->output = pb->output;
 	b->scratch = pb->scratch;
+	b->cap = b->bytes;
 	cudaError_t e = cudaMalloc(&b->base, b->bytes + 2 * GPU_GUARD);
 	if (!e) e = cudaMemset(b->base, GPU_GUARD_BYTE, GPU_GUARD);
 	if (!e) e = cudaMemset((char *)b->base + GPU_GUARD + b->bytes, GPU_GUARD_BYTE, GPU_GUARD);
@@ -113,27 +116,59 @@ static int alloc_buffer(gpu_data *d, const plan_buffer *pb, char *err, size_t er
 	return 0;
 }
 
+/* The lesson buffer pb placed in an existing allocation of the same name when it is large enough
+ * (the high guard moves to its new end); 0, 1 when there was none to reuse, -1 on a CUDA error. */
+static int reuse(gpu_buffer *b, const plan_buffer *pb)
+{
+	size_t bytes = (size_t)pb->count * lesson_dtype_size(pb->type);
+	if (b->cap < bytes) return 1;
+	b->name = pb->name;
+	b->type = pb->type;
+	b->count = pb->count;
+	b->bytes = bytes;
+	b->output = pb->output;
+	return cudaMemset((char *)b->ptr + bytes, GPU_GUARD_BYTE, GPU_GUARD) ? -1 : 0;
+}
+
 int gpu_data_prepare(gpu_data *d, const plan *p, const char *key, uint64_t seed, char *err, size_t errlen)
 {
 	gpu_data_drop_scratch(d);
 	int rebuilt = 0;
 	if (strcmp(d->key, key)) {
-		gpu_data_free(d);
+		/* New sizes or a new seed: the lesson's buffers are filled afresh, in the allocations they
+		 * already have where those are large enough (a try goes tiny, odd, full size and back). */
+		gpu_data old = *d;
+		memset(d, 0, sizeof *d);
 		rebuilt = 1;
+		d->b = xcalloc((size_t)p->nbuffers + 1, sizeof *d->b);
 		for (int i = 0; i < p->nbuffers; i++) {
 			const plan_buffer *pb = &p->buffers[i];
 			if (pb->scratch) continue;
-			if (alloc_buffer(d, pb, err, errlen)) { gpu_data_free(d); return -1; }
-			gpu_buffer *b = &d->b[d->n - 1];
+			gpu_buffer *b = NULL;
+			for (int k = 0; k < old.n && !b; k++)
+				if (old.b[k].base && !strcmp(old.b[k].name, pb->name) && old.b[k].type == pb->type) b = &old.b[k];
+			int r = b ? reuse(b, pb) : 1;
+			if (r < 0) { strfmt(err, errlen, "reusing buffer %s: %s", pb->name, cudaGetErrorString(cudaGetLastError())); gpu_data_free(&old); gpu_data_free(d); return -1; }
+			if (r == 0) {
+				d->b[d->n++] = *b;
+				b->base = b->ref = NULL;       /* moved */
+				d->b[d->n - 1].ref_key = 0;
+			} else if (alloc_buffer(d, pb, err, errlen)) {
+				gpu_data_free(&old);
+				gpu_data_free(d);
+				return -1;
+			}
+			gpu_buffer *nb = &d->b[d->n - 1];
 			cudaError_t e = cudaSuccess;
 			switch (pb->init) {
-			case INIT_RANDOM: e = fill(b, 0, seed + (uint64_t)i * 0x632be59bd9b4e019ULL, pb->a, pb->b); break;
-			case INIT_IOTA: e = fill(b, 1, 0, 0, 0); break;
-			case INIT_CONSTANT: e = fill(b, 2, 0, pb->a, 0); break;
-			case INIT_ZERO: case INIT_NONE: e = cudaMemset(b->ptr, 0, b->bytes); break;
+			case INIT_RANDOM: e = fill(nb, 0, seed + (uint64_t)i * 0x632be59bd9b4e019ULL, pb->a, pb->b); break;
+			case INIT_IOTA: e = fill(nb, 1, 0, 0, 0); break;
+			case INIT_CONSTANT: e = fill(nb, 2, 0, pb->a, 0); break;
+			case INIT_ZERO: case INIT_NONE: e = cudaMemset(nb->ptr, 0, nb->bytes); break;
 			}
-			if (e) { strfmt(err, errlen, "filling %s: %s", b->name, cudaGetErrorString(e)); gpu_data_free(d); return -1; }
+			if (e) { strfmt(err, errlen, "filling %s: %s", nb->name, cudaGetErrorString(e)); gpu_data_free(&old); gpu_data_free(d); return -1; }
 		}
+		gpu_data_free(&old);           /* what was not reused */
 		strfmt(d->key, sizeof d->key, "%s", key);
 		d->have_ref = 0;
 	} else {
@@ -170,11 +205,12 @@ cudaError_t gpu_data_save_ref(gpu_data *d, char **names, int n)
 	for (int i = 0; i < n; i++) {
 		gpu_buffer *b = gpu_data_find(d, names[i]);
 		if (!b) continue;
-		free(b->href);
-		b->href = NULL;
-		cudaError_t e = b->ref ? cudaSuccess : cudaMalloc(&b->ref, b->bytes);
+		cudaError_t e = cudaSuccess;
+		if (b->ref && b->ref_cap < b->bytes) { cudaFree(b->ref); b->ref = NULL; }
+		if (!b->ref) { e = cudaMalloc(&b->ref, b->bytes); b->ref_cap = b->bytes; }
 		if (!e) e = cudaMemcpy(b->ref, b->ptr, b->bytes, cudaMemcpyDeviceToDevice);
 		if (e) return e;
+		b->ref_key = 0;
 	}
 	d->have_ref = 1;
 	return cudaSuccess;
@@ -184,14 +220,17 @@ cudaError_t gpu_data_hide_ref(gpu_data *d)
 {
 	for (int i = 0; i < d->n; i++) {
 		gpu_buffer *b = &d->b[i];
-		if (!b->ref) continue;
-		if (!b->href) b->href = xmalloc(b->bytes);
-		cudaError_t e = cudaMemcpy(b->href, b->ref, b->bytes, cudaMemcpyDeviceToHost);
+		if (!b->ref || b->ref_key) continue;
+		unsigned long long key = 0;
+		while (!key)
+			if (getrandom(&key, sizeof key, 0) != sizeof key) key = (unsigned long long)now_ms() * 0x9e3779b97f4a7c15ULL;
+		long long n = b->count;
+		void *args[] = { &b->ref, &n, &key };
+		cudaError_t e = cudaLaunchKernel((const void *)scramble_k[b->type], d3(grid_for(n), 1, 1), d3(256, 1, 1), args, 0, 0);
 		if (e) return e;
-		cudaFree(b->ref);
-		b->ref = NULL;
+		b->ref_key = key;
 	}
-	return cudaSuccess;
+	return cudaDeviceSynchronize();
 }
 
 /* The first and last byte in [0, n) of h that differ from the guard byte; 0 when none does. */
@@ -258,22 +297,14 @@ int gpu_data_compare(gpu_data *d, char **names, int n, int exact, double abs_tol
 	r->max_abs_err = r->max_rel_err = 0;
 	for (int i = 0; i < n; i++) {
 		gpu_buffer *b = gpu_data_find(d, names[i]);
-		if (!b || (!b->ref && !b->href)) { strfmt(err, errlen, "no reference for buffer %s", names[i]); return -1; }
+		if (!b || !b->ref) { strfmt(err, errlen, "no reference for buffer %s", names[i]); return -1; }
 		cmp_result h = { 0, 0, ~0ULL, 0, 0, 0 };
 		CK(cudaMemcpy(cmp_dev, &h, sizeof h, cudaMemcpyHostToDevice));
 		long long cnt = b->count;
-		void *ref = b->ref;
-		if (!ref) {   /* hidden: on the device only for the comparison */
-			CK(cudaMalloc(&ref, b->bytes));
-			cudaError_t e = cudaMemcpy(ref, b->href, b->bytes, cudaMemcpyHostToDevice);
-			if (e) { cudaFree(ref); strfmt(err, errlen, "restoring the reference: %s", cudaGetErrorString(e)); return -1; }
-		}
 		int poison = poison_byte(b);
-		void *args[] = { &b->ptr, &ref, &cnt, &abs_tol, &rel_tol, &exact, &poison, &cmp_dev };
-		cudaError_t e = cudaLaunchKernel((const void *)compare_k[b->type], d3(grid_for(cnt), 1, 1), d3(256, 1, 1), args, 0, 0);
-		if (!e) e = cudaMemcpy(&h, cmp_dev, sizeof h, cudaMemcpyDeviceToHost);
-		if (ref != b->ref) cudaFree(ref);
-		if (e) { strfmt(err, errlen, "comparing %s: %s", b->name, cudaGetErrorString(e)); return -1; }
+		void *args[] = { &b->ptr, &b->ref, &cnt, &abs_tol, &rel_tol, &exact, &poison, &b->ref_key, &cmp_dev };
+		CK(cudaLaunchKernel((const void *)compare_k[b->type], d3(grid_for(cnt), 1, 1), d3(256, 1, 1), args, 0, 0));
+		CK(cudaMemcpy(&h, cmp_dev, sizeof h, cudaMemcpyDeviceToHost));
 		double ma, mr;
 		memcpy(&ma, &h.max_abs_bits, sizeof ma);
 		memcpy(&mr, &h.max_rel_bits, sizeof mr);

@@ -306,7 +306,7 @@ static void do_run(const request *q, run_result *r)
 		goto out;
 	}
 	cudaError_t e;
-	/* A learner's kernel never runs while the reference's outputs are in device memory. */
+	/* A learner's kernel never runs while the reference's outputs are readable in device memory. */
 	if (q->untrusted && (e = gpu_data_hide_ref(&data))) { fault(r, "hiding the reference", e); goto out; }
 	gpu_exec *x = gpu_exec_new(&p, &data, q->cubin[0] ? q->cubin : NULL, err, sizeof err), *y = NULL;
 	if (!x) { r->status = RUN_FAULT; strfmt(r->message, sizeof r->message, "%s", err); goto out; }

@@ -5,8 +5,8 @@
  * "lesson PATH", "kroot DIR", "stage I" (-1: baseline), "ref_stage I" (-2: no check), "cubin PATH",
  * "ref_cubin PATH", "set NAME VALUE" (repeated), "seed N", "verify 0|1", "time 0|1", "reps N",
  * "counters 0|1", optionally "pair_cubin PATH" (the stage's own kernel, timed alternately with this
- * one), "untrusted 1" (a learner's kernel: the reference's outputs are kept out of device memory
- * while it runs, scratch buffers are zeroed before each of its runs, and its result is checked
+ * one), "untrusted 1" (a learner's kernel: the reference's outputs are scrambled with a key kept on
+ * the host while it runs, scratch buffers are zeroed before each of its runs, and its result is checked
  * again after the timed runs) and "tolerance EXACT REL ABS" (instead of the lesson's), then "end". Worker -> parent: "note TEXT" (e.g. who holds the GPU), "phase running",
  * "beat" (alive during long timing), then "result" + run_result fields as "name value" lines +
  * optional "log TEXT" + "end", or "device" + device_info fields + "end". */

@@ -54,13 +54,32 @@ template <typename T> __device__ __forceinline__ bool is_poison(const T &v, unsi
 // Non-negative doubles order like their bit patterns, so atomicMax on the bits is a max on the values.
 __device__ __forceinline__ void max_bits(u64 *dst, double v) { atomicMax(dst, (u64)__double_as_longlong(v)); }
 
+// A reference hidden from a learner's kernel is kept XORed with a keyed stream (splitmix64 of the key
+// and the index); the key lives on the host and reaches the device only as the compare kernel's
+// argument. XOR twice restores: the same function scrambles and unscrambles. Key 0: plain.
+template <typename T> __device__ __forceinline__ T keyed(T v, u64 key, u64 i)
+{
+	if (!key) return v;
+	u64 m = mix(key ^ mix(i));
+	unsigned char *b = (unsigned char *)&v;
+	for (int k = 0; k < (int)sizeof(T); k++) b[k] ^= (unsigned char)(m >> (8 * (k % 8)));
+	return v;
+}
+
 template <typename T>
-__device__ void compare(const T *out, const T *ref, long long n, double abs_tol, double rel_tol, int exact, int poison, cmp_result *res)
+__device__ void scramble(T *p, long long n, u64 key)
+{
+	for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x)
+		p[i] = keyed(p[i], key, (u64)i);
+}
+
+template <typename T>
+__device__ void compare(const T *out, const T *ref, long long n, double abs_tol, double rel_tol, int exact, int poison, u64 key, cmp_result *res)
 {
 	u64 bad = 0, nans = 0, first = ~0ULL, unwritten = 0;
 	double max_abs = 0, max_rel = 0;
 	for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {
-		double o = to_double<T>(out[i]), r = to_double<T>(ref[i]);
+		double o = to_double<T>(out[i]), r = to_double<T>(keyed(ref[i], key, (u64)i));
 		double d = fabs(o - r);
 		bool is_nan = isnan(o) || isnan(r);
 		bool wrong = is_nan || (exact ? !(o == r) : !(d <= abs_tol + rel_tol * fabs(r)));
@@ -97,6 +116,8 @@ __device__ void compare(const T *out, const T *ref, long long n, double abs_tol,
 #define ENTRIES(name, T, INTEGER) \
 	extern "C" __global__ void fill_##name(T *p, long long n, u64 seed, double a, double b, int mode) \
 	{ fill<T, INTEGER>(p, n, seed, a, b, mode); } \
-	extern "C" __global__ void compare_##name(const T *out, const T *ref, long long n, double abs_tol, double rel_tol, int exact, int poison, cmp_result *res) \
-	{ compare<T>(out, ref, n, abs_tol, rel_tol, exact, poison, res); }
+	extern "C" __global__ void compare_##name(const T *out, const T *ref, long long n, double abs_tol, double rel_tol, int exact, int poison, u64 key, cmp_result *res) \
+	{ compare<T>(out, ref, n, abs_tol, rel_tol, exact, poison, key, res); } \
+	extern "C" __global__ void scramble_##name(T *p, long long n, u64 key) \
+	{ scramble<T>(p, n, key); }
 TYPES(ENTRIES)

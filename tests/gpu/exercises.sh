@@ -47,7 +47,7 @@ fi
 verdict "hang" $L/hang.cu hang "did not finish within 5 s"
 verdict "after a hang, a fresh worker" $L/right.cu passed "correct"
 verdict "out of bounds" $L/oob.cu out_of_bounds "wrote past the end of y: elements 3 to 5 \(it has 3 elements"
-verdict "no bounds check (right only for multiples of the block)" $L/multiple.cu out_of_bounds "wrote past the end of y.*n=3"
+verdict "no bounds check (right only for multiples of the block)" $L/multiple.cu out_of_bounds "n=3 \(tiny\): wrote past the end of y: elements 3 to 255"
 verdict "unwritten outputs" $L/unwritten.cu unwritten "never written \(they still hold the poison\)"
 verdict "wrong values" $L/wrong.cu wrong "wrong at n=3 \(tiny\): y: [0-9]+ of 3 elements wrong.*first at index"
 verdict "right once, then replays (caught after timing)" $L/replay.cu wrong_later "right on the first run, wrong after [0-9]+ timed runs"
