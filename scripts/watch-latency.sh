@@ -15,6 +15,7 @@ lesson=${ex%/*} stage=${ex#*/}
 kernel=kernels/$lesson/$($B show "$lesson" | sed -n "s/^[0-9]*\. $stage - .*\[\(.*\), .*\]\$/\1/p")
 [ -f "$kernel" ] || { echo "no stage $ex"; exit 2; }
 cp "$kernel" "$tmp/mine.cu"
+export CUDACLIMB_TRACE=$tmp/trace     # each job's submit-to-result time, for where the time goes
 $B watch "$ex" "$tmp/mine.cu" >"$tmp/out" 2>&1 &
 wp=$!
 # wait_tries K: until watch has finished K tries (its "(try K) watching" line), at most 60 s.
@@ -32,7 +33,7 @@ for i in $(seq "$n"); do            # a new comment each time: a cold compile
 done
 kill $wp 2>/dev/null; wait $wp 2>/dev/null
 grep -o 'verdict in [0-9]* ms' "$tmp/out" | awk '{print $3}' | tail -n +$((n + 1)) >"$tmp/cold"
-[ -n "${OUT:-}" ] && cp "$tmp/out" "$OUT/watch-latency.log"
+[ -n "${OUT:-}" ] && { cp "$tmp/out" "$OUT/watch-latency.log"; cp "$tmp/trace" "$OUT/watch-latency-trace.log"; }
 median() { sort -n "$1" | awk '{v[NR] = $1} END {if (NR) print (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2); else print "-"}'; }
 echo "watch $ex, save to verdict, $n saves each way ($(grep -c '^PASSED' "$tmp/out") of $(grep -c '^[A-Z ]*: ' "$tmp/out") verdicts PASSED)"
 echo "  cached compile: median $(median "$tmp/cached") ms  (each: $(tr '\n' ' ' <"$tmp/cached"))"
