@@ -140,7 +140,6 @@ int gpu_data_prepare(gpu_data *d, const plan *p, const char *key, uint64_t seed,
 		gpu_data old = *d;
 		memset(d, 0, sizeof *d);
 		rebuilt = 1;
-		d->b = xcalloc((size_t)p->nbuffers + 1, sizeof *d->b);
 		for (int i = 0; i < p->nbuffers; i++) {
 			const plan_buffer *pb = &p->buffers[i];
 			if (pb->scratch) continue;
@@ -150,6 +149,7 @@ int gpu_data_prepare(gpu_data *d, const plan *p, const char *key, uint64_t seed,
 			int r = b ? reuse(b, pb) : 1;
 			if (r < 0) { strfmt(err, errlen, "reusing buffer %s: %s", pb->name, cudaGetErrorString(cudaGetLastError())); gpu_data_free(&old); gpu_data_free(d); return -1; }
 			if (r == 0) {
+				d->b = xrealloc(d->b, (size_t)(d->n + 1) * sizeof *d->b);   /* alloc_buffer grows it one at a time too */
 				d->b[d->n++] = *b;
 				b->base = b->ref = NULL;       /* moved */
 				d->b[d->n - 1].ref_key = 0;
