@@ -309,9 +309,10 @@ int cli_main(int argc, char **argv)
 	char err[1024];
 	c.eo.quiet = !cmd;
 	if (!cmd) c.eo.time_budget_ms = 100;   /* the terminal interface: what-if changes must feel instant */
-	if (cmd && !strcmp(cmd, "watch") && !c.eo.reps) c.eo.time_budget_ms = 150;   /* a verdict soon after each save */
+	if (cmd && !strcmp(cmd, "watch") && !c.eo.reps) c.eo.time_budget_ms = 100;   /* a verdict soon after each save */
 	engine *e = engine_new(&c.eo, err, sizeof err);
 	if (!e) { fprintf(stderr, "cudaclimb: %s\n", err); return EXIT_USAGE; }
+	c.to.work = c.work;
 	r = cmd ? fn(&c, e) : tui_run(e, &c.to);
 	engine_free(e);
 	return r;

@@ -8,6 +8,7 @@ typedef struct {
 	int ascii;      /* --ascii: ASCII boxes and gauges (automatic when the locale is not UTF-8) */
 	int frames;     /* > 0: draw this many frames of a fixed tour of the screens, read no input,
 	                 * then return 0 (for tests under ASan) */
+	const char *work;  /* --work: the learner's exercise workspace; NULL: ex_workspace's default */
 } tui_opts;
 
 /* Runs the front end on e until the user quits or a signal (SIGINT, SIGTERM, SIGHUP) arrives.

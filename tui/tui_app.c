@@ -76,11 +76,16 @@ void app_open_lesson(tui_app *a, int i, int s)
 static void on_engine(void *ctx, int job, job_phase phase, const char *note, const run_result *r)
 {
 	tui_app *a = ctx;
+	unsigned x = exm_event(&a->ex, job, phase, note, r, a->now);   /* the try's jobs are not the model's */
+	if (x)
+		a->pending |= TUI_REDRAW;
+	if (x & EXM_VERDICT)
+		exercise_verdict(a);
 	if (!a->m || !stage_event(a->m, job, phase, note, r, a->now))
 		return;
 	a->pending |= TUI_REDRAW;
 	const stage_slot *sl = &a->m->slots[a->m->cur];
-	if (phase == JOB_DONE && sl->have_last) {
+	if (phase == JOB_DONE && sl->have_last && !exm_active(&a->ex)) {
 		if (sl->last.status == RUN_COMPILE_ERROR)
 			a->sv.code = CODE_LOG;
 		else if (a->sv.code == CODE_LOG)
@@ -131,7 +136,7 @@ static void draw_status(tui_app *a)
 	if (!msg[0] && a->m && a->m->njobs > 0 && a->m->phase == JOB_WAITING_GPU)
 		msg = a->m->note[0] ? a->m->note : "waiting for the GPU";   /* says who holds it */
 	else if (!msg[0] && a->m && a->scr == &tui_screen_stage)
-		msg = a->m->msg;
+		msg = exm_active(&a->ex) && a->ex.msg[0] ? a->ex.msg : a->m->msg;
 	if (msg[0])
 		x += widget_printf(y, 0, a->cols, at | A_BOLD, " %s  ", msg);
 	int n = a->scr->hints ? a->scr->hints(a, &pairs) : 0;
@@ -171,6 +176,7 @@ static unsigned handle_key(tui_app *a, int ch)
 {
 	int typing = a->m && a->m->editing && a->scr == &tui_screen_stage;
 	a->msg[0] = 0;
+	a->ex.msg[0] = 0;
 	if (a->m) a->m->msg[0] = 0;
 	if (ch == 3)                                    /* Ctrl-C in raw terminals */
 		return TUI_QUIT;
@@ -260,15 +266,19 @@ static int loop(tui_app *a, const sigset_t *waitmask, char *fatal, size_t fatal_
 			flags = handle_key(a, tour[(frame - 1) % (int)(sizeof tour / sizeof *tour)]) | TUI_REDRAW;
 			continue;
 		}
-		struct pollfd fds[33] = { { .fd = STDIN_FILENO, .events = POLLIN } };
-		int nfd = engine_pollfds(a->e, fds + 1, 32), timeout = -1;
+		struct pollfd fds[34] = { { .fd = STDIN_FILENO, .events = POLLIN } };
+		int nfd = engine_pollfds(a->e, fds + 1, 32), timeout = -1, wfd = exm_pollfd(&a->ex);
+		if (wfd >= 0)                /* saves of the learner's file, from any editor */
+			fds[1 + nfd] = (struct pollfd){ .fd = wfd, .events = POLLIN };
 		if (engine_busy(a->e))       /* the watchdog, the elapsed time shown, and steps without an fd */
 			timeout = nfd > 0 ? 250 : 100;
-		int t = a->m ? stage_timeout(a->m, a->now) : -1;
+		int t = a->m ? stage_timeout(a->m, a->now) : -1, xt = exm_timeout(&a->ex, a->now);
+		if (xt >= 0 && (t < 0 || xt < t))
+			t = xt;
 		if (t >= 0 && (timeout < 0 || t < timeout))
 			timeout = t;
 		struct timespec ts = { timeout / 1000, (timeout % 1000) * 1000000L };
-		if (ppoll(fds, (nfds_t)(1 + nfd), timeout >= 0 ? &ts : NULL, waitmask) < 0 && errno != EINTR) {
+		if (ppoll(fds, (nfds_t)(1 + nfd + (wfd >= 0)), timeout >= 0 ? &ts : NULL, waitmask) < 0 && errno != EINTR) {
 			snprintf(fatal, fatal_len, "poll: %s", strerror(errno));
 			return 1;
 		}
@@ -291,6 +301,8 @@ static int loop(tui_app *a, const sigset_t *waitmask, char *fatal, size_t fatal_
 						got_signal = si.si_signo;
 				}
 		a->now = now_s();
+		if (wfd >= 0 && (fds[1 + nfd].revents & POLLIN))
+			exm_watch_read(&a->ex, a->now);
 		engine_poll(a->e, 0);
 		int ch;
 		while ((ch = getch()) != ERR) {
@@ -302,6 +314,8 @@ static int loop(tui_app *a, const sigset_t *waitmask, char *fatal, size_t fatal_
 			}
 		}
 		if (a->m && stage_tick(a->m, a->now))
+			flags |= TUI_REDRAW;
+		if (a->m && exm_tick(&a->ex, a->m, a->now))
 			flags |= TUI_REDRAW;
 		engine_poll(a->e, 0);           /* starts what the keys and timers just submitted */
 		int busy = a->m && engine_busy(a->e) ? (int)(a->now - a->m->phase_since) : -1;
@@ -327,6 +341,8 @@ int tui_run(engine *e, const tui_opts *o)
 	const char *cs = nl_langinfo(CODESET), *nc = getenv("NO_COLOR");
 	int utf8 = cs && (!strcmp(cs, "UTF-8") || !strcmp(cs, "utf8"));
 	tui_state_init(&a->state);
+	if (exm_init(&a->ex, a->ls, o->work) < 0)
+		snprintf(a->msg, sizeof a->msg, "%.*s", (int)sizeof a->msg - 1, a->ex.msg);
 	if (tui_state_path(a->state_path, sizeof a->state_path) == 0 &&
 	    tui_state_load(&a->state, a->state_path, err, sizeof err) < 0)
 		snprintf(a->msg, sizeof a->msg, "%s", err);
@@ -358,6 +374,7 @@ int tui_run(engine *e, const tui_opts *o)
 		rc = loop(a, &waitmask, fatal, sizeof fatal);
 		if (a->scr && a->scr->free)
 			a->scr->free(a);
+		exm_free(&a->ex);               /* before the model: its try's jobs are cancelled */
 		stage_free(a->m);               /* cancels its jobs; the listener (static app) stays valid */
 		a->m = NULL;
 		endwin();
@@ -368,6 +385,7 @@ int tui_run(engine *e, const tui_opts *o)
 	if (fatal[0])
 		fprintf(stderr, "cudaclimb: %s\n", fatal);
 	app_save(a);
+	exm_free(&a->ex);
 	tui_state_free(&a->state);
 	for (int i = 0; i < 3; i++) sigaction(sigs[i], &old[i], NULL);
 	sigprocmask(SIG_SETMASK, &waitmask, NULL);

@@ -4,6 +4,7 @@
 #define CC_TUI_APP_H
 #include "engine.h"
 #include "tui.h"
+#include "tui_exercise.h"
 #include "tui_source.h"
 #include "tui_stage.h"
 #include "tui_state.h"
@@ -65,6 +66,7 @@ struct tui_app {
 	tui_lessons_view lv;
 	tui_stage_view sv;
 	tui_stage *m;                     /* the open lesson's model, NULL when none */
+	tui_exercise ex;                  /* exercise mode's model (open on the stage view) and the marks */
 	int lesson;                       /* its index in ls */
 	double now;                       /* monotonic seconds, updated by the loop */
 	char msg[512];                    /* a message for the status bar, cleared by the next key */
@@ -82,6 +84,13 @@ void app_switch(tui_app *a, const tui_screen *s);
 void app_save(tui_app *a);
 /* Loads the open stage's kernel (and the previous stage's, for the diff) when the stage changed. */
 void stage_view_sync(tui_app *a);
+/* Exercise mode on the stage view (tui_stage_exercise.c): its keys when open, and x to open it
+ * (TUI_IGNORED for keys it leaves to the stage view); its footer hints; leaving it. */
+unsigned exercise_key(tui_app *a, int key);
+int exercise_hints(tui_app *a, const char *const **pairs);
+void exercise_leave(tui_app *a);
+/* A try's verdict came: the status line and the code pane follow it. */
+void exercise_verdict(tui_app *a);
 /* The help overlay and its keys (tui_help.c). */
 void help_draw(tui_app *a);
 unsigned help_key(tui_app *a, int key);

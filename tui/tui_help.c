@@ -27,6 +27,7 @@ static const help_entry keys[] = {
 	{ "e", "compile log" },
 	{ "z", "zoom the pane" },
 	{ "Esc h Bksp", "close view, go back" },
+	{ "x", "exercise: write it" },
 	{ NULL, "Tunables pane" },
 	{ "Up/Down j/k", "tunable or parameter" },
 	{ "Left/Right - +", "prev/next value" },
@@ -39,8 +40,23 @@ static const help_entry keys[] = {
 	{ "PgUp/PgDn Spc", "page" },
 	{ "g/G Home/End", "top, bottom" },
 	{ "Left/Right", "scroll sideways" },
+	{ NULL, "Exercise mode (x)" },
+	{ "e", "edit in $EDITOR" },
+	{ "", "any save: try it" },
+	{ "r", "try again" },
+	{ "h", "next hint" },
+	{ "d", "diff with the stage's" },
+	{ "", "(passed or all hints)" },
+	{ "c", "compiler output" },
+	{ "x Esc", "leave exercise mode" },
+	{ NULL, "Exercise marks" },
 };
-enum { NKEYS = sizeof keys / sizeof *keys, KEYW = 15 };
+/* The marks' legend follows the keys: its key column is the mark's glyph. */
+static const struct { ex_level level; const char *what; } marks[] = {
+	{ EX_NOT_STARTED, "not started" }, { EX_STARTED, "started, compiles" },
+	{ EX_CORRECT, "correct, too slow" }, { EX_PASSED, "passed" },
+};
+enum { NKEYS = sizeof keys / sizeof *keys + sizeof marks / sizeof *marks, KEYW = 15 };
 
 void help_draw(tui_app *a)
 {
@@ -58,9 +74,14 @@ void help_draw(tui_app *a)
 		int c = i / per, row = i % per - a->help_scroll;
 		if (row < 0 || row >= h - 2) continue;
 		int cx = x + 2 + c * colw, cy = y + 1 + row;
-		if (!keys[i].key)
+		int k = i - (int)(sizeof keys / sizeof *keys);
+		if (k >= 0) {
+			tui_role role;
+			widget_text(cy, cx + 1, KEYW, exm_mark_glyph(marks[k].level, theme_glyphs(), &role), theme_attr(role));
+			widget_text(cy, cx + 1 + KEYW, colw - KEYW - 2, marks[k].what, 0);
+		} else if (!keys[i].key) {
 			widget_text(cy, cx, colw - 1, keys[i].what, theme_attr(ROLE_HEADING));
-		else {
+		} else {
 			widget_text(cy, cx + 1, KEYW, keys[i].key, theme_attr(ROLE_KEY));
 			widget_text(cy, cx + 1 + KEYW, colw - KEYW - 2, keys[i].what, 0);
 		}

@@ -39,11 +39,8 @@ static int log_ref(const char *line, size_t len)
 /* Walks the compile log wrapped to w: draws rows first .. first + h - 1; returns the row count.
  * Paths before "file.cu(N)" are dropped, and each line that names a kernel line is followed by
  * that line of the source. */
-static int log_walk(tui_app *a, int y, int x, int w, int first, int h)
+static int log_walk(const char *text, const source_text *src, int y, int x, int w, int first, int h)
 {
-	const run_result *r = &a->m->slots[a->m->cur].last;
-	const source_text *src = &a->sv.src;
-	const char *text = r->log && r->log[0] ? r->log : r->message;
 	source_text log;
 	text_span sp[32];
 	int row = 0;
@@ -119,30 +116,73 @@ static int sweep_walk(tui_app *a, int y, int x, int w, int first, int h)
 	return m->nsweep;
 }
 
-static int diff_walk(tui_app *a, int y, int x, int w, int first, int h)
+/* A line diff from old to new (in exercise mode: the learner's file to the stage's kernel). */
+typedef struct { const diff_op *ops; int n; const source_text *old, *new; } code_diff;
+
+static int diff_walk(const code_diff *df, int hs, int y, int x, int w, int first, int h)
 {
-	const tui_stage_view *v = &a->sv;
 	int gw = 7;
-	for (int i = 0; i < v->ndiff; i++) {
+	for (int i = 0; i < df->n; i++) {
 		if (i < first || i >= first + h) continue;
-		const diff_op *d = &v->diff[i];
+		const diff_op *d = &df->ops[i];
 		int row = y + i - first;
 		tui_role role = d->kind == DIFF_ADD ? ROLE_DIFF_ADD : d->kind == DIFF_DEL ? ROLE_DIFF_DEL : ROLE_NORMAL;
-		const char *text = d->kind == DIFF_DEL ? v->prev_src.lines[d->a] : v->src.lines[d->b];
+		const char *text = d->kind == DIFF_DEL ? df->old->lines[d->a] : df->new->lines[d->b];
 		widget_printf(row, x, gw, theme_attr(ROLE_LINENO), "%5d", d->kind == DIFF_DEL ? d->a + 1 : d->b + 1);
 		widget_text(row, x + 5, 1, d->kind == DIFF_ADD ? "+" : d->kind == DIFF_DEL ? "-" : " ", theme_attr(role));
-		draw_code(row, x + gw, w - gw, text, strlen(text), NULL, role, v->hscroll);
+		draw_code(row, x + gw, w - gw, text, strlen(text), NULL, role, hs);
 	}
-	return v->ndiff > 0 ? v->ndiff : 0;
+	return df->n > 0 ? df->n : 0;
+}
+
+static code_diff shown_diff(const tui_app *a)
+{
+	if (exm_active(&a->ex))
+		return (code_diff){ a->ex.diff, a->ex.ndiff, &a->ex.src, &a->ex.kernel };
+	return (code_diff){ a->sv.diff, a->sv.ndiff, &a->sv.prev_src, &a->sv.src };
+}
+
+/* The source shown: the learner's file in exercise mode, else the stage's kernel. */
+static const source_text *shown_src(const tui_app *a)
+{
+	return exm_active(&a->ex) ? &a->ex.src : &a->sv.src;
+}
+
+/* The compiler's output shown by the log view ("" when none). */
+static const char *shown_log(const tui_app *a)
+{
+	if (exm_active(&a->ex)) {
+		const char *log = exm_log(&a->ex);
+		return log ? log : "";
+	}
+	const stage_slot *sl = &a->m->slots[a->m->cur];
+	if (!sl->have_last) return "";
+	return sl->last.log && sl->last.log[0] ? sl->last.log : sl->last.message;
+}
+
+/* The compiler's mark on a source line (1-based): ROLE_BAD for an error, ROLE_WARN for a warning,
+ * ROLE_NORMAL for none. In exercise mode from the try's messages, else from the stage's last log. */
+static tui_role line_mark(const tui_app *a, const int *errs, int nerr, int line)
+{
+	tui_role role = ROLE_NORMAL;
+	if (exm_active(&a->ex)) {
+		for (int k = 0; k < a->ex.ndiag; k++)
+			if (a->ex.diag[k].line == line && role != ROLE_BAD) role = a->ex.diag[k].error ? ROLE_BAD : ROLE_WARN;
+		return role;
+	}
+	for (int k = 0; k < nerr; k++)
+		if (errs[k] == line) role = ROLE_BAD;
+	return role;
 }
 
 static void source_draw(tui_app *a, int y, int x, int w, int first, int h)
 {
-	const source_text *src = &a->sv.src;
+	const source_text *src = shown_src(a);
+	const tui_glyphs *g = theme_glyphs();
 	unsigned char roles[4096];
 	int in_comment = 0, gw = 1, errs[64], nerr = 0;
 	const run_result *r = &a->m->slots[a->m->cur].last;
-	if (a->m->slots[a->m->cur].have_last && r->status == RUN_COMPILE_ERROR && r->log)
+	if (!exm_active(&a->ex) && a->m->slots[a->m->cur].have_last && r->status == RUN_COMPILE_ERROR && r->log)
 		for (const char *p = r->log; *p && nerr < 64; ) {
 			const char *nl = strchr(p, '\n');
 			size_t len = nl ? (size_t)(nl - p) : strlen(p);
@@ -155,9 +195,10 @@ static void source_draw(tui_app *a, int y, int x, int w, int first, int h)
 		if (len > sizeof roles) len = sizeof roles;
 		source_highlight(src->lines[i], len, &in_comment, roles);
 		if (i < first) continue;
-		int bad = 0;
-		for (int k = 0; k < nerr; k++) bad |= errs[k] == i + 1;
-		widget_printf(y + i - first, x, gw, theme_attr(bad ? ROLE_BAD : ROLE_LINENO), "%*d", gw - 1, i + 1);
+		tui_role mark = line_mark(a, errs, nerr, i + 1);
+		widget_printf(y + i - first, x, gw, theme_attr(mark != ROLE_NORMAL ? mark : ROLE_LINENO), "%*d", gw - 1, i + 1);
+		if (mark != ROLE_NORMAL)        /* the gutter's marker: the line the compiler points at */
+			widget_text(y + i - first, x + gw, 1, mark == ROLE_BAD ? g->bad : g->warn, theme_attr(mark));
 		draw_code(y + i - first, x + gw + 1, w - gw - 1, src->lines[i], len, roles, ROLE_NORMAL,
 		          a->sv.hscroll);
 	}
@@ -165,13 +206,52 @@ static void source_draw(tui_app *a, int y, int x, int w, int first, int h)
 
 int pane_code_lines(tui_app *a)
 {
+	code_diff df = shown_diff(a);
 	switch (a->sv.code) {
-	case CODE_SOURCE: return a->sv.src.n;
-	case CODE_DIFF: return a->sv.ndiff > 0 ? a->sv.ndiff : 0;
-	case CODE_LOG: return log_walk(a, 0, 0, a->sv.r[PANE_CODE].w - 3, 0, 0);
+	case CODE_SOURCE: return shown_src(a)->n;
+	case CODE_DIFF: return df.n > 0 ? df.n : 0;
+	case CODE_LOG: return log_walk(shown_log(a), shown_src(a), 0, 0, a->sv.r[PANE_CODE].w - 3, 0, 0);
 	case CODE_SWEEP: return sweep_walk(a, 0, 0, 0, 0, 0);
 	}
 	return 0;
+}
+
+/* Exercise mode's code pane: the learner's file, its diff against the stage's kernel, or the
+ * compiler's output for it. */
+static void exercise_draw(tui_app *a, tui_rect r, int focused)
+{
+	const tui_exercise *ex = &a->ex;
+	const lesson_stage *st = &a->m->l->stages[a->m->cur];
+	tui_stage_view *v = &a->sv;
+	char title[512], path[400];
+	int x = r.x + 1, y = r.y + 1, w = r.w - 2, h = r.h - 2, first = v->scroll[PANE_CODE];
+	exm_short_path(path, sizeof path, ex->file, getenv("HOME"), r.w - 20, theme_utf8() ? theme_glyphs()->ellipsis : "...");
+	if (v->code == CODE_DIFF)
+		snprintf(title, sizeof title, "Yours (-) against the stage's kernel (+) %s", st->kernel_rel ? st->kernel_rel : "");
+	else if (v->code == CODE_LOG)
+		snprintf(title, sizeof title, "Compiler output for %s", path);
+	else
+		snprintf(title, sizeof title, "Your kernel %s", path);
+	widget_box(r.y, r.x, r.h, r.w, title, focused);
+	if (r.w - 28 > text_width(title, strlen(title)) + 6)
+		widget_printf(r.y, r.x + r.w - 26, 24, theme_attr(ROLE_DIM), " e edit  h hint  d diff ");
+	if (v->code == CODE_DIFF) {
+		code_diff df = shown_diff(a);
+		if (df.n <= 0)
+			widget_text(y, x + 1, w - 1, "Both files are empty.", theme_attr(ROLE_DIM));
+		else
+			diff_walk(&df, v->hscroll, y, x, w, first, h);
+	} else if (v->code == CODE_LOG) {
+		const char *log = shown_log(a);
+		if (!log[0])
+			widget_text(y, x + 1, w - 1, "No compiler output for your kernel's latest try.", theme_attr(ROLE_DIM));
+		else
+			log_walk(log, &ex->src, y, x + 1, w - 1, first, h);
+	} else if (ex->src_err[0]) {
+		widget_text(y, x + 1, w - 1, ex->src_err, theme_attr(ROLE_BAD));
+	} else {
+		source_draw(a, y, x, w, first, h);
+	}
 }
 
 void pane_code_draw(tui_app *a, tui_rect r, int focused)
@@ -181,6 +261,10 @@ void pane_code_draw(tui_app *a, tui_rect r, int focused)
 	tui_stage_view *v = &a->sv;
 	char title[256];
 	int x = r.x + 1, y = r.y + 1, w = r.w - 2, h = r.h - 2, first = v->scroll[PANE_CODE];
+	if (exm_active(&a->ex)) {
+		exercise_draw(a, r, focused);
+		return;
+	}
 	switch (v->code) {
 	case CODE_SOURCE: snprintf(title, sizeof title, "Kernel %s", st->kernel_rel ? st->kernel_rel : ""); break;
 	case CODE_DIFF:
@@ -202,7 +286,7 @@ void pane_code_draw(tui_app *a, tui_rect r, int focused)
 			widget_text(y, x + 1, w - 1, "No compile log for this stage yet (r compiles and runs).",
 			            theme_attr(ROLE_DIM));
 		else
-			log_walk(a, y, x + 1, w - 1, first, h);
+			log_walk(shown_log(a), &v->src, y, x + 1, w - 1, first, h);
 	} else if (v->code == CODE_DIFF) {
 		if (m->cur == 0)
 			widget_text(y, x + 1, w - 1, "The first stage: nothing before it to compare with.", theme_attr(ROLE_DIM));
@@ -211,8 +295,10 @@ void pane_code_draw(tui_app *a, tui_rect r, int focused)
 			            theme_attr(ROLE_DIM));
 		else if (v->ndiff < 0)
 			widget_text(y, x + 1, w - 1, "The previous stage's kernel could not be read.", theme_attr(ROLE_BAD));
-		else
-			diff_walk(a, y, x, w, first, h);
+		else {
+			code_diff df = shown_diff(a);
+			diff_walk(&df, v->hscroll, y, x, w, first, h);
+		}
 	} else if (m->sweep_tunable < 0) {
 		widget_text(y, x + 1, w - 1, "No sweep yet: select a tunable and press s.", theme_attr(ROLE_DIM));
 	} else {

@@ -1,10 +1,15 @@
-/* The explanation pane: the stage's text, its bottleneck, the counters' diagnosis, its needs. */
+/* The explanation pane: the stage's text, its bottleneck, the counters' diagnosis, its needs; in
+ * exercise mode first the hints shown so far and what to do. */
 #define NCURSES_WIDECHAR 1
 #include <curses.h>
 #include <stdio.h>
 #include <string.h>
 #include "tui_panes.h"
 #include "tui_widget.h"
+
+enum { MAX_HINTS = 8 };
+
+typedef struct { const char *head, *text; tui_role role; } explain_part;
 
 /* Walks the explanation wrapped to width: draws lines first .. first + h - 1 at (y, x) and returns
  * the number of lines in all (h = 0 only counts). */
@@ -24,16 +29,32 @@ static int explain_walk(tui_app *a, int width, int y, int x, int first, int h)
 		diag_buf[o] = 0;
 		diag = diag_buf;
 	}
-	struct { const char *head, *text; tui_role role; } part[] = {
-		{ NULL, st->explain, ROLE_NORMAL },
-		{ "Bottleneck", st->bottleneck, ROLE_NORMAL },
-		{ "Measured here (hardware counters)", diag, ROLE_WARN },
-		{ "Needs", st->req_why, ROLE_WARN },
-	};
+	explain_part part[4 + MAX_HINTS + 1];
+	char heads[MAX_HINTS][32], about[512];
+	size_t np = 0;
+	if (exm_active(&a->ex)) {           /* the hints shown so far, the latest first */
+		const lesson_exercise *xe = st->exercise;
+		int shown = a->ex.prog.hints < xe->nhints ? a->ex.prog.hints : xe->nhints;
+		for (int i = shown - 1; i >= 0 && shown - i <= MAX_HINTS; i--) {
+			snprintf(heads[np], sizeof heads[np], "Hint %d of %d", i + 1, xe->nhints);
+			part[np] = (explain_part){ heads[np], xe->hints[i], ROLE_WARN };
+			np++;
+		}
+		snprintf(about, sizeof about, "Write this stage's kernel in your file: e opens it in your editor, or save it from "
+		         "any editor. Every save is compiled, checked at several sizes and timed against the stage's own kernel; "
+		         "it passes at %.2fx its speed. h shows a hint (%d in all); d compares yours with the stage's kernel once "
+		         "you pass or have seen every hint; x leaves.", xe->pass, xe->nhints);
+		part[np++] = (explain_part){ "Exercise", about, ROLE_NORMAL };
+	}
+	part[np] = (explain_part){ np ? "This stage" : NULL, st->explain, ROLE_NORMAL };
+	np++;
+	part[np++] = (explain_part){ "Bottleneck", st->bottleneck, ROLE_NORMAL };
+	part[np++] = (explain_part){ "Measured here (hardware counters)", diag, ROLE_WARN };
+	part[np++] = (explain_part){ "Needs", st->req_why, ROLE_WARN };
 	text_span sp[256];
 	char text[8192];
 	int line = 0;
-	for (size_t p = 0; p < sizeof part / sizeof *part; p++) {
+	for (size_t p = 0; p < np; p++) {
 		if (!part[p].text || !part[p].text[0])
 			continue;
 		if (part[p].head) {

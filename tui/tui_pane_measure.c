@@ -225,19 +225,31 @@ void pane_ladder_draw(tui_app *a, tui_rect r, int focused)
 	for (int s = 0; s < l->nstages; s++)
 		if ((int)strlen(l->stages[s].id) + 4 > lw) lw = (int)strlen(l->stages[s].id) + 4;
 	if (lw > 16) lw = 16;
-	if (w - lw - tw < 10) tw = 5;            /* narrow: no ratio to the baseline */
-	int bw = w - lw - tw;
+	int mw = 0;                              /* the last column: exercises' marks */
+	for (int s = 0; s < l->nstages && !mw; s++)
+		if (l->stages[s].exercise) mw = 2;
+	if (w - lw - tw - mw < 9) tw = 5;        /* narrow: no ratio to the baseline */
+	int bw = w - lw - tw - mw;
 	double base = m->have_base && stage_timed(&m->base) ? stage_metric_frac(m, &m->base) : -1;
 	double theo = a->dev->bw_theoretical_gbps;
 	char t[96];
 	widget_box(r.y, r.x, r.h, r.w, "Ladder", focused);
 	snprintf(t, sizeof t, "%s vs peak%s", stage_metric_unit(m), l->baseline ? ", | baseline" : "");
+	for (int s = 0; s < l->nstages; s++)
+		if (l->stages[s].exercise) {
+			snprintf(t + strlen(t), sizeof t - strlen(t), "; %s exercise", theme_glyphs()->ex_todo);
+			break;
+		}
 	widget_text(y++, x, w, t, theme_attr(ROLE_DIM));
 	for (int s = 0; s < l->nstages && y < r.y + r.h - 1; s++, y++) {
 		const stage_slot *sl = &m->slots[s];
 		const tui_progress *p = tui_state_stage(a->m->state, l->id, l->stages[s].id, 0);
 		unsigned at = s == m->cur ? A_BOLD : 0;
 		widget_printf(y, x - 1, lw, at, "%s%d %s", s == m->cur ? theme_glyphs()->sel : " ", s + 1, l->stages[s].id);
+		tui_role xr;                    /* the exercise's mark ends the row */
+		const char *xg = exm_mark_glyph(exm_mark(&a->ex, a->lesson, s), theme_glyphs(), &xr);
+		if (xg[0])
+			widget_text(y, x + w - 1, 1, xg, theme_attr(xr));
 		double f = -1, v = 0;
 		int saved = 0;
 		if (sl->have_last && stage_timed(&sl->last)) {
@@ -248,14 +260,14 @@ void pane_ladder_draw(tui_app *a, tui_rect r, int focused)
 		} else if (sl->have_last) {
 			const run_result *lr = &sl->last;
 			if (lr->status == RUN_OK)
-				widget_printf(y, x + lw, w - lw, theme_attr(ROLE_DIM), "%d regs, occ %.0f%%", lr->regs,
+				widget_printf(y, x + lw, w - lw - mw, theme_attr(ROLE_DIM), "%d regs, occ %.0f%%", lr->regs,
 				              lr->occ_theoretical * 100);
 			else
-				widget_text(y, x + lw, w - lw, run_status_name(lr->status), theme_attr(ROLE_BAD));
+				widget_text(y, x + lw, w - lw - mw, run_status_name(lr->status), theme_attr(ROLE_BAD));
 			continue;
 		}
 		if (f < 0) {
-			widget_text(y, x + lw, w - lw, "not run", theme_attr(ROLE_DIM));
+			widget_text(y, x + lw, w - lw - mw, "not run", theme_attr(ROLE_DIM));
 			continue;
 		}
 		widget_gauge(y, x + lw, bw, f, base);

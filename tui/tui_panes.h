@@ -9,6 +9,10 @@ void pane_tunables_draw(tui_app *a, tui_rect r, int focused);  /* tui_pane_tunab
 void pane_code_draw(tui_app *a, tui_rect r, int focused);      /* tui_pane_code.c */
 void pane_measure_draw(tui_app *a, tui_rect r, int focused);   /* tui_pane_measure.c */
 void pane_ladder_draw(tui_app *a, tui_rect r, int focused);
+/* Exercise mode's verdict pane, in place of the measurements (tui_pane_exercise.c), and its
+ * lines wrapped to width (for scrolling). */
+void pane_verdict_draw(tui_app *a, tui_rect r, int focused);
+int pane_verdict_lines(tui_app *a, int width);
 /* Lines of content of the code pane in its current view (for scrolling). */
 int pane_code_lines(tui_app *a);
 /* Lines of the explanation wrapped to width. */

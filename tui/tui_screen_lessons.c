@@ -87,11 +87,16 @@ static void draw_detail(tui_app *a, int y, int x, int h, int w)
 		const char *gl = progress_glyph(p, &role);
 		char num[32], ms[32];
 		widget_text(y + row, x + 1, 1, gl, theme_attr(role));
-		int c = 3 + widget_printf(y + row, x + 3, w - 3, 0, "%d %-14s %s", s + 1, l->stages[s].id,
-		                          l->stages[s].title ? l->stages[s].title : "");
-		if (p && p->best_ms > 0 && c + 30 < w)
+		int best = p && p->best_ms > 0, c = 3 + widget_printf(y + row, x + 3, w - 3, 0, "%d %-14s %s", s + 1,
+		                                                    l->stages[s].id, l->stages[s].title ? l->stages[s].title : "");
+		if (best && c + 30 < w)
 			widget_printf(y + row, x + w - 28, 28, theme_attr(ROLE_DIM), "%10s %9s GB/s",
 			              text_ms(ms, sizeof ms, p->best_ms), text_num(num, sizeof num, p->best_gbps));
+		int mark = exm_mark(&a->ex, a->lv.sel, s), end = best && c + 30 < w ? w - 29 : w;
+		const char *xg = exm_mark_glyph(mark, theme_glyphs(), &role);
+		if (xg[0] && c + 4 < end)       /* the exercise's mark and its word after the title */
+			widget_printf(y + row, x + c + 2, end - c - 2, theme_attr(role), "%s exercise%s%s", xg,
+			              mark > EX_NOT_STARTED ? " " : "", mark > EX_NOT_STARTED ? ex_level_name(mark) : "");
 		row++;
 	}
 }

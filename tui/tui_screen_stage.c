@@ -80,7 +80,7 @@ static void stage_draw(tui_app *a)
 	layout(a);
 	for (int p = 0; p < PANE_COUNT; p++)
 		if (a->sv.r[p].h > 0)
-			draw[p](a, a->sv.r[p], p == a->sv.focus);
+			(p == PANE_MEASURE && exm_active(&a->ex) ? pane_verdict_draw : draw[p])(a, a->sv.r[p], p == a->sv.focus);
 }
 
 static void stage_resize(tui_app *a)
@@ -96,6 +96,7 @@ static int pane_extent(tui_app *a, int p, int *page)
 	switch (p) {
 	case PANE_EXPLAIN: return pane_explain_lines(a, r.w - 4);
 	case PANE_CODE: return pane_code_lines(a);
+	case PANE_MEASURE: return exm_active(&a->ex) ? pane_verdict_lines(a, r.w - 4) : 0;
 	default: return 0;
 	}
 }
@@ -163,6 +164,15 @@ static void toggle_code(tui_app *a, code_view c)
 			}
 }
 
+/* In exercise mode new values try the learner's kernel again, instead of running the stage's. */
+static void retry_exercise(tui_app *a)
+{
+	if (!exm_active(&a->ex) || !a->m->want_run)
+		return;
+	a->m->want_run = 0;
+	exm_schedule(&a->ex, a->m->due);
+}
+
 static unsigned stage_key(tui_app *a, int ch)
 {
 	tui_stage *m = a->m;
@@ -172,8 +182,12 @@ static unsigned stage_key(tui_app *a, int ch)
 	layout(a);                          /* pages and extents do not depend on an earlier draw */
 	if (v->focus == PANE_TUNABLES && tunable_key(a, ch) != TUI_IGNORED) {
 		v->scroll[PANE_TUNABLES] = pane_tunables_top(a, v->r[PANE_TUNABLES]);
+		retry_exercise(a);
 		return TUI_REDRAW;
 	}
+	unsigned xf = exercise_key(a, ch);
+	if (xf != TUI_IGNORED)
+		return xf;
 	switch (ch) {
 	case '\t': v->focus = (v->focus + 1) % PANE_COUNT; break;
 	case KEY_BTAB: v->focus = (v->focus + PANE_COUNT - 1) % PANE_COUNT; break;
@@ -187,7 +201,7 @@ static unsigned stage_key(tui_app *a, int ch)
 	case 'l': stage_toggle_live(m, a->now); break;
 	case 's': if (stage_sweep(m) == 0) { v->code = CODE_SWEEP; v->scroll[PANE_CODE] = 0; } break;
 	case 'a': stage_ladder(m); break;
-	case 'R': stage_reset(m, a->now); break;
+	case 'R': stage_reset(m, a->now); retry_exercise(a); break;
 	case 'd': toggle_code(a, CODE_DIFF); break;
 	case 'e': toggle_code(a, CODE_LOG); break;
 	case 'z': v->zoom = !v->zoom; break;
@@ -218,13 +232,28 @@ static int stage_hints(tui_app *a, const char *const **pairs)
 		*pairs = typing;
 		return 3;
 	}
+	if (exm_active(&a->ex))
+		return exercise_hints(a, pairs);
 	int first = a->sv.focus == PANE_TUNABLES ? 0 : 2;
-	*pairs = (theme_utf8() ? tun : tun_ascii) + first * 2;
-	return 11 - first;
+	const char *const *t = (theme_utf8() ? tun : tun_ascii) + first * 2;
+	if (!a->m || !a->m->l->stages[a->m->cur].exercise) {
+		*pairs = t;
+		return 11 - first;
+	}
+	static const char *with_x[24];      /* the same with "x exercise" after "r run" */
+	int n = 0;
+	for (int i = 0; i < 11 - first; i++) {
+		with_x[n++] = t[2 * i];
+		with_x[n++] = t[2 * i + 1];
+		if (!strcmp(t[2 * i], "r")) { with_x[n++] = "x"; with_x[n++] = "exercise"; }
+	}
+	*pairs = with_x;
+	return n / 2;
 }
 
 static void stage_free_view(tui_app *a)
 {
+	exercise_leave(a);
 	free_sources(&a->sv);
 	a->sv.src_stage = -1;
 	a->sv.zoom = 0;

@@ -43,6 +43,9 @@ typedef struct {
 	const char *spark[8];                   /* sparkline levels */
 	const char *ok, *bad, *sel, *ellipsis, *up, *down, *pm;
 	const char *todo, *seen, *done, *fail;  /* progress of a stage */
+	const char *warn;                       /* a compiler warning's line */
+	/* an exercise's progress: not started, started (or compiles), correct (not fast enough), passed */
+	const char *ex_todo, *ex_started, *ex_correct, *ex_passed;
 } tui_glyphs;
 
 extern const tui_glyphs tui_glyphs_utf8;
