@@ -2,6 +2,7 @@
 # One call on the GPU box: build, run every test, benchmark every lesson, and print a short table
 # last. Full logs go to $OUT (or build/gpu-check). Usage, from the repository root:
 #   source .deps/env.sh; scripts/gpu-check.sh [lesson ...]
+# SKIP_BENCH=1 leaves out the lesson benchmarks, SKIP_TESTS=1 the test suite.
 set -u
 OUT=${OUT:-build/gpu-check}
 mkdir -p "$OUT"
@@ -14,6 +15,7 @@ if ! make -j8 all >"$OUT/build.log" 2>&1; then echo "BUILD FAILED"; tail -30 "$O
 build/cudaclimb device | tee "$OUT/device.txt"
 lessons=${*:-$(build/cudaclimb list 2>/dev/null | awk '{print $1}')}
 for l in $lessons; do
+	[ -n "${SKIP_BENCH:-}" ] && break
 	build/cudaclimb bench "$l" --timeout 60 >"$OUT/bench-$l.txt" 2>&1
 	build/cudaclimb bench "$l" --timeout 60 --json >"$OUT/bench-$l.json" 2>/dev/null
 done
@@ -28,5 +30,6 @@ echo
 cat "$OUT/watch-latency.txt"
 [ -s "$OUT/exercises.md" ] && { echo "== exercises: starter and the stage's own kernel, each as the learner's file"; cat "$OUT/exercises.md"; }
 for l in $lessons; do
+	[ -n "${SKIP_BENCH:-}" ] && break
 	echo "== $l"; sed -n '/^stage /,/^$/p' "$OUT/bench-$l.txt"; grep -E '^Fastest|: (wrong|fault|hang|crash|compile_error|refused)' "$OUT/bench-$l.txt"
 done
