@@ -19,7 +19,9 @@ sources_for() {
 	case $1 in
 	fuzz_expr) echo "src/expr.c" ;;
 	fuzz_arch) echo "src/arch.c src/occupancy.c" ;;
-	fuzz_lesson) echo "src/lesson.c src/lesson_yaml.c src/lesson_stage.c src/expr.c src/util.c" ;;
+	fuzz_lesson) echo "src/lesson.c src/lesson_yaml.c src/lesson_stage.c src/lesson_exercise.c src/expr.c src/util.c" ;;
+	fuzz_sanitize) echo "src/sanitize.c src/util.c" ;;
+	fuzz_progress) echo "src/exercise_work.c src/util.c" ;;
 	fuzz_rules) echo "src/diagnose.c src/expr.c" ;;
 	*)
 		for f in src/*.c; do
