@@ -779,3 +779,28 @@ run_status engine_run_sync(engine *e, const engine_job *j, run_result *r)
 	e->ctx = saved_ctx;
 	return r->status;
 }
+
+score_metric engine_score_metric(engine *e, const lesson *l)
+{
+	if (!l->flops.e) return SCORE_GBPS;
+	if (l->peak && strstr(l->peak, "tensor")) return SCORE_GFLOPS;
+	plan p;
+	plan_device pd;
+	engine_plan_device(e, &pd);
+	char err[256];
+	score_metric m = SCORE_GBPS;
+	if (l->nstages && plan_make(&p, l, 0, NULL, 0, &pd, err, sizeof err) == 0 && p.bytes > 0 && p.flops / p.bytes >= SCORE_MIN_INTENSITY)
+		m = SCORE_GFLOPS;
+	plan_free(&p);
+	return m;
+}
+
+const char *score_unit(score_metric m) { return m == SCORE_GFLOPS ? "GFLOP/s" : "GB/s"; }
+
+double score_value(score_metric m, const run_result *r) { return m == SCORE_GFLOPS ? r->gflops : r->gbps; }
+
+double score_peak_frac(score_metric m, const run_result *r)
+{
+	double pct = m == SCORE_GFLOPS ? r->pct_compute_peak : r->pct_attainable_bw;
+	return pct > 0 ? pct / 100 : -1;
+}
