@@ -22,6 +22,7 @@ sources_for() {
 	fuzz_lesson) echo "src/lesson.c src/lesson_yaml.c src/lesson_stage.c src/lesson_exercise.c src/expr.c src/util.c" ;;
 	fuzz_sanitize) echo "src/sanitize.c src/util.c" ;;
 	fuzz_progress) echo "src/exercise_work.c src/util.c" ;;
+	fuzz_sass) echo "src/sass.c src/util.c" ;;
 	fuzz_rules) echo "src/diagnose.c src/expr.c" ;;
 	*)
 		for f in src/*.c; do
