@@ -35,10 +35,22 @@ static void test_other_error_is_one_line(void **state)
 	assert_null(strstr(why, "NVreg_RestrictProfilingToAdminUsers"));
 }
 
+/* A failed open returns NULL, which counters_close takes; a later open fails the same way again
+ * (nothing was left half set up by the first). */
 static void test_close_null(void **state)
 {
 	(void)state;
-	counters_close(NULL);
+	char a[256] = "", b[256] = "";
+	setenv("CUDACLIMB_FAKE_CUPTI_ERROR", "35", 1);
+	counters *c = counters_open(0, a, sizeof a);
+	counters_close(c);
+	counters *d = counters_open(0, b, sizeof b);
+	unsetenv("CUDACLIMB_FAKE_CUPTI_ERROR");
+	assert_null(c);
+	assert_null(d);
+	counters_close(d);
+	assert_true(a[0] != 0);
+	assert_string_equal(a, b);
 }
 
 int main(void)
