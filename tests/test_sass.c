@@ -11,6 +11,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include "report_sass.h"
 #include "sass.h"
 #include "util.h"
 
@@ -133,11 +134,46 @@ static void test_odd_input(void **state)
 	sass_free(&l);
 }
 
+/* The text view: source lines above their instructions, tags on the ones the lessons talk about,
+ * and counts against another stage's. */
+static void test_report(void **state)
+{
+	(void)state;
+	sass_listing v = load("saxpy_vectorized"), c = load("saxpy_coalesced");
+	char *src = file_read("kernels/bandwidth/vectorized.cu", NULL), *lines[400];
+	int n = 0;
+	for (char *p = src; p && *p && n < 400;) { lines[n++] = p; char *e = strchr(p, '\n'); if (!e) break; *e = 0; p = e + 1; }
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+	const sass_func *fv = sass_find_func(&v, "saxpy_vectorized");
+	report_sass_counts(f, fv, sass_find_func(&c, "saxpy_coalesced"), "coalesced");
+	report_sass(f, &v, fv, lines, n, "kernels/bandwidth/vectorized.cu");
+	fclose(f);
+	assert_non_null(strstr(out, "saxpy_vectorized: 64 instructions (coalesced: "));
+	assert_non_null(strstr(out, "global load"));
+	assert_non_null(strstr(out, "2 of them 128-bit"));
+	assert_non_null(strstr(out, "(was "));
+	assert_non_null(strstr(out, "   17 | \t\tif (i < n4) { p[k] = __ldg(&x4[i]);"));
+	assert_non_null(strstr(out, "[LDG.128]"));
+	assert_null(strstr(out, "(no source line)"));
+	char tag[24];
+	sass_insn in = { .cls = SC_FP32 };
+	assert_string_equal(sass_tag(&in, tag, sizeof tag), "");
+	in.cls = SC_WGMMA;
+	assert_string_equal(sass_tag(&in, tag, sizeof tag), "HGMMA");
+	free(out);
+	free(src);
+	sass_free(&v);
+	sass_free(&c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_saxpy), cmocka_unit_test(test_tensor_cores),
 		cmocka_unit_test(test_sgemm_and_others), cmocka_unit_test(test_odd_input),
+		cmocka_unit_test(test_report),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
