@@ -85,9 +85,14 @@ void gpu_exec_free(gpu_exec *x);
 cudaError_t baseline_run(const plan *p, gpu_data *d, cudaStream_t s, char *err, size_t errlen);
 void baseline_cleanup(void);
 
-/* --- gpulock.c: one timed run per GPU at a time, across processes and users --- */
-/* Takes the lock for the device uuid; while another process holds it, calls note(ctx, text) once
- * with who holds it, then waits. Returns 0, or -1 when the lock file cannot be used (runs unlocked). */
-int gpulock_acquire(const char *uuid, void (*note)(void *ctx, const char *text), void *ctx);
+/* --- gpulock.c: one timed run per GPU at a time, across processes and users, first come first
+ * served --- */
+/* Queues for the device uuid and waits for its turn; expect_s is how long this run expects to hold
+ * the GPU (for others' estimates). While waiting, calls note(ctx, text) whenever the line changes
+ * ("waiting for the GPU: 2nd in line, behind alice (running for 3 s); about 5 s"). Returns 0, or -1
+ * when the queue cannot be used (note says why; the run goes ahead unqueued). */
+int gpulock_acquire(const char *uuid, double expect_s, void (*note)(void *ctx, const char *text), void *ctx);
 void gpulock_release(void);
+/* The path of this process's ticket while it queues or runs, else NULL (for the queue's tests). */
+const char *gpulock_ticket(void);
 #endif

@@ -292,7 +292,7 @@ static void do_run(const request *q, run_result *r)
 	              (q->stage >= 0 ? l->stages[q->stage].check : l->baseline->check);
 	int exact = q->has_tol ? q->exact : l->exact;
 	double abs_tol = q->has_tol ? q->abs_tol : l->abs_tol, rel_tol = q->has_tol ? q->rel_tol : l->rel_tol;
-	gpulock_acquire(gpu_device()->uuid, send_note, NULL);
+	gpulock_acquire(gpu_device()->uuid, (q->time ? (q->budget_ms > 0 ? q->budget_ms : 400) / 1000.0 : 0) + 0.2, send_note, NULL);
 	fputs("phase running\n", out);
 	fflush(out);
 	char key[1200];

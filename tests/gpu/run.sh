@@ -91,19 +91,22 @@ for s, st in want.items():
         print("FAIL worker isolation: %s expected %s, got %s" % (s, st, r and (r["status"], r["message"])))
 PY
 
-# Shared boxes: while another process holds this GPU's lock, a run waits and says who holds it.
+# Shared boxes: while another process holds this GPU's turn, a run waits in line and says behind whom.
 uuid=$($B device --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["uuid"])')
 export CUDACLIMB_LOCK_DIR=$tmp
-lock=$tmp/cudaclimb-gpu-$uuid.lock
-echo "alice (pid 4242) since 09:00" >"$lock"
+q=$tmp/cudaclimb-gpu-$uuid.q
+mkdir -m 1777 "$q"
 if command -v flock >/dev/null; then
-	flock "$lock" sleep 4 &
+	t=$q/t-$(id -u)-4242-alice
+	echo "alice 4242 4" >"$t"
+	flock "$t" sh -c ": >'$q/s-t-$(id -u)-4242-alice'; sleep 4" &
 	holder=$!
-	i=0; while [ $i -lt 50 ] && flock -n "$lock" true; do sleep 0.1; i=$((i + 1)); done
+	i=0; while [ $i -lt 50 ] && [ ! -e "$q/s-t-$(id -u)-4242-alice" ]; do sleep 0.1; i=$((i + 1)); done
 	out=$($B run bandwidth/coalesced --reps 3 2>&1); code=$?
 	wait $holder
-	if [ $code = 0 ] && printf '%s' "$out" | grep -q "waiting for the GPU: in use by alice (pid 4242)"; then pass "gpu lock: a second run waits and names the holder"
-	else fail "gpu lock: exit $code, no waiting message"; printf '%s\n' "$out" | head -5; fi
+	rm -f "$t" "$q/s-t-$(id -u)-4242-alice"
+	if [ $code = 0 ] && printf '%s' "$out" | grep -q "waiting for the GPU: 2nd in line, behind alice (running for"; then pass "gpu queue: a second run waits in line and names the holder"
+	else fail "gpu queue: exit $code, no waiting message"; printf '%s\n' "$out" | head -5; fi
 else
-	skip "gpu lock: flock(1) is not installed"
+	skip "gpu queue: flock(1) is not installed"
 fi

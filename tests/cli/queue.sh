@@ -1,0 +1,98 @@
+#!/bin/sh
+# The fair GPU queue (src/gpulock.c), without a GPU, through tests/queue_probe.c: a simulated class
+# of 30 processes as 3 users (when this runs as root, with setpriv; else one user, said so) queue
+# at once; no two "timed runs" overlap, they are served in the order their tickets were made, and
+# all are served. A holder killed with SIGKILL does not block the next; a forged ticket (named for
+# another user) and a stale one (nobody holds its lock) are passed over; a queue folder that is a
+# symlink, or writable by all without the sticky bit, is refused with a message and the run goes
+# ahead unqueued.
+. tests/lib.sh
+tmp=$(mktemp -d); trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
+chmod 755 "$tmp"
+cuda=${CUDA_HOME:-/usr/local/cuda}
+if ! cc -std=c11 -D_GNU_SOURCE -Isrc -I$cuda/include tests/queue_probe.c src/gpulock.c src/util.c -o "$tmp/probe" 2>"$tmp/cc.log"; then
+	fail "queue: the probe did not build: $(head -3 "$tmp/cc.log")"; exit 0
+fi
+chmod 755 "$tmp/probe"
+export CUDACLIMB_LOCK_DIR=$tmp/locks
+mkdir -m 1777 "$CUDACLIMB_LOCK_DIR"
+log=$tmp/log; : >"$log"; chmod 666 "$log"
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+	as() { u=$1; shift; setpriv --reuid="$u" --regid="$u" --clear-groups "$@"; }
+	users="2001 2002 2003"; who="3 users"
+else
+	as() { shift; "$@"; }
+	users="$(id -u) $(id -u) $(id -u)"; who="one user (not root: no setpriv)"
+fi
+
+# 30 at once: 10 per user, interleaved, each holding the GPU 25 ms.
+t0=$(date +%s%N)
+i=0
+for k in 1 2 3 4 5 6 7 8 9 10; do
+	for u in $users; do
+		as "$u" "$tmp/probe" UUIDCLASS 25 "$log" 2>>"$tmp/notes" &
+		i=$((i + 1))
+	done
+done
+wait
+t1=$(date +%s%N)
+python3 - "$log" "$t0" "$t1" "$who" "$users" <<'PY'
+import sys
+log, t0, t1, who = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+runs = sorted((int(c), int(s), int(e), p, u) for _, c, s, e, p, u in (l.split() for l in open(log)))
+def check(name, ok, detail): print("%s queue: %s (%s)" % ("PASS" if ok else "FAIL", name, detail))
+check("30 processes as %s are all served" % who, len(runs) == 30, "%d runs" % len(runs))
+by_start = sorted(runs, key=lambda r: r[1])
+overlap = [(a, b) for a, b in zip(by_start, by_start[1:]) if b[1] < a[2]]
+check("no two runs overlap", not overlap, "%d overlaps" % len(overlap))
+order = [r[0] for r in by_start]
+check("served in the order the tickets were made", order == sorted(order) and all(c > 0 for c in order),
+      "first out of order at %s" % next((i for i in range(1, len(order)) if order[i] < order[i - 1]), "-"))
+held = sum(r[2] - r[1] for r in runs) / 1e6; total = (t1 - t0) / 1e6
+waits = [r[1] - r[0] for r in by_start]
+check("the queue's own cost is small", total < held + 3000,
+      "%.0f ms in all for %.0f ms of runs; longest wait %.0f ms, for the %dth ticket" % (total, held, max(waits) / 1e6, waits.index(max(waits)) + 1))
+check("every user of the class is served", set(r[4] for r in runs) == set(sys.argv[5].split()), "users %s" % sorted(set(r[4] for r in runs)))
+PY
+grep -q "in line, behind " "$tmp/notes" && pass "queue: waiters say where they are in line" || fail "queue: no 'in line' note"
+
+# A holder killed with SIGKILL: the next one starts at once.
+: >"$log"
+"$tmp/probe" UUIDKILL 20000 "$log" 2>/dev/null &
+holder=$!
+i=0; while [ $i -lt 50 ] && [ -z "$(ls "$CUDACLIMB_LOCK_DIR"/cudaclimb-gpu-UUIDKILL.q/s-* 2>/dev/null)" ]; do sleep 0.05; i=$((i + 1)); done
+"$tmp/probe" UUIDKILL 10 "$log" 2>"$tmp/killnote" &
+next=$!
+sleep 0.5
+k0=$(date +%s%N); kill -9 $holder; wait $next; k1=$(date +%s%N)
+ms=$(( (k1 - k0) / 1000000 ))
+[ "$ms" -lt 1500 ] && grep -q "in line" "$tmp/killnote" && pass "queue: a killed holder does not block ($ms ms after the kill)" \
+	|| fail "queue: after the holder was killed the next waited $ms ms"
+
+# A forged ticket (named for another user) and a stale one (its lock not held) are passed over.
+q=$CUDACLIMB_LOCK_DIR/cudaclimb-gpu-UUIDFAKE.q
+mkdir -m 1777 "$q"
+if [ "$(id -u)" = 0 ]; then
+	as 2001 sh -c "echo mallory 1 99 >$q/t-2002-1-forged; sleep 10" &
+	forger=$!
+	sleep 0.2
+	as 2001 flock "$q/t-2002-1-forged" sleep 10 &
+	locker=$!
+else
+	forger=""; locker=""
+fi
+echo "ghost 1 99" >"$q/t-$(id -u)-1-stale"
+: >"$log"
+s0=$(date +%s%N); as 2003 "$tmp/probe" UUIDFAKE 10 "$log" 2>/dev/null; rc=$?; s1=$(date +%s%N)
+[ $rc = 0 ] && [ $(( (s1 - s0) / 1000000 )) -lt 1500 ] && pass "queue: forged and stale tickets are passed over" \
+	|| fail "queue: a forged or stale ticket held up the run (exit $rc, $(( (s1 - s0) / 1000000 )) ms)"
+[ -n "$forger" ] && kill $forger $locker 2>/dev/null
+
+# Unsafe queue folders: refused with a reason; the run still happens (exit 4: unqueued).
+ln -s /tmp "$CUDACLIMB_LOCK_DIR/cudaclimb-gpu-UUIDLINK.q"
+"$tmp/probe" UUIDLINK 1 "$log" 2>"$tmp/n1"; rc=$?
+[ $rc = 4 ] && grep -q "is not a folder" "$tmp/n1" && pass "queue: a symlinked queue folder is refused" || fail "queue: symlink: exit $rc, $(cat "$tmp/n1")"
+mkdir "$CUDACLIMB_LOCK_DIR/cudaclimb-gpu-UUIDOPEN.q"; chmod 777 "$CUDACLIMB_LOCK_DIR/cudaclimb-gpu-UUIDOPEN.q"
+"$tmp/probe" UUIDOPEN 1 "$log" 2>"$tmp/n2"; rc=$?
+[ $rc = 4 ] && grep -q "without the sticky bit" "$tmp/n2" && pass "queue: a queue folder writable by all without the sticky bit is refused" \
+	|| fail "queue: open folder: exit $rc, $(cat "$tmp/n2")"

@@ -1,0 +1,45 @@
+/* The GPU queue (src/gpulock.c) without a GPU, for tests/cli/queue.sh: queue as this process's
+ * user, hold the "GPU" for HOLD_MS, and append one line to LOG (opened O_APPEND, one write):
+ * "run TICKET_CTIME_NS START_NS END_NS PID UID". Notes go to stderr.
+ * Usage: queue_probe UUID HOLD_MS LOG    (the queue folder is under $CUDACLIMB_LOCK_DIR)
+ * Exit: 0 served in the queue, 4 ran unqueued (the queue could not be used). */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include "gpu.h"
+
+static long long ns(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_REALTIME, &t);
+	return t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+
+static void note(void *ctx, const char *text)
+{
+	(void)ctx;
+	fprintf(stderr, "%d: %s\n", (int)getpid(), text);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 4) { fprintf(stderr, "usage: queue_probe UUID HOLD_MS LOG\n"); return 2; }
+	int queued = gpulock_acquire(argv[1], atoi(argv[2]) / 1000.0, note, NULL) == 0;
+	long long start = ns(), ctime = 0;
+	struct stat st;
+	if (queued && gpulock_ticket() && stat(gpulock_ticket(), &st) == 0) ctime = st.st_ctim.tv_sec * 1000000000LL + st.st_ctim.tv_nsec;
+	struct timespec hold = { atoi(argv[2]) / 1000, (atoi(argv[2]) % 1000) * 1000000L };
+	nanosleep(&hold, NULL);
+	long long end = ns();
+	gpulock_release();
+	char line[200];
+	int n = snprintf(line, sizeof line, "run %lld %lld %lld %d %d\n", ctime, start, end, (int)getpid(), (int)getuid());
+	int fd = open(argv[3], O_WRONLY | O_APPEND);
+	if (fd < 0 || write(fd, line, (size_t)n) != n) return 3;
+	close(fd);
+	return queued ? 0 : 4;
+}
