@@ -23,6 +23,8 @@ sources_for() {
 	fuzz_sanitize) echo "src/sanitize.c src/util.c" ;;
 	fuzz_progress) echo "src/exercise_work.c src/util.c" ;;
 	fuzz_sass) echo "src/sass.c src/util.c" ;;
+	fuzz_compile) echo "src/compile_parse.c src/util.c" ;;
+	fuzz_fields) echo "src/result.c src/util.c" ;;
 	fuzz_rules) echo "src/diagnose.c src/expr.c" ;;
 	*)
 		for f in src/*.c; do

@@ -1,0 +1,111 @@
+/* compile_parse: the compiler's reports read back (see compile.h): the ptxas --verbose log for each
+ * entry's resources, and the PTX's .entry signatures for its parameters. Pure text, no NVRTC: the
+ * fuzz target links this alone. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "compile.h"
+#include "util.h"
+
+void compile_parse_ptxas(const char *log, compile_result *r)
+{
+	r->nentries = 0;
+	compile_entry *cur = NULL;
+	int mine = 0;   /* the lines being read are about cur (not a device function's "Function properties") */
+	for (const char *line = log; line && *line;) {
+		const char *nl = strchr(line, '\n');
+		size_t len = nl ? (size_t)(nl - line) : strlen(line);
+		char buf[512];
+		strfmt(buf, sizeof buf, "%.*s", (int)(len < 511 ? len : 511), line);
+		char name[96];
+		const char *p;
+		if (sscanf(buf, "ptxas info : Compiling entry function '%95[^']'", name) == 1 ||
+		    ((p = strstr(buf, "Compiling entry function '")) && sscanf(p, "Compiling entry function '%95[^']'", name) == 1)) {
+			cur = NULL;
+			mine = 1;
+			if (r->nentries < COMPILE_MAX_ENTRIES) {
+				cur = &r->entries[r->nentries++];
+				memset(cur, 0, sizeof *cur);
+				cur->nparams = -1;
+				strfmt(cur->name, sizeof cur->name, "%s", name);
+			}
+		} else if ((p = strstr(buf, "Function properties for "))) {
+			p += strlen("Function properties for ");
+			size_t nl2 = strcspn(p, " \t\r");
+			mine = cur && nl2 == strlen(cur->name) && !strncmp(p, cur->name, nl2);
+		} else if (cur && mine && (p = strstr(buf, "bytes stack frame"))) {
+			const char *q = p;
+			while (q > buf && (q[-1] == ' ' || (q[-1] >= '0' && q[-1] <= '9'))) q--;
+			cur->stack_bytes = atoi(q);
+			if ((p = strstr(buf, "bytes stack frame, "))) sscanf(p, "bytes stack frame, %d bytes spill stores, %d bytes spill loads",
+			                                                     &cur->spill_stores, &cur->spill_loads);
+		} else if (cur && mine && (p = strstr(buf, "Used "))) {
+			sscanf(p, "Used %d registers", &cur->regs);
+			const char *s = strstr(p, " bytes smem");
+			if (s) {
+				while (s > p && s[-1] >= '0' && s[-1] <= '9') s--;
+				cur->static_smem = atoll(s);
+			}
+		}
+		line = nl ? nl + 1 : NULL;
+	}
+}
+
+/* One ".param" declaration: ".param .u64 .ptr .align 1 k_param_0" or ".param .align 64 .b8 k_param_0[128]". */
+static int parse_param(const char *decl, compile_param *p)
+{
+	int size = 0, count = 1;
+	char kind = 0;
+	for (const char *t = decl; *t;) {
+		while (*t == ' ' || *t == '\t') t++;
+		size_t n = strcspn(t, " \t");
+		if (n >= 3 && t[0] == '.' && strchr("usbf", t[1]) && t[2] >= '0' && t[2] <= '9' && strspn(t + 2, "0123456789") == n - 2) {
+			size = atoi(t + 2) / 8;
+			kind = t[1] == 'f' ? 'f' : t[1] == 'b' ? 'b' : 'i';
+		}
+		t += n;
+	}
+	const char *br = strchr(decl, '[');
+	if (br) count = atoi(br + 1);
+	if (!size || count < 1) return -1;
+	p->size = size * count;
+	p->kind = br ? 'b' : kind == 'b' ? 'i' : kind;
+	return 0;
+}
+
+void compile_parse_ptx_params(const char *ptx, compile_result *r)
+{
+	for (const char *p = ptx ? strstr(ptx, ".entry ") : NULL; p; p = strstr(p, ".entry ")) {
+		p += 7;
+		char name[96];
+		size_t nl = strcspn(p, "( \t\n");
+		strfmt(name, sizeof name, "%.*s", (int)(nl < 95 ? nl : 95), p);
+		const char *open = strchr(p, '('), *body = strchr(p, '{');
+		compile_entry *e = (compile_entry *)compile_find_entry(r, name);
+		if (!e && r->nentries < COMPILE_MAX_ENTRIES) {
+			e = &r->entries[r->nentries++];
+			memset(e, 0, sizeof *e);
+			strfmt(e->name, sizeof e->name, "%s", name);
+		}
+		if (!e) continue;
+		e->nparams = 0;
+		if (!open || (body && open > body)) continue;   /* no parameters */
+		const char *close = strchr(open, ')');
+		for (const char *q = open + 1; q && close && q < close && e->nparams < COMPILE_MAX_PARAMS;) {
+			const char *decl = strstr(q, ".param");
+			if (!decl || decl > close) break;
+			size_t dl = strcspn(decl, ",)");
+			char buf[256];
+			strfmt(buf, sizeof buf, "%.*s", (int)(dl < 255 ? dl : 255), decl + 6);
+			if (parse_param(buf, &e->params[e->nparams]) == 0) e->nparams++;
+			q = decl + dl;
+		}
+	}
+}
+
+const compile_entry *compile_find_entry(const compile_result *r, const char *name)
+{
+	for (int i = 0; i < r->nentries; i++) if (!strcmp(r->entries[i].name, name)) return &r->entries[i];
+	return NULL;
+}
+

@@ -1,0 +1,52 @@
+/* libFuzzer target for the worker protocol's fields (src/result.c): each input line "name value" is
+ * set on a run result and a device description, both in the escaped form the pipe carries and as
+ * plain text (JSON, replay); the escaping must round-trip any string.
+ *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Isrc -I$CUDA_HOME/include \
+ *     tests/fuzz/fuzz_fields.c src/result.c src/util.c -o build-fuzz/fuzz_fields */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "result.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
+{
+	char *text = malloc(n + 1);
+	if (!text) return 0;
+	memcpy(text, data, n);
+	text[n] = 0;
+	run_result r;
+	device_info d;
+	run_result_init(&r);
+	memset(&d, 0, sizeof d);
+	for (char *save, *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *sp = strchr(line, ' ');
+		const char *v = sp ? sp + 1 : "";
+		if (sp) *sp = 0;
+		field_set(run_result_fields, run_result_nfields, &r, line, v);
+		field_set_plain(run_result_fields, run_result_nfields, &r, line, v);
+		field_set(device_info_fields, device_info_nfields, &d, line, v);
+		/* escaping round-trips */
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&buf, &len);
+		field_escape(f, v);
+		fclose(f);
+		char *back = field_unescape(buf);
+		if (!back || strcmp(back, v)) abort();
+		free(back);
+		free(buf);
+	}
+	for (int i = 0; i < run_result_nfields; i++)
+		if (run_result_fields[i].type == FT_STR && memchr((char *)&r + run_result_fields[i].offset, 0, run_result_fields[i].size) == NULL) abort();
+	char *out = NULL;
+	size_t olen = 0;
+	FILE *f = open_memstream(&out, &olen);
+	field_write_kv(f, run_result_fields, run_result_nfields, &r);
+	fclose(f);
+	free(out);
+	run_result_clear(&r);
+	free(text);
+	return 0;
+}
