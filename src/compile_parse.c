@@ -59,7 +59,7 @@ static int parse_param(const char *decl, compile_param *p)
 	for (const char *t = decl; *t;) {
 		while (*t == ' ' || *t == '\t') t++;
 		size_t n = strcspn(t, " \t");
-		if (n >= 3 && t[0] == '.' && strchr("usbf", t[1]) && t[2] >= '0' && t[2] <= '9' && strspn(t + 2, "0123456789") == n - 2) {
+		if (n >= 3 && n <= 5 && t[0] == '.' && strchr("usbf", t[1]) && t[2] >= '0' && t[2] <= '9' && strspn(t + 2, "0123456789") == n - 2) {
 			size = atoi(t + 2) / 8;
 			kind = t[1] == 'f' ? 'f' : t[1] == 'b' ? 'b' : 'i';
 		}
@@ -67,7 +67,8 @@ static int parse_param(const char *decl, compile_param *p)
 	}
 	const char *br = strchr(decl, '[');
 	if (br) count = atoi(br + 1);
-	if (!size || count < 1) return -1;
+	/* at most .b128 elements, and a kernel's parameters are at most 32 KB in all */
+	if (size < 1 || size > 16 || count < 1 || count > 32768 || (long long)size * count > 32768) return -1;
 	p->size = size * count;
 	p->kind = br ? 'b' : kind == 'b' ? 'i' : kind;
 	return 0;
