@@ -33,7 +33,7 @@ BIN        := $(BUILD)/cudaclimb
 TESTS_C    := $(wildcard tests/test_*.c)
 TEST_BINS  := $(TESTS_C:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: all run test deps install clean fuzz asan
+.PHONY: all run test deps deps-run install clean fuzz asan
 all: $(BIN)
 
 $(OBJ_DIR)/%.o: %.c
@@ -57,11 +57,14 @@ $(BUILD)/tests/%: tests/%.c $(BUILD)/libengine.a $(TUI_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(SAN) -Itui -o $@ $< $(TUI_OBJ) $(BUILD)/libengine.a $(PKG_LIBS) -lcmocka $(CUDA_LIBS)
 
-# Installs what is missing (Debian/Ubuntu), or says the exact command to run.
+# Installs what is missing (Debian/Ubuntu), or says the exact command to run: deps-run only what the
+# tool needs, deps that and what the tests need (cmocka, tmux) too.
 deps:
-	@scripts/deps.sh
+	@scripts/deps.sh test
+deps-run:
+	@scripts/deps.sh run
 
-run: deps all
+run: deps-run all
 	$(BIN)
 
 test: deps

@@ -1,9 +1,14 @@
 #!/bin/sh
-# Installs what cudaclimb needs to build and test, where it can (Debian/Ubuntu, as root or with
-# sudo), and otherwise prints the exact command to run. The CUDA Toolkit itself is not installed
-# here: it comes from NVIDIA's packages; CUDA_HOME points at it (default /usr/local/cuda).
+# Installs what cudaclimb needs, where it can (Debian/Ubuntu, as root or with sudo), and otherwise
+# prints the exact command to run. One set, from the first argument or CUDACLIMB_DEPS:
+#   run    what the tool needs to build and start (gcc, make, pkg-config, libyaml, ncurses): make run
+#   test   that and what the tests need too (cmocka, tmux): make test, the default
+# The CUDA Toolkit itself is not installed here: it comes from NVIDIA's packages; CUDA_HOME points at
+# it (default /usr/local/cuda).
 set -u
 CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
+want=${1:-${CUDACLIMB_DEPS:-test}}
+case $want in run|test) ;; *) echo "deps.sh: unknown set '$want' (run or test)"; exit 2;; esac
 missing=""
 have_pc() { pkg-config --exists "$1" 2>/dev/null; }
 command -v pkg-config >/dev/null 2>&1 || missing="$missing pkg-config"
@@ -11,8 +16,10 @@ command -v make >/dev/null 2>&1 || missing="$missing make"
 command -v gcc >/dev/null 2>&1 || missing="$missing gcc"
 have_pc yaml-0.1 || missing="$missing libyaml-dev"
 have_pc ncursesw || missing="$missing libncurses-dev"
-have_pc cmocka || missing="$missing libcmocka-dev"
-command -v tmux >/dev/null 2>&1 || missing="$missing tmux"
+if [ "$want" = test ]; then
+	have_pc cmocka || missing="$missing libcmocka-dev"
+	command -v tmux >/dev/null 2>&1 || missing="$missing tmux"
+fi
 if [ -n "$missing" ]; then
 	if [ "$(id -u)" = 0 ]; then sudo=""; elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then sudo="sudo"; else sudo="none"; fi
 	if command -v apt-get >/dev/null 2>&1 && [ "$sudo" != none ]; then

@@ -1,10 +1,12 @@
 /* cli: see cli.h. Every command goes through the engine, like the TUI. */
 #include "cli.h"
 #include "cli_cmd.h"
+#include <ctype.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 #include "arch.h"
 #include "engine.h"
@@ -23,7 +25,8 @@ static const char usage_text[] =
 	"       cudaclimb list                          the lessons\n"
 	"       cudaclimb show LESSON                   a lesson's stages, tunables and text\n"
 	"       cudaclimb run LESSON/STAGE [--set NAME=VALUE]... [--json]\n"
-	"                                               compile, check and time one stage (or LESSON/baseline)\n"
+	"                                               compile, check and time one stage (or LESSON/baseline);\n"
+	"                                               names in any case, STAGE by name or number, LESSON STAGE too\n"
 	"       cudaclimb bench LESSON [--set NAME=VALUE]... [--json]\n"
 	"                                               every stage and the baseline, as a table\n"
 	"       cudaclimb check [--arch sm_80,sm_90]    load every lesson, compile every stage (no GPU needed)\n"
@@ -44,7 +47,7 @@ static const char usage_text[] =
 	"  --gpu N           use GPU N (CUDA_VISIBLE_DEVICES is honoured first)\n"
 	"  --arch sm_XX      compile for this architecture (no GPU needed; check takes a comma list)\n"
 	"  --set NAME=VALUE  set a parameter or tunable (repeatable; VALUE may be an expression)\n"
-	"  --json            machine-readable output: {\"device\": {...}, \"results\": [...]}\n"
+	"  --json            machine-readable output: {\"metric\": \"GB/s\", \"device\": {...}, \"results\": [...]}\n"
 	"  --timeout S       watchdog for one run, in seconds (default 10)\n"
 	"  --seed N          seed for the random inputs (default: fresh each time)\n"
 	"  --reps N          timed repetitions (default: enough for about 0.4 s, 10 to 300)\n"
@@ -108,29 +111,167 @@ static int parse(cli *c, int argc, char **argv)
 	return 0;
 }
 
+/* Levenshtein distance between a and b, ignoring case; 99 for names over 63 characters. */
+static int edit_distance(const char *a, const char *b)
+{
+	size_t m = strlen(a), n = strlen(b);
+	if (m > 63 || n > 63) return 99;
+	int row[64];
+	for (size_t j = 0; j <= n; j++) row[j] = (int)j;
+	for (size_t i = 1; i <= m; i++) {
+		int diag = row[0];
+		row[0] = (int)i;
+		for (size_t j = 1; j <= n; j++) {
+			int up = row[j], best = diag + (tolower((unsigned char)a[i - 1]) != tolower((unsigned char)b[j - 1]));
+			if (up + 1 < best) best = up + 1;
+			if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
+			row[j] = best;
+			diag = up;
+		}
+	}
+	return row[n];
+}
+
+/* "; did you mean 'x'?" for the nearest of n names when it is near enough (a third of the typed
+ * name's letters wrong at most), else "". */
+static void suggest(const char *typed, const char *const *names, int n, char *out, size_t len)
+{
+	int best = -1, bd = 99, limit = (int)strlen(typed) / 3 > 1 ? (int)strlen(typed) / 3 : 1;
+	for (int i = 0; i < n; i++) {
+		int d = edit_distance(typed, names[i]);
+		if (d < bd) { bd = d; best = i; }
+	}
+	if (best >= 0 && bd <= limit) strfmt(out, len, "; did you mean '%s'?", names[best]);
+	else strfmt(out, len, "%s", "");
+}
+
+/* The lesson called id, in any case; NULL when none is. */
+static const lesson *lesson_named(engine *e, const char *id)
+{
+	const lesson_set *s = engine_lessons(e);
+	for (int i = 0; i < s->count; i++) if (!strcasecmp(s->items[i]->id, id)) return s->items[i];
+	return NULL;
+}
+
+int find_lesson(engine *e, const char *id, const lesson **l)
+{
+	if ((*l = lesson_named(e, id))) return 0;
+	const lesson_set *s = engine_lessons(e);
+	const char **names = xcalloc((size_t)s->count + 1, sizeof *names);
+	for (int i = 0; i < s->count; i++) names[i] = s->items[i]->id;
+	char near[160], msg[400];
+	suggest(id, names, s->count, near, sizeof near);
+	free(names);
+	strfmt(msg, sizeof msg, "no lesson '%s'%s (cudaclimb list shows them)", id, near);
+	return usage_error("%s", msg);
+}
+
+/* A stage of l by id (any case), number (1 is the first) or "baseline": its index, -1 for the
+ * baseline, -2 for none, -3 for a number out of range. */
+static int stage_named(const lesson *l, const char *name)
+{
+	if (*name && strspn(name, "0123456789") == strlen(name)) {
+		long k = strtol(name, NULL, 10);
+		return k >= 1 && k <= l->nstages ? (int)k - 1 : -3;
+	}
+	if (!strcasecmp(name, "baseline") && l->baseline) return -1;
+	for (int i = 0; i < l->nstages; i++) if (!strcasecmp(l->stages[i].id, name)) return i;
+	return -2;
+}
+
+/* "name a stage: bandwidth/strided, bandwidth/coalesced, ... (or bandwidth/baseline)". */
+static int name_a_stage(const lesson *l)
+{
+	sb b = {0};
+	sb_add(&b, "name a stage: ");
+	for (int i = 0; i < l->nstages; i++) sb_addf(&b, "%s%s/%s", i ? ", " : "", l->id, l->stages[i].id);
+	if (l->baseline) sb_addf(&b, " (or %s/baseline)", l->id);
+	int r = usage_error("%s", b.s);
+	sb_free(&b);
+	return r;
+}
+
 int find_stage(engine *e, const char *spec, const lesson **l, int *stage)
 {
-	char id[128];
+	char id[128], msg[400], near[160];
 	const char *slash = strchr(spec, '/');
 	strfmt(id, sizeof id, "%.*s", slash ? (int)(slash - spec) : (int)strlen(spec), spec);
-	*l = lesson_set_find(engine_lessons(e), id);
-	if (!*l) return usage_error("no lesson '%s' (cudaclimb list shows them)", id);
-	if (!slash) return usage_error("name a stage: LESSON/STAGE, e.g. %s/<stage> (cudaclimb show lists them)", id);
-	if (!strcmp(slash + 1, "baseline") && (*l)->baseline) { *stage = -1; return 0; }
-	*stage = lesson_stage_index(*l, slash + 1);
-	if (*stage < 0) return usage_error("no stage '%s' in this lesson (cudaclimb show lists them)", slash + 1);
+	if (find_lesson(e, id, l)) return EXIT_USAGE;
+	if (!slash || !slash[1]) return name_a_stage(*l);
+	*stage = stage_named(*l, slash + 1);
+	if (*stage >= -1) return 0;
+	if (*stage == -3) {
+		strfmt(msg, sizeof msg, "no stage %s in %s: its stages are 1 to %d (cudaclimb show %s lists them)", slash + 1, (*l)->id,
+		       (*l)->nstages, (*l)->id);
+		return usage_error("%s", msg);
+	}
+	const char **names = xcalloc((size_t)(*l)->nstages + 1, sizeof *names);
+	for (int i = 0; i < (*l)->nstages; i++) names[i] = (*l)->stages[i].id;
+	suggest(slash + 1, names, (*l)->nstages, near, sizeof near);
+	free(names);
+	strfmt(msg, sizeof msg, "no stage '%s' in %s%s (cudaclimb show %s lists them)", slash + 1, (*l)->id, near, (*l)->id);
+	return usage_error("%s", msg);
+}
+
+/* LESSON STAGE as two operands of a command that takes LESSON/STAGE: joined into one, when the first
+ * names a lesson, the second one of its stages, and no file has the second's name. */
+static void join_stage_operands(cli *c, engine *e)
+{
+	static const char *const cmds[] = { "run", "try", "watch", "hint", "reset", "solution" };
+	int takes = 0;
+	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) takes |= !strcmp(c->args[0], cmds[i]);
+	if (!takes || c->nargs < 3 || strchr(c->args[1], '/') || file_exists(c->args[2])) return;
+	const lesson *l = lesson_named(e, c->args[1]);
+	if (!l || stage_named(l, c->args[2]) < -1) return;
+	strfmt(c->spec, sizeof c->spec, "%s/%s", c->args[1], c->args[2]);
+	c->own_args = xcalloc((size_t)c->nargs, sizeof *c->own_args);
+	c->own_args[0] = c->args[0];
+	c->own_args[1] = c->spec;
+	for (int i = 3; i < c->nargs; i++) c->own_args[i - 1] = c->args[i];
+	c->args = c->own_args;
+	c->nargs--;
+}
+
+/* Usage error when the command has more than max operands. */
+static int too_many(cli *c, int max, const char *what)
+{
+	char msg[256];
+	if (c->nargs <= max + 1) return 0;
+	if (max) strfmt(msg, sizeof msg, "%s takes one %s, not also '%s'", c->args[0], what, c->args[max + 1]);
+	else strfmt(msg, sizeof msg, "%s takes no operands, not '%s'", c->args[0], c->args[1]);
+	return usage_error("%s", msg);
+}
+
+/* Every architecture in the comma list is in assets/arch.yaml (loaded by engine_new); a list only
+ * where many is allowed (check). */
+static int check_archs(const char *list, int many)
+{
+	if (!list) return 0;
+	if (!many && strchr(list, ',')) return usage_error("--arch takes one architecture here (a comma list is for check), not '%s'", list);
+	char names[256], msg[512];
+	strfmt(names, sizeof names, "%s", list);
+	for (char *save, *a = strtok_r(names, ",", &save); a; a = strtok_r(NULL, ",", &save)) {
+		if (arch_find(a)) continue;
+		sb known = {0};
+		for (int i = 0; i < arch_count(); i++) sb_addf(&known, "%s%s", i ? ", " : "", arch_at(i)->name);
+		strfmt(msg, sizeof msg, "unknown architecture '%s' (known: %s)", a, known.s ? known.s : "none");
+		sb_free(&known);
+		return usage_error("%s", msg);
+	}
 	return 0;
 }
 
 static void print_load_errors(engine *e)
 {
 	const lesson_set *s = engine_lessons(e);
-	for (int i = 0; i < s->nerrors; i++) fprintf(stderr, "%s\n", s->errors[i]);
+	for (int i = 0; i < s->nerrors; i++) { fput_clean(stderr, s->errors[i]); fputc('\n', stderr); }
 }
 
 static int cmd_list(cli *c, engine *e)
 {
+	if (too_many(c, 0, NULL)) return EXIT_USAGE;
 	const lesson_set *s = engine_lessons(e);
+	if (!s->count && !s->nerrors) printf("no lessons in %s/lessons (a lesson is a .yaml file there; lessons/README.md says how to write one)\n", s->root);
 	for (int i = 0; i < s->count; i++)
 		printf("%-12s %2d stages  %s\n", s->items[i]->id, s->items[i]->nstages, s->items[i]->title);
 	print_load_errors(e);
@@ -140,8 +281,8 @@ static int cmd_list(cli *c, engine *e)
 static int cmd_show(cli *c, engine *e)
 {
 	if (c->nargs < 2) return usage_error("show needs a lesson%s", "");
-	const lesson *l = lesson_set_find(engine_lessons(e), c->args[1]);
-	if (!l) return usage_error("no lesson '%s' (cudaclimb list shows them)", c->args[1]);
+	const lesson *l;
+	if (too_many(c, 1, "LESSON") || find_lesson(e, c->args[1], &l)) return EXIT_USAGE;
 	report_lesson(stdout, l);
 	return EXIT_OK;
 }
@@ -156,49 +297,86 @@ static void listener(void *ctx, int id, job_phase ph, const char *note, const ru
 	if (ph == JOB_WAITING_GPU && note) fprintf(stderr, "cudaclimb: %s\n", note);
 }
 
-static int run_stages(cli *c, engine *e, const lesson *l, const int *stages, int n)
+/* The job for a stage of a run or a bench: --set names a parameter or a tunable; in a bench, a
+ * tunable only some stages have is left out of the rest. */
+static engine_job stage_job(cli *c, const lesson *l, int stage, int bench)
+{
+	engine_job j = { .lesson = l, .stage = stage, .counters = 1 };
+	for (int k = 0; k < c->nsets; k++)
+		if (!bench || lesson_find_param(l, c->sets[k].name) || (stage >= 0 && lesson_find_tunable(&l->stages[stage], c->sets[k].name)))
+			j.sets[j.nsets++] = c->sets[k];
+	return j;
+}
+
+/* Text output: a stage whose settings are refused says why first, and is left out of the table
+ * (stages compacted, *n less); the same refusal for every stage is said once. Returns how many. */
+static int refusals_first(cli *c, engine *e, const lesson *l, int *stages, int *n)
+{
+	char (*why)[1024] = xcalloc((size_t)*n, sizeof *why);
+	int refused = 0, same = 1, first = -1, kept = 0;
+	for (int i = 0; i < *n; i++) {
+		engine_job j = stage_job(c, l, stages[i], *n > 1);
+		if (!engine_check_job(e, &j, why[i], sizeof why[i])) { why[i][0] = 0; continue; }
+		refused++;
+		if (first < 0) first = i;
+		else same &= !strcmp(why[i], why[first]);
+	}
+	int once = same && refused == *n;   /* every stage, for the same reason: said once, no stage named */
+	for (int i = 0; i < *n; i++) {
+		if (!why[i][0]) { stages[kept++] = stages[i]; continue; }
+		if (once && i != first) continue;
+		fputs("cudaclimb: ", stderr);
+		if (*n > 1 && !once) fprintf(stderr, "%s: ", stages[i] >= 0 ? l->stages[stages[i]].id : "baseline");
+		fput_clean(stderr, why[i]);
+		fputc('\n', stderr);
+	}
+	free(why);
+	*n = kept;
+	return refused;
+}
+
+/* {"metric": "GB/s", "device": {...}, "results": [...]}: what --replay reads back. */
+static void print_json(score_metric m, const device_info *d, const run_result *rs, int n)
+{
+	printf("{\"metric\": \"%s\", \"device\": ", score_unit(m));
+	json_object(stdout, device_info_fields, device_info_nfields, d, NULL, NULL);
+	printf(",\n\"results\": [\n");
+	for (int i = 0; i < n; i++) {
+		json_object(stdout, run_result_fields, run_result_nfields, &rs[i], "log", rs[i].log);
+		printf("%s\n", i + 1 < n ? "," : "");
+	}
+	printf("]}\n");
+}
+
+static int run_stages(cli *c, engine *e, const lesson *l, const int *which, int n)
 {
 	const device_info *d = engine_device(e);
-	run_result *rs = xcalloc((size_t)n, sizeof *rs);
-	int code = EXIT_OK;
+	score_metric m = engine_score_metric(e, l);
+	int *stages = xcalloc((size_t)n, sizeof *stages), bench = n > 1;
+	memcpy(stages, which, (size_t)n * sizeof *stages);
+	int code = !c->json && refusals_first(c, e, l, stages, &n) ? EXIT_USAGE : EXIT_OK;
+	run_result *rs = xcalloc((size_t)n + 1, sizeof *rs);
 	engine_set_listener(e, listener, NULL);
-	if (!c->json) report_header(stdout, l, d);
+	if (!c->json && n) report_header(stdout, l, d);
 	for (int i = 0; i < n; i++) {
-		engine_job j = { .lesson = l, .stage = stages[i], .counters = 1 };
-		memcpy(j.sets, c->sets, sizeof c->sets);
-		j.nsets = c->nsets;
-		/* --set names a parameter or a tunable; in a bench, a tunable only some stages have is left out of the rest. */
-		if (n > 1) {
-			j.nsets = 0;
-			for (int k = 0; k < c->nsets; k++)
-				if (lesson_find_param(l, c->sets[k].name) || (stages[i] >= 0 && lesson_find_tunable(&l->stages[stages[i]], c->sets[k].name)))
-					j.sets[j.nsets++] = c->sets[k];
-		}
+		engine_job j = stage_job(c, l, stages[i], bench);
 		run_status st = engine_run_sync(e, &j, &rs[i]);
 		int ce = st == RUN_UNSUPPORTED ? EXIT_OK : status_exit(st);
 		if (ce > code) code = ce;
-		if (!c->json) report_row(stdout, l, &rs[i], i == 0, n > 1 && stages[0] == -1 ? &rs[0] : NULL);
+		if (!c->json) report_row(stdout, l, m, &rs[i], i == 0, n > 1 && stages[0] == -1 ? &rs[0] : NULL);
 	}
-	if (c->json) {
-		printf("{\"device\": ");
-		json_object(stdout, device_info_fields, device_info_nfields, d, NULL, NULL);
-		printf(",\n\"results\": [\n");
-		for (int i = 0; i < n; i++) {
-			json_object(stdout, run_result_fields, run_result_nfields, &rs[i], "log", rs[i].log);
-			printf("%s\n", i + 1 < n ? "," : "");
-		}
-		printf("]}\n");
-	} else {
-		report_footer(stdout, l, d, rs, n);
-	}
+	if (c->json) print_json(m, d, rs, n);
+	else if (n) report_footer(stdout, l, m, d, rs, n);
 	for (int i = 0; i < n; i++) run_result_clear(&rs[i]);
 	free(rs);
+	free(stages);
 	return code;
 }
 
 static int cmd_run(cli *c, engine *e)
 {
 	if (c->nargs < 2) return usage_error("run needs LESSON/STAGE%s", "");
+	if (too_many(c, 1, "LESSON/STAGE")) return EXIT_USAGE;
 	const lesson *l;
 	int stage;
 	int r = find_stage(e, c->args[1], &l, &stage);
@@ -208,8 +386,8 @@ static int cmd_run(cli *c, engine *e)
 static int cmd_bench(cli *c, engine *e)
 {
 	if (c->nargs < 2) return usage_error("bench needs a lesson%s", "");
-	const lesson *l = lesson_set_find(engine_lessons(e), c->args[1]);
-	if (!l) return usage_error("no lesson '%s' (cudaclimb list shows them)", c->args[1]);
+	const lesson *l;
+	if (too_many(c, 1, "LESSON") || find_lesson(e, c->args[1], &l)) return EXIT_USAGE;
 	for (int k = 0; k < c->nsets; k++) {
 		int known = lesson_find_param(l, c->sets[k].name) != NULL;
 		for (int s = 0; s < l->nstages && !known; s++) known = lesson_find_tunable(&l->stages[s], c->sets[k].name) != NULL;
@@ -227,21 +405,22 @@ static int cmd_bench(cli *c, engine *e)
 static int cmd_check(cli *c)
 {
 	char archs[256], err[512];
+	if (too_many(c, 0, NULL)) return EXIT_USAGE;
 	strfmt(archs, sizeof archs, "%s", c->archs ? c->archs : "sm_80,sm_90");
+	/* Every name first, before anything compiles. */
+	engine_opts po = c->eo;
+	po.arch = NULL;
+	engine *probe = engine_new(&po, err, sizeof err);
+	if (!probe) { fprintf(stderr, "cudaclimb: %s\n", err); return EXIT_USAGE; }
+	int bad = check_archs(archs, 1);
+	engine_free(probe);
+	if (bad) return bad;
 	int code = EXIT_OK, errors_shown = 0;
 	for (char *save, *a = strtok_r(archs, ",", &save); a; a = strtok_r(NULL, ",", &save)) {
 		engine_opts eo = c->eo;
 		eo.arch = a;
 		engine *e = engine_new(&eo, err, sizeof err);
 		if (!e) { fprintf(stderr, "cudaclimb: %s\n", err); return EXIT_USAGE; }
-		if (!arch_find(a)) {
-			sb known = {0};
-			for (int i = 0; i < arch_count(); i++) sb_addf(&known, "%s%s", i ? ", " : "", arch_at(i)->name);
-			fprintf(stderr, "cudaclimb: unknown architecture '%s' (known: %s)\n", a, known.s);
-			sb_free(&known);
-			engine_free(e);
-			return EXIT_USAGE;
-		}
 		const lesson_set *s = engine_lessons(e);
 		if (!errors_shown) { print_load_errors(e); errors_shown = 1; if (s->nerrors) code = EXIT_LESSONS; }
 		for (int i = 0; i < s->count; i++) {
@@ -273,6 +452,7 @@ static int cmd_check(cli *c)
 
 static int cmd_device(cli *c, engine *e)
 {
+	if (too_many(c, 0, NULL)) return EXIT_USAGE;
 	const device_info *d = engine_device(e);
 	if (c->json) {
 		json_object(stdout, device_info_fields, device_info_nfields, d, NULL, NULL);
@@ -313,7 +493,10 @@ int cli_main(int argc, char **argv)
 	engine *e = engine_new(&c.eo, err, sizeof err);
 	if (!e) { fprintf(stderr, "cudaclimb: %s\n", err); return EXIT_USAGE; }
 	c.to.work = c.work;
-	r = cmd ? fn(&c, e) : tui_run(e, &c.to);
+	if (cmd) join_stage_operands(&c, e);
+	r = check_archs(c.eo.arch, 0);
+	if (!r) r = cmd ? fn(&c, e) : tui_run(e, &c.to);
 	engine_free(e);
+	free(c.own_args);
 	return r;
 }

@@ -13,11 +13,15 @@ typedef struct {
 	const char *archs;
 	const char *work;               /* --work DIR: the learner's workspace */
 	char *const *args; int nargs;   /* the command and its operands */
+	char spec[192]; char **own_args;/* LESSON STAGE joined into LESSON/STAGE: args then points at own_args */
 } cli;
 
 /* Prints "cudaclimb: " fmt (with arg) and a pointer to --help on stderr; returns EXIT_USAGE. */
 int usage_error(const char *fmt, const char *arg);
-/* "lesson/stage" into a lesson and a stage index (-1: baseline); EXIT_USAGE with a message. */
+/* A lesson by id, in any case; EXIT_USAGE with a message (and the nearest id) when none. */
+int find_lesson(engine *e, const char *id, const lesson **l);
+/* "lesson/stage" into a lesson and a stage index (-1: baseline): ids in any case, a stage by its
+ * number (1 is the first); EXIT_USAGE with a message (the stages, or the nearest name) when none. */
 int find_stage(engine *e, const char *spec, const lesson **l, int *stage);
 /* A run's status as the exit code. */
 int status_exit(run_status s);

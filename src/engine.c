@@ -1,6 +1,7 @@
 /* engine: jobs go plan -> compile (child process) -> reference compile -> run in the worker, one
  * at a time; engine_poll moves them along without blocking. See engine.h. */
 #include "engine.h"
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +31,7 @@ typedef struct job {
 	double submitted;            /* now_ms() at engine_submit, for the trace */
 	worker *w;                   /* the worker running it: the engine's, or its own under compute-sanitizer */
 	char san_log[64];            /* the sanitizer's report, a temporary file */
+	char adjusted[96];           /* "STAGES=2": the defaults that did not fit this GPU, changed (plan_make_fit) */
 	run_result r;
 	struct job *next;
 } job;
@@ -49,11 +51,12 @@ struct engine {
 	uint64_t seed;
 };
 
-/* The built-in tree: next to the executable (build/..), or the installed share folder. */
+/* The built-in tree: next to the executable (build/.., or build/tests/../.. for the unit tests), or
+ * the installed share folder. */
 static char *find_data_root(void)
 {
 	char *dir = exe_dir();
-	const char *cands[] = { "%s/..", "%s/../share/cudaclimb", "%s" };
+	const char *cands[] = { "%s/..", "%s/../share/cudaclimb", "%s", "%s/../.." };
 	for (size_t i = 0; dir && i < sizeof cands / sizeof cands[0]; i++) {
 		char *root = xasprintf(cands[i], dir);
 		char *probe = xasprintf("%s/assets/arch.yaml", root);
@@ -80,6 +83,40 @@ static char *shorter_path(const char *path)
 	return xstrdup(path);
 }
 
+static int has_yaml(const char *dir)
+{
+	DIR *d = opendir(dir);
+	int found = 0;
+	for (struct dirent *x; d && !found && (x = readdir(d));) {
+		size_t k = strlen(x->d_name);
+		found = k > 5 && !strcmp(x->d_name + k - 5, ".yaml") && x->d_name[0] != '.';
+	}
+	if (d) closedir(d);
+	return found;
+}
+
+/* The lesson tree named by --lessons or CUDACLIMB_LESSONS: dir itself, or the tree above it when dir
+ * is a tree's lessons folder (YAML files in dir, and dir/../kernels). NULL with what it wants in err. */
+static char *tree_root(const char *dir, char *err, size_t errlen)
+{
+	char *sub = xasprintf("%s/lessons", dir), *kernels = xasprintf("%s/../kernels", dir);
+	int tree = dir_exists(sub), folder = !tree && has_yaml(dir) && dir_exists(kernels);
+	free(sub);
+	free(kernels);
+	if (tree) return xstrdup(dir);
+	if (!folder) {
+		strfmt(err, errlen, "no lesson tree at %s: it wants %s/lessons/*.yaml and %s/kernels/ (--lessons DIR or CUDACLIMB_LESSONS)", dir, dir, dir);
+		return NULL;
+	}
+	char *up = xstrdup(dir);
+	size_t n = strlen(up);
+	while (n > 1 && up[n - 1] == '/') up[--n] = 0;
+	char *slash = strrchr(up, '/');
+	if (!slash) { free(up); return xstrdup("."); }
+	slash[slash == up] = 0;   /* "/lessons" -> "/" */
+	return up;
+}
+
 engine *engine_new(const engine_opts *o, char *err, size_t errlen)
 {
 	engine *e = xcalloc(1, sizeof *e);
@@ -90,7 +127,8 @@ engine *engine_new(const engine_opts *o, char *err, size_t errlen)
 	char *abs = realpath(e->data_root, NULL);
 	if (abs) { free(e->data_root); e->data_root = abs; }
 	const char *lr = o->lessons_root ? o->lessons_root : getenv("CUDACLIMB_LESSONS");
-	e->lessons_root = lr && *lr ? xstrdup(lr) : shorter_path(e->data_root);
+	e->lessons_root = lr && *lr ? tree_root(lr, err, errlen) : shorter_path(e->data_root);
+	if (!e->lessons_root) { engine_free(e); return NULL; }
 	char *table = xasprintf("%s/assets/arch.yaml", e->data_root), *rules = xasprintf("%s/assets/rules.yaml", e->data_root);
 	int bad = arch_load(table, err, errlen) || diagnose_load(rules, err, errlen);
 	free(table);
@@ -191,9 +229,19 @@ static void trace(const job *j)
 	fclose(f);
 }
 
+/* The result says when the stage's defaults were adjusted for this GPU (in place of "compiled"). */
+static void note_adjusted(job *j)
+{
+	run_result *r = &j->r;
+	if (!j->adjusted[0]) return;
+	char was[sizeof r->message];
+	strfmt(was, sizeof was, "%s", r->status == RUN_OK && !strcmp(r->message, "compiled") ? "" : r->message);
+	strfmt(r->message, sizeof r->message, "%s%sdefaults adjusted for this GPU: %s", was, was[0] ? "; " : "", j->adjusted);
+}
+
 static void notify(engine *e, job *j, job_phase ph, const char *note)
 {
-	if (ph == JOB_DONE) trace(j);
+	if (ph == JOB_DONE) { note_adjusted(j); trace(j); }
 	if (e->fn && !j->cancelled) e->fn(e->ctx, j->id, ph, note, ph == JOB_DONE ? &j->r : NULL);
 }
 
@@ -397,7 +445,8 @@ static int compile_other(engine *e, job *j, int s, job_step st)
 	plan_device pd;
 	engine_plan_device(e, &pd);
 	char err[1024];
-	if (plan_make(&rp, l, s, sets, n, &pd, err, sizeof err)) {
+	char adjusted[96];
+	if (plan_make_fit(&rp, l, s, sets, &n, 16, &pd, adjusted, sizeof adjusted, err, sizeof err)) {
 		plan_free(&rp);
 		char msg[1200];
 		strfmt(msg, sizeof msg, "the reference stage %s cannot run: %s", l->stages[s].id, err);
@@ -442,12 +491,7 @@ static void start_job(engine *e, job *j)
 	strfmt(j->r.stage, sizeof j->r.stage, "%s", j->j.stage >= 0 ? l->stages[j->j.stage].id : "baseline");
 	strfmt(j->r.title, sizeof j->r.title, "%s", j->j.stage >= 0 ? l->stages[j->j.stage].title : l->baseline ? l->baseline->title : "");
 	j->r.seed = j->j.has_seed ? j->j.seed : e->seed;
-	if (e->rp) {
-		if (replay_answer(e->rp, &j->j, &j->r)) finish(e, j, RUN_NO_GPU, "this run is not in the replay file");
-		else { j->step = ST_DONE; notify(e, j, JOB_DONE, NULL); }
-		return;
-	}
-	if (!j->j.compile_only) engine_device(e);
+	if (!j->j.compile_only || e->rp) engine_device(e);
 	plan_device pd;
 	engine_plan_device(e, &pd);
 	char err[1024], arch[16], why[256];
@@ -456,8 +500,17 @@ static void start_job(engine *e, job *j)
 		finish(e, j, RUN_UNSUPPORTED, why);
 		return;
 	}
-	if (plan_make(&j->p, l, j->j.stage, j->j.sets, j->j.nsets, &pd, err, sizeof err)) { finish(e, j, RUN_REFUSED, err); return; }
+	if (plan_make_fit(&j->p, l, j->j.stage, j->j.sets, &j->j.nsets, 16, &pd, j->adjusted, sizeof j->adjusted, err, sizeof err)) {
+		finish(e, j, RUN_REFUSED, err);
+		return;
+	}
 	settings_text(j, j->r.settings, sizeof j->r.settings);
+	/* A replay answers once the settings are known good, with the record of their values. */
+	if (e->rp) {
+		if (replay_answer(e->rp, &j->j, &j->p, &j->r)) finish(e, j, RUN_NO_GPU, "this run is not in the replay file");
+		else { j->step = ST_DONE; notify(e, j, JOB_DONE, NULL); }
+		return;
+	}
 	if (j->j.stage < 0) {
 		if (j->j.compile_only) { finish(e, j, RUN_OK, "a library call: nothing to compile"); return; }
 		next_step(e, j);
@@ -467,6 +520,23 @@ static void start_job(engine *e, job *j)
 	if (!j->cj) { finish(e, j, RUN_COMPILE_ERROR, err); return; }
 	j->step = ST_COMPILE;
 	notify(e, j, JOB_COMPILING, NULL);
+}
+
+int engine_check_job(engine *e, const engine_job *jb, char *err, size_t errlen)
+{
+	const lesson *l = jb->lesson;
+	char arch[16], why[256];
+	if (!l || jb->stage < -1 || jb->stage >= l->nstages || (jb->stage == -1 && !l->baseline)) { strfmt(err, errlen, "no such stage"); return -1; }
+	if (jb->stage >= 0 && !compile_arch(e, &l->stages[jb->stage], arch, sizeof arch, why, sizeof why)) return 0;
+	plan_device pd;
+	engine_plan_device(e, &pd);
+	plan_setting sets[16];
+	int n = jb->nsets;
+	memcpy(sets, jb->sets, sizeof sets);
+	plan p;
+	int r = plan_make_fit(&p, l, jb->stage, sets, &n, 16, &pd, why, sizeof why, err, errlen);
+	plan_free(&p);
+	return r;
 }
 
 /* "coalesced.cu:6: identifier "foo" is undefined" from NVRTC's "PATH(6): error: identifier ...",

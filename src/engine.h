@@ -74,6 +74,10 @@ int engine_pollfds(engine *e, struct pollfd *fds, int max);
 /* Makes progress: reads children, enforces the watchdog, starts the next job. Waits at most
  * timeout_ms (0: no wait, -1: until something happens). Returns the number of jobs finished. */
 int engine_poll(engine *e, int timeout_ms);
+/* Whether the job's settings would be accepted, planned as its run would plan them (defaults that do
+ * not fit the GPU adjusted): 0, or -1 with the refusal in err. A stage for another GPU is not refused
+ * here (its run says why). Use engine_device first for the GPU's own limits. */
+int engine_check_job(engine *e, const engine_job *j, char *err, size_t errlen);
 /* Convenience for the CLI: submit and wait; fills *r (caller clears it). Returns r->status. */
 run_status engine_run_sync(engine *e, const engine_job *j, run_result *r);
 

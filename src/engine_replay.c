@@ -1,5 +1,6 @@
 /* engine_replay: see engine_replay.h. */
 #include "engine_replay.h"
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <yaml.h>
@@ -33,6 +34,23 @@ static int read_object(yaml_document_t *doc, yaml_node_t *map, const field *fs, 
 		}
 	}
 	return 0;
+}
+
+/* Control characters (C0 but tab and newline, DEL, C1 as UTF-8) become '?' in place: text from the
+ * file never drives a terminal, whoever prints it. */
+static void clean(char *s)
+{
+	unsigned char *w = (unsigned char *)s;
+	for (const unsigned char *p = (const unsigned char *)s; p && *p; p++) {
+		if (*p == 0xC2 && p[1] >= 0x80 && p[1] <= 0x9F) { *w++ = '?'; p++; continue; }
+		*w++ = (*p < 0x20 && *p != '\n' && *p != '\t') || *p == 0x7F ? '?' : *p;
+	}
+	if (w) *w = 0;
+}
+
+static void clean_fields(const field *fs, int nf, void *obj)
+{
+	for (int i = 0; i < nf; i++) if (fs[i].type == FT_STR) clean((char *)obj + fs[i].offset);
 }
 
 replay *replay_load(const char *path, char *err, size_t errlen)
@@ -75,36 +93,69 @@ replay *replay_load(const char *path, char *err, size_t errlen)
 	yaml_document_delete(&doc);
 	free(text);
 	if (bad) { replay_free(rp); return NULL; }
+	clean_fields(device_info_fields, device_info_nfields, &rp->dev);
+	for (int i = 0; i < rp->n; i++) {
+		clean_fields(run_result_fields, run_result_nfields, &rp->r[i]);
+		clean(rp->r[i].log);
+	}
 	return rp;
 }
 
 const device_info *replay_device(const replay *rp) { return &rp->dev; }
 int replay_count(const replay *rp) { return rp->n; }
 
-static int has_setting(const char *settings, const plan_setting *s)
+/* The value NAME has in a record's settings ("n=67108864 a=2 BLOCK=256"), or NULL; *len its length. */
+static const char *recorded(const char *settings, const char *name, size_t *len)
 {
-	char want[256];
-	strfmt(want, sizeof want, "%s=%s", s->name, s->value);
-	size_t wl = strlen(want);
-	for (const char *p = strstr(settings, want); p; p = strstr(p + 1, want))
-		if ((p == settings || p[-1] == ' ') && (p[wl] == 0 || p[wl] == ' ')) return 1;
-	return 0;
+	size_t nl = strlen(name);
+	for (const char *p = settings; *p;) {
+		size_t k = strcspn(p, " ");
+		if (k > nl && !strncmp(p, name, nl) && p[nl] == '=') { *len = k - nl - 1; return p + nl + 1; }
+		p += k;
+		while (*p == ' ') p++;
+	}
+	return NULL;
 }
 
-int replay_answer(const replay *rp, const engine_job *j, run_result *r)
+/* Whether the recorded text is the value v: the same text as the engine writes it, or the same number. */
+static int same_value(const char *text, size_t len, expr_value v)
+{
+	char mine[48], theirs[48], *end;
+	expr_format(v, mine, sizeof mine);
+	strfmt(theirs, sizeof theirs, "%.*s", (int)len, text);
+	if (!strcmp(mine, theirs)) return 1;
+	double a = strtod(theirs, &end), b = expr_as_double(v);
+	return *end == 0 && end != theirs && fabs(a - b) <= 1e-12 * fmax(fabs(a), fabs(b));
+}
+
+/* 1 when every NAME=VALUE of the record that the plan knows has the plan's value (all), or when
+ * every setting the job names is recorded with the plan's value (!all). */
+static int record_agrees(const run_result *x, const engine_job *j, const plan *p, int all)
+{
+	size_t len;
+	const char *v;
+	for (int k = 0; k < j->nsets; k++) {
+		const expr_value *mine = plan_var_get(p, j->sets[k].name);
+		if (!mine || !(v = recorded(x->settings, j->sets[k].name, &len)) || !same_value(v, len, *mine)) return 0;
+	}
+	for (int i = 0; all && i < p->nvars; i++)
+		if ((v = recorded(x->settings, p->vars[i].name, &len)) && !same_value(v, len, p->vars[i].v)) return 0;
+	return 1;
+}
+
+int replay_answer(const replay *rp, const engine_job *j, const plan *p, run_result *r)
 {
 	const char *stage = j->stage >= 0 ? j->lesson->stages[j->stage].id : "baseline";
-	for (int i = 0; i < rp->n; i++) {
-		const run_result *x = &rp->r[i];
-		if (strcmp(x->lesson, j->lesson->id) || strcmp(x->stage, stage)) continue;
-		int ok = 1;
-		for (int k = 0; k < j->nsets && ok; k++) ok = has_setting(x->settings, &j->sets[k]);
-		if (!ok) continue;
-		free(r->log);
-		run_result_copy(r, x);
-		return 0;
-	}
-	return -1;
+	const run_result *found = NULL;
+	for (int all = 1; all >= 0 && !found; all--)
+		for (int i = 0; i < rp->n && !found; i++) {
+			const run_result *x = &rp->r[i];
+			if (!strcmp(x->lesson, j->lesson->id) && !strcmp(x->stage, stage) && record_agrees(x, j, p, all)) found = x;
+		}
+	if (!found) return -1;
+	free(r->log);
+	run_result_copy(r, found);
+	return 0;
 }
 
 void replay_free(replay *rp)

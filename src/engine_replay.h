@@ -10,9 +10,11 @@ typedef struct replay replay;
 /* Loads path; NULL with "file:line:col: message" in err. */
 replay *replay_load(const char *path, char *err, size_t errlen);
 const device_info *replay_device(const replay *rp);
-/* Fills r with the recorded result for the job's lesson, stage and settings (the first recorded one
- * whose settings include every NAME=VALUE the job sets); 0, or -1 when none matches. */
-int replay_answer(const replay *rp, const engine_job *j, run_result *r);
+/* Fills r with the recorded result for the job's lesson, stage and settings, compared as the values
+ * of p, the job's plan (so n=1<<26 finds n=67108864): the first record that agrees with every
+ * evaluated value, else the first whose settings have every value the job sets; 0, or -1 when none
+ * matches. Text in the file comes with its control characters replaced by '?'. */
+int replay_answer(const replay *rp, const engine_job *j, const plan *p, run_result *r);
 int replay_count(const replay *rp);
 void replay_free(replay *rp);
 #endif

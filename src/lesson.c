@@ -275,7 +275,7 @@ int lesson_set_load(lesson_set *set, const char *root, char *err, size_t errlen)
 		}
 	}
 	closedir(d);
-	qsort(names, (size_t)n, sizeof *names, cmp_str);
+	if (n) qsort(names, (size_t)n, sizeof *names, cmp_str);   /* an empty folder: names is NULL */
 	set->items = xcalloc((size_t)n, sizeof *set->items);
 	for (int i = 0; i < n; i++) {
 		char msg[1024];
@@ -296,7 +296,7 @@ int lesson_set_load(lesson_set *set, const char *root, char *err, size_t errlen)
 	free(names);
 	free(ldir);
 	free(kdir);
-	qsort(set->items, (size_t)set->count, sizeof *set->items, cmp_lesson);
+	if (set->count) qsort(set->items, (size_t)set->count, sizeof *set->items, cmp_lesson);
 	return 0;
 }
 

@@ -60,6 +60,15 @@ static int eval_setting(pctx *c, const plan_setting *s, expr_value *out)
 	return r;
 }
 
+/* A value for an integer setting must be whole: 32.5 is refused, never truncated. */
+static int not_whole(pctx *c, const char *name, expr_value v)
+{
+	if (v.kind != EXPR_FLOAT || v.f == floor(v.f)) return 0;
+	char x[32];
+	strfmt(c->err, c->errlen, "%s takes whole numbers, not %s", name, expr_format(v, x, sizeof x));
+	return -1;
+}
+
 static int set_params(pctx *c, const plan_setting *sets, int nsets, int *used)
 {
 	const lesson *l = c->l;
@@ -69,10 +78,7 @@ static int set_params(pctx *c, const plan_setting *sets, int nsets, int *used)
 		expr_value v, lo, hi;
 		if (s ? eval_setting(c, s, &v) : eval(c, &pa->def, &v)) return -1;
 		if (pa->type == DT_I64) {
-			if (v.kind == EXPR_FLOAT && v.f != floor(v.f)) {
-				strfmt(c->err, c->errlen, "%s must be a whole number, not %g", pa->name, v.f);
-				return -1;
-			}
+			if (not_whole(c, pa->name, v)) return -1;
 			v = ival(expr_as_int(v));
 		} else {
 			v = (expr_value){ .kind = EXPR_FLOAT, .f = expr_as_double(v) };
@@ -102,7 +108,7 @@ static int set_tunables(pctx *c, const lesson_stage *s, const plan_setting *sets
 		int64_t v = t->def;
 		if (st) {
 			expr_value ev;
-			if (eval_setting(c, st, &ev)) return -1;
+			if (eval_setting(c, st, &ev) || not_whole(c, t->name, ev)) return -1;
 			v = expr_as_int(ev);
 			int ok = 0;
 			for (int k = 0; k < t->nvalues; k++) ok |= t->values[k] == v;
@@ -264,6 +270,59 @@ static int make_tensormap(pctx *c, const lesson_arg *a, plan_arg *out)
 	return 0;
 }
 
+/* The relational operator at the top level of src ("<=", ">=", "<", ">"): its offset and length, or
+ * -1 when there is none, more than one, or a looser operator (&& || ?: == !=) joins the top level. */
+static int top_comparison(const char *src, int *oplen)
+{
+	int depth = 0, at = -1;
+	for (int i = 0; src[i]; i++) {
+		char ch = src[i], nx = src[i + 1];
+		if (ch == '(') depth++;
+		else if (ch == ')') depth--;
+		if (depth || ch == '(' || ch == ')') continue;
+		if (strchr("&|?", ch) || ((ch == '=' || ch == '!') && nx == '=')) return -1;
+		if ((ch == '<' || ch == '>') && nx == ch) { i++; continue; }   /* a shift */
+		if (ch != '<' && ch != '>') continue;
+		if (at >= 0) return -1;
+		at = i;
+		*oplen = nx == '=' ? 2 : 1;
+		i += *oplen - 1;
+	}
+	return at;
+}
+
+/* Evaluates one side of a comparison, text[0..n), into buf; -1 when it does not evaluate. */
+static int eval_side(pctx *c, const char *text, size_t n, char *buf, size_t len)
+{
+	char *src = xstrndup(text, n);
+	expr_error e;
+	expr *x = expr_parse(src, &e);
+	expr_value v;
+	int r = x ? expr_eval(x, lookup, c->p, &v, &e) : -1;
+	if (!r) expr_format(v, buf, len);
+	expr_free(x);
+	free(src);
+	return r;
+}
+
+/* The lesson's message for a broken constraint and, where it compares two values, both of them:
+ * "...: needs 107520 bytes, the limit is 101376" ("has N, needs at least M" for >= and >). */
+static void refuse_constraint(pctx *c, const lesson_constraint *k)
+{
+	const char *src = expr_source(k->cond.e);
+	int oplen = 0, at = top_comparison(src, &oplen);
+	char a[48], b[48];
+	if (at < 0 || eval_side(c, src, (size_t)at, a, sizeof a) || eval_side(c, src + at + oplen, strlen(src + at + oplen), b, sizeof b)) {
+		strfmt(c->err, c->errlen, "%s", k->message);
+		return;
+	}
+	const char *unit = strstr(k->message, "byte") || strstr(src, "shared") ? " bytes" : "";
+	if (src[at] == '<')
+		strfmt(c->err, c->errlen, "%s: needs %s%s, the limit is %s", k->message, a, unit, b);
+	else
+		strfmt(c->err, c->errlen, "%s: has %s%s, needs at least %s%s", k->message, a, unit, oplen == 1 ? "more than " : "", b);
+}
+
 static int make_launch(pctx *c, const plan_device *dev, const lesson_stage *s, const lesson_launch *L, plan_launch *out)
 {
 	if (L->is_memset) {
@@ -366,7 +425,7 @@ int plan_make(plan *p, const lesson *l, int stage, const plan_setting *sets, int
 	for (int i = 0; s && i < s->nconstraints; i++) {
 		expr_value v;
 		if (eval(&c, &s->constraints[i].cond, &v)) return -1;
-		if (!expr_as_double(v)) { strfmt(err, errlen, "%s", s->constraints[i].message); return -1; }
+		if (!expr_as_double(v)) { refuse_constraint(&c, &s->constraints[i]); return -1; }
 	}
 	if (s) {
 		p->launches = xcalloc((size_t)s->nlaunches, sizeof *p->launches);
@@ -415,4 +474,124 @@ int plan_setting_parse(const char *text, plan_setting *s, char *err, size_t errl
 	s->name[nl] = 0;
 	strfmt(s->value, sizeof s->value, "%s", eq + 1);
 	return 0;
+}
+
+/* ---- what fits ---- */
+
+typedef struct { const lesson_tunable *t; int order; int64_t v; double dist; } fit_cand;
+
+/* Nearest first (relative distance), then the tunable declared first, then the smaller value. */
+static int cmp_cand(const void *a, const void *b)
+{
+	const fit_cand *x = a, *y = b;
+	if (x->dist != y->dist) return x->dist < y->dist ? -1 : 1;
+	if (x->order != y->order) return x->order - y->order;
+	return x->v < y->v ? -1 : x->v > y->v;
+}
+
+static const plan_setting *setting_named(const plan_setting *sets, int n, const char *name)
+{
+	for (int i = 0; i < n; i++) if (!strcmp(sets[i].name, name)) return &sets[i];
+	return NULL;
+}
+
+/* Whether sets with NAME=v in place (or added) plan. */
+static int fits_with(const lesson *l, int stage, const plan_setting *sets, int nsets, const plan_device *dev,
+                     const char *name, int64_t v)
+{
+	plan_setting with[17];
+	int n = 0;
+	for (int i = 0; i < nsets && n < 16; i++) if (strcmp(sets[i].name, name)) with[n++] = sets[i];
+	strfmt(with[n].name, sizeof with[n].name, "%s", name);
+	strfmt(with[n].value, sizeof with[n].value, "%lld", (long long)v);
+	plan p;
+	char err[64];
+	int ok = plan_make(&p, l, stage, with, n + 1, dev, err, sizeof err) == 0;
+	plan_free(&p);
+	return ok;
+}
+
+/* The tunable's current value: the one the sets give (-1 when it is not among the allowed), else the default. */
+static int current_value(const lesson_tunable *t, const plan_setting *s, int64_t *cur)
+{
+	*cur = t->def;
+	if (!s) return 0;
+	expr *e = expr_parse(s->value, NULL);
+	expr_value v;
+	int bad = !e || expr_eval(e, NULL, NULL, &v, NULL) || v.kind != EXPR_INT;
+	expr_free(e);
+	int ok = 0;
+	for (int k = 0; !bad && k < t->nvalues; k++) ok |= t->values[k] == v.i;
+	if (!ok) return -1;
+	*cur = v.i;
+	return 0;
+}
+
+/* Every other value of the stage's tunables that the sets name (named) or leave alone (!named), into
+ * c (grown); returns the count, or -1 when a named tunable's value is not allowed. */
+static int candidates(const lesson_stage *s, const plan_setting *sets, int nsets, int named, fit_cand **c)
+{
+	int n = 0;
+	for (int i = 0; i < s->ntunables; i++) {
+		const lesson_tunable *t = &s->tunables[i];
+		const plan_setting *set = setting_named(sets, nsets, t->name);
+		int64_t cur;
+		if ((set != NULL) != named) continue;
+		if (current_value(t, set, &cur)) return -1;
+		*c = xrealloc(*c, (size_t)(n + t->nvalues + 1) * sizeof **c);
+		for (int k = 0; k < t->nvalues; k++)
+			if (t->values[k] != cur)
+				(*c)[n++] = (fit_cand){ t, i, t->values[k], fabs((double)(t->values[k] - cur)) / fmax(fabs((double)cur), 1) };
+	}
+	return n;
+}
+
+int plan_find_fit(const lesson *l, int stage, const plan_setting *sets, int nsets, const plan_device *dev, plan_setting *fix)
+{
+	if (stage < 0 || stage >= l->nstages) return -1;
+	int found = -1;
+	for (int named = 1; named >= 0 && found < 0; named--) {
+		fit_cand *c = NULL;
+		int n = candidates(&l->stages[stage], sets, nsets, named, &c);
+		if (n > 0) qsort(c, (size_t)n, sizeof *c, cmp_cand);
+		for (int k = 0; k < n && found < 0; k++) {
+			if (!fits_with(l, stage, sets, nsets, dev, c[k].t->name, c[k].v)) continue;
+			strfmt(fix->name, sizeof fix->name, "%s", c[k].t->name);
+			strfmt(fix->value, sizeof fix->value, "%lld", (long long)c[k].v);
+			found = 0;
+		}
+		free(c);
+		if (n < 0) break;
+	}
+	return found;
+}
+
+/* The stage's own defaults do not fit dev, and the sets leave every tunable at its default. */
+static int defaults_refused(const lesson *l, int stage, const plan_setting *sets, int nsets, const plan_device *dev)
+{
+	const lesson_stage *s = &l->stages[stage];
+	for (int i = 0; i < s->ntunables; i++) if (setting_named(sets, nsets, s->tunables[i].name)) return 0;
+	plan p;
+	char err[64];
+	int refused = plan_make(&p, l, stage, NULL, 0, dev, err, sizeof err) != 0;
+	plan_free(&p);
+	return refused;
+}
+
+int plan_make_fit(plan *p, const lesson *l, int stage, plan_setting *sets, int *nsets, int max, const plan_device *dev,
+                  char *adjusted, size_t alen, char *err, size_t errlen)
+{
+	if (alen) adjusted[0] = 0;
+	if (!plan_make(p, l, stage, sets, *nsets, dev, err, errlen)) return 0;
+	plan_setting fix;
+	if (plan_find_fit(l, stage, sets, *nsets, dev, &fix)) return -1;
+	if (*nsets < max && defaults_refused(l, stage, sets, *nsets, dev)) {
+		plan_free(p);
+		sets[(*nsets)++] = fix;
+		strfmt(adjusted, alen, "%s=%s", fix.name, fix.value);
+		return plan_make(p, l, stage, sets, *nsets, dev, err, errlen);
+	}
+	size_t n = strlen(err);
+	strfmt(err + n, errlen - n, " (%s=%s fits)", fix.name, fix.value);
+	return -1;
 }

@@ -71,6 +71,18 @@ int plan_make(plan *p, const lesson *l, int stage, const plan_setting *sets, int
 void plan_free(plan *p);
 /* Value of a variable, or NULL. */
 const expr_value *plan_var_get(const plan *p, const char *name);
+/* When plan_make refuses sets, the nearest single change it accepts: one of the stage's tunables set
+ * to another of its allowed values. The tunables the sets name are tried first, then the others; among
+ * them the value nearest to the tunable's current one first (relative distance; on a tie the tunable
+ * declared first, then the smaller value). Returns 0 with *fix filled ("STAGES", "2"), or -1 when no
+ * single value fits (or a set tunable's value is not allowed: the refusal lists those). */
+int plan_find_fit(const lesson *l, int stage, const plan_setting *sets, int nsets, const plan_device *dev, plan_setting *fix);
+/* plan_make for a run. When the stage's default tunables do not fit dev (sets name none of them and
+ * the stage refuses even without sets), the nearest fitting value is used: appended to sets (*nsets
+ * grows, up to max) and named in adjusted ("STAGES=2"; "" when nothing changed). Otherwise a refusal
+ * ends with " (STAGES=2 fits)" when one value would fit. Returns 0 or -1 as plan_make does. */
+int plan_make_fit(plan *p, const lesson *l, int stage, plan_setting *sets, int *nsets, int max, const plan_device *dev,
+                  char *adjusted, size_t alen, char *err, size_t errlen);
 /* Parses "NAME=VALUE" into s. Returns 0 or -1 with a message. */
 int plan_setting_parse(const char *text, plan_setting *s, char *err, size_t errlen);
 #endif

@@ -1,26 +1,65 @@
 /* report: see report.h. Rows are formatted to fit 120 columns. */
 #include "report.h"
+#include <stdlib.h>
 #include <string.h>
 #include "util.h"
 
-static void wrap(FILE *f, const char *indent, const char *text)
+/* The words of text[0..n) wrapped at 96 columns of text: the first line after first, the others
+ * after rest. */
+static void wrap_words(FILE *f, const char *first, const char *rest, const char *text, size_t n)
 {
 	int col = 0;
-	const char *p = text;
-	fputs(indent, f);
-	while (*p) {
-		size_t w = strcspn(p, " \n");
-		if (col && col + (int)w > 96) { fprintf(f, "\n%s", indent); col = 0; }
-		fprintf(f, "%.*s", (int)w, p);
+	fputs(first, f);
+	for (const char *p = text, *end = text + n; p < end;) {
+		while (p < end && strchr(" \t\n", *p)) p++;
+		size_t w = 0;
+		while (p + w < end && !strchr(" \t\n", p[w])) w++;
+		if (!w) break;
+		if (col && col + 1 + (int)w > 96) { fputc('\n', f); fputs(rest, f); col = 0; }
+		else if (col) { fputc(' ', f); col++; }
+		fwrite(p, 1, w, f);
 		col += (int)w;
 		p += w;
-		if (*p == '\n' && p[1] == '\n') { fprintf(f, "\n\n%s", indent); col = 0; p += 2; continue; }
-		if (*p) { if (col) { fputc(' ', f); col++; } p++; }
 	}
 	fputc('\n', f);
 }
 
-void report_lesson(FILE *f, const lesson *l)
+/* The width of a list marker at the start of line ("- " 2, "12. " 4), or 0. */
+static size_t marker(const char *line)
+{
+	if (line[0] == '-' && line[1] == ' ') return 2;
+	size_t d = strspn(line, "0123456789");
+	return d && d < 4 && line[d] == '.' && line[d + 1] == ' ' ? d + 2 : 0;
+}
+
+static int blank(const char *line, size_t n) { return strspn(line, " \t") >= n; }
+
+/* Lesson text: paragraphs (lines joined, blank lines between them kept) and list items ("- ", "1. ")
+ * each on its own lines with a hanging indent; an item goes on over the indented lines after it. */
+static void wrap(FILE *f, const char *indent, const char *text)
+{
+	const char *p = text ? text : "";
+	int gap = 0;
+	while (*p) {
+		size_t len = strcspn(p, "\n");
+		if (blank(p, len)) { gap = 1; p += len + (p[len] == '\n'); continue; }
+		if (gap) fputc('\n', f);
+		gap = 0;
+		size_t m = marker(p);
+		const char *start = p, *q = p + len + (p[len] == '\n');
+		for (size_t k; *q; q += k + (q[k] == '\n')) {
+			k = strcspn(q, "\n");
+			if (blank(q, k) || marker(q) || (m && *q != ' ' && *q != '\t')) break;
+		}
+		char first[64], rest[64];
+		strfmt(first, sizeof first, "%s%.*s", indent, (int)m, start);
+		strfmt(rest, sizeof rest, "%s%*s", indent, (int)m, "");
+		wrap_words(f, first, rest, start + m, (size_t)(q - start) - m);
+		p = q;
+	}
+}
+
+static void lesson_text(FILE *f, const lesson *l)
 {
 	fprintf(f, "%s - %s\n\n", l->id, l->title);
 	wrap(f, "  ", l->summary);
@@ -53,14 +92,29 @@ void report_lesson(FILE *f, const lesson *l)
 	}
 }
 
+/* The lesson's compute peak: its name and value on d. */
+static const char *peak_name(const lesson *l) { return l->peak && strstr(l->peak, "tensor") ? "BF16 tensor" : "FP32"; }
+static double peak_gflops(const lesson *l, const device_info *d)
+{
+	return l->peak && strstr(l->peak, "tensor") ? d->bf16_tensor_gflops : d->fp32_gflops;
+}
+
+/* What %peak is a fraction of: "FP32 peak", "BF16 tensor peak", "attainable bandwidth". */
+static const char *peak_phrase(const lesson *l, score_metric m)
+{
+	if (m == SCORE_GBPS) return "attainable bandwidth";
+	return strcmp(peak_name(l), "FP32") ? "BF16 tensor peak" : "FP32 peak";
+}
+
 void report_header(FILE *f, const lesson *l, const device_info *d)
 {
-	fprintf(f, "%s - %s\n", l->id, l->title);
-	if (d->present)
-		fprintf(f, "%s (%s, %d SMs, %.0f MiB L2), peaks: %.0f GB/s theoretical, %.0f GB/s attainable, %.0f GFLOP/s FP32\n\n",
-		        d->name, d->arch, d->sm_count, d->l2_bytes / 1048576.0, d->bw_theoretical_gbps, d->bw_attainable_gbps, d->fp32_gflops);
-	else
-		fprintf(f, "%s\n\n", d->why[0] ? d->why : "no GPU");
+	fprintf(f, "%s - ", l->id);
+	fput_clean(f, l->title);
+	fputc('\n', f);
+	if (!d->present) { fput_clean(f, d->why[0] ? d->why : "no GPU"); fputs("\n\n", f); return; }
+	fput_clean(f, d->name);
+	fprintf(f, " (%s, %d SMs, %.0f MiB L2), peaks: %.0f GB/s theoretical, %.0f GB/s attainable, %.0f GFLOP/s %s\n\n", d->arch,
+	        d->sm_count, d->l2_bytes / 1048576.0, d->bw_theoretical_gbps, d->bw_attainable_gbps, peak_gflops(l, d), peak_name(l));
 }
 
 static const char *check_text(const run_result *r)
@@ -69,43 +123,97 @@ static const char *check_text(const run_result *r)
 	return run_status_name(r->status);
 }
 
-void report_row(FILE *f, const lesson *l, const run_result *r, int first, const run_result *base)
+static void pct_text(char *buf, size_t n, double frac)
 {
-	if (first)
-		fprintf(f, "%-14s %9s %17s %8s %6s %6s %9s %5s %-9s %4s %6s %5s %-8s %6s\n", "stage", "median ms", "(min - max)", "GB/s",
-		        "%theo", "%attn", "GFLOP/s", "occ", "limiter", "regs", "smem", "spill", "check", "vs base");
-	char range[32] = "", ratio[16] = "";
-	if (r->reps) strfmt(range, sizeof range, "(%.3f - %.3f)", r->ms_min, r->ms_max);
-	if (base && base->gbps > 0 && r->gbps > 0) strfmt(ratio, sizeof ratio, "%.2fx", r->gbps / base->gbps);
-	char occ[8] = "-", lim[16], gfl[16] = "-";
+	if (frac < 0) strfmt(buf, n, "-");
+	else strfmt(buf, n, "%.1f%%", 100 * frac);
+}
+
+/* The lesson's own figures, first its metric and its % of peak: GB/s %peak %theo [GFLOP/s] for a
+ * memory-bound lesson (GFLOP/s only with a flops model), GFLOP/s %peak GB/s for a compute-bound one.
+ * r NULL: the column heads. */
+static void metric_cells(FILE *f, score_metric m, int has_flops, const run_result *r)
+{
+	char gb[16] = "-", gf[16] = "-", peak[16] = "-", theo[16] = "-";
+	if (r && r->reps) {
+		strfmt(gb, sizeof gb, "%.1f", r->gbps);
+		if (r->flops > 0) strfmt(gf, sizeof gf, "%.1f", r->gflops);
+		pct_text(peak, sizeof peak, score_peak_frac(m, r));
+		strfmt(theo, sizeof theo, "%.1f%%", r->pct_theoretical_bw);
+	}
+	if (!r) { strfmt(gb, sizeof gb, "GB/s"); strfmt(gf, sizeof gf, "GFLOP/s"); strfmt(peak, sizeof peak, "%%peak"); strfmt(theo, sizeof theo, "%%theo"); }
+	if (m == SCORE_GFLOPS) fprintf(f, " %9s %6s %8s", gf, peak, gb);
+	else if (has_flops) fprintf(f, " %8s %6s %6s %9s", gb, peak, theo, gf);
+	else fprintf(f, " %8s %6s %6s", gb, peak, theo);
+}
+
+void report_row(FILE *f, const lesson *l, score_metric m, const run_result *r, int first, const run_result *base)
+{
+	int has_flops = l->flops.e != NULL;
+	if (first) {
+		fprintf(f, "%-14s %9s %17s", "stage", "median ms", "(min - max)");
+		metric_cells(f, m, has_flops, NULL);
+		fprintf(f, " %5s %-9s %4s %6s %5s %-8s %6s\n", "occ", "limiter", "regs", "smem", "spill", "check", "vs base");
+	}
+	char range[32] = "", ratio[16] = "", ms[16] = "-";
+	if (r->reps) { strfmt(range, sizeof range, "(%.3f - %.3f)", r->ms_min, r->ms_max); strfmt(ms, sizeof ms, "%.4f", r->ms_median); }
+	if (base && score_value(m, base) > 0 && score_value(m, r) > 0) strfmt(ratio, sizeof ratio, "%.2fx", score_value(m, r) / score_value(m, base));
+	char occ[8] = "-", lim[16];
 	if (r->occ_max_warps) strfmt(occ, sizeof occ, "%.0f%%", 100 * r->occ_theoretical);
 	strfmt(lim, sizeof lim, "%.*s", (int)strcspn(r->occ_limiter, " "), r->occ_limiter);
-	if (r->flops > 0) strfmt(gfl, sizeof gfl, "%.1f", r->gflops);
-	if (r->reps)
-		fprintf(f, "%-14s %9.4f %17s %8.1f %5.1f%% %5.1f%% %9s %5s %-9.9s %4d %6lld %5d %-8s %6s%s\n", r->stage, r->ms_median, range,
-		        r->gbps, r->pct_theoretical_bw, r->pct_attainable_bw, gfl, occ, lim, r->regs,
-		        (long long)(r->static_smem + r->dynamic_smem), r->spill_stores + r->spill_loads, check_text(r), ratio,
-		        r->fits_l2 ? "  (fits in L2)" : "");
-	else
-		fprintf(f, "%-14s %9s %17s %8s %6s %6s %9s %5s %-9.9s %4d %6lld %5d %-8s\n", r->stage, "-", "", "-", "-", "-", "-", occ,
-		        lim, r->regs, (long long)(r->static_smem + r->dynamic_smem), r->spill_stores + r->spill_loads, check_text(r));
+	fput_clean(f, r->stage);
+	fprintf(f, "%*s %9s %17s", 14 - (int)strlen(r->stage) > 0 ? 14 - (int)strlen(r->stage) : 0, "", ms, range);
+	metric_cells(f, m, has_flops, r);
+	fprintf(f, " %5s %-9.9s %4d %6lld %5d %-8s", occ, lim, r->regs, (long long)(r->static_smem + r->dynamic_smem),
+	        r->spill_stores + r->spill_loads, check_text(r));
+	if (r->reps) fprintf(f, " %6s%s", ratio, r->fits_l2 ? "  (fits in L2)" : "");
+	fputc('\n', f);
 	fflush(f);
 }
 
-void report_footer(FILE *f, const lesson *l, const device_info *d, const run_result *rs, int n)
+/* "30.4 TFLOP/s", "620.0 GFLOP/s", "2990.0 GB/s". */
+static void score_text(char *buf, size_t n, score_metric m, double v)
+{
+	if (m == SCORE_GFLOPS && v >= 1000) strfmt(buf, n, "%.1f TFLOP/s", v / 1000);
+	else strfmt(buf, n, "%.1f %s", v, score_unit(m));
+}
+
+/* Prints text line by line, each line after prefix, with control characters made harmless. */
+static void put_lines(FILE *f, const char *prefix, const char *text)
+{
+	for (const char *p = text; *p;) {
+		size_t k = strcspn(p, "\n");
+		char *line = xstrndup(p, k);
+		fputs(prefix, f);
+		fput_clean(f, line);
+		fputc('\n', f);
+		free(line);
+		p += k + (p[k] == '\n');
+	}
+}
+
+static void footer_notes(FILE *f, const run_result *rs, int n)
 {
 	int notes = 0;
 	for (int i = 0; i < n; i++) {
 		const run_result *r = &rs[i];
-		if (r->status != RUN_OK || (r->checked && !r->passed)) {
+		char head[80];
+		strfmt(head, sizeof head, "%s: ", r->stage);
+		if (r->status != RUN_OK || (r->checked && !r->passed) || r->message[0]) {
 			if (!notes++) fputc('\n', f);
-			fprintf(f, "%s: %s\n", r->stage, r->message);
-			if (r->status == RUN_COMPILE_ERROR && r->log) fprintf(f, "%s\n", r->log);
-		} else if (r->checked) {
+			put_lines(f, head, r->message[0] ? r->message : run_status_name(r->status));
+			if (r->status == RUN_COMPILE_ERROR && r->log) put_lines(f, "", r->log);
+		}
+		if (r->status == RUN_OK && r->checked && r->passed) {
 			if (!notes++) fputc('\n', f);
-			fprintf(f, "%s: checked against the reference: max abs error %.3g, max rel error %.3g\n", r->stage, r->max_abs_err, r->max_rel_err);
+			fput_clean(f, head);
+			fprintf(f, "checked against the reference: max abs error %.3g, max rel error %.3g\n", r->max_abs_err, r->max_rel_err);
 		}
 	}
+}
+
+static void footer_counters(FILE *f, const run_result *rs, int n)
+{
 	int counted = 0;
 	for (int i = 0; i < n; i++) {
 		const run_result *r = &rs[i];
@@ -117,60 +225,112 @@ void report_footer(FILE *f, const lesson *l, const device_info *d, const run_res
 		double dram = r->dram_bytes_read + r->dram_bytes_write;
 		char theo[16] = "-";
 		if (r->occ_max_warps) strfmt(theo, sizeof theo, "%.1f%%", 100 * r->occ_theoretical);
-		fprintf(f, "%-14s %8.1f%% %9s %7.2fx %7.1f%% %6.1f%% %6.1f%% %9.0f %9.0f %6.1f  %s\n", r->stage, 100 * r->achieved_occupancy,
-		        theo, r->bytes > 0 ? dram / r->bytes : 0, r->dram_pct, r->l2_hit_pct, r->l1_hit_pct,
-		        r->smem_conflicts_ld, r->smem_conflicts_st, r->warp_efficiency, r->stalls);
+		fput_clean(f, r->stage);
+		fprintf(f, "%*s %8.1f%% %9s %7.2fx %7.1f%% %6.1f%% %6.1f%% %9.0f %9.0f %6.1f  ", 14 - (int)strlen(r->stage) > 0 ? 14 - (int)strlen(r->stage) : 0, "",
+		        100 * r->achieved_occupancy, theo, r->bytes > 0 ? dram / r->bytes : 0, r->dram_pct, r->l2_hit_pct, r->l1_hit_pct,
+		        r->smem_conflicts_ld, r->smem_conflicts_st, r->warp_efficiency);
+		fput_clean(f, r->stalls);
+		fputc('\n', f);
 	}
 	for (int i = 0; i < n && !counted; i++)
-		if (rs[i].counters_note[0]) { fprintf(f, "\nNo hardware counters: %s\n", rs[i].counters_note); break; }
+		if (rs[i].counters_note[0]) { fputs("\nNo hardware counters: ", f); fput_clean(f, rs[i].counters_note); fputc('\n', f); break; }
 	int diag = 0;
 	for (int i = 0; i < n; i++) {
 		if (!rs[i].diagnosis[0]) continue;
 		if (!diag++) fprintf(f, "\nDiagnosis (assets/rules.yaml over the counters):\n");
-		const char *p = rs[i].diagnosis;
-		while (*p) {
-			size_t k = strcspn(p, "\n");
-			fprintf(f, "  %-12s %.*s\n", rs[i].stage, (int)k, p);
-			p += k + (p[k] == '\n');
-		}
+		char head[80];
+		strfmt(head, sizeof head, "  %-12s ", rs[i].stage);
+		put_lines(f, head, rs[i].diagnosis);
 	}
+}
+
+/* "Fastest stage: warptile at 30.4 TFLOP/s (45.4% of the FP32 peak), 0.72x the baseline (...)". */
+static void footer_fastest(FILE *f, const lesson *l, score_metric m, const run_result *rs, int n)
+{
 	const run_result *base = NULL, *best = NULL;
 	for (int i = 0; i < n; i++) {
 		if (!strcmp(rs[i].stage, "baseline")) base = &rs[i];
-		else if (rs[i].status == RUN_OK && rs[i].reps && rs[i].checked && (!best || rs[i].ms_median < best->ms_median)) best = &rs[i];
+		else if (rs[i].status == RUN_OK && rs[i].reps && rs[i].checked && (!best || score_value(m, &rs[i]) > score_value(m, best))) best = &rs[i];
 	}
-	if (base && best && base->status == RUN_OK && base->gbps > 0) {
-		char fl[48] = "";
-		if (best->flops > 0) strfmt(fl, sizeof fl, " (%.1f GFLOP/s)", best->gflops);
-		fprintf(f, "\nFastest stage: %s at %.1f GB/s%s, %.2fx the baseline (%s) in the same run.\n", best->stage, best->gbps, fl,
-		        best->gbps / base->gbps, l->baseline ? l->baseline->title : "baseline");
+	if (!best || n < 2 || score_value(m, best) <= 0) return;
+	char v[32], pct[16];
+	score_text(v, sizeof v, m, score_value(m, best));
+	fputs("\nFastest stage: ", f);
+	fput_clean(f, best->stage);
+	fprintf(f, " at %s", v);
+	pct_text(pct, sizeof pct, score_peak_frac(m, best));
+	if (score_peak_frac(m, best) >= 0)
+		fprintf(f, " (%s of the %s)", pct, peak_phrase(l, m));
+	if (base && base->status == RUN_OK && score_value(m, base) > 0) {
+		fprintf(f, ", %.2fx the baseline (", score_value(m, best) / score_value(m, base));
+		fput_clean(f, l->baseline ? l->baseline->title : "baseline");
+		fputs(") in the same run", f);
 	}
+	fputs(".\n", f);
+}
+
+void report_footer(FILE *f, const lesson *l, score_metric m, const device_info *d, const run_result *rs, int n)
+{
+	footer_notes(f, rs, n);
+	footer_counters(f, rs, n);
+	footer_fastest(f, l, m, rs, n);
 	if (n && rs[0].reps) {
-		fprintf(f, "\nGB/s counts the lesson's model (%s bytes); median of timed runs with CUDA events after warm-up, outputs poisoned before each.\n",
-		        l->bytes.e ? expr_source(l->bytes.e) : "?");
-		fprintf(f, "Peaks: theoretical %.0f GB/s (%s); attainable %.0f GB/s (%s); FP32 %.0f GFLOP/s (%s).\n", d->bw_theoretical_gbps,
-		        d->bw_theoretical_src, d->bw_attainable_gbps, d->bw_attainable_src, d->fp32_gflops, d->fp32_src);
-		fprintf(f, "Seed %llu; settings: %s\n", (unsigned long long)rs[0].seed, rs[0].settings);
+		const lesson_expr *model = m == SCORE_GFLOPS ? &l->flops : &l->bytes;
+		fprintf(f, "\n%s counts the lesson's model (%s %s); median of timed runs with CUDA events after warm-up, outputs poisoned before each.\n",
+		        score_unit(m), model->e ? expr_source(model->e) : "?", m == SCORE_GFLOPS ? "flops" : "bytes");
+		fprintf(f, "Peaks (%%peak is of the %s): theoretical %.0f GB/s (", peak_phrase(l, m),
+		        d->bw_theoretical_gbps);
+		fput_clean(f, d->bw_theoretical_src);
+		fprintf(f, "); attainable %.0f GB/s (", d->bw_attainable_gbps);
+		fput_clean(f, d->bw_attainable_src);
+		fprintf(f, "); %s %.0f GFLOP/s (", peak_name(l), peak_gflops(l, d));
+		fput_clean(f, strcmp(peak_name(l), "FP32") ? d->tensor_src : d->fp32_src);
+		fprintf(f, ").\nSeed %llu; settings: ", (unsigned long long)rs[0].seed);
+		fput_clean(f, rs[0].settings);
+		fputc('\n', f);
 	}
+}
+
+/* Formatted whole, then written with every control character from the lesson file made harmless. */
+void report_lesson(FILE *f, const lesson *l)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+	if (!m) { lesson_text(f, l); return; }
+	lesson_text(m, l);
+	fclose(m);
+	fput_clean(f, text);
+	free(text);
 }
 
 void report_check_row(FILE *f, const char *arch, const lesson *l, const run_result *r)
 {
 	char occ[64] = "-";
 	if (r->occ_max_warps) strfmt(occ, sizeof occ, "%3.0f%% (%s)", 100 * r->occ_theoretical, r->occ_limiter);
-	if (r->status == RUN_OK)
-		fprintf(f, "%-7s %-12s %-14s ok    regs %3d  smem %6lld  spill %4d  stack %4d  occupancy %s%s\n", arch, l->id, r->stage, r->regs,
+	fprintf(f, "%-7s %-12s ", arch, l->id);
+	fput_clean(f, r->stage);
+	fprintf(f, "%*s ", 14 - (int)strlen(r->stage) > 0 ? 14 - (int)strlen(r->stage) : 0, "");
+	if (r->status == RUN_OK) {
+		fprintf(f, "ok    regs %3d  smem %6lld  spill %4d  stack %4d  occupancy %s%s", r->regs,
 		        (long long)(r->static_smem + r->dynamic_smem), r->spill_stores + r->spill_loads, r->stack_bytes, occ,
 		        r->cached ? "" : "  (compiled)");
-	else
-		fprintf(f, "%-7s %-12s %-14s %-5s %s\n%s", arch, l->id, r->stage, run_status_name(r->status), r->message,
-		        r->status == RUN_COMPILE_ERROR && r->log ? r->log : "");
+		if (r->message[0] && strcmp(r->message, "compiled")) { fputs("  (", f); fput_clean(f, r->message); fputc(')', f); }
+		fputc('\n', f);
+		return;
+	}
+	fprintf(f, "%-5s ", run_status_name(r->status));
+	fput_clean(f, r->message);
+	fputc('\n', f);
+	if (r->status == RUN_COMPILE_ERROR && r->log) fput_clean(f, r->log);
 }
 
 void report_device(FILE *f, const device_info *d)
 {
-	if (!d->present) { fprintf(f, "%s\n", d->why); return; }
-	fprintf(f, "GPU %d: %s (%s, compute capability %d.%d), uuid %s\n", d->index, d->name, d->arch, d->cc / 10, d->cc % 10, d->uuid);
+	if (!d->present) { fput_clean(f, d->why); fputc('\n', f); return; }
+	fprintf(f, "GPU %d: ", d->index);
+	fput_clean(f, d->name);
+	fprintf(f, " (%s, compute capability %d.%d), uuid %s\n", d->arch, d->cc / 10, d->cc % 10, d->uuid);
 	fprintf(f, "  %d SMs at %d MHz; %.1f GiB memory at %d MHz on a %d-bit bus; L2 %.0f MiB\n", d->sm_count, d->clock_mhz,
 	        d->global_mem / 1073741824.0, d->mem_clock_mhz, d->bus_width, d->l2_bytes / 1048576.0);
 	fprintf(f, "  limits: %d threads/block, %d threads/SM, %d blocks/SM, %d registers/SM, %lld bytes shared/block (opt-in), %lld shared/SM\n",

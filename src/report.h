@@ -2,16 +2,20 @@
 #ifndef CC_REPORT_H
 #define CC_REPORT_H
 #include <stdio.h>
+#include "engine.h"
 #include "lesson.h"
 #include "result.h"
 
 void report_lesson(FILE *f, const lesson *l);
-/* Ladder table: a header line, then one row per result (first: print the column heads too;
- * base: the baseline's result when it is part of the table, for the ratio column). */
+/* Ladder table: a header line, then one row per result, scored in the lesson's metric m (first:
+ * print the column heads too; base: the baseline's result when it is part of the table, for the
+ * ratio column). Text from lesson and replay files is printed with its control characters made
+ * harmless (fput_clean). */
 void report_header(FILE *f, const lesson *l, const device_info *d);
-void report_row(FILE *f, const lesson *l, const run_result *r, int first, const run_result *base);
-/* After the table: notes (messages, L2 warnings, the peaks used and where they came from). */
-void report_footer(FILE *f, const lesson *l, const device_info *d, const run_result *rs, int n);
+void report_row(FILE *f, const lesson *l, score_metric m, const run_result *r, int first, const run_result *base);
+/* After the table: notes (messages, L2 warnings), the fastest stage in m, the peaks used and where
+ * they came from. */
+void report_footer(FILE *f, const lesson *l, score_metric m, const device_info *d, const run_result *rs, int n);
 void report_check_row(FILE *f, const char *arch, const lesson *l, const run_result *r);
 void report_device(FILE *f, const device_info *d);
 #endif

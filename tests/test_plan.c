@@ -292,7 +292,9 @@ static void test_refusals(void **state)
 	make_err(0, SETS("n=0"), "n = 0 is outside its range [1, 1048576]");
 	make_err(0, SETS("n=1 << 21"), "n = 2097152 is outside its range [1, 1048576]");
 	make_err(0, SETS("rows=65"), "rows = 65 is outside its range [1, 64]");
-	make_err(0, SETS("n=2.5"), "n must be a whole number, not 2.5");
+	make_err(0, SETS("n=2.5"), "n takes whole numbers, not 2.5");
+	make_err(0, SETS("BLOCK=32.5"), "BLOCK takes whole numbers, not 32.5");   /* not truncated to 32 */
+	make_err(0, SETS("VEC=7 / 2.0"), "VEC takes whole numbers, not 3.5");
 	make_err(0, SETS("n=1 +"), "n=1 +: expected a value, found the end of the expression");
 	make_err(0, SETS("n=m"), "n=m: unknown name 'm'");
 	make_err(0, SETS("TILE=4"), "unknown setting 'TILE' for p/main (known: BLOCK, VEC, WIDE, n, a, rows, off)");
@@ -606,6 +608,129 @@ static void test_bandwidth(void **state)
 	lesson_free(l);
 }
 
+/* ---- what fits: refusals with numbers, the nearest fitting value, defaults adjusted (#19) ---- */
+
+static const plan_device sm86 = { .sm_count = 82, .warp_size = 32, .max_threads_per_block = 1024, .cc = 86,
+                                  .l2_bytes = 6 << 20, .max_shared_per_block = 101376 };
+static const plan_device sm90 = { .sm_count = 132, .warp_size = 32, .max_threads_per_block = 1024, .cc = 90,
+                                  .l2_bytes = 50 << 20, .max_shared_per_block = 232448 };
+#define MMA_SMEM "STAGES padded tiles, STAGES*(BM*(BK+8) + BK*(BN+8))*2 bytes, exceed the shared memory a block may have"
+
+static lesson *load_tensorcore(int *stage)
+{
+	char err[512];
+	lesson *l = lesson_load("lessons/tensorcore.yaml", "kernels", err, sizeof err);
+	if (!l) fail_msg("%s", err);
+	*stage = lesson_stage_index(l, "mma_pipeline");
+	assert_true(*stage >= 0);
+	return l;
+}
+
+/* A refused comparison says both sides: the bytes it needs and the limit. */
+static void test_refusal_numbers(void **state)
+{
+	(void)state;
+	int s;
+	lesson *l = load_tensorcore(&s);
+	plan p;
+	char err[512];
+	assert_int_equal(plan_make(&p, l, s, NULL, 0, &sm86, err, sizeof err), -1);
+	plan_free(&p);
+	assert_string_equal(err, MMA_SMEM ": needs 107520 bytes, the limit is 101376");
+	lesson_free(l);
+	/* other comparisons: at least; no numbers for == or a constraint joined by || */
+	make_err(0, SETS("BLOCK=1024"), "a block over 512 threads needs VEC = 1");
+	static const char t[] =
+		"lesson: c\ntitle: C\nsummary: s\nbuffers:\n  z: { type: f32, count: 4, output: true }\nmodel: { bytes: 4 }\n"
+		"stages:\n  - id: s\n    title: S\n    kernel: k.cu\n    entry: k\n"
+		"    tunables:\n      B: { values: [16, 32, 64, 128, 256], default: 64 }\n"
+		"    constraints:\n"
+		"      - { expr: \"B * 2 >= 64\", message: \"B too small\" }\n"
+		"      - { expr: \"(B << 1) < 400\", message: \"B too big\" }\n"
+		"    launches:\n      - { grid: 1, block: 32 }\n    explain: e\n    bottleneck: b\n";
+	lesson *c = lesson_load_buffer("c.yaml", t, strlen(t), NULL, err, sizeof err);
+	if (!c) fail_msg("%s", err);
+	plan_setting set;
+	assert_int_equal(plan_setting_parse("B=16", &set, err, sizeof err), 0);
+	assert_int_equal(plan_make(&p, c, 0, &set, 1, &sm90, err, sizeof err), -1);
+	plan_free(&p);
+	assert_string_equal(err, "B too small: has 32, needs at least 64");
+	assert_int_equal(plan_setting_parse("B=256", &set, err, sizeof err), 0);
+	assert_int_equal(plan_make(&p, c, 0, &set, 1, &sm90, err, sizeof err), -1);
+	plan_free(&p);
+	assert_string_equal(err, "B too big: needs 512, the limit is 400");
+	lesson_free(c);
+}
+
+/* plan_find_fit: one tunable changed, nearest to its value first, the job's own tunables first. */
+static void test_find_fit(void **state)
+{
+	(void)state;
+	int s;
+	lesson *l = load_tensorcore(&s);
+	plan_setting fix, sets[2];
+	char err[256];
+	assert_int_equal(plan_find_fit(l, s, NULL, 0, &sm86, &fix), 0);
+	assert_string_equal(fix.name, "STAGES");   /* 3 -> 2 is nearer than BM or BK 64 -> 32 */
+	assert_string_equal(fix.value, "2");
+	assert_int_equal(plan_setting_parse("STAGES=5", &sets[0], err, sizeof err), 0);
+	assert_int_equal(plan_find_fit(l, s, sets, 1, &sm86, &fix), 0);
+	assert_string_equal(fix.name, "STAGES");   /* the tunable the job set, though BK=32 would fit too */
+	assert_string_equal(fix.value, "2");
+	assert_int_equal(plan_setting_parse("m=100", &sets[0], err, sizeof err), 0);
+	assert_int_equal(plan_find_fit(l, s, sets, 1, &sm90, &fix), -1);   /* no BM divides 100 */
+	assert_int_equal(plan_setting_parse("m=192", &sets[0], err, sizeof err), 0);
+	assert_int_equal(plan_find_fit(l, s, sets, 1, &sm90, &fix), 0);
+	assert_string_equal(fix.name, "BM");
+	assert_string_equal(fix.value, "64");
+	assert_int_equal(plan_setting_parse("STAGES=7", &sets[0], err, sizeof err), 0);
+	assert_int_equal(plan_find_fit(l, s, sets, 1, &sm86, &fix), -1);  /* not allowed: the message lists what is */
+	lesson_free(l);
+}
+
+/* plan_make_fit: defaults that do not fit this GPU are adjusted; a refused setting says what fits. */
+static void test_make_fit(void **state)
+{
+	(void)state;
+	int s, n = 0;
+	lesson *l = load_tensorcore(&s);
+	plan_setting sets[16];
+	char adj[64] = "x", err[512];
+	plan p;
+	assert_int_equal(plan_make_fit(&p, l, s, sets, &n, 16, &sm86, adj, sizeof adj, err, sizeof err), 0);
+	assert_string_equal(adj, "STAGES=2");
+	assert_int_equal(n, 1);
+	assert_string_equal(sets[0].name, "STAGES");
+	assert_int_equal(plan_var_get(&p, "STAGES")->i, 2);
+	assert_int_equal(p.launches[0].shared, 71680);
+	plan_free(&p);
+	/* on an H100 the defaults fit: nothing changes */
+	n = 0;
+	assert_int_equal(plan_make_fit(&p, l, s, sets, &n, 16, &sm90, adj, sizeof adj, err, sizeof err), 0);
+	assert_string_equal(adj, "");
+	assert_int_equal(n, 0);
+	assert_int_equal(plan_var_get(&p, "STAGES")->i, 3);
+	plan_free(&p);
+	/* a tunable the user set is not changed behind their back: refused, with what fits */
+	n = 1;
+	assert_int_equal(plan_setting_parse("STAGES=4", &sets[0], err, sizeof err), 0);
+	assert_int_equal(plan_make_fit(&p, l, s, sets, &n, 16, &sm86, adj, sizeof adj, err, sizeof err), -1);
+	plan_free(&p);
+	assert_string_equal(err, MMA_SMEM ": needs 143360 bytes, the limit is 101376 (STAGES=2 fits)");
+	assert_int_equal(n, 1);
+	/* a parameter that breaks the defaults (not the GPU): refused, with what fits */
+	assert_int_equal(plan_setting_parse("m=192", &sets[0], err, sizeof err), 0);
+	assert_int_equal(plan_make_fit(&p, l, s, sets, &n, 16, &sm90, adj, sizeof adj, err, sizeof err), -1);
+	plan_free(&p);
+	assert_string_equal(err, "m must be a multiple of BM for this stage (BM=64 fits)");
+	/* nothing fits: the refusal alone */
+	assert_int_equal(plan_setting_parse("m=100", &sets[0], err, sizeof err), 0);
+	assert_int_equal(plan_make_fit(&p, l, s, sets, &n, 16, &sm90, adj, sizeof adj, err, sizeof err), -1);
+	plan_free(&p);
+	assert_string_equal(err, "m must be a multiple of BM for this stage");
+	lesson_free(l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -614,6 +739,8 @@ int main(void)
 		cmocka_unit_test(test_baseline),      cmocka_unit_test(test_setting_parse),
 		cmocka_unit_test(test_tensormaps),
 		cmocka_unit_test(test_bandwidth),
+		cmocka_unit_test(test_refusal_numbers), cmocka_unit_test(test_find_fit),
+		cmocka_unit_test(test_make_fit),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

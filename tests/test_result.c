@@ -149,17 +149,20 @@ static void test_json_replay_round_trip(void **state)
 	lesson_stage st = { .id = "coalesced" };
 	lesson l = { .id = "bandwidth", .stages = &st, .nstages = 1 };
 	engine_job j = { .lesson = &l, .stage = 0 };
+	/* The job's plan: what its settings evaluated to. */
+	plan_var v = { "BLOCK", { .kind = EXPR_INT, .i = 256 } };
+	plan p = { .vars = &v, .nvars = 1 };
 	run_result b;
 	run_result_init(&b);
-	assert_int_equal(replay_answer(rp, &j, &b), 0);
+	assert_int_equal(replay_answer(rp, &j, &p, &b), 0);
 	assert_same(&a, &b);
 	assert_string_equal(b.log, a.log);
 	strcpy(j.sets[0].name, "BLOCK");
-	strcpy(j.sets[0].value, "256");
+	strcpy(j.sets[0].value, "1 << 8");
 	j.nsets = 1;
-	assert_int_equal(replay_answer(rp, &j, &b), 0);       /* a recorded setting matches */
-	strcpy(j.sets[0].value, "25");
-	assert_int_equal(replay_answer(rp, &j, &b), -1);      /* BLOCK=25 is not BLOCK=256 */
+	assert_int_equal(replay_answer(rp, &j, &p, &b), 0);   /* compared as values: 1 << 8 is the recorded 256 */
+	v.v.i = 25;
+	assert_int_equal(replay_answer(rp, &j, &p, &b), -1);  /* BLOCK=25 is not BLOCK=256 */
 	replay_free(rp);
 	run_result_clear(&a);
 	run_result_clear(&b);

@@ -1,0 +1,29 @@
+#!/bin/sh
+# Replay (--replay FILE) answers as a live run would (#19): settings are checked first (a refusal is
+# the real one, exit 2), records are matched by evaluated values (n=1<<26 is n=67108864), and text
+# from the file never reaches the terminal with its control characters.
+. tests/lib.sh
+R=tests/tui/fixtures/replay-bandwidth.json
+X=tests/cli/fixtures/replay-escape.json
+expect "replay: an unknown setting is refused as live" 2 "unknown setting 'TILE' for bandwidth/strided \(known: BLOCK, STRIDE" $B --replay $R run bandwidth/strided --set TILE=abc
+expect "replay: a value that is not an expression is refused" 2 "BLOCK=abc: unknown name 'abc'" $B --replay $R run bandwidth/strided --set BLOCK=abc
+expect "replay: a value not allowed is refused" 2 "BLOCK = 100 is not allowed for stage strided" $B --replay $R run bandwidth/strided --set BLOCK=100
+expect "replay: a parameter out of range is refused" 2 "n = 0 is outside its range" $B --replay $R run bandwidth/strided --set n=0
+expect "replay: an expression finds the record of its value" 0 "^strided .* 182\.0 " $B --replay $R run bandwidth/strided --set 'n=1<<26'
+expect "replay: the same record as the plain number" 0 "^strided .* 182\.0 " $B --replay $R run bandwidth/strided --set n=67108864
+expect "replay: a tunable as an expression" 0 "^strided .* 2700\.0 " $B --replay $R run bandwidth/strided --set 'STRIDE=2-1'
+expect "replay: a tunable at its default finds the default's record" 0 "^strided .* 182\.0 " $B --replay $R run bandwidth/strided --set 'STRIDE=32'
+expect "replay: a value not recorded is still not in the file" 3 "not in the replay file" $B --replay $R run bandwidth/coalesced --set n=1024
+# Control characters from the replay file (an OSC 52 clipboard write, a screen clear) are not printed.
+esc=$(printf '\033')
+noesc() {
+	name=$1 want=$2; shift 2
+	out=$("$@" 2>&1); got=$?
+	if [ "$got" != "$want" ]; then fail "$name: exit $got, expected $want"; return; fi
+	case $out in *"$esc"*) fail "$name: an ESC byte reached the output"; printf '%s\n' "$out" | grep -n "$esc" | cat -v | head -5 | sed 's/^/    /';; *) pass "$name";; esac
+}
+noesc "replay: no ESC from a message or diagnosis (run)" 1 $B --replay $X run bandwidth/coalesced
+noesc "replay: no ESC from a message or diagnosis (bench)" 3 $B --replay $X bench bandwidth --set BLOCK=256
+noesc "replay: no ESC from the device" 0 $B --replay $X device
+expect "replay: the message is still shown" 1 "coalesced: y: 5 of 67108864 elements wrong .* then \?\[2J cleared" $B --replay $X run bandwidth/coalesced
+expect "replay: the diagnosis is still shown" 1 "coalesced +warn some_rule: \?\]52;c;aGk=" $B --replay $X run bandwidth/coalesced
