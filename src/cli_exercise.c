@@ -37,7 +37,8 @@ int cmd_exercises(cli *c, engine *e)
 	const lesson_set *ls = engine_lessons(e);
 	const lesson *only = NULL;
 	if (c->nargs > 2) return usage_error("exercises takes at most one lesson, not '%s'", c->args[2]);
-	if (c->nargs == 2 && !(only = lesson_set_find(ls, c->args[1]))) return usage_error("no lesson '%s' (cudaclimb list shows them)", c->args[1]);
+	int r;
+	if (c->nargs == 2 && (r = find_lesson(e, c->args[1], &only))) return r;   /* any case; a misspelling gets a suggestion */
 	char *work = ex_workspace(c->work), err[512];
 	int n = 0, code = EXIT_OK;
 	if (c->json) printf("{\"workspace\": \"%s\", \"exercises\": [", work);

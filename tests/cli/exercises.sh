@@ -17,6 +17,7 @@ expect "exercises: names the workspace" 0 "Your workspace: $tmp/work" E exercise
 expect "exercises LESSON: only that lesson" 0 "demosum/sum" E exercises demosum
 out=$(E exercises demosum); case $out in *demo/scale*) fail "exercises demosum also lists demo/scale";; *) pass "exercises demosum leaves out demo";; esac
 expect "exercises: unknown lesson is a usage error" 2 "no lesson 'nope'" E exercises nope
+expect "exercises: a lesson in any case, and a misspelling gets a suggestion" 2 "did you mean 'bandwidth'" $B exercises Bandwith
 expect "try: a stage without an exercise is a usage error" 2 "has no exercise" $B try bandwidth/strided
 expect "try: no operand" 2 "try needs LESSON/STAGE" E try
 expect "try: an unknown setting" 2 "no parameter or tunable 'TILE'" E try demo/scale --set TILE=4
