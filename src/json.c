@@ -14,7 +14,9 @@ void json_string(FILE *f, const char *s)
 		case '\r': fputs("\\r", f); break;
 		case '\t': fputs("\\t", f); break;
 		default:
-			if (*p < 0x20) fprintf(f, "\\u%04x", *p);
+			/* C0, DEL and C1 (U+0080-U+009F in UTF-8) as escapes: JSON read in a terminal drives nothing */
+			if (*p < 0x20 || *p == 0x7f) fprintf(f, "\\u%04x", *p);
+			else if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) fprintf(f, "\\u%04x", *++p);
 			else fputc(*p, f);
 		}
 	}

@@ -112,6 +112,19 @@ static void test_escape(void **state)
 	free(buf);
 }
 
+/* Control characters, DEL and C1 come out as \u escapes; everything else as it is. */
+static void test_json_string_controls(void **state)
+{
+	(void)state;
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+	json_string(f, "a\033]52;c;aGk=\007b\177c\302\233d\303\251\"\\");
+	fclose(f);
+	assert_string_equal(out, "\"a\\u001b]52;c;aGk=\\u0007b\\u007fc\\u009bd\303\251\\\"\\\\\"");
+	free(out);
+}
+
 /* run/bench --json, read back by --replay. */
 static void test_json_replay_round_trip(void **state)
 {
@@ -190,7 +203,7 @@ int main(void)
 		cmocka_unit_test(test_kv_round_trip),
 		cmocka_unit_test(test_field_set_errors),
 		cmocka_unit_test(test_escape),
-		cmocka_unit_test(test_json_replay_round_trip),
+		cmocka_unit_test(test_json_replay_round_trip), cmocka_unit_test(test_json_string_controls),
 		cmocka_unit_test(test_replay_errors),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
