@@ -492,7 +492,7 @@ int cli_main(int argc, char **argv)
 	if (cmd && !strcmp(cmd, "watch") && !c.eo.reps) c.eo.time_budget_ms = 100;   /* a verdict soon after each save */
 	engine *e = engine_new(&c.eo, err, sizeof err);
 	if (!e) { fprintf(stderr, "cudaclimb: %s\n", err); return EXIT_USAGE; }
-	c.to.work = c.work;
+	c.to.work = c.work; c.to.replay = c.eo.replay_path;
 	if (cmd) join_stage_operands(&c, e);
 	r = check_archs(c.eo.arch, 0);
 	if (!r) r = cmd ? fn(&c, e) : tui_run(e, &c.to);

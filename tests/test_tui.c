@@ -125,7 +125,71 @@ static void test_source_lines(void **st)
 	source_free(&t);
 }
 
+/* A tunable's #define in a kernel: the name and the value the code pane replaces (issue #19). */
+static void test_source_define(void **st)
+{
+	(void)st;
+	source_macro d;
+	const char *l1 = "#define BK 8";
+	assert_int_equal(source_define(l1, strlen(l1), &d), 1);
+	assert_true(d.name_len == 2 && !strncmp(l1 + d.name_off, "BK", 2));
+	assert_true(d.val_len == 1 && !strncmp(l1 + d.val_off, "8", 1));
+	const char *l2 = "  #  define ALOAD 1     // A's path";
+	assert_int_equal(source_define(l2, strlen(l2), &d), 1);
+	assert_true(d.name_len == 5 && !strncmp(l2 + d.name_off, "ALOAD", 5));
+	assert_true(d.val_len == 1 && !strncmp(l2 + d.val_off, "1", 1));
+	const char *l3 = "#define PAD";                    /* no value: an empty one at the end */
+	assert_int_equal(source_define(l3, strlen(l3), &d), 1);
+	assert_true(d.val_len == 0 && d.val_off == strlen(l3));
+	const char *l4 = "#define TILE (32)/*x*/";
+	assert_int_equal(source_define(l4, strlen(l4), &d), 1);
+	assert_true(d.val_len == 4 && !strncmp(l4 + d.val_off, "(32)", 4));
+	const char *no[] = { "#define F(x) x", "#ifndef BK", "int BK = 8;", "// #define BK 8", "#defineBK 8", "" };
+	for (size_t i = 0; i < sizeof no / sizeof *no; i++)
+		assert_int_equal(source_define(no[i], strlen(no[i]), &d), 0);
+}
+
+/* A kernel file changed on disk is noticed (its size or modification time). */
+static void test_source_stale(void **st)
+{
+	(void)st;
+	char path[] = "/tmp/cc-tui-src-XXXXXX", err[256];
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "a\n", 2), 2);
+	close(fd);
+	source_text t;
+	assert_int_equal(source_load(&t, path, err, sizeof err), 0);
+	assert_int_equal(source_stale(&t, path), 0);
+	FILE *f = fopen(path, "a");
+	fputs("b\n", f);
+	fclose(f);
+	assert_int_equal(source_stale(&t, path), 1);
+	source_free(&t);
+	assert_int_equal(source_load(&t, path, err, sizeof err), 0);
+	assert_int_equal(t.n, 2);
+	assert_int_equal(source_stale(&t, path), 0);
+	unlink(path);
+	assert_int_equal(source_stale(&t, path), 1);       /* gone: stale, the next load says why */
+	source_free(&t);
+}
+
 /* ---- display width ---- */
+
+/* A line made of parts: the least important go first, then what is left is cut with an ellipsis. */
+static void test_fit_parts(void **st)
+{
+	(void)st;
+	int w[] = { 10, 5, 8, 6 }, prio[] = { 0, 2, 1, 3 }, keep[4];
+	assert_int_equal(text_fit_parts(w, prio, 4, 40, keep), 29);
+	assert_true(keep[0] && keep[1] && keep[2] && keep[3]);
+	assert_int_equal(text_fit_parts(w, prio, 4, 28, keep), 23);      /* part 3 (priority 3) goes */
+	assert_true(keep[0] && keep[1] && keep[2] && !keep[3]);
+	assert_int_equal(text_fit_parts(w, prio, 4, 18, keep), 18);      /* then part 1 (priority 2) */
+	assert_true(keep[0] && !keep[1] && keep[2] && !keep[3]);
+	assert_int_equal(text_fit_parts(w, prio, 4, 5, keep), 10);       /* priority 0 always stays */
+	assert_true(keep[0] && !keep[1] && !keep[2] && !keep[3]);
+}
 
 static void test_width_crop(void **st)
 {
@@ -264,6 +328,80 @@ static void test_state_round_trip(void **st)
 	assert_int_equal(system(cmd), 0);
 }
 
+/* Two sessions' records merged: per stage the furthest state and the best numbers; settings and
+ * the last position are this session's (issue #19). */
+static void test_state_merge(void **st)
+{
+	(void)st;
+	tui_state mine, disk;
+	tui_state_init(&mine);
+	tui_state_init(&disk);
+	tui_state_set_last(&mine, "sgemm", "naive");
+	tui_state_set_last(&disk, "bandwidth", "strided");
+	tui_progress *p = tui_state_stage(&mine, "bandwidth", "strided", 1);
+	p->seen = 1; p->best_ms = 5; p->best_gbps = 100;
+	p = tui_state_stage(&disk, "bandwidth", "strided", 1);
+	p->seen = p->compiled = p->passed = 1; p->best_ms = 4; p->best_gbps = 90; p->best_gflops = 15;
+	p = tui_state_stage(&disk, "bandwidth", "coalesced", 1);         /* only the other session's */
+	p->seen = p->failed = 1;
+	p = tui_state_stage(&mine, "sgemm", "naive", 1);
+	p->seen = p->compiled = 1; p->best_ms = 0;
+	p = tui_state_stage(&disk, "sgemm", "naive", 1);
+	p->seen = 1; p->best_ms = 275; p->best_gflops = 500;
+	tui_state_set_setting(&mine, "bandwidth", "strided", "STRIDE", "4");
+	tui_state_set_setting(&disk, "bandwidth", "strided", "STRIDE", "8");
+	tui_state_set_setting(&disk, "bandwidth", "strided", "BLOCK", "512");
+	tui_state_merge(&mine, &disk);
+	assert_string_equal(mine.last_lesson, "sgemm");
+	assert_string_equal(mine.last_stage, "naive");
+	assert_int_equal(mine.nst, 3);
+	const tui_progress *q = tui_state_stage(&mine, "bandwidth", "strided", 0);
+	assert_true(q->seen && q->compiled && q->passed && !q->failed);
+	assert_true(q->best_ms == 4 && q->best_gbps == 100 && q->best_gflops == 15);
+	q = tui_state_stage(&mine, "bandwidth", "coalesced", 0);
+	assert_non_null(q);
+	assert_true(q->seen && q->failed && !q->passed);
+	q = tui_state_stage(&mine, "sgemm", "naive", 0);
+	assert_true(q->compiled && q->best_ms == 275 && q->best_gflops == 500);   /* 0 is "none" */
+	assert_string_equal(tui_state_get_setting(&mine, "bandwidth", "strided", "STRIDE"), "4");
+	assert_string_equal(tui_state_get_setting(&mine, "bandwidth", "strided", "BLOCK"), "512");
+	tui_state_free(&mine);
+	tui_state_free(&disk);
+}
+
+/* Saving merges with what another session wrote meanwhile, under a lock file beside it. */
+static void test_state_save_merges(void **st)
+{
+	(void)st;
+	char dir[] = "/tmp/cc-tui-test-XXXXXX", path[256], lock[300], err[256];
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/cudaclimb/progress", dir);
+	snprintf(lock, sizeof lock, "%s.lock", path);
+	tui_state a, b, r;
+	tui_state_init(&a);
+	tui_state_init(&b);
+	assert_int_equal(tui_state_load(&a, path, err, sizeof err), 0);   /* both start from nothing */
+	assert_int_equal(tui_state_load(&b, path, err, sizeof err), 0);
+	tui_state_stage(&a, "bandwidth", "strided", 1)->passed = 1;
+	tui_state_stage(&b, "bandwidth", "coalesced", 1)->passed = 1;
+	tui_state_set_last(&b, "bandwidth", "coalesced");
+	assert_int_equal(tui_state_save(&a, path, err, sizeof err), 0);
+	assert_int_equal(tui_state_save(&b, path, err, sizeof err), 0);
+	assert_int_equal(access(lock, F_OK), 0);
+	assert_non_null(tui_state_stage(&b, "bandwidth", "strided", 0));   /* b now sees a's too */
+	tui_state_init(&r);
+	assert_int_equal(tui_state_load(&r, path, err, sizeof err), 0);
+	assert_int_equal(tui_state_stage(&r, "bandwidth", "strided", 0)->passed, 1);
+	assert_int_equal(tui_state_stage(&r, "bandwidth", "coalesced", 0)->passed, 1);
+	assert_string_equal(r.last_stage, "coalesced");
+	tui_state_free(&a);
+	tui_state_free(&b);
+	tui_state_free(&r);
+	char cmd[300];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 static void test_state_path(void **st)
 {
 	(void)st;
@@ -285,11 +423,16 @@ int main(void)
 		cmocka_unit_test(test_diff_minimal_random),
 		cmocka_unit_test(test_highlight),
 		cmocka_unit_test(test_source_lines),
+		cmocka_unit_test(test_source_define),
+		cmocka_unit_test(test_source_stale),
 		cmocka_unit_test(test_width_crop),
+		cmocka_unit_test(test_fit_parts),
 		cmocka_unit_test(test_wrap),
 		cmocka_unit_test(test_gauge),
 		cmocka_unit_test(test_numbers),
 		cmocka_unit_test(test_state_round_trip),
+		cmocka_unit_test(test_state_merge),
+		cmocka_unit_test(test_state_save_merges),
 		cmocka_unit_test(test_state_path),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

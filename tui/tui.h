@@ -9,6 +9,8 @@ typedef struct {
 	int frames;     /* > 0: draw this many frames of a fixed tour of the screens, read no input,
 	                 * then return 0 (for tests under ASan) */
 	const char *work;  /* --work: the learner's exercise workspace; NULL: ex_workspace's default */
+	const char *replay;  /* --replay FILE: runs are answered from recorded results; the title says
+	                      * so, nothing is live, and no progress is written. NULL: a real GPU (or none) */
 } tui_opts;
 
 /* Runs the front end on e until the user quits or a signal (SIGINT, SIGTERM, SIGHUP) arrives.

@@ -42,7 +42,8 @@ void app_switch(tui_app *a, const tui_screen *s)
 void app_save(tui_app *a)
 {
 	char err[400];
-	if (!a->state_path[0] || !a->state.dirty || a->opts.frames > 0)
+	/* A replay's runs are recorded results, not the learner's: the file is never written. */
+	if (!a->state_path[0] || !a->state.dirty || a->opts.frames > 0 || a->opts.replay)
 		return;
 	if (tui_state_save(&a->state, a->state_path, err, sizeof err) < 0) {
 		snprintf(a->msg, sizeof a->msg, "progress not saved: %s", err);
@@ -64,6 +65,7 @@ void app_open_lesson(tui_app *a, int i, int s)
 			snprintf(a->msg, sizeof a->msg, "cannot open %s: out of memory", a->ls->items[i]->id);
 			return;
 		}
+		a->m->replay = a->opts.replay != NULL;
 		a->sv.focus = PANE_EXPLAIN;
 	}
 	a->lesson = i;
@@ -71,6 +73,16 @@ void app_open_lesson(tui_app *a, int i, int s)
 	stage_select(a->m, s);
 	stage_view_sync(a);
 	app_switch(a, &tui_screen_stage);
+}
+
+score_metric app_lesson_metric(tui_app *a, int i)
+{
+	if (i < 0 || i >= a->ls->count)
+		return SCORE_GBPS;
+	if (!a->metric && (a->metric = calloc((size_t)a->ls->count, sizeof *a->metric)))
+		for (int k = 0; k < a->ls->count; k++)
+			a->metric[k] = engine_score_metric(a->e, a->ls->items[k]);
+	return a->metric ? a->metric[i] : engine_score_metric(a->e, a->ls->items[i]);
 }
 
 static void on_engine(void *ctx, int job, job_phase phase, const char *note, const run_result *r)
@@ -84,6 +96,8 @@ static void on_engine(void *ctx, int job, job_phase phase, const char *note, con
 	if (!a->m || !stage_event(a->m, job, phase, note, r, a->now))
 		return;
 	a->pending |= TUI_REDRAW;
+	if (a->scr == &tui_screen_stage && (phase == JOB_COMPILING || phase == JOB_DONE))
+		stage_view_sync(a);          /* a kernel file edited since it was shown: shown again */
 	const stage_slot *sl = &a->m->slots[a->m->cur];
 	if (phase == JOB_DONE && sl->have_last && !exm_active(&a->ex)) {
 		if (sl->last.status == RUN_COMPILE_ERROR)
@@ -98,39 +112,61 @@ static int too_small(const tui_app *a)
 	return a->cols < TUI_MIN_COLS || a->rows < TUI_MIN_ROWS;
 }
 
+/* The right of the title bar: LIVE, REPLAY of FILE, the GPU's name cropped to name_w (left out
+ * when name_w < 8 and there is a replay label in its place) and its architecture. */
+static void title_right(tui_app *a, char *out, size_t len, int name_w)
+{
+	char name[128] = "", rep[96] = "", file[64];
+	const char *suffix = a->dev && a->dev->arch[0] ? a->dev->arch : "";
+	if (a->opts.replay) {
+		const char *base = strrchr(a->opts.replay, '/');
+		text_crop(file, sizeof file, base ? base + 1 : a->opts.replay, 28, theme_glyphs()->ellipsis);
+		snprintf(rep, sizeof rep, "REPLAY of %s", file);
+	}
+	if (!a->dev)
+		snprintf(name, sizeof name, "looking for a GPU...");
+	else if (!a->dev->present)
+		snprintf(name, sizeof name, "no GPU: compile only");
+	else if (!rep[0] || name_w >= 8)
+		text_crop(name, sizeof name, a->dev->name, name_w < 8 ? 8 : name_w, theme_glyphs()->ellipsis);
+	snprintf(out, len, "%s%s%s%s%s%s%s ", a->m && a->m->live ? "LIVE  " : "", rep, rep[0] && name[0] ? "  " : "",
+	         name, suffix[0] ? " (" : "", suffix, suffix[0] ? ")" : "");
+}
+
 static void draw_title(tui_app *a)
 {
 	unsigned at = theme_attr(ROLE_TITLE);
-	char name[128] = "", right[256];
-	const char *suffix = "";
+	char right[320], left[400];
+	int stage = a->scr == &tui_screen_stage && a->m;
 	widget_clear(0, 0, a->cols, at);
-	if (!a->dev)
-		snprintf(name, sizeof name, "looking for a GPU...");
-	else if (a->dev->present)          /* the stage's name comes first on the stage view */
-		text_crop(name, sizeof name, a->dev->name, (a->scr == &tui_screen_stage ? a->cols / 3 : a->cols / 2) - 10,
-		          theme_glyphs()->ellipsis);
-	else
-		snprintf(name, sizeof name, "no GPU: compile only");
-	if (a->dev && a->dev->arch[0])
-		suffix = a->dev->arch;
-	snprintf(right, sizeof right, "%s%s%s%s%s ", a->m && a->m->live ? "LIVE  " : "", name,
-	         suffix[0] ? " (" : "", suffix, suffix[0] ? ")" : "");
+	/* the GPU's name gets what the stage's title leaves, at least 40 columns on the left */
+	title_right(a, right, sizeof right, (stage ? a->cols / 3 : a->cols / 2) - 10);
 	int rw = text_width(right, strlen(right));
-	int lw = widget_text(0, 0, a->cols - rw - 1, " cudaclimb", at);
-	if (a->scr == &tui_screen_stage && a->m) {
-		const lesson_stage *st = &a->m->l->stages[a->m->cur];
-		widget_printf(0, lw, a->cols - rw - 1 - lw, at, "  %s  %s %d/%d  %s: %s",
-		              theme_glyphs()->v, a->m->l->id, a->m->cur + 1, a->m->l->nstages, st->id,
-		              st->title ? st->title : "");
+	if (stage && a->cols - rw - 1 < 40 && a->opts.replay) {
+		title_right(a, right, sizeof right, 0);
+		rw = text_width(right, strlen(right));
 	}
+	if (stage) {
+		const lesson_stage *st = &a->m->l->stages[a->m->cur];
+		const char *title = st->title ? st->title : "";
+		size_t n = strlen(st->id);
+		int repeats = !strncmp(title, st->id, n) && (title[n] == ':' || title[n] == ' ' || !title[n]);
+		snprintf(left, sizeof left, " cudaclimb  %s  %s %d/%d  %s%s%s", theme_glyphs()->v, a->m->l->id,
+		         a->m->cur + 1, a->m->l->nstages, repeats ? "" : st->id, repeats ? "" : ": ", title);
+	} else {
+		snprintf(left, sizeof left, " cudaclimb");
+	}
+	widget_textc(0, 0, a->cols - rw - 1, left, at);
 	widget_text(0, a->cols - rw, rw, right, at);
 }
 
 static void draw_status(tui_app *a)
 {
+	static const char *const help[] = { "?", "help" };
 	unsigned at = theme_attr(ROLE_STATUS);
 	const char *const *pairs = NULL;
-	int y = a->rows - 1, x = 0;
+	const char *keep[48];
+	int y = a->rows - 1, x = 0, hw = 9;    /* " ? help" and its space: always there */
 	widget_clear(y, 0, a->cols, at);
 	const char *msg = a->msg[0] ? a->msg : "";
 	if (!msg[0] && a->m && a->m->njobs > 0 && a->m->phase == JOB_WAITING_GPU)
@@ -138,10 +174,18 @@ static void draw_status(tui_app *a)
 	else if (!msg[0] && a->m && a->scr == &tui_screen_stage)
 		msg = exm_active(&a->ex) && a->ex.msg[0] ? a->ex.msg : a->m->msg;
 	if (msg[0])
-		x += widget_printf(y, 0, a->cols, at | A_BOLD, " %s  ", msg);
-	int n = a->scr->hints ? a->scr->hints(a, &pairs) : 0;
-	if (x < a->cols - 20)
-		widget_hints(y, x + 1, a->cols - x - 1, pairs, n, at);
+		x += widget_printfc(y, 0, a->cols - hw - 1, at | A_BOLD, " %s  ", msg);
+	int n = a->scr->hints ? a->scr->hints(a, &pairs) : 0, k = 0;
+	for (int i = 0; i < n && k + 2 <= 48; i++)   /* the screen's hints but "?", which goes last */
+		if (strcmp(pairs[2 * i], "?")) {
+			keep[k++] = pairs[2 * i];
+			keep[k++] = pairs[2 * i + 1];
+		}
+	if (x < a->cols - 20 - hw)
+		x += 1 + widget_hints(y, x + 1, a->cols - x - 1 - hw, keep, k / 2, at);
+	else if (x > 0)
+		x++;                                     /* after a message cut with the ellipsis */
+	widget_hints(y, x, a->cols - x, help, 1, at);
 }
 
 static void draw(tui_app *a)
@@ -158,8 +202,8 @@ static void draw(tui_app *a)
 		draw_title(a);
 		a->scr->draw(a);
 		draw_status(a);
-		if (a->help)
-			help_draw(a);
+		if (a->overlay != OVERLAY_NONE)
+			overlay_draw(a);
 	}
 	refresh();
 }
@@ -186,15 +230,33 @@ static unsigned handle_key(tui_app *a, int ch)
 		clearok(curscr, TRUE);
 		return TUI_REDRAW;
 	}
-	if (a->help)
-		return help_key(a, ch);
+	if (ch == KEY_F(10))                            /* htop's and nvtop's quit */
+		return TUI_QUIT;
+	if (ch == KEY_MOUSE) {
+		MEVENT ev;
+		mmask_t multi = BUTTON1_DOUBLE_CLICKED | BUTTON1_TRIPLE_CLICKED;
+		if (getmouse(&ev) != OK || !(ev.bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED | multi)))
+			return TUI_IGNORED;
+		if (a->overlay != OVERLAY_NONE) {           /* a click closes an overlay */
+			a->overlay = OVERLAY_NONE;
+			return TUI_REDRAW;
+		}
+		if (typing || ev.y < 1 || ev.y > a->rows - 2 || !a->scr->click)
+			return TUI_IGNORED;
+		const tui_screen *scr = a->scr;
+		unsigned f = scr->click(a, ev.y, ev.x);
+		if ((ev.bstate & multi) && a->scr == scr)   /* a double click: the second one too */
+			f |= scr->click(a, ev.y, ev.x);
+		return f;
+	}
+	if (a->overlay != OVERLAY_NONE)
+		return overlay_key(a, ch);
 	if (typing)
 		return a->scr->key(a, ch);
 	if (ch == 'q')
 		return TUI_QUIT;
-	if (ch == '?') {
-		a->help = 1;
-		a->help_scroll = 0;
+	if (ch == '?' || ch == KEY_F(1)) {
+		overlay_open(a, OVERLAY_HELP);
 		return TUI_REDRAW;
 	}
 	return a->scr->key(a, ch);
@@ -212,6 +274,16 @@ static void reopen(tui_app *a)
 		if (s >= 0)
 			app_open_lesson(a, i, s);
 	}
+}
+
+/* Lines written on stderr since the last look: the latest in the status bar, all of them in the
+ * messages (e on the lesson list). Returns non-zero when there were some. */
+static int take_stderr(tui_app *a)
+{
+	int n = errlog_read(&a->errlog);
+	if (n > 0)
+		snprintf(a->msg, sizeof a->msg, "stderr: %s", errlog_line(&a->errlog, errlog_count(&a->errlog) - 1));
+	return n > 0;
 }
 
 /* The fixed tour of --frames: keys fed to the handlers, not read from the terminal. */
@@ -242,6 +314,8 @@ static int setup_curses(tui_app *a, SCREEN **scr, FILE **devnull)
 	nodelay(stdscr, TRUE);
 	curs_set(0);
 	set_escdelay(25);
+	if (a->opts.frames <= 0)
+		mousemask(BUTTON1_CLICKED | BUTTON1_DOUBLE_CLICKED | BUTTON1_TRIPLE_CLICKED, NULL);   /* a pane, a stage, a lesson */
 	return 0;
 }
 
@@ -263,13 +337,17 @@ static int loop(tui_app *a, const sigset_t *waitmask, char *fatal, size_t fatal_
 		if (a->opts.frames > 0) {
 			if (frame >= a->opts.frames)
 				return 0;
+			take_stderr(a);
 			flags = handle_key(a, tour[(frame - 1) % (int)(sizeof tour / sizeof *tour)]) | TUI_REDRAW;
 			continue;
 		}
-		struct pollfd fds[34] = { { .fd = STDIN_FILENO, .events = POLLIN } };
+		struct pollfd fds[35] = { { .fd = STDIN_FILENO, .events = POLLIN } };
 		int nfd = engine_pollfds(a->e, fds + 1, 32), timeout = -1, wfd = exm_pollfd(&a->ex);
+		int efd = errlog_fd(&a->errlog), nall = 1 + nfd;
 		if (wfd >= 0)                /* saves of the learner's file, from any editor */
-			fds[1 + nfd] = (struct pollfd){ .fd = wfd, .events = POLLIN };
+			fds[nall++] = (struct pollfd){ .fd = wfd, .events = POLLIN };
+		if (efd >= 0)                /* what anything wrote on stderr */
+			fds[nall++] = (struct pollfd){ .fd = efd, .events = POLLIN };
 		if (engine_busy(a->e))       /* the watchdog, the elapsed time shown, and steps without an fd */
 			timeout = nfd > 0 ? 250 : 100;
 		int t = a->m ? stage_timeout(a->m, a->now) : -1, xt = exm_timeout(&a->ex, a->now);
@@ -278,7 +356,7 @@ static int loop(tui_app *a, const sigset_t *waitmask, char *fatal, size_t fatal_
 		if (t >= 0 && (timeout < 0 || t < timeout))
 			timeout = t;
 		struct timespec ts = { timeout / 1000, (timeout % 1000) * 1000000L };
-		if (ppoll(fds, (nfds_t)(1 + nfd + (wfd >= 0)), timeout >= 0 ? &ts : NULL, waitmask) < 0 && errno != EINTR) {
+		if (ppoll(fds, (nfds_t)nall, timeout >= 0 ? &ts : NULL, waitmask) < 0 && errno != EINTR) {
 			snprintf(fatal, fatal_len, "poll: %s", strerror(errno));
 			return 1;
 		}
@@ -303,6 +381,8 @@ static int loop(tui_app *a, const sigset_t *waitmask, char *fatal, size_t fatal_
 		a->now = now_s();
 		if (wfd >= 0 && (fds[1 + nfd].revents & POLLIN))
 			exm_watch_read(&a->ex, a->now);
+		if (take_stderr(a))
+			flags |= TUI_REDRAW;
 		engine_poll(a->e, 0);
 		int ch;
 		while ((ch = getch()) != ERR) {
@@ -343,6 +423,7 @@ int tui_run(engine *e, const tui_opts *o)
 	tui_state_init(&a->state);
 	if (exm_init(&a->ex, a->ls, o->work) < 0)
 		snprintf(a->msg, sizeof a->msg, "%.*s", (int)sizeof a->msg - 1, a->ex.msg);
+	a->ex.replay = o->replay != NULL;
 	if (tui_state_path(a->state_path, sizeof a->state_path) == 0 &&
 	    tui_state_load(&a->state, a->state_path, err, sizeof err) < 0)
 		snprintf(a->msg, sizeof a->msg, "%s", err);
@@ -363,6 +444,7 @@ int tui_run(engine *e, const tui_opts *o)
 	char fatal[256] = "";
 	int rc = 1;
 	if (setup_curses(a, &scr, &devnull) == 0) {
+		errlog_start(&a->errlog);            /* nothing written on stderr lands on the screen */
 		theme_init(!o->no_color && !(nc && nc[0]), utf8 && !o->ascii);
 		widget_init(utf8);
 		engine_set_listener(e, on_engine, a);
@@ -370,6 +452,7 @@ int tui_run(engine *e, const tui_opts *o)
 		resize(a);
 		draw(a);                             /* the list shows while the GPU is probed */
 		a->dev = engine_device(e);
+		take_stderr(a);
 		reopen(a);
 		rc = loop(a, &waitmask, fatal, sizeof fatal);
 		if (a->scr && a->scr->free)
@@ -379,6 +462,7 @@ int tui_run(engine *e, const tui_opts *o)
 		a->m = NULL;
 		endwin();
 		delscreen(scr);
+		errlog_stop(&a->errlog);             /* the lines kept go to the real stderr now */
 	}
 	if (devnull)
 		fclose(devnull);
@@ -387,6 +471,8 @@ int tui_run(engine *e, const tui_opts *o)
 	app_save(a);
 	exm_free(&a->ex);
 	tui_state_free(&a->state);
+	free(a->metric);
+	a->metric = NULL;
 	for (int i = 0; i < 3; i++) sigaction(sigs[i], &old[i], NULL);
 	sigprocmask(SIG_SETMASK, &waitmask, NULL);
 	return rc;

@@ -4,6 +4,7 @@
 #define CC_TUI_APP_H
 #include "engine.h"
 #include "tui.h"
+#include "tui_errlog.h"
 #include "tui_exercise.h"
 #include "tui_source.h"
 #include "tui_stage.h"
@@ -25,8 +26,11 @@ typedef struct {
 	unsigned (*key)(tui_app *a, int key);
 	/* The terminal size changed; a->rows and a->cols are already the new size. */
 	void (*resize)(tui_app *a);
-	/* Key hints for the status bar: fills *pairs with "key", "text" pairs; returns the pair count. */
+	/* Key hints for the status bar: fills *pairs with "key", "text" pairs; returns the pair count.
+	 * The loop adds "? help" at the end itself, always. */
 	int (*hints)(tui_app *a, const char *const **pairs);
+	/* A left click at (y, x), on rows 1 .. a->rows - 2; returns TUI_* flags. May be NULL. */
+	unsigned (*click)(tui_app *a, int y, int x);
 	/* The screen is left (another is opened, or the program ends). */
 	void (*free)(tui_app *a);
 } tui_screen;
@@ -36,6 +40,9 @@ typedef struct {
 	int sel, top;
 } tui_lessons_view;
 
+/* What the overlay shows (one at a time). */
+typedef enum { OVERLAY_NONE, OVERLAY_HELP, OVERLAY_GLOSSARY, OVERLAY_MESSAGES } tui_overlay;
+
 enum { PANE_EXPLAIN, PANE_CODE, PANE_TUNABLES, PANE_MEASURE, PANE_LADDER, PANE_COUNT };
 typedef enum { CODE_SOURCE, CODE_DIFF, CODE_LOG, CODE_SWEEP } code_view;
 
@@ -44,7 +51,8 @@ typedef struct { int y, x, h, w; } tui_rect;
 /* The stage view's own state (the model is tui_stage). */
 typedef struct {
 	int focus, zoom;
-	int scroll[PANE_COUNT], hscroll;
+	int scroll[PANE_COUNT], hscroll;  /* the ladder's: its first stage row */
+	int ladder_sel;                   /* the ladder's selected row, while it has the focus */
 	code_view code;
 	int src_stage;                    /* the stage src belongs to, -1 none */
 	source_text src, prev_src;        /* this stage's kernel and the previous stage's */
@@ -62,7 +70,9 @@ struct tui_app {
 	char state_path[4096];            /* "" when there is no place to keep progress */
 	int rows, cols;
 	const tui_screen *scr;
-	int help, help_scroll;            /* the help overlay */
+	tui_overlay overlay; int overlay_scroll;   /* help, the glossary, or the messages */
+	score_metric *metric;             /* each lesson's (engine_score_metric), NULL until asked */
+	tui_errlog errlog;                /* stderr while curses is up */
 	tui_lessons_view lv;
 	tui_stage_view sv;
 	tui_stage *m;                     /* the open lesson's model, NULL when none */
@@ -91,7 +101,11 @@ int exercise_hints(tui_app *a, const char *const **pairs);
 void exercise_leave(tui_app *a);
 /* A try's verdict came: the status line and the code pane follow it. */
 void exercise_verdict(tui_app *a);
-/* The help overlay and its keys (tui_help.c). */
-void help_draw(tui_app *a);
-unsigned help_key(tui_app *a, int key);
+/* The metric lesson i is scored in (engine_score_metric, asked once). */
+score_metric app_lesson_metric(tui_app *a, int i);
+/* The overlays (tui_help.c): the keys, the glossary, and the messages (lesson files left out and
+ * what was written on stderr); opening one, drawing it, and its keys. */
+void overlay_open(tui_app *a, tui_overlay o);
+void overlay_draw(tui_app *a);
+unsigned overlay_key(tui_app *a, int key);
 #endif

@@ -191,7 +191,9 @@ static void verdict(tui_exercise *x, double now)
 	else if (!x->first)                 /* the first try's keeps saying where the file is */
 		strfmt(x->msg, sizeof x->msg, "%s: %s", exm_word(v->kind), v->headline);
 	x->first = 0;
-	if (!x->recorded && ex_record(x->work, x->l, cur(x), v, err, sizeof err))
+	if (x->replay)                      /* a replay's results are not the learner's */
+		strfmt(x->msg + strlen(x->msg), sizeof x->msg - strlen(x->msg), "%s(replay: not recorded)", x->msg[0] ? " " : "");
+	else if (!x->recorded && ex_record(x->work, x->l, cur(x), v, err, sizeof err))
 		strfmt(x->msg, sizeof x->msg, "progress not saved: %s", err);
 	x->recorded = 1;
 	reread_progress(x);

@@ -28,6 +28,7 @@ typedef struct {
 	ex_try *t;                        /* the latest try, kept after its verdict to show it */
 	double t_start, t_verdict;
 	int recorded;                     /* its verdict went into the progress */
+	int replay;                       /* runs come from a replay file: verdicts are not recorded */
 	int first;                        /* it is the one started on entering */
 	job_phase phase; char note[256];  /* of the try's latest event */
 	exm_diag diag[EXM_DIAGS]; int ndiag;

@@ -85,7 +85,7 @@ static int sweep_walk(tui_app *a, int y, int x, int w, int first, int h)
 	int bi = -1;
 	for (int i = 0; i < m->nsweep; i++) {
 		const stage_sweep_item *it = &m->sweep[i];
-		double v = !m->can_run ? it->occ : m->metric == METRIC_BW ? it->gbps : it->gflops;
+		double v = !m->can_run ? it->occ : m->metric == SCORE_GBPS ? it->gbps : it->gflops;
 		if (it->state == SW_DONE && it->status == RUN_OK && v > best) { best = v; bi = i; }
 	}
 	int lw = (int)strlen(t->name) + 8, vw = 26, bw = w - lw - vw - 2;
@@ -106,7 +106,7 @@ static int sweep_walk(tui_app *a, int y, int x, int w, int first, int h)
 			widget_gauge(row, x + lw, bw, it->occ, -1);
 			widget_printf(row, x + lw + bw + 1, vw, 0, "occupancy %3.0f%%, %d regs", it->occ * 100, it->regs);
 		} else {
-			double v = m->metric == METRIC_BW ? it->gbps : it->gflops;
+			double v = m->metric == SCORE_GBPS ? it->gbps : it->gflops;
 			widget_gauge(row, x + lw, bw, best > 0 ? v / best : 0, -1);
 			widget_printf(row, x + lw + bw + 1, vw, i == bi ? theme_attr(ROLE_GOOD) : 0, "%7s %s %s%s",
 			              text_num(n, sizeof n, v), stage_metric_unit(m), text_ms(ms, sizeof ms, it->ms),
@@ -175,11 +175,73 @@ static tui_role line_mark(const tui_app *a, const int *errs, int nerr, int line)
 	return role;
 }
 
+/* The tunable a line defines ("#define NAME VALUE" with NAME one of the stage's tunables), or -1;
+ * *d gets the spans. */
+static int tunable_define(const tui_stage *m, const char *line, size_t len, source_macro *d)
+{
+	const lesson_stage *st = &m->l->stages[m->cur];
+	if (!st->ntunables || !source_define(line, len, d))
+		return -1;
+	for (int t = 0; t < st->ntunables; t++)
+		if (strlen(st->tunables[t].name) == d->name_len && !strncmp(line + d->name_off, st->tunables[t].name, d->name_len))
+			return t;
+	return -1;
+}
+
+/* The header of the source view: the tunables go to the compiler as -D (each #define of one shows
+ * the value passed). Empty when the stage has none. */
+static void defines_header(const tui_stage *m, char *out, size_t len)
+{
+	const lesson_stage *st = &m->l->stages[m->cur];
+	size_t o = 0;
+	out[0] = 0;
+	if (!st->ntunables)
+		return;
+	o += (size_t)snprintf(out, len, "tunables passed as -D:");
+	for (int t = 0; t < st->ntunables && o < len; t++)
+		o += (size_t)snprintf(out + o, len - o, " %s=%" PRId64, st->tunables[t].name, m->slots[m->cur].tv[t]);
+}
+
+/* Line i as shown: a tunable's #define carries the value compiled (-DNAME=VALUE wins over the
+ * file's), marked, with the file's value after it when it differs. Fills out and roles (from the
+ * line's own colouring); returns the length. */
+static size_t shown_line(const tui_stage *m, const char *line, size_t len, const unsigned char *hl, char *out,
+                         unsigned char *roles, size_t cap)
+{
+	source_macro d;
+	int t = tunable_define(m, line, len, &d);
+	if (t < 0) {
+		size_t n = len < cap ? len : cap;
+		memcpy(out, line, n);
+		memcpy(roles, hl, n);
+		return n;
+	}
+	const lesson_tunable *tu = &m->l->stages[m->cur].tunables[t];
+	char val[32], file[64], note[160];
+	snprintf(val, sizeof val, "%s%" PRId64, d.val_len ? "" : " ", m->slots[m->cur].tv[t]);
+	snprintf(file, sizeof file, "%.*s", (int)d.val_len, line + d.val_off);
+	int same = !strcmp(val, file);
+	snprintf(note, sizeof note, "  %s -D%s=%" PRId64 "%s%s%s", theme_glyphs()->from, tu->name, m->slots[m->cur].tv[t],
+	         same ? "" : " (file: ", same ? "" : (file[0] ? file : "none"), same ? "" : ")");
+	size_t o = 0, vlen = strlen(val), nlen = strlen(note), rest = d.val_off + d.val_len;
+	struct { const char *s; size_t n; int role; const unsigned char *r; } seg[] = {
+		{ line, d.val_off, -1, hl }, { val, vlen, ROLE_MARK, NULL }, { note, nlen, ROLE_DIM, NULL },
+		{ line + rest, len - rest, -1, hl + rest },
+	};
+	for (size_t k = 0; k < sizeof seg / sizeof *seg; k++)
+		for (size_t i = 0; i < seg[k].n && o < cap; i++, o++) {
+			out[o] = seg[k].s[i];
+			roles[o] = seg[k].r ? seg[k].r[i] : (unsigned char)seg[k].role;
+		}
+	return o;
+}
+
 static void source_draw(tui_app *a, int y, int x, int w, int first, int h)
 {
 	const source_text *src = shown_src(a);
 	const tui_glyphs *g = theme_glyphs();
-	unsigned char roles[4096];
+	unsigned char hl[4096], roles[4600];
+	char text[4600], head[512];
 	int in_comment = 0, gw = 1, errs[64], nerr = 0;
 	const run_result *r = &a->m->slots[a->m->cur].last;
 	if (!exm_active(&a->ex) && a->m->slots[a->m->cur].have_last && r->status == RUN_COMPILE_ERROR && r->log)
@@ -190,17 +252,25 @@ static void source_draw(tui_app *a, int y, int x, int w, int first, int h)
 			p += len + (nl != NULL);
 		}
 	for (int n = src->n; n > 0; n /= 10) gw++;
+	defines_header(a->m, head, sizeof head);
+	int hd = head[0] != 0;                 /* the header is the first line of the view */
+	if (hd && first == 0 && h > 0) {
+		widget_textc(y, x + 1, w - 1, head, theme_attr(ROLE_DIM));
+		y++; h--;
+	} else if (hd) {
+		first--;
+	}
 	for (int i = 0; i < src->n && i < first + h; i++) {
 		size_t len = strlen(src->lines[i]);
-		if (len > sizeof roles) len = sizeof roles;
-		source_highlight(src->lines[i], len, &in_comment, roles);
+		if (len > sizeof hl) len = sizeof hl;
+		source_highlight(src->lines[i], len, &in_comment, hl);
 		if (i < first) continue;
 		tui_role mark = line_mark(a, errs, nerr, i + 1);
 		widget_printf(y + i - first, x, gw, theme_attr(mark != ROLE_NORMAL ? mark : ROLE_LINENO), "%*d", gw - 1, i + 1);
 		if (mark != ROLE_NORMAL)        /* the gutter's marker: the line the compiler points at */
 			widget_text(y + i - first, x + gw, 1, mark == ROLE_BAD ? g->bad : g->warn, theme_attr(mark));
-		draw_code(y + i - first, x + gw + 1, w - gw - 1, src->lines[i], len, roles, ROLE_NORMAL,
-		          a->sv.hscroll);
+		size_t n = shown_line(a->m, src->lines[i], len, hl, text, roles, sizeof text);
+		draw_code(y + i - first, x + gw + 1, w - gw - 1, text, n, roles, ROLE_NORMAL, a->sv.hscroll);
 	}
 }
 
@@ -208,7 +278,7 @@ int pane_code_lines(tui_app *a)
 {
 	code_diff df = shown_diff(a);
 	switch (a->sv.code) {
-	case CODE_SOURCE: return shown_src(a)->n;
+	case CODE_SOURCE: return shown_src(a)->n + (a->m->l->stages[a->m->cur].ntunables > 0);
 	case CODE_DIFF: return df.n > 0 ? df.n : 0;
 	case CODE_LOG: return log_walk(shown_log(a), shown_src(a), 0, 0, a->sv.r[PANE_CODE].w - 3, 0, 0);
 	case CODE_SWEEP: return sweep_walk(a, 0, 0, 0, 0, 0);
@@ -268,8 +338,10 @@ void pane_code_draw(tui_app *a, tui_rect r, int focused)
 	switch (v->code) {
 	case CODE_SOURCE: snprintf(title, sizeof title, "Kernel %s", st->kernel_rel ? st->kernel_rel : ""); break;
 	case CODE_DIFF:
-		snprintf(title, sizeof title, "Changes from stage %d%s%s", m->cur, m->cur ? ", " : "",
-		         m->cur ? m->l->stages[m->cur - 1].kernel_rel : "");
+		if (m->cur == 0)
+			snprintf(title, sizeof title, "No previous stage: nothing to diff");
+		else
+			snprintf(title, sizeof title, "Changes from stage %d, %s", m->cur, m->l->stages[m->cur - 1].kernel_rel);
 		break;
 	case CODE_LOG: snprintf(title, sizeof title, "Compile log"); break;
 	case CODE_SWEEP: snprintf(title, sizeof title, "Sweep"); break;

@@ -12,8 +12,9 @@ enum { MAX_HINTS = 8 };
 typedef struct { const char *head, *text; tui_role role; } explain_part;
 
 /* Walks the explanation wrapped to width: draws lines first .. first + h - 1 at (y, x) and returns
- * the number of lines in all (h = 0 only counts). */
-static int explain_walk(tui_app *a, int width, int y, int x, int first, int h)
+ * the number of lines in all (h = 0 only counts). *diag_line (may be NULL) gets the line of the
+ * counters' diagnosis heading (-1: none) and *findings its number of findings. */
+static int explain_walk(tui_app *a, int width, int y, int x, int first, int h, int *diag_line, int *findings)
 {
 	const lesson_stage *st = &a->m->l->stages[a->m->cur];
 	const stage_slot *sl = &a->m->slots[a->m->cur];
@@ -28,6 +29,12 @@ static int explain_walk(tui_app *a, int width, int y, int x, int first, int h)
 		}
 		diag_buf[o] = 0;
 		diag = diag_buf;
+	}
+	if (diag_line) *diag_line = -1;
+	if (findings) {
+		*findings = 0;
+		for (const char *p = sl->have_last ? sl->last.diagnosis : ""; *p; p++)
+			if (*p != '\n' && (p == sl->last.diagnosis || p[-1] == '\n')) (*findings)++;
 	}
 	explain_part part[4 + MAX_HINTS + 1];
 	char heads[MAX_HINTS][32], about[512];
@@ -59,6 +66,7 @@ static int explain_walk(tui_app *a, int width, int y, int x, int first, int h)
 			continue;
 		if (part[p].head) {
 			if (line > 0) line++;
+			if (part[p].text == diag && diag_line) *diag_line = line;
 			if (line >= first && line < first + h)
 				widget_text(y + line - first, x, width, part[p].head, theme_attr(ROLE_HEADING));
 			line++;
@@ -75,17 +83,28 @@ static int explain_walk(tui_app *a, int width, int y, int x, int first, int h)
 
 int pane_explain_lines(tui_app *a, int width)
 {
-	return explain_walk(a, width, 0, 0, 0, 0);
+	return explain_walk(a, width, 0, 0, 0, 0, NULL, NULL);
 }
 
 void pane_explain_draw(tui_app *a, tui_rect r, int focused)
 {
 	const lesson_stage *st = &a->m->l->stages[a->m->cur];
 	char title[160];
+	int page = r.h - 2, diag, findings;
 	snprintf(title, sizeof title, "%d. %s", a->m->cur + 1, st->title ? st->title : st->id);
 	widget_box(r.y, r.x, r.h, r.w, title, focused);
-	int n = explain_walk(a, r.w - 4, r.y + 1, r.x + 2, a->sv.scroll[PANE_EXPLAIN], r.h - 2);
-	if (n > r.h - 2)
+	/* The scroll as stored may be past the end after the pane grew or the text shrank (zoom, a
+	 * resize, a run without counters): drawn from the last full page. */
+	int n = explain_walk(a, r.w - 4, 0, 0, 0, 0, &diag, &findings), first = a->sv.scroll[PANE_EXPLAIN];
+	if (first > n - page) first = n - page;
+	if (first < 0) first = 0;
+	explain_walk(a, r.w - 4, r.y + 1, r.x + 2, first, page, NULL, NULL);
+	if (diag >= first + page && page >= 2) {   /* the diagnosis is further down: say so */
+		widget_clear(r.y + r.h - 2, r.x + 1, r.w - 2, 0);
+		widget_printfc(r.y + r.h - 2, r.x + 2, r.w - 4, theme_attr(ROLE_WARN), "%s diagnosis below (%d)",
+		               theme_glyphs()->down, findings);
+	}
+	if (n > page)
 		widget_printf(r.y + r.h - 1, r.x + r.w - 10, 8, theme_attr(ROLE_DIM), " %d%% ",
-		              (a->sv.scroll[PANE_EXPLAIN] + r.h - 2) * 100 / n);
+		              n > 0 ? (first + page) * 100 / n : 100);
 }

@@ -19,14 +19,12 @@ static int wrapped(int y, int x, int w, int rows, const char *text, unsigned att
 	return n < rows ? n : rows;
 }
 
-/* A change in percent, good or bad by direction. */
-static int delta(int y, int x, int w, double now, double old, int higher_is_better)
+/* A change in percent with its role: good or bad by direction ("" when there is none). */
+static tui_role delta_text(char *d, size_t len, double now, double old, int higher_is_better)
 {
-	char d[32];
-	text_delta(d, sizeof d, now, old);
-	if (!d[0] || w <= 0) return 0;
+	text_delta(d, len, now, old);
 	int better = higher_is_better ? now > old : now < old;
-	return widget_text(y, x, w, d, theme_attr(now == old ? ROLE_DIM : better ? ROLE_GOOD : ROLE_BAD));
+	return now == old ? ROLE_DIM : better ? ROLE_GOOD : ROLE_BAD;
 }
 
 static void phase_line(tui_app *a, int y, int x, int w)
@@ -36,81 +34,130 @@ static void phase_line(tui_app *a, int y, int x, int w)
 	if (m->njobs > 0) {
 		tui_role role = m->phase == JOB_WAITING_GPU ? ROLE_WARN : ROLE_HEADING;
 		int secs = (int)(a->now - m->phase_since);
+		if (secs < 0) secs = 0;
 		if (m->note[0])           /* "waiting for the GPU: held by alice (pid 4242) since 12:01" */
-			widget_printf(y, x, w, theme_attr(role), "%s (%ds)", m->note, secs);
+			widget_printfc(y, x, w, theme_attr(role), "%s (%ds)", m->note, secs);
 		else
-			widget_printf(y, x, w, theme_attr(role), "%s%s %ds", what[m->phase], theme_glyphs()->ellipsis, secs);
+			widget_printfc(y, x, w, theme_attr(role), "%s%s %ds", what[m->phase], theme_glyphs()->ellipsis, secs);
 	} else if (!m->can_run) {
 		const char *why = a->dev->why;
 		if (!strncmp(why, "no GPU: ", 8)) why += 8;
-		widget_printf(y, x, w, theme_attr(ROLE_WARN), "no GPU, compile only: %s", why);
+		widget_printfc(y, x, w, theme_attr(ROLE_WARN), "no GPU, compile only: %s", why);
 	} else {
 		const stage_slot *sl = &m->slots[m->cur];
 		int c = m->live ? widget_text(y, x, w, "live  ", theme_attr(ROLE_GOOD)) : 0;
 		if (sl->have_last)
-			widget_text(y, x + c, w - c, sl->last.settings, theme_attr(ROLE_DIM));
+			widget_textc(y, x + c, w - c, sl->last.settings, theme_attr(ROLE_DIM));
 	}
 }
 
+/* A row of label, gauge and parts: the gauge is gw cells, less (down to 6) when the parts need
+ * the room; then the least important parts go. */
+static void gauge_row(int y, int x, int w, int gw, const char *label, double frac, double mark,
+                      const widget_part *parts, int n)
+{
+	int need = 0;
+	for (int i = 0; i < n; i++)
+		need += text_width(parts[i].text, strlen(parts[i].text));
+	if (gw > w - LABEL - 1 - need) gw = w - LABEL - 1 - need;
+	if (gw < 6) gw = 6;
+	widget_text(y, x, LABEL, label, theme_attr(ROLE_HEADING));
+	widget_gauge(y, x + LABEL, gw, frac, mark);
+	widget_parts(y, x + LABEL + gw + 1, w - LABEL - gw - 1, parts, n);
+}
+
+/* The time, then the lesson's metric (engine_score_metric) with its peaks, then the other one. */
 static void numbers(tui_app *a, const run_result *r, const run_result *prev, int y, int x, int w)
 {
 	const device_info *d = a->dev;
 	const tui_glyphs *g = theme_glyphs();
-	char b1[32], b2[32], b3[32];
-	int gw = w - LABEL - 21, c;
+	unsigned dim = theme_attr(ROLE_DIM);
+	char b1[32], b2[32], b3[32], d1[32], t1[64], t2[64], t3[64], t4[64];
+	int gw = w - LABEL - 21;
 	if (gw > 40) gw = 40;
 	/* time, the change from the run before, its spread */
-	widget_text(y, x, LABEL, "time", theme_attr(ROLE_HEADING));
-	c = LABEL + widget_printf(y, x + LABEL, w - LABEL, A_BOLD, "%s ", text_ms(b1, sizeof b1, r->ms_median));
-	if (prev) c += delta(y, x + c, w - c, r->ms_median, prev->ms_median, 0) + 1;
+	tui_role dr = delta_text(d1, sizeof d1, r->ms_median, prev ? prev->ms_median : 0, 0);
 	double spread = r->ms_median > 0 ? (r->ms_max - r->ms_min) / 2 / r->ms_median * 100 : 0;
-	widget_printf(y, x + c, w - c, theme_attr(ROLE_DIM), " %s%.1f%%, min %s, %d reps", g->pm, spread,
-	              text_ms(b2, sizeof b2, r->ms_min), r->reps);
+	snprintf(t1, sizeof t1, "%s ", text_ms(b1, sizeof b1, r->ms_median));
+	snprintf(t2, sizeof t2, "%s%s", d1, d1[0] ? " " : "");
+	snprintf(t3, sizeof t3, " %s%.1f%%", g->pm, spread);
+	snprintf(t4, sizeof t4, ", min %s", text_ms(b2, sizeof b2, r->ms_min));
+	char reps[32];
+	snprintf(reps, sizeof reps, ", %d reps", r->reps);
+	widget_part tp[] = { { t1, A_BOLD, 0 }, { t2, theme_attr(dr), 1 }, { t3, dim, 2 }, { t4, dim, 4 },
+	                     { reps, dim, 3 } };
+	widget_text(y, x, LABEL, "time", theme_attr(ROLE_HEADING));
+	widget_parts(y, x + LABEL, w - LABEL, tp, 5);
 	/* bandwidth against the theoretical peak, the attainable one as a marker */
 	double theo = d->bw_theoretical_gbps > 0 ? d->bw_theoretical_gbps
 	            : r->pct_theoretical_bw > 0 ? r->gbps / (r->pct_theoretical_bw / 100) : 0;
 	double att = d->bw_attainable_gbps > 0 ? d->bw_attainable_gbps
 	           : r->pct_attainable_bw > 0 ? r->gbps / (r->pct_attainable_bw / 100) : 0;
-	widget_text(y + 1, x, LABEL, "GB/s", theme_attr(ROLE_HEADING));
-	widget_gauge(y + 1, x + LABEL, gw, theo > 0 ? r->gbps / theo : 0, theo > 0 && att > 0 ? att / theo : -1);
-	c = LABEL + gw + 1 + widget_printf(y + 1, x + LABEL + gw + 1, w - LABEL - gw - 1, A_BOLD, "%s ",
-	                                   text_num(b1, sizeof b1, r->gbps));
-	if (prev) delta(y + 1, x + c, w - c, r->gbps, prev->gbps, 1);
-	widget_printf(y + 2, x + LABEL, w - LABEL, theme_attr(ROLE_DIM), "%.0f%% of peak %s, %.0f%% of %s%s attainable",
-	              r->pct_theoretical_bw, text_num(b1, sizeof b1, theo), r->pct_attainable_bw,
-	              g->mark, text_num(b2, sizeof b2, att));
-	/* compute */
 	int tensor = a->m->l->peak && strstr(a->m->l->peak, "tensor");
 	double peak = tensor ? d->bf16_tensor_gflops : d->fp32_gflops;
 	if (peak <= 0 && r->pct_compute_peak > 0)
 		peak = r->gflops / (r->pct_compute_peak / 100);
-	widget_text(y + 3, x, LABEL, "GFLOP/s", theme_attr(ROLE_HEADING));
-	widget_gauge(y + 3, x + LABEL, gw, peak > 0 ? r->gflops / peak : 0, -1);
-	c = LABEL + gw + 1 + widget_printf(y + 3, x + LABEL + gw + 1, w - LABEL - gw - 1, A_BOLD, "%s ",
-	                                   text_num(b1, sizeof b1, r->gflops));
-	widget_printf(y + 3, x + c, w - c, theme_attr(ROLE_DIM), "%.1f%% of %s", r->pct_compute_peak,
-	              text_num(b3, sizeof b3, peak));
+	int flops_first = a->m->metric == SCORE_GFLOPS;
+	int ybw = flops_first ? y + 3 : y + 1, yfl = flops_first ? y + 1 : y + 3;
+	/* GB/s: the value and its change; under it (when it is the lesson's metric) both peaks */
+	char v1[48], c1[32], p1[64], p2[64], p3[32];
+	tui_role br = delta_text(c1, sizeof c1, r->gbps, prev ? prev->gbps : 0, 1);
+	snprintf(v1, sizeof v1, "%s ", text_num(b1, sizeof b1, r->gbps));
+	if (flops_first) {
+		snprintf(p1, sizeof p1, "%.0f%% of peak %s", r->pct_theoretical_bw, text_num(b2, sizeof b2, theo));
+		widget_part bp[] = { { v1, A_BOLD, 0 }, { p1, dim, 1 } };
+		gauge_row(ybw, x, w, gw, "GB/s", theo > 0 ? r->gbps / theo : 0, theo > 0 && att > 0 ? att / theo : -1, bp, 2);
+	} else {
+		widget_part bp[] = { { v1, A_BOLD, 0 }, { c1, theme_attr(br), 1 } };
+		gauge_row(ybw, x, w, gw, "GB/s", theo > 0 ? r->gbps / theo : 0, theo > 0 && att > 0 ? att / theo : -1, bp, 2);
+		snprintf(p1, sizeof p1, "%.0f%% of peak %s", r->pct_theoretical_bw, text_num(b2, sizeof b2, theo));
+		snprintf(p2, sizeof p2, ", %.0f%% of %s%s", r->pct_attainable_bw, g->mark, text_num(b3, sizeof b3, att));
+		snprintf(p3, sizeof p3, " attainable");
+		widget_part pp[] = { { p1, dim, 0 }, { p2, dim, 1 }, { p3, dim, 2 } };
+		widget_parts(y + 2, x + LABEL, w - LABEL, pp, 3);
+	}
+	/* GFLOP/s: the same, against the lesson's compute peak */
+	char v2[48], c2[32], q1[64];
+	tui_role fr = delta_text(c2, sizeof c2, r->gflops, prev ? prev->gflops : 0, 1);
+	snprintf(v2, sizeof v2, "%s ", text_num(b1, sizeof b1, r->gflops));
+	snprintf(q1, sizeof q1, "%.1f%% of %s%s", r->pct_compute_peak, flops_first ? "peak " : "", text_num(b3, sizeof b3, peak));
+	if (flops_first) {
+		widget_part fp[] = { { v2, A_BOLD, 0 }, { c2, theme_attr(fr), 1 } };
+		gauge_row(yfl, x, w, gw, "GFLOP/s", peak > 0 ? r->gflops / peak : 0, -1, fp, 2);
+		snprintf(p2, sizeof p2, " (%s)", tensor ? "BF16 tensor cores" : "FP32");
+		widget_part pp[] = { { q1, dim, 0 }, { p2, dim, 1 } };
+		widget_parts(y + 2, x + LABEL, w - LABEL, pp, 2);
+	} else {
+		widget_part fp[] = { { v2, A_BOLD, 0 }, { q1, dim, 1 } };
+		gauge_row(yfl, x, w, gw, "GFLOP/s", peak > 0 ? r->gflops / peak : 0, -1, fp, 2);
+	}
 }
 
 static void resources(const run_result *r, int y, int x, int w)
 {
-	char b1[32];
+	char b1[32], t1[32], t2[96], t3[32], t4[32], t5[48], t6[48], t7[32];
+	unsigned dim = theme_attr(ROLE_DIM);
 	widget_text(y, x, LABEL, "occupancy", theme_attr(ROLE_HEADING));
-	int c = LABEL + widget_printf(y, x + LABEL, w - LABEL, A_BOLD, "%.0f%%", r->occ_theoretical * 100);
-	c += widget_printf(y, x + c, w - c, 0, " theoretical, limit: %s", r->occ_limiter[0] ? r->occ_limiter : "?");
-	if (r->achieved_occupancy >= 0)
-		widget_printf(y, x + c, w - c, theme_attr(ROLE_GOOD), ", achieved %.0f%%", r->achieved_occupancy * 100);
+	snprintf(t1, sizeof t1, "%.0f%%", r->occ_theoretical * 100);
+	snprintf(t2, sizeof t2, ", limit: %s", r->occ_limiter[0] ? r->occ_limiter : "?");
+	snprintf(t3, sizeof t3, ", achieved %.0f%%", r->achieved_occupancy * 100);
+	widget_part op[] = { { t1, A_BOLD, 0 }, { " theoretical", 0, 3 }, { t2, 0, 1 },
+	                     { r->achieved_occupancy >= 0 ? t3 : "", theme_attr(ROLE_GOOD), 2 } };
+	widget_parts(y, x + LABEL, w - LABEL, op, 4);
 	widget_text(y + 1, x, LABEL, "resources", theme_attr(ROLE_HEADING));
 	int spills = r->spill_stores + r->spill_loads;
-	c = LABEL + widget_printf(y + 1, x + LABEL, w - LABEL, 0, "%d regs  smem %s  ", r->regs,
-	                          text_bytes(b1, sizeof b1, (double)(r->static_smem + r->dynamic_smem)));
+	snprintf(t4, sizeof t4, "%d regs", r->regs);
+	snprintf(t5, sizeof t5, "  smem %s", text_bytes(b1, sizeof b1, (double)(r->static_smem + r->dynamic_smem)));
 	if (spills)
-		c += widget_printf(y + 1, x + c, w - c, theme_attr(ROLE_BAD), "spills %d st/%d ld  ", r->spill_stores,
-		                   r->spill_loads);
+		snprintf(t6, sizeof t6, "  spills %d st/%d ld", r->spill_stores, r->spill_loads);
 	else
-		c += widget_text(y + 1, x + c, w - c, "no spills  ", 0);
-	widget_printf(y + 1, x + c, w - c, theme_attr(ROLE_DIM), "block %u  %s", r->block[0] * r->block[1] * r->block[2],
-	              r->arch);
+		snprintf(t6, sizeof t6, "  no spills");
+	snprintf(t7, sizeof t7, "  block %u", r->block[0] * r->block[1] * r->block[2]);
+	char arch[48];
+	snprintf(arch, sizeof arch, "  %s", r->arch);
+	widget_part rp[] = { { t4, 0, 0 }, { t5, 0, 1 }, { t6, spills ? theme_attr(ROLE_BAD) : 0, spills ? 0 : 2 },
+	                     { t7, dim, 3 }, { arch, dim, 4 } };
+	widget_parts(y + 1, x + LABEL, w - LABEL, rp, 5);
 }
 
 static void check_line(const run_result *r, int y, int x, int w)
@@ -118,15 +165,15 @@ static void check_line(const run_result *r, int y, int x, int w)
 	const tui_glyphs *g = theme_glyphs();
 	widget_text(y, x, LABEL, "check", theme_attr(ROLE_HEADING));
 	if (r->status == RUN_WRONG && r->nan_count > 0)
-		widget_printf(y, x + LABEL, w - LABEL, theme_attr(ROLE_BAD), "%s WRONG: %lld bad, %lld NaN, first at %lld",
-		              g->bad, (long long)r->bad_count, (long long)r->nan_count, (long long)r->first_bad);
+		widget_printfc(y, x + LABEL, w - LABEL, theme_attr(ROLE_BAD), "%s WRONG: %lld bad, %lld NaN, first at %lld",
+		               g->bad, (long long)r->bad_count, (long long)r->nan_count, (long long)r->first_bad);
 	else if (r->status == RUN_WRONG)
-		widget_printf(y, x + LABEL, w - LABEL, theme_attr(ROLE_BAD), "%s WRONG: %lld bad, first at %lld, rel err %.3g",
-		              g->bad, (long long)r->bad_count, (long long)r->first_bad, r->max_rel_err);
+		widget_printfc(y, x + LABEL, w - LABEL, theme_attr(ROLE_BAD), "%s WRONG: %lld bad, first at %lld, rel err %.3g",
+		               g->bad, (long long)r->bad_count, (long long)r->first_bad, r->max_rel_err);
 	else if (!r->checked)
-		widget_text(y, x + LABEL, w - LABEL, "not checked (this stage computes something else)", theme_attr(ROLE_DIM));
+		widget_textc(y, x + LABEL, w - LABEL, "not checked (this stage computes something else)", theme_attr(ROLE_DIM));
 	else
-		widget_printf(y, x + LABEL, w - LABEL, theme_attr(ROLE_GOOD), "%s correct (max rel err %.2g)", g->ok, r->max_rel_err);
+		widget_printfc(y, x + LABEL, w - LABEL, theme_attr(ROLE_GOOD), "%s correct (max rel err %.2g)", g->ok, r->max_rel_err);
 }
 
 /* The hardware counters of an explicit run (r), when the GPU gave them; else why not. */
@@ -135,13 +182,18 @@ static int counters_line(const run_result *r, int y, int x, int w)
 	if (r->achieved_occupancy < 0 && !r->counters_note[0]) return 0;
 	widget_text(y, x, LABEL, "counters", theme_attr(ROLE_HEADING));
 	if (r->achieved_occupancy < 0) {
-		widget_text(y, x + LABEL, w - LABEL, r->counters_note, theme_attr(ROLE_DIM));
+		widget_textc(y, x + LABEL, w - LABEL, r->counters_note, theme_attr(ROLE_DIM));
 		return 1;
 	}
 	double dram = r->dram_bytes_read + r->dram_bytes_write;
-	widget_printf(y, x + LABEL, w - LABEL, 0, "DRAM %.2fx model  L2 hit %.0f%%  bank conflicts %.3g  warp %.1f/32  %s",
-	              r->bytes > 0 ? dram / r->bytes : 0, r->l2_hit_pct, r->smem_conflicts_ld + r->smem_conflicts_st,
-	              r->warp_efficiency, r->stalls);
+	char t1[48], t2[32], t3[48], t4[32], t5[300];
+	snprintf(t1, sizeof t1, "DRAM %.2fx model", r->bytes > 0 ? dram / r->bytes : 0);
+	snprintf(t2, sizeof t2, "  L2 hit %.0f%%", r->l2_hit_pct);
+	snprintf(t3, sizeof t3, "  bank conflicts %.3g", r->smem_conflicts_ld + r->smem_conflicts_st);
+	snprintf(t4, sizeof t4, "  warp %.1f/32", r->warp_efficiency);
+	snprintf(t5, sizeof t5, "%s%s", r->stalls[0] ? "  " : "", r->stalls);
+	widget_part cp[] = { { t1, 0, 0 }, { t2, 0, 2 }, { t3, 0, 1 }, { t4, 0, 3 }, { t5, 0, 4 } };
+	widget_parts(y, x + LABEL, w - LABEL, cp, 5);
 	return 1;
 }
 
@@ -161,7 +213,7 @@ static void history_line(tui_app *a, int y, int x, int w)
 	widget_text(y, x, LABEL, "history", theme_attr(ROLE_HEADING));
 	int used = text_spark(cells, w - LABEL - 24 < STAGE_HIST ? w - LABEL - 24 : STAGE_HIST, v, n, theme_glyphs());
 	widget_cells(y, x + LABEL, cells, used);
-	widget_printf(y, x + LABEL + used + 1, w - LABEL - used - 1, theme_attr(ROLE_DIM), "%d run%s, best %s", n,
+	widget_printfc(y, x + LABEL + used + 1, w - LABEL - used - 1, theme_attr(ROLE_DIM), "%d run%s, best %s", n,
 	              n == 1 ? "" : "s", text_ms(b, sizeof b, best));
 }
 
@@ -174,8 +226,9 @@ void pane_measure_draw(tui_app *a, tui_rect r, int focused)
 	widget_box(r.y, r.x, r.h, r.w, "Measurements", focused);
 	phase_line(a, y++, x, w);
 	if (!sl->have_last) {
-		widget_text(y + 1, x, w, m->can_run ? "Not run yet: r runs this stage, l keeps re-running it."
-		                                    : "Not compiled yet: r compiles this stage.", theme_attr(ROLE_DIM));
+		wrapped(y + 1, x, w, r.y + r.h - 2 - y, m->replay ? "Not shown yet: r shows this stage's recorded run."
+		        : m->can_run ? "Not run yet: r runs this stage, l keeps re-running it."
+		        : "Not compiled yet: r compiles this stage.", theme_attr(ROLE_DIM));
 		return;
 	}
 	const tui_glyphs *g = theme_glyphs();
@@ -204,7 +257,7 @@ void pane_measure_draw(tui_app *a, tui_rect r, int focused)
 		numbers(a, res, sl->have_prev ? &sl->prev : NULL, y, x, w);
 		y += 4;
 	} else {
-		widget_printf(y++, x, w, theme_attr(ROLE_DIM), "compiled%s in %.0f ms; not run (%s)",
+		widget_printfc(y++, x, w, theme_attr(ROLE_DIM), "compiled%s in %.0f ms; not run (%s)",
 		              res->cached ? " (cache)" : "", res->compile_ms, m->can_run ? res->message : "no GPU");
 	}
 	resources(res, y, x, w);
@@ -217,10 +270,30 @@ void pane_measure_draw(tui_app *a, tui_rect r, int focused)
 		history_line(a, y, x, w);
 }
 
+/* Rows for stages in the ladder pane: its height less the frame, the header and the baseline. */
+static int ladder_rows(const tui_app *a, tui_rect r)
+{
+	int n = r.h - 3 - (a->m->have_base ? 1 : 0);
+	return n > 1 ? n : 1;
+}
+
+int pane_ladder_top(const tui_app *a, tui_rect r)
+{
+	int sel = a->sv.focus == PANE_LADDER ? a->sv.ladder_sel : a->m->cur;
+	return text_keep_visible(a->sv.scroll[PANE_LADDER], sel, sel, a->m->l->nstages, ladder_rows(a, r));
+}
+
+int pane_ladder_stage_at(const tui_app *a, tui_rect r, int y)
+{
+	int s = pane_ladder_top(a, r) + y - (r.y + 2);
+	return y >= r.y + 2 && y < r.y + 2 + ladder_rows(a, r) && s >= 0 && s < a->m->l->nstages ? s : -1;
+}
+
 void pane_ladder_draw(tui_app *a, tui_rect r, int focused)
 {
 	const tui_stage *m = a->m;
 	const lesson *l = m->l;
+	const tui_glyphs *g = theme_glyphs();
 	int x = r.x + 2, y = r.y + 1, w = r.w - 4, lw = 8, tw = 11;
 	for (int s = 0; s < l->nstages; s++)
 		if ((int)strlen(l->stages[s].id) + 4 > lw) lw = (int)strlen(l->stages[s].id) + 4;
@@ -231,39 +304,46 @@ void pane_ladder_draw(tui_app *a, tui_rect r, int focused)
 	if (w - lw - tw - mw < 9) tw = 5;        /* narrow: no ratio to the baseline */
 	int bw = w - lw - tw - mw;
 	double base = m->have_base && stage_timed(&m->base) ? stage_metric_frac(m, &m->base) : -1;
-	double theo = a->dev->bw_theoretical_gbps;
-	char t[96];
+	double peak = stage_metric_peak(m);
+	char t1[48], t3[48];
 	widget_box(r.y, r.x, r.h, r.w, "Ladder", focused);
-	snprintf(t, sizeof t, "%s vs peak%s", stage_metric_unit(m), l->baseline ? ", | baseline" : "");
-	for (int s = 0; s < l->nstages; s++)
-		if (l->stages[s].exercise) {
-			snprintf(t + strlen(t), sizeof t - strlen(t), "; %s exercise", theme_glyphs()->ex_todo);
-			break;
-		}
-	widget_text(y++, x, w, t, theme_attr(ROLE_DIM));
-	for (int s = 0; s < l->nstages && y < r.y + r.h - 1; s++, y++) {
+	snprintf(t1, sizeof t1, "%s vs %s", stage_metric_unit(m), m->metric == SCORE_GBPS ? "attainable" : "peak");
+	snprintf(t3, sizeof t3, "; %s exercise", g->ex_todo);
+	int has_ex = mw > 0;
+	widget_part hp[] = { { t1, 0, 0 }, { l->baseline ? ", | baseline" : "", 0, 2 }, { has_ex ? t3 : "", 0, 1 } };
+	widget_parts(y++, x, w, hp, 3);
+	int top = pane_ladder_top(a, r), rows = ladder_rows(a, r);
+	if (top > 0)
+		widget_printf(r.y, r.x + r.w - 7, 6, theme_attr(ROLE_DIM), " %s%d ", g->up, top);
+	if (top + rows < l->nstages)
+		widget_printf(r.y + r.h - 1, r.x + r.w - 7, 6, theme_attr(ROLE_DIM), " %s%d ", g->down, l->nstages - top - rows);
+	for (int s = top; s < l->nstages && s < top + rows && y < r.y + r.h - 1; s++, y++) {
 		const stage_slot *sl = &m->slots[s];
 		const tui_progress *p = tui_state_stage(a->m->state, l->id, l->stages[s].id, 0);
 		unsigned at = s == m->cur ? A_BOLD : 0;
-		widget_printf(y, x - 1, lw, at, "%s%d %s", s == m->cur ? theme_glyphs()->sel : " ", s + 1, l->stages[s].id);
+		if (focused && s == a->sv.ladder_sel)   /* the row Enter opens */
+			at = theme_attr(ROLE_SELECT) | (s == m->cur ? A_BOLD : 0);
+		widget_clear(y, x - 1, lw, at);
+		widget_printf(y, x - 1, lw, at, "%s%d %s", s == m->cur ? g->sel : " ", s + 1, l->stages[s].id);
 		tui_role xr;                    /* the exercise's mark ends the row */
-		const char *xg = exm_mark_glyph(exm_mark(&a->ex, a->lesson, s), theme_glyphs(), &xr);
+		const char *xg = exm_mark_glyph(exm_mark(&a->ex, a->lesson, s), g, &xr);
 		if (xg[0])
 			widget_text(y, x + w - 1, 1, xg, theme_attr(xr));
-		double f = -1, v = 0;
+		at = s == m->cur ? A_BOLD : 0;
+		double f = -1, v = 0, best = stage_metric_best(m, p);
 		int saved = 0;
 		if (sl->have_last && stage_timed(&sl->last)) {
 			f = stage_metric_frac(m, &sl->last);
 			v = stage_metric_value(m, &sl->last);
-		} else if (p && m->metric == METRIC_BW && p->best_gbps > 0 && theo > 0) {
-			f = p->best_gbps / theo; v = p->best_gbps; saved = 1;
+		} else if (best > 0 && peak > 0) {        /* the best saved in the progress file */
+			f = best / peak; v = best; saved = 1;
 		} else if (sl->have_last) {
 			const run_result *lr = &sl->last;
 			if (lr->status == RUN_OK)
-				widget_printf(y, x + lw, w - lw - mw, theme_attr(ROLE_DIM), "%d regs, occ %.0f%%", lr->regs,
-				              lr->occ_theoretical * 100);
+				widget_printfc(y, x + lw, w - lw - mw, theme_attr(ROLE_DIM), "%d regs, occ %.0f%%", lr->regs,
+				               lr->occ_theoretical * 100);
 			else
-				widget_text(y, x + lw, w - lw - mw, run_status_name(lr->status), theme_attr(ROLE_BAD));
+				widget_textc(y, x + lw, w - lw - mw, run_status_name(lr->status), theme_attr(ROLE_BAD));
 			continue;
 		}
 		if (f < 0) {
@@ -274,16 +354,16 @@ void pane_ladder_draw(tui_app *a, tui_rect r, int focused)
 		widget_printf(y, x + lw + bw + 1, tw - 1, theme_attr(saved ? ROLE_DIM : ROLE_NORMAL) | at, "%3.0f%%", f * 100);
 		if (sl->have_last && sl->last.status == RUN_WRONG)
 			widget_text(y, x + lw + bw + 5, tw - 5, " wrong", theme_attr(ROLE_BAD));
-		else if (base > 0 && tw > 6)
+		else if (base > 0 && tw > 6 && stage_metric_value(m, &m->base) > 0)
 			widget_printf(y, x + lw + bw + 6, tw - 6, at, "x%.2f", v / stage_metric_value(m, &m->base));
 	}
 	if (m->have_base && y < r.y + r.h - 1) {
 		if (stage_timed(&m->base) && base >= 0) {
-			widget_printf(y, x, lw, theme_attr(ROLE_MARK), "B %s", l->baseline->library ? l->baseline->library : "base");
+			widget_printfc(y, x, lw, theme_attr(ROLE_MARK), "B %s", l->baseline->library ? l->baseline->library : "base");
 			widget_gauge(y, x + lw, bw, base, -1);
 			widget_printf(y, x + lw + bw + 1, tw - 1, 0, "%3.0f%%", base * 100);
 		} else {
-			widget_printf(y, x, w, theme_attr(ROLE_BAD), "baseline: %s", m->base.message);
+			widget_printfc(y, x, w, theme_attr(ROLE_BAD), "baseline: %s", m->base.message);
 		}
 	}
 }

@@ -39,6 +39,18 @@ int pane_tunables_top(const tui_app *a, tui_rect r)
 	return text_keep_visible(a->sv.scroll[PANE_TUNABLES], lo, line, pane_tunables_lines(m), page_of(r));
 }
 
+int pane_tunables_row_at(const tui_app *a, tui_rect r, int y)
+{
+	const tui_stage *m = a->m;
+	int line = pane_tunables_top(a, r) + y - (r.y + 1), fp = first_param_line(m);
+	int nt = m->l->stages[m->cur].ntunables;
+	if (y < r.y + 1 || y >= r.y + 1 + page_of(r) || line >= pane_tunables_lines(m))
+		return -1;
+	if (line < fp - 1)
+		return nt ? line : -1;
+	return line == fp - 1 ? -1 : nt + line - fp;
+}
+
 /* The allowed values of t, the current one stressed, or "lo..hi (n values)" when they do not fit. */
 static void draw_values(int y, int x, int w, const lesson_tunable *t, int64_t cur, unsigned at)
 {

@@ -13,6 +13,10 @@ void pane_ladder_draw(tui_app *a, tui_rect r, int focused);
  * lines wrapped to width (for scrolling). */
 void pane_verdict_draw(tui_app *a, tui_rect r, int focused);
 int pane_verdict_lines(tui_app *a, int width);
+/* The first stage the ladder pane shows in r (the selected row, or the current stage, in view),
+ * and the stage on screen row y, or -1. */
+int pane_ladder_top(const tui_app *a, tui_rect r);
+int pane_ladder_stage_at(const tui_app *a, tui_rect r, int y);
 /* Lines of content of the code pane in its current view (for scrolling). */
 int pane_code_lines(tui_app *a);
 /* Lines of the explanation wrapped to width. */
@@ -22,4 +26,6 @@ int pane_tunables_lines(const tui_stage *m);
 /* The first list line the tunables pane shows in r: its scroll moved as little as needed to show
  * the selected row. The stage view stores it back after keys that move the selection. */
 int pane_tunables_top(const tui_app *a, tui_rect r);
+/* The row (stage_rows numbering) on screen row y of the tunables pane in r, or -1. */
+int pane_tunables_row_at(const tui_app *a, tui_rect r, int y);
 #endif

@@ -25,7 +25,7 @@ static int list_height(const tui_app *a)
 }
 
 /* Columns of a lesson row after the title. */
-enum { COL_NUM = 5, COL_STAGES = 12, COL_GLYPHS = 11, COL_DONE = 11, COL_BEST = 16 };
+enum { COL_NUM = 5, COL_STAGES = 12, COL_GLYPHS = 11, COL_DONE = 11, COL_BEST = 20 };
 
 static int title_width(int w)
 {
@@ -46,7 +46,8 @@ static void draw_row(tui_app *a, int y, int x, int w, int i)
 	int cx = x + COL_NUM + tw;
 	widget_printf(y, cx, COL_STAGES, at, "%3d stages", l->nstages);
 	cx += COL_STAGES;
-	double gbps = 0;
+	score_metric sm = app_lesson_metric(a, i);   /* the lesson's own metric, as the CLI scores it */
+	double best = 0;
 	for (int s = 0; s < l->nstages; s++) {
 		const tui_progress *p = tui_state_stage(&a->state, l->id, l->stages[s].id, 0);
 		tui_role role;
@@ -54,17 +55,19 @@ static void draw_row(tui_app *a, int y, int x, int w, int i)
 		if (s < COL_GLYPHS - 1)
 			widget_text(y, cx + s, 1, gl, sel ? at : theme_attr(role));
 		if (p && p->passed) passed++;
-		if (p && p->best_gbps > gbps) gbps = p->best_gbps;
+		double v = !p ? 0 : sm == SCORE_GFLOPS ? p->best_gflops : p->best_gbps;
+		if (v > best) best = v;
 	}
 	cx += COL_GLYPHS;
 	cx += widget_printf(y, cx, COL_DONE, at, "%d/%d done", passed, l->nstages);
-	if (gbps > 0)
-		widget_printf(y, cx, x + w - cx, at, "  best %s GB/s", text_num(buf, sizeof buf, gbps));
+	if (best > 0)
+		widget_printfc(y, cx, x + w - cx, at, "  best %s %s", text_num(buf, sizeof buf, best), score_unit(sm));
 }
 
 static void draw_detail(tui_app *a, int y, int x, int h, int w)
 {
 	const lesson *l = a->ls->items[a->lv.sel];
+	score_metric sm = app_lesson_metric(a, a->lv.sel);
 	text_span sp[64];
 	char sum[4096];
 	text_reflow(sum, sizeof sum, l->summary ? l->summary : "");
@@ -75,7 +78,7 @@ static void draw_detail(tui_app *a, int y, int x, int h, int w)
 		row++;
 		widget_text(y + row++, x, w, "Read first:", theme_attr(ROLE_HEADING));
 		for (int i = 0; i < l->nread_first && row < h; i++)
-			widget_printf(y + row++, x, w, 0, "  %s", l->read_first[i]);
+			widget_printfc(y + row++, x, w, 0, "  %s", l->read_first[i]);
 	}
 	if (row + 1 < h) {
 		row++;
@@ -87,12 +90,14 @@ static void draw_detail(tui_app *a, int y, int x, int h, int w)
 		const char *gl = progress_glyph(p, &role);
 		char num[32], ms[32];
 		widget_text(y + row, x + 1, 1, gl, theme_attr(role));
-		int best = p && p->best_ms > 0, c = 3 + widget_printf(y + row, x + 3, w - 3, 0, "%d %-14s %s", s + 1,
-		                                                    l->stages[s].id, l->stages[s].title ? l->stages[s].title : "");
-		if (best && c + 30 < w)
-			widget_printf(y + row, x + w - 28, 28, theme_attr(ROLE_DIM), "%10s %9s GB/s",
-			              text_ms(ms, sizeof ms, p->best_ms), text_num(num, sizeof num, p->best_gbps));
-		int mark = exm_mark(&a->ex, a->lv.sel, s), end = best && c + 30 < w ? w - 29 : w;
+		int best = p && p->best_ms > 0, bw = 31;
+		int c = 3 + widget_printfc(y + row, x + 3, best ? w - 3 - bw - 1 : w - 3, 0, "%d %-14s %s", s + 1,
+		                           l->stages[s].id, l->stages[s].title ? l->stages[s].title : "");
+		if (best && c + bw + 1 < w)
+			widget_printf(y + row, x + w - bw, bw, theme_attr(ROLE_DIM), "%10s %9s %-7s",
+			              text_ms(ms, sizeof ms, p->best_ms),
+			              text_num(num, sizeof num, sm == SCORE_GFLOPS ? p->best_gflops : p->best_gbps), score_unit(sm));
+		int mark = exm_mark(&a->ex, a->lv.sel, s), end = best && c + bw + 1 < w ? w - bw - 1 : w;
 		const char *xg = exm_mark_glyph(mark, theme_glyphs(), &role);
 		if (xg[0] && c + 4 < end)       /* the exercise's mark and its word after the title */
 			widget_printf(y + row, x + c + 2, end - c - 2, theme_attr(role), "%s exercise%s%s", xg,
@@ -116,15 +121,19 @@ static void lessons_draw(tui_app *a)
 		for (int i = a->lv.top; i < ls->count && i < a->lv.top + rows; i++)
 			draw_row(a, top + 2 + i - a->lv.top, 1, w - 2, i);
 	}
-	int dy = top + lh, dh = H - lh - (ls->nerrors ? 1 : 0);
+	int nmsg = errlog_count(&a->errlog), dy = top + lh, dh = H - lh - (ls->nerrors || nmsg ? 1 : 0);
 	if (ls->count > 0) {
 		const lesson *l = ls->items[a->lv.sel];
 		widget_box(dy, 0, dh, w, l->title ? l->title : l->id, 0);
 		draw_detail(a, dy + 1, 2, dh - 2, w - 4);
 	}
+	/* Load errors are never printed over the screen: counted here, every one listed on e. */
 	if (ls->nerrors)
-		widget_printf(a->rows - 2, 1, w - 2, theme_attr(ROLE_BAD), "%d lesson file%s left out: %s",
-		              ls->nerrors, ls->nerrors > 1 ? "s" : "", ls->errors[0]);
+		widget_printfc(a->rows - 2, 1, w - 2, theme_attr(ROLE_BAD), "%d lesson file%s left out (e lists them): %s",
+		               ls->nerrors, ls->nerrors > 1 ? "s" : "", ls->errors[0]);
+	else if (nmsg)
+		widget_printfc(a->rows - 2, 1, w - 2, theme_attr(ROLE_WARN), "%d line%s written on stderr (e lists them): %s",
+		               a->errlog.total, a->errlog.total > 1 ? "s" : "", errlog_line(&a->errlog, nmsg - 1));
 }
 
 /* The stage to open: where the learner is in this lesson, else the first one not yet passed. */
@@ -152,6 +161,10 @@ static void keep_visible(tui_app *a)
 static unsigned lessons_key(tui_app *a, int ch)
 {
 	int n = a->ls->count, page = list_height(a) - 3;
+	if (ch == 'e') {                /* also when no lesson loaded at all */
+		overlay_open(a, OVERLAY_MESSAGES);
+		return TUI_REDRAW;
+	}
 	if (n == 0)
 		return TUI_IGNORED;
 	switch (ch) {
@@ -161,8 +174,11 @@ static unsigned lessons_key(tui_app *a, int ch)
 	case KEY_NPAGE: a->lv.sel += page; break;
 	case KEY_HOME: case 'g': a->lv.sel = 0; break;
 	case KEY_END: case 'G': a->lv.sel = n - 1; break;
-	case '\n': case '\r': case KEY_ENTER: case KEY_RIGHT: case 'l':
+	case '\n': case '\r': case KEY_ENTER: case KEY_RIGHT:
 		app_open_lesson(a, a->lv.sel, resume_stage(a, a->lv.sel));
+		return TUI_REDRAW;
+	case 'l':                   /* l means live everywhere: it belongs to a stage */
+		snprintf(a->msg, sizeof a->msg, "l is live mode on a stage (it keeps re-running the stage); Enter opens the lesson");
 		return TUI_REDRAW;
 	default: return TUI_IGNORED;
 	}
@@ -172,12 +188,27 @@ static unsigned lessons_key(tui_app *a, int ch)
 	return TUI_REDRAW;
 }
 
+/* A click on a lesson's row chooses it; on the chosen one, opens it. */
+static unsigned lessons_click(tui_app *a, int y, int x)
+{
+	int row = y - 3, i = a->lv.top + row;           /* the list's rows start under its heading */
+	(void)x;
+	if (row < 0 || row >= list_height(a) - 3 || i >= a->ls->count)
+		return TUI_IGNORED;
+	if (i == a->lv.sel) {
+		app_open_lesson(a, i, resume_stage(a, i));
+		return TUI_REDRAW;
+	}
+	a->lv.sel = i;
+	keep_visible(a);
+	return TUI_REDRAW;
+}
+
 static int lessons_hints(tui_app *a, const char *const **pairs)
 {
-	static const char *const h[] = { "Enter", "open", "j/k", "move", "?", "help", "q", "quit" };
-	(void)a;
+	static const char *const h[] = { "Enter", "open", "j/k", "move", "q", "quit", "e", "messages" };
 	*pairs = h;
-	return 4;
+	return a->ls->nerrors || errlog_count(&a->errlog) ? 4 : 3;
 }
 
 const tui_screen tui_screen_lessons = {
@@ -186,4 +217,5 @@ const tui_screen tui_screen_lessons = {
 	.key = lessons_key,
 	.resize = keep_visible,
 	.hints = lessons_hints,
+	.click = lessons_click,
 };

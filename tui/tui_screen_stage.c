@@ -22,13 +22,25 @@ void stage_view_sync(tui_app *a)
 	tui_stage_view *v = &a->sv;
 	const tui_stage *m = a->m;
 	char err[256];
-	if (!m || v->src_stage == m->cur)
+	if (!m)
 		return;
+	const lesson_stage *st = &m->l->stages[m->cur];
+	if (v->src_stage == m->cur) {          /* the same stage: again only when a file changed on disk */
+		if (!source_stale(&v->src, st->kernel_path) &&
+		    (m->cur == 0 || !source_stale(&v->prev_src, m->l->stages[m->cur - 1].kernel_path)))
+			return;
+		code_view keep = v->code;
+		free_sources(v);
+		if (source_load(&v->src, st->kernel_path, v->src_err, sizeof v->src_err) == 0 && m->cur > 0 &&
+		    source_load(&v->prev_src, m->l->stages[m->cur - 1].kernel_path, err, sizeof err) == 0)
+			v->ndiff = source_diff(v->prev_src.lines, v->prev_src.n, v->src.lines, v->src.n, &v->diff);
+		v->code = keep;
+		return;
+	}
 	free_sources(v);
 	v->src_stage = m->cur;
 	memset(v->scroll, 0, sizeof v->scroll);
 	v->hscroll = 0;
-	const lesson_stage *st = &m->l->stages[m->cur];
 	if (source_load(&v->src, st->kernel_path, v->src_err, sizeof v->src_err) == 0 && m->cur > 0 &&
 	    source_load(&v->prev_src, m->l->stages[m->cur - 1].kernel_path, err, sizeof err) == 0)
 		v->ndiff = source_diff(v->prev_src.lines, v->prev_src.n, v->src.lines, v->src.n, &v->diff);
@@ -150,6 +162,46 @@ static unsigned tunable_key(tui_app *a, int ch)
 	return TUI_REDRAW;
 }
 
+/* Shows stage i from the view (the ladder, a click): the model, the sources, the progress file. */
+static void open_stage(tui_app *a, int i)
+{
+	if (i < 0 || i >= a->m->l->nstages || i == a->m->cur)
+		return;
+	if (exm_active(&a->ex))
+		exercise_leave(a);               /* the exercise belongs to the stage left */
+	stage_select(a->m, i);
+	stage_view_sync(a);
+	app_save(a);
+}
+
+/* Moves the focus to pane p (the ladder's selection starts at the stage shown). */
+static void focus(tui_app *a, int p)
+{
+	if (p == PANE_LADDER && a->sv.focus != PANE_LADDER)
+		a->sv.ladder_sel = a->m->cur;
+	a->sv.focus = p;
+}
+
+/* The ladder pane's keys while it has the focus: choose a stage, open it. */
+static unsigned ladder_key(tui_app *a, int ch)
+{
+	int n = a->m->l->nstages, *sel = &a->sv.ladder_sel;
+	switch (ch) {
+	case KEY_UP: case 'k': (*sel)--; break;
+	case KEY_DOWN: case 'j': (*sel)++; break;
+	case KEY_HOME: case 'g': *sel = 0; break;
+	case KEY_END: case 'G': *sel = n - 1; break;
+	case '\n': case '\r': case KEY_ENTER:
+		open_stage(a, *sel);
+		break;
+	default: return TUI_IGNORED;
+	}
+	if (*sel < 0) *sel = 0;
+	if (*sel >= n) *sel = n - 1;
+	a->sv.scroll[PANE_LADDER] = pane_ladder_top(a, a->sv.r[PANE_LADDER]);
+	return TUI_REDRAW;
+}
+
 static void toggle_code(tui_app *a, code_view c)
 {
 	tui_stage_view *v = &a->sv;
@@ -188,19 +240,21 @@ static unsigned stage_key(tui_app *a, int ch)
 	unsigned xf = exercise_key(a, ch);
 	if (xf != TUI_IGNORED)
 		return xf;
+	if (v->focus == PANE_LADDER && ladder_key(a, ch) != TUI_IGNORED)
+		return TUI_REDRAW;
 	switch (ch) {
-	case '\t': v->focus = (v->focus + 1) % PANE_COUNT; break;
-	case KEY_BTAB: v->focus = (v->focus + PANE_COUNT - 1) % PANE_COUNT; break;
+	case '\t': focus(a, (v->focus + 1) % PANE_COUNT); break;
+	case KEY_BTAB: focus(a, (v->focus + PANE_COUNT - 1) % PANE_COUNT); break;
 	case 'n': case ']':
 		if (m->cur + 1 < m->l->nstages) { stage_select(m, m->cur + 1); stage_view_sync(a); app_save(a); }
 		break;
 	case 'p': case '[':
 		if (m->cur > 0) { stage_select(m, m->cur - 1); stage_view_sync(a); app_save(a); }
 		break;
-	case 'r': m->counters_next = !m->live; stage_run(m, a->now); break;
+	case 'r': stage_view_sync(a); m->counters_next = !m->live; stage_run(m, a->now); break;
 	case 'l': stage_toggle_live(m, a->now); break;
-	case 's': if (stage_sweep(m) == 0) { v->code = CODE_SWEEP; v->scroll[PANE_CODE] = 0; } break;
-	case 'a': stage_ladder(m); break;
+	case 's': if (stage_sweep(m, a->now) == 0) { v->code = CODE_SWEEP; v->scroll[PANE_CODE] = 0; } break;
+	case 'a': stage_ladder(m, a->now); break;
 	case 'R': stage_reset(m, a->now); retry_exercise(a); break;
 	case 'd': toggle_code(a, CODE_DIFF); break;
 	case 'e': toggle_code(a, CODE_LOG); break;
@@ -221,34 +275,74 @@ static unsigned stage_key(tui_app *a, int ch)
 
 static int stage_hints(tui_app *a, const char *const **pairs)
 {
+	/* "? help" is added by the loop, always; what does not fit at the right goes */
 	static const char *const tun[] = { "\u2190\u2192", "value", "0-9", "type", "Tab", "pane",
-		"r", "run", "l", "live", "s", "sweep", "a", "ladder", "d", "diff", "n/p", "stage",
-		"Esc", "back", "?", "help" };
+		"r", "run", "l", "live", "s", "sweep", "a", "ladder", "d", "diff", "z", "zoom", "n/p", "stage",
+		"Esc", "back" };
 	static const char *const tun_ascii[] = { "<-/->", "value", "0-9", "type", "Tab", "pane",
-		"r", "run", "l", "live", "s", "sweep", "a", "ladder", "d", "diff", "n/p", "stage",
-		"Esc", "back", "?", "help" };
+		"r", "run", "l", "live", "s", "sweep", "a", "ladder", "d", "diff", "z", "zoom", "n/p", "stage",
+		"Esc", "back" };
+	static const char *const ladder[] = { "\u2191\u2193", "stage", "Enter", "open", "Tab", "pane", "r", "run",
+		"a", "ladder", "z", "zoom", "Esc", "back" };
+	static const char *const ladder_ascii[] = { "Up/Dn", "stage", "Enter", "open", "Tab", "pane", "r", "run",
+		"a", "ladder", "z", "zoom", "Esc", "back" };
 	static const char *const typing[] = { "Enter", "set", "Esc", "cancel", "Backspace", "erase" };
+	enum { NT = sizeof tun / sizeof *tun / 2 };
 	if (a->m && a->m->editing) {
 		*pairs = typing;
 		return 3;
 	}
 	if (exm_active(&a->ex))
 		return exercise_hints(a, pairs);
+	if (a->sv.focus == PANE_LADDER) {
+		*pairs = theme_utf8() ? ladder : ladder_ascii;
+		return 7;
+	}
 	int first = a->sv.focus == PANE_TUNABLES ? 0 : 2;
 	const char *const *t = (theme_utf8() ? tun : tun_ascii) + first * 2;
 	if (!a->m || !a->m->l->stages[a->m->cur].exercise) {
 		*pairs = t;
-		return 11 - first;
+		return NT - first;
 	}
-	static const char *with_x[24];      /* the same with "x exercise" after "r run" */
+	static const char *with_x[2 * NT + 2];      /* the same with "x exercise" after "r run" */
 	int n = 0;
-	for (int i = 0; i < 11 - first; i++) {
+	for (int i = 0; i < NT - first; i++) {
 		with_x[n++] = t[2 * i];
 		with_x[n++] = t[2 * i + 1];
 		if (!strcmp(t[2 * i], "r")) { with_x[n++] = "x"; with_x[n++] = "exercise"; }
 	}
 	*pairs = with_x;
 	return n / 2;
+}
+
+/* A click focuses the pane under it; on a ladder's row it opens that stage too; on a tunable's
+ * row it selects it. */
+static unsigned stage_click(tui_app *a, int y, int x)
+{
+	tui_stage_view *v = &a->sv;
+	if (!a->m)
+		return TUI_IGNORED;
+	layout(a);
+	for (int p = 0; p < PANE_COUNT; p++) {
+		tui_rect r = v->r[p];
+		if (r.h <= 0 || y < r.y || y >= r.y + r.h || x < r.x || x >= r.x + r.w)
+			continue;
+		if (a->m->editing)
+			stage_edit_cancel(a->m);
+		focus(a, p);
+		if (p == PANE_LADDER) {
+			int s = pane_ladder_stage_at(a, r, y);
+			if (s >= 0) {
+				v->ladder_sel = s;
+				open_stage(a, s);
+			}
+		} else if (p == PANE_TUNABLES) {
+			int row = pane_tunables_row_at(a, r, y);
+			if (row >= 0) a->m->sel = row;
+		}
+		return TUI_REDRAW;
+	}
+	return TUI_IGNORED;
 }
 
 static void stage_free_view(tui_app *a)
@@ -265,5 +359,6 @@ const tui_screen tui_screen_stage = {
 	.key = stage_key,
 	.resize = stage_resize,
 	.hints = stage_hints,
+	.click = stage_click,
 	.free = stage_free_view,
 };

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "tui_source.h"
 
 int source_from_buffer(source_text *t, const char *buf, size_t len)
@@ -39,7 +40,60 @@ int source_from_buffer(source_text *t, const char *buf, size_t len)
 	t->buf[o] = 0;
 	if (t->n > 1 && t->lines[t->n - 1][0] == 0)   /* a final newline ends the last line */
 		t->n--;
+	t->mtime_ns = t->size = -1;
 	return 0;
+}
+
+/* The file's stamp: modification time in ns and size; -1 when it cannot be read. */
+static int stamp(const char *path, long long *mtime_ns, long long *size)
+{
+	struct stat st;
+	if (stat(path, &st) < 0)
+		return -1;
+	*mtime_ns = (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec;
+	*size = (long long)st.st_size;
+	return 0;
+}
+
+int source_stale(const source_text *t, const char *path)
+{
+	long long m, n;
+	if (stamp(path, &m, &n) < 0)
+		return 1;
+	return m != t->mtime_ns || n != t->size;
+}
+
+int source_define(const char *s, size_t len, source_macro *d)
+{
+	size_t i = 0;
+	while (i < len && (s[i] == ' ' || s[i] == '\t')) i++;
+	if (i >= len || s[i++] != '#')
+		return 0;
+	while (i < len && (s[i] == ' ' || s[i] == '\t')) i++;
+	if (len - i < 7 || strncmp(s + i, "define", 6) || (s[i + 6] != ' ' && s[i + 6] != '\t'))
+		return 0;
+	i += 6;
+	while (i < len && (s[i] == ' ' || s[i] == '\t')) i++;
+	if (i >= len || !(isalpha((unsigned char)s[i]) || s[i] == '_'))
+		return 0;
+	d->name_off = i;
+	while (i < len && (isalnum((unsigned char)s[i]) || s[i] == '_')) i++;
+	d->name_len = i - d->name_off;
+	if (i < len && s[i] == '(')                   /* a function-like macro */
+		return 0;
+	size_t end = i;
+	while (i < len && (s[i] == ' ' || s[i] == '\t')) i++;
+	if (i >= len || (s[i] == '/' && i + 1 < len && (s[i + 1] == '/' || s[i + 1] == '*'))) {
+		d->val_off = end;                         /* no value */
+		d->val_len = 0;
+		return 1;
+	}
+	d->val_off = i;
+	while (i < len && s[i] != ' ' && s[i] != '\t' &&
+	       !(s[i] == '/' && i + 1 < len && (s[i + 1] == '/' || s[i + 1] == '*')))
+		i++;
+	d->val_len = i - d->val_off;
+	return 1;
 }
 
 int source_load(source_text *t, const char *path, char *err, size_t errlen)
@@ -49,6 +103,12 @@ int source_load(source_text *t, const char *path, char *err, size_t errlen)
 	if (!f) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return -1;
+	}
+	struct stat st;                               /* before reading: a later change is seen */
+	long long mtime_ns = -1, size = -1;
+	if (fstat(fileno(f), &st) == 0) {
+		mtime_ns = (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec;
+		size = (long long)st.st_size;
 	}
 	size_t cap = 4096, len = 0, n;
 	char *buf = malloc(cap);
@@ -67,6 +127,8 @@ int source_load(source_text *t, const char *path, char *err, size_t errlen)
 		return -1;
 	}
 	free(buf);
+	t->mtime_ns = mtime_ns;
+	t->size = size;
 	return 0;
 }
 

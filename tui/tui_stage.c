@@ -66,22 +66,6 @@ static int allowed(const lesson_tunable *t, int64_t v)
 	return 0;
 }
 
-static void choose_metric(tui_stage *m)
-{
-	plan p;
-	char err[256];
-	double bytes = 0, flops = 0;
-	if (plan_make(&p, m->l, 0, NULL, 0, &m->pdev, err, sizeof err) == 0) {
-		bytes = p.bytes; flops = p.flops;
-	}
-	plan_free(&p);
-	int tensor = m->l->peak && strstr(m->l->peak, "tensor");
-	double peak = tensor ? m->dev->bf16_tensor_gflops : m->dev->fp32_gflops;
-	double balance = peak > 0 && m->dev->bw_theoretical_gbps > 0 ? peak / m->dev->bw_theoretical_gbps
-	                                                               : (tensor ? 100 : 10);
-	m->metric = bytes <= 0 || (flops > 0 && flops / bytes > balance) ? METRIC_FLOPS : METRIC_BW;
-}
-
 tui_stage *stage_new(engine *e, const lesson *l, const device_info *dev, tui_state *state)
 {
 	tui_stage *m = calloc(1, sizeof *m);
@@ -116,7 +100,7 @@ tui_stage *stage_new(engine *e, const lesson *l, const device_info *dev, tui_sta
 			sl->tv[t] = saved && !*end && allowed(&st->tunables[t], v) ? v : st->tunables[t].def;
 		}
 	}
-	choose_metric(m);
+	m->metric = engine_score_metric(e, l);   /* as the CLI scores it */
 	return m;
 }
 
@@ -155,7 +139,7 @@ void stage_select(tui_stage *m, int i)
 	m->want_run = m->live;
 	m->due = 0;
 	stage_validate(m);
-	tui_progress *p = tui_state_stage(m->state, m->l->id, cur_stage(m)->id, 1);
+	tui_progress *p = m->replay ? NULL : tui_state_stage(m->state, m->l->id, cur_stage(m)->id, 1);
 	if (p && !p->seen) { p->seen = 1; m->state->dirty = 1; }
 	tui_state_set_last(m->state, m->l->id, cur_stage(m)->id);
 }

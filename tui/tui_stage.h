@@ -13,7 +13,6 @@ enum { STAGE_HIST = 32, STAGE_SWEEP_MAX = 64, STAGE_JOBS = 128 };
 /* The most settings one job carries (engine_job's array): a stage's tunables and the parameters. */
 #define STAGE_SETS_MAX ((int)(sizeof ((engine_job *)0)->sets / sizeof (plan_setting)))
 
-typedef enum { METRIC_BW, METRIC_FLOPS } stage_metric;
 typedef enum { JOB_RUN, JOB_SWEEP } stage_job_kind;
 typedef enum { SW_PENDING, SW_SKIPPED, SW_DONE } sweep_state;
 
@@ -31,7 +30,7 @@ typedef struct {
 	int have_last, have_prev;
 } stage_slot;
 
-typedef struct { int id; stage_job_kind kind; int stage; int item; } stage_job;
+typedef struct { int id; stage_job_kind kind; int stage; int item; int ladder; } stage_job;
 
 typedef struct {
 	engine *e;
@@ -40,7 +39,9 @@ typedef struct {
 	plan_device pdev;
 	tui_state *state;                  /* not owned: progress records */
 	int can_run;                       /* a GPU (or a replay): else jobs only compile */
-	stage_metric metric;
+	int replay;                        /* results come from a recorded file: nothing is recorded as
+	                                    * progress, and there is no live mode */
+	score_metric metric;               /* the lesson's own (engine_score_metric) */
 	int cur;                           /* the stage shown */
 	stage_slot *slots;                 /* one per stage */
 	expr_value *pv;                    /* the value of each lesson parameter (every stage, the baseline) */
@@ -49,6 +50,7 @@ typedef struct {
 	int editing; char edit[32];        /* a value being typed */
 	char problem[512];                 /* why the current or typed values are refused; "" if fine */
 	stage_job jobs[STAGE_JOBS]; int njobs;
+	int ladder_left, ladder_total;     /* the ladder's jobs (a) not yet done, and in all */
 	int run_job;                       /* the current stage's run in flight, 0 when none */
 	job_phase phase; char note[256];   /* of the latest event */
 	double phase_since;
@@ -102,9 +104,10 @@ int stage_run(tui_stage *m, double now);
 void stage_toggle_live(tui_stage *m, double now);
 /* Runs the selected tunable through its allowed values (skipping those a constraint refuses).
  * On a parameter's row it only says in msg that sweeps are for tunables, and returns -1. */
-int stage_sweep(tui_stage *m);
-/* Runs every stage with its values, and the baseline. */
-int stage_ladder(tui_stage *m);
+int stage_sweep(tui_stage *m, double now);
+/* Runs every stage with its values, and the baseline; msg counts the runs left, and says when
+ * they are done. */
+int stage_ladder(tui_stage *m, double now);
 
 /* The engine's listener, forwarded. Returns non-zero when something shown changed. */
 int stage_event(tui_stage *m, int job, job_phase phase, const char *note, const run_result *r,
@@ -114,9 +117,15 @@ int stage_tick(tui_stage *m, double now);
 /* Milliseconds until the next timer, or -1 when none. */
 int stage_timeout(const tui_stage *m, double now);
 
-/* The figure of merit of r in the lesson's metric and its fraction of the peak (0..1, or -1). */
+/* The figure of merit of r in the lesson's metric (score_value) and its fraction of the peak that
+ * bounds it (score_peak_frac, else from the device's peaks; 0..1, or -1). */
 double stage_metric_value(const tui_stage *m, const run_result *r);
 double stage_metric_frac(const tui_stage *m, const run_result *r);
+/* The device's peak in the lesson's metric (attainable DRAM bandwidth, or the lesson's compute
+ * peak); 0 when unknown. For numbers without a result, such as the best ones saved. */
+double stage_metric_peak(const tui_stage *m);
+/* The best value saved for progress p in the lesson's metric (0: none). */
+double stage_metric_best(const tui_stage *m, const tui_progress *p);
 /* "GB/s" or "GFLOP/s". */
 const char *stage_metric_unit(const tui_stage *m);
 /* Whether r carries a measured time. */

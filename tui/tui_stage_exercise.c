@@ -50,8 +50,9 @@ static unsigned enter(tui_app *a)
 }
 
 /* Runs the editor on path with the terminal, as git does: sh -c '$EDITOR "$1"' with the path as
- * $1 (never parsed by the shell). Ctrl-C belongs to the editor meanwhile. Returns 0, or -1 with err. */
-static int run_editor(const char *path, char *err, size_t errlen)
+ * $1 (never parsed by the shell). Ctrl-C belongs to the editor meanwhile, and the real stderr (log).
+ * Returns 0, or -1 with err. */
+static int run_editor(const char *path, const tui_errlog *log, char *err, size_t errlen)
 {
 	const char *ed = getenv("EDITOR");
 	if (!ed || !ed[0]) ed = getenv("VISUAL");
@@ -73,6 +74,7 @@ static int run_editor(const char *path, char *err, size_t errlen)
 		signal(SIGINT, SIG_DFL);
 		signal(SIGQUIT, SIG_DFL);
 		sigprocmask(SIG_SETMASK, &none, NULL);   /* the TUI blocks its signals outside ppoll */
+		errlog_child(log);                       /* the editor's stderr is the terminal's */
 		execl("/bin/sh", "sh", "-c", cmd, "sh", path, (char *)NULL);
 		_exit(127);
 	}
@@ -99,7 +101,7 @@ static unsigned edit(tui_app *a)
 {
 	char err[512];
 	struct timespec ts;
-	if (run_editor(a->ex.file, err, sizeof err) < 0)
+	if (run_editor(a->ex.file, &a->errlog, err, sizeof err) < 0)
 		snprintf(a->msg, sizeof a->msg, "%s", err);
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	a->now = (double)ts.tv_sec + ts.tv_nsec / 1e9;   /* the editor took a while */

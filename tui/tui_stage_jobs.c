@@ -34,7 +34,7 @@ static int submit(tui_stage *m, int s, stage_job_kind kind, int item, int ot, co
 		snprintf(m->msg, sizeof m->msg, "%s", err);
 		return -1;
 	}
-	m->jobs[m->njobs++] = (stage_job){ id, kind, s, item };
+	m->jobs[m->njobs++] = (stage_job){ id, kind, s, item, 0 };
 	return id;
 }
 
@@ -61,8 +61,22 @@ int stage_run(tui_stage *m, double now)
 	return 0;
 }
 
+/* Jobs were submitted: the phase shown counts from now (an event that repeats the phase does not
+ * move it). */
+static void jobs_started(tui_stage *m, double now)
+{
+	m->phase = JOB_COMPILING;
+	m->phase_since = now;
+	m->note[0] = 0;
+}
+
 void stage_toggle_live(tui_stage *m, double now)
 {
+	if (m->replay) {
+		m->live = 0;
+		snprintf(m->msg, sizeof m->msg, "replay: recorded results, not live (r shows the recorded run again)");
+		return;
+	}
 	m->live = !m->live;
 	if (m->live) {
 		m->want_run = 1;
@@ -75,7 +89,7 @@ void stage_toggle_live(tui_stage *m, double now)
 	}
 }
 
-int stage_sweep(tui_stage *m)
+int stage_sweep(tui_stage *m, double now)
 {
 	const lesson_stage *st = &m->l->stages[m->cur];
 	if (st->ntunables == 0) {
@@ -112,26 +126,45 @@ int stage_sweep(tui_stage *m)
 			snprintf(it->reason, sizeof it->reason, "%s", m->msg);
 		}
 	}
+	jobs_started(m, now);
 	snprintf(m->msg, sizeof m->msg, "sweeping %s over %d values", t->name, n);
 	return 0;
 }
 
-int stage_ladder(tui_stage *m)
+static void ladder_msg(tui_stage *m)
+{
+	if (m->ladder_left > 0)
+		snprintf(m->msg, sizeof m->msg, "running the ladder: %d of %d runs left", m->ladder_left, m->ladder_total);
+	else
+		snprintf(m->msg, sizeof m->msg, "ladder done: %d runs", m->ladder_total);
+}
+
+int stage_ladder(tui_stage *m, double now)
 {
 	char err[512];
 	int n = 0;
-	for (int s = 0; s < m->l->nstages; s++) {
-		if (stage_check(m, s, -1, NULL, err, sizeof err, NULL) != 0)
+	for (int i = 0; i < m->njobs; i++)      /* a new ladder replaces the one in flight */
+		if (m->jobs[i].ladder) m->jobs[i].ladder = 0;
+	for (int k = 0; k <= m->l->nstages; k++) {     /* the stages in order, then the baseline */
+		int s = k < m->l->nstages ? k : -1;
+		if (s < 0 ? !m->l->baseline : stage_check(m, s, -1, NULL, err, sizeof err, NULL) != 0)
 			continue;
 		if (s == m->cur && m->run_job) engine_cancel(m->e, m->run_job);
 		int id = submit(m, s, JOB_RUN, 0, -1, NULL);
 		if (s == m->cur && id > 0) m->run_job = id;
-		n += id > 0;
+		if (id > 0) {
+			m->jobs[m->njobs - 1].ladder = 1;
+			n++;
+		}
 	}
-	if (m->l->baseline && submit(m, -1, JOB_RUN, 0, -1, NULL) > 0)
-		n++;
-	snprintf(m->msg, sizeof m->msg, "running the ladder: %d jobs", n);
-	return n ? 0 : -1;
+	m->ladder_left = m->ladder_total = n;
+	if (!n) {
+		snprintf(m->msg, sizeof m->msg, "the ladder: no stage can run with these values");
+		return -1;
+	}
+	jobs_started(m, now);
+	ladder_msg(m);
+	return 0;
 }
 
 int stage_timed(const run_result *r)
@@ -141,6 +174,15 @@ int stage_timed(const run_result *r)
 
 static void record(tui_stage *m, int s, const run_result *r)
 {
+	if (stage_timed(r)) {
+		if (m->nhist == STAGE_HIST) {
+			memmove(m->hist, m->hist + 1, sizeof m->hist[0] * (STAGE_HIST - 1));
+			m->nhist--;
+		}
+		m->hist[m->nhist++] = (stage_hist){ s, r->ms_median, stage_metric_value(m, r), r->status };
+	}
+	if (m->replay)                      /* recorded results are not the learner's progress */
+		return;
 	tui_progress *p = tui_state_stage(m->state, m->l->id, m->l->stages[s].id, 1);
 	if (!p) return;
 	p->seen = 1;
@@ -158,13 +200,6 @@ static void record(tui_stage *m, int s, const run_result *r)
 		p->failed = 1;
 	}
 	m->state->dirty = 1;
-	if (stage_timed(r)) {
-		if (m->nhist == STAGE_HIST) {
-			memmove(m->hist, m->hist + 1, sizeof m->hist[0] * (STAGE_HIST - 1));
-			m->nhist--;
-		}
-		m->hist[m->nhist++] = (stage_hist){ s, r->ms_median, stage_metric_value(m, r), r->status };
-	}
 }
 
 static void finished(tui_stage *m, const stage_job *j, const run_result *r, double now)
@@ -225,6 +260,11 @@ int stage_event(tui_stage *m, int job, job_phase phase, const char *note, const 
 	m->jobs[i] = m->jobs[--m->njobs];
 	if (r)
 		finished(m, &j, r, now);
+	if (j.ladder && m->ladder_left > 0) {
+		m->ladder_left--;
+		if (!m->msg[0] || !strncmp(m->msg, "running the ladder", 18))
+			ladder_msg(m);
+	}
 	return 1;
 }
 
@@ -253,19 +293,31 @@ int stage_timeout(const tui_stage *m, double now)
 
 double stage_metric_value(const tui_stage *m, const run_result *r)
 {
-	return m->metric == METRIC_BW ? r->gbps : r->gflops;
+	return score_value(m->metric, r);
+}
+
+double stage_metric_peak(const tui_stage *m)
+{
+	const device_info *d = m->dev;
+	if (m->metric == SCORE_GBPS)
+		return d->bw_attainable_gbps > 0 ? d->bw_attainable_gbps : d->bw_theoretical_gbps;
+	return m->l->peak && strstr(m->l->peak, "tensor") ? d->bf16_tensor_gflops : d->fp32_gflops;
 }
 
 double stage_metric_frac(const tui_stage *m, const run_result *r)
 {
-	if (m->metric == METRIC_FLOPS)
-		return r->pct_compute_peak > 0 ? r->pct_compute_peak / 100 : -1;
-	if (r->pct_theoretical_bw > 0)
-		return r->pct_theoretical_bw / 100;
-	return m->dev->bw_theoretical_gbps > 0 ? r->gbps / m->dev->bw_theoretical_gbps : -1;
+	double f = score_peak_frac(m->metric, r), peak = stage_metric_peak(m);
+	if (f >= 0)
+		return f;
+	return peak > 0 ? stage_metric_value(m, r) / peak : -1;
+}
+
+double stage_metric_best(const tui_stage *m, const tui_progress *p)
+{
+	return !p ? 0 : m->metric == SCORE_GFLOPS ? p->best_gflops : p->best_gbps;
 }
 
 const char *stage_metric_unit(const tui_stage *m)
 {
-	return m->metric == METRIC_BW ? "GB/s" : "GFLOP/s";
+	return score_unit(m->metric);
 }

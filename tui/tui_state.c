@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "tui_state.h"
@@ -172,14 +173,37 @@ static int make_parents(const char *path)
 	return 0;
 }
 
-int tui_state_save(tui_state *s, const char *path, char *err, size_t errlen)
+static int max_i(int a, int b) { return a > b ? a : b; }
+
+void tui_state_merge(tui_state *s, const tui_state *other)
+{
+	int dirty = s->dirty;
+	for (int i = 0; i < other->nst; i++) {
+		const tui_progress *o = &other->st[i];
+		tui_progress *p = tui_state_stage(s, o->lesson, o->stage, 1);
+		if (!p)
+			continue;
+		p->seen = max_i(p->seen, o->seen);
+		p->compiled = max_i(p->compiled, o->compiled);
+		p->passed = max_i(p->passed, o->passed);
+		p->failed = max_i(p->failed, o->failed);
+		if (o->best_ms > 0 && (p->best_ms <= 0 || o->best_ms < p->best_ms)) p->best_ms = o->best_ms;
+		if (o->best_gbps > p->best_gbps) p->best_gbps = o->best_gbps;
+		if (o->best_gflops > p->best_gflops) p->best_gflops = o->best_gflops;
+	}
+	for (int i = 0; i < other->nsets; i++) {
+		const tui_saved_setting *t = &other->sets[i];
+		if (!tui_state_get_setting(s, t->lesson, t->stage, t->name))
+			tui_state_set_setting(s, t->lesson, t->stage, t->name, t->value);
+	}
+	s->dirty = dirty;   /* what came from the file is not a change of this session's */
+}
+
+/* Writes s to path through a temporary file; the caller holds the lock. */
+static int write_file(tui_state *s, const char *path, char *err, size_t errlen)
 {
 	char tmp[4200];
 	snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
-	if (make_parents(path) < 0) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return -1;
-	}
 	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
 	if (!f) {
@@ -207,4 +231,36 @@ int tui_state_save(tui_state *s, const char *path, char *err, size_t errlen)
 	}
 	s->dirty = 0;
 	return 0;
+}
+
+int tui_state_save(tui_state *s, const char *path, char *err, size_t errlen)
+{
+	char lock[4200];
+	snprintf(lock, sizeof lock, "%s.lock", path);
+	if (make_parents(path) < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	int lfd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (lfd < 0) {
+		snprintf(err, errlen, "%s: %s", lock, strerror(errno));
+		return -1;
+	}
+	while (flock(lfd, LOCK_EX) < 0) {
+		if (errno != EINTR) {
+			snprintf(err, errlen, "%s: %s", lock, strerror(errno));
+			close(lfd);
+			return -1;
+		}
+	}
+	tui_state disk;
+	tui_state_init(&disk);
+	int rc = tui_state_load(&disk, path, err, errlen);   /* what another session wrote meanwhile */
+	if (rc == 0) {
+		tui_state_merge(s, &disk);
+		rc = write_file(s, path, err, errlen);
+	}
+	tui_state_free(&disk);
+	close(lfd);                                          /* releases the lock */
+	return rc;
 }

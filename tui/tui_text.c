@@ -97,6 +97,26 @@ int text_crop(char *out, size_t outlen, const char *s, int maxw, const char *ell
 	return cols;
 }
 
+int text_fit_parts(const int *widths, const int *prio, int n, int maxw, int *keep)
+{
+	int total = 0;
+	for (int i = 0; i < n; i++) {
+		keep[i] = 1;
+		total += widths[i];
+	}
+	while (total > maxw) {
+		int drop = -1;
+		for (int i = 0; i < n; i++)
+			if (keep[i] && prio[i] > 0 && (drop < 0 || prio[i] >= prio[drop]))
+				drop = i;
+		if (drop < 0)
+			break;
+		keep[drop] = 0;
+		total -= widths[drop];
+	}
+	return total;
+}
+
 char *text_reflow(char *out, size_t outlen, const char *src)
 {
 	size_t o = 0;

@@ -19,6 +19,12 @@ size_t text_skip(const char *s, size_t len, int cols);
  * column is ell. Always NUL-terminates. Returns the columns written. */
 int text_crop(char *out, size_t outlen, const char *s, int maxw, const char *ell);
 
+/* A line made of n parts of widths[i] columns: which to keep within maxw columns. Parts go in
+ * order of importance, the highest prio first (the later one first among equals); prio 0 parts
+ * always stay (the caller crops what is left with an ellipsis). Fills keep[i] with 0 or 1 and
+ * returns the columns kept. */
+int text_fit_parts(const int *widths, const int *prio, int n, int maxw, int *keep);
+
 /* Joins the lines of each paragraph of src into one (YAML block text keeps its line breaks):
  * a newline stays only before a blank line, an indented line or a list item ("- ", "* ").
  * Trailing newlines go. Always NUL-terminates out; returns out. */

@@ -19,7 +19,7 @@ const tui_glyphs tui_glyphs_utf8 = {
 	.ok = "\u2713", .bad = "\u2717", .sel = "\u25b8", .ellipsis = "\u2026", .up = "\u2191",
 	.down = "\u2193", .pm = "\u00b1",
 	.todo = "\u25cb", .seen = "\u25d0", .done = "\u25cf", .fail = "\u2717",
-	.warn = "!", .ex_todo = "\u25c7", .ex_started = "\u25c8", .ex_correct = "\u25c6", .ex_passed = "\u2605",
+	.warn = "!", .from = "\u2190", .ex_todo = "\u25c7", .ex_started = "\u25c8", .ex_correct = "\u25c6", .ex_passed = "\u2605",
 };
 
 const tui_glyphs tui_glyphs_ascii = {
@@ -29,7 +29,7 @@ const tui_glyphs tui_glyphs_ascii = {
 	.spark = { "_", "_", ".", ".", "-", "-", "=", "#" },
 	.ok = "+", .bad = "x", .sel = ">", .ellipsis = "~", .up = "^", .down = "v", .pm = "+-",
 	.todo = ".", .seen = "o", .done = "*", .fail = "x",
-	.warn = "!", .ex_todo = "-", .ex_started = "s", .ex_correct = "c", .ex_passed = "P",
+	.warn = "!", .from = "<-", .ex_todo = "-", .ex_started = "s", .ex_correct = "c", .ex_passed = "P",
 };
 
 static int use_color;

@@ -44,6 +44,7 @@ typedef struct {
 	const char *ok, *bad, *sel, *ellipsis, *up, *down, *pm;
 	const char *todo, *seen, *done, *fail;  /* progress of a stage */
 	const char *warn;                       /* a compiler warning's line */
+	const char *from;                       /* "comes from": a #define's value from -D (2 in ASCII) */
 	/* an exercise's progress: not started, started (or compiles), correct (not fast enough), passed */
 	const char *ex_todo, *ex_started, *ex_correct, *ex_passed;
 } tui_glyphs;

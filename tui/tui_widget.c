@@ -50,6 +50,43 @@ int widget_printf(int y, int x, int maxw, unsigned attr, const char *fmt, ...)
 	return widget_text(y, x, maxw, buf, attr);
 }
 
+int widget_textc(int y, int x, int maxw, const char *s, unsigned attr)
+{
+	char buf[1024];
+	if (maxw <= 0)
+		return 0;
+	text_crop(buf, sizeof buf, s, maxw, theme_glyphs()->ellipsis);
+	return widget_text(y, x, maxw, buf, attr);
+}
+
+int widget_printfc(int y, int x, int maxw, unsigned attr, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	return widget_textc(y, x, maxw, buf, attr);
+}
+
+int widget_parts(int y, int x, int maxw, const widget_part *parts, int n)
+{
+	enum { MAXP = 16 };
+	int w[MAXP] = { 0 }, prio[MAXP] = { 0 }, keep[MAXP], col = 0;
+	if (n > MAXP) n = MAXP;
+	for (int i = 0; i < n; i++) {
+		w[i] = text_width(parts[i].text, strlen(parts[i].text));
+		prio[i] = parts[i].prio;
+	}
+	text_fit_parts(w, prio, n, maxw, keep);
+	for (int i = 0; i < n && col < maxw; i++) {
+		if (!keep[i] || !parts[i].text[0])
+			continue;
+		col += widget_textc(y, x + col, maxw - col, parts[i].text, parts[i].attr);
+	}
+	return col;
+}
+
 void widget_clear(int y, int x, int w, unsigned attr)
 {
 	int sw = getmaxx(stdscr);
@@ -89,8 +126,9 @@ void widget_box(int y, int x, int h, int w, const char *title, int focused)
 	if (title && title[0] && w > 6) {
 		unsigned ta = theme_attr(focused ? ROLE_FRAME_FOCUS : ROLE_HEADING);
 		if (focused) ta |= A_REVERSE;
-		int n = widget_printf(y, x + 2, w - 4, ta, " %s ", title);
-		(void)n;
+		char t[512];                          /* cut with the ellipsis, the spaces around it kept */
+		text_crop(t, sizeof t, title, w - 6, theme_glyphs()->ellipsis);
+		widget_printf(y, x + 2, w - 4, ta, " %s ", t);
 	}
 }
 

@@ -11,6 +11,16 @@ void widget_init(int locale_utf8);
  * Returns the columns drawn. */
 int widget_textn(int y, int x, int maxw, const char *s, size_t len, unsigned attr);
 int widget_text(int y, int x, int maxw, const char *s, unsigned attr);
+/* The same, cut with the theme's ellipsis when it does not fit. */
+int widget_textc(int y, int x, int maxw, const char *s, unsigned attr);
+int widget_printfc(int y, int x, int maxw, unsigned attr, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+/* One part of a line drawn by widget_parts: prio 0 always stays, higher ones go first. */
+typedef struct { const char *text; unsigned attr; int prio; } widget_part;
+/* Draws parts one after another from (y, x) within maxw columns: when they do not all fit the
+ * least important are left out (text_fit_parts), and what is still too long is cut with the
+ * ellipsis. Returns the columns drawn. */
+int widget_parts(int y, int x, int maxw, const widget_part *parts, int n);
 /* printf into a buffer, then widget_text. */
 int widget_printf(int y, int x, int maxw, unsigned attr, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));

@@ -8,7 +8,8 @@ N=0
 SOCK=cc-tui-$$-0
 export XDG_STATE_HOME=$TMP/state
 WAIT=${TUI_WAIT:-10}      # seconds a wait may take
-trap 'tmux -L "$SOCK" kill-server 2>/dev/null; rm -rf "$TMP"' EXIT
+# Every server this script started (start with KEEP=1 leaves the previous one running).
+trap 'i=0; while [ $i -le $N ]; do tmux -L "cc-tui-$$-$i" kill-server 2>/dev/null; i=$((i + 1)); done; rm -rf "$TMP"' EXIT
 
 pass() { echo "PASS $1"; }
 fail() { echo "FAIL $1${2:+: $2}"; }
@@ -16,20 +17,27 @@ fail() { echo "FAIL $1${2:+: $2}"; }
 check() { local n=$1; shift; if "$@"; then pass "$n"; else fail "$n"; fi; }
 
 # start W H [VAR=value...] -- [cudaclimb arguments...]: a fresh session running the binary.
-# The shell around it reports the exit status and stays, so that the end can be read.
+# The shell around it reports the exit status and stays, so that the end can be read. The session
+# before is ended, unless KEEP=1: then both run, and `use "$SOCK"` (saved after each start)
+# switches between them.
 start() {
 	local w=$1 h=$2 envs="" args=""
 	shift 2
 	while [ $# -gt 0 ] && [ "$1" != "--" ]; do envs="$envs $1"; shift; done
 	[ "$1" = "--" ] && shift
 	for a in "$@"; do args="$args '$a'"; done
-	tmux -L "$SOCK" kill-server 2>/dev/null
+	[ -n "${KEEP:-}" ] || tmux -L "$SOCK" kill-server 2>/dev/null
 	N=$((N + 1)); SOCK=cc-tui-$$-$N          # a new server: the old one may still be shutting down
 	tmux -L "$SOCK" -f /dev/null new-session -d -s cc -x "$w" -y "$h" \
 		"env LANG=C.UTF-8 TERM=xterm-256color $envs sh -c 'echo \$\$ >$TMP/pid; exec $BIN $args'; echo EXITED rc=\$?; sleep 60"
 	tmux -L "$SOCK" set-option -g window-size manual 2>/dev/null
 }
 keys() { tmux -L "$SOCK" send-keys -t cc "$@"; }
+use() { SOCK=$1; }
+# click X Y: a left click at column X, row Y (from 0), as the terminal sends it (SGR 1006).
+click() { tmux -L "$SOCK" send-keys -t cc -l "$(printf '\033[<0;%d;%dM\033[<0;%d;%dm' $(($1 + 1)) $(($2 + 1)) $(($1 + 1)) $(($2 + 1)))"; }
+# row_of TEXT: the screen row (from 0) of the first line that shows TEXT (fixed string).
+row_of() { screen | grep -nF -- "$1" | head -1 | cut -d: -f1 | awk '{ print $1 - 1 }'; }
 screen() { tmux -L "$SOCK" capture-pane -p -t cc 2>/dev/null; }
 screen_esc() { tmux -L "$SOCK" capture-pane -p -e -t cc 2>/dev/null; }
 resize() { tmux -L "$SOCK" resize-window -t cc -x "$1" -y "$2"; }
@@ -61,6 +69,17 @@ wait_gone() {
 	while [ $t -gt 0 ]; do
 		screen | grep -qF -- "$1" || return 0
 		sleep 0.1; t=$((t - 1))
+	done
+	return 1
+}
+
+# seen_re REGEX SECONDS: whether the screen matches REGEX at any moment within SECONDS, looking
+# often (for something shown briefly). 0 when it did.
+seen_re() {
+	local t=$(( ${2:-1} * 50 ))
+	while [ $t -gt 0 ]; do
+		screen | grep -qE -- "$1" && return 0
+		sleep 0.02; t=$((t - 1))
 	done
 	return 1
 }

@@ -26,5 +26,5 @@ sed 's/^lesson: bandwidth/lesson: bandwidth2/; s/^order: 1/order: 2/; s/^stages:
 	"$ROOT/lessons/bandwidth.yaml" >"$TMP/tree2/lessons/broken.yaml"
 export XDG_STATE_HOME="$TMP/state-fresh-$N"   # start at the list (a new folder: the last process may still be saving)
 start 100 30 -- --lessons "$TMP/tree2"
-check "a broken lesson file is listed with its position" wait_for "1 lesson file left out: "
+check "a broken lesson file is listed with its position" wait_for "1 lesson file left out (e lists them): "
 check "... and the good lesson still loads" shows "Memory bandwidth with SAXPY"

@@ -21,10 +21,10 @@ check "diff: added line" shows "[0-9]+\+ +long long i = blockIdx.x"
 keys Escape
 check "Esc closes the diff" wait_for "Kernel coalesced.cu"
 keys '?'
-check "help overlay" wait_for "Keys: any other key closes"
+check "help overlay" wait_for "Keys (Tab: glossary;"
 check "help lists the keys" shows "sweep a tunable"
 keys x
-check "help closes" wait_gone "Keys: any other key closes"
+check "help closes" wait_gone "Keys (Tab: glossary"
 
 keys q
 check "q quits with status 0" wait_for "EXITED rc=0"
