@@ -60,9 +60,9 @@ $(BUILD)/tests/%: tests/%.c $(BUILD)/libengine.a $(TUI_OBJ)
 # Installs what is missing (Debian/Ubuntu), or says the exact command to run: deps-run only what the
 # tool needs, deps that and what the tests need (cmocka, tmux) too.
 deps:
-	@scripts/deps.sh test
+	@BUILD=$(BUILD) scripts/deps.sh test
 deps-run:
-	@scripts/deps.sh run
+	@BUILD=$(BUILD) scripts/deps.sh run
 
 run: deps-run all
 	$(BIN)

@@ -38,4 +38,28 @@ if [ ! -x "$CUDA_HOME/bin/nvcc" ] || [ ! -f "$CUDA_HOME/include/nvrtc.h" ]; then
 	echo "    Install the CUDA Toolkit 13 (https://developer.nvidia.com/cuda-downloads) or set CUDA_HOME."
 	exit 1
 fi
+# nvdisasm, for the SASS view (show --sass, v in the code pane): the toolkit's, or NVIDIA's
+# nvidia-cuda-nvdisasm package from PyPI unpacked beside the binary. Optional: without it that view
+# says how to get it.
+tools=${BUILD:-build}/tools
+if [ -z "${CUDACLIMB_NO_FETCH:-}" ] && [ ! -x "$CUDA_HOME/bin/nvdisasm" ] && ! command -v nvdisasm >/dev/null 2>&1 && [ ! -x "$tools/nvdisasm" ] &&
+	command -v python3 >/dev/null 2>&1; then
+	tmpw=$(mktemp -d)
+	if timeout 180 python3 -m pip download -q --no-deps --only-binary=:all: -d "$tmpw" nvidia-cuda-nvdisasm >/dev/null 2>&1 &&
+		mkdir -p "$tools" && python3 - "$tmpw" "$tools" <<'PY'
+import glob, os, sys, zipfile
+whl = glob.glob(os.path.join(sys.argv[1], "*.whl"))[0]
+with zipfile.ZipFile(whl) as z:
+    name = next(n for n in z.namelist() if n.endswith("/bin/nvdisasm"))
+    out = os.path.join(sys.argv[2], "nvdisasm")
+    with z.open(name) as src, open(out + ".tmp", "wb") as dst:
+        dst.write(src.read())
+    os.chmod(out + ".tmp", 0o755)
+    os.rename(out + ".tmp", out)
+PY
+	then echo "cudaclimb: fetched nvdisasm (NVIDIA's nvidia-cuda-nvdisasm package) into $tools, for the SASS view"
+	else echo "cudaclimb: no nvdisasm (the SASS view needs it): it comes with the CUDA Toolkit, or: pip install nvidia-cuda-nvdisasm"
+	fi
+	rm -rf "$tmpw"
+fi
 exit 0

@@ -12,6 +12,8 @@
 #include "engine.h"
 #include "json.h"
 #include "report.h"
+#include "report_sass.h"
+#include "sass.h"
 #include "tui.h"
 #include "util.h"
 
@@ -24,6 +26,7 @@ static const char usage_text[] =
 	"usage: cudaclimb [options]                     open the terminal interface\n"
 	"       cudaclimb list                          the lessons\n"
 	"       cudaclimb show LESSON                   a lesson's stages, tunables and text\n"
+	"       cudaclimb show LESSON/STAGE --sass|--ptx  the machine code (SASS, under its source lines) or the PTX\n"
 	"       cudaclimb run LESSON/STAGE [--set NAME=VALUE]... [--json]\n"
 	"                                               compile, check and time one stage (or LESSON/baseline);\n"
 	"                                               names in any case, STAGE by name or number, LESSON STAGE too\n"
@@ -70,12 +73,12 @@ int usage_error(const char *fmt, const char *arg)
 
 static int parse(cli *c, int argc, char **argv)
 {
-	enum { O_LESSONS = 256, O_GPU, O_ARCH, O_SET, O_JSON, O_TIMEOUT, O_SEED, O_REPS, O_NOCOUNT, O_REPLAY, O_NOCOLOR, O_ASCII, O_FRAMES, O_WORK };
+	enum { O_LESSONS = 256, O_GPU, O_ARCH, O_SET, O_JSON, O_TIMEOUT, O_SEED, O_REPS, O_NOCOUNT, O_REPLAY, O_NOCOLOR, O_ASCII, O_FRAMES, O_WORK, O_SASS, O_PTX };
 	static const struct option opts[] = {
 		{ "lessons", 1, 0, O_LESSONS }, { "gpu", 1, 0, O_GPU }, { "arch", 1, 0, O_ARCH }, { "set", 1, 0, O_SET },
 		{ "json", 0, 0, O_JSON }, { "timeout", 1, 0, O_TIMEOUT }, { "seed", 1, 0, O_SEED }, { "reps", 1, 0, O_REPS },
 		{ "no-counters", 0, 0, O_NOCOUNT }, { "replay", 1, 0, O_REPLAY }, { "no-color", 0, 0, O_NOCOLOR },
-		{ "ascii", 0, 0, O_ASCII }, { "frames", 1, 0, O_FRAMES }, { "work", 1, 0, O_WORK }, { "help", 0, 0, 'h' }, { "version", 0, 0, 'V' }, { 0, 0, 0, 0 },
+		{ "ascii", 0, 0, O_ASCII }, { "frames", 1, 0, O_FRAMES }, { "work", 1, 0, O_WORK }, { "sass", 0, 0, O_SASS }, { "ptx", 0, 0, O_PTX }, { "help", 0, 0, 'h' }, { "version", 0, 0, 'V' }, { 0, 0, 0, 0 },
 	};
 	c->eo.gpu = -1;
 	opterr = 0;
@@ -85,6 +88,8 @@ static int parse(cli *c, int argc, char **argv)
 		switch (o) {
 		case O_LESSONS: c->eo.lessons_root = optarg; break;
 		case O_WORK: c->work = optarg; break;
+		case O_SASS: c->code = SHOW_SASS; break;
+		case O_PTX: c->code = SHOW_PTX; break;
 		case O_GPU: c->eo.gpu = (int)strtol(optarg, &end, 10); if (*end || c->eo.gpu < 0) return usage_error("--gpu takes a GPU number, not '%s'", optarg); break;
 		case O_ARCH: c->archs = optarg; c->eo.arch = optarg; break;
 		case O_SET:
@@ -278,9 +283,83 @@ static int cmd_list(cli *c, engine *e)
 	return s->nerrors ? EXIT_LESSONS : EXIT_OK;
 }
 
+/* show LESSON/STAGE --sass|--ptx: the stage compiled as a run would compile it (the cache serves a
+ * compile seen before), then its PTX, or its SASS from nvdisasm with the counts per class against
+ * the previous stage's. */
+static int show_code(cli *c, engine *e)
+{
+	const lesson *l;
+	int stage, r = find_stage(e, c->args[1], &l, &stage);
+	if (r) return r;
+	if (stage < 0) return usage_error("the baseline is a library call: it has no code of ours to show%s", "");
+	run_result res[2];
+	for (int k = 0; k < 2; k++) run_result_init(&res[k]);
+	/* this stage, and the previous one for the counts beside */
+	for (int k = 0; k < 2 && stage - k >= 0; k++) {
+		engine_job j = { .lesson = l, .stage = stage - k, .compile_only = 1 };
+		for (int i = 0; i < c->nsets; i++)
+			if (lesson_find_param(l, c->sets[i].name) || lesson_find_tunable(&l->stages[stage - k], c->sets[i].name)) j.sets[j.nsets++] = c->sets[i];
+		run_result_clear(&res[k]);
+		engine_run_sync(e, &j, &res[k]);
+	}
+	const lesson_stage *s = &l->stages[stage];
+	int code = EXIT_OK;
+	char err[512];
+	if (res[0].status != RUN_OK || !res[0].cubin[0]) {
+		fprintf(stderr, "cudaclimb: %s/%s: %s: ", l->id, s->id, run_status_name(res[0].status));
+		fput_clean(stderr, res[0].message);
+		fputc('\n', stderr);
+		code = status_exit(res[0].status);
+	} else if (c->code == SHOW_PTX) {
+		size_t n = strlen(res[0].cubin);
+		char *path = xasprintf("%.*s.ptx", (int)(n > 6 ? n - 6 : n), res[0].cubin), *ptx = file_read(path, NULL);
+		if (!ptx) { fprintf(stderr, "cudaclimb: no PTX was kept for this compile (%s)\n", path); code = EXIT_FAILED; }
+		else { printf("// %s/%s (%s, %s), PTX from NVRTC\n", l->id, s->id, res[0].arch, res[0].settings); fput_clean(stdout, ptx); }
+		free(ptx);
+		free(path);
+	} else {
+		char *text = sass_disassemble(res[0].cubin, err, sizeof err), *prev = NULL;
+		if (!text) { fprintf(stderr, "cudaclimb: %s\n", err); code = EXIT_FAILED; }
+		else {
+			if (stage > 0 && res[1].status == RUN_OK && res[1].cubin[0]) prev = sass_disassemble(res[1].cubin, err, sizeof err);
+			sass_listing a, b;
+			sass_parse(text, &a);
+			sass_parse(prev, &b);
+			char *src = file_read(s->kernel_path, NULL), **lines = NULL;
+			int nl = 0;
+			for (char *p = src; p && *p;) {
+				lines = xrealloc(lines, (size_t)(nl + 1) * sizeof *lines);
+				lines[nl++] = p;
+				char *e2 = strchr(p, '\n');
+				if (!e2) break;
+				*e2 = 0;
+				p = e2 + 1;
+			}
+			printf("%s/%s - ", l->id, s->id);
+			fput_clean(stdout, s->title);
+			printf("   (%s, %s; SASS from nvdisasm under the source lines of %s)\n\n", res[0].arch, res[0].settings, s->kernel_rel);
+			for (int f = 0; f < a.nfuncs; f++) {
+				const sass_func *pf = stage > 0 ? sass_find_func(&b, a.funcs[f].name) : NULL;
+				if (!pf && stage > 0 && b.nfuncs) pf = &b.funcs[0];   /* each stage names its kernel its own way */
+				report_sass_counts(stdout, &a.funcs[f], pf, pf ? l->stages[stage - 1].id : NULL);
+			}
+			for (int f = 0; f < a.nfuncs; f++) report_sass(stdout, &a, &a.funcs[f], lines, nl, s->kernel_path);
+			free(lines);
+			free(src);
+			sass_free(&a);
+			sass_free(&b);
+		}
+		free(text);
+		free(prev);
+	}
+	for (int k = 0; k < 2; k++) run_result_clear(&res[k]);
+	return code;
+}
+
 static int cmd_show(cli *c, engine *e)
 {
 	if (c->nargs < 2) return usage_error("show needs a lesson%s", "");
+	if (c->code) return too_many(c, 1, "LESSON/STAGE") ? EXIT_USAGE : show_code(c, e);
 	const lesson *l;
 	if (too_many(c, 1, "LESSON") || find_lesson(e, c->args[1], &l)) return EXIT_USAGE;
 	report_lesson(stdout, l);

@@ -12,6 +12,7 @@ typedef struct {
 	plan_setting sets[16]; int nsets;
 	const char *archs;
 	const char *work;               /* --work DIR: the learner's workspace */
+	enum { SHOW_TEXT, SHOW_SASS, SHOW_PTX } code;   /* show: the lesson's text, or a stage's SASS or PTX */
 	char *const *args; int nargs;   /* the command and its operands */
 	char spec[192]; char **own_args;/* LESSON STAGE joined into LESSON/STAGE: args then points at own_args */
 } cli;

@@ -322,6 +322,7 @@ static void take_compile(engine *e, job *j, const compile_result *cr)
 	r->cached = cr->cached;
 	r->compile_ms = cr->ms;
 	strfmt(r->arch, sizeof r->arch, "%s", cr->arch);
+	strfmt(r->cubin, sizeof r->cubin, "%s", cr->cubin_path);
 	const plan_launch *L = NULL;
 	for (int i = 0; i < j->p.nlaunches && !L; i++) if (!j->p.launches[i].is_memset) L = &j->p.launches[i];
 	if (!L) return;
@@ -685,7 +686,7 @@ static void take_result(engine *e, job *j, run_result *w)
 	}
 	w->regs = r->regs; w->spill_stores = r->spill_stores; w->spill_loads = r->spill_loads; w->stack_bytes = r->stack_bytes;
 	w->cached = r->cached; w->static_smem = r->static_smem; w->dynamic_smem = r->dynamic_smem; w->compile_ms = r->compile_ms;
-	memcpy(w->arch, r->arch, sizeof w->arch); memcpy(w->grid, r->grid, sizeof w->grid); memcpy(w->block, r->block, sizeof w->block);
+	memcpy(w->arch, r->arch, sizeof w->arch); memcpy(w->cubin, r->cubin, sizeof w->cubin); memcpy(w->grid, r->grid, sizeof w->grid); memcpy(w->block, r->block, sizeof w->block);
 	w->occ_blocks = r->occ_blocks; w->occ_warps = r->occ_warps; w->occ_max_warps = r->occ_max_warps;
 	w->occ_theoretical = r->occ_theoretical;
 	memcpy(w->occ_limiter, r->occ_limiter, sizeof w->occ_limiter);

@@ -29,6 +29,7 @@ typedef struct {
 	int64_t static_smem, dynamic_smem;
 	double compile_ms;
 	char arch[16];
+	char cubin[256];                /* the compiled code in the cache (its .ptx and .sass beside it) */
 	/* launch and occupancy (of the first kernel launch) */
 	unsigned grid[3], block[3];
 	int occ_blocks, occ_warps, occ_max_warps;

@@ -166,6 +166,10 @@ int sass_find_tool(char *out, size_t n)
 	}
 	strfmt(cand, sizeof cand, "%s/nvdisasm", CUDA_BIN);
 	if (access(cand, X_OK) == 0) { strfmt(out, n, "%s", cand); return 0; }
+	char *dir = exe_dir();   /* build/tools, where make's set-up unpacks NVIDIA's package */
+	if (dir) strfmt(cand, sizeof cand, "%s/tools/nvdisasm", dir);
+	free(dir);
+	if (dir && access(cand, X_OK) == 0) { strfmt(out, n, "%s", cand); return 0; }
 	const char *path = getenv("PATH");
 	char *copy = xstrdup(path ? path : "");
 	int found = -1;

@@ -49,8 +49,9 @@ const sass_func *sass_find_func(const sass_listing *l, const char *name);
 /* Whether file index f of the listing is the file at path (compared by name from the last '/'). */
 int sass_file_is(const sass_listing *l, int f, const char *path);
 
-/* nvdisasm: $CUDACLIMB_NVDISASM, $CUDA_HOME/bin, the build's CUDA folder, else PATH. 0 with the path,
- * or -1. */
+/* nvdisasm: $CUDACLIMB_NVDISASM, $CUDA_HOME/bin, the build's CUDA folder, tools/ beside the binary
+ * (scripts/deps.sh unpacks NVIDIA's nvidia-cuda-nvdisasm package there), else PATH. 0 with the
+ * path, or -1. */
 int sass_find_tool(char *out, size_t n);
 /* The listing text of cubin (a new string): read from the cache file beside it (.sass), or made by
  * running nvdisasm in a child process (at most 60 s) and cached. Returns NULL with err. */
