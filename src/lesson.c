@@ -152,20 +152,7 @@ static int parse_lesson(ld *c, yaml_node_t *root)
 lesson *lesson_load_buffer(const char *name, const char *buf, size_t len, const char *kernels_root, char *err, size_t errlen)
 {
 	ld c = { .file = name, .kroot = kernels_root, .err = err, .errlen = errlen };
-	yaml_parser_t p;
-	if (!yaml_parser_initialize(&p)) { strfmt(err, errlen, "%s: cannot start the YAML parser", name); return NULL; }
-	yaml_parser_set_input_string(&p, (const unsigned char *)buf, len);
-	if (!yaml_parser_load(&p, &c.doc)) {
-		yaml_mark_t m = p.problem_mark;
-		if (p.context)
-			strfmt(err, errlen, "%s:%zu:%zu: %s %s (line %zu)", name, m.line + 1, m.column + 1, p.problem ? p.problem : "syntax error",
-			       p.context, p.context_mark.line + 1);
-		else
-			strfmt(err, errlen, "%s:%zu:%zu: %s", name, m.line + 1, m.column + 1, p.problem ? p.problem : "syntax error");
-		yaml_parser_delete(&p);
-		return NULL;
-	}
-	yaml_parser_delete(&p);
+	if (ly_load(&c, buf, len)) return NULL;
 	yaml_node_t *root = yaml_document_get_root_node(&c.doc);
 	c.l = xcalloc(1, sizeof *c.l);
 	c.l->path = xstrdup(name);

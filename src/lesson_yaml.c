@@ -35,6 +35,25 @@ int ly_fail_at(ld *c, yaml_mark_t m, const char *fmt, ...)
 	return -1;
 }
 
+int ly_load(ld *c, const char *buf, size_t len)
+{
+	yaml_parser_t p;
+	if (!yaml_parser_initialize(&p)) { strfmt(c->err, c->errlen, "%s: cannot start the YAML parser", c->file); return -1; }
+	yaml_parser_set_input_string(&p, (const unsigned char *)buf, len);
+	if (!yaml_parser_load(&p, &c->doc)) {
+		yaml_mark_t m = p.problem_mark;
+		if (p.context)
+			strfmt(c->err, c->errlen, "%s:%zu:%zu: %s %s (line %zu)", c->file, m.line + 1, m.column + 1, p.problem ? p.problem : "syntax error",
+			       p.context, p.context_mark.line + 1);
+		else
+			strfmt(c->err, c->errlen, "%s:%zu:%zu: %s", c->file, m.line + 1, m.column + 1, p.problem ? p.problem : "syntax error");
+		yaml_parser_delete(&p);
+		return -1;
+	}
+	yaml_parser_delete(&p);
+	return 0;
+}
+
 yaml_node_t *ly_node(ld *c, int id) { return yaml_document_get_node(&c->doc, id); }
 
 const char *ly_scalar(ld *c, yaml_node_t *n, const char *what)

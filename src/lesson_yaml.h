@@ -23,6 +23,10 @@ extern const char *const ly_baseline_libs[LY_NLIBS][LY_MAX_LIB_ARGS + 1];
 extern const char *const ly_dtype_names[DT_COUNT];
 extern const size_t ly_dtype_sizes[DT_COUNT];
 
+/* Loads buf into c->doc (c->file names it in messages); a syntax error gives "file:line:col: ...".
+ * The helpers below need only c->doc, file, err and errlen (c->l for expressions): any YAML file of
+ * ours (a lesson, a course) is read through them. */
+int ly_load(ld *c, const char *buf, size_t len);
 int ly_fail_at(ld *c, yaml_mark_t m, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 #define FAIL(c, n, ...) ly_fail_at((c), (n)->start_mark, __VA_ARGS__)
 yaml_node_t *ly_node(ld *c, int id);
