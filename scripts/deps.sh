@@ -38,6 +38,13 @@ if [ ! -x "$CUDA_HOME/bin/nvcc" ] || [ ! -f "$CUDA_HOME/include/nvrtc.h" ]; then
 	echo "    Install the CUDA Toolkit 13 (https://developer.nvidia.com/cuda-downloads) or set CUDA_HOME."
 	exit 1
 fi
+# A headless browser for the test of the class report's HTML page: optional, so that a machine
+# without it still builds and tests (that test then says SKIP).
+if [ "$want" = test ] && [ -z "${CUDACLIMB_NO_FETCH:-}" ] && ! command -v chromium >/dev/null 2>&1 && ! command -v chromium-browser >/dev/null 2>&1 &&
+	[ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+	echo "cudaclimb: installing chromium (headless, for the report's HTML test)"
+	DEBIAN_FRONTEND=noninteractive timeout 600 apt-get install -y -qq chromium >/dev/null 2>&1 || echo "cudaclimb: chromium could not be installed: that test will say SKIP"
+fi
 # nvdisasm, for the SASS view (show --sass, v in the code pane): the toolkit's, or NVIDIA's
 # nvidia-cuda-nvdisasm package from PyPI unpacked beside the binary. Optional: without it that view
 # says how to get it.

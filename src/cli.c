@@ -44,9 +44,15 @@ static const char usage_text[] =
 	"       cudaclimb reset LESSON/STAGE            the starter again (your file is kept as .N.bak)\n"
 	"       cudaclimb solution LESSON/STAGE         the stage's kernel beside yours, once passed or every hint seen\n"
 	"\n"
+	"courses (for instructors):\n"
+	"       cudaclimb course init DIR [--group G]   check DIR/course.yaml and set up its results folder for a class\n"
+	"       cudaclimb report DIR [--csv|--json|--html FILE]  the class: students x exercises, a leaderboard each\n"
+	"\n"
 	"options:\n"
 	"  --lessons DIR     use the lesson tree DIR (DIR/lessons/*.yaml, DIR/kernels/); also CUDACLIMB_LESSONS\n"
 	"  --work DIR        your exercise files and progress (default ~/cudaclimb-work); also CUDACLIMB_WORK\n"
+	"  --course DIR      a course (DIR/course.yaml): its lessons and exercises only, its bars, results to its\n"
+	"                    results folder; also CUDACLIMB_COURSE\n"
 	"  --gpu N           use GPU N (CUDA_VISIBLE_DEVICES is honoured first)\n"
 	"  --arch sm_XX      compile for this architecture (no GPU needed; check takes a comma list)\n"
 	"  --set NAME=VALUE  set a parameter or tunable (repeatable; VALUE may be an expression)\n"
@@ -73,12 +79,13 @@ int usage_error(const char *fmt, const char *arg)
 
 static int parse(cli *c, int argc, char **argv)
 {
-	enum { O_LESSONS = 256, O_GPU, O_ARCH, O_SET, O_JSON, O_TIMEOUT, O_SEED, O_REPS, O_NOCOUNT, O_REPLAY, O_NOCOLOR, O_ASCII, O_FRAMES, O_WORK, O_SASS, O_PTX };
+	enum { O_LESSONS = 256, O_GPU, O_ARCH, O_SET, O_JSON, O_TIMEOUT, O_SEED, O_REPS, O_NOCOUNT, O_REPLAY, O_NOCOLOR, O_ASCII, O_FRAMES, O_WORK, O_SASS, O_PTX, O_COURSE, O_GROUP, O_HTML, O_CSV };
 	static const struct option opts[] = {
 		{ "lessons", 1, 0, O_LESSONS }, { "gpu", 1, 0, O_GPU }, { "arch", 1, 0, O_ARCH }, { "set", 1, 0, O_SET },
 		{ "json", 0, 0, O_JSON }, { "timeout", 1, 0, O_TIMEOUT }, { "seed", 1, 0, O_SEED }, { "reps", 1, 0, O_REPS },
 		{ "no-counters", 0, 0, O_NOCOUNT }, { "replay", 1, 0, O_REPLAY }, { "no-color", 0, 0, O_NOCOLOR },
-		{ "ascii", 0, 0, O_ASCII }, { "frames", 1, 0, O_FRAMES }, { "work", 1, 0, O_WORK }, { "sass", 0, 0, O_SASS }, { "ptx", 0, 0, O_PTX }, { "help", 0, 0, 'h' }, { "version", 0, 0, 'V' }, { 0, 0, 0, 0 },
+		{ "ascii", 0, 0, O_ASCII }, { "frames", 1, 0, O_FRAMES }, { "work", 1, 0, O_WORK }, { "sass", 0, 0, O_SASS }, { "ptx", 0, 0, O_PTX },
+		{ "course", 1, 0, O_COURSE }, { "group", 1, 0, O_GROUP }, { "html", 1, 0, O_HTML }, { "csv", 0, 0, O_CSV }, { "help", 0, 0, 'h' }, { "version", 0, 0, 'V' }, { 0, 0, 0, 0 },
 	};
 	c->eo.gpu = -1;
 	opterr = 0;
@@ -89,6 +96,10 @@ static int parse(cli *c, int argc, char **argv)
 		case O_LESSONS: c->eo.lessons_root = optarg; break;
 		case O_WORK: c->work = optarg; break;
 		case O_SASS: c->code = SHOW_SASS; break;
+		case O_COURSE: c->eo.course_dir = optarg; break;
+		case O_GROUP: c->group = optarg; break;
+		case O_HTML: c->html = optarg; break;
+		case O_CSV: c->csv = 1; break;
 		case O_PTX: c->code = SHOW_PTX; break;
 		case O_GPU: c->eo.gpu = (int)strtol(optarg, &end, 10); if (*end || c->eo.gpu < 0) return usage_error("--gpu takes a GPU number, not '%s'", optarg); break;
 		case O_ARCH: c->archs = optarg; c->eo.arch = optarg; break;
@@ -552,7 +563,7 @@ int cli_main(int argc, char **argv)
 	static const struct { const char *name; int (*fn)(cli *c, engine *e); } cmds[] = {
 		{ "list", cmd_list }, { "show", cmd_show }, { "run", cmd_run }, { "bench", cmd_bench }, { "device", cmd_device },
 		{ "exercises", cmd_exercises }, { "try", cmd_try }, { "watch", cmd_watch }, { "hint", cmd_hint }, { "reset", cmd_reset },
-		{ "solution", cmd_solution },
+		{ "solution", cmd_solution }, { "course", cmd_course }, { "report", cmd_report },
 	};
 	int (*fn)(cli *c, engine *e) = NULL;
 	for (size_t i = 0; cmd && i < sizeof cmds / sizeof cmds[0] && !fn; i++) if (!strcmp(cmd, cmds[i].name)) fn = cmds[i].fn;
@@ -570,6 +581,7 @@ int cli_main(int argc, char **argv)
 	if (!cmd) c.eo.time_budget_ms = 100;   /* the terminal interface: what-if changes must feel instant */
 	if (cmd && !strcmp(cmd, "watch") && !c.eo.reps) c.eo.time_budget_ms = 100;   /* a verdict soon after each save */
 	engine *e = engine_new(&c.eo, err, sizeof err);
+	if (!e && strstr(err, "course.yaml:")) { fprintf(stderr, "%s\n", err); return EXIT_LESSONS; }   /* file:line:col, as a lesson's */
 	if (!e) { fprintf(stderr, "cudaclimb: %s\n", err); return EXIT_USAGE; }
 	c.to.work = c.work; c.to.replay = c.eo.replay_path;
 	if (cmd) join_stage_operands(&c, e);

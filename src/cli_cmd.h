@@ -12,6 +12,9 @@ typedef struct {
 	plan_setting sets[16]; int nsets;
 	const char *archs;
 	const char *work;               /* --work DIR: the learner's workspace */
+	const char *group;              /* course init --group NAME */
+	const char *html;               /* report --html FILE ("-": standard output) */
+	int csv;                        /* report --csv */
 	enum { SHOW_TEXT, SHOW_SASS, SHOW_PTX } code;   /* show: the lesson's text, or a stage's SASS or PTX */
 	char *const *args; int nargs;   /* the command and its operands */
 	char spec[192]; char **own_args;/* LESSON STAGE joined into LESSON/STAGE: args then points at own_args */
@@ -34,4 +37,8 @@ int cmd_watch(cli *c, engine *e);
 int cmd_hint(cli *c, engine *e);
 int cmd_reset(cli *c, engine *e);
 int cmd_solution(cli *c, engine *e);
+
+/* cli_course.c: course init, report. */
+int cmd_course(cli *c, engine *e);
+int cmd_report(cli *c, engine *e);
 #endif

@@ -2,6 +2,7 @@
  * check, time and judge the learner's file), watch (try again on every save), hint, reset, solution. */
 #include <errno.h>
 #include <poll.h>
+
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 #include "cli.h"
 #include "cli_cmd.h"
 #include "diff.h"
+#include "course.h"
 #include "exercise.h"
 #include "json.h"
 #include "util.h"
@@ -41,6 +43,8 @@ int cmd_exercises(cli *c, engine *e)
 	if (c->nargs == 2 && (r = find_lesson(e, c->args[1], &only))) return r;   /* any case; a misspelling gets a suggestion */
 	char *work = ex_workspace(c->work), err[512];
 	int n = 0, code = EXIT_OK;
+	const course *co = engine_course(e);
+	if (co && !c->json) { printf("Course %s: ", co->id); fput_clean(stdout, co->title); printf("\n"); }
 	if (c->json) printf("{\"workspace\": \"%s\", \"exercises\": [", work);
 	else printf("Your workspace: %s\n\n%-26s %-12s %-12s %-6s %-7s %s\n", work, "exercise", "state", "last try", "hints", "best", "title");
 	for (int i = 0; i < ls->count; i++) {
@@ -49,6 +53,8 @@ int cmd_exercises(cli *c, engine *e)
 		for (int s = 0; s < l->nstages; s++) {
 			const lesson_stage *st = &l->stages[s];
 			if (!st->exercise) continue;
+			const course_item *ci = course_find(engine_course(e), l->id, st->id);
+			if (engine_course(e) && !ci) continue;   /* a course shows what it assigns */
 			ex_progress p;
 			if (ex_progress_get(work, l, st, &p, err, sizeof err)) { fprintf(stderr, "cudaclimb: %s\n", err); code = EXIT_FAILED; }
 			char name[160], ratio[16] = "-";
@@ -64,8 +70,10 @@ int cmd_exercises(cli *c, engine *e)
 				printf("}");
 				free(file);
 			} else {
-				printf("%-26s %-12s %-12s %d/%-4d %-7s %s\n", name, ex_level_name(p.best), p.best == EX_NOT_STARTED ? "-" : ex_level_name(p.last),
+				printf("%-26s %-12s %-12s %d/%-4d %-7s %s", name, ex_level_name(p.best), p.best == EX_NOT_STARTED ? "-" : ex_level_name(p.last),
 				       p.hints, st->exercise->nhints, ratio, st->title);
+				if (ci && ci->due_text) printf("  (due %s)", ci->due_text);
+				printf("\n");
 			}
 			n++;
 		}
@@ -250,6 +258,7 @@ static int run_try(cli *c, engine *e, const lesson *l, int stage, const char *fi
 	if (c->json) print_json(engine_device(e), file, v);
 	else print_follow_ups(v);
 	if (ex_record(work, l, s, v, err, sizeof err)) fprintf(stderr, "cudaclimb: progress not saved: %s\n", err);
+	if (ex_record_class(e, l, s, v, err, sizeof err)) fprintf(stderr, "cudaclimb: your result was not sent to the course: %s\n", err);
 	int code = verdict_exit(v);
 	engine_set_listener(e, NULL, NULL);
 	ex_try_free(t);

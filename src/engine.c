@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include "arch.h"
 #include "compile.h"
+#include "course.h"
 #include "diagnose.h"
 #include "engine_replay.h"
 #include "occupancy.h"
@@ -40,6 +41,7 @@ struct engine {
 	engine_opts o;
 	char *data_root, *lessons_root, *exe;
 	lesson_set lessons;
+	course *course;
 	device_info dev;
 	int have_dev;
 	worker *w;
@@ -117,6 +119,31 @@ static char *tree_root(const char *dir, char *err, size_t errlen)
 	return up;
 }
 
+/* The lesson set narrowed to the course's lessons, in the course's order: its lessons: list, else
+ * the order its exercises first name them. */
+static void keep_course_lessons(engine *e)
+{
+	lesson_set *s = &e->lessons;
+	lesson **kept = xcalloc((size_t)s->count + 1, sizeof *kept);
+	int n = 0;
+	const course *c = e->course;
+	int total = c->nlessons ? c->nlessons : c->nitems;
+	for (int i = 0; i < total; i++) {
+		lesson *l = lesson_set_find(s, c->nlessons ? c->lessons[i] : c->items[i].lesson);
+		int dup = 0;
+		for (int k = 0; k < n; k++) dup |= kept[k] == l;
+		if (l && !dup) kept[n++] = l;
+	}
+	for (int i = 0; i < s->count; i++) {
+		int keep = 0;
+		for (int k = 0; k < n; k++) keep |= kept[k] == s->items[i];
+		if (!keep) lesson_free(s->items[i]);
+	}
+	free(s->items);
+	s->items = kept;
+	s->count = n;
+}
+
 engine *engine_new(const engine_opts *o, char *err, size_t errlen)
 {
 	engine *e = xcalloc(1, sizeof *e);
@@ -134,6 +161,12 @@ engine *engine_new(const engine_opts *o, char *err, size_t errlen)
 	free(table);
 	free(rules);
 	if (bad || lesson_set_load(&e->lessons, e->lessons_root, err, errlen)) { engine_free(e); return NULL; }
+	const char *cd = o->course_dir ? o->course_dir : getenv("CUDACLIMB_COURSE");
+	if (cd && *cd && (!(e->course = course_load(cd, err, errlen)) || course_check(e->course, &e->lessons, err, errlen))) {
+		engine_free(e);
+		return NULL;
+	}
+	if (e->course) keep_course_lessons(e);
 	char self[4096];
 	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
 	self[n > 0 ? n : 0] = 0;
@@ -162,6 +195,7 @@ void engine_free(engine *e)
 	worker_free(e->w);
 	replay_free(e->rp);
 	lesson_set_free(&e->lessons);
+	course_free(e->course);
 	arch_unload();
 	diagnose_unload();
 	free(e->data_root); free(e->lessons_root); free(e->exe);
@@ -169,6 +203,7 @@ void engine_free(engine *e)
 }
 
 const lesson_set *engine_lessons(engine *e) { return &e->lessons; }
+const course *engine_course(engine *e) { return e->course; }
 void engine_set_listener(engine *e, engine_listener fn, void *ctx) { e->fn = fn; e->ctx = ctx; }
 
 /* The limits used without a GPU: the --arch table entry (sm_90 when none is named). */

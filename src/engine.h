@@ -17,6 +17,7 @@ typedef struct {
 	double timeout_s;           /* watchdog for one run; <= 0: 10 s */
 	int no_counters;
 	const char *replay_path;    /* answer runs from a file written by run/bench --json */
+	const char *course_dir;     /* a course folder (course.yaml): only its lessons, its bars; NULL: $CUDACLIMB_COURSE */
 	uint64_t seed; int has_seed;/* inputs' seed; without it a fresh one per parameter set */
 	int reps;                   /* timed repetitions; 0: automatic (enough for time_budget_ms) */
 	int time_budget_ms;         /* automatic repetitions aim at this much timed work; 0: 400 ms */
@@ -30,6 +31,9 @@ engine *engine_new(const engine_opts *o, char *err, size_t errlen);
 void engine_free(engine *e);
 
 const lesson_set *engine_lessons(engine *e);
+/* The course in use (--course, $CUDACLIMB_COURSE), or NULL. Its lessons are the only ones loaded,
+ * in its order. */
+const struct course_s *engine_course(engine *e);
 
 /* The device, starting the worker if needed (blocking, at most the watchdog). Never NULL: when there
  * is no GPU, present is 0 and why says so in one line; with --arch the limits come from the table. */

@@ -124,4 +124,8 @@ int ex_sizes(engine *e, const lesson *l, int stage, ex_size *out, int cap);
 /* Records a finished verdict in the learner's progress (level, ratio, source hash). */
 int ex_record(const char *work, const lesson *l, const lesson_stage *s, const ex_verdict *v,
               char *err, size_t errlen);
+/* A verdict on an exercise the engine's course assigns, sent to the class's results (results.h); 0
+ * when sent or when there is nothing to send (no course, not assigned, no GPU), -1 with one line in
+ * err (the learner's own progress is not affected). */
+int ex_record_class(engine *e, const lesson *l, const lesson_stage *s, const ex_verdict *v, char *err, size_t errlen);
 #endif

@@ -1,0 +1,34 @@
+/* class_report: a course's results as the class table (students x exercises: passed, best speed
+ * ratio, tries, late, last activity) for the terminal, as CSV and JSON, and as one self-contained
+ * HTML page with a leaderboard of the fastest correct kernels per exercise. */
+#ifndef CC_CLASS_REPORT_H
+#define CC_CLASS_REPORT_H
+#include <stdio.h>
+#include "course.h"
+#include "results.h"
+
+typedef struct {
+	int tries, passed, late;    /* late: first passed after the exercise's deadline */
+	double best;                /* best ratio of a correct try at the lesson's size, 0 none */
+	int64_t first_pass, last;   /* times; 0 none */
+} class_cell;
+
+typedef struct {
+	const course *c;
+	char (*users)[64]; unsigned *uids; int nusers;
+	class_cell *cells;          /* nusers x c->nitems, row-major */
+	int64_t *last;              /* per user: the last activity */
+} class_table;
+
+/* Builds the table from records (those of exercises the course does not assign are left out). Free
+ * with class_table_free. */
+void class_table_make(class_table *t, const course *c, const result_record *r, int n);
+void class_table_free(class_table *t);
+const class_cell *class_cell_at(const class_table *t, int user, int item);
+
+void class_report_text(FILE *f, const class_table *t);
+void class_report_csv(FILE *f, const class_table *t);
+void class_report_json(FILE *f, const class_table *t);
+/* A whole HTML page, no external resources: the table and one bar chart (inline SVG) per exercise. */
+void class_report_html(FILE *f, const class_table *t);
+#endif

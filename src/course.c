@@ -1,0 +1,189 @@
+/* course: see course.h. Read with the lesson loader's YAML helpers (lesson_yaml.h), so that its
+ * errors read like a lesson's: "course.yaml:line:col: message". */
+#include "course.h"
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "lesson_yaml.h"
+#include "util.h"
+
+static const char *const runner_names[] = { "local", "ssh", "slurm" };
+const char *course_runner_name(course_runner r) { return (unsigned)r <= RUNNER_SLURM ? runner_names[r] : "?"; }
+
+/* "2026-12-01", "2026-12-01 23:59" or "2026-12-01T23:59", local time. 0 or -1. */
+static int parse_due(const char *s, int64_t *out)
+{
+	static const char *const forms[] = { "%Y-%m-%d %H:%M", "%Y-%m-%dT%H:%M", "%Y-%m-%d" };
+	for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
+		struct tm tm;
+		memset(&tm, 0, sizeof tm);
+		const char *end = strptime(s, forms[i], &tm);
+		if (!end || *end) continue;
+		if (i == 2) { tm.tm_hour = 23; tm.tm_min = 59; tm.tm_sec = 59; }   /* a day: to its end */
+		tm.tm_isdst = -1;
+		time_t t = mktime(&tm);
+		if (t == (time_t)-1) return -1;
+		*out = (int64_t)t;
+		return 0;
+	}
+	return -1;
+}
+
+/* "lesson/stage" into the item's names; -1 when it is not of that form. */
+static int split_exercise(const char *s, course_item *it)
+{
+	const char *slash = strchr(s, '/');
+	if (!slash || slash == s || !slash[1] || strchr(slash + 1, '/')) return -1;
+	it->lesson = xstrndup(s, (size_t)(slash - s));
+	it->stage = xstrdup(slash + 1);
+	return ly_is_ident(it->lesson) && ly_is_ident(it->stage) ? 0 : -1;
+}
+
+static int parse_item(ld *c, yaml_node_t *n, course_item *it)
+{
+	it->at.line = (int)n->start_mark.line + 1;
+	it->at.col = (int)n->start_mark.column + 1;
+	yaml_node_t *name = n;
+	if (n->type == YAML_MAPPING_NODE) {
+		static const char *const keys[] = { "!exercise", "pass", "due", NULL };
+		if (ly_check_keys(c, n, "an assigned exercise", keys)) return -1;
+		name = ly_get(c, n, "exercise");
+		yaml_node_t *pn = ly_get(c, n, "pass"), *dn = ly_get(c, n, "due");
+		if (pn) {
+			if (ly_parse_double(c, pn, "pass", &it->pass)) return -1;
+			if (!(it->pass > 0 && it->pass <= 10)) return FAIL(c, pn, "pass is the fraction of the stage kernel's speed to reach, above 0 and at most 10");
+		}
+		if (dn) {
+			const char *d = ly_scalar(c, dn, "due");
+			if (!d) return -1;
+			if (parse_due(d, &it->due)) return FAIL(c, dn, "due '%s' is not a date: write 2026-12-01 or 2026-12-01 23:59 (local time)", d);
+			it->due_text = xstrdup(d);
+		}
+	}
+	const char *s = ly_scalar(c, name, "an exercise");
+	if (!s) return -1;
+	if (split_exercise(s, it)) return FAIL(c, name, "an exercise is LESSON/STAGE, e.g. bandwidth/coalesced, not '%s'", s);
+	return 0;
+}
+
+static int parse_runner(ld *c, yaml_node_t *root, course *co)
+{
+	yaml_node_t *rn = ly_get(c, root, "runner"), *sn = ly_get(c, root, "ssh"), *ln = ly_get(c, root, "slurm");
+	if (rn) {
+		const char *r = ly_scalar(c, rn, "runner");
+		if (!r) return -1;
+		int k = 0;
+		while (k <= RUNNER_SLURM && strcmp(r, runner_names[k])) k++;
+		if (k > RUNNER_SLURM) return FAIL(c, rn, "runner is local, ssh or slurm, not '%s'", r);
+		co->runner = (course_runner)k;
+	}
+	if (sn) {
+		static const char *const keys[] = { "!host", NULL };
+		if (ly_check_keys(c, sn, "ssh", keys) || ly_get_str(c, sn, "host", &co->ssh_host)) return -1;
+	}
+	if (ln) {
+		static const char *const keys[] = { "partition", "gres", "time", "account", NULL };
+		if (ly_check_keys(c, ln, "slurm", keys) || ly_get_str(c, ln, "partition", &co->slurm_partition) ||
+		    ly_get_str(c, ln, "gres", &co->slurm_gres) || ly_get_str(c, ln, "time", &co->slurm_time) ||
+		    ly_get_str(c, ln, "account", &co->slurm_account)) return -1;
+	}
+	if (co->runner == RUNNER_SSH && !co->ssh_host) return FAIL(c, rn, "runner ssh needs ssh: { host: NAME }");
+	return 0;
+}
+
+static int parse_course(ld *c, yaml_node_t *root, course *co)
+{
+	static const char *const keys[] = { "!course", "!title", "!exercises", "lessons", "results", "share", "runner", "ssh", "slurm", NULL };
+	if (root->type != YAML_MAPPING_NODE) return FAIL(c, root, "a course file is a mapping: course, title, exercises, ...");
+	if (ly_check_keys(c, root, "a course", keys) || ly_get_str(c, root, "course", &co->id) || ly_get_str(c, root, "title", &co->title))
+		return -1;
+	if (!ly_is_ident(co->id)) return FAIL(c, ly_get(c, root, "course"), "course id '%s' must be an identifier ([a-z0-9_])", co->id);
+	yaml_node_t *ln = ly_get(c, root, "lessons"), *en = ly_get(c, root, "exercises"), *rn = ly_get(c, root, "results"),
+	            *sh = ly_get(c, root, "share");
+	if (ln && ly_parse_strings(c, ln, "lessons", &co->lessons, &co->nlessons)) return -1;
+	if (en->type != YAML_SEQUENCE_NODE || ly_seq_len(en) < 1) return FAIL(c, en, "exercises is a list of LESSON/STAGE (at least one)");
+	co->items = xcalloc((size_t)ly_seq_len(en), sizeof *co->items);
+	for (int i = 0; i < ly_seq_len(en); i++) {
+		yaml_node_t *in = ly_seq_at(c, en, i);
+		if (parse_item(c, in, &co->items[co->nitems++])) return -1;
+		for (int k = 0; k < co->nitems - 1; k++)
+			if (!strcmp(co->items[k].lesson, co->items[i].lesson) && !strcmp(co->items[k].stage, co->items[i].stage))
+				return FAIL(c, in, "%s/%s is assigned twice", co->items[i].lesson, co->items[i].stage);
+	}
+	char *results = NULL;
+	if (rn && ly_get_str(c, root, "results", &results)) return -1;
+	if (results && !*results) { free(results); return FAIL(c, rn, "results names a folder"); }
+	co->results = !results ? xasprintf("%s/results", co->dir) : results[0] == '/' ? results : xasprintf("%s/%s", co->dir, results);
+	if (results && results[0] != '/') free(results);
+	if (sh && ly_parse_bool(c, sh, "share", &co->share)) return -1;
+	return parse_runner(c, root, co);
+}
+
+course *course_load_buffer(const char *name, const char *dir, const char *buf, size_t len, char *err, size_t errlen)
+{
+	ld c = { .file = name, .err = err, .errlen = errlen };
+	if (ly_load(&c, buf, len)) return NULL;
+	course *co = xcalloc(1, sizeof *co);
+	co->dir = xstrdup(dir);
+	co->path = xstrdup(name);
+	yaml_node_t *root = yaml_document_get_root_node(&c.doc);
+	int bad = !root ? (strfmt(err, errlen, "%s:1:1: the file is empty", name), 1) : parse_course(&c, root, co);
+	yaml_document_delete(&c.doc);
+	if (bad) { course_free(co); return NULL; }
+	return co;
+}
+
+course *course_load(const char *dir, char *err, size_t errlen)
+{
+	char *path = xasprintf("%s/course.yaml", dir);
+	size_t len;
+	char *buf = file_read(path, &len);
+	course *co = NULL;
+	if (!buf) strfmt(err, errlen, "%s:1:1: cannot read the course file (a course folder holds course.yaml)", path);
+	else co = course_load_buffer(path, dir, buf, len, err, errlen);
+	free(buf);
+	free(path);
+	return co;
+}
+
+void course_free(course *c)
+{
+	if (!c) return;
+	free(c->id); free(c->title); free(c->dir); free(c->path); free(c->results);
+	for (int i = 0; i < c->nlessons; i++) free(c->lessons[i]);
+	free(c->lessons);
+	for (int i = 0; i < c->nitems; i++) { free(c->items[i].lesson); free(c->items[i].stage); free(c->items[i].due_text); }
+	free(c->items);
+	free(c->ssh_host); free(c->slurm_partition); free(c->slurm_gres); free(c->slurm_time); free(c->slurm_account);
+	free(c);
+}
+
+int course_check(const course *c, const lesson_set *ls, char *err, size_t errlen)
+{
+	for (int i = 0; i < c->nlessons; i++)
+		if (!lesson_set_find(ls, c->lessons[i])) { strfmt(err, errlen, "%s:1:1: lessons: no lesson '%s' in the lesson tree", c->path, c->lessons[i]); return -1; }
+	for (int i = 0; i < c->nitems; i++) {
+		const course_item *it = &c->items[i];
+		const lesson *l = lesson_set_find(ls, it->lesson);
+		int s = l ? lesson_stage_index(l, it->stage) : -1;
+		const char *why = !l ? "no such lesson" : s < 0 ? "no such stage" : !l->stages[s].exercise ? "that stage has no exercise" : NULL;
+		if (why) { strfmt(err, errlen, "%s:%d:%d: %s/%s: %s", c->path, it->at.line, it->at.col, it->lesson, it->stage, why); return -1; }
+	}
+	return 0;
+}
+
+const course_item *course_find(const course *c, const char *lid, const char *sid)
+{
+	for (int i = 0; c && i < c->nitems; i++)
+		if (!strcmp(c->items[i].lesson, lid) && !strcmp(c->items[i].stage, sid)) return &c->items[i];
+	return NULL;
+}
+
+int course_shows(const course *c, const char *lid)
+{
+	if (!c) return 1;
+	for (int i = 0; i < c->nlessons; i++) if (!strcmp(c->lessons[i], lid)) return 1;
+	if (c->nlessons) return 0;
+	for (int i = 0; i < c->nitems; i++) if (!strcmp(c->items[i].lesson, lid)) return 1;
+	return 0;
+}

@@ -1,0 +1,45 @@
+/* course: a course folder's course.yaml (lessons/README.md, "Courses"): the exercises an instructor
+ * assigns, in order, with their own bars and deadlines, where the class's results go, and which
+ * runner the GPU work uses. */
+#ifndef CC_COURSE_H
+#define CC_COURSE_H
+#include <stddef.h>
+#include <stdint.h>
+#include "lesson.h"
+
+typedef struct {
+	char *lesson, *stage;       /* the exercise: a stage with an exercise: block */
+	double pass;                /* the bar for this course; 0: the lesson's */
+	int64_t due;                /* a deadline (seconds since the epoch, local time as written); 0: none */
+	char *due_text;             /* as written */
+	lesson_mark at;
+} course_item;
+
+typedef enum { RUNNER_LOCAL, RUNNER_SSH, RUNNER_SLURM } course_runner;
+
+typedef struct course_s {
+	char *id, *title;
+	char *dir, *path;           /* the course folder and its course.yaml */
+	char **lessons; int nlessons;   /* the lessons shown, in order (default: the exercises' lessons) */
+	course_item *items; int nitems;
+	char *results;              /* the results folder (absolute, or relative to the current folder) */
+	int share;                  /* students may read each other's results */
+	course_runner runner;
+	char *ssh_host;
+	char *slurm_partition, *slurm_gres, *slurm_time, *slurm_account;
+} course;
+
+/* Reads DIR/course.yaml. Returns a new course (course_free), or NULL with "file:line:col: message". */
+course *course_load(const char *dir, char *err, size_t errlen);
+/* The same from a buffer (name in messages, dir the course folder). */
+course *course_load_buffer(const char *name, const char *dir, const char *buf, size_t len, char *err, size_t errlen);
+void course_free(course *c);
+/* Checks the course against the lessons: every lesson exists, every exercise is a stage with an
+ * exercise. Returns 0, or -1 with "file:line:col: message" for the first that is not. */
+int course_check(const course *c, const lesson_set *ls, char *err, size_t errlen);
+/* The item for lesson/stage, or NULL when the course does not assign it. */
+const course_item *course_find(const course *c, const char *lid, const char *sid);
+/* Whether the course shows lesson id (its lessons: list, else the lessons of its exercises). */
+int course_shows(const course *c, const char *lid);
+const char *course_runner_name(course_runner r);   /* "local", "ssh", "slurm" */
+#endif

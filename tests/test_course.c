@@ -1,0 +1,209 @@
+/* Tests for src/course.c, results.c, class_report.c: the course format and its errors at their
+ * file:line:col, the check against lessons, results written and read back (a file in one's name
+ * owned by someone else is passed over, as is a record claiming another uid), and the class table
+ * (best ratio, passed, late after the deadline). Run from the repository root. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "class_report.h"
+#include "course.h"
+#include "results.h"
+#include "util.h"
+
+static course *load(const char *text, char *err)
+{
+	err[0] = 0;
+	return course_load_buffer("c.yaml", "/srv/lab", text, strlen(text), err, 512);
+}
+
+static void expect_error(const char *text, const char *prefix)
+{
+	char err[512];
+	course *c = load(text, err);
+	if (c) { course_free(c); fail_msg("loaded, expected \"%s\"", prefix); }
+	if (strncmp(err, prefix, strlen(prefix))) fail_msg("got \"%s\", expected \"%s\"", err, prefix);
+}
+
+#define HEAD "course: lab3\ntitle: Lab 3\n"
+
+static void test_format(void **state)
+{
+	(void)state;
+	char err[512];
+	course *c = load(HEAD "exercises:\n  - bandwidth/coalesced\n  - { exercise: reduction/shuffle, pass: 0.95, due: \"2026-12-01 23:59\" }\n"
+	                 "lessons: [bandwidth, reduction]\nresults: out\nshare: true\nrunner: slurm\nslurm: { partition: gpu, gres: \"gpu:1\" }\n", err);
+	if (!c) fail_msg("%s", err);
+	assert_string_equal(c->id, "lab3");
+	assert_int_equal(c->nitems, 2);
+	assert_string_equal(c->items[1].lesson, "reduction");
+	assert_string_equal(c->items[1].stage, "shuffle");
+	assert_true(c->items[1].pass > 0.949 && c->items[1].pass < 0.951);
+	assert_true(c->items[1].due > 0);
+	assert_int_equal(c->items[0].due, 0);
+	assert_string_equal(c->results, "/srv/lab/out");
+	assert_int_equal(c->share, 1);
+	assert_int_equal(c->runner, RUNNER_SLURM);
+	assert_string_equal(c->slurm_gres, "gpu:1");
+	assert_non_null(course_find(c, "reduction", "shuffle"));
+	assert_null(course_find(c, "reduction", "reduce0"));
+	assert_true(course_shows(c, "bandwidth") && !course_shows(c, "sgemm"));
+	course_free(c);
+	c = load(HEAD "exercises: [a/b]\n", err);
+	if (!c) fail_msg("%s", err);
+	assert_string_equal(c->results, "/srv/lab/results");
+	assert_true(course_shows(c, "a") && !course_shows(c, "b"));
+	assert_int_equal(c->runner, RUNNER_LOCAL);
+	course_free(c);
+
+	expect_error("title: T\nexercises: [a/b]\n", "c.yaml:1:1: a course needs 'course'");
+	expect_error(HEAD "exercises: [a/b]\ncolour: red\n", "c.yaml:4:1: unknown key 'colour' in a course");
+	expect_error(HEAD "exercises: []\n", "c.yaml:3:12: exercises is a list");
+	expect_error(HEAD "exercises: [bandwidth]\n", "c.yaml:3:13: an exercise is LESSON/STAGE");
+	expect_error(HEAD "exercises: [a/b, a/b]\n", "c.yaml:3:18: a/b is assigned twice");
+	expect_error(HEAD "exercises:\n  - { exercise: a/b, pass: 0 }\n", "c.yaml:4:28: pass is the fraction");
+	expect_error(HEAD "exercises:\n  - { exercise: a/b, due: tomorrow }\n", "c.yaml:4:27: due 'tomorrow' is not a date");
+	expect_error(HEAD "exercises: [a/b]\nrunner: cloud\n", "c.yaml:4:9: runner is local, ssh or slurm");
+	expect_error(HEAD "exercises: [a/b]\nrunner: ssh\n", "c.yaml:4:9: runner ssh needs ssh: { host: NAME }");
+	expect_error("course: [\n", "c.yaml:2:1:");
+	expect_error("course: Lab-3\ntitle: T\nexercises: [a/b]\n", "c.yaml:1:9: course id 'Lab-3' must be an identifier");
+}
+
+static void test_check(void **state)
+{
+	(void)state;
+	lesson_set ls;
+	char err[512];
+	assert_int_equal(lesson_set_load(&ls, "tests/fixtures/exercise", err, sizeof err), 0);
+	course *c = load(HEAD "exercises:\n  - demo/scale\n  - demosum/sum\n", err);
+	assert_int_equal(course_check(c, &ls, err, sizeof err), 0);
+	course_free(c);
+	c = load(HEAD "exercises:\n  - demo/scale\n  - demo/nope\n", err);
+	assert_int_equal(course_check(c, &ls, err, sizeof err), -1);
+	assert_string_equal(err, "c.yaml:5:5: demo/nope: no such stage");
+	course_free(c);
+	c = load(HEAD "exercises: [nope/scale]\n", err);
+	assert_int_equal(course_check(c, &ls, err, sizeof err), -1);
+	assert_non_null(strstr(err, "no such lesson"));
+	course_free(c);
+	lesson_set_free(&ls);
+}
+
+static result_record rec(const char *user, unsigned uid, const char *ex, const char *verdict, double ratio, int64_t t)
+{
+	result_record r;
+	memset(&r, 0, sizeof r);
+	strfmt(r.user, sizeof r.user, "%s", user);
+	r.uid = uid;
+	strfmt(r.exercise, sizeof r.exercise, "%s", ex);
+	strfmt(r.verdict, sizeof r.verdict, "%s", verdict);
+	r.passed = !strcmp(verdict, "passed");
+	r.at_lesson_size = 1;
+	r.ratio = ratio;
+	r.time = t;
+	return r;
+}
+
+static void test_results_files(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/cc_test_course.XXXXXX", err[512];
+	assert_non_null(mkdtemp(dir));
+	char *yaml = xasprintf(HEAD "exercises: [demo/scale]\nresults: %s/results\n", dir);
+	course *c = course_load_buffer("c.yaml", dir, yaml, strlen(yaml), err, sizeof err);
+	free(yaml);
+	assert_non_null(c);
+	result_record r = rec("me", (unsigned)getuid(), "demo/scale", "passed", 1.01, 100);
+	/* no folder yet: one line that says what to do */
+	assert_int_equal(results_append(c, &r, err, sizeof err), -1);
+	assert_non_null(strstr(err, "course init"));
+	assert_int_equal(results_init(c, NULL, err, sizeof err), 0);
+	struct stat st;
+	assert_int_equal(stat(c->results, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 03773);
+	assert_int_equal(results_append(c, &r, err, sizeof err), 0);
+	r.ratio = 0.5;
+	strfmt(r.verdict, sizeof r.verdict, "slow");
+	r.passed = 0;
+	assert_int_equal(results_append(c, &r, err, sizeof err), 0);
+	result_record *all;
+	int n, skipped;
+	assert_int_equal(results_read(c, &all, &n, &skipped, err, sizeof err), 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(skipped, 0);
+	assert_string_equal(all[0].exercise, "demo/scale");
+	assert_true(all[0].passed && !all[1].passed);
+	free(all);
+	/* a record that claims another uid, in our file: not ours to make */
+	char *mine = xasprintf("%s/%u-me.jsonl", c->results, (unsigned)getuid()), *forged = xasprintf("%s/%u-other.jsonl", c->results, (unsigned)getuid() + 1);
+	FILE *f = fopen(mine, "a");
+	fprintf(f, "{\"time\": 5, \"user\": \"other\", \"uid\": %u, \"exercise\": \"demo/scale\", \"verdict\": \"passed\", \"passed\": true}\nnot json\n",
+	        (unsigned)getuid() + 1);
+	fclose(f);
+	/* a file named for another uid but owned by us: a forgery, left out */
+	f = fopen(forged, "w");
+	fprintf(f, "{\"time\": 5, \"user\": \"other\", \"uid\": %u, \"exercise\": \"demo/scale\", \"verdict\": \"passed\", \"passed\": true}\n",
+	        (unsigned)getuid() + 1);
+	fclose(f);
+	assert_int_equal(results_read(c, &all, &n, &skipped, err, sizeof err), 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(skipped, 1);
+	free(all);
+	free(mine);
+	free(forged);
+	char *cmd = xasprintf("rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	course_free(c);
+}
+
+static void test_table(void **state)
+{
+	(void)state;
+	char err[512];
+	course *c = load(HEAD "exercises:\n  - a/x\n  - { exercise: a/y, due: \"2026-01-01\" }\n", err);
+	int64_t due = c->items[1].due;
+	result_record r[] = {
+		rec("bob", 2, "a/x", "slow", 0.61, 10), rec("bob", 2, "a/x", "passed", 0.97, 20), rec("bob", 2, "a/x", "wrong", 0, 30),
+		rec("alice", 1, "a/y", "passed", 1.05, due + 60), rec("alice", 1, "a/y", "passed", 1.10, due + 90),
+		rec("carol", 3, "a/z", "passed", 2.0, 5),   /* not assigned: left out */
+	};
+	class_table t;
+	class_table_make(&t, c, r, 6);
+	assert_int_equal(t.nusers, 2);
+	assert_string_equal(t.users[0], "alice");                   /* in name order */
+	const class_cell *bx = class_cell_at(&t, 1, 0), *ay = class_cell_at(&t, 0, 1), *ax = class_cell_at(&t, 0, 0);
+	assert_int_equal(bx->tries, 3);
+	assert_true(bx->passed && !bx->late);
+	assert_true(bx->best > 0.969 && bx->best < 0.971);
+	assert_true(ay->passed && ay->late);                        /* first passed after the deadline */
+	assert_true(ay->best > 1.09);
+	assert_int_equal(ax->tries, 0);
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+	class_report_csv(f, &t);
+	class_report_html(f, &t);
+	fclose(f);
+	assert_non_null(strstr(out, "\"bob\",2,\"a/x\",1,0,0.9700,3,"));
+	assert_non_null(strstr(out, "<td class=\"late\">late 1.10x</td>"));
+	assert_non_null(strstr(out, "<svg"));
+	free(out);
+	class_table_free(&t);
+	course_free(c);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_format), cmocka_unit_test(test_check), cmocka_unit_test(test_results_files), cmocka_unit_test(test_table),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
