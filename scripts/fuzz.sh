@@ -25,6 +25,7 @@ sources_for() {
 	fuzz_sass) echo "src/sass.c src/util.c" ;;
 	fuzz_compile) echo "src/compile_parse.c src/util.c" ;;
 	fuzz_fields) echo "src/result.c src/util.c" ;;
+	fuzz_course) echo "src/course.c src/results.c src/class_report.c src/json.c src/result.c src/lesson.c src/lesson_yaml.c src/lesson_stage.c src/lesson_exercise.c src/expr.c src/util.c" ;;
 	fuzz_rules) echo "src/diagnose.c src/expr.c" ;;
 	*)
 		for f in src/*.c; do
