@@ -62,14 +62,14 @@ static const plan_arg *find(const plan *p, const char *name)
 static long long num(const plan *p, const char *name)
 {
 	const plan_arg *a = find(p, name);
-	if (!a || a->is_buffer) return -1;
+	if (!a || a->kind == ARG_BUFFER) return -1;
 	return a->type == AT_F64 ? (long long)a->v.f64 : a->v.i64;
 }
 
 static gpu_buffer *buf(const plan *p, gpu_data *d, const char *name)
 {
 	const plan_arg *a = find(p, name);
-	return a && a->is_buffer ? gpu_data_find(d, a->buffer) : NULL;
+	return a && a->kind == ARG_BUFFER ? gpu_data_find(d, a->buffer) : NULL;
 }
 
 static cudaError_t blas_error(cublasStatus_t st)

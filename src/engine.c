@@ -359,7 +359,7 @@ static void take_compile(engine *e, job *j, const compile_result *cr)
 	strfmt(r->arch, sizeof r->arch, "%s", cr->arch);
 	strfmt(r->cubin, sizeof r->cubin, "%s", cr->cubin_path);
 	const plan_launch *L = NULL;
-	for (int i = 0; i < j->p.nlaunches && !L; i++) if (!j->p.launches[i].is_memset) L = &j->p.launches[i];
+	for (int i = 0; i < j->p.nlaunches && !L; i++) if (j->p.launches[i].kind == STEP_LAUNCH) L = &j->p.launches[i];
 	if (!L) return;
 	memcpy(r->grid, L->grid, sizeof r->grid);
 	memcpy(r->block, L->block, sizeof r->block);
@@ -379,7 +379,7 @@ static void take_compile(engine *e, job *j, const compile_result *cr)
 static void occupancy_into(engine *e, const job *j, run_result *r)
 {
 	const plan_launch *L = NULL;
-	for (int i = 0; i < j->p.nlaunches && !L; i++) if (!j->p.launches[i].is_memset) L = &j->p.launches[i];
+	for (int i = 0; i < j->p.nlaunches && !L; i++) if (j->p.launches[i].kind == STEP_LAUNCH) L = &j->p.launches[i];
 	if (!L || r->regs <= 0) return;
 	arch_info live;
 	const arch_info *a = table_arch(e);
@@ -599,8 +599,8 @@ static void first_error(const char *log, char *out, size_t n)
 static const char *arg_kind_text(const plan_arg *a, char *buf, size_t n)
 {
 	static const char *const names[] = { "i32", "u32", "i64", "u64", "f32", "f64" };
-	if (a->is_tensormap) strfmt(buf, n, "a 128-byte tensor map over %s", a->buffer);
-	else if (a->is_buffer) strfmt(buf, n, "a pointer to %s (8 bytes)", a->buffer);
+	if (a->kind == ARG_TENSORMAP) strfmt(buf, n, "a 128-byte tensor map over %s", a->buffer);
+	else if (a->kind == ARG_BUFFER) strfmt(buf, n, "a pointer to %s (8 bytes)", a->buffer);
 	else strfmt(buf, n, "an %s value (%d bytes)", names[a->type], a->type == AT_I32 || a->type == AT_U32 || a->type == AT_F32 ? 4 : 8);
 	return buf;
 }
@@ -616,7 +616,7 @@ static int check_interface(engine *e, job *j, const compile_result *cr)
 	char msg[512], a[96];
 	for (int i = 0; i < j->p.nlaunches; i++) {
 		const plan_launch *L = &j->p.launches[i];
-		if (L->is_memset) continue;
+		if (L->kind != STEP_LAUNCH) continue;
 		const compile_entry *ce = compile_find_entry(cr, L->entry);
 		if (!ce) {
 			sb found = {0};
@@ -640,8 +640,9 @@ static int check_interface(engine *e, job *j, const compile_result *cr)
 		for (int k = 0; k < L->nargs; k++) {
 			const plan_arg *pa = &L->args[k];
 			const compile_param *cp = &ce->params[k];
-			int size = pa->is_tensormap ? 128 : pa->is_buffer ? 8 : pa->type == AT_I32 || pa->type == AT_U32 || pa->type == AT_F32 ? 4 : 8;
-			char kind = pa->is_tensormap ? 'b' : pa->is_buffer ? 'i' : pa->type == AT_F32 || pa->type == AT_F64 ? 'f' : 'i';
+			int size;
+			char kind;
+			plan_arg_abi(pa, &size, &kind);
 			if (cp->size == size && cp->kind == kind) continue;
 			strfmt(msg, sizeof msg, "parameter %d of %s is %s of %d bytes, but the stage passes %s: check the signature in %s",
 			       k + 1, L->entry, cp->kind == 'f' ? "a float" : cp->kind == 'b' ? "a struct" : "an integer or pointer", cp->size,

@@ -15,7 +15,8 @@ typedef struct { _Alignas(128) unsigned char bytes[128]; } arg_slot;
 _Static_assert(sizeof(CUtensorMap) <= sizeof(arg_slot) && _Alignof(CUtensorMap) <= _Alignof(arg_slot), "a tensor map fits a slot");
 
 typedef struct {
-	int is_memset; gpu_buffer *buf; int value;
+	lesson_step_kind kind;
+	gpu_buffer *buf; int value;     /* STEP_MEMSET */
 	cudaKernel_t k;
 	dim3 grid, block; size_t shared;
 	void **args;          /* pointers into store */
@@ -118,8 +119,8 @@ gpu_exec *gpu_exec_new(const plan *p, gpu_data *d, const char *cubin, char *err,
 	for (int i = 0; i < p->nlaunches; i++) {
 		const plan_launch *pl = &p->launches[i];
 		xlaunch *L = &x->L[i];
-		if (pl->is_memset) {
-			L->is_memset = 1;
+		L->kind = pl->kind;
+		if (pl->kind == STEP_MEMSET) {
 			L->buf = gpu_data_find(d, pl->buffer);
 			L->value = pl->value;
 			continue;
@@ -141,9 +142,9 @@ gpu_exec *gpu_exec_new(const plan *p, gpu_data *d, const char *cubin, char *err,
 		for (int a = 0; a < pl->nargs; a++) {
 			const plan_arg *pa = &pl->args[a];
 			arg_slot *slot = &L->store[a];
-			if (pa->is_tensormap) {
+			if (pa->kind == ARG_TENSORMAP) {
 				if (encode_tensormap(&pa->tm, pa->buffer, gpu_data_find(d, pa->buffer), slot, err, errlen)) { gpu_exec_free(x); return NULL; }
-			} else if (pa->is_buffer) {
+			} else if (pa->kind == ARG_BUFFER) {
 				gpu_buffer *b = gpu_data_find(d, pa->buffer);
 				memcpy(slot, &b->ptr, sizeof(void *));
 			} else {
@@ -155,13 +156,27 @@ gpu_exec *gpu_exec_new(const plan *p, gpu_data *d, const char *cubin, char *err,
 	return x;
 }
 
+static cudaError_t run_launch(const xlaunch *L, cudaStream_t s)
+{
+	return cudaLaunchKernel((const void *)L->k, L->grid, L->block, L->args, L->shared, s);
+}
+
+static cudaError_t run_memset(const xlaunch *L, cudaStream_t s)
+{
+	return cudaMemsetAsync(L->buf->ptr, L->value, L->buf->bytes, s);
+}
+
+/* One entry per kind of step (lesson.h); copies and others join here. */
+static cudaError_t (*const run_step[STEP_KIND_COUNT])(const xlaunch *, cudaStream_t) = {
+	[STEP_LAUNCH] = run_launch,
+	[STEP_MEMSET] = run_memset,
+};
+
 cudaError_t gpu_exec_launch(gpu_exec *x, cudaStream_t s)
 {
 	if (x->p->stage < 0) return baseline_run(x->p, x->d, s, NULL, 0);
 	for (int i = 0; i < x->n; i++) {
-		xlaunch *L = &x->L[i];
-		cudaError_t e = L->is_memset ? cudaMemsetAsync(L->buf->ptr, L->value, L->buf->bytes, s)
-		                             : cudaLaunchKernel((const void *)L->k, L->grid, L->block, L->args, L->shared, s);
+		cudaError_t e = run_step[x->L[i].kind](&x->L[i], s);
 		if (e) return e;
 	}
 	return cudaSuccess;
@@ -170,7 +185,7 @@ cudaError_t gpu_exec_launch(gpu_exec *x, cudaStream_t s)
 cudaKernel_t gpu_exec_first_kernel(gpu_exec *x, int *threads, size_t *shared)
 {
 	for (int i = 0; i < x->n; i++) {
-		if (x->L[i].is_memset) continue;
+		if (x->L[i].kind != STEP_LAUNCH) continue;
 		*threads = (int)(x->L[i].block.x * x->L[i].block.y * x->L[i].block.z);
 		*shared = x->L[i].shared;
 		return x->L[i].k;

@@ -42,7 +42,12 @@ typedef struct {
 
 typedef struct { lesson_expr cond; char *message; } lesson_constraint;
 
-typedef enum { ARG_BUFFER, ARG_VALUE, ARG_TENSORMAP } lesson_arg_kind;
+/* What an argument is (a zeroed one is a value). The names the lesson format spells them in, the bytes
+ * a kernel parameter of each takes, and whether it is a float, are in plan.c's table. */
+typedef enum { ARG_VALUE, ARG_BUFFER, ARG_TENSORMAP, ARG_KIND_COUNT } lesson_arg_kind;
+/* What a step of a stage is (a zeroed one is a kernel launch); gpu_exec.c runs each kind through its
+ * own entry of a table. */
+typedef enum { STEP_LAUNCH, STEP_MEMSET, STEP_KIND_COUNT } lesson_step_kind;
 typedef enum { AT_I32, AT_U32, AT_I64, AT_U64, AT_F32, AT_F64 } lesson_arg_type;
 #define LESSON_TMA_MAX_RANK 5
 typedef struct {
@@ -59,7 +64,7 @@ typedef struct {
 } lesson_arg;
 
 typedef struct {
-	int is_memset;                /* a memset step instead of a kernel launch */
+	lesson_step_kind kind;        /* a kernel launch, or a memset of a buffer */
 	char *memset_buffer; int memset_value;
 	char *entry;                  /* kernel entry; NULL means the stage's entry */
 	lesson_expr grid[3], block[3];/* missing dimensions are NULL (= 1) */

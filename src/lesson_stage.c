@@ -142,7 +142,7 @@ static int parse_launch(ld *c, lesson_stage *s, yaml_node_t *n, lesson_launch *L
 		static const char *const keys[] = { "memset", NULL }, *const mkeys[] = { "!buffer", "value", NULL };
 		yaml_node_t *m = ly_get(c, n, "memset");
 		if (ly_check_keys(c, n, "a memset step", keys) || ly_check_keys(c, m, "memset", mkeys)) return -1;
-		L->is_memset = 1;
+		L->kind = STEP_MEMSET;
 		if (ly_get_str(c, m, "buffer", &L->memset_buffer)) return -1;
 		if (!lesson_find_buffer(c->l, s, L->memset_buffer)) return FAIL(c, ly_get(c, m, "buffer"), "unknown buffer '%s'", L->memset_buffer);
 		yaml_node_t *v = ly_get(c, m, "value");

@@ -194,7 +194,7 @@ static int make_tensormap(pctx *c, const lesson_arg *a, plan_arg *out)
 	const char *name = a->buffer;
 	const plan_buffer *b = find_buffer(c->p, name);
 	plan_tensormap *t = &out->tm;
-	out->is_tensormap = 1;
+	out->kind = ARG_TENSORMAP;
 	out->buffer = name;
 	if (!b) { strfmt(c->err, c->errlen, "tensor map %s: no such buffer", name); return -1; }   /* the loader checked */
 	t->type = b->type;
@@ -325,8 +325,8 @@ static void refuse_constraint(pctx *c, const lesson_constraint *k)
 
 static int make_launch(pctx *c, const plan_device *dev, const lesson_stage *s, const lesson_launch *L, plan_launch *out)
 {
-	if (L->is_memset) {
-		*out = (plan_launch){ .is_memset = 1, .buffer = L->memset_buffer, .value = L->memset_value };
+	if (L->kind == STEP_MEMSET) {
+		*out = (plan_launch){ .kind = STEP_MEMSET, .buffer = L->memset_buffer, .value = L->memset_value };
 		return 0;
 	}
 	out->entry = L->entry ? L->entry : s->entry;
@@ -361,7 +361,7 @@ static int make_launch(pctx *c, const plan_device *dev, const lesson_stage *s, c
 	out->args = xcalloc((size_t)L->nargs, sizeof *out->args);
 	for (int i = 0; i < L->nargs; i++) {
 		const lesson_arg *a = &L->args[i];
-		if (a->kind == ARG_BUFFER) { out->args[i].is_buffer = 1; out->args[i].buffer = a->buffer; }
+		if (a->kind == ARG_BUFFER) { out->args[i].kind = ARG_BUFFER; out->args[i].buffer = a->buffer; }
 		else if (a->kind == ARG_TENSORMAP ? make_tensormap(c, a, &out->args[i]) : convert_arg(c, a, &out->args[i])) return -1;
 	}
 	return 0;
@@ -380,7 +380,7 @@ static int make_baseline(pctx *c)
 	for (int i = 0; i < b->nargs; i++) {
 		plan_arg *a = &L->args[i];
 		a->name = b->arg_names[i];
-		if (!b->arg_values[i].e) { a->is_buffer = 1; a->buffer = b->arg_strings[i]; continue; }
+		if (!b->arg_values[i].e) { a->kind = ARG_BUFFER; a->buffer = b->arg_strings[i]; continue; }
 		expr_value v;
 		if (eval(c, &b->arg_values[i], &v)) return -1;
 		if (v.kind == EXPR_INT) { a->type = AT_I64; a->v.i64 = v.i; }
@@ -594,4 +594,25 @@ int plan_make_fit(plan *p, const lesson *l, int stage, plan_setting *sets, int *
 	size_t n = strlen(err);
 	strfmt(err + n, errlen - n, " (%s=%s fits)", fix.name, fix.value);
 	return -1;
+}
+
+/* The parameter each value type becomes: bytes and class. */
+static const struct { int size; char kind; } value_abi[] = {
+	[AT_I32] = { 4, 'i' }, [AT_U32] = { 4, 'i' }, [AT_I64] = { 8, 'i' }, [AT_U64] = { 8, 'i' }, [AT_F32] = { 4, 'f' }, [AT_F64] = { 8, 'f' },
+};
+/* ... and each kind of argument that is not a value. */
+static const struct { int size; char kind; } kind_abi[ARG_KIND_COUNT] = {
+	[ARG_BUFFER] = { 8, 'i' }, [ARG_TENSORMAP] = { 128, 'b' },
+};
+
+void plan_arg_abi(const plan_arg *a, int *size, char *kind)
+{
+	if (a->kind == ARG_VALUE) { *size = value_abi[a->type].size; *kind = value_abi[a->type].kind; }
+	else { *size = kind_abi[a->kind].size; *kind = kind_abi[a->kind].kind; }
+}
+
+const char *plan_step_name(lesson_step_kind k)
+{
+	static const char *const names[STEP_KIND_COUNT] = { [STEP_LAUNCH] = "launch", [STEP_MEMSET] = "memset" };
+	return (unsigned)k < STEP_KIND_COUNT ? names[k] : "?";
 }

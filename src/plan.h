@@ -30,15 +30,17 @@ typedef struct {
 } plan_tensormap;
 
 typedef struct {
-	int is_buffer; const char *buffer;      /* buffer name, owned by the lesson (also a tensor map's buffer) */
-	int is_tensormap; plan_tensormap tm;    /* passed by value as a 128-byte CUtensorMap built on the host */
+	lesson_arg_kind kind;
+	const char *buffer;                     /* ARG_BUFFER, ARG_TENSORMAP: the buffer's name, owned by the lesson */
+	plan_tensormap tm;                      /* ARG_TENSORMAP: passed by value as a 128-byte CUtensorMap built on the host */
 	const char *name;                       /* baseline arguments only: the argument name */
 	lesson_arg_type type;
 	union { int32_t i32; uint32_t u32; int64_t i64; uint64_t u64; float f32; double f64; } v;
 } plan_arg;
 
 typedef struct {
-	int is_memset; const char *buffer; int value;
+	lesson_step_kind kind;
+	const char *buffer; int value;          /* STEP_MEMSET */
 	const char *entry;
 	unsigned grid[3], block[3];
 	size_t shared;
@@ -60,6 +62,11 @@ typedef struct {
 	double bytes, flops;            /* the model */
 	int64_t working_set;            /* bytes of all buffers */
 } plan;
+
+/* How a kernel parameter that takes a receives it: its size in bytes and 'i' (an integer or a
+ * pointer), 'f' (a float) or 'b' (bytes: a struct by value), as the PTX declares parameters. */
+void plan_arg_abi(const plan_arg *a, int *size, char *kind);
+const char *plan_step_name(lesson_step_kind k);   /* "launch", "memset" */
 
 /* Builds p for stage (or -1: baseline). Returns 0; or -1 with a user-facing message in err:
  * unknown setting, value outside its range or not allowed, a broken constraint (the lesson's

@@ -352,11 +352,11 @@ static void test_full_lesson(void **state)
 	/* launches: memset, a 3D kernel launch, a second entry */
 	assert_int_equal(s->nlaunches, 3);
 	const lesson_launch *m = &s->launches[0];
-	assert_true(m->is_memset);
+	assert_int_equal(m->kind, STEP_MEMSET);
 	assert_string_equal(m->memset_buffer, "partial");
 	assert_int_equal(m->memset_value, 255);
 	const lesson_launch *L = &s->launches[1];
-	assert_false(L->is_memset);
+	assert_int_equal(L->kind, STEP_LAUNCH);
 	assert_null(L->entry);
 	assert_string_equal(expr_source(L->grid[0].e), "ceil_div(n, BLOCK)");
 	assert_string_equal(expr_source(L->grid[1].e), "2");

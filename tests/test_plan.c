@@ -202,11 +202,11 @@ static void test_defaults(void **state)
 	/* launches */
 	assert_int_equal(p.nlaunches, 3);
 	const plan_launch *m = &p.launches[0];
-	assert_true(m->is_memset);
+	assert_int_equal(m->kind, STEP_MEMSET);
 	assert_string_equal(m->buffer, "partial");
 	assert_int_equal(m->value, 7);
 	const plan_launch *k = &p.launches[1];
-	assert_false(k->is_memset);
+	assert_int_equal(k->kind, STEP_LAUNCH);
 	assert_string_equal(k->entry, "k");
 	assert_int_equal(k->grid[0], 8);   /* ceil_div(4096, 256 * 2) */
 	assert_int_equal(k->grid[1], 4);
@@ -216,10 +216,10 @@ static void test_defaults(void **state)
 	assert_int_equal(k->block[2], 1);
 	assert_int_equal(k->shared, 1024);
 	assert_int_equal(k->nargs, 9);
-	assert_true(k->args[0].is_buffer);
+	assert_int_equal(k->args[0].kind, ARG_BUFFER);
 	assert_string_equal(k->args[0].buffer, "x");
 	assert_string_equal(k->args[2].buffer, "partial");
-	assert_false(k->args[3].is_buffer);
+	assert_true(k->args[3].kind != ARG_BUFFER);
 	assert_int_equal(k->args[3].type, AT_F32);
 	assert_true(k->args[3].v.f32 == 1.5f);
 	assert_int_equal(k->args[4].type, AT_I64);
@@ -429,8 +429,8 @@ static void test_tensormaps(void **state)
 	const plan_launch *k = &p.launches[0];
 	assert_int_equal(k->nargs, 3);
 	const plan_arg *a = &k->args[0];
-	assert_true(a->is_tensormap);
-	assert_false(a->is_buffer);
+	assert_int_equal(a->kind, ARG_TENSORMAP);
+	assert_true(a->kind != ARG_BUFFER);
 	assert_string_equal(a->buffer, "H");
 	const plan_tensormap *t = &a->tm;
 	assert_int_equal(t->type, DT_BF16);
@@ -440,10 +440,10 @@ static void test_tensormaps(void **state)
 	assert_true(t->strides[1] == 776 * 2);
 	assert_true(t->box[0] == 64 && t->box[1] == 32);
 	assert_int_equal(t->swizzle, 128);
-	assert_true(k->args[1].is_buffer);
-	assert_false(k->args[1].is_tensormap);
+	assert_int_equal(k->args[1].kind, ARG_BUFFER);
+	assert_true(k->args[1].kind != ARG_TENSORMAP);
 	t = &k->args[2].tm;
-	assert_true(k->args[2].is_tensormap);
+	assert_int_equal(k->args[2].kind, ARG_TENSORMAP);
 	assert_int_equal(t->data_type, CU_TENSOR_MAP_DATA_TYPE_FLOAT32);
 	assert_true(t->strides[1] == 776 * 4);
 	assert_int_equal(t->swizzle, 0);
@@ -521,12 +521,12 @@ static void test_baseline(void **state)
 	assert_string_equal(b->entry, "memcpy");
 	assert_int_equal(b->nargs, 3);
 	assert_string_equal(b->args[0].name, "dst");
-	assert_true(b->args[0].is_buffer);
+	assert_int_equal(b->args[0].kind, ARG_BUFFER);
 	assert_string_equal(b->args[0].buffer, "z");
 	assert_string_equal(b->args[1].name, "src");
 	assert_string_equal(b->args[1].buffer, "x");
 	assert_string_equal(b->args[2].name, "bytes");
-	assert_false(b->args[2].is_buffer);
+	assert_true(b->args[2].kind != ARG_BUFFER);
 	assert_int_equal(b->args[2].type, AT_I64);
 	assert_int_equal(b->args[2].v.i64, 400);
 	assert_true(p.bytes == 1200);   /* no model of its own: the lesson's */
@@ -731,9 +731,36 @@ static void test_make_fit(void **state)
 	lesson_free(l);
 }
 
+/* Each kind of argument, and each value type, as the kernel parameter it must match. */
+static void test_arg_abi(void **state)
+{
+	(void)state;
+	static const struct { lesson_arg_kind k; lesson_arg_type t; int size; char kind; } cases[] = {
+		{ ARG_VALUE, AT_I32, 4, 'i' }, { ARG_VALUE, AT_U32, 4, 'i' }, { ARG_VALUE, AT_I64, 8, 'i' }, { ARG_VALUE, AT_U64, 8, 'i' },
+		{ ARG_VALUE, AT_F32, 4, 'f' }, { ARG_VALUE, AT_F64, 8, 'f' }, { ARG_BUFFER, AT_I32, 8, 'i' }, { ARG_TENSORMAP, AT_I32, 128, 'b' },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		plan_arg a;
+		memset(&a, 0, sizeof a);
+		a.kind = cases[i].k;
+		a.type = cases[i].t;
+		int size = 0;
+		char kind = 0;
+		plan_arg_abi(&a, &size, &kind);
+		assert_int_equal(size, cases[i].size);
+		assert_int_equal(kind, cases[i].kind);
+	}
+	plan_arg zero;
+	memset(&zero, 0, sizeof zero);
+	assert_int_equal(zero.kind, ARG_VALUE);        /* a zeroed argument is a value, a zeroed step a launch */
+	assert_string_equal(plan_step_name(STEP_LAUNCH), "launch");
+	assert_string_equal(plan_step_name(STEP_MEMSET), "memset");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_arg_abi),
 		cmocka_unit_test(test_defaults),      cmocka_unit_test(test_overrides),
 		cmocka_unit_test(test_refusals),      cmocka_unit_test(test_grid_limits),
 		cmocka_unit_test(test_baseline),      cmocka_unit_test(test_setting_parse),

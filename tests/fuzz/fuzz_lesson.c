@@ -40,7 +40,7 @@ static void check_stage(const lesson *l, const lesson_stage *s)
 	}
 	for (int i = 0; i < s->nlaunches; i++) {
 		const lesson_launch *L = &s->launches[i];
-		if (L->is_memset) {
+		if (L->kind == STEP_MEMSET) {
 			if (!lesson_find_buffer(l, s, L->memset_buffer) || L->memset_value < 0 || L->memset_value > 255) abort();
 			continue;
 		}
