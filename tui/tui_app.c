@@ -93,11 +93,14 @@ static void on_engine(void *ctx, int job, job_phase phase, const char *note, con
 		a->pending |= TUI_REDRAW;
 	if (x & EXM_VERDICT)
 		exercise_verdict(a);
-	if (!a->m || !stage_event(a->m, job, phase, note, r, a->now))
+	int ev = a->m ? stage_event(a->m, job, phase, note, r, a->now) : 0;
+	if (!ev)
 		return;
 	a->pending |= TUI_REDRAW;
 	if (a->scr == &tui_screen_stage && (phase == JOB_COMPILING || phase == JOB_DONE))
-		stage_view_sync(a);          /* a kernel file edited since it was shown: shown again */
+		stage_view_sync(a);          /* a kernel file edited since it was shown: shown again; the PTX and SASS */
+	if (ev == STAGE_EV_CODE)         /* a compile for those views: not a run, the view stays */
+		return;
 	const stage_slot *sl = &a->m->slots[a->m->cur];
 	if (phase == JOB_DONE && sl->have_last && !exm_active(&a->ex)) {
 		if (sl->last.status == RUN_COMPILE_ERROR)
@@ -289,7 +292,7 @@ static int take_stderr(tui_app *a)
 /* The fixed tour of --frames: keys fed to the handlers, not read from the terminal. */
 static const int tour[] = { KEY_DOWN, KEY_UP, '\n', '\t', KEY_NPAGE, '\t', KEY_RIGHT, KEY_LEFT,
 	'4', '8', KEY_BACKSPACE, 27, 'j', 's', '\t', '\t', 'd', 'e', 'z', 'z', 'a', '?', 27, 'n', 'd', 'p',
-	27, 27 };
+	'v', 'v', 'd', 'v', 'o', 'j', KEY_NPAGE, 'o', 27, 27 };
 
 static int setup_curses(tui_app *a, SCREEN **scr, FILE **devnull)
 {
@@ -417,6 +420,7 @@ int tui_run(engine *e, const tui_opts *o)
 	a->ls = engine_lessons(e);
 	a->lesson = -1;
 	a->sv.src_stage = -1;
+	mcode_init(&a->sv.mc);
 	setlocale(LC_CTYPE, "");                 /* not LC_ALL: numbers stay in the C locale */
 	const char *cs = nl_langinfo(CODESET), *nc = getenv("NO_COLOR");
 	int utf8 = cs && (!strcmp(cs, "UTF-8") || !strcmp(cs, "utf8"));

@@ -6,6 +6,7 @@
 #include "tui.h"
 #include "tui_errlog.h"
 #include "tui_exercise.h"
+#include "tui_mcode.h"
 #include "tui_source.h"
 #include "tui_stage.h"
 #include "tui_state.h"
@@ -44,7 +45,8 @@ typedef struct {
 typedef enum { OVERLAY_NONE, OVERLAY_HELP, OVERLAY_GLOSSARY, OVERLAY_MESSAGES } tui_overlay;
 
 enum { PANE_EXPLAIN, PANE_CODE, PANE_TUNABLES, PANE_MEASURE, PANE_LADDER, PANE_COUNT };
-typedef enum { CODE_SOURCE, CODE_DIFF, CODE_LOG, CODE_SWEEP } code_view;
+/* The code pane's views; v cycles source, PTX, SASS; d in the SASS view is CODE_SASS_DIFF. */
+typedef enum { CODE_SOURCE, CODE_DIFF, CODE_LOG, CODE_SWEEP, CODE_PTX, CODE_SASS, CODE_SASS_DIFF } code_view;
 
 typedef struct { int y, x, h, w; } tui_rect;
 
@@ -58,6 +60,8 @@ typedef struct {
 	source_text src, prev_src;        /* this stage's kernel and the previous stage's */
 	char src_err[512];
 	diff_op *diff; int ndiff;         /* -1: not computed */
+	tui_mcode mc;                     /* the PTX and SASS views' code (loaded while one is open) */
+	int reading, read_scroll;         /* the reading mode (o): the explanation on the whole screen */
 	tui_rect r[PANE_COUNT];
 } tui_stage_view;
 
@@ -92,7 +96,8 @@ void app_open_lesson(tui_app *a, int i, int s);
 void app_switch(tui_app *a, const tui_screen *s);
 /* Saves the progress file when it changed (quietly: a failure shows in the status bar). */
 void app_save(tui_app *a);
-/* Loads the open stage's kernel (and the previous stage's, for the diff) when the stage changed. */
+/* Loads the open stage's kernel (and the previous stage's, for the diff) when the stage changed;
+ * in the PTX and SASS views, their code (mcode_sync). */
 void stage_view_sync(tui_app *a);
 /* Exercise mode on the stage view (tui_stage_exercise.c): its keys when open, and x to open it
  * (TUI_IGNORED for keys it leaves to the stage view); its footer hints; leaving it. */

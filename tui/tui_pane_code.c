@@ -8,9 +8,8 @@
 #include "tui_panes.h"
 #include "tui_widget.h"
 
-/* Draws line s (roles per byte, or one role when roles is NULL) from column hs, width w. */
-static void draw_code(int y, int x, int w, const char *s, size_t len, const unsigned char *roles,
-                      tui_role one, int hs)
+void pane_code_line(int y, int x, int w, const char *s, size_t len, const unsigned char *roles,
+                    tui_role one, int hs)
 {
 	size_t i = text_skip(s, len, hs);
 	int col = 0, cw;
@@ -65,7 +64,7 @@ static int log_walk(const char *text, const source_text *src, int y, int x, int 
 			if (row >= first && row < first + h) {
 				int gw = widget_printf(y + row - first, x, w, theme_attr(ROLE_LINENO), "%6d %s ", ref,
 				                       theme_glyphs()->v);
-				draw_code(y + row - first, x + gw, w - gw, src->lines[ref - 1], strlen(src->lines[ref - 1]),
+				pane_code_line(y + row - first, x + gw, w - gw, src->lines[ref - 1], strlen(src->lines[ref - 1]),
 				          NULL, ROLE_DIM, 0);
 			}
 			row++;
@@ -130,7 +129,7 @@ static int diff_walk(const code_diff *df, int hs, int y, int x, int w, int first
 		const char *text = d->kind == DIFF_DEL ? df->old->lines[d->a] : df->new->lines[d->b];
 		widget_printf(row, x, gw, theme_attr(ROLE_LINENO), "%5d", d->kind == DIFF_DEL ? d->a + 1 : d->b + 1);
 		widget_text(row, x + 5, 1, d->kind == DIFF_ADD ? "+" : d->kind == DIFF_DEL ? "-" : " ", theme_attr(role));
-		draw_code(row, x + gw, w - gw, text, strlen(text), NULL, role, hs);
+		pane_code_line(row, x + gw, w - gw, text, strlen(text), NULL, role, hs);
 	}
 	return df->n > 0 ? df->n : 0;
 }
@@ -270,7 +269,7 @@ static void source_draw(tui_app *a, int y, int x, int w, int first, int h)
 		if (mark != ROLE_NORMAL)        /* the gutter's marker: the line the compiler points at */
 			widget_text(y + i - first, x + gw, 1, mark == ROLE_BAD ? g->bad : g->warn, theme_attr(mark));
 		size_t n = shown_line(a->m, src->lines[i], len, hl, text, roles, sizeof text);
-		draw_code(y + i - first, x + gw + 1, w - gw - 1, text, n, roles, ROLE_NORMAL, a->sv.hscroll);
+		pane_code_line(y + i - first, x + gw + 1, w - gw - 1, text, n, roles, ROLE_NORMAL, a->sv.hscroll);
 	}
 }
 
@@ -282,6 +281,7 @@ int pane_code_lines(tui_app *a)
 	case CODE_DIFF: return df.n > 0 ? df.n : 0;
 	case CODE_LOG: return log_walk(shown_log(a), shown_src(a), 0, 0, a->sv.r[PANE_CODE].w - 3, 0, 0);
 	case CODE_SWEEP: return sweep_walk(a, 0, 0, 0, 0, 0);
+	case CODE_PTX: case CODE_SASS: case CODE_SASS_DIFF: return exm_active(&a->ex) ? 0 : pane_mcode_lines(a);
 	}
 	return 0;
 }
@@ -335,6 +335,10 @@ void pane_code_draw(tui_app *a, tui_rect r, int focused)
 		exercise_draw(a, r, focused);
 		return;
 	}
+	if (v->code == CODE_PTX || v->code == CODE_SASS || v->code == CODE_SASS_DIFF) {
+		pane_mcode_draw(a, r, focused);
+		return;
+	}
 	switch (v->code) {
 	case CODE_SOURCE: snprintf(title, sizeof title, "Kernel %s", st->kernel_rel ? st->kernel_rel : ""); break;
 	case CODE_DIFF:
@@ -345,6 +349,7 @@ void pane_code_draw(tui_app *a, tui_rect r, int focused)
 		break;
 	case CODE_LOG: snprintf(title, sizeof title, "Compile log"); break;
 	case CODE_SWEEP: snprintf(title, sizeof title, "Sweep"); break;
+	default: title[0] = 0; break;
 	}
 	widget_box(r.y, r.x, r.h, r.w, title, focused);
 	if (r.w - 28 > text_width(title, strlen(title)) + 6)

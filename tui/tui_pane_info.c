@@ -1,5 +1,6 @@
 /* The explanation pane: the stage's text, its bottleneck, the counters' diagnosis, its needs; in
- * exercise mode first the hints shown so far and what to do. */
+ * exercise mode first the hints shown so far and what to do. And the reading mode (o): the same on
+ * the whole screen, the diagnosis beside the rest when the screen is wide. */
 #define NCURSES_WIDECHAR 1
 #include <curses.h>
 #include <stdio.h>
@@ -8,13 +9,17 @@
 #include "tui_widget.h"
 
 enum { MAX_HINTS = 8 };
+enum { READ_SPLIT_COLS = 140 };   /* from this width the reading mode puts the diagnosis beside */
+/* Which parts a walk shows: the text (all but the diagnosis), the diagnosis, or both. */
+enum { PART_TEXT = 1, PART_DIAG = 2, PART_ALL = 3 };
 
 typedef struct { const char *head, *text; tui_role role; } explain_part;
 
-/* Walks the explanation wrapped to width: draws lines first .. first + h - 1 at (y, x) and returns
- * the number of lines in all (h = 0 only counts). *diag_line (may be NULL) gets the line of the
- * counters' diagnosis heading (-1: none) and *findings its number of findings. */
-static int explain_walk(tui_app *a, int width, int y, int x, int first, int h, int *diag_line, int *findings)
+/* Walks the parts of the explanation wrapped to width: draws lines first .. first + h - 1 at
+ * (y, x) and returns the number of lines in all (h = 0 only counts). *diag_line (may be NULL) gets
+ * the line of the counters' diagnosis heading (-1: none) and *findings its number of findings.
+ * The diagnosis alone (PART_DIAG) goes without its heading (its box's title says it). */
+static int explain_walk(tui_app *a, int parts, int width, int y, int x, int first, int h, int *diag_line, int *findings)
 {
 	const lesson_stage *st = &a->m->l->stages[a->m->cur];
 	const stage_slot *sl = &a->m->slots[a->m->cur];
@@ -62,9 +67,9 @@ static int explain_walk(tui_app *a, int width, int y, int x, int first, int h, i
 	char text[8192];
 	int line = 0;
 	for (size_t p = 0; p < np; p++) {
-		if (!part[p].text || !part[p].text[0])
+		if (!part[p].text || !part[p].text[0] || !(parts & (part[p].text == diag ? PART_DIAG : PART_TEXT)))
 			continue;
-		if (part[p].head) {
+		if (part[p].head && parts != PART_DIAG) {
 			if (line > 0) line++;
 			if (part[p].text == diag && diag_line) *diag_line = line;
 			if (line >= first && line < first + h)
@@ -83,22 +88,20 @@ static int explain_walk(tui_app *a, int width, int y, int x, int first, int h, i
 
 int pane_explain_lines(tui_app *a, int width)
 {
-	return explain_walk(a, width, 0, 0, 0, 0, NULL, NULL);
+	return explain_walk(a, PART_ALL, width, 0, 0, 0, 0, NULL, NULL);
 }
 
-void pane_explain_draw(tui_app *a, tui_rect r, int focused)
+/* A box of the parts in r, from line first; returns the lines in all. */
+static int explain_box(tui_app *a, tui_rect r, int focused, const char *title, int parts, int first)
 {
-	const lesson_stage *st = &a->m->l->stages[a->m->cur];
-	char title[160];
 	int page = r.h - 2, diag, findings;
-	snprintf(title, sizeof title, "%d. %s", a->m->cur + 1, st->title ? st->title : st->id);
 	widget_box(r.y, r.x, r.h, r.w, title, focused);
 	/* The scroll as stored may be past the end after the pane grew or the text shrank (zoom, a
 	 * resize, a run without counters): drawn from the last full page. */
-	int n = explain_walk(a, r.w - 4, 0, 0, 0, 0, &diag, &findings), first = a->sv.scroll[PANE_EXPLAIN];
+	int n = explain_walk(a, parts, r.w - 4, 0, 0, 0, 0, &diag, &findings);
 	if (first > n - page) first = n - page;
 	if (first < 0) first = 0;
-	explain_walk(a, r.w - 4, r.y + 1, r.x + 2, first, page, NULL, NULL);
+	explain_walk(a, parts, r.w - 4, r.y + 1, r.x + 2, first, page, NULL, NULL);
 	if (diag >= first + page && page >= 2) {   /* the diagnosis is further down: say so */
 		widget_clear(r.y + r.h - 2, r.x + 1, r.w - 2, 0);
 		widget_printfc(r.y + r.h - 2, r.x + 2, r.w - 4, theme_attr(ROLE_WARN), "%s diagnosis below (%d)",
@@ -107,4 +110,49 @@ void pane_explain_draw(tui_app *a, tui_rect r, int focused)
 	if (n > page)
 		widget_printf(r.y + r.h - 1, r.x + r.w - 10, 8, theme_attr(ROLE_DIM), " %d%% ",
 		              n > 0 ? (first + page) * 100 / n : 100);
+	return n;
+}
+
+void pane_explain_draw(tui_app *a, tui_rect r, int focused)
+{
+	const lesson_stage *st = &a->m->l->stages[a->m->cur];
+	char title[160];
+	snprintf(title, sizeof title, "%d. %s", a->m->cur + 1, st->title ? st->title : st->id);
+	explain_box(a, r, focused, title, PART_ALL, a->sv.scroll[PANE_EXPLAIN]);
+}
+
+/* The reading mode's boxes: the explanation in *text, and when the screen is wide and there is a
+ * diagnosis, the diagnosis beside it in *diag (else its height is 0). */
+static void reading_layout(tui_app *a, tui_rect r, tui_rect *text, tui_rect *diag)
+{
+	const stage_slot *sl = &a->m->slots[a->m->cur];
+	*text = r;
+	*diag = (tui_rect){ r.y, r.x + r.w, 0, 0 };
+	if (r.w < READ_SPLIT_COLS || !sl->have_last || !sl->last.diagnosis[0])
+		return;
+	int dw = r.w * 2 / 5;
+	*diag = (tui_rect){ r.y, r.x + r.w - dw, r.h, dw };
+	text->w = r.w - dw;
+}
+
+int pane_reading_lines(tui_app *a, tui_rect r, int *page)
+{
+	tui_rect t, d;
+	reading_layout(a, r, &t, &d);
+	int n = explain_walk(a, d.h ? PART_TEXT : PART_ALL, t.w - 4, 0, 0, 0, 0, NULL, NULL);
+	int nd = d.h ? explain_walk(a, PART_DIAG, d.w - 4, 0, 0, 0, 0, NULL, NULL) : 0;
+	*page = r.h > 3 ? r.h - 2 : 1;
+	return n > nd ? n : nd;
+}
+
+void pane_reading_draw(tui_app *a, tui_rect r)
+{
+	const lesson_stage *st = &a->m->l->stages[a->m->cur];
+	char title[200];
+	tui_rect t, d;
+	reading_layout(a, r, &t, &d);
+	snprintf(title, sizeof title, "Reading: %d. %s", a->m->cur + 1, st->title ? st->title : st->id);
+	explain_box(a, t, 1, title, d.h ? PART_TEXT : PART_ALL, a->sv.read_scroll);
+	if (d.h)
+		explain_box(a, d, 0, "Measured here (hardware counters)", PART_DIAG, a->sv.read_scroll);
 }

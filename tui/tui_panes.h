@@ -21,6 +21,17 @@ int pane_ladder_stage_at(const tui_app *a, tui_rect r, int y);
 int pane_code_lines(tui_app *a);
 /* Lines of the explanation wrapped to width. */
 int pane_explain_lines(tui_app *a, int width);
+/* The reading mode (o) in r: the explanation and bottleneck, the counters' diagnosis beside them
+ * when wide (else below), scrolled to a->sv.read_scroll (tui_pane_info.c); the lines to scroll
+ * through (the longest box's) and the page. */
+void pane_reading_draw(tui_app *a, tui_rect r);
+int pane_reading_lines(tui_app *a, tui_rect r, int *page);
+/* Draws line s (len bytes; roles per byte, or one role when roles is NULL) at (y, x) from its
+ * column hs, within w columns (tui_pane_code.c). */
+void pane_code_line(int y, int x, int w, const char *s, size_t len, const unsigned char *roles, tui_role one, int hs);
+/* The code pane's PTX, SASS and SASS diff views (tui_pane_mcode.c), and their lines. */
+void pane_mcode_draw(tui_app *a, tui_rect r, int focused);
+int pane_mcode_lines(tui_app *a);
 /* Lines of the tunables pane's list: the stage's tunables, a heading and the lesson's parameters. */
 int pane_tunables_lines(const tui_stage *m);
 /* The first list line the tunables pane shows in r: its scroll moved as little as needed to show

@@ -17,7 +17,28 @@ static void free_sources(tui_stage_view *v)
 	v->src_err[0] = 0;
 }
 
-void stage_view_sync(tui_app *a)
+static int machine_view(code_view c)
+{
+	return c == CODE_PTX || c == CODE_SASS || c == CODE_SASS_DIFF;
+}
+
+/* The PTX and SASS views' code, brought up to date (a compile submitted when there is none). */
+static void code_sync(tui_app *a)
+{
+	tui_stage_view *v = &a->sv;
+	if (!a->m || exm_active(&a->ex) || !machine_view(v->code))
+		return;
+	char before[256];
+	int had = v->mc.cur.ptx_loaded;
+	snprintf(before, sizeof before, "%s", v->mc.cur.cubin);
+	mcode_sync(&v->mc, a->m, v->code == CODE_PTX ? MC_PTX : v->code == CODE_SASS ? MC_SASS : MC_SASS_DIFF, a->now);
+	if (v->code == CODE_PTX && v->mc.cur.ptx_loaded && (!had || strcmp(before, v->mc.cur.cubin)))
+		v->scroll[PANE_CODE] = v->mc.cur.ptx_entry > 1 ? v->mc.cur.ptx_entry - 1 : 0;   /* the kernel, not the header */
+}
+
+/* The stage's kernel and the previous stage's (for the diff), loaded again when the stage changed
+ * or a file changed on disk. */
+static void sources_sync(tui_app *a)
 {
 	tui_stage_view *v = &a->sv;
 	const tui_stage *m = a->m;
@@ -45,7 +66,16 @@ void stage_view_sync(tui_app *a)
 	    source_load(&v->prev_src, m->l->stages[m->cur - 1].kernel_path, err, sizeof err) == 0)
 		v->ndiff = source_diff(v->prev_src.lines, v->prev_src.n, v->src.lines, v->src.n, &v->diff);
 	const stage_slot *sl = &m->slots[m->cur];
-	v->code = sl->have_last && sl->last.status == RUN_COMPILE_ERROR ? CODE_LOG : CODE_SOURCE;
+	if (sl->have_last && sl->last.status == RUN_COMPILE_ERROR)
+		v->code = CODE_LOG;
+	else if (!machine_view(v->code))      /* PTX and SASS stay open from stage to stage */
+		v->code = CODE_SOURCE;
+}
+
+void stage_view_sync(tui_app *a)
+{
+	sources_sync(a);
+	code_sync(a);
 }
 
 /* Splits the screen between the panes (or gives it all to the focused one when zoomed). The
@@ -82,6 +112,10 @@ static void layout(tui_app *a)
 
 static void stage_draw(tui_app *a)
 {
+	if (a->m && a->sv.reading) {
+		pane_reading_draw(a, (tui_rect){ 1, 0, a->rows - 2, a->cols });
+		return;
+	}
 	static void (*const draw[PANE_COUNT])(tui_app *, tui_rect, int) = {
 		[PANE_EXPLAIN] = pane_explain_draw, [PANE_CODE] = pane_code_draw,
 		[PANE_TUNABLES] = pane_tunables_draw, [PANE_MEASURE] = pane_measure_draw,
@@ -216,6 +250,51 @@ static void toggle_code(tui_app *a, code_view c)
 			}
 }
 
+/* v: source, PTX, SASS, source again (from the diff, the log or a sweep: PTX). */
+static void cycle_code(tui_app *a)
+{
+	tui_stage_view *v = &a->sv;
+	if (exm_active(&a->ex)) {
+		snprintf(a->msg, sizeof a->msg, "the PTX and SASS are of the stage's own kernel: x leaves exercise mode first");
+		return;
+	}
+	v->code = v->code == CODE_PTX ? CODE_SASS : v->code == CODE_SASS || v->code == CODE_SASS_DIFF ? CODE_SOURCE : CODE_PTX;
+	v->scroll[PANE_CODE] = 0;
+	v->hscroll = 0;
+}
+
+/* The reading mode's keys: scrolling, the stage, leaving. */
+static unsigned reading_key(tui_app *a, int ch)
+{
+	tui_stage_view *v = &a->sv;
+	tui_stage *m = a->m;
+	int page, n = pane_reading_lines(a, (tui_rect){ 1, 0, a->rows - 2, a->cols }, &page), *s = &v->read_scroll;
+	switch (ch) {
+	case 'o': case 27: case KEY_BACKSPACE: case 127: v->reading = 0; return TUI_REDRAW;
+	case KEY_UP: case 'k': (*s)--; break;
+	case KEY_DOWN: case 'j': (*s)++; break;
+	case KEY_PPAGE: *s -= page; break;
+	case KEY_NPAGE: case ' ': *s += page; break;
+	case KEY_HOME: case 'g': *s = 0; break;
+	case KEY_END: case 'G': *s = n - page; break;
+	case 'n': case ']': case 'p': case '[': {
+		int to = m->cur + (ch == 'n' || ch == ']' ? 1 : -1);
+		if (to < 0 || to >= m->l->nstages) return TUI_IGNORED;
+		if (exm_active(&a->ex)) exercise_leave(a);
+		stage_select(m, to);
+		stage_view_sync(a);
+		app_save(a);
+		*s = 0;
+		return TUI_REDRAW;
+	}
+	case 'r': stage_view_sync(a); m->counters_next = !m->live; stage_run(m, a->now); return TUI_REDRAW;
+	default: return TUI_IGNORED;
+	}
+	if (*s > n - page) *s = n - page;
+	if (*s < 0) *s = 0;
+	return TUI_REDRAW;
+}
+
 /* In exercise mode new values try the learner's kernel again, instead of running the stage's. */
 static void retry_exercise(tui_app *a)
 {
@@ -225,13 +304,13 @@ static void retry_exercise(tui_app *a)
 	exm_schedule(&a->ex, a->m->due);
 }
 
-static unsigned stage_key(tui_app *a, int ch)
+static unsigned stage_key_do(tui_app *a, int ch)
 {
 	tui_stage *m = a->m;
 	tui_stage_view *v = &a->sv;
-	if (!m)
-		return TUI_IGNORED;
 	layout(a);                          /* pages and extents do not depend on an earlier draw */
+	if (v->reading)
+		return reading_key(a, ch);
 	if (v->focus == PANE_TUNABLES && tunable_key(a, ch) != TUI_IGNORED) {
 		v->scroll[PANE_TUNABLES] = pane_tunables_top(a, v->r[PANE_TUNABLES]);
 		retry_exercise(a);
@@ -256,7 +335,17 @@ static unsigned stage_key(tui_app *a, int ch)
 	case 's': if (stage_sweep(m, a->now) == 0) { v->code = CODE_SWEEP; v->scroll[PANE_CODE] = 0; } break;
 	case 'a': stage_ladder(m, a->now); break;
 	case 'R': stage_reset(m, a->now); retry_exercise(a); break;
-	case 'd': toggle_code(a, CODE_DIFF); break;
+	case 'd':
+		if (v->code == CODE_SASS || v->code == CODE_SASS_DIFF) {   /* the SASS against the previous stage's */
+			v->code = v->code == CODE_SASS ? CODE_SASS_DIFF : CODE_SASS;
+			v->scroll[PANE_CODE] = 0;
+			v->hscroll = 0;
+		} else {
+			toggle_code(a, CODE_DIFF);
+		}
+		break;
+	case 'v': cycle_code(a); break;
+	case 'o': v->reading = 1; v->read_scroll = 0; break;
 	case 'e': toggle_code(a, CODE_LOG); break;
 	case 'z': v->zoom = !v->zoom; break;
 	case 27: case KEY_BACKSPACE: case 127: case 'h':
@@ -273,15 +362,28 @@ static unsigned stage_key(tui_app *a, int ch)
 	return TUI_REDRAW;
 }
 
+/* Every key, then the PTX and SASS views' code brought up to date with what it changed (the stage,
+ * the values, the view). */
+static unsigned stage_key(tui_app *a, int ch)
+{
+	if (!a->m)
+		return TUI_IGNORED;
+	unsigned f = stage_key_do(a, ch);
+	code_sync(a);
+	return f;
+}
+
 static int stage_hints(tui_app *a, const char *const **pairs)
 {
 	/* "? help" is added by the loop, always; what does not fit at the right goes */
 	static const char *const tun[] = { "\u2190\u2192", "value", "0-9", "type", "Tab", "pane",
-		"r", "run", "l", "live", "s", "sweep", "a", "ladder", "d", "diff", "z", "zoom", "n/p", "stage",
-		"Esc", "back" };
+		"r", "run", "d", "diff", "v", "PTX/SASS", "o", "read", "z", "zoom", "l", "live", "s", "sweep", "a", "ladder",
+		"n/p", "stage", "Esc", "back" };
 	static const char *const tun_ascii[] = { "<-/->", "value", "0-9", "type", "Tab", "pane",
-		"r", "run", "l", "live", "s", "sweep", "a", "ladder", "d", "diff", "z", "zoom", "n/p", "stage",
-		"Esc", "back" };
+		"r", "run", "d", "diff", "v", "PTX/SASS", "o", "read", "z", "zoom", "l", "live", "s", "sweep", "a", "ladder",
+		"n/p", "stage", "Esc", "back" };
+	static const char *const reading[] = { "\u2191\u2193 PgUp/PgDn", "scroll", "n/p", "stage", "r", "run", "o/Esc", "leave" };
+	static const char *const reading_ascii[] = { "Up/Dn PgUp/PgDn", "scroll", "n/p", "stage", "r", "run", "o/Esc", "leave" };
 	static const char *const ladder[] = { "\u2191\u2193", "stage", "Enter", "open", "Tab", "pane", "r", "run",
 		"a", "ladder", "z", "zoom", "Esc", "back" };
 	static const char *const ladder_ascii[] = { "Up/Dn", "stage", "Enter", "open", "Tab", "pane", "r", "run",
@@ -291,6 +393,10 @@ static int stage_hints(tui_app *a, const char *const **pairs)
 	if (a->m && a->m->editing) {
 		*pairs = typing;
 		return 3;
+	}
+	if (a->m && a->sv.reading) {
+		*pairs = theme_utf8() ? reading : reading_ascii;
+		return 4;
 	}
 	if (exm_active(&a->ex))
 		return exercise_hints(a, pairs);
@@ -320,7 +426,7 @@ static int stage_hints(tui_app *a, const char *const **pairs)
 static unsigned stage_click(tui_app *a, int y, int x)
 {
 	tui_stage_view *v = &a->sv;
-	if (!a->m)
+	if (!a->m || v->reading)
 		return TUI_IGNORED;
 	layout(a);
 	for (int p = 0; p < PANE_COUNT; p++) {
@@ -349,8 +455,10 @@ static void stage_free_view(tui_app *a)
 {
 	exercise_leave(a);
 	free_sources(&a->sv);
+	mcode_free(&a->sv.mc);
 	a->sv.src_stage = -1;
 	a->sv.zoom = 0;
+	a->sv.reading = 0;
 }
 
 const tui_screen tui_screen_stage = {

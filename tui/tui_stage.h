@@ -13,7 +13,8 @@ enum { STAGE_HIST = 32, STAGE_SWEEP_MAX = 64, STAGE_JOBS = 128 };
 /* The most settings one job carries (engine_job's array): a stage's tunables and the parameters. */
 #define STAGE_SETS_MAX ((int)(sizeof ((engine_job *)0)->sets / sizeof (plan_setting)))
 
-typedef enum { JOB_RUN, JOB_SWEEP } stage_job_kind;
+/* JOB_CODE: a compile only, for the code pane's PTX and SASS views (stage_code). */
+typedef enum { JOB_RUN, JOB_SWEEP, JOB_CODE } stage_job_kind;
 typedef enum { SW_PENDING, SW_SKIPPED, SW_DONE } sweep_state;
 
 typedef struct {
@@ -24,13 +25,23 @@ typedef struct {
 
 typedef struct { int stage; double ms, metric; run_status status; } stage_hist;
 
+/* A stage's own compile for the code pane (stage_code), when no run had its values. */
+typedef struct {
+	unsigned key;                      /* the values it is for (stage_values_key) */
+	int job;                           /* in flight, 0 when none */
+	int done; run_status status;
+	char cubin[256], arch[16], message[512];
+} stage_code_slot;
+
 typedef struct {
 	int64_t *tv;                       /* the value of each tunable */
 	run_result last, prev;             /* prev: the run before last that produced a time */
 	int have_last, have_prev;
+	unsigned last_key;                 /* the values last ran with (stage_values_key) */
+	stage_code_slot code;
 } stage_slot;
 
-typedef struct { int id; stage_job_kind kind; int stage; int item; int ladder; } stage_job;
+typedef struct { int id; stage_job_kind kind; int stage; int item; int ladder; unsigned key; } stage_job;
 
 typedef struct {
 	engine *e;
@@ -62,6 +73,7 @@ typedef struct {
 	int sweep_tunable, sweep_stage, nsweep, sweep_open;  /* sweep_tunable -1: none */
 	stage_sweep_item sweep[STAGE_SWEEP_MAX];
 	char msg[512];                     /* a one-line message for the status bar */
+	char code_why[640];                /* stage_code's NONE: why */
 } tui_stage;
 
 /* Prepares the model of lesson l; saved tunable and parameter values come from state. dev and
@@ -109,7 +121,23 @@ int stage_sweep(tui_stage *m, double now);
  * they are done. */
 int stage_ladder(tui_stage *m, double now);
 
-/* The engine's listener, forwarded. Returns non-zero when something shown changed. */
+/* A key for the values stage s runs with now (its tunables and the parameters): equal keys, the
+ * same compiled code. */
+unsigned stage_values_key(const tui_stage *m, int s);
+/* The same key from a job's settings (stage_build_sets' for stage s). */
+unsigned stage_sets_key(int s, const plan_setting *sets, int n);
+typedef enum { STAGE_CODE_NONE, STAGE_CODE_PENDING, STAGE_CODE_READY } stage_code_state;
+/* The compiled code of stage s at its values now, for the PTX and SASS views. READY: *cubin and
+ * *arch, from the stage's last run when it had these values, else from a compile of its own;
+ * PENDING: a compile is on its way (submitted here, compile only, when none is); NONE: *why says
+ * why there is none (refused values, a compile error, a replay that recorded no code). The
+ * strings live in the model until the next call. */
+stage_code_state stage_code(tui_stage *m, int s, double now, const char **cubin, const char **arch,
+                            const char **why);
+
+/* The engine's listener, forwarded. Returns 0 when the job is not the model's, STAGE_EV_CODE for a
+ * compile of stage_code's, else STAGE_EV_SHOWN (something shown changed). */
+enum { STAGE_EV_SHOWN = 1, STAGE_EV_CODE = 2 };
 int stage_event(tui_stage *m, int job, job_phase phase, const char *note, const run_result *r,
                 double now);
 /* Timers (debounce, live). Returns non-zero when something shown changed. */

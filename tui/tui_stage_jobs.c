@@ -1,5 +1,6 @@
 /* The stage model's jobs: submitting runs, sweeps and the ladder, and taking their results. */
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +15,7 @@ static int submit(tui_stage *m, int s, stage_job_kind kind, int item, int ot, co
 	memset(&j, 0, sizeof j);
 	j.lesson = m->l;
 	j.stage = s;
-	j.compile_only = !m->can_run;
+	j.compile_only = !m->can_run || kind == JOB_CODE;
 	/* Only an explicit run (r) reads the hardware counters (a few tenths of a second more): what-if
 	 * re-runs after a tunable change, live mode, sweeps and the ladder stay quick. */
 	j.counters = kind == JOB_RUN && s >= 0 && s == m->cur && m->counters_next;
@@ -34,7 +35,7 @@ static int submit(tui_stage *m, int s, stage_job_kind kind, int item, int ot, co
 		snprintf(m->msg, sizeof m->msg, "%s", err);
 		return -1;
 	}
-	m->jobs[m->njobs++] = (stage_job){ id, kind, s, item, 0 };
+	m->jobs[m->njobs++] = (stage_job){ id, kind, s, item, 0, stage_sets_key(s, j.sets, j.nsets) };
 	return id;
 }
 
@@ -204,6 +205,17 @@ static void record(tui_stage *m, int s, const run_result *r)
 
 static void finished(tui_stage *m, const stage_job *j, const run_result *r, double now)
 {
+	if (j->kind == JOB_CODE) {
+		stage_code_slot *c = &m->slots[j->stage].code;
+		if (c->job != j->id) return;
+		c->job = 0;
+		c->done = 1;
+		c->status = r->status;
+		snprintf(c->cubin, sizeof c->cubin, "%s", r->cubin);
+		snprintf(c->arch, sizeof c->arch, "%s", r->arch);
+		snprintf(c->message, sizeof c->message, "%s", r->message);
+		return;
+	}
 	if (j->kind == JOB_SWEEP) {
 		stage_sweep_item *it = &m->sweep[j->item];
 		it->state = SW_DONE;
@@ -229,6 +241,7 @@ static void finished(tui_stage *m, const stage_job *j, const run_result *r, doub
 	}
 	run_result_copy(&sl->last, r);
 	sl->have_last = 1;
+	sl->last_key = j->key;
 	record(m, j->stage, r);
 	if (j->id != m->run_job)
 		return;
@@ -251,21 +264,26 @@ int stage_event(tui_stage *m, int job, job_phase phase, const char *note, const 
 	while (i < m->njobs && m->jobs[i].id != job) i++;
 	if (i == m->njobs)
 		return 0;
-	if (phase != m->phase) m->phase_since = now;
-	m->phase = phase;
-	snprintf(m->note, sizeof m->note, "%s", note ? note : "");
+	int ev = m->jobs[i].kind == JOB_CODE ? STAGE_EV_CODE : STAGE_EV_SHOWN;
+	if (ev != STAGE_EV_CODE || m->njobs == 1) {   /* a code view's compile does not hide a run's phase */
+		if (phase != m->phase) m->phase_since = now;
+		m->phase = phase;
+		snprintf(m->note, sizeof m->note, "%s", note ? note : "");
+	}
 	if (phase != JOB_DONE)
-		return 1;
+		return ev;
 	stage_job j = m->jobs[i];
 	m->jobs[i] = m->jobs[--m->njobs];
 	if (r)
 		finished(m, &j, r, now);
+	else if (j.kind == JOB_CODE && m->slots[j.stage].code.job == j.id)
+		m->slots[j.stage].code.job = 0;
 	if (j.ladder && m->ladder_left > 0) {
 		m->ladder_left--;
 		if (!m->msg[0] || !strncmp(m->msg, "running the ladder", 18))
 			ladder_msg(m);
 	}
-	return 1;
+	return ev;
 }
 
 static int sweep_pending(const tui_stage *m)
@@ -289,6 +307,87 @@ int stage_timeout(const tui_stage *m, double now)
 		return -1;
 	double ms = (m->due - now) * 1000;
 	return ms <= 0 ? 0 : (int)ms + 1;
+}
+
+unsigned stage_sets_key(int s, const plan_setting *sets, int n)
+{
+	unsigned h = 2166136261u;               /* FNV-1a over "s|NAME=VALUE;..." */
+	char head[16];
+	snprintf(head, sizeof head, "%d|", s);
+	for (const char *p = head; *p; p++) h = (h ^ (unsigned char)*p) * 16777619u;
+	for (int i = 0; i < n; i++) {
+		for (const char *p = sets[i].name; *p; p++) h = (h ^ (unsigned char)*p) * 16777619u;
+		h = (h ^ '=') * 16777619u;
+		for (const char *p = sets[i].value; *p; p++) h = (h ^ (unsigned char)*p) * 16777619u;
+		h = (h ^ ';') * 16777619u;
+	}
+	return h ? h : 1;                       /* 0 is "no key" */
+}
+
+unsigned stage_values_key(const tui_stage *m, int s)
+{
+	plan_setting sets[STAGE_SETS_MAX];
+	int n = stage_build_sets(m, s, sets, STAGE_SETS_MAX, -1, NULL);
+	return n < 0 ? 0 : stage_sets_key(s, sets, n);
+}
+
+__attribute__((format(printf, 3, 4)))
+static stage_code_state no_code(tui_stage *m, const char **why, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(m->code_why, sizeof m->code_why, fmt, ap);
+	va_end(ap);
+	*why = m->code_why;
+	return STAGE_CODE_NONE;
+}
+
+stage_code_state stage_code(tui_stage *m, int s, double now, const char **cubin, const char **arch, const char **why)
+{
+	stage_slot *sl = &m->slots[s];
+	stage_code_slot *c = &sl->code;
+	unsigned k = stage_values_key(m, s);
+	char err[512];
+	*cubin = *arch = *why = "";
+	if (sl->have_last && sl->last_key == k && k) {
+		if (sl->last.cubin[0]) {
+			*cubin = sl->last.cubin;
+			*arch = sl->last.arch;
+			return STAGE_CODE_READY;
+		}
+		if (sl->last.status == RUN_COMPILE_ERROR)
+			return no_code(m, why, "It does not compile with these values: %s (e shows the log).", sl->last.message);
+		if (sl->last.status == RUN_REFUSED || sl->last.status == RUN_UNSUPPORTED)
+			return no_code(m, why, "%s", sl->last.message);
+	}
+	if (c->key == k && c->done) {
+		if (c->status == RUN_OK && c->cubin[0]) {
+			*cubin = c->cubin;
+			*arch = c->arch;
+			return STAGE_CODE_READY;
+		}
+		if (m->replay && c->status != RUN_COMPILE_ERROR)
+			return no_code(m, why, "A replay has the recorded results but not their compiled code: run without "
+			               "--replay to compile the stage and see its PTX and SASS.");
+		if (c->status == RUN_COMPILE_ERROR)
+			return no_code(m, why, "It does not compile with these values: %s (r runs it, e then shows the log).", c->message);
+		return no_code(m, why, "%s", c->message[0] ? c->message : "the compile kept no code");
+	}
+	if (c->job)                        /* one compile at a time per stage: the next when it is back */
+		return STAGE_CODE_PENDING;
+	for (int i = 0; i < m->njobs && !m->can_run; i++)   /* without a GPU a run is this compile */
+		if (m->jobs[i].kind == JOB_RUN && m->jobs[i].stage == s && m->jobs[i].key == k)
+			return STAGE_CODE_PENDING;
+	if (stage_check(m, s, -1, NULL, err, sizeof err, NULL) != 0)
+		return no_code(m, why, "These values are refused, so there is no code: %s", err);
+	int id = submit(m, s, JOB_CODE, 0, -1, NULL);
+	if (id < 0)
+		return no_code(m, why, "%s", m->msg);
+	c->key = k;
+	c->job = id;
+	c->done = 0;
+	if (m->njobs == 1) jobs_started(m, now);
+	return STAGE_CODE_PENDING;
 }
 
 double stage_metric_value(const tui_stage *m, const run_result *r)

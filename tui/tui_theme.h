@@ -26,7 +26,15 @@
 	X(ROLE_NUMBER,      COLOR_CYAN,    -1,         0,         0) \
 	X(ROLE_PREPROC,     COLOR_YELLOW,  -1,         0,         A_BOLD) \
 	X(ROLE_DIFF_ADD,    COLOR_GREEN,   -1,         A_BOLD,    A_BOLD) \
-	X(ROLE_DIFF_DEL,    COLOR_RED,     -1,         0,         A_DIM)
+	X(ROLE_DIFF_DEL,    COLOR_RED,     -1,         0,         A_DIM) \
+	/* machine code: 128-bit and narrower global loads and stores, shared memory, FFMA, tensor \
+	 * cores, barriers (monochrome: the tag beside the instruction tells the classes apart) */ \
+	X(ROLE_SASS_WIDE,   COLOR_GREEN,   -1,         A_BOLD,    A_BOLD | A_UNDERLINE) \
+	X(ROLE_SASS_GLOBAL, COLOR_YELLOW,  -1,         0,         A_UNDERLINE) \
+	X(ROLE_SASS_SHARED, COLOR_CYAN,    -1,         0,         A_UNDERLINE) \
+	X(ROLE_SASS_FMA,    COLOR_MAGENTA, -1,         0,         A_BOLD) \
+	X(ROLE_SASS_TENSOR, COLOR_MAGENTA, -1,         A_BOLD,    A_BOLD) \
+	X(ROLE_SASS_BAR,    COLOR_RED,     -1,         A_BOLD,    A_BOLD | A_UNDERLINE)
 
 typedef enum {
 #define TUI_ROLE_ENUM(r, fg, bg, ca, ma) r,
