@@ -541,8 +541,9 @@ static void start_job(engine *e, job *j)
 		return;
 	}
 	settings_text(j, j->r.settings, sizeof j->r.settings);
-	/* A replay answers once the settings are known good, with the record of their values. */
-	if (e->rp) {
+	/* A replay answers once the settings are known good, with the record of their values; a compile
+	 * needs no GPU, so a stage's code (its PTX, its SASS) is made for real. */
+	if (e->rp && !(j->j.compile_only && j->j.stage >= 0)) {
 		if (replay_answer(e->rp, &j->j, &j->p, &j->r)) finish(e, j, RUN_NO_GPU, "this run is not in the replay file");
 		else { j->step = ST_DONE; notify(e, j, JOB_DONE, NULL); }
 		return;

@@ -164,6 +164,7 @@ int exm_try(tui_exercise *x, tui_stage *m, double now)
 		return -1;
 	}
 	ex_try_opts o = { .file = x->file, .sets = sets, .nsets = n, .counters = m->can_run };
+	x->e = m->e;
 	x->t = ex_try_start(m->e, x->l, x->stage, &o, err, sizeof err);
 	if (!x->t) {
 		strfmt(x->msg, sizeof x->msg, "%s", err);
@@ -195,6 +196,8 @@ static void verdict(tui_exercise *x, double now)
 		strfmt(x->msg + strlen(x->msg), sizeof x->msg - strlen(x->msg), "%s(replay: not recorded)", x->msg[0] ? " " : "");
 	else if (!x->recorded && ex_record(x->work, x->l, cur(x), v, err, sizeof err))
 		strfmt(x->msg, sizeof x->msg, "progress not saved: %s", err);
+	else if (!x->recorded && ex_record_class(x->e, x->l, cur(x), v, err, sizeof err))   /* an assigned exercise: to the course */
+		strfmt(x->msg, sizeof x->msg, "not sent to the course: %s", err);
 	x->recorded = 1;
 	reread_progress(x);
 }

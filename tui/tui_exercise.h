@@ -26,6 +26,7 @@ typedef struct {
 	char *file;                       /* the learner's file (owned) */
 	source_text src; char src_err[256];
 	ex_try *t;                        /* the latest try, kept after its verdict to show it */
+	engine *e;                        /* the engine the try runs on (not owned) */
 	double t_start, t_verdict;
 	int recorded;                     /* its verdict went into the progress */
 	int replay;                       /* runs come from a replay file: verdicts are not recorded */

@@ -38,3 +38,4 @@ expect "sass: a lesson without a stage lists the stages" 2 "bandwidth/strided" $
 expect "sass: the baseline has no code of ours" 2 "library call" $B show bandwidth/baseline --sass
 t0=$(date +%s%N); $B show sgemm/warptile --sass >/dev/null 2>&1; ms=$(( ($(date +%s%N) - t0) / 1000000 ))
 echo "sass: the SASS view of a cached stage opened in $ms ms (sgemm/warptile)"
+expect "sass: under --replay the stage is still compiled for its code" 0 "\[LDG.128\]" $B --replay tests/tui/fixtures/replay-bandwidth.json show bandwidth/vectorized --sass
