@@ -231,9 +231,9 @@ const device_info *engine_device(engine *e)
 		wmsg m;
 		worker_next(e->w, &m);
 		if (m.kind == WMSG_DEVICE) { e->dev = m.device; break; }
-		if (m.kind == WMSG_DIED || now_ms() - start > 1000 * (e->o.timeout_s + 20)) {
+		if (m.kind == WMSG_DIED || m.kind == WMSG_BAD || now_ms() - start > 1000 * (e->o.timeout_s + 20)) {
 			if (m.kind != WMSG_DIED) worker_kill(e->w);
-			strfmt(e->dev.why, sizeof e->dev.why, "no GPU: %s", m.kind == WMSG_DIED ? m.text : "the worker did not answer");
+			strfmt(e->dev.why, sizeof e->dev.why, "no GPU: %s", m.kind == WMSG_DIED || m.kind == WMSG_BAD ? m.text : "the worker did not answer");
 			break;
 		}
 	}
@@ -728,6 +728,8 @@ static void take_result(engine *e, job *j, run_result *w)
 	w->occ_theoretical = r->occ_theoretical;
 	memcpy(w->occ_limiter, r->occ_limiter, sizeof w->occ_limiter);
 	memcpy(w->title, r->title, sizeof w->title);
+	memcpy(w->lesson, r->lesson, sizeof w->lesson);   /* the engine knows what it ran: names are not the worker's to say */
+	memcpy(w->stage, r->stage, sizeof w->stage);
 	memcpy(w->settings, r->settings, sizeof w->settings);
 	if (!w->log) { w->log = r->log; r->log = NULL; }
 	run_result_clear(r);
@@ -771,6 +773,9 @@ static void step_run(engine *e, job *j)
 			take_sanitizer(j, &m.result);
 			take_result(e, j, &m.result);
 			return;
+		case WMSG_BAD:
+			worker_kill(j->w);
+			__attribute__((fallthrough));   /* then as a worker that died */
 		case WMSG_DIED: {
 			char msg[600];
 			strfmt(msg, sizeof msg, "%s while running this stage; a fresh worker starts with the next run", m.text);

@@ -396,6 +396,8 @@ static int read_request(FILE *in, request *q)
 int gpu_worker_main(FILE *in, FILE *o, int gpu)
 {
 	out = o;
+	fprintf(out, "hello %d\n", WORKER_PROTOCOL);
+	fflush(out);
 	char cmd[64];
 	device_info d;
 	int have = gpu_device_query(gpu, &d) == 0;

@@ -21,6 +21,7 @@ struct worker {
 	sb in;                   /* bytes read, not yet consumed */
 	double last;
 	enum { IDLE, IN_RESULT, IN_DEVICE } state;
+	int greeted;             /* its "hello" came, with our protocol's version */
 	run_result r;
 	device_info d;
 };
@@ -28,7 +29,8 @@ struct worker {
 worker *worker_new(const char *exe, const char *data_root, int gpu)
 {
 	worker *w = xcalloc(1, sizeof *w);
-	w->exe = xstrdup(exe);
+	const char *alt = getenv("CUDACLIMB_WORKER");
+	w->exe = xstrdup(alt && *alt ? alt : exe);
 	w->data_root = xstrdup(data_root);
 	w->gpu = gpu;
 	w->to = w->from = -1;
@@ -86,6 +88,7 @@ int worker_ensure(worker *w, char *err, size_t errlen)
 	signal(SIGPIPE, SIG_IGN);
 	w->last = now_ms();
 	w->state = IDLE;
+	w->greeted = 0;
 	sb_free(&w->in);
 	return 0;
 }
@@ -124,12 +127,31 @@ static void reap(worker *w, char *why, size_t n)
 	sb_free(&w->in);
 }
 
+/* A line that is not the protocol: the message that says so. */
+static int bad(wmsg *m, const char *what, const char *line, const char *v)
+{
+	m->kind = WMSG_BAD;
+	strfmt(m->text, sizeof m->text, "the GPU worker %s: '%.60s%s%.60s'", what, line, *v ? " " : "", v);
+	return 1;
+}
+
 /* One complete line: advance the state machine; returns 1 when m is a complete message. */
 static int take_line(worker *w, char *line, wmsg *m)
 {
 	char *sp = strchr(line, ' ');
 	const char *v = sp ? sp + 1 : "";
 	if (sp) *sp = 0;
+	if (!w->greeted) {
+		if (strcmp(line, "hello")) return bad(m, "did not greet as this protocol", line, v);
+		if (atoi(v) != WORKER_PROTOCOL) {
+			m->kind = WMSG_BAD;
+			strfmt(m->text, sizeof m->text, "the GPU worker speaks protocol %.20s and this cudaclimb protocol %d: the worker is "
+			       "another version of cudaclimb (CUDACLIMB_WORKER or a mixed installation?)", v, WORKER_PROTOCOL);
+			return 1;
+		}
+		w->greeted = 1;
+		return 0;
+	}
 	if (w->state == IN_RESULT || w->state == IN_DEVICE) {
 		if (!strcmp(line, "end")) {
 			m->kind = w->state == IN_RESULT ? WMSG_RESULT : WMSG_DEVICE;
@@ -139,8 +161,11 @@ static int take_line(worker *w, char *line, wmsg *m)
 			return 1;
 		}
 		if (w->state == IN_RESULT && !strcmp(line, "log")) { free(w->r.log); w->r.log = field_unescape(v); }
-		else if (w->state == IN_RESULT) field_set(run_result_fields, run_result_nfields, &w->r, line, v);
-		else field_set(device_info_fields, device_info_nfields, &w->d, line, v);
+		else if (w->state == IN_RESULT ? field_set(run_result_fields, run_result_nfields, &w->r, line, v)
+		                               : field_set(device_info_fields, device_info_nfields, &w->d, line, v)) {
+			w->state = IDLE;
+			return bad(m, "sent a garbled reply", line, v);
+		}
 		return 0;
 	}
 	if (!strcmp(line, "result")) { run_result_clear(&w->r); w->state = IN_RESULT; }
@@ -148,6 +173,7 @@ static int take_line(worker *w, char *line, wmsg *m)
 	else if (!strcmp(line, "note")) { m->kind = WMSG_NOTE; strfmt(m->text, sizeof m->text, "%s", v); return 1; }
 	else if (!strcmp(line, "phase")) { m->kind = WMSG_RUNNING; return 1; }
 	else if (!strcmp(line, "beat")) { m->kind = WMSG_BEAT; return 1; }
+	else return bad(m, "sent something that is not the protocol", line, v);
 	return 0;
 }
 

@@ -12,12 +12,17 @@
  * optional "log TEXT" + "end", or "device" + device_info fields + "end". */
 #ifndef CC_WORKER_H
 #define CC_WORKER_H
+/* The protocol's version: the worker's first line is "hello N"; a parent that reads another N (or
+ * anything else first) says so and uses no such worker. */
+#define WORKER_PROTOCOL 2
 #include <stddef.h>
 #include "result.h"
 
 typedef struct worker worker;
 
-typedef enum { WMSG_NONE, WMSG_NOTE, WMSG_RUNNING, WMSG_BEAT, WMSG_RESULT, WMSG_DEVICE, WMSG_DIED } wmsg_kind;
+/* WMSG_BAD: the worker said something that is not this protocol (text says what); it is not to be
+ * trusted further. */
+typedef enum { WMSG_NONE, WMSG_NOTE, WMSG_RUNNING, WMSG_BEAT, WMSG_RESULT, WMSG_DEVICE, WMSG_DIED, WMSG_BAD } wmsg_kind;
 typedef struct {
 	wmsg_kind kind;
 	char text[512];      /* NOTE: the note; DIED: how the worker ended */
@@ -25,7 +30,8 @@ typedef struct {
 	device_info device;  /* DEVICE */
 } wmsg;
 
-/* A worker that will run `exe __worker --gpu N` with CUDACLIMB_BUILTIN_ROOT=builtin_root. Not started. */
+/* A worker that will run `exe __worker --gpu N` with CUDACLIMB_BUILTIN_ROOT=builtin_root (or, for
+ * tests, the program named by $CUDACLIMB_WORKER in place of exe). Not started. */
 worker *worker_new(const char *exe, const char *data_root, int gpu);
 /* Runs the worker under another program: argv (NULL-terminated, copied) goes before "exe __worker
  * N", e.g. compute-sanitizer and its options. Takes effect at the next start. */
