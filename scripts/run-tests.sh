@@ -1,6 +1,8 @@
 #!/bin/sh
 # Runs every test suite (unit, lessons, CLI, TUI, sanitizers, fuzz, GPU) and ends with one line:
 # "tests: N passed, N failed, N skipped". Exit status 1 when anything failed.
+# TEST_SECTIONS="gpu tui" runs only those sections (unit check cli tui asan fuzz gpu), for a short
+# call on the GPU box; TUI_TESTS="t_gpu t_exercise" only those TUI scripts.
 set -u
 cd "$(dirname "$0")/.."
 export CUDACLIMB=build/cudaclimb
@@ -9,6 +11,7 @@ mkdir -p "$XDG_CACHE_HOME" "$XDG_STATE_HOME"
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 
+want() { [ -z "${TEST_SECTIONS:-}" ] || case " $TEST_SECTIONS " in *" $1 "*) true ;; *) false ;; esac; }
 section() { echo; echo "== $*"; }
 # cmocka prints "[  PASSED  ] N test(s)." and "[  FAILED  ] N test(s), listed below:"; turn them into our lines.
 cmocka() {
@@ -23,24 +26,38 @@ cmocka() {
 }
 
 {
+	if want unit; then
 	section "unit tests (cmocka)"
 	for t in build/tests/test_*; do [ -x "$t" ] && cmocka "$t"; done
+	fi
+	if want check; then
 	section "every lesson loads and every stage compiles for sm_80 and sm_90 (NVRTC, no GPU needed)"
 	out=$($CUDACLIMB check --arch sm_80,sm_90 2>&1); code=$?
 	printf '%s\n' "$out" | awk '$4 == "ok" || $4 == "unsupported" { print "PASS check " $1 " " $2 "/" $3 } $4 != "ok" && $4 != "unsupported" && NF > 3 && $1 ~ /^sm_/ { print "FAIL check " $0 }'
 	[ $code = 0 ] && echo "PASS check exit status" || { echo "FAIL check exit status $code"; printf '%s\n' "$out" | grep -v ' ok ' | head -20; }
+	fi
+	if want cli; then
 	section "command line"
 	for s in tests/cli/*.sh; do sh "$s"; done
+	fi
+	if want tui; then
 	section "terminal interface (tmux)"
 	if [ -x tests/tui/run.sh ]; then tests/tui/run.sh; else echo "SKIP tui: tests/tui/run.sh is missing"; fi
+	fi
+	if want asan; then
 	section "AddressSanitizer + UBSan"
 	sh tests/asan.sh
+	fi
+	if want fuzz; then
 	section "fuzzing (${FUZZ_SECONDS:-10} s per target)"
 	if [ -x scripts/fuzz.sh ]; then scripts/fuzz.sh "${FUZZ_SECONDS:-10}"; else echo "SKIP fuzz: scripts/fuzz.sh is missing"; fi
+	fi
+	if want gpu; then
 	section "GPU"
 	sh tests/gpu/run.sh
 	sh tests/gpu/tma.sh
 	sh tests/gpu/exercises.sh
+	fi
 } 2>&1 | tee "$log"
 
 p=$(grep -c '^PASS' "$log"); f=$(grep -c '^FAIL' "$log"); s=$(grep -c '^SKIP' "$log")
