@@ -1,11 +1,15 @@
 #!/bin/bash
 # One call on the GPU box: build, run every test, benchmark every lesson, and print a short table
-# last. Full logs go to $OUT (or build/gpu-check). Usage, from the repository root:
+# last. Full logs go to $OUT/gpu-check.tgz (or build/gpu-check), the table to $OUT/summary.txt.
+# Usage, from the repository root:
 #   source .deps/env.sh; scripts/gpu-check.sh [lesson ...]
-# SKIP_BENCH=1 leaves out the lesson benchmarks, SKIP_TESTS=1 the test suite.
+# SKIP_BENCH=1 leaves out the lesson benchmarks, SKIP_TESTS=1 the test suite, SKIP_CLASS=1 the lab
+# benchmark (scripts/class-bench.sh); TEST_SECTIONS as in scripts/run-tests.sh.
 set -u
-OUT=${OUT:-build/gpu-check}
-mkdir -p "$OUT"
+FINAL=${OUT:-build/gpu-check}
+OUT=$(mktemp -d /tmp/gpu-check.XXXXXX)
+mkdir -p "$FINAL"
+trap 'tar -czf "$FINAL/gpu-check.tgz" -C "$OUT" . 2>/dev/null' EXIT
 export XDG_CACHE_HOME=${XDG_CACHE_HOME:-/tmp/cudaclimb-cache}
 {
 	echo "commit $(git -c safe.directory='*' rev-parse --short HEAD 2>/dev/null)$(git -c safe.directory='*' diff --quiet 2>/dev/null || echo ' (with uncommitted changes)')"
@@ -26,6 +30,8 @@ if [ -z "${SKIP_TESTS:-}" ]; then
 	grep '^FAIL' "$OUT/test.log" | head -20
 fi
 scripts/watch-latency.sh bandwidth/coalesced 8 >"$OUT/watch-latency.txt" 2>&1
+[ -z "${SKIP_CLASS:-}" ] && scripts/class-bench.sh >"$OUT/class-bench.txt" 2>&1
+{
 echo
 cat "$OUT/watch-latency.txt"
 [ -s "$OUT/exercises.md" ] && { echo "== exercises: starter and the stage's own kernel, each as the learner's file"; cat "$OUT/exercises.md"; }
@@ -33,3 +39,5 @@ for l in $lessons; do
 	[ -n "${SKIP_BENCH:-}" ] && break
 	echo "== $l"; sed -n '/^stage /,/^$/p' "$OUT/bench-$l.txt"; grep -E '^Fastest|: (wrong|fault|hang|crash|compile_error|refused)' "$OUT/bench-$l.txt"
 done
+[ -s "$OUT/class-bench.txt" ] && { echo "== a class of 30 on this GPU (scripts/class-bench.sh)"; cat "$OUT/class-bench.txt"; }
+} | tee "$FINAL/summary.txt"

@@ -57,6 +57,7 @@ cmocka() {
 	sh tests/gpu/run.sh
 	sh tests/gpu/tma.sh
 	sh tests/gpu/exercises.sh
+	sh tests/gpu/course_walk.sh
 	fi
 } 2>&1 | tee "$log"
 

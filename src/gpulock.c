@@ -13,7 +13,10 @@
  * the start of its run with a second file, "s-" and the ticket's name, whose change time is when the
  * run began. A run that holds the GPU longer than the cap ($CUDACLIMB_QUEUE_CAP, default 120 s) is
  * passed over, and so is a ticket at the head of the line that has not started within 30 s of a
- * waiter first seeing it there: the watchdog ends any real run long before either. */
+ * waiter first seeing it there: the watchdog ends any real run long before either.
+ * With $CUDACLIMB_QUEUE_TRACE set to a file, each release appends one line to it (O_APPEND, one
+ * write): "run ASK_NS START_NS END_NS PID UID", when the ticket was placed (its change time, the queue's order), when the GPU was
+ * got and when it was given back (CLOCK_REALTIME), for a lab's record and scripts/class-bench.sh. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -34,6 +37,7 @@
 static int ticket_fd = -1;
 static char ticket_path[640], start_path[640];
 static char head_name[96];          /* the head of the line as this process last saw it, and since when */
+static long long ask_ns, got_ns;    /* for the trace: when this ticket was asked for, and served */
 static double head_since;
 #define HEAD_GRACE 30.0
 
@@ -165,10 +169,32 @@ static void describe(const ticket *q, int pos, char *out, size_t n)
 	sb_free(&b);
 }
 
+static long long epoch_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* One line to $CUDACLIMB_QUEUE_TRACE, if set: this ticket's ask, start and end. */
+static void trace_release(void)
+{
+	const char *f = getenv("CUDACLIMB_QUEUE_TRACE");
+	if (!f || !*f) return;
+	char line[160];
+	int n = snprintf(line, sizeof line, "run %lld %lld %lld %ld %lu\n", ask_ns, got_ns, epoch_ns(), (long)getpid(),
+	                 (unsigned long)getuid());
+	int fd = open(f, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0) return;
+	if (write(fd, line, (size_t)n) != n) {}
+	close(fd);
+}
+
 int gpulock_acquire(const char *uuid, double expect_s, void (*note)(void *ctx, const char *text), void *ctx)
 {
 	char dir[512], why[600];
 	gpulock_release();
+	ask_ns = epoch_ns();
 	if (queue_dir(uuid, dir, sizeof dir, why, sizeof why)) {
 		if (note) note(ctx, why);
 		return -1;
@@ -195,6 +221,8 @@ int gpulock_acquire(const char *uuid, double expect_s, void (*note)(void *ctx, c
 		ticket_path[0] = 0;
 		return -1;
 	}
+	struct stat tst;                     /* the queue's order is the placed ticket's change time */
+	if (stat(ticket_path, &tst) == 0) ask_ns = tst.st_ctim.tv_sec * 1000000000LL + tst.st_ctim.tv_nsec;
 	head_name[0] = 0;
 	int in = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
 	if (in >= 0) inotify_add_watch(in, dir, IN_DELETE | IN_CLOSE_WRITE | IN_CREATE | IN_ATTRIB);
@@ -221,12 +249,14 @@ int gpulock_acquire(const char *uuid, double expect_s, void (*note)(void *ctx, c
 	strfmt(start_path, sizeof start_path, "%s/s-%s", dir, strrchr(ticket_path, '/') + 1);
 	int m = open(start_path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (m >= 0) { if (fchmod(m, 0644)) {} close(m); }
+	got_ns = epoch_ns();
 	return 0;
 }
 
 void gpulock_release(void)
 {
 	if (ticket_fd < 0) return;
+	trace_release();
 	if (start_path[0]) unlink(start_path);
 	start_path[0] = 0;
 	unlink(ticket_path);

@@ -13,6 +13,7 @@ check "curses uses the alternate screen" alt_screen
 t0=$(ticks "$p"); sleep 2; t1=$(ticks "$p")
 check "idle: no CPU while nothing runs ($((t1 - t0)) ticks in 2 s)" test $((t1 - t0)) -le 2
 kids=$(pgrep -P "$p" | tr '\n' ' ')
+check "SIGTERM: a child to end is there (the worker: $kids)" test -n "$kids"
 kill -TERM "$p"
 check "SIGTERM: exits with 128+15" wait_for "EXITED rc=143"
 check_not "SIGTERM: terminal restored" alt_screen
@@ -45,6 +46,7 @@ wait_for "Memory bandwidth with SAXPY" >/dev/null
 wait_for "no GPU" 15 >/dev/null || wait_for "(sm_" 15 >/dev/null
 p=$(pgrep -n -f "^$BIN\$")
 kids=$(pgrep -P "$p" | tr '\n' ' ')
+check "terminal gone: a child to end is there (the worker: $kids)" test -n "$kids"
 tmux -L "$SOCK" kill-server 2>/dev/null
 alive() { [ -n "$(awk '$3 != "Z" {print $3}' "/proc/$1/stat" 2>/dev/null)" ]; }
 i=0; while alive "$p" && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
