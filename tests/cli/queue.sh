@@ -25,7 +25,9 @@ else
 	users="$(id -u) $(id -u) $(id -u)"; who="one user (not root: no setpriv)"
 fi
 
-# 30 at once: 10 per user, interleaved, each holding the GPU 25 ms.
+# 30 at once: 10 per user, interleaved, each holding the GPU 25 ms; the queue traces each hold.
+export CUDACLIMB_QUEUE_TRACE=$tmp/trace
+: >"$CUDACLIMB_QUEUE_TRACE"; chmod 666 "$CUDACLIMB_QUEUE_TRACE"
 t0=$(date +%s%N)
 i=0
 for k in 1 2 3 4 5 6 7 8 9 10; do
@@ -53,6 +55,17 @@ waits = [r[1] - r[0] for r in by_start]
 check("the queue's own cost is small", total < held + 3000,
       "%.0f ms in all for %.0f ms of runs; longest wait %.0f ms, for the %dth ticket" % (total, held, max(waits) / 1e6, waits.index(max(waits)) + 1))
 check("every user of the class is served", set(r[4] for r in runs) == set(sys.argv[5].split()), "users %s" % sorted(set(r[4] for r in runs)))
+PY
+unset CUDACLIMB_QUEUE_TRACE
+python3 - "$log" "$tmp/trace" <<'PY'
+import sys
+probe = {l.split()[4]: l.split() for l in open(sys.argv[1])}
+trace = [l.split() for l in open(sys.argv[2])]
+# each traced hold is its process's: placed when the probe saw its ticket placed, got before the probe's
+# start and given back after its end
+ok = len(trace) == 30 and all(t[4] in probe and int(t[1]) == int(probe[t[4]][1]) and int(t[2]) <= int(probe[t[4]][2])
+                                 and int(t[3]) >= int(probe[t[4]][3]) for t in trace)
+print("%s queue: CUDACLIMB_QUEUE_TRACE has each hold (%d lines)" % ("PASS" if ok else "FAIL", len(trace)))
 PY
 grep -q "in line, behind " "$tmp/notes" && pass "queue: waiters say where they are in line" || fail "queue: no 'in line' note"
 
