@@ -45,6 +45,27 @@ if [ "$want" = test ] && [ -z "${CUDACLIMB_NO_FETCH:-}" ] && ! command -v chromi
 	echo "cudaclimb: installing chromium (headless, for the report's HTML test)"
 	DEBIAN_FRONTEND=noninteractive timeout 600 apt-get install -y -qq chromium >/dev/null 2>&1 || echo "cudaclimb: chromium could not be installed: that test will say SKIP"
 fi
+# sshd and a one-node Slurm (with munge), for the tests of the ssh and slurm runners
+# (tests/cli/runner_ssh.sh, runner_slurm.sh): optional, so that a machine without them still builds
+# and tests (those tests then say SKIP). Only the daemons and clients, no recommended extras.
+if [ "$want" = test ] && [ -z "${CUDACLIMB_NO_FETCH:-}" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+	runners=""
+	[ -x /usr/sbin/sshd ] || runners="$runners openssh-server"
+	command -v ssh >/dev/null 2>&1 || runners="$runners openssh-client"
+	command -v slurmctld >/dev/null 2>&1 || [ -x /usr/sbin/slurmctld ] || runners="$runners slurmctld"
+	command -v slurmd >/dev/null 2>&1 || [ -x /usr/sbin/slurmd ] || runners="$runners slurmd"
+	command -v srun >/dev/null 2>&1 || runners="$runners slurm-client"
+	command -v munged >/dev/null 2>&1 || [ -x /usr/sbin/munged ] || runners="$runners munge"
+	if [ -n "$runners" ]; then
+		echo "cudaclimb: installing$runners (for the ssh and slurm runner tests)"
+		# the daemons are started by the tests themselves, never by the package scripts
+		policy=/usr/sbin/policy-rc.d; own_policy=
+		[ -e $policy ] || { printf '#!/bin/sh\nexit 101\n' >$policy && chmod 755 $policy && own_policy=1; }
+		inst() { DEBIAN_FRONTEND=noninteractive timeout 600 apt-get install -y -qq --no-install-recommends $runners >/dev/null 2>&1; }
+		inst || { apt-get update -qq >/dev/null 2>&1; inst; } || echo "cudaclimb: could not install$runners: those runner tests will say SKIP"
+		[ -n "$own_policy" ] && rm -f $policy
+	fi
+fi
 # nvdisasm, for the SASS view (show --sass, v in the code pane): the toolkit's, or NVIDIA's
 # nvidia-cuda-nvdisasm package from PyPI unpacked beside the binary. Optional: without it that view
 # says how to get it.

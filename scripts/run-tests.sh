@@ -57,7 +57,10 @@ cmocka() {
 	sh tests/gpu/run.sh
 	sh tests/gpu/tma.sh
 	sh tests/gpu/exercises.sh
+	sh tests/gpu/hotspots.sh
 	sh tests/gpu/course_walk.sh
+	sh tests/gpu/claims.sh
+	sh tests/gpu/lessons_new.sh
 	fi
 } 2>&1 | tee "$log"
 

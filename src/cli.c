@@ -3,6 +3,8 @@
 #include "cli_cmd.h"
 #include <ctype.h>
 #include <getopt.h>
+#include <langinfo.h>
+#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,11 +12,16 @@
 #include <unistd.h>
 #include "arch.h"
 #include "engine.h"
+#include "claims.h"
 #include "json.h"
 #include "report.h"
+#include "roofline.h"
+#include "report_hotspots.h"
 #include "report_sass.h"
+#include "runner.h"
 #include "sass.h"
 #include "tui.h"
+#include "tui_roofline.h"
 #include "util.h"
 
 #ifndef CC_VERSION
@@ -27,7 +34,7 @@ static const char usage_text[] =
 	"       cudaclimb list                          the lessons\n"
 	"       cudaclimb show LESSON                   a lesson's stages, tunables and text\n"
 	"       cudaclimb show LESSON/STAGE --sass|--ptx  the machine code (SASS, under its source lines) or the PTX\n"
-	"       cudaclimb run LESSON/STAGE [--set NAME=VALUE]... [--json]\n"
+	"       cudaclimb run LESSON/STAGE [--set NAME=VALUE]... [--json] [--hotspots]\n"
 	"                                               compile, check and time one stage (or LESSON/baseline);\n"
 	"                                               names in any case, STAGE by name or number, LESSON STAGE too\n"
 	"       cudaclimb bench LESSON [--set NAME=VALUE]... [--json]\n"
@@ -61,7 +68,16 @@ static const char usage_text[] =
 	"  --seed N          seed for the random inputs (default: fresh each time)\n"
 	"  --reps N          timed repetitions (default: enough for about 0.4 s, 10 to 300)\n"
 	"  --no-counters     do not read hardware counters\n"
+	"  --roofline        run, bench: a roofline chart of the stages against this GPU's roofs (80 columns;\n"
+	"                    --ascii without UTF-8); --json always has each result's \"roofline\"\n"
+	"  --hotspots        run: sample the program counter after the timed runs; the source with each line's\n"
+	"                    share of the samples and its top stall reasons, the hottest SASS instructions\n"
 	"  --replay FILE     answer runs from FILE (written by run/bench --json) instead of a GPU\n"
+	"  --runner R        where the GPU worker runs: local (default), 'ssh HOST' (cudaclimb on HOST; compiles\n"
+	"                    here for its GPU), slurm (srun; a step of the allocation under salloc), then\n"
+	"                    KEY=VALUE settings; also CUDACLIMB_RUNNER, or the course's runner:\n"
+	"  --remote-worker P the worker program there (ssh: default cudaclimb on its PATH; slurm: this binary)\n"
+	"  --slurm-partition P, --slurm-gres G, --slurm-time T, --slurm-account A   srun's -p, --gres, -t, -A\n"
 	"  --no-color, --ascii, --frames N   terminal interface: monochrome, ASCII, draw N frames and exit\n"
 	"  -h, --help        this text;  -V, --version   the version\n"
 	"\n"
@@ -77,15 +93,45 @@ int usage_error(const char *fmt, const char *arg)
 	return EXIT_USAGE;
 }
 
+/* --runner and the runner's settings, in the order given, as one text for the engine
+ * (runner_config_parse): "ssh gpu1 worker=/opt/cudaclimb/bin/cudaclimb". */
+static char runner_text[2048];
+
+/* Adds --runner's words (key NULL), or the setting key=value that option opt gives: 0, or a usage
+ * error when the value cannot be one (a space, a quote, a leading '-'). */
+static int runner_word(const char *opt, const char *key, const char *value)
+{
+	size_t n = strlen(runner_text);
+	if (!key) { strfmt(runner_text + n, sizeof runner_text - n, "%s%s", n ? " " : "", value); return 0; }
+	runner_config probe = {0};
+	char err[256];
+	if (runner_config_set(&probe, key, value, opt, err, sizeof err)) return usage_error("%s", err);
+	strfmt(runner_text + n, sizeof runner_text - n, "%s%s=%s", n ? " " : "", key, value);
+	return 0;
+}
+
+/* Whether word names one of the commands (so that `--runner ssh run ...` is not a host "run"). */
+static int is_command(const char *word)
+{
+	static const char *const names[] = { "list", "show", "run", "bench", "check", "device", "exercises", "try", "watch", "hint",
+	                                     "reset", "solution", "course", "report" };
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) if (!strcmp(word, names[i])) return 1;
+	return 0;
+}
+
 static int parse(cli *c, int argc, char **argv)
 {
-	enum { O_LESSONS = 256, O_GPU, O_ARCH, O_SET, O_JSON, O_TIMEOUT, O_SEED, O_REPS, O_NOCOUNT, O_REPLAY, O_NOCOLOR, O_ASCII, O_FRAMES, O_WORK, O_SASS, O_PTX, O_COURSE, O_GROUP, O_HTML, O_CSV };
+	enum { O_LESSONS = 256, O_GPU, O_ARCH, O_SET, O_JSON, O_TIMEOUT, O_SEED, O_REPS, O_NOCOUNT, O_REPLAY, O_NOCOLOR, O_ASCII, O_FRAMES, O_WORK, O_SASS, O_PTX, O_COURSE, O_GROUP, O_HTML, O_CSV,
+	       O_RUNNER, O_REMOTE_WORKER, O_SLURM_PARTITION, O_SLURM_GRES, O_SLURM_TIME, O_SLURM_ACCOUNT, O_ROOFLINE, O_HOTSPOTS };
 	static const struct option opts[] = {
 		{ "lessons", 1, 0, O_LESSONS }, { "gpu", 1, 0, O_GPU }, { "arch", 1, 0, O_ARCH }, { "set", 1, 0, O_SET },
 		{ "json", 0, 0, O_JSON }, { "timeout", 1, 0, O_TIMEOUT }, { "seed", 1, 0, O_SEED }, { "reps", 1, 0, O_REPS },
 		{ "no-counters", 0, 0, O_NOCOUNT }, { "replay", 1, 0, O_REPLAY }, { "no-color", 0, 0, O_NOCOLOR },
 		{ "ascii", 0, 0, O_ASCII }, { "frames", 1, 0, O_FRAMES }, { "work", 1, 0, O_WORK }, { "sass", 0, 0, O_SASS }, { "ptx", 0, 0, O_PTX },
-		{ "course", 1, 0, O_COURSE }, { "group", 1, 0, O_GROUP }, { "html", 1, 0, O_HTML }, { "csv", 0, 0, O_CSV }, { "help", 0, 0, 'h' }, { "version", 0, 0, 'V' }, { 0, 0, 0, 0 },
+		{ "course", 1, 0, O_COURSE }, { "group", 1, 0, O_GROUP }, { "html", 1, 0, O_HTML }, { "csv", 0, 0, O_CSV },
+		{ "runner", 1, 0, O_RUNNER }, { "remote-worker", 1, 0, O_REMOTE_WORKER }, { "slurm-partition", 1, 0, O_SLURM_PARTITION },
+		{ "slurm-gres", 1, 0, O_SLURM_GRES }, { "slurm-time", 1, 0, O_SLURM_TIME }, { "slurm-account", 1, 0, O_SLURM_ACCOUNT },
+		{ "roofline", 0, 0, O_ROOFLINE }, { "hotspots", 0, 0, O_HOTSPOTS }, { "help", 0, 0, 'h' }, { "version", 0, 0, 'V' }, { 0, 0, 0, 0 },
 	};
 	c->eo.gpu = -1;
 	opterr = 0;
@@ -100,6 +146,8 @@ static int parse(cli *c, int argc, char **argv)
 		case O_GROUP: c->group = optarg; break;
 		case O_HTML: c->html = optarg; break;
 		case O_CSV: c->csv = 1; break;
+		case O_ROOFLINE: c->roofline = 1; break;
+		case O_HOTSPOTS: c->hotspots = 1; break;
 		case O_PTX: c->code = SHOW_PTX; break;
 		case O_GPU: c->eo.gpu = (int)strtol(optarg, &end, 10); if (*end || c->eo.gpu < 0) return usage_error("--gpu takes a GPU number, not '%s'", optarg); break;
 		case O_ARCH: c->archs = optarg; c->eo.arch = optarg; break;
@@ -114,6 +162,20 @@ static int parse(cli *c, int argc, char **argv)
 		case O_REPS: c->eo.reps = (int)strtol(optarg, &end, 10); if (*end || c->eo.reps < 1) return usage_error("--reps takes a count, not '%s'", optarg); break;
 		case O_NOCOUNT: c->eo.no_counters = 1; break;
 		case O_REPLAY: c->eo.replay_path = optarg; break;
+		case O_RUNNER:
+			/* --runner ssh HOST as two words too (a command's name is not taken for a host) */
+			if (!strcmp(optarg, "ssh") && optind < argc && argv[optind][0] != '-' && !is_command(argv[optind])) {
+				runner_word(NULL, NULL, "ssh");
+				if (runner_word("--runner ssh", "host", argv[optind++])) return EXIT_USAGE;
+			} else {
+				runner_word(NULL, NULL, optarg);
+			}
+			break;
+		case O_REMOTE_WORKER: if (runner_word("--remote-worker", "worker", optarg)) return EXIT_USAGE; break;
+		case O_SLURM_PARTITION: if (runner_word("--slurm-partition", "partition", optarg)) return EXIT_USAGE; break;
+		case O_SLURM_GRES: if (runner_word("--slurm-gres", "gres", optarg)) return EXIT_USAGE; break;
+		case O_SLURM_TIME: if (runner_word("--slurm-time", "time", optarg)) return EXIT_USAGE; break;
+		case O_SLURM_ACCOUNT: if (runner_word("--slurm-account", "account", optarg)) return EXIT_USAGE; break;
 		case O_NOCOLOR: c->to.no_color = 1; break;
 		case O_ASCII: c->to.ascii = 1; break;
 		case O_FRAMES: c->to.frames = (int)strtol(optarg, &end, 10); if (*end || c->to.frames < 1) return usage_error("--frames takes a count, not '%s'", optarg); break;
@@ -124,6 +186,7 @@ static int parse(cli *c, int argc, char **argv)
 	}
 	c->args = argv + optind;
 	c->nargs = argc - optind;
+	if (runner_text[0]) c->eo.runner = runner_text;
 	return 0;
 }
 
@@ -391,7 +454,7 @@ static void listener(void *ctx, int id, job_phase ph, const char *note, const ru
  * tunable only some stages have is left out of the rest. */
 static engine_job stage_job(cli *c, const lesson *l, int stage, int bench)
 {
-	engine_job j = { .lesson = l, .stage = stage, .counters = 1 };
+	engine_job j = { .lesson = l, .stage = stage, .counters = 1, .hotspots = c->hotspots && !bench && stage >= 0 };
 	for (int k = 0; k < c->nsets; k++)
 		if (!bench || lesson_find_param(l, c->sets[k].name) || (stage >= 0 && lesson_find_tunable(&l->stages[stage], c->sets[k].name)))
 			j.sets[j.nsets++] = c->sets[k];
@@ -425,17 +488,86 @@ static int refusals_first(cli *c, engine *e, const lesson *l, int *stages, int *
 	return refused;
 }
 
-/* {"metric": "GB/s", "device": {...}, "results": [...]}: what --replay reads back. */
-static void print_json(score_metric m, const device_info *d, const run_result *rs, int n)
+/* "claims": [{"expect": ..., "state": "holds", "values": "bytes_ratio=16", "why": ..., "missing": ...}]:
+ * the stage's expect: conditions checked against this call's results. */
+static void print_json_claims(const lesson *l, const int *stages, const run_result *rs, int n, int i, const device_info *d)
 {
+	claim_outcome o[64];
+	int k = claims_check_set(l, stages, rs, n, i, d, o, 64);
+	printf(", \"claims\": [");
+	for (int j = 0; j < k; j++) {
+		printf("%s{\"expect\": ", j ? ", " : "");
+		json_string(stdout, expr_source(o[j].claim->cond.e));
+		printf(", \"state\": \"%s\", \"values\": ", claim_state_name(o[j].state));
+		json_string(stdout, o[j].values);
+		printf(", \"why\": ");
+		json_string(stdout, o[j].claim->why ? o[j].claim->why : "");
+		printf(", \"missing\": ");
+		json_string(stdout, o[j].why);
+		putchar('}');
+	}
+	putchar(']');
+}
+
+/* run --hotspots --json: each stage's result carries "hotspots" (report_hotspots_json). */
+static int json_hotspots;
+
+/* {"metric": "GB/s", "device": {...}, "results": [...]}: what --replay reads back (it skips "claims"). */
+static void print_json(const lesson *l, score_metric m, const device_info *d, const int *stages, const run_result *rs, int n)
+{
+	roofline_roofs rf;
+	char why[256];
+	int roofs = roofline_roofs_of(d, l->peak, &rf, why, sizeof why) == 0;
 	printf("{\"metric\": \"%s\", \"device\": ", score_unit(m));
 	json_object(stdout, device_info_fields, device_info_nfields, d, NULL, NULL);
 	printf(",\n\"results\": [\n");
 	for (int i = 0; i < n; i++) {
-		json_object(stdout, run_result_fields, run_result_nfields, &rs[i], "log", rs[i].log);
-		printf("%s\n", i + 1 < n ? "," : "");
+		putchar('{');
+		json_members(stdout, run_result_fields, run_result_nfields, &rs[i]);
+		if (rs[i].log) { printf(", \"log\": "); json_string(stdout, rs[i].log); }
+		print_json_claims(l, stages, rs, n, i, d);
+		printf(", \"roofline\": ");
+		roofline_json(stdout, roofs ? &rf : NULL, &rs[i]);
+		if (json_hotspots && stages[i] >= 0) { printf(", \"hotspots\": "); report_hotspots_result(stdout, l, stages[i], &rs[i], 1); }
+		printf("}%s\n", i + 1 < n ? "," : "");
 	}
 	printf("]}\n");
+}
+
+/* --roofline: the results as points (stage numbers, B the baseline) against d's roofs, the fastest
+ * stage highlighted, in 80 columns; UTF-8 glyphs when the locale has them and --ascii is not given. */
+static void print_roofline(cli *c, const lesson *l, const device_info *d, const int *stages, const run_result *rs, int n)
+{
+	roofline_roofs rf;
+	rchart ch;
+	char why[256], label[8];
+	if (roofline_roofs_of(d, l->peak, &rf, why, sizeof why)) rchart_init(&ch, NULL, why);
+	else rchart_init(&ch, &rf, NULL);
+	char base[48] = "baseline";              /* the baseline's library call: its title's first word */
+	if (l->baseline && l->baseline->title) strfmt(base, sizeof base, "%.*s", (int)strcspn(l->baseline->title, " ("), l->baseline->title);
+	int off = n && stages[0] < 0;            /* the baseline comes first; it is drawn last */
+	int best = ch.have_roofs ? roofline_best(&rf, rs + off, n - off) : -1, cur = -1;
+	for (int k = off; k < n + off; k++) {
+		int i = k < n ? k : 0;
+		if (stages[i] >= 0) strfmt(label, sizeof label, "%d", stages[i] + 1);
+		else strfmt(label, sizeof label, "B");
+		if (rchart_add(&ch, label, stages[i] >= 0 ? l->stages[stages[i]].id : base, stages[i] < 0, &rs[i], why, sizeof why) == 0 &&
+		    i == best + off)
+			cur = ch.n - 1;
+	}
+	int at = best >= 0 ? best + off : off < n ? off : 0;
+	roofline_point p;
+	why[0] = 0;
+	if (cur < 0 && n && ch.have_roofs) roofline_place(&rf, &rs[at], &p, why, sizeof why);   /* why it is not placed */
+	if (n && stages[at] >= 0) strfmt(label, sizeof label, "%d", stages[at] + 1);
+	else strfmt(label, sizeof label, "B");
+	rchart_current(&ch, label, n && stages[at] >= 0 ? l->stages[stages[at]].id : base, cur, why);
+	setlocale(LC_CTYPE, "");                 /* not LC_ALL: numbers stay in the C locale */
+	int utf8 = !c->to.ascii && !strcmp(nl_langinfo(CODESET), "UTF-8");
+	printf("\nRoofline of %s on ", l->id);
+	fput_clean(stdout, d->name[0] ? d->name : "no GPU");
+	printf(" (numbers: stages, B: baseline)\n");
+	rchart_print(stdout, &ch, 80, 22, utf8);
 }
 
 static int run_stages(cli *c, engine *e, const lesson *l, const int *which, int n)
@@ -455,8 +587,14 @@ static int run_stages(cli *c, engine *e, const lesson *l, const int *which, int 
 		if (ce > code) code = ce;
 		if (!c->json) report_row(stdout, l, m, &rs[i], i == 0, n > 1 && stages[0] == -1 ? &rs[0] : NULL);
 	}
-	if (c->json) print_json(m, d, rs, n);
-	else if (n) report_footer(stdout, l, m, d, rs, n);
+	json_hotspots = c->hotspots && !bench;
+	if (c->json) print_json(l, m, d, stages, rs, n);
+	else if (n) {
+		report_footer(stdout, l, m, d, rs, n);
+		report_claims(stdout, l, stages, rs, n, d);
+		if (c->roofline) print_roofline(c, l, d, stages, rs, n);
+		for (int i = 0; i < n && c->hotspots && !bench; i++) report_hotspots_result(stdout, l, stages[i], &rs[i], 0);
+	}
 	for (int i = 0; i < n; i++) run_result_clear(&rs[i]);
 	free(rs);
 	free(stages);
@@ -470,6 +608,7 @@ static int cmd_run(cli *c, engine *e)
 	const lesson *l;
 	int stage;
 	int r = find_stage(e, c->args[1], &l, &stage);
+	if (!r && c->hotspots && stage < 0) return usage_error("--hotspots: the baseline is a library call, with no code of ours to sample%s", "");
 	return r ? r : run_stages(c, e, l, &stage, 1);
 }
 
@@ -549,6 +688,9 @@ static int cmd_device(cli *c, engine *e)
 		putchar('\n');
 	} else {
 		report_device(stdout, d);
+		char where[300];
+		engine_runner_describe(e, where, sizeof where);
+		if (d->present && strcmp(where, "local")) { fputs("worker: ", stdout); fput_clean(stdout, where); putchar('\n'); }
 	}
 	return d->present ? EXIT_OK : EXIT_NO_GPU;
 }
@@ -568,6 +710,7 @@ int cli_main(int argc, char **argv)
 	int (*fn)(cli *c, engine *e) = NULL;
 	for (size_t i = 0; cmd && i < sizeof cmds / sizeof cmds[0] && !fn; i++) if (!strcmp(cmd, cmds[i].name)) fn = cmds[i].fn;
 	if (cmd && !fn) return usage_error("unknown command '%s'", cmd);
+	if (c.hotspots && (!cmd || strcmp(cmd, "run"))) return usage_error("--hotspots is for run LESSON/STAGE, one stage at a time%s", "");
 	/* The interface draws on a terminal and reads keys from one: without both it would draw into a
 	 * pipe and spin on an input that is always readable. --frames draws a fixed tour anywhere. */
 	if (!cmd && !c.to.frames && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {

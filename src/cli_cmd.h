@@ -15,6 +15,8 @@ typedef struct {
 	const char *group;              /* course init --group NAME */
 	const char *html;               /* report --html FILE ("-": standard output) */
 	int csv;                        /* report --csv */
+	int roofline;                   /* run, bench --roofline: a roofline chart after the table */
+	int hotspots;                   /* run --hotspots: a hotspot pass after the other runs, shown after the table */
 	enum { SHOW_TEXT, SHOW_SASS, SHOW_PTX } code;   /* show: the lesson's text, or a stage's SASS or PTX */
 	char *const *args; int nargs;   /* the command and its operands */
 	char spec[192]; char **own_args;/* LESSON STAGE joined into LESSON/STAGE: args then points at own_args */

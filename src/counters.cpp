@@ -85,12 +85,12 @@ const api_symbol api_symbols[] = {
 
 /* ---- what we ask for ---- */
 
-enum metric_kind { M_FIELD, M_FRACTION, M_TENSOR, M_STALL };
+enum metric_kind { M_FIELD, M_FRACTION, M_TENSOR, M_SUM, M_STALL };
 
 struct metric_def {
 	const char *name;
 	metric_kind kind;
-	size_t field;            /* offset of a double in run_result (M_FIELD, M_FRACTION) */
+	size_t field;            /* offset of a double in run_result (M_FIELD, M_FRACTION, M_SUM) */
 };
 
 const metric_def metric_defs[] = {
@@ -106,6 +106,17 @@ const metric_def metric_defs[] = {
 	{"smsp__thread_inst_executed_per_inst_executed.ratio", M_FIELD, offsetof(run_result, warp_efficiency)},
 	{"smsp__sass_average_branch_targets_threads_uniform.pct", M_FIELD, offsetof(run_result, branch_uniform_pct)},
 	{"sm__throughput.avg.pct_of_peak_sustained_elapsed", M_FIELD, offsetof(run_result, sm_pct)},
+	/* lanes that do the work: a branch the compiler turned into predication leaves warp_efficiency at
+	 * 32 and shows only here */
+	{"smsp__thread_inst_executed_pred_on_per_inst_executed.ratio", M_FIELD, offsetof(run_result, warp_efficiency_pred_on)},
+	{"l1tex__throughput.avg.pct_of_peak_sustained_active", M_FIELD, offsetof(run_result, l1_pct)},
+	{"l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio", M_FIELD, offsetof(run_result, gld_sectors_per_request)},
+	/* tensor instructions, summed over the kinds the chip has (HMMA: mma.sync and WMMA; GMMA: Hopper's
+	 * wgmma; IMMA: integer): a count that only tensor-core instructions make non-zero, unlike a pipe's
+	 * utilisation (which reads a few % on kernels without any) */
+	{"sm__inst_executed_pipe_tensor_op_hmma.sum", M_SUM, offsetof(run_result, tensor_inst)},
+	{"sm__inst_executed_pipe_tensor_op_gmma.sum", M_SUM, offsetof(run_result, tensor_inst)},
+	{"sm__inst_executed_pipe_tensor_op_imma.sum", M_SUM, offsetof(run_result, tensor_inst)},
 	/* the tensor pipes: names differ by generation (all tensor work where the chip has it, hmma for
 	 * mma.sync/WMMA, gmma for Hopper's wgmma); tensor_pct is the largest of those the GPU has */
 	{"sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_active", M_TENSOR, 0},
@@ -491,6 +502,7 @@ void fill_result(const counters *c, const std::vector<double> &v, run_result *r)
 		case M_FIELD: *field = x; break;
 		case M_FRACTION: *field = x / 100.0; break;
 		case M_TENSOR: tensor = std::max(tensor, x); break;
+		case M_SUM: *field = (*field > 0 ? *field : 0) + x; break;
 		case M_STALL: stall[m.stall] = x; have_stall = true; break;
 		}
 	}

@@ -7,8 +7,7 @@
 #include "lesson_yaml.h"
 #include "util.h"
 
-static const char *const runner_names[] = { "local", "ssh", "slurm" };
-const char *course_runner_name(course_runner r) { return (unsigned)r <= RUNNER_SLURM ? runner_names[r] : "?"; }
+const char *course_runner_name(course_runner r) { return runner_kind_name(r); }
 
 /* "2026-12-01", "2026-12-01 23:59" or "2026-12-01T23:59", local time. 0 or -1. */
 static int parse_due(const char *s, int64_t *out)
@@ -66,6 +65,16 @@ static int parse_item(ld *c, yaml_node_t *n, course_item *it)
 	return 0;
 }
 
+/* A runner setting goes on a command line (ssh's, srun's): refused at its key when it could be
+ * taken for an option or split into words. */
+static int check_setting(ld *c, yaml_node_t *map, const char *key, const char *value)
+{
+	runner_config rc = {0};
+	char err[256];
+	if (!value || !runner_config_set(&rc, key, value, "runner", err, sizeof err)) return 0;
+	return FAIL(c, ly_get(c, map, key), "%s", err);
+}
+
 static int parse_runner(ld *c, yaml_node_t *root, course *co)
 {
 	yaml_node_t *rn = ly_get(c, root, "runner"), *sn = ly_get(c, root, "ssh"), *ln = ly_get(c, root, "slurm");
@@ -73,19 +82,22 @@ static int parse_runner(ld *c, yaml_node_t *root, course *co)
 		const char *r = ly_scalar(c, rn, "runner");
 		if (!r) return -1;
 		int k = 0;
-		while (k <= RUNNER_SLURM && strcmp(r, runner_names[k])) k++;
+		while (k <= RUNNER_SLURM && strcmp(r, runner_kind_name((runner_kind)k))) k++;
 		if (k > RUNNER_SLURM) return FAIL(c, rn, "runner is local, ssh or slurm, not '%s'", r);
 		co->runner = (course_runner)k;
 	}
 	if (sn) {
-		static const char *const keys[] = { "!host", NULL };
-		if (ly_check_keys(c, sn, "ssh", keys) || ly_get_str(c, sn, "host", &co->ssh_host)) return -1;
+		static const char *const keys[] = { "!host", "worker", NULL };
+		if (ly_check_keys(c, sn, "ssh", keys) || ly_get_str(c, sn, "host", &co->ssh_host) || ly_get_str(c, sn, "worker", &co->ssh_worker) ||
+		    check_setting(c, sn, "host", co->ssh_host) || check_setting(c, sn, "worker", co->ssh_worker)) return -1;
 	}
 	if (ln) {
 		static const char *const keys[] = { "partition", "gres", "time", "account", NULL };
 		if (ly_check_keys(c, ln, "slurm", keys) || ly_get_str(c, ln, "partition", &co->slurm_partition) ||
 		    ly_get_str(c, ln, "gres", &co->slurm_gres) || ly_get_str(c, ln, "time", &co->slurm_time) ||
-		    ly_get_str(c, ln, "account", &co->slurm_account)) return -1;
+		    ly_get_str(c, ln, "account", &co->slurm_account) || check_setting(c, ln, "partition", co->slurm_partition) ||
+		    check_setting(c, ln, "gres", co->slurm_gres) || check_setting(c, ln, "time", co->slurm_time) ||
+		    check_setting(c, ln, "account", co->slurm_account)) return -1;
 	}
 	if (co->runner == RUNNER_SSH && !co->ssh_host) return FAIL(c, rn, "runner ssh needs ssh: { host: NAME }");
 	return 0;
@@ -154,7 +166,7 @@ void course_free(course *c)
 	free(c->lessons);
 	for (int i = 0; i < c->nitems; i++) { free(c->items[i].lesson); free(c->items[i].stage); free(c->items[i].due_text); }
 	free(c->items);
-	free(c->ssh_host); free(c->slurm_partition); free(c->slurm_gres); free(c->slurm_time); free(c->slurm_account);
+	free(c->ssh_host); free(c->ssh_worker); free(c->slurm_partition); free(c->slurm_gres); free(c->slurm_time); free(c->slurm_account);
 	free(c);
 }
 

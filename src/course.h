@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "lesson.h"
+#include "runner.h"
 
 typedef struct {
 	char *lesson, *stage;       /* the exercise: a stage with an exercise: block */
@@ -15,7 +16,7 @@ typedef struct {
 	lesson_mark at;
 } course_item;
 
-typedef enum { RUNNER_LOCAL, RUNNER_SSH, RUNNER_SLURM } course_runner;
+typedef runner_kind course_runner;   /* runner.h: RUNNER_LOCAL, RUNNER_SSH, RUNNER_SLURM */
 
 typedef struct course_s {
 	char *id, *title;
@@ -25,7 +26,7 @@ typedef struct course_s {
 	char *results;              /* the results folder (absolute, or relative to the current folder) */
 	int share;                  /* students may read each other's results */
 	course_runner runner;
-	char *ssh_host;
+	char *ssh_host, *ssh_worker;    /* ssh: { host: NAME, worker: PATH } */
 	char *slurm_partition, *slurm_gres, *slurm_time, *slurm_account;
 } course;
 

@@ -24,6 +24,8 @@ typedef enum {
 	V_DRAM_PCT, V_MODEL_BYTES, V_MODEL_FLOPS, V_INTENSITY, V_BYTES_RATIO, V_L1_HIT_PCT, V_L2_HIT_PCT,
 	V_SMEM_CONFLICTS, V_SMEM_CONFLICTS_LD, V_SMEM_CONFLICTS_ST, V_SMEM_CONFLICTS_PER_WARP,
 	V_WARP_EFFICIENCY, V_BRANCH_UNIFORM_PCT, V_SM_PCT, V_TENSOR_PCT,
+	V_SMEM_CONFLICTS_LD_PER_WARP, V_SMEM_CONFLICTS_ST_PER_WARP, V_WARP_EFFICIENCY_PRED_ON, V_TENSOR_INST,
+	V_L1_PCT, V_GLD_SECTORS_PER_REQUEST,
 	V_BLOCKS, V_THREADS_PER_BLOCK, V_WARPS, V_SM_COUNT, V_OCC_BLOCKS, V_WAVES,
 	V_OCC_LIMITER_REGS, V_OCC_LIMITER_SMEM, V_OCC_LIMITER_WARPS, V_OCC_LIMITER_BLOCKS,
 	V_REGS, V_SPILL_STORES, V_SPILL_LOADS, V_STATIC_SMEM, V_DYNAMIC_SMEM,
@@ -46,6 +48,8 @@ static const char *const diag_var_names[V_COUNT + 1] = {
 	"dram_pct", "model_bytes", "model_flops", "intensity", "bytes_ratio", "l1_hit_pct", "l2_hit_pct",
 	"smem_conflicts", "smem_conflicts_ld", "smem_conflicts_st", "smem_conflicts_per_warp",
 	"warp_efficiency", "branch_uniform_pct", "sm_pct", "tensor_pct",
+	"smem_conflicts_ld_per_warp", "smem_conflicts_st_per_warp", "warp_efficiency_pred_on", "tensor_inst",
+	"l1_pct", "gld_sectors_per_request",
 	"blocks", "threads_per_block", "warps", "sm_count", "occ_blocks", "waves",
 	"occ_limiter_regs", "occ_limiter_smem", "occ_limiter_warps", "occ_limiter_blocks",
 	"regs", "spill_stores", "spill_loads", "static_smem", "dynamic_smem",
@@ -161,11 +165,15 @@ static int diag_value(const diag_ctx *c, int v, expr_value *out)
 	case V_SMEM_CONFLICTS_LD: x = r->smem_conflicts_ld; break;
 	case V_SMEM_CONFLICTS_ST: x = r->smem_conflicts_st; break;
 	case V_SMEM_CONFLICTS:
-	case V_SMEM_CONFLICTS_PER_WARP: {
+	case V_SMEM_CONFLICTS_PER_WARP:
+	case V_SMEM_CONFLICTS_LD_PER_WARP:
+	case V_SMEM_CONFLICTS_ST_PER_WARP: {
 		if (r->smem_conflicts_ld < 0 || r->smem_conflicts_st < 0)
 			return -1;
-		x = r->smem_conflicts_ld + r->smem_conflicts_st;
-		if (v == V_SMEM_CONFLICTS_PER_WARP) {
+		x = v == V_SMEM_CONFLICTS_LD_PER_WARP ? r->smem_conflicts_ld
+		  : v == V_SMEM_CONFLICTS_ST_PER_WARP ? r->smem_conflicts_st
+		  : r->smem_conflicts_ld + r->smem_conflicts_st;
+		if (v != V_SMEM_CONFLICTS) {
 			double b = diag_blocks(r), t = diag_threads(r);
 			if (b <= 0 || t <= 0)
 				return -1;
@@ -177,6 +185,10 @@ static int diag_value(const diag_ctx *c, int v, expr_value *out)
 	case V_BRANCH_UNIFORM_PCT: x = r->branch_uniform_pct; break;
 	case V_SM_PCT: x = r->sm_pct; break;
 	case V_TENSOR_PCT: x = r->tensor_pct; break;
+	case V_WARP_EFFICIENCY_PRED_ON: x = r->warp_efficiency_pred_on; break;
+	case V_TENSOR_INST: x = r->tensor_inst; break;
+	case V_L1_PCT: x = r->l1_pct; break;
+	case V_GLD_SECTORS_PER_REQUEST: x = r->gld_sectors_per_request; break;
 	case V_BLOCKS: x = diag_blocks(r); integer = true; break;
 	case V_THREADS_PER_BLOCK: x = diag_threads(r); integer = true; break;
 	case V_WARPS: {
@@ -229,6 +241,16 @@ static int diag_lookup(void *ctx, const char *name, size_t len, expr_value *out)
 {
 	int v = diag_var_find(name, len);
 	return v < 0 ? -1 : diag_value(ctx, v, out);
+}
+
+int diagnose_value(const run_result *r, const diag_inputs *in, const char *name, size_t len, expr_value *out)
+{
+	static const diag_inputs none;
+	diag_ctx c = {r, in ? in : &none, false, {0}};
+	if (!r || !name || !out)
+		return -1;
+	diag_parse_stalls(&c, r->stalls);
+	return diag_lookup(&c, name, len, out);
 }
 
 /* ---- rules ---- */

@@ -13,7 +13,9 @@
  *
  * Names in expressions (diagnose_names lists them): counter values as run_result keeps them
  * (achieved_occupancy 0..1, *_pct 0..100, warp_efficiency 0..32, ...), dram_bytes (read + write),
- * model_bytes, bytes_ratio (dram_bytes / model_bytes), smem_conflicts (ld + st), smem_conflicts_per_warp,
+ * model_bytes, bytes_ratio (dram_bytes / model_bytes), smem_conflicts (ld + st), smem_conflicts_per_warp
+ * (and _ld_per_warp, _st_per_warp), warp_efficiency_pred_on (0..32, lanes not predicated off), tensor_inst
+ * (tensor-pipe warp instructions), l1_pct, gld_sectors_per_request,
  * theoretical_occupancy (0..1), blocks, threads_per_block, warps, sm_count, occ_blocks,
  * waves (blocks / (sm_count x occ_blocks)), occ_limiter_regs/_smem/_warps/_blocks (0/1),
  * pct_attainable_bw, pct_compute_peak, stall_<reason> (share in % of the top three stalls, else 0) ...
@@ -22,6 +24,7 @@
 #ifndef CC_DIAGNOSE_H
 #define CC_DIAGNOSE_H
 #include <stddef.h>
+#include "expr.h"
 #include "result.h"
 
 typedef enum { DIAG_CRITICAL, DIAG_WARNING, DIAG_INFO, DIAG_DONE, DIAG_SEVERITY_COUNT } diag_severity;
@@ -57,6 +60,10 @@ const char *diagnose_rule_id(int i);
 /* Evaluates every rule on r and in; fills up to max findings, most severe first (file order within a
  * severity) and returns how many were written. No rules loaded: 0. */
 int diagnose_run(const run_result *r, const diag_inputs *in, diag_finding *out, int max);
+
+/* The value of one of those names (not NUL-terminated: len bytes) for r and in: 0 and *out, or -1
+ * when the name is unknown or its value was not measured in this run. For claims (src/claims.h). */
+int diagnose_value(const run_result *r, const diag_inputs *in, const char *name, size_t len, expr_value *out);
 
 /* The names expressions may use, NULL-terminated (static). */
 const char *const *diagnose_names(void);

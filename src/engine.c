@@ -44,6 +44,7 @@ struct engine {
 	course *course;
 	device_info dev;
 	int have_dev;
+	runner_config runner;        /* where workers run: the course's, then $CUDACLIMB_RUNNER, then --runner */
 	worker *w;
 	replay *rp;
 	job *queue;
@@ -52,27 +53,6 @@ struct engine {
 	void *ctx;
 	uint64_t seed;
 };
-
-/* The built-in tree: next to the executable (build/.., or build/tests/../.. for the unit tests), or
- * the installed share folder. */
-static char *find_data_root(void)
-{
-	char *dir = exe_dir();
-	const char *cands[] = { "%s/..", "%s/../share/cudaclimb", "%s", "%s/../.." };
-	for (size_t i = 0; dir && i < sizeof cands / sizeof cands[0]; i++) {
-		char *root = xasprintf(cands[i], dir);
-		char *probe = xasprintf("%s/assets/arch.yaml", root);
-		int ok = file_exists(probe);
-		free(probe);
-		if (ok) { free(dir); return root; }
-		free(root);
-	}
-	free(dir);
-#ifdef CC_DATADIR
-	if (dir_exists(CC_DATADIR)) return xstrdup(CC_DATADIR);
-#endif
-	return NULL;
-}
 
 /* path relative to the current folder when it lies inside it: messages read "lessons/x.yaml:3:1". */
 static char *shorter_path(const char *path)
@@ -144,12 +124,48 @@ static void keep_course_lessons(engine *e)
 	s->count = n;
 }
 
+/* The runner: the course's, then $CUDACLIMB_RUNNER's words over it, then --runner's. */
+static int choose_runner(engine *e, char *err, size_t errlen)
+{
+	runner_config *rc = &e->runner;
+	const course *c = e->course;
+	if (c) {
+		rc->kind = (runner_kind)c->runner;
+		const char *keys[] = { "host", "worker", "partition", "gres", "time", "account" };
+		const char *vals[] = { c->ssh_host, c->ssh_worker, c->slurm_partition, c->slurm_gres, c->slurm_time, c->slurm_account };
+		for (int i = 0; i < 6; i++)
+			if (vals[i] && runner_config_set(rc, keys[i], vals[i], c->path, err, errlen)) return -1;
+	}
+	const char *env = getenv("CUDACLIMB_RUNNER");
+	if (env && *env && runner_config_parse(rc, env, "CUDACLIMB_RUNNER", err, errlen)) return -1;
+	if (e->o.runner && runner_config_parse(rc, e->o.runner, "--runner", err, errlen)) return -1;
+	return 0;
+}
+
+/* A worker where the runner says, run under prefix (NULL-terminated) when not NULL. */
+static worker *new_worker(engine *e, char *const *prefix)
+{
+	runner_spec s = { .exe = e->exe, .data_root = e->data_root, .gpu = e->o.gpu, .prefix = prefix };
+	return worker_new(runner_new(&e->runner, &s));
+}
+
+void engine_runner_describe(engine *e, char *out, size_t n)
+{
+	if (e->w) worker_runner(e->w)->cls->describe(worker_runner(e->w), out, n);
+	else {
+		runner_spec s = { .exe = e->exe, .data_root = e->data_root, .gpu = e->o.gpu };
+		runner *r = runner_new(&e->runner, &s);
+		r->cls->describe(r, out, n);
+		runner_free(r);
+	}
+}
+
 engine *engine_new(const engine_opts *o, char *err, size_t errlen)
 {
 	engine *e = xcalloc(1, sizeof *e);
 	e->o = *o;
 	if (e->o.timeout_s <= 0) e->o.timeout_s = 10;
-	e->data_root = find_data_root();
+	e->data_root = worker_data_root();
 	if (!e->data_root) { strfmt(err, errlen, "cannot find cudaclimb's data (assets/arch.yaml) near the executable"); free(e); return NULL; }
 	char *abs = realpath(e->data_root, NULL);
 	if (abs) { free(e->data_root); e->data_root = abs; }
@@ -167,6 +183,7 @@ engine *engine_new(const engine_opts *o, char *err, size_t errlen)
 		return NULL;
 	}
 	if (e->course) keep_course_lessons(e);
+	if (choose_runner(e, err, errlen)) { engine_free(e); return NULL; }
 	char self[4096];
 	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
 	self[n > 0 ? n : 0] = 0;
@@ -219,8 +236,8 @@ const device_info *engine_device(engine *e)
 	e->have_dev = 1;
 	if (e->rp) { e->dev = *replay_device(e->rp); return &e->dev; }
 	char err[512];
-	if (!e->w) e->w = worker_new(e->exe, e->data_root, e->o.gpu);
-	if (worker_ensure(e->w, err, sizeof err) || worker_send(e->w, "device\nend\n")) {
+	if (!e->w) e->w = new_worker(e, NULL);
+	if (worker_ensure(e->w, err, sizeof err) || worker_send(e->w, "device\nend\n", 11)) {
 		strfmt(e->dev.why, sizeof e->dev.why, "%s", err);
 		return &e->dev;
 	}
@@ -230,10 +247,27 @@ const device_info *engine_device(engine *e)
 		poll(&pf, 1, 200);
 		wmsg m;
 		worker_next(e->w, &m);
-		if (m.kind == WMSG_DEVICE) { e->dev = m.device; break; }
+		if (m.kind == WMSG_DEVICE) {
+			e->dev = m.device;
+			/* No GPU where the worker runs: say where that is, when not here. */
+			if (!e->dev.present && e->runner.kind != RUNNER_LOCAL) {
+				char where[300], why[sizeof e->dev.why];
+				worker_runner(e->w)->cls->describe(worker_runner(e->w), where, sizeof where);
+				strfmt(why, sizeof why, "%s (worker: %s)", e->dev.why, where);
+				strfmt(e->dev.why, sizeof e->dev.why, "%s", why);
+			}
+			break;
+		}
+		if (m.kind == WMSG_NOTE) {   /* a Slurm job in the queue: the wait is not the worker's */
+			if (!e->o.quiet) { fputs("cudaclimb: ", stderr); fput_clean(stderr, m.text); fputc('\n', stderr); }
+			start = now_ms();
+			continue;
+		}
 		if (m.kind == WMSG_DIED || m.kind == WMSG_BAD || now_ms() - start > 1000 * (e->o.timeout_s + 20)) {
 			if (m.kind != WMSG_DIED) worker_kill(e->w);
-			strfmt(e->dev.why, sizeof e->dev.why, "no GPU: %s", m.kind == WMSG_DIED || m.kind == WMSG_BAD ? m.text : "the worker did not answer");
+			/* A runner that cannot start its worker says why in its own words ("cannot reach gpu1: ..."). */
+			const char *text = m.kind == WMSG_DIED || m.kind == WMSG_BAD ? m.text : "the worker did not answer";
+			strfmt(e->dev.why, sizeof e->dev.why, "%s%s", e->runner.kind == RUNNER_LOCAL || m.kind != WMSG_DIED ? "no GPU: " : "", text);
 			break;
 		}
 	}
@@ -244,12 +278,12 @@ void engine_plan_device(engine *e, plan_device *out)
 {
 	const device_info *d = e->have_dev ? &e->dev : NULL;
 	if (d && d->present && !e->o.arch) {
-		*out = (plan_device){ d->sm_count, d->warp_size, d->max_threads_per_block, d->cc, d->l2_bytes, d->smem_per_block_optin };
+		*out = (plan_device){ d->sm_count, d->warp_size, d->max_threads_per_block, d->cc, d->l2_bytes, d->smem_per_block_optin, 0, 0 };
 		return;
 	}
 	const arch_info *a = table_arch(e);
 	*out = (plan_device){ a->typical_sm_count, a->warp_size, a->max_threads_per_block, a->cc, (int64_t)a->typical_l2_bytes,
-	                      (int64_t)a->smem_per_block_optin };
+	                      (int64_t)a->smem_per_block_optin, 0, 0 };
 }
 
 /* With CUDACLIMB_TRACE=FILE, one line per finished job: how long it took from submit to result. */
@@ -418,6 +452,11 @@ static int reference_stage(const lesson *l)
 static worker *sanitizer_worker(engine *e, job *j, char *err, size_t errlen)
 {
 	char tool[1024], *argv[16];
+	if (e->runner.kind != RUNNER_LOCAL) {
+		strfmt(err, errlen, "compute-sanitizer runs only with the local runner (this is %s), so %s cannot say where",
+		       runner_kind_name(e->runner.kind), san_tool_name((san_tool)j->j.sanitize));
+		return NULL;
+	}
 	if (san_find(tool, sizeof tool)) {
 		strfmt(err, errlen, "compute-sanitizer is not installed (it comes with the CUDA Toolkit), so %s cannot say where", san_tool_name((san_tool)j->j.sanitize));
 		return NULL;
@@ -427,9 +466,7 @@ static worker *sanitizer_worker(engine *e, job *j, char *err, size_t errlen)
 	if (fd < 0) { strfmt(err, errlen, "cannot create a file for the sanitizer's report: %s", strerror(errno)); j->san_log[0] = 0; return NULL; }
 	close(fd);
 	san_argv(tool, (san_tool)j->j.sanitize, j->san_log, argv, 16);
-	worker *w = worker_new(e->exe, e->data_root, e->o.gpu);
-	worker_set_prefix(w, argv);
-	return w;
+	return new_worker(e, argv);
 }
 
 /* The sanitizer's first finding into r (its report read once the worker is done with it). */
@@ -441,27 +478,46 @@ static void take_sanitizer(job *j, run_result *r)
 	free(report);
 }
 
+/* path's bytes as the request's blob key; 0, or -1 with err. */
+static int add_file(sb *b, const char *key, const char *name, const char *path, char *err, size_t errlen)
+{
+	size_t len = 0;
+	char *data = file_read(path, &len);
+	if (!data) { strfmt(err, errlen, "cannot read %s: %s", path, strerror(errno)); return -1; }
+	worker_add_blob(b, key, name, data, len);
+	free(data);
+	return 0;
+}
+
 static void send_run(engine *e, job *j)
 {
-	char err[512];
+	char err[1024];
 	if (j->j.sanitize) {
 		if (!j->w && !(j->w = sanitizer_worker(e, j, err, sizeof err))) { finish(e, j, RUN_UNSUPPORTED, err); return; }
 	} else {
-		if (!e->w) e->w = worker_new(e->exe, e->data_root, e->o.gpu);
+		if (!e->w) e->w = new_worker(e, NULL);
 		j->w = e->w;
 	}
 	if (worker_ensure(j->w, err, sizeof err)) { finish(e, j, RUN_CRASH, err); return; }
+	/* The lesson and the compiled code go as bytes: the worker may be on another machine. */
 	sb b = {0};
 	uint64_t seed = j->j.has_seed ? j->j.seed : e->seed;
-	sb_addf(&b, "run\nlesson %s\nkroot %s/kernels\nstage %d\nref_stage %d\ncubin %s\nref_cubin %s\nseed %llu\nverify 1\ntime %d\nreps %d\nbudget %d\ncounters %d\n",
-	        j->j.lesson->path, e->lessons_root, j->j.stage, j->ref_stage, j->cubin, j->ref_cubin, (unsigned long long)seed,
-	        !j->j.no_time && !j->j.sanitize, e->o.reps, e->o.time_budget_ms, j->j.counters && !e->o.no_counters && !j->j.sanitize);
-	if (j->pair_cubin[0]) sb_addf(&b, "pair_cubin %s\n", j->pair_cubin);
+	double limit = j->j.sanitize ? (e->o.timeout_s * 10 > 60 ? e->o.timeout_s * 10 : 60) : e->o.timeout_s;
+	sb_add(&b, "run\n");
+	int bad = add_file(&b, "lesson", j->j.lesson->path, j->j.lesson->path, err, sizeof err) ||
+	          (j->cubin[0] && add_file(&b, "cubin", NULL, j->cubin, err, sizeof err)) ||
+	          (j->ref_cubin[0] && add_file(&b, "ref_cubin", NULL, j->ref_cubin, err, sizeof err)) ||
+	          (j->pair_cubin[0] && add_file(&b, "pair_cubin", NULL, j->pair_cubin, err, sizeof err));
+	if (bad) { sb_free(&b); finish(e, j, RUN_CRASH, err); return; }
+	sb_addf(&b, "stage %d\nref_stage %d\nseed %llu\nverify 1\ntime %d\nreps %d\nbudget %d\ncounters %d\nwatchdog %.0f\n",
+	        j->j.stage, j->ref_stage, (unsigned long long)seed, !j->j.no_time && !j->j.sanitize, e->o.reps, e->o.time_budget_ms,
+	        j->j.counters && !e->o.no_counters && !j->j.sanitize, limit + 5);   /* our watchdog acts first */
 	if (j->j.untrusted) sb_add(&b, "untrusted 1\n");
+	if (j->j.hotspots && !j->j.sanitize) sb_add(&b, "hotspots 1\n");
 	if (j->j.has_tolerance) sb_addf(&b, "tolerance %d %.17g %.17g\n", j->j.exact, j->j.rel_tol, j->j.abs_tol);
 	for (int i = 0; i < j->j.nsets; i++) sb_addf(&b, "set %s %s\n", j->j.sets[i].name, j->j.sets[i].value);
 	sb_add(&b, "end\n");
-	int bad = worker_send(j->w, b.s);
+	bad = worker_send(j->w, b.s, b.len);
 	sb_free(&b);
 	if (bad) { worker_kill(j->w); finish(e, j, RUN_CRASH, "the GPU worker is gone"); return; }
 	j->step = ST_RUN;
@@ -699,7 +755,7 @@ static void diagnose_into(engine *e, const lesson *l, run_result *r)
 {
 	if (r->status != RUN_OK && r->status != RUN_WRONG) return;
 	diag_inputs in = { r->bytes, r->flops, e->dev.sm_count, e->dev.bw_attainable_gbps,
-	                   l->peak && !strcmp(l->peak, "bf16_tensor") ? e->dev.bf16_tensor_gflops : e->dev.fp32_gflops };
+	                   peak_gflops(peak_of(l->peak), &e->dev) };
 	diag_finding f[8];
 	int n = diagnose_run(r, &in, f, 8);
 	sb b = {0};
@@ -714,6 +770,18 @@ static void diagnose_into(engine *e, const lesson *l, run_result *r)
 static void take_result(engine *e, job *j, run_result *w)
 {
 	run_result *r = &j->r;
+	/* A launch sized on the GPU (a stage that reads occ_block or occ_min_grid, which only the worker
+	 * can ask the occupancy API for) is the worker's to report: its grid and block replace the plan's,
+	 * and the occupancy is computed again for that block. */
+	plan_launch *L = NULL;
+	for (int i = 0; i < j->p.nlaunches && !L; i++) if (j->p.launches[i].kind == STEP_LAUNCH) L = &j->p.launches[i];
+	if (L && w->block[0] && (memcmp(w->block, L->block, sizeof L->block) || memcmp(w->grid, L->grid, sizeof L->grid))) {
+		memcpy(L->grid, w->grid, sizeof L->grid);
+		memcpy(L->block, w->block, sizeof L->block);
+		memcpy(r->grid, w->grid, sizeof r->grid);
+		memcpy(r->block, w->block, sizeof r->block);
+		occupancy_into(e, j, r);
+	}
 	int from_driver = r->regs == 0 && w->regs > 0;
 	if (from_driver) {
 		r->regs = w->regs;

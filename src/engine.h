@@ -22,6 +22,8 @@ typedef struct {
 	int reps;                   /* timed repetitions; 0: automatic (enough for time_budget_ms) */
 	int time_budget_ms;         /* automatic repetitions aim at this much timed work; 0: 400 ms */
 	int quiet;                  /* no progress lines on stderr (the TUI sets it) */
+	const char *runner;         /* where the GPU worker runs (runner.h): "local", "ssh HOST", "slurm", then KEY=VALUE
+	                             * settings; over $CUDACLIMB_RUNNER, over the course's runner; NULL: those, else local */
 } engine_opts;
 
 /* Loads lessons and the architecture table. Does not start the worker. Returns NULL with a message
@@ -35,6 +37,9 @@ const lesson_set *engine_lessons(engine *e);
  * in its order. */
 const struct course_s *engine_course(engine *e);
 
+/* Where the worker runs, one line: "local", "ssh gpu1", "slurm partition=gpu gres=gpu:1 job 12". */
+void engine_runner_describe(engine *e, char *out, size_t n);
+
 /* The device, starting the worker if needed (blocking, at most the watchdog). Never NULL: when there
  * is no GPU, present is 0 and why says so in one line; with --arch the limits come from the table. */
 const device_info *engine_device(engine *e);
@@ -47,6 +52,8 @@ typedef struct {
 	int compile_only;
 	int no_time;                /* verify only */
 	int counters;               /* also read hardware counters (when available) */
+	int hotspots;               /* also sample the program counter after the other runs (hotspots.h): the
+	                             * samples in the result's hotspots, or why not in hotspots_note */
 	/* Exercises: compile kernel_text (a learner's file, read once by the caller) in place of the
 	 * stage's kernel, named kernel_name in messages; engine_submit copies both. */
 	const char *kernel_text, *kernel_name;

@@ -103,6 +103,7 @@ replay *replay_load(const char *path, char *err, size_t errlen)
 
 const device_info *replay_device(const replay *rp) { return &rp->dev; }
 int replay_count(const replay *rp) { return rp->n; }
+const run_result *replay_result(const replay *rp, int i) { return i >= 0 && i < rp->n ? &rp->r[i] : NULL; }
 
 /* The value NAME has in a record's settings ("n=67108864 a=2 BLOCK=256"), or NULL; *len its length. */
 static const char *recorded(const char *settings, const char *name, size_t *len)

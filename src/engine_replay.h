@@ -16,5 +16,7 @@ const device_info *replay_device(const replay *rp);
  * matches. Text in the file comes with its control characters replaced by '?'. */
 int replay_answer(const replay *rp, const engine_job *j, const plan *p, run_result *r);
 int replay_count(const replay *rp);
+/* The i-th recorded result, in file order (owned by rp), or NULL out of range: for tests. */
+const run_result *replay_result(const replay *rp, int i);
 void replay_free(replay *rp);
 #endif

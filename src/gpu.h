@@ -22,6 +22,13 @@ int gpu_device_query(int gpu, device_info *d);
 /* The worker's device (valid after a successful query). */
 const device_info *gpu_device(void);
 void gpu_plan_device(plan_device *out);
+/* For a stage whose expressions read occ_block or occ_min_grid: plans it once, loads its first
+ * kernel from code (a cubin) and sets pd->occ_block and pd->occ_min_grid to what
+ * cudaOccupancyMaxPotentialBlockSize answers for it, with that launch's dynamic shared memory.
+ * Otherwise, or when the API fails, both stay 0 (plan.h's fallbacks). */
+void gpu_occ_device(plan_device *pd, const lesson *l, int stage, const plan_setting *sets, int nsets, const void *code, size_t len);
+/* --- gpu_occupancy.cpp: cudaOccupancyMaxPotentialBlockSize (a C++ template of the runtime) from C. */
+cudaError_t gpu_occ_potential_block(cudaKernel_t k, size_t dynamic_smem, int *block, int *min_grid);
 
 /* --- gpu_data.c: device buffers, fill, poison, compare --- */
 /* Every buffer sits between two guard zones of this many bytes, filled with GPU_GUARD_BYTE: a kernel

@@ -6,16 +6,24 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include "arch.h"
 #include "counters.h"
 #include "gpu.h"
+#include "hotspots.h"
 #include "lesson.h"
 #include "util.h"
 #include "worker.h"
 
+/* Bytes that came on the pipe (worker.h: "KEY LEN", then LEN bytes). */
+typedef struct { char *data; size_t len; } blob;
+
 typedef struct {
-	char lesson[512], kroot[512], cubin[512], ref_cubin[512], pair_cubin[512];
+	char lesson[512];               /* the lesson's name, for its messages */
+	blob lesson_text, cubin, ref_cubin, pair_cubin;
 	int stage, ref_stage, verify, time, reps, budget_ms, counters;
+	int hotspots;                   /* after the other runs, a hotspot pass (hotspots.h) */
+	int watchdog_s;                 /* no progress for this long in a run: the worker ends itself (0: never) */
 	int untrusted;                  /* a learner's kernel: see worker.h */
 	int has_tol, exact; double rel_tol, abs_tol;
 	uint64_t seed;
@@ -25,13 +33,21 @@ typedef struct {
 static FILE *out;
 static lesson *cur_lesson;
 static char cur_lesson_path[512];
-static time_t cur_mtime;
+static blob cur_lesson_text;
+static int watchdog_s;
 static gpu_data data;
 static char ref_key[1200];
 static int sticky_error;
 static counters *ctrs;
 static int ctrs_failed;
 static char ctrs_why[256];
+
+/* Progress in a run: the watchdog starts again. Over ssh or in Slurm a worker whose parent is gone
+ * would otherwise hold the GPU for as long as a hung kernel spins. */
+static void alive(void)
+{
+	if (watchdog_s > 0) alarm((unsigned)watchdog_s);
+}
 
 static void send_note(void *ctx, const char *text)
 {
@@ -48,20 +64,59 @@ static void send_result(const run_result *r)
 		field_escape(out, r->log);
 		fputc('\n', out);
 	}
+	if (r->hotspots) {
+		fputs("hotspots ", out);
+		field_escape(out, r->hotspots);
+		fputc('\n', out);
+	}
 	fprintf(out, "end\n");
 	fflush(out);
 }
 
+/* The lesson from the text that came with the request (no kernel files: the code came compiled). */
 static const lesson *get_lesson(const request *q, char *err, size_t errlen)
 {
-	struct stat st;
-	if (stat(q->lesson, &st) != 0) { strfmt(err, errlen, "%s: %s", q->lesson, strerror(errno)); return NULL; }
-	if (cur_lesson && !strcmp(cur_lesson_path, q->lesson) && st.st_mtime == cur_mtime) return cur_lesson;
+	const blob *t = &q->lesson_text;
+	if (!t->data) { strfmt(err, errlen, "the request has no lesson"); return NULL; }
+	if (cur_lesson && !strcmp(cur_lesson_path, q->lesson) && cur_lesson_text.len == t->len && !memcmp(cur_lesson_text.data, t->data, t->len))
+		return cur_lesson;
 	lesson_free(cur_lesson);
-	cur_lesson = lesson_load(q->lesson, q->kroot, err, errlen);
+	free(cur_lesson_text.data);
+	cur_lesson_text = (blob){ NULL, 0 };
+	cur_lesson = lesson_load_buffer(q->lesson, t->data, t->len, NULL, err, errlen);
 	strfmt(cur_lesson_path, sizeof cur_lesson_path, "%s", q->lesson);
-	cur_mtime = st.st_mtime;
+	if (cur_lesson) {
+		cur_lesson_text.data = xmalloc(t->len + 1);
+		memcpy(cur_lesson_text.data, t->data, t->len);
+		cur_lesson_text.len = t->len;
+	}
 	return cur_lesson;
+}
+
+/* The code in b as a file gpu_exec can load (its module cache is keyed by the path, so the name is
+ * the bytes' hash): path filled, or NULL for no code (a baseline) or a file that cannot be written.
+ * The caller unlinks it once loaded. */
+static const char *code_file(const blob *b, char *path, size_t n, char *err, size_t errlen)
+{
+	if (!b->len) return NULL;
+	char host[64] = "";
+	gethostname(host, sizeof host - 1);
+	char *dir = xdg_dir("XDG_CACHE_HOME", ".cache");
+	strfmt(path, n, "%s/received-%s-%d-%016llx-%zu.cubin", dir, host, (int)getpid(), (unsigned long long)fnv1a(FNV_OFFSET, b->data, b->len), b->len);
+	free(dir);
+	if (file_write_atomic(path, b->data, b->len)) { strfmt(err, errlen, "cannot write %s: %s", path, strerror(errno)); return NULL; }
+	return path;
+}
+
+/* gpu_exec_new over the code in b (NULL code for none). */
+static gpu_exec *exec_of(const plan *p, const blob *b, char *err, size_t errlen)
+{
+	char path[1024];
+	const char *file = code_file(b, path, sizeof path, err, errlen);
+	if (b->len && !file) return NULL;
+	gpu_exec *x = gpu_exec_new(p, &data, file, err, errlen);
+	if (file) unlink(file);
+	return x;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -104,7 +159,9 @@ static int make_reference(const request *q, const lesson *l, const plan_device *
 	plan_setting params[16];
 	int np = 0;
 	for (int i = 0; i < q->nsets; i++) if (lesson_find_param(l, q->sets[i].name)) params[np++] = q->sets[i];
-	if (plan_make(&rp, l, q->ref_stage, params, np, pd, err, sizeof err)) {
+	plan_device rpd = *pd;
+	gpu_occ_device(&rpd, l, q->ref_stage, params, np, q->ref_cubin.data, q->ref_cubin.len);
+	if (plan_make(&rp, l, q->ref_stage, params, np, &rpd, err, sizeof err)) {
 		r->status = RUN_REFUSED;
 		strfmt(r->message, sizeof r->message, "the reference cannot run: %s", err);
 		plan_free(&rp);
@@ -118,7 +175,7 @@ static int make_reference(const request *q, const lesson *l, const plan_device *
 		plan_free(&rp);
 		return -1;
 	}
-	gpu_exec *x = gpu_exec_new(&rp, &data, q->ref_cubin[0] ? q->ref_cubin : NULL, err, sizeof err);
+	gpu_exec *x = exec_of(&rp, &q->ref_cubin, err, sizeof err);
 	cudaError_t e = cudaSuccess;
 	if (!x) { r->status = RUN_FAULT; strfmt(r->message, sizeof r->message, "reference: %s", err); plan_free(&rp); return -1; }
 	if ((e = gpu_data_poison(&data, 0)) || (e = gpu_exec_launch(x, 0)) || (e = cudaDeviceSynchronize()) ||
@@ -145,7 +202,7 @@ static void fill_metrics(const plan *p, const lesson *l, run_result *r)
 	r->gflops = p->flops / s / 1e9;
 	if (d->bw_theoretical_gbps > 0) r->pct_theoretical_bw = 100 * r->gbps / d->bw_theoretical_gbps;
 	if (d->bw_attainable_gbps > 0) r->pct_attainable_bw = 100 * r->gbps / d->bw_attainable_gbps;
-	double peak = l->peak && !strcmp(l->peak, "bf16_tensor") ? d->bf16_tensor_gflops : d->fp32_gflops;
+	double peak = peak_gflops(peak_of(l->peak), d);
 	if (peak > 0) r->pct_compute_peak = 100 * r->gflops / peak;
 }
 
@@ -209,7 +266,7 @@ static void time_runs(gpu_exec *x, gpu_exec *y, const request *q, run_result *r)
 		if ((e = time_one(x, q, e0, e1, &ms[done]))) break;
 		if (y && !(done % 2) && (e = time_one(y, &trusted, e0, e1, &pms[done]))) break;
 		if (y) ratio[done] = ms[done] > 0 ? pms[done] / ms[done] : 0;
-		if (now_ms() - beat > 250) { fputs("beat\n", out); fflush(out); beat = now_ms(); }
+		if (now_ms() - beat > 250) { fputs("beat\n", out); fflush(out); beat = now_ms(); alive(); }
 	}
 	if (e) {
 		fault(r, "a timed run failed", e);
@@ -238,6 +295,7 @@ static int counter_pass(void *ctx)
 {
 	fputs("beat\n", out);
 	fflush(out);
+	alive();
 	return (int)gpu_exec_launch(ctx, 0);
 }
 
@@ -249,6 +307,57 @@ static void read_counters(gpu_exec *x, run_result *r)
 	int rc = counters_measure(ctrs, counter_pass, x, r, err, sizeof err);
 	if (rc > 0) fault(r, "a profiled run failed", (cudaError_t)rc);
 	else if (rc < 0 && !r->counters_note[0]) strfmt(r->counters_note, sizeof r->counters_note, "%s", err);
+}
+
+/* One sampled run: the stage's launches again, and a heartbeat now and then (a run may take
+ * microseconds, and the parent's watchdog needs only a sign of life). */
+static int sampled_pass(void *ctx)
+{
+	static double beat;
+	if (now_ms() - beat > 250) {
+		fputs("beat\n", out);
+		fflush(out);
+		alive();
+		beat = now_ms();
+	}
+	return (int)gpu_exec_launch(ctx, 0);
+}
+
+/* The hotspot pass: sampling enabled, then the stage's code loaded again under a name of its own
+ * (the module cache would hand back the module loaded before, and CUPTI learns of a module as it
+ * loads), then its launches repeated for 150 ms in one sampling range. The samples go to
+ * r->hotspots, or why there are none to r->hotspots_note. */
+static void read_hotspots(const plan *p, const request *q, run_result *r)
+{
+	static int passes;
+	char why[512], path[1024], fresh[1100];
+	if (p->stage < 0 || !q->cubin.len) {
+		strfmt(r->hotspots_note, sizeof r->hotspots_note, "the baseline is a library call: no code of ours to sample");
+		return;
+	}
+	hotspots *h = hotspots_open(gpu_device()->index, why, sizeof why);
+	if (!h) { strfmt(r->hotspots_note, sizeof r->hotspots_note, "%s", why); return; }
+	gpu_exec *x = NULL;
+	if (code_file(&q->cubin, path, sizeof path, why, sizeof why)) {
+		strfmt(fresh, sizeof fresh, "%s.sampled-%d", path, ++passes);
+		if (rename(path, fresh) == 0) {
+			x = gpu_exec_new(p, &data, fresh, why, sizeof why);
+			unlink(fresh);
+		} else {
+			strfmt(why, sizeof why, "cannot rename %s: %s", path, strerror(errno));
+			unlink(path);
+		}
+	}
+	if (!x) {
+		strfmt(r->hotspots_note, sizeof r->hotspots_note, "%s", why);
+		hotspots_close(h);
+		return;
+	}
+	int rc = hotspots_measure(h, sampled_pass, x, 150, &r->hotspots, r->hotspots_note, sizeof r->hotspots_note, why, sizeof why);
+	if (rc > 0) fault(r, "a sampled run failed", (cudaError_t)rc);
+	else if (rc < 0) strfmt(r->hotspots_note, sizeof r->hotspots_note, "%s", why);
+	gpu_exec_free(x);
+	hotspots_close(h);
 }
 
 /* The last repetition again, then its result compared. */
@@ -278,6 +387,7 @@ static void do_run(const request *q, run_result *r)
 	if (!l) { r->status = RUN_REFUSED; strfmt(r->message, sizeof r->message, "%s", err); return; }
 	plan_device pd;
 	gpu_plan_device(&pd);
+	gpu_occ_device(&pd, l, q->stage, q->sets, q->nsets, q->cubin.data, q->cubin.len);
 	plan p;
 	if (plan_make(&p, l, q->stage, q->sets, q->nsets, &pd, err, sizeof err)) {
 		r->status = RUN_REFUSED;
@@ -285,6 +395,9 @@ static void do_run(const request *q, run_result *r)
 		plan_free(&p);
 		return;
 	}
+	/* The launch as run: the engine takes it where it differs from its own plan (occ_block). */
+	const plan_launch *first = plan_first_launch(&p);
+	if (first) { memcpy(r->grid, first->grid, sizeof r->grid); memcpy(r->block, first->block, sizeof r->block); }
 	strfmt(r->lesson, sizeof r->lesson, "%s", l->id);
 	strfmt(r->stage, sizeof r->stage, "%s", q->stage >= 0 ? l->stages[q->stage].id : "baseline");
 	r->seed = q->seed;
@@ -295,6 +408,8 @@ static void do_run(const request *q, run_result *r)
 	gpulock_acquire(gpu_device()->uuid, (q->time ? (q->budget_ms > 0 ? q->budget_ms : 400) / 1000.0 : 0) + 0.2, send_note, NULL);
 	fputs("phase running\n", out);
 	fflush(out);
+	watchdog_s = q->watchdog_s;
+	alive();
 	char key[1200];
 	data_key(&p, q->seed, key, sizeof key);
 	char want_ref[1200];
@@ -308,9 +423,9 @@ static void do_run(const request *q, run_result *r)
 	cudaError_t e;
 	/* A learner's kernel never runs while the reference's outputs are readable in device memory. */
 	if (q->untrusted && (e = gpu_data_hide_ref(&data))) { fault(r, "hiding the reference", e); goto out; }
-	gpu_exec *x = gpu_exec_new(&p, &data, q->cubin[0] ? q->cubin : NULL, err, sizeof err), *y = NULL;
+	gpu_exec *x = exec_of(&p, &q->cubin, err, sizeof err), *y = NULL;
 	if (!x) { r->status = RUN_FAULT; strfmt(r->message, sizeof r->message, "%s", err); goto out; }
-	if (q->pair_cubin[0] && !(y = gpu_exec_new(&p, &data, q->pair_cubin, err, sizeof err))) {
+	if (q->pair_cubin.len && !(y = exec_of(&p, &q->pair_cubin, err, sizeof err))) {
 		r->status = RUN_FAULT;
 		strfmt(r->message, sizeof r->message, "the stage's own kernel: %s", err);
 		gpu_exec_free(x);
@@ -346,15 +461,39 @@ static void do_run(const request *q, run_result *r)
 		 * kernel that computes on its first launch only and replays an answer later fails here). */
 		if (q->time && q->untrusted && checked && r->status == RUN_OK) recheck(x, q, l, exact, abs_tol, rel_tol, r);
 		if (q->counters && r->status != RUN_FAULT) read_counters(x, r);
+		if (q->hotspots && r->status != RUN_FAULT) read_hotspots(&p, q, r);
 		fill_metrics(&p, l, r);
 	}
 	gpu_exec_free(x);
 	gpu_exec_free(y);
 out:
+	alarm(0);
+	watchdog_s = 0;
 	gpulock_release();
 	plan_free(&p);
 }
 
+/* LEN bytes and the newline after them into b; 0, or -1 when they are not there. */
+static int read_blob(FILE *in, const char *v, blob *b)
+{
+	char *end;
+	unsigned long long len = strtoull(v, &end, 10);
+	if (end == v || len > (1ull << 30)) return -1;
+	free(b->data);
+	b->data = xmalloc((size_t)len + 1);
+	b->len = (size_t)len;
+	if (fread(b->data, 1, b->len, in) != b->len || fgetc(in) != '\n') return -1;
+	b->data[b->len] = 0;
+	return 0;
+}
+
+static void request_free(request *q)
+{
+	blob *bs[] = { &q->lesson_text, &q->cubin, &q->ref_cubin, &q->pair_cubin };
+	for (size_t i = 0; i < sizeof bs / sizeof bs[0]; i++) { free(bs[i]->data); *bs[i] = (blob){ NULL, 0 }; }
+}
+
+/* 1: a request; 0: the input ended or broke the protocol (the worker then ends). */
 static int read_request(FILE *in, request *q)
 {
 	char line[4096];
@@ -367,11 +506,14 @@ static int read_request(FILE *in, request *q)
 		const char *v = sp ? sp + 1 : "";
 		if (sp) *sp = 0;
 		if (!strcmp(line, "end")) return 1;
-		else if (!strcmp(line, "lesson")) strfmt(q->lesson, sizeof q->lesson, "%s", v);
-		else if (!strcmp(line, "kroot")) strfmt(q->kroot, sizeof q->kroot, "%s", v);
-		else if (!strcmp(line, "cubin")) strfmt(q->cubin, sizeof q->cubin, "%s", v);
-		else if (!strcmp(line, "ref_cubin")) strfmt(q->ref_cubin, sizeof q->ref_cubin, "%s", v);
-		else if (!strcmp(line, "pair_cubin")) strfmt(q->pair_cubin, sizeof q->pair_cubin, "%s", v);
+		else if (!strcmp(line, "lesson")) {
+			const char *name = strchr(v, ' ');
+			strfmt(q->lesson, sizeof q->lesson, "%s", name ? name + 1 : "lesson");
+			if (read_blob(in, v, &q->lesson_text)) return 0;
+		}
+		else if (!strcmp(line, "cubin")) { if (read_blob(in, v, &q->cubin)) return 0; }
+		else if (!strcmp(line, "ref_cubin")) { if (read_blob(in, v, &q->ref_cubin)) return 0; }
+		else if (!strcmp(line, "pair_cubin")) { if (read_blob(in, v, &q->pair_cubin)) return 0; }
 		else if (!strcmp(line, "untrusted")) q->untrusted = atoi(v);
 		else if (!strcmp(line, "tolerance")) q->has_tol = sscanf(v, "%d %lf %lf", &q->exact, &q->rel_tol, &q->abs_tol) == 3;
 		else if (!strcmp(line, "stage")) q->stage = atoi(v);
@@ -381,6 +523,8 @@ static int read_request(FILE *in, request *q)
 		else if (!strcmp(line, "reps")) q->reps = atoi(v);
 		else if (!strcmp(line, "budget")) q->budget_ms = atoi(v);
 		else if (!strcmp(line, "counters")) q->counters = atoi(v);
+		else if (!strcmp(line, "hotspots")) q->hotspots = atoi(v);
+		else if (!strcmp(line, "watchdog")) q->watchdog_s = atoi(v);
 		else if (!strcmp(line, "seed")) q->seed = strtoull(v, NULL, 10);
 		else if (!strcmp(line, "set") && q->nsets < 16) {
 			const char *sp2 = strchr(v, ' ');
@@ -420,9 +564,10 @@ int gpu_worker_main(FILE *in, FILE *o, int gpu)
 			request q;
 			run_result r;
 			run_result_init(&r);
-			if (!read_request(in, &q)) break;
+			if (!read_request(in, &q)) { request_free(&q); break; }
 			if (!have) { r.status = RUN_NO_GPU; strfmt(r.message, sizeof r.message, "%s", d.why); }
 			else do_run(&q, &r);
+			request_free(&q);
 			send_result(&r);
 			run_result_clear(&r);
 			if (sticky_error) break;
@@ -434,5 +579,6 @@ int gpu_worker_main(FILE *in, FILE *o, int gpu)
 	gpu_data_free(&data);
 	baseline_cleanup();
 	lesson_free(cur_lesson);
+	free(cur_lesson_text.data);
 	return sticky_error ? 3 : 0;
 }

@@ -25,8 +25,20 @@ void json_string(FILE *f, const char *s)
 
 void json_object(FILE *f, const field *fs, int n, const void *obj, const char *extra_key, const char *extra_value)
 {
-	const char *base = obj;
 	fputc('{', f);
+	json_members(f, fs, n, obj);
+	if (extra_key && extra_value) {
+		fputs(", ", f);
+		json_string(f, extra_key);
+		fputs(": ", f);
+		json_string(f, extra_value);
+	}
+	fputc('}', f);
+}
+
+void json_members(FILE *f, const field *fs, int n, const void *obj)
+{
+	const char *base = obj;
 	for (int i = 0; i < n; i++) {
 		const void *p = base + fs[i].offset;
 		if (i) fputs(", ", f);
@@ -51,11 +63,4 @@ void json_object(FILE *f, const field *fs, int n, const void *obj, const char *e
 		}
 		}
 	}
-	if (extra_key && extra_value) {
-		fputs(", ", f);
-		json_string(f, extra_key);
-		fputs(": ", f);
-		json_string(f, extra_value);
-	}
-	fputc('}', f);
 }

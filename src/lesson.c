@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "lesson_yaml.h"
+#include "result.h"
 #include "util.h"
 
 static int parse_params(ld *c, yaml_node_t *map)
@@ -70,8 +71,13 @@ static int parse_model(ld *c, yaml_node_t *n, lesson_expr *bytes, lesson_expr *f
 {
 	static const char *const keys[] = { "!bytes", "flops", "peak", NULL };
 	static const char *const bkeys[] = { "bytes", "flops", NULL };
-	return ly_check_keys(c, n, "model", need ? keys : bkeys) || ly_get_expr(c, n, "bytes", bytes) ||
-	       ly_get_expr(c, n, "flops", flops) || (peak && ly_get_str(c, n, "peak", peak)) ? -1 : 0;
+	if (ly_check_keys(c, n, "model", need ? keys : bkeys) || ly_get_expr(c, n, "bytes", bytes) ||
+	    ly_get_expr(c, n, "flops", flops) || (peak && ly_get_str(c, n, "peak", peak))) return -1;
+	if (!peak || !*peak || peak_parse(*peak) >= 0) return 0;
+	char known[128] = "";
+	for (int i = 0; i < PEAK_COUNT; i++)
+		strfmt(known + strlen(known), sizeof known - strlen(known), "%s%s", i ? ", " : "", peak_name((peak_kind)i));
+	return FAIL(c, ly_get(c, n, "peak"), "unknown peak '%s' (known: %s)", *peak, known);
 }
 
 static int parse_baseline(ld *c, yaml_node_t *n)

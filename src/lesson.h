@@ -87,6 +87,10 @@ typedef struct {
 	lesson_mark at;
 } lesson_exercise;
 
+/* A claim of the stage's text (expect:): a condition over a run's measurements (the names of
+ * src/claims.h) that should hold; why, optional, is the sentence it checks. */
+typedef struct { lesson_expr cond; char *why; } lesson_claim;
+
 typedef struct {
 	char *id, *title, *kernel_path /* resolved, inside kernels/<lesson>/ */, *kernel_rel, *entry;
 	char *explain, *bottleneck;
@@ -98,6 +102,7 @@ typedef struct {
 	int check;                    /* 0 when the stage computes something else (e.g. a copy ceiling) */
 	int req_cc; char *req_arch, *req_why;
 	lesson_exercise *exercise;    /* NULL when the stage has none */
+	lesson_claim *claims; int nclaims;   /* expect: */
 	lesson_mark at;
 } lesson_stage;
 

@@ -218,7 +218,7 @@ int ly_check_entry(ld *c, yaml_node_t *n, const char *path, const char *entry)
 int ly_parse_stage(ld *c, yaml_node_t *n, lesson_stage *s)
 {
 	static const char *const keys[] = { "!id", "!title", "!kernel", "!entry", "tunables", "constraints", "buffers",
-	                                    "!launches", "!explain", "!bottleneck", "options", "check", "requires", "exercise", NULL };
+	                                    "!launches", "!explain", "!bottleneck", "options", "check", "requires", "exercise", "expect", NULL };
 	if (ly_check_keys(c, n, "a stage", keys)) return -1;
 	s->check = 1;
 	s->at.line = (int)n->start_mark.line + 1;
@@ -290,6 +290,8 @@ int ly_parse_stage(ld *c, yaml_node_t *n, lesson_stage *s)
 	}
 	yaml_node_t *ex = ly_get(c, n, "exercise");
 	if (ex && ly_parse_exercise(c, ex, s)) return -1;
+	yaml_node_t *xp = ly_get(c, n, "expect");
+	if (xp && ly_parse_expect(c, xp, s)) return -1;
 	c->stage = NULL;
 	return 0;
 }
@@ -332,4 +334,5 @@ void ly_free_stage(lesson_stage *s)
 	for (int i = 0; i < s->noptions; i++) free(s->options[i]);
 	free(s->options);
 	ly_free_exercise(s->exercise);
+	ly_free_expect(s);
 }

@@ -126,6 +126,8 @@ int ly_name_known(ld *c, const char *name, size_t len)
 	for (int i = 0; i < l->nderived; i++) if (l->derived[i].name && !strcmp(l->derived[i].name, buf)) return 1;
 	if (c->stage)
 		for (int i = 0; i < c->stage->ntunables; i++) if (!strcmp(c->stage->tunables[i].name, buf)) return 1;
+	/* The occupancy API's answer for the stage's kernel (plan.h): a stage's expressions only. */
+	if (c->stage && (!strcmp(buf, "occ_block") || !strcmp(buf, "occ_min_grid"))) return 1;
 	return 0;
 }
 

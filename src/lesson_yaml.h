@@ -66,6 +66,10 @@ int ly_resolve_kernel_file(ld *c, yaml_node_t *n, const char *rel, char **out);
 /* The entry must be defined in path or a header beside it in kroot/<lesson id>/. */
 int ly_check_entry(ld *c, yaml_node_t *n, const char *path, const char *entry);
 
+/* lesson_expect.c: the stage's expect: list (claims over a run's measurements). */
+int ly_parse_expect(ld *c, yaml_node_t *n, lesson_stage *s);
+void ly_free_expect(lesson_stage *s);
+
 /* lesson_exercise.c: the stage's exercise: block (the stage's entries are known). */
 int ly_parse_exercise(ld *c, yaml_node_t *n, lesson_stage *s);
 void ly_free_exercise(lesson_exercise *x);

@@ -11,9 +11,13 @@ typedef struct { plan *p; const lesson *l; char *err; size_t errlen; } pctx;
 
 static int lookup(void *ctx, const char *name, size_t len, expr_value *out)
 {
-	const plan *p = ctx;
+	plan *p = ctx;
 	for (int i = p->nvars - 1; i >= 0; i--)
-		if (strlen(p->vars[i].name) == len && !memcmp(p->vars[i].name, name, len)) { *out = p->vars[i].v; return 0; }
+		if (strlen(p->vars[i].name) == len && !memcmp(p->vars[i].name, name, len)) {
+			if ((len == 9 && !memcmp(name, "occ_block", 9)) || (len == 12 && !memcmp(name, "occ_min_grid", 12))) p->uses_occ = 1;
+			*out = p->vars[i].v;
+			return 0;
+		}
 	return -1;
 }
 
@@ -406,6 +410,8 @@ int plan_make(plan *p, const lesson *l, int stage, const plan_setting *sets, int
 	add_var(p, "max_threads_per_block", ival(dev->max_threads_per_block));
 	add_var(p, "max_shared_per_block", ival(dev->max_shared_per_block));
 	add_var(p, "cc", ival(dev->cc));
+	add_var(p, "occ_block", ival(dev->occ_block > 0 ? dev->occ_block : dev->max_threads_per_block));
+	add_var(p, "occ_min_grid", ival(dev->occ_min_grid > 0 ? dev->occ_min_grid : dev->sm_count));
 	int used[16] = {0};
 	if (nsets > 16) { strfmt(err, errlen, "at most 16 settings"); return -1; }
 	if (set_params(&c, sets, nsets, used)) return -1;
@@ -459,6 +465,12 @@ void plan_free(plan *p)
 const expr_value *plan_var_get(const plan *p, const char *name)
 {
 	for (int i = p->nvars - 1; i >= 0; i--) if (!strcmp(p->vars[i].name, name)) return &p->vars[i].v;
+	return NULL;
+}
+
+const plan_launch *plan_first_launch(const plan *p)
+{
+	for (int i = 0; i < p->nlaunches; i++) if (p->launches[i].kind == STEP_LAUNCH) return &p->launches[i];
 	return NULL;
 }
 

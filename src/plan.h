@@ -13,6 +13,10 @@ typedef struct { char name[64]; char value[128]; } plan_setting;
 typedef struct {
 	int sm_count, warp_size, max_threads_per_block, cc;
 	int64_t l2_bytes, max_shared_per_block;
+	/* What cudaOccupancyMaxPotentialBlockSize answers for the stage's first kernel: its block size and
+	 * minimum grid (one full wave). Only the GPU can answer (the worker fills them in, gpu_occ_device);
+	 * 0 = not known, and expressions then read max_threads_per_block and sm_count instead. */
+	int occ_block, occ_min_grid;
 } plan_device;
 
 typedef struct { char name[64]; expr_value v; } plan_var;
@@ -61,6 +65,7 @@ typedef struct {
 	char **defines; int ndefines;   /* "-DNAME=VALUE" for each tunable, in declaration order */
 	double bytes, flops;            /* the model */
 	int64_t working_set;            /* bytes of all buffers */
+	int uses_occ;                   /* an expression read occ_block or occ_min_grid */
 } plan;
 
 /* How a kernel parameter that takes a receives it: its size in bytes and 'i' (an integer or a
@@ -78,6 +83,8 @@ int plan_make(plan *p, const lesson *l, int stage, const plan_setting *sets, int
 void plan_free(plan *p);
 /* Value of a variable, or NULL. */
 const expr_value *plan_var_get(const plan *p, const char *name);
+/* The first kernel launch (not a memset), or NULL. */
+const plan_launch *plan_first_launch(const plan *p);
 /* When plan_make refuses sets, the nearest single change it accepts: one of the stage's tunables set
  * to another of its allowed values. The tunables the sets name are tried first, then the others; among
  * them the value nearest to the tunable's current one first (relative distance; on a tie the tunable

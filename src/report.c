@@ -2,6 +2,7 @@
 #include "report.h"
 #include <stdlib.h>
 #include <string.h>
+#include "claims.h"
 #include "util.h"
 
 /* The words of text[0..n) wrapped at 96 columns of text: the first line after first, the others
@@ -89,21 +90,21 @@ static void lesson_text(FILE *f, const lesson *l)
 		wrap(f, "   ", s->explain);
 		fprintf(f, "   Bottleneck:\n");
 		wrap(f, "   ", s->bottleneck);
+		if (s->nclaims) fprintf(f, "   Claims, checked on every run (expect:):\n");
+		for (int k = 0; k < s->nclaims; k++)
+			fprintf(f, "     %s%s%s%s\n", expr_source(s->claims[k].cond.e), s->claims[k].why ? "   (" : "",
+			        s->claims[k].why ? s->claims[k].why : "", s->claims[k].why ? ")" : "");
 	}
 }
 
-/* The lesson's compute peak: its name and value on d. */
-static const char *peak_name(const lesson *l) { return l->peak && strstr(l->peak, "tensor") ? "BF16 tensor" : "FP32"; }
-static double peak_gflops(const lesson *l, const device_info *d)
-{
-	return l->peak && strstr(l->peak, "tensor") ? d->bf16_tensor_gflops : d->fp32_gflops;
-}
+/* The lesson's compute peak (its model's peak:, checked when the lesson loaded). */
+static peak_kind lesson_peak(const lesson *l) { return peak_of(l->peak); }
 
 /* What %peak is a fraction of: "FP32 peak", "BF16 tensor peak", "attainable bandwidth". */
 static const char *peak_phrase(const lesson *l, score_metric m)
 {
 	if (m == SCORE_GBPS) return "attainable bandwidth";
-	return strcmp(peak_name(l), "FP32") ? "BF16 tensor peak" : "FP32 peak";
+	return peak_is_tensor(lesson_peak(l)) ? "BF16 tensor peak" : "FP32 peak";
 }
 
 void report_header(FILE *f, const lesson *l, const device_info *d)
@@ -114,7 +115,7 @@ void report_header(FILE *f, const lesson *l, const device_info *d)
 	if (!d->present) { fput_clean(f, d->why[0] ? d->why : "no GPU"); fputs("\n\n", f); return; }
 	fput_clean(f, d->name);
 	fprintf(f, " (%s, %d SMs, %.0f MiB L2), peaks: %.0f GB/s theoretical, %.0f GB/s attainable, %.0f GFLOP/s %s\n\n", d->arch,
-	        d->sm_count, d->l2_bytes / 1048576.0, d->bw_theoretical_gbps, d->bw_attainable_gbps, peak_gflops(l, d), peak_name(l));
+	        d->sm_count, d->l2_bytes / 1048576.0, d->bw_theoretical_gbps, d->bw_attainable_gbps, peak_gflops(lesson_peak(l), d), peak_label(lesson_peak(l)));
 }
 
 static const char *check_text(const run_result *r)
@@ -219,16 +220,20 @@ static void footer_counters(FILE *f, const run_result *rs, int n)
 		const run_result *r = &rs[i];
 		if (r->achieved_occupancy < 0 || r->status != RUN_OK) continue;
 		if (!counted++)
-			fprintf(f, "\nHardware counters (CUPTI, separate profiled runs; %d passes each):\n%-14s %9s %9s %8s %8s %7s %7s %9s %9s %6s  %s\n",
+			fprintf(f, "\nHardware counters (CUPTI, separate profiled runs; %d passes each):\n%-14s %9s %9s %8s %8s %7s %7s %9s %9s %6s %6s %8s  %s\n",
 			        r->counter_passes, "stage", "achv occ", "theo occ", "DRAM/mdl", "DRAM %", "L2 hit", "L1 hit", "bank ld", "bank st",
-			        "warp", "top stalls");
+			        "warp", "pred", "TC inst", "top stalls");
 		double dram = r->dram_bytes_read + r->dram_bytes_write;
 		char theo[16] = "-";
 		if (r->occ_max_warps) strfmt(theo, sizeof theo, "%.1f%%", 100 * r->occ_theoretical);
 		fput_clean(f, r->stage);
-		fprintf(f, "%*s %8.1f%% %9s %7.2fx %7.1f%% %6.1f%% %6.1f%% %9.0f %9.0f %6.1f  ", 14 - (int)strlen(r->stage) > 0 ? 14 - (int)strlen(r->stage) : 0, "",
+		/* lanes with their predicate on, and tensor-pipe instructions: "-" where this GPU gave none */
+		char pred[16] = "-", tc[16] = "-";
+		if (r->warp_efficiency_pred_on >= 0) strfmt(pred, sizeof pred, "%.1f", r->warp_efficiency_pred_on);
+		if (r->tensor_inst >= 0) strfmt(tc, sizeof tc, r->tensor_inst < 1e6 ? "%.0f" : "%.3g", r->tensor_inst);
+		fprintf(f, "%*s %8.1f%% %9s %7.2fx %7.1f%% %6.1f%% %6.1f%% %9.0f %9.0f %6.1f %6s %8s  ", 14 - (int)strlen(r->stage) > 0 ? 14 - (int)strlen(r->stage) : 0, "",
 		        100 * r->achieved_occupancy, theo, r->bytes > 0 ? dram / r->bytes : 0, r->dram_pct, r->l2_hit_pct, r->l1_hit_pct,
-		        r->smem_conflicts_ld, r->smem_conflicts_st, r->warp_efficiency);
+		        r->smem_conflicts_ld, r->smem_conflicts_st, r->warp_efficiency, pred, tc);
 		fput_clean(f, r->stalls);
 		fputc('\n', f);
 	}
@@ -283,11 +288,48 @@ void report_footer(FILE *f, const lesson *l, score_metric m, const device_info *
 		fput_clean(f, d->bw_theoretical_src);
 		fprintf(f, "); attainable %.0f GB/s (", d->bw_attainable_gbps);
 		fput_clean(f, d->bw_attainable_src);
-		fprintf(f, "); %s %.0f GFLOP/s (", peak_name(l), peak_gflops(l, d));
-		fput_clean(f, strcmp(peak_name(l), "FP32") ? d->tensor_src : d->fp32_src);
+		fprintf(f, "); %s %.0f GFLOP/s (", peak_label(lesson_peak(l)), peak_gflops(lesson_peak(l), d));
+		fput_clean(f, peak_source(lesson_peak(l), d));
 		fprintf(f, ").\nSeed %llu; settings: ", (unsigned long long)rs[0].seed);
 		fput_clean(f, rs[0].settings);
 		fputc('\n', f);
+	}
+}
+
+void report_claims(FILE *f, const lesson *l, const int *stages, const run_result *rs, int n, const device_info *d)
+{
+	int total[CLAIM_STATE_COUNT] = {0}, any = 0;
+	/* Only stages that ran to a result: a refused or GPU-less run checks nothing. */
+	for (int i = 0; i < n; i++)
+		any |= stages[i] >= 0 && l->stages[stages[i]].nclaims > 0 && (rs[i].status == RUN_OK || rs[i].status == RUN_WRONG);
+	if (!any) return;
+	claim_outcome o[64];
+	for (int i = 0; i < n; i++) {
+		if (rs[i].status != RUN_OK && rs[i].status != RUN_WRONG) continue;
+		int k = claims_check_set(l, stages, rs, n, i, d, o, 64), c[CLAIM_STATE_COUNT];
+		claims_count(o, k, c);
+		for (int j = 0; j < CLAIM_STATE_COUNT; j++) total[j] += c[j];
+	}
+	fprintf(f, "\nClaims of the text (expect: in %s.yaml), checked against these runs: %d hold, %d contradicted, %d unknown\n",
+	        l->id, total[CLAIM_HOLDS], total[CLAIM_CONTRADICTED], total[CLAIM_UNKNOWN]);
+	for (int i = 0; i < n; i++) {
+		if (rs[i].status != RUN_OK && rs[i].status != RUN_WRONG) continue;
+		int k = claims_check_set(l, stages, rs, n, i, d, o, 64);
+		for (int j = 0; j < k; j++) {
+			const char *src = expr_source(o[j].claim->cond.e);
+			fprintf(f, "  %-12s %-12s ", j ? "" : l->stages[stages[i]].id,
+			        o[j].state == CLAIM_CONTRADICTED ? "CONTRADICTED" : claim_state_name(o[j].state));
+			fput_clean(f, src);
+			fprintf(f, "%*s  ", 38 - (int)strlen(src) > 0 ? 38 - (int)strlen(src) : 0, "");
+			fput_clean(f, o[j].values);
+			if (o[j].state == CLAIM_UNKNOWN && o[j].why[0]) { fputs("  (", f); fput_clean(f, o[j].why); fputc(')', f); }
+			fputc('\n', f);
+			if (o[j].state == CLAIM_CONTRADICTED && o[j].claim->why) {
+				fprintf(f, "  %-12s %-12s the text: ", "", "");
+				fput_clean(f, o[j].claim->why);
+				fputc('\n', f);
+			}
+		}
 	}
 }
 

@@ -16,6 +16,9 @@ void report_row(FILE *f, const lesson *l, score_metric m, const run_result *r, i
 /* After the table: notes (messages, L2 warnings), the fastest stage in m, the peaks used and where
  * they came from. */
 void report_footer(FILE *f, const lesson *l, score_metric m, const device_info *d, const run_result *rs, int n);
+/* The stages' claims (expect:) checked against the results of the same call: stages[i] is the stage
+ * index of rs[i] (-1 the baseline). Nothing when no stage has claims. */
+void report_claims(FILE *f, const lesson *l, const int *stages, const run_result *rs, int n, const device_info *d);
 void report_check_row(FILE *f, const char *arch, const lesson *l, const run_result *r);
 void report_device(FILE *f, const device_info *d);
 #endif

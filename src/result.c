@@ -21,9 +21,11 @@ const field run_result_fields[] = {
 	R(pair_ratio, FT_DBL), R(pair_ratio_p20, FT_DBL), R(pair_ratio_p80, FT_DBL), R(achieved_occupancy, FT_DBL), R(dram_bytes_read, FT_DBL),
 	R(dram_bytes_write, FT_DBL), R(dram_pct, FT_DBL), R(l1_hit_pct, FT_DBL), R(l2_hit_pct, FT_DBL),
 	R(smem_conflicts_ld, FT_DBL), R(smem_conflicts_st, FT_DBL), R(warp_efficiency, FT_DBL),
-	R(branch_uniform_pct, FT_DBL), R(sm_pct, FT_DBL), R(tensor_pct, FT_DBL), R(stalls, FT_STR),
+	R(branch_uniform_pct, FT_DBL), R(sm_pct, FT_DBL), R(tensor_pct, FT_DBL),
+	R(warp_efficiency_pred_on, FT_DBL), R(tensor_inst, FT_DBL), R(l1_pct, FT_DBL), R(gld_sectors_per_request, FT_DBL),
+	R(stalls, FT_STR),
 	R(counter_passes, FT_INT), R(counter_ms, FT_DBL), R(counters_note, FT_STR), R(diagnosis, FT_STR),
-	R(sanitizer, FT_STR),
+	R(sanitizer, FT_STR), R(hotspots_note, FT_STR),
 };
 const int run_result_nfields = (int)(sizeof run_result_fields / sizeof run_result_fields[0]);
 
@@ -40,6 +42,37 @@ const field device_info_fields[] = {
 	D(runtime_version, FT_INT),
 };
 const int device_info_nfields = (int)(sizeof device_info_fields / sizeof device_info_fields[0]);
+
+static const struct { const char *name, *label; size_t gflops, src; int tensor; } peaks[PEAK_COUNT] = {
+	[PEAK_FP32] = { "fp32", "FP32", offsetof(device_info, fp32_gflops), offsetof(device_info, fp32_src), 0 },
+	[PEAK_BF16_TENSOR] = { "bf16_tensor", "BF16 tensor", offsetof(device_info, bf16_tensor_gflops),
+	                       offsetof(device_info, tensor_src), 1 },
+};
+
+int peak_parse(const char *name)
+{
+	if (!name) return PEAK_FP32;
+	for (int i = 0; i < PEAK_COUNT; i++)
+		if (!strcmp(name, peaks[i].name)) return i;
+	return -1;
+}
+
+peak_kind peak_of(const char *name) { return peak_parse(name) < 0 ? PEAK_FP32 : (peak_kind)peak_parse(name); }
+
+static peak_kind peak_valid(peak_kind p) { return (unsigned)p < PEAK_COUNT ? p : PEAK_FP32; }
+const char *peak_name(peak_kind p) { return peaks[peak_valid(p)].name; }
+const char *peak_label(peak_kind p) { return peaks[peak_valid(p)].label; }
+int peak_is_tensor(peak_kind p) { return peaks[peak_valid(p)].tensor; }
+
+double peak_gflops(peak_kind p, const device_info *d)
+{
+	return *(const double *)((const char *)d + peaks[peak_valid(p)].gflops);
+}
+
+const char *peak_source(peak_kind p, const device_info *d)
+{
+	return (const char *)d + peaks[peak_valid(p)].src;
+}
 
 static const char *status_names[RUN_STATUS_COUNT] = {
 	"ok", "wrong", "refused", "compile_error", "unsupported", "fault", "hang", "crash", "no_gpu",
@@ -64,13 +97,15 @@ void run_result_init(run_result *r)
 	r->first_bad = -1;
 	double *neg[] = { &r->achieved_occupancy, &r->dram_bytes_read, &r->dram_bytes_write, &r->dram_pct,
 	                  &r->l1_hit_pct, &r->l2_hit_pct, &r->smem_conflicts_ld, &r->smem_conflicts_st,
-	                  &r->warp_efficiency, &r->branch_uniform_pct, &r->sm_pct, &r->tensor_pct };
+	                  &r->warp_efficiency, &r->branch_uniform_pct, &r->sm_pct, &r->tensor_pct,
+	                  &r->warp_efficiency_pred_on, &r->tensor_inst, &r->l1_pct, &r->gld_sectors_per_request };
 	for (size_t i = 0; i < sizeof neg / sizeof neg[0]; i++) *neg[i] = -1;
 }
 
 void run_result_clear(run_result *r)
 {
 	free(r->log);
+	free(r->hotspots);
 	run_result_init(r);
 }
 
@@ -78,6 +113,7 @@ void run_result_copy(run_result *dst, const run_result *src)
 {
 	*dst = *src;
 	dst->log = xstrdup(src->log);
+	dst->hotspots = xstrdup(src->hotspots);
 }
 
 /* Strings travel on one line: backslash, newline and tab are escaped. */

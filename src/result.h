@@ -59,12 +59,18 @@ typedef struct {
 	double achieved_occupancy, dram_bytes_read, dram_bytes_write, dram_pct;
 	double l1_hit_pct, l2_hit_pct, smem_conflicts_ld, smem_conflicts_st;
 	double warp_efficiency, branch_uniform_pct, sm_pct, tensor_pct;
+	double warp_efficiency_pred_on;  /* threads per instruction that are active and not predicated off, 0..32 */
+	double tensor_inst;             /* warp instructions on the tensor pipes (HMMA + GMMA): 0 without them */
+	double l1_pct;                  /* L1/TEX throughput, % of its peak */
+	double gld_sectors_per_request; /* 32-byte sectors per global load request (4: 32 coalesced floats) */
 	char stalls[160];               /* "long_scoreboard 41%, barrier 22%, ..." */
 	int counter_passes; double counter_ms;
 	char counters_note[256];        /* why counters are missing, when they are */
 	char diagnosis[1024];           /* findings from assets/rules.yaml, one "severity rule: text" per line */
 	char sanitizer[512];            /* a run under compute-sanitizer: its first finding, or that it found none */
+	char hotspots_note[256];        /* a hotspot pass (engine_job.hotspots): why it has no samples, or a caveat */
 	char *log;                      /* compile log or other long text; owned, may be NULL */
+	char *hotspots;                 /* a hotspot pass's samples in the text form of hotspots.h; owned, may be NULL */
 } run_result;
 
 typedef struct {
@@ -86,6 +92,17 @@ typedef struct {
 	char tensor_src[96];
 	int driver_version, runtime_version;
 } device_info;
+
+/* The compute peaks a lesson's model may name (`peak:`), one table for the loader, the engine and
+ * the reports: the name in the lesson file, the words shown, and the device's figure. */
+typedef enum { PEAK_FP32, PEAK_BF16_TENSOR, PEAK_COUNT } peak_kind;
+int peak_parse(const char *name);                       /* a peak_kind; NULL gives PEAK_FP32; -1 unknown */
+peak_kind peak_of(const char *name);                    /* the same, PEAK_FP32 for an unknown name */
+const char *peak_name(peak_kind p);                     /* "fp32", "bf16_tensor" */
+const char *peak_label(peak_kind p);                    /* "FP32", "BF16 tensor" */
+double peak_gflops(peak_kind p, const device_info *d);  /* the device's figure for it */
+const char *peak_source(peak_kind p, const device_info *d);   /* where that figure comes from */
+int peak_is_tensor(peak_kind p);
 
 typedef enum { FT_INT, FT_I64, FT_U64, FT_DBL, FT_STR, FT_U3, FT_STATUS } field_type;
 typedef struct { const char *name; field_type type; size_t offset, size; } field;

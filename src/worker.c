@@ -1,23 +1,14 @@
 /* worker: see worker.h. */
 #include "worker.h"
-#include <errno.h>
-#include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 #include "arch.h"
 #include "gpu.h"
 #include "util.h"
 
 struct worker {
-	char *exe, *data_root;
-	char **prefix;           /* a program to run the worker under (NULL-terminated), or NULL */
-	int gpu;
-	pid_t pid;
-	int to, from;            /* pipes */
+	runner *rn;
 	sb in;                   /* bytes read, not yet consumed */
 	double last;
 	enum { IDLE, IN_RESULT, IN_DEVICE } state;
@@ -26,66 +17,20 @@ struct worker {
 	device_info d;
 };
 
-worker *worker_new(const char *exe, const char *data_root, int gpu)
+worker *worker_new(runner *rn)
 {
 	worker *w = xcalloc(1, sizeof *w);
-	const char *alt = getenv("CUDACLIMB_WORKER");
-	w->exe = xstrdup(alt && *alt ? alt : exe);
-	w->data_root = xstrdup(data_root);
-	w->gpu = gpu;
-	w->to = w->from = -1;
+	w->rn = rn;
 	run_result_init(&w->r);
 	return w;
 }
 
-void worker_set_prefix(worker *w, char *const *argv)
-{
-	for (int i = 0; w->prefix && w->prefix[i]; i++) free(w->prefix[i]);
-	free(w->prefix);
-	w->prefix = NULL;
-	int n = 0;
-	while (argv && argv[n]) n++;
-	if (!n) return;
-	w->prefix = xcalloc((size_t)n + 1, sizeof *w->prefix);
-	for (int i = 0; i < n; i++) w->prefix[i] = xstrdup(argv[i]);
-}
+const runner *worker_runner(const worker *w) { return w->rn; }
 
 int worker_ensure(worker *w, char *err, size_t errlen)
 {
-	if (w->pid > 0) return 0;
-	int a[2], b[2];
-	if (pipe(a) || pipe(b)) { strfmt(err, errlen, "pipe: %s", strerror(errno)); return -1; }
-	fflush(NULL);
-	pid_t pid = fork();
-	if (pid < 0) { strfmt(err, errlen, "fork: %s", strerror(errno)); return -1; }
-	if (pid == 0) {
-		dup2(a[0], 0);
-		dup2(b[1], 1);
-		close(a[0]); close(a[1]); close(b[0]); close(b[1]);
-		char gpu[16];
-		strfmt(gpu, sizeof gpu, "%d", w->gpu);
-		char *builtin = xasprintf("%s/kernels", w->data_root), *arch = xasprintf("%s/assets/arch.yaml", w->data_root);
-		setenv("CUDACLIMB_BUILTIN_ROOT", builtin, 1);
-		setenv("CUDACLIMB_ARCH_TABLE", arch, 1);
-		signal(SIGINT, SIG_IGN);   /* Ctrl-C is the parent's to handle; it ends us */
-		int np = 0;
-		while (w->prefix && w->prefix[np]) np++;
-		char **argv = xcalloc((size_t)np + 4, sizeof *argv);
-		for (int i = 0; i < np; i++) argv[i] = w->prefix[i];
-		argv[np] = w->exe; argv[np + 1] = "__worker"; argv[np + 2] = gpu;
-		execv(argv[0], argv);
-		fprintf(stderr, "cudaclimb: cannot start the worker %s: %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
-	close(a[0]);
-	close(b[1]);
-	w->pid = pid;
-	w->to = a[1];
-	w->from = b[0];
-	fcntl(w->to, F_SETFD, FD_CLOEXEC);
-	fcntl(w->from, F_SETFD, FD_CLOEXEC);
-	fcntl(w->from, F_SETFL, O_NONBLOCK);
-	signal(SIGPIPE, SIG_IGN);
+	if (w->rn->cls->fd(w->rn) >= 0) return 0;
+	if (w->rn->cls->start(w->rn, err, errlen)) return -1;
 	w->last = now_ms();
 	w->state = IDLE;
 	w->greeted = 0;
@@ -93,36 +38,26 @@ int worker_ensure(worker *w, char *err, size_t errlen)
 	return 0;
 }
 
-int worker_send(worker *w, const char *text)
+int worker_send(worker *w, const char *data, size_t len)
 {
-	size_t left = strlen(text);
-	while (left) {
-		ssize_t n = write(w->to, text, left);
-		if (n < 0) {
-			if (errno == EINTR) continue;
-			return -1;
-		}
-		text += n;
-		left -= (size_t)n;
-	}
+	if (w->rn->cls->send(w->rn, data, len)) return -1;
 	w->last = now_ms();
 	return 0;
 }
 
-int worker_fd(const worker *w) { return w->pid > 0 ? w->from : -1; }
+void worker_add_blob(sb *b, const char *key, const char *name, const char *data, size_t len)
+{
+	sb_addf(b, "%s %zu%s%s\n", key, len, name ? " " : "", name ? name : "");
+	sb_addn(b, data ? data : "", data ? len : 0);
+	sb_add(b, "\n");
+}
+
+int worker_fd(const worker *w) { return w->rn->cls->fd(w->rn); }
 double worker_idle_ms(const worker *w) { return now_ms() - w->last; }
 
-static void reap(worker *w, char *why, size_t n)
+/* The process is gone: nothing half-read is kept. */
+static void forget(worker *w)
 {
-	int st = 0;
-	if (w->pid > 0 && waitpid(w->pid, &st, 0) == w->pid) {
-		if (WIFSIGNALED(st)) strfmt(why, n, "the GPU worker was ended by signal %d (%s)", WTERMSIG(st), strsignal(WTERMSIG(st)));
-		else strfmt(why, n, "the GPU worker exited (status %d)", WEXITSTATUS(st));
-	}
-	if (w->to >= 0) close(w->to);
-	if (w->from >= 0) close(w->from);
-	w->to = w->from = -1;
-	w->pid = 0;
 	w->state = IDLE;
 	sb_free(&w->in);
 }
@@ -161,6 +96,7 @@ static int take_line(worker *w, char *line, wmsg *m)
 			return 1;
 		}
 		if (w->state == IN_RESULT && !strcmp(line, "log")) { free(w->r.log); w->r.log = field_unescape(v); }
+		else if (w->state == IN_RESULT && !strcmp(line, "hotspots")) { free(w->r.hotspots); w->r.hotspots = field_unescape(v); }
 		else if (w->state == IN_RESULT ? field_set(run_result_fields, run_result_nfields, &w->r, line, v)
 		                               : field_set(device_info_fields, device_info_nfields, &w->d, line, v)) {
 			w->state = IDLE;
@@ -179,8 +115,8 @@ static int take_line(worker *w, char *line, wmsg *m)
 
 void worker_next(worker *w, wmsg *m)
 {
+	runner *rn = w->rn;
 	m->kind = WMSG_NONE;
-	if (w->pid <= 0) return;
 	for (;;) {
 		char *nl = w->in.s ? memchr(w->in.s, '\n', w->in.len) : NULL;
 		if (nl) {
@@ -194,40 +130,36 @@ void worker_next(worker *w, wmsg *m)
 			if (done) return;
 			continue;
 		}
+		if (rn->note[0]) {   /* after the lines already read, before more */
+			m->kind = WMSG_NOTE;
+			strfmt(m->text, sizeof m->text, "%s", rn->note);
+			rn->note[0] = 0;
+			return;
+		}
+		if (rn->cls->fd(rn) < 0) return;
 		char buf[16384];
-		ssize_t n = read(w->from, buf, sizeof buf);
+		ssize_t n = rn->cls->read(rn, buf, sizeof buf, m->text, sizeof m->text);
 		if (n > 0) { sb_addn(&w->in, buf, (size_t)n); w->last = now_ms(); continue; }
-		if (n < 0 && (errno == EAGAIN || errno == EINTR)) return;
+		if (n == 0) { if (rn->note[0]) continue; return; }
 		m->kind = WMSG_DIED;
-		strfmt(m->text, sizeof m->text, "the GPU worker ended");
-		reap(w, m->text, sizeof m->text);
+		forget(w);
 		return;
 	}
 }
 
 void worker_kill(worker *w)
 {
-	if (w->pid > 0) kill(w->pid, SIGKILL);
-	char why[64];
-	reap(w, why, sizeof why);
+	w->rn->cls->kill(w->rn);
+	forget(w);
 }
 
 void worker_close(worker *w, int wait_ms)
 {
-	if (w->pid > 0) {
-		worker_send(w, "quit\n");
-		close(w->to);
-		w->to = -1;
-		for (int i = 0; i < wait_ms / 10; i++) {
-			if (waitpid(w->pid, NULL, WNOHANG) == w->pid) { w->pid = 0; break; }
-			usleep(10000);
-		}
-		if (w->pid > 0) worker_kill(w);
+	if (w->rn->cls->fd(w->rn) >= 0) {
+		worker_send(w, "quit\n", 5);
+		w->rn->cls->stop(w->rn, wait_ms);
 	}
-	if (w->from >= 0) close(w->from);
-	w->from = -1;
-	w->state = IDLE;
-	sb_free(&w->in);
+	forget(w);
 }
 
 void worker_free(worker *w)
@@ -235,14 +167,41 @@ void worker_free(worker *w)
 	if (!w) return;
 	worker_close(w, 500);   /* a moment to free the GPU cleanly, then make sure */
 	run_result_clear(&w->r);
-	worker_set_prefix(w, NULL);
-	free(w->exe);
-	free(w->data_root);
+	runner_free(w->rn);
 	free(w);
 }
 
+char *worker_data_root(void)
+{
+	char *dir = exe_dir();
+	const char *cands[] = { "%s/..", "%s/../share/cudaclimb", "%s", "%s/../.." };
+	for (size_t i = 0; dir && i < sizeof cands / sizeof cands[0]; i++) {
+		char *root = xasprintf(cands[i], dir);
+		char *probe = xasprintf("%s/assets/arch.yaml", root);
+		int ok = file_exists(probe);
+		free(probe);
+		if (ok) { free(dir); return root; }
+		free(root);
+	}
+	free(dir);
+#ifdef CC_DATADIR
+	if (dir_exists(CC_DATADIR)) return xstrdup(CC_DATADIR);
+#endif
+	return NULL;
+}
+
+/* A worker started by hand or over ssh finds its data from where it is installed. */
 int worker_main(int argc, char **argv)
 {
+	char *root = getenv("CUDACLIMB_BUILTIN_ROOT") && getenv("CUDACLIMB_ARCH_TABLE") ? NULL : worker_data_root();
+	if (root) {
+		char *builtin = xasprintf("%s/kernels", root), *arch = xasprintf("%s/assets/arch.yaml", root);
+		setenv("CUDACLIMB_BUILTIN_ROOT", builtin, 0);
+		setenv("CUDACLIMB_ARCH_TABLE", arch, 0);
+		free(builtin);
+		free(arch);
+		free(root);
+	}
 	const char *table = getenv("CUDACLIMB_ARCH_TABLE");
 	char err[512];
 	if (table && arch_load(table, err, sizeof err)) fprintf(stderr, "cudaclimb worker: %s\n", err);

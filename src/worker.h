@@ -1,22 +1,31 @@
 /* worker: the parent's side of the GPU worker process (`cudaclimb __worker`), which does all CUDA
- * work so that a kernel that faults or hangs ends only that process.
+ * work so that a kernel that faults or hangs ends only that process. The process runs wherever its
+ * runner puts it (runner.h: here, over ssh, in Slurm); this module speaks the protocol over it.
  *
- * Protocol, one text line per item. Parent -> worker: "device\nend\n", or "run\n" then
- * "lesson PATH", "kroot DIR", "stage I" (-1: baseline), "ref_stage I" (-2: no check), "cubin PATH",
- * "ref_cubin PATH", "set NAME VALUE" (repeated), "seed N", "verify 0|1", "time 0|1", "reps N",
- * "counters 0|1", optionally "pair_cubin PATH" (the stage's own kernel, timed alternately with this
- * one), "untrusted 1" (a learner's kernel: the reference's outputs are scrambled with a key kept on
- * the host while it runs, scratch buffers are zeroed before each of its runs, and its result is checked
- * again after the timed runs) and "tolerance EXACT REL ABS" (instead of the lesson's), then "end". Worker -> parent: "note TEXT" (e.g. who holds the GPU), "phase running",
- * "beat" (alive during long timing), then "result" + run_result fields as "name value" lines +
- * optional "log TEXT" + "end", or "device" + device_info fields + "end". */
+ * Protocol, one text line per item; a blob is "KEY LEN" (plus, for the lesson, its name) then LEN
+ * raw bytes and a newline, so that nothing assumes a filesystem shared with the worker.
+ * Parent -> worker: "device\nend\n", or "run\n" then "lesson LEN NAME" + the lesson's YAML text (NAME
+ * in its messages), "stage I" (-1: baseline), "ref_stage I" (-2: no check), "cubin LEN" + the
+ * compiled code, "ref_cubin LEN" + the reference stage's code, "set NAME VALUE" (repeated), "seed N",
+ * "verify 0|1", "time 0|1", "reps N", "counters 0|1", "watchdog S" (a worker with no progress for S
+ * seconds in a run ends itself: its parent may be gone, over ssh), optionally "pair_cubin LEN" + the
+ * stage's own kernel (timed alternately with this one), "untrusted 1" (a learner's kernel: the
+ * reference's outputs are scrambled with a key kept on the host while it runs, scratch buffers are
+ * zeroed before each of its runs, and its result is checked again after the timed runs) and
+ * "tolerance EXACT REL ABS" (instead of the lesson's), "hotspots 1" (after the other runs, sample the
+ * stage's program counters: hotspots.h), then "end". Worker -> parent: first "hello N"
+ * (N: WORKER_PROTOCOL), then "note TEXT" (e.g. who holds the GPU), "phase running", "beat" (alive
+ * during long timing), then "result" + run_result fields as "name value" lines + optional "log TEXT"
+ * + optional "hotspots TEXT" (the samples, escaped like log) + "end", or "device" + device_info fields + "end". */
 #ifndef CC_WORKER_H
 #define CC_WORKER_H
 /* The protocol's version: the worker's first line is "hello N"; a parent that reads another N (or
  * anything else first) says so and uses no such worker. */
-#define WORKER_PROTOCOL 2
+#define WORKER_PROTOCOL 4
 #include <stddef.h>
 #include "result.h"
+#include "runner.h"
+#include "util.h"
 
 typedef struct worker worker;
 
@@ -30,29 +39,33 @@ typedef struct {
 	device_info device;  /* DEVICE */
 } wmsg;
 
-/* A worker that will run `exe __worker --gpu N` with CUDACLIMB_BUILTIN_ROOT=builtin_root (or, for
- * tests, the program named by $CUDACLIMB_WORKER in place of exe). Not started. */
-worker *worker_new(const char *exe, const char *data_root, int gpu);
-/* Runs the worker under another program: argv (NULL-terminated, copied) goes before "exe __worker
- * N", e.g. compute-sanitizer and its options. Takes effect at the next start. */
-void worker_set_prefix(worker *w, char *const *argv);
+/* A worker over runner r (owned from now on). Not started. */
+worker *worker_new(runner *r);
+/* The runner under it, for what it says of itself (describe). */
+const runner *worker_runner(const worker *w);
 /* Starts the process if it is not running; 0 or -1 with err. */
 int worker_ensure(worker *w, char *err, size_t errlen);
-/* Sends text (a whole request); 0 or -1 (the worker is gone). */
-int worker_send(worker *w, const char *text);
+/* Sends len bytes (a whole request); 0 or -1 (the worker is gone). */
+int worker_send(worker *w, const char *data, size_t len);
+/* Appends a blob to a request: "key LEN[ name]\n", the bytes, "\n". */
+void worker_add_blob(sb *b, const char *key, const char *name, const char *data, size_t len);
 /* The fd to poll for input, or -1 when not running. */
 int worker_fd(const worker *w);
 /* Reads what is available and returns the next complete message in *m (kind WMSG_NONE: nothing yet).
- * EOF gives WMSG_DIED with the exit status or signal. */
+ * The end of the process gives WMSG_DIED with the runner's line for how it ended; something the
+ * runner has to say meanwhile (a Slurm job in the queue) a WMSG_NOTE. */
 void worker_next(worker *w, wmsg *m);
 /* Milliseconds since the worker last said anything. */
 double worker_idle_ms(const worker *w);
 /* Asks the process to quit and waits up to wait_ms for it (a process under compute-sanitizer writes
  * its report as it ends), then kills it if need be. */
 void worker_close(worker *w, int wait_ms);
-/* Kills the process (SIGKILL) and reaps it. */
+/* Ends the process now and reaps it. */
 void worker_kill(worker *w);
 void worker_free(worker *w);
+/* The folder with this installation's data (assets/arch.yaml, kernels/, lessons/): beside the
+ * executable, or the installed share folder; a new string, or NULL. */
+char *worker_data_root(void);
 /* The `__worker` command: runs in the child. */
 int worker_main(int argc, char **argv);
 #endif

@@ -5,29 +5,39 @@
  *   hang      a run never answers                         garbage  a run answers with noise
  *   garbled   a result with a field that does not parse   die      exits in the middle of a result
  *   version   greets with another protocol version        nohello  never greets
- *   fault-once  the first run in CC_FAKE_STATE's life faults, later ones (fresh workers) are right */
+ *   fault-once  the first run in CC_FAKE_STATE's life faults, later ones (fresh workers) are right
+ *   echo      like ok, with a message that says what the request carried: the lesson's name and size,
+ *             and each blob of code, its size and whether it is an ELF image (code as bytes, not paths)
+ * CC_FAKE_ARCH=sm_80 (say) describes a GPU of that architecture; CC_FAKE_LAUNCH=290,1,1/640,1,1 (say)
+ * reports that grid and block as the launch run (what the worker does for a stage that uses occ_block). A request with "hotspots 1" gets the
+ * samples in the file CC_FAKE_HOTSPOTS names (the text form of src/hotspots.h), or without it the
+ * note CC_FAKE_HOTSPOTS_NOTE (or one of its own) saying why there are none. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "result.h"
+#include "util.h"
 #include "worker.h"
 
 static void device(void)
 {
 	device_info d;
 	memset(&d, 0, sizeof d);
+	const char *arch = getenv("CC_FAKE_ARCH") ? getenv("CC_FAKE_ARCH") : "sm_90";
 	d.present = 1;
 	snprintf(d.name, sizeof d.name, "Fake GPU");
-	snprintf(d.arch, sizeof d.arch, "sm_90");
+	snprintf(d.arch, sizeof d.arch, "%s", arch);
 	snprintf(d.uuid, sizeof d.uuid, "fake0");
-	d.cc = 90; d.sm_count = 132; d.warp_size = 32; d.max_threads_per_block = 1024; d.max_threads_per_sm = 2048;
+	d.cc = atoi(arch + 3); d.sm_count = 132; d.warp_size = 32; d.max_threads_per_block = 1024; d.max_threads_per_sm = 2048;
 	d.max_blocks_per_sm = 32; d.regs_per_sm = 65536; d.regs_per_block = 65536; d.smem_per_block_optin = 232448;
 	d.smem_per_sm = 233472; d.l2_bytes = 50 << 20; d.bw_theoretical_gbps = 3352; d.bw_attainable_gbps = 3000; d.fp32_gflops = 66908;
 	puts("device");
 	field_write_kv(stdout, device_info_fields, device_info_nfields, &d);
 	puts("end");
 }
+
+static int hot_wanted;          /* the request asked for a hotspot pass */
 
 static void result(run_status st, const char *msg)
 {
@@ -36,9 +46,51 @@ static void result(run_status st, const char *msg)
 	r.status = st;
 	snprintf(r.message, sizeof r.message, "%s", msg);
 	if (st == RUN_OK) { r.reps = 10; r.ms_median = r.ms_min = r.ms_max = 1.0; r.checked = r.passed = 1; }
+	/* CC_FAKE_LAUNCH=GX,GY,GZ/BX,BY,BZ: the launch the worker reports as run (a stage sized on the GPU). */
+	const char *launch = getenv("CC_FAKE_LAUNCH");
+	if (st == RUN_OK && launch)
+		sscanf(launch, "%u,%u,%u/%u,%u,%u", &r.grid[0], &r.grid[1], &r.grid[2], &r.block[0], &r.block[1], &r.block[2]);
+	const char *hot = getenv("CC_FAKE_HOTSPOTS"), *note = getenv("CC_FAKE_HOTSPOTS_NOTE");
+	char *samples = st == RUN_OK && hot_wanted && hot ? file_read(hot, NULL) : NULL;
+	if (st == RUN_OK && hot_wanted && !samples)
+		snprintf(r.hotspots_note, sizeof r.hotspots_note, "%s", note ? note : "the fake worker samples nothing (CC_FAKE_HOTSPOTS names a file of samples)");
 	puts("result");
 	field_write_kv(stdout, run_result_fields, run_result_nfields, &r);
+	if (samples) {
+		rtrim(samples);
+		fputs("hotspots ", stdout);
+		field_escape(stdout, samples);
+		putchar('\n');
+		free(samples);
+	}
 	puts("end");
+}
+
+/* Reads a request up to its "end", blobs skipped whole (their bytes may hold anything); what it
+ * carried into what. 0 when the input ended. */
+static int read_request(char *what, size_t n)
+{
+	char line[4096];
+	size_t k = 0;
+	what[0] = 0;
+	hot_wanted = 0;
+	while (fgets(line, sizeof line, stdin)) {
+		if (!strcmp(line, "end\n")) return 1;
+		if (!strcmp(line, "hotspots 1\n")) hot_wanted = 1;
+		char key[32];
+		unsigned long len;
+		int name_at = 0;
+		if (sscanf(line, "%31s %lu %n", key, &len, &name_at) < 2 ||
+		    (strcmp(key, "lesson") && strcmp(key, "cubin") && strcmp(key, "ref_cubin") && strcmp(key, "pair_cubin"))) continue;
+		char *data = malloc(len + 1);
+		if (!data || fread(data, 1, len, stdin) != len || getchar() != '\n') { free(data); return 0; }
+		const char *name = name_at ? strrchr(line + name_at, '/') : NULL;
+		line[strcspn(line, "\n")] = 0;
+		if (!strcmp(key, "lesson")) k += (size_t)snprintf(what + k, k < n ? n - k : 0, "lesson %s %lu bytes; ", name ? name + 1 : "?", len);
+		else k += (size_t)snprintf(what + k, k < n ? n - k : 0, "%s %lu bytes%s; ", key, len, len > 4 && !memcmp(data, "\x7f" "ELF", 4) ? " ELF" : "");
+		free(data);
+	}
+	return 0;
 }
 
 int main(void)
@@ -48,11 +100,11 @@ int main(void)
 	if (!strcmp(mode, "version")) printf("hello 999\n");
 	else if (strcmp(mode, "nohello")) printf("hello %d\n", WORKER_PROTOCOL);
 	else printf("ready\n");
-	char line[4096];
+	char line[4096], what[1024];
 	while (fgets(line, sizeof line, stdin)) {
 		if (!strcmp(line, "device\n")) { while (fgets(line, sizeof line, stdin) && strcmp(line, "end\n")) {} device(); continue; }
 		if (strcmp(line, "run\n")) continue;
-		while (fgets(line, sizeof line, stdin) && strcmp(line, "end\n")) {}
+		if (!read_request(what, sizeof what)) return 2;
 		printf("phase running\n");
 		if (!strcmp(mode, "fault-once") && state) {
 			if (access(state, F_OK) != 0) {
@@ -75,6 +127,8 @@ int main(void)
 			printf("result\nstatus ok\n");
 			fflush(stdout);
 			return 9;
+		} else if (!strcmp(mode, "echo")) {
+			result(RUN_OK, what);
 		} else {
 			result(RUN_OK, "");
 		}

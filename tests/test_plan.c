@@ -418,6 +418,63 @@ static void tm_ok_at(plan *p, lesson *l, int stage, const char *const *texts, co
 }
 #define tm_ok(p, l, stage, texts) tm_ok_at((p), (l), (stage), (texts), __FILE__, __LINE__)
 
+/* occ_block and occ_min_grid: what the worker's occupancy API call answered, else the device's
+ * largest block and one block per SM; uses_occ says whether an expression read them; a lesson may
+ * name them only in a stage's expressions. */
+static const char occ_text[] =
+	"lesson: o\ntitle: O\nsummary: s\n"
+	"params:\n  n: { default: 10000 }\n"
+	"buffers:\n  y: { type: f32, count: n, output: true }\n"
+	"model: { bytes: 4 * n }\n"
+	"check: { reference: fixed, compare: [y], tolerance: exact }\n"
+	"stages:\n"
+	"  - { id: fixed, title: F, kernel: k.cu, entry: k, explain: e, bottleneck: b,\n"
+	"      launches: [ { grid: \"ceil_div(n, 256)\", block: 256, args: [y] } ] }\n"
+	"  - { id: api, title: A, kernel: k.cu, entry: k, explain: e, bottleneck: b,\n"
+	"      launches: [ { grid: \"occ_min_grid * 11 / 10\", block: occ_block, args: [y, \"i64(ceil_div(n, occ_block))\"] } ] }\n";
+
+static void test_occupancy_values(void **state)
+{
+	(void)state;
+	char err[512];
+	lesson *l = lesson_load_buffer("o.yaml", occ_text, strlen(occ_text), NULL, err, sizeof err);
+	if (!l) fail_msg("%s", err);
+	plan p;
+	assert_int_equal(plan_make(&p, l, 0, NULL, 0, &dev48k, err, sizeof err), 0);
+	assert_false(p.uses_occ);
+	assert_int_equal(p.launches[0].block[0], 256);
+	plan_free(&p);
+	/* Not known (no GPU, or before the kernel is loaded): the fallbacks. */
+	assert_int_equal(plan_make(&p, l, 1, NULL, 0, &dev48k, err, sizeof err), 0);
+	assert_true(p.uses_occ);
+	assert_int_equal(p.launches[0].block[0], 1024);
+	assert_int_equal(p.launches[0].grid[0], 132 * 11 / 10);
+	assert_int_equal(p.launches[0].args[1].v.i64, 10);
+	assert_ptr_equal(plan_first_launch(&p), &p.launches[0]);
+	plan_free(&p);
+	/* What the worker fills in from cudaOccupancyMaxPotentialBlockSize. */
+	plan_device d = dev48k;
+	d.occ_block = 768;
+	d.occ_min_grid = 264;
+	assert_int_equal(plan_make(&p, l, 1, NULL, 0, &d, err, sizeof err), 0);
+	assert_int_equal(p.launches[0].block[0], 768);
+	assert_int_equal(p.launches[0].grid[0], 290);
+	assert_int_equal(p.launches[0].args[1].v.i64, 14);
+	plan_free(&p);
+	lesson_free(l);
+	/* Outside a stage they mean nothing: a parameter may not use them. */
+	static const char bad[] =
+		"lesson: o\ntitle: O\nsummary: s\n"
+		"params:\n  n: { default: occ_block }\n"
+		"buffers:\n  y: { type: f32, count: n, output: true }\n"
+		"model: { bytes: 4 * n }\n"
+		"stages:\n"
+		"  - { id: fixed, title: F, kernel: k.cu, entry: k, explain: e, bottleneck: b,\n"
+		"      launches: [ { grid: 1, block: 256, args: [y] } ] }\n";
+	assert_null(lesson_load_buffer("o.yaml", bad, strlen(bad), NULL, err, sizeof err));
+	if (!strstr(err, "unknown name 'occ_block'")) fail_msg("%s", err);
+}
+
 static void test_tensormaps(void **state)
 {
 	(void)state;
@@ -764,7 +821,7 @@ int main(void)
 		cmocka_unit_test(test_defaults),      cmocka_unit_test(test_overrides),
 		cmocka_unit_test(test_refusals),      cmocka_unit_test(test_grid_limits),
 		cmocka_unit_test(test_baseline),      cmocka_unit_test(test_setting_parse),
-		cmocka_unit_test(test_tensormaps),
+		cmocka_unit_test(test_tensormaps),   cmocka_unit_test(test_occupancy_values),
 		cmocka_unit_test(test_bandwidth),
 		cmocka_unit_test(test_refusal_numbers), cmocka_unit_test(test_find_fit),
 		cmocka_unit_test(test_make_fit),

@@ -88,6 +88,15 @@ score_metric app_lesson_metric(tui_app *a, int i)
 static void on_engine(void *ctx, int job, job_phase phase, const char *note, const run_result *r)
 {
 	tui_app *a = ctx;
+	int hev = heat_event(&a->sv.heat, job, phase, r, a->msg, sizeof a->msg);   /* a hotspot pass (H) */
+	if (hev) {
+		if (hev == 2 && a->sv.code == CODE_SOURCE)   /* its samples came: the hottest line in view */
+			a->sv.scroll[PANE_CODE] = heat_hot_row(&a->sv.heat);
+		else if (hev == 2 && a->scr == &tui_screen_stage)
+			stage_view_sync(a);                      /* the SASS view: its hottest instruction */
+		a->pending |= TUI_REDRAW;
+		return;
+	}
 	unsigned x = exm_event(&a->ex, job, phase, note, r, a->now);   /* the try's jobs are not the model's */
 	if (x)
 		a->pending |= TUI_REDRAW;
@@ -291,7 +300,7 @@ static int take_stderr(tui_app *a)
 
 /* The fixed tour of --frames: keys fed to the handlers, not read from the terminal. */
 static const int tour[] = { KEY_DOWN, KEY_UP, '\n', '\t', KEY_NPAGE, '\t', KEY_RIGHT, KEY_LEFT,
-	'4', '8', KEY_BACKSPACE, 27, 'j', 's', '\t', '\t', 'd', 'e', 'z', 'z', 'a', '?', 27, 'n', 'd', 'p',
+	'4', '8', KEY_BACKSPACE, 27, 'j', 's', '\t', '\t', 'd', 'e', 'z', 'z', 'f', 'f', 'a', '?', 27, 'n', 'd', 'p',
 	'v', 'v', 'd', 'v', 'o', 'j', KEY_NPAGE, 'o', 27, 27 };
 
 static int setup_curses(tui_app *a, SCREEN **scr, FILE **devnull)
@@ -421,6 +430,7 @@ int tui_run(engine *e, const tui_opts *o)
 	a->lesson = -1;
 	a->sv.src_stage = -1;
 	mcode_init(&a->sv.mc);
+	heat_init(&a->sv.heat);
 	setlocale(LC_CTYPE, "");                 /* not LC_ALL: numbers stay in the C locale */
 	const char *cs = nl_langinfo(CODESET), *nc = getenv("NO_COLOR");
 	int utf8 = cs && (!strcmp(cs, "UTF-8") || !strcmp(cs, "utf8"));

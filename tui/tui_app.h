@@ -6,6 +6,7 @@
 #include "tui.h"
 #include "tui_errlog.h"
 #include "tui_exercise.h"
+#include "tui_heat.h"
 #include "tui_mcode.h"
 #include "tui_source.h"
 #include "tui_stage.h"
@@ -61,7 +62,9 @@ typedef struct {
 	char src_err[512];
 	diff_op *diff; int ndiff;         /* -1: not computed */
 	tui_mcode mc;                     /* the PTX and SASS views' code (loaded while one is open) */
+	tui_heat heat;                    /* the heat column (H): a hotspot pass and its view */
 	int reading, read_scroll;         /* the reading mode (o): the explanation on the whole screen */
+	int roofline;                     /* the roofline chart (f) on the whole screen */
 	tui_rect r[PANE_COUNT];
 } tui_stage_view;
 

@@ -252,7 +252,16 @@ static void source_draw(tui_app *a, int y, int x, int w, int first, int h)
 		}
 	for (int n = src->n; n > 0; n /= 10) gw++;
 	defines_header(a->m, head, sizeof head);
+	const hot_view *hv = exm_active(&a->ex) ? NULL : heat_view(&a->sv.heat, a->m);
+	char heat[400], cell[32], beside[160];
+	int hw = hv ? HEAT_CELL_W + 1 : 0;     /* the heat column (H) after the line numbers */
+	if (hv && h > 0) {                     /* its header stays at the top */
+		widget_textc(y, x + 1, w - 1, heat_header(hv, w < 70 ? 2 : w < 100, heat, sizeof heat), theme_attr(ROLE_WARN));
+		y++; h--;
+	}
 	int hd = head[0] != 0;                 /* the header is the first line of the view */
+	if (hv && first > src->n + hd - h)     /* scrolled to the hottest line: no empty rows below the file */
+		first = src->n + hd - h > 0 ? src->n + hd - h : 0;
 	if (hd && first == 0 && h > 0) {
 		widget_textc(y, x + 1, w - 1, head, theme_attr(ROLE_DIM));
 		y++; h--;
@@ -269,7 +278,18 @@ static void source_draw(tui_app *a, int y, int x, int w, int first, int h)
 		if (mark != ROLE_NORMAL)        /* the gutter's marker: the line the compiler points at */
 			widget_text(y + i - first, x + gw, 1, mark == ROLE_BAD ? g->bad : g->warn, theme_attr(mark));
 		size_t n = shown_line(a->m, src->lines[i], len, hl, text, roles, sizeof text);
-		pane_code_line(y + i - first, x + gw + 1, w - gw - 1, text, n, roles, ROLE_NORMAL, a->sv.hscroll);
+		if (hv && i + 1 <= hv->map.nlines) {
+			tui_role hr;
+			heat_cell(hv, &hv->map.line[i + 1], hv->map.max_line, g, &hr, cell, sizeof cell);
+			widget_text(y + i - first, x + gw + 1, HEAT_CELL_W, cell, theme_attr(hr));
+		}
+		pane_code_line(y + i - first, x + gw + 1 + hw, w - gw - 1 - hw, text, n, roles, ROLE_NORMAL, a->sv.hscroll);
+		/* the hottest lines' stall reasons at the right, where the code leaves room */
+		if (hv) heat_beside(hv, i + 1, beside, sizeof beside);
+		int bw = hv ? text_width(beside, strlen(beside)) : 0;
+		int fw = text_width(g->from, strlen(g->from)) + 1;
+		if (bw && gw + 1 + hw + text_width(text, n) - a->sv.hscroll + 2 + fw + bw <= w)
+			widget_printf(y + i - first, x + w - bw - fw - 1, bw + fw, theme_attr(ROLE_WARN), "%s %s", g->from, beside);
 	}
 }
 
@@ -277,7 +297,8 @@ int pane_code_lines(tui_app *a)
 {
 	code_diff df = shown_diff(a);
 	switch (a->sv.code) {
-	case CODE_SOURCE: return shown_src(a)->n + (a->m->l->stages[a->m->cur].ntunables > 0);
+	case CODE_SOURCE: return shown_src(a)->n + (a->m->l->stages[a->m->cur].ntunables > 0) +
+	                         (!exm_active(&a->ex) && heat_view(&a->sv.heat, a->m) != NULL);
 	case CODE_DIFF: return df.n > 0 ? df.n : 0;
 	case CODE_LOG: return log_walk(shown_log(a), shown_src(a), 0, 0, a->sv.r[PANE_CODE].w - 3, 0, 0);
 	case CODE_SWEEP: return sweep_walk(a, 0, 0, 0, 0, 0);

@@ -11,8 +11,8 @@
 #include "tui_widget.h"
 
 /* Rows are walked in order: each is drawn when first <= row < first + h, and counted always
- * (h = 0 only counts). */
-typedef struct { int y, x, w, first, h, row, hs; } walk;
+ * (h = 0 only counts); the row of instruction find goes to found. */
+typedef struct { int y, x, w, first, h, row, hs, find, found; } walk;
 
 static int visible(const walk *k) { return k->row >= k->first && k->row < k->first + k->h; }
 static int at(const walk *k) { return k->y + k->row - k->first; }
@@ -70,19 +70,32 @@ static void source_row(walk *k, const tui_app *a, const sass_listing *l, const s
 	k->row++;
 }
 
-/* An instruction: its offset where there is room, its text in its class's role, its tag at the
- * right edge where it fits after the text. */
-static void insn_row(walk *k, const sass_insn *in)
+/* The heat view (H) of the listing shown, when it was sampled from the same code; else NULL. */
+static const hot_view *sass_heat(const tui_app *a)
 {
+	const hot_view *hv = exm_active(&a->ex) ? NULL : heat_view(&a->sv.heat, a->m);
+	const mcode_unit *u = &a->sv.mc.cur;
+	return hv && !strcmp(hv->cubin, u->cubin) && hv->sass.n == u->sass.n ? hv : NULL;
+}
+
+/* An instruction: its heat cell when hv (its index i in the listing), its offset where there is
+ * room, its text in its class's role, its tag at the right edge where it fits after the text. */
+static void insn_row(walk *k, const sass_insn *in, const hot_view *hv, int i)
+{
+	if (i == k->find) k->found = k->row;
 	if (visible(k)) {
-		int y = at(k), ow = k->w >= 60 ? 7 : 2, room = k->w - ow;
-		tui_role r = tsass_role(in);
-		char tag[24];
-		if (ow > 2) widget_printf(y, k->x + 1, 5, theme_attr(ROLE_LINENO), "%04x", in->offset);
+		int hx = hv ? HEAT_CELL_W + 1 : 0, y = at(k), ow = k->w - hx >= 60 ? 7 : 2, room = k->w - ow - hx;
+		tui_role r = tsass_role(in), hr;
+		char tag[24], cell[32];
+		if (hv && i < hv->map.ninsn) {
+			heat_cell(hv, &hv->map.insn[i], hv->map.max_insn, theme_glyphs(), &hr, cell, sizeof cell);
+			widget_text(y, k->x + 1, HEAT_CELL_W, cell, theme_attr(hr));
+		}
+		if (ow > 2) widget_printf(y, k->x + hx + 1, 5, theme_attr(ROLE_LINENO), "%04x", in->offset);
 		sass_tag(in, tag, sizeof tag);
 		int shown = text_width(in->text, strlen(in->text)) - k->hs, tagw = (int)strlen(tag) + 1;
 		int tagged = tag[0] && (shown < 0 ? 0 : shown) + 2 + tagw <= room;
-		pane_code_line(y, k->x + ow, tagged ? room - tagw - 1 : room, in->text, strlen(in->text), NULL, r, k->hs);
+		pane_code_line(y, k->x + hx + ow, tagged ? room - tagw - 1 : room, in->text, strlen(in->text), NULL, r, k->hs);
 		if (tagged) widget_text(y, k->x + k->w - tagw, tagw, tag, theme_attr(r));
 	}
 	k->row++;
@@ -91,13 +104,15 @@ static void insn_row(walk *k, const sass_insn *in)
 static void sass_walk(const tui_app *a, walk *k)
 {
 	const sass_listing *l = &a->sv.mc.cur.sass;
-	char head[160], counts[256];
+	const hot_view *hv = sass_heat(a);
+	char head[160], counts[256], heat[400];
 	for (int f = 0; f < l->nfuncs; f++) {
 		const sass_func *fn = &l->funcs[f];
 		if (f) k->row++;
 		snprintf(head, sizeof head, "%s: %d instructions", fn->name, fn->count);
 		text_row(k, 1, head, ROLE_HEADING);
 		item_rows(k, tsass_counts(l, fn, counts, sizeof counts), ROLE_NORMAL);
+		if (hv && !f) text_row(k, 1, heat_header(hv, k->w < 70 ? 2 : k->w < 100, heat, sizeof heat), ROLE_WARN);
 		int file = -2, line = -2;
 		for (int i = fn->first; i < fn->first + fn->count && i < l->n; i++) {
 			const sass_insn *in = &l->insn[i];
@@ -106,7 +121,7 @@ static void sass_walk(const tui_app *a, walk *k)
 				line = in->line;
 				source_row(k, a, l, in);
 			}
-			insn_row(k, in);
+			insn_row(k, in, hv, i);
 		}
 	}
 }
@@ -217,7 +232,7 @@ int pane_mcode_lines(tui_app *a)
 {
 	tui_role r;
 	char buf[160];
-	walk k = { 0, 0, a->sv.r[PANE_CODE].w - 2, 0, 0, 0, 0 };
+	walk k = { 0, 0, a->sv.r[PANE_CODE].w - 2, 0, 0, 0, 0, -1, -1 };
 	if (missing(a, &r, buf, sizeof buf))
 		return 0;
 	body(a, &k);
@@ -253,12 +268,33 @@ void pane_mcode_draw(tui_app *a, tui_rect r, int focused)
 	int hw = text_width(hint, strlen(hint));
 	if (r.w - hw - 4 > text_width(title, strlen(title)) + 6)
 		widget_text(r.y, r.x + r.w - hw - 2, hw, hint, theme_attr(ROLE_DIM));
-	walk k = { r.y + 1, r.x + 1, r.w - 2, v->scroll[PANE_CODE], r.h - 2, 0, v->hscroll };
+	walk k = { r.y + 1, r.x + 1, r.w - 2, v->scroll[PANE_CODE], r.h - 2, 0, v->hscroll, -1, -1 };
 	const char *why = missing(a, &role, buf, sizeof buf);
+	if (!why && v->code == CODE_SASS && sass_heat(a)) {   /* scrolled to the hottest instruction: no empty rows below */
+		int total = pane_mcode_lines(a);
+		if (k.first > total - k.h) k.first = total - k.h > 0 ? total - k.h : 0;
+	}
 	if (why) {
 		k.first = 0;
 		wrapped_rows(&k, why, role);
 	} else {
 		body(a, &k);
 	}
+}
+
+int pane_mcode_hot_row(tui_app *a)
+{
+	const hot_view *hv = a->sv.code == CODE_SASS ? sass_heat(a) : NULL;
+	tui_role r;
+	char buf[160];
+	if (!hv || missing(a, &r, buf, sizeof buf))
+		return -1;
+	int hot = -1;
+	for (int i = 0; i < hv->map.ninsn; i++)
+		if (hv->map.insn[i].samples && (hot < 0 || hv->map.insn[i].samples > hv->map.insn[hot].samples)) hot = i;
+	walk k = { 0, 0, a->sv.r[PANE_CODE].w - 2, 0, 0, 0, 0, hot, -1 };
+	if (hot < 0)
+		return -1;
+	body(a, &k);
+	return k.found < 0 ? -1 : k.found > 4 ? k.found - 4 : 0;
 }

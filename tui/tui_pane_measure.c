@@ -4,6 +4,7 @@
 #include <curses.h>
 #include <stdio.h>
 #include <string.h>
+#include "claims.h"
 #include "tui_panes.h"
 #include "tui_widget.h"
 
@@ -93,8 +94,9 @@ static void numbers(tui_app *a, const run_result *r, const run_result *prev, int
 	            : r->pct_theoretical_bw > 0 ? r->gbps / (r->pct_theoretical_bw / 100) : 0;
 	double att = d->bw_attainable_gbps > 0 ? d->bw_attainable_gbps
 	           : r->pct_attainable_bw > 0 ? r->gbps / (r->pct_attainable_bw / 100) : 0;
-	int tensor = a->m->l->peak && strstr(a->m->l->peak, "tensor");
-	double peak = tensor ? d->bf16_tensor_gflops : d->fp32_gflops;
+	peak_kind pk = peak_of(a->m->l->peak);
+	int tensor = peak_is_tensor(pk);
+	double peak = peak_gflops(pk, d);
 	if (peak <= 0 && r->pct_compute_peak > 0)
 		peak = r->gflops / (r->pct_compute_peak / 100);
 	int flops_first = a->m->metric == SCORE_GFLOPS;
@@ -124,7 +126,7 @@ static void numbers(tui_app *a, const run_result *r, const run_result *prev, int
 	if (flops_first) {
 		widget_part fp[] = { { v2, A_BOLD, 0 }, { c2, theme_attr(fr), 1 } };
 		gauge_row(yfl, x, w, gw, "GFLOP/s", peak > 0 ? r->gflops / peak : 0, -1, fp, 2);
-		snprintf(p2, sizeof p2, " (%s)", tensor ? "BF16 tensor cores" : "FP32");
+		snprintf(p2, sizeof p2, " (%s%s)", peak_label(pk), tensor ? " cores" : "");
 		widget_part pp[] = { { q1, dim, 0 }, { p2, dim, 1 } };
 		widget_parts(y + 2, x + LABEL, w - LABEL, pp, 2);
 	} else {
@@ -191,9 +193,42 @@ static int counters_line(const run_result *r, int y, int x, int w)
 	snprintf(t2, sizeof t2, "  L2 hit %.0f%%", r->l2_hit_pct);
 	snprintf(t3, sizeof t3, "  bank conflicts %.3g", r->smem_conflicts_ld + r->smem_conflicts_st);
 	snprintf(t4, sizeof t4, "  warp %.1f/32", r->warp_efficiency);
+	if (r->warp_efficiency_pred_on >= 0)   /* lanes whose predicate is on: what warp_efficiency misses */
+		snprintf(t4, sizeof t4, "  warp %.1f/32 (%.1f pred on)", r->warp_efficiency, r->warp_efficiency_pred_on);
 	snprintf(t5, sizeof t5, "%s%s", r->stalls[0] ? "  " : "", r->stalls);
-	widget_part cp[] = { { t1, 0, 0 }, { t2, 0, 2 }, { t3, 0, 1 }, { t4, 0, 3 }, { t5, 0, 4 } };
-	widget_parts(y, x + LABEL, w - LABEL, cp, 5);
+	char t6[48] = "";
+	if (r->tensor_inst >= 0)                /* 0 unless tensor-core instructions ran */
+		snprintf(t6, sizeof t6, "  tensor inst %.3g", r->tensor_inst);
+	widget_part cp[] = { { t1, 0, 0 }, { t2, 0, 2 }, { t3, 0, 1 }, { t4, 0, 3 }, { t6, 0, 3 }, { t5, 0, 4 } };
+	widget_parts(y, x + LABEL, w - LABEL, cp, 6);
+	return 1;
+}
+
+/* The stage's claims (expect:) on this run, against the previous stage's and the baseline's last
+ * runs: the first contradicted one in full, else the count of each state. */
+static int claims_line(tui_app *a, const run_result *r, int y, int x, int w)
+{
+	const tui_stage *m = a->m;
+	if (!m->l->stages[m->cur].nclaims || (r->status != RUN_OK && r->status != RUN_WRONG)) return 0;
+	const stage_slot *up = m->cur > 0 ? &m->slots[m->cur - 1] : NULL;
+	claims_runs runs = { r, up && up->have_last ? &up->last : NULL, m->have_base ? &m->base : NULL, a->dev };
+	claim_outcome o[32];
+	int n = claims_check(m->l, m->cur, &runs, o, 32), c[CLAIM_STATE_COUNT];
+	claims_count(o, n, c);
+	widget_text(y, x, LABEL, "claims", theme_attr(ROLE_HEADING));
+	for (int i = 0; i < n; i++) {
+		if (o[i].state != CLAIM_CONTRADICTED) continue;
+		char more[32] = "";
+		if (c[CLAIM_CONTRADICTED] > 1) snprintf(more, sizeof more, " (+%d more)", c[CLAIM_CONTRADICTED] - 1);
+		widget_printfc(y, x + LABEL, w - LABEL, theme_attr(ROLE_BAD) | A_BOLD, "%s CONTRADICTED%s: %s, %s",
+		               theme_glyphs()->bad, more, expr_source(o[i].claim->cond.e), o[i].values);
+		return 1;
+	}
+	if (c[CLAIM_UNKNOWN])
+		widget_printfc(y, x + LABEL, w - LABEL, theme_attr(ROLE_DIM), "%d of %d hold, %d not measured in this run",
+		               c[CLAIM_HOLDS], n, c[CLAIM_UNKNOWN]);
+	else
+		widget_printfc(y, x + LABEL, w - LABEL, theme_attr(ROLE_GOOD), "%s all %d hold", theme_glyphs()->ok, n);
 	return 1;
 }
 
@@ -265,6 +300,8 @@ void pane_measure_draw(tui_app *a, tui_rect r, int focused)
 	if (stage_timed(res))
 		check_line(res, y++, x, w);
 	if (y < r.y + r.h - 1 && counters_line(res, y, x, w))
+		y++;
+	if (y < r.y + r.h - 1 && claims_line(a, res, y, x, w))
 		y++;
 	if (y < r.y + r.h - 1)
 		history_line(a, y, x, w);

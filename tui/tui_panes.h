@@ -26,12 +26,18 @@ int pane_explain_lines(tui_app *a, int width);
  * through (the longest box's) and the page. */
 void pane_reading_draw(tui_app *a, tui_rect r);
 int pane_reading_lines(tui_app *a, tui_rect r, int *page);
+/* The roofline chart (f) in r: every stage of the lesson run so far and the baseline against this
+ * GPU's roofs, the current stage highlighted (tui_pane_roofline.c, over tui_roofline.h). */
+void pane_roofline_draw(tui_app *a, tui_rect r);
 /* Draws line s (len bytes; roles per byte, or one role when roles is NULL) at (y, x) from its
  * column hs, within w columns (tui_pane_code.c). */
 void pane_code_line(int y, int x, int w, const char *s, size_t len, const unsigned char *roles, tui_role one, int hs);
 /* The code pane's PTX, SASS and SASS diff views (tui_pane_mcode.c), and their lines. */
 void pane_mcode_draw(tui_app *a, tui_rect r, int focused);
 int pane_mcode_lines(tui_app *a);
+/* The SASS view's scroll that shows its hottest instruction (H) with a few rows above it, or -1
+ * when the view has no heat. */
+int pane_mcode_hot_row(tui_app *a);
 /* Lines of the tunables pane's list: the stage's tunables, a heading and the lesson's parameters. */
 int pane_tunables_lines(const tui_stage *m);
 /* The first list line the tunables pane shows in r: its scroll moved as little as needed to show

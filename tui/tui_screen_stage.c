@@ -34,6 +34,11 @@ static void code_sync(tui_app *a)
 	mcode_sync(&v->mc, a->m, v->code == CODE_PTX ? MC_PTX : v->code == CODE_SASS ? MC_SASS : MC_SASS_DIFF, a->now);
 	if (v->code == CODE_PTX && v->mc.cur.ptx_loaded && (!had || strcmp(before, v->mc.cur.cubin)))
 		v->scroll[PANE_CODE] = v->mc.cur.ptx_entry > 1 ? v->mc.cur.ptx_entry - 1 : 0;   /* the kernel, not the header */
+	int hot = v->heat.sass_jump ? pane_mcode_hot_row(a) : -1;
+	if (hot >= 0) {                       /* the first look at the SASS after H: its hottest instruction */
+		v->scroll[PANE_CODE] = hot;
+		v->heat.sass_jump = 0;
+	}
 }
 
 /* The stage's kernel and the previous stage's (for the diff), loaded again when the stage changed
@@ -112,6 +117,10 @@ static void layout(tui_app *a)
 
 static void stage_draw(tui_app *a)
 {
+	if (a->m && a->sv.roofline) {
+		pane_roofline_draw(a, (tui_rect){ 1, 0, a->rows - 2, a->cols });
+		return;
+	}
 	if (a->m && a->sv.reading) {
 		pane_reading_draw(a, (tui_rect){ 1, 0, a->rows - 2, a->cols });
 		return;
@@ -263,6 +272,21 @@ static void cycle_code(tui_app *a)
 	v->hscroll = 0;
 }
 
+/* H: a hotspot pass of the stage, its heat beside the source or the SASS; or the column hidden. */
+static void heat_key(tui_app *a)
+{
+	tui_stage_view *v = &a->sv;
+	if (exm_active(&a->ex)) {
+		snprintf(a->msg, sizeof a->msg, "hotspots are of the stage's own kernel: x leaves exercise mode first");
+		return;
+	}
+	heat_toggle(&v->heat, a->m, a->msg, sizeof a->msg);
+	if (!machine_view(v->code) && v->code != CODE_SOURCE) {   /* the column is beside the code */
+		v->code = CODE_SOURCE;
+		v->scroll[PANE_CODE] = 0;
+	}
+}
+
 /* The reading mode's keys: scrolling, the stage, leaving. */
 static unsigned reading_key(tui_app *a, int ch)
 {
@@ -295,6 +319,32 @@ static unsigned reading_key(tui_app *a, int ch)
 	return TUI_REDRAW;
 }
 
+/* The roofline view's keys: the stage, a run, every stage, leaving. */
+static unsigned roofline_key(tui_app *a, int ch)
+{
+	tui_stage *m = a->m;
+	switch (ch) {
+	case 'f': case 27: case KEY_BACKSPACE: case 127: a->sv.roofline = 0; return TUI_REDRAW;
+	case 'n': case ']': case 'p': case '[': {
+		int to = m->cur + (ch == 'n' || ch == ']' ? 1 : -1);
+		if (to < 0 || to >= m->l->nstages) return TUI_IGNORED;
+		if (exm_active(&a->ex)) exercise_leave(a);
+		stage_select(m, to);
+		stage_view_sync(a);
+		app_save(a);
+		return TUI_REDRAW;
+	}
+	case 'r': case 'a':
+		if (exm_active(&a->ex)) return exercise_key(a, ch);   /* r tries the learner's kernel there */
+		if (ch == 'a') { stage_ladder(m, a->now); return TUI_REDRAW; }
+		stage_view_sync(a);
+		m->counters_next = !m->live;
+		stage_run(m, a->now);
+		return TUI_REDRAW;
+	default: return TUI_IGNORED;
+	}
+}
+
 /* In exercise mode new values try the learner's kernel again, instead of running the stage's. */
 static void retry_exercise(tui_app *a)
 {
@@ -309,6 +359,8 @@ static unsigned stage_key_do(tui_app *a, int ch)
 	tui_stage *m = a->m;
 	tui_stage_view *v = &a->sv;
 	layout(a);                          /* pages and extents do not depend on an earlier draw */
+	if (v->roofline)
+		return roofline_key(a, ch);
 	if (v->reading)
 		return reading_key(a, ch);
 	if (v->focus == PANE_TUNABLES && tunable_key(a, ch) != TUI_IGNORED) {
@@ -345,7 +397,9 @@ static unsigned stage_key_do(tui_app *a, int ch)
 		}
 		break;
 	case 'v': cycle_code(a); break;
+	case 'H': heat_key(a); break;
 	case 'o': v->reading = 1; v->read_scroll = 0; break;
+	case 'f': v->roofline = 1; break;
 	case 'e': toggle_code(a, CODE_LOG); break;
 	case 'z': v->zoom = !v->zoom; break;
 	case 27: case KEY_BACKSPACE: case 127: case 'h':
@@ -377,11 +431,11 @@ static int stage_hints(tui_app *a, const char *const **pairs)
 {
 	/* "? help" is added by the loop, always; what does not fit at the right goes */
 	static const char *const tun[] = { "\u2190\u2192", "value", "0-9", "type", "Tab", "pane",
-		"r", "run", "d", "diff", "v", "PTX/SASS", "o", "read", "z", "zoom", "l", "live", "s", "sweep", "a", "ladder",
-		"n/p", "stage", "Esc", "back" };
+		"r", "run", "d", "diff", "v", "PTX/SASS", "H", "hotspots", "o", "read", "z", "zoom", "l", "live", "s", "sweep", "a", "ladder",
+		"f", "roofline", "n/p", "stage", "Esc", "back" };
 	static const char *const tun_ascii[] = { "<-/->", "value", "0-9", "type", "Tab", "pane",
-		"r", "run", "d", "diff", "v", "PTX/SASS", "o", "read", "z", "zoom", "l", "live", "s", "sweep", "a", "ladder",
-		"n/p", "stage", "Esc", "back" };
+		"r", "run", "d", "diff", "v", "PTX/SASS", "H", "hotspots", "o", "read", "z", "zoom", "l", "live", "s", "sweep", "a", "ladder",
+		"f", "roofline", "n/p", "stage", "Esc", "back" };
 	static const char *const reading[] = { "\u2191\u2193 PgUp/PgDn", "scroll", "n/p", "stage", "r", "run", "o/Esc", "leave" };
 	static const char *const reading_ascii[] = { "Up/Dn PgUp/PgDn", "scroll", "n/p", "stage", "r", "run", "o/Esc", "leave" };
 	static const char *const ladder[] = { "\u2191\u2193", "stage", "Enter", "open", "Tab", "pane", "r", "run",
@@ -389,10 +443,15 @@ static int stage_hints(tui_app *a, const char *const **pairs)
 	static const char *const ladder_ascii[] = { "Up/Dn", "stage", "Enter", "open", "Tab", "pane", "r", "run",
 		"a", "ladder", "z", "zoom", "Esc", "back" };
 	static const char *const typing[] = { "Enter", "set", "Esc", "cancel", "Backspace", "erase" };
+	static const char *const roofline[] = { "n/p", "stage", "r", "run", "a", "every stage", "f/Esc", "leave" };
 	enum { NT = sizeof tun / sizeof *tun / 2 };
 	if (a->m && a->m->editing) {
 		*pairs = typing;
 		return 3;
+	}
+	if (a->m && a->sv.roofline) {
+		*pairs = roofline;
+		return 4;
 	}
 	if (a->m && a->sv.reading) {
 		*pairs = theme_utf8() ? reading : reading_ascii;
@@ -426,7 +485,7 @@ static int stage_hints(tui_app *a, const char *const **pairs)
 static unsigned stage_click(tui_app *a, int y, int x)
 {
 	tui_stage_view *v = &a->sv;
-	if (!a->m || v->reading)
+	if (!a->m || v->reading || v->roofline)
 		return TUI_IGNORED;
 	layout(a);
 	for (int p = 0; p < PANE_COUNT; p++) {
@@ -456,9 +515,11 @@ static void stage_free_view(tui_app *a)
 	exercise_leave(a);
 	free_sources(&a->sv);
 	mcode_free(&a->sv.mc);
+	heat_free(&a->sv.heat, a->e);
 	a->sv.src_stage = -1;
 	a->sv.zoom = 0;
 	a->sv.reading = 0;
+	a->sv.roofline = 0;
 }
 
 const tui_screen tui_screen_stage = {

@@ -39,6 +39,9 @@ odd() {
 	transpose) echo "--set rows=1000 --set cols=777" ;;
 	sgemm) echo "--set m=1000 --set n=777 --set k=333" ;;
 	tensorcore) echo "--set m=1000 --set n=776 --set k=336" ;;
+	warps) echo "--set n=30001 --set terms=1001 --set w=32" ;;
+	launch) echo "--set n=9586981" ;;
+	precision) echo "--set rows=999 --set cols=1008" ;;
 	*) echo "" ;;
 	esac
 }

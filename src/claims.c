@@ -1,0 +1,181 @@
+/* claims: see claims.h. */
+#include "claims.h"
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "diagnose.h"
+#include "util.h"
+
+enum { X_TIME_VS_PREV, X_TIME_VS_BASELINE, X_COUNT };
+static const char *const extra_names[X_COUNT] = { "time_vs_prev", "time_vs_baseline" };
+
+static const char *const state_names[CLAIM_STATE_COUNT] = { "holds", "contradicted", "unknown" };
+
+const char *claim_state_name(claim_state st)
+{
+	return (unsigned)st < CLAIM_STATE_COUNT ? state_names[st] : "?";
+}
+
+static int extra_find(const char *name, size_t len)
+{
+	for (int i = 0; i < X_COUNT; i++)
+		if (strlen(extra_names[i]) == len && !memcmp(extra_names[i], name, len)) return i;
+	return -1;
+}
+
+int claims_name_known(const char *name, size_t len)
+{
+	if (extra_find(name, len) >= 0) return 1;
+	for (const char *const *d = diagnose_names(); *d; d++)
+		if (strlen(*d) == len && !memcmp(*d, name, len)) return 1;
+	return 0;
+}
+
+void claims_count(const claim_outcome *o, int n, int counts[CLAIM_STATE_COUNT])
+{
+	for (int i = 0; i < CLAIM_STATE_COUNT; i++) counts[i] = 0;
+	for (int i = 0; i < n; i++)
+		if ((unsigned)o[i].state < CLAIM_STATE_COUNT) counts[o[i].state]++;
+}
+
+/* The value of name in settings ("n=67108864 a=2 BLOCK=256"), copied into out; 0, or -1 when absent. */
+static int setting(const char *settings, const char *name, char *out, size_t len)
+{
+	size_t n = strlen(name);
+	for (const char *p = settings; *p;) {
+		p += strspn(p, " ");
+		size_t k = strcspn(p, " ");
+		if (k > n && !strncmp(p, name, n) && p[n] == '=') {
+			strfmt(out, len, "%.*s", (int)(k - n - 1), p + n + 1);
+			return 0;
+		}
+		p += k;
+	}
+	return -1;
+}
+
+/* Whether a and b ran with the same lesson parameters. */
+static int same_params(const lesson *l, const run_result *a, const run_result *b)
+{
+	for (int i = 0; i < l->nparams; i++) {
+		char x[64], y[64];
+		int hx = setting(a->settings, l->params[i].name, x, sizeof x);
+		int hy = setting(b->settings, l->params[i].name, y, sizeof y);
+		if (hx != hy || (hx == 0 && strcmp(x, y))) return 0;
+	}
+	return 1;
+}
+
+static int timed_ok(const run_result *r) { return r && r->status == RUN_OK && r->ms_median > 0 && isfinite(r->ms_median); }
+
+typedef struct {
+	const lesson *l;
+	const claims_runs *runs;
+	diag_inputs in;
+	char missing[160];       /* the first unknown name and why */
+} claim_ctx;
+
+static void note_missing(claim_ctx *c, const char *name, size_t len, const char *why)
+{
+	if (!c->missing[0]) strfmt(c->missing, sizeof c->missing, "%.*s: %s", (int)len, name, why);
+}
+
+/* A time ratio against other, or -1 with the reason noted. */
+static int time_ratio(claim_ctx *c, const run_result *other, const char *which, const char *name, size_t len,
+                      expr_value *out)
+{
+	char why[96];
+	const run_result *r = c->runs->run;
+	if (!timed_ok(other)) strfmt(why, sizeof why, "no timed run of the %s", which);
+	else if (!same_params(c->l, r, other)) strfmt(why, sizeof why, "the %s ran with other parameters", which);
+	else if (!timed_ok(r)) strfmt(why, sizeof why, "this run was not timed");
+	else {
+		*out = (expr_value){ EXPR_FLOAT, 0, r->ms_median / other->ms_median };
+		return 0;
+	}
+	note_missing(c, name, len, why);
+	return -1;
+}
+
+static int claim_lookup(void *ctx, const char *name, size_t len, expr_value *out)
+{
+	claim_ctx *c = ctx;
+	const run_result *r = c->runs->run;
+	switch (extra_find(name, len)) {
+	case X_TIME_VS_PREV: return time_ratio(c, c->runs->prev, "previous stage", name, len, out);
+	case X_TIME_VS_BASELINE: return time_ratio(c, c->runs->baseline, "baseline", name, len, out);
+	default: break;
+	}
+	if (diagnose_value(r, &c->in, name, len, out) == 0) return 0;
+	note_missing(c, name, len, r->counters_note[0] ? "not measured (no counters)" : "not measured in this run");
+	return -1;
+}
+
+typedef struct { claim_ctx *c; char *buf; size_t len; } values_ctx;
+
+/* Appends "name=value" for each name of the claim (once each; "?" when unknown). */
+static int value_visit(void *ctx, const char *name, size_t len, int col)
+{
+	(void)col;
+	values_ctx *v = ctx;
+	char key[72];
+	strfmt(key, sizeof key, "%.*s=", (int)len, name);
+	for (const char *p = v->buf; *p; p += strcspn(p, " "), p += strspn(p, " "))
+		if (!strncmp(p, key, strlen(key))) return 0;   /* named twice: listed once */
+	char missing[sizeof v->c->missing];
+	memcpy(missing, v->c->missing, sizeof missing);
+	expr_value x;
+	char num[40] = "?";
+	if (claim_lookup(v->c, name, len, &x) == 0) {
+		if (x.kind == EXPR_INT) strfmt(num, sizeof num, "%lld", (long long)x.i);
+		else strfmt(num, sizeof num, "%.3g", x.f);
+	}
+	memcpy(v->c->missing, missing, sizeof missing);   /* only the evaluation notes what is missing */
+	size_t used = strlen(v->buf);
+	strfmt(v->buf + used, v->len - used, "%s%s%s", used ? " " : "", key, num);
+	return 0;
+}
+
+int claims_check(const lesson *l, int s, const claims_runs *runs, claim_outcome *out, int max)
+{
+	if (!l || s < 0 || s >= l->nstages || !runs || !runs->run || !out) return 0;
+	const lesson_stage *st = &l->stages[s];
+	const run_result *r = runs->run;
+	const device_info *d = runs->device;
+	int n = 0;
+	for (int i = 0; i < st->nclaims && n < max; i++, n++) {
+		claim_outcome *o = &out[n];
+		memset(o, 0, sizeof *o);
+		o->claim = &st->claims[i];
+		o->state = CLAIM_UNKNOWN;
+		if (r->status != RUN_OK) {
+			strfmt(o->why, sizeof o->why, "the run %s", r->status == RUN_WRONG ? "gave a wrong result" : "did not finish");
+			continue;
+		}
+		claim_ctx c = { l, runs, { r->bytes, r->flops, d ? d->sm_count : 0, d ? d->bw_attainable_gbps : 0,
+		                           d ? peak_gflops(peak_of(l->peak), d) : 0 },
+		                "" };
+		values_ctx v = { &c, o->values, sizeof o->values };
+		expr_names(o->claim->cond.e, value_visit, &v);
+		expr_value x;
+		expr_error e;
+		if (expr_eval(o->claim->cond.e, claim_lookup, &c, &x, &e) == 0) {
+			o->state = (x.kind == EXPR_INT ? x.i != 0 : x.f != 0) ? CLAIM_HOLDS : CLAIM_CONTRADICTED;
+			continue;
+		}
+		strfmt(o->why, sizeof o->why, "%s", c.missing[0] ? c.missing : e.msg);
+	}
+	return n;
+}
+
+int claims_check_set(const lesson *l, const int *stages, const run_result *results, int n, int i,
+                     const device_info *device, claim_outcome *out, int max)
+{
+	if (!stages || !results || i < 0 || i >= n || stages[i] < 0) return 0;
+	claims_runs runs = { &results[i], NULL, NULL, device };
+	for (int k = 0; k < n; k++) {
+		if (stages[k] == stages[i] - 1) runs.prev = &results[k];
+		if (stages[k] == -1) runs.baseline = &results[k];
+	}
+	return claims_check(l, stages[i], &runs, out, max);
+}

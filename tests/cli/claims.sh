@@ -1,0 +1,36 @@
+#!/bin/sh
+# Claims (expect:) without a GPU: the recorded H100 runs of tests/fixtures/recorded, replayed, have
+# every stage's claims checked from their counters and times, in text and in --json; a claim with an
+# unknown measurement, and a peak the engine does not know, are lesson errors at their file:line:col.
+. tests/lib.sh
+R=tests/fixtures/recorded/h100-1707a90
+C=tests/fixtures/claims
+expect "claims: bench lists every claim's state" 0 "Claims of the text \(expect: in bandwidth.yaml\), checked against these runs: 10 hold, 0 contradicted, 2 unknown" \
+	$B --replay $R-bandwidth.json bench bandwidth
+expect "claims: a claim on DRAM bytes holds with the value it used" 0 "strided +holds +bytes_ratio >= 8 +bytes_ratio=16" \
+	$B --replay $R-bandwidth.json bench bandwidth
+expect "claims: a counter the recording lacks is unknown, and says why" 0 "unknown +gld_sectors_per_request >= 16 .*not measured in this run" \
+	$B --replay $R-bandwidth.json bench bandwidth
+expect "claims: time against the previous stage" 0 "vectorized +holds +time_vs_prev <= 0.95 +time_vs_prev=0.91" \
+	$B --replay $R-bandwidth.json bench bandwidth
+# The recorded run of the old sgemm/bankfree kernel (2438 store conflicts per warp) contradicts the
+# claim of the fixed kernel, and the text it checks is shown.
+expect "claims: a contradicted claim is shown as such" 0 "CONTRADICTED +smem_conflicts_st_per_warp < 1000 +smem_conflicts_st_per_warp=2.44e\+03" \
+	$B --replay $R-sgemm.json bench sgemm
+expect "claims: with the sentence it checks" 0 "the text: the padded transposed store of A is conflict-free" \
+	$B --replay $R-sgemm.json bench sgemm
+expect "claims: run alone, the previous stage is unknown" 0 "time_vs_prev=\?  \(time_vs_prev: no timed run of the previous stage\)" \
+	$B --replay $R-bandwidth.json run bandwidth/coalesced
+out=$($B --replay $R-reduction.json bench reduction --json 2>/dev/null)
+if printf '%s' "$out" | grep -q '"expect": "time_vs_baseline <= 1.0", "state": "holds", "values": "time_vs_baseline=0.936"'; then
+	pass "claims: --json has each claim with its state and values"
+else
+	fail "claims: --json lacks the vector stage's time_vs_baseline claim"; printf '%s\n' "$out" | grep -o '"claims": \[[^]]*\]' | tail -2 | sed 's/^/    /'
+fi
+if printf '%s' "$out" | grep -q '"state": "contradicted"'; then fail "claims: a reduction claim is contradicted by its own recording"; else pass "claims: no reduction claim contradicted by the H100 recording"; fi
+# --json output is still a replay file: it answers the same runs again.
+tmp=$(mktemp); trap 'rm -f "$tmp"' EXIT
+printf '%s\n' "$out" >"$tmp"
+expect "claims: a --json file with claims replays" 0 "holds +time_vs_baseline <= 1.0 +time_vs_baseline=0.936" $B --replay "$tmp" bench reduction
+expect "claims: an unknown measurement is an error at its column" 4 "claims.yaml:18:41: expect: unknown measurement 'smem_conflict_per_warp'" $B --lessons $C list
+expect "claims: an unknown peak is an error" 4 "peak.yaml:6:39: unknown peak 'fp16_tensr' \(known: fp32, bf16_tensor\)" $B --lessons $C list

@@ -1,0 +1,350 @@
+/* Tests for src/lesson_expect.c and src/claims.c: a stage's expect: list loads, malformed items fail
+ * with the exact "file:line:col: message", claims hold, are contradicted or stay unknown on a run, and
+ * every claim of the shipped lessons is checked against the recorded H100 runs
+ * (tests/fixtures/recorded). Run from the repository root. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "claims.h"
+#include "engine_replay.h"
+#include "lesson.h"
+
+/* A one-stage lesson; its expect: list starts on line 20. */
+#define LESSON                                                  \
+	"lesson: t\n"                                   /* 1 */   \
+	"title: T\n"                                    /* 2 */   \
+	"summary: s\n"                                  /* 3 */   \
+	"params:\n"                                     /* 4 */   \
+	"  n: { default: 64, min: 1 }\n"                /* 5 */   \
+	"buffers:\n"                                    /* 6 */   \
+	"  x: { type: f32, count: n, init: iota }\n"    /* 7 */   \
+	"  z: { type: f32, count: n, output: true }\n"  /* 8 */   \
+	"model: { bytes: \"8 * n\" }\n"                 /* 9 */   \
+	"stages:\n"                                     /* 10 */  \
+	"  - id: s1\n"                                  /* 11 */  \
+	"    title: S\n"                                /* 12 */  \
+	"    kernel: k.cu\n"                            /* 13 */  \
+	"    entry: k\n"                                /* 14 */  \
+	"    explain: e\n"                              /* 15 */  \
+	"    bottleneck: b\n"                           /* 16 */  \
+	"    launches:\n"                               /* 17 */  \
+	"      - { grid: 1, block: 32, args: [x, z] }\n"  /* 18 */ \
+	"    expect:\n"                                 /* 19 */
+
+static lesson *load(const char *text, char *err, size_t errlen)
+{
+	err[0] = 0;
+	return lesson_load_buffer("t.yaml", text, strlen(text), NULL, err, errlen);
+}
+
+static void load_error(const char *items, const char *want)
+{
+	char text[4096], err[1024];
+	snprintf(text, sizeof text, LESSON "%s", items);
+	lesson *l = load(text, err, sizeof err);
+	if (l) {
+		lesson_free(l);
+		fail_msg("loaded, expected: %s", want);
+	}
+	if (strncmp(err, want, strlen(want)) != 0)
+		fail_msg("expected: %s\n     got: %s", want, err);
+}
+
+/* ---- the syntax ---- */
+
+static void test_parse(void **state)
+{
+	(void)state;
+	char err[1024];
+	lesson *l = load(LESSON
+	                 "      - \"bytes_ratio >= 8\"\n"
+	                 "      - time_vs_prev <= 0.8 && smem_conflicts_st_per_warp < 1\n"
+	                 "      - { that: \"warp_efficiency_pred_on < 28\", why: \"idle lanes are predicated off\" }\n",
+	                 err, sizeof err);
+	if (!l)
+		fail_msg("%s", err);
+	const lesson_stage *s = &l->stages[0];
+	assert_int_equal(s->nclaims, 3);
+	assert_string_equal(expr_source(s->claims[0].cond.e), "bytes_ratio >= 8");
+	assert_null(s->claims[0].why);
+	assert_int_equal(s->claims[0].cond.at.line, 20);
+	assert_int_equal(s->claims[0].cond.at.col, 10);   /* inside the quotes */
+	assert_string_equal(expr_source(s->claims[1].cond.e), "time_vs_prev <= 0.8 && smem_conflicts_st_per_warp < 1");
+	assert_string_equal(s->claims[2].why, "idle lanes are predicated off");
+	lesson_free(l);
+	/* a stage without expect: has no claims */
+	l = load(LESSON, err, sizeof err);
+	assert_null(l);   /* "expect:" with nothing under it is an empty value, not a list */
+}
+
+static void test_parse_errors(void **state)
+{
+	(void)state;
+	load_error("      - \"bytes_ratoi >= 8\"\n",
+	           "t.yaml:20:10: expect: unknown measurement 'bytes_ratoi' in 'bytes_ratoi >= 8'");
+	load_error("      - \"dram_pct > 1 && BLOCK == 256\"\n",   /* tunables are not measurements */
+	           "t.yaml:20:26: expect: unknown measurement 'BLOCK'");
+	load_error("      - \"bytes_ratio >= \"\n", "t.yaml:20:25: expect: bad condition 'bytes_ratio >= ':");
+	load_error("      - \"bytes_ratio\"\n", "t.yaml:20:9: expect: 'bytes_ratio' is a number, not a condition");
+	load_error("      - \"1 < 2\"\n", "t.yaml:20:9: expect: '1 < 2' names no measurement");
+	load_error("      - { that: \"ms > 0\", because: x }\n", "t.yaml:20:27: unknown key 'because' in an expect: item");
+	load_error("      - { why: x }\n", "t.yaml:20:9: an expect: item needs 'that'");
+	load_error("      - { that: \"ms > 0\", why: \"\" }\n", "t.yaml:20:32: expect: why must be one line");
+	load_error("      - [ms, 1]\n", "t.yaml:20:9: an expect: item is a condition string or {that: CONDITION, why: TEXT}");
+	load_error("      ms > 0\n", "t.yaml:20:7: expect must be a list");
+	load_error("      []\n", "t.yaml:20:7: expect takes 1 to 32 conditions");
+}
+
+/* ---- evaluation ---- */
+
+static run_result timed(double ms, const char *settings)
+{
+	run_result r;
+	run_result_init(&r);
+	r.status = RUN_OK;
+	r.ms_median = ms;
+	r.bytes = 512;
+	r.reps = 10;
+	snprintf(r.settings, sizeof r.settings, "%s", settings);
+	return r;
+}
+
+static void test_states(void **state)
+{
+	(void)state;
+	char err[1024];
+	lesson *l = load(LESSON
+	                 "      - \"time_vs_prev <= 0.8\"\n"
+	                 "      - \"bytes_ratio >= 8\"\n"
+	                 "      - \"bytes_ratio >= 8 || time_vs_prev <= 0.5\"\n"
+	                 "      - \"time_vs_baseline > 1 && bytes_ratio > 1\"\n",
+	                 err, sizeof err);
+	if (!l)
+		fail_msg("%s", err);
+	run_result run = timed(1.0, "n=64 BLOCK=256"), prev = timed(2.0, "n=64 BLOCK=128"), base = timed(1.5, "n=64");
+	claim_outcome o[8];
+	claims_runs runs = {&run, &prev, &base, NULL};
+	assert_int_equal(claims_check(l, 0, &runs, o, 8), 4);
+	assert_int_equal(o[0].state, CLAIM_HOLDS);          /* 1.0 / 2.0 */
+	assert_string_equal(o[0].values, "time_vs_prev=0.5");
+	assert_int_equal(o[1].state, CLAIM_UNKNOWN);        /* no counters */
+	assert_string_equal(o[1].values, "bytes_ratio=?");
+	assert_non_null(strstr(o[1].why, "bytes_ratio: not measured"));
+	assert_int_equal(o[2].state, CLAIM_UNKNOWN);        /* the first operand decides nothing it cannot read */
+	assert_int_equal(o[3].state, CLAIM_CONTRADICTED);   /* 1.0 / 1.5 <= 1: false, whatever the second half */
+
+	run.dram_bytes_read = 4096, run.dram_bytes_write = 1024;   /* 10x the 512 bytes */
+	claims_check(l, 0, &runs, o, 8);
+	assert_int_equal(o[1].state, CLAIM_HOLDS);
+	assert_string_equal(o[1].values, "bytes_ratio=10");
+	assert_int_equal(o[2].state, CLAIM_HOLDS);
+	run.dram_bytes_read = 512, run.dram_bytes_write = 0;
+	claims_check(l, 0, &runs, o, 8);
+	assert_int_equal(o[1].state, CLAIM_CONTRADICTED);
+	assert_int_equal(o[2].state, CLAIM_HOLDS);          /* its other half holds */
+
+	/* a previous stage at other parameters is no comparison */
+	snprintf(prev.settings, sizeof prev.settings, "n=128 BLOCK=128");
+	claims_check(l, 0, &runs, o, 8);
+	assert_int_equal(o[0].state, CLAIM_UNKNOWN);
+	assert_non_null(strstr(o[0].why, "other parameters"));
+	runs.prev = NULL;
+	claims_check(l, 0, &runs, o, 8);
+	assert_int_equal(o[0].state, CLAIM_UNKNOWN);
+	assert_non_null(strstr(o[0].why, "no timed run of the previous stage"));
+
+	/* a run that did not finish right checks nothing */
+	run.status = RUN_WRONG;
+	claims_check(l, 0, &runs, o, 8);
+	for (int i = 0; i < 4; i++)
+		assert_int_equal(o[i].state, CLAIM_UNKNOWN);
+	int counts[CLAIM_STATE_COUNT];
+	claims_count(o, 4, counts);
+	assert_int_equal(counts[CLAIM_UNKNOWN], 4);
+	assert_int_equal(claims_check(l, 0, &runs, o, 2), 2);   /* max */
+	assert_int_equal(claims_check(l, 1, &runs, o, 8), 0);   /* no such stage */
+	lesson_free(l);
+}
+
+/* ---- the shipped lessons against the recorded H100 runs ---- */
+
+/* Claims written after the recording: the kernel they check changed (sgemm/bankfree's store of A,
+ * tensorcore/wmma_smem's copy of A), so the recorded run of the old kernel contradicts them. */
+static const char *const changed_after_recording[] = {
+	"sgemm/bankfree: smem_conflicts_st_per_warp < 1000",
+	"tensorcore/wmma_smem: smem_conflicts_st_per_warp < 500",
+	NULL,
+};
+
+/* Counters added after the recording: a claim on them is unknown there. */
+static int names_new_counter(const char *src)
+{
+	static const char *const added[] = {"warp_efficiency_pred_on", "gld_sectors_per_request", "tensor_inst", "l1_pct", NULL};
+	for (int i = 0; added[i]; i++)
+		if (strstr(src, added[i]))
+			return 1;
+	return 0;
+}
+
+static void check_recorded(const char *id, int *held)
+{
+	char path[256], err[1024];
+	snprintf(path, sizeof path, "lessons/%s.yaml", id);
+	lesson *l = lesson_load(path, "kernels", err, sizeof err);
+	if (!l)
+		fail_msg("%s", err);
+	snprintf(path, sizeof path, "tests/fixtures/recorded/h100-1707a90-%s.json", id);
+	replay *rp = replay_load(path, err, sizeof err);
+	if (!rp)
+		fail_msg("%s", err);
+	int n = replay_count(rp), *stages = calloc((size_t)n, sizeof *stages);
+	run_result *rs = calloc((size_t)n, sizeof *rs);
+	assert_non_null(stages);
+	assert_non_null(rs);
+	for (int i = 0; i < n; i++) {
+		rs[i] = *replay_result(rp, i);
+		rs[i].log = NULL;
+		stages[i] = strcmp(rs[i].stage, "baseline") ? lesson_stage_index(l, rs[i].stage) : -1;
+		assert_true(stages[i] >= -1);
+	}
+	for (int s = 0; s < l->nstages; s++)
+		if (l->stages[s].nclaims == 0)
+			fail_msg("%s/%s has no expect: claims", id, l->stages[s].id);
+	for (int i = 0; i < n; i++) {
+		claim_outcome o[64];
+		int k = claims_check_set(l, stages, rs, n, i, replay_device(rp), o, 64);
+		for (int j = 0; j < k; j++) {
+			char name[160];
+			const char *src = expr_source(o[j].claim->cond.e);
+			snprintf(name, sizeof name, "%s/%s: %s", id, rs[i].stage, src);
+			int changed = 0;
+			for (int c = 0; changed_after_recording[c]; c++)
+				changed |= !strcmp(changed_after_recording[c], name);
+			if (changed) {
+				if (o[j].state != CLAIM_CONTRADICTED)
+					fail_msg("%s: expected contradicted on the old kernel's run, got %s (%s)", name,
+					         claim_state_name(o[j].state), o[j].values);
+			} else if (names_new_counter(src) && !strchr(src, '&') && !strchr(src, '|')) {
+				if (o[j].state != CLAIM_UNKNOWN)
+					fail_msg("%s: a counter the recording lacks, yet %s", name, claim_state_name(o[j].state));
+			} else if (o[j].state != CLAIM_HOLDS) {
+				fail_msg("%s: %s (%s) %s", name, claim_state_name(o[j].state), o[j].values, o[j].why);
+			} else {
+				(*held)++;
+			}
+		}
+	}
+	free(stages);
+	free(rs);
+	replay_free(rp);
+	lesson_free(l);
+}
+
+static void test_recorded_h100(void **state)
+{
+	(void)state;
+	int held = 0;
+	/* transpose has no recorded run: its claims at least exist, one or more per stage */
+	char err[1024];
+	lesson *t = lesson_load("lessons/transpose.yaml", "kernels", err, sizeof err);
+	if (!t)
+		fail_msg("%s", err);
+	for (int s = 0; s < t->nstages; s++)
+		if (t->stages[s].nclaims == 0)
+			fail_msg("transpose/%s has no expect: claims", t->stages[s].id);
+	lesson_free(t);
+	check_recorded("bandwidth", &held);
+	check_recorded("reduction", &held);
+	check_recorded("sgemm", &held);
+	check_recorded("tensorcore", &held);
+	assert_true(held >= 50);
+}
+
+/* The same recorded run, changed the way a regression would change it, contradicts its claims. */
+static void test_recorded_contradicted(void **state)
+{
+	(void)state;
+	char err[1024];
+	lesson *l = lesson_load("lessons/bandwidth.yaml", "kernels", err, sizeof err);
+	replay *rp = replay_load("tests/fixtures/recorded/h100-1707a90-bandwidth.json", err, sizeof err);
+	assert_non_null(l);
+	assert_non_null(rp);
+	run_result rs[8];
+	int stages[8], n = replay_count(rp);
+	assert_true(n <= 8);
+	for (int i = 0; i < n; i++) {
+		rs[i] = *replay_result(rp, i);
+		rs[i].log = NULL;
+		stages[i] = strcmp(rs[i].stage, "baseline") ? lesson_stage_index(l, rs[i].stage) : -1;
+	}
+	int v = lesson_stage_index(l, "vectorized"), k = -1;
+	for (int i = 0; i < n; i++)
+		if (stages[i] == v)
+			k = i;
+	assert_true(k >= 0);
+	rs[k].ms_median *= 1.2;                      /* the vectorized stage loses its 10% */
+	rs[k].pct_attainable_bw /= 1.2;
+	claim_outcome o[16];
+	int m = claims_check_set(l, stages, rs, n, k, replay_device(rp), o, 16), contradicted = 0;
+	for (int j = 0; j < m; j++)
+		contradicted += o[j].state == CLAIM_CONTRADICTED;
+	assert_int_equal(contradicted, 2);           /* time_vs_prev <= 0.95, pct_attainable_bw >= 95 */
+	assert_non_null(o[0].claim->why);
+	replay_free(rp);
+	lesson_free(l);
+}
+
+/* peak: only the peaks the engine knows, and each one is the device's own figure for it. */
+static void test_peaks(void **state)
+{
+	(void)state;
+	char text[2048], err[1024];
+	snprintf(text, sizeof text, "%s", LESSON "      - \"ms > 0\"\n");
+	char *model = strstr(text, "model: { bytes: \"8 * n\" }");
+	assert_non_null(model);
+	char bad[2048];
+	snprintf(bad, sizeof bad, "%.*smodel: { bytes: \"8 * n\", peak: fp16 }%s", (int)(model - text), text,
+	         model + strlen("model: { bytes: \"8 * n\" }"));
+	lesson *l = load(bad, err, sizeof err);
+	assert_null(l);
+	assert_string_equal(err, "t.yaml:9:32: unknown peak 'fp16' (known: fp32, bf16_tensor)");
+	device_info d;
+	memset(&d, 0, sizeof d);
+	d.fp32_gflops = 66908, d.bf16_tensor_gflops = 1070530;
+	snprintf(d.fp32_src, sizeof d.fp32_src, "lanes");
+	snprintf(d.tensor_src, sizeof d.tensor_src, "tensor");
+	for (int p = 0; p < PEAK_COUNT; p++) {
+		assert_int_equal(peak_parse(peak_name((peak_kind)p)), p);   /* every known name loads */
+		snprintf(bad, sizeof bad, "%.*smodel: { bytes: \"8 * n\", peak: %s }%s", (int)(model - text), text,
+		         peak_name((peak_kind)p), model + strlen("model: { bytes: \"8 * n\" }"));
+		l = load(bad, err, sizeof err);
+		if (!l)
+			fail_msg("%s", err);
+		assert_true(peak_gflops(peak_of(l->peak), &d) == (peak_is_tensor((peak_kind)p) ? 1070530 : 66908));
+		lesson_free(l);
+	}
+	assert_true(peak_gflops(peak_of("bf16_tensor"), &d) == 1070530);
+	assert_string_equal(peak_source(peak_of("bf16_tensor"), &d), "tensor");
+	assert_string_equal(peak_label(peak_of(NULL)), "FP32");
+	assert_int_equal(peak_parse("tensor"), -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse),
+		cmocka_unit_test(test_parse_errors),
+		cmocka_unit_test(test_states),
+		cmocka_unit_test(test_recorded_h100),
+		cmocka_unit_test(test_recorded_contradicted),
+		cmocka_unit_test(test_peaks),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

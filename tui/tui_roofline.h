@@ -1,0 +1,60 @@
+/* tui_roofline: the roofline chart in text. A log-log chart (x: flop per byte, y: GFLOP/s) with the
+ * memory and compute roofs as lines, the ridge between them, every placed run as a labelled point
+ * (its stage's number, B the baseline), the current stage highlighted and marked on both axes, and
+ * a line that says where it stands. The chart is rendered into a grid of cells (one glyph and one
+ * role each) without curses, so that tests and the CLI read it as text; pane_roofline_draw
+ * (tui_panes.h) puts it on the screen for the stage view's f. */
+#ifndef CC_TUI_ROOFLINE_H
+#define CC_TUI_ROOFLINE_H
+#include <stdio.h>
+#include "roofline.h"
+
+enum { RCHART_MAX = 40 };
+
+typedef struct {
+	char label[4];                /* "1".."99", "B" for the baseline */
+	char name[48];                /* the stage's id, "baseline" */
+	int baseline;
+	roofline_point p;
+} rchart_point;
+
+/* What a chart shows: fill with rchart_init, rchart_add and rchart_current. */
+typedef struct {
+	int have_roofs; roofline_roofs roofs;
+	char no_roofs[256];           /* why there are no roofs (no GPU...) */
+	rchart_point pts[RCHART_MAX]; int n;
+	int cur;                      /* the highlighted point's index in pts, -1 none */
+	char cur_label[4], cur_name[48];
+	char cur_why[200];            /* why the current stage has no point ("not run yet") */
+} rchart;
+
+/* rf NULL: no roofs, why says why. */
+void rchart_init(rchart *c, const roofline_roofs *rf, const char *why);
+/* Adds r as a point; 0, or -1 with why (roofline_place's reason, or a full chart). */
+int rchart_add(rchart *c, const char *label, const char *name, int baseline, const run_result *r, char *why, size_t whylen);
+/* The stage to highlight: its label and name; point its index in pts (-1 when it has none, why
+ * then says why). */
+void rchart_current(rchart *c, const char *label, const char *name, int point, const char *why);
+
+/* Roles of the cells, mapped to colours by the screen. */
+typedef enum { RC_BLANK, RC_AXIS, RC_TEXT, RC_ROOF, RC_ROOF_LIGHT, RC_POINT, RC_BASE, RC_CURRENT, RC_SUMMARY } rchart_role;
+
+typedef struct {
+	int w, h;
+	char (*cell)[5];              /* one glyph of one column per cell, UTF-8 */
+	unsigned char *role;          /* rchart_role per cell */
+} rgrid;
+
+/* Renders c into a new w x h grid (free with rgrid_free); UTF-8 glyphs (braille lines, box-drawing
+ * axes) or ASCII ones. From 80x20 it has room for everything; under about 40x10 only the summary. */
+void rchart_render(const rchart *c, int w, int h, int utf8, rgrid *g);
+void rgrid_free(rgrid *g);
+/* Row y as text (a new string), trailing blanks dropped. */
+char *rgrid_line(const rgrid *g, int y);
+/* The summary line of the current stage: "stage 9: 46767 GFLOP/s at 332 flop/B, bound by compute,
+ * 70% of the roof"; flags add its name ("stage 9 warptile: ...") and which bytes ("332 flop/B (DRAM)"). */
+enum { RCHART_NAME = 1, RCHART_BYTES = 2 };
+void rchart_summary(const rchart *c, int flags, char *buf, size_t n);
+/* Renders at w x h and prints every line to f. */
+void rchart_print(FILE *f, const rchart *c, int w, int h, int utf8);
+#endif
