@@ -1,12 +1,8 @@
 // Stage 7: the vectorized kernel with its shared-memory bank conflicts removed.
 // Two sources of conflicts in stage 6, and the fix for each:
-//  - Storing A transposed: each of a warp's 32 float4 loads is stored as four floats down a column of
-//    As, As[c + j][r]. Rows of As are BM floats long and BM = 128 is a multiple of the 32 banks, so
-//    the k-groups c of one store all start in the same bank. Two changes make the store conflict-free:
-//    padding each row of As by PAD floats (4) moves k-group c + 4 by 16 banks, and the warp takes 16
-//    rows of A by two neighbouring k-groups (c and c + 4), so its 32 stores cover all 32 banks. (In
-//    row order a warp would take 8 rows by BK / 4 k-groups: at BK = 16, groups c and c + 8 would
-//    meet in the same banks, a 2-way conflict the H100's counters showed, about 2400 per warp.)
+//  - Storing A transposed: a warp writes As[c][r] for 16 rows r and two column groups c that are
+//    BM floats apart; BM = 128 is a multiple of 32 banks, so the two groups hit the same banks
+//    (2-way conflict). Padding each row of As by PAD floats (4) shifts the second group by 16 banks.
 //  - Reading B: with TN = 8 contiguous columns per thread, the 16 threads of a warp that read
 //    different columns read float4s 32 bytes apart, twice the span a conflict-free read needs.
 //    Here each thread owns its TN columns as TN/4 groups of 4, spaced (BN/TN)*4 apart, so
@@ -62,9 +58,7 @@ sgemm_bankfree(const float *__restrict__ A, const float *__restrict__ B, float *
 		for (int s = 0; s < (BM * BK / 4 + NT - 1) / NT; ++s) {
 			const int i = tid + s * NT;
 			if (i >= BM * BK / 4) break;
-			/* piece i: k-groups 8h and 8h + 4 (h = i / (2 BM)) of row r, alternating along the warp */
-			const int j = i % (2 * BM);
-			const int r = j / 2, c = (j % 2) * 4 + (i / (2 * BM)) * 8;
+			const int r = i / (BK / 4), c = (i % (BK / 4)) * 4;
 			const float4 v = *reinterpret_cast<const float4 *>(Ab + (size_t)r * k + k0 + c);
 			As[(c + 0) * LDA_S + r] = v.x;
 			As[(c + 1) * LDA_S + r] = v.y;

@@ -2,10 +2,7 @@
 // tile of A and a BK x BN tile of B into shared memory with 16-byte loads, then every warp loads its
 // fragments from there. Each element of A is now read from global memory once per block instead of
 // once per warp. Rows are padded by 8 BF16 (16 bytes) so that the 8 rows a fragment load touches at
-// once fall into different banks. The padding would make the copy of A conflict instead (a quarter of
-// a warp, 8 lanes of 16 bytes, would store two rows whose ends meet in one bank), so each warp copies
-// its rows of A column by column: a quarter-warp stores the same 16 bytes of 8 rows, which the padding
-// spreads over all 32 banks. Single buffer: load, __syncthreads, compute, __syncthreads.
+// once fall into different banks. Single buffer: load, __syncthreads, compute, __syncthreads.
 // m must be a multiple of BM, n of BN, k of BK.
 #include <mma.h>
 #include <cuda_bf16.h>
@@ -54,13 +51,7 @@ tc_wmma_smem(const __nv_bfloat16 *__restrict__ A, const __nv_bfloat16 *__restric
 		for (int s = 0; s < (BM * BK / 8 + NT - 1) / NT; ++s) {      // 8 BF16 = 16 bytes per copy
 			const int i = tid + s * NT;
 			if (i >= BM * BK / 8) break;
-#if BK / 8 <= 4
-			/* a warp copies 32 / (BK / 8) whole rows, lane L row L % that, piece L / that */
-			const int rpw = 32 / (BK / 8);
-			const int r = (i / 32) * rpw + (i % 32) % rpw, c = ((i % 32) / rpw) * 8;
-#else
-			const int r = i / (BK / 8), c = (i % (BK / 8)) * 8;   /* a quarter-warp stores one row */
-#endif
+			const int r = i / (BK / 8), c = (i % (BK / 8)) * 8;
 			*reinterpret_cast<uint4 *>(&As[r * LDA + c]) =
 				*reinterpret_cast<const uint4 *>(A + (size_t)(bm + r) * k + k0 + c);
 		}
