@@ -12,6 +12,7 @@
 #include <cupti_result.h>
 #include <cupti_target.h>
 #include <dlfcn.h>
+#include "cupti_dl.h"
 
 #include <algorithm>
 #include <cmath>
@@ -237,17 +238,7 @@ void explain(const counters *c, CUptiResult res, const char *call, char *why, si
 
 bool load_library(counters *c, char *why, size_t len)
 {
-	std::vector<std::string> paths = {"libcupti.so.13", "libcupti.so"};
-	const char *home = getenv("CUDA_HOME");
-	for (const char *dir : {home, "/usr/local/cuda"}) {
-		if (!dir || !*dir)
-			continue;
-		paths.push_back(std::string(dir) + "/lib64/libcupti.so");
-		paths.push_back(std::string(dir) + "/extras/CUPTI/lib64/libcupti.so");
-	}
-	for (const std::string &p : paths)
-		if ((c->lib = dlopen(p.c_str(), RTLD_NOW | RTLD_LOCAL)) != nullptr)
-			break;
+	c->lib = cupti_dlopen();
 	if (!c->lib) {
 		say(why, len, "hardware counters unavailable: the CUPTI library (libcupti.so) was not found; "
 		    "install the CUDA toolkit's CUPTI or add its lib64 to LD_LIBRARY_PATH");

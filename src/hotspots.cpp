@@ -9,6 +9,7 @@
 #include <cupti_pcsampling.h>
 #include <cupti_result.h>
 #include <dlfcn.h>
+#include "cupti_dl.h"
 
 #include <cctype>
 #include <cstdarg>
@@ -166,17 +167,7 @@ void explain(const hotspots *h, CUptiResult res, const char *call, char *why, si
 
 bool load_library(hotspots *h, char *why, size_t len)
 {
-	std::vector<std::string> paths = {"libcupti.so.13", "libcupti.so"};
-	const char *home = getenv("CUDA_HOME");
-	for (const char *dir : {home, "/usr/local/cuda"}) {
-		if (!dir || !*dir)
-			continue;
-		paths.push_back(std::string(dir) + "/lib64/libcupti.so");
-		paths.push_back(std::string(dir) + "/extras/CUPTI/lib64/libcupti.so");
-	}
-	for (const std::string &p : paths)
-		if ((h->lib = dlopen(p.c_str(), RTLD_NOW | RTLD_LOCAL)) != nullptr)
-			break;
+	h->lib = cupti_dlopen();
 	if (!h->lib) {
 		say(why, len, "program-counter sampling unavailable: the CUPTI library (libcupti.so) was not found; "
 		    "install the CUDA toolkit's CUPTI or add its lib64 to LD_LIBRARY_PATH");
