@@ -102,4 +102,9 @@ int gpulock_acquire(const char *uuid, double expect_s, void (*note)(void *ctx, c
 void gpulock_release(void);
 /* The path of this process's ticket while it queues or runs, else NULL (for the queue's tests). */
 const char *gpulock_ticket(void);
+/* How many live tickets the queue of GPU uuid holds (waiting or running); 0 when it has none. */
+int gpulock_queue_length(const char *uuid);
+/* The index of the GPU with the shortest queue among n (the first of equals); each queue's length
+ * in lengths[i] when lengths is not NULL. */
+int gpulock_pick(const char *const *uuids, int n, int *lengths);
 #endif

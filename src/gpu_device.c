@@ -111,6 +111,21 @@ int gpu_device_query(int gpu, device_info *d)
 		*d = dev;
 		return -1;
 	}
+	char picked[160] = "";
+	if (gpu < 0 && count > 1) {        /* no --gpu: the GPU with the shortest queue */
+		char ids[16][40];
+		const char *uu[16];
+		int lens[16], n = count < 16 ? count : 16;
+		for (int i = 0; i < n; i++) {
+			struct cudaDeviceProp q;
+			ids[i][0] = 0;
+			if (cudaGetDeviceProperties(&q, i) == cudaSuccess)
+				for (int b = 0; b < 16; b++) sprintf(ids[i] + 2 * b, "%02x", (unsigned char)q.uuid.bytes[b]);
+			uu[i] = ids[i];
+		}
+		gpu = gpulock_pick(uu, n, lens);
+		strfmt(picked, sizeof picked, "GPU %d of %d: the shortest queue (%d in it; --gpu N chooses)", gpu, count, lens[gpu]);
+	}
 	if (gpu < 0) gpu = 0;
 	if (gpu >= count) {
 		strfmt(dev.why, sizeof dev.why, "no GPU %d: this machine has %d visible", gpu, count);
@@ -124,6 +139,7 @@ int gpu_device_query(int gpu, device_info *d)
 		return -1;
 	}
 	dev.present = 1;
+	strfmt(dev.why, sizeof dev.why, "%s", picked);   /* with a GPU present: how it was chosen, if it was */
 	dev.index = gpu;
 	strfmt(dev.name, sizeof dev.name, "%s", p.name);
 	for (int i = 0; i < 16; i++) sprintf(dev.uuid + 2 * i, "%02x", (unsigned char)p.uuid.bytes[i]);

@@ -265,4 +265,28 @@ void gpulock_release(void)
 	ticket_path[0] = 0;
 }
 
+int gpulock_queue_length(const char *uuid)
+{
+	char dir[512];
+	const char *base = getenv("CUDACLIMB_LOCK_DIR");
+	strfmt(dir, sizeof dir, "%s/cudaclimb-gpu-%s.q", base && *base ? base : "/tmp", uuid);
+	struct stat st;
+	if (lstat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) return 0;     /* nobody has queued there yet */
+	ticket *q;
+	int n = read_queue(dir, &q);
+	free(q);
+	return n > 0 ? n : 0;
+}
+
+int gpulock_pick(const char *const *uuids, int n, int *lengths)
+{
+	int best = 0;
+	for (int i = 0; i < n; i++) {
+		int len = gpulock_queue_length(uuids[i]);
+		if (lengths) lengths[i] = len;
+		if (i > 0 && len < (lengths ? lengths[best] : gpulock_queue_length(uuids[best]))) best = i;
+	}
+	return best;
+}
+
 const char *gpulock_ticket(void) { return ticket_fd >= 0 ? ticket_path : NULL; }

@@ -383,4 +383,5 @@ void report_device(FILE *f, const device_info *d)
 	fprintf(f, "  FP32:                        %8.1f GFLOP/s  (%s)\n", d->fp32_gflops, d->fp32_src);
 	fprintf(f, "  BF16 tensor cores:           %8.1f GFLOP/s  (%s)\n", d->bf16_tensor_gflops, d->tensor_src);
 	fprintf(f, "  driver %d, runtime %d\n", d->driver_version, d->runtime_version);
+	if (d->why[0]) { fputs("  ", f); fput_clean(f, d->why); fputc('\n', f); }   /* how the GPU was chosen */
 }

@@ -75,7 +75,7 @@ typedef struct {
 
 typedef struct {
 	int present;                    /* 0: no usable GPU; why says so */
-	char why[256];
+	char why[256];                  /* present: how it was chosen among several ("the shortest queue"), or "" */
 	int index;
 	char name[96], uuid[48], arch[16];
 	int cc, sm_count, clock_mhz, mem_clock_mhz, bus_width;

@@ -2,6 +2,7 @@
  * user, hold the "GPU" for HOLD_MS, and append one line to LOG (opened O_APPEND, one write):
  * "run TICKET_CTIME_NS START_NS END_NS PID UID". Notes go to stderr.
  * Usage: queue_probe UUID HOLD_MS LOG    (the queue folder is under $CUDACLIMB_LOCK_DIR)
+ *        queue_probe pick UUID...         prints the index gpulock_pick chooses, then each queue's length
  * Exit: 0 served in the queue, 4 ran unqueued (the queue could not be used). */
 #include <fcntl.h>
 #include <stdio.h>
@@ -27,6 +28,14 @@ static void note(void *ctx, const char *text)
 
 int main(int argc, char **argv)
 {
+	if (argc >= 3 && !strcmp(argv[1], "pick")) {
+		int lens[16], n = argc - 2 < 16 ? argc - 2 : 16;
+		int best = gpulock_pick((const char *const *)argv + 2, n, lens);
+		printf("%d", best);
+		for (int i = 0; i < n; i++) printf(" %d", lens[i]);
+		printf("\n");
+		return 0;
+	}
 	if (argc != 4) { fprintf(stderr, "usage: queue_probe UUID HOLD_MS LOG\n"); return 2; }
 	int queued = gpulock_acquire(argv[1], atoi(argv[2]) / 1000.0, note, NULL) == 0;
 	long long start = ns(), ctime = 0;

@@ -101,6 +101,21 @@ s0=$(date +%s%N); as 2003 "$tmp/probe" UUIDFAKE 10 "$log" 2>/dev/null; rc=$?; s1
 	|| fail "queue: a forged or stale ticket held up the run (exit $rc, $(( (s1 - s0) / 1000000 )) ms)"
 [ -n "$forger" ] && kill $forger $locker 2>/dev/null
 
+# Several GPUs: without --gpu a run goes to the one with the shortest queue (gpulock_pick), here
+# UUIDB's empty queue while UUIDA has a holder and a waiter; with equal queues, the first.
+"$tmp/probe" UUIDA 1500 "$log" 2>/dev/null &
+a1=$!
+sleep 0.2
+"$tmp/probe" UUIDA 10 "$log" 2>/dev/null &
+a2=$!
+sleep 0.3
+got=$("$tmp/probe" pick UUIDA UUIDB); got2=$("$tmp/probe" pick UUIDB UUIDA)
+[ "$got" = "1 2 0" ] && [ "$got2" = "0 0 2" ] && pass "queue: several GPUs: the shortest queue is chosen ($got; $got2)" \
+	|| fail "queue: several GPUs: pick gave '$got' and '$got2', expected '1 2 0' and '0 0 2'"
+wait $a1 $a2
+got=$("$tmp/probe" pick UUIDA UUIDB)
+[ "$got" = "0 0 0" ] && pass "queue: several GPUs: equal queues give the first" || fail "queue: equal queues: '$got'"
+
 # Unsafe queue folders: refused with a reason; the run still happens (exit 4: unqueued).
 ln -s /tmp "$CUDACLIMB_LOCK_DIR/cudaclimb-gpu-UUIDLINK.q"
 "$tmp/probe" UUIDLINK 1 "$log" 2>"$tmp/n1"; rc=$?
