@@ -63,7 +63,7 @@ if [ "$want" = test ] && [ -z "${CUDACLIMB_NO_FETCH:-}" ] && [ "$(id -u)" = 0 ] 
 		[ -e $policy ] || { printf '#!/bin/sh\nexit 101\n' >$policy && chmod 755 $policy && own_policy=1; }
 		inst() { DEBIAN_FRONTEND=noninteractive timeout 600 apt-get install -y -qq --no-install-recommends $runners >/dev/null 2>&1; }
 		inst || { apt-get update -qq >/dev/null 2>&1; inst; } || echo "cudaclimb: could not install$runners: those runner tests will say SKIP"
-		[ -n "$own_policy" ] && rm -f $policy
+		if [ -n "$own_policy" ]; then rm -f $policy; fi
 	fi
 fi
 # nvdisasm, for the SASS view (show --sass, v in the code pane): the toolkit's, or NVIDIA's
