@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "sass.h"
 #include "util.h"
 
 #ifndef CUDA_INCLUDE
@@ -26,6 +27,8 @@ struct compile_job {
 	double started;
 	sb out;
 	char meta_path[512];
+	char *meta;               /* a cached compile's report, while a child disassembles its cubin */
+	int cached;               /* the cubin came from the cache */
 	int done;
 };
 
@@ -135,10 +138,27 @@ static void child(const compile_request *rq, const char *src, const char *cubin_
 			fclose(out);
 			_exit(0);
 		}
+		if (rq->sass) {   /* the listing lands in the cache; without nvdisasm tensor_sass stays unknown */
+			char e[256];
+			free(sass_disassemble(cubin_path, e, sizeof e));
+		}
 		fprintf(out, "ok\n%s", log);
 	} else {
 		fprintf(out, "fail\n%s%s", log, res == NVRTC_SUCCESS ? "NVRTC produced no cubin (is the architecture a real sm_XX?)\n" : "");
 	}
+	fclose(out);
+	_exit(0);
+}
+
+/* In the child, for a cached cubin whose listing is not cached yet: disassemble it, then send the
+ * cached report text as a compile would have. Never returns. */
+static void child_disassemble(const char *cubin_path, const char *meta, int fd)
+{
+	FILE *out = fdopen(fd, "w");
+	if (!out) _exit(3);
+	char e[256];
+	free(sass_disassemble(cubin_path, e, sizeof e));
+	fputs(meta, out);
 	fclose(out);
 	_exit(0);
 }
@@ -150,11 +170,14 @@ static void finish_from_text(compile_job *j, const char *text)
 	r->ok = !strncmp(text, "ok\n", 3);
 	r->log = xstrdup(nl ? nl + 1 : "");
 	compile_parse_ptxas(r->log, r);
+	r->tensor_sass = -1;
 	if (r->ok) {
 		char *ptx = file_read(r->ptx_path, NULL);
 		compile_parse_ptx_params(ptx, r);
 		free(ptx);
+		r->tensor_sass = sass_tensor_count_cached(r->cubin_path);
 	}
+	r->cached = j->cached;
 	j->done = 1;
 }
 
@@ -174,17 +197,25 @@ compile_job *compile_start(const compile_request *rq, char *err, size_t errlen)
 	strfmt(j->meta_path, sizeof j->meta_path, "%s/%s.log", dir, key);
 	free(dir);
 	char *meta = file_exists(j->r.cubin_path) ? file_read(j->meta_path, NULL) : NULL;
+	char tool[1024];
 	if (meta && !strncmp(meta, "ok\n", 3)) {
-		finish_from_text(j, meta);
-		j->r.cached = 1;
-		free(meta);
+		j->cached = 1;
+		if (!rq->sass || sass_is_cached(j->r.cubin_path) || sass_find_tool(tool, sizeof tool) != 0) {
+			finish_from_text(j, meta);
+			free(meta);
+			free(owned);
+			return j;
+		}
+		/* cached code, but the listing asked for is not: a child makes it (nvdisasm takes ~0.4 s) */
+		j->meta = meta;
 		free(owned);
-		return j;
+		owned = NULL;
+	} else {
+		free(meta);
+		/* The child compiles this very text: a save after this point is the next compile's business. */
+		j->src = owned ? owned : xstrndup(src, len);
+		j->src_len = len;
 	}
-	free(meta);
-	/* The child compiles this very text: a save after this point is the next compile's business. */
-	j->src = owned ? owned : xstrndup(src, len);
-	j->src_len = len;
 	int p[2];
 	if (pipe(p) != 0) { strfmt(err, errlen, "pipe: %s", strerror(errno)); free(j->src); free(j); return NULL; }
 	fflush(NULL);
@@ -194,6 +225,7 @@ compile_job *compile_start(const compile_request *rq, char *err, size_t errlen)
 	if (j->pid == 0) {
 		close(p[0]);
 		signal(SIGINT, SIG_IGN);   /* the parent decides when a compile ends */
+		if (j->meta) child_disassemble(j->r.cubin_path, j->meta, p[1]);
 		child(rq, j->src, j->r.cubin_path, j->r.ptx_path, p[1]);
 	}
 	close(p[1]);
@@ -239,7 +271,7 @@ int compile_step(compile_job *j, double timeout_ms)
 	int st = 0;
 	waitpid(j->pid, &st, 0);
 	j->pid = 0;
-	j->r.ms = now_ms() - j->started;
+	j->r.ms = j->cached ? 0 : now_ms() - j->started;
 	char why[160];
 	if (WIFSIGNALED(st)) {
 		strfmt(why, sizeof why, "the compiler (NVRTC) crashed with signal %d (%s); cudaclimb kept running", WTERMSIG(st), strsignal(WTERMSIG(st)));
@@ -249,7 +281,7 @@ int compile_step(compile_job *j, double timeout_ms)
 		end_child(j, why);
 	} else {
 		finish_from_text(j, j->out.s);
-		if (j->r.ok) file_write_atomic(j->meta_path, j->out.s, j->out.len);
+		if (j->r.ok && !j->cached) file_write_atomic(j->meta_path, j->out.s, j->out.len);
 	}
 	return 1;
 }
@@ -261,6 +293,7 @@ void compile_job_free(compile_job *j)
 	if (!j->done && j->fd >= 0) close(j->fd);
 	free(j->r.log);
 	free(j->src);
+	free(j->meta);
 	sb_free(&j->out);
 	free(j);
 }

@@ -28,6 +28,8 @@ typedef struct {
 	char ptx_path[512];       /* the PTX NVRTC made on the way (kept beside the cubin) */
 	char arch[16];
 	compile_entry entries[COMPILE_MAX_ENTRIES]; int nentries;   /* from the ptxas report */
+	int tensor_sass;          /* tensor-core instructions in the cubin's SASS (sass.h); -1 not counted: no
+	                           * listing (not asked for, or no nvdisasm) */
 	char *log;                /* NVRTC's log (errors with the kernel file's line numbers); owned */
 } compile_result;
 
@@ -40,6 +42,8 @@ typedef struct {
 	char *const *options; int noptions;   /* -D defines and the stage's options */
 	const char *source;       /* the text to compile, or NULL: read kernel_path (once) */
 	size_t source_len;
+	int sass;                 /* also disassemble the cubin (nvdisasm, in the child; the listing is cached
+	                           * beside it) so that tensor_sass is known; costs ~0.4 s the first time */
 } compile_request;
 
 /* Starts a compile: a cache hit finishes at once; otherwise a child process runs NVRTC.

@@ -358,7 +358,8 @@ static compile_job *start_compile(engine *e, job *j, const lesson_stage *s, int 
 	int n = 0;
 	for (int i = 0; i < ndefs; i++) opts[n++] = defs[i];
 	for (int i = 0; i < s->noptions; i++) opts[n++] = s->options[i];
-	compile_request rq = { .kernel_path = s->kernel_path, .include_dir = j->j.lesson->kernel_dir, .arch = arch, .options = opts, .noptions = n };
+	compile_request rq = { .kernel_path = s->kernel_path, .include_dir = j->j.lesson->kernel_dir, .arch = arch, .options = opts, .noptions = n,
+	                       .sass = j->j.counters };   /* the listing's tensor-core count goes with the counters */
 	if (own && j->j.kernel_text) {
 		rq.kernel_path = j->j.kernel_name;
 		rq.source = j->j.kernel_text;
@@ -392,6 +393,7 @@ static void take_compile(engine *e, job *j, const compile_result *cr)
 	r->compile_ms = cr->ms;
 	strfmt(r->arch, sizeof r->arch, "%s", cr->arch);
 	strfmt(r->cubin, sizeof r->cubin, "%s", cr->cubin_path);
+	r->tensor_sass = cr->tensor_sass;
 	const plan_launch *L = NULL;
 	for (int i = 0; i < j->p.nlaunches && !L; i++) if (j->p.launches[i].kind == STEP_LAUNCH) L = &j->p.launches[i];
 	if (!L) return;

@@ -230,13 +230,18 @@ static void footer_counters(FILE *f, const run_result *rs, int n)
 		/* lanes with their predicate on, and tensor-pipe instructions: "-" where this GPU gave none */
 		char pred[16] = "-", tc[16] = "-";
 		if (r->warp_efficiency_pred_on >= 0) strfmt(pred, sizeof pred, "%.1f", r->warp_efficiency_pred_on);
-		if (r->tensor_inst >= 0) strfmt(tc, sizeof tc, r->tensor_inst < 1e6 ? "%.0f" : "%.3g", r->tensor_inst);
+		/* the counter is not 0 without tensor instructions (16.8M on an integer reduction on an H100), so
+		 * it is shown only where the SASS has some: "none" where it has none, "?" after it unchecked */
+		if (r->tensor_sass == 0) strfmt(tc, sizeof tc, "none");
+		else if (r->tensor_inst >= 0) strfmt(tc, sizeof tc, r->tensor_inst < 1e6 ? "%.0f%s" : "%.3g%s", r->tensor_inst, r->tensor_sass < 0 ? "?" : "");
 		fprintf(f, "%*s %8.1f%% %9s %7.2fx %7.1f%% %6.1f%% %6.1f%% %9.0f %9.0f %6.1f %6s %8s  ", 14 - (int)strlen(r->stage) > 0 ? 14 - (int)strlen(r->stage) : 0, "",
 		        100 * r->achieved_occupancy, theo, r->bytes > 0 ? dram / r->bytes : 0, r->dram_pct, r->l2_hit_pct, r->l1_hit_pct,
 		        r->smem_conflicts_ld, r->smem_conflicts_st, r->warp_efficiency, pred, tc);
 		fput_clean(f, r->stalls);
 		fputc('\n', f);
 	}
+	if (counted)
+		fprintf(f, "TC inst: tensor-pipe instructions counted; \"none\": no tensor instruction in the SASS, \"?\": SASS not read (no nvdisasm)\n");
 	for (int i = 0; i < n && !counted; i++)
 		if (rs[i].counters_note[0]) { fputs("\nNo hardware counters: ", f); fput_clean(f, rs[i].counters_note); fputc('\n', f); break; }
 	int diag = 0;

@@ -60,7 +60,10 @@ typedef struct {
 	double l1_hit_pct, l2_hit_pct, smem_conflicts_ld, smem_conflicts_st;
 	double warp_efficiency, branch_uniform_pct, sm_pct, tensor_pct;
 	double warp_efficiency_pred_on;  /* threads per instruction that are active and not predicated off, 0..32 */
-	double tensor_inst;             /* warp instructions on the tensor pipes (HMMA + GMMA): 0 without them */
+	double tensor_inst;             /* warp instructions the tensor-pipe counters report (HMMA + GMMA + IMMA); NOT 0
+	                                 * without them on Hopper (16.8M on an integer reduction): see tensor_sass */
+	double tensor_sass;             /* tensor-core instructions in the stage's SASS (sass.h), from the cubin, not a
+	                                 * counter: 0 proves no tensor core ran; -1 not counted (no nvdisasm) */
 	double l1_pct;                  /* L1/TEX throughput, % of its peak */
 	double gld_sectors_per_request; /* 32-byte sectors per global load request (4: 32 coalesced floats) */
 	char stalls[160];               /* "long_scoreboard 41%, barrier 22%, ..." */

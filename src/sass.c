@@ -32,7 +32,8 @@ static const struct { const char *prefix; sass_class cls; } classes[] = {
 	{ "LDSM", SC_LDSM }, { "LDS", SC_LDS }, { "STS", SC_STS }, { "LDL", SC_LOCAL }, { "STL", SC_LOCAL },
 	{ "UTMALDG", SC_TMA }, { "UTMASTG", SC_TMA }, { "UBLKCP", SC_TMA }, { "UTMAPF", SC_TMA },
 	{ "FFMA", SC_FFMA }, { "FADD", SC_FP32 }, { "FMUL", SC_FP32 }, { "FMNMX", SC_FP32 },
-	{ "HGMMA", SC_WGMMA }, { "HMMA", SC_MMA }, { "IMMA", SC_MMA }, { "SHFL", SC_SHFL },
+	{ "HGMMA", SC_WGMMA }, { "QGMMA", SC_WGMMA }, { "IGMMA", SC_WGMMA }, { "BGMMA", SC_WGMMA },
+	{ "HMMA", SC_MMA }, { "IMMA", SC_MMA }, { "DMMA", SC_MMA }, { "BMMA", SC_MMA }, { "SHFL", SC_SHFL },
 	{ "BAR", SC_BAR }, { "SYNCS", SC_BAR }, { "ATOM", SC_ATOM }, { "RED", SC_ATOM },
 	{ "BRA", SC_BRANCH }, { "BRX", SC_BRANCH }, { "JMP", SC_BRANCH }, { "CALL", SC_BRANCH },
 	{ "RET", SC_BRANCH }, { "EXIT", SC_BRANCH },
@@ -226,10 +227,43 @@ static char *run_nvdisasm(const char *tool, const char *cubin, char *err, size_t
 	return sb_take(&out);
 }
 
-char *sass_disassemble(const char *cubin, char *err, size_t errlen)
+/* Where the listing of cubin is cached: beside it, .sass for .cubin (a new string). */
+static char *cache_path(const char *cubin)
 {
 	size_t cl = strlen(cubin);
-	char *cache = cl > 6 && !strcmp(cubin + cl - 6, ".cubin") ? xasprintf("%.*s.sass", (int)(cl - 6), cubin) : xasprintf("%s.sass", cubin);
+	return cl > 6 && !strcmp(cubin + cl - 6, ".cubin") ? xasprintf("%.*s.sass", (int)(cl - 6), cubin) : xasprintf("%s.sass", cubin);
+}
+
+int sass_is_cached(const char *cubin)
+{
+	char *cache = cache_path(cubin);
+	int yes = file_exists(cache);
+	free(cache);
+	return yes;
+}
+
+int sass_tensor_count(const char *text)
+{
+	sass_listing l;
+	if (!text || sass_parse(text, &l)) return -1;
+	int n = 0;
+	for (int f = 0; f < l.nfuncs; f++) n += l.funcs[f].counts[SC_MMA] + l.funcs[f].counts[SC_WGMMA];
+	sass_free(&l);
+	return n;
+}
+
+int sass_tensor_count_cached(const char *cubin)
+{
+	char *cache = cache_path(cubin), *text = file_read(cache, NULL);
+	int n = text ? sass_tensor_count(text) : -1;
+	free(text);
+	free(cache);
+	return n;
+}
+
+char *sass_disassemble(const char *cubin, char *err, size_t errlen)
+{
+	char *cache = cache_path(cubin);
 	char *text = file_read(cache, NULL);
 	if (text) { free(cache); return text; }
 	char tool[1024];

@@ -56,4 +56,12 @@ int sass_find_tool(char *out, size_t n);
 /* The listing text of cubin (a new string): read from the cache file beside it (.sass), or made by
  * running nvdisasm in a child process (at most 60 s) and cached. Returns NULL with err. */
 char *sass_disassemble(const char *cubin, char *err, size_t errlen);
+/* Whether cubin's listing is in the cache beside it (sass_disassemble made it). */
+int sass_is_cached(const char *cubin);
+/* Tensor-core instructions in a listing (nvdisasm's text): mma (HMMA, IMMA, DMMA, BMMA) and
+ * warpgroup mma (HGMMA, QGMMA, IGMMA, BGMMA), counted in the code, not executed; -1 when text is NULL
+ * or out of memory. A kernel whose count is 0 cannot use the tensor cores, whatever a counter reads. */
+int sass_tensor_count(const char *text);
+/* sass_tensor_count of cubin's cached listing, without running nvdisasm: -1 when none is cached. */
+int sass_tensor_count_cached(const char *cubin);
 #endif

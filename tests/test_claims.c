@@ -186,7 +186,7 @@ static const char *const changed_after_recording[] = {
 /* Counters added after the recording: a claim on them is unknown there. */
 static int names_new_counter(const char *src)
 {
-	static const char *const added[] = {"warp_efficiency_pred_on", "gld_sectors_per_request", "tensor_inst", "l1_pct", NULL};
+	static const char *const added[] = {"warp_efficiency_pred_on", "gld_sectors_per_request", "tensor_inst", "tensor_sass", "l1_pct", NULL};
 	for (int i = 0; added[i]; i++)
 		if (strstr(src, added[i]))
 			return 1;

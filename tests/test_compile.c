@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "compile.h"
+#include "sass.h"
 #include "util.h"
 
 /* ---- ptxas reports ---- */
@@ -430,6 +431,50 @@ static void test_source_text(void **state)
 	free(k);
 }
 
+/* With .sass the compile also reads the machine code: the tensor-core instructions in it, 0 for a
+ * plain kernel and more for one using mma, and on a cache hit that has no listing yet a child makes
+ * it. Without nvdisasm the count stays unknown (-1) and the compile still succeeds. */
+static void test_tensor_sass(void **state)
+{
+	(void)state;
+	char tool[1024];
+	int have = sass_find_tool(tool, sizeof tool) == 0;
+	char *plain = path_in(kdir, "plain.cu"), *mma = path_in(kdir, "mma.cu");
+	write_text(plain, "extern \"C\" __global__ void plain(float *x) { x[threadIdx.x] *= 2.0f; }\n");
+	write_text(mma, "#include <mma.h>\nusing namespace nvcuda;\n"
+	                "extern \"C\" __global__ void mma(const half *a, const half *b, float *c) {\n"
+	                "  wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> fa;\n"
+	                "  wmma::fragment<wmma::matrix_b, 16, 16, 16, half, wmma::col_major> fb;\n"
+	                "  wmma::fragment<wmma::accumulator, 16, 16, 16, float> fc;\n"
+	                "  wmma::fill_fragment(fc, 0.0f); wmma::load_matrix_sync(fa, a, 16); wmma::load_matrix_sync(fb, b, 16);\n"
+	                "  wmma::mma_sync(fc, fa, fb, fc); wmma::store_matrix_sync(c, fc, 16, wmma::mem_row_major);\n}\n");
+	compile_request rq = { .kernel_path = plain, .include_dir = kdir, .arch = "sm_80" };
+	compile_result r;
+	char err[256] = "";
+	/* first without the listing: unknown, and then cached */
+	assert_int_equal(compile_run(&rq, &r, err, sizeof err), 0);
+	assert_true(r.ok);
+	assert_int_equal(r.tensor_sass, -1);
+	free(r.log);
+	/* a cache hit asking for it: a child disassembles; the result still counts as cached */
+	rq.sass = 1;
+	assert_int_equal(compile_run(&rq, &r, err, sizeof err), 0);
+	assert_true(r.ok);
+	assert_int_equal(r.cached, 1);
+	assert_int_equal(r.tensor_sass, have ? 0 : -1);
+	free(r.log);
+	rq.kernel_path = mma;
+	assert_int_equal(compile_run(&rq, &r, err, sizeof err), 0);
+	if (!r.ok) fail_msg("mma.cu: %s", r.log ? r.log : "");
+	assert_false(r.cached);
+	if (have) assert_true(r.tensor_sass >= 1);   /* HMMA */
+	else assert_int_equal(r.tensor_sass, -1);
+	free(r.log);
+	printf("%s\n", have ? "tensor_sass: counted with nvdisasm" : "SKIP tensor_sass counts: no nvdisasm (checked: unknown, -1)");
+	free(plain);
+	free(mma);
+}
+
 /* The non-blocking interface: poll the fd until the job is done. */
 static void test_job(void **state)
 {
@@ -468,7 +513,7 @@ int main(void)
 		cmocka_unit_test(test_parse_ptxas), cmocka_unit_test(test_parse_ptx_params), cmocka_unit_test(test_source_text),   cmocka_unit_test(test_parse_ptxas_device_function),
 		cmocka_unit_test(test_parse_ptxas_many),
 		cmocka_unit_test(test_key),           cmocka_unit_test(test_compile),
-		cmocka_unit_test(test_compile_error), cmocka_unit_test(test_job),
+		cmocka_unit_test(test_compile_error), cmocka_unit_test(test_job), cmocka_unit_test(test_tensor_sass),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

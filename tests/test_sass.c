@@ -102,6 +102,29 @@ static void test_sgemm_and_others(void **state)
 	sass_free(&r);
 }
 
+/* The tensor-core count that decides whether tensor cores can have run: > 0 for the mma and wgmma
+ * stages, 0 for the FP32 GEMM and the reduction (whose tensor-pipe counter reads millions on an H100). */
+static void test_tensor_count(void **state)
+{
+	(void)state;
+	static const struct { const char *name; int tensor; } cases[] = {
+		{ "tc_wgmma_ws", 1 }, { "tc_mma_pipeline", 1 }, { "sgemm_warptile", 0 }, { "reduce_shuffle", 0 },
+		{ "saxpy_vectorized", 0 },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char *path = xasprintf("tests/fixtures/sass/%s.sass", cases[i].name), *text = file_read(path, NULL);
+		assert_non_null(text);
+		int n = sass_tensor_count(text);
+		if (cases[i].tensor) assert_true(n > 0);
+		else assert_int_equal(n, 0);
+		free(text);
+		free(path);
+	}
+	assert_int_equal(sass_tensor_count(NULL), -1);
+	assert_int_equal(sass_tensor_count(""), 0);
+	assert_int_equal(sass_tensor_count_cached("/nonexistent/x.cubin"), -1);
+}
+
 static void test_odd_input(void **state)
 {
 	(void)state;
@@ -172,7 +195,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_saxpy), cmocka_unit_test(test_tensor_cores),
-		cmocka_unit_test(test_sgemm_and_others), cmocka_unit_test(test_odd_input),
+		cmocka_unit_test(test_sgemm_and_others), cmocka_unit_test(test_tensor_count), cmocka_unit_test(test_odd_input),
 		cmocka_unit_test(test_report),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

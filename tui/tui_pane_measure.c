@@ -197,8 +197,12 @@ static int counters_line(const run_result *r, int y, int x, int w)
 		snprintf(t4, sizeof t4, "  warp %.1f/32 (%.1f pred on)", r->warp_efficiency, r->warp_efficiency_pred_on);
 	snprintf(t5, sizeof t5, "%s%s", r->stalls[0] ? "  " : "", r->stalls);
 	char t6[48] = "";
-	if (r->tensor_inst >= 0)                /* 0 unless tensor-core instructions ran */
-		snprintf(t6, sizeof t6, "  tensor inst %.3g", r->tensor_inst);
+	/* The tensor-pipe counter reads millions on kernels without a tensor instruction (an integer
+	 * reduction on an H100), so the SASS decides: none there means none ran. */
+	if (r->tensor_sass == 0)
+		snprintf(t6, sizeof t6, "  no tensor insts");
+	else if (r->tensor_inst >= 0)
+		snprintf(t6, sizeof t6, "  tensor inst %.3g%s", r->tensor_inst, r->tensor_sass < 0 ? "?" : "");
 	widget_part cp[] = { { t1, 0, 0 }, { t2, 0, 2 }, { t3, 0, 1 }, { t4, 0, 3 }, { t6, 0, 3 }, { t5, 0, 4 } };
 	widget_parts(y, x + LABEL, w - LABEL, cp, 6);
 	return 1;
