@@ -104,6 +104,9 @@ const metric_def metric_defs[] = {
 	{"lts__t_sector_hit_rate.pct", M_FIELD, offsetof(run_result, l2_hit_pct)},
 	{"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", M_FIELD, offsetof(run_result, smem_conflicts_ld)},
 	{"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", M_FIELD, offsetof(run_result, smem_conflicts_st)},
+	/* shared-memory wavefronts (conflict replays included), for the share of them that are replays */
+	{"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", M_SUM, offsetof(run_result, smem_wavefronts)},
+	{"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", M_SUM, offsetof(run_result, smem_wavefronts)},
 	{"smsp__thread_inst_executed_per_inst_executed.ratio", M_FIELD, offsetof(run_result, warp_efficiency)},
 	{"smsp__sass_average_branch_targets_threads_uniform.pct", M_FIELD, offsetof(run_result, branch_uniform_pct)},
 	{"sm__throughput.avg.pct_of_peak_sustained_elapsed", M_FIELD, offsetof(run_result, sm_pct)},

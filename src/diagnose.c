@@ -25,7 +25,7 @@ typedef enum {
 	V_SMEM_CONFLICTS, V_SMEM_CONFLICTS_LD, V_SMEM_CONFLICTS_ST, V_SMEM_CONFLICTS_PER_WARP,
 	V_WARP_EFFICIENCY, V_BRANCH_UNIFORM_PCT, V_SM_PCT, V_TENSOR_PCT,
 	V_SMEM_CONFLICTS_LD_PER_WARP, V_SMEM_CONFLICTS_ST_PER_WARP, V_WARP_EFFICIENCY_PRED_ON, V_TENSOR_INST,
-	V_TENSOR_SASS, V_L1_PCT, V_GLD_SECTORS_PER_REQUEST,
+	V_TENSOR_SASS, V_SMEM_WAVEFRONTS, V_SMEM_CONFLICT_PCT, V_L1_PCT, V_GLD_SECTORS_PER_REQUEST,
 	V_BLOCKS, V_THREADS_PER_BLOCK, V_WARPS, V_SM_COUNT, V_OCC_BLOCKS, V_WAVES,
 	V_OCC_LIMITER_REGS, V_OCC_LIMITER_SMEM, V_OCC_LIMITER_WARPS, V_OCC_LIMITER_BLOCKS,
 	V_REGS, V_SPILL_STORES, V_SPILL_LOADS, V_STATIC_SMEM, V_DYNAMIC_SMEM,
@@ -49,7 +49,7 @@ static const char *const diag_var_names[V_COUNT + 1] = {
 	"smem_conflicts", "smem_conflicts_ld", "smem_conflicts_st", "smem_conflicts_per_warp",
 	"warp_efficiency", "branch_uniform_pct", "sm_pct", "tensor_pct",
 	"smem_conflicts_ld_per_warp", "smem_conflicts_st_per_warp", "warp_efficiency_pred_on", "tensor_inst",
-	"tensor_sass", "l1_pct", "gld_sectors_per_request",
+	"tensor_sass", "smem_wavefronts", "smem_conflict_pct", "l1_pct", "gld_sectors_per_request",
 	"blocks", "threads_per_block", "warps", "sm_count", "occ_blocks", "waves",
 	"occ_limiter_regs", "occ_limiter_smem", "occ_limiter_warps", "occ_limiter_blocks",
 	"regs", "spill_stores", "spill_loads", "static_smem", "dynamic_smem",
@@ -188,6 +188,12 @@ static int diag_value(const diag_ctx *c, int v, expr_value *out)
 	case V_WARP_EFFICIENCY_PRED_ON: x = r->warp_efficiency_pred_on; break;
 	case V_TENSOR_INST: x = r->tensor_inst; break;
 	case V_TENSOR_SASS: x = r->tensor_sass; integer = true; break;
+	case V_SMEM_WAVEFRONTS: x = r->smem_wavefronts; break;
+	case V_SMEM_CONFLICT_PCT:   /* replays over all wavefronts: 50 is a 2-way conflict on every access */
+		if (r->smem_conflicts_ld < 0 || r->smem_conflicts_st < 0 || r->smem_wavefronts <= 0)
+			return -1;
+		x = fmin(100, 100 * (r->smem_conflicts_ld + r->smem_conflicts_st) / r->smem_wavefronts);
+		break;
 	case V_L1_PCT: x = r->l1_pct; break;
 	case V_GLD_SECTORS_PER_REQUEST: x = r->gld_sectors_per_request; break;
 	case V_BLOCKS: x = diag_blocks(r); integer = true; break;

@@ -16,7 +16,8 @@
  * model_bytes, bytes_ratio (dram_bytes / model_bytes), smem_conflicts (ld + st), smem_conflicts_per_warp
  * (and _ld_per_warp, _st_per_warp), warp_efficiency_pred_on (0..32, lanes not predicated off), tensor_inst
  * (tensor-pipe warp instructions as counted; not 0 without them on Hopper), tensor_sass (tensor-core
- * instructions in the SASS: 0 means none can have run), l1_pct, gld_sectors_per_request,
+ * instructions in the SASS: 0 means none can have run), smem_wavefronts (shared-memory wavefronts,
+ * replays included), smem_conflict_pct (conflict replays as a % of them), l1_pct, gld_sectors_per_request,
  * theoretical_occupancy (0..1), blocks, threads_per_block, warps, sm_count, occ_blocks,
  * waves (blocks / (sm_count x occ_blocks)), occ_limiter_regs/_smem/_warps/_blocks (0/1),
  * pct_attainable_bw, pct_compute_peak, stall_<reason> (share in % of the top three stalls, else 0) ...

@@ -22,7 +22,7 @@ const field run_result_fields[] = {
 	R(dram_bytes_write, FT_DBL), R(dram_pct, FT_DBL), R(l1_hit_pct, FT_DBL), R(l2_hit_pct, FT_DBL),
 	R(smem_conflicts_ld, FT_DBL), R(smem_conflicts_st, FT_DBL), R(warp_efficiency, FT_DBL),
 	R(branch_uniform_pct, FT_DBL), R(sm_pct, FT_DBL), R(tensor_pct, FT_DBL),
-	R(warp_efficiency_pred_on, FT_DBL), R(tensor_inst, FT_DBL), R(tensor_sass, FT_DBL), R(l1_pct, FT_DBL), R(gld_sectors_per_request, FT_DBL),
+	R(warp_efficiency_pred_on, FT_DBL), R(tensor_inst, FT_DBL), R(tensor_sass, FT_DBL), R(smem_wavefronts, FT_DBL), R(l1_pct, FT_DBL), R(gld_sectors_per_request, FT_DBL),
 	R(stalls, FT_STR),
 	R(counter_passes, FT_INT), R(counter_ms, FT_DBL), R(counters_note, FT_STR), R(diagnosis, FT_STR),
 	R(sanitizer, FT_STR), R(hotspots_note, FT_STR),
@@ -98,7 +98,7 @@ void run_result_init(run_result *r)
 	double *neg[] = { &r->achieved_occupancy, &r->dram_bytes_read, &r->dram_bytes_write, &r->dram_pct,
 	                  &r->l1_hit_pct, &r->l2_hit_pct, &r->smem_conflicts_ld, &r->smem_conflicts_st,
 	                  &r->warp_efficiency, &r->branch_uniform_pct, &r->sm_pct, &r->tensor_pct,
-	                  &r->warp_efficiency_pred_on, &r->tensor_inst, &r->tensor_sass, &r->l1_pct, &r->gld_sectors_per_request };
+	                  &r->warp_efficiency_pred_on, &r->tensor_inst, &r->tensor_sass, &r->smem_wavefronts, &r->l1_pct, &r->gld_sectors_per_request };
 	for (size_t i = 0; i < sizeof neg / sizeof neg[0]; i++) *neg[i] = -1;
 }
 

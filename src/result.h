@@ -64,6 +64,7 @@ typedef struct {
 	                                 * without them on Hopper (16.8M on an integer reduction): see tensor_sass */
 	double tensor_sass;             /* tensor-core instructions in the stage's SASS (sass.h), from the cubin, not a
 	                                 * counter: 0 proves no tensor core ran; -1 not counted (no nvdisasm) */
+	double smem_wavefronts;         /* shared-memory wavefronts, loads and stores, bank-conflict replays included */
 	double l1_pct;                  /* L1/TEX throughput, % of its peak */
 	double gld_sectors_per_request; /* 32-byte sectors per global load request (4: 32 coalesced floats) */
 	char stalls[160];               /* "long_scoreboard 41%, barrier 22%, ..." */
