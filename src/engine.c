@@ -793,6 +793,7 @@ static void take_result(engine *e, job *j, run_result *w)
 	}
 	w->regs = r->regs; w->spill_stores = r->spill_stores; w->spill_loads = r->spill_loads; w->stack_bytes = r->stack_bytes;
 	w->cached = r->cached; w->static_smem = r->static_smem; w->dynamic_smem = r->dynamic_smem; w->compile_ms = r->compile_ms;
+	w->tensor_sass = r->tensor_sass;   /* from the compile's listing: the worker does not disassemble */
 	memcpy(w->arch, r->arch, sizeof w->arch); memcpy(w->cubin, r->cubin, sizeof w->cubin); memcpy(w->grid, r->grid, sizeof w->grid); memcpy(w->block, r->block, sizeof w->block);
 	w->occ_blocks = r->occ_blocks; w->occ_warps = r->occ_warps; w->occ_max_warps = r->occ_max_warps;
 	w->occ_theoretical = r->occ_theoretical;
