@@ -431,6 +431,39 @@ static void recorded(const char *lid, const char *stage, run_result *r)
 	fail_msg("no stage %s in %s", stage, path);
 }
 
+/* bank_conflicts on the H100 runs recorded with shared-memory wavefronts: where replays are a real
+ * share it fires, where a count per warp as high is a sliver of the traffic it is silent. */
+static void test_h100_bank_share(void **state)
+{
+	(void)state;
+	static const struct { const char *lesson, *stage; int fires; } want[] = {
+		{"reduction", "reduce1", 1},        /* 13.5 per warp, 71% of the wavefronts: interleaved addressing */
+		{"transpose", "tile", 1},           /* 31 per warp, 94%: the 32-way column read */
+		{"tensorcore", "wmma_smem", 1},     /* 12%: the row-order copy of A (the text says so) */
+		{"sgemm", "vectorized", 1},         /* 42% */
+		{"tensorcore", "mma_pipeline", 0},  /* 23 per warp, 0.1% of thousands of ldmatrix wavefronts */
+		{"sgemm", "smem", 0},               /* 30 per warp, 0.5% */
+		{"sgemm", "bankfree", 0},           /* 2438 per warp, 4.4%: what is left after the fix */
+		{"transpose", "padded", 0},
+	};
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+		char path[256], err[512];
+		snprintf(path, sizeof path, "tests/fixtures/recorded/h100-bf8d54d-%s.json", want[i].lesson);
+		replay *rp = replay_load(path, err, sizeof err);
+		if (!rp) fail_msg("%s", err);
+		const run_result *r = NULL;
+		for (int k = 0; k < replay_count(rp) && !r; k++)
+			if (!strcmp(replay_result(rp, k)->stage, want[i].stage)) r = replay_result(rp, k);
+		assert_non_null(r);
+		assert_true(r->smem_wavefronts > 0);
+		diag_finding f[8];
+		int n = diagnose_run(r, !strcmp(want[i].lesson, "tensorcore") ? &h100_bf16 : &h100_fp32, f, 8), seen = 0;
+		for (int k = 0; k < n; k++) seen |= !strcmp(f[k].rule, "bank_conflicts");
+		if (seen != want[i].fires) fail_msg("%s/%s: bank_conflicts %s", want[i].lesson, want[i].stage, seen ? "fired" : "silent");
+		replay_free(rp);
+	}
+}
+
 /* Every recorded stage: the rules that fire on its counters as recorded. */
 static void test_h100_recorded_diagnoses(void **state)
 {
@@ -673,7 +706,7 @@ int main(void)
 		cmocka_unit_test(test_vectorized_saxpy_done),
 		cmocka_unit_test(test_strided_copy_uncoalesced),
 		cmocka_unit_test(test_gather_8x),
-		cmocka_unit_test(test_bank_conflicts),
+		cmocka_unit_test(test_bank_conflicts), cmocka_unit_test(test_h100_bank_share),
 		cmocka_unit_test(test_divergence),
 		cmocka_unit_test(test_low_occupancy_registers),
 		cmocka_unit_test(test_low_occupancy_shared),
