@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <yaml.h>
+#include "util.h"
 
 #define ARCH_MAX 64            /* more entries than this is a broken file, not a bigger GPU zoo */
 #define NUM_TEXT_MAX 64        /* longest number we read, in characters */
@@ -491,11 +492,7 @@ int arch_load_buffer(const char *name, const char *buf, size_t len, char *err, s
 	if (err && errlen)
 		err[0] = 0;
 
-	arch_info *tmp = calloc(ARCH_MAX, sizeof *tmp);
-	if (!tmp) {
-		say(err, errlen, "%s: out of memory", c.name);
-		return -1;
-	}
+	arch_info *tmp = xcalloc(ARCH_MAX, sizeof *tmp);
 	if (!yaml_parser_initialize(&c.parser)) {
 		free(tmp);
 		say(err, errlen, "%s: cannot start the YAML parser", c.name);
@@ -510,9 +507,8 @@ int arch_load_buffer(const char *name, const char *buf, size_t len, char *err, s
 		free(tmp);
 		return -1;
 	}
-	arch_info *shrunk = realloc(tmp, (size_t)n * sizeof *tmp);
-	if (shrunk)
-		tmp = shrunk;
+	if (n > 0)
+		tmp = xrealloc(tmp, (size_t)n * sizeof *tmp);
 	free(table);
 	table = tmp;
 	table_n = n;
@@ -533,8 +529,8 @@ int arch_load(const char *path, char *err, size_t errlen)
 		return -1;
 	}
 	size_t cap = 16384, len = 0;
-	char *buf = malloc(cap);
-	while (buf) {
+	char *buf = xmalloc(cap);
+	for (;;) {
 		size_t got = fread(buf + len, 1, cap - len, f);
 		len += got;
 		if (len < cap)
@@ -545,16 +541,10 @@ int arch_load(const char *path, char *err, size_t errlen)
 			say(err, errlen, "%s: cannot read: the file is too large", path);
 			return -1;
 		}
-		char *bigger = realloc(buf, cap * 2);
-		if (!bigger) {
-			free(buf);
-			buf = NULL;
-			break;
-		}
-		buf = bigger;
+		buf = xrealloc(buf, cap * 2);
 		cap *= 2;
 	}
-	int bad = !buf || ferror(f);
+	int bad = ferror(f);
 	int saved = errno;
 	fclose(f);
 	if (bad) {

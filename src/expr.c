@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "util.h"
 
 typedef enum { N_NUM, N_NAME, N_NEG, N_NOT, N_CHAIN, N_COND, N_CALL } expr_node_kind;
 typedef enum {
@@ -182,11 +183,7 @@ static expr_node *expr_fail(expr_parser *p, const char *what)
 
 static expr_node *expr_new_node(expr_parser *p, expr_node_kind kind, size_t pos)
 {
-	expr_node *n = calloc(1, sizeof *n);
-	if (!n) {
-		expr_set_error(p->err, expr_col(pos), "out of memory");
-		return NULL;
-	}
+	expr_node *n = xcalloc(1, sizeof *n);
 	n->kind = kind;
 	n->col = expr_col(pos);
 	n->all = p->e->nodes;
@@ -342,12 +339,8 @@ expr *expr_parse(const char *src, expr_error *err)
 	if (!err)
 		err = &spare;
 	size_t n = strlen(src);
-	expr *e = calloc(1, sizeof *e);
-	if (!e || !(e->src = malloc(n + 1))) {
-		free(e);
-		expr_set_error(err, 1, "out of memory");
-		return NULL;
-	}
+	expr *e = xcalloc(1, sizeof *e);
+	e->src = xmalloc(n + 1);
 	memcpy(e->src, src, n + 1);
 	expr_parser p = { .s = e->src, .e = e, .err = err };
 	if (!expr_next(&p)) {

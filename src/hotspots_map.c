@@ -259,20 +259,11 @@ int hot_map_make(hot_map *m, const hot_samples *s, const sass_listing *l, const 
 	m->ninsn = l ? l->n : 0;
 	m->nlines = nlines > 0 ? nlines : 0;
 	size_t slots = (size_t)m->ninsn + (size_t)m->nlines + 2, per = (size_t)(s->nreasons ? s->nreasons : 1);
-	uint64_t *by = calloc(slots * per, sizeof *by);
-	m->insn = calloc((size_t)m->ninsn + 1, sizeof *m->insn);
-	m->line = calloc((size_t)m->nlines + 1, sizeof *m->line);
-	const sass_func **fns = calloc((size_t)s->nfuncs + 1, sizeof *fns);
-	int *sorted = calloc((size_t)s->nfuncs + 1, sizeof *sorted);
-	if (!by || !m->insn || !m->line || !fns || !sorted) {
-		free(by);
-		free(fns);
-		free(sorted);
-		free(m->insn);
-		free(m->line);
-		memset(m, 0, sizeof *m);
-		return -1;
-	}
+	uint64_t *by = xcalloc(slots * per, sizeof *by);
+	m->insn = xcalloc((size_t)m->ninsn + 1, sizeof *m->insn);
+	m->line = xcalloc((size_t)m->nlines + 1, sizeof *m->line);
+	const sass_func **fns = xcalloc((size_t)s->nfuncs + 1, sizeof *fns);
+	int *sorted = xcalloc((size_t)s->nfuncs + 1, sizeof *sorted);
 	/* one block for every tally's counts: elsewhere first, then the lines, then the instructions */
 	m->elsewhere.by = by;
 	for (int i = 0; i <= m->nlines; i++) m->line[i].by = by + per * (1 + (size_t)i);

@@ -50,7 +50,7 @@ typedef struct {
 
 /* Lays s over listing l: each PC goes to the instruction of the same function name and offset, and
  * on to its source line when that line is of the file at src_path (compared by name) and within
- * 1..nlines. Returns 0, or -1 when out of memory. Free with hot_map_free. */
+ * 1..nlines. Returns 0. Free with hot_map_free. */
 int hot_map_make(hot_map *m, const hot_samples *s, const sass_listing *l, const char *src_path, int nlines);
 void hot_map_free(hot_map *m);
 

@@ -6,7 +6,11 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* Allocators that abort with a message on out-of-memory; xstrdup(NULL) is NULL. */
+/* The allocation policy, for all C code here (engine, TUI, parsers): allocate with these, which end
+ * the program with a message when memory runs out, so no caller carries an out-of-memory path.
+ * Sizes that come from input are bounded by the reader before they are allocated (a lesson, an
+ * arch table or a replay has a size limit), never by an allocation failing. C++ (counters,
+ * hotspots) follows the same rule through std:: containers. xstrdup(NULL) is NULL. */
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
