@@ -50,44 +50,37 @@ __device__ __forceinline__ float block_sum(float v)
 	return warp_sum(lane < BLOCK / 32 ? part[lane] : 0.0f);
 }
 
-// Online softmax: (m, s) is the maximum of the values seen so far and the sum of exp(value - m).
-// Taking in one more value v: when v is a new maximum, the sum so far is rescaled to it.
-__device__ __forceinline__ void online_add(float &m, float &s, float v)
+// Online softmax: (m, s) is the largest value seen so far and the sum of exp(value - m) over the
+// values seen. online_add4 takes in four more values at once: their maximum, the new m, and the sum
+// so far rescaled to it (multiplied by exp(m_old - m_new), 1 when the maximum did not grow): five
+// exponentials for four values, and no branch. A value NEG_INF (padding past the row's end) adds 0.
+__device__ __forceinline__ void online_add4(float &m, float &s, float v0, float v1, float v2, float v3)
 {
-	if (v > m) {
-		s = s * expf(m - v) + 1.0f;   // exp(-inf) = 0 for the first value
-		m = v;
-	} else {
-		s += expf(v - m);
-	}
+	const float mn = fmaxf(fmaxf(m, fmaxf(v0, v1)), fmaxf(v2, v3));
+	if (mn == NEG_INF) return;   // nothing but padding so far (and -inf - -inf would be NaN)
+	s = s * expf(m - mn) + (expf(v0 - mn) + expf(v1 - mn)) + (expf(v2 - mn) + expf(v3 - mn));
+	m = mn;
 }
 
-// Merges the pair (m2, s2), from other values, into (m, s): both sums rescaled to the larger maximum.
-__device__ __forceinline__ void online_merge(float &m, float &s, float m2, float s2)
+// The row's (m, s) from the block's pairs: the largest m first (a max reduction), then every thread
+// rescales its sum to it and the sums are added (a sum reduction). Every thread gets the row's pair.
+__device__ __forceinline__ void block_online(float &m, float &s)
 {
-	const float mx = fmaxf(m, m2);
-	if (mx == NEG_INF) return;   // neither has seen a value (and -inf - -inf would be NaN)
-	s = s * expf(m - mx) + s2 * expf(m2 - mx);
+	const float mx = block_max(m);
+	s = block_sum(m == NEG_INF ? 0.0f : s * expf(m - mx));
 	m = mx;
 }
 
-__device__ __forceinline__ void warp_online(float &m, float &s)
+// This thread's (m, s) over its values of a row of cols: values tid, tid + BLOCK, tid + 2 BLOCK, ...
+// taken four at a time (the four loads issued together), padded with NEG_INF past the end.
+__device__ __forceinline__ void thread_online(const float *__restrict__ row, int cols, float &m, float &s)
 {
-	for (int o = 16; o > 0; o >>= 1)
-		online_merge(m, s, __shfl_xor_sync(0xffffffffu, m, o), __shfl_xor_sync(0xffffffffu, s, o));
-}
-
-// (m, s) merged over the block; every thread gets the row's pair.
-__device__ __forceinline__ void block_online(float &m, float &s)
-{
-	__shared__ float pm[32], ps[32];
-	const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-	warp_online(m, s);
-	__syncthreads();
-	if (lane == 0) pm[warp] = m, ps[warp] = s;
-	__syncthreads();
-	m = lane < BLOCK / 32 ? pm[lane] : NEG_INF;
-	s = lane < BLOCK / 32 ? ps[lane] : 0.0f;
-	warp_online(m, s);
+	m = NEG_INF, s = 0.0f;
+	for (int j = threadIdx.x; j < cols; j += 4 * BLOCK) {
+		float v[4];
+#pragma unroll
+		for (int t = 0; t < 4; t++) v[t] = j + t * BLOCK < cols ? row[j + t * BLOCK] : NEG_INF;
+		online_add4(m, s, v[0], v[1], v[2], v[3]);
+	}
 }
 #endif

@@ -10,8 +10,8 @@ extern "C" __global__ void __launch_bounds__(BLOCK) softmax_block(const float *_
 {
 	const long long base = (long long)blockIdx.x * cols;
 	const float *row = x + base;
-	float m = NEG_INF, s = 0.0f;
-	for (int j = threadIdx.x; j < cols; j += BLOCK) online_add(m, s, row[j]);
+	float m, s;
+	thread_online(row, cols, m, s);
 	block_online(m, s);
 	for (int j = threadIdx.x; j < cols; j += BLOCK) y[base + j] = expf(row[j] - m) / s;
 }
