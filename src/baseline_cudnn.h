@@ -13,9 +13,10 @@ typedef struct {
 } cudnn_conv_job;
 
 /* Runs j on stream s: as three cuDNN calls (convolution, bias add, activation) when fused is 0, as
- * cudnnConvolutionBiasActivationForward when 1. The first call for a shape picks the algorithm with
- * cudnnFindConvolutionForwardAlgorithm (FP32 FMA math: no TF32) and allocates the workspace; later
- * calls reuse both. cudaErrorSharedObjectInitFailed when cuDNN 9 cannot be loaded (said once on stderr). */
+ * cudnnConvolutionBiasActivationForward when 1. The first call for a shape ranks the algorithms with
+ * cudnnFindConvolutionForwardAlgorithm (FP32 FMA math: no TF32), takes Find's fastest for the chain
+ * and, for the fused call, the fastest of those when timing that call; it allocates the workspace
+ * once. Later calls reuse both. cudaErrorSharedObjectInitFailed when cuDNN 9 cannot be loaded (said once on stderr). */
 cudaError_t cudnn_conv_bias_relu(const cudnn_conv_job *j, int fused, cudaStream_t s);
 
 /* y = the softmax of each of the rows of x (rows x cols, FP32, row-major): cudnnSoftmaxForward,
