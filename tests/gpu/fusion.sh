@@ -16,7 +16,7 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/fz" && cp -r lessons kernels "$tmp/fz/" &&
 	sed -i 's/library: cudnn_conv_bias_relu$/library: cudnn_conv_bias_relu_fused/' "$tmp/fz/lessons/fusion.yaml"
 
-run() { name=$1; shift; $B bench "$@" --timeout 60 --json >"$tmp/$name.json" 2>"$tmp/$name.err"; }
+run() { name=$1; shift; CUDACLIMB_BASELINE_LOG=1 $B bench "$@" --timeout 60 --json >"$tmp/$name.json" 2>"$tmp/$name.err"; }
 run fusion fusion --reps 5
 run fusion-odd fusion --set n=3 --set c=5 --set k=7 --set h=37 --set w=29 --reps 3 --no-counters
 run fusion-odd4 fusion --set n=5 --set c=3 --set k=9 --set h=20 --set w=30 --reps 3 --no-counters
@@ -52,7 +52,9 @@ def results(name, label, rs):
             print("FAIL %s: %s %s" % (what, r["status"], r["message"]))
         else:
             print("PASS %s: %s, max rel err %.3g, %.4f ms" % (what, "checked" if r["checked"] else "ran", r["max_rel_err"], r["ms_median"]))
-        for c in r.get("claims", []):
+        # The texts' claims are about the lesson's own size and baseline: tests/gpu/claims.sh checks
+        # them there; at the odd sizes launch overhead decides the times.
+        for c in (r.get("claims", []) if label == "default size" else []):
             if c["state"] == "contradicted":
                 print("FAIL %s: claim %s contradicted (%s)" % (what, c["expect"], c["values"]))
 
@@ -80,6 +82,11 @@ if f:
         best = min(t["fused"], t["fused_vec4"])
         check("fusion: the best fused stage at least as fast as the cuDNN chain", best <= t["baseline"],
               "%.4f ms against %.4f ms, %.2fx" % (best, t["baseline"], t["baseline"] / best))
+        fc = runs["fused-cudnn"]
+        if fc and fc["baseline"]["status"] == "ok":
+            print("INFO fusion: cuDNN's fused call %.4f ms, its chain %.4f ms, fused_vec4 %.4f ms (%s)" % (
+                fc["baseline"]["ms_median"], t["baseline"], t["fused_vec4"],
+                "; ".join(l.split("worker: ")[-1] for l in err("fused-cudnn").splitlines() if "fused call with" in l or "Find:" in l)))
 s = runs["softmax"]
 if s:
     b = [ratio(s[x]) for x in ("three_pass", "online", "one_kernel", "warp_row")]
