@@ -64,6 +64,7 @@ cmocka() {
 	sh tests/gpu/course_walk.sh
 	sh tests/gpu/claims.sh
 	sh tests/gpu/lessons_new.sh
+	sh tests/gpu/fusion.sh
 	fi
 } 2>&1 | tee "$log"
 

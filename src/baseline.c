@@ -1,4 +1,5 @@
-/* baseline: the vendor-library runs a lesson can compare with (lessons/README.md lists them).
+/* baseline: the vendor-library runs a lesson can compare with (lessons/README.md lists them; cuDNN's
+ * are in baseline_cudnn.c).
  * cuBLAS is loaded with dlopen the first time a GEMM baseline runs: linked normally, its 600 MB
  * (with cuBLASLt) were paged in at every start of the program, even to show the lesson list. */
 #include <cublas_v2.h>
@@ -6,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "baseline_cudnn.h"
 #include "cub_reduce.h"
 #include "gpu.h"
 #include "util.h"
@@ -98,6 +100,30 @@ static cudaError_t gemm(const plan *p, gpu_data *d, cudaStream_t s, int bf16)
 	                               CUBLAS_GEMM_DEFAULT));
 }
 
+/* An f32 buffer named name holding at least count elements, or NULL. */
+static gpu_buffer *f32_buf(const plan *p, gpu_data *d, const char *name, long long count)
+{
+	gpu_buffer *b = buf(p, d, name);
+	return b && b->type == DT_F32 && count >= 0 && b->count >= count ? b : NULL;
+}
+
+static int dim_ok(long long v)
+{
+	return v >= 1 && v <= 0x7fffffff;
+}
+
+/* cudnn_conv_bias_relu(_fused): a 1x1 convolution of x (n, c, h, w) by filter (k, c), + bias, ReLU. */
+static cudaError_t conv_bias_relu(const plan *p, gpu_data *d, cudaStream_t s, int fused)
+{
+	long long n = num(p, "n"), c = num(p, "c"), k = num(p, "k"), h = num(p, "h"), w = num(p, "w");
+	if (!dim_ok(n) || !dim_ok(c) || !dim_ok(k) || !dim_ok(h) || !dim_ok(w)) return cudaErrorInvalidValue;
+	gpu_buffer *x = f32_buf(p, d, "x", n * c * h * w), *f = f32_buf(p, d, "filter", k * c), *b = f32_buf(p, d, "bias", k),
+	           *y = f32_buf(p, d, "y", n * k * h * w);
+	if (!x || !f || !b || !y) return cudaErrorInvalidValue;
+	cudnn_conv_job j = { x->ptr, f->ptr, b->ptr, y->ptr, (int)n, (int)c, (int)k, (int)h, (int)w };
+	return cudnn_conv_bias_relu(&j, fused, s);
+}
+
 cudaError_t baseline_run(const plan *p, gpu_data *d, cudaStream_t s, char *err, size_t errlen)
 {
 	const char *lib = p->launches[0].entry;
@@ -118,6 +144,15 @@ cudaError_t baseline_run(const plan *p, gpu_data *d, cudaStream_t s, char *err, 
 	}
 	if (!strcmp(lib, "cublas_sgemm")) return gemm(p, d, s, 0);
 	if (!strcmp(lib, "cublas_gemm_bf16")) return gemm(p, d, s, 1);
+	if (!strcmp(lib, "cudnn_conv_bias_relu")) return conv_bias_relu(p, d, s, 0);
+	if (!strcmp(lib, "cudnn_conv_bias_relu_fused")) return conv_bias_relu(p, d, s, 1);
+	if (!strcmp(lib, "cudnn_softmax")) {
+		long long rows = num(p, "rows"), cols = num(p, "cols");
+		if (!dim_ok(rows) || !dim_ok(cols)) return cudaErrorInvalidValue;
+		gpu_buffer *x = f32_buf(p, d, "x", rows * cols), *y = f32_buf(p, d, "y", rows * cols);
+		if (!x || !y) return cudaErrorInvalidValue;
+		return cudnn_softmax_rows(x->ptr, y->ptr, (int)rows, (int)cols, s);
+	}
 	if (err) strfmt(err, errlen, "unknown library %s", lib);
 	return cudaErrorInvalidValue;
 }
@@ -129,4 +164,5 @@ void baseline_cleanup(void)
 	cudaFree(cub_state);
 	cub_state = NULL;
 	cub_bytes = 0;
+	cudnn_baseline_cleanup();
 }

@@ -88,7 +88,11 @@ static int parse_baseline(ld *c, yaml_node_t *n)
 	if (ly_check_keys(c, n, "baseline", keys) || ly_get_str(c, n, "title", &b->title) || ly_get_str(c, n, "library", &b->library)) return -1;
 	int lib = -1;
 	for (int i = 0; i < LY_NLIBS; i++) if (!strcmp(ly_baseline_libs[i][0], b->library)) lib = i;
-	if (lib < 0) return FAIL(c, ly_get(c, n, "library"), "unknown library '%s' (known: memcpy, cub_reduce_sum, cublas_sgemm, cublas_gemm_bf16)", b->library);
+	if (lib < 0) {
+		char known[300] = "";
+		for (int i = 0; i < LY_NLIBS; i++) strfmt(known + strlen(known), sizeof known - strlen(known), "%s%s", i ? ", " : "", ly_baseline_libs[i][0]);
+		return FAIL(c, ly_get(c, n, "library"), "unknown library '%s' (known: %s)", b->library, known);
+	}
 	yaml_node_t *a = ly_get(c, n, "args");
 	if (a->type != YAML_MAPPING_NODE) return FAIL(c, a, "baseline args must be a mapping of name: buffer or expression");
 	int k = (int)(a->data.mapping.pairs.top - a->data.mapping.pairs.start);

@@ -15,8 +15,8 @@ typedef struct {
 	const lesson_stage *stage;   /* the stage whose tunables are in scope, or NULL */
 } ld;
 
-#define LY_NLIBS 4
-#define LY_MAX_LIB_ARGS 7
+#define LY_NLIBS 7
+#define LY_MAX_LIB_ARGS 10   /* the name, the arguments, and room for the NULL */
 extern const char *const ly_device_names[];
 /* library name, then its required args (NULL-terminated) */
 extern const char *const ly_baseline_libs[LY_NLIBS][LY_MAX_LIB_ARGS + 1];

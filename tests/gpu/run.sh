@@ -42,6 +42,8 @@ odd() {
 	warps) echo "--set n=30001 --set terms=1001 --set w=32" ;;
 	launch) echo "--set n=9586981" ;;
 	precision) echo "--set rows=999 --set cols=1008" ;;
+	fusion) echo "--set n=3 --set c=5 --set k=7 --set h=37 --set w=29" ;;
+	softmax) echo "--set rows=4681 --set cols=777" ;;
 	*) echo "" ;;
 	esac
 }

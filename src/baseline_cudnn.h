@@ -1,0 +1,28 @@
+/* baseline_cudnn: the cuDNN baselines (lessons/README.md lists them), loaded with dlopen on first use
+ * so that cudaclimb builds, starts and runs every other lesson without cuDNN. */
+#ifndef CC_BASELINE_CUDNN_H
+#define CC_BASELINE_CUDNN_H
+#include <cuda_runtime.h>
+
+/* A 1x1 convolution, stride 1, FP32 NCHW: y[n][k][h][w] = sum over c of filter[k][c] * x[n][c][h][w],
+ * then + bias[k], then ReLU. */
+typedef struct {
+	const float *x, *filter, *bias;
+	float *y;
+	int n, c, k, h, w;
+} cudnn_conv_job;
+
+/* Runs j on stream s: as three cuDNN calls (convolution, bias add, activation) when fused is 0, as
+ * cudnnConvolutionBiasActivationForward when 1. The first call for a shape ranks the algorithms with
+ * cudnnFindConvolutionForwardAlgorithm (FP32 FMA math: no TF32), takes Find's fastest for the chain
+ * and, for the fused call, the fastest of those when timing that call; it allocates the workspace
+ * once. Later calls reuse both. cudaErrorSharedObjectInitFailed when cuDNN 9 cannot be loaded (said once on stderr). */
+cudaError_t cudnn_conv_bias_relu(const cudnn_conv_job *j, int fused, cudaStream_t s);
+
+/* y = the softmax of each of the rows of x (rows x cols, FP32, row-major): cudnnSoftmaxForward,
+ * CUDNN_SOFTMAX_ACCURATE (the row's maximum subtracted first), one instance per row. */
+cudaError_t cudnn_softmax_rows(const float *x, float *y, int rows, int cols, cudaStream_t s);
+
+/* Frees the descriptors, the workspace and the handle (the library stays loaded). */
+void cudnn_baseline_cleanup(void);
+#endif
