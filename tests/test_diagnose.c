@@ -163,10 +163,18 @@ static void test_strided_copy_uncoalesced(void **state)
 	r.smem_conflicts_ld = r.smem_conflicts_st = 0;
 	r.warp_efficiency = 32;
 	snprintf(r.stalls, sizeof r.stalls, "long_scoreboard 94%%, wait 2%%, short_scoreboard 1%%");
+	/* sectors per request were not recorded with this run: without them the rule cannot tell
+	 * scattered loads from extra passes, and says neither */
+	expect(&r, &h200, "", f, 8);
+	r.gld_sectors_per_request = 32;   /* what a stride of 8 floats or more gives: a sector per thread */
 	expect(&r, &h200, "uncoalesced", f, 8);
 	assert_int_equal(f[0].severity, DIAG_CRITICAL);
 	assert_non_null(strstr(f[0].text, "607 MB"));
 	assert_non_null(strstr(f[0].text, "4.5x the 134 MB"));
+	assert_non_null(strstr(f[0].text, "touched 32.0 sectors"));
+	/* the same bytes with coalesced loads are passes, not scatter */
+	r.gld_sectors_per_request = 4;
+	expect(&r, &h200, "extra_passes", f, 8);
 }
 
 /* A stride-32 gather that only reads: every 4 useful bytes cost a 32-byte sector, 8x the model. The
@@ -182,6 +190,7 @@ static void test_gather_8x(void **state)
 	diag_inputs in = h200;
 	in.model_bytes = 16777216.0;
 	r.dram_bytes_read = 134217728.0, r.dram_bytes_write = 0;
+	r.gld_sectors_per_request = 32;   /* stride 32: each lane's float in a sector of its own */
 	expect(&r, &in, "uncoalesced", f, 8);
 	assert_non_null(strstr(f[0].text, "8.0x the 16.8 MB"));
 }
@@ -464,13 +473,40 @@ static void test_h100_bank_share(void **state)
 	}
 }
 
+/* Extra DRAM traffic with coalesced loads is passes: fusion's separate kernels and softmax's three
+ * passes on the H100 (9b0e2fc, with sectors per request), not uncoalesced access. */
+static void test_h100_passes(void **state)
+{
+	(void)state;
+	static const struct { const char *file, *stage, *ids; } want[] = {
+		{"h100-9b0e2fc-fusion", "separate", "extra_passes low_occupancy_registers"},
+		{"h100-9b0e2fc-fusion", "fused_vec4", "memory_bound_close"},
+		{"h100-9b0e2fc-softmax", "three_pass", "extra_passes"},
+	};
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+		char path[256], err[512];
+		snprintf(path, sizeof path, "tests/fixtures/recorded/%s.json", want[i].file);
+		replay *rp = replay_load(path, err, sizeof err);
+		if (!rp) fail_msg("%s", err);
+		const run_result *r = NULL;
+		for (int k = 0; k < replay_count(rp) && !r; k++)
+			if (!strcmp(replay_result(rp, k)->stage, want[i].stage)) r = replay_result(rp, k);
+		assert_non_null(r);
+		if (strstr(want[i].ids, "extra_passes")) assert_true(r->gld_sectors_per_request > 0 && r->gld_sectors_per_request < 8);
+		print_message("  %s/%s\n", want[i].file, want[i].stage);
+		expect(r, &h100_fp32, want[i].ids, NULL, 0);
+		replay_free(rp);
+	}
+}
+
 /* Every recorded stage: the rules that fire on its counters as recorded. */
 static void test_h100_recorded_diagnoses(void **state)
 {
 	(void)state;
 	static const struct { const char *lesson, *stage, *ids; } want[] = {
 		{"bandwidth", "baseline", "memory_bound_done"},
-		{"bandwidth", "strided", "uncoalesced"},
+		/* recorded before gld_sectors_per_request, which uncoalesced needs (test_h100_passes) */
+		{"bandwidth", "strided", ""},
 		/* 90.5% and 91.2% of the copy, and the vectorized stage still took 9% off: not done */
 		{"bandwidth", "coalesced", "memory_bound_close"},
 		{"bandwidth", "gridstride", "memory_bound_close"},
@@ -520,8 +556,11 @@ static void test_h100_l1_rules(void **state)
 	recorded("sgemm", "coalesced", &r);
 	expect(&r, &h100_fp32, "l1_throughput", f, 8);
 	assert_non_null(strstr(f[0].text, "lg_throttle 26%"));
-	/* a low arithmetic intensity is a bandwidth matter, not this one */
+	/* a low arithmetic intensity is a bandwidth matter, not this one: with the loads' sectors (not
+	 * recorded with this run) scattered ones are called uncoalesced */
 	r.flops = r.bytes;
+	expect(&r, &h100_fp32, "", NULL, 0);
+	r.gld_sectors_per_request = 32;
 	expect(&r, &h100_fp32, "uncoalesced", NULL, 0);
 	/* the shared-memory stage: lg_throttle is not among its top stalls, and l1_pct was not read */
 	recorded("sgemm", "smem", &r);
@@ -589,6 +628,7 @@ static void test_order_and_max(void **state)
 	timing(&r, 1.0, 1e8, 0, 20, 0);
 	r.dram_bytes_read = 5e8, r.dram_bytes_write = 1e8;   /* 6x */
 	r.warp_efficiency = 10;
+	r.gld_sectors_per_request = 32;
 	expect(&r, &h200, "too_few_blocks uncoalesced divergence low_occupancy_blocks", f, 8);
 	assert_int_equal(diagnose_run(&r, &h200, f, 1), 1);
 	assert_string_equal(f[0].rule, "too_few_blocks");
@@ -706,7 +746,7 @@ int main(void)
 		cmocka_unit_test(test_vectorized_saxpy_done),
 		cmocka_unit_test(test_strided_copy_uncoalesced),
 		cmocka_unit_test(test_gather_8x),
-		cmocka_unit_test(test_bank_conflicts), cmocka_unit_test(test_h100_bank_share),
+		cmocka_unit_test(test_bank_conflicts), cmocka_unit_test(test_h100_bank_share), cmocka_unit_test(test_h100_passes),
 		cmocka_unit_test(test_divergence),
 		cmocka_unit_test(test_low_occupancy_registers),
 		cmocka_unit_test(test_low_occupancy_shared),
