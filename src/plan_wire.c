@@ -237,7 +237,8 @@ static int read_launch(rd *r, char **t, int n)
 	if (grow(r, p->nlaunches, "launches")) return -1;
 	plan_launch L = { .kind = STEP_LAUNCH };
 	int64_t v[8];
-	for (int i = 0; i < 6; i++) if (get_i64(r, t[2 + i], 1, i == 0 ? 2147483647 : 65535, &v[i])) return -1;
+	/* A kernel's grid and block are at least 1; a baseline's library call has none (all 0). */
+	for (int i = 0; i < 6; i++) if (get_i64(r, t[2 + i], p->stage >= 0, i == 0 ? 2147483647 : 65535, &v[i])) return -1;
 	if (get_i64(r, t[8], 0, INT32_MAX, &v[6]) || get_i64(r, t[9], 0, 1024, &v[7])) return -1;
 	if (get_name(r, t[1], 256, &L.entry)) return -1;
 	for (int d = 0; d < 3; d++) { L.grid[d] = (unsigned)v[d]; L.block[d] = (unsigned)v[3 + d]; }
