@@ -16,6 +16,7 @@ typedef struct {
 	int regs, stack_bytes, spill_stores, spill_loads;
 	int64_t static_smem;
 	int nparams;               /* -1: no PTX was read for it */
+	int max_threads;           /* the PTX's .maxntid or .reqntid (__launch_bounds__), x*y*z; 0: none */
 	compile_param params[COMPILE_MAX_PARAMS];
 } compile_entry;
 

@@ -74,6 +74,22 @@ static int parse_param(const char *decl, compile_param *p)
 	return 0;
 }
 
+/* The thread limit an entry's directives set between from and its body: .maxntid or .reqntid X, Y, Z
+ * (__launch_bounds__) as X*Y*Z; 0 when there is none. */
+static int launch_bound(const char *from, const char *body)
+{
+	const char *keys[] = { ".maxntid", ".reqntid" };
+	for (int k = 0; k < 2 && body; k++) {
+		const char *d = strstr(from, keys[k]);
+		if (!d || d > body) continue;
+		long long dims[3] = { 1, 1, 1 }, product = 1;
+		int n = sscanf(d + 8, " %lld , %lld , %lld", &dims[0], &dims[1], &dims[2]);
+		for (int i = 0; i < (n > 0 ? n : 0); i++) product = dims[i] > 0 && dims[i] <= 65536 && product * dims[i] <= 65536 ? product * dims[i] : 0;
+		if (n > 0 && product > 0) return (int)product;
+	}
+	return 0;
+}
+
 void compile_parse_ptx_params(const char *ptx, compile_result *r)
 {
 	for (const char *p = ptx ? strstr(ptx, ".entry ") : NULL; p; p = strstr(p, ".entry ")) {
@@ -90,6 +106,7 @@ void compile_parse_ptx_params(const char *ptx, compile_result *r)
 		}
 		if (!e) continue;
 		e->nparams = 0;
+		e->max_threads = launch_bound(open && (!body || open < body) && strchr(open, ')') ? strchr(open, ')') : p, body);
 		if (!open || (body && open > body)) continue;   /* no parameters */
 		const char *close = strchr(open, ')');
 		for (const char *q = open + 1; q && close && q < close && e->nparams < COMPILE_MAX_PARAMS;) {

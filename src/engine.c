@@ -14,6 +14,7 @@
 #include "diagnose.h"
 #include "engine_replay.h"
 #include "occupancy.h"
+#include "plan_wire.h"
 #include "sanitize.h"
 #include "util.h"
 #include "worker.h"
@@ -25,7 +26,11 @@ typedef struct job {
 	engine_job j;
 	job_step step;
 	int cancelled, waiting_gpu;
-	plan p;
+	plan p;                      /* the run's plan: made once here, sent to the worker as it is */
+	plan rp;                     /* the reference's, when it is not p itself (have_rp) */
+	int have_rp;
+	plan_setting ref_sets[16];   /* the settings rp was made with (the lesson's parameters) */
+	int ref_nsets;
 	compile_job *cj;
 	char cubin[512], ref_cubin[512], pair_cubin[512];
 	int ref_stage;               /* -2: not checked */
@@ -201,6 +206,7 @@ static void job_free(job *j)
 	free((char *)j->j.kernel_name);
 	compile_job_free(j->cj);
 	plan_free(&j->p);
+	if (j->have_rp) plan_free(&j->rp);
 	run_result_clear(&j->r);
 	free(j);
 }
@@ -412,24 +418,34 @@ static void take_compile(engine *e, job *j, const compile_result *cr)
 
 /* Theoretical occupancy of the first kernel launch from r's resources, with the GPU's own limits
  * when there is one (the table's granularity rules), else the --arch table's. */
+/* The limits occupancy is computed with: the GPU's own when there is one (the table's granularity
+ * rules), else the --arch table's; its SM count into *sm_count. */
+static const arch_info *occ_limits(engine *e, arch_info *live, int *sm_count)
+{
+	const arch_info *a = table_arch(e);
+	*sm_count = a->typical_sm_count;
+	if (e->dev.present && !e->o.arch && arch_find(e->dev.arch)) {
+		*live = *arch_find(e->dev.arch);
+		live->max_threads_per_block = e->dev.max_threads_per_block;
+		live->max_threads_per_sm = e->dev.max_threads_per_sm;
+		live->max_blocks_per_sm = e->dev.max_blocks_per_sm;
+		live->regs_per_sm = e->dev.regs_per_sm;
+		live->regs_per_block = e->dev.regs_per_block;
+		live->smem_per_sm = (size_t)e->dev.smem_per_sm;
+		live->smem_per_block_optin = (size_t)e->dev.smem_per_block_optin;
+		*sm_count = e->dev.sm_count;
+		a = live;
+	}
+	return a;
+}
+
 static void occupancy_into(engine *e, const job *j, run_result *r)
 {
-	const plan_launch *L = NULL;
-	for (int i = 0; i < j->p.nlaunches && !L; i++) if (j->p.launches[i].kind == STEP_LAUNCH) L = &j->p.launches[i];
+	const plan_launch *L = plan_first_launch(&j->p);
 	if (!L || r->regs <= 0) return;
 	arch_info live;
-	const arch_info *a = table_arch(e);
-	if (e->dev.present && !e->o.arch && arch_find(e->dev.arch)) {
-		live = *arch_find(e->dev.arch);
-		live.max_threads_per_block = e->dev.max_threads_per_block;
-		live.max_threads_per_sm = e->dev.max_threads_per_sm;
-		live.max_blocks_per_sm = e->dev.max_blocks_per_sm;
-		live.regs_per_sm = e->dev.regs_per_sm;
-		live.regs_per_block = e->dev.regs_per_block;
-		live.smem_per_sm = (size_t)e->dev.smem_per_sm;
-		live.smem_per_block_optin = (size_t)e->dev.smem_per_block_optin;
-		a = &live;
-	}
+	int sm_count;
+	const arch_info *a = occ_limits(e, &live, &sm_count);
 	occ_kernel k = { (int)(L->block[0] * L->block[1] * L->block[2]), r->regs, (size_t)r->static_smem, L->shared };
 	occ_result o;
 	char err[256];
@@ -442,6 +458,31 @@ static void occupancy_into(engine *e, const job *j, run_result *r)
 	} else {
 		strfmt(r->occ_limiter, sizeof r->occ_limiter, "%s", err);
 	}
+}
+
+/* A plan whose expressions read occ_block or occ_min_grid is made again once its kernel is compiled
+ * (cr), with what cudaOccupancyMaxPotentialBlockSize answers for that kernel, computed here from its
+ * resources (occ_potential_block): the first plan, which gave the compile its defines, had the
+ * fallbacks. The tunables, and so the defines, do not change. Returns 0 (p kept when the answer is not
+ * known), or -1 with err when the new plan is refused. */
+static int plan_occ(engine *e, plan *p, const plan_setting *sets, int nsets, const compile_result *cr, char *err, size_t errlen)
+{
+	const plan_launch *L = plan_first_launch(p);
+	const compile_entry *ce = L ? compile_find_entry(cr, L->entry) : NULL;
+	if (!p->uses_occ || !ce || ce->regs <= 0) return 0;
+	arch_info live;
+	int sm_count;
+	const arch_info *a = occ_limits(e, &live, &sm_count);
+	occ_kernel k = { 0, ce->regs, (size_t)ce->static_smem, L->shared };
+	plan_device pd;
+	char why[256];
+	engine_plan_device(e, &pd);
+	if (occ_potential_block(a, sm_count, &k, ce->max_threads, &pd.occ_block, &pd.occ_min_grid, why, sizeof why)) return 0;
+	plan again;
+	if (plan_make(&again, p->l, p->stage, sets, nsets, &pd, err, errlen)) { plan_free(&again); return -1; }
+	plan_free(p);
+	*p = again;
+	return 0;
 }
 
 static int reference_stage(const lesson *l)
@@ -491,6 +532,28 @@ static int add_file(sb *b, const char *key, const char *name, const char *path, 
 	return 0;
 }
 
+/* The job's settings that are the lesson's parameters (a reference runs at its own defaults). */
+static int param_sets(const job *j, plan_setting *out)
+{
+	int n = 0;
+	for (int i = 0; i < j->j.nsets; i++) if (lesson_find_param(j->j.lesson, j->j.sets[i].name)) out[n++] = j->j.sets[i];
+	return n;
+}
+
+/* The reference's plan, made once: the one compile_other made for a stage of its own, else the
+ * baseline's (planned here: nothing to compile), else the job's own plan (the reference is this stage
+ * at exactly these settings). NULL with err when the reference is refused. */
+static const plan *reference_plan(engine *e, job *j, char *err, size_t errlen)
+{
+	if (j->have_rp) return &j->rp;
+	if (j->ref_stage >= 0) return &j->p;
+	plan_device pd;
+	engine_plan_device(e, &pd);
+	j->ref_nsets = param_sets(j, j->ref_sets);
+	j->have_rp = 1;
+	return plan_make(&j->rp, j->j.lesson, -1, j->ref_sets, j->ref_nsets, &pd, err, errlen) ? NULL : &j->rp;
+}
+
 static void send_run(engine *e, job *j)
 {
 	char err[1024];
@@ -505,19 +568,33 @@ static void send_run(engine *e, job *j)
 	sb b = {0};
 	uint64_t seed = j->j.has_seed ? j->j.seed : e->seed;
 	double limit = j->j.sanitize ? (e->o.timeout_s * 10 > 60 ? e->o.timeout_s * 10 : 60) : e->o.timeout_s;
+	const plan *ref = NULL;
+	if (j->ref_stage > -2 && !(ref = reference_plan(e, j, err, sizeof err))) {
+		char msg[1200];
+		strfmt(msg, sizeof msg, "the reference cannot run: %s", err);
+		finish(e, j, RUN_REFUSED, msg);
+		return;
+	}
 	sb_add(&b, "run\n");
-	int bad = add_file(&b, "lesson", j->j.lesson->path, j->j.lesson->path, err, sizeof err) ||
-	          (j->cubin[0] && add_file(&b, "cubin", NULL, j->cubin, err, sizeof err)) ||
+	sb text = {0};
+	plan_wire_write(&text, &j->p);
+	worker_add_blob(&b, "plan", NULL, text.s, text.len);
+	if (ref) {
+		text.len = 0;
+		plan_wire_write(&text, ref);
+		worker_add_blob(&b, "ref_plan", NULL, text.s, text.len);
+	}
+	sb_free(&text);
+	int bad = (j->cubin[0] && add_file(&b, "cubin", NULL, j->cubin, err, sizeof err)) ||
 	          (j->ref_cubin[0] && add_file(&b, "ref_cubin", NULL, j->ref_cubin, err, sizeof err)) ||
 	          (j->pair_cubin[0] && add_file(&b, "pair_cubin", NULL, j->pair_cubin, err, sizeof err));
 	if (bad) { sb_free(&b); finish(e, j, RUN_CRASH, err); return; }
-	sb_addf(&b, "stage %d\nref_stage %d\nseed %llu\nverify 1\ntime %d\nreps %d\nbudget %d\ncounters %d\nwatchdog %.0f\n",
-	        j->j.stage, j->ref_stage, (unsigned long long)seed, !j->j.no_time && !j->j.sanitize, e->o.reps, e->o.time_budget_ms,
+	sb_addf(&b, "seed %llu\nverify 1\ntime %d\nreps %d\nbudget %d\ncounters %d\nwatchdog %.0f\n",
+	        (unsigned long long)seed, !j->j.no_time && !j->j.sanitize, e->o.reps, e->o.time_budget_ms,
 	        j->j.counters && !e->o.no_counters && !j->j.sanitize, limit + 5);   /* our watchdog acts first */
 	if (j->j.untrusted) sb_add(&b, "untrusted 1\n");
 	if (j->j.hotspots && !j->j.sanitize) sb_add(&b, "hotspots 1\n");
 	if (j->j.has_tolerance) sb_addf(&b, "tolerance %d %.17g %.17g\n", j->j.exact, j->j.rel_tol, j->j.abs_tol);
-	for (int i = 0; i < j->j.nsets; i++) sb_addf(&b, "set %s %s\n", j->j.sets[i].name, j->j.sets[i].value);
 	sb_add(&b, "end\n");
 	bad = worker_send(j->w, b.s, b.len);
 	sb_free(&b);
@@ -526,29 +603,28 @@ static void send_run(engine *e, job *j)
 	notify(e, j, JOB_RUNNING, NULL);
 }
 
-/* Starts compiling stage s (its own kernel) with the defines of the job's settings, for the step
- * st; for the reference only the lesson's parameters apply (it runs with its default tunables). */
+/* Starts compiling stage s (its own kernel) for the step st: the pair with the job's own defines (it
+ * runs the job's plan), the reference with those of its own plan, made here once, where only the
+ * lesson's parameters apply (it runs with its default tunables). */
 static int compile_other(engine *e, job *j, int s, job_step st)
 {
 	const lesson *l = j->j.lesson;
-	plan rp;
-	plan_setting sets[16];
-	int n = 0;
-	for (int i = 0; i < j->j.nsets; i++)
-		if (st == ST_COMPILE_PAIR || lesson_find_param(l, j->j.sets[i].name)) sets[n++] = j->j.sets[i];
-	plan_device pd;
-	engine_plan_device(e, &pd);
 	char err[1024];
-	char adjusted[96];
-	if (plan_make_fit(&rp, l, s, sets, &n, 16, &pd, adjusted, sizeof adjusted, err, sizeof err)) {
-		plan_free(&rp);
-		char msg[1200];
-		strfmt(msg, sizeof msg, "the reference stage %s cannot run: %s", l->stages[s].id, err);
-		finish(e, j, RUN_REFUSED, msg);
-		return -1;
+	if (st == ST_COMPILE_REF) {
+		plan_device pd;
+		engine_plan_device(e, &pd);
+		char adjusted[96];
+		j->ref_nsets = param_sets(j, j->ref_sets);
+		j->have_rp = 1;
+		if (plan_make_fit(&j->rp, l, s, j->ref_sets, &j->ref_nsets, 16, &pd, adjusted, sizeof adjusted, err, sizeof err)) {
+			char msg[1200];
+			strfmt(msg, sizeof msg, "the reference stage %s cannot run: %s", l->stages[s].id, err);
+			finish(e, j, RUN_REFUSED, msg);
+			return -1;
+		}
 	}
-	j->cj = start_compile(e, j, &l->stages[s], 0, rp.defines, rp.ndefines, err, sizeof err);
-	plan_free(&rp);
+	const plan *p = st == ST_COMPILE_REF ? &j->rp : &j->p;
+	j->cj = start_compile(e, j, &l->stages[s], 0, p->defines, p->ndefines, err, sizeof err);
 	if (!j->cj) { finish(e, j, RUN_COMPILE_ERROR, err); return -1; }
 	j->step = st;
 	return 0;
@@ -733,13 +809,29 @@ static void step_compile(engine *e, job *j)
 		return;
 	}
 	int bad = 0;
+	char err[1024];
 	if (st == ST_COMPILE_REF) {
 		strfmt(j->ref_cubin, sizeof j->ref_cubin, "%s", cr->cubin_path);
+		if (plan_occ(e, &j->rp, j->ref_sets, j->ref_nsets, cr, err, sizeof err)) {
+			char msg[1200];
+			strfmt(msg, sizeof msg, "the reference stage %s cannot run: %s", j->j.lesson->stages[j->ref_stage].id, err);
+			compile_job_free(j->cj);
+			j->cj = NULL;
+			finish(e, j, RUN_REFUSED, msg);
+			return;
+		}
 	} else if (st == ST_COMPILE_PAIR) {
 		strfmt(j->pair_cubin, sizeof j->pair_cubin, "%s", cr->cubin_path);
 		if (j->ref_stage == j->j.stage && !j->j.nsets) strfmt(j->ref_cubin, sizeof j->ref_cubin, "%s", cr->cubin_path);
 	} else {
 		strfmt(j->cubin, sizeof j->cubin, "%s", cr->cubin_path);
+		if (plan_occ(e, &j->p, j->j.sets, j->j.nsets, cr, err, sizeof err)) {
+			compile_job_free(j->cj);
+			j->cj = NULL;
+			finish(e, j, RUN_REFUSED, err);
+			return;
+		}
+		settings_text(j, j->r.settings, sizeof j->r.settings);
 		take_compile(e, j, cr);
 		free(j->r.log);
 		j->r.log = xstrdup(cr->log);
@@ -756,8 +848,7 @@ static void step_compile(engine *e, job *j)
 static void diagnose_into(engine *e, const lesson *l, run_result *r)
 {
 	if (r->status != RUN_OK && r->status != RUN_WRONG) return;
-	diag_inputs in = { r->bytes, r->flops, e->dev.sm_count, e->dev.bw_attainable_gbps,
-	                   peak_gflops(peak_of(l->peak), &e->dev) };
+	diag_inputs in = { r->bytes, r->flops, e->dev.sm_count, e->dev.bw_attainable_gbps, peak_gflops(peak_of(l->peak), &e->dev) };
 	diag_finding f[8];
 	int n = diagnose_run(r, &in, f, 8);
 	sb b = {0};
@@ -772,18 +863,6 @@ static void diagnose_into(engine *e, const lesson *l, run_result *r)
 static void take_result(engine *e, job *j, run_result *w)
 {
 	run_result *r = &j->r;
-	/* A launch sized on the GPU (a stage that reads occ_block or occ_min_grid, which only the worker
-	 * can ask the occupancy API for) is the worker's to report: its grid and block replace the plan's,
-	 * and the occupancy is computed again for that block. */
-	plan_launch *L = NULL;
-	for (int i = 0; i < j->p.nlaunches && !L; i++) if (j->p.launches[i].kind == STEP_LAUNCH) L = &j->p.launches[i];
-	if (L && w->block[0] && (memcmp(w->block, L->block, sizeof L->block) || memcmp(w->grid, L->grid, sizeof L->grid))) {
-		memcpy(L->grid, w->grid, sizeof L->grid);
-		memcpy(L->block, w->block, sizeof L->block);
-		memcpy(r->grid, w->grid, sizeof r->grid);
-		memcpy(r->block, w->block, sizeof r->block);
-		occupancy_into(e, j, r);
-	}
 	int from_driver = r->regs == 0 && w->regs > 0;
 	if (from_driver) {
 		r->regs = w->regs;
@@ -967,7 +1046,7 @@ run_status engine_run_sync(engine *e, const engine_job *j, run_result *r)
 score_metric engine_score_metric(engine *e, const lesson *l)
 {
 	if (!l->flops.e) return SCORE_GBPS;
-	if (l->peak && strstr(l->peak, "tensor")) return SCORE_GFLOPS;
+	if (peak_is_tensor(peak_of(l->peak))) return SCORE_GFLOPS;
 	plan p;
 	plan_device pd;
 	engine_plan_device(e, &pd);

@@ -58,6 +58,13 @@ replay *replay_load(const char *path, char *err, size_t errlen)
 	size_t len;
 	char *text = file_read(path, &len);
 	if (!text) { strfmt(err, errlen, "%s: cannot read the replay file", path); return NULL; }
+	replay *rp = replay_load_buffer(path, text, len, err, errlen);
+	free(text);
+	return rp;
+}
+
+replay *replay_load_buffer(const char *path, const char *text, size_t len, char *err, size_t errlen)
+{
 	yaml_parser_t p;
 	yaml_document_t doc;
 	yaml_parser_initialize(&p);
@@ -65,7 +72,6 @@ replay *replay_load(const char *path, char *err, size_t errlen)
 	if (!yaml_parser_load(&p, &doc)) {
 		fail(err, errlen, path, p.problem_mark, p.problem ? p.problem : "not JSON");
 		yaml_parser_delete(&p);
-		free(text);
 		return NULL;
 	}
 	yaml_parser_delete(&p);
@@ -91,7 +97,6 @@ replay *replay_load(const char *path, char *err, size_t errlen)
 		}
 	}
 	yaml_document_delete(&doc);
-	free(text);
 	if (bad) { replay_free(rp); return NULL; }
 	clean_fields(device_info_fields, device_info_nfields, &rp->dev);
 	for (int i = 0; i < rp->n; i++) {

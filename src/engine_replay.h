@@ -9,6 +9,8 @@
 typedef struct replay replay;
 /* Loads path; NULL with "file:line:col: message" in err. */
 replay *replay_load(const char *path, char *err, size_t errlen);
+/* The same from len bytes of text (path names it in messages). */
+replay *replay_load_buffer(const char *path, const char *text, size_t len, char *err, size_t errlen);
 const device_info *replay_device(const replay *rp);
 /* Fills r with the recorded result for the job's lesson, stage and settings, compared as the values
  * of p, the job's plan (so n=1<<26 finds n=67108864): the first record that agrees with every

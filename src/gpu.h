@@ -21,12 +21,11 @@ int gpu_worker_main(FILE *in, FILE *out, int gpu);
 int gpu_device_query(int gpu, device_info *d);
 /* The worker's device (valid after a successful query). */
 const device_info *gpu_device(void);
-void gpu_plan_device(plan_device *out);
-/* For a stage whose expressions read occ_block or occ_min_grid: plans it once, loads its first
- * kernel from code (a cubin) and sets pd->occ_block and pd->occ_min_grid to what
- * cudaOccupancyMaxPotentialBlockSize answers for it, with that launch's dynamic shared memory.
- * Otherwise, or when the API fails, both stay 0 (plan.h's fallbacks). */
-void gpu_occ_device(plan_device *pd, const lesson *l, int stage, const plan_setting *sets, int nsets, const void *code, size_t len);
+/* For a plan whose expressions read occ_block and occ_min_grid (computed by the parent from the
+ * kernel's resources, occ_potential_block): asks the runtime's cudaOccupancyMaxPotentialBlockSize for
+ * kernel k with that dynamic shared memory and, when its answer differs, says both in r->message (they
+ * should agree: occupancy.c says why). */
+void gpu_occ_check(const plan *p, cudaKernel_t k, size_t shared, run_result *r);
 /* --- gpu_occupancy.cpp: cudaOccupancyMaxPotentialBlockSize (a C++ template of the runtime) from C. */
 cudaError_t gpu_occ_potential_block(cudaKernel_t k, size_t dynamic_smem, int *block, int *min_grid);
 
@@ -38,7 +37,8 @@ cudaError_t gpu_occ_potential_block(cudaKernel_t k, size_t dynamic_smem, int *bl
 #define GPU_GUARD_BYTE 0x5C
 
 typedef struct {
-	const char *name; lesson_dtype type; int64_t count; size_t bytes;
+	char *name;                 /* owned: the plan it came from is gone by the next run */
+	lesson_dtype type; int64_t count; size_t bytes;
 	void *ptr, *ref;            /* ref: the reference's copy for compared outputs (device) */
 	void *base;                 /* the allocation: guard, ptr's bytes, guard (room for cap bytes) */
 	size_t cap, ref_cap;        /* what the allocations hold: a smaller size reuses them */
@@ -62,7 +62,7 @@ gpu_buffer *gpu_data_find(gpu_data *d, const char *name);
 /* Sets every output buffer to its poison (NaN bytes for floats, 0xA5 for integers), asynchronously. */
 cudaError_t gpu_data_poison(gpu_data *d, cudaStream_t s);
 /* Copies the compared outputs into their ref copies. */
-cudaError_t gpu_data_save_ref(gpu_data *d, char **names, int n);
+cudaError_t gpu_data_save_ref(gpu_data *d, const char *const *names, int n);
 /* Hides the reference copies from a learner's kernel: each is scrambled in place with a fresh random
  * key that stays on the host (the comparison unscrambles on the fly). */
 cudaError_t gpu_data_hide_ref(gpu_data *d);
@@ -71,7 +71,7 @@ cudaError_t gpu_data_hide_ref(gpu_data *d);
  * refilled); -1 on a CUDA error (err). */
 int gpu_data_check_guards(gpu_data *d, run_result *r, char *err, size_t errlen);
 /* Compares outputs with the refs; fills r's check fields. 0 or -1 with err. */
-int gpu_data_compare(gpu_data *d, char **names, int n, int exact, double abs_tol, double rel_tol, run_result *r,
+int gpu_data_compare(gpu_data *d, const char *const *names, int n, int exact, double abs_tol, double rel_tol, run_result *r,
                      char *err, size_t errlen);
 /* Frees scratch buffers only (lesson buffers stay for the next run). */
 void gpu_data_drop_scratch(gpu_data *d);

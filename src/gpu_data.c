@@ -65,6 +65,8 @@ static void free_buffer(gpu_buffer *b)
 {
 	cudaFree(b->base);
 	cudaFree(b->ref);
+	free(b->name);
+	b->name = NULL;
 }
 
 gpu_buffer *gpu_data_find(gpu_data *d, const char *name)
@@ -95,7 +97,6 @@ static int alloc_buffer(gpu_data *d, const plan_buffer *pb, char *err, size_t er
 	d->b = xrealloc(d->b, (size_t)(d->n + 1) * sizeof *d->b);
 	gpu_buffer *b = &d->b[d->n];
 	memset(b, 0, sizeof *b);
-	b->name = pb->name;
 	b->type = pb->type;
 	b->count = pb->count;
 	b->bytes = (size_t)pb->count * lesson_dtype_size(pb->type);
@@ -111,6 +112,7 @@ static int alloc_buffer(gpu_data *d, const plan_buffer *pb, char *err, size_t er
 		cudaGetLastError();
 		return -1;
 	}
+	b->name = xstrdup(pb->name);
 	b->ptr = (char *)b->base + GPU_GUARD;   /* GPU_GUARD keeps cudaMalloc's 256-byte alignment */
 	d->n++;
 	return 0;
@@ -122,7 +124,6 @@ static int reuse(gpu_buffer *b, const plan_buffer *pb)
 {
 	size_t bytes = (size_t)pb->count * lesson_dtype_size(pb->type);
 	if (b->cap < bytes) return 1;
-	b->name = pb->name;
 	b->type = pb->type;
 	b->count = pb->count;
 	b->bytes = bytes;
@@ -151,7 +152,8 @@ int gpu_data_prepare(gpu_data *d, const plan *p, const char *key, uint64_t seed,
 			if (r == 0) {
 				d->b = xrealloc(d->b, (size_t)(d->n + 1) * sizeof *d->b);   /* alloc_buffer grows it one at a time too */
 				d->b[d->n++] = *b;
-				b->base = b->ref = NULL;       /* moved */
+				b->base = b->ref = NULL;       /* moved, and its name with it */
+				b->name = NULL;
 				d->b[d->n - 1].ref_key = 0;
 			} else if (alloc_buffer(d, pb, err, errlen)) {
 				gpu_data_free(&old);
@@ -171,12 +173,6 @@ int gpu_data_prepare(gpu_data *d, const plan *p, const char *key, uint64_t seed,
 		gpu_data_free(&old);           /* what was not reused */
 		strfmt(d->key, sizeof d->key, "%s", key);
 		d->have_ref = 0;
-	} else {
-		/* Names point into the plan's lesson, which the worker may have reloaded: refresh them. */
-		for (int i = 0; i < p->nbuffers; i++) {
-			gpu_buffer *b = gpu_data_find(d, p->buffers[i].name);
-			if (b) b->name = p->buffers[i].name;
-		}
 	}
 	for (int i = 0; i < p->nbuffers; i++) {
 		if (!p->buffers[i].scratch) continue;
@@ -200,7 +196,7 @@ cudaError_t gpu_data_poison(gpu_data *d, cudaStream_t s)
 	return cudaSuccess;
 }
 
-cudaError_t gpu_data_save_ref(gpu_data *d, char **names, int n)
+cudaError_t gpu_data_save_ref(gpu_data *d, const char *const *names, int n)
 {
 	for (int i = 0; i < n; i++) {
 		gpu_buffer *b = gpu_data_find(d, names[i]);
@@ -287,7 +283,7 @@ int gpu_data_check_guards(gpu_data *d, run_result *r, char *err, size_t errlen)
 	return 1;
 }
 
-int gpu_data_compare(gpu_data *d, char **names, int n, int exact, double abs_tol, double rel_tol, run_result *r,
+int gpu_data_compare(gpu_data *d, const char *const *names, int n, int exact, double abs_tol, double rel_tol, run_result *r,
                      char *err, size_t errlen)
 {
 	r->checked = 1;

@@ -11,37 +11,16 @@ static device_info dev;
 
 const device_info *gpu_device(void) { return &dev; }
 
-void gpu_plan_device(plan_device *out)
+void gpu_occ_check(const plan *p, cudaKernel_t k, size_t shared, run_result *r)
 {
-	out->sm_count = dev.sm_count;
-	out->warp_size = dev.warp_size;
-	out->max_threads_per_block = dev.max_threads_per_block;
-	out->cc = dev.cc;
-	out->l2_bytes = dev.l2_bytes;
-	out->max_shared_per_block = dev.smem_per_block_optin;
-	out->occ_block = out->occ_min_grid = 0;
-}
-
-void gpu_occ_device(plan_device *pd, const lesson *l, int stage, const plan_setting *sets, int nsets, const void *code, size_t len)
-{
-	pd->occ_block = pd->occ_min_grid = 0;
-	if (stage < 0 || !code || !len) return;
-	plan p;
-	char err[256];
-	const plan_launch *L = plan_make(&p, l, stage, sets, nsets, pd, err, sizeof err) == 0 && p.uses_occ ? plan_first_launch(&p) : NULL;
-	cudaLibrary_t lib = NULL;
-	cudaKernel_t k;
-	int block = 0, grid = 0;
-	if (L && cudaLibraryLoadData(&lib, code, NULL, NULL, 0, NULL, NULL, 0) == cudaSuccess &&
-	    cudaLibraryGetKernel(&k, lib, L->entry) == cudaSuccess &&
-	    (L->shared <= 48 * 1024 || cudaFuncSetAttribute((const void *)k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)L->shared) == cudaSuccess) &&
-	    gpu_occ_potential_block(k, L->shared, &block, &grid) == cudaSuccess && block > 0) {
-		pd->occ_block = block;
-		pd->occ_min_grid = grid;
-	}
-	cudaGetLastError();
-	if (lib) cudaLibraryUnload(lib);
-	plan_free(&p);
+	const expr_value *block = plan_var_get(p, "occ_block"), *grid = plan_var_get(p, "occ_min_grid");
+	int b = 0, g = 0;
+	if (!p->uses_occ || !k || !block || !grid) return;
+	if (gpu_occ_potential_block(k, shared, &b, &g) != cudaSuccess) { cudaGetLastError(); return; }
+	if (b == block->i && g == grid->i) return;
+	size_t n = strlen(r->message);
+	strfmt(r->message + n, sizeof r->message - n, "%soccupancy: the runtime's cudaOccupancyMaxPotentialBlockSize answers block %d, grid %d; "
+	       "the plan used block %lld, grid %lld", n ? "; " : "", b, g, (long long)block->i, (long long)grid->i);
 }
 
 static int cmp_float(const void *a, const void *b)

@@ -12,6 +12,7 @@
 #include "gpu.h"
 #include "hotspots.h"
 #include "lesson.h"
+#include "plan_wire.h"
 #include "util.h"
 #include "worker.h"
 
@@ -19,21 +20,17 @@
 typedef struct { char *data; size_t len; } blob;
 
 typedef struct {
-	char lesson[512];               /* the lesson's name, for its messages */
-	blob lesson_text, cubin, ref_cubin, pair_cubin;
-	int stage, ref_stage, verify, time, reps, budget_ms, counters;
+	blob plan, ref_plan;            /* the evaluated plans (plan_wire.h); ref_plan empty: no check */
+	blob cubin, ref_cubin, pair_cubin;
+	int verify, time, reps, budget_ms, counters;
 	int hotspots;                   /* after the other runs, a hotspot pass (hotspots.h) */
 	int watchdog_s;                 /* no progress for this long in a run: the worker ends itself (0: never) */
 	int untrusted;                  /* a learner's kernel: see worker.h */
 	int has_tol, exact; double rel_tol, abs_tol;
 	uint64_t seed;
-	plan_setting sets[16]; int nsets;
 } request;
 
 static FILE *out;
-static lesson *cur_lesson;
-static char cur_lesson_path[512];
-static blob cur_lesson_text;
 static int watchdog_s;
 static gpu_data data;
 static char ref_key[1200];
@@ -71,26 +68,6 @@ static void send_result(const run_result *r)
 	}
 	fprintf(out, "end\n");
 	fflush(out);
-}
-
-/* The lesson from the text that came with the request (no kernel files: the code came compiled). */
-static const lesson *get_lesson(const request *q, char *err, size_t errlen)
-{
-	const blob *t = &q->lesson_text;
-	if (!t->data) { strfmt(err, errlen, "the request has no lesson"); return NULL; }
-	if (cur_lesson && !strcmp(cur_lesson_path, q->lesson) && cur_lesson_text.len == t->len && !memcmp(cur_lesson_text.data, t->data, t->len))
-		return cur_lesson;
-	lesson_free(cur_lesson);
-	free(cur_lesson_text.data);
-	cur_lesson_text = (blob){ NULL, 0 };
-	cur_lesson = lesson_load_buffer(q->lesson, t->data, t->len, NULL, err, errlen);
-	strfmt(cur_lesson_path, sizeof cur_lesson_path, "%s", q->lesson);
-	if (cur_lesson) {
-		cur_lesson_text.data = xmalloc(t->len + 1);
-		memcpy(cur_lesson_text.data, t->data, t->len);
-		cur_lesson_text.len = t->len;
-	}
-	return cur_lesson;
 }
 
 /* The code in b as a file gpu_exec can load (its module cache is keyed by the path, so the name is
@@ -141,55 +118,41 @@ static void fault(run_result *r, const char *what, cudaError_t e)
 static void data_key(const plan *p, uint64_t seed, char *key, size_t n)
 {
 	sb b = {0};
-	sb_addf(&b, "%s|%llu", p->l->path, (unsigned long long)seed);
-	for (int i = 0; i < p->l->nparams; i++) {
-		const expr_value *v = plan_var_get(p, p->l->params[i].name);
+	sb_addf(&b, "%s|%llu", p->lesson_path ? p->lesson_path : "", (unsigned long long)seed);
+	for (int i = p->first_param; i < p->first_param + p->nparams && i < p->nvars; i++) {
 		char buf[48];
-		sb_addf(&b, "|%s=%s", p->l->params[i].name, v ? expr_format(*v, buf, sizeof buf) : "?");
+		sb_addf(&b, "|%s=%s", p->vars[i].name, expr_format(p->vars[i].v, buf, sizeof buf));
 	}
 	strfmt(key, n, "%s", b.s);
 	sb_free(&b);
 }
 
-/* Runs the reference (a stage with default tunables, or the baseline) and keeps its outputs. */
-static int make_reference(const request *q, const lesson *l, const plan_device *pd, run_result *r)
+/* Runs the reference (its plan rp: a stage with default tunables, or the baseline) and keeps its
+ * outputs. */
+static int make_reference(const request *q, const plan *rp, run_result *r)
 {
 	char err[1024];
-	plan rp;
-	plan_setting params[16];
-	int np = 0;
-	for (int i = 0; i < q->nsets; i++) if (lesson_find_param(l, q->sets[i].name)) params[np++] = q->sets[i];
-	plan_device rpd = *pd;
-	gpu_occ_device(&rpd, l, q->ref_stage, params, np, q->ref_cubin.data, q->ref_cubin.len);
-	if (plan_make(&rp, l, q->ref_stage, params, np, &rpd, err, sizeof err)) {
-		r->status = RUN_REFUSED;
-		strfmt(r->message, sizeof r->message, "the reference cannot run: %s", err);
-		plan_free(&rp);
-		return -1;
-	}
 	char key[1200];
-	data_key(&rp, q->seed, key, sizeof key);
-	if (gpu_data_prepare(&data, &rp, key, q->seed, err, sizeof err) < 0) {
+	data_key(rp, q->seed, key, sizeof key);
+	if (gpu_data_prepare(&data, rp, key, q->seed, err, sizeof err) < 0) {
 		r->status = RUN_FAULT;
 		strfmt(r->message, sizeof r->message, "%s", err);
-		plan_free(&rp);
 		return -1;
 	}
-	gpu_exec *x = exec_of(&rp, &q->ref_cubin, err, sizeof err);
+	gpu_exec *x = exec_of(rp, &q->ref_cubin, err, sizeof err);
 	cudaError_t e = cudaSuccess;
-	if (!x) { r->status = RUN_FAULT; strfmt(r->message, sizeof r->message, "reference: %s", err); plan_free(&rp); return -1; }
+	if (!x) { r->status = RUN_FAULT; strfmt(r->message, sizeof r->message, "reference: %s", err); return -1; }
 	if ((e = gpu_data_poison(&data, 0)) || (e = gpu_exec_launch(x, 0)) || (e = cudaDeviceSynchronize()) ||
-	    (e = gpu_data_save_ref(&data, l->compare, l->ncompare))) {
+	    (e = gpu_data_save_ref(&data, rp->compare, rp->ncompare))) {
 		fault(r, "the reference run failed", e);
 	}
 	gpu_exec_free(x);
-	plan_free(&rp);
 	if (e) return -1;
-	strfmt(ref_key, sizeof ref_key, "%s|ref %d", key, q->ref_stage);
+	strfmt(ref_key, sizeof ref_key, "%s|ref %d", key, rp->stage);
 	return 0;
 }
 
-static void fill_metrics(const plan *p, const lesson *l, run_result *r)
+static void fill_metrics(const plan *p, run_result *r)
 {
 	const device_info *d = gpu_device();
 	double s = r->ms_median * 1e-3;
@@ -202,7 +165,7 @@ static void fill_metrics(const plan *p, const lesson *l, run_result *r)
 	r->gflops = p->flops / s / 1e9;
 	if (d->bw_theoretical_gbps > 0) r->pct_theoretical_bw = 100 * r->gbps / d->bw_theoretical_gbps;
 	if (d->bw_attainable_gbps > 0) r->pct_attainable_bw = 100 * r->gbps / d->bw_attainable_gbps;
-	double peak = peak_gflops(peak_of(l->peak), d);
+	double peak = peak_gflops(p->peak, d);   /* the plan's: chosen once, by the parent (peak_of) */
 	if (peak > 0) r->pct_compute_peak = 100 * r->gflops / peak;
 }
 
@@ -361,7 +324,7 @@ static void read_hotspots(const plan *p, const request *q, run_result *r)
 }
 
 /* The last repetition again, then its result compared. */
-static void recheck(gpu_exec *x, const request *q, const lesson *l, int exact, double abs_tol, double rel_tol, run_result *r)
+static void recheck(gpu_exec *x, const request *q, const plan *p, int exact, double abs_tol, double rel_tol, run_result *r)
 {
 	char err[512];
 	run_result again;
@@ -369,7 +332,7 @@ static void recheck(gpu_exec *x, const request *q, const lesson *l, int exact, d
 	cudaError_t e;
 	if ((e = prepare_rep(q)) || (e = gpu_exec_launch(x, 0)) || (e = cudaDeviceSynchronize())) { fault(r, "the kernel failed after its timed runs", e); return; }
 	int g = gpu_data_check_guards(&data, &again, err, sizeof err);
-	if (g == 0 && gpu_data_compare(&data, l->compare, l->ncompare, exact, abs_tol, rel_tol, &again, err, sizeof err)) g = -1;
+	if (g == 0 && gpu_data_compare(&data, p->compare, p->ncompare, exact, abs_tol, rel_tol, &again, err, sizeof err)) g = -1;
 	if (g < 0) { r->status = RUN_FAULT; strfmt(r->message, sizeof r->message, "checking the result again: %s", err); return; }
 	if (g == 0 && again.passed) return;
 	r->status = RUN_WRONG;
@@ -380,31 +343,33 @@ static void recheck(gpu_exec *x, const request *q, const lesson *l, int exact, d
 	strfmt(r->message, sizeof r->message, "right on the first run, wrong after %d timed runs: %s", r->reps, again.message);
 }
 
+/* The plan in b (plan_wire.h) into p; 0, or -1 with r refused (the parent sent something broken). */
+static int read_plan(const blob *b, const char *what, plan *p, run_result *r)
+{
+	char err[512];
+	if (!plan_wire_read(p, b->data ? b->data : "", b->len, err, sizeof err)) return 0;
+	r->status = RUN_REFUSED;
+	strfmt(r->message, sizeof r->message, "the %s that came with the request: %s", what, err);
+	return -1;
+}
+
 static void do_run(const request *q, run_result *r)
 {
 	char err[1024];
-	const lesson *l = get_lesson(q, err, sizeof err);
-	if (!l) { r->status = RUN_REFUSED; strfmt(r->message, sizeof r->message, "%s", err); return; }
-	plan_device pd;
-	gpu_plan_device(&pd);
-	gpu_occ_device(&pd, l, q->stage, q->sets, q->nsets, q->cubin.data, q->cubin.len);
-	plan p;
-	if (plan_make(&p, l, q->stage, q->sets, q->nsets, &pd, err, sizeof err)) {
-		r->status = RUN_REFUSED;
-		strfmt(r->message, sizeof r->message, "%s", err);
+	plan p, rp;
+	int have_ref = q->ref_plan.len > 0;
+	memset(&rp, 0, sizeof rp);
+	if (read_plan(&q->plan, "plan", &p, r) || (have_ref && read_plan(&q->ref_plan, "reference's plan", &rp, r))) {
 		plan_free(&p);
+		plan_free(&rp);
 		return;
 	}
-	/* The launch as run: the engine takes it where it differs from its own plan (occ_block). */
 	const plan_launch *first = plan_first_launch(&p);
 	if (first) { memcpy(r->grid, first->grid, sizeof r->grid); memcpy(r->block, first->block, sizeof r->block); }
-	strfmt(r->lesson, sizeof r->lesson, "%s", l->id);
-	strfmt(r->stage, sizeof r->stage, "%s", q->stage >= 0 ? l->stages[q->stage].id : "baseline");
 	r->seed = q->seed;
-	int checked = q->verify && q->ref_stage > -2 && l->ncompare > 0 &&
-	              (q->stage >= 0 ? l->stages[q->stage].check : l->baseline->check);
-	int exact = q->has_tol ? q->exact : l->exact;
-	double abs_tol = q->has_tol ? q->abs_tol : l->abs_tol, rel_tol = q->has_tol ? q->rel_tol : l->rel_tol;
+	int checked = q->verify && have_ref && p.check;
+	int exact = q->has_tol ? q->exact : p.exact;
+	double abs_tol = q->has_tol ? q->abs_tol : p.abs_tol, rel_tol = q->has_tol ? q->rel_tol : p.rel_tol;
 	gpulock_acquire(gpu_device()->uuid, (q->time ? (q->budget_ms > 0 ? q->budget_ms : 400) / 1000.0 : 0) + 0.2, send_note, NULL);
 	fputs("phase running\n", out);
 	fflush(out);
@@ -413,8 +378,8 @@ static void do_run(const request *q, run_result *r)
 	char key[1200];
 	data_key(&p, q->seed, key, sizeof key);
 	char want_ref[1200];
-	strfmt(want_ref, sizeof want_ref, "%s|ref %d", key, q->ref_stage);
-	if (checked && (strcmp(want_ref, ref_key) || !data.have_ref || strcmp(data.key, key)) && make_reference(q, l, &pd, r)) goto out;
+	strfmt(want_ref, sizeof want_ref, "%s|ref %d", key, rp.stage);
+	if (checked && (strcmp(want_ref, ref_key) || !data.have_ref || strcmp(data.key, key)) && make_reference(q, &rp, r)) goto out;
 	if (gpu_data_prepare(&data, &p, key, q->seed, err, sizeof err) < 0) {
 		r->status = RUN_FAULT;
 		strfmt(r->message, sizeof r->message, "%s", err);
@@ -446,12 +411,13 @@ static void do_run(const request *q, run_result *r)
 		int nb = 0;
 		if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&nb, (const void *)k, threads, shared) == cudaSuccess) r->occ_api_blocks = nb;
 		cudaGetLastError();
+		gpu_occ_check(&p, k, shared, r);
 	}
 	int g;
 	if ((e = prepare_rep(q)) || (e = gpu_exec_launch(x, 0)) || (e = cudaDeviceSynchronize())) {
-		fault(r, q->stage >= 0 ? "the kernel failed" : "the library call failed", e);
+		fault(r, p.stage >= 0 ? "the kernel failed" : "the library call failed", e);
 	} else if ((g = gpu_data_check_guards(&data, r, err, sizeof err)) < 0 ||
-	           (checked && !g && gpu_data_compare(&data, l->compare, l->ncompare, exact, abs_tol, rel_tol, r, err, sizeof err))) {
+	           (checked && !g && gpu_data_compare(&data, p.compare, p.ncompare, exact, abs_tol, rel_tol, r, err, sizeof err))) {
 		r->status = RUN_FAULT;
 		strfmt(r->message, sizeof r->message, "checking the result: %s", err);
 	} else if (!g) {
@@ -459,10 +425,10 @@ static void do_run(const request *q, run_result *r)
 		if (q->time) time_runs(x, y, q, r);
 		/* A learner's kernel is checked again after its timed runs: right once is not enough (a
 		 * kernel that computes on its first launch only and replays an answer later fails here). */
-		if (q->time && q->untrusted && checked && r->status == RUN_OK) recheck(x, q, l, exact, abs_tol, rel_tol, r);
+		if (q->time && q->untrusted && checked && r->status == RUN_OK) recheck(x, q, &p, exact, abs_tol, rel_tol, r);
 		if (q->counters && r->status != RUN_FAULT) read_counters(x, r);
 		if (q->hotspots && r->status != RUN_FAULT) read_hotspots(&p, q, r);
-		fill_metrics(&p, l, r);
+		fill_metrics(&p, r);
 	}
 	gpu_exec_free(x);
 	gpu_exec_free(y);
@@ -471,6 +437,7 @@ out:
 	watchdog_s = 0;
 	gpulock_release();
 	plan_free(&p);
+	plan_free(&rp);
 }
 
 /* LEN bytes and the newline after them into b; 0, or -1 when they are not there. */
@@ -489,7 +456,7 @@ static int read_blob(FILE *in, const char *v, blob *b)
 
 static void request_free(request *q)
 {
-	blob *bs[] = { &q->lesson_text, &q->cubin, &q->ref_cubin, &q->pair_cubin };
+	blob *bs[] = { &q->plan, &q->ref_plan, &q->cubin, &q->ref_cubin, &q->pair_cubin };
 	for (size_t i = 0; i < sizeof bs / sizeof bs[0]; i++) { free(bs[i]->data); *bs[i] = (blob){ NULL, 0 }; }
 }
 
@@ -498,7 +465,6 @@ static int read_request(FILE *in, request *q)
 {
 	char line[4096];
 	memset(q, 0, sizeof *q);
-	q->ref_stage = -2;
 	q->verify = q->time = 1;
 	while (fgets(line, sizeof line, in)) {
 		rtrim(line);
@@ -506,18 +472,13 @@ static int read_request(FILE *in, request *q)
 		const char *v = sp ? sp + 1 : "";
 		if (sp) *sp = 0;
 		if (!strcmp(line, "end")) return 1;
-		else if (!strcmp(line, "lesson")) {
-			const char *name = strchr(v, ' ');
-			strfmt(q->lesson, sizeof q->lesson, "%s", name ? name + 1 : "lesson");
-			if (read_blob(in, v, &q->lesson_text)) return 0;
-		}
+		else if (!strcmp(line, "plan")) { if (read_blob(in, v, &q->plan)) return 0; }
+		else if (!strcmp(line, "ref_plan")) { if (read_blob(in, v, &q->ref_plan)) return 0; }
 		else if (!strcmp(line, "cubin")) { if (read_blob(in, v, &q->cubin)) return 0; }
 		else if (!strcmp(line, "ref_cubin")) { if (read_blob(in, v, &q->ref_cubin)) return 0; }
 		else if (!strcmp(line, "pair_cubin")) { if (read_blob(in, v, &q->pair_cubin)) return 0; }
 		else if (!strcmp(line, "untrusted")) q->untrusted = atoi(v);
 		else if (!strcmp(line, "tolerance")) q->has_tol = sscanf(v, "%d %lf %lf", &q->exact, &q->rel_tol, &q->abs_tol) == 3;
-		else if (!strcmp(line, "stage")) q->stage = atoi(v);
-		else if (!strcmp(line, "ref_stage")) q->ref_stage = atoi(v);
 		else if (!strcmp(line, "verify")) q->verify = atoi(v);
 		else if (!strcmp(line, "time")) q->time = atoi(v);
 		else if (!strcmp(line, "reps")) q->reps = atoi(v);
@@ -526,13 +487,6 @@ static int read_request(FILE *in, request *q)
 		else if (!strcmp(line, "hotspots")) q->hotspots = atoi(v);
 		else if (!strcmp(line, "watchdog")) q->watchdog_s = atoi(v);
 		else if (!strcmp(line, "seed")) q->seed = strtoull(v, NULL, 10);
-		else if (!strcmp(line, "set") && q->nsets < 16) {
-			const char *sp2 = strchr(v, ' ');
-			if (!sp2) continue;
-			strfmt(q->sets[q->nsets].name, sizeof q->sets[0].name, "%.*s", (int)(sp2 - v), v);
-			strfmt(q->sets[q->nsets].value, sizeof q->sets[0].value, "%s", sp2 + 1);
-			q->nsets++;
-		}
 	}
 	return 0;
 }
@@ -578,7 +532,5 @@ int gpu_worker_main(FILE *in, FILE *o, int gpu)
 	counters_close(ctrs);
 	gpu_data_free(&data);
 	baseline_cleanup();
-	lesson_free(cur_lesson);
-	free(cur_lesson_text.data);
 	return sticky_error ? 3 : 0;
 }

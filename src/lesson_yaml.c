@@ -8,11 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <yaml.h>
+#include "plan.h"
 #include "util.h"
 
-const char *const ly_device_names[] = {
-	"sm_count", "l2_bytes", "warp_size", "max_threads_per_block", "max_shared_per_block", "cc", NULL,
-};
 const char *const ly_baseline_libs[LY_NLIBS][LY_MAX_LIB_ARGS + 1] = {
 	{ "memcpy", "dst", "src", "bytes", NULL },
 	{ "cub_reduce_sum", "in", "out", "count", NULL },
@@ -123,7 +121,7 @@ int ly_name_known(ld *c, const char *name, size_t len)
 	if (len >= sizeof buf) return 0;
 	memcpy(buf, name, len);
 	buf[len] = 0;
-	for (const char *const *d = ly_device_names; *d; d++) if (!strcmp(*d, buf)) return 1;
+	if (plan_device_var(NULL, buf, len, NULL)) return 1;   /* the device values: plan.h's one list */
 	lesson *l = c->l;
 	for (int i = 0; i < l->nparams; i++) if (!strcmp(l->params[i].name, buf)) return 1;
 	for (int i = 0; i < l->nderived; i++) if (l->derived[i].name && !strcmp(l->derived[i].name, buf)) return 1;

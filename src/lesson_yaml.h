@@ -17,7 +17,6 @@ typedef struct {
 
 #define LY_NLIBS 7
 #define LY_MAX_LIB_ARGS 10   /* the name, the arguments, and room for the NULL */
-extern const char *const ly_device_names[];
 /* library name, then its required args (NULL-terminated) */
 extern const char *const ly_baseline_libs[LY_NLIBS][LY_MAX_LIB_ARGS + 1];
 extern const char *const ly_dtype_names[DT_COUNT];

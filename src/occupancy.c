@@ -110,6 +110,42 @@ static int why_zero(const arch_info *a, const occ_kernel *k, const occ_result *o
 	}
 }
 
+/* The calculator's inputs for kernel k on limits a with sm_count SMs; max_threads is the kernel's own
+ * block limit (__launch_bounds__), 0 for none. */
+static void occ_inputs(const arch_info *a, int sm_count, const occ_kernel *k, int max_threads, cudaOccDeviceProp *prop,
+                       cudaOccFuncAttributes *attr, cudaOccDeviceState *state)
+{
+	memset(prop, 0, sizeof *prop);
+	memset(attr, 0, sizeof *attr);
+	memset(state, 0, sizeof *state);
+	prop->computeMajor = a->cc / 10;
+	prop->computeMinor = a->cc % 10;
+	prop->maxThreadsPerBlock = a->max_threads_per_block;
+	prop->maxThreadsPerMultiprocessor = a->max_threads_per_sm;
+	prop->regsPerBlock = a->regs_per_block;
+	prop->regsPerMultiprocessor = a->regs_per_sm;
+	prop->warpSize = a->warp_size;
+	prop->sharedMemPerBlock = a->smem_per_block;
+	prop->sharedMemPerMultiprocessor = a->smem_per_sm;
+	prop->numSms = sm_count > 0 ? sm_count : 1; /* checked > 0; only the minimum grid reads it */
+	prop->sharedMemPerBlockOptin = a->smem_per_block_optin;
+	prop->reservedSharedMemPerBlock = a->smem_reserved_per_block;
+
+	/* No __launch_bounds__ known: the device's limit. A block too large for the registers is no
+	 * limit of its own here: the calculator gives it no resident blocks. */
+	attr->maxThreadsPerBlock = max_threads > 0 && max_threads < a->max_threads_per_block ? max_threads : a->max_threads_per_block;
+	attr->numRegs = k->regs_per_thread;
+	attr->sharedSizeBytes = k->static_smem;
+	attr->partitionedGCConfig = PARTITIONED_GC_OFF;
+	attr->shmemLimitConfig = FUNC_SHMEM_LIMIT_OPTIN;   /* as after cudaFuncSetAttribute(MaxDynamicShared...) */
+	attr->maxDynamicSharedSizeBytes = k->dynamic_smem;
+	attr->numBlockBarriers = 1;                         /* __syncthreads' barrier, as cudaFuncAttributes has */
+	attr->virtualResourceCount = 0;
+
+	state->cacheConfig = CACHE_PREFER_NONE;
+	state->carveoutConfig = SHAREDMEM_CARVEOUT_DEFAULT; /* 0 would mean "max L1": far less shared memory */
+}
+
 int occ_compute(const arch_info *a, const occ_kernel *k, occ_result *out, char *err, size_t errlen)
 {
 	char b1[32];
@@ -152,35 +188,8 @@ int occ_compute(const arch_info *a, const occ_kernel *k, occ_result *out, char *
 	cudaOccFuncAttributes attr;
 	cudaOccDeviceState state;
 	cudaOccResult r;
-	memset(&prop, 0, sizeof prop);
-	memset(&attr, 0, sizeof attr);
-	memset(&state, 0, sizeof state);
 	memset(&r, 0, sizeof r);
-
-	prop.computeMajor = a->cc / 10;
-	prop.computeMinor = a->cc % 10;
-	prop.maxThreadsPerBlock = a->max_threads_per_block;
-	prop.maxThreadsPerMultiprocessor = a->max_threads_per_sm;
-	prop.regsPerBlock = a->regs_per_block;
-	prop.regsPerMultiprocessor = a->regs_per_sm;
-	prop.warpSize = a->warp_size;
-	prop.sharedMemPerBlock = a->smem_per_block;
-	prop.sharedMemPerMultiprocessor = a->smem_per_sm;
-	prop.numSms = a->typical_sm_count > 0 ? a->typical_sm_count : 1; /* checked > 0, unused for blocks/SM */
-	prop.sharedMemPerBlockOptin = a->smem_per_block_optin;
-	prop.reservedSharedMemPerBlock = a->smem_reserved_per_block;
-
-	attr.maxThreadsPerBlock = a->max_threads_per_block; /* no __launch_bounds__ known: the device's */
-	attr.numRegs = k->regs_per_thread;
-	attr.sharedSizeBytes = k->static_smem;
-	attr.partitionedGCConfig = PARTITIONED_GC_OFF;
-	attr.shmemLimitConfig = FUNC_SHMEM_LIMIT_OPTIN;   /* as after cudaFuncSetAttribute(MaxDynamicShared...) */
-	attr.maxDynamicSharedSizeBytes = k->dynamic_smem;
-	attr.numBlockBarriers = 1;                         /* __syncthreads' barrier, as cudaFuncAttributes has */
-	attr.virtualResourceCount = 0;
-
-	state.cacheConfig = CACHE_PREFER_NONE;
-	state.carveoutConfig = SHAREDMEM_CARVEOUT_DEFAULT; /* 0 would mean "max L1": far less shared memory */
+	occ_inputs(a, a->typical_sm_count, k, 0, &prop, &attr, &state);
 
 	cudaOccError st =
 		cudaOccMaxActiveBlocksPerMultiprocessor(&r, &prop, &attr, &state, k->block_threads, k->dynamic_smem);
@@ -223,5 +232,40 @@ int occ_compute(const arch_info *a, const occ_kernel *k, occ_result *out, char *
 		out->occupancy = 0.0;
 		return why_zero(a, k, out, &r, err, errlen);
 	}
+	return 0;
+}
+
+/* Why this agrees with the runtime's cudaOccupancyMaxPotentialBlockSize (what the worker asked the GPU
+ * before): that template (cuda_runtime.h) runs exactly the loop of cudaOccMaxPotentialOccupancyBlockSize
+ * (block sizes from the kernel's limit down in steps of a warp, a size kept only when it keeps strictly
+ * more threads resident, so the largest wins a tie; min grid = its blocks per SM x the SM count), and
+ * asks cudaOccupancyMaxActiveBlocksPerMultiprocessor at each size, whose arithmetic cuda_occupancy.h
+ * is NVIDIA's host copy of. The inputs are the same: the device's limits (the worker's device query,
+ * the table's granularity rules), the registers and static shared memory ptxas reports (what
+ * cudaFuncGetAttributes reads from the same cubin), the default carveout, the launch's dynamic shared
+ * memory, and __launch_bounds__' thread limit (the PTX's .maxntid) when there is one. */
+int occ_potential_block(const arch_info *a, int sm_count, const occ_kernel *k, int max_threads, int *block, int *min_grid,
+                        char *err, size_t errlen)
+{
+	*block = *min_grid = 0;
+	if (!a || !k || !arch_ok(a) || sm_count <= 0) return say(err, errlen, "occupancy: no usable GPU limits");
+	if (k->regs_per_thread <= 0 || k->regs_per_thread > a->max_regs_per_thread)
+		return say(err, errlen, "occupancy: %d registers per thread is not a count the calculator takes", k->regs_per_thread);
+	if (k->static_smem > SANE_SMEM || k->dynamic_smem > SANE_SMEM)
+		return say(err, errlen, "occupancy: shared memory out of range");
+	cudaOccDeviceProp prop;
+	cudaOccFuncAttributes attr;
+	cudaOccDeviceState state;
+	occ_inputs(a, sm_count, k, max_threads, &prop, &attr, &state);
+	/* The function's dynamic shared memory limit as the runtime has it: 48 KiB less the static, unless
+	 * the launch needs more (then the worker raises it to exactly that, as gpu_exec does). */
+	size_t room = a->smem_per_block > k->static_smem ? a->smem_per_block - k->static_smem : 0;
+	attr.maxDynamicSharedSizeBytes = k->dynamic_smem > room ? k->dynamic_smem : room;
+	int grid = 0, b = 0;
+	cudaOccError st = cudaOccMaxPotentialOccupancyBlockSize(&grid, &b, &prop, &attr, &state, NULL, k->dynamic_smem);
+	if (st != CUDA_OCC_SUCCESS || b <= 0)
+		return say(err, errlen, "the occupancy calculator found no block size for this kernel on %s", a->name[0] ? a->name : "this GPU");
+	*block = b;
+	*min_grid = grid;
 	return 0;
 }

@@ -30,6 +30,13 @@ typedef struct {
  * no block fits on an SM (e.g. 1024 threads x 255 registers), out is still filled (active_blocks 0,
  * limiter = the cause) and -1 comes back with the reason. */
 int occ_compute(const arch_info *a, const occ_kernel *k, occ_result *out, char *err, size_t errlen);
+/* What cudaOccupancyMaxPotentialBlockSize answers for kernel k (its block_threads unused) on limits a
+ * with sm_count SMs, computed on the host: the block size that keeps the most threads resident on an SM
+ * (the largest on a tie) into *block, and that many blocks per SM times sm_count (one full wave) into
+ * *min_grid. max_threads: the kernel's __launch_bounds__ limit, 0 for none. Returns 0, or -1 with err
+ * (both 0) when the limits or the kernel's resources cannot be used. */
+int occ_potential_block(const arch_info *a, int sm_count, const occ_kernel *k, int max_threads, int *block, int *min_grid,
+                        char *err, size_t errlen);
 /* "registers", "shared memory", "warps per SM", "blocks per SM", "none". Static string. */
 const char *occ_limiter_name(occ_limiter l);
 #endif

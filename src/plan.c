@@ -2,12 +2,39 @@
 #include "plan.h"
 #include <cuda.h>   /* CUtensorMapDataType's values only: nothing here calls the driver */
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "util.h"
 
 typedef struct { plan *p; const lesson *l; char *err; size_t errlen; } pctx;
+
+/* The device values expressions may name: the one list (plan.h). */
+static const struct { const char *name; size_t at; int wide; } dev_vars[] = {
+	{ "sm_count", offsetof(plan_device, sm_count), 0 },
+	{ "l2_bytes", offsetof(plan_device, l2_bytes), 1 },
+	{ "warp_size", offsetof(plan_device, warp_size), 0 },
+	{ "max_threads_per_block", offsetof(plan_device, max_threads_per_block), 0 },
+	{ "max_shared_per_block", offsetof(plan_device, max_shared_per_block), 1 },
+	{ "cc", offsetof(plan_device, cc), 0 },
+};
+#define NDEV_VARS ((int)(sizeof dev_vars / sizeof dev_vars[0]))
+
+const char *plan_device_var_name(int i) { return i >= 0 && i < NDEV_VARS ? dev_vars[i].name : NULL; }
+
+int plan_device_var(const plan_device *dev, const char *name, size_t len, int64_t *v)
+{
+	for (int i = 0; i < NDEV_VARS; i++) {
+		if (strlen(dev_vars[i].name) != len || memcmp(dev_vars[i].name, name, len)) continue;
+		if (dev) {
+			const char *at = (const char *)dev + dev_vars[i].at;
+			*v = dev_vars[i].wide ? *(const int64_t *)at : *(const int *)at;
+		}
+		return 1;
+	}
+	return 0;
+}
 
 static int lookup(void *ctx, const char *name, size_t len, expr_value *out)
 {
@@ -73,28 +100,39 @@ static int not_whole(pctx *c, const char *name, expr_value v)
 	return -1;
 }
 
+/* Parameter pa's value: the setting s when there is one, else its default; then its range. Returns 0
+ * with the value in *out, or -1 with c's message. */
+static int param_value(pctx *c, const lesson_param *pa, const plan_setting *s, expr_value *out)
+{
+	expr_value v, lo = {0}, hi = {0};
+	if (s ? eval_setting(c, s, &v) : eval(c, &pa->def, &v)) return -1;
+	if (pa->type == DT_I64) {
+		if (not_whole(c, pa->name, v)) return -1;
+		v = ival(expr_as_int(v));
+	} else {
+		v = (expr_value){ .kind = EXPR_FLOAT, .f = expr_as_double(v) };
+	}
+	if ((pa->min.e && eval(c, &pa->min, &lo)) || (pa->max.e && eval(c, &pa->max, &hi))) return -1;
+	char a[32], b[32], x[32];
+	if ((pa->min.e && expr_as_double(v) < expr_as_double(lo)) || (pa->max.e && expr_as_double(v) > expr_as_double(hi))) {
+		strfmt(c->err, c->errlen, "%s = %s is outside its range [%s, %s]", pa->name, expr_format(v, x, sizeof x),
+		       pa->min.e ? expr_format(lo, a, sizeof a) : "-", pa->max.e ? expr_format(hi, b, sizeof b) : "-");
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
 static int set_params(pctx *c, const plan_setting *sets, int nsets, int *used)
 {
 	const lesson *l = c->l;
+	c->p->first_param = c->p->nvars;
 	for (int i = 0; i < l->nparams; i++) {
 		const lesson_param *pa = &l->params[i];
-		const plan_setting *s = find_setting(sets, nsets, pa->name, used);
-		expr_value v, lo, hi;
-		if (s ? eval_setting(c, s, &v) : eval(c, &pa->def, &v)) return -1;
-		if (pa->type == DT_I64) {
-			if (not_whole(c, pa->name, v)) return -1;
-			v = ival(expr_as_int(v));
-		} else {
-			v = (expr_value){ .kind = EXPR_FLOAT, .f = expr_as_double(v) };
-		}
-		if ((pa->min.e && eval(c, &pa->min, &lo)) || (pa->max.e && eval(c, &pa->max, &hi))) return -1;
-		char a[32], b[32], x[32];
-		if ((pa->min.e && expr_as_double(v) < expr_as_double(lo)) || (pa->max.e && expr_as_double(v) > expr_as_double(hi))) {
-			strfmt(c->err, c->errlen, "%s = %s is outside its range [%s, %s]", pa->name, expr_format(v, x, sizeof x),
-			       pa->min.e ? expr_format(lo, a, sizeof a) : "-", pa->max.e ? expr_format(hi, b, sizeof b) : "-");
-			return -1;
-		}
+		expr_value v;
+		if (param_value(c, pa, find_setting(sets, nsets, pa->name, used), &v)) return -1;
 		add_var(c->p, pa->name, v);
+		c->p->nparams++;
 	}
 	for (int i = 0; i < l->nderived; i++) {
 		expr_value v;
@@ -104,27 +142,36 @@ static int set_params(pctx *c, const plan_setting *sets, int nsets, int *used)
 	return 0;
 }
 
+/* Tunable t's value: the setting st when there is one (evaluated, and one of its values), else its
+ * default. Returns 0, or -1 with c's message. */
+static int tunable_value(pctx *c, const lesson_stage *s, const lesson_tunable *t, const plan_setting *st, int64_t *out)
+{
+	int64_t v = t->def;
+	if (st) {
+		expr_value ev;
+		if (eval_setting(c, st, &ev) || not_whole(c, t->name, ev)) return -1;
+		v = expr_as_int(ev);
+		int ok = 0;
+		for (int k = 0; k < t->nvalues; k++) ok |= t->values[k] == v;
+		if (!ok) {
+			sb b = {0};
+			for (int k = 0; k < t->nvalues && k < 12; k++) sb_addf(&b, "%s%lld", k ? ", " : "", (long long)t->values[k]);
+			if (t->nvalues > 12) sb_addf(&b, ", ... %lld", (long long)t->values[t->nvalues - 1]);
+			strfmt(c->err, c->errlen, "%s = %lld is not allowed for stage %s (allowed: %s)", t->name, (long long)v, s->id, b.s);
+			sb_free(&b);
+			return -1;
+		}
+	}
+	*out = v;
+	return 0;
+}
+
 static int set_tunables(pctx *c, const lesson_stage *s, const plan_setting *sets, int nsets, int *used)
 {
 	for (int i = 0; i < s->ntunables; i++) {
 		const lesson_tunable *t = &s->tunables[i];
-		const plan_setting *st = find_setting(sets, nsets, t->name, used);
-		int64_t v = t->def;
-		if (st) {
-			expr_value ev;
-			if (eval_setting(c, st, &ev) || not_whole(c, t->name, ev)) return -1;
-			v = expr_as_int(ev);
-			int ok = 0;
-			for (int k = 0; k < t->nvalues; k++) ok |= t->values[k] == v;
-			if (!ok) {
-				sb b = {0};
-				for (int k = 0; k < t->nvalues && k < 12; k++) sb_addf(&b, "%s%lld", k ? ", " : "", (long long)t->values[k]);
-				if (t->nvalues > 12) sb_addf(&b, ", ... %lld", (long long)t->values[t->nvalues - 1]);
-				strfmt(c->err, c->errlen, "%s = %lld is not allowed for stage %s (allowed: %s)", t->name, (long long)v, s->id, b.s);
-				sb_free(&b);
-				return -1;
-			}
-		}
+		int64_t v;
+		if (tunable_value(c, s, t, find_setting(sets, nsets, t->name, used), &v)) return -1;
 		add_var(c->p, t->name, ival(v));
 		char *d = xasprintf("-D%s=%lld", t->name, (long long)v);
 		c->p->defines = xrealloc(c->p->defines, (size_t)(c->p->ndefines + 1) * sizeof(char *));
@@ -393,6 +440,17 @@ static int make_baseline(pctx *c)
 	return 0;
 }
 
+static void add_device_vars(plan *p, const plan_device *dev)
+{
+	for (int i = 0; i < NDEV_VARS; i++) {
+		int64_t v = 0;
+		plan_device_var(dev, dev_vars[i].name, strlen(dev_vars[i].name), &v);
+		add_var(p, dev_vars[i].name, ival(v));
+	}
+	add_var(p, "occ_block", ival(dev->occ_block > 0 ? dev->occ_block : dev->max_threads_per_block));
+	add_var(p, "occ_min_grid", ival(dev->occ_min_grid > 0 ? dev->occ_min_grid : dev->sm_count));
+}
+
 int plan_make(plan *p, const lesson *l, int stage, const plan_setting *sets, int nsets, const plan_device *dev,
               char *err, size_t errlen)
 {
@@ -404,18 +462,20 @@ int plan_make(plan *p, const lesson *l, int stage, const plan_setting *sets, int
 		strfmt(err, errlen, "lesson %s has no %s", l->id, stage == -1 ? "baseline" : "such stage");
 		return -1;
 	}
-	add_var(p, "sm_count", ival(dev->sm_count));
-	add_var(p, "l2_bytes", ival(dev->l2_bytes));
-	add_var(p, "warp_size", ival(dev->warp_size));
-	add_var(p, "max_threads_per_block", ival(dev->max_threads_per_block));
-	add_var(p, "max_shared_per_block", ival(dev->max_shared_per_block));
-	add_var(p, "cc", ival(dev->cc));
-	add_var(p, "occ_block", ival(dev->occ_block > 0 ? dev->occ_block : dev->max_threads_per_block));
-	add_var(p, "occ_min_grid", ival(dev->occ_min_grid > 0 ? dev->occ_min_grid : dev->sm_count));
+	const lesson_stage *s = stage >= 0 ? &l->stages[stage] : NULL;
+	add_device_vars(p, dev);
+	p->lesson_path = l->path;
+	p->peak = peak_of(l->peak);
+	p->check = (s ? s->check : l->baseline->check) && l->ncompare > 0;
+	p->ncompare = l->ncompare;
+	p->compare = xcalloc((size_t)l->ncompare + 1, sizeof *p->compare);
+	for (int i = 0; i < l->ncompare; i++) p->compare[i] = l->compare[i];
+	p->exact = l->exact;
+	p->rel_tol = l->rel_tol;
+	p->abs_tol = l->abs_tol;
 	int used[16] = {0};
 	if (nsets > 16) { strfmt(err, errlen, "at most 16 settings"); return -1; }
 	if (set_params(&c, sets, nsets, used)) return -1;
-	const lesson_stage *s = stage >= 0 ? &l->stages[stage] : NULL;
 	if (s && set_tunables(&c, s, sets, nsets, used)) return -1;
 	for (int i = 0; i < nsets; i++) {
 		if (used[i]) continue;
@@ -458,7 +518,8 @@ void plan_free(plan *p)
 {
 	for (int i = 0; i < p->nlaunches; i++) free(p->launches[i].args);
 	for (int i = 0; i < p->ndefines; i++) free(p->defines[i]);
-	free(p->launches); free(p->defines); free(p->vars); free(p->buffers);
+	for (int i = 0; i < p->nowned; i++) free(p->owned[i]);
+	free(p->launches); free(p->defines); free(p->vars); free(p->buffers); free(p->compare); free(p->owned);
 	memset(p, 0, sizeof *p);
 }
 
@@ -472,6 +533,80 @@ const plan_launch *plan_first_launch(const plan *p)
 {
 	for (int i = 0; i < p->nlaunches; i++) if (p->launches[i].kind == STEP_LAUNCH) return &p->launches[i];
 	return NULL;
+}
+
+int plan_check(const lesson *l, int stage, const plan_setting *sets, int nsets, const plan_device *dev,
+               const char *name, expr_value *value, char *err, size_t errlen)
+{
+	plan p;
+	int rc = plan_make(&p, l, stage, sets, nsets, dev, err, errlen);
+	const expr_value *v = rc == 0 && name ? plan_var_get(&p, name) : NULL;
+	if (v && value) *value = *v;
+	plan_free(&p);
+	return rc;
+}
+
+/* A plan holding what parameter i's expressions see: the device values and pv[0..i). */
+static void param_scope(plan *p, const lesson *l, const plan_device *dev, const expr_value *pv, int i)
+{
+	memset(p, 0, sizeof *p);
+	p->l = l;
+	add_device_vars(p, dev);
+	for (int k = 0; k < i; k++) add_var(p, l->params[k].name, pv[k]);
+}
+
+/* v in parameter pa's kind. */
+static expr_value param_kind(const lesson_param *pa, expr_value v)
+{
+	return pa->type == DT_I64 ? ival(expr_as_int(v)) : (expr_value){ .kind = EXPR_FLOAT, .f = expr_as_double(v) };
+}
+
+int plan_param_info_get(const lesson *l, const plan_device *dev, const expr_value *pv, int i, plan_param_info *out,
+                        char *err, size_t errlen)
+{
+	const lesson_param *pa = &l->params[i];
+	plan p;
+	param_scope(&p, l, dev, pv, i);
+	pctx c = { &p, l, err, errlen };
+	memset(out, 0, sizeof *out);
+	out->has_lo = pa->min.e != NULL;
+	out->has_hi = pa->max.e != NULL;
+	int rc = eval(&c, &pa->def, &out->def) || (pa->min.e && eval(&c, &pa->min, &out->lo)) || (pa->max.e && eval(&c, &pa->max, &out->hi)) ? -1 : 0;
+	out->def = param_kind(pa, out->def);
+	out->lo = param_kind(pa, out->lo);
+	out->hi = param_kind(pa, out->hi);
+	plan_free(&p);
+	return rc;
+}
+
+int plan_param_value(const lesson *l, const plan_device *dev, const expr_value *pv, int i, const char *text,
+                     expr_value *out, char *err, size_t errlen)
+{
+	plan_setting s;
+	strfmt(s.name, sizeof s.name, "%s", l->params[i].name);
+	if (!text || strlen(text) >= sizeof s.value) { strfmt(err, errlen, "%s: no value, or one too long", s.name); return -1; }
+	strfmt(s.value, sizeof s.value, "%s", text);
+	plan p;
+	param_scope(&p, l, dev, pv, i);
+	pctx c = { &p, l, err, errlen };
+	int rc = param_value(&c, &l->params[i], &s, out);
+	plan_free(&p);
+	return rc;
+}
+
+int plan_tunable_value(const lesson_stage *s, int t, const plan_device *dev, const char *text, int64_t *out, char *err, size_t errlen)
+{
+	plan_setting st;
+	strfmt(st.name, sizeof st.name, "%s", s->tunables[t].name);
+	if (!text || strlen(text) >= sizeof st.value) { strfmt(err, errlen, "%s: no value, or one too long", st.name); return -1; }
+	strfmt(st.value, sizeof st.value, "%s", text);
+	plan p;
+	memset(&p, 0, sizeof p);
+	if (dev) add_device_vars(&p, dev);
+	pctx c = { &p, NULL, err, errlen };
+	int rc = tunable_value(&c, s, &s->tunables[t], &st, out);
+	plan_free(&p);
+	return rc;
 }
 
 int plan_setting_parse(const char *text, plan_setting *s, char *err, size_t errlen)

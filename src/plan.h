@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "lesson.h"
+#include "result.h"
 
 /* A user override, NAME=VALUE, for a parameter or a tunable; value is an expression. */
 typedef struct { char name[64]; char value[128]; } plan_setting;
@@ -14,10 +15,18 @@ typedef struct {
 	int sm_count, warp_size, max_threads_per_block, cc;
 	int64_t l2_bytes, max_shared_per_block;
 	/* What cudaOccupancyMaxPotentialBlockSize answers for the stage's first kernel: its block size and
-	 * minimum grid (one full wave). Only the GPU can answer (the worker fills them in, gpu_occ_device);
-	 * 0 = not known, and expressions then read max_threads_per_block and sm_count instead. */
+	 * minimum grid (one full wave). The engine computes them once the kernel is compiled, from its
+	 * resources (occ_potential_block); 0 = not known, and expressions then read max_threads_per_block
+	 * and sm_count instead. */
 	int occ_block, occ_min_grid;
 } plan_device;
+
+/* The device values expressions may name, in one list for the loader, the plan and the front ends:
+ * the i-th name ("sm_count", ...), NULL past the end. occ_block and occ_min_grid are not in it: only
+ * a stage's expressions may read them (plan_device). */
+const char *plan_device_var_name(int i);
+/* Whether name[0..len) is one of those values; its value on dev into *v when dev is not NULL. */
+int plan_device_var(const plan_device *dev, const char *name, size_t len, int64_t *v);
 
 typedef struct { char name[64]; expr_value v; } plan_var;
 
@@ -57,7 +66,7 @@ typedef struct {
 } plan_buffer;
 
 typedef struct {
-	const lesson *l;
+	const lesson *l;                /* NULL for a plan read back with plan_wire_read */
 	int stage;                      /* index, or -1 for the baseline */
 	plan_var *vars; int nvars;      /* params, derived, tunables, device: what expressions saw */
 	plan_buffer *buffers; int nbuffers;   /* the lesson's, then the stage's scratch */
@@ -66,6 +75,14 @@ typedef struct {
 	double bytes, flops;            /* the model */
 	int64_t working_set;            /* bytes of all buffers */
 	int uses_occ;                   /* an expression read occ_block or occ_min_grid */
+	/* What a run needs besides the launches, so that the worker needs no lesson: */
+	const char *lesson_path;        /* the lesson's file (the worker's data key) */
+	int first_param, nparams;       /* vars[first_param, + nparams): the lesson's parameters */
+	peak_kind peak;                 /* the compute peak the lesson's model is measured against */
+	int check;                      /* the result is compared with the reference's */
+	const char **compare; int ncompare;   /* the outputs compared */
+	int exact; double rel_tol, abs_tol;   /* the lesson's tolerance */
+	char **owned; int nowned;       /* strings the plan owns (one read back): freed by plan_free */
 } plan;
 
 /* How a kernel parameter that takes a receives it: its size in bytes and 'i' (an integer or a
@@ -97,6 +114,34 @@ int plan_find_fit(const lesson *l, int stage, const plan_setting *sets, int nset
  * ends with " (STAGES=2 fits)" when one value would fit. Returns 0 or -1 as plan_make does. */
 int plan_make_fit(plan *p, const lesson *l, int stage, plan_setting *sets, int *nsets, int max, const plan_device *dev,
                   char *adjusted, size_t alen, char *err, size_t errlen);
+/* Whether sets plan for stage (as plan_make, then freed): 0, or -1 with plan_make's message. With
+ * name, that variable's evaluated value goes to *value (when the plan has it). */
+int plan_check(const lesson *l, int stage, const plan_setting *sets, int nsets, const plan_device *dev,
+               const char *name, expr_value *value, char *err, size_t errlen);
+
+/* ---- one parameter or tunable at a time, by plan_make's own rules (for front ends) ---- */
+
+/* Parameter i's default and range, evaluated as plan_make does: over dev and the values pv[0..i) of
+ * the parameters before it; in the parameter's kind (EXPR_INT for an integer parameter). */
+typedef struct {
+	expr_value def, lo, hi;
+	int has_lo, has_hi;             /* min and max are optional */
+} plan_param_info;
+/* Fills *out. Returns 0, or -1 with the expression's error in err ("file:line:col: in '...': ..."). */
+int plan_param_info_get(const lesson *l, const plan_device *dev, const expr_value *pv, int i, plan_param_info *out,
+                        char *err, size_t errlen);
+/* Whether text, an expression, is a value parameter i accepts given pv[0..i): 0 with the value (in
+ * the parameter's kind) in *out, or -1 with plan_make's message: the expression's error ("n=x: unknown
+ * name 'x'"), a fraction for an integer, a value outside the range. */
+int plan_param_value(const lesson *l, const plan_device *dev, const expr_value *pv, int i, const char *text,
+                     expr_value *out, char *err, size_t errlen);
+/* Whether text, an expression over the device values of dev (may be NULL: constants only), is a value
+ * tunable t of stage s allows: 0 with it in *out, or -1 with plan_make's message ("BLOCK = 100 is not
+ * allowed for stage x (allowed: ...)"). Its default and allowed values are the lesson's (t->def,
+ * t->values): they are numbers, nothing to evaluate. */
+int plan_tunable_value(const lesson_stage *s, int t, const plan_device *dev, const char *text, int64_t *out,
+                       char *err, size_t errlen);
+
 /* Parses "NAME=VALUE" into s. Returns 0 or -1 with a message. */
 int plan_setting_parse(const char *text, plan_setting *s, char *err, size_t errlen);
 #endif

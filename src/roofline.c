@@ -8,9 +8,9 @@
 int roofline_roofs_of(const device_info *d, const char *peak, roofline_roofs *out, char *why, size_t whylen)
 {
 	memset(out, 0, sizeof *out);
-	int tensor = peak && strstr(peak, "tensor");
-	strfmt(out->compute_name, sizeof out->compute_name, "%s", tensor ? "BF16 tensor" : "FP32");
-	out->compute_gflops = tensor ? d->bf16_tensor_gflops : d->fp32_gflops;
+	peak_kind pk = peak_of(peak);   /* the lesson's peak, chosen as everywhere else */
+	strfmt(out->compute_name, sizeof out->compute_name, "%s", peak_label(pk));
+	out->compute_gflops = peak_gflops(pk, d);
 	out->mem_theoretical_gbps = d->bw_theoretical_gbps > 0 ? d->bw_theoretical_gbps : 0;
 	out->mem_gbps = d->bw_attainable_gbps;
 	if (out->mem_gbps <= 0) {

@@ -2,26 +2,30 @@
  * work so that a kernel that faults or hangs ends only that process. The process runs wherever its
  * runner puts it (runner.h: here, over ssh, in Slurm); this module speaks the protocol over it.
  *
- * Protocol, one text line per item; a blob is "KEY LEN" (plus, for the lesson, its name) then LEN
- * raw bytes and a newline, so that nothing assumes a filesystem shared with the worker.
- * Parent -> worker: "device\nend\n", or "run\n" then "lesson LEN NAME" + the lesson's YAML text (NAME
- * in its messages), "stage I" (-1: baseline), "ref_stage I" (-2: no check), "cubin LEN" + the
- * compiled code, "ref_cubin LEN" + the reference stage's code, "set NAME VALUE" (repeated), "seed N",
- * "verify 0|1", "time 0|1", "reps N", "counters 0|1", "watchdog S" (a worker with no progress for S
- * seconds in a run ends itself: its parent may be gone, over ssh), optionally "pair_cubin LEN" + the
- * stage's own kernel (timed alternately with this one), "untrusted 1" (a learner's kernel: the
- * reference's outputs are scrambled with a key kept on the host while it runs, scratch buffers are
- * zeroed before each of its runs, and its result is checked again after the timed runs) and
- * "tolerance EXACT REL ABS" (instead of the lesson's), "hotspots 1" (after the other runs, sample the
- * stage's program counters: hotspots.h), then "end". Worker -> parent: first "hello N"
- * (N: WORKER_PROTOCOL), then "note TEXT" (e.g. who holds the GPU), "phase running", "beat" (alive
- * during long timing), then "result" + run_result fields as "name value" lines + optional "log TEXT"
- * + optional "hotspots TEXT" (the samples, escaped like log) + "end", or "device" + device_info fields + "end". */
+ * Protocol, one text line per item; a blob is "KEY LEN" then LEN raw bytes and a newline, so that
+ * nothing assumes a filesystem shared with the worker.
+ * Parent -> worker: "device\nend\n", or "run\n" then "plan LEN" + the run's evaluated plan (plan_wire.h:
+ * buffers, launches with their typed arguments, memsets, tensor maps, the model, what is compared and
+ * how closely, the compute peak; made once by the parent, so the worker loads no lesson and parses no
+ * setting), optionally "ref_plan LEN" + the reference's plan (a stage at its default tunables, or the
+ * baseline; none: the result is not checked), "cubin LEN" + the compiled code, "ref_cubin LEN" + the
+ * reference stage's code, "seed N", "verify 0|1", "time 0|1", "reps N", "budget MS", "counters 0|1",
+ * "watchdog S" (a worker with no progress for S seconds in a run ends itself: its parent may be gone,
+ * over ssh), optionally "pair_cubin LEN" + the stage's own kernel (timed alternately with this one, on
+ * the same plan), "untrusted 1" (a learner's kernel: the reference's outputs are scrambled with a key
+ * kept on the host while it runs, scratch buffers are zeroed before each of its runs, and its result is
+ * checked again after the timed runs) and "tolerance EXACT REL ABS" (instead of the plan's), "hotspots
+ * 1" (after the other runs, sample the stage's program counters: hotspots.h), then "end". Worker ->
+ * parent: first "hello N" (N: WORKER_PROTOCOL), then "note TEXT" (e.g. who holds the GPU), "phase
+ * running", "beat" (alive during long timing), then "result" + run_result fields as "name value" lines
+ * + optional "log TEXT" + optional "hotspots TEXT" (the samples, escaped like log) + "end", or "device"
+ * + device_info fields + "end". Version 5: plans in place of "lesson LEN NAME", "stage", "ref_stage"
+ * and "set NAME VALUE". */
 #ifndef CC_WORKER_H
 #define CC_WORKER_H
 /* The protocol's version: the worker's first line is "hello N"; a parent that reads another N (or
  * anything else first) says so and uses no such worker. */
-#define WORKER_PROTOCOL 4
+#define WORKER_PROTOCOL 5
 #include <stddef.h>
 #include "result.h"
 #include "runner.h"
@@ -47,7 +51,7 @@ const runner *worker_runner(const worker *w);
 int worker_ensure(worker *w, char *err, size_t errlen);
 /* Sends len bytes (a whole request); 0 or -1 (the worker is gone). */
 int worker_send(worker *w, const char *data, size_t len);
-/* Appends a blob to a request: "key LEN[ name]\n", the bytes, "\n". */
+/* Appends a blob to a request: "key LEN[ name]\n", the bytes, "\n" (name: for the reader's messages). */
 void worker_add_blob(sb *b, const char *key, const char *name, const char *data, size_t len);
 /* The fd to poll for input, or -1 when not running. */
 int worker_fd(const worker *w);

@@ -6,10 +6,10 @@
  *   garbled   a result with a field that does not parse   die      exits in the middle of a result
  *   version   greets with another protocol version        nohello  never greets
  *   fault-once  the first run in CC_FAKE_STATE's life faults, later ones (fresh workers) are right
- *   echo      like ok, with a message that says what the request carried: the lesson's name and size,
- *             and each blob of code, its size and whether it is an ELF image (code as bytes, not paths)
- * CC_FAKE_ARCH=sm_80 (say) describes a GPU of that architecture; CC_FAKE_LAUNCH=290,1,1/640,1,1 (say)
- * reports that grid and block as the launch run (what the worker does for a stage that uses occ_block). A request with "hotspots 1" gets the
+ *   echo      like ok, with a message that says what the request carried: each plan (src/plan_wire.h),
+ *             its size and its kernel launches as ENTRY GRID/BLOCK, and each blob of code, its size and
+ *             whether it is an ELF image (code as bytes, not paths)
+ * CC_FAKE_ARCH=sm_80 (say) describes a GPU of that architecture. A request with "hotspots 1" gets the
  * samples in the file CC_FAKE_HOTSPOTS names (the text form of src/hotspots.h), or without it the
  * note CC_FAKE_HOTSPOTS_NOTE (or one of its own) saying why there are none. */
 #include <stdio.h>
@@ -46,10 +46,6 @@ static void result(run_status st, const char *msg)
 	r.status = st;
 	snprintf(r.message, sizeof r.message, "%s", msg);
 	if (st == RUN_OK) { r.reps = 10; r.ms_median = r.ms_min = r.ms_max = 1.0; r.checked = r.passed = 1; }
-	/* CC_FAKE_LAUNCH=GX,GY,GZ/BX,BY,BZ: the launch the worker reports as run (a stage sized on the GPU). */
-	const char *launch = getenv("CC_FAKE_LAUNCH");
-	if (st == RUN_OK && launch)
-		sscanf(launch, "%u,%u,%u/%u,%u,%u", &r.grid[0], &r.grid[1], &r.grid[2], &r.block[0], &r.block[1], &r.block[2]);
 	const char *hot = getenv("CC_FAKE_HOTSPOTS"), *note = getenv("CC_FAKE_HOTSPOTS_NOTE");
 	char *samples = st == RUN_OK && hot_wanted && hot ? file_read(hot, NULL) : NULL;
 	if (st == RUN_OK && hot_wanted && !samples)
@@ -79,15 +75,21 @@ static int read_request(char *what, size_t n)
 		if (!strcmp(line, "hotspots 1\n")) hot_wanted = 1;
 		char key[32];
 		unsigned long len;
-		int name_at = 0;
-		if (sscanf(line, "%31s %lu %n", key, &len, &name_at) < 2 ||
-		    (strcmp(key, "lesson") && strcmp(key, "cubin") && strcmp(key, "ref_cubin") && strcmp(key, "pair_cubin"))) continue;
+		if (sscanf(line, "%31s %lu", key, &len) < 2 ||
+		    (strcmp(key, "plan") && strcmp(key, "ref_plan") && strcmp(key, "cubin") && strcmp(key, "ref_cubin") && strcmp(key, "pair_cubin"))) continue;
 		char *data = malloc(len + 1);
 		if (!data || fread(data, 1, len, stdin) != len || getchar() != '\n') { free(data); return 0; }
-		const char *name = name_at ? strrchr(line + name_at, '/') : NULL;
-		line[strcspn(line, "\n")] = 0;
-		if (!strcmp(key, "lesson")) k += (size_t)snprintf(what + k, k < n ? n - k : 0, "lesson %s %lu bytes; ", name ? name + 1 : "?", len);
-		else k += (size_t)snprintf(what + k, k < n ? n - k : 0, "%s %lu bytes%s; ", key, len, len > 4 && !memcmp(data, "\x7f" "ELF", 4) ? " ELF" : "");
+		data[len] = 0;
+		if (!strcmp(key, "plan") || !strcmp(key, "ref_plan")) {
+			k += (size_t)snprintf(what + k, k < n ? n - k : 0, "%s %lu bytes%s", key, len, strncmp(data, "plan 1\n", 7) ? " (not a plan)" : "");
+			for (const char *p = strstr(data, "\nlaunch "); p; p = strstr(p + 1, "\nlaunch ")) {
+				char entry[64];
+				unsigned g[3], b[3];
+				if (sscanf(p + 8, "%63s %u %u %u %u %u %u", entry, &g[0], &g[1], &g[2], &b[0], &b[1], &b[2]) == 7)
+					k += (size_t)snprintf(what + k, k < n ? n - k : 0, " %s %u,%u,%u/%u,%u,%u", entry, g[0], g[1], g[2], b[0], b[1], b[2]);
+			}
+			k += (size_t)snprintf(what + k, k < n ? n - k : 0, "; ");
+		} else k += (size_t)snprintf(what + k, k < n ? n - k : 0, "%s %lu bytes%s; ", key, len, len > 4 && !memcmp(data, "\x7f" "ELF", 4) ? " ELF" : "");
 		free(data);
 	}
 	return 0;

@@ -368,7 +368,7 @@ static void test_parse_ptx_params(void **state)
 		"\t.param .align 64 .b8 tma_param_0[128],\n"
 		"\t.param .f64 tma_param_1\n"
 		")\n.maxntid 128\n{\n}\n"
-		".visible .entry none()\n{\n\tret;\n}\n";
+		".visible .entry none()\n.reqntid 32, 4, 1\n{\n\tret;\n}\n";
 	compile_result r;
 	memset(&r, 0, sizeof r);
 	compile_parse_ptxas(ptxas_log, &r);   /* k and sgemm_tile: no PTX for them */
@@ -390,9 +390,12 @@ static void test_parse_ptx_params(void **state)
 	assert_int_equal(e->params[0].kind, 'b');
 	assert_int_equal(e->params[1].size, 8);
 	assert_int_equal(e->params[1].kind, 'f');
+	assert_int_equal(e->max_threads, 128);   /* __launch_bounds__(128) */
+	assert_int_equal(compile_find_entry(&r, "saxpy")->max_threads, 0);
 	e = compile_find_entry(&r, "none");
 	assert_non_null(e);
 	assert_int_equal(e->nparams, 0);
+	assert_int_equal(e->max_threads, 128);   /* 32 x 4 x 1 */
 }
 
 /* A source given as text is compiled as that text under the file's name (messages name it), the

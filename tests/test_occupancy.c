@@ -657,6 +657,44 @@ static void test_yaml_unreadable(void **state)
 	assert_int_equal(arch_count(), 5);
 }
 
+/* ---------------------------------------------------------------- the potential block size */
+
+/* What cudaOccupancyMaxPotentialBlockSize answers, computed on the host: the launch lesson's poly
+ * kernel (44 registers, no shared memory) on an H100 (132 SMs) gets block 640 and grid 264, as the
+ * lesson's text says the runtime answered there: 44 registers take 1536 per warp, each of the SM's 4
+ * register-file quarters (16384) holds 10 such warps, 40 in all, and 640 threads (20 warps, 2 blocks)
+ * is the largest block that keeps 40 warps resident. */
+static void test_potential_block(void **state)
+{
+	(void)state;
+	int block, grid;
+	char err[256];
+	occ_kernel k = { 0, 44, 0, 0 };
+	assert_int_equal(occ_potential_block(arch("sm_90"), 132, &k, 0, &block, &grid, err, sizeof err), 0);
+	assert_int_equal(block, 640);
+	assert_int_equal(grid, 264);
+	/* few registers: the whole SM with the largest block, 1024 x 2 */
+	k.regs_per_thread = 32;
+	assert_int_equal(occ_potential_block(arch("sm_90"), 132, &k, 0, &block, &grid, err, sizeof err), 0);
+	assert_int_equal(block, 1024);
+	assert_int_equal(grid, 264);
+	/* __launch_bounds__(256): no larger block is tried */
+	assert_int_equal(occ_potential_block(arch("sm_90"), 132, &k, 256, &block, &grid, err, sizeof err), 0);
+	assert_int_equal(block, 256);
+	assert_int_equal(grid, 8 * 132);
+	/* 255 registers: 8192 per warp, 8 warps per SM: one block of 256 */
+	k.regs_per_thread = 255;
+	assert_int_equal(occ_potential_block(arch("sm_90"), 132, &k, 0, &block, &grid, err, sizeof err), 0);
+	assert_int_equal(block, 256);
+	assert_int_equal(grid, 132);
+	/* and the same answer as the per-block calculator gives for that block */
+	occ_result r = occ("sm_90", 640, 44, 0, 0);
+	assert_int_equal(r.active_blocks, 2);
+	k.regs_per_thread = 0;
+	assert_int_equal(occ_potential_block(arch("sm_90"), 132, &k, 0, &block, &grid, err, sizeof err), -1);
+	assert_int_equal(block, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -686,6 +724,7 @@ int main(void)
 		cmocka_unit_test(test_yaml_syntax_errors),
 		cmocka_unit_test(test_yaml_meaning_errors),
 		cmocka_unit_test(test_yaml_unreadable),
+		cmocka_unit_test(test_potential_block),
 	};
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

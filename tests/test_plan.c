@@ -814,6 +814,76 @@ static void test_arg_abi(void **state)
 	assert_string_equal(plan_step_name(STEP_MEMSET), "memset");
 }
 
+/* The one-value API the front ends use (plan_param_info_get, plan_param_value, plan_tunable_value):
+ * plan_make's own rules and messages, one value at a time. */
+static void test_value_api(void **state)
+{
+	(void)state;
+	expr_value pv[4] = {{0}}, v;
+	plan_param_info pi;
+	char err[512];
+	/* n's default and range; rows's default and range; a has none */
+	assert_int_equal(plan_param_info_get(L, &dev48k, pv, 0, &pi, err, sizeof err), 0);
+	assert_int_equal(pi.def.kind, EXPR_INT);
+	assert_true(pi.def.i == 4096 && pi.has_lo && pi.lo.i == 1 && pi.has_hi && pi.hi.i == 1 << 20);
+	pv[0] = pi.def;
+	assert_int_equal(plan_param_info_get(L, &dev48k, pv, 1, &pi, err, sizeof err), 0);
+	assert_true(pi.def.kind == EXPR_FLOAT && pi.def.f == 1.5 && !pi.has_lo && !pi.has_hi);
+	pv[1] = pi.def;
+	assert_int_equal(plan_param_info_get(L, &dev48k, pv, 2, &pi, err, sizeof err), 0);
+	assert_true(pi.def.i == 4 && pi.lo.i == 1 && pi.hi.i == 64);
+	/* accepted: a number, an expression over the device values */
+	assert_int_equal(plan_param_value(L, &dev48k, pv, 0, "1 << 16", &v, err, sizeof err), 0);
+	assert_true(v.kind == EXPR_INT && v.i == 65536);
+	assert_int_equal(plan_param_value(L, &dev48k, pv, 0, "sm_count * 2", &v, err, sizeof err), 0);
+	assert_true(v.i == 264);
+	assert_int_equal(plan_param_value(L, &dev48k, pv, 1, "3", &v, err, sizeof err), 0);
+	assert_true(v.kind == EXPR_FLOAT && v.f == 3);
+	/* refused, in plan_make's words */
+	assert_int_equal(plan_param_value(L, &dev48k, pv, 0, "0", &v, err, sizeof err), -1);
+	assert_string_equal(err, "n = 0 is outside its range [1, 1048576]");
+	assert_int_equal(plan_param_value(L, &dev48k, pv, 2, "65", &v, err, sizeof err), -1);
+	assert_string_equal(err, "rows = 65 is outside its range [1, 64]");
+	assert_int_equal(plan_param_value(L, &dev48k, pv, 0, "2.5", &v, err, sizeof err), -1);
+	assert_string_equal(err, "n takes whole numbers, not 2.5");
+	assert_int_equal(plan_param_value(L, &dev48k, pv, 0, "x + 1", &v, err, sizeof err), -1);
+	assert_string_equal(err, "n=x + 1: unknown name 'x'");
+	assert_int_equal(plan_param_value(L, &dev48k, pv, 0, "1 +", &v, err, sizeof err), -1);
+	assert_non_null(strstr(err, "n=1 +: "));
+	/* the same refusal as plan_make gives for the whole run */
+	plan p;
+	plan_setting s;
+	char whole[512];
+	assert_int_equal(plan_setting_parse("n=0", &s, err, sizeof err), 0);
+	assert_int_equal(plan_make(&p, L, 0, &s, 1, &dev48k, whole, sizeof whole), -1);
+	plan_free(&p);
+	assert_int_equal(plan_param_value(L, &dev48k, pv, 0, "0", &v, err, sizeof err), -1);
+	assert_string_equal(err, whole);
+	/* tunables: one of the allowed values, or refused with them listed */
+	int64_t t;
+	const lesson_stage *st = &L->stages[0];
+	assert_int_equal(plan_tunable_value(st, 0, NULL, "2 * 64", &t, err, sizeof err), 0);
+	assert_true(t == 128);
+	assert_int_equal(plan_tunable_value(st, 0, &dev48k, "warp_size * 8", &t, err, sizeof err), 0);
+	assert_true(t == 256);
+	assert_int_equal(plan_tunable_value(st, 0, NULL, "100", &t, err, sizeof err), -1);
+	assert_string_equal(err, "BLOCK = 100 is not allowed for stage main (allowed: 32, 64, 128, 256, 512, 1024, 2048)");
+	assert_int_equal(plan_tunable_value(st, 1, NULL, "1.5", &t, err, sizeof err), -1);
+	assert_string_equal(err, "VEC takes whole numbers, not 1.5");
+	assert_int_equal(plan_tunable_value(st, 0, NULL, "BLOCKS", &t, err, sizeof err), -1);
+	assert_string_equal(err, "BLOCK=BLOCKS: unknown name 'BLOCKS'");
+	/* plan_check: the whole run, and the value a setting came to */
+	assert_int_equal(plan_setting_parse("BLOCK=1 << 7", &s, err, sizeof err), 0);
+	assert_int_equal(plan_check(L, 0, &s, 1, &dev48k, "BLOCK", &v, err, sizeof err), 0);
+	assert_true(v.i == 128);
+	/* the device values: one list */
+	int64_t x;
+	assert_string_equal(plan_device_var_name(0), "sm_count");
+	assert_null(plan_device_var_name(6));
+	assert_true(plan_device_var(&dev48k, "l2_bytes", 8, &x) && x == 50 << 20);
+	assert_false(plan_device_var(&dev48k, "occ_block", 9, &x));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -824,7 +894,7 @@ int main(void)
 		cmocka_unit_test(test_tensormaps),   cmocka_unit_test(test_occupancy_values),
 		cmocka_unit_test(test_bandwidth),
 		cmocka_unit_test(test_refusal_numbers), cmocka_unit_test(test_find_fit),
-		cmocka_unit_test(test_make_fit),
+		cmocka_unit_test(test_make_fit),      cmocka_unit_test(test_value_api),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -85,7 +85,7 @@ static void test_defaults_and_ranges(void **st)
 {
 	(void)st;
 	expr_value pv[NP];
-	param_info pi;
+	plan_param_info pi;
 	char err[256], buf[64];
 	defaults(pv);
 	assert_int_equal(pv[N].kind, EXPR_INT);
@@ -98,17 +98,17 @@ static void test_defaults_and_ranges(void **st)
 	for (int i = 0; i < NP; i++)
 		assert_true(param_is_default(L, &dev, pv, i));
 
-	assert_int_equal(param_info_get(L, &dev, pv, N, &pi, err, sizeof err), 0);
+	assert_int_equal(plan_param_info_get(L, &dev, pv, N, &pi, err, sizeof err), 0);
 	assert_string_equal(param_range_text(&pi, buf, sizeof buf), "1..2^20");
-	assert_int_equal(param_info_get(L, &dev, pv, A, &pi, err, sizeof err), 0);
+	assert_int_equal(plan_param_info_get(L, &dev, pv, A, &pi, err, sizeof err), 0);
 	assert_string_equal(param_range_text(&pi, buf, sizeof buf), "");
-	assert_int_equal(param_info_get(L, &dev, pv, SM, &pi, err, sizeof err), 0);
+	assert_int_equal(plan_param_info_get(L, &dev, pv, SM, &pi, err, sizeof err), 0);
 	assert_string_equal(param_range_text(&pi, buf, sizeof buf), "1..");
 
 	/* m's default and range follow n's current value, as in plan_make */
 	pv[N] = I(100);
 	assert_false(param_is_default(L, &dev, pv, N));
-	assert_int_equal(param_info_get(L, &dev, pv, M, &pi, err, sizeof err), 0);
+	assert_int_equal(plan_param_info_get(L, &dev, pv, M, &pi, err, sizeof err), 0);
 	assert_int_equal(pi.def.i, 50);
 	assert_string_equal(param_range_text(&pi, buf, sizeof buf), "1..100");
 	assert_false(param_is_default(L, &dev, pv, M));   /* still 2048 */

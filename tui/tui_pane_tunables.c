@@ -138,13 +138,13 @@ static void tunable_row(const tui_stage *m, int y, int x, int w, int t, widths w
 static void param_row(const tui_stage *m, int y, int x, int w, int i, widths wd, unsigned at)
 {
 	const lesson_param *pa = &m->l->params[i];
-	param_info pi;
+	plan_param_info pi;
 	char v[48], range[64] = "", err[200];
 	int def = param_is_default(m->l, &m->pdev, m->pv, i);
 	expr_format(m->pv[i], v, sizeof v);
 	if (!def) strcat(v, "*");
 	int cx = row_start(m, y, x, w, m->l->stages[m->cur].ntunables + i, pa->name, v, wd.name, wd.pval, at);
-	if (param_info_get(m->l, &m->pdev, m->pv, i, &pi, err, sizeof err) == 0)
+	if (plan_param_info_get(m->l, &m->pdev, m->pv, i, &pi, err, sizeof err) == 0)
 		param_range_text(&pi, range, sizeof range);
 	if (!range[0] && pa->type != DT_I64)
 		snprintf(range, sizeof range, "%s", lesson_dtype_name(pa->type));

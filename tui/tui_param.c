@@ -1,4 +1,5 @@
-/* The lesson's parameters: defaults, ranges, halving and doubling, settings. See tui_param.h. */
+/* The lesson's parameters: defaults, ranges, halving and doubling, settings. See tui_param.h. Every
+ * value is evaluated and checked by plan.c (plan_param_info_get, plan_param_value): no rules here. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -6,72 +7,11 @@
 #include <string.h>
 #include "tui_param.h"
 
-/* What an expression of parameter n may name: the device values and parameters 0..n-1. */
-typedef struct { const lesson *l; const plan_device *d; const expr_value *pv; int n; } scope;
-
-static int lookup(void *ctx, const char *name, size_t len, expr_value *out)
-{
-	const scope *s = ctx;
-	const struct { const char *name; int64_t v; } dev[] = {
-		{ "sm_count", s->d->sm_count }, { "l2_bytes", s->d->l2_bytes },
-		{ "warp_size", s->d->warp_size }, { "max_threads_per_block", s->d->max_threads_per_block },
-		{ "max_shared_per_block", s->d->max_shared_per_block }, { "cc", s->d->cc },
-	};
-	for (int i = s->n - 1; i >= 0; i--)
-		if (strlen(s->l->params[i].name) == len && !memcmp(s->l->params[i].name, name, len)) {
-			*out = s->pv[i];
-			return 0;
-		}
-	for (size_t i = 0; i < sizeof dev / sizeof *dev; i++)
-		if (strlen(dev[i].name) == len && !memcmp(dev[i].name, name, len)) {
-			*out = (expr_value){ .kind = EXPR_INT, .i = dev[i].v };
-			return 0;
-		}
-	return -1;
-}
-
-/* v in the kind of parameter p: an int64 unless it is a float parameter. */
-static expr_value as_kind(const lesson_param *p, expr_value v)
-{
-	if (p->type == DT_I64)
-		return (expr_value){ .kind = EXPR_INT, .i = expr_as_int(v) };
-	return (expr_value){ .kind = EXPR_FLOAT, .f = expr_as_double(v) };
-}
-
-static int eval(const scope *s, const lesson_param *p, const lesson_expr *e, expr_value *out,
-                char *err, size_t errlen)
-{
-	expr_error ee;
-	if (expr_eval(e->e, lookup, (void *)s, out, &ee) != 0) {
-		snprintf(err, errlen, "%s: %s", p->name, ee.msg);
-		return -1;
-	}
-	*out = as_kind(p, *out);
-	return 0;
-}
-
-int param_info_get(const lesson *l, const plan_device *d, const expr_value *pv, int i,
-                   param_info *out, char *err, size_t errlen)
-{
-	const lesson_param *p = &l->params[i];
-	scope s = { l, d, pv, i };
-	memset(out, 0, sizeof *out);
-	out->has_lo = p->min.e != NULL;
-	out->has_hi = p->max.e != NULL;
-	if (eval(&s, p, &p->def, &out->def, err, errlen) != 0)
-		return -1;
-	if (out->has_lo && eval(&s, p, &p->min, &out->lo, err, errlen) != 0)
-		return -1;
-	if (out->has_hi && eval(&s, p, &p->max, &out->hi, err, errlen) != 0)
-		return -1;
-	return 0;
-}
-
 int param_defaults(const lesson *l, const plan_device *d, expr_value *pv, char *err, size_t errlen)
 {
 	for (int i = 0; i < l->nparams; i++) {
-		param_info pi;
-		if (param_info_get(l, d, pv, i, &pi, err, errlen) != 0)
+		plan_param_info pi;
+		if (plan_param_info_get(l, d, pv, i, &pi, err, errlen) != 0)
 			return -1;
 		pv[i] = pi.def;
 	}
@@ -85,9 +25,9 @@ static int same(expr_value a, expr_value b)
 
 int param_is_default(const lesson *l, const plan_device *d, const expr_value *pv, int i)
 {
-	param_info pi;
+	plan_param_info pi;
 	char err[200];
-	return param_info_get(l, d, pv, i, &pi, err, sizeof err) != 0 || same(pv[i], pi.def);
+	return plan_param_info_get(l, d, pv, i, &pi, err, sizeof err) != 0 || same(pv[i], pi.def);
 }
 
 void param_set(const lesson *l, const plan_device *d, expr_value *pv, int i, expr_value v)
@@ -97,8 +37,8 @@ void param_set(const lesson *l, const plan_device *d, expr_value *pv, int i, exp
 		follow[j] = (char)param_is_default(l, d, pv, j);
 	pv[i] = v;
 	for (int j = i + 1; follow && j < l->nparams; j++) {
-		param_info pi;
-		if (follow[j] && param_info_get(l, d, pv, j, &pi, err, sizeof err) == 0)
+		plan_param_info pi;
+		if (follow[j] && plan_param_info_get(l, d, pv, j, &pi, err, sizeof err) == 0)
 			pv[j] = pi.def;
 	}
 	free(follow);
@@ -107,9 +47,9 @@ void param_set(const lesson *l, const plan_device *d, expr_value *pv, int i, exp
 int param_step(const lesson *l, const plan_device *d, const expr_value *pv, int i, int dir,
                expr_value *out)
 {
-	param_info pi;
+	plan_param_info pi;
 	char err[200];
-	if (l->params[i].type != DT_I64 || param_info_get(l, d, pv, i, &pi, err, sizeof err) != 0)
+	if (l->params[i].type != DT_I64 || plan_param_info_get(l, d, pv, i, &pi, err, sizeof err) != 0)
 		return -1;
 	int64_t v = pv[i].i, n;
 	if (dir < 0)
@@ -129,23 +69,10 @@ int param_step(const lesson *l, const plan_device *d, const expr_value *pv, int 
 int param_parse(const lesson *l, const plan_device *d, const expr_value *pv, int i, const char *text,
                 expr_value *out)
 {
-	const lesson_param *p = &l->params[i];
-	param_info pi;
-	char err[200], *end;
-	expr_value v;
+	char err[200];
 	if (!text || !*text)
 		return -1;
-	if (p->type == DT_I64)
-		v = (expr_value){ .kind = EXPR_INT, .i = strtoll(text, &end, 10) };
-	else
-		v = (expr_value){ .kind = EXPR_FLOAT, .f = strtod(text, &end) };
-	if (*end || !isfinite(expr_as_double(v)) || param_info_get(l, d, pv, i, &pi, err, sizeof err) != 0)
-		return -1;
-	if ((pi.has_lo && expr_as_double(v) < expr_as_double(pi.lo)) ||
-	    (pi.has_hi && expr_as_double(v) > expr_as_double(pi.hi)))
-		return -1;
-	*out = v;
-	return 0;
+	return plan_param_value(l, d, pv, i, text, out, err, sizeof err);
 }
 
 int param_sets(const lesson *l, const plan_device *d, const expr_value *pv, int ot, const char *ov,
@@ -179,7 +106,7 @@ static void bound(expr_value v, char *buf, size_t len)
 	expr_format(v, buf, len);
 }
 
-char *param_range_text(const param_info *pi, char *buf, size_t len)
+char *param_range_text(const plan_param_info *pi, char *buf, size_t len)
 {
 	char lo[32] = "", hi[32] = "";
 	if (pi->has_lo) bound(pi->lo, lo, sizeof lo);

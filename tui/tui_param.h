@@ -1,22 +1,12 @@
 /* tui_param: the lesson's parameters (its problem sizes: n; m n k; rows cols) as the stage view
- * edits them. A parameter's default and range are expressions, evaluated here as plan_make does:
- * over the device values and the values of the parameters declared before it, an integer
- * parameter (DT_I64) as an int64 and an f32/f64 one as a double. Pure: no curses, no engine. */
+ * edits them. A parameter's default and range are expressions over the device values and the
+ * parameters declared before it; plan.c evaluates and checks them (plan_param_info_get,
+ * plan_param_value), by the rules of plan_make. Pure: no curses, no engine. */
 #ifndef CC_TUI_PARAM_H
 #define CC_TUI_PARAM_H
 #include <stddef.h>
 #include "plan.h"
 
-/* What parameter i allows, given the values of the parameters before it. */
-typedef struct {
-	expr_value def, lo, hi;     /* in the parameter's kind (EXPR_INT or EXPR_FLOAT) */
-	int has_lo, has_hi;         /* min and max are optional */
-} param_info;
-
-/* Evaluates parameter i's default and range with the values pv[0..i). Returns 0, or -1 with the
- * expression's error in err. */
-int param_info_get(const lesson *l, const plan_device *d, const expr_value *pv, int i,
-                   param_info *out, char *err, size_t errlen);
 /* Fills pv[0..l->nparams) with the defaults. Returns 0, or -1 with a message. */
 int param_defaults(const lesson *l, const plan_device *d, expr_value *pv, char *err, size_t errlen);
 /* Sets pv[i] to v; the parameters after it that were at their defaults follow their defaults
@@ -28,8 +18,8 @@ int param_is_default(const lesson *l, const plan_device *d, const expr_value *pv
  * when it cannot move: a float parameter, or already at its bound. */
 int param_step(const lesson *l, const plan_device *d, const expr_value *pv, int i, int dir,
                expr_value *out);
-/* A saved value for parameter i: a number of its kind ("4096", "2.5") within its range. Returns 0
- * with *out, or -1. */
+/* A saved value for parameter i: a value plan_make accepts for it ("4096", "2.5"). Returns 0 with
+ * *out, or -1. */
 int param_parse(const lesson *l, const plan_device *d, const expr_value *pv, int i, const char *text,
                 expr_value *out);
 /* Appends NAME=VALUE to sets[0..cap) for every parameter that differs from its default; parameter
@@ -39,5 +29,5 @@ int param_sets(const lesson *l, const plan_device *d, const expr_value *pv, int 
                plan_setting *sets, int cap);
 /* The range as "1..16384" (large powers of two as "1..2^30"), "1.." or "..8"; "" without one.
  * Returns buf. */
-char *param_range_text(const param_info *pi, char *buf, size_t len);
+char *param_range_text(const plan_param_info *pi, char *buf, size_t len);
 #endif

@@ -42,28 +42,15 @@ int stage_check(const tui_stage *m, int s, int ot, const char *ov, char *err, si
                 expr_value *value)
 {
 	plan_setting sets[STAGE_SETS_MAX];
-	plan p;
 	int n = stage_build_sets(m, s, sets, STAGE_SETS_MAX, ot, ov);
 	if (n < 0) {
 		snprintf(err, len, "too many tunables and parameters for one run (at most %d)", STAGE_SETS_MAX);
 		return -1;
 	}
-	int rc = plan_make(&p, m->l, s, sets, n, &m->pdev, err, len);
 	int nt = s >= 0 ? m->l->stages[s].ntunables : 0;
-	if (rc == 0 && value && ot >= 0 && ot < nt + m->l->nparams) {
-		const expr_value *v = plan_var_get(&p, ot < nt ? m->l->stages[s].tunables[ot].name
-		                                               : m->l->params[ot - nt].name);
-		if (v) *value = *v;
-	}
-	plan_free(&p);
-	return rc;
-}
-
-static int allowed(const lesson_tunable *t, int64_t v)
-{
-	for (int i = 0; i < t->nvalues; i++)
-		if (t->values[i] == v) return 1;
-	return 0;
+	const char *name = value && ot >= 0 && ot < nt + m->l->nparams
+	                   ? (ot < nt ? m->l->stages[s].tunables[ot].name : m->l->params[ot - nt].name) : NULL;
+	return plan_check(m->l, s, sets, n, &m->pdev, name, value, err, len);
 }
 
 tui_stage *stage_new(engine *e, const lesson *l, const device_info *dev, tui_state *state)
@@ -95,9 +82,8 @@ tui_stage *stage_new(engine *e, const lesson *l, const device_info *dev, tui_sta
 		if (!sl->tv) { stage_free(m); return NULL; }
 		for (int t = 0; t < st->ntunables; t++) {
 			const char *saved = tui_state_get_setting(state, l->id, st->id, st->tunables[t].name);
-			char *end;
-			long long v = saved ? strtoll(saved, &end, 10) : 0;
-			sl->tv[t] = saved && !*end && allowed(&st->tunables[t], v) ? v : st->tunables[t].def;
+			int64_t v;
+			sl->tv[t] = saved && plan_tunable_value(st, t, &m->pdev, saved, &v, err, sizeof err) == 0 ? v : st->tunables[t].def;
 		}
 	}
 	m->metric = engine_score_metric(e, l);   /* as the CLI scores it */

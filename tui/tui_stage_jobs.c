@@ -400,7 +400,7 @@ double stage_metric_peak(const tui_stage *m)
 	const device_info *d = m->dev;
 	if (m->metric == SCORE_GBPS)
 		return d->bw_attainable_gbps > 0 ? d->bw_attainable_gbps : d->bw_theoretical_gbps;
-	return m->l->peak && strstr(m->l->peak, "tensor") ? d->bf16_tensor_gflops : d->fp32_gflops;
+	return peak_gflops(peak_of(m->l->peak), d);
 }
 
 double stage_metric_frac(const tui_stage *m, const run_result *r)

@@ -60,7 +60,7 @@ else
 fi
 # A run answered by the fake worker in a job with a GPU and a time limit asked for.
 out=$(K CC_FAKE=echo $B --runner 'slurm gres=gpu:1' --slurm-time 5 --lessons $FX run demo/scale --json 2>&1); code=$?
-if [ $code = 0 ] && printf '%s' "$out" | grep -q '"message": "lesson demo.yaml [0-9]* bytes; cubin [0-9]* bytes ELF; '; then
+if [ $code = 0 ] && printf '%s' "$out" | grep -q '"message": "plan [0-9]* bytes scale [0-9,/]*; ref_plan [0-9]* bytes scale [0-9,/]*; cubin [0-9]* bytes ELF; '; then
 	pass "runner slurm: a run through srun, its code sent as bytes"
 else fail "runner slurm: a run through srun: exit $code"; printf '%s\n' "$out" | grep -v '^{"metric' | head -5 | cut -c1-300; fi
 expect "runner slurm: a verdict from the worker in the job" 1 "scale: the kernel failed: an illegal memory access" K CC_FAKE=fault $B --runner slurm --lessons $FX run demo/scale

@@ -97,9 +97,9 @@ fi
 grep -q "^127\.0\.0\.1 [0-9]* 127\.0\.0\.1 $port" "$tmp/sessions" 2>/dev/null && pass "runner ssh: the worker was started by sshd" \
 	|| fail "runner ssh: no ssh session reached the worker ($(cat "$tmp/sessions" 2>/dev/null))"
 
-# A run: compiled here for the far GPU (sm_80), the code and the lesson sent as bytes.
+# A run: compiled here for the far GPU (sm_80), the code and the evaluated plans sent as bytes.
 out=$(S --remote-worker "$tmp/echo" --lessons $FX run demo/scale --json 2>&1); code=$?
-if [ $code = 0 ] && printf '%s' "$out" | grep -q '"message": "lesson demo.yaml [0-9]* bytes; cubin [0-9]* bytes ELF; ref_cubin [0-9]* bytes ELF; "' &&
+if [ $code = 0 ] && printf '%s' "$out" | grep -q '"message": "plan [0-9]* bytes scale [0-9,/]*; ref_plan [0-9]* bytes scale [0-9,/]*; cubin [0-9]* bytes ELF; ref_cubin [0-9]* bytes ELF; "' &&
 	printf '%s' "$out" | grep -q '"arch": "sm_80"'; then pass "runner ssh: a run compiled here for the far GPU, its code sent as bytes, answered there"
 else fail "runner ssh: a run through the fake worker: exit $code"; printf '%s\n' "$out" | grep -v '^{"metric' | head -5 | cut -c1-300; fi
 expect "runner ssh: the same from CUDACLIMB_RUNNER" 0 "^scale +1\.0000 " env CUDACLIMB_RUNNER="ssh cctest worker=$tmp/echo" $B --lessons $FX run demo/scale

@@ -1,0 +1,28 @@
+/* plan_wire: an evaluated plan as text, for the worker pipe (worker.h): the parent plans a run once
+ * and sends the result; the worker reads it back and runs it without the lesson. One item a line:
+ *   plan 1                            the format's version, first
+ *   stage I                           -1: the baseline
+ *   lesson PATH                       the rest of the line (the worker's data key)
+ *   peak NAME                         peak_name: "fp32", "bf16_tensor"
+ *   check 0|1  tolerance EXACT REL ABS  compare NAME (repeated)
+ *   model BYTES FLOPS WORKING_SET  uses_occ 0|1
+ *   var NAME i INT | var NAME f REAL    every variable expressions saw, in order
+ *   params FIRST N                    vars[FIRST, + N) are the lesson's parameters
+ *   buffer NAME TYPE COUNT OUTPUT SCRATCH INIT A B
+ *   memset BUFFER VALUE
+ *   launch ENTRY GX GY GZ BX BY BZ SHARED NARGS, then NARGS lines of
+ *     arg NAME|- buffer BUFFER | arg NAME|- value TYPE V | arg NAME|- tensormap BUFFER DATA_TYPE RANK SWIZZLE D.. S.. B..
+ *   end
+ * Reals are written with 17 significant digits, so that they read back as the same double. */
+#ifndef CC_PLAN_WIRE_H
+#define CC_PLAN_WIRE_H
+#include <stddef.h>
+#include "plan.h"
+#include "util.h"
+
+/* Appends p's text to b. */
+void plan_wire_write(sb *b, const plan *p);
+/* Reads the text of len bytes into p (p->l NULL; its strings owned by p). Returns 0, or -1 with
+ * "plan line N: what is wrong" in err; p must be released with plan_free either way. */
+int plan_wire_read(plan *p, const char *text, size_t len, char *err, size_t errlen);
+#endif

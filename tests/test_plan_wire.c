@@ -1,0 +1,256 @@
+/* Tests for src/plan_wire.c: plans made by plan_make (a stage with a memset, a scratch buffer and
+ * arguments of every type; the baseline; tensor maps) written and read back are the same plan, value
+ * for value; broken texts are refused with the line and what is wrong. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lesson.h"
+#include "plan.h"
+#include "plan_wire.h"
+
+static const char text[] =
+	"lesson: w\ntitle: W\nsummary: s\n"
+	"params:\n"
+	"  n: { default: \"1 << 12\", min: 1, max: \"1 << 20\" }\n"
+	"  a: { type: f32, default: 1.1 }\n"
+	"derived:\n  half: \"n / 2\"\n"
+	"buffers:\n"
+	"  x: { type: f32, count: n, init: { random: [-1, 0.3] } }\n"
+	"  idx: { type: i32, count: half, init: iota }\n"
+	"  z: { type: f64, count: n, output: true }\n"
+	"  c: { type: bf16, count: 64, init: { constant: 0.1 } }\n"
+	"model: { bytes: \"12 * n\", flops: \"n / 3.0\", peak: bf16_tensor }\n"
+	"check: { reference: main, compare: [z], tolerance: { rel: 1e-5, abs: 1e-7 } }\n"
+	"baseline:\n  title: copy\n  library: memcpy\n  args: { dst: z, src: x, bytes: \"4 * n\" }\n"
+	"stages:\n"
+	"  - id: main\n    title: Main\n    kernel: k.cu\n    entry: k\n    explain: e\n    bottleneck: b\n"
+	"    tunables:\n      BLOCK: { values: [32, 64, 128, 256], default: 256 }\n"
+	"    buffers:\n      partial: { type: f32, count: \"ceil_div(n, BLOCK)\" }\n"
+	"    launches:\n"
+	"      - memset: { buffer: partial, value: 7 }\n"
+	"      - grid: [\"ceil_div(n, BLOCK)\", 3, 1]\n"
+	"        block: BLOCK\n"
+	"        shared: \"BLOCK * 4\"\n"
+	"        args: [x, z, partial, \"f32(a)\", \"i64(-n)\", \"i32(-5)\", \"u32(half)\", \"f64(a / 3)\", \"u64(sm_count)\"]\n"
+	"      - { grid: 1, block: [32, 2, 2], entry: finish, args: [partial] }\n"
+	"  - id: tma\n    title: T\n    kernel: k.cu\n    entry: k\n    explain: e\n    bottleneck: b\n"
+	"    buffers: { G: { type: bf16, count: 4096 } }\n"
+	"    launches:\n"
+	"      - { grid: 1, block: 128, args: [{ tensormap: G, dims: [64, 8, 8], box: [64, 4, 1], swizzle: 128 }, z] }\n";
+
+static const plan_device dev = { .sm_count = 132, .warp_size = 32, .max_threads_per_block = 1024, .cc = 90,
+                                 .l2_bytes = 50 << 20, .max_shared_per_block = 227 * 1024 };
+static lesson *L;
+
+static int setup(void **state)
+{
+	(void)state;
+	char err[512];
+	L = lesson_load_buffer("w.yaml", text, strlen(text), NULL, err, sizeof err);
+	if (!L) fprintf(stderr, "%s\n", err);
+	return L ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	lesson_free(L);
+	return 0;
+}
+
+static void same_value(expr_value a, expr_value b)
+{
+	assert_int_equal(a.kind, b.kind);
+	if (a.kind == EXPR_INT) assert_true(a.i == b.i);
+	else assert_memory_equal(&a.f, &b.f, sizeof a.f);   /* bit for bit */
+}
+
+static void same_arg(const plan_arg *a, const plan_arg *b)
+{
+	assert_int_equal(a->kind, b->kind);
+	if (a->name || b->name) assert_string_equal(a->name, b->name);
+	if (a->kind != ARG_VALUE) assert_string_equal(a->buffer, b->buffer);
+	if (a->kind == ARG_TENSORMAP) {
+		assert_int_equal(a->tm.type, b->tm.type);
+		assert_int_equal(a->tm.data_type, b->tm.data_type);
+		assert_int_equal(a->tm.rank, b->tm.rank);
+		assert_int_equal(a->tm.swizzle, b->tm.swizzle);
+		for (int i = 0; i < a->tm.rank; i++) {
+			assert_true(a->tm.dims[i] == b->tm.dims[i]);
+			assert_true(i == 0 || a->tm.strides[i] == b->tm.strides[i]);
+			assert_int_equal(a->tm.box[i], b->tm.box[i]);
+		}
+	}
+	if (a->kind == ARG_VALUE) {
+		assert_int_equal(a->type, b->type);
+		assert_memory_equal(&a->v, &b->v, a->type == AT_I32 || a->type == AT_U32 || a->type == AT_F32 ? 4 : 8);
+	}
+}
+
+/* What a run reads of a plan, compared field by field. */
+static void same_plan(const plan *a, const plan *b)
+{
+	assert_int_equal(a->stage, b->stage);
+	assert_string_equal(a->lesson_path, b->lesson_path);
+	assert_int_equal(a->peak, b->peak);
+	assert_int_equal(a->check, b->check);
+	assert_int_equal(a->exact, b->exact);
+	assert_memory_equal(&a->rel_tol, &b->rel_tol, sizeof a->rel_tol);
+	assert_memory_equal(&a->abs_tol, &b->abs_tol, sizeof a->abs_tol);
+	assert_int_equal(a->ncompare, b->ncompare);
+	for (int i = 0; i < a->ncompare; i++) assert_string_equal(a->compare[i], b->compare[i]);
+	assert_memory_equal(&a->bytes, &b->bytes, sizeof a->bytes);
+	assert_memory_equal(&a->flops, &b->flops, sizeof a->flops);
+	assert_true(a->working_set == b->working_set);
+	assert_int_equal(a->uses_occ, b->uses_occ);
+	assert_int_equal(a->nvars, b->nvars);
+	for (int i = 0; i < a->nvars; i++) {
+		assert_string_equal(a->vars[i].name, b->vars[i].name);
+		same_value(a->vars[i].v, b->vars[i].v);
+	}
+	assert_int_equal(a->first_param, b->first_param);
+	assert_int_equal(a->nparams, b->nparams);
+	assert_int_equal(a->nbuffers, b->nbuffers);
+	for (int i = 0; i < a->nbuffers; i++) {
+		const plan_buffer *x = &a->buffers[i], *y = &b->buffers[i];
+		assert_string_equal(x->name, y->name);
+		assert_int_equal(x->type, y->type);
+		assert_true(x->count == y->count);
+		assert_int_equal(x->output, y->output);
+		assert_int_equal(x->scratch, y->scratch);
+		assert_int_equal(x->init, y->init);
+		assert_memory_equal(&x->a, &y->a, sizeof x->a);
+		assert_memory_equal(&x->b, &y->b, sizeof x->b);
+	}
+	assert_int_equal(a->nlaunches, b->nlaunches);
+	for (int i = 0; i < a->nlaunches; i++) {
+		const plan_launch *x = &a->launches[i], *y = &b->launches[i];
+		assert_int_equal(x->kind, y->kind);
+		if (x->kind == STEP_MEMSET) { assert_string_equal(x->buffer, y->buffer); assert_int_equal(x->value, y->value); continue; }
+		assert_string_equal(x->entry, y->entry);
+		assert_memory_equal(x->grid, y->grid, sizeof x->grid);
+		assert_memory_equal(x->block, y->block, sizeof x->block);
+		assert_int_equal(x->shared, y->shared);
+		assert_int_equal(x->nargs, y->nargs);
+		for (int k = 0; k < x->nargs; k++) same_arg(&x->args[k], &y->args[k]);
+	}
+}
+
+/* Plans stage with sets, writes it, reads it back and compares; the text written again is the same. */
+static void round_trip(int stage, const char *set)
+{
+	plan_setting s;
+	char err[512] = "";
+	int n = 0;
+	if (set) { assert_int_equal(plan_setting_parse(set, &s, err, sizeof err), 0); n = 1; }
+	plan p, q;
+	if (plan_make(&p, L, stage, &s, n, &dev, err, sizeof err)) fail_msg("plan_make: %s", err);
+	sb t = {0}, u = {0};
+	plan_wire_write(&t, &p);
+	if (plan_wire_read(&q, t.s, t.len, err, sizeof err)) fail_msg("plan_wire_read: %s\n%s", err, t.s);
+	assert_null(q.l);
+	same_plan(&p, &q);
+	plan_wire_write(&u, &q);
+	assert_string_equal(t.s, u.s);
+	sb_free(&t);
+	sb_free(&u);
+	plan_free(&p);
+	plan_free(&q);
+}
+
+static void test_round_trip(void **state)
+{
+	(void)state;
+	round_trip(0, NULL);
+	round_trip(0, "BLOCK=64");
+	round_trip(0, "a=0.1");
+	round_trip(-1, NULL);
+	round_trip(1, NULL);
+}
+
+/* The text carries the values themselves: a few lines checked by eye. */
+static void test_text(void **state)
+{
+	(void)state;
+	plan p;
+	char err[256];
+	assert_int_equal(plan_make(&p, L, 0, NULL, 0, &dev, err, sizeof err), 0);
+	sb t = {0};
+	plan_wire_write(&t, &p);
+	assert_non_null(strstr(t.s, "plan 1\nstage 0\nlesson w.yaml\npeak bf16_tensor\ncheck 1\n"));
+	assert_non_null(strstr(t.s, "\nmemset partial 7\nlaunch k 16 3 1 256 1 1 1024 9\narg - buffer x\n"));
+	assert_non_null(strstr(t.s, "\narg - value i64 -4096\narg - value i32 -5\narg - value u32 2048\n"));
+	assert_non_null(strstr(t.s, "\narg - value u64 132\nlaunch finish 1 1 1 32 2 2 0 1\narg - buffer partial\nend\n"));
+	sb_free(&t);
+	plan_free(&p);
+}
+
+static const char good[] =
+	"plan 1\nstage 0\nlesson l.yaml\npeak fp32\ncheck 1\ntolerance 0 1e-05 0\ncompare y\nmodel 8 0 64\nuses_occ 0\n"
+	"var n i 8\nparams 0 1\nbuffer y f32 8 1 0 0 0 0\nmemset y 0\nlaunch k 1 1 1 32 1 1 0 2\narg - buffer y\narg - value i32 8\nend\n";
+
+/* good with the first occurrence of from replaced by to, read: refused with msg. */
+static void refused_at(const char *from, const char *to, const char *msg, int line)
+{
+	char t[2048], err[256] = "";
+	const char *at = strstr(good, from);
+	if (!at) fail_msg("line %d: '%s' is not in the text", line, from);
+	snprintf(t, sizeof t, "%.*s%s%s", (int)(at - good), good, to, at + strlen(from));
+	plan p;
+	int r = plan_wire_read(&p, t, strlen(t), err, sizeof err);
+	plan_free(&p);
+	if (r == 0) fail_msg("line %d: read, expected \"%s\"", line, msg);
+	if (strcmp(err, msg)) fail_msg("line %d: got \"%s\"\n  expected \"%s\"", line, err, msg);
+}
+#define refused(from, to, msg) refused_at((from), (to), (msg), __LINE__)
+
+static void test_refused(void **state)
+{
+	(void)state;
+	plan p;
+	char err[256];
+	assert_int_equal(plan_wire_read(&p, good, strlen(good), err, sizeof err), 0);
+	assert_int_equal(p.nlaunches, 2);
+	assert_int_equal(p.launches[1].args[1].v.i32, 8);
+	plan_free(&p);
+	refused("plan 1\n", "plan 2\n", "plan line 1: not a plan of this version (\"plan 1\")");
+	refused("end\n", "", "plan line 17: the text ends before \"end\"");
+	refused("end\n", "end\nstage 1\n", "plan line 18: text after the end");
+	refused("arg - value i32 8\n", "", "plan line 16: launch k wants 1 more arg lines");
+	refused("memset y 0", "memset q 0", "plan line 13: no buffer named 'q'");
+	refused("arg - buffer y", "arg - buffer w", "plan line 15: no buffer named 'w'");
+	refused("i32 8", "i32 3000000000", "plan line 16: '3000000000' is not a whole number from -2147483648 to 2147483647");
+	refused("i32 8", "s32 8", "plan line 16: 's32' is not a value type");
+	refused("launch k 1 1 1 32 1 1 0 2", "launch k 0 1 1 32 1 1 0 2", "plan line 14: '0' is not a whole number from 1 to 2147483647");
+	refused("launch k 1 1 1 32 1 1 0 2", "launch k 1 1 1 32", "plan line 14: a launch has 10 fields, not 6");
+	refused("buffer y f32 8", "buffer y f31 8", "plan line 12: 'f31' is not a buffer type");
+	refused("buffer y f32 8", "buffer y f32 0", "plan line 12: '0' is not a whole number from 1 to 576460752303423487");
+	refused("peak fp32", "peak fp99", "plan line 4: peak 'fp99' is not one this build knows");
+	refused("model 8 0 64", "model 8 zero 64", "plan line 8: 'zero' is not a number");
+	refused("params 0 1", "params 0 2", "plan line 11: '2' is not a whole number from 0 to 1");
+	refused("stage 0\n", "", "plan line 16: no stage");
+	refused("stage 0", "stage -1", "plan line 17: a baseline has one library call, not 2");
+	refused("uses_occ 0", "frobnicate 0", "plan line 9: 'frobnicate' is not part of a plan");
+	refused("var n i 8\n", "var n i 8\n\n", "plan line 11: an empty line");
+	char nul[] = "plan 1\nstage 0\0\nend\n";
+	assert_int_equal(plan_wire_read(&p, nul, sizeof nul - 1, err, sizeof err), -1);
+	assert_string_equal(err, "plan line 0: a NUL byte in the text");
+	plan_free(&p);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_text),
+		cmocka_unit_test(test_refused),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
