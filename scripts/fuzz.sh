@@ -22,6 +22,7 @@ sources_for() {
 	fuzz_lesson | fuzz_expect) echo "src/lesson.c src/lesson_yaml.c src/lesson_stage.c src/lesson_exercise.c src/lesson_expect.c src/claims.c src/diagnose.c src/result.c src/expr.c src/util.c" ;;
 	fuzz_sanitize) echo "src/sanitize.c src/util.c" ;;
 	fuzz_progress) echo "src/exercise_work.c src/util.c" ;;
+	fuzz_stage_progress) echo "src/progress.c src/util.c" ;;
 	fuzz_sass) echo "src/sass.c src/util.c" ;;
 	fuzz_hotspots) echo "src/hotspots_map.c src/sass.c src/util.c" ;;
 	fuzz_compile) echo "src/compile_parse.c src/util.c" ;;

@@ -20,6 +20,13 @@ static void copy(char *dst, size_t len, const char *src)
 	strfmt(dst, len, "%s", src ? src : "");
 }
 
+/* Whether a stored name is key as copy() would store it (a key too long for the field is compared
+ * as cut to it, so a long name finds its record again). */
+static int same(const char *stored, size_t cap, const char *key)
+{
+	return !strncmp(stored, key, cap - 1);
+}
+
 int progress_path(char *buf, size_t len)
 {
 	const char *x = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
@@ -45,7 +52,7 @@ void progress_free(progress_state *p)
 const progress_stage *progress_get(const progress_state *p, const char *lesson_id, const char *stage_id)
 {
 	for (int i = 0; i < p->nst; i++)
-		if (!strcmp(p->st[i].lesson, lesson_id) && !strcmp(p->st[i].stage, stage_id)) return &p->st[i];
+		if (same(p->st[i].lesson, sizeof p->st[i].lesson, lesson_id) && same(p->st[i].stage, sizeof p->st[i].stage, stage_id)) return &p->st[i];
 	return NULL;
 }
 
@@ -66,7 +73,7 @@ static progress_setting *setting_find(const progress_state *p, const char *lesso
 {
 	for (int i = 0; i < p->nsets; i++) {
 		progress_setting *t = &p->sets[i];
-		if (!strcmp(t->lesson, lesson_id) && !strcmp(t->stage, stage_id) && !strcmp(t->name, name)) return t;
+		if (same(t->lesson, sizeof t->lesson, lesson_id) && same(t->stage, sizeof t->stage, stage_id) && same(t->name, sizeof t->name, name)) return t;
 	}
 	return NULL;
 }
@@ -86,7 +93,7 @@ void progress_setting_set(progress_state *p, const char *lesson_id, const char *
 		copy(t->lesson, sizeof t->lesson, lesson_id);
 		copy(t->stage, sizeof t->stage, stage_id);
 		copy(t->name, sizeof t->name, name);
-	} else if (!strcmp(t->value, value)) {
+	} else if (same(t->value, sizeof t->value, value)) {
 		return;
 	}
 	copy(t->value, sizeof t->value, value);
@@ -95,7 +102,7 @@ void progress_setting_set(progress_state *p, const char *lesson_id, const char *
 
 void progress_set_last(progress_state *p, const char *lesson_id, const char *stage_id)
 {
-	if (!strcmp(p->last_lesson, lesson_id ? lesson_id : "") && !strcmp(p->last_stage, stage_id ? stage_id : "")) return;
+	if (same(p->last_lesson, sizeof p->last_lesson, lesson_id ? lesson_id : "") && same(p->last_stage, sizeof p->last_stage, stage_id ? stage_id : "")) return;
 	copy(p->last_lesson, sizeof p->last_lesson, lesson_id);
 	copy(p->last_stage, sizeof p->last_stage, stage_id);
 	p->dirty = 1;
