@@ -277,13 +277,6 @@ typedef struct {
 static diag_rule *diag_rules;
 static int diag_nrules;
 
-static const char *const diag_sev_names[DIAG_SEVERITY_COUNT] = {"critical", "warning", "info", "done"};
-
-const char *diag_severity_name(diag_severity s)
-{
-	return s >= 0 && s < DIAG_SEVERITY_COUNT ? diag_sev_names[s] : "?";
-}
-
 const char *const *diagnose_names(void) { return diag_var_names; }
 
 static void diag_rule_free(diag_rule *r)
@@ -591,7 +584,7 @@ static int diag_load_rule(diag_loader *L, const yaml_node_t *m, diag_rule *r, co
 	memcpy(r->id, diag_scalar(id), id->data.scalar.length + 1);
 	int sev = -1;
 	for (int i = 0; i < DIAG_SEVERITY_COUNT; i++)
-		if (!strcmp(diag_scalar(val[K_SEVERITY]), diag_sev_names[i]))
+		if (!strcmp(diag_scalar(val[K_SEVERITY]), diag_severity_name((diag_severity)i)))
 			sev = i;
 	if (sev < 0)
 		return diag_fail_at(L, val[K_SEVERITY], "severity must be critical, warning, info or done");
@@ -806,6 +799,26 @@ static void diag_render(const diag_rule *rule, diag_ctx *c, char *out, size_t ca
 	}
 }
 
+/* expr_names' callback: adds a name the condition reads, with its value, to a finding's evidence
+ * (once each; names with no value in this run are left out). */
+typedef struct { diag_ctx *c; diag_finding *f; } diag_evidence_ctx;
+
+static int diag_add_evidence(void *ctx, const char *name, size_t len, int col)
+{
+	(void)col;
+	diag_evidence_ctx *x = ctx;
+	diag_finding *f = x->f;
+	expr_value v;
+	if (f->nevidence >= DIAG_EVIDENCE_MAX || len >= sizeof f->evidence[0].name) return 0;
+	for (int i = 0; i < f->nevidence; i++)
+		if (strlen(f->evidence[i].name) == len && !strncmp(f->evidence[i].name, name, len)) return 0;
+	if (diag_lookup(x->c, name, len, &v) != 0) return 0;
+	memcpy(f->evidence[f->nevidence].name, name, len);
+	f->evidence[f->nevidence].name[len] = 0;
+	f->evidence[f->nevidence++].value = expr_as_double(v);
+	return 0;
+}
+
 int diagnose_run(const run_result *r, const diag_inputs *in, diag_finding *out, int max)
 {
 	static const diag_inputs none;
@@ -834,6 +847,8 @@ int diagnose_run(const run_result *r, const diag_inputs *in, diag_finding *out, 
 			f->severity = rule->sev;
 			snprintf(f->title, sizeof f->title, "%s", rule->title);
 			diag_render(rule, &c, f->text, sizeof f->text);
+			diag_evidence_ctx x = {&c, f};
+			expr_names(rule->when, diag_add_evidence, &x);
 		}
 	free(fired);
 	return n;

@@ -756,12 +756,7 @@ static void diagnose_into(engine *e, const lesson *l, run_result *r)
 	if (r->status != RUN_OK && r->status != RUN_WRONG) return;
 	diag_inputs in = { r->bytes, r->flops, e->dev.sm_count, e->dev.bw_attainable_gbps,
 	                   peak_gflops(peak_of(l->peak), &e->dev) };
-	diag_finding f[8];
-	int n = diagnose_run(r, &in, f, 8);
-	sb b = {0};
-	for (int i = 0; i < n; i++) sb_addf(&b, "%s %s: %s\n", diag_severity_name(f[i].severity), f[i].rule, f[i].text);
-	strfmt(r->diagnosis, sizeof r->diagnosis, "%s", b.s ? b.s : "");
-	sb_free(&b);
+	r->findings.n = diagnose_run(r, &in, r->findings.f, RUN_FINDINGS_MAX);
 }
 
 /* Merges the worker's answer into the job's result (compile facts stay). When the compiler's
