@@ -176,7 +176,7 @@ static void print_follow_ups(const ex_verdict *v)
 			char line[sizeof v->diag.findings.f[0].text + 64];
 			for (int i = 0; i < v->diag.findings.n; i++) {
 				diag_finding_line(&v->diag.findings.f[i], line, sizeof line);
-				print_log(line, 1);
+				print_log(line, 8);
 			}
 		} else if (v->diag.counters_note[0]) {
 			printf("diagnosis: no hardware counters: ");

@@ -784,16 +784,17 @@ static void take_result(engine *e, job *j, run_result *w)
 		r->stack_bytes = w->stack_bytes;
 		occupancy_into(e, j, r);
 	}
-	w->regs = r->regs; w->spill_stores = r->spill_stores; w->spill_loads = r->spill_loads; w->stack_bytes = r->stack_bytes;
-	w->cached = r->cached; w->static_smem = r->static_smem; w->dynamic_smem = r->dynamic_smem; w->compile_ms = r->compile_ms;
-	memcpy(w->arch, r->arch, sizeof w->arch); memcpy(w->cubin, r->cubin, sizeof w->cubin); memcpy(w->grid, r->grid, sizeof w->grid); memcpy(w->block, r->block, sizeof w->block);
-	w->occ_blocks = r->occ_blocks; w->occ_warps = r->occ_warps; w->occ_max_warps = r->occ_max_warps;
-	w->occ_theoretical = r->occ_theoretical;
-	memcpy(w->occ_limiter, r->occ_limiter, sizeof w->occ_limiter);
-	memcpy(w->title, r->title, sizeof w->title);
-	memcpy(w->lesson, r->lesson, sizeof w->lesson);   /* the engine knows what it ran: names are not the worker's to say */
-	memcpy(w->stage, r->stage, sizeof w->stage);
-	memcpy(w->settings, r->settings, sizeof w->settings);
+	/* The engine's own facts stay: what it compiled, the launch and occupancy it planned, and what
+	 * it ran (names are not the worker's to say). */
+	static const char *const kept[] = {
+		"regs", "spill_stores", "spill_loads", "stack_bytes", "cached", "static_smem", "dynamic_smem", "compile_ms",
+		"arch", "cubin", "grid", "block", "occ_blocks", "occ_warps", "occ_max_warps", "occ_theoretical", "occ_limiter",
+		"title", "lesson", "stage", "settings", NULL,
+	};
+	if (field_copy_named(run_result_fields, run_result_nfields, w, r, kept)) {
+		fprintf(stderr, "cudaclimb: take_result names a field run_result does not have\n");
+		abort();
+	}
 	if (!w->log) { w->log = r->log; r->log = NULL; }
 	run_result_clear(r);
 	*r = *w;

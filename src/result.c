@@ -298,3 +298,15 @@ int field_set_plain(const field *fs, int n, void *obj, const char *name, const c
 {
 	return set_field(fs, n, obj, name, value, 0);
 }
+
+int field_copy_named(const field *fs, int n, void *dst, const void *src, const char *const *names)
+{
+	int unknown = 0;
+	for (; *names; names++) {
+		int i = 0;
+		while (i < n && strcmp(fs[i].name, *names)) i++;
+		if (i == n) { unknown++; continue; }
+		memcpy((char *)dst + fs[i].offset, (const char *)src + fs[i].offset, fs[i].size);
+	}
+	return unknown;
+}

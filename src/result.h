@@ -169,4 +169,7 @@ char *field_unescape(const char *s);
 int field_set(const field *fs, int n, void *obj, const char *name, const char *value);
 /* The same for a value that is already plain text (strings taken as they are: JSON, replay). */
 int field_set_plain(const field *fs, int n, void *obj, const char *name, const char *value);
+/* Copies the fields named in names (NULL-terminated) from src to dst, by value (no owned pointer is
+ * among the fields); returns how many names fs does not have (0: all copied). */
+int field_copy_named(const field *fs, int n, void *dst, const void *src, const char *const *names);
 #endif

@@ -115,6 +115,28 @@ static void test_findings_text(void **state)
 	free(text);
 }
 
+/* Named fields copied by the table: those and no others; an unknown name is counted. */
+static void test_copy_named(void **state)
+{
+	(void)state;
+	run_result a, b;
+	sample(&a);
+	run_result_init(&b);
+	static const char *const names[] = { "regs", "grid", "settings", "occ_theoretical", NULL };
+	assert_int_equal(field_copy_named(run_result_fields, run_result_nfields, &b, &a, names), 0);
+	assert_int_equal(b.regs, 12);
+	assert_memory_equal(b.grid, a.grid, sizeof a.grid);
+	assert_string_equal(b.settings, a.settings);
+	assert_true(b.occ_theoretical == 0.75);
+	assert_int_equal(b.spill_stores, 0);                    /* not named: untouched */
+	assert_string_equal(b.stage, "");
+	static const char *const odd[] = { "regs", "no_such_field", "log", NULL };
+	assert_int_equal(field_copy_named(run_result_fields, run_result_nfields, &b, &a, odd), 2);
+	assert_null(b.log);                                     /* the log is no field: never shared */
+	run_result_clear(&a);
+	run_result_clear(&b);
+}
+
 /* JSON keeps the text under "diagnosis" and adds the structures under "findings". */
 static void test_json_findings(void **state)
 {
@@ -291,6 +313,7 @@ int main(void)
 		cmocka_unit_test(test_replay_errors),
 		cmocka_unit_test(test_findings_text),
 		cmocka_unit_test(test_json_findings),
+		cmocka_unit_test(test_copy_named),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
