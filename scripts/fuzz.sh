@@ -28,7 +28,7 @@ sources_for() {
 	fuzz_compile) echo "src/compile_parse.c src/util.c" ;;
 	fuzz_fields) echo "src/result.c src/util.c" ;;
 	fuzz_course) echo "src/course.c src/results.c src/class_report.c src/json.c src/result.c src/lesson.c src/lesson_yaml.c src/lesson_stage.c src/lesson_exercise.c src/lesson_expect.c src/claims.c src/diagnose.c src/runner.c src/runner_local.c src/runner_ssh.c src/runner_slurm.c src/expr.c src/util.c" ;;
-	fuzz_rules) echo "src/diagnose.c src/expr.c" ;;
+	fuzz_rules) echo "src/diagnose.c src/result.c src/expr.c src/util.c" ;;
 	*)
 		for f in src/*.c; do
 			case ${f#src/} in
