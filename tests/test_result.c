@@ -153,7 +153,7 @@ static void test_json_findings(void **state)
 	                            "\"title\": \"At the bandwidth ceiling\", \"text\": \"101% of attainable\", "
 	                            "\"evidence\": {\"pct_attainable_bw\": 101.2}}, {\"rule\": \"x\", \"severity\": \"info\""));
 	free(out);
-	run_result_init(&r);
+	run_result_clear(&r);                                   /* frees the sample's log */
 	f = open_memstream(&out, &len);
 	json_object(f, run_result_fields, run_result_nfields, &r, NULL, NULL);
 	fclose(f);
