@@ -171,9 +171,13 @@ static void print_follow_ups(const ex_verdict *v)
 		printf("\n");
 	}
 	if (v->counters_done) {
-		if (v->diag.diagnosis[0]) {
+		if (v->diag.findings.n) {
 			printf("diagnosis of your kernel (hardware counters):\n");
-			print_log(v->diag.diagnosis, 8);
+			char line[sizeof v->diag.findings.f[0].text + 64];
+			for (int i = 0; i < v->diag.findings.n; i++) {
+				diag_finding_line(&v->diag.findings.f[i], line, sizeof line);
+				print_log(line, 8);
+			}
 		} else if (v->diag.counters_note[0]) {
 			printf("diagnosis: no hardware counters: ");
 			fput_clean(stdout, v->diag.counters_note);

@@ -13,6 +13,7 @@
 #include <yaml.h>
 
 #include "expr.h"
+#include "util.h"
 
 #define DIAG_MAX_RULES 512
 #define DIAG_MAX_TEXT 4096
@@ -284,13 +285,6 @@ typedef struct {
 static diag_rule *diag_rules;
 static int diag_nrules;
 
-static const char *const diag_sev_names[DIAG_SEVERITY_COUNT] = {"critical", "warning", "info", "done"};
-
-const char *diag_severity_name(diag_severity s)
-{
-	return s >= 0 && s < DIAG_SEVERITY_COUNT ? diag_sev_names[s] : "?";
-}
-
 const char *const *diagnose_names(void) { return diag_var_names; }
 
 static void diag_rule_free(diag_rule *r)
@@ -446,10 +440,7 @@ static int diag_push_part(diag_rule *r, int *cap, char *lit)
 {
 	if (r->nparts == *cap) {
 		int ncap = *cap ? *cap * 2 : 4;
-		diag_part *p = realloc(r->parts, (size_t)ncap * sizeof *p);
-		if (!p)
-			return -1;
-		r->parts = p;
+		r->parts = xrealloc(r->parts, (size_t)ncap * sizeof *r->parts);
 		*cap = ncap;
 	}
 	r->parts[r->nparts++] = (diag_part){lit, NULL, S_NONE, F_DEFAULT, 0};
@@ -462,10 +453,8 @@ static int diag_parse_text(diag_loader *L, diag_rule *r, const yaml_node_t *n)
 	const char *s = diag_scalar(n);
 	size_t len = n->data.scalar.length, i = 0;
 	int cap = 0;
-	char *lit = malloc(len + 1);
+	char *lit = xmalloc(len + 1);
 	size_t ll = 0;
-	if (!lit)
-		return diag_fail_at(L, n, "out of memory");
 	while (i < len) {
 		if ((s[i] == '{' || s[i] == '}') && i + 1 < len && s[i + 1] == s[i]) {
 			lit[ll++] = s[i];
@@ -521,18 +510,14 @@ static int diag_parse_text(diag_loader *L, diag_rule *r, const yaml_node_t *n)
 			return diag_fail(L, n->start_mark.line + 1, diag_scalar_col(n, bar), "text: {%.*s} takes no format",
 			                 (int)(b - a), s + a);
 		if (p->str == S_NONE) {
-			char *src = strndup(s + es, ee - es);
-			if (!src)
-				return diag_fail_at(L, n, "out of memory");
+			char *src = xstrndup(s + es, ee - es);
 			p->e = diag_parse_expr(L, n, src, es, "text");
 			free(src);
 			if (!p->e)
 				return -1;
 		}
-		lit = malloc(len + 1);
+		lit = xmalloc(len + 1);
 		ll = 0;
-		if (!lit)
-			return diag_fail_at(L, n, "out of memory");
 		i = close + 1;
 	}
 	lit[ll] = '\0';
@@ -598,7 +583,7 @@ static int diag_load_rule(diag_loader *L, const yaml_node_t *m, diag_rule *r, co
 	memcpy(r->id, diag_scalar(id), id->data.scalar.length + 1);
 	int sev = -1;
 	for (int i = 0; i < DIAG_SEVERITY_COUNT; i++)
-		if (!strcmp(diag_scalar(val[K_SEVERITY]), diag_sev_names[i]))
+		if (!strcmp(diag_scalar(val[K_SEVERITY]), diag_severity_name((diag_severity)i)))
 			sev = i;
 	if (sev < 0)
 		return diag_fail_at(L, val[K_SEVERITY], "severity must be critical, warning, info or done");
@@ -608,8 +593,7 @@ static int diag_load_rule(diag_loader *L, const yaml_node_t *m, diag_rule *r, co
 	if (val[K_TITLE]->data.scalar.length >= sizeof ((diag_finding *)0)->title)
 		return diag_fail_at(L, val[K_TITLE], "title is longer than %zu characters",
 		                 sizeof ((diag_finding *)0)->title - 1);
-	if (!(r->title = strdup(diag_scalar(val[K_TITLE]))))
-		return diag_fail_at(L, val[K_TITLE], "out of memory");
+	r->title = xstrdup(diag_scalar(val[K_TITLE]));
 	if (!(r->when = diag_parse_expr(L, val[K_WHEN], diag_scalar(val[K_WHEN]), 0, "when")))
 		return -1;
 	return diag_parse_text(L, r, val[K_TEXT]);
@@ -643,9 +627,7 @@ static int diag_load_doc(diag_loader *L, diag_rule **out, int *nout)
 		return diag_fail_at(L, list, "'rules' is empty");
 	if (n > DIAG_MAX_RULES)
 		return diag_fail_at(L, list, "more than %d rules", DIAG_MAX_RULES);
-	diag_rule *rs = calloc((size_t)n, sizeof *rs);
-	if (!rs)
-		return diag_fail_at(L, list, "out of memory");
+	diag_rule *rs = xcalloc((size_t)n, sizeof *rs);
 	int done = 0;
 	for (yaml_node_item_t *it = list->data.sequence.items.start; it < list->data.sequence.items.top; it++) {
 		const yaml_node_t *m = yaml_document_get_node(L->doc, *it);
@@ -722,7 +704,7 @@ int diagnose_load(const char *path, char *err, size_t errlen)
 	for (;;) {
 		if (len == cap) {
 			size_t ncap = cap ? cap * 2 : 16384;
-			char *nb = ncap <= (64u << 20) ? realloc(buf, ncap) : NULL;
+			char *nb = ncap <= (64u << 20) ? xrealloc(buf, ncap) : NULL;
 			if (!nb) {
 				free(buf);
 				fclose(f);
@@ -813,6 +795,26 @@ static void diag_render(const diag_rule *rule, diag_ctx *c, char *out, size_t ca
 	}
 }
 
+/* expr_names' callback: adds a name the condition reads, with its value, to a finding's evidence
+ * (once each; names with no value in this run are left out). */
+typedef struct { diag_ctx *c; diag_finding *f; } diag_evidence_ctx;
+
+static int diag_add_evidence(void *ctx, const char *name, size_t len, int col)
+{
+	(void)col;
+	diag_evidence_ctx *x = ctx;
+	diag_finding *f = x->f;
+	expr_value v;
+	if (f->nevidence >= DIAG_EVIDENCE_MAX || len >= sizeof f->evidence[0].name) return 0;
+	for (int i = 0; i < f->nevidence; i++)
+		if (strlen(f->evidence[i].name) == len && !strncmp(f->evidence[i].name, name, len)) return 0;
+	if (diag_lookup(x->c, name, len, &v) != 0) return 0;
+	memcpy(f->evidence[f->nevidence].name, name, len);
+	f->evidence[f->nevidence].name[len] = 0;
+	f->evidence[f->nevidence++].value = expr_as_double(v);
+	return 0;
+}
+
 int diagnose_run(const run_result *r, const diag_inputs *in, diag_finding *out, int max)
 {
 	static const diag_inputs none;
@@ -821,9 +823,7 @@ int diagnose_run(const run_result *r, const diag_inputs *in, diag_finding *out, 
 	if (!r || !out || max <= 0 || diag_nrules == 0)
 		return 0;
 	diag_parse_stalls(&c, r->stalls);
-	bool *fired = calloc((size_t)diag_nrules, sizeof *fired);
-	if (!fired)
-		return 0;
+	bool *fired = xcalloc((size_t)diag_nrules, sizeof *fired);
 	for (int i = 0; i < diag_nrules; i++) {
 		expr_value v;
 		expr_error e;
@@ -841,6 +841,8 @@ int diagnose_run(const run_result *r, const diag_inputs *in, diag_finding *out, 
 			f->severity = rule->sev;
 			snprintf(f->title, sizeof f->title, "%s", rule->title);
 			diag_render(rule, &c, f->text, sizeof f->text);
+			diag_evidence_ctx x = {&c, f};
+			expr_names(rule->when, diag_add_evidence, &x);
 		}
 	free(fired);
 	return n;

@@ -29,8 +29,6 @@
 #include "expr.h"
 #include "result.h"
 
-typedef enum { DIAG_CRITICAL, DIAG_WARNING, DIAG_INFO, DIAG_DONE, DIAG_SEVERITY_COUNT } diag_severity;
-
 /* What the lesson and the device add to a run_result. Zero means unknown; a zero model falls back to
  * the run's own r->bytes / r->flops. */
 typedef struct {
@@ -40,13 +38,6 @@ typedef struct {
 	double peak_bw_gbps;     /* attainable (calibrated) DRAM bandwidth */
 	double peak_gflops;      /* the compute peak that applies to this stage */
 } diag_inputs;
-
-typedef struct {
-	char rule[32];
-	diag_severity severity;
-	char title[96];
-	char text[512];          /* rendered, numbers filled in; one paragraph */
-} diag_finding;
 
 /* Loads the rules from path, replacing those loaded before only on success. Returns 0, or -1 with
  * "path:line:col: message" (1-based) in err; a file that cannot be read gives "path: cannot read: why". */
@@ -59,8 +50,9 @@ void diagnose_unload(void);
 int diagnose_count(void);
 const char *diagnose_rule_id(int i);
 
-/* Evaluates every rule on r and in; fills up to max findings, most severe first (file order within a
- * severity) and returns how many were written. No rules loaded: 0. */
+/* Evaluates every rule on r and in; fills up to max findings (result.h's diag_finding), most severe
+ * first (file order within a severity), each with the values its condition read (the first
+ * DIAG_EVIDENCE_MAX known ones), and returns how many were written. No rules loaded: 0. */
 int diagnose_run(const run_result *r, const diag_inputs *in, diag_finding *out, int max);
 
 /* The value of one of those names (not NUL-terminated: len bytes) for r and in: 0 and *out, or -1
@@ -69,6 +61,4 @@ int diagnose_value(const run_result *r, const diag_inputs *in, const char *name,
 
 /* The names expressions may use, NULL-terminated (static). */
 const char *const *diagnose_names(void);
-/* "critical", "warning", "info", "done". */
-const char *diag_severity_name(diag_severity s);
 #endif

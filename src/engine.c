@@ -848,13 +848,9 @@ static void step_compile(engine *e, job *j)
 static void diagnose_into(engine *e, const lesson *l, run_result *r)
 {
 	if (r->status != RUN_OK && r->status != RUN_WRONG) return;
-	diag_inputs in = { r->bytes, r->flops, e->dev.sm_count, e->dev.bw_attainable_gbps, peak_gflops(peak_of(l->peak), &e->dev) };
-	diag_finding f[8];
-	int n = diagnose_run(r, &in, f, 8);
-	sb b = {0};
-	for (int i = 0; i < n; i++) sb_addf(&b, "%s %s: %s\n", diag_severity_name(f[i].severity), f[i].rule, f[i].text);
-	strfmt(r->diagnosis, sizeof r->diagnosis, "%s", b.s ? b.s : "");
-	sb_free(&b);
+	diag_inputs in = { r->bytes, r->flops, e->dev.sm_count, e->dev.bw_attainable_gbps,
+	                   peak_gflops(peak_of(l->peak), &e->dev) };
+	r->findings.n = diagnose_run(r, &in, r->findings.f, RUN_FINDINGS_MAX);
 }
 
 /* Merges the worker's answer into the job's result (compile facts stay). When the compiler's
@@ -870,17 +866,17 @@ static void take_result(engine *e, job *j, run_result *w)
 		r->stack_bytes = w->stack_bytes;
 		occupancy_into(e, j, r);
 	}
-	w->regs = r->regs; w->spill_stores = r->spill_stores; w->spill_loads = r->spill_loads; w->stack_bytes = r->stack_bytes;
-	w->cached = r->cached; w->static_smem = r->static_smem; w->dynamic_smem = r->dynamic_smem; w->compile_ms = r->compile_ms;
-	w->tensor_sass = r->tensor_sass;   /* from the compile's listing: the worker does not disassemble */
-	memcpy(w->arch, r->arch, sizeof w->arch); memcpy(w->cubin, r->cubin, sizeof w->cubin); memcpy(w->grid, r->grid, sizeof w->grid); memcpy(w->block, r->block, sizeof w->block);
-	w->occ_blocks = r->occ_blocks; w->occ_warps = r->occ_warps; w->occ_max_warps = r->occ_max_warps;
-	w->occ_theoretical = r->occ_theoretical;
-	memcpy(w->occ_limiter, r->occ_limiter, sizeof w->occ_limiter);
-	memcpy(w->title, r->title, sizeof w->title);
-	memcpy(w->lesson, r->lesson, sizeof w->lesson);   /* the engine knows what it ran: names are not the worker's to say */
-	memcpy(w->stage, r->stage, sizeof w->stage);
-	memcpy(w->settings, r->settings, sizeof w->settings);
+	/* The engine's own facts stay: what it compiled, the launch and occupancy it planned, and what
+	 * it ran (names are not the worker's to say). */
+	static const char *const kept[] = {
+		"regs", "spill_stores", "spill_loads", "stack_bytes", "cached", "static_smem", "dynamic_smem", "compile_ms",
+		"tensor_sass", "arch", "cubin", "grid", "block", "occ_blocks", "occ_warps", "occ_max_warps", "occ_theoretical", "occ_limiter",
+		"title", "lesson", "stage", "settings", NULL,
+	};
+	if (field_copy_named(run_result_fields, run_result_nfields, w, r, kept)) {
+		fprintf(stderr, "cudaclimb: take_result names a field run_result does not have\n");
+		abort();
+	}
 	if (!w->log) { w->log = r->log; r->log = NULL; }
 	run_result_clear(r);
 	*r = *w;

@@ -2,6 +2,43 @@
 #include "json.h"
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
+
+static void json_number(FILE *f, double d)
+{
+	if (isfinite(d)) fprintf(f, "%.17g", d);
+	else fputs("null", f);
+}
+
+/* A findings field: its text form under its own name (what older readers know), then the
+ * structures as "findings": [{"rule", "severity", "title", "text", "evidence": {name: value}}]. */
+static void json_findings(FILE *f, const run_findings *fs)
+{
+	char *text = run_findings_text(fs);
+	json_string(f, text);
+	free(text);
+	fputs(", \"findings\": [", f);
+	for (int i = 0; i < fs->n && i < RUN_FINDINGS_MAX; i++) {
+		const diag_finding *d = &fs->f[i];
+		fputs(i ? ", {\"rule\": " : "{\"rule\": ", f);
+		json_string(f, d->rule);
+		fputs(", \"severity\": ", f);
+		json_string(f, diag_severity_name(d->severity));
+		fputs(", \"title\": ", f);
+		json_string(f, d->title);
+		fputs(", \"text\": ", f);
+		json_string(f, d->text);
+		fputs(", \"evidence\": {", f);
+		for (int k = 0; k < d->nevidence && k < DIAG_EVIDENCE_MAX; k++) {
+			if (k) fputs(", ", f);
+			json_string(f, d->evidence[k].name);
+			fputs(": ", f);
+			json_number(f, d->evidence[k].value);
+		}
+		fputs("}}", f);
+	}
+	fputc(']', f);
+}
 
 void json_string(FILE *f, const char *s)
 {
@@ -48,13 +85,9 @@ void json_members(FILE *f, const field *fs, int n, const void *obj)
 		case FT_INT: fprintf(f, "%d", *(const int *)p); break;
 		case FT_I64: fprintf(f, "%lld", (long long)*(const int64_t *)p); break;
 		case FT_U64: fprintf(f, "%llu", (unsigned long long)*(const uint64_t *)p); break;
-		case FT_DBL: {
-			double d = *(const double *)p;
-			if (isfinite(d)) fprintf(f, "%.17g", d);
-			else fputs("null", f);
-			break;
-		}
+		case FT_DBL: json_number(f, *(const double *)p); break;
 		case FT_STR: json_string(f, (const char *)p); break;
+		case FT_FINDINGS: json_findings(f, p); break;
 		case FT_STATUS: json_string(f, run_status_name(*(const run_status *)p)); break;
 		case FT_U3: {
 			const unsigned *u = p;

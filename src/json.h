@@ -6,7 +6,8 @@
 
 /* Writes s as a JSON string literal. */
 void json_string(FILE *f, const char *s);
-/* Writes obj as a JSON object with one member per field (non-finite numbers as null); extra_key/
+/* Writes obj as a JSON object with one member per field (non-finite numbers as null; a findings
+ * field adds a "findings" array after its text); extra_key/
  * extra_value, when not NULL, add one more string member (e.g. "log"). */
 void json_object(FILE *f, const field *fs, int n, const void *obj, const char *extra_key, const char *extra_value);
 /* The members alone ("name": value, ...), for an object that adds members of its own. */

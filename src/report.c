@@ -246,11 +246,14 @@ static void footer_counters(FILE *f, const run_result *rs, int n)
 		if (rs[i].counters_note[0]) { fputs("\nNo hardware counters: ", f); fput_clean(f, rs[i].counters_note); fputc('\n', f); break; }
 	int diag = 0;
 	for (int i = 0; i < n; i++) {
-		if (!rs[i].diagnosis[0]) continue;
+		if (!rs[i].findings.n) continue;
 		if (!diag++) fprintf(f, "\nDiagnosis (assets/rules.yaml over the counters):\n");
-		char head[80];
+		char head[80], line[sizeof rs[i].findings.f[0].text + 64];
 		strfmt(head, sizeof head, "  %-12s ", rs[i].stage);
-		put_lines(f, head, rs[i].diagnosis);
+		for (int k = 0; k < rs[i].findings.n; k++) {
+			diag_finding_line(&rs[i].findings.f[k], line, sizeof line);
+			put_lines(f, head, line);
+		}
 	}
 }
 

@@ -24,7 +24,8 @@ const field run_result_fields[] = {
 	R(branch_uniform_pct, FT_DBL), R(sm_pct, FT_DBL), R(tensor_pct, FT_DBL),
 	R(warp_efficiency_pred_on, FT_DBL), R(tensor_inst, FT_DBL), R(tensor_sass, FT_DBL), R(smem_wavefronts, FT_DBL), R(l1_pct, FT_DBL), R(gld_sectors_per_request, FT_DBL),
 	R(stalls, FT_STR),
-	R(counter_passes, FT_INT), R(counter_ms, FT_DBL), R(counters_note, FT_STR), R(diagnosis, FT_STR),
+	R(counter_passes, FT_INT), R(counter_ms, FT_DBL), R(counters_note, FT_STR),
+	{ "diagnosis", FT_FINDINGS, offsetof(run_result, findings), sizeof(run_findings) },
 	R(sanitizer, FT_STR), R(hotspots_note, FT_STR),
 };
 const int run_result_nfields = (int)(sizeof run_result_fields / sizeof run_result_fields[0]);
@@ -90,6 +91,79 @@ int run_status_parse(const char *s)
 	return -1;
 }
 
+static const char *const severity_names[DIAG_SEVERITY_COUNT] = { "critical", "warning", "info", "done" };
+
+const char *diag_severity_name(diag_severity s)
+{
+	return (unsigned)s < DIAG_SEVERITY_COUNT ? severity_names[s] : "?";
+}
+
+int diag_severity_parse(const char *word, size_t len)
+{
+	for (int i = 0; i < DIAG_SEVERITY_COUNT; i++)
+		if (len >= 4 && len <= strlen(severity_names[i]) && !strncmp(word, severity_names[i], len)) return i;
+	return -1;
+}
+
+void diag_finding_line(const diag_finding *d, char *buf, size_t len)
+{
+	if (d->rule[0]) strfmt(buf, len, "%s %s: %s", diag_severity_name(d->severity), d->rule, d->text);
+	else strfmt(buf, len, "%s", d->text);
+}
+
+char *run_findings_text(const run_findings *fs)
+{
+	sb b = {0};
+	char line[sizeof fs->f[0].text + 64];
+	sb_add(&b, "");
+	for (int i = 0; i < fs->n && i < RUN_FINDINGS_MAX; i++) {
+		diag_finding_line(&fs->f[i], line, sizeof line);
+		sb_addf(&b, "%s\n", line);
+	}
+	return sb_take(&b);
+}
+
+/* Copies n bytes of s into dst (cut to cap) with control characters (C0, DEL, C1 in UTF-8) as '?':
+ * text read from a file never drives a terminal. */
+static void copy_clean(char *dst, size_t cap, const char *s, size_t n)
+{
+	size_t o = 0;
+	for (size_t i = 0; i < n && o + 1 < cap; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c == 0xC2 && i + 1 < n && (unsigned char)s[i + 1] >= 0x80 && (unsigned char)s[i + 1] <= 0x9F) { dst[o++] = '?'; i++; continue; }
+		dst[o++] = c < 0x20 || c == 0x7F ? '?' : (char)c;
+	}
+	dst[o] = 0;
+}
+
+/* One line of the text form into d: "severity rule: text", else the whole line as the text. */
+static void parse_finding(diag_finding *d, const char *line, size_t n)
+{
+	memset(d, 0, sizeof *d);
+	d->severity = DIAG_INFO;
+	size_t w = 0, r;
+	while (w < n && line[w] != ' ') w++;
+	int sev = diag_severity_parse(line, w);
+	for (r = w + 1; sev >= 0 && r < n && (line[r] == '_' || (line[r] >= 'a' && line[r] <= 'z') || (line[r] >= '0' && line[r] <= '9')); r++) {}
+	if (sev < 0 || w + 1 >= r || r - w - 1 >= sizeof d->rule || r + 1 >= n || line[r] != ':' || line[r + 1] != ' ') {
+		copy_clean(d->text, sizeof d->text, line, n);
+		return;
+	}
+	d->severity = (diag_severity)sev;
+	copy_clean(d->rule, sizeof d->rule, line + w + 1, r - w - 1);
+	copy_clean(d->text, sizeof d->text, line + r + 2, n - r - 2);
+}
+
+void run_findings_parse(run_findings *fs, const char *text)
+{
+	memset(fs, 0, sizeof *fs);
+	for (const char *p = text; *p && fs->n < RUN_FINDINGS_MAX;) {
+		size_t n = strcspn(p, "\n");
+		if (n) parse_finding(&fs->f[fs->n++], p, n);
+		p += n + (p[n] == '\n');
+	}
+}
+
 void run_result_init(run_result *r)
 {
 	memset(r, 0, sizeof *r);
@@ -140,6 +214,12 @@ void field_write_kv(FILE *f, const field *fs, int n, const void *obj)
 		case FT_U64: fprintf(f, "%llu", (unsigned long long)*(const uint64_t *)p); break;
 		case FT_DBL: fprintf(f, "%.17g", *(const double *)p); break;
 		case FT_STR: field_escape(f, (const char *)p); break;
+		case FT_FINDINGS: {
+			char *text = run_findings_text(p);
+			field_escape(f, text);
+			free(text);
+			break;
+		}
 		case FT_U3: {
 			const unsigned *u = p;
 			fprintf(f, "%u,%u,%u", u[0], u[1], u[2]);
@@ -187,6 +267,12 @@ static int set_field(const field *fs, int n, void *obj, const char *name, const 
 			if (escaped) unescape_into(p, fs[i].size, value);
 			else strfmt(p, fs[i].size, "%s", value);
 			return 0;
+		case FT_FINDINGS: {
+			char *text = escaped ? field_unescape(value) : xstrdup(value);
+			run_findings_parse(p, text);
+			free(text);
+			return 0;
+		}
 		case FT_STATUS: {
 			int s = run_status_parse(value);
 			if (s < 0) return -1;
@@ -211,4 +297,16 @@ int field_set(const field *fs, int n, void *obj, const char *name, const char *v
 int field_set_plain(const field *fs, int n, void *obj, const char *name, const char *value)
 {
 	return set_field(fs, n, obj, name, value, 0);
+}
+
+int field_copy_named(const field *fs, int n, void *dst, const void *src, const char *const *names)
+{
+	int unknown = 0;
+	for (; *names; names++) {
+		int i = 0;
+		while (i < n && strcmp(fs[i].name, *names)) i++;
+		if (i == n) { unknown++; continue; }
+		memcpy((char *)dst + fs[i].offset, (const char *)src + fs[i].offset, fs[i].size);
+	}
+	return unknown;
 }

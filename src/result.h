@@ -19,6 +19,28 @@ typedef enum {
 	RUN_STATUS_COUNT
 } run_status;
 
+/* How much a finding of the diagnosis matters (a rule's severity in assets/rules.yaml); done: at a
+ * ceiling, nothing left to fix. */
+typedef enum { DIAG_CRITICAL, DIAG_WARNING, DIAG_INFO, DIAG_DONE, DIAG_SEVERITY_COUNT } diag_severity;
+
+enum { DIAG_EVIDENCE_MAX = 4, RUN_FINDINGS_MAX = 8 };
+
+/* One finding of the diagnosis (diagnose.h): the rule that fired, how much it matters, its words,
+ * and the values its condition read. */
+typedef struct {
+	char rule[32];                  /* the rule's id; "" for a line of older text that names none */
+	diag_severity severity;
+	char title[96];                 /* "" when read back from the text form */
+	char text[512];                 /* rendered, numbers filled in; one paragraph */
+	int nevidence;
+	struct { char name[40]; double value; } evidence[DIAG_EVIDENCE_MAX];
+} diag_finding;
+
+/* A run's findings, most severe first. Its text form (the field "diagnosis" in the worker protocol,
+ * JSON and replay files) is one "severity rule: text" line per finding; JSON adds the structures
+ * as "findings". */
+typedef struct { int n; diag_finding f[RUN_FINDINGS_MAX]; } run_findings;
+
 typedef struct {
 	char lesson[64], stage[64], title[128];
 	run_status status;
@@ -70,7 +92,7 @@ typedef struct {
 	char stalls[160];               /* "long_scoreboard 41%, barrier 22%, ..." */
 	int counter_passes; double counter_ms;
 	char counters_note[256];        /* why counters are missing, when they are */
-	char diagnosis[1024];           /* findings from assets/rules.yaml, one "severity rule: text" per line */
+	run_findings findings;          /* the diagnosis from assets/rules.yaml (field "diagnosis") */
 	char sanitizer[512];            /* a run under compute-sanitizer: its first finding, or that it found none */
 	char hotspots_note[256];        /* a hotspot pass (engine_job.hotspots): why it has no samples, or a caveat */
 	char *log;                      /* compile log or other long text; owned, may be NULL */
@@ -108,7 +130,7 @@ double peak_gflops(peak_kind p, const device_info *d);  /* the device's figure f
 const char *peak_source(peak_kind p, const device_info *d);   /* where that figure comes from */
 int peak_is_tensor(peak_kind p);
 
-typedef enum { FT_INT, FT_I64, FT_U64, FT_DBL, FT_STR, FT_U3, FT_STATUS } field_type;
+typedef enum { FT_INT, FT_I64, FT_U64, FT_DBL, FT_STR, FT_U3, FT_STATUS, FT_FINDINGS } field_type;
 typedef struct { const char *name; field_type type; size_t offset, size; } field;
 
 extern const field run_result_fields[];
@@ -125,6 +147,21 @@ void run_result_copy(run_result *dst, const run_result *src);
 const char *run_status_name(run_status s);     /* "ok", "wrong", "refused", ... */
 int run_status_parse(const char *s);            /* -1 when unknown */
 
+/* "critical", "warning", "info", "done" ("?" out of range). */
+const char *diag_severity_name(diag_severity s);
+/* The severity a word names (len bytes): a name, or its first four letters or more ("warn"); -1
+ * when none. */
+int diag_severity_parse(const char *word, size_t len);
+/* One finding as its line of the text form, "severity rule: text" (only the text when it names no
+ * rule), into buf (cut to len). */
+void diag_finding_line(const diag_finding *d, char *buf, size_t len);
+/* The text form of fs: one line per finding, each ending in a newline; a new string ("" for none). */
+char *run_findings_text(const run_findings *fs);
+/* Reads the text form into fs (replacing what it held): a line that is not "severity rule: text"
+ * becomes a finding of its own (info, no rule, the line as its text); lines past RUN_FINDINGS_MAX
+ * are dropped; control characters become '?'. Never fails. */
+void run_findings_parse(run_findings *fs, const char *text);
+
 /* Writes "name value\n" lines for every field (strings escaped) to f. */
 void field_write_kv(FILE *f, const field *fs, int n, const void *obj);
 /* One-line text form of a string (backslash, newline and tab escaped), and back: field_unescape
@@ -136,4 +173,7 @@ char *field_unescape(const char *s);
 int field_set(const field *fs, int n, void *obj, const char *name, const char *value);
 /* The same for a value that is already plain text (strings taken as they are: JSON, replay). */
 int field_set_plain(const field *fs, int n, void *obj, const char *name, const char *value);
+/* Copies the fields named in names (NULL-terminated) from src to dst, by value (no owned pointer is
+ * among the fields); returns how many names fs does not have (0: all copied). */
+int field_copy_named(const field *fs, int n, void *dst, const void *src, const char *const *names);
 #endif

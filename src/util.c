@@ -130,8 +130,13 @@ char *file_read(const char *path, size_t *len)
 
 int file_write_atomic(const char *path, const void *data, size_t len)
 {
+	return file_write_atomic_mode(path, data, len, 0644);
+}
+
+int file_write_atomic_mode(const char *path, const void *data, size_t len, int mode)
+{
 	char *tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, (mode_t)mode);
 	if (fd < 0) { free(tmp); return -1; }
 	const char *p = data;
 	size_t left = len;
@@ -179,16 +184,17 @@ int dir_exists(const char *path)
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-char *xdg_dir(const char *env, const char *fallback)
+char *xdg_path(const char *env, const char *fallback)
 {
 	const char *base = getenv(env);
-	char *dir;
-	if (base && base[0] == '/') {
-		dir = xasprintf("%s/cudaclimb", base);
-	} else {
-		const char *home = getenv("HOME");
-		dir = xasprintf("%s/%s/cudaclimb", home && *home ? home : "/tmp", fallback);
-	}
+	if (base && base[0] == '/') return xasprintf("%s/cudaclimb", base);
+	const char *home = getenv("HOME");
+	return xasprintf("%s/%s/cudaclimb", home && *home ? home : "/tmp", fallback);
+}
+
+char *xdg_dir(const char *env, const char *fallback)
+{
+	char *dir = xdg_path(env, fallback);
 	mkdir_p(dir, 0755);
 	return dir;
 }

@@ -35,6 +35,8 @@ char *file_read(const char *path, size_t *len);
 /* Writes data to path through a temporary file and rename(2): readers never see half a file.
  * Returns 0 or -1 with errno set. */
 int file_write_atomic(const char *path, const void *data, size_t len);
+/* The same with the file's permissions (before the umask) given: 0600 for a private file. */
+int file_write_atomic_mode(const char *path, const void *data, size_t len, int mode);
 /* mkdir -p; 0 or -1 with errno. */
 int mkdir_p(const char *path, int mode);
 int file_exists(const char *path);
@@ -43,6 +45,8 @@ int dir_exists(const char *path);
 /* $XDG_CACHE_HOME/cudaclimb or ~/.cache/cudaclimb (likewise XDG_STATE_HOME, ~/.local/state);
  * a new string, the folder created. */
 char *xdg_dir(const char *env, const char *fallback);
+/* The same path without creating anything (a new string). */
+char *xdg_path(const char *env, const char *fallback);
 
 /* FNV-1a 64-bit over data, continuing from h (start with FNV_OFFSET). */
 #define FNV_OFFSET 1469598103934665603ULL

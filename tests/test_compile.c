@@ -478,6 +478,50 @@ static void test_tensor_sass(void **state)
 	free(mma);
 }
 
+/* A save between the start of a compile and its end (the learner's editor) changes nothing: the
+ * file is read once, and the cubin is that text's, kept under that text's key; the next compile
+ * reads the new text. */
+static void test_save_during_compile(void **state)
+{
+	(void)state;
+	char *k = path_in(kdir, "saved.cu");
+	static const char first[] = "extern \"C\" __global__ void saved(int *x) { x[0] = 1; }\n";
+	static const char second[] = "extern \"C\" __global__ void saved(int *x) { x[0] = ; }\n";
+	write_text(k, first);
+	compile_request rq = { .kernel_path = k, .include_dir = kdir, .arch = "sm_80" };
+	char err[256] = "", key_first[17], key_second[17];
+	compile_job *j = compile_start(&rq, err, sizeof err);
+	assert_non_null(j);
+	write_text(k, second);                         /* saved while the compiler runs */
+	while (!compile_step(j, 300000)) {
+		fd_set fds;
+		FD_ZERO(&fds);
+		FD_SET(compile_fd(j), &fds);
+		select(compile_fd(j) + 1, &fds, NULL, NULL, NULL);
+	}
+	const compile_result *r = compile_get(j);
+	if (!r->ok) fail_msg("the text read at the start did not compile: %s", r->log ? r->log : "");
+	compile_request text = rq;
+	text.source = first;
+	text.source_len = strlen(first);
+	assert_int_equal(compile_key(&text, key_first), 0);
+	assert_int_equal(compile_key(&rq, key_second), 0);   /* the file now holds the second text */
+	assert_string_not_equal(key_first, key_second);
+	const char *base = strrchr(r->cubin_path, '/');
+	assert_non_null(base);
+	char want[32];
+	snprintf(want, sizeof want, "/%s.cubin", key_first);
+	assert_string_equal(base, want);
+	compile_job_free(j);
+	/* the next compile reads the saved text: its error, under its own key */
+	compile_result again;
+	assert_int_equal(compile_run(&rq, &again, err, sizeof err), 0);
+	assert_false(again.ok);
+	assert_false(again.cached);
+	free(again.log);
+	free(k);
+}
+
 /* The non-blocking interface: poll the fd until the job is done. */
 static void test_job(void **state)
 {
@@ -513,7 +557,7 @@ static void test_job(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_parse_ptxas), cmocka_unit_test(test_parse_ptx_params), cmocka_unit_test(test_source_text),   cmocka_unit_test(test_parse_ptxas_device_function),
+		cmocka_unit_test(test_parse_ptxas), cmocka_unit_test(test_parse_ptx_params), cmocka_unit_test(test_source_text), cmocka_unit_test(test_save_during_compile),   cmocka_unit_test(test_parse_ptxas_device_function),
 		cmocka_unit_test(test_parse_ptxas_many),
 		cmocka_unit_test(test_key),           cmocka_unit_test(test_compile),
 		cmocka_unit_test(test_compile_error), cmocka_unit_test(test_job), cmocka_unit_test(test_tensor_sass),

@@ -128,6 +128,12 @@ static void test_coalesced_copy_close(void **state)
 	expect(&r, &h200, "memory_bound_close", f, 8);
 	assert_int_equal(f[0].severity, DIAG_INFO);
 	assert_non_null(strstr(f[0].text, "89% of attainable bandwidth"));
+	/* the evidence: the values the rule's condition read, by name */
+	assert_true(f[0].nevidence >= 1);
+	assert_string_equal(f[0].evidence[0].name, "pct_attainable_bw");
+	assert_true(f[0].evidence[0].value == r.pct_attainable_bw);
+	for (int i = 1; i < f[0].nevidence; i++) assert_string_not_equal(f[0].evidence[i].name, f[0].evidence[0].name);
+	assert_string_not_equal(f[0].title, "");
 }
 
 /* measured: cudaclimb bench bandwidth on an H200, stage vectorized: 4266 GB/s, 100.6% of the

@@ -12,6 +12,7 @@
 #include "engine_replay.h"
 #include "json.h"
 #include "result.h"
+#include "util.h"
 
 static void sample(run_result *r)
 {
@@ -30,7 +31,10 @@ static void sample(run_result *r)
 	r->bad_count = 1; r->first_bad = 4; r->seed = 18446744073709551557ULL;
 	r->achieved_occupancy = 0.808; r->dram_bytes_read = 5.37e8;
 	strcpy(r->stalls, "long_scoreboard 93%, wait 2%");
-	strcpy(r->diagnosis, "done memory_bound_done: 101% of attainable\ninfo x: y");
+	r->findings.n = 2;
+	r->findings.f[0] = (diag_finding){ "memory_bound_done", DIAG_DONE, "At the bandwidth ceiling", "101% of attainable", 1,
+	                                   { { "pct_attainable_bw", 101.2 } } };
+	r->findings.f[1] = (diag_finding){ "x", DIAG_INFO, "", "y: a \"quoted\" word", 0, { { "", 0 } } };
 	r->log = strdup("kernels/x.cu(5): error: expected a \";\"\n  }\n  ^\n");
 }
 
@@ -53,7 +57,109 @@ static void assert_same(const run_result *a, const run_result *b)
 	assert_true(a->achieved_occupancy == b->achieved_occupancy && a->dram_bytes_read == b->dram_bytes_read);
 	assert_true(a->dram_bytes_write == b->dram_bytes_write);   /* -1: not measured */
 	assert_string_equal(a->stalls, b->stalls);
-	assert_string_equal(a->diagnosis, b->diagnosis);
+	assert_int_equal(a->findings.n, b->findings.n);   /* the text form keeps rule, severity and text */
+	for (int i = 0; i < a->findings.n; i++) {
+		assert_string_equal(a->findings.f[i].rule, b->findings.f[i].rule);
+		assert_int_equal(a->findings.f[i].severity, b->findings.f[i].severity);
+		assert_string_equal(a->findings.f[i].text, b->findings.f[i].text);
+	}
+}
+
+/* The findings' text form, "severity rule: text" a line, and what reading it back makes of older or
+ * odd text. */
+static void test_findings_text(void **state)
+{
+	(void)state;
+	run_findings fs;
+	run_findings_parse(&fs, "critical uncoalesced: 16.0x the bytes: fix it\n"
+	                        "warn some_rule: an older file's word\n"
+	                        "\n"
+	                        "a line that names no rule\n"
+	                        "info two words: no rule id has a space\n"
+	                        "done x: \033]52;c;aGk=\007 \302\233 end");
+	assert_int_equal(fs.n, 5);
+	assert_string_equal(fs.f[0].rule, "uncoalesced");
+	assert_int_equal(fs.f[0].severity, DIAG_CRITICAL);
+	assert_string_equal(fs.f[0].text, "16.0x the bytes: fix it");
+	assert_int_equal(fs.f[1].severity, DIAG_WARNING);            /* "warn" is short for warning */
+	assert_string_equal(fs.f[2].rule, "");
+	assert_string_equal(fs.f[2].text, "a line that names no rule");
+	assert_string_equal(fs.f[3].rule, "");
+	assert_string_equal(fs.f[4].text, "?]52;c;aGk=? ? end");       /* no control characters */
+	char *text = run_findings_text(&fs);
+	assert_string_equal(text, "critical uncoalesced: 16.0x the bytes: fix it\n"
+	                          "warning some_rule: an older file's word\n"
+	                          "a line that names no rule\n"
+	                          "info two words: no rule id has a space\n"
+	                          "done x: ?]52;c;aGk=? ? end\n");
+	run_findings again;
+	run_findings_parse(&again, text);                               /* read back: the same */
+	char *text2 = run_findings_text(&again);
+	assert_string_equal(text, text2);
+	free(text);
+	free(text2);
+	assert_int_equal(diag_severity_parse("warn", 4), DIAG_WARNING);
+	assert_int_equal(diag_severity_parse("war", 3), -1);
+	assert_int_equal(diag_severity_parse("warnings", 8), -1);
+	assert_string_equal(diag_severity_name(DIAG_SEVERITY_COUNT), "?");
+	/* at most RUN_FINDINGS_MAX */
+	sb b = {0};
+	for (int i = 0; i < RUN_FINDINGS_MAX + 3; i++) sb_addf(&b, "info r%d: t\n", i);
+	run_findings_parse(&fs, b.s);
+	assert_int_equal(fs.n, RUN_FINDINGS_MAX);
+	sb_free(&b);
+	run_findings_parse(&fs, "");
+	assert_int_equal(fs.n, 0);
+	text = run_findings_text(&fs);
+	assert_string_equal(text, "");
+	free(text);
+}
+
+/* Named fields copied by the table: those and no others; an unknown name is counted. */
+static void test_copy_named(void **state)
+{
+	(void)state;
+	run_result a, b;
+	sample(&a);
+	run_result_init(&b);
+	static const char *const names[] = { "regs", "grid", "settings", "occ_theoretical", NULL };
+	assert_int_equal(field_copy_named(run_result_fields, run_result_nfields, &b, &a, names), 0);
+	assert_int_equal(b.regs, 12);
+	assert_memory_equal(b.grid, a.grid, sizeof a.grid);
+	assert_string_equal(b.settings, a.settings);
+	assert_true(b.occ_theoretical == 0.75);
+	assert_int_equal(b.spill_stores, 0);                    /* not named: untouched */
+	assert_string_equal(b.stage, "");
+	static const char *const odd[] = { "regs", "no_such_field", "log", NULL };
+	assert_int_equal(field_copy_named(run_result_fields, run_result_nfields, &b, &a, odd), 2);
+	assert_null(b.log);                                     /* the log is no field: never shared */
+	run_result_clear(&a);
+	run_result_clear(&b);
+}
+
+/* JSON keeps the text under "diagnosis" and adds the structures under "findings". */
+static void test_json_findings(void **state)
+{
+	(void)state;
+	run_result r;
+	sample(&r);
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+	json_object(f, run_result_fields, run_result_nfields, &r, NULL, NULL);
+	fclose(f);
+	assert_non_null(strstr(out, "\"diagnosis\": \"done memory_bound_done: 101% of attainable\\ninfo x: y: a \\\"quoted\\\" word\\n\""));
+	assert_non_null(strstr(out, "\"findings\": [{\"rule\": \"memory_bound_done\", \"severity\": \"done\", "
+	                            "\"title\": \"At the bandwidth ceiling\", \"text\": \"101% of attainable\", "
+	                            "\"evidence\": {\"pct_attainable_bw\": 101.2}}, {\"rule\": \"x\", \"severity\": \"info\""));
+	free(out);
+	run_result_clear(&r);                                   /* frees the sample's log */
+	f = open_memstream(&out, &len);
+	json_object(f, run_result_fields, run_result_nfields, &r, NULL, NULL);
+	fclose(f);
+	assert_non_null(strstr(out, "\"diagnosis\": \"\", \"findings\": []"));
+	free(out);
+	run_result_clear(&r);
 }
 
 /* The worker's text form: "name value" lines, read back with field_set. */
@@ -205,6 +311,9 @@ int main(void)
 		cmocka_unit_test(test_escape),
 		cmocka_unit_test(test_json_replay_round_trip), cmocka_unit_test(test_json_string_controls),
 		cmocka_unit_test(test_replay_errors),
+		cmocka_unit_test(test_findings_text),
+		cmocka_unit_test(test_json_findings),
+		cmocka_unit_test(test_copy_named),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,5 +1,5 @@
 /* Tests for the pure parts of tui/: line diff, syntax colouring, display-width cropping and wrap,
- * gauge and number formatting, and the progress file's round trip. */
+ * gauge and number formatting. (The progress file is tests/test_progress.c's.) */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -13,7 +13,6 @@
 #include <unistd.h>
 
 #include "tui_source.h"
-#include "tui_state.h"
 #include "tui_text.h"
 
 /* ---- diff ---- */
@@ -277,144 +276,6 @@ static void test_numbers(void **st)
 	assert_string_equal(text_delta(b, sizeof b, 1, 0), "");
 }
 
-/* ---- progress file ---- */
-
-static void test_state_round_trip(void **st)
-{
-	(void)st;
-	char dir[] = "/tmp/cc-tui-test-XXXXXX", path[256], err[256];
-	assert_non_null(mkdtemp(dir));
-	snprintf(path, sizeof path, "%s/sub/cudaclimb/progress", dir);
-	tui_state s, r;
-	tui_state_init(&s);
-	tui_state_set_last(&s, "bandwidth", "coalesced");
-	tui_progress *p = tui_state_stage(&s, "bandwidth", "strided", 1);
-	p->seen = p->compiled = p->passed = 1;
-	p->best_ms = 4.25; p->best_gbps = 189.5;
-	tui_state_stage(&s, "bandwidth", "coalesced", 1)->failed = 1;
-	tui_state_set_setting(&s, "bandwidth", "strided", "STRIDE", "8");
-	tui_state_set_setting(&s, "bandwidth", "strided", "STRIDE", "4");   /* replaces */
-	assert_int_equal(tui_state_save(&s, path, err, sizeof err), 0);
-	assert_int_equal(s.dirty, 0);
-
-	tui_state_init(&r);
-	assert_int_equal(tui_state_load(&r, path, err, sizeof err), 0);
-	assert_string_equal(r.last_lesson, "bandwidth");
-	assert_string_equal(r.last_stage, "coalesced");
-	const tui_progress *q = tui_state_stage(&r, "bandwidth", "strided", 0);
-	assert_non_null(q);
-	assert_int_equal(q->passed, 1);
-	assert_true(q->best_ms == 4.25 && q->best_gbps == 189.5);
-	assert_int_equal(tui_state_stage(&r, "bandwidth", "coalesced", 0)->failed, 1);
-	assert_null(tui_state_stage(&r, "bandwidth", "vectorized", 0));
-	assert_string_equal(tui_state_get_setting(&r, "bandwidth", "strided", "STRIDE"), "4");
-	assert_int_equal(r.nsets, 1);
-	assert_int_equal(r.dirty, 0);
-
-	/* no temporary file is left behind; a missing file is an empty state */
-	char tmp[300];
-	snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
-	assert_int_equal(access(tmp, F_OK), -1);
-	tui_state_free(&r);
-	tui_state_init(&r);
-	snprintf(tmp, sizeof tmp, "%s/none", dir);
-	assert_int_equal(tui_state_load(&r, tmp, err, sizeof err), 0);
-	assert_int_equal(r.nst, 0);
-	tui_state_free(&r);
-	tui_state_free(&s);
-	unlink(path);
-	char cmd[300];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-	assert_int_equal(system(cmd), 0);
-}
-
-/* Two sessions' records merged: per stage the furthest state and the best numbers; settings and
- * the last position are this session's (issue #19). */
-static void test_state_merge(void **st)
-{
-	(void)st;
-	tui_state mine, disk;
-	tui_state_init(&mine);
-	tui_state_init(&disk);
-	tui_state_set_last(&mine, "sgemm", "naive");
-	tui_state_set_last(&disk, "bandwidth", "strided");
-	tui_progress *p = tui_state_stage(&mine, "bandwidth", "strided", 1);
-	p->seen = 1; p->best_ms = 5; p->best_gbps = 100;
-	p = tui_state_stage(&disk, "bandwidth", "strided", 1);
-	p->seen = p->compiled = p->passed = 1; p->best_ms = 4; p->best_gbps = 90; p->best_gflops = 15;
-	p = tui_state_stage(&disk, "bandwidth", "coalesced", 1);         /* only the other session's */
-	p->seen = p->failed = 1;
-	p = tui_state_stage(&mine, "sgemm", "naive", 1);
-	p->seen = p->compiled = 1; p->best_ms = 0;
-	p = tui_state_stage(&disk, "sgemm", "naive", 1);
-	p->seen = 1; p->best_ms = 275; p->best_gflops = 500;
-	tui_state_set_setting(&mine, "bandwidth", "strided", "STRIDE", "4");
-	tui_state_set_setting(&disk, "bandwidth", "strided", "STRIDE", "8");
-	tui_state_set_setting(&disk, "bandwidth", "strided", "BLOCK", "512");
-	tui_state_merge(&mine, &disk);
-	assert_string_equal(mine.last_lesson, "sgemm");
-	assert_string_equal(mine.last_stage, "naive");
-	assert_int_equal(mine.nst, 3);
-	const tui_progress *q = tui_state_stage(&mine, "bandwidth", "strided", 0);
-	assert_true(q->seen && q->compiled && q->passed && !q->failed);
-	assert_true(q->best_ms == 4 && q->best_gbps == 100 && q->best_gflops == 15);
-	q = tui_state_stage(&mine, "bandwidth", "coalesced", 0);
-	assert_non_null(q);
-	assert_true(q->seen && q->failed && !q->passed);
-	q = tui_state_stage(&mine, "sgemm", "naive", 0);
-	assert_true(q->compiled && q->best_ms == 275 && q->best_gflops == 500);   /* 0 is "none" */
-	assert_string_equal(tui_state_get_setting(&mine, "bandwidth", "strided", "STRIDE"), "4");
-	assert_string_equal(tui_state_get_setting(&mine, "bandwidth", "strided", "BLOCK"), "512");
-	tui_state_free(&mine);
-	tui_state_free(&disk);
-}
-
-/* Saving merges with what another session wrote meanwhile, under a lock file beside it. */
-static void test_state_save_merges(void **st)
-{
-	(void)st;
-	char dir[] = "/tmp/cc-tui-test-XXXXXX", path[256], lock[300], err[256];
-	assert_non_null(mkdtemp(dir));
-	snprintf(path, sizeof path, "%s/cudaclimb/progress", dir);
-	snprintf(lock, sizeof lock, "%s.lock", path);
-	tui_state a, b, r;
-	tui_state_init(&a);
-	tui_state_init(&b);
-	assert_int_equal(tui_state_load(&a, path, err, sizeof err), 0);   /* both start from nothing */
-	assert_int_equal(tui_state_load(&b, path, err, sizeof err), 0);
-	tui_state_stage(&a, "bandwidth", "strided", 1)->passed = 1;
-	tui_state_stage(&b, "bandwidth", "coalesced", 1)->passed = 1;
-	tui_state_set_last(&b, "bandwidth", "coalesced");
-	assert_int_equal(tui_state_save(&a, path, err, sizeof err), 0);
-	assert_int_equal(tui_state_save(&b, path, err, sizeof err), 0);
-	assert_int_equal(access(lock, F_OK), 0);
-	assert_non_null(tui_state_stage(&b, "bandwidth", "strided", 0));   /* b now sees a's too */
-	tui_state_init(&r);
-	assert_int_equal(tui_state_load(&r, path, err, sizeof err), 0);
-	assert_int_equal(tui_state_stage(&r, "bandwidth", "strided", 0)->passed, 1);
-	assert_int_equal(tui_state_stage(&r, "bandwidth", "coalesced", 0)->passed, 1);
-	assert_string_equal(r.last_stage, "coalesced");
-	tui_state_free(&a);
-	tui_state_free(&b);
-	tui_state_free(&r);
-	char cmd[300];
-	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-	assert_int_equal(system(cmd), 0);
-}
-
-static void test_state_path(void **st)
-{
-	(void)st;
-	char buf[256];
-	setenv("XDG_STATE_HOME", "/x/state", 1);
-	assert_int_equal(tui_state_path(buf, sizeof buf), 0);
-	assert_string_equal(buf, "/x/state/cudaclimb/progress");
-	unsetenv("XDG_STATE_HOME");
-	setenv("HOME", "/home/u", 1);
-	assert_int_equal(tui_state_path(buf, sizeof buf), 0);
-	assert_string_equal(buf, "/home/u/.local/state/cudaclimb/progress");
-}
-
 int main(void)
 {
 	setlocale(LC_CTYPE, "C.UTF-8");            /* wcwidth needs a UTF-8 locale */
@@ -430,10 +291,6 @@ int main(void)
 		cmocka_unit_test(test_wrap),
 		cmocka_unit_test(test_gauge),
 		cmocka_unit_test(test_numbers),
-		cmocka_unit_test(test_state_round_trip),
-		cmocka_unit_test(test_state_merge),
-		cmocka_unit_test(test_state_save_merges),
-		cmocka_unit_test(test_state_path),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -148,10 +148,13 @@ static void test_verdict_passed_and_wrong(void **st)
 	assert_true(has(out, n, "yours 41.2 us, the stage's 42.0 us: 1.02x (the bar 0.90x)"));
 	assert_true(has(out, n, "reading the hardware counters"));      /* state 1: the diagnosis is coming */
 	v.counters_done = 1;
-	snprintf(v.diag.diagnosis, sizeof v.diag.diagnosis, "info dram: near the peak\nwarn x: y\n");
+	v.diag.findings.n = 2;
+	v.diag.findings.f[0] = (diag_finding){ .rule = "dram", .severity = DIAG_INFO, .text = "near the peak" };
+	v.diag.findings.f[1] = (diag_finding){ .rule = "x", .severity = DIAG_WARNING, .title = "X", .text = "y" };
 	n = exm_verdict_lines(&v, 2, JOB_DONE, "", 1.0, NULL, 0, out, 32);
 	assert_true(has(out, n, "Diagnosis (hardware counters)"));
-	assert_string_equal(out[n - 1].text, "warn x: y");
+	assert_true(has(out, n, "info dram: near the peak"));
+	assert_string_equal(out[n - 1].text, "warning x: y");
 
 	init_verdict(&v, 4);
 	v.kind = EXV_WRONG;

@@ -45,7 +45,7 @@ void app_save(tui_app *a)
 	/* A replay's runs are recorded results, not the learner's: the file is never written. */
 	if (!a->state_path[0] || !a->state.dirty || a->opts.frames > 0 || a->opts.replay)
 		return;
-	if (tui_state_save(&a->state, a->state_path, err, sizeof err) < 0) {
+	if (progress_save(&a->state, a->state_path, err, sizeof err) < 0) {
 		snprintf(a->msg, sizeof a->msg, "progress not saved: %s", err);
 		a->state_path[0] = 0;       /* say it once */
 	}
@@ -434,12 +434,12 @@ int tui_run(engine *e, const tui_opts *o)
 	setlocale(LC_CTYPE, "");                 /* not LC_ALL: numbers stay in the C locale */
 	const char *cs = nl_langinfo(CODESET), *nc = getenv("NO_COLOR");
 	int utf8 = cs && (!strcmp(cs, "UTF-8") || !strcmp(cs, "utf8"));
-	tui_state_init(&a->state);
+	progress_init(&a->state);
 	if (exm_init(&a->ex, a->ls, o->work) < 0)
 		snprintf(a->msg, sizeof a->msg, "%.*s", (int)sizeof a->msg - 1, a->ex.msg);
 	a->ex.replay = o->replay != NULL;
-	if (tui_state_path(a->state_path, sizeof a->state_path) == 0 &&
-	    tui_state_load(&a->state, a->state_path, err, sizeof err) < 0)
+	if (progress_path(a->state_path, sizeof a->state_path) == 0 &&
+	    progress_load(&a->state, a->state_path, err, sizeof err) < 0)
 		snprintf(a->msg, sizeof a->msg, "%s", err);
 
 	sigset_t block, waitmask;
@@ -484,7 +484,7 @@ int tui_run(engine *e, const tui_opts *o)
 		fprintf(stderr, "cudaclimb: %s\n", fatal);
 	app_save(a);
 	exm_free(&a->ex);
-	tui_state_free(&a->state);
+	progress_free(&a->state);
 	free(a->metric);
 	a->metric = NULL;
 	for (int i = 0; i < 3; i++) sigaction(sigs[i], &old[i], NULL);

@@ -10,7 +10,7 @@
 #include "tui_mcode.h"
 #include "tui_source.h"
 #include "tui_stage.h"
-#include "tui_state.h"
+#include "progress.h"
 
 /* What a key handler did. */
 enum { TUI_IGNORED = 0, TUI_REDRAW = 1, TUI_QUIT = 2 };
@@ -73,8 +73,8 @@ struct tui_app {
 	tui_opts opts;
 	const lesson_set *ls;
 	const device_info *dev;           /* NULL until probed */
-	tui_state state;
-	char state_path[4096];            /* "" when there is no place to keep progress */
+	progress_state state;
+	char state_path[4096];            /* "" when there is no place to keep progress_state */
 	int rows, cols;
 	const tui_screen *scr;
 	tui_overlay overlay; int overlay_scroll;   /* help, the glossary, or the messages */

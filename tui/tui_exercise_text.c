@@ -164,12 +164,12 @@ static void diagnosis(lines *b, const ex_verdict *v, int state)
 	}
 	if (!v->counters_done)
 		return;
-	if (v->diag.diagnosis[0]) {
+	if (v->diag.findings.n) {
 		add(b, ROLE_HEADING, "Diagnosis (hardware counters)");
-		for (const char *p = v->diag.diagnosis; *p;) {
-			size_t len = strcspn(p, "\n");
-			if (len) add(b, ROLE_WARN, "%.*s", (int)len, p);
-			p += len + (p[len] == '\n');
+		char line[sizeof v->diag.findings.f[0].text + 64];
+		for (int i = 0; i < v->diag.findings.n; i++) {
+			diag_finding_line(&v->diag.findings.f[i], line, sizeof line);
+			add(b, ROLE_WARN, "%s", line);
 		}
 	} else if (v->diag.counters_note[0]) {
 		add(b, ROLE_DIM, "no diagnosis: %s", v->diag.counters_note);

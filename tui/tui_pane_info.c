@@ -25,22 +25,18 @@ static int explain_walk(tui_app *a, int parts, int width, int y, int x, int firs
 	const stage_slot *sl = &a->m->slots[a->m->cur];
 	/* The lesson's claim and the counters' diagnosis side by side: the diagnosis of the last run
 	 * that read counters (r runs with counters; live runs do not). */
-	char diag_buf[2048] = "", *diag = NULL;
-	if (sl->have_last && sl->last.diagnosis[0]) {
-		size_t o = 0;   /* one finding per paragraph */
-		for (const char *p = sl->last.diagnosis; *p && o + 3 < sizeof diag_buf; p++) {
-			diag_buf[o++] = *p;
-			if (*p == '\n') diag_buf[o++] = '\n';
+	const run_findings *fs = sl->have_last ? &sl->last.findings : NULL;
+	char fline[sizeof fs->f[0].text + 64], diag_buf[RUN_FINDINGS_MAX * (sizeof fline + 2)], *diag = NULL;
+	if (fs && fs->n) {
+		size_t o = 0;                   /* one finding per paragraph */
+		for (int i = 0; i < fs->n && i < RUN_FINDINGS_MAX; i++) {
+			diag_finding_line(&fs->f[i], fline, sizeof fline);
+			o += (size_t)snprintf(diag_buf + o, sizeof diag_buf - o, "%s\n\n", fline);
 		}
-		diag_buf[o] = 0;
 		diag = diag_buf;
 	}
 	if (diag_line) *diag_line = -1;
-	if (findings) {
-		*findings = 0;
-		for (const char *p = sl->have_last ? sl->last.diagnosis : ""; *p; p++)
-			if (*p != '\n' && (p == sl->last.diagnosis || p[-1] == '\n')) (*findings)++;
-	}
+	if (findings) *findings = fs ? fs->n : 0;
 	explain_part part[4 + MAX_HINTS + 1];
 	char heads[MAX_HINTS][32], about[512];
 	size_t np = 0;
@@ -128,7 +124,7 @@ static void reading_layout(tui_app *a, tui_rect r, tui_rect *text, tui_rect *dia
 	const stage_slot *sl = &a->m->slots[a->m->cur];
 	*text = r;
 	*diag = (tui_rect){ r.y, r.x + r.w, 0, 0 };
-	if (r.w < READ_SPLIT_COLS || !sl->have_last || !sl->last.diagnosis[0])
+	if (r.w < READ_SPLIT_COLS || !sl->have_last || !sl->last.findings.n)
 		return;
 	int dw = r.w * 2 / 5;
 	*diag = (tui_rect){ r.y, r.x + r.w - dw, r.h, dw };

@@ -360,7 +360,7 @@ void pane_ladder_draw(tui_app *a, tui_rect r, int focused)
 		widget_printf(r.y + r.h - 1, r.x + r.w - 7, 6, theme_attr(ROLE_DIM), " %s%d ", g->down, l->nstages - top - rows);
 	for (int s = top; s < l->nstages && s < top + rows && y < r.y + r.h - 1; s++, y++) {
 		const stage_slot *sl = &m->slots[s];
-		const tui_progress *p = tui_state_stage(a->m->state, l->id, l->stages[s].id, 0);
+		const progress_stage *p = progress_get(a->m->state, l->id, l->stages[s].id);
 		unsigned at = s == m->cur ? A_BOLD : 0;
 		if (focused && s == a->sv.ladder_sel)   /* the row Enter opens */
 			at = theme_attr(ROLE_SELECT) | (s == m->cur ? A_BOLD : 0);

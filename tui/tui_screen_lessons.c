@@ -7,7 +7,7 @@
 #include "tui_widget.h"
 
 /* The glyph and role for one stage's progress. */
-static const char *progress_glyph(const tui_progress *p, tui_role *role)
+static const char *progress_glyph(const progress_stage *p, tui_role *role)
 {
 	const tui_glyphs *g = theme_glyphs();
 	*role = ROLE_DIM;
@@ -49,13 +49,13 @@ static void draw_row(tui_app *a, int y, int x, int w, int i)
 	score_metric sm = app_lesson_metric(a, i);   /* the lesson's own metric, as the CLI scores it */
 	double best = 0;
 	for (int s = 0; s < l->nstages; s++) {
-		const tui_progress *p = tui_state_stage(&a->state, l->id, l->stages[s].id, 0);
+		const progress_stage *p = progress_get(&a->state, l->id, l->stages[s].id);
 		tui_role role;
 		const char *gl = progress_glyph(p, &role);
 		if (s < COL_GLYPHS - 1)
 			widget_text(y, cx + s, 1, gl, sel ? at : theme_attr(role));
 		if (p && p->passed) passed++;
-		double v = !p ? 0 : sm == SCORE_GFLOPS ? p->best_gflops : p->best_gbps;
+		double v = progress_best(p, sm);
 		if (v > best) best = v;
 	}
 	cx += COL_GLYPHS;
@@ -85,7 +85,7 @@ static void draw_detail(tui_app *a, int y, int x, int h, int w)
 		widget_text(y + row++, x, w, "Stages:", theme_attr(ROLE_HEADING));
 	}
 	for (int s = 0; s < l->nstages && row < h; s++) {
-		const tui_progress *p = tui_state_stage(&a->state, l->id, l->stages[s].id, 0);
+		const progress_stage *p = progress_get(&a->state, l->id, l->stages[s].id);
 		tui_role role;
 		const char *gl = progress_glyph(p, &role);
 		char num[32], ms[32];
@@ -96,7 +96,7 @@ static void draw_detail(tui_app *a, int y, int x, int h, int w)
 		if (best && c + bw + 1 < w)
 			widget_printf(y + row, x + w - bw, bw, theme_attr(ROLE_DIM), "%10s %9s %-7s",
 			              text_ms(ms, sizeof ms, p->best_ms),
-			              text_num(num, sizeof num, sm == SCORE_GFLOPS ? p->best_gflops : p->best_gbps), score_unit(sm));
+			              text_num(num, sizeof num, progress_best(p, sm)), score_unit(sm));
 		int mark = exm_mark(&a->ex, a->lv.sel, s), end = best && c + bw + 1 < w ? w - bw - 1 : w;
 		const char *xg = exm_mark_glyph(mark, theme_glyphs(), &role);
 		if (xg[0] && c + 4 < end)       /* the exercise's mark and its word after the title */
@@ -143,7 +143,7 @@ static int resume_stage(tui_app *a, int i)
 	if (a->m && a->lesson == i)
 		return a->m->cur;
 	for (int s = 0; s < l->nstages; s++) {
-		const tui_progress *p = tui_state_stage(&a->state, l->id, l->stages[s].id, 0);
+		const progress_stage *p = progress_get(&a->state, l->id, l->stages[s].id);
 		if (!p || !p->passed) return s;
 	}
 	return 0;

@@ -406,7 +406,7 @@ static unsigned stage_key_do(tui_app *a, int ch)
 		if (v->zoom) v->zoom = 0;
 		else if (v->code != CODE_SOURCE) toggle_code(a, v->code);
 		else {
-			tui_state_set_last(&a->state, m->l->id, "");
+			progress_set_last(&a->state, m->l->id, "");
 			app_switch(a, &tui_screen_lessons);
 		}
 		break;

@@ -184,23 +184,7 @@ static void record(tui_stage *m, int s, const run_result *r)
 	}
 	if (m->replay)                      /* recorded results are not the learner's progress */
 		return;
-	tui_progress *p = tui_state_stage(m->state, m->l->id, m->l->stages[s].id, 1);
-	if (!p) return;
-	p->seen = 1;
-	if (r->status != RUN_COMPILE_ERROR && r->status != RUN_REFUSED && r->status != RUN_UNSUPPORTED &&
-	    r->status != RUN_NO_GPU)
-		p->compiled = 1;
-	if (r->status == RUN_OK && stage_timed(r)) {
-		p->passed = 1;
-		p->failed = 0;
-		if (p->best_ms <= 0 || r->ms_median < p->best_ms) p->best_ms = r->ms_median;
-		if (r->gbps > p->best_gbps) p->best_gbps = r->gbps;
-		if (r->gflops > p->best_gflops) p->best_gflops = r->gflops;
-	} else if (r->status == RUN_WRONG || r->status == RUN_FAULT || r->status == RUN_HANG ||
-	           r->status == RUN_CRASH) {
-		p->failed = 1;
-	}
-	m->state->dirty = 1;
+	progress_record(m->state, m->l->id, m->l->stages[s].id, r);
 }
 
 static void finished(tui_stage *m, const stage_job *j, const run_result *r, double now)
@@ -413,7 +397,7 @@ double stage_metric_frac(const tui_stage *m, const run_result *r)
 
 double stage_metric_best(const tui_stage *m, const tui_progress *p)
 {
-	return !p ? 0 : m->metric == SCORE_GFLOPS ? p->best_gflops : p->best_gbps;
+	return progress_best(p, m->metric);
 }
 
 const char *stage_metric_unit(const tui_stage *m)

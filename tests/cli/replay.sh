@@ -26,4 +26,4 @@ noesc "replay: no ESC from a message or diagnosis (run)" 1 $B --replay $X run ba
 noesc "replay: no ESC from a message or diagnosis (bench)" 3 $B --replay $X bench bandwidth --set BLOCK=256
 noesc "replay: no ESC from the device" 0 $B --replay $X device
 expect "replay: the message is still shown" 1 "coalesced: y: 5 of 67108864 elements wrong .* then \?\[2J cleared" $B --replay $X run bandwidth/coalesced
-expect "replay: the diagnosis is still shown" 1 "coalesced +warn some_rule: \?\]52;c;aGk=" $B --replay $X run bandwidth/coalesced
+expect "replay: the diagnosis is still shown (an older file's \"warn\" read as warning)" 1 "coalesced +warning some_rule: \?\]52;c;aGk=" $B --replay $X run bandwidth/coalesced

@@ -1,6 +1,7 @@
 /* libFuzzer target for the worker protocol's fields (src/result.c): each input line "name value" is
  * set on a run result and a device description, both in the escaped form the pipe carries and as
- * plain text (JSON, replay); the escaping must round-trip any string.
+ * plain text (JSON, replay); the escaping must round-trip any string, and the findings' text form
+ * must read back to the same text.
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Isrc -I$CUDA_HOME/include \
  *     tests/fuzz/fuzz_fields.c src/result.c src/util.c -o build-fuzz/fuzz_fields */
 #include <stddef.h>
@@ -40,6 +41,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
 	}
 	for (int i = 0; i < run_result_nfields; i++)
 		if (run_result_fields[i].type == FT_STR && memchr((char *)&r + run_result_fields[i].offset, 0, run_result_fields[i].size) == NULL) abort();
+	/* the findings (field "diagnosis"): read back from their text form they give the same text, and
+	 * hold no control characters */
+	if (r.findings.n < 0 || r.findings.n > RUN_FINDINGS_MAX) abort();
+	char *ftext = run_findings_text(&r.findings);
+	run_findings again;
+	run_findings_parse(&again, ftext);
+	char *ftext2 = run_findings_text(&again);
+	if (strcmp(ftext, ftext2)) abort();
+	for (const unsigned char *p = (const unsigned char *)ftext; *p; p++)
+		if ((*p < 0x20 && *p != '\n') || *p == 0x7f) abort();
+	free(ftext);
+	free(ftext2);
 	char *out = NULL;
 	size_t olen = 0;
 	FILE *f = open_memstream(&out, &olen);

@@ -14,7 +14,7 @@ if ! command -v python3 >/dev/null; then fail "gpu claims: python3 is needed to 
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 for l in ${CLAIMS_LESSONS:-$($B list 2>/dev/null | awk '{print $1}')}; do
 	$B bench "$l" --timeout 60 --json >"$tmp/$l.json" 2>"$tmp/$l.err"
-	python3 - "$tmp/$l.json" "$l" "$tmp/$l.err" <<'PY'
+	python3 - "$tmp/$l.json" "$l" "$tmp/$l.err" <<'PY' || fail "claims $l: the results could not be read"
 import json, sys
 path, lesson, errf = sys.argv[1:4]
 try:

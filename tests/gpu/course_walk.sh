@@ -59,7 +59,7 @@ n1=$(getent passwd $alice | cut -d: -f1); n2=$(getent passwd $bob | cut -d: -f1)
 grep -Eq "${n1:-user} .*passed" "$tmp/report.txt" && grep -Eq "${n2:-user} .*passed" "$tmp/report.txt" && grep -Eq "${n3:-user} .*passed" "$tmp/report.txt" \
 	&& pass "course walk: the report shows the three passes ($who)" || fail "course walk: the report: $(head -20 "$tmp/report.txt")"
 "$bin" report "$tmp/course" --json >"$tmp/r.json" 2>/dev/null
-python3 - "$tmp/r.json" $alice $bob <<'PY'
+python3 - "$tmp/r.json" $alice $bob <<'PY' || fail "course walk: the class report could not be read"
 import json, sys
 d = json.load(open(sys.argv[1]))
 s = {x["uid"]: x["exercises"] for x in d["students"]}

@@ -19,7 +19,7 @@ sums=$(cksum $L/*.cu)
 verdict() {
 	name=$1 file=$2 kind=$3 pat=$4 stage=${5:-demo/scale}
 	$B --lessons $FX try "$stage" "$file" --json --timeout 5 --reps 20 >"$tmp/v.json" 2>"$tmp/v.err"
-	python3 - "$tmp/v.json" "$name" "$kind" "$pat" <<'PY'
+	python3 - "$tmp/v.json" "$name" "$kind" "$pat" <<'PY' || fail "exercise $name: the verdict could not be read"
 import json, re, sys
 path, name, kind, pat = sys.argv[1:]
 try:
@@ -65,7 +65,7 @@ for l in $($B list 2>/dev/null | awk '{print $1}'); do
 		$B try "$s" --json --timeout 60 --reps 30 --no-counters >"$tmp/st.json" 2>"$tmp/st.err"
 		ref=kernels/$l/$($B show "$l" | sed -n "s/^[0-9]*\. $stage - .*\[\(.*\), .*\]\$/\1/p")
 		$B try "$s" "$ref" --json --timeout 60 --reps 30 --no-counters >"$tmp/ref.json" 2>"$tmp/ref.err"
-		python3 - "$tmp/st.json" "$tmp/ref.json" "$s" "$table" <<'PY'
+		python3 - "$tmp/st.json" "$tmp/ref.json" "$s" "$table" <<'PY' || fail "exercise $s: the results could not be read"
 import json, sys
 st_path, ref_path, name, table = sys.argv[1:]
 def load(p):

@@ -15,7 +15,7 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
 $B run transpose/tile --hotspots --reps 5 --timeout 60 --json >"$tmp/tile.json" 2>"$tmp/tile.err"
 $B run sgemm/warptile --hotspots --reps 3 --timeout 60 --json >"$tmp/warptile.json" 2>"$tmp/warptile.err"
-python3 - "$tmp/tile.json" "$tmp/warptile.json" <<'PY'
+python3 - "$tmp/tile.json" "$tmp/warptile.json" <<'PY' || fail "hotspots: the results could not be read"
 import json, re, sys
 def load(path):
     try:

@@ -28,7 +28,7 @@ else
 	fail "launch: tests/gpu/occ_api.cu did not build"; head -20 "$tmp/occ.log"
 fi
 
-python3 - "$tmp" "$api" <<'PY'
+python3 - "$tmp" "$api" <<'PY' || fail "new lessons: the results could not be read"
 import json, os, sys
 tmp, api = sys.argv[1], sys.argv[2]
 
