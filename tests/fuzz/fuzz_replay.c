@@ -29,7 +29,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
 	for (int i = 0; i < replay_count(rp); i++) {
 		const run_result *r = replay_result(rp, i);
 		clean_or_abort(r->message);
-		clean_or_abort(r->diagnosis);
+		for (int k = 0; k < r->findings.n; k++) {   /* every finding read back is clean */
+			clean_or_abort(r->findings.f[k].rule);
+			clean_or_abort(r->findings.f[k].text);
+		}
 		clean_or_abort(r->settings);
 		clean_or_abort(r->log);
 	}
