@@ -10,8 +10,13 @@
 #include <time.h>
 #include <unistd.h>
 
+static void (*fatal_hook)(void);
+
+void util_on_fatal(void (*fn)(void)) { fatal_hook = fn; }
+
 static void oom(size_t n)
 {
+	if (fatal_hook) fatal_hook();   /* e.g. the TUI gives the terminal back first */
 	fprintf(stderr, "cudaclimb: out of memory (%zu bytes)\n", n);
 	abort();
 }

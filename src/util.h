@@ -12,6 +12,8 @@
  * arch table or a replay has a size limit), never by an allocation failing. C++ (counters,
  * hotspots) follows the same rule through std:: containers. xstrdup(NULL) is NULL. */
 void *xmalloc(size_t n);
+/* fn runs before the out-of-memory message (the TUI ends curses there); NULL for none. */
+void util_on_fatal(void (*fn)(void));
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);

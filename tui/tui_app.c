@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include "tui_app.h"
 #include "tui_widget.h"
+#include "util.h"
 
 static volatile sig_atomic_t got_signal;
 static const int stop_signals[3] = { SIGINT, SIGTERM, SIGHUP };
@@ -79,10 +80,12 @@ score_metric app_lesson_metric(tui_app *a, int i)
 {
 	if (i < 0 || i >= a->ls->count)
 		return SCORE_GBPS;
-	if (!a->metric && (a->metric = calloc((size_t)a->ls->count, sizeof *a->metric)))
+	if (!a->metric) {
+		a->metric = xcalloc((size_t)a->ls->count, sizeof *a->metric);
 		for (int k = 0; k < a->ls->count; k++)
 			a->metric[k] = engine_score_metric(a->e, a->ls->items[k]);
-	return a->metric ? a->metric[i] : engine_score_metric(a->e, a->ls->items[i]);
+	}
+	return a->metric[i];
 }
 
 static void on_engine(void *ctx, int job, job_phase phase, const char *note, const run_result *r)
@@ -303,6 +306,15 @@ static const int tour[] = { KEY_DOWN, KEY_UP, '\n', '\t', KEY_NPAGE, '\t', KEY_R
 	'4', '8', KEY_BACKSPACE, 27, 'j', 's', '\t', '\t', 'd', 'e', 'z', 'z', 'f', 'f', 'a', '?', 27, 'n', 'd', 'p',
 	'v', 'v', 'd', 'v', 'o', 'j', KEY_NPAGE, 'o', 27, 27 };
 
+/* Out of memory (util.h's allocators) while curses owns the terminal: give it back, and stderr,
+ * so that the message is seen. */
+static tui_app *fatal_app;
+static void on_fatal(void)
+{
+	endwin();
+	if (fatal_app) errlog_stop(&fatal_app->errlog);
+}
+
 static int setup_curses(tui_app *a, SCREEN **scr, FILE **devnull)
 {
 	const char *term = getenv("TERM");
@@ -319,6 +331,8 @@ static int setup_curses(tui_app *a, SCREEN **scr, FILE **devnull)
 		        "cudaclimb --help)\n", term ? term : "");
 		return -1;
 	}
+	fatal_app = a;
+	util_on_fatal(on_fatal);
 	cbreak();
 	noecho();
 	nonl();
@@ -475,6 +489,8 @@ int tui_run(engine *e, const tui_opts *o)
 		stage_free(a->m);               /* cancels its jobs; the listener (static app) stays valid */
 		a->m = NULL;
 		endwin();
+		util_on_fatal(NULL);
+		fatal_app = NULL;
 		delscreen(scr);
 		errlog_stop(&a->errlog);             /* the lines kept go to the real stderr now */
 	}

@@ -21,11 +21,11 @@ int exm_init(tui_exercise *x, const lesson_set *ls, const char *override)
 	x->ndiff = -1;
 	x->ls = ls;
 	x->work = ex_workspace(override);
-	x->marks = calloc((size_t)(ls->count ? ls->count : 1), sizeof *x->marks);
-	for (int i = 0; x->marks && i < ls->count; i++) {
+	x->marks = xcalloc((size_t)(ls->count ? ls->count : 1), sizeof *x->marks);
+	for (int i = 0; i < ls->count; i++) {
 		const lesson *l = ls->items[i];
-		x->marks[i] = malloc((size_t)(l->nstages ? l->nstages : 1));
-		for (int s = 0; x->marks[i] && s < l->nstages; s++) {
+		x->marks[i] = xmalloc((size_t)(l->nstages ? l->nstages : 1));
+		for (int s = 0; s < l->nstages; s++) {
 			ex_progress p;
 			x->marks[i][s] = EXM_MARK_NONE;
 			if (!l->stages[s].exercise)
@@ -72,7 +72,7 @@ static void reread_progress(tui_exercise *x)
 
 static void start_watch(tui_exercise *x)
 {
-	char *dir = strdup(x->file), *slash = dir ? strrchr(dir, '/') : NULL;
+	char *dir = xstrdup(x->file), *slash = dir ? strrchr(dir, '/') : NULL;
 	if (slash) *slash = 0;
 	x->watch = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
 	if (x->watch >= 0 && inotify_add_watch(x->watch, slash ? dir : ".", IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE) < 0) {

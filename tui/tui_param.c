@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tui_param.h"
+#include "util.h"
 
 int param_defaults(const lesson *l, const plan_device *d, expr_value *pv, char *err, size_t errlen)
 {
@@ -32,11 +33,11 @@ int param_is_default(const lesson *l, const plan_device *d, const expr_value *pv
 
 void param_set(const lesson *l, const plan_device *d, expr_value *pv, int i, expr_value v)
 {
-	char *follow = calloc((size_t)l->nparams + 1, 1), err[200];
-	for (int j = i + 1; follow && j < l->nparams; j++)   /* judged with the old values */
+	char *follow = xcalloc((size_t)l->nparams + 1, 1), err[200];
+	for (int j = i + 1; j < l->nparams; j++)   /* judged with the old values */
 		follow[j] = (char)param_is_default(l, d, pv, j);
 	pv[i] = v;
-	for (int j = i + 1; follow && j < l->nparams; j++) {
+	for (int j = i + 1; j < l->nparams; j++) {
 		plan_param_info pi;
 		if (follow[j] && plan_param_info_get(l, d, pv, j, &pi, err, sizeof err) == 0)
 			pv[j] = pi.def;

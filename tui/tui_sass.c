@@ -7,6 +7,7 @@
 #include <string.h>
 #include "report_sass.h"
 #include "tui_source.h"
+#include "util.h"
 
 /* The classes the header always shows, then those it shows when present (in class order). */
 static const sass_class always[] = { SC_LDG, SC_STG, SC_LDS, SC_STS, SC_FFMA, SC_BAR };
@@ -107,9 +108,8 @@ int tsass_compare(const sass_listing *l, const sass_func *fn, const sass_listing
 static int opcodes(const sass_listing *l, char ***s, int **idx)
 {
 	int n = l->n + l->nfuncs, k = 0;
-	*s = malloc((size_t)(n ? n : 1) * sizeof **s);
-	*idx = malloc((size_t)(n ? n : 1) * sizeof **idx);
-	if (!*s || !*idx) return -1;
+	*s = xmalloc((size_t)(n ? n : 1) * sizeof **s);
+	*idx = xmalloc((size_t)(n ? n : 1) * sizeof **idx);
 	for (int f = 0; f < l->nfuncs; f++) {
 		const sass_func *fn = &l->funcs[f];
 		(*s)[k] = (char *)fn->name;

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "tui_source.h"
+#include "util.h"
 
 int source_from_buffer(source_text *t, const char *buf, size_t len)
 {
@@ -16,12 +17,8 @@ int source_from_buffer(source_text *t, const char *buf, size_t len)
 		if (buf[i] == '\t') cap += 3;
 		if (buf[i] == '\n') nlines++;
 	}
-	t->buf = malloc(cap);
-	t->lines = malloc(sizeof *t->lines * (size_t)nlines);
-	if (!t->buf || !t->lines) {
-		source_free(t);
-		return -1;
-	}
+	t->buf = xmalloc(cap);
+	t->lines = xmalloc(sizeof *t->lines * (size_t)nlines);
 	t->lines[t->n++] = t->buf;
 	int col = 0;
 	for (size_t i = 0; i < len; i++) {
@@ -111,19 +108,19 @@ int source_load(source_text *t, const char *path, char *err, size_t errlen)
 		size = (long long)st.st_size;
 	}
 	size_t cap = 4096, len = 0, n;
-	char *buf = malloc(cap);
-	while (buf && (n = fread(buf + len, 1, cap - len, f)) > 0) {
+	char *buf = xmalloc(cap);
+	int big = 0;
+	while ((n = fread(buf + len, 1, cap - len, f)) > 0) {
 		len += n;
 		if (len == cap) {
-			char *nb = cap < (64u << 20) ? realloc(buf, cap *= 2) : NULL;
-			if (!nb) { free(buf); buf = NULL; }
-			else buf = nb;
+			if (cap >= (64u << 20)) { big = 1; break; }   /* a kernel file is KiB; 64 MiB is not one */
+			buf = xrealloc(buf, cap *= 2);
 		}
 	}
 	fclose(f);
-	if (!buf || source_from_buffer(t, buf, len) < 0) {
+	if (big || source_from_buffer(t, buf, len) < 0) {
 		free(buf);
-		snprintf(err, errlen, "%s: out of memory or too large", path);
+		snprintf(err, errlen, "%s: too large to show", path);
 		return -1;
 	}
 	free(buf);

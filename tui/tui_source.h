@@ -15,7 +15,7 @@ typedef struct {
 
 /* Loads path (tabs expanded to 4 columns). Returns 0, or -1 with a message; t is then empty. */
 int source_load(source_text *t, const char *path, char *err, size_t errlen);
-/* The same from a buffer (copied). Returns 0, or -1 when out of memory. */
+/* The same from a buffer (copied). Returns 0. */
 int source_from_buffer(source_text *t, const char *buf, size_t len);
 void source_free(source_text *t);
 /* Whether path is no longer the file t was loaded from (its size or modification time changed,

@@ -5,6 +5,7 @@
 #include <string.h>
 #include "tui_param.h"
 #include "tui_stage.h"
+#include "util.h"
 
 #define DEBOUNCE 0.05     /* after a value changes, so that a held key (about 30 repeats a second) does not queue runs */
 #define LESSON_WIDE "-"   /* the progress file's stage word for the parameters' values */
@@ -55,16 +56,15 @@ int stage_check(const tui_stage *m, int s, int ot, const char *ov, char *err, si
 
 tui_stage *stage_new(engine *e, const lesson *l, const device_info *dev, tui_state *state)
 {
-	tui_stage *m = calloc(1, sizeof *m);
-	if (!m || l->nstages <= 0) { free(m); return NULL; }
+	if (l->nstages <= 0) return NULL;
+	tui_stage *m = xcalloc(1, sizeof *m);
 	m->e = e; m->l = l; m->dev = dev; m->state = state;
 	m->can_run = dev->present;
 	m->sweep_tunable = -1;
 	engine_plan_device(e, &m->pdev);
 	run_result_init(&m->base);
-	m->slots = calloc((size_t)l->nstages, sizeof *m->slots);
-	m->pv = calloc((size_t)(l->nparams ? l->nparams : 1), sizeof *m->pv);
-	if (!m->slots || !m->pv) { free(m->slots); free(m->pv); free(m); return NULL; }
+	m->slots = xcalloc((size_t)l->nstages, sizeof *m->slots);
+	m->pv = xcalloc((size_t)(l->nparams ? l->nparams : 1), sizeof *m->pv);
 	char err[256];
 	param_defaults(l, &m->pdev, m->pv, err, sizeof err);   /* a broken default: plan_make says so */
 	for (int i = 0; i < l->nparams; i++) {
@@ -78,8 +78,7 @@ tui_stage *stage_new(engine *e, const lesson *l, const device_info *dev, tui_sta
 		stage_slot *sl = &m->slots[s];
 		run_result_init(&sl->last);
 		run_result_init(&sl->prev);
-		sl->tv = calloc((size_t)(st->ntunables ? st->ntunables : 1), sizeof *sl->tv);
-		if (!sl->tv) { stage_free(m); return NULL; }
+		sl->tv = xcalloc((size_t)(st->ntunables ? st->ntunables : 1), sizeof *sl->tv);
 		for (int t = 0; t < st->ntunables; t++) {
 			const char *saved = tui_state_get_setting(state, l->id, st->id, st->tunables[t].name);
 			int64_t v;
