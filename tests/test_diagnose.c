@@ -488,6 +488,8 @@ static void test_h100_passes(void **state)
 		{"h100-9b0e2fc-fusion", "separate", "extra_passes low_occupancy_registers"},
 		{"h100-9b0e2fc-fusion", "fused_vec4", "memory_bound_close"},
 		{"h100-9b0e2fc-softmax", "three_pass", "extra_passes"},
+		{"h100-7092b07-bandwidth", "strided", "uncoalesced"},   /* 32 sectors per request */
+		{"h100-7092b07-bandwidth", "coalesced", "memory_bound_close"},
 	};
 	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
 		char path[256], err[512];
@@ -503,6 +505,33 @@ static void test_h100_passes(void **state)
 		expect(r, &h100_fp32, want[i].ids, NULL, 0);
 		replay_free(rp);
 	}
+}
+
+/* Tensor-core use from the SASS, on every stage of the H100 run at 7092b07: every tensorcore stage
+ * has tensor instructions, no other stage has any, while the tensor-pipe counter reads 16.8 million
+ * on reduce0 (the reason tensor_sass exists). */
+static void test_h100_tensor_sass(void **state)
+{
+	(void)state;
+	static const char *const lessons[] = {"bandwidth", "reduction", "transpose", "sgemm", "tensorcore", "precision",
+	                                      "warps", "launch", "fusion", "softmax"};
+	int tensor = 0, plain = 0;
+	for (size_t i = 0; i < sizeof lessons / sizeof lessons[0]; i++) {
+		char path[256], err[512];
+		snprintf(path, sizeof path, "tests/fixtures/recorded/h100-7092b07-%s.json", lessons[i]);
+		replay *rp = replay_load(path, err, sizeof err);
+		if (!rp) fail_msg("%s", err);
+		for (int k = 0; k < replay_count(rp); k++) {
+			const run_result *r = replay_result(rp, k);
+			if (!strcmp(r->stage, "baseline")) continue;   /* a library: no cubin of ours */
+			if (!strcmp(lessons[i], "tensorcore")) { assert_true(r->tensor_sass > 0); tensor++; }
+			else { assert_true(r->tensor_sass == 0); plain++; }
+			if (!strcmp(r->stage, "reduce0")) assert_true(r->tensor_inst > 1e6);
+		}
+		replay_free(rp);
+	}
+	assert_int_equal(tensor, 5);
+	assert_true(plain >= 50);
 }
 
 /* Every recorded stage: the rules that fire on its counters as recorded. */
@@ -752,7 +781,7 @@ int main(void)
 		cmocka_unit_test(test_vectorized_saxpy_done),
 		cmocka_unit_test(test_strided_copy_uncoalesced),
 		cmocka_unit_test(test_gather_8x),
-		cmocka_unit_test(test_bank_conflicts), cmocka_unit_test(test_h100_bank_share), cmocka_unit_test(test_h100_passes),
+		cmocka_unit_test(test_bank_conflicts), cmocka_unit_test(test_h100_bank_share), cmocka_unit_test(test_h100_passes), cmocka_unit_test(test_h100_tensor_sass),
 		cmocka_unit_test(test_divergence),
 		cmocka_unit_test(test_low_occupancy_registers),
 		cmocka_unit_test(test_low_occupancy_shared),
