@@ -55,8 +55,8 @@ static int name_visit(void *ctx, const char *name, size_t len, int col)
 	yaml_mark_t m = nc->n->start_mark;
 	m.column += (size_t)(col - 1 + nc->off);
 	return yd_fail_at(&nc->c->y, m, "unknown name '%.*s' in '%s'%s", (int)len, name,
-	               (const char *)nc->n->data.scalar.value,
-	               nc->c->stage ? "" : " (tunables are not visible here)");
+	                  (const char *)nc->n->data.scalar.value,
+	                  nc->c->stage ? "" : " (tunables are not visible here)");
 }
 
 /* Parses the scalar n as an expression and checks that every name in it is in scope. */
