@@ -18,8 +18,8 @@ CFLAGS="-g -O1 -std=c11 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined -fno-s
 sources_for() {
 	case $1 in
 	fuzz_expr) echo "src/expr.c src/util.c" ;;
-	fuzz_arch) echo "src/arch.c src/occupancy.c src/util.c" ;;
-	fuzz_lesson | fuzz_expect) echo "src/plan.c src/lesson.c src/lesson_yaml.c src/lesson_stage.c src/lesson_exercise.c src/lesson_expect.c src/claims.c src/diagnose.c src/result.c src/expr.c src/util.c" ;;
+	fuzz_arch) echo "src/arch.c src/yamldoc.c src/occupancy.c src/util.c" ;;
+	fuzz_lesson | fuzz_expect) echo "src/plan.c src/lesson.c src/lesson_yaml.c src/yamldoc.c src/lesson_stage.c src/lesson_exercise.c src/lesson_expect.c src/claims.c src/diagnose.c src/result.c src/expr.c src/util.c" ;;
 	fuzz_sanitize) echo "src/sanitize.c src/util.c" ;;
 	fuzz_progress) echo "src/exercise_work.c src/util.c" ;;
 	fuzz_stage_progress) echo "src/progress.c src/util.c" ;;
@@ -27,10 +27,10 @@ sources_for() {
 	fuzz_hotspots) echo "src/hotspots_map.c src/sass.c src/util.c" ;;
 	fuzz_compile) echo "src/compile_parse.c src/util.c" ;;
 	fuzz_fields) echo "src/result.c src/util.c" ;;
-	fuzz_course) echo "src/course.c src/results.c src/class_report.c src/json.c src/result.c src/plan.c src/lesson.c src/lesson_yaml.c src/lesson_stage.c src/lesson_exercise.c src/lesson_expect.c src/claims.c src/diagnose.c src/runner.c src/runner_local.c src/runner_ssh.c src/runner_slurm.c src/expr.c src/util.c" ;;
-	fuzz_rules) echo "src/diagnose.c src/result.c src/expr.c src/util.c" ;;
-	fuzz_plan) echo "src/plan_wire.c src/plan.c src/lesson.c src/lesson_yaml.c src/lesson_stage.c src/lesson_exercise.c src/lesson_expect.c src/claims.c src/diagnose.c src/result.c src/expr.c src/util.c" ;;
-	fuzz_replay) echo "src/engine_replay.c src/plan.c src/lesson.c src/lesson_yaml.c src/lesson_stage.c src/lesson_exercise.c src/lesson_expect.c src/claims.c src/diagnose.c src/result.c src/expr.c src/util.c" ;;
+	fuzz_course) echo "src/course.c src/results.c src/class_report.c src/json.c src/result.c src/plan.c src/lesson.c src/lesson_yaml.c src/yamldoc.c src/lesson_stage.c src/lesson_exercise.c src/lesson_expect.c src/claims.c src/diagnose.c src/runner.c src/runner_local.c src/runner_ssh.c src/runner_slurm.c src/expr.c src/util.c" ;;
+	fuzz_rules) echo "src/diagnose.c src/yamldoc.c src/result.c src/expr.c src/util.c" ;;
+	fuzz_plan) echo "src/plan_wire.c src/plan.c src/lesson.c src/lesson_yaml.c src/yamldoc.c src/lesson_stage.c src/lesson_exercise.c src/lesson_expect.c src/claims.c src/diagnose.c src/result.c src/expr.c src/util.c" ;;
+	fuzz_replay) echo "src/engine_replay.c src/plan.c src/lesson.c src/lesson_yaml.c src/yamldoc.c src/lesson_stage.c src/lesson_exercise.c src/lesson_expect.c src/claims.c src/diagnose.c src/result.c src/expr.c src/util.c" ;;
 	*)
 		for f in src/*.c; do
 			case ${f#src/} in

@@ -1,4 +1,4 @@
-/* arch: the architecture table, read from assets/arch.yaml with libyaml's event API.
+/* arch: the architecture table, read from assets/arch.yaml as a YAML document (yamldoc.h).
  *
  * The file is one YAML document holding a sequence of mappings, one per architecture, whose keys are
  * the field names of arch_info. Every field is required, unknown or repeated keys are errors, and every
@@ -6,19 +6,17 @@
 #include "arch.h"
 
 #include <errno.h>
-#include <limits.h>
-#include <locale.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <yaml.h>
 #include "util.h"
+#include "yamldoc.h"
 
 #define ARCH_MAX 64            /* more entries than this is a broken file, not a bigger GPU zoo */
-#define NUM_TEXT_MAX 64        /* longest number we read, in characters */
+#define NUM_TEXT_MAX 64        /* longest number we read, in characters (yd_text_double's limit too) */
 
 typedef enum { T_STR, T_INT, T_SIZE, T_DBL } ftype;
 
@@ -63,15 +61,7 @@ static const field fields[] = {
 static arch_info *table;
 static int table_n;
 
-typedef struct {
-	yaml_parser_t parser;
-	const char *name;
-	const char *buf;
-	size_t len;
-	char *err;
-	size_t errlen;
-} ctx;
-
+static void say(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void say(char *err, size_t errlen, const char *fmt, ...)
 {
 	va_list ap;
@@ -82,73 +72,13 @@ static void say(char *err, size_t errlen, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* "name:line:col: message" at a libyaml mark (0-based line and column). */
-static int fail_at(ctx *c, yaml_mark_t m, const char *fmt, ...)
+static const char *node_what(const yaml_node_t *n)
 {
-	char msg[256];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	say(c->err, c->errlen, "%s:%zu:%zu: %s", c->name, m.line + 1, m.column + 1, msg);
-	return -1;
-}
-
-/* A reader error (bad encoding, control character) carries a byte offset, not a mark. */
-static yaml_mark_t mark_of_offset(const ctx *c, size_t off)
-{
-	yaml_mark_t m = {0, 0, 0};
-	if (off > c->len)
-		off = c->len;
-	for (size_t i = 0; i < off; i++) {
-		if (c->buf[i] == '\n') {
-			m.line++;
-			m.column = 0;
-		} else {
-			m.column++;
-		}
-	}
-	m.index = off;
-	return m;
-}
-
-static int parser_fail(ctx *c)
-{
-	yaml_parser_t *p = &c->parser;
-	const char *problem = p->problem ? p->problem : "cannot parse the YAML";
-	switch (p->error) {
-	case YAML_MEMORY_ERROR:
-		say(c->err, c->errlen, "%s: out of memory while reading", c->name);
-		return -1;
-	case YAML_READER_ERROR:
-		return fail_at(c, mark_of_offset(c, p->problem_offset), "%s", problem);
-	default:
-		if (p->context)
-			return fail_at(c, p->problem_mark, "%s (%s at line %zu, column %zu)", problem, p->context,
-				       p->context_mark.line + 1, p->context_mark.column + 1);
-		return fail_at(c, p->problem_mark, "%s", problem);
-	}
-}
-
-/* Next event, or -1 with the parser's message. */
-static int next(ctx *c, yaml_event_t *ev)
-{
-	if (!yaml_parser_parse(&c->parser, ev))
-		return parser_fail(c);
-	return 0;
-}
-
-static const char *event_what(yaml_event_type_t t)
-{
-	switch (t) {
-	case YAML_SCALAR_EVENT: return "a single value";
-	case YAML_SEQUENCE_START_EVENT: return "a list";
-	case YAML_MAPPING_START_EVENT: return "a mapping";
-	case YAML_ALIAS_EVENT: return "an alias";
-	case YAML_SEQUENCE_END_EVENT:
-	case YAML_MAPPING_END_EVENT: return "the end of a block";
-	case YAML_DOCUMENT_START_EVENT: return "a second document";
-	default: return "the end of the file";
+	switch (n->type) {
+	case YAML_SCALAR_NODE: return "a single value";
+	case YAML_SEQUENCE_NODE: return "a list";
+	case YAML_MAPPING_NODE: return "a mapping";
+	default: return "nothing";
 	}
 }
 
@@ -158,72 +88,6 @@ static const field *find_field(const char *key, size_t len)
 		if (strlen(fields[i].key) == len && memcmp(fields[i].key, key, len) == 0)
 			return &fields[i];
 	return NULL;
-}
-
-/* Whole number: [+-]digits, nothing else. */
-static int parse_int(const char *s, size_t len, long long *out)
-{
-	size_t i = 0;
-	int neg = 0;
-	long long v = 0;
-	if (i < len && (s[i] == '+' || s[i] == '-'))
-		neg = s[i++] == '-';
-	if (i == len)
-		return -1;
-	for (; i < len; i++) {
-		if (s[i] < '0' || s[i] > '9')
-			return -1;
-		if (v > (LLONG_MAX - 9) / 10)
-			return -2;
-		v = v * 10 + (s[i] - '0');
-	}
-	*out = neg ? -v : v;
-	return 0;
-}
-
-/* Decimal number: [+-]digits[.digits][(e|E)[+-]digits], read with '.' whatever the locale says
- * (the TUI may call setlocale, and strtod then wants the locale's decimal point). */
-static int parse_dbl(const char *s, size_t len, double *out)
-{
-	char tmp[NUM_TEXT_MAX + 16];
-	size_t i = 0, o = 0, digits = 0;
-	const char *dp = localeconv()->decimal_point;
-	if (!dp || !*dp || strlen(dp) > 8)
-		dp = ".";
-	if (len > NUM_TEXT_MAX)
-		return -1;
-	/* tmp holds at most len - 1 + strlen(dp) + 1 bytes */
-	if (i < len && (s[i] == '+' || s[i] == '-'))
-		tmp[o++] = s[i++];
-	while (i < len && s[i] >= '0' && s[i] <= '9')
-		tmp[o++] = s[i++], digits++;
-	if (i < len && s[i] == '.') {
-		i++;
-		for (const char *d = dp; *d; d++)
-			tmp[o++] = *d;
-		while (i < len && s[i] >= '0' && s[i] <= '9')
-			tmp[o++] = s[i++], digits++;
-	}
-	if (!digits)
-		return -1;
-	if (i < len && (s[i] == 'e' || s[i] == 'E')) {
-		size_t ed = 0;
-		tmp[o++] = s[i++];
-		if (i < len && (s[i] == '+' || s[i] == '-'))
-			tmp[o++] = s[i++];
-		while (i < len && s[i] >= '0' && s[i] <= '9')
-			tmp[o++] = s[i++], ed++;
-		if (!ed)
-			return -1;
-	}
-	if (i != len)
-		return -1;
-	tmp[o] = 0;
-	errno = 0;
-	*out = strtod(tmp, NULL);
-	if (errno == ERANGE)
-		return -2;
-	return 0;
 }
 
 /* A scalar as it may be shown in a message: at most 40 bytes, control bytes as '?'. */
@@ -244,10 +108,10 @@ static void fmt_bound(char *b, size_t n, double v)
 }
 
 /* Stores one scalar into the field of e. */
-static int set_field(ctx *c, arch_info *e, const field *f, const yaml_event_t *ev)
+static int set_field(yd *c, arch_info *e, const field *f, const yaml_node_t *n)
 {
-	const char *s = (const char *)ev->data.scalar.value;
-	size_t len = ev->data.scalar.length;
+	const char *s = (const char *)n->data.scalar.value;
+	size_t len = n->data.scalar.length;
 	char *dst = (char *)e + f->off;
 	char lo[32], hi[32], sv[48];
 	fmt_bound(lo, sizeof lo, f->min);
@@ -255,39 +119,39 @@ static int set_field(ctx *c, arch_info *e, const field *f, const yaml_event_t *e
 
 	if (f->type == T_STR) {
 		if (len == 0)
-			return fail_at(c, ev->start_mark, "%s is empty", f->key);
+			return yd_fail(c, n, "%s is empty", f->key);
 		if (len >= f->size)
-			return fail_at(c, ev->start_mark, "%s is too long (at most %zu characters)", f->key,
+			return yd_fail(c, n, "%s is too long (at most %zu characters)", f->key,
 				       f->size - 1);
 		for (size_t i = 0; i < len; i++)
 			if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
-				return fail_at(c, ev->start_mark, "%s contains a control character", f->key);
+				return yd_fail(c, n, "%s contains a control character", f->key);
 		memcpy(dst, s, len);
 		dst[len] = 0;
 		return 0;
 	}
 
 	if (len == 0)
-		return fail_at(c, ev->start_mark, "%s needs a number", f->key);
+		return yd_fail(c, n, "%s needs a number", f->key);
 	if (len > NUM_TEXT_MAX)
-		return fail_at(c, ev->start_mark, "%s: the number is too long", f->key);
+		return yd_fail(c, n, "%s: the number is too long", f->key);
 	if (f->type == T_DBL) {
 		double v;
-		int r = parse_dbl(s, len, &v);
+		int r = yd_text_double(s, len, &v);
 		if (r == -1)
-			return fail_at(c, ev->start_mark, "%s: '%s' is not a number", f->key, shown(s, len, sv, sizeof sv));
+			return yd_fail(c, n, "%s: '%s' is not a number", f->key, shown(s, len, sv, sizeof sv));
 		if (r == -2 || v < f->min || v > f->max)
-			return fail_at(c, ev->start_mark, "%s: %s is out of range (%s to %s)", f->key,
+			return yd_fail(c, n, "%s: %s is out of range (%s to %s)", f->key,
 				       shown(s, len, sv, sizeof sv), lo, hi);
 		memcpy(dst, &v, sizeof v);
 		return 0;
 	}
 	long long v;
-	int r = parse_int(s, len, &v);
+	int r = yd_text_int(s, len, &v);
 	if (r == -1)
-		return fail_at(c, ev->start_mark, "%s: '%s' is not a whole number", f->key, shown(s, len, sv, sizeof sv));
+		return yd_fail(c, n, "%s: '%s' is not a whole number", f->key, shown(s, len, sv, sizeof sv));
 	if (r == -2 || (double)v < f->min || (double)v > f->max)
-		return fail_at(c, ev->start_mark, "%s: %s is out of range (%s to %s)", f->key,
+		return yd_fail(c, n, "%s: %s is out of range (%s to %s)", f->key,
 			       shown(s, len, sv, sizeof sv), lo, hi);
 	if (f->type == T_INT) {
 		int iv = (int)v;
@@ -318,191 +182,101 @@ static int name_cc(const char *name)
 }
 
 /* Checks that hold between the fields of one entry. */
-static int check_entry(ctx *c, const arch_info *e, yaml_mark_t m)
+static int check_entry(yd *c, const arch_info *e, const yaml_node_t *m)
 {
 	int ncc = name_cc(e->name);
 	if (ncc < 0)
-		return fail_at(c, m, "name '%s' is not of the form sm_90", e->name);
+		return yd_fail(c, m, "name '%s' is not of the form sm_90", e->name);
 	if (ncc != e->cc)
-		return fail_at(c, m, "%s: name says compute capability %d but cc is %d", e->name, ncc, e->cc);
+		return yd_fail(c, m, "%s: name says compute capability %d but cc is %d", e->name, ncc, e->cc);
 	if (e->max_threads_per_sm % e->warp_size)
-		return fail_at(c, m, "%s: max_threads_per_sm (%d) is not a whole number of warps of %d", e->name,
+		return yd_fail(c, m, "%s: max_threads_per_sm (%d) is not a whole number of warps of %d", e->name,
 			       e->max_threads_per_sm, e->warp_size);
 	if (e->max_threads_per_block > e->max_threads_per_sm)
-		return fail_at(c, m, "%s: max_threads_per_block (%d) is larger than max_threads_per_sm (%d)",
+		return yd_fail(c, m, "%s: max_threads_per_block (%d) is larger than max_threads_per_sm (%d)",
 			       e->name, e->max_threads_per_block, e->max_threads_per_sm);
 	if (e->regs_per_block > e->regs_per_sm)
-		return fail_at(c, m, "%s: regs_per_block (%d) is larger than regs_per_sm (%d)", e->name,
+		return yd_fail(c, m, "%s: regs_per_block (%d) is larger than regs_per_sm (%d)", e->name,
 			       e->regs_per_block, e->regs_per_sm);
 	if (e->smem_per_block > e->smem_per_block_optin)
-		return fail_at(c, m, "%s: smem_per_block (%zu) is larger than smem_per_block_optin (%zu)", e->name,
+		return yd_fail(c, m, "%s: smem_per_block (%zu) is larger than smem_per_block_optin (%zu)", e->name,
 			       e->smem_per_block, e->smem_per_block_optin);
 	if (e->smem_per_block_optin > e->smem_per_sm)
-		return fail_at(c, m, "%s: smem_per_block_optin (%zu) is larger than smem_per_sm (%zu)", e->name,
+		return yd_fail(c, m, "%s: smem_per_block_optin (%zu) is larger than smem_per_sm (%zu)", e->name,
 			       e->smem_per_block_optin, e->smem_per_sm);
 	return 0;
 }
 
-/* One mapping, its MAPPING_START already read (start). */
-static int parse_entry(ctx *c, arch_info *e, yaml_mark_t start)
+/* One architecture's mapping m. */
+static int parse_entry(yd *c, arch_info *e, yaml_node_t *m)
 {
 	unsigned long seen = 0;
-	yaml_event_t ev;
 	memset(e, 0, sizeof *e);
-	for (;;) {
-		if (next(c, &ev))
-			return -1;
-		if (ev.type == YAML_MAPPING_END_EVENT) {
-			yaml_event_delete(&ev);
-			break;
-		}
-		if (ev.type != YAML_SCALAR_EVENT) {
-			int r = fail_at(c, ev.start_mark, "expected a field name, found %s", event_what(ev.type));
-			yaml_event_delete(&ev);
-			return r;
-		}
-		const field *f = find_field((const char *)ev.data.scalar.value, ev.data.scalar.length);
+	for (int i = 0; i < yd_map_len(m); i++) {
+		yaml_node_t *k, *v;
+		yd_pair(c, m, i, &k, &v);
+		if (k->type != YAML_SCALAR_NODE)
+			return yd_fail(c, k, "expected a field name, found %s", node_what(k));
+		const field *f = find_field((const char *)k->data.scalar.value, k->data.scalar.length);
 		if (!f) {
 			char kv[48];
-			int r = fail_at(c, ev.start_mark, "unknown field '%s'",
-					shown((const char *)ev.data.scalar.value, ev.data.scalar.length, kv, sizeof kv));
-			yaml_event_delete(&ev);
-			return r;
+			return yd_fail(c, k, "unknown field '%s'",
+				       shown((const char *)k->data.scalar.value, k->data.scalar.length, kv, sizeof kv));
 		}
 		unsigned long bit = 1UL << (f - fields);
-		if (seen & bit) {
-			int r = fail_at(c, ev.start_mark, "field '%s' is given twice", f->key);
-			yaml_event_delete(&ev);
-			return r;
-		}
+		if (seen & bit)
+			return yd_fail(c, k, "field '%s' is given twice", f->key);
 		seen |= bit;
-		yaml_event_delete(&ev);
-
-		if (next(c, &ev))
+		if (v->type != YAML_SCALAR_NODE)
+			return yd_fail(c, v, "%s: expected a single value, found %s", f->key, node_what(v));
+		if (set_field(c, e, f, v))
 			return -1;
-		if (ev.type != YAML_SCALAR_EVENT) {
-			int r = fail_at(c, ev.start_mark, "%s: expected a single value, found %s", f->key,
-					event_what(ev.type));
-			yaml_event_delete(&ev);
-			return r;
-		}
-		int r = set_field(c, e, f, &ev);
-		yaml_event_delete(&ev);
-		if (r)
-			return r;
 	}
 	for (int i = 0; i < NFIELDS; i++)
 		if (!(seen & (1UL << i))) {
 			if (seen & 1UL)
-				return fail_at(c, start, "%s: missing field '%s'", e->name, fields[i].key);
-			return fail_at(c, start, "missing field '%s'", fields[i].key);
+				return yd_fail(c, m, "%s: missing field '%s'", e->name, fields[i].key);
+			return yd_fail(c, m, "missing field '%s'", fields[i].key);
 		}
-	return check_entry(c, e, start);
+	return check_entry(c, e, m);
 }
 
-/* Expects an event of type t; anything else is an error "expected <what>". */
-static int expect(ctx *c, yaml_event_type_t t, const char *what, yaml_mark_t *mark)
+static int parse_all(yd *c, arch_info *out, int *n)
 {
-	yaml_event_t ev;
-	if (next(c, &ev))
-		return -1;
-	if (ev.type != t) {
-		int r = fail_at(c, ev.start_mark, "expected %s, found %s", what, event_what(ev.type));
-		yaml_event_delete(&ev);
-		return r;
-	}
-	if (mark)
-		*mark = ev.start_mark;
-	yaml_event_delete(&ev);
-	return 0;
-}
-
-static int parse_all(ctx *c, arch_info *out, int *n)
-{
-	yaml_event_t ev;
 	*n = 0;
-	if (expect(c, YAML_STREAM_START_EVENT, "the start of the file", NULL))
-		return -1;
-	if (next(c, &ev))
-		return -1;
-	if (ev.type == YAML_STREAM_END_EVENT) {
-		yaml_mark_t m = ev.start_mark;
-		yaml_event_delete(&ev);
-		return fail_at(c, m, "no architectures in the file");
-	}
-	if (ev.type != YAML_DOCUMENT_START_EVENT) { /* cannot happen with libyaml; kept for safety */
-		int r = fail_at(c, ev.start_mark, "expected a document, found %s", event_what(ev.type));
-		yaml_event_delete(&ev);
-		return r;
-	}
-	yaml_event_delete(&ev);
-	if (next(c, &ev))
-		return -1;
-	if (ev.type != YAML_SEQUENCE_START_EVENT) {
-		int r = fail_at(c, ev.start_mark, "expected a list of architectures (- name: sm_90 ...), found %s",
-				event_what(ev.type));
-		yaml_event_delete(&ev);
-		return r;
-	}
-	yaml_event_delete(&ev);
-	for (;;) {
-		if (next(c, &ev))
-			return -1;
-		if (ev.type == YAML_SEQUENCE_END_EVENT) {
-			yaml_mark_t m = ev.start_mark;
-			yaml_event_delete(&ev);
-			if (*n == 0)
-				return fail_at(c, m, "no architectures in the list");
-			break;
-		}
-		if (ev.type != YAML_MAPPING_START_EVENT) {
-			int r = fail_at(c, ev.start_mark, "expected the mapping of one architecture, found %s",
-					event_what(ev.type));
-			yaml_event_delete(&ev);
-			return r;
-		}
-		yaml_mark_t start = ev.start_mark;
-		yaml_event_delete(&ev);
+	yaml_node_t *root = yd_root(c);
+	if (!root)
+		return yd_fail_at(c, c->end, "no architectures in the file");
+	if (root->type != YAML_SEQUENCE_NODE)
+		return yd_fail(c, root, "expected a list of architectures (- name: sm_90 ...), found %s", node_what(root));
+	if (yd_seq_len(root) == 0)
+		return yd_fail(c, root, "no architectures in the list");
+	for (int i = 0; i < yd_seq_len(root); i++) {
+		yaml_node_t *m = yd_seq_at(c, root, i);
+		if (m->type != YAML_MAPPING_NODE)
+			return yd_fail(c, m, "expected the mapping of one architecture, found %s", node_what(m));
 		if (*n == ARCH_MAX)
-			return fail_at(c, start, "more than %d architectures", ARCH_MAX);
+			return yd_fail(c, m, "more than %d architectures", ARCH_MAX);
 		arch_info *e = &out[*n];
-		if (parse_entry(c, e, start))
+		if (parse_entry(c, e, m))
 			return -1;
-		for (int i = 0; i < *n; i++)
-			if (out[i].cc == e->cc)
-				return fail_at(c, start, "%s is listed twice", e->name);
+		for (int j = 0; j < *n; j++)
+			if (out[j].cc == e->cc)
+				return yd_fail(c, m, "%s is listed twice", e->name);
 		(*n)++;
 	}
-	if (expect(c, YAML_DOCUMENT_END_EVENT, "the end of the document", NULL))
-		return -1;
-	if (expect(c, YAML_STREAM_END_EVENT, "the end of the file (one document only)", NULL))
-		return -1;
-	return 0;
+	return yd_end(c, "expected the end of the file (one document only), found a second document");
 }
 
 int arch_load_buffer(const char *name, const char *buf, size_t len, char *err, size_t errlen)
 {
-	ctx c;
-	memset(&c, 0, sizeof c);
-	c.name = name ? name : "arch.yaml";
-	c.buf = buf ? buf : "";
-	c.len = buf ? len : 0;
-	c.err = err;
-	c.errlen = errlen;
+	yd c = { .file = name ? name : "arch.yaml", .err = err, .errlen = errlen };
 	if (err && errlen)
 		err[0] = 0;
-
 	arch_info *tmp = xcalloc(ARCH_MAX, sizeof *tmp);
-	if (!yaml_parser_initialize(&c.parser)) {
-		free(tmp);
-		say(err, errlen, "%s: cannot start the YAML parser", c.name);
-		return -1;
-	}
-	yaml_parser_set_input_string(&c.parser, (const unsigned char *)c.buf, c.len);
-	yaml_parser_set_encoding(&c.parser, YAML_UTF8_ENCODING);
 	int n = 0;
-	int r = parse_all(&c, tmp, &n);
-	yaml_parser_delete(&c.parser);
+	int r = yd_load(&c, buf, buf ? len : 0) || parse_all(&c, tmp, &n);
+	yd_done(&c);
 	if (r) {
 		free(tmp);
 		return -1;

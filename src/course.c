@@ -1,10 +1,11 @@
-/* course: see course.h. Read with the lesson loader's YAML helpers (lesson_yaml.h), so that its
- * errors read like a lesson's: "course.yaml:line:col: message". */
+/* course: see course.h. Read through yamldoc, as a lesson is, so that its errors read like a lesson's:
+ * "course.yaml:line:col: message". */
 #include "course.h"
+#include <float.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "lesson_yaml.h"
+#include "yamldoc.h"
 #include "util.h"
 
 const char *course_runner_name(course_runner r) { return runner_kind_name(r); }
@@ -35,112 +36,112 @@ static int split_exercise(const char *s, course_item *it)
 	if (!slash || slash == s || !slash[1] || strchr(slash + 1, '/')) return -1;
 	it->lesson = xstrndup(s, (size_t)(slash - s));
 	it->stage = xstrdup(slash + 1);
-	return ly_is_ident(it->lesson) && ly_is_ident(it->stage) ? 0 : -1;
+	return lesson_is_ident(it->lesson) && lesson_is_ident(it->stage) ? 0 : -1;
 }
 
-static int parse_item(ld *c, yaml_node_t *n, course_item *it)
+static int parse_item(yd *c, yaml_node_t *n, course_item *it)
 {
 	it->at.line = (int)n->start_mark.line + 1;
 	it->at.col = (int)n->start_mark.column + 1;
 	yaml_node_t *name = n;
 	if (n->type == YAML_MAPPING_NODE) {
 		static const char *const keys[] = { "!exercise", "pass", "due", NULL };
-		if (ly_check_keys(c, n, "an assigned exercise", keys)) return -1;
-		name = ly_get(c, n, "exercise");
-		yaml_node_t *pn = ly_get(c, n, "pass"), *dn = ly_get(c, n, "due");
+		if (yd_check_keys(c, n, "an assigned exercise", keys)) return -1;
+		name = yd_get(c, n, "exercise");
+		yaml_node_t *pn = yd_get(c, n, "pass"), *dn = yd_get(c, n, "due");
 		if (pn) {
-			if (ly_parse_double(c, pn, "pass", &it->pass)) return -1;
-			if (!(it->pass > 0 && it->pass <= 10)) return FAIL(c, pn, "pass is the fraction of the stage kernel's speed to reach, above 0 and at most 10");
+			if (yd_double(c, pn, "pass", -DBL_MAX, DBL_MAX, &it->pass)) return -1;
+			if (!(it->pass > 0 && it->pass <= 10)) return yd_fail(c, pn, "pass is the fraction of the stage kernel's speed to reach, above 0 and at most 10");
 		}
 		if (dn) {
-			const char *d = ly_scalar(c, dn, "due");
+			const char *d = yd_scalar(c, dn, "due");
 			if (!d) return -1;
-			if (parse_due(d, &it->due)) return FAIL(c, dn, "due '%s' is not a date: write 2026-12-01 or 2026-12-01 23:59 (local time)", d);
+			if (parse_due(d, &it->due)) return yd_fail(c, dn, "due '%s' is not a date: write 2026-12-01 or 2026-12-01 23:59 (local time)", d);
 			it->due_text = xstrdup(d);
 		}
 	}
-	const char *s = ly_scalar(c, name, "an exercise");
+	const char *s = yd_scalar(c, name, "an exercise");
 	if (!s) return -1;
-	if (split_exercise(s, it)) return FAIL(c, name, "an exercise is LESSON/STAGE, e.g. bandwidth/coalesced, not '%s'", s);
+	if (split_exercise(s, it)) return yd_fail(c, name, "an exercise is LESSON/STAGE, e.g. bandwidth/coalesced, not '%s'", s);
 	return 0;
 }
 
 /* A runner setting goes on a command line (ssh's, srun's): refused at its key when it could be
  * taken for an option or split into words. */
-static int check_setting(ld *c, yaml_node_t *map, const char *key, const char *value)
+static int check_setting(yd *c, yaml_node_t *map, const char *key, const char *value)
 {
 	runner_config rc = {0};
 	char err[256];
 	if (!value || !runner_config_set(&rc, key, value, "runner", err, sizeof err)) return 0;
-	return FAIL(c, ly_get(c, map, key), "%s", err);
+	return yd_fail(c, yd_get(c, map, key), "%s", err);
 }
 
-static int parse_runner(ld *c, yaml_node_t *root, course *co)
+static int parse_runner(yd *c, yaml_node_t *root, course *co)
 {
-	yaml_node_t *rn = ly_get(c, root, "runner"), *sn = ly_get(c, root, "ssh"), *ln = ly_get(c, root, "slurm");
+	yaml_node_t *rn = yd_get(c, root, "runner"), *sn = yd_get(c, root, "ssh"), *ln = yd_get(c, root, "slurm");
 	if (rn) {
-		const char *r = ly_scalar(c, rn, "runner");
+		const char *r = yd_scalar(c, rn, "runner");
 		if (!r) return -1;
 		int k = 0;
 		while (k <= RUNNER_SLURM && strcmp(r, runner_kind_name((runner_kind)k))) k++;
-		if (k > RUNNER_SLURM) return FAIL(c, rn, "runner is local, ssh or slurm, not '%s'", r);
+		if (k > RUNNER_SLURM) return yd_fail(c, rn, "runner is local, ssh or slurm, not '%s'", r);
 		co->runner = (course_runner)k;
 	}
 	if (sn) {
 		static const char *const keys[] = { "!host", "worker", NULL };
-		if (ly_check_keys(c, sn, "ssh", keys) || ly_get_str(c, sn, "host", &co->ssh_host) || ly_get_str(c, sn, "worker", &co->ssh_worker) ||
+		if (yd_check_keys(c, sn, "ssh", keys) || yd_get_str(c, sn, "host", &co->ssh_host) || yd_get_str(c, sn, "worker", &co->ssh_worker) ||
 		    check_setting(c, sn, "host", co->ssh_host) || check_setting(c, sn, "worker", co->ssh_worker)) return -1;
 	}
 	if (ln) {
 		static const char *const keys[] = { "partition", "gres", "time", "account", NULL };
-		if (ly_check_keys(c, ln, "slurm", keys) || ly_get_str(c, ln, "partition", &co->slurm_partition) ||
-		    ly_get_str(c, ln, "gres", &co->slurm_gres) || ly_get_str(c, ln, "time", &co->slurm_time) ||
-		    ly_get_str(c, ln, "account", &co->slurm_account) || check_setting(c, ln, "partition", co->slurm_partition) ||
+		if (yd_check_keys(c, ln, "slurm", keys) || yd_get_str(c, ln, "partition", &co->slurm_partition) ||
+		    yd_get_str(c, ln, "gres", &co->slurm_gres) || yd_get_str(c, ln, "time", &co->slurm_time) ||
+		    yd_get_str(c, ln, "account", &co->slurm_account) || check_setting(c, ln, "partition", co->slurm_partition) ||
 		    check_setting(c, ln, "gres", co->slurm_gres) || check_setting(c, ln, "time", co->slurm_time) ||
 		    check_setting(c, ln, "account", co->slurm_account)) return -1;
 	}
-	if (co->runner == RUNNER_SSH && !co->ssh_host) return FAIL(c, rn, "runner ssh needs ssh: { host: NAME }");
+	if (co->runner == RUNNER_SSH && !co->ssh_host) return yd_fail(c, rn, "runner ssh needs ssh: { host: NAME }");
 	return 0;
 }
 
-static int parse_course(ld *c, yaml_node_t *root, course *co)
+static int parse_course(yd *c, yaml_node_t *root, course *co)
 {
 	static const char *const keys[] = { "!course", "!title", "!exercises", "lessons", "results", "share", "runner", "ssh", "slurm", NULL };
-	if (root->type != YAML_MAPPING_NODE) return FAIL(c, root, "a course file is a mapping: course, title, exercises, ...");
-	if (ly_check_keys(c, root, "a course", keys) || ly_get_str(c, root, "course", &co->id) || ly_get_str(c, root, "title", &co->title))
+	if (root->type != YAML_MAPPING_NODE) return yd_fail(c, root, "a course file is a mapping: course, title, exercises, ...");
+	if (yd_check_keys(c, root, "a course", keys) || yd_get_str(c, root, "course", &co->id) || yd_get_str(c, root, "title", &co->title))
 		return -1;
-	if (!ly_is_ident(co->id)) return FAIL(c, ly_get(c, root, "course"), "course id '%s' must be an identifier ([a-z0-9_])", co->id);
-	yaml_node_t *ln = ly_get(c, root, "lessons"), *en = ly_get(c, root, "exercises"), *rn = ly_get(c, root, "results"),
-	            *sh = ly_get(c, root, "share");
-	if (ln && ly_parse_strings(c, ln, "lessons", &co->lessons, &co->nlessons)) return -1;
-	if (en->type != YAML_SEQUENCE_NODE || ly_seq_len(en) < 1) return FAIL(c, en, "exercises is a list of LESSON/STAGE (at least one)");
-	co->items = xcalloc((size_t)ly_seq_len(en), sizeof *co->items);
-	for (int i = 0; i < ly_seq_len(en); i++) {
-		yaml_node_t *in = ly_seq_at(c, en, i);
+	if (!lesson_is_ident(co->id)) return yd_fail(c, yd_get(c, root, "course"), "course id '%s' must be an identifier ([a-z0-9_])", co->id);
+	yaml_node_t *ln = yd_get(c, root, "lessons"), *en = yd_get(c, root, "exercises"), *rn = yd_get(c, root, "results"),
+	            *sh = yd_get(c, root, "share");
+	if (ln && yd_strings(c, ln, "lessons", &co->lessons, &co->nlessons)) return -1;
+	if (en->type != YAML_SEQUENCE_NODE || yd_seq_len(en) < 1) return yd_fail(c, en, "exercises is a list of LESSON/STAGE (at least one)");
+	co->items = xcalloc((size_t)yd_seq_len(en), sizeof *co->items);
+	for (int i = 0; i < yd_seq_len(en); i++) {
+		yaml_node_t *in = yd_seq_at(c, en, i);
 		if (parse_item(c, in, &co->items[co->nitems++])) return -1;
 		for (int k = 0; k < co->nitems - 1; k++)
 			if (!strcmp(co->items[k].lesson, co->items[i].lesson) && !strcmp(co->items[k].stage, co->items[i].stage))
-				return FAIL(c, in, "%s/%s is assigned twice", co->items[i].lesson, co->items[i].stage);
+				return yd_fail(c, in, "%s/%s is assigned twice", co->items[i].lesson, co->items[i].stage);
 	}
 	char *results = NULL;
-	if (rn && ly_get_str(c, root, "results", &results)) return -1;
-	if (results && !*results) { free(results); return FAIL(c, rn, "results names a folder"); }
+	if (rn && yd_get_str(c, root, "results", &results)) return -1;
+	if (results && !*results) { free(results); return yd_fail(c, rn, "results names a folder"); }
 	co->results = !results ? xasprintf("%s/results", co->dir) : results[0] == '/' ? results : xasprintf("%s/%s", co->dir, results);
 	if (results && results[0] != '/') free(results);
-	if (sh && ly_parse_bool(c, sh, "share", &co->share)) return -1;
+	if (sh && yd_bool(c, sh, "share", &co->share)) return -1;
 	return parse_runner(c, root, co);
 }
 
 course *course_load_buffer(const char *name, const char *dir, const char *buf, size_t len, char *err, size_t errlen)
 {
-	ld c = { .file = name, .err = err, .errlen = errlen };
-	if (ly_load(&c, buf, len)) return NULL;
+	yd c = { .file = name, .err = err, .errlen = errlen };
+	if (yd_load(&c, buf, len)) return NULL;
 	course *co = xcalloc(1, sizeof *co);
 	co->dir = xstrdup(dir);
 	co->path = xstrdup(name);
-	yaml_node_t *root = yaml_document_get_root_node(&c.doc);
-	int bad = !root ? (strfmt(err, errlen, "%s:1:1: the file is empty", name), 1) : parse_course(&c, root, co);
-	yaml_document_delete(&c.doc);
+	yaml_node_t *root = yd_root(&c);
+	int bad = !root ? yd_fail_at(&c, (yaml_mark_t){0, 0, 0}, "the file is empty") : parse_course(&c, root, co);
+	yd_done(&c);
 	if (bad) { course_free(co); return NULL; }
 	return co;
 }

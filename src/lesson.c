@@ -9,43 +9,43 @@
 
 static int parse_params(ld *c, yaml_node_t *map)
 {
-	if (map->type != YAML_MAPPING_NODE) return FAIL(c, map, "params must be a mapping of name: {default, min, max}");
+	if (map->type != YAML_MAPPING_NODE) return yd_fail(&c->y, map, "params must be a mapping of name: {default, min, max}");
 	lesson *l = c->l;
 	int k = (int)(map->data.mapping.pairs.top - map->data.mapping.pairs.start);
 	l->params = xcalloc((size_t)k, sizeof *l->params);
 	static const char *const keys[] = { "!default", "min", "max", "type", "help", NULL };
 	for (int i = 0; i < k; i++) {
-		yaml_node_t *kn = ly_node(c, map->data.mapping.pairs.start[i].key), *v = ly_node(c, map->data.mapping.pairs.start[i].value);
-		const char *name = ly_scalar(c, kn, "a parameter name");
+		yaml_node_t *kn = yd_node(&c->y, map->data.mapping.pairs.start[i].key), *v = yd_node(&c->y, map->data.mapping.pairs.start[i].value);
+		const char *name = yd_scalar(&c->y, kn, "a parameter name");
 		if (!name) return -1;
-		if (!ly_is_ident(name)) return FAIL(c, kn, "parameter name '%s' is not an identifier", name);
-		if (ly_name_known(c, name, strlen(name))) return FAIL(c, kn, "parameter '%s' is declared twice or hides a device value", name);
+		if (!lesson_is_ident(name)) return yd_fail(&c->y, kn, "parameter name '%s' is not an identifier", name);
+		if (ly_name_known(c, name, strlen(name))) return yd_fail(&c->y, kn, "parameter '%s' is declared twice or hides a device value", name);
 		lesson_param p = { .type = DT_I64 };
 		p.at.line = (int)kn->start_mark.line + 1;
 		p.at.col = (int)kn->start_mark.column + 1;
-		yaml_node_t *t = ly_get(c, v, "type");
-		int bad = ly_check_keys(c, v, "a parameter", keys) || (t && ly_parse_dtype(c, t, &p.type)) ||
+		yaml_node_t *t = yd_get(&c->y, v, "type");
+		int bad = yd_check_keys(&c->y, v, "a parameter", keys) || (t && ly_parse_dtype(c, t, &p.type)) ||
 		          ly_get_expr(c, v, "default", &p.def) || ly_get_expr(c, v, "min", &p.min) ||
-		          ly_get_expr(c, v, "max", &p.max) || ly_get_str(c, v, "help", &p.help);
+		          ly_get_expr(c, v, "max", &p.max) || yd_get_str(&c->y, v, "help", &p.help);
 		p.name = xstrdup(name);
 		l->params[l->nparams++] = p;   /* owned by l from here, also on error */
 		if (bad) return -1;
-		if (p.type != DT_I64 && p.type != DT_F32 && p.type != DT_F64) return FAIL(c, t, "a parameter is i64, f32 or f64");
+		if (p.type != DT_I64 && p.type != DT_F32 && p.type != DT_F64) return yd_fail(&c->y, t, "a parameter is i64, f32 or f64");
 	}
 	return 0;
 }
 
 static int parse_derived(ld *c, yaml_node_t *map)
 {
-	if (map->type != YAML_MAPPING_NODE) return FAIL(c, map, "derived must be a mapping of name: expression");
+	if (map->type != YAML_MAPPING_NODE) return yd_fail(&c->y, map, "derived must be a mapping of name: expression");
 	lesson *l = c->l;
 	int k = (int)(map->data.mapping.pairs.top - map->data.mapping.pairs.start);
 	l->derived = xcalloc((size_t)k, sizeof *l->derived);
 	for (int i = 0; i < k; i++) {
-		yaml_node_t *kn = ly_node(c, map->data.mapping.pairs.start[i].key), *v = ly_node(c, map->data.mapping.pairs.start[i].value);
-		const char *name = ly_scalar(c, kn, "a derived name");
+		yaml_node_t *kn = yd_node(&c->y, map->data.mapping.pairs.start[i].key), *v = yd_node(&c->y, map->data.mapping.pairs.start[i].value);
+		const char *name = yd_scalar(&c->y, kn, "a derived name");
 		if (!name) return -1;
-		if (!ly_is_ident(name) || ly_name_known(c, name, strlen(name))) return FAIL(c, kn, "derived name '%s' is not a new identifier", name);
+		if (!lesson_is_ident(name) || ly_name_known(c, name, strlen(name))) return yd_fail(&c->y, kn, "derived name '%s' is not a new identifier", name);
 		lesson_derived *d = &l->derived[l->nderived];
 		if (ly_parse_expr(c, v, name, &d->value)) return -1;
 		d->name = xstrdup(name);   /* named only after parsing: a value cannot use itself */
@@ -58,26 +58,26 @@ static int parse_check(ld *c, yaml_node_t *n)
 {
 	static const char *const keys[] = { "!reference", "!compare", "!tolerance", NULL };
 	lesson *l = c->l;
-	if (ly_check_keys(c, n, "check", keys) || ly_get_str(c, n, "reference", &l->reference) ||
-	    ly_parse_strings(c, ly_get(c, n, "compare"), "compare", &l->compare, &l->ncompare)) return -1;
+	if (yd_check_keys(&c->y, n, "check", keys) || yd_get_str(&c->y, n, "reference", &l->reference) ||
+	    yd_strings(&c->y, yd_get(&c->y, n, "compare"), "compare", &l->compare, &l->ncompare)) return -1;
 	for (int i = 0; i < l->ncompare; i++) {
 		const lesson_buffer *b = lesson_find_buffer(l, NULL, l->compare[i]);
-		if (!b || !b->output) return FAIL(c, ly_get(c, n, "compare"), "'%s' is not an output buffer", l->compare[i]);
+		if (!b || !b->output) return yd_fail(&c->y, yd_get(&c->y, n, "compare"), "'%s' is not an output buffer", l->compare[i]);
 	}
-	return ly_parse_tolerance(c, ly_get(c, n, "tolerance"), &l->exact, &l->rel_tol, &l->abs_tol);
+	return ly_parse_tolerance(c, yd_get(&c->y, n, "tolerance"), &l->exact, &l->rel_tol, &l->abs_tol);
 }
 
 static int parse_model(ld *c, yaml_node_t *n, lesson_expr *bytes, lesson_expr *flops, char **peak, int need)
 {
 	static const char *const keys[] = { "!bytes", "flops", "peak", NULL };
 	static const char *const bkeys[] = { "bytes", "flops", NULL };
-	if (ly_check_keys(c, n, "model", need ? keys : bkeys) || ly_get_expr(c, n, "bytes", bytes) ||
-	    ly_get_expr(c, n, "flops", flops) || (peak && ly_get_str(c, n, "peak", peak))) return -1;
+	if (yd_check_keys(&c->y, n, "model", need ? keys : bkeys) || ly_get_expr(c, n, "bytes", bytes) ||
+	    ly_get_expr(c, n, "flops", flops) || (peak && yd_get_str(&c->y, n, "peak", peak))) return -1;
 	if (!peak || !*peak || peak_parse(*peak) >= 0) return 0;
 	char known[128] = "";
 	for (int i = 0; i < PEAK_COUNT; i++)
 		strfmt(known + strlen(known), sizeof known - strlen(known), "%s%s", i ? ", " : "", peak_name((peak_kind)i));
-	return FAIL(c, ly_get(c, n, "peak"), "unknown peak '%s' (known: %s)", *peak, known);
+	return yd_fail(&c->y, yd_get(&c->y, n, "peak"), "unknown peak '%s' (known: %s)", *peak, known);
 }
 
 static int parse_baseline(ld *c, yaml_node_t *n)
@@ -85,23 +85,23 @@ static int parse_baseline(ld *c, yaml_node_t *n)
 	static const char *const keys[] = { "!title", "!library", "!args", "model", "check", NULL };
 	lesson_baseline *b = c->l->baseline = xcalloc(1, sizeof *b);
 	b->check = 1;
-	if (ly_check_keys(c, n, "baseline", keys) || ly_get_str(c, n, "title", &b->title) || ly_get_str(c, n, "library", &b->library)) return -1;
+	if (yd_check_keys(&c->y, n, "baseline", keys) || yd_get_str(&c->y, n, "title", &b->title) || yd_get_str(&c->y, n, "library", &b->library)) return -1;
 	int lib = -1;
 	for (int i = 0; i < LY_NLIBS; i++) if (!strcmp(ly_baseline_libs[i][0], b->library)) lib = i;
 	if (lib < 0) {
 		char known[300] = "";
 		for (int i = 0; i < LY_NLIBS; i++) strfmt(known + strlen(known), sizeof known - strlen(known), "%s%s", i ? ", " : "", ly_baseline_libs[i][0]);
-		return FAIL(c, ly_get(c, n, "library"), "unknown library '%s' (known: %s)", b->library, known);
+		return yd_fail(&c->y, yd_get(&c->y, n, "library"), "unknown library '%s' (known: %s)", b->library, known);
 	}
-	yaml_node_t *a = ly_get(c, n, "args");
-	if (a->type != YAML_MAPPING_NODE) return FAIL(c, a, "baseline args must be a mapping of name: buffer or expression");
+	yaml_node_t *a = yd_get(&c->y, n, "args");
+	if (a->type != YAML_MAPPING_NODE) return yd_fail(&c->y, a, "baseline args must be a mapping of name: buffer or expression");
 	int k = (int)(a->data.mapping.pairs.top - a->data.mapping.pairs.start);
 	b->arg_names = xcalloc((size_t)k, sizeof(char *));
 	b->arg_strings = xcalloc((size_t)k, sizeof(char *));
 	b->arg_values = xcalloc((size_t)k, sizeof(lesson_expr));
 	for (int i = 0; i < k; i++) {
-		yaml_node_t *kn = ly_node(c, a->data.mapping.pairs.start[i].key), *v = ly_node(c, a->data.mapping.pairs.start[i].value);
-		const char *name = ly_scalar(c, kn, "an argument name"), *val = ly_scalar(c, v, "an argument");
+		yaml_node_t *kn = yd_node(&c->y, a->data.mapping.pairs.start[i].key), *v = yd_node(&c->y, a->data.mapping.pairs.start[i].value);
+		const char *name = yd_scalar(&c->y, kn, "an argument name"), *val = yd_scalar(&c->y, v, "an argument");
 		if (!name || !val) return -1;
 		b->arg_names[b->nargs] = xstrdup(name);
 		b->arg_strings[b->nargs] = xstrdup(val);
@@ -111,11 +111,11 @@ static int parse_baseline(ld *c, yaml_node_t *n)
 	for (int r = 1; r <= LY_MAX_LIB_ARGS && ly_baseline_libs[lib][r]; r++) {
 		int found = 0;
 		for (int i = 0; i < b->nargs; i++) found |= !strcmp(b->arg_names[i], ly_baseline_libs[lib][r]);
-		if (!found) return FAIL(c, a, "library %s needs the argument '%s'", b->library, ly_baseline_libs[lib][r]);
+		if (!found) return yd_fail(&c->y, a, "library %s needs the argument '%s'", b->library, ly_baseline_libs[lib][r]);
 	}
-	yaml_node_t *m = ly_get(c, n, "model"), *chk = ly_get(c, n, "check");
+	yaml_node_t *m = yd_get(&c->y, n, "model"), *chk = yd_get(&c->y, n, "check");
 	if (m && parse_model(c, m, &b->bytes, &b->flops, NULL, 0)) return -1;
-	if (chk && ly_parse_bool(c, chk, "check", &b->check)) return -1;
+	if (chk && yd_bool(&c->y, chk, "check", &b->check)) return -1;
 	return 0;
 }
 
@@ -124,57 +124,56 @@ static int parse_lesson(ld *c, yaml_node_t *root)
 	static const char *const keys[] = { "!lesson", "!title", "order", "!summary", "read_first", "params", "derived",
 	                                    "!buffers", "!model", "check", "baseline", "!stages", NULL };
 	lesson *l = c->l;
-	if (ly_check_keys(c, root, "a lesson", keys) || ly_get_str(c, root, "lesson", &l->id) ||
-	    ly_get_str(c, root, "title", &l->title) || ly_get_str(c, root, "summary", &l->summary)) return -1;
+	if (yd_check_keys(&c->y, root, "a lesson", keys) || yd_get_str(&c->y, root, "lesson", &l->id) ||
+	    yd_get_str(&c->y, root, "title", &l->title) || yd_get_str(&c->y, root, "summary", &l->summary)) return -1;
 	for (const char *p = l->id; *p; p++)
 		if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_'))
-			return FAIL(c, ly_get(c, root, "lesson"), "lesson id '%s' may use only a-z, 0-9 and _", l->id);
-	if (!*l->id) return FAIL(c, ly_get(c, root, "lesson"), "lesson id is empty");
+			return yd_fail(&c->y, yd_get(&c->y, root, "lesson"), "lesson id '%s' may use only a-z, 0-9 and _", l->id);
+	if (!*l->id) return yd_fail(&c->y, yd_get(&c->y, root, "lesson"), "lesson id is empty");
 	if (c->kroot) l->kernel_dir = xasprintf("%s/%s", c->kroot, l->id);
 	yaml_node_t *n;
 	int64_t order = 100;
-	if ((n = ly_get(c, root, "order")) && ly_parse_int(c, n, "order", &order)) return -1;
+	if ((n = yd_get(&c->y, root, "order")) && yd_int(&c->y, n, "order", INT64_MIN, INT64_MAX, &order)) return -1;
 	l->order = (int)order;
-	if ((n = ly_get(c, root, "read_first")) && ly_parse_strings(c, n, "read_first", &l->read_first, &l->nread_first)) return -1;
-	if ((n = ly_get(c, root, "params")) && parse_params(c, n)) return -1;
-	if ((n = ly_get(c, root, "derived")) && parse_derived(c, n)) return -1;
-	if (ly_parse_buffers(c, ly_get(c, root, "buffers"), &l->buffers, &l->nbuffers)) return -1;
-	if (parse_model(c, ly_get(c, root, "model"), &l->bytes, &l->flops, &l->peak, 1)) return -1;
-	if ((n = ly_get(c, root, "baseline")) && parse_baseline(c, n)) return -1;
-	yaml_node_t *st = ly_get(c, root, "stages");
-	if (st->type != YAML_SEQUENCE_NODE || ly_seq_len(st) < 1) return FAIL(c, st, "stages must be a list of at least one stage");
-	l->stages = xcalloc((size_t)ly_seq_len(st), sizeof *l->stages);
-	for (int i = 0; i < ly_seq_len(st); i++) {
-		yaml_node_t *si = ly_seq_at(c, st, i);
+	if ((n = yd_get(&c->y, root, "read_first")) && yd_strings(&c->y, n, "read_first", &l->read_first, &l->nread_first)) return -1;
+	if ((n = yd_get(&c->y, root, "params")) && parse_params(c, n)) return -1;
+	if ((n = yd_get(&c->y, root, "derived")) && parse_derived(c, n)) return -1;
+	if (ly_parse_buffers(c, yd_get(&c->y, root, "buffers"), &l->buffers, &l->nbuffers)) return -1;
+	if (parse_model(c, yd_get(&c->y, root, "model"), &l->bytes, &l->flops, &l->peak, 1)) return -1;
+	if ((n = yd_get(&c->y, root, "baseline")) && parse_baseline(c, n)) return -1;
+	yaml_node_t *st = yd_get(&c->y, root, "stages");
+	if (st->type != YAML_SEQUENCE_NODE || yd_seq_len(st) < 1) return yd_fail(&c->y, st, "stages must be a list of at least one stage");
+	l->stages = xcalloc((size_t)yd_seq_len(st), sizeof *l->stages);
+	for (int i = 0; i < yd_seq_len(st); i++) {
+		yaml_node_t *si = yd_seq_at(&c->y, st, i);
 		if (ly_parse_stage(c, si, &l->stages[l->nstages++])) return -1;
 		for (int j = 0; j < l->nstages - 1; j++)
-			if (!strcmp(l->stages[j].id, l->stages[i].id)) return FAIL(c, si, "stage id '%s' is used twice", l->stages[i].id);
+			if (!strcmp(l->stages[j].id, l->stages[i].id)) return yd_fail(&c->y, si, "stage id '%s' is used twice", l->stages[i].id);
 	}
-	if ((n = ly_get(c, root, "check")) && parse_check(c, n)) return -1;
+	if ((n = yd_get(&c->y, root, "check")) && parse_check(c, n)) return -1;
 	if (l->reference) {
-		yaml_node_t *cn = ly_get(c, root, "check");
+		yaml_node_t *cn = yd_get(&c->y, root, "check");
 		if (!strcmp(l->reference, "baseline") ? !l->baseline : lesson_stage_index(l, l->reference) < 0)
-			return FAIL(c, cn, "reference '%s' is neither a stage of this lesson nor its baseline", l->reference);
+			return yd_fail(&c->y, cn, "reference '%s' is neither a stage of this lesson nor its baseline", l->reference);
 	}
 	return 0;
 }
 
 lesson *lesson_load_buffer(const char *name, const char *buf, size_t len, const char *kernels_root, char *err, size_t errlen)
 {
-	ld c = { .file = name, .kroot = kernels_root, .err = err, .errlen = errlen };
-	if (ly_load(&c, buf, len)) return NULL;
-	yaml_node_t *root = yaml_document_get_root_node(&c.doc);
+	ld c = { .y = { .file = name, .err = err, .errlen = errlen }, .kroot = kernels_root };
+	if (yd_load(&c.y, buf, len)) return NULL;
+	yaml_node_t *root = yd_root(&c.y);
 	c.l = xcalloc(1, sizeof *c.l);
 	c.l->path = xstrdup(name);
 	c.l->rel_tol = c.l->abs_tol = 0;
 	if (!root) {
-		strfmt(err, errlen, "%s:1:1: the file is empty", name);
-		c.failed = 1;
+		yd_fail_at(&c.y, (yaml_mark_t){0, 0, 0}, "the file is empty");
 	} else if (parse_lesson(&c, root)) {
-		c.failed = 1;
+		c.y.failed = 1;
 	}
-	yaml_document_delete(&c.doc);
-	if (c.failed) { lesson_free(c.l); return NULL; }
+	yd_done(&c.y);
+	if (c.y.failed) { lesson_free(c.l); return NULL; }
 	return c.l;
 }
 

@@ -1,5 +1,6 @@
 /* lesson_exercise: a stage's `exercise:` block (lessons/README.md, "Exercises"): the starter file,
  * the bar, the hints, the sizes every try is checked at, and an optional tolerance. */
+#include <float.h>
 #include <stdlib.h>
 #include <string.h>
 #include "lesson_yaml.h"
@@ -10,18 +11,18 @@ static int parse_size(ld *c, yaml_node_t *n, lesson_size *z)
 {
 	z->at.line = (int)n->start_mark.line + 1;
 	z->at.col = (int)n->start_mark.column + 1;
-	if (n->type != YAML_MAPPING_NODE) return FAIL(c, n, "a size is a mapping of parameter: value, e.g. { n: 1000003 }");
+	if (n->type != YAML_MAPPING_NODE) return yd_fail(&c->y, n, "a size is a mapping of parameter: value, e.g. { n: 1000003 }");
 	int k = (int)(n->data.mapping.pairs.top - n->data.mapping.pairs.start);
-	if (k < 1) return FAIL(c, n, "a size names at least one parameter");
+	if (k < 1) return yd_fail(&c->y, n, "a size names at least one parameter");
 	z->names = xcalloc((size_t)k, sizeof *z->names);
 	z->values = xcalloc((size_t)k, sizeof *z->values);
 	for (int i = 0; i < k; i++) {
-		yaml_node_t *kn = ly_node(c, n->data.mapping.pairs.start[i].key), *v = ly_node(c, n->data.mapping.pairs.start[i].value);
-		const char *name = ly_scalar(c, kn, "a parameter name");
+		yaml_node_t *kn = yd_node(&c->y, n->data.mapping.pairs.start[i].key), *v = yd_node(&c->y, n->data.mapping.pairs.start[i].value);
+		const char *name = yd_scalar(&c->y, kn, "a parameter name");
 		if (!name) return -1;
-		if (!lesson_find_param(c->l, name)) return FAIL(c, kn, "'%s' is not a parameter of this lesson (sizes set parameters)", name);
+		if (!lesson_find_param(c->l, name)) return yd_fail(&c->y, kn, "'%s' is not a parameter of this lesson (sizes set parameters)", name);
 		for (int j = 0; j < z->n; j++)
-			if (!strcmp(z->names[j], name)) return FAIL(c, kn, "parameter '%s' is set twice in one size", name);
+			if (!strcmp(z->names[j], name)) return yd_fail(&c->y, kn, "parameter '%s' is set twice in one size", name);
 		lesson_expr e = { 0 };
 		int bad = ly_parse_expr(c, v, name, &e);   /* checked now, evaluated by the plan */
 		ly_free_expr(&e);
@@ -35,16 +36,16 @@ static int parse_size(ld *c, yaml_node_t *n, lesson_size *z)
 int ly_parse_exercise(ld *c, yaml_node_t *n, lesson_stage *s)
 {
 	static const char *const keys[] = { "!start", "pass", "hints", "sizes", "tolerance", NULL };
-	if (n->type != YAML_MAPPING_NODE) return FAIL(c, n, "exercise must be a mapping: { start: FILE, pass: 0.9, hints: [...] }");
-	if (ly_check_keys(c, n, "exercise", keys)) return -1;
+	if (n->type != YAML_MAPPING_NODE) return yd_fail(&c->y, n, "exercise must be a mapping: { start: FILE, pass: 0.9, hints: [...] }");
+	if (yd_check_keys(&c->y, n, "exercise", keys)) return -1;
 	lesson_exercise *x = s->exercise = xcalloc(1, sizeof *x);
 	x->at.line = (int)n->start_mark.line + 1;
 	x->at.col = (int)n->start_mark.column + 1;
 	x->pass = 0.9;
-	yaml_node_t *sn = ly_get(c, n, "start"), *pn = ly_get(c, n, "pass"), *hn = ly_get(c, n, "hints"),
-	            *zn = ly_get(c, n, "sizes"), *tn = ly_get(c, n, "tolerance");
-	if (ly_get_str(c, n, "start", &x->start_rel)) return -1;
-	if (!s->check) return FAIL(c, n, "stage '%s' is not checked (check: false), so an exercise on it could not be judged", s->id);
+	yaml_node_t *sn = yd_get(&c->y, n, "start"), *pn = yd_get(&c->y, n, "pass"), *hn = yd_get(&c->y, n, "hints"),
+	            *zn = yd_get(&c->y, n, "sizes"), *tn = yd_get(&c->y, n, "tolerance");
+	if (yd_get_str(&c->y, n, "start", &x->start_rel)) return -1;
+	if (!s->check) return yd_fail(&c->y, n, "stage '%s' is not checked (check: false), so an exercise on it could not be judged", s->id);
 	if (c->kroot) {
 		char *rel = xasprintf("exercises/%s", x->start_rel);
 		int bad = ly_resolve_kernel_file(c, sn, rel, &x->start_path);
@@ -56,19 +57,19 @@ int ly_parse_exercise(ld *c, yaml_node_t *n, lesson_stage *s)
 			if (s->launches[i].entry && ly_check_entry(c, sn, x->start_path, s->launches[i].entry)) return -1;
 	}
 	if (pn) {
-		if (ly_parse_double(c, pn, "pass", &x->pass)) return -1;
+		if (yd_double(&c->y, pn, "pass", -DBL_MAX, DBL_MAX, &x->pass)) return -1;
 		if (!(x->pass > 0 && x->pass <= 10))
-			return FAIL(c, pn, "pass is the fraction of the stage kernel's speed to reach, e.g. 0.9 (above 0, at most 10)");
+			return yd_fail(&c->y, pn, "pass is the fraction of the stage kernel's speed to reach, e.g. 0.9 (above 0, at most 10)");
 	}
-	if (hn && ly_parse_strings(c, hn, "hints", &x->hints, &x->nhints)) return -1;
+	if (hn && yd_strings(&c->y, hn, "hints", &x->hints, &x->nhints)) return -1;
 	for (int i = 0; i < x->nhints; i++)
-		if (!x->hints[i][0]) return FAIL(c, hn, "hint %d is empty", i + 1);
+		if (!x->hints[i][0]) return yd_fail(&c->y, hn, "hint %d is empty", i + 1);
 	if (zn) {
-		if (zn->type != YAML_SEQUENCE_NODE || ly_seq_len(zn) < 1)
-			return FAIL(c, zn, "sizes must be a list of sizes, e.g. [{ n: 5 }, { n: 1000003 }]");
-		x->sizes = xcalloc((size_t)ly_seq_len(zn), sizeof *x->sizes);
-		for (int i = 0; i < ly_seq_len(zn); i++)
-			if (parse_size(c, ly_seq_at(c, zn, i), &x->sizes[x->nsizes++])) return -1;
+		if (zn->type != YAML_SEQUENCE_NODE || yd_seq_len(zn) < 1)
+			return yd_fail(&c->y, zn, "sizes must be a list of sizes, e.g. [{ n: 5 }, { n: 1000003 }]");
+		x->sizes = xcalloc((size_t)yd_seq_len(zn), sizeof *x->sizes);
+		for (int i = 0; i < yd_seq_len(zn); i++)
+			if (parse_size(c, yd_seq_at(&c->y, zn, i), &x->sizes[x->nsizes++])) return -1;
 	}
 	if (tn) {
 		x->has_tolerance = 1;

@@ -19,7 +19,7 @@ static int expect_name(void *ctx, const char *name, size_t len, int col)
 	if (claims_name_known(name, len)) return 0;
 	yaml_mark_t m = x->n->start_mark;
 	m.column += (size_t)(col - 1 + x->off);
-	return ly_fail_at(x->c, m, "expect: unknown measurement '%.*s' in '%s' (the names are listed in "
+	return yd_fail_at(&x->c->y, m, "expect: unknown measurement '%.*s' in '%s' (the names are listed in "
 	                  "lessons/README.md, Claims; parameters and tunables are not among them)",
 	                  len > 40 ? 40 : (int)len, name, (const char *)x->n->data.scalar.value);
 }
@@ -34,7 +34,7 @@ static int expect_probe(void *ctx, const char *name, size_t len, expr_value *out
 
 static int parse_claim(ld *c, yaml_node_t *cond, lesson_claim *k)
 {
-	const char *s = ly_scalar(c, cond, "an expect: condition");
+	const char *s = yd_scalar(&c->y, cond, "an expect: condition");
 	if (!s) return -1;
 	int off = cond->data.scalar.style == YAML_SINGLE_QUOTED_SCALAR_STYLE ||
 	          cond->data.scalar.style == YAML_DOUBLE_QUOTED_SCALAR_STYLE;
@@ -46,36 +46,36 @@ static int parse_claim(ld *c, yaml_node_t *cond, lesson_claim *k)
 	if (!k->cond.e) {
 		yaml_mark_t m = cond->start_mark;
 		m.column += (size_t)(e.col - 1 + off);
-		return ly_fail_at(c, m, "expect: bad condition '%s': %s", s, e.msg);
+		return yd_fail_at(&c->y, m, "expect: bad condition '%s': %s", s, e.msg);
 	}
 	expect_names x = { c, cond, off, 0 };
 	if (expr_names(k->cond.e, expect_name, &x)) return -1;
-	if (!x.names) return FAIL(c, cond, "expect: '%s' names no measurement, so no run can check it", s);
+	if (!x.names) return yd_fail(&c->y, cond, "expect: '%s' names no measurement, so no run can check it", s);
 	expr_value v;
 	if (!expr_eval(k->cond.e, expect_probe, NULL, &v, NULL) && v.kind != EXPR_INT)
-		return FAIL(c, cond, "expect: '%s' is a number, not a condition: compare it (e.g. %s >= 8)", s, s);
+		return yd_fail(&c->y, cond, "expect: '%s' is a number, not a condition: compare it (e.g. %s >= 8)", s, s);
 	return 0;
 }
 
 int ly_parse_expect(ld *c, yaml_node_t *n, lesson_stage *s)
 {
 	if (n->type != YAML_SEQUENCE_NODE)
-		return FAIL(c, n, "expect must be a list of conditions (\"bytes_ratio >= 8\") or {that, why} mappings");
-	int len = ly_seq_len(n);
-	if (len < 1 || len > EXPECT_MAX) return FAIL(c, n, "expect takes 1 to %d conditions", EXPECT_MAX);
+		return yd_fail(&c->y, n, "expect must be a list of conditions (\"bytes_ratio >= 8\") or {that, why} mappings");
+	int len = yd_seq_len(n);
+	if (len < 1 || len > EXPECT_MAX) return yd_fail(&c->y, n, "expect takes 1 to %d conditions", EXPECT_MAX);
 	s->claims = xcalloc((size_t)len, sizeof *s->claims);
 	static const char *const keys[] = { "!that", "why", NULL };
 	for (int i = 0; i < len; i++) {
-		yaml_node_t *it = ly_seq_at(c, n, i), *cond = it;
+		yaml_node_t *it = yd_seq_at(&c->y, n, i), *cond = it;
 		lesson_claim *k = &s->claims[s->nclaims++];
 		if (!it) return -1;
 		if (it->type == YAML_MAPPING_NODE) {
-			if (ly_check_keys(c, it, "an expect: item", keys) || ly_get_str(c, it, "why", &k->why)) return -1;
-			cond = ly_get(c, it, "that");
+			if (yd_check_keys(&c->y, it, "an expect: item", keys) || yd_get_str(&c->y, it, "why", &k->why)) return -1;
+			cond = yd_get(&c->y, it, "that");
 			if (k->why && (!k->why[0] || strlen(k->why) > EXPECT_WHY_MAX || strchr(k->why, '\n')))
-				return FAIL(c, ly_get(c, it, "why"), "expect: why must be one line of 1 to %d characters", EXPECT_WHY_MAX);
+				return yd_fail(&c->y, yd_get(&c->y, it, "why"), "expect: why must be one line of 1 to %d characters", EXPECT_WHY_MAX);
 		} else if (it->type != YAML_SCALAR_NODE) {
-			return FAIL(c, it, "an expect: item is a condition string or {that: CONDITION, why: TEXT}");
+			return yd_fail(&c->y, it, "an expect: item is a condition string or {that: CONDITION, why: TEXT}");
 		}
 		if (parse_claim(c, cond, k)) return -1;
 	}

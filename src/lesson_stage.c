@@ -1,5 +1,6 @@
 /* lesson_stage: one entry of a lesson's stages: list (tunables, constraints, launches, prose). */
 #include <dirent.h>
+#include <float.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,52 +19,52 @@ static int cmp_i64(const void *a, const void *b)
 static int parse_tunable(ld *c, yaml_node_t *kn, yaml_node_t *v, lesson_tunable *t)
 {
 	static const char *const keys[] = { "values", "range", "step", "pow2", "!default", "help", NULL };
-	if (ly_check_keys(c, v, "a tunable", keys)) return -1;
-	yaml_node_t *vals = ly_get(c, v, "values"), *range = ly_get(c, v, "range");
-	if (!!vals == !!range) return FAIL(c, v, "tunable '%s' needs either values: [...] or range: [lo, hi]", t->name);
+	if (yd_check_keys(&c->y, v, "a tunable", keys)) return -1;
+	yaml_node_t *vals = yd_get(&c->y, v, "values"), *range = yd_get(&c->y, v, "range");
+	if (!!vals == !!range) return yd_fail(&c->y, v, "tunable '%s' needs either values: [...] or range: [lo, hi]", t->name);
 	if (vals) {
-		int n = ly_seq_len(vals);
-		if (n < 1 || n > MAX_TUNABLE_VALUES) return FAIL(c, vals, "values must be a list of 1 to %d numbers", MAX_TUNABLE_VALUES);
+		int n = yd_seq_len(vals);
+		if (n < 1 || n > MAX_TUNABLE_VALUES) return yd_fail(&c->y, vals, "values must be a list of 1 to %d numbers", MAX_TUNABLE_VALUES);
 		t->values = xcalloc((size_t)n, sizeof *t->values);
 		for (int i = 0; i < n; i++)
-			if (ly_parse_int(c, ly_seq_at(c, vals, i), "a tunable value", &t->values[t->nvalues++])) return -1;
+			if (yd_int(&c->y, yd_seq_at(&c->y, vals, i), "a tunable value", INT64_MIN, INT64_MAX, &t->values[t->nvalues++])) return -1;
 		qsort(t->values, (size_t)t->nvalues, sizeof *t->values, cmp_i64);
 	} else {
 		int64_t lo, hi, step = 1;
 		int pow2 = 0;
-		if (ly_seq_len(range) != 2) return FAIL(c, range, "range takes [lo, hi]");
-		if (ly_parse_int(c, ly_seq_at(c, range, 0), "lo", &lo) || ly_parse_int(c, ly_seq_at(c, range, 1), "hi", &hi)) return -1;
-		yaml_node_t *sn = ly_get(c, v, "step"), *pn = ly_get(c, v, "pow2");
-		if (sn && ly_parse_int(c, sn, "step", &step)) return -1;
-		if (pn && ly_parse_bool(c, pn, "pow2", &pow2)) return -1;
-		if (lo > hi) return FAIL(c, range, "range: lo (%lld) is above hi (%lld)", (long long)lo, (long long)hi);
-		if (step < 1) return FAIL(c, sn, "step must be at least 1");
-		if (pow2 && lo < 1) return FAIL(c, range, "a pow2 range must start at 1 or more");
+		if (yd_seq_len(range) != 2) return yd_fail(&c->y, range, "range takes [lo, hi]");
+		if (yd_int(&c->y, yd_seq_at(&c->y, range, 0), "lo", INT64_MIN, INT64_MAX, &lo) || yd_int(&c->y, yd_seq_at(&c->y, range, 1), "hi", INT64_MIN, INT64_MAX, &hi)) return -1;
+		yaml_node_t *sn = yd_get(&c->y, v, "step"), *pn = yd_get(&c->y, v, "pow2");
+		if (sn && yd_int(&c->y, sn, "step", INT64_MIN, INT64_MAX, &step)) return -1;
+		if (pn && yd_bool(&c->y, pn, "pow2", &pow2)) return -1;
+		if (lo > hi) return yd_fail(&c->y, range, "range: lo (%lld) is above hi (%lld)", (long long)lo, (long long)hi);
+		if (step < 1) return yd_fail(&c->y, sn, "step must be at least 1");
+		if (pow2 && lo < 1) return yd_fail(&c->y, range, "a pow2 range must start at 1 or more");
 		t->values = xcalloc(MAX_TUNABLE_VALUES, sizeof *t->values);
 		int64_t x = lo;
 		if (pow2)   /* the first power of two >= lo (none above 2^62) */
 			for (x = 1; x < lo && x <= INT64_MAX / 2;) x *= 2;
 		while (x >= lo && x <= hi) {
-			if (t->nvalues == MAX_TUNABLE_VALUES) return FAIL(c, range, "range has more than %d values: use step or pow2", MAX_TUNABLE_VALUES);
+			if (t->nvalues == MAX_TUNABLE_VALUES) return yd_fail(&c->y, range, "range has more than %d values: use step or pow2", MAX_TUNABLE_VALUES);
 			t->values[t->nvalues++] = x;
 			/* stop before the next value would pass hi (or int64) */
 			if (pow2 ? x > hi / 2 : (uint64_t)hi - (uint64_t)x < (uint64_t)step) break;
 			x = pow2 ? x * 2 : x + step;
 		}
-		if (!t->nvalues) return FAIL(c, range, "range allows no value");
+		if (!t->nvalues) return yd_fail(&c->y, range, "range allows no value");
 	}
-	yaml_node_t *d = ly_get(c, v, "default");
-	if (ly_parse_int(c, d, "default", &t->def)) return -1;
+	yaml_node_t *d = yd_get(&c->y, v, "default");
+	if (yd_int(&c->y, d, "default", INT64_MIN, INT64_MAX, &t->def)) return -1;
 	for (int i = 0; i < t->nvalues; i++) if (t->values[i] == t->def) return 0;
-	return FAIL(c, d, "default %lld of tunable '%s' is not one of its allowed values", (long long)t->def, t->name);
+	return yd_fail(&c->y, d, "default %lld of tunable '%s' is not one of its allowed values", (long long)t->def, t->name);
 }
 
 static int parse_dims(ld *c, yaml_node_t *n, const char *what, lesson_expr dims[3])
 {
 	if (n->type == YAML_SCALAR_NODE) return ly_parse_expr(c, n, what, &dims[0]);
-	int k = ly_seq_len(n);
-	if (k < 1 || k > 3) return FAIL(c, n, "%s takes an expression or a list of 1 to 3 expressions", what);
-	for (int i = 0; i < k; i++) if (ly_parse_expr(c, ly_seq_at(c, n, i), what, &dims[i])) return -1;
+	int k = yd_seq_len(n);
+	if (k < 1 || k > 3) return yd_fail(&c->y, n, "%s takes an expression or a list of 1 to 3 expressions", what);
+	for (int i = 0; i < k; i++) if (ly_parse_expr(c, yd_seq_at(&c->y, n, i), what, &dims[i])) return -1;
 	return 0;
 }
 
@@ -74,10 +75,10 @@ static const struct { const char *name; lesson_arg_type t; } arg_types[] = {
 /* dims or box of a tensor map: 1 to 5 expressions; returns how many, or -1. */
 static int parse_tma_list(ld *c, yaml_node_t *n, const char *what, lesson_expr *out)
 {
-	int k = ly_seq_len(n);
+	int k = yd_seq_len(n);
 	if (k < 1 || k > LESSON_TMA_MAX_RANK)
-		return FAIL(c, n, "%s takes a list of 1 to %d expressions, innermost dimension first", what, LESSON_TMA_MAX_RANK);
-	for (int i = 0; i < k; i++) if (ly_parse_expr(c, ly_seq_at(c, n, i), what, &out[i])) return -1;
+		return yd_fail(&c->y, n, "%s takes a list of 1 to %d expressions, innermost dimension first", what, LESSON_TMA_MAX_RANK);
+	for (int i = 0; i < k; i++) if (ly_parse_expr(c, yd_seq_at(&c->y, n, i), what, &out[i])) return -1;
 	return k;
 }
 
@@ -86,20 +87,20 @@ static int parse_tma_list(ld *c, yaml_node_t *n, const char *what, lesson_expr *
 static int parse_tensormap(ld *c, lesson_stage *s, yaml_node_t *n, lesson_arg *a)
 {
 	static const char *const keys[] = { "!tensormap", "!dims", "!box", "swizzle", NULL };
-	if (ly_check_keys(c, n, "a tensor map argument", keys)) return -1;
+	if (yd_check_keys(&c->y, n, "a tensor map argument", keys)) return -1;
 	a->kind = ARG_TENSORMAP;
-	yaml_node_t *bn = ly_get(c, n, "tensormap"), *dn = ly_get(c, n, "dims"), *xn = ly_get(c, n, "box"), *sn = ly_get(c, n, "swizzle");
-	if (ly_get_str(c, n, "tensormap", &a->buffer)) return -1;
-	if (!lesson_find_buffer(c->l, s, a->buffer)) return FAIL(c, bn, "tensormap: unknown buffer '%s'", a->buffer);
+	yaml_node_t *bn = yd_get(&c->y, n, "tensormap"), *dn = yd_get(&c->y, n, "dims"), *xn = yd_get(&c->y, n, "box"), *sn = yd_get(&c->y, n, "swizzle");
+	if (yd_get_str(&c->y, n, "tensormap", &a->buffer)) return -1;
+	if (!lesson_find_buffer(c->l, s, a->buffer)) return yd_fail(&c->y, bn, "tensormap: unknown buffer '%s'", a->buffer);
 	int rank = parse_tma_list(c, dn, "dims", a->dims);
 	if (rank < 0) return -1;
 	a->rank = rank;
 	int nbox = parse_tma_list(c, xn, "box", a->box);
 	if (nbox < 0) return -1;
-	if (nbox != rank) return FAIL(c, xn, "box has %d entries and dims %d: one per dimension", nbox, rank);
+	if (nbox != rank) return yd_fail(&c->y, xn, "box has %d entries and dims %d: one per dimension", nbox, rank);
 	int64_t sw = 0;
-	if (sn && ly_parse_int(c, sn, "swizzle", &sw)) return -1;
-	if (sw != 0 && sw != 32 && sw != 64 && sw != 128) return FAIL(c, sn, "swizzle is 0, 32, 64 or 128 (bytes), not %lld", (long long)sw);
+	if (sn && yd_int(&c->y, sn, "swizzle", INT64_MIN, INT64_MAX, &sw)) return -1;
+	if (sw != 0 && sw != 32 && sw != 64 && sw != 128) return yd_fail(&c->y, sn, "swizzle is 0, 32, 64 or 128 (bytes), not %lld", (long long)sw);
 	a->swizzle = (int)sw;
 	return 0;
 }
@@ -109,7 +110,7 @@ static int parse_arg(ld *c, lesson_stage *s, yaml_node_t *n, lesson_arg *a)
 	a->at.line = (int)n->start_mark.line + 1;
 	a->at.col = (int)n->start_mark.column + 1;
 	if (n->type == YAML_MAPPING_NODE) return parse_tensormap(c, s, n, a);
-	const char *txt = ly_scalar(c, n, "an argument");
+	const char *txt = yd_scalar(&c->y, n, "an argument");
 	if (!txt) return -1;
 	if (lesson_find_buffer(c->l, s, txt)) {
 		a->kind = ARG_BUFFER;
@@ -131,52 +132,52 @@ static int parse_arg(ld *c, lesson_stage *s, yaml_node_t *n, lesson_arg *a)
 		free(body);
 		return r;
 	}
-	return FAIL(c, n, "argument '%s' is neither a buffer nor TYPE(expression) with TYPE one of i32 u32 i64 u64 f32 f64", txt);
+	return yd_fail(&c->y, n, "argument '%s' is neither a buffer nor TYPE(expression) with TYPE one of i32 u32 i64 u64 f32 f64", txt);
 }
 
 static int parse_launch(ld *c, lesson_stage *s, yaml_node_t *n, lesson_launch *L)
 {
 	L->at.line = (int)n->start_mark.line + 1;
 	L->at.col = (int)n->start_mark.column + 1;
-	if (n->type == YAML_MAPPING_NODE && ly_get(c, n, "memset")) {
+	if (n->type == YAML_MAPPING_NODE && yd_get(&c->y, n, "memset")) {
 		static const char *const keys[] = { "memset", NULL }, *const mkeys[] = { "!buffer", "value", NULL };
-		yaml_node_t *m = ly_get(c, n, "memset");
-		if (ly_check_keys(c, n, "a memset step", keys) || ly_check_keys(c, m, "memset", mkeys)) return -1;
+		yaml_node_t *m = yd_get(&c->y, n, "memset");
+		if (yd_check_keys(&c->y, n, "a memset step", keys) || yd_check_keys(&c->y, m, "memset", mkeys)) return -1;
 		L->kind = STEP_MEMSET;
-		if (ly_get_str(c, m, "buffer", &L->memset_buffer)) return -1;
-		if (!lesson_find_buffer(c->l, s, L->memset_buffer)) return FAIL(c, ly_get(c, m, "buffer"), "unknown buffer '%s'", L->memset_buffer);
-		yaml_node_t *v = ly_get(c, m, "value");
+		if (yd_get_str(&c->y, m, "buffer", &L->memset_buffer)) return -1;
+		if (!lesson_find_buffer(c->l, s, L->memset_buffer)) return yd_fail(&c->y, yd_get(&c->y, m, "buffer"), "unknown buffer '%s'", L->memset_buffer);
+		yaml_node_t *v = yd_get(&c->y, m, "value");
 		int64_t val = 0;
-		if (v && ly_parse_int(c, v, "value", &val)) return -1;
-		if (val < 0 || val > 255) return FAIL(c, v, "memset value is a byte: 0 to 255");
+		if (v && yd_int(&c->y, v, "value", INT64_MIN, INT64_MAX, &val)) return -1;
+		if (val < 0 || val > 255) return yd_fail(&c->y, v, "memset value is a byte: 0 to 255");
 		L->memset_value = (int)val;
 		return 0;
 	}
 	static const char *const keys[] = { "!grid", "!block", "shared", "args", "entry", NULL };
-	if (ly_check_keys(c, n, "a launch", keys)) return -1;
-	if (parse_dims(c, ly_get(c, n, "grid"), "grid", L->grid) || parse_dims(c, ly_get(c, n, "block"), "block", L->block) ||
-	    ly_get_expr(c, n, "shared", &L->shared) || ly_get_str(c, n, "entry", &L->entry)) return -1;
-	yaml_node_t *args = ly_get(c, n, "args");
+	if (yd_check_keys(&c->y, n, "a launch", keys)) return -1;
+	if (parse_dims(c, yd_get(&c->y, n, "grid"), "grid", L->grid) || parse_dims(c, yd_get(&c->y, n, "block"), "block", L->block) ||
+	    ly_get_expr(c, n, "shared", &L->shared) || yd_get_str(&c->y, n, "entry", &L->entry)) return -1;
+	yaml_node_t *args = yd_get(&c->y, n, "args");
 	if (args) {
-		if (args->type != YAML_SEQUENCE_NODE) return FAIL(c, args, "args must be a list");
-		L->nargs = ly_seq_len(args);
+		if (args->type != YAML_SEQUENCE_NODE) return yd_fail(&c->y, args, "args must be a list");
+		L->nargs = yd_seq_len(args);
 		L->args = xcalloc((size_t)L->nargs, sizeof *L->args);
-		for (int i = 0; i < L->nargs; i++) if (parse_arg(c, s, ly_seq_at(c, args, i), &L->args[i])) return -1;
+		for (int i = 0; i < L->nargs; i++) if (parse_arg(c, s, yd_seq_at(&c->y, args, i), &L->args[i])) return -1;
 	}
 	return 0;
 }
 
 int ly_resolve_kernel_file(ld *c, yaml_node_t *n, const char *k, char **out)
 {
-	if (!*k || k[0] == '/' || strstr(k, "..") ) return FAIL(c, n, "kernel path '%s' must stay inside kernels/%s/", k, c->l->id);
+	if (!*k || k[0] == '/' || strstr(k, "..") ) return yd_fail(&c->y, n, "kernel path '%s' must stay inside kernels/%s/", k, c->l->id);
 	*out = xasprintf("%s/%s/%s", c->kroot, c->l->id, k);
 	char real[PATH_MAX], rdir[PATH_MAX];
 	char *dir = xasprintf("%s/%s", c->kroot, c->l->id);
 	int ok = realpath(*out, real) && realpath(dir, rdir);
 	free(dir);
-	if (!ok) return FAIL(c, n, "missing kernel file %s", *out);
+	if (!ok) return yd_fail(&c->y, n, "missing kernel file %s", *out);
 	size_t dl = strlen(rdir);
-	if (strncmp(real, rdir, dl) || real[dl] != '/') return FAIL(c, n, "kernel path '%s' leads outside kernels/%s/", k, c->l->id);
+	if (strncmp(real, rdir, dl) || real[dl] != '/') return yd_fail(&c->y, n, "kernel path '%s' leads outside kernels/%s/", k, c->l->id);
 	return 0;
 }
 
@@ -189,7 +190,7 @@ static int defines_entry(const char *path, const char *entry)
 	for (const char *p = strstr(src, entry); p && !found; p = strstr(p + 1, entry)) {
 		const char *q = p + el;
 		while (*q == ' ' || *q == '\t' || *q == '\n') q++;
-		found = *q == '(' && (p == src || !(ly_is_ident((char[]){ p[-1], 0 })));
+		found = *q == '(' && (p == src || !(lesson_is_ident((char[]){ p[-1], 0 })));
 	}
 	free(src);
 	return found;
@@ -212,85 +213,85 @@ int ly_check_entry(ld *c, yaml_node_t *n, const char *path, const char *entry)
 	}
 	if (d) closedir(d);
 	free(dir);
-	return found ? 0 : FAIL(c, n, "entry '%s' is not defined in %s or a header beside it", entry, path);
+	return found ? 0 : yd_fail(&c->y, n, "entry '%s' is not defined in %s or a header beside it", entry, path);
 }
 
 int ly_parse_stage(ld *c, yaml_node_t *n, lesson_stage *s)
 {
 	static const char *const keys[] = { "!id", "!title", "!kernel", "!entry", "tunables", "constraints", "buffers",
 	                                    "!launches", "!explain", "!bottleneck", "options", "check", "requires", "exercise", "expect", NULL };
-	if (ly_check_keys(c, n, "a stage", keys)) return -1;
+	if (yd_check_keys(&c->y, n, "a stage", keys)) return -1;
 	s->check = 1;
 	s->at.line = (int)n->start_mark.line + 1;
 	s->at.col = (int)n->start_mark.column + 1;
-	if (ly_get_str(c, n, "id", &s->id) || ly_get_str(c, n, "title", &s->title) || ly_get_str(c, n, "kernel", &s->kernel_rel) ||
-	    ly_get_str(c, n, "entry", &s->entry) || ly_get_str(c, n, "explain", &s->explain) ||
-	    ly_get_str(c, n, "bottleneck", &s->bottleneck)) return -1;
-	if (!ly_is_ident(s->id)) return FAIL(c, ly_get(c, n, "id"), "stage id '%s' must be an identifier", s->id);
-	if (!ly_is_ident(s->entry)) return FAIL(c, ly_get(c, n, "entry"), "entry '%s' must be a C identifier", s->entry);
-	if (c->kroot && (ly_resolve_kernel_file(c, ly_get(c, n, "kernel"), s->kernel_rel, &s->kernel_path) ||
-	                 ly_check_entry(c, ly_get(c, n, "entry"), s->kernel_path, s->entry))) return -1;
-	yaml_node_t *t = ly_get(c, n, "tunables");
+	if (yd_get_str(&c->y, n, "id", &s->id) || yd_get_str(&c->y, n, "title", &s->title) || yd_get_str(&c->y, n, "kernel", &s->kernel_rel) ||
+	    yd_get_str(&c->y, n, "entry", &s->entry) || yd_get_str(&c->y, n, "explain", &s->explain) ||
+	    yd_get_str(&c->y, n, "bottleneck", &s->bottleneck)) return -1;
+	if (!lesson_is_ident(s->id)) return yd_fail(&c->y, yd_get(&c->y, n, "id"), "stage id '%s' must be an identifier", s->id);
+	if (!lesson_is_ident(s->entry)) return yd_fail(&c->y, yd_get(&c->y, n, "entry"), "entry '%s' must be a C identifier", s->entry);
+	if (c->kroot && (ly_resolve_kernel_file(c, yd_get(&c->y, n, "kernel"), s->kernel_rel, &s->kernel_path) ||
+	                 ly_check_entry(c, yd_get(&c->y, n, "entry"), s->kernel_path, s->entry))) return -1;
+	yaml_node_t *t = yd_get(&c->y, n, "tunables");
 	if (t) {
-		if (t->type != YAML_MAPPING_NODE) return FAIL(c, t, "tunables must be a mapping of NAME: {values|range, default}");
+		if (t->type != YAML_MAPPING_NODE) return yd_fail(&c->y, t, "tunables must be a mapping of NAME: {values|range, default}");
 		int k = (int)(t->data.mapping.pairs.top - t->data.mapping.pairs.start);
 		s->tunables = xcalloc((size_t)k, sizeof *s->tunables);
 		for (int i = 0; i < k; i++) {
-			yaml_node_t *kn = ly_node(c, t->data.mapping.pairs.start[i].key), *v = ly_node(c, t->data.mapping.pairs.start[i].value);
-			const char *name = ly_scalar(c, kn, "a tunable name");
+			yaml_node_t *kn = yd_node(&c->y, t->data.mapping.pairs.start[i].key), *v = yd_node(&c->y, t->data.mapping.pairs.start[i].value);
+			const char *name = yd_scalar(&c->y, kn, "a tunable name");
 			if (!name) return -1;
 			lesson_tunable *tu = &s->tunables[s->ntunables++];
 			tu->name = xstrdup(name);
 			tu->at.line = (int)kn->start_mark.line + 1;
 			tu->at.col = (int)kn->start_mark.column + 1;
-			if (!ly_is_ident(name)) return FAIL(c, kn, "tunable name '%s' is not an identifier", name);
-			if (lesson_find_param(c->l, name)) return FAIL(c, kn, "tunable '%s' has the name of a parameter", name);
+			if (!lesson_is_ident(name)) return yd_fail(&c->y, kn, "tunable name '%s' is not an identifier", name);
+			if (lesson_find_param(c->l, name)) return yd_fail(&c->y, kn, "tunable '%s' has the name of a parameter", name);
 			if (parse_tunable(c, kn, v, tu)) return -1;
 		}
 	}
 	c->stage = s;   /* from here on the stage's tunables are in scope */
-	yaml_node_t *b = ly_get(c, n, "buffers");
+	yaml_node_t *b = yd_get(&c->y, n, "buffers");
 	if (b && ly_parse_buffers(c, b, &s->buffers, &s->nbuffers)) return -1;
 	for (int i = 0; i < s->nbuffers; i++) {
-		if (s->buffers[i].output) return FAIL(c, b, "stage buffer '%s' is scratch space: it cannot be an output", s->buffers[i].name);
+		if (s->buffers[i].output) return yd_fail(&c->y, b, "stage buffer '%s' is scratch space: it cannot be an output", s->buffers[i].name);
 		for (int j = 0; j < c->l->nbuffers; j++)
-			if (!strcmp(c->l->buffers[j].name, s->buffers[i].name)) return FAIL(c, b, "stage buffer '%s' hides a lesson buffer", s->buffers[i].name);
+			if (!strcmp(c->l->buffers[j].name, s->buffers[i].name)) return yd_fail(&c->y, b, "stage buffer '%s' hides a lesson buffer", s->buffers[i].name);
 	}
-	yaml_node_t *cs = ly_get(c, n, "constraints");
+	yaml_node_t *cs = yd_get(&c->y, n, "constraints");
 	if (cs) {
-		if (cs->type != YAML_SEQUENCE_NODE) return FAIL(c, cs, "constraints must be a list of {expr, message}");
-		s->constraints = xcalloc((size_t)ly_seq_len(cs), sizeof *s->constraints);
+		if (cs->type != YAML_SEQUENCE_NODE) return yd_fail(&c->y, cs, "constraints must be a list of {expr, message}");
+		s->constraints = xcalloc((size_t)yd_seq_len(cs), sizeof *s->constraints);
 		static const char *const ckeys[] = { "!expr", "!message", NULL };
-		for (int i = 0; i < ly_seq_len(cs); i++) {
-			yaml_node_t *ci = ly_seq_at(c, cs, i);
+		for (int i = 0; i < yd_seq_len(cs); i++) {
+			yaml_node_t *ci = yd_seq_at(&c->y, cs, i);
 			lesson_constraint *k = &s->constraints[s->nconstraints++];
-			if (ly_check_keys(c, ci, "a constraint", ckeys) || ly_get_expr(c, ci, "expr", &k->cond) ||
-			    ly_get_str(c, ci, "message", &k->message)) return -1;
+			if (yd_check_keys(&c->y, ci, "a constraint", ckeys) || ly_get_expr(c, ci, "expr", &k->cond) ||
+			    yd_get_str(&c->y, ci, "message", &k->message)) return -1;
 		}
 	}
-	yaml_node_t *ls = ly_get(c, n, "launches");
-	if (ls->type != YAML_SEQUENCE_NODE || ly_seq_len(ls) < 1) return FAIL(c, ls, "launches must be a list of at least one launch");
-	s->launches = xcalloc((size_t)ly_seq_len(ls), sizeof *s->launches);
-	for (int i = 0; i < ly_seq_len(ls); i++) {
+	yaml_node_t *ls = yd_get(&c->y, n, "launches");
+	if (ls->type != YAML_SEQUENCE_NODE || yd_seq_len(ls) < 1) return yd_fail(&c->y, ls, "launches must be a list of at least one launch");
+	s->launches = xcalloc((size_t)yd_seq_len(ls), sizeof *s->launches);
+	for (int i = 0; i < yd_seq_len(ls); i++) {
 		lesson_launch *L = &s->launches[s->nlaunches++];
-		yaml_node_t *li = ly_seq_at(c, ls, i);
+		yaml_node_t *li = yd_seq_at(&c->y, ls, i);
 		if (parse_launch(c, s, li, L)) return -1;
-		if (L->entry && c->kroot && ly_check_entry(c, ly_get(c, li, "entry"), s->kernel_path, L->entry)) return -1;
+		if (L->entry && c->kroot && ly_check_entry(c, yd_get(&c->y, li, "entry"), s->kernel_path, L->entry)) return -1;
 	}
-	yaml_node_t *o = ly_get(c, n, "options"), *chk = ly_get(c, n, "check"), *rq = ly_get(c, n, "requires");
-	if (o && ly_parse_strings(c, o, "options", &s->options, &s->noptions)) return -1;
-	if (chk && ly_parse_bool(c, chk, "check", &s->check)) return -1;
+	yaml_node_t *o = yd_get(&c->y, n, "options"), *chk = yd_get(&c->y, n, "check"), *rq = yd_get(&c->y, n, "requires");
+	if (o && yd_strings(&c->y, o, "options", &s->options, &s->noptions)) return -1;
+	if (chk && yd_bool(&c->y, chk, "check", &s->check)) return -1;
 	if (rq) {
 		static const char *const rkeys[] = { "cc", "arch", "!why", NULL };
 		int64_t cc = 0;
-		yaml_node_t *ccn = ly_get(c, rq, "cc");
-		if (ly_check_keys(c, rq, "requires", rkeys) || (ccn && ly_parse_int(c, ccn, "cc", &cc)) ||
-		    ly_get_str(c, rq, "arch", &s->req_arch) || ly_get_str(c, rq, "why", &s->req_why)) return -1;
+		yaml_node_t *ccn = yd_get(&c->y, rq, "cc");
+		if (yd_check_keys(&c->y, rq, "requires", rkeys) || (ccn && yd_int(&c->y, ccn, "cc", INT64_MIN, INT64_MAX, &cc)) ||
+		    yd_get_str(&c->y, rq, "arch", &s->req_arch) || yd_get_str(&c->y, rq, "why", &s->req_why)) return -1;
 		s->req_cc = (int)cc;
 	}
-	yaml_node_t *ex = ly_get(c, n, "exercise");
+	yaml_node_t *ex = yd_get(&c->y, n, "exercise");
 	if (ex && ly_parse_exercise(c, ex, s)) return -1;
-	yaml_node_t *xp = ly_get(c, n, "expect");
+	yaml_node_t *xp = yd_get(&c->y, n, "expect");
 	if (xp && ly_parse_expect(c, xp, s)) return -1;
 	c->stage = NULL;
 	return 0;

@@ -1,4 +1,4 @@
-/* results: see results.h. Each line is read as a JSON object through libyaml (JSON is YAML), as the
+/* results: see results.h. Each line is read as a JSON object through yamldoc (JSON is YAML), as the
  * replay files are; a line that does not parse is skipped, not fatal. */
 #include "results.h"
 #include <dirent.h>
@@ -11,9 +11,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <yaml.h>
 #include "json.h"
 #include "util.h"
+#include "yamldoc.h"
 
 int results_init(const course *c, const char *group, char *err, size_t errlen)
 {
@@ -103,19 +103,14 @@ int results_append(const course *c, const result_record *r, char *err, size_t er
 /* One JSON line into r; 0, or -1 when it is not a record. */
 static int parse_line(const char *line, result_record *r)
 {
-	yaml_parser_t p;
-	yaml_document_t doc;
+	yd c = { .file = "line" };   /* no message: a bad line is skipped */
 	memset(r, 0, sizeof *r);
-	if (!yaml_parser_initialize(&p)) return -1;
-	yaml_parser_set_input_string(&p, (const unsigned char *)line, strlen(line));
-	int ok = yaml_parser_load(&p, &doc);
-	yaml_parser_delete(&p);
-	if (!ok) return -1;
-	yaml_node_t *root = yaml_document_get_root_node(&doc);
+	if (yd_load(&c, line, strlen(line))) return -1;
+	yaml_node_t *root = yd_root(&c);
 	int fields = 0;
-	for (yaml_node_pair_t *pr = root && root->type == YAML_MAPPING_NODE ? root->data.mapping.pairs.start : NULL;
-	     pr && pr < root->data.mapping.pairs.top; pr++) {
-		yaml_node_t *k = yaml_document_get_node(&doc, pr->key), *v = yaml_document_get_node(&doc, pr->value);
+	for (int i = 0; root && i < yd_map_len(root); i++) {
+		yaml_node_t *k, *v;
+		yd_pair(&c, root, i, &k, &v);
 		if (k->type != YAML_SCALAR_NODE || v->type != YAML_SCALAR_NODE) continue;
 		const char *key = (const char *)k->data.scalar.value, *val = (const char *)v->data.scalar.value;
 		fields++;
@@ -132,7 +127,7 @@ static int parse_line(const char *line, result_record *r)
 		else if (!strcmp(key, "source_hash")) strfmt(r->hash, sizeof r->hash, "%s", val);
 		else fields--;
 	}
-	yaml_document_delete(&doc);
+	yd_done(&c);
 	return fields >= 3 && r->exercise[0] && r->user[0] ? 0 : -1;
 }
 

@@ -634,7 +634,8 @@ static void test_yaml_meaning_errors(void **state)
 	expect_error(write_raw("blank.yaml", "# nothing here\n"), 2, 1, "no architectures");
 	expect_error(write_raw("map.yaml", "sm_90:\n  cc: 90\n"), 1, 1, "expected a list of architectures");
 	expect_error(write_raw("scalars.yaml", "- sm_90\n"), 1, 3, "expected the mapping of one architecture");
-	expect_error(write_raw("emptylist.yaml", "[]\n"), 1, 2, "no architectures in the list");
+	/* at the list's start (the document API has no mark for its closing bracket) */
+	expect_error(write_raw("emptylist.yaml", "[]\n"), 1, 1, "no architectures in the list");
 }
 
 static void test_yaml_unreadable(void **state)

@@ -2,7 +2,7 @@
  * is read as a course.yaml, and written as a results file of this user and read back
  * (results_read), then turned into the class table and its four reports.
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Isrc -I$CUDA_HOME/include tests/fuzz/fuzz_course.c \
- *     src/course.c src/results.c src/class_report.c src/json.c src/lesson*.c src/expr.c src/util.c -lyaml -lm */
+ *     src/course.c src/results.c src/class_report.c src/json.c src/lesson*.c src/yamldoc.c src/expr.c src/util.c -lyaml -lm */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>

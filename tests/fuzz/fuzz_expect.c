@@ -3,7 +3,7 @@
  * loads, with every claim an expression over known names that a run leaves in one of three states,
  * or fails with "fuzz.yaml:line:col: ...".
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Isrc -I/usr/local/cuda/include tests/fuzz/fuzz_expect.c \
- *     src/lesson.c src/lesson_yaml.c src/lesson_stage.c src/lesson_exercise.c src/lesson_expect.c \
+ *     src/lesson.c src/lesson_yaml.c src/yamldoc.c src/lesson_stage.c src/lesson_exercise.c src/lesson_expect.c \
  *     src/claims.c src/diagnose.c src/result.c src/expr.c src/util.c -lyaml -lm -o build-fuzz/fuzz_expect
  *   build-fuzz/fuzz_expect -max_total_time=60 NEW_CORPUS_DIR tests/fuzz/corpus/expect */
 #include <stddef.h>
