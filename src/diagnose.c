@@ -14,6 +14,7 @@
 
 #include "expr.h"
 #include "util.h"
+#include "yamldoc.h"
 
 #define DIAG_MAX_RULES 512
 #define DIAG_MAX_TEXT 4096
@@ -318,44 +319,24 @@ const char *diagnose_rule_id(int i) { return i >= 0 && i < diag_nrules ? diag_ru
 
 /* ---- loading ---- */
 
+/* The rules file as a document (yamldoc.h keeps it, and the first error as file:line:col). */
 typedef struct {
-	const char *name;        /* the file, for messages */
-	yaml_document_t *doc;
-	char *err;
-	size_t errlen;
+	yd y;
 } diag_loader;
 
-/* Sets "file:line:col: message" (line and col 1-based) and returns -1. */
-__attribute__((format(printf, 4, 0)))
-static int diag_vfail(diag_loader *L, size_t line, size_t col, const char *fmt, va_list ap)
-{
-	char msg[400];
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	if (L->err && L->errlen)
-		snprintf(L->err, L->errlen, "%s:%zu:%zu: %s", L->name, line, col, msg);
-	return -1;
-}
-
+/* Records "file:line:col: message" (line and col 1-based) and returns -1. */
 __attribute__((format(printf, 4, 5)))
 static int diag_fail(diag_loader *L, size_t line, size_t col, const char *fmt, ...)
 {
+	char msg[400];
 	va_list ap;
 	va_start(ap, fmt);
-	diag_vfail(L, line, col, fmt, ap);
+	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	return -1;
+	return yd_fail_at(&L->y, (yaml_mark_t){0, line ? line - 1 : 0, col ? col - 1 : 0}, "%s", msg);
 }
 
-/* The same at a node's start (libyaml marks are 0-based). */
-__attribute__((format(printf, 3, 4)))
-static int diag_fail_at(diag_loader *L, const yaml_node_t *n, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	diag_vfail(L, n->start_mark.line + 1, n->start_mark.column + 1, fmt, ap);
-	va_end(ap);
-	return -1;
-}
+#define diag_fail_at(L, n, ...) yd_fail(&(L)->y, (n), __VA_ARGS__)
 
 /* The 1-based column of character off (0-based) of a scalar's value, when the scalar is on one line and
  * plain or quoted (escapes aside); otherwise the scalar's own start. */
@@ -547,8 +528,8 @@ static int diag_load_rule(diag_loader *L, const yaml_node_t *m, diag_rule *r, co
 	if (m->type != YAML_MAPPING_NODE)
 		return diag_fail_at(L, m, "a rule must be a mapping (id, when, severity, title, text)");
 	for (yaml_node_pair_t *p = m->data.mapping.pairs.start; p < m->data.mapping.pairs.top; p++) {
-		const yaml_node_t *k = yaml_document_get_node(L->doc, p->key);
-		const yaml_node_t *v = yaml_document_get_node(L->doc, p->value);
+		const yaml_node_t *k = yd_node(&L->y, p->key);
+		const yaml_node_t *v = yd_node(&L->y, p->value);
 		if (!k || !v)
 			return diag_fail_at(L, m, "broken rule");
 		if (k->type != YAML_SCALAR_NODE)
@@ -601,15 +582,15 @@ static int diag_load_rule(diag_loader *L, const yaml_node_t *m, diag_rule *r, co
 
 static int diag_load_doc(diag_loader *L, diag_rule **out, int *nout)
 {
-	const yaml_node_t *root = yaml_document_get_root_node(L->doc);
+	const yaml_node_t *root = yd_root(&L->y);
 	if (!root)
 		return diag_fail(L, 1, 1, "the file is empty (expected a mapping with 'rules')");
 	if (root->type != YAML_MAPPING_NODE)
 		return diag_fail_at(L, root, "expected a mapping with 'rules'");
 	const yaml_node_t *list = NULL;
 	for (yaml_node_pair_t *p = root->data.mapping.pairs.start; p < root->data.mapping.pairs.top; p++) {
-		const yaml_node_t *k = yaml_document_get_node(L->doc, p->key);
-		const yaml_node_t *v = yaml_document_get_node(L->doc, p->value);
+		const yaml_node_t *k = yd_node(&L->y, p->key);
+		const yaml_node_t *v = yd_node(&L->y, p->value);
 		if (!k || !v)
 			return diag_fail_at(L, root, "broken document");
 		if (k->type != YAML_SCALAR_NODE || strcmp(diag_scalar(k), "rules") || k->data.scalar.length != 5)
@@ -630,7 +611,7 @@ static int diag_load_doc(diag_loader *L, diag_rule **out, int *nout)
 	diag_rule *rs = xcalloc((size_t)n, sizeof *rs);
 	int done = 0;
 	for (yaml_node_item_t *it = list->data.sequence.items.start; it < list->data.sequence.items.top; it++) {
-		const yaml_node_t *m = yaml_document_get_node(L->doc, *it);
+		const yaml_node_t *m = yd_node(&L->y, *it);
 		int rc = m ? diag_load_rule(L, m, &rs[done], rs, done) : diag_fail_at(L, list, "broken list");
 		done++;                /* a half-built rule is freed with the rest */
 		if (rc != 0) {
@@ -645,44 +626,21 @@ static int diag_load_doc(diag_loader *L, diag_rule **out, int *nout)
 
 int diagnose_load_buffer(const char *name, const char *buf, size_t len, char *err, size_t errlen)
 {
-	diag_loader L = {name ? name : "rules", NULL, err, errlen};
-	yaml_parser_t parser;
-	yaml_document_t doc;
+	diag_loader L = { { .file = name ? name : "rules", .err = err, .errlen = errlen } };
 	if (err && errlen)
 		err[0] = '\0';
-	if (!yaml_parser_initialize(&parser))
-		return diag_fail(&L, 1, 1, "out of memory");
-	yaml_parser_set_input_string(&parser, (const unsigned char *)buf, len);
-	if (!yaml_parser_load(&parser, &doc)) {
-		const yaml_mark_t *mk = parser.problem ? &parser.problem_mark : &parser.mark;
-		char ctx[160] = "";
-		if (parser.context)
-			snprintf(ctx, sizeof ctx, " (%s at %zu:%zu)", parser.context, parser.context_mark.line + 1,
-			         parser.context_mark.column + 1);
-		diag_fail(&L, mk->line + 1, mk->column + 1, "%s%s", parser.problem ? parser.problem : "YAML error", ctx);
-		yaml_parser_delete(&parser);
+	if (yd_load(&L.y, buf, len)) {
+		yd_done(&L.y);
 		return -1;
 	}
-	L.doc = &doc;
 	diag_rule *rs = NULL;
 	int n = 0, rc = diag_load_doc(&L, &rs, &n);
-	if (rc == 0 && yaml_document_get_root_node(&doc)) {
-		/* one document only */
-		yaml_document_t more;
-		if (!yaml_parser_load(&parser, &more)) {
-			const yaml_mark_t *mk = parser.problem ? &parser.problem_mark : &parser.mark;
-			rc = diag_fail(&L, mk->line + 1, mk->column + 1, "%s", parser.problem ? parser.problem : "YAML error");
-		} else {
-			const yaml_node_t *extra = yaml_document_get_root_node(&more);
-			if (extra)
-				rc = diag_fail_at(&L, extra, "only one YAML document is allowed");
-			yaml_document_delete(&more);
-		}
+	if (rc == 0 && yd_root(&L.y)) {
+		rc = yd_end(&L.y, "only one YAML document is allowed");
 		if (rc != 0)
 			diag_free_all(rs, n);
 	}
-	yaml_document_delete(&doc);
-	yaml_parser_delete(&parser);
+	yd_done(&L.y);
 	if (rc != 0)
 		return -1;
 	diagnose_unload();

@@ -718,7 +718,7 @@ static void test_load_errors(void **state)
 	load_error("rules:\n  - id: Bad-Id\n    severity: info\n    title: T\n    when: 1\n    text: x\n",
 	           "t.yaml:2:9: id must be 1 to 31 of a-z, 0-9 and _");
 	load_error(RULE_HEAD "    when: [1]\n    text: x\n", "t.yaml:5:11: 'when' must be a single value");
-	load_error("rules:\n  - id: a\n    when: [1,\n", "t.yaml:4:1: did not find expected node content (while parsing a flow node at 4:1)");
+	load_error("rules:\n  - id: a\n    when: [1,\n", "t.yaml:4:1: did not find expected node content while parsing a flow node (line 4)");
 	load_error("rule:\n  - id: a\n", "t.yaml:1:1: unknown key at the top (only 'rules' is allowed)");
 	load_error("rules: {}\n", "t.yaml:1:8: 'rules' must be a list");
 	load_error("rules: []\n", "t.yaml:1:8: 'rules' is empty");
