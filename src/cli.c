@@ -525,6 +525,8 @@ static void print_json(const lesson *l, score_metric m, const device_info *d, co
 		putchar('{');
 		json_members(stdout, run_result_fields, run_result_nfields, &rs[i]);
 		if (rs[i].log) { printf(", \"log\": "); json_string(stdout, rs[i].log); }
+		printf(", \"steps\": ");
+		json_steps(stdout, &rs[i]);
 		print_json_claims(l, stages, rs, n, i, d);
 		printf(", \"roofline\": ");
 		roofline_json(stdout, roofs ? &rf : NULL, &rs[i]);
@@ -593,6 +595,7 @@ static int run_stages(cli *c, engine *e, const lesson *l, const int *which, int 
 		report_footer(stdout, l, m, d, rs, n);
 		report_claims(stdout, l, stages, rs, n, d);
 		if (c->roofline) print_roofline(c, l, d, stages, rs, n);
+		for (int i = 0; i < n && !bench; i++) report_steps(stdout, &rs[i]);
 		for (int i = 0; i < n && c->hotspots && !bench; i++) report_hotspots_result(stdout, l, stages[i], &rs[i], 0);
 	}
 	for (int i = 0; i < n; i++) run_result_clear(&rs[i]);

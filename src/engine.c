@@ -400,6 +400,11 @@ static void take_compile(engine *e, job *j, const compile_result *cr)
 	strfmt(r->arch, sizeof r->arch, "%s", cr->arch);
 	strfmt(r->cubin, sizeof r->cubin, "%s", cr->cubin_path);
 	r->tensor_sass = cr->tensor_sass;
+	plan_steps_into(&j->p, r);
+	for (int i = 0; i < r->nsteps; i++) {
+		const compile_entry *se = strcmp(r->steps[i].kind, "launch") ? NULL : compile_find_entry(cr, r->steps[i].entry);
+		if (se && se->regs > 0) { r->steps[i].regs = se->regs; r->steps[i].static_smem = se->static_smem; }
+	}
 	const plan_launch *L = NULL;
 	for (int i = 0; i < j->p.nlaunches && !L; i++) if (j->p.launches[i].kind == STEP_LAUNCH) L = &j->p.launches[i];
 	if (!L) return;
@@ -881,6 +886,8 @@ static void take_result(engine *e, job *j, run_result *w)
 	memcpy(w->lesson, r->lesson, sizeof w->lesson);   /* the engine knows what it ran: names are not the worker's to say */
 	memcpy(w->stage, r->stage, sizeof w->stage);
 	memcpy(w->settings, r->settings, sizeof w->settings);
+	run_steps_merge(r, w);   /* the plan's steps with the worker's times */
+	memcpy(w->steps, r->steps, sizeof w->steps); w->nsteps = r->nsteps;
 	if (!w->log) { w->log = r->log; r->log = NULL; }
 	run_result_clear(r);
 	*r = *w;

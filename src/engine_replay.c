@@ -17,6 +17,23 @@ static int fail(char *err, size_t errlen, const char *path, yaml_mark_t m, const
 	return -1;
 }
 
+static int read_object(yaml_document_t *doc, yaml_node_t *map, const field *fs, int nf, void *obj, char **log,
+                       const char *path, char *err, size_t errlen);
+
+/* A result's "steps": a list of objects of run_step_fields (a recording made before steps has none);
+ * past RUN_MAX_STEPS they are dropped. */
+static int read_steps(yaml_document_t *doc, yaml_node_t *list, run_result *r, const char *path, char *err, size_t errlen)
+{
+	if (list->type != YAML_SEQUENCE_NODE) return fail(err, errlen, path, list->start_mark, "steps must be a list");
+	r->nsteps = 0;
+	for (yaml_node_item_t *it = list->data.sequence.items.start; it < list->data.sequence.items.top && r->nsteps < RUN_MAX_STEPS; it++) {
+		run_step *s = &r->steps[r->nsteps++];
+		run_step_init(s);
+		if (read_object(doc, yaml_document_get_node(doc, *it), run_step_fields, run_step_nfields, s, NULL, path, err, errlen)) return -1;
+	}
+	return 0;
+}
+
 /* Fills obj from a flat mapping of field names to scalars; unknown names are skipped (newer files). */
 static int read_object(yaml_document_t *doc, yaml_node_t *map, const field *fs, int nf, void *obj, char **log,
                        const char *path, char *err, size_t errlen)
@@ -24,6 +41,10 @@ static int read_object(yaml_document_t *doc, yaml_node_t *map, const field *fs, 
 	if (map->type != YAML_MAPPING_NODE) return fail(err, errlen, path, map->start_mark, "expected an object");
 	for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top; p++) {
 		yaml_node_t *k = yaml_document_get_node(doc, p->key), *v = yaml_document_get_node(doc, p->value);
+		if (log && k->type == YAML_SCALAR_NODE && !strcmp((const char *)k->data.scalar.value, "steps")) {
+			if (read_steps(doc, v, obj, path, err, errlen)) return -1;
+			continue;
+		}
 		if (k->type != YAML_SCALAR_NODE || v->type != YAML_SCALAR_NODE) continue;
 		const char *name = (const char *)k->data.scalar.value, *val = (const char *)v->data.scalar.value;
 		if (log && !strcmp(name, "log")) { free(*log); *log = xstrdup(val); continue; }
@@ -101,6 +122,7 @@ replay *replay_load_buffer(const char *path, const char *text, size_t len, char 
 	clean_fields(device_info_fields, device_info_nfields, &rp->dev);
 	for (int i = 0; i < rp->n; i++) {
 		clean_fields(run_result_fields, run_result_nfields, &rp->r[i]);
+		for (int k = 0; k < rp->r[i].nsteps; k++) clean_fields(run_step_fields, run_step_nfields, &rp->r[i].steps[k]);
 		clean(rp->r[i].log);
 	}
 	return rp;

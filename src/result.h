@@ -19,6 +19,20 @@ typedef enum {
 	RUN_STATUS_COUNT
 } run_status;
 
+/* One step of a stage (a kernel launch or a memset), as it ran: what the stage's timeline draws. */
+#define RUN_MAX_STEPS 16
+typedef struct {
+	char kind[12];                  /* "launch", "memset" (plan_step_name) */
+	char entry[64];                 /* the kernel's name; a memset's buffer */
+	int stream;                     /* the stream it ran on (0 for now: every step runs on stream 0) */
+	unsigned grid[3], block[3];     /* a launch's; 0 for a memset */
+	int64_t dynamic_smem;           /* bytes */
+	int regs; int64_t static_smem;  /* from the compile (the driver's when the compile did not say); -1 unknown */
+	/* Medians over a short pass of its own after the timed runs (CUDA events around each step), in ms; start
+	 * and end from the stage's start (the event before its first step); -1 when not measured. */
+	double ms_median, start_ms, end_ms;
+} run_step;
+
 typedef struct {
 	char lesson[64], stage[64], title[128];
 	run_status status;
@@ -73,6 +87,9 @@ typedef struct {
 	char diagnosis[1024];           /* findings from assets/rules.yaml, one "severity rule: text" per line */
 	char sanitizer[512];            /* a run under compute-sanitizer: its first finding, or that it found none */
 	char hotspots_note[256];        /* a hotspot pass (engine_job.hotspots): why it has no samples, or a caveat */
+	char runner[96];                /* the worker that ran it ("local gpu 1"), or "" */
+	run_step steps[RUN_MAX_STEPS];  /* a stage's steps in order (the first RUN_MAX_STEPS); none for a baseline */
+	int nsteps;
 	char *log;                      /* compile log or other long text; owned, may be NULL */
 	char *hotspots;                 /* a hotspot pass's samples in the text form of hotspots.h; owned, may be NULL */
 } run_result;
@@ -113,6 +130,8 @@ typedef struct { const char *name; field_type type; size_t offset, size; } field
 
 extern const field run_result_fields[];
 extern const int run_result_nfields;
+extern const field run_step_fields[];     /* a run_step's, for JSON and replay */
+extern const int run_step_nfields;
 extern const field device_info_fields[];
 extern const int device_info_nfields;
 
@@ -124,6 +143,19 @@ void run_result_clear(run_result *r);
 void run_result_copy(run_result *dst, const run_result *src);
 const char *run_status_name(run_status s);     /* "ok", "wrong", "refused", ... */
 int run_status_parse(const char *s);            /* -1 when unknown */
+
+/* A step with nothing measured: regs, static_smem and the times -1. */
+void run_step_init(run_step *s);
+/* The worker protocol's line for step i of r: "step I KIND STREAM GX,GY,GZ BX,BY,BZ DSMEM REGS SSMEM MS START
+ * END ENTRY\n", the entry last (escaped as strings are, so it may hold anything). */
+void run_step_write(FILE *f, const run_result *r, int i);
+/* Appends the step of such a line (v: what follows "step ") to r: 0, or -1 when it is malformed, out of
+ * order (I must be r->nsteps), of an unknown kind, or one too many. */
+int run_step_parse(run_result *r, const char *v);
+/* Merges the worker's steps (src: kinds, sizes, times) into the parent's (dst: made from the plan and the
+ * compile): when both list the same steps, dst keeps its own and takes src's times (and src's resources
+ * where dst has none); when dst has none, src's are taken as they are. */
+void run_steps_merge(run_result *dst, const run_result *src);
 
 /* Writes "name value\n" lines for every field (strings escaped) to f. */
 void field_write_kv(FILE *f, const field *fs, int n, const void *obj);
