@@ -12,9 +12,9 @@
 #include "compile.h"
 #include "course.h"
 #include "diagnose.h"
-#include "engine_replay.h"
 #include "occupancy.h"
 #include "plan_wire.h"
+#include "runner_replay.h"
 #include "sanitize.h"
 #include "util.h"
 #include "worker.h"
@@ -51,7 +51,6 @@ struct engine {
 	int have_dev;
 	runner_config runner;        /* where workers run: the course's, then $CUDACLIMB_RUNNER, then --runner */
 	worker *w;
-	replay *rp;
 	job *queue;
 	int next_id;
 	engine_listener fn;
@@ -194,7 +193,11 @@ engine *engine_new(const engine_opts *o, char *err, size_t errlen)
 	self[n > 0 ? n : 0] = 0;
 	e->exe = xstrdup(self);
 	e->seed = o->has_seed ? o->seed : ((uint64_t)time(NULL) * 0x9e3779b97f4a7c15ULL) ^ (uint64_t)getpid();
-	if (o->replay_path && !(e->rp = replay_load(o->replay_path, err, errlen))) { engine_free(e); return NULL; }
+	if (o->replay_path) {   /* a recording in place of the GPU: the same protocol, answered here */
+		replay *rp = replay_load(o->replay_path, err, errlen);
+		if (!rp) { engine_free(e); return NULL; }
+		e->w = worker_new(runner_replay_new(rp, o->replay_path));
+	}
 	return e;
 }
 
@@ -216,7 +219,6 @@ void engine_free(engine *e)
 	if (!e) return;
 	while (e->queue) { job *n = e->queue->next; job_free(e->queue); e->queue = n; }
 	worker_free(e->w);
-	replay_free(e->rp);
 	lesson_set_free(&e->lessons);
 	course_free(e->course);
 	arch_unload();
@@ -240,7 +242,6 @@ const device_info *engine_device(engine *e)
 {
 	if (e->have_dev) return &e->dev;
 	e->have_dev = 1;
-	if (e->rp) { e->dev = *replay_device(e->rp); return &e->dev; }
 	char err[512];
 	if (!e->w) e->w = new_worker(e, NULL);
 	if (worker_ensure(e->w, err, sizeof err) || worker_send(e->w, "device\nend\n", 11)) {
@@ -318,6 +319,13 @@ static void notify(engine *e, job *j, job_phase ph, const char *note)
 {
 	if (ph == JOB_DONE) { note_adjusted(j); trace(j); }
 	if (e->fn && !j->cancelled) e->fn(e->ctx, j->id, ph, note, ph == JOB_DONE ? &j->r : NULL);
+}
+
+/* Whether the worker answers from a recording (runner.h: recorded): nothing is compiled for it, and its
+ * results are taken whole. */
+static int recorded(const engine *e)
+{
+	return e->w && worker_runner(e->w)->cls->recorded;
 }
 
 static void finish(engine *e, job *j, run_status st, const char *msg)
@@ -559,10 +567,31 @@ static const plan *reference_plan(engine *e, job *j, char *err, size_t errlen)
 	return plan_make(&j->rp, j->j.lesson, -1, j->ref_sets, j->ref_nsets, &pd, err, errlen) ? NULL : &j->rp;
 }
 
+/* "job LESSON STAGE [NAME...]": what the run is, in words (worker.h), for a recording to look it up. */
+static void job_line(const job *j, sb *b)
+{
+	const lesson *l = j->j.lesson;
+	sb_addf(b, "job %s %s", l->id, j->j.stage >= 0 ? l->stages[j->j.stage].id : "baseline");
+	for (int i = 0; i < j->j.nsets; i++) sb_addf(b, " %s", j->j.sets[i].name);
+	sb_add(b, "\n");
+}
+
+/* A recorded result, taken whole: it was merged and diagnosed when it was made. One that names no
+ * lesson is no record: its status and message only. */
+static void take_recorded(engine *e, job *j, run_result *w)
+{
+	if (!w->lesson[0]) { finish(e, j, w->status, w->message); run_result_clear(w); return; }
+	run_result_clear(&j->r);
+	j->r = *w;
+	run_result_init(w);
+	j->step = ST_DONE;
+	notify(e, j, JOB_DONE, NULL);
+}
+
 static void send_run(engine *e, job *j)
 {
 	char err[1024];
-	if (j->j.sanitize) {
+	if (j->j.sanitize && !recorded(e)) {
 		if (!j->w && !(j->w = sanitizer_worker(e, j, err, sizeof err))) { finish(e, j, RUN_UNSUPPORTED, err); return; }
 	} else {
 		if (!e->w) e->w = new_worker(e, NULL);
@@ -581,6 +610,7 @@ static void send_run(engine *e, job *j)
 		return;
 	}
 	sb_add(&b, "run\n");
+	job_line(j, &b);
 	sb text = {0};
 	plan_wire_write(&text, &j->p);
 	worker_add_blob(&b, "plan", NULL, text.s, text.len);
@@ -666,7 +696,7 @@ static void start_job(engine *e, job *j)
 	strfmt(j->r.stage, sizeof j->r.stage, "%s", j->j.stage >= 0 ? l->stages[j->j.stage].id : "baseline");
 	strfmt(j->r.title, sizeof j->r.title, "%s", j->j.stage >= 0 ? l->stages[j->j.stage].title : l->baseline ? l->baseline->title : "");
 	j->r.seed = j->j.has_seed ? j->j.seed : e->seed;
-	if (!j->j.compile_only || e->rp) engine_device(e);
+	if (!j->j.compile_only || recorded(e)) engine_device(e);
 	plan_device pd;
 	engine_plan_device(e, &pd);
 	char err[1024], arch[16], why[256];
@@ -680,11 +710,10 @@ static void start_job(engine *e, job *j)
 		return;
 	}
 	settings_text(j, j->r.settings, sizeof j->r.settings);
-	/* A replay answers once the settings are known good, with the record of their values; a compile
-	 * needs no GPU, so a stage's code (its PTX, its SASS) is made for real. */
-	if (e->rp && !(j->j.compile_only && j->j.stage >= 0)) {
-		if (replay_answer(e->rp, &j->j, &j->p, &j->r)) finish(e, j, RUN_NO_GPU, "this run is not in the replay file");
-		else { j->step = ST_DONE; notify(e, j, JOB_DONE, NULL); }
+	/* A recording answers once the settings are known good, with no code (its record has the compile's
+	 * facts); a compile needs no GPU, so a stage's code (its PTX, its SASS) is made for real. */
+	if (recorded(e) && !(j->j.compile_only && j->j.stage >= 0)) {
+		send_run(e, j);
 		return;
 	}
 	if (j->j.stage < 0) {
@@ -928,7 +957,8 @@ static void step_run(engine *e, job *j)
 			if (j->j.sanitize) worker_close(j->w, 30000);
 			else if (m.result.status == RUN_FAULT) worker_kill(j->w);
 			take_sanitizer(j, &m.result);
-			take_result(e, j, &m.result);
+			if (worker_runner(j->w)->cls->recorded) take_recorded(e, j, &m.result);
+			else take_result(e, j, &m.result);
 			return;
 		case WMSG_BAD:
 			worker_kill(j->w);
