@@ -50,7 +50,8 @@ struct engine {
 	device_info dev;
 	int have_dev;
 	runner_config runner;        /* where workers run: the course's, then $CUDACLIMB_RUNNER, then --runner */
-	worker *w;
+	worker *ws[ENGINE_MAX_WORKERS];   /* ws[0] the first (it describes the device); NULL: not made yet */
+	int nws, turn;               /* turn: the worker idle_worker tries first */
 	job *queue;
 	int next_id;
 	engine_listener fn;
@@ -146,16 +147,22 @@ static int choose_runner(engine *e, char *err, size_t errlen)
 	return 0;
 }
 
-/* A worker where the runner says, run under prefix (NULL-terminated) when not NULL. */
-static worker *new_worker(engine *e, char *const *prefix)
+/* The GPU of worker i. */
+static int worker_gpu(const engine *e, int i)
 {
-	runner_spec s = { .exe = e->exe, .data_root = e->data_root, .gpu = e->o.gpu, .prefix = prefix };
+	return e->o.ngpus > 1 ? e->o.gpus[i] : e->o.gpu;
+}
+
+/* A worker where the runner says on gpu, run under prefix (NULL-terminated) when not NULL. */
+static worker *new_worker(engine *e, int gpu, char *const *prefix)
+{
+	runner_spec s = { .exe = e->exe, .data_root = e->data_root, .gpu = gpu, .prefix = prefix };
 	return worker_new(runner_new(&e->runner, &s));
 }
 
 void engine_runner_describe(engine *e, char *out, size_t n)
 {
-	if (e->w) worker_runner(e->w)->cls->describe(worker_runner(e->w), out, n);
+	if (e->ws[0]) worker_runner(e->ws[0])->cls->describe(worker_runner(e->ws[0]), out, n);
 	else {
 		runner_spec s = { .exe = e->exe, .data_root = e->data_root, .gpu = e->o.gpu };
 		runner *r = runner_new(&e->runner, &s);
@@ -192,11 +199,12 @@ engine *engine_new(const engine_opts *o, char *err, size_t errlen)
 	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
 	self[n > 0 ? n : 0] = 0;
 	e->exe = xstrdup(self);
+	e->nws = o->ngpus > 1 && !o->replay_path ? (o->ngpus < ENGINE_MAX_WORKERS ? o->ngpus : ENGINE_MAX_WORKERS) : 1;
 	e->seed = o->has_seed ? o->seed : ((uint64_t)time(NULL) * 0x9e3779b97f4a7c15ULL) ^ (uint64_t)getpid();
 	if (o->replay_path) {   /* a recording in place of the GPU: the same protocol, answered here */
 		replay *rp = replay_load(o->replay_path, err, errlen);
 		if (!rp) { engine_free(e); return NULL; }
-		e->w = worker_new(runner_replay_new(rp, o->replay_path));
+		e->ws[0] = worker_new(runner_replay_new(rp, o->replay_path));
 	}
 	return e;
 }
@@ -218,7 +226,7 @@ void engine_free(engine *e)
 {
 	if (!e) return;
 	while (e->queue) { job *n = e->queue->next; job_free(e->queue); e->queue = n; }
-	worker_free(e->w);
+	for (int i = 0; i < ENGINE_MAX_WORKERS; i++) worker_free(e->ws[i]);
 	lesson_set_free(&e->lessons);
 	course_free(e->course);
 	arch_unload();
@@ -243,23 +251,23 @@ const device_info *engine_device(engine *e)
 	if (e->have_dev) return &e->dev;
 	e->have_dev = 1;
 	char err[512];
-	if (!e->w) e->w = new_worker(e, NULL);
-	if (worker_ensure(e->w, err, sizeof err) || worker_send(e->w, "device\nend\n", 11)) {
+	if (!e->ws[0]) e->ws[0] = new_worker(e, worker_gpu(e, 0), NULL);
+	if (worker_ensure(e->ws[0], err, sizeof err) || worker_send(e->ws[0], "device\nend\n", 11)) {
 		strfmt(e->dev.why, sizeof e->dev.why, "%s", err);
 		return &e->dev;
 	}
 	double start = now_ms();
 	for (;;) {
-		struct pollfd pf = { .fd = worker_fd(e->w), .events = POLLIN };
+		struct pollfd pf = { .fd = worker_fd(e->ws[0]), .events = POLLIN };
 		poll(&pf, 1, 200);
 		wmsg m;
-		worker_next(e->w, &m);
+		worker_next(e->ws[0], &m);
 		if (m.kind == WMSG_DEVICE) {
 			e->dev = m.device;
 			/* No GPU where the worker runs: say where that is, when not here. */
 			if (!e->dev.present && e->runner.kind != RUNNER_LOCAL) {
 				char where[300], why[sizeof e->dev.why];
-				worker_runner(e->w)->cls->describe(worker_runner(e->w), where, sizeof where);
+				worker_runner(e->ws[0])->cls->describe(worker_runner(e->ws[0]), where, sizeof where);
 				strfmt(why, sizeof why, "%s (worker: %s)", e->dev.why, where);
 				strfmt(e->dev.why, sizeof e->dev.why, "%s", why);
 			}
@@ -271,7 +279,7 @@ const device_info *engine_device(engine *e)
 			continue;
 		}
 		if (m.kind == WMSG_DIED || m.kind == WMSG_BAD || now_ms() - start > 1000 * (e->o.timeout_s + 20)) {
-			if (m.kind != WMSG_DIED) worker_kill(e->w);
+			if (m.kind != WMSG_DIED) worker_kill(e->ws[0]);
 			/* A runner that cannot start its worker says why in its own words ("cannot reach gpu1: ..."). */
 			const char *text = m.kind == WMSG_DIED || m.kind == WMSG_BAD ? m.text : "the worker did not answer";
 			strfmt(e->dev.why, sizeof e->dev.why, "%s%s", e->runner.kind == RUNNER_LOCAL || m.kind != WMSG_DIED ? "no GPU: " : "", text);
@@ -325,7 +333,7 @@ static void notify(engine *e, job *j, job_phase ph, const char *note)
  * results are taken whole. */
 static int recorded(const engine *e)
 {
-	return e->w && worker_runner(e->w)->cls->recorded;
+	return e->ws[0] && worker_runner(e->ws[0])->cls->recorded;
 }
 
 static void finish(engine *e, job *j, run_status st, const char *msg)
@@ -522,7 +530,7 @@ static worker *sanitizer_worker(engine *e, job *j, char *err, size_t errlen)
 	if (fd < 0) { strfmt(err, errlen, "cannot create a file for the sanitizer's report: %s", strerror(errno)); j->san_log[0] = 0; return NULL; }
 	close(fd);
 	san_argv(tool, (san_tool)j->j.sanitize, j->san_log, argv, 16);
-	return new_worker(e, argv);
+	return new_worker(e, e->o.gpu, argv);
 }
 
 /* The sanitizer's first finding into r (its report read once the worker is done with it). */
@@ -567,6 +575,32 @@ static const plan *reference_plan(engine *e, job *j, char *err, size_t errlen)
 	return plan_make(&j->rp, j->j.lesson, -1, j->ref_sets, j->ref_nsets, &pd, err, errlen) ? NULL : &j->rp;
 }
 
+/* A worker no other job is running on (made when it is not yet); with as many jobs under way as there
+ * are workers at most, there is one. */
+static worker *idle_worker(engine *e, const job *self)
+{
+	for (int k = 0; k < e->nws; k++) {
+		int i = (e->turn + k) % e->nws, busy = 0;   /* in turn, so that work spreads */
+		for (const job *q = e->queue; q && !busy; q = q->next) busy = q != self && q->step == ST_RUN && q->w == e->ws[i];
+		if (busy) continue;
+		if (!e->ws[i]) e->ws[i] = new_worker(e, worker_gpu(e, i), NULL);
+		e->turn = i + 1;
+		return e->ws[i];
+	}
+	if (!e->ws[0]) e->ws[0] = new_worker(e, worker_gpu(e, 0), NULL);
+	return e->ws[0];
+}
+
+/* Who ran a result, for its runner field: "local", "local gpu 1", "ssh gpu1 gpu 0". */
+static void worker_label(const worker *w, char *out, size_t n)
+{
+	const runner *r = worker_runner(w);
+	char where[80];
+	r->cls->describe(r, where, sizeof where);
+	if (r->gpu >= 0) strfmt(out, n, "%s gpu %d", where, r->gpu);
+	else strfmt(out, n, "%s", where);
+}
+
 /* "job LESSON STAGE [NAME...]": what the run is, in words (worker.h), for a recording to look it up. */
 static void job_line(const job *j, sb *b)
 {
@@ -594,8 +628,7 @@ static void send_run(engine *e, job *j)
 	if (j->j.sanitize && !recorded(e)) {
 		if (!j->w && !(j->w = sanitizer_worker(e, j, err, sizeof err))) { finish(e, j, RUN_UNSUPPORTED, err); return; }
 	} else {
-		if (!e->w) e->w = new_worker(e, NULL);
-		j->w = e->w;
+		j->w = idle_worker(e, j);
 	}
 	if (worker_ensure(j->w, err, sizeof err)) { finish(e, j, RUN_CRASH, err); return; }
 	/* The lesson and the compiled code go as bytes: the worker may be on another machine. */
@@ -958,7 +991,10 @@ static void step_run(engine *e, job *j)
 			else if (m.result.status == RUN_FAULT) worker_kill(j->w);
 			take_sanitizer(j, &m.result);
 			if (worker_runner(j->w)->cls->recorded) take_recorded(e, j, &m.result);
-			else take_result(e, j, &m.result);
+			else {
+				worker_label(j->w, m.result.runner, sizeof m.result.runner);
+				take_result(e, j, &m.result);
+			}
 			return;
 		case WMSG_BAD:
 			worker_kill(j->w);
@@ -1006,16 +1042,22 @@ int engine_busy(engine *e)
 	return n;
 }
 
+/* The fd job j waits on, or -1. */
+static int job_fd(const job *j)
+{
+	if ((j->step == ST_COMPILE || j->step == ST_COMPILE_PAIR || j->step == ST_COMPILE_REF) && j->cj) return compile_fd(j->cj);
+	if (j->step == ST_RUN && j->w) return worker_fd(j->w);
+	return -1;
+}
+
 int engine_pollfds(engine *e, struct pollfd *fds, int max)
 {
-	job *j = e->queue;
-	if (!j || max < 1) return 0;
-	int fd = -1;
-	if ((j->step == ST_COMPILE || j->step == ST_COMPILE_PAIR || j->step == ST_COMPILE_REF) && j->cj) fd = compile_fd(j->cj);
-	else if (j->step == ST_RUN && j->w) fd = worker_fd(j->w);
-	if (fd < 0) return 0;
-	fds[0] = (struct pollfd){ .fd = fd, .events = POLLIN };
-	return 1;
+	int n = 0;
+	for (job *j = e->queue; j && n < max; j = j->next) {
+		int fd = j->step == ST_QUEUED || j->step == ST_DONE ? -1 : job_fd(j);
+		if (fd >= 0) fds[n++] = (struct pollfd){ .fd = fd, .events = POLLIN };
+	}
+	return n;
 }
 
 static void advance(engine *e, job *j)
@@ -1025,29 +1067,46 @@ static void advance(engine *e, job *j)
 	else if (j->step == ST_RUN) step_run(e, j);
 }
 
+/* One pass over the queue: every job under way moves on, and queued ones start while fewer jobs than
+ * workers are under way (one worker: one job at a time, in order). Finished jobs leave the queue;
+ * *finished counts them. Returns whether anything changed. */
+static int pass(engine *e, int *finished)
+{
+	int changed = 0, under_way = 0;
+	for (job **at = &e->queue; *at;) {
+		job *j = *at;
+		if (j->cancelled && j->step == ST_QUEUED) j->step = ST_DONE;
+		if (j->step == ST_QUEUED && under_way >= e->nws) { at = &j->next; continue; }
+		job_step before = j->step;
+		if (j->step != ST_DONE) advance(e, j);
+		if (j->step == ST_DONE) {
+			*at = j->next;
+			job_free(j);
+			(*finished)++;
+			changed = 1;
+			continue;
+		}
+		changed |= j->step != before;
+		under_way++;
+		at = &j->next;
+	}
+	return changed;
+}
+
 int engine_poll(engine *e, int timeout_ms)
 {
 	double deadline = timeout_ms < 0 ? -1 : now_ms() + timeout_ms;
 	int finished = 0;
 	for (;;) {
-		job *j = e->queue;
-		if (!j) return finished;
-		if (j->cancelled && j->step == ST_QUEUED) j->step = ST_DONE;
-		job_step before = j->step;
-		advance(e, j);
-		if (j->step == ST_DONE) {
-			e->queue = j->next;
-			job_free(j);
-			finished++;
-			continue;
-		}
-		if (j->step != before) continue;
+		if (!e->queue) return finished;
+		if (pass(e, &finished)) continue;
 		if (finished) return finished;
 		double left = deadline < 0 ? 250 : deadline - now_ms();
 		if (left <= 0) return finished;
-		struct pollfd pf[1];
+		struct pollfd pf[ENGINE_MAX_WORKERS];
 		/* At most 250 ms at a time: the watchdog needs a tick even when the worker is silent. */
-		if (engine_pollfds(e, pf, 1)) poll(pf, 1, left < 250 ? (int)left : 250);
+		int n = engine_pollfds(e, pf, ENGINE_MAX_WORKERS);
+		if (n) poll(pf, (nfds_t)n, left < 250 ? (int)left : 250);
 		else usleep(1000);
 	}
 }

@@ -13,7 +13,8 @@
  * samples in the file CC_FAKE_HOTSPOTS names (the text form of src/hotspots.h), or without it the
  * note CC_FAKE_HOTSPOTS_NOTE (or one of its own) saying why there are none. A result of a stage's
  * run lists its plan's steps ("step" lines), each taking 0.25 ms one after the other. With
- * CC_FAKE_NAME set, an ok result's message says it ("ran by NAME"), for tests of several workers. */
+ * CC_FAKE_NAME set, an ok result's message says it ("ran by NAME"), for tests of several workers;
+ * CC_FAKE_FAULT_GPU=N makes the worker started for GPU N ("__worker N") fault on every run. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -129,9 +130,11 @@ static int read_request(char *what, size_t n)
 	return 0;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const char *mode = getenv("CC_FAKE") ? getenv("CC_FAKE") : "ok", *state = getenv("CC_FAKE_STATE");
+	const char *gpu = argc > 2 ? argv[2] : "-1", *faulty = getenv("CC_FAKE_FAULT_GPU");
+	if (faulty && !strcmp(faulty, gpu)) mode = "fault";
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (!strcmp(mode, "version")) printf("hello 999\n");
 	else if (strcmp(mode, "nohello")) printf("hello %d\n", WORKER_PROTOCOL);
