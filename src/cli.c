@@ -60,7 +60,8 @@ static const char usage_text[] =
 	"  --work DIR        your exercise files and progress (default ~/cudaclimb-work); also CUDACLIMB_WORK\n"
 	"  --course DIR      a course (DIR/course.yaml): its lessons and exercises only, its bars, results to its\n"
 	"                    results folder; also CUDACLIMB_COURSE\n"
-	"  --gpu N           use GPU N (CUDA_VISIBLE_DEVICES is honoured first)\n"
+	"  --gpu N[,M...]    use GPU N (CUDA_VISIBLE_DEVICES is honoured first); a list runs a worker on each,\n"
+	"                    a bench's stages spread over them\n"
 	"  --arch sm_XX      compile for this architecture (no GPU needed; check takes a comma list)\n"
 	"  --set NAME=VALUE  set a parameter or tunable (repeatable; VALUE may be an expression)\n"
 	"  --json            machine-readable output: {\"metric\": \"GB/s\", \"device\": {...}, \"results\": [...]}\n"
@@ -149,7 +150,17 @@ static int parse(cli *c, int argc, char **argv)
 		case O_ROOFLINE: c->roofline = 1; break;
 		case O_HOTSPOTS: c->hotspots = 1; break;
 		case O_PTX: c->code = SHOW_PTX; break;
-		case O_GPU: c->eo.gpu = (int)strtol(optarg, &end, 10); if (*end || c->eo.gpu < 0) return usage_error("--gpu takes a GPU number, not '%s'", optarg); break;
+		case O_GPU:
+			c->eo.ngpus = 0;
+			for (const char *p = optarg;; p = end + 1) {
+				long g = strtol(p, &end, 10);
+				if (end == p || (*end && *end != ',') || g < 0 || g > 1 << 20 || c->eo.ngpus >= ENGINE_MAX_WORKERS)
+					return usage_error("--gpu takes a GPU number or a list of up to 8 (0,1), not '%s'", optarg);
+				c->eo.gpus[c->eo.ngpus++] = (int)g;
+				if (!*end) break;
+			}
+			c->eo.gpu = c->eo.gpus[0];
+			break;
 		case O_ARCH: c->archs = optarg; c->eo.arch = optarg; break;
 		case O_SET:
 			if (c->nsets == 16) return usage_error("at most 16 --set options%s", "");
@@ -525,6 +536,8 @@ static void print_json(const lesson *l, score_metric m, const device_info *d, co
 		putchar('{');
 		json_members(stdout, run_result_fields, run_result_nfields, &rs[i]);
 		if (rs[i].log) { printf(", \"log\": "); json_string(stdout, rs[i].log); }
+		printf(", \"steps\": ");
+		json_steps(stdout, &rs[i]);
 		print_json_claims(l, stages, rs, n, i, d);
 		printf(", \"roofline\": ");
 		roofline_json(stdout, roofs ? &rf : NULL, &rs[i]);
@@ -570,6 +583,31 @@ static void print_roofline(cli *c, const lesson *l, const device_info *d, const 
 	rchart_print(stdout, &ch, 80, 22, utf8);
 }
 
+/* With several workers (--gpu 0,1): every stage submitted at once, the results into rs in order. */
+typedef struct { int *ids, n; run_result *rs; } spread_ctx;
+
+static void spread_listener(void *ctx, int id, job_phase ph, const char *note, const run_result *r)
+{
+	spread_ctx *s = ctx;
+	listener(NULL, id, ph, note, r);
+	for (int i = 0; i < s->n && ph == JOB_DONE; i++) if (s->ids[i] == id) run_result_copy(&s->rs[i], r);
+}
+
+static void run_spread(cli *c, engine *e, const lesson *l, const int *stages, int n, int bench, run_result *rs)
+{
+	spread_ctx s = { xcalloc((size_t)n, sizeof(int)), n, rs };
+	char err[512];
+	engine_set_listener(e, spread_listener, &s);
+	for (int i = 0; i < n; i++) {
+		run_result_init(&rs[i]);
+		engine_job j = stage_job(c, l, stages[i], bench);
+		if ((s.ids[i] = engine_submit(e, &j, err, sizeof err)) < 0) { rs[i].status = RUN_REFUSED; strfmt(rs[i].message, sizeof rs[i].message, "%s", err); }
+	}
+	while (engine_busy(e)) engine_poll(e, -1);
+	engine_set_listener(e, listener, NULL);
+	free(s.ids);
+}
+
 static int run_stages(cli *c, engine *e, const lesson *l, const int *which, int n)
 {
 	const device_info *d = engine_device(e);
@@ -580,9 +618,10 @@ static int run_stages(cli *c, engine *e, const lesson *l, const int *which, int 
 	run_result *rs = xcalloc((size_t)n + 1, sizeof *rs);
 	engine_set_listener(e, listener, NULL);
 	if (!c->json && n) report_header(stdout, l, d);
+	if (c->eo.ngpus > 1 && n > 1) run_spread(c, e, l, stages, n, bench, rs);
 	for (int i = 0; i < n; i++) {
 		engine_job j = stage_job(c, l, stages[i], bench);
-		run_status st = engine_run_sync(e, &j, &rs[i]);
+		run_status st = c->eo.ngpus > 1 && n > 1 ? rs[i].status : engine_run_sync(e, &j, &rs[i]);
 		int ce = st == RUN_UNSUPPORTED ? EXIT_OK : status_exit(st);
 		if (ce > code) code = ce;
 		if (!c->json) report_row(stdout, l, m, &rs[i], i == 0, n > 1 && stages[0] == -1 ? &rs[0] : NULL);
@@ -593,6 +632,7 @@ static int run_stages(cli *c, engine *e, const lesson *l, const int *which, int 
 		report_footer(stdout, l, m, d, rs, n);
 		report_claims(stdout, l, stages, rs, n, d);
 		if (c->roofline) print_roofline(c, l, d, stages, rs, n);
+		for (int i = 0; i < n && !bench; i++) report_steps(stdout, &rs[i]);
 		for (int i = 0; i < n && c->hotspots && !bench; i++) report_hotspots_result(stdout, l, stages[i], &rs[i], 0);
 	}
 	for (int i = 0; i < n; i++) run_result_clear(&rs[i]);

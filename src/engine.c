@@ -12,9 +12,9 @@
 #include "compile.h"
 #include "course.h"
 #include "diagnose.h"
-#include "engine_replay.h"
 #include "occupancy.h"
 #include "plan_wire.h"
+#include "runner_replay.h"
 #include "sanitize.h"
 #include "util.h"
 #include "worker.h"
@@ -50,8 +50,8 @@ struct engine {
 	device_info dev;
 	int have_dev;
 	runner_config runner;        /* where workers run: the course's, then $CUDACLIMB_RUNNER, then --runner */
-	worker *w;
-	replay *rp;
+	worker *ws[ENGINE_MAX_WORKERS];   /* ws[0] the first (it describes the device); NULL: not made yet */
+	int nws, turn;               /* turn: the worker idle_worker tries first */
 	job *queue;
 	int next_id;
 	engine_listener fn;
@@ -147,16 +147,22 @@ static int choose_runner(engine *e, char *err, size_t errlen)
 	return 0;
 }
 
-/* A worker where the runner says, run under prefix (NULL-terminated) when not NULL. */
-static worker *new_worker(engine *e, char *const *prefix)
+/* The GPU of worker i. */
+static int worker_gpu(const engine *e, int i)
 {
-	runner_spec s = { .exe = e->exe, .data_root = e->data_root, .gpu = e->o.gpu, .prefix = prefix };
+	return e->o.ngpus > 1 ? e->o.gpus[i] : e->o.gpu;
+}
+
+/* A worker where the runner says on gpu, run under prefix (NULL-terminated) when not NULL. */
+static worker *new_worker(engine *e, int gpu, char *const *prefix)
+{
+	runner_spec s = { .exe = e->exe, .data_root = e->data_root, .gpu = gpu, .prefix = prefix };
 	return worker_new(runner_new(&e->runner, &s));
 }
 
 void engine_runner_describe(engine *e, char *out, size_t n)
 {
-	if (e->w) worker_runner(e->w)->cls->describe(worker_runner(e->w), out, n);
+	if (e->ws[0]) worker_runner(e->ws[0])->cls->describe(worker_runner(e->ws[0]), out, n);
 	else {
 		runner_spec s = { .exe = e->exe, .data_root = e->data_root, .gpu = e->o.gpu };
 		runner *r = runner_new(&e->runner, &s);
@@ -193,8 +199,13 @@ engine *engine_new(const engine_opts *o, char *err, size_t errlen)
 	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
 	self[n > 0 ? n : 0] = 0;
 	e->exe = xstrdup(self);
+	e->nws = o->ngpus > 1 && !o->replay_path ? (o->ngpus < ENGINE_MAX_WORKERS ? o->ngpus : ENGINE_MAX_WORKERS) : 1;
 	e->seed = o->has_seed ? o->seed : ((uint64_t)time(NULL) * 0x9e3779b97f4a7c15ULL) ^ (uint64_t)getpid();
-	if (o->replay_path && !(e->rp = replay_load(o->replay_path, err, errlen))) { engine_free(e); return NULL; }
+	if (o->replay_path) {   /* a recording in place of the GPU: the same protocol, answered here */
+		replay *rp = replay_load(o->replay_path, err, errlen);
+		if (!rp) { engine_free(e); return NULL; }
+		e->ws[0] = worker_new(runner_replay_new(rp, o->replay_path));
+	}
 	return e;
 }
 
@@ -215,8 +226,7 @@ void engine_free(engine *e)
 {
 	if (!e) return;
 	while (e->queue) { job *n = e->queue->next; job_free(e->queue); e->queue = n; }
-	worker_free(e->w);
-	replay_free(e->rp);
+	for (int i = 0; i < ENGINE_MAX_WORKERS; i++) worker_free(e->ws[i]);
 	lesson_set_free(&e->lessons);
 	course_free(e->course);
 	arch_unload();
@@ -240,25 +250,24 @@ const device_info *engine_device(engine *e)
 {
 	if (e->have_dev) return &e->dev;
 	e->have_dev = 1;
-	if (e->rp) { e->dev = *replay_device(e->rp); return &e->dev; }
 	char err[512];
-	if (!e->w) e->w = new_worker(e, NULL);
-	if (worker_ensure(e->w, err, sizeof err) || worker_send(e->w, "device\nend\n", 11)) {
+	if (!e->ws[0]) e->ws[0] = new_worker(e, worker_gpu(e, 0), NULL);
+	if (worker_ensure(e->ws[0], err, sizeof err) || worker_send(e->ws[0], "device\nend\n", 11)) {
 		strfmt(e->dev.why, sizeof e->dev.why, "%s", err);
 		return &e->dev;
 	}
 	double start = now_ms();
 	for (;;) {
-		struct pollfd pf = { .fd = worker_fd(e->w), .events = POLLIN };
+		struct pollfd pf = { .fd = worker_fd(e->ws[0]), .events = POLLIN };
 		poll(&pf, 1, 200);
 		wmsg m;
-		worker_next(e->w, &m);
+		worker_next(e->ws[0], &m);
 		if (m.kind == WMSG_DEVICE) {
 			e->dev = m.device;
 			/* No GPU where the worker runs: say where that is, when not here. */
 			if (!e->dev.present && e->runner.kind != RUNNER_LOCAL) {
 				char where[300], why[sizeof e->dev.why];
-				worker_runner(e->w)->cls->describe(worker_runner(e->w), where, sizeof where);
+				worker_runner(e->ws[0])->cls->describe(worker_runner(e->ws[0]), where, sizeof where);
 				strfmt(why, sizeof why, "%s (worker: %s)", e->dev.why, where);
 				strfmt(e->dev.why, sizeof e->dev.why, "%s", why);
 			}
@@ -270,7 +279,7 @@ const device_info *engine_device(engine *e)
 			continue;
 		}
 		if (m.kind == WMSG_DIED || m.kind == WMSG_BAD || now_ms() - start > 1000 * (e->o.timeout_s + 20)) {
-			if (m.kind != WMSG_DIED) worker_kill(e->w);
+			if (m.kind != WMSG_DIED) worker_kill(e->ws[0]);
 			/* A runner that cannot start its worker says why in its own words ("cannot reach gpu1: ..."). */
 			const char *text = m.kind == WMSG_DIED || m.kind == WMSG_BAD ? m.text : "the worker did not answer";
 			strfmt(e->dev.why, sizeof e->dev.why, "%s%s", e->runner.kind == RUNNER_LOCAL || m.kind != WMSG_DIED ? "no GPU: " : "", text);
@@ -318,6 +327,13 @@ static void notify(engine *e, job *j, job_phase ph, const char *note)
 {
 	if (ph == JOB_DONE) { note_adjusted(j); trace(j); }
 	if (e->fn && !j->cancelled) e->fn(e->ctx, j->id, ph, note, ph == JOB_DONE ? &j->r : NULL);
+}
+
+/* Whether the worker answers from a recording (runner.h: recorded): nothing is compiled for it, and its
+ * results are taken whole. */
+static int recorded(const engine *e)
+{
+	return e->ws[0] && worker_runner(e->ws[0])->cls->recorded;
 }
 
 static void finish(engine *e, job *j, run_status st, const char *msg)
@@ -400,6 +416,11 @@ static void take_compile(engine *e, job *j, const compile_result *cr)
 	strfmt(r->arch, sizeof r->arch, "%s", cr->arch);
 	strfmt(r->cubin, sizeof r->cubin, "%s", cr->cubin_path);
 	r->tensor_sass = cr->tensor_sass;
+	plan_steps_into(&j->p, r);
+	for (int i = 0; i < r->nsteps; i++) {
+		const compile_entry *se = strcmp(r->steps[i].kind, "launch") ? NULL : compile_find_entry(cr, r->steps[i].entry);
+		if (se && se->regs > 0) { r->steps[i].regs = se->regs; r->steps[i].static_smem = se->static_smem; }
+	}
 	const plan_launch *L = NULL;
 	for (int i = 0; i < j->p.nlaunches && !L; i++) if (j->p.launches[i].kind == STEP_LAUNCH) L = &j->p.launches[i];
 	if (!L) return;
@@ -509,7 +530,7 @@ static worker *sanitizer_worker(engine *e, job *j, char *err, size_t errlen)
 	if (fd < 0) { strfmt(err, errlen, "cannot create a file for the sanitizer's report: %s", strerror(errno)); j->san_log[0] = 0; return NULL; }
 	close(fd);
 	san_argv(tool, (san_tool)j->j.sanitize, j->san_log, argv, 16);
-	return new_worker(e, argv);
+	return new_worker(e, e->o.gpu, argv);
 }
 
 /* The sanitizer's first finding into r (its report read once the worker is done with it). */
@@ -554,14 +575,60 @@ static const plan *reference_plan(engine *e, job *j, char *err, size_t errlen)
 	return plan_make(&j->rp, j->j.lesson, -1, j->ref_sets, j->ref_nsets, &pd, err, errlen) ? NULL : &j->rp;
 }
 
+/* A worker no other job is running on (made when it is not yet); with as many jobs under way as there
+ * are workers at most, there is one. */
+static worker *idle_worker(engine *e, const job *self)
+{
+	for (int k = 0; k < e->nws; k++) {
+		int i = (e->turn + k) % e->nws, busy = 0;   /* in turn, so that work spreads */
+		for (const job *q = e->queue; q && !busy; q = q->next) busy = q != self && q->step == ST_RUN && q->w == e->ws[i];
+		if (busy) continue;
+		if (!e->ws[i]) e->ws[i] = new_worker(e, worker_gpu(e, i), NULL);
+		e->turn = i + 1;
+		return e->ws[i];
+	}
+	if (!e->ws[0]) e->ws[0] = new_worker(e, worker_gpu(e, 0), NULL);
+	return e->ws[0];
+}
+
+/* Who ran a result, for its runner field: "local", "local gpu 1", "ssh gpu1 gpu 0". */
+static void worker_label(const worker *w, char *out, size_t n)
+{
+	const runner *r = worker_runner(w);
+	char where[80];
+	r->cls->describe(r, where, sizeof where);
+	if (r->gpu >= 0) strfmt(out, n, "%s gpu %d", where, r->gpu);
+	else strfmt(out, n, "%s", where);
+}
+
+/* "job LESSON STAGE [NAME...]": what the run is, in words (worker.h), for a recording to look it up. */
+static void job_line(const job *j, sb *b)
+{
+	const lesson *l = j->j.lesson;
+	sb_addf(b, "job %s %s", l->id, j->j.stage >= 0 ? l->stages[j->j.stage].id : "baseline");
+	for (int i = 0; i < j->j.nsets; i++) sb_addf(b, " %s", j->j.sets[i].name);
+	sb_add(b, "\n");
+}
+
+/* A recorded result, taken whole: it was merged and diagnosed when it was made. One that names no
+ * lesson is no record: its status and message only. */
+static void take_recorded(engine *e, job *j, run_result *w)
+{
+	if (!w->lesson[0]) { finish(e, j, w->status, w->message); run_result_clear(w); return; }
+	run_result_clear(&j->r);
+	j->r = *w;
+	run_result_init(w);
+	j->step = ST_DONE;
+	notify(e, j, JOB_DONE, NULL);
+}
+
 static void send_run(engine *e, job *j)
 {
 	char err[1024];
-	if (j->j.sanitize) {
+	if (j->j.sanitize && !recorded(e)) {
 		if (!j->w && !(j->w = sanitizer_worker(e, j, err, sizeof err))) { finish(e, j, RUN_UNSUPPORTED, err); return; }
 	} else {
-		if (!e->w) e->w = new_worker(e, NULL);
-		j->w = e->w;
+		j->w = idle_worker(e, j);
 	}
 	if (worker_ensure(j->w, err, sizeof err)) { finish(e, j, RUN_CRASH, err); return; }
 	/* The lesson and the compiled code go as bytes: the worker may be on another machine. */
@@ -576,6 +643,7 @@ static void send_run(engine *e, job *j)
 		return;
 	}
 	sb_add(&b, "run\n");
+	job_line(j, &b);
 	sb text = {0};
 	plan_wire_write(&text, &j->p);
 	worker_add_blob(&b, "plan", NULL, text.s, text.len);
@@ -661,7 +729,7 @@ static void start_job(engine *e, job *j)
 	strfmt(j->r.stage, sizeof j->r.stage, "%s", j->j.stage >= 0 ? l->stages[j->j.stage].id : "baseline");
 	strfmt(j->r.title, sizeof j->r.title, "%s", j->j.stage >= 0 ? l->stages[j->j.stage].title : l->baseline ? l->baseline->title : "");
 	j->r.seed = j->j.has_seed ? j->j.seed : e->seed;
-	if (!j->j.compile_only || e->rp) engine_device(e);
+	if (!j->j.compile_only || recorded(e)) engine_device(e);
 	plan_device pd;
 	engine_plan_device(e, &pd);
 	char err[1024], arch[16], why[256];
@@ -675,11 +743,10 @@ static void start_job(engine *e, job *j)
 		return;
 	}
 	settings_text(j, j->r.settings, sizeof j->r.settings);
-	/* A replay answers once the settings are known good, with the record of their values; a compile
-	 * needs no GPU, so a stage's code (its PTX, its SASS) is made for real. */
-	if (e->rp && !(j->j.compile_only && j->j.stage >= 0)) {
-		if (replay_answer(e->rp, &j->j, &j->p, &j->r)) finish(e, j, RUN_NO_GPU, "this run is not in the replay file");
-		else { j->step = ST_DONE; notify(e, j, JOB_DONE, NULL); }
+	/* A recording answers once the settings are known good, with no code (its record has the compile's
+	 * facts); a compile needs no GPU, so a stage's code (its PTX, its SASS) is made for real. */
+	if (recorded(e) && !(j->j.compile_only && j->j.stage >= 0)) {
+		send_run(e, j);
 		return;
 	}
 	if (j->j.stage < 0) {
@@ -877,6 +944,8 @@ static void take_result(engine *e, job *j, run_result *w)
 		fprintf(stderr, "cudaclimb: take_result names a field run_result does not have\n");
 		abort();
 	}
+	run_steps_merge(r, w);   /* the plan's steps with the worker's times */
+	memcpy(w->steps, r->steps, sizeof w->steps); w->nsteps = r->nsteps;
 	if (!w->log) { w->log = r->log; r->log = NULL; }
 	run_result_clear(r);
 	*r = *w;
@@ -917,7 +986,11 @@ static void step_run(engine *e, job *j)
 			if (j->j.sanitize) worker_close(j->w, 30000);
 			else if (m.result.status == RUN_FAULT) worker_kill(j->w);
 			take_sanitizer(j, &m.result);
-			take_result(e, j, &m.result);
+			if (worker_runner(j->w)->cls->recorded) take_recorded(e, j, &m.result);
+			else {
+				worker_label(j->w, m.result.runner, sizeof m.result.runner);
+				take_result(e, j, &m.result);
+			}
 			return;
 		case WMSG_BAD:
 			worker_kill(j->w);
@@ -965,16 +1038,22 @@ int engine_busy(engine *e)
 	return n;
 }
 
+/* The fd job j waits on, or -1. */
+static int job_fd(const job *j)
+{
+	if ((j->step == ST_COMPILE || j->step == ST_COMPILE_PAIR || j->step == ST_COMPILE_REF) && j->cj) return compile_fd(j->cj);
+	if (j->step == ST_RUN && j->w) return worker_fd(j->w);
+	return -1;
+}
+
 int engine_pollfds(engine *e, struct pollfd *fds, int max)
 {
-	job *j = e->queue;
-	if (!j || max < 1) return 0;
-	int fd = -1;
-	if ((j->step == ST_COMPILE || j->step == ST_COMPILE_PAIR || j->step == ST_COMPILE_REF) && j->cj) fd = compile_fd(j->cj);
-	else if (j->step == ST_RUN && j->w) fd = worker_fd(j->w);
-	if (fd < 0) return 0;
-	fds[0] = (struct pollfd){ .fd = fd, .events = POLLIN };
-	return 1;
+	int n = 0;
+	for (job *j = e->queue; j && n < max; j = j->next) {
+		int fd = j->step == ST_QUEUED || j->step == ST_DONE ? -1 : job_fd(j);
+		if (fd >= 0) fds[n++] = (struct pollfd){ .fd = fd, .events = POLLIN };
+	}
+	return n;
 }
 
 static void advance(engine *e, job *j)
@@ -984,29 +1063,46 @@ static void advance(engine *e, job *j)
 	else if (j->step == ST_RUN) step_run(e, j);
 }
 
+/* One pass over the queue: every job under way moves on, and queued ones start while fewer jobs than
+ * workers are under way (one worker: one job at a time, in order). Finished jobs leave the queue;
+ * *finished counts them. Returns whether anything changed. */
+static int pass(engine *e, int *finished)
+{
+	int changed = 0, under_way = 0;
+	for (job **at = &e->queue; *at;) {
+		job *j = *at;
+		if (j->cancelled && j->step == ST_QUEUED) j->step = ST_DONE;
+		if (j->step == ST_QUEUED && under_way >= e->nws) { at = &j->next; continue; }
+		job_step before = j->step;
+		if (j->step != ST_DONE) advance(e, j);
+		if (j->step == ST_DONE) {
+			*at = j->next;
+			job_free(j);
+			(*finished)++;
+			changed = 1;
+			continue;
+		}
+		changed |= j->step != before;
+		under_way++;
+		at = &j->next;
+	}
+	return changed;
+}
+
 int engine_poll(engine *e, int timeout_ms)
 {
 	double deadline = timeout_ms < 0 ? -1 : now_ms() + timeout_ms;
 	int finished = 0;
 	for (;;) {
-		job *j = e->queue;
-		if (!j) return finished;
-		if (j->cancelled && j->step == ST_QUEUED) j->step = ST_DONE;
-		job_step before = j->step;
-		advance(e, j);
-		if (j->step == ST_DONE) {
-			e->queue = j->next;
-			job_free(j);
-			finished++;
-			continue;
-		}
-		if (j->step != before) continue;
+		if (!e->queue) return finished;
+		if (pass(e, &finished)) continue;
 		if (finished) return finished;
 		double left = deadline < 0 ? 250 : deadline - now_ms();
 		if (left <= 0) return finished;
-		struct pollfd pf[1];
+		struct pollfd pf[ENGINE_MAX_WORKERS];
 		/* At most 250 ms at a time: the watchdog needs a tick even when the worker is silent. */
-		if (engine_pollfds(e, pf, 1)) poll(pf, 1, left < 250 ? (int)left : 250);
+		int n = engine_pollfds(e, pf, ENGINE_MAX_WORKERS);
+		if (n) poll(pf, (nfds_t)n, left < 250 ? (int)left : 250);
 		else usleep(1000);
 	}
 }

@@ -10,10 +10,14 @@
 
 typedef struct engine engine;
 
+#define ENGINE_MAX_WORKERS 8
+
 typedef struct {
 	const char *lessons_root;   /* NULL: $CUDACLIMB_LESSONS, else the built-in tree */
 	const char *arch;           /* compile for this (sm_80, sm_90a...) instead of the GPU's */
 	int gpu;                    /* device index; -1: the first visible one */
+	int gpus[ENGINE_MAX_WORKERS]; int ngpus;   /* more than one: a worker on each of these GPUs (gpu unused), queued jobs
+	                                             * going to whichever is idle; the device described is the first's */
 	double timeout_s;           /* watchdog for one run; <= 0: 10 s */
 	int no_counters;
 	const char *replay_path;    /* answer runs from a file written by run/bench --json */
@@ -74,7 +78,9 @@ typedef void (*engine_listener)(void *ctx, int job_id, job_phase phase, const ch
                                 const run_result *result);
 void engine_set_listener(engine *e, engine_listener fn, void *ctx);
 
-/* Queues a job; returns its id (> 0), or -1 with err. Jobs run one at a time, in order. */
+/* Queues a job; returns its id (> 0), or -1 with err. With one worker jobs run one at a time, in order;
+ * with several (engine_opts.gpus) as many at a time as there are workers, each result's runner field
+ * naming the worker that ran it. */
 int engine_submit(engine *e, const engine_job *j, char *err, size_t errlen);
 /* Drops a queued or running job (a running compile or run finishes but is not reported). */
 void engine_cancel(engine *e, int job_id);

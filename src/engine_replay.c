@@ -17,6 +17,23 @@ static int fail(char *err, size_t errlen, const char *path, yaml_mark_t m, const
 	return -1;
 }
 
+static int read_object(yaml_document_t *doc, yaml_node_t *map, const field *fs, int nf, void *obj, char **log,
+                       const char *path, char *err, size_t errlen);
+
+/* A result's "steps": a list of objects of run_step_fields (a recording made before steps has none);
+ * past RUN_MAX_STEPS they are dropped. */
+static int read_steps(yaml_document_t *doc, yaml_node_t *list, run_result *r, const char *path, char *err, size_t errlen)
+{
+	if (list->type != YAML_SEQUENCE_NODE) return fail(err, errlen, path, list->start_mark, "steps must be a list");
+	r->nsteps = 0;
+	for (yaml_node_item_t *it = list->data.sequence.items.start; it < list->data.sequence.items.top && r->nsteps < RUN_MAX_STEPS; it++) {
+		run_step *s = &r->steps[r->nsteps++];
+		run_step_init(s);
+		if (read_object(doc, yaml_document_get_node(doc, *it), run_step_fields, run_step_nfields, s, NULL, path, err, errlen)) return -1;
+	}
+	return 0;
+}
+
 /* Fills obj from a flat mapping of field names to scalars; unknown names are skipped (newer files). */
 static int read_object(yaml_document_t *doc, yaml_node_t *map, const field *fs, int nf, void *obj, char **log,
                        const char *path, char *err, size_t errlen)
@@ -24,6 +41,10 @@ static int read_object(yaml_document_t *doc, yaml_node_t *map, const field *fs, 
 	if (map->type != YAML_MAPPING_NODE) return fail(err, errlen, path, map->start_mark, "expected an object");
 	for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top; p++) {
 		yaml_node_t *k = yaml_document_get_node(doc, p->key), *v = yaml_document_get_node(doc, p->value);
+		if (log && k->type == YAML_SCALAR_NODE && !strcmp((const char *)k->data.scalar.value, "steps")) {
+			if (read_steps(doc, v, obj, path, err, errlen)) return -1;
+			continue;
+		}
 		if (k->type != YAML_SCALAR_NODE || v->type != YAML_SCALAR_NODE) continue;
 		const char *name = (const char *)k->data.scalar.value, *val = (const char *)v->data.scalar.value;
 		if (log && !strcmp(name, "log")) { free(*log); *log = xstrdup(val); continue; }
@@ -101,6 +122,7 @@ replay *replay_load_buffer(const char *path, const char *text, size_t len, char 
 	clean_fields(device_info_fields, device_info_nfields, &rp->dev);
 	for (int i = 0; i < rp->n; i++) {
 		clean_fields(run_result_fields, run_result_nfields, &rp->r[i]);
+		for (int k = 0; k < rp->r[i].nsteps; k++) clean_fields(run_step_fields, run_step_nfields, &rp->r[i].steps[k]);
 		clean(rp->r[i].log);
 	}
 	return rp;
@@ -136,32 +158,41 @@ static int same_value(const char *text, size_t len, expr_value v)
 
 /* 1 when every NAME=VALUE of the record that the plan knows has the plan's value (all), or when
  * every setting the job names is recorded with the plan's value (!all). */
-static int record_agrees(const run_result *x, const engine_job *j, const plan *p, int all)
+static int record_agrees(const run_result *x, const char *const *names, int nnames, const plan *p, int all)
 {
 	size_t len;
 	const char *v;
-	for (int k = 0; k < j->nsets; k++) {
-		const expr_value *mine = plan_var_get(p, j->sets[k].name);
-		if (!mine || !(v = recorded(x->settings, j->sets[k].name, &len)) || !same_value(v, len, *mine)) return 0;
+	for (int k = 0; k < nnames; k++) {
+		const expr_value *mine = plan_var_get(p, names[k]);
+		if (!mine || !(v = recorded(x->settings, names[k], &len)) || !same_value(v, len, *mine)) return 0;
 	}
 	for (int i = 0; all && i < p->nvars; i++)
 		if ((v = recorded(x->settings, p->vars[i].name, &len)) && !same_value(v, len, p->vars[i].v)) return 0;
 	return 1;
 }
 
-int replay_answer(const replay *rp, const engine_job *j, const plan *p, run_result *r)
+int replay_find(const replay *rp, const char *lesson_id, const char *stage_id, const char *const *names, int nnames, const plan *p,
+                run_result *r)
 {
-	const char *stage = j->stage >= 0 ? j->lesson->stages[j->stage].id : "baseline";
 	const run_result *found = NULL;
 	for (int all = 1; all >= 0 && !found; all--)
 		for (int i = 0; i < rp->n && !found; i++) {
 			const run_result *x = &rp->r[i];
-			if (!strcmp(x->lesson, j->lesson->id) && !strcmp(x->stage, stage) && record_agrees(x, j, p, all)) found = x;
+			if (!strcmp(x->lesson, lesson_id) && !strcmp(x->stage, stage_id) && record_agrees(x, names, nnames, p, all)) found = x;
 		}
 	if (!found) return -1;
 	free(r->log);
+	free(r->hotspots);
 	run_result_copy(r, found);
 	return 0;
+}
+
+int replay_answer(const replay *rp, const engine_job *j, const plan *p, run_result *r)
+{
+	const char *names[16];
+	int n = 0;
+	for (int k = 0; k < j->nsets && k < 16; k++) names[n++] = j->sets[k].name;
+	return replay_find(rp, j->lesson->id, j->stage >= 0 ? j->lesson->stages[j->stage].id : "baseline", names, n, p, r);
 }
 
 void replay_free(replay *rp)

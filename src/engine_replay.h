@@ -17,6 +17,10 @@ const device_info *replay_device(const replay *rp);
  * evaluated value, else the first whose settings have every value the job sets; 0, or -1 when none
  * matches. Text in the file comes with its control characters replaced by '?'. */
 int replay_answer(const replay *rp, const engine_job *j, const plan *p, run_result *r);
+/* The same by names: the lesson's and the stage's ids ("baseline" for it) and the names of the settings
+ * the job gives (nnames of them), as the worker protocol's "job" line carries them (worker.h). */
+int replay_find(const replay *rp, const char *lesson, const char *stage, const char *const *names, int nnames, const plan *p,
+                run_result *r);
 int replay_count(const replay *rp);
 /* The i-th recorded result, in file order (owned by rp), or NULL out of range: for tests. */
 const run_result *replay_result(const replay *rp, int i);

@@ -83,6 +83,12 @@ typedef struct gpu_exec gpu_exec;
 cudaError_t gpu_exec_launch(gpu_exec *x, cudaStream_t s);
 /* Prepares the launches of p against data d; cubin may be NULL for the baseline. */
 gpu_exec *gpu_exec_new(const plan *p, gpu_data *d, const char *cubin, char *err, size_t errlen);
+/* How many steps x runs: the plan's launches and memsets (0 for a baseline: a library call). */
+int gpu_exec_nsteps(const gpu_exec *x);
+/* Runs step i (0 <= i < gpu_exec_nsteps) alone on stream s. */
+cudaError_t gpu_exec_step(gpu_exec *x, int i, cudaStream_t s);
+/* Step i's kernel, or NULL for a memset. */
+cudaKernel_t gpu_exec_step_kernel(const gpu_exec *x, int i);
 /* The first kernel (for attributes and occupancy), or NULL for a baseline. */
 cudaKernel_t gpu_exec_first_kernel(gpu_exec *x, int *threads, size_t *shared);
 void gpu_exec_free(gpu_exec *x);

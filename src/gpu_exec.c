@@ -167,16 +167,28 @@ static cudaError_t run_memset(const xlaunch *L, cudaStream_t s)
 }
 
 /* One entry per kind of step (lesson.h); copies and others join here. */
-static cudaError_t (*const run_step[STEP_KIND_COUNT])(const xlaunch *, cudaStream_t) = {
+static cudaError_t (*const step_fn[STEP_KIND_COUNT])(const xlaunch *, cudaStream_t) = {
 	[STEP_LAUNCH] = run_launch,
 	[STEP_MEMSET] = run_memset,
 };
+
+int gpu_exec_nsteps(const gpu_exec *x) { return x->n; }
+
+cudaError_t gpu_exec_step(gpu_exec *x, int i, cudaStream_t s)
+{
+	return i >= 0 && i < x->n ? step_fn[x->L[i].kind](&x->L[i], s) : cudaErrorInvalidValue;
+}
+
+cudaKernel_t gpu_exec_step_kernel(const gpu_exec *x, int i)
+{
+	return i >= 0 && i < x->n && x->L[i].kind == STEP_LAUNCH ? x->L[i].k : NULL;
+}
 
 cudaError_t gpu_exec_launch(gpu_exec *x, cudaStream_t s)
 {
 	if (x->p->stage < 0) return baseline_run(x->p, x->d, s, NULL, 0);
 	for (int i = 0; i < x->n; i++) {
-		cudaError_t e = run_step[x->L[i].kind](&x->L[i], s);
+		cudaError_t e = gpu_exec_step(x, i, s);
 		if (e) return e;
 	}
 	return cudaSuccess;

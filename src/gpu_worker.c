@@ -56,6 +56,7 @@ static void send_result(const run_result *r)
 {
 	fprintf(out, "result\n");
 	field_write_kv(out, run_result_fields, run_result_nfields, r);
+	for (int i = 0; i < r->nsteps; i++) run_step_write(out, r, i);
 	if (r->log) {
 		fputs("log ", out);
 		field_escape(out, r->log);
@@ -252,6 +253,59 @@ static void time_runs(gpu_exec *x, gpu_exec *y, const request *q, run_result *r)
 	cudaEventDestroy(e1);
 }
 
+/* Each kernel step's resources as the driver sees them (the parent prefers its compiler's report). */
+static void step_resources(gpu_exec *x, run_result *r)
+{
+	for (int i = 0; i < r->nsteps && i < gpu_exec_nsteps(x); i++) {
+		cudaKernel_t k = gpu_exec_step_kernel(x, i);
+		struct cudaFuncAttributes fa;
+		if (!k || cudaFuncGetAttributes(&fa, (const void *)k) != cudaSuccess) continue;
+		r->steps[i].regs = fa.numRegs;
+		r->steps[i].static_smem = (int64_t)fa.sharedSizeBytes;
+	}
+	cudaGetLastError();
+}
+
+/* The steps one by one, in a short pass of STEP_REPS repetitions after the timed runs (which these
+ * events would otherwise disturb): an event before the first step and one after each, all on stream
+ * 0; per step the median duration and the median start and end from the event before the first. */
+#define STEP_REPS 7
+static void time_steps(gpu_exec *x, const request *q, run_result *r)
+{
+	int n = gpu_exec_nsteps(x), made = 0;
+	if (n <= 0 || !r->nsteps) return;
+	cudaEvent_t *ev = xcalloc((size_t)n + 1, sizeof *ev);
+	double *at = xcalloc((size_t)STEP_REPS * ((size_t)n + 1), sizeof *at);   /* at[rep * (n + 1) + i]: event i, ms after event 0 */
+	double *v = xcalloc(STEP_REPS, sizeof *v);
+	cudaError_t e = cudaSuccess;
+	while (made <= n && !(e = cudaEventCreate(&ev[made]))) made++;
+	for (int rep = 0; !e && rep < STEP_REPS; rep++) {
+		if ((e = prepare_rep(q)) || (e = cudaEventRecord(ev[0], 0))) break;
+		for (int i = 0; !e && i < n; i++)
+			if (!(e = gpu_exec_step(x, i, 0))) e = cudaEventRecord(ev[i + 1], 0);
+		if (e || (e = cudaEventSynchronize(ev[n]))) break;
+		for (int i = 1; !e && i <= n; i++) {
+			float ms;
+			if (!(e = cudaEventElapsedTime(&ms, ev[0], ev[i]))) at[rep * (n + 1) + i] = ms;
+		}
+		alive();
+	}
+	if (e) fault(r, "a run of the steps one by one failed", e);
+	for (int i = 0; !e && i < n && i < r->nsteps; i++) {
+		run_step *s = &r->steps[i];
+		for (int k = 0; k < STEP_REPS; k++) v[k] = at[k * (n + 1) + i];
+		s->start_ms = median_of(v, STEP_REPS);
+		for (int k = 0; k < STEP_REPS; k++) v[k] = at[k * (n + 1) + i + 1];
+		s->end_ms = median_of(v, STEP_REPS);
+		for (int k = 0; k < STEP_REPS; k++) v[k] = at[k * (n + 1) + i + 1] - at[k * (n + 1) + i];
+		s->ms_median = median_of(v, STEP_REPS);
+	}
+	for (int i = 0; i < made; i++) cudaEventDestroy(ev[i]);
+	free(ev);
+	free(at);
+	free(v);
+}
+
 /* One profiling pass: the stage's launches again (outputs are not re-poisoned: the memsets would
  * count as DRAM traffic), and a heartbeat so the parent's watchdog knows passes are progressing. */
 static int counter_pass(void *ctx)
@@ -366,6 +420,7 @@ static void do_run(const request *q, run_result *r)
 	}
 	const plan_launch *first = plan_first_launch(&p);
 	if (first) { memcpy(r->grid, first->grid, sizeof r->grid); memcpy(r->block, first->block, sizeof r->block); }
+	plan_steps_into(&p, r);
 	r->seed = q->seed;
 	int checked = q->verify && have_ref && p.check;
 	int exact = q->has_tol ? q->exact : p.exact;
@@ -396,6 +451,7 @@ static void do_run(const request *q, run_result *r)
 		gpu_exec_free(x);
 		goto out;
 	}
+	step_resources(x, r);
 	int threads = 0;
 	size_t shared = 0;
 	cudaKernel_t k = gpu_exec_first_kernel(x, &threads, &shared);
@@ -426,6 +482,7 @@ static void do_run(const request *q, run_result *r)
 		/* A learner's kernel is checked again after its timed runs: right once is not enough (a
 		 * kernel that computes on its first launch only and replays an answer later fails here). */
 		if (q->time && q->untrusted && checked && r->status == RUN_OK) recheck(x, q, &p, exact, abs_tol, rel_tol, r);
+		if (q->time && r->status != RUN_FAULT) time_steps(x, q, r);
 		if (q->counters && r->status != RUN_FAULT) read_counters(x, r);
 		if (q->hotspots && r->status != RUN_FAULT) read_hotspots(&p, q, r);
 		fill_metrics(&p, r);

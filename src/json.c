@@ -97,3 +97,13 @@ void json_members(FILE *f, const field *fs, int n, const void *obj)
 		}
 	}
 }
+
+void json_steps(FILE *f, const run_result *r)
+{
+	fputc('[', f);
+	for (int i = 0; i < r->nsteps; i++) {
+		if (i) fputs(", ", f);
+		json_object(f, run_step_fields, run_step_nfields, &r->steps[i], NULL, NULL);
+	}
+	fputc(']', f);
+}

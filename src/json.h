@@ -12,4 +12,6 @@ void json_string(FILE *f, const char *s);
 void json_object(FILE *f, const field *fs, int n, const void *obj, const char *extra_key, const char *extra_value);
 /* The members alone ("name": value, ...), for an object that adds members of its own. */
 void json_members(FILE *f, const field *fs, int n, const void *obj);
+/* r's steps as a JSON array of objects (run_step_fields), "[]" when it has none. */
+void json_steps(FILE *f, const run_result *r);
 #endif

@@ -758,6 +758,22 @@ void plan_arg_abi(const plan_arg *a, int *size, char *kind)
 	else { *size = kind_abi[a->kind].size; *kind = kind_abi[a->kind].kind; }
 }
 
+void plan_steps_into(const plan *p, run_result *r)
+{
+	r->nsteps = 0;
+	for (int i = 0; p->stage >= 0 && i < p->nlaunches && r->nsteps < RUN_MAX_STEPS; i++) {
+		const plan_launch *L = &p->launches[i];
+		run_step *s = &r->steps[r->nsteps++];
+		run_step_init(s);
+		strfmt(s->kind, sizeof s->kind, "%s", plan_step_name(L->kind));
+		strfmt(s->entry, sizeof s->entry, "%s", L->kind == STEP_MEMSET ? L->buffer : L->entry);
+		if (L->kind != STEP_LAUNCH) continue;
+		memcpy(s->grid, L->grid, sizeof s->grid);
+		memcpy(s->block, L->block, sizeof s->block);
+		s->dynamic_smem = (int64_t)L->shared;
+	}
+}
+
 const char *plan_step_name(lesson_step_kind k)
 {
 	static const char *const names[STEP_KIND_COUNT] = { [STEP_LAUNCH] = "launch", [STEP_MEMSET] = "memset" };

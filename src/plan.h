@@ -89,6 +89,9 @@ typedef struct {
  * pointer), 'f' (a float) or 'b' (bytes: a struct by value), as the PTX declares parameters. */
 void plan_arg_abi(const plan_arg *a, int *size, char *kind);
 const char *plan_step_name(lesson_step_kind k);   /* "launch", "memset" */
+/* r's steps from a stage's plan p (the first RUN_MAX_STEPS; none for a baseline): kind, entry (a memset's
+ * buffer), grid, block, dynamic shared memory, stream 0; resources and times not known (run_step_init). */
+void plan_steps_into(const plan *p, run_result *r);
 
 /* Builds p for stage (or -1: baseline). Returns 0; or -1 with a user-facing message in err:
  * unknown setting, value outside its range or not allowed, a broken constraint (the lesson's

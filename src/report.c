@@ -393,3 +393,34 @@ void report_device(FILE *f, const device_info *d)
 	fprintf(f, "  driver %d, runtime %d\n", d->driver_version, d->runtime_version);
 	if (d->why[0]) { fputs("  ", f); fput_clean(f, d->why); fputc('\n', f); }   /* how the GPU was chosen */
 }
+
+/* "1.2345" ms, or "-" when not measured. */
+static const char *ms_text(char *buf, size_t n, double ms)
+{
+	if (ms < 0) strfmt(buf, n, "-");
+	else strfmt(buf, n, "%.4f", ms);
+	return buf;
+}
+
+void report_steps(FILE *f, const run_result *r)
+{
+	if (r->nsteps < 2) return;
+	fprintf(f, "\nSteps of %s, one by one (medians, ms; start and end from the stage's start):\n", r->stage);
+	fprintf(f, "  %-2s %-6s %-24s %-16s %-12s %8s %5s %9s %9s %9s\n", "#", "kind", "name", "grid", "block", "dyn smem", "regs",
+	        "ms", "start", "end");
+	for (int i = 0; i < r->nsteps; i++) {
+		const run_step *s = &r->steps[i];
+		char g[40] = "-", b[40] = "-", regs[16] = "-", ms[24], start[24], end[24];
+		if (!strcmp(s->kind, "launch")) {
+			strfmt(g, sizeof g, "%u,%u,%u", s->grid[0], s->grid[1], s->grid[2]);
+			strfmt(b, sizeof b, "%u,%u,%u", s->block[0], s->block[1], s->block[2]);
+		}
+		if (s->regs > 0) strfmt(regs, sizeof regs, "%d", s->regs);
+		fprintf(f, "  %-2d %-6s ", i + 1, s->kind);
+		fput_clean(f, s->entry);
+		int w = (int)strlen(s->entry);
+		fprintf(f, "%*s %-16s %-12s %8lld %5s %9s %9s %9s\n", w < 24 ? 24 - w : 0, "", g, b,
+		        (long long)s->dynamic_smem, regs, ms_text(ms, sizeof ms, s->ms_median),
+		        ms_text(start, sizeof start, s->start_ms), ms_text(end, sizeof end, s->end_ms));
+	}
+}

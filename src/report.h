@@ -21,4 +21,7 @@ void report_footer(FILE *f, const lesson *l, score_metric m, const device_info *
 void report_claims(FILE *f, const lesson *l, const int *stages, const run_result *rs, int n, const device_info *d);
 void report_check_row(FILE *f, const char *arch, const lesson *l, const run_result *r);
 void report_device(FILE *f, const device_info *d);
+/* A stage of more than one step: a small table of its steps (kind, name, grid, block, shared memory,
+ * registers, median time, start and end from the stage's start); nothing for one step or none. */
+void report_steps(FILE *f, const run_result *r);
 #endif

@@ -26,9 +26,16 @@ const field run_result_fields[] = {
 	R(stalls, FT_STR),
 	R(counter_passes, FT_INT), R(counter_ms, FT_DBL), R(counters_note, FT_STR),
 	{ "diagnosis", FT_FINDINGS, offsetof(run_result, findings), sizeof(run_findings) },
-	R(sanitizer, FT_STR), R(hotspots_note, FT_STR),
+	R(sanitizer, FT_STR), R(hotspots_note, FT_STR), R(runner, FT_STR),
 };
 const int run_result_nfields = (int)(sizeof run_result_fields / sizeof run_result_fields[0]);
+
+#define S(name, type) F(run_step, name, type)
+const field run_step_fields[] = {
+	S(kind, FT_STR), S(entry, FT_STR), S(stream, FT_INT), S(grid, FT_U3), S(block, FT_U3), S(dynamic_smem, FT_I64),
+	S(regs, FT_INT), S(static_smem, FT_I64), S(ms_median, FT_DBL), S(start_ms, FT_DBL), S(end_ms, FT_DBL),
+};
+const int run_step_nfields = (int)(sizeof run_step_fields / sizeof run_step_fields[0]);
 
 #define D(name, type) F(device_info, name, type)
 const field device_info_fields[] = {
@@ -188,6 +195,80 @@ void run_result_copy(run_result *dst, const run_result *src)
 	*dst = *src;
 	dst->log = xstrdup(src->log);
 	dst->hotspots = xstrdup(src->hotspots);
+}
+
+void run_step_init(run_step *s)
+{
+	memset(s, 0, sizeof *s);
+	s->regs = -1;
+	s->static_smem = -1;
+	s->ms_median = s->start_ms = s->end_ms = -1;
+}
+
+void run_step_write(FILE *f, const run_result *r, int i)
+{
+	const run_step *s = &r->steps[i];
+	fprintf(f, "step %d %s %d %u,%u,%u %u,%u,%u %lld %d %lld %.17g %.17g %.17g ", i, s->kind, s->stream, s->grid[0], s->grid[1],
+	        s->grid[2], s->block[0], s->block[1], s->block[2], (long long)s->dynamic_smem, s->regs, (long long)s->static_smem,
+	        s->ms_median, s->start_ms, s->end_ms);
+	field_escape(f, s->entry);
+	fputc('\n', f);
+}
+
+/* The next space-separated word of *p into out (n bytes): 0, or -1 when there is none or it is too long. */
+static int word(const char **p, char *out, size_t n)
+{
+	size_t k = strcspn(*p, " ");
+	if (!k || k >= n) return -1;
+	memcpy(out, *p, k);
+	out[k] = 0;
+	*p += k;
+	if (**p == ' ') (*p)++;
+	return 0;
+}
+
+static void unescape_into(char *dst, size_t n, const char *s);
+
+int run_step_parse(run_result *r, const char *v)
+{
+	char w[11][40];
+	for (int i = 0; i < 11; i++) if (word(&v, w[i], sizeof w[i])) return -1;
+	run_step s;
+	run_step_init(&s);
+	char *end;
+	long idx = strtol(w[0], &end, 10);
+	if (*end || end == w[0] || idx != r->nsteps || r->nsteps >= RUN_MAX_STEPS) return -1;
+	if (strcmp(w[1], "launch") && strcmp(w[1], "memset")) return -1;
+	strfmt(s.kind, sizeof s.kind, "%s", w[1]);
+	/* The rest through the field table: the same parsing as every other field. */
+	const char *names[] = { "stream", "grid", "block", "dynamic_smem", "regs", "static_smem", "ms_median", "start_ms", "end_ms" };
+	for (int i = 0; i < 9; i++)
+		if (field_set_plain(run_step_fields, run_step_nfields, &s, names[i], w[2 + i])) return -1;
+	if (!*v) return -1;
+	unescape_into(s.entry, sizeof s.entry, v);
+	r->steps[r->nsteps++] = s;
+	return 0;
+}
+
+void run_steps_merge(run_result *dst, const run_result *src)
+{
+	if (!dst->nsteps) {
+		memcpy(dst->steps, src->steps, sizeof dst->steps);
+		dst->nsteps = src->nsteps;
+		return;
+	}
+	if (src->nsteps != dst->nsteps) return;
+	for (int i = 0; i < src->nsteps; i++)
+		if (strcmp(src->steps[i].kind, dst->steps[i].kind) || strcmp(src->steps[i].entry, dst->steps[i].entry)) return;
+	for (int i = 0; i < src->nsteps; i++) {
+		run_step *d = &dst->steps[i];
+		const run_step *s = &src->steps[i];
+		d->ms_median = s->ms_median;
+		d->start_ms = s->start_ms;
+		d->end_ms = s->end_ms;
+		d->stream = s->stream;
+		if (d->regs <= 0 && s->regs > 0) { d->regs = s->regs; d->static_smem = s->static_smem; }
+	}
 }
 
 /* Strings travel on one line: backslash, newline and tab are escaped. */

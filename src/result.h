@@ -41,6 +41,20 @@ typedef struct {
  * as "findings". */
 typedef struct { int n; diag_finding f[RUN_FINDINGS_MAX]; } run_findings;
 
+/* One step of a stage (a kernel launch or a memset), as it ran: what the stage's timeline draws. */
+#define RUN_MAX_STEPS 16
+typedef struct {
+	char kind[12];                  /* "launch", "memset" (plan_step_name) */
+	char entry[64];                 /* the kernel's name; a memset's buffer */
+	int stream;                     /* the stream it ran on (0 for now: every step runs on stream 0) */
+	unsigned grid[3], block[3];     /* a launch's; 0 for a memset */
+	int64_t dynamic_smem;           /* bytes */
+	int regs; int64_t static_smem;  /* from the compile (the driver's when the compile did not say); -1 unknown */
+	/* Medians over a short pass of its own after the timed runs (CUDA events around each step), in ms; start
+	 * and end from the stage's start (the event before its first step); -1 when not measured. */
+	double ms_median, start_ms, end_ms;
+} run_step;
+
 typedef struct {
 	char lesson[64], stage[64], title[128];
 	run_status status;
@@ -95,6 +109,9 @@ typedef struct {
 	run_findings findings;          /* the diagnosis from assets/rules.yaml (field "diagnosis") */
 	char sanitizer[512];            /* a run under compute-sanitizer: its first finding, or that it found none */
 	char hotspots_note[256];        /* a hotspot pass (engine_job.hotspots): why it has no samples, or a caveat */
+	char runner[96];                /* the worker that ran it ("local gpu 1"), or "" */
+	run_step steps[RUN_MAX_STEPS];  /* a stage's steps in order (the first RUN_MAX_STEPS); none for a baseline */
+	int nsteps;
 	char *log;                      /* compile log or other long text; owned, may be NULL */
 	char *hotspots;                 /* a hotspot pass's samples in the text form of hotspots.h; owned, may be NULL */
 } run_result;
@@ -135,6 +152,8 @@ typedef struct { const char *name; field_type type; size_t offset, size; } field
 
 extern const field run_result_fields[];
 extern const int run_result_nfields;
+extern const field run_step_fields[];     /* a run_step's, for JSON and replay */
+extern const int run_step_nfields;
 extern const field device_info_fields[];
 extern const int device_info_nfields;
 
@@ -161,6 +180,19 @@ char *run_findings_text(const run_findings *fs);
  * becomes a finding of its own (info, no rule, the line as its text); lines past RUN_FINDINGS_MAX
  * are dropped; control characters become '?'. Never fails. */
 void run_findings_parse(run_findings *fs, const char *text);
+
+/* A step with nothing measured: regs, static_smem and the times -1. */
+void run_step_init(run_step *s);
+/* The worker protocol's line for step i of r: "step I KIND STREAM GX,GY,GZ BX,BY,BZ DSMEM REGS SSMEM MS START
+ * END ENTRY\n", the entry last (escaped as strings are, so it may hold anything). */
+void run_step_write(FILE *f, const run_result *r, int i);
+/* Appends the step of such a line (v: what follows "step ") to r: 0, or -1 when it is malformed, out of
+ * order (I must be r->nsteps), of an unknown kind, or one too many. */
+int run_step_parse(run_result *r, const char *v);
+/* Merges the worker's steps (src: kinds, sizes, times) into the parent's (dst: made from the plan and the
+ * compile): when both list the same steps, dst keeps its own and takes src's times (and src's resources
+ * where dst has none); when dst has none, src's are taken as they are. */
+void run_steps_merge(run_result *dst, const run_result *src);
 
 /* Writes "name value\n" lines for every field (strings escaped) to f. */
 void field_write_kv(FILE *f, const field *fs, int n, const void *obj);

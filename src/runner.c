@@ -102,6 +102,7 @@ void runner_free(runner *r)
 	free(r->exe);
 	free(r->data_root);
 	sb_free(&r->errtext);
+	if (r->cls->release) r->cls->release(r);
 	free(r);
 }
 

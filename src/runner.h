@@ -63,6 +63,12 @@ typedef struct runner_class {
 	void (*kill)(runner *r);
 	/* Where the worker runs, one line: "local", "ssh gpu1", "slurm partition=gpu gres=gpu:1". */
 	void (*describe)(const runner *r, char *out, size_t n);
+	/* Frees what the implementation keeps in r->impl (NULL: nothing); runner_free calls it last. */
+	void (*release)(runner *r);
+	/* 1: the "worker" answers from a recording (runner_replay.h): it needs no compiled code, and its
+	 * results are whole and final (compile facts and diagnosis as recorded), not to be merged with a
+	 * compile of the parent's. */
+	int recorded;
 } runner_class;
 
 extern const runner_class runner_local_class, runner_ssh_class, runner_slurm_class;
@@ -81,6 +87,7 @@ struct runner {
 	int got_output;           /* it has said something on stdout since it started */
 	char jobid[32];           /* slurm: the job's id, once srun says it */
 	char note[256];           /* a line for the user meanwhile; the reader clears it */
+	void *impl;               /* an implementation's own state (runner_replay), freed by its release */
 };
 
 /* A runner of config c's kind for spec s (both copied). Not started. */

@@ -97,6 +97,9 @@ static int take_line(worker *w, char *line, wmsg *m)
 		}
 		if (w->state == IN_RESULT && !strcmp(line, "log")) { free(w->r.log); w->r.log = field_unescape(v); }
 		else if (w->state == IN_RESULT && !strcmp(line, "hotspots")) { free(w->r.hotspots); w->r.hotspots = field_unescape(v); }
+		else if (w->state == IN_RESULT && !strcmp(line, "step")) {
+			if (run_step_parse(&w->r, v)) { w->state = IDLE; return bad(m, "sent a garbled step", line, v); }
+		}
 		else if (w->state == IN_RESULT ? field_set(run_result_fields, run_result_nfields, &w->r, line, v)
 		                               : field_set(device_info_fields, device_info_nfields, &w->d, line, v)) {
 			w->state = IDLE;

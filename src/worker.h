@@ -4,7 +4,10 @@
  *
  * Protocol, one text line per item; a blob is "KEY LEN" then LEN raw bytes and a newline, so that
  * nothing assumes a filesystem shared with the worker.
- * Parent -> worker: "device\nend\n", or "run\n" then "plan LEN" + the run's evaluated plan (plan_wire.h:
+ * Parent -> worker: "device\nend\n", or "run\n" then "job LESSON STAGE [NAME...]" (what the run is, in
+ * words: the lesson's and the stage's ids, "baseline" for it, and the names of the settings the job
+ * gives; a GPU worker needs none of it, a recording looks the run up by it: runner_replay.h), "plan LEN"
+ * + the run's evaluated plan (plan_wire.h:
  * buffers, launches with their typed arguments, memsets, tensor maps, the model, what is compared and
  * how closely, the compute peak; made once by the parent, so the worker loads no lesson and parses no
  * setting), optionally "ref_plan LEN" + the reference's plan (a stage at its default tunables, or the
@@ -18,14 +21,17 @@
  * 1" (after the other runs, sample the stage's program counters: hotspots.h), then "end". Worker ->
  * parent: first "hello N" (N: WORKER_PROTOCOL), then "note TEXT" (e.g. who holds the GPU), "phase
  * running", "beat" (alive during long timing), then "result" + run_result fields as "name value" lines
- * + optional "log TEXT" + optional "hotspots TEXT" (the samples, escaped like log) + "end", or "device"
- * + device_info fields + "end". Version 5: plans in place of "lesson LEN NAME", "stage", "ref_stage"
- * and "set NAME VALUE". */
+ * + a "step I KIND STREAM GX,GY,GZ BX,BY,BZ DSMEM REGS SSMEM MS START END ENTRY" line per step of the
+ * stage, in order (run_step_write: times are medians of a short pass of their own, after the timed runs;
+ * the entry last, escaped like log) + optional "log TEXT" + optional "hotspots TEXT" (the samples,
+ * escaped like log) + "end", or "device" + device_info fields + "end". Version 5: plans in place of
+ * "lesson LEN NAME", "stage", "ref_stage" and "set NAME VALUE". Version 6: "job", "step" lines, and
+ * the result's "runner" field (set by the parent; a worker leaves it empty). */
 #ifndef CC_WORKER_H
 #define CC_WORKER_H
 /* The protocol's version: the worker's first line is "hello N"; a parent that reads another N (or
  * anything else first) says so and uses no such worker. */
-#define WORKER_PROTOCOL 5
+#define WORKER_PROTOCOL 6
 #include <stddef.h>
 #include "result.h"
 #include "runner.h"

@@ -11,7 +11,10 @@
  *             whether it is an ELF image (code as bytes, not paths)
  * CC_FAKE_ARCH=sm_80 (say) describes a GPU of that architecture. A request with "hotspots 1" gets the
  * samples in the file CC_FAKE_HOTSPOTS names (the text form of src/hotspots.h), or without it the
- * note CC_FAKE_HOTSPOTS_NOTE (or one of its own) saying why there are none. */
+ * note CC_FAKE_HOTSPOTS_NOTE (or one of its own) saying why there are none. A result of a stage's
+ * run lists its plan's steps ("step" lines), each taking 0.25 ms one after the other. With
+ * CC_FAKE_NAME set, an ok result's message says it ("ran by NAME"), for tests of several workers;
+ * CC_FAKE_FAULT_GPU=N makes the worker started for GPU N ("__worker N") fault on every run. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +41,31 @@ static void device(void)
 }
 
 static int hot_wanted;          /* the request asked for a hotspot pass */
+static run_result planned;      /* the steps of the request's plan */
+
+/* The plan's steps (src/plan_wire.h: "memset BUFFER VALUE", "launch ENTRY GX GY GZ BX BY BZ SHARED
+ * NARGS"), timed 0.25 ms each, one after the other. */
+static void plan_steps(const char *text)
+{
+	int stage = strstr(text, "\nstage -1\n") ? -1 : 0;
+	planned.nsteps = 0;
+	for (const char *p = strchr(text, '\n'); stage >= 0 && p && planned.nsteps < RUN_MAX_STEPS; p = strchr(p + 1, '\n')) {
+		run_step s;
+		run_step_init(&s);
+		unsigned long long shared;
+		if (sscanf(p + 1, "launch %63s %u %u %u %u %u %u %llu", s.entry, &s.grid[0], &s.grid[1], &s.grid[2], &s.block[0], &s.block[1],
+		           &s.block[2], &shared) == 8) {
+			strcpy(s.kind, "launch");
+			s.dynamic_smem = (int64_t)shared;
+		} else if (sscanf(p + 1, "memset %63s", s.entry) == 1) {
+			strcpy(s.kind, "memset");
+		} else continue;
+		s.start_ms = 0.25 * planned.nsteps;
+		s.end_ms = s.start_ms + 0.25;
+		s.ms_median = 0.25;
+		planned.steps[planned.nsteps++] = s;
+	}
+}
 
 static void result(run_status st, const char *msg)
 {
@@ -50,8 +78,13 @@ static void result(run_status st, const char *msg)
 	char *samples = st == RUN_OK && hot_wanted && hot ? file_read(hot, NULL) : NULL;
 	if (st == RUN_OK && hot_wanted && !samples)
 		snprintf(r.hotspots_note, sizeof r.hotspots_note, "%s", note ? note : "the fake worker samples nothing (CC_FAKE_HOTSPOTS names a file of samples)");
+	const char *name = getenv("CC_FAKE_NAME");
+	if (st == RUN_OK && name && !*msg) snprintf(r.message, sizeof r.message, "ran by %s", name);
+	memcpy(r.steps, planned.steps, sizeof r.steps);
+	r.nsteps = st == RUN_OK ? planned.nsteps : 0;
 	puts("result");
 	field_write_kv(stdout, run_result_fields, run_result_nfields, &r);
+	for (int i = 0; i < r.nsteps; i++) run_step_write(stdout, &r, i);
 	if (samples) {
 		rtrim(samples);
 		fputs("hotspots ", stdout);
@@ -70,6 +103,7 @@ static int read_request(char *what, size_t n)
 	size_t k = 0;
 	what[0] = 0;
 	hot_wanted = 0;
+	planned.nsteps = 0;
 	while (fgets(line, sizeof line, stdin)) {
 		if (!strcmp(line, "end\n")) return 1;
 		if (!strcmp(line, "hotspots 1\n")) hot_wanted = 1;
@@ -80,6 +114,7 @@ static int read_request(char *what, size_t n)
 		char *data = malloc(len + 1);
 		if (!data || fread(data, 1, len, stdin) != len || getchar() != '\n') { free(data); return 0; }
 		data[len] = 0;
+		if (!strcmp(key, "plan")) plan_steps(data);
 		if (!strcmp(key, "plan") || !strcmp(key, "ref_plan")) {
 			k += (size_t)snprintf(what + k, k < n ? n - k : 0, "%s %lu bytes%s", key, len, strncmp(data, "plan 1\n", 7) ? " (not a plan)" : "");
 			for (const char *p = strstr(data, "\nlaunch "); p; p = strstr(p + 1, "\nlaunch ")) {
@@ -95,9 +130,11 @@ static int read_request(char *what, size_t n)
 	return 0;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	const char *mode = getenv("CC_FAKE") ? getenv("CC_FAKE") : "ok", *state = getenv("CC_FAKE_STATE");
+	const char *gpu = argc > 2 ? argv[2] : "-1", *faulty = getenv("CC_FAKE_FAULT_GPU");
+	if (faulty && !strcmp(faulty, gpu)) mode = "fault";
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (!strcmp(mode, "version")) printf("hello 999\n");
 	else if (strcmp(mode, "nohello")) printf("hello %d\n", WORKER_PROTOCOL);

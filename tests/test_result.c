@@ -288,6 +288,125 @@ static void test_json_replay_round_trip(void **state)
 	unlink(path);
 }
 
+/* Two steps, a memset and a launch, one with an entry name that needs escaping. */
+static void sample_steps(run_result *r)
+{
+	const char *kinds[] = { "memset", "launch" }, *entries[] = { "sum", "reduce\\vector\twith a tab" };
+	r->nsteps = 2;
+	for (int i = 0; i < 2; i++) {
+		run_step *s = &r->steps[i];
+		run_step_init(s);
+		strcpy(s->kind, kinds[i]);
+		strcpy(s->entry, entries[i]);
+		s->start_ms = 0.1 * i;
+		s->end_ms = 0.1 * i + 1.0 / 3;
+		s->ms_median = 1.0 / 3;
+	}
+	r->steps[1].grid[0] = 1056; r->steps[1].grid[1] = r->steps[1].grid[2] = 1;
+	r->steps[1].block[0] = 256; r->steps[1].block[1] = r->steps[1].block[2] = 1;
+	r->steps[1].dynamic_smem = 49152; r->steps[1].regs = 31; r->steps[1].static_smem = 32;
+}
+
+static void assert_same_steps(const run_result *a, const run_result *b)
+{
+	assert_int_equal(a->nsteps, b->nsteps);
+	for (int i = 0; i < a->nsteps; i++) {
+		const run_step *x = &a->steps[i], *y = &b->steps[i];
+		assert_string_equal(x->kind, y->kind);
+		assert_string_equal(x->entry, y->entry);
+		assert_int_equal(x->stream, y->stream);
+		assert_memory_equal(x->grid, y->grid, sizeof x->grid);
+		assert_memory_equal(x->block, y->block, sizeof x->block);
+		assert_true(x->dynamic_smem == y->dynamic_smem && x->static_smem == y->static_smem);
+		assert_int_equal(x->regs, y->regs);
+		assert_true(x->ms_median == y->ms_median && x->start_ms == y->start_ms && x->end_ms == y->end_ms);
+	}
+}
+
+/* Steps through the worker's "step" lines, through JSON and a replay file, and malformed lines refused. */
+static void test_steps_round_trip(void **state)
+{
+	(void)state;
+	run_result a, b;
+	run_result_init(&a);
+	sample_steps(&a);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	for (int i = 0; i < a.nsteps; i++) run_step_write(f, &a, i);
+	fclose(f);
+	run_result_init(&b);
+	int lines = 0;
+	for (char *line = strtok(buf, "\n"); line; line = strtok(NULL, "\n"), lines++) {
+		assert_int_equal(strncmp(line, "step ", 5), 0);
+		assert_int_equal(run_step_parse(&b, line + 5), 0);
+	}
+	assert_int_equal(lines, 2);
+	assert_same_steps(&a, &b);
+	free(buf);
+
+	/* Malformed: out of order, an unknown kind, a number that is not one, a field missing, no entry,
+	 * one step too many. */
+	const char *bad[] = {
+		"1 launch 0 1,1,1 32,1,1 0 -1 -1 1 0 1 k",
+		"0 copy 0 1,1,1 32,1,1 0 -1 -1 1 0 1 k",
+		"0 launch zero 1,1,1 32,1,1 0 -1 -1 1 0 1 k",
+		"0 launch 0 1,1 32,1,1 0 -1 -1 1 0 1 k",
+		"0 launch 0 1,1,1 32,1,1 0 -1 -1 1x 0 1 k",
+		"0 launch 0 1,1,1 32,1,1 0 -1 -1 1 0 1",
+		"0 launch 0 1,1,1 32,1,1 0 -1 -1 1 0 1 ",
+		"",
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		run_result_init(&b);
+		assert_int_equal(run_step_parse(&b, bad[i]), -1);
+		assert_int_equal(b.nsteps, 0);
+	}
+	run_result_init(&b);
+	b.nsteps = RUN_MAX_STEPS;
+	char line[128];
+	snprintf(line, sizeof line, "%d launch 0 1,1,1 32,1,1 0 -1 -1 1 0 1 k", RUN_MAX_STEPS);
+	assert_int_equal(run_step_parse(&b, line), -1);
+
+	/* JSON, read back by --replay; a record without steps (an older recording) has none. */
+	char path[] = "/tmp/cc-test-replay-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	strcpy(a.lesson, "reduction");
+	strcpy(a.stage, "vector");
+	fputs("{\"device\": {\"present\": 1}, \"results\": [{", f);
+	json_members(f, run_result_fields, run_result_nfields, &a);
+	fputs(", \"steps\": ", f);
+	json_steps(f, &a);
+	fputs("}, {\"lesson\": \"reduction\", \"stage\": \"shuffle\"}]}\n", f);
+	fclose(f);
+	char err[512];
+	replay *rp = replay_load(path, err, sizeof err);
+	assert_non_null(rp);
+	assert_int_equal(replay_count(rp), 2);
+	const run_result *x = replay_result(rp, 0);
+	assert_int_equal(x->nsteps, 2);
+	/* The tab in the entry is kept: only other control characters become '?'. */
+	assert_same_steps(&a, x);
+	assert_int_equal(replay_result(rp, 1)->nsteps, 0);
+	replay_free(rp);
+	unlink(path);
+
+	/* The merge: the parent's steps (plan and compile) take the worker's times. */
+	run_result mine;
+	run_result_init(&mine);
+	sample_steps(&mine);
+	for (int i = 0; i < 2; i++) mine.steps[i].ms_median = mine.steps[i].start_ms = mine.steps[i].end_ms = -1;
+	mine.steps[1].regs = 40;
+	run_steps_merge(&mine, &a);
+	assert_true(mine.steps[1].ms_median == 1.0 / 3 && mine.steps[1].start_ms == 0.1);
+	assert_int_equal(mine.steps[1].regs, 40);        /* the compile's, not the driver's */
+	run_result_init(&b);
+	run_steps_merge(&b, &a);                          /* none of its own: the worker's as they are */
+	assert_same_steps(&a, &b);
+}
+
 static void test_replay_errors(void **state)
 {
 	(void)state;
@@ -314,6 +433,7 @@ int main(void)
 		cmocka_unit_test(test_findings_text),
 		cmocka_unit_test(test_json_findings),
 		cmocka_unit_test(test_copy_named),
+		cmocka_unit_test(test_steps_round_trip),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

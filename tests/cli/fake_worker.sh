@@ -28,3 +28,29 @@ expect "fake worker: no greeting" 3 "did not greet as this protocol" F nohello d
 CC_FAKE_STATE=$tmp/state CC_FAKE=fault-once $B bench bandwidth --reps 3 >"$tmp/bench" 2>&1
 grep -q "^baseline .*fault" "$tmp/bench" && grep -Eq "^strided +1\.0000 " "$tmp/bench" && grep -Eq "^vectorized +1\.0000 " "$tmp/bench" && pass "fake worker: after a fault, a fresh worker runs the next stage" \
 	|| { fail "fake worker: after a fault"; head -20 "$tmp/bench"; }
+# Steps: a stage of a memset and a launch lists both, in run's table and in --json.
+expect "fake worker: run's table of a stage's steps" 0 "^  2  launch reduce_vector +[0-9]+,1,1 +256,1,1 .* 0\.2500 +0\.2500 +0\.5000$" env CC_FAKE=ok $B run reduction/vector --reps 3
+# Several workers (--gpu 0,1): a bench spreads over both, each result names its worker, and a worker
+# that faults on every run leaves the other running.
+CC_FAKE=ok $B bench reduction --reps 3 --gpu 0,1 --json >"$tmp/two.json" 2>/dev/null
+CC_FAKE=ok CC_FAKE_FAULT_GPU=1 $B bench reduction --reps 3 --gpu 0,1 --json >"$tmp/fault1.json" 2>/dev/null
+python3 - "$tmp/two.json" "$tmp/fault1.json" <<'PY'
+import json, sys
+def results(path):
+    try:
+        return json.load(open(path))["results"]
+    except Exception as e:
+        print("FAIL fake worker: no JSON from %s (%s)" % (path, e)); return []
+two, f1 = results(sys.argv[1]), results(sys.argv[2])
+ran = {r["runner"] for r in two}
+ok = len(two) == 10 and all(r["status"] == "ok" for r in two) and ran == {"local gpu 0", "local gpu 1"}
+print("%s fake worker: two workers share a bench, each result names its worker (%s)" % ("PASS" if ok else "FAIL", sorted(ran)))
+steps = [r["steps"] for r in two if r["stage"] == "vector"]
+ok = steps and [s["kind"] for s in steps[0]] == ["memset", "launch"] and steps[0][1]["entry"] == "reduce_vector" and steps[0][1]["end_ms"] == 0.5
+print("%s fake worker: --json lists a stage's steps" % ("PASS" if ok else "FAIL"))
+bad = [r["stage"] for r in f1 if r["status"] == "fault" and r["runner"] != "local gpu 1"]
+good = [r["stage"] for r in f1 if r["status"] == "ok" and r["runner"] == "local gpu 0"]
+ok = len(f1) == 10 and not bad and any(r["status"] == "fault" for r in f1) and len(good) >= 5
+print("%s fake worker: a worker that faults leaves the other running (%d right on gpu 0)" % ("PASS" if ok else "FAIL", len(good)))
+PY
+expect "fake worker: --gpu refuses a list it cannot read" 2 "--gpu takes a GPU number or a list" $B bench reduction --gpu 0,x

@@ -1,7 +1,8 @@
 /* libFuzzer target for the worker protocol's fields (src/result.c): each input line "name value" is
  * set on a run result and a device description, both in the escaped form the pipe carries and as
- * plain text (JSON, replay); the escaping must round-trip any string, and the findings' text form
- * must read back to the same text.
+ * plain text (JSON, replay); a "step ..." line is parsed as the worker's step line (run_step_parse) and
+ * what it accepts must write back and parse again the same; the escaping must round-trip any string,
+ * and the findings' text form must read back to the same text.
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Isrc -I$CUDA_HOME/include \
  *     tests/fuzz/fuzz_fields.c src/result.c src/util.c -o build-fuzz/fuzz_fields */
 #include <stddef.h>
@@ -25,6 +26,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
 		char *sp = strchr(line, ' ');
 		const char *v = sp ? sp + 1 : "";
 		if (sp) *sp = 0;
+		if (!strcmp(line, "step") && run_step_parse(&r, v) == 0) {
+			/* accepted: it writes back as a line that parses to the same step */
+			if (r.nsteps < 1 || r.nsteps > RUN_MAX_STEPS) abort();
+			char *sbuf = NULL;
+			size_t slen = 0;
+			FILE *sf = open_memstream(&sbuf, &slen);
+			run_step_write(sf, &r, r.nsteps - 1);
+			fclose(sf);
+			run_result again;
+			run_result_init(&again);
+			again.nsteps = r.nsteps - 1;
+			sbuf[slen - 1] = 0;   /* the newline */
+			if (strncmp(sbuf, "step ", 5) || run_step_parse(&again, sbuf + 5) ||
+			    strcmp(again.steps[r.nsteps - 1].entry, r.steps[r.nsteps - 1].entry) ||
+			    strcmp(again.steps[r.nsteps - 1].kind, r.steps[r.nsteps - 1].kind))
+				abort();
+			free(sbuf);
+		}
 		field_set(run_result_fields, run_result_nfields, &r, line, v);
 		field_set_plain(run_result_fields, run_result_nfields, &r, line, v);
 		field_set(device_info_fields, device_info_nfields, &d, line, v);
