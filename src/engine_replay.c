@@ -5,53 +5,47 @@
 #include <string.h>
 #include <yaml.h>
 #include "util.h"
+#include "yamldoc.h"
 
 struct replay {
 	device_info dev;
 	run_result *r; int n;
 };
 
-static int fail(char *err, size_t errlen, const char *path, yaml_mark_t m, const char *msg)
-{
-	strfmt(err, errlen, "%s:%zu:%zu: %s", path, m.line + 1, m.column + 1, msg);
-	return -1;
-}
-
-static int read_object(yaml_document_t *doc, yaml_node_t *map, const field *fs, int nf, void *obj, char **log,
-                       const char *path, char *err, size_t errlen);
+static int read_object(yd *c, yaml_node_t *map, const field *fs, int nf, void *obj, char **log);
 
 /* A result's "steps": a list of objects of run_step_fields (a recording made before steps has none);
  * past RUN_MAX_STEPS they are dropped. */
-static int read_steps(yaml_document_t *doc, yaml_node_t *list, run_result *r, const char *path, char *err, size_t errlen)
+static int read_steps(yd *c, yaml_node_t *list, run_result *r)
 {
-	if (list->type != YAML_SEQUENCE_NODE) return fail(err, errlen, path, list->start_mark, "steps must be a list");
+	if (list->type != YAML_SEQUENCE_NODE) return yd_fail(c, list, "steps must be a list");
 	r->nsteps = 0;
-	for (yaml_node_item_t *it = list->data.sequence.items.start; it < list->data.sequence.items.top && r->nsteps < RUN_MAX_STEPS; it++) {
+	for (int i = 0; i < yd_seq_len(list) && r->nsteps < RUN_MAX_STEPS; i++) {
 		run_step *s = &r->steps[r->nsteps++];
 		run_step_init(s);
-		if (read_object(doc, yaml_document_get_node(doc, *it), run_step_fields, run_step_nfields, s, NULL, path, err, errlen)) return -1;
+		if (read_object(c, yd_seq_at(c, list, i), run_step_fields, run_step_nfields, s, NULL)) return -1;
 	}
 	return 0;
 }
 
 /* Fills obj from a flat mapping of field names to scalars; unknown names are skipped (newer files). */
-static int read_object(yaml_document_t *doc, yaml_node_t *map, const field *fs, int nf, void *obj, char **log,
-                       const char *path, char *err, size_t errlen)
+static int read_object(yd *c, yaml_node_t *map, const field *fs, int nf, void *obj, char **log)
 {
-	if (map->type != YAML_MAPPING_NODE) return fail(err, errlen, path, map->start_mark, "expected an object");
-	for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top; p++) {
-		yaml_node_t *k = yaml_document_get_node(doc, p->key), *v = yaml_document_get_node(doc, p->value);
+	if (map->type != YAML_MAPPING_NODE) return yd_fail(c, map, "expected an object");
+	for (int i = 0; i < yd_map_len(map); i++) {
+		yaml_node_t *k, *v;
+		yd_pair(c, map, i, &k, &v);
 		if (log && k->type == YAML_SCALAR_NODE && !strcmp((const char *)k->data.scalar.value, "steps")) {
-			if (read_steps(doc, v, obj, path, err, errlen)) return -1;
+			if (read_steps(c, v, obj)) return -1;
 			continue;
 		}
 		if (k->type != YAML_SCALAR_NODE || v->type != YAML_SCALAR_NODE) continue;
 		const char *name = (const char *)k->data.scalar.value, *val = (const char *)v->data.scalar.value;
 		if (log && !strcmp(name, "log")) { free(*log); *log = xstrdup(val); continue; }
 		if (!strcmp(val, "null")) continue;
-		for (int i = 0; i < nf; i++) {
-			if (strcmp(fs[i].name, name)) continue;
-			if (field_set_plain(fs, nf, obj, name, val)) return fail(err, errlen, path, v->start_mark, "a value of the wrong kind");
+		for (int f = 0; f < nf; f++) {
+			if (strcmp(fs[f].name, name)) continue;
+			if (field_set_plain(fs, nf, obj, name, val)) return yd_fail(c, v, "a value of the wrong kind");
 		}
 	}
 	return 0;
@@ -86,38 +80,30 @@ replay *replay_load(const char *path, char *err, size_t errlen)
 
 replay *replay_load_buffer(const char *path, const char *text, size_t len, char *err, size_t errlen)
 {
-	yaml_parser_t p;
-	yaml_document_t doc;
-	yaml_parser_initialize(&p);
-	yaml_parser_set_input_string(&p, (const unsigned char *)text, len);
-	if (!yaml_parser_load(&p, &doc)) {
-		fail(err, errlen, path, p.problem_mark, p.problem ? p.problem : "not JSON");
-		yaml_parser_delete(&p);
-		return NULL;
-	}
-	yaml_parser_delete(&p);
+	yd c = { .file = path, .err = err, .errlen = errlen };
+	if (yd_load(&c, text, len)) { yd_done(&c); return NULL; }
 	replay *rp = xcalloc(1, sizeof *rp);
-	yaml_node_t *root = yaml_document_get_root_node(&doc);
+	yaml_node_t *root = yd_root(&c);
 	int bad = !root || root->type != YAML_MAPPING_NODE;
-	if (bad) strfmt(err, errlen, "%s:1:1: expected {\"device\": ..., \"results\": [...]}", path);
-	for (yaml_node_pair_t *pr = bad ? NULL : root->data.mapping.pairs.start; pr && pr < root->data.mapping.pairs.top && !bad; pr++) {
-		yaml_node_t *k = yaml_document_get_node(&doc, pr->key), *v = yaml_document_get_node(&doc, pr->value);
+	if (bad) yd_fail_at(&c, (yaml_mark_t){0, 0, 0}, "expected {\"device\": ..., \"results\": [...]}");
+	for (int p = 0; !bad && p < yd_map_len(root); p++) {
+		yaml_node_t *k, *v;
+		yd_pair(&c, root, p, &k, &v);
 		const char *name = k->type == YAML_SCALAR_NODE ? (const char *)k->data.scalar.value : "";
 		if (!strcmp(name, "device")) {
-			bad = read_object(&doc, v, device_info_fields, device_info_nfields, &rp->dev, NULL, path, err, errlen);
+			bad = read_object(&c, v, device_info_fields, device_info_nfields, &rp->dev, NULL);
 		} else if (!strcmp(name, "results")) {
-			if (v->type != YAML_SEQUENCE_NODE) { bad = fail(err, errlen, path, v->start_mark, "results must be a list"); break; }
-			int n = (int)(v->data.sequence.items.top - v->data.sequence.items.start);
+			if (v->type != YAML_SEQUENCE_NODE) { bad = yd_fail(&c, v, "results must be a list"); break; }
+			int n = yd_seq_len(v);
 			rp->r = xcalloc((size_t)n + 1, sizeof *rp->r);
 			for (int i = 0; i < n && !bad; i++) {
 				run_result *r = &rp->r[rp->n++];
 				run_result_init(r);
-				bad = read_object(&doc, yaml_document_get_node(&doc, v->data.sequence.items.start[i]), run_result_fields,
-				                  run_result_nfields, r, &r->log, path, err, errlen);
+				bad = read_object(&c, yd_seq_at(&c, v, i), run_result_fields, run_result_nfields, r, &r->log);
 			}
 		}
 	}
-	yaml_document_delete(&doc);
+	yd_done(&c);
 	if (bad) { replay_free(rp); return NULL; }
 	clean_fields(device_info_fields, device_info_nfields, &rp->dev);
 	for (int i = 0; i < rp->n; i++) {
