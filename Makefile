@@ -7,24 +7,29 @@ NVCC      ?= $(CUDA_HOME)/bin/nvcc
 BUILD     ?= build
 
 PKGS      := yaml-0.1 ncursesw
+# src/ by role: core (util, results, YAML, JSON), lesson (the format, expressions, plans), engine
+# (compiles, diagnosis, jobs; no curses), runner (where the worker runs, its protocol), worker (the
+# GPU side), app (the CLI). Every folder is on the include path, so a header is named alone.
+SRC_DIRS  := src/core src/lesson src/engine src/runner src/worker src/app
+SRC_INC   := $(addprefix -I,$(SRC_DIRS))
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lyaml -lncursesw)
 
 WARN      := -Wall -Wextra -Wshadow -Wno-unused-parameter
 CFLAGS    ?= -O2 -g
-CFLAGS    += -std=c11 -D_GNU_SOURCE $(WARN) -MMD -MP -I$(CUDA_HOME)/include -Isrc -Itui $(PKG_CFLAGS) \
+CFLAGS    += -std=c11 -D_GNU_SOURCE $(WARN) -MMD -MP -I$(CUDA_HOME)/include $(SRC_INC) -Itui $(PKG_CFLAGS) \
              -DCC_DATADIR='"$(PREFIX)/share/cudaclimb"' -DCUDA_BIN='"$(CUDA_HOME)/bin"'
 CXXFLAGS  ?= -O2 -g
-CXXFLAGS  += -std=c++17 $(WARN) -MMD -MP -I$(CUDA_HOME)/include -I$(CUDA_HOME)/extras/CUPTI/include -Isrc
+CXXFLAGS  += -std=c++17 $(WARN) -MMD -MP -I$(CUDA_HOME)/include -I$(CUDA_HOME)/extras/CUPTI/include $(SRC_INC)
 NVCCFLAGS ?= -O2 -std=c++17 -gencode=arch=compute_80,code=sm_80 -gencode=arch=compute_90,code=sm_90 \
              -gencode=arch=compute_90,code=compute_90
 CUDA_LIBS := -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lnvrtc -lcudart_static \
              -ldl -lpthread -lrt -lstdc++ -lm
 SAN       ?=
 
-ENGINE_C   := $(filter-out src/main.c,$(wildcard src/*.c))
-ENGINE_CXX := $(wildcard src/*.cpp)
-ENGINE_CU  := $(wildcard src/*.cu)
+ENGINE_C   := $(filter-out src/app/main.c,$(wildcard $(addsuffix /*.c,$(SRC_DIRS))))
+ENGINE_CXX := $(wildcard $(addsuffix /*.cpp,$(SRC_DIRS)))
+ENGINE_CU  := $(wildcard $(addsuffix /*.cu,$(SRC_DIRS)))
 TUI_C      := $(wildcard tui/*.c)
 OBJ_DIR    := $(BUILD)/obj
 ENGINE_OBJ := $(ENGINE_C:%.c=$(OBJ_DIR)/%.o) $(ENGINE_CXX:%.cpp=$(OBJ_DIR)/%.o) $(ENGINE_CU:%.cu=$(OBJ_DIR)/%.cu.o)
@@ -44,13 +49,13 @@ $(OBJ_DIR)/%.o: %.cpp
 	$(CXX) $(CXXFLAGS) $(SAN) -c $< -o $@
 $(OBJ_DIR)/%.cu.o: %.cu
 	@mkdir -p $(dir $@)
-	$(NVCC) $(NVCCFLAGS) -Isrc -c $< -o $@
+	$(NVCC) $(NVCCFLAGS) $(SRC_INC) -c $< -o $@
 
 $(BUILD)/libengine.a: $(ENGINE_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BIN): $(OBJ_DIR)/src/main.o $(TUI_OBJ) $(BUILD)/libengine.a
+$(BIN): $(OBJ_DIR)/src/app/main.o $(TUI_OBJ) $(BUILD)/libengine.a
 	$(CC) $(SAN) -o $@ $^ $(PKG_LIBS) $(CUDA_LIBS)
 
 $(BUILD)/tests/%: tests/%.c $(BUILD)/libengine.a $(TUI_OBJ)

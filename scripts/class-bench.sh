@@ -2,7 +2,7 @@
 # A lab on one GPU, measured (issue 15's benchmark): STUDENTS learners (default 30) start at once,
 # each making RUNS timed runs (default 10) of one stage in a row, as 3 local users when run as root
 # (setpriv), else as this user. Every GPU hold is traced by the queue itself
-# (CUDACLIMB_QUEUE_TRACE, src/gpulock.c), and the last lines say:
+# (CUDACLIMB_QUEUE_TRACE, src/worker/gpulock.c), and the last lines say:
 #   - the total wall time against the sum of the GPU holds (what the queue and the processes cost);
 #   - the longest wait, and whether service followed the order of the tickets;
 #   - whether any two holds overlapped (they must not).

@@ -11,29 +11,29 @@ case $secs in '' | *[!0-9]*) echo "usage: scripts/fuzz.sh [SECONDS]" >&2; exit 2
 CC=${FUZZ_CC:-clang}
 CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
 OUT=build-fuzz
-CFLAGS="-g -O1 -std=c11 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Isrc -I$CUDA_HOME/include"
+CFLAGS="-g -O1 -std=c11 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Isrc/core -Isrc/lesson -Isrc/engine -Isrc/runner -Isrc/worker -Isrc/app -I$CUDA_HOME/include"
 
 # Sources each target needs besides itself (as its header comment says). A target not listed here
 # gets the engine sources that need neither CUDA nor the terminal.
 sources_for() {
 	case $1 in
-	fuzz_expr) echo "src/expr.c src/util.c" ;;
-	fuzz_arch) echo "src/arch.c src/yamldoc.c src/occupancy.c src/util.c" ;;
-	fuzz_lesson | fuzz_expect) echo "src/plan.c src/lesson.c src/lesson_yaml.c src/yamldoc.c src/lesson_stage.c src/lesson_exercise.c src/lesson_expect.c src/claims.c src/diagnose.c src/result.c src/expr.c src/util.c" ;;
-	fuzz_sanitize) echo "src/sanitize.c src/util.c" ;;
-	fuzz_progress) echo "src/exercise_work.c src/util.c" ;;
-	fuzz_stage_progress) echo "src/progress.c src/util.c" ;;
-	fuzz_sass) echo "src/sass.c src/util.c" ;;
-	fuzz_hotspots) echo "src/hotspots_map.c src/sass.c src/util.c" ;;
-	fuzz_compile) echo "src/compile_parse.c src/util.c" ;;
-	fuzz_fields) echo "src/result.c src/util.c" ;;
-	fuzz_course) echo "src/course.c src/results.c src/class_report.c src/json.c src/result.c src/plan.c src/lesson.c src/lesson_yaml.c src/yamldoc.c src/lesson_stage.c src/lesson_exercise.c src/lesson_expect.c src/claims.c src/diagnose.c src/runner.c src/runner_local.c src/runner_ssh.c src/runner_slurm.c src/expr.c src/util.c" ;;
-	fuzz_rules) echo "src/diagnose.c src/yamldoc.c src/result.c src/expr.c src/util.c" ;;
-	fuzz_plan) echo "src/plan_wire.c src/plan.c src/lesson.c src/lesson_yaml.c src/yamldoc.c src/lesson_stage.c src/lesson_exercise.c src/lesson_expect.c src/claims.c src/diagnose.c src/result.c src/expr.c src/util.c" ;;
-	fuzz_replay) echo "src/engine_replay.c src/plan.c src/lesson.c src/lesson_yaml.c src/yamldoc.c src/lesson_stage.c src/lesson_exercise.c src/lesson_expect.c src/claims.c src/diagnose.c src/result.c src/expr.c src/util.c" ;;
+	fuzz_expr) echo "src/lesson/expr.c src/core/util.c" ;;
+	fuzz_arch) echo "src/engine/arch.c src/core/yamldoc.c src/engine/occupancy.c src/core/util.c" ;;
+	fuzz_lesson | fuzz_expect) echo "src/lesson/plan.c src/lesson/lesson.c src/lesson/lesson_yaml.c src/core/yamldoc.c src/lesson/lesson_stage.c src/lesson/lesson_exercise.c src/lesson/lesson_expect.c src/engine/claims.c src/engine/diagnose.c src/core/result.c src/lesson/expr.c src/core/util.c" ;;
+	fuzz_sanitize) echo "src/engine/sanitize.c src/core/util.c" ;;
+	fuzz_progress) echo "src/engine/exercise_work.c src/core/util.c" ;;
+	fuzz_stage_progress) echo "src/engine/progress.c src/core/util.c" ;;
+	fuzz_sass) echo "src/engine/sass.c src/core/util.c" ;;
+	fuzz_hotspots) echo "src/engine/hotspots_map.c src/engine/sass.c src/core/util.c" ;;
+	fuzz_compile) echo "src/engine/compile_parse.c src/core/util.c" ;;
+	fuzz_fields) echo "src/core/result.c src/core/util.c" ;;
+	fuzz_course) echo "src/lesson/course.c src/engine/results.c src/app/class_report.c src/core/json.c src/core/result.c src/lesson/plan.c src/lesson/lesson.c src/lesson/lesson_yaml.c src/core/yamldoc.c src/lesson/lesson_stage.c src/lesson/lesson_exercise.c src/lesson/lesson_expect.c src/engine/claims.c src/engine/diagnose.c src/runner/runner.c src/runner/runner_local.c src/runner/runner_ssh.c src/runner/runner_slurm.c src/lesson/expr.c src/core/util.c" ;;
+	fuzz_rules) echo "src/engine/diagnose.c src/core/yamldoc.c src/core/result.c src/lesson/expr.c src/core/util.c" ;;
+	fuzz_plan) echo "src/lesson/plan_wire.c src/lesson/plan.c src/lesson/lesson.c src/lesson/lesson_yaml.c src/core/yamldoc.c src/lesson/lesson_stage.c src/lesson/lesson_exercise.c src/lesson/lesson_expect.c src/engine/claims.c src/engine/diagnose.c src/core/result.c src/lesson/expr.c src/core/util.c" ;;
+	fuzz_replay) echo "src/engine/engine_replay.c src/lesson/plan.c src/lesson/lesson.c src/lesson/lesson_yaml.c src/core/yamldoc.c src/lesson/lesson_stage.c src/lesson/lesson_exercise.c src/lesson/lesson_expect.c src/engine/claims.c src/engine/diagnose.c src/core/result.c src/lesson/expr.c src/core/util.c" ;;
 	*)
-		for f in src/*.c; do
-			case ${f#src/} in
+		for f in src/*/*.c; do
+			case ${f##*/} in
 			main.c | cli.c | worker.c | gpu*.c | baseline.c | engine*.c | compile.c | counters* | report.c | json.c) ;;
 			*) printf '%s ' "$f" ;;
 			esac

@@ -1,4 +1,4 @@
-/* A stand-in for `cudaclimb __worker` that speaks the worker protocol (src/worker.h) with no GPU and
+/* A stand-in for `cudaclimb __worker` that speaks the worker protocol (src/runner/worker.h) with no GPU and
  * misbehaves on request, so that the engine's handling of a worker can be tested anywhere: run
  * cudaclimb with CUDACLIMB_WORKER=this and CC_FAKE set to
  *   ok        a device, and every run right (1 ms)       fault    a run faults, then the worker exits
@@ -6,11 +6,11 @@
  *   garbled   a result with a field that does not parse   die      exits in the middle of a result
  *   version   greets with another protocol version        nohello  never greets
  *   fault-once  the first run in CC_FAKE_STATE's life faults, later ones (fresh workers) are right
- *   echo      like ok, with a message that says what the request carried: each plan (src/plan_wire.h),
+ *   echo      like ok, with a message that says what the request carried: each plan (src/lesson/plan_wire.h),
  *             its size and its kernel launches as ENTRY GRID/BLOCK, and each blob of code, its size and
  *             whether it is an ELF image (code as bytes, not paths)
  * CC_FAKE_ARCH=sm_80 (say) describes a GPU of that architecture. A request with "hotspots 1" gets the
- * samples in the file CC_FAKE_HOTSPOTS names (the text form of src/hotspots.h), or without it the
+ * samples in the file CC_FAKE_HOTSPOTS names (the text form of src/worker/hotspots.h), or without it the
  * note CC_FAKE_HOTSPOTS_NOTE (or one of its own) saying why there are none. A result of a stage's
  * run lists its plan's steps ("step" lines), each taking 0.25 ms one after the other. With
  * CC_FAKE_NAME set, an ok result's message says it ("ran by NAME"), for tests of several workers;
@@ -43,7 +43,7 @@ static void device(void)
 static int hot_wanted;          /* the request asked for a hotspot pass */
 static run_result planned;      /* the steps of the request's plan */
 
-/* The plan's steps (src/plan_wire.h: "memset BUFFER VALUE", "launch ENTRY GX GY GZ BX BY BZ SHARED
+/* The plan's steps (src/lesson/plan_wire.h: "memset BUFFER VALUE", "launch ENTRY GX GY GZ BX BY BZ SHARED
  * NARGS"), timed 0.25 ms each, one after the other. */
 static void plan_steps(const char *text)
 {

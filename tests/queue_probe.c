@@ -1,4 +1,4 @@
-/* The GPU queue (src/gpulock.c) without a GPU, for tests/cli/queue.sh: queue as this process's
+/* The GPU queue (src/worker/gpulock.c) without a GPU, for tests/cli/queue.sh: queue as this process's
  * user, hold the "GPU" for HOLD_MS, and append one line to LOG (opened O_APPEND, one write):
  * "run TICKET_CTIME_NS START_NS END_NS PID UID". Notes go to stderr.
  * Usage: queue_probe UUID HOLD_MS LOG    (the queue folder is under $CUDACLIMB_LOCK_DIR)

@@ -1,4 +1,4 @@
-/* Tests for src/lesson_expect.c and src/claims.c: a stage's expect: list loads, malformed items fail
+/* Tests for src/lesson/lesson_expect.c and src/engine/claims.c: a stage's expect: list loads, malformed items fail
  * with the exact "file:line:col: message", claims hold, are contradicted or stay unknown on a run, and
  * every claim of the shipped lessons is checked against the recorded H100 runs
  * (tests/fixtures/recorded). Run from the repository root. */

@@ -1,4 +1,4 @@
-/* Tests for src/compile.c: the ptxas report parser on recorded logs, the cache key, and real NVRTC
+/* Tests for src/engine/compile.c: the ptxas report parser on recorded logs, the cache key, and real NVRTC
  * compiles (no GPU needed) into a temporary cache: results, caching, errors with line numbers, and
  * cache files written whole. */
 #include <stdarg.h>

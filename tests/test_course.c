@@ -1,4 +1,4 @@
-/* Tests for src/course.c, results.c, class_report.c: the course format and its errors at their
+/* Tests for src/lesson/course.c, results.c, class_report.c: the course format and its errors at their
  * file:line:col, the check against lessons, results written and read back (a file in one's name
  * owned by someone else is passed over, as is a record claiming another uid), and the class table
  * (best ratio, passed, late after the deadline). Run from the repository root. */

@@ -1,4 +1,4 @@
-/* Tests for src/diagnose.c with assets/rules.yaml: recorded counter sets give the expected diagnosis,
+/* Tests for src/engine/diagnose.c with assets/rules.yaml: recorded counter sets give the expected diagnosis,
  * every rule fires on at least one set, and broken rule files give file:line:col. Run from the
  * repository root.
  *

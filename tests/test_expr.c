@@ -1,4 +1,4 @@
-/* Tests for src/expr.c: parsing, evaluation, errors with columns, names, formatting. */
+/* Tests for src/lesson/expr.c: parsing, evaluation, errors with columns, names, formatting. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>

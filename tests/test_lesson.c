@@ -1,4 +1,4 @@
-/* Tests for src/lesson.c, lesson_stage.c, lesson_yaml.c: a valid lesson loads with the right fields,
+/* Tests for src/lesson/lesson.c, lesson_stage.c, lesson_yaml.c: a valid lesson loads with the right fields,
  * malformed ones fail with the exact "file:line:col: message", kernel files are checked against a
  * temporary tree, lesson_set_load keeps the good lessons and lists the bad, and every shipped lesson
  * loads. Run from the repository root. */

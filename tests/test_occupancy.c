@@ -1,4 +1,4 @@
-/* Tests for src/arch.c (assets/arch.yaml) and src/occupancy.c. Run from the repository root.
+/* Tests for src/engine/arch.c (assets/arch.yaml) and src/engine/occupancy.c. Run from the repository root.
  *
  * Every expected occupancy is worked out by hand from the documented rules, the arithmetic next to
  * the assertion:

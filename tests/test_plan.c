@@ -1,4 +1,4 @@
-/* Tests for src/plan.c: a stage (or the baseline) of a lesson loaded from a buffer made concrete for
+/* Tests for src/lesson/plan.c: a stage (or the baseline) of a lesson loaded from a buffer made concrete for
  * given settings and device: defaults, --set overrides, every refusal with its message, launches,
  * arguments, defines, the model; and the shipped bandwidth lesson at its defaults. Run from the
  * repository root. */

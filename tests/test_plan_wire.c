@@ -1,4 +1,4 @@
-/* Tests for src/plan_wire.c: plans made by plan_make (a stage with a memset, a scratch buffer and
+/* Tests for src/lesson/plan_wire.c: plans made by plan_make (a stage with a memset, a scratch buffer and
  * arguments of every type; the baseline; tensor maps) written and read back are the same plan, value
  * for value; broken texts are refused with the line and what is wrong. */
 #include <stdarg.h>

@@ -1,4 +1,4 @@
-/* Tests for src/progress.c: the learner's progress file (its format, which existing files must keep
+/* Tests for src/engine/progress.c: the learner's progress file (its format, which existing files must keep
  * loading in), the merge of two sessions under the lock, and the scoring of a run into it. */
 #include <stdarg.h>
 #include <stddef.h>

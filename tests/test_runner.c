@@ -1,4 +1,4 @@
-/* Tests for src/runner*.c and the worker protocol over them (src/worker.c): the runner's settings
+/* Tests for src/runner*.c and the worker protocol over them (src/runner/worker.c): the runner's settings
  * and their refusals; a runner of the test's own (a table of functions fed from a string) under the
  * worker, for the greeting, a device, a note and an end; the ssh and slurm runners against stand-in
  * ssh and srun programs (shell scripts), for the command lines they build and the one line each

@@ -1,4 +1,4 @@
-/* Tests for src/sanitize.c: reports in the shapes compute-sanitizer writes (two wordings of the
+/* Tests for src/engine/sanitize.c: reports in the shapes compute-sanitizer writes (two wordings of the
  * location line), the error in the learner's file preferred, clean reports, and the wrapper argv. */
 #include <stdarg.h>
 #include <stddef.h>

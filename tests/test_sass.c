@@ -1,4 +1,4 @@
-/* Tests for src/sass.c on listings recorded from nvdisasm 13.5 -c -g over cubins NVRTC made for
+/* Tests for src/engine/sass.c on listings recorded from nvdisasm 13.5 -c -g over cubins NVRTC made for
  * sm_90 (tests/fixtures/sass/): instructions, their source lines, classes and load widths; the
  * vectorised SAXPY loads 128 bits and the coalesced one does not; the Hopper stage issues wgmma, the
  * mma pipeline HMMA, ldmatrix and cp.async; a register-tiled SGEMM is mostly FFMA. Run from the

@@ -1,4 +1,4 @@
-/* Tests for src/yamldoc.c: a syntax error at its file:line:col (1-based), an encoding error at its
+/* Tests for src/core/yamldoc.c: a syntax error at its file:line:col (1-based), an encoding error at its
  * real place, a wrong type, an unknown and a missing required key, numbers (the grammar, the range
  * of the type and the caller's range), booleans, lists of strings, and one document only. */
 #include <stdarg.h>

@@ -1,4 +1,4 @@
-/* tui: the ncurses front end. It uses only the engine's API (src/engine.h); no CUDA here. */
+/* tui: the ncurses front end. It uses only the engine's API (src/engine/engine.h); no CUDA here. */
 #ifndef CC_TUI_H
 #define CC_TUI_H
 #include "engine.h"

@@ -1,4 +1,4 @@
-/* tui_exercise: the model of the stage view's exercise mode (src/exercise.h does the work): the
+/* tui_exercise: the model of the stage view's exercise mode (src/engine/exercise.h does the work): the
  * learner's file (its text, and an inotify watch on its folder so that a save from any editor tries
  * it again), the try in flight and its verdict, the compiler's messages on the learner's lines, the
  * hints shown, the diff against the stage's kernel once it may open, and every exercise's progress

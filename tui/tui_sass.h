@@ -1,4 +1,4 @@
-/* tui_sass: the machine code views' text, from a parsed listing (src/sass.h): the counts header,
+/* tui_sass: the machine code views' text, from a parsed listing (src/engine/sass.h): the counts header,
  * the counts against the previous stage's, the opcodes' diff, the colour role of an instruction
  * and of a PTX line. The tags are report_sass's (sass_tag). Pure: no curses, unit-tested. */
 #ifndef CC_TUI_SASS_H

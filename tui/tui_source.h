@@ -1,5 +1,5 @@
 /* tui_source: a kernel's source as lines and its syntax colouring (the line diff between two
- * sources is src/diff.h). Pure: no curses, unit-tested. */
+ * sources is src/core/diff.h). Pure: no curses, unit-tested. */
 #ifndef CC_TUI_SOURCE_H
 #define CC_TUI_SOURCE_H
 #include <stddef.h>

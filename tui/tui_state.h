@@ -1,4 +1,4 @@
-/* tui_state: the TUI's older names for the learner's progress, which src/progress.h keeps. Only
+/* tui_state: the TUI's older names for the learner's progress, which src/engine/progress.h keeps. Only
  * tui_stage.c still uses them; new code calls progress_* directly. */
 #ifndef CC_TUI_STATE_H
 #define CC_TUI_STATE_H

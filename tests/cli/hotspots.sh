@@ -22,7 +22,7 @@ else
 	skip "hotspots: a GPU is here: tests/gpu/hotspots.sh samples on it"
 fi
 
-if ! cc -std=c11 -D_GNU_SOURCE -Isrc -I$cuda/include tests/fake_worker.c src/result.c src/util.c -o "$tmp/fake" 2>"$tmp/cc.log"; then
+if ! cc -std=c11 -D_GNU_SOURCE -Isrc/core -Isrc/lesson -Isrc/engine -Isrc/runner -Isrc/worker -Isrc/app -I$cuda/include tests/fake_worker.c src/core/result.c src/core/util.c -o "$tmp/fake" 2>"$tmp/cc.log"; then
 	fail "hotspots: the fake worker did not build: $(head -3 "$tmp/cc.log")"; exit 0
 fi
 export CUDACLIMB_WORKER=$tmp/fake

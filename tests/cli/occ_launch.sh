@@ -7,7 +7,7 @@
 . tests/lib.sh
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 cuda=${CUDA_HOME:-/usr/local/cuda}
-if ! cc -std=c11 -D_GNU_SOURCE -Isrc -I$cuda/include tests/fake_worker.c src/result.c src/util.c -o "$tmp/fake" 2>"$tmp/cc.log"; then
+if ! cc -std=c11 -D_GNU_SOURCE -Isrc/core -Isrc/lesson -Isrc/engine -Isrc/runner -Isrc/worker -Isrc/app -I$cuda/include tests/fake_worker.c src/core/result.c src/core/util.c -o "$tmp/fake" 2>"$tmp/cc.log"; then
 	fail "occ launch: the fake worker did not build: $(head -3 "$tmp/cc.log")"; exit 0
 fi
 CUDACLIMB_WORKER=$tmp/fake CC_FAKE=echo $B run launch/api --reps 3 --no-counters --json >"$tmp/r.json" 2>"$tmp/r.err"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The fair GPU queue (src/gpulock.c), without a GPU, through tests/queue_probe.c: a simulated class
+# The fair GPU queue (src/worker/gpulock.c), without a GPU, through tests/queue_probe.c: a simulated class
 # of 30 processes as 3 users (when this runs as root, with setpriv; else one user, said so) queue
 # at once; no two "timed runs" overlap, they are served in the order their tickets were made, and
 # all are served. A holder killed with SIGKILL does not block the next; a forged ticket (named for
@@ -10,7 +10,7 @@
 tmp=$(mktemp -d); trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 chmod 755 "$tmp"
 cuda=${CUDA_HOME:-/usr/local/cuda}
-if ! cc -std=c11 -D_GNU_SOURCE -Isrc -I$cuda/include tests/queue_probe.c src/gpulock.c src/util.c -o "$tmp/probe" 2>"$tmp/cc.log"; then
+if ! cc -std=c11 -D_GNU_SOURCE -Isrc/core -Isrc/lesson -Isrc/engine -Isrc/runner -Isrc/worker -Isrc/app -I$cuda/include tests/queue_probe.c src/worker/gpulock.c src/core/util.c -o "$tmp/probe" 2>"$tmp/cc.log"; then
 	fail "queue: the probe did not build: $(head -3 "$tmp/cc.log")"; exit 0
 fi
 chmod 755 "$tmp/probe"

@@ -26,7 +26,7 @@ trap 'exit 1' HUP INT TERM PIPE
 chmod 755 "$tmp"
 mkdir -p "$tmp/state" "$tmp/spool"
 cuda=${CUDA_HOME:-/usr/local/cuda}
-if ! cc -std=c11 -D_GNU_SOURCE -Isrc -I$cuda/include tests/fake_worker.c src/result.c src/util.c -o "$tmp/fake" 2>"$tmp/cc.log"; then
+if ! cc -std=c11 -D_GNU_SOURCE -Isrc/core -Isrc/lesson -Isrc/engine -Isrc/runner -Isrc/worker -Isrc/app -I$cuda/include tests/fake_worker.c src/core/result.c src/core/util.c -o "$tmp/fake" 2>"$tmp/cc.log"; then
 	fail "runner slurm: the fake worker did not build: $(head -3 "$tmp/cc.log")"; exit 0
 fi
 dd if=/dev/urandom of="$tmp/munge.key" bs=1024 count=1 2>/dev/null

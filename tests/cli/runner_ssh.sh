@@ -21,7 +21,7 @@ trap 'exit 1' HUP INT TERM PIPE
 chmod 700 "$tmp"
 root=$(pwd)
 cuda=${CUDA_HOME:-/usr/local/cuda}
-if ! cc -std=c11 -D_GNU_SOURCE -Isrc -I$cuda/include tests/fake_worker.c src/result.c src/util.c -o "$tmp/fake" 2>"$tmp/cc.log"; then
+if ! cc -std=c11 -D_GNU_SOURCE -Isrc/core -Isrc/lesson -Isrc/engine -Isrc/runner -Isrc/worker -Isrc/app -I$cuda/include tests/fake_worker.c src/core/result.c src/core/util.c -o "$tmp/fake" 2>"$tmp/cc.log"; then
 	fail "runner ssh: the fake worker did not build: $(head -3 "$tmp/cc.log")"; exit 0
 fi
 ssh-keygen -q -t ed25519 -N '' -f "$tmp/host_key" && ssh-keygen -q -t ed25519 -N '' -f "$tmp/id" || { fail "runner ssh: ssh-keygen"; exit 0; }

@@ -1,10 +1,10 @@
-/* libFuzzer target for a stage's expect: list (src/lesson_expect.c) and the claims checked on a run
- * (src/claims.c): the input is the flow-style value of expect: in a fixed one-stage lesson. It either
+/* libFuzzer target for a stage's expect: list (src/lesson/lesson_expect.c) and the claims checked on a run
+ * (src/engine/claims.c): the input is the flow-style value of expect: in a fixed one-stage lesson. It either
  * loads, with every claim an expression over known names that a run leaves in one of three states,
  * or fails with "fuzz.yaml:line:col: ...".
- *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Isrc -I/usr/local/cuda/include tests/fuzz/fuzz_expect.c \
- *     src/lesson.c src/lesson_yaml.c src/yamldoc.c src/lesson_stage.c src/lesson_exercise.c src/lesson_expect.c \
- *     src/claims.c src/diagnose.c src/result.c src/expr.c src/util.c -lyaml -lm -o build-fuzz/fuzz_expect
+ *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Isrc/core -Isrc/lesson -Isrc/engine -Isrc/runner -Isrc/worker -Isrc/app -I/usr/local/cuda/include tests/fuzz/fuzz_expect.c \
+ *     src/lesson/lesson.c src/lesson/lesson_yaml.c src/core/yamldoc.c src/lesson/lesson_stage.c src/lesson/lesson_exercise.c src/lesson/lesson_expect.c \
+ *     src/engine/claims.c src/engine/diagnose.c src/core/result.c src/lesson/expr.c src/core/util.c -lyaml -lm -o build-fuzz/fuzz_expect
  *   build-fuzz/fuzz_expect -max_total_time=60 NEW_CORPUS_DIR tests/fuzz/corpus/expect */
 #include <stddef.h>
 #include <stdint.h>

@@ -1,4 +1,4 @@
-/* libFuzzer target for src/expr.c: parse, evaluate, list names, format, free. */
+/* libFuzzer target for src/lesson/expr.c: parse, evaluate, list names, format, free. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,10 +1,10 @@
-/* libFuzzer target for the worker protocol's fields (src/result.c): each input line "name value" is
+/* libFuzzer target for the worker protocol's fields (src/core/result.c): each input line "name value" is
  * set on a run result and a device description, both in the escaped form the pipe carries and as
  * plain text (JSON, replay); a "step ..." line is parsed as the worker's step line (run_step_parse) and
  * what it accepts must write back and parse again the same; the escaping must round-trip any string,
  * and the findings' text form must read back to the same text.
- *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Isrc -I$CUDA_HOME/include \
- *     tests/fuzz/fuzz_fields.c src/result.c src/util.c -o build-fuzz/fuzz_fields */
+ *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Isrc/core -Isrc/lesson -Isrc/engine -Isrc/runner -Isrc/worker -Isrc/app -I$CUDA_HOME/include \
+ *     tests/fuzz/fuzz_fields.c src/core/result.c src/core/util.c -o build-fuzz/fuzz_fields */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>

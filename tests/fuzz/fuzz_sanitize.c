@@ -1,7 +1,7 @@
 /* libFuzzer target for the compute-sanitizer report parser (san_parse), both tools, with and
  * without a file hint, into a buffer of any size.
- *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Isrc -I$CUDA_HOME/include \
- *     tests/fuzz/fuzz_sanitize.c src/sanitize.c src/util.c -o build-fuzz/fuzz_sanitize */
+ *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Isrc/core -Isrc/lesson -Isrc/engine -Isrc/runner -Isrc/worker -Isrc/app -I$CUDA_HOME/include \
+ *     tests/fuzz/fuzz_sanitize.c src/engine/sanitize.c src/core/util.c -o build-fuzz/fuzz_sanitize */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,8 +1,8 @@
-/* libFuzzer target for the learner's progress file (src/progress.c): the input is read as the file,
+/* libFuzzer target for the learner's progress file (src/engine/progress.c): the input is read as the file,
  * written back, read and written again (the second text must equal the first: the format is stable),
  * then merged into a copy and scored into.
- *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Isrc -I$CUDA_HOME/include \
- *     tests/fuzz/fuzz_stage_progress.c src/progress.c src/util.c -o build-fuzz/fuzz_stage_progress */
+ *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Isrc/core -Isrc/lesson -Isrc/engine -Isrc/runner -Isrc/worker -Isrc/app -I$CUDA_HOME/include \
+ *     tests/fuzz/fuzz_stage_progress.c src/engine/progress.c src/core/util.c -o build-fuzz/fuzz_stage_progress */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* cub_reduce: C interface to cub::DeviceReduce::Sum (src/cub_reduce.cu). */
+/* cub_reduce: C interface to cub::DeviceReduce::Sum (src/worker/cub_reduce.cu). */
 #ifndef CC_CUB_REDUCE_H
 #define CC_CUB_REDUCE_H
 #include <stddef.h>

@@ -88,7 +88,7 @@ typedef struct {
 } lesson_exercise;
 
 /* A claim of the stage's text (expect:): a condition over a run's measurements (the names of
- * src/claims.h) that should hold; why, optional, is the sentence it checks. */
+ * src/engine/claims.h) that should hold; why, optional, is the sentence it checks. */
 typedef struct { lesson_expr cond; char *why; } lesson_claim;
 
 typedef struct {

@@ -56,7 +56,7 @@ const char *diagnose_rule_id(int i);
 int diagnose_run(const run_result *r, const diag_inputs *in, diag_finding *out, int max);
 
 /* The value of one of those names (not NUL-terminated: len bytes) for r and in: 0 and *out, or -1
- * when the name is unknown or its value was not measured in this run. For claims (src/claims.h). */
+ * when the name is unknown or its value was not measured in this run. For claims (src/engine/claims.h). */
 int diagnose_value(const run_result *r, const diag_inputs *in, const char *name, size_t len, expr_value *out);
 
 /* The names expressions may use, NULL-terminated (static). */

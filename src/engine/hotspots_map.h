@@ -1,5 +1,5 @@
 /* hotspots_map: the worker's program-counter samples (the text form of hotspots.h) read back, and
- * laid over the stage's machine code (src/sass.h): per SASS instruction and per source line, the
+ * laid over the stage's machine code (src/engine/sass.h): per SASS instruction and per source line, the
  * samples and the count per stall reason; the stall reasons in plain words. Pure text and
  * arithmetic, no CUDA: the CLI, the TUI and the fuzz target use it alike. */
 #ifndef CC_HOTSPOTS_MAP_H
