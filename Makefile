@@ -27,13 +27,17 @@ CUDA_LIBS := -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lnvrtc -lcudart
              -ldl -lpthread -lrt -lstdc++ -lm
 SAN       ?=
 
-ENGINE_C   := $(filter-out src/app/main.c,$(wildcard $(addsuffix /*.c,$(SRC_DIRS))))
+# The engine library holds no front end; the CLI (src/app, which starts the TUI) is a library of
+# its own, so that nothing below it can reach the terminal.
+ENGINE_C   := $(wildcard $(addsuffix /*.c,$(filter-out src/app,$(SRC_DIRS))))
+APP_C      := $(filter-out src/app/main.c,$(wildcard src/app/*.c))
 ENGINE_CXX := $(wildcard $(addsuffix /*.cpp,$(SRC_DIRS)))
 ENGINE_CU  := $(wildcard $(addsuffix /*.cu,$(SRC_DIRS)))
 TUI_C      := $(wildcard tui/*.c)
 OBJ_DIR    := $(BUILD)/obj
 ENGINE_OBJ := $(ENGINE_C:%.c=$(OBJ_DIR)/%.o) $(ENGINE_CXX:%.cpp=$(OBJ_DIR)/%.o) $(ENGINE_CU:%.cu=$(OBJ_DIR)/%.cu.o)
 TUI_OBJ    := $(TUI_C:%.c=$(OBJ_DIR)/%.o)
+APP_OBJ    := $(APP_C:%.c=$(OBJ_DIR)/%.o)
 BIN        := $(BUILD)/cudaclimb
 TESTS_C    := $(wildcard tests/test_*.c)
 TEST_BINS  := $(TESTS_C:tests/%.c=$(BUILD)/tests/%)
@@ -55,12 +59,16 @@ $(BUILD)/libengine.a: $(ENGINE_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BIN): $(OBJ_DIR)/src/app/main.o $(TUI_OBJ) $(BUILD)/libengine.a
+$(BUILD)/libapp.a: $(APP_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BIN): $(OBJ_DIR)/src/app/main.o $(BUILD)/libapp.a $(TUI_OBJ) $(BUILD)/libengine.a
 	$(CC) $(SAN) -o $@ $^ $(PKG_LIBS) $(CUDA_LIBS)
 
-$(BUILD)/tests/%: tests/%.c $(BUILD)/libengine.a $(TUI_OBJ)
+$(BUILD)/tests/%: tests/%.c $(BUILD)/libapp.a $(BUILD)/libengine.a $(TUI_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(SAN) -Itui -o $@ $< $(TUI_OBJ) $(BUILD)/libengine.a $(PKG_LIBS) -lcmocka $(CUDA_LIBS)
+	$(CC) $(CFLAGS) $(SAN) -Itui -o $@ $< $(BUILD)/libapp.a $(TUI_OBJ) $(BUILD)/libengine.a $(PKG_LIBS) -lcmocka $(CUDA_LIBS)
 
 # Installs what is missing (Debian/Ubuntu), or says the exact command to run: deps-run only what the
 # tool needs, deps that and what the tests need (cmocka, tmux) too.
