@@ -37,7 +37,7 @@ for size in "80 24" "200 60"; do
 done
 
 # The fake worker with samples placed on this compile's instructions.
-if ! cc -std=c11 -D_GNU_SOURCE -I"$ROOT/src" -I$cuda/include "$ROOT/tests/fake_worker.c" "$ROOT/src/result.c" "$ROOT/src/util.c" -o "$TMP/fake" 2>"$TMP/cc.log"; then
+if ! cc -std=c11 -D_GNU_SOURCE -I"$ROOT/src/core" -I"$ROOT/src/lesson" -I"$ROOT/src/engine" -I"$ROOT/src/runner" -I"$ROOT/src/worker" -I$cuda/include "$ROOT/tests/fake_worker.c" "$ROOT/src/core/result.c" "$ROOT/src/core/util.c" -o "$TMP/fake" 2>"$TMP/cc.log"; then
 	fail "the fake worker did not build" "$(head -3 "$TMP/cc.log")"; exit 0
 fi
 if ! (cd "$ROOT" && "$BIN" show transpose/tile --sass) >"$TMP/sass" 2>&1; then
