@@ -428,10 +428,11 @@ static const diag_inputs h100_fp32 = {0, 0, 132, 2993.66, 66908.16};
 static const diag_inputs h100_bf16 = {0, 0, 132, 2993.66, 1070530.56};
 
 /* The recorded result of stage in lesson's fixture, copied into *r; fails the test when absent. */
-static void recorded(const char *lid, const char *stage, run_result *r)
+/* The recorded run of stage in tests/fixtures/recorded/FILE.json, copied into r (no log). */
+static void recorded_in(const char *file, const char *stage, run_result *r)
 {
 	char path[256], err[512];
-	snprintf(path, sizeof path, "tests/fixtures/recorded/h100-1707a90-%s.json", lid);
+	snprintf(path, sizeof path, "tests/fixtures/recorded/%s.json", file);
 	replay *rp = replay_load(path, err, sizeof err);
 	if (!rp)
 		fail_msg("%s", err);
@@ -439,11 +440,20 @@ static void recorded(const char *lid, const char *stage, run_result *r)
 		if (!strcmp(replay_result(rp, i)->stage, stage)) {
 			*r = *replay_result(rp, i);
 			r->log = NULL;
+			r->hotspots = NULL;
 			replay_free(rp);
 			return;
 		}
 	replay_free(rp);
 	fail_msg("no stage %s in %s", stage, path);
+}
+
+/* The same from the first H100 recording (1707a90) of lesson lid. */
+static void recorded(const char *lid, const char *stage, run_result *r)
+{
+	char file[96];
+	snprintf(file, sizeof file, "h100-1707a90-%s", lid);
+	recorded_in(file, stage, r);
 }
 
 /* bank_conflicts on the H100 runs recorded with shared-memory wavefronts: where replays are a real
@@ -462,20 +472,15 @@ static void test_h100_bank_share(void **state)
 		{"transpose", "padded", 0},
 	};
 	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
-		char path[256], err[512];
-		snprintf(path, sizeof path, "tests/fixtures/recorded/h100-bf8d54d-%s.json", want[i].lesson);
-		replay *rp = replay_load(path, err, sizeof err);
-		if (!rp) fail_msg("%s", err);
-		const run_result *r = NULL;
-		for (int k = 0; k < replay_count(rp) && !r; k++)
-			if (!strcmp(replay_result(rp, k)->stage, want[i].stage)) r = replay_result(rp, k);
-		assert_non_null(r);
-		assert_true(r->smem_wavefronts > 0);
+		char file[96];
+		run_result r;
+		snprintf(file, sizeof file, "h100-bf8d54d-%s", want[i].lesson);
+		recorded_in(file, want[i].stage, &r);
+		assert_true(r.smem_wavefronts > 0);
 		diag_finding f[8];
-		int n = diagnose_run(r, !strcmp(want[i].lesson, "tensorcore") ? &h100_bf16 : &h100_fp32, f, 8), seen = 0;
+		int n = diagnose_run(&r, !strcmp(want[i].lesson, "tensorcore") ? &h100_bf16 : &h100_fp32, f, 8), seen = 0;
 		for (int k = 0; k < n; k++) seen |= !strcmp(f[k].rule, "bank_conflicts");
 		if (seen != want[i].fires) fail_msg("%s/%s: bank_conflicts %s", want[i].lesson, want[i].stage, seen ? "fired" : "silent");
-		replay_free(rp);
 	}
 }
 
@@ -492,18 +497,11 @@ static void test_h100_passes(void **state)
 		{"h100-7092b07-bandwidth", "coalesced", "memory_bound_close"},
 	};
 	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
-		char path[256], err[512];
-		snprintf(path, sizeof path, "tests/fixtures/recorded/%s.json", want[i].file);
-		replay *rp = replay_load(path, err, sizeof err);
-		if (!rp) fail_msg("%s", err);
-		const run_result *r = NULL;
-		for (int k = 0; k < replay_count(rp) && !r; k++)
-			if (!strcmp(replay_result(rp, k)->stage, want[i].stage)) r = replay_result(rp, k);
-		assert_non_null(r);
-		if (strstr(want[i].ids, "extra_passes")) assert_true(r->gld_sectors_per_request > 0 && r->gld_sectors_per_request < 8);
+		run_result r;
+		recorded_in(want[i].file, want[i].stage, &r);
+		if (strstr(want[i].ids, "extra_passes")) assert_true(r.gld_sectors_per_request > 0 && r.gld_sectors_per_request < 8);
 		print_message("  %s/%s\n", want[i].file, want[i].stage);
-		expect(r, &h100_fp32, want[i].ids, NULL, 0);
-		replay_free(rp);
+		expect(&r, &h100_fp32, want[i].ids, NULL, 0);
 	}
 }
 
