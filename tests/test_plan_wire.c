@@ -237,6 +237,13 @@ static void test_refused(void **state)
 	refused("params 0 1", "params 0 2", "plan line 11: '2' is not a whole number from 0 to 1");
 	refused("stage 0\n", "", "plan line 16: no stage");
 	refused("stage 0", "stage -1", "plan line 17: a baseline has one library call, not 2");
+	/* found by fuzz_plan: a launch read under "stage -1" (grid 0 allowed) and then "stage 0" wrote a
+	 * plan that did not read back */
+	refused("end\n", "stage 0\nend\n", "plan line 17: a second stage line");
+	const char late[] = "plan 1\nmemset y 0\nstage 0\nend\n";
+	assert_int_equal(plan_wire_read(&p, late, sizeof late - 1, err, sizeof err), -1);
+	plan_free(&p);
+	assert_true(strstr(err, "the stage after the steps") || strstr(err, "no buffer named"));
 	refused("uses_occ 0", "frobnicate 0", "plan line 9: 'frobnicate' is not part of a plan");
 	refused("var n i 8\n", "var n i 8\n\n", "plan line 11: an empty line");
 	char nul[] = "plan 1\nstage 0\0\nend\n";

@@ -263,7 +263,11 @@ static int read_line(rd *r, char **t, int n, const char *rest)
 		r->args_left--;
 		return 0;
 	}
-	if (!strcmp(k, "stage")) return n != 2 ? bad(r, "stage takes one number") : get_int(r, t[1], -1, 1 << 20, &p->stage);
+	if (!strcmp(k, "stage")) {   /* once, before the steps: a launch's limits depend on it */
+		if (p->stage != -2) return bad(r, "a second stage line");
+		if (p->nlaunches) return bad(r, "the stage after the steps");
+		return n != 2 ? bad(r, "stage takes one number") : get_int(r, t[1], -1, 1 << 20, &p->stage);
+	}
 	if (!strcmp(k, "lesson")) { p->lesson_path = own(p, rest); return 0; }
 	if (!strcmp(k, "peak")) {
 		int pk = n == 2 ? peak_parse(t[1]) : -1;
