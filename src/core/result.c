@@ -15,7 +15,8 @@ const field run_result_fields[] = {
 	R(occ_api_blocks, FT_INT), R(reps, FT_INT), R(ms_median, FT_DBL), R(ms_min, FT_DBL),
 	R(ms_max, FT_DBL), R(bytes, FT_DBL), R(flops, FT_DBL), R(working_set, FT_DBL), R(gbps, FT_DBL),
 	R(gflops, FT_DBL), R(pct_theoretical_bw, FT_DBL), R(pct_attainable_bw, FT_DBL),
-	R(pct_compute_peak, FT_DBL), R(fits_l2, FT_INT), R(checked, FT_INT), R(passed, FT_INT),
+	R(pct_compute_peak, FT_DBL), R(fits_l2, FT_INT), R(h2d_bytes, FT_DBL), R(d2h_bytes, FT_DBL),
+	R(kernel_ms, FT_DBL), R(bound_ms, FT_DBL), R(checked, FT_INT), R(passed, FT_INT),
 	R(max_abs_err, FT_DBL), R(max_rel_err, FT_DBL), R(bad_count, FT_I64), R(first_bad, FT_I64),
 	R(nan_count, FT_I64), R(unwritten, FT_I64), R(issue, FT_STR), R(seed, FT_U64), R(pair_ms_median, FT_DBL),
 	R(pair_ratio, FT_DBL), R(pair_ratio_p20, FT_DBL), R(pair_ratio_p80, FT_DBL), R(achieved_occupancy, FT_DBL), R(dram_bytes_read, FT_DBL),
@@ -34,6 +35,7 @@ const int run_result_nfields = (int)(sizeof run_result_fields / sizeof run_resul
 const field run_step_fields[] = {
 	S(kind, FT_STR), S(entry, FT_STR), S(stream, FT_INT), S(grid, FT_U3), S(block, FT_U3), S(dynamic_smem, FT_I64),
 	S(regs, FT_INT), S(static_smem, FT_I64), S(ms_median, FT_DBL), S(start_ms, FT_DBL), S(end_ms, FT_DBL),
+	S(dir, FT_STR), S(bytes, FT_I64),
 };
 const int run_step_nfields = (int)(sizeof run_step_fields / sizeof run_step_fields[0]);
 
@@ -45,7 +47,7 @@ const field device_info_fields[] = {
 	D(smem_per_sm, FT_I64), D(max_threads_per_block, FT_INT), D(max_threads_per_sm, FT_INT),
 	D(max_blocks_per_sm, FT_INT), D(regs_per_sm, FT_INT), D(regs_per_block, FT_INT), D(warp_size, FT_INT),
 	D(bw_theoretical_gbps, FT_DBL), D(bw_theoretical_src, FT_STR), D(bw_attainable_gbps, FT_DBL),
-	D(bw_attainable_src, FT_STR), D(fp32_gflops, FT_DBL), D(fp32_src, FT_STR),
+	D(bw_attainable_src, FT_STR), D(h2d_gbps, FT_DBL), D(d2h_gbps, FT_DBL), D(fp32_gflops, FT_DBL), D(fp32_src, FT_STR),
 	D(bf16_tensor_gflops, FT_DBL), D(tensor_src, FT_STR), D(driver_version, FT_INT),
 	D(runtime_version, FT_INT),
 };
@@ -208,9 +210,9 @@ void run_step_init(run_step *s)
 void run_step_write(FILE *f, const run_result *r, int i)
 {
 	const run_step *s = &r->steps[i];
-	fprintf(f, "step %d %s %d %u,%u,%u %u,%u,%u %lld %d %lld %.17g %.17g %.17g ", i, s->kind, s->stream, s->grid[0], s->grid[1],
+	fprintf(f, "step %d %s %d %u,%u,%u %u,%u,%u %lld %d %lld %.17g %.17g %.17g %s %lld ", i, s->kind, s->stream, s->grid[0], s->grid[1],
 	        s->grid[2], s->block[0], s->block[1], s->block[2], (long long)s->dynamic_smem, s->regs, (long long)s->static_smem,
-	        s->ms_median, s->start_ms, s->end_ms);
+	        s->ms_median, s->start_ms, s->end_ms, s->dir[0] ? s->dir : "-", (long long)s->bytes);
 	field_escape(f, s->entry);
 	fputc('\n', f);
 }
@@ -231,19 +233,21 @@ static void unescape_into(char *dst, size_t n, const char *s);
 
 int run_step_parse(run_result *r, const char *v)
 {
-	char w[11][40];
-	for (int i = 0; i < 11; i++) if (word(&v, w[i], sizeof w[i])) return -1;
+	char w[13][40];
+	for (int i = 0; i < 13; i++) if (word(&v, w[i], sizeof w[i])) return -1;
 	run_step s;
 	run_step_init(&s);
 	char *end;
 	long idx = strtol(w[0], &end, 10);
 	if (*end || end == w[0] || idx != r->nsteps || r->nsteps >= RUN_MAX_STEPS) return -1;
-	if (strcmp(w[1], "launch") && strcmp(w[1], "memset")) return -1;
+	if (strcmp(w[1], "launch") && strcmp(w[1], "memset") && strcmp(w[1], "copy")) return -1;
 	strfmt(s.kind, sizeof s.kind, "%s", w[1]);
 	/* The rest through the field table: the same parsing as every other field. */
-	const char *names[] = { "stream", "grid", "block", "dynamic_smem", "regs", "static_smem", "ms_median", "start_ms", "end_ms" };
-	for (int i = 0; i < 9; i++)
+	const char *names[] = { "stream", "grid", "block", "dynamic_smem", "regs", "static_smem", "ms_median", "start_ms", "end_ms", "dir", "bytes" };
+	for (int i = 0; i < 11; i++)
 		if (field_set_plain(run_step_fields, run_step_nfields, &s, names[i], w[2 + i])) return -1;
+	if (!strcmp(s.dir, "-")) s.dir[0] = 0;
+	else if (strcmp(s.dir, "h2d") && strcmp(s.dir, "d2h") && strcmp(s.dir, "d2d")) return -1;
 	if (!*v) return -1;
 	unescape_into(s.entry, sizeof s.entry, v);
 	r->steps[r->nsteps++] = s;

@@ -42,16 +42,20 @@ typedef struct {
 typedef struct { int n; diag_finding f[RUN_FINDINGS_MAX]; } run_findings;
 
 /* One step of a stage (a kernel launch or a memset), as it ran: what the stage's timeline draws. */
-#define RUN_MAX_STEPS 16
+#define RUN_MAX_STEPS 128
 typedef struct {
-	char kind[12];                  /* "launch", "memset" (plan_step_name) */
-	char entry[64];                 /* the kernel's name; a memset's buffer */
-	int stream;                     /* the stream it ran on (0 for now: every step runs on stream 0) */
+	char kind[12];                  /* "launch", "memset", "copy" (plan_step_name) */
+	char entry[64];                 /* the kernel's name; a memset's buffer; a copy's "src>dst" */
+	int stream;                     /* the stream it ran on (0: the default stream) */
+	char dir[8];                    /* a copy's direction: "h2d", "d2h", "d2d"; "" for the others */
+	int64_t bytes;                  /* a copy's or memset's bytes; 0 for a launch */
 	unsigned grid[3], block[3];     /* a launch's; 0 for a memset */
 	int64_t dynamic_smem;           /* bytes */
 	int regs; int64_t static_smem;  /* from the compile (the driver's when the compile did not say); -1 unknown */
 	/* Medians over a short pass of its own after the timed runs (CUDA events around each step), in ms; start
-	 * and end from the stage's start (the event before its first step); -1 when not measured. */
+	 * and end from the stage's start (the event before its first step); -1 when not measured. With more
+	 * than one stream the steps run as scheduled, each between two events on its own stream, so spans on
+	 * different streams may intersect (the timeline shows the overlap). */
 	double ms_median, start_ms, end_ms;
 } run_step;
 
@@ -79,6 +83,10 @@ typedef struct {
 	double gbps, gflops;
 	double pct_theoretical_bw, pct_attainable_bw, pct_compute_peak;
 	int fits_l2;
+	/* A stage with copy steps: the bound of a perfect pipeline, max(h2d_bytes at the device's measured
+	 * host-to-device copy bandwidth, d2h_bytes at its device-to-host one, kernel_ms), in ms; 0 when the
+	 * stage copies nothing. kernel_ms: the stage's kernel steps one after another, alone (a serial pass). */
+	double h2d_bytes, d2h_bytes, kernel_ms, bound_ms;
 	/* check */
 	int checked, passed;
 	double max_abs_err, max_rel_err;
@@ -129,6 +137,7 @@ typedef struct {
 	char bw_theoretical_src[96];
 	double bw_attainable_gbps;      /* calibration copy */
 	char bw_attainable_src[96];
+	double h2d_gbps, d2h_gbps;      /* calibration: pinned host-to-device and device-to-host copies (cudaMemcpyAsync) */
 	double fp32_gflops;             /* SMs x lanes x 2 x clock */
 	char fp32_src[96];
 	double bf16_tensor_gflops;      /* from assets/arch.yaml */
@@ -184,7 +193,7 @@ void run_findings_parse(run_findings *fs, const char *text);
 /* A step with nothing measured: regs, static_smem and the times -1. */
 void run_step_init(run_step *s);
 /* The worker protocol's line for step i of r: "step I KIND STREAM GX,GY,GZ BX,BY,BZ DSMEM REGS SSMEM MS START
- * END ENTRY\n", the entry last (escaped as strings are, so it may hold anything). */
+ * END DIR BYTES ENTRY\n" (DIR "-" unless a copy), the entry last (escaped as strings are, so it may hold anything). */
 void run_step_write(FILE *f, const run_result *r, int i);
 /* Appends the step of such a line (v: what follows "step ") to r: 0, or -1 when it is malformed, out of
  * order (I must be r->nsteps), of an unknown kind, or one too many. */

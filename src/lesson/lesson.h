@@ -12,7 +12,12 @@ typedef struct { int line, col; } lesson_mark;
 typedef struct { expr *e; lesson_mark at; } lesson_expr;
 
 typedef enum { DT_F32, DT_F64, DT_F16, DT_BF16, DT_I32, DT_U32, DT_I64, DT_U64, DT_I8, DT_U8, DT_COUNT } lesson_dtype;
-typedef enum { INIT_NONE, INIT_RANDOM, INIT_CONSTANT, INIT_IOTA, INIT_ZERO } lesson_init_kind;
+typedef enum { INIT_NONE, INIT_RANDOM, INIT_CONSTANT, INIT_IOTA, INIT_ZERO, INIT_EXPR } lesson_init_kind;
+/* Where a buffer lives: device memory (the default), or host memory for copy steps, pageable (plain
+ * malloc) or pinned (cudaMallocHost). */
+typedef enum { MEM_DEVICE, MEM_PAGEABLE, MEM_PINNED, MEM_KIND_COUNT } lesson_memory;
+/* INIT_EXPR: the values are evaluated on the host, one per element (i: its index); at most this many. */
+#define LESSON_INIT_EXPR_MAX 65536
 
 typedef struct {
 	char *name, *help;
@@ -29,6 +34,8 @@ typedef struct {
 	lesson_expr count;
 	lesson_init_kind init;
 	double init_a, init_b;        /* random [a, b] or constant a */
+	lesson_expr init_expr;        /* INIT_EXPR: element i's value, an expression over i and the lesson's values */
+	lesson_memory memory;         /* MEM_DEVICE unless declared host: pageable | pinned */
 	int output;
 	lesson_mark at;
 } lesson_buffer;
@@ -44,10 +51,13 @@ typedef struct { lesson_expr cond; char *message; } lesson_constraint;
 
 /* What an argument is (a zeroed one is a value). The names the lesson format spells them in, the bytes
  * a kernel parameter of each takes, and whether it is a float, are in plan.c's table. */
-typedef enum { ARG_VALUE, ARG_BUFFER, ARG_TENSORMAP, ARG_KIND_COUNT } lesson_arg_kind;
+typedef enum { ARG_VALUE, ARG_BUFFER, ARG_TENSORMAP, ARG_TEXTURE, ARG_KIND_COUNT } lesson_arg_kind;
 /* What a step of a stage is (a zeroed one is a kernel launch); gpu_exec.c runs each kind through its
  * own entry of a table. */
-typedef enum { STEP_LAUNCH, STEP_MEMSET, STEP_KIND_COUNT } lesson_step_kind;
+typedef enum { STEP_LAUNCH, STEP_MEMSET, STEP_COPY, STEP_KIND_COUNT } lesson_step_kind;
+/* A texture's filter and address modes (cudaFilterMode, cudaTextureAddressMode, in their order). */
+typedef enum { TEX_POINT, TEX_LINEAR } lesson_tex_filter;
+typedef enum { TEX_WRAP, TEX_CLAMP, TEX_MIRROR, TEX_BORDER } lesson_tex_address;
 typedef enum { AT_I32, AT_U32, AT_I64, AT_U64, AT_F32, AT_F64 } lesson_arg_type;
 #define LESSON_TMA_MAX_RANK 5
 typedef struct {
@@ -60,18 +70,52 @@ typedef struct {
 	int rank;
 	lesson_expr dims[LESSON_TMA_MAX_RANK], box[LESSON_TMA_MAX_RANK];
 	int swizzle;                  /* bytes: 0 (none), 32, 64 or 128 */
+	/* ARG_TEXTURE: a texture object over the buffer (buffer above): rank 1 (linear memory, dims[0]
+	 * elements) or 2 (pitched rows: dims[0] = width, dims[1] = height, pitch in elements, NULL = width);
+	 * passed by value as a cudaTextureObject_t. */
+	lesson_expr pitch;
+	lesson_tex_filter filter;
+	lesson_tex_address address;
+	int normalized_coords;        /* coordinates in [0, 1) instead of elements */
+	int read_normalized;          /* 8/16-bit integers read as floats in [0, 1] ([-1, 1] signed) */
 	lesson_mark at;               /* where the argument is written */
 } lesson_arg;
 
-typedef struct {
-	lesson_step_kind kind;        /* a kernel launch, or a memset of a buffer */
+typedef struct lesson_launch lesson_launch;
+struct lesson_launch {
+	lesson_step_kind kind;        /* a kernel launch, a memset of a buffer, a copy between buffers */
 	char *memset_buffer; int memset_value;
+	/* STEP_COPY: count elements from src to dst (NULL count: all of src from its offset); offset, in
+	 * elements, applies to both, unless dst_offset or src_offset is given. Any two buffers of one type:
+	 * host to device, device to host, device to device (a host-to-host copy is refused). */
+	char *copy_dst, *copy_src;
+	lesson_expr copy_offset, copy_dst_offset, copy_src_offset, copy_count;
+	lesson_expr stream;           /* the step's stream, 0..LESSON_MAX_STREAMS-1 (NULL = 0, the default stream) */
+	/* A repeat block (body not NULL; kind and the rest unused): body's steps repeat_count times, in
+	 * order, with repeat_var bound to 0, 1, ... in their expressions. Blocks may nest. */
+	lesson_launch *body; int nbody;
+	char *repeat_var; lesson_expr repeat_count;
 	char *entry;                  /* kernel entry; NULL means the stage's entry */
 	lesson_expr grid[3], block[3];/* missing dimensions are NULL (= 1) */
 	lesson_expr shared;           /* NULL = 0 */
 	lesson_arg *args; int nargs;
 	lesson_mark at;
-} lesson_launch;
+};
+/* Streams a stage may use (stream 0 is CUDA's legacy default stream, which waits for the others). */
+#define LESSON_MAX_STREAMS 16
+/* Steps a stage may expand to, repeat blocks unrolled. */
+#define LESSON_MAX_STEPS 1024
+
+/* A stage's __constant__ (or __device__) variable, filled once before the stage's launches (not timed):
+ * from an expression per element (i: the element's index) or from the first count elements of a buffer. */
+typedef struct {
+	char *symbol;                 /* the variable's name in the stage's kernel file (extern "C" or not mangled) */
+	lesson_dtype type;            /* the buffer's type when from a buffer */
+	lesson_expr count;            /* elements; NULL = 1 (from a buffer: the whole buffer) */
+	lesson_expr value;            /* element i's value; NULL when from a buffer */
+	char *buffer;                 /* or the buffer it is copied from (device to constant memory) */
+	lesson_mark at;
+} lesson_constant;
 
 /* One problem size an exercise is checked at: NAME=VALUE settings of the lesson's parameters. */
 typedef struct { char **names, **values; int n; lesson_mark at; } lesson_size;
@@ -98,7 +142,10 @@ typedef struct {
 	lesson_constraint *constraints; int nconstraints;
 	lesson_buffer *buffers; int nbuffers;   /* scratch */
 	lesson_launch *launches; int nlaunches;
-	char **options; int noptions;
+	lesson_constant *constants; int nconstants;   /* constants: */
+	/* memory: overrides of where the lesson's host buffers live, for this stage (pageable or pinned) */
+	char **memory_buffers; lesson_memory *memory_kinds; int nmemory;
+	char **options; int noptions;     /* "-rdc=true" among them: relocatable code, linked with the device runtime */
 	int check;                    /* 0 when the stage computes something else (e.g. a copy ceiling) */
 	int req_cc; char *req_arch, *req_why;
 	lesson_exercise *exercise;    /* NULL when the stage has none */

@@ -193,7 +193,8 @@ static int add_buffers(pctx *c, const lesson_buffer *bs, int n, int scratch)
 		}
 		p->buffers = xrealloc(p->buffers, (size_t)(p->nbuffers + 1) * sizeof *p->buffers);
 		p->buffers[p->nbuffers++] = (plan_buffer){ bs[i].name, bs[i].type, count, bs[i].output, scratch,
-		                                           scratch ? INIT_ZERO : bs[i].init, bs[i].init_a, bs[i].init_b };
+		                                           scratch ? INIT_ZERO : bs[i].init, bs[i].init_a, bs[i].init_b,
+		                                           NULL, bs[i].memory };
 		p->working_set += count * (int64_t)lesson_dtype_size(bs[i].type);
 	}
 	return 0;

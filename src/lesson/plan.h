@@ -42,10 +42,23 @@ typedef struct {
 	int swizzle;                            /* bytes: 0 (none), 32, 64, 128 */
 } plan_tensormap;
 
+/* A texture object over a buffer (cudaCreateTextureObject): rank 1 is linear memory (width elements,
+ * tex1Dfetch; point filtering only), rank 2 pitched rows (tex2D). Checked against the device's rules in
+ * the worker (texturePitchAlignment, maxTexture2DLinear), which refuses a run naming the texture. */
+typedef struct {
+	lesson_dtype type;                      /* the buffer's element type */
+	int rank;                               /* 1 or 2 */
+	uint64_t width, height, pitch_bytes;    /* height 1 and pitch 0 for rank 1 */
+	lesson_tex_filter filter;
+	lesson_tex_address address;
+	int normalized_coords, read_normalized;
+} plan_texture;
+
 typedef struct {
 	lesson_arg_kind kind;
-	const char *buffer;                     /* ARG_BUFFER, ARG_TENSORMAP: the buffer's name, owned by the lesson */
-	plan_tensormap tm;                      /* ARG_TENSORMAP: passed by value as a 128-byte CUtensorMap built on the host */
+	const char *buffer;                     /* ARG_BUFFER, ARG_TENSORMAP, ARG_TEXTURE: the buffer's name, owned by the lesson */
+	plan_tensormap tm;
+	plan_texture tex;                       /* ARG_TEXTURE */                      /* ARG_TENSORMAP: passed by value as a 128-byte CUtensorMap built on the host */
 	const char *name;                       /* baseline arguments only: the argument name */
 	lesson_arg_type type;
 	union { int32_t i32; uint32_t u32; int64_t i64; uint64_t u64; float f32; double f64; } v;
@@ -53,7 +66,10 @@ typedef struct {
 
 typedef struct {
 	lesson_step_kind kind;
-	const char *buffer; int value;          /* STEP_MEMSET */
+	const char *buffer; int value;          /* STEP_MEMSET; STEP_COPY: buffer is the destination */
+	const char *src;                        /* STEP_COPY: the source buffer */
+	uint64_t dst_off, src_off, bytes;       /* STEP_COPY, in bytes; checked to lie inside both buffers */
+	int stream;                             /* 0..LESSON_MAX_STREAMS-1; 0 is the legacy default stream */
 	const char *entry;
 	unsigned grid[3], block[3];
 	size_t shared;
@@ -63,14 +79,30 @@ typedef struct {
 typedef struct {
 	const char *name; lesson_dtype type; int64_t count; int output, scratch;
 	lesson_init_kind init; double a, b;
+	double *values;                         /* INIT_EXPR: count values, owned by the plan */
+	lesson_memory memory;                   /* the stage's choice (memory:) or the buffer's own */
 } plan_buffer;
+
+/* A constant filled before the launches: bytes evaluated on the host, or a buffer's first bytes. */
+typedef struct {
+	const char *symbol;
+	lesson_dtype type;
+	int64_t count;
+	unsigned char *bytes;                   /* count values of type, owned by the plan; NULL: from buffer */
+	const char *buffer;
+	uint64_t nbytes;                        /* count * the type's size */
+} plan_constant;
 
 typedef struct {
 	const lesson *l;                /* NULL for a plan read back with plan_wire_read */
 	int stage;                      /* index, or -1 for the baseline */
 	plan_var *vars; int nvars;      /* params, derived, tunables, device: what expressions saw */
 	plan_buffer *buffers; int nbuffers;   /* the lesson's, then the stage's scratch */
-	plan_launch *launches; int nlaunches;
+	plan_launch *launches; int nlaunches;   /* the steps, repeat blocks unrolled (at most LESSON_MAX_STEPS) */
+	int nstreams;                   /* the highest stream a step names, plus one (1: all on the default stream) */
+	double h2d_bytes, d2h_bytes;    /* bytes the copy steps move each way (host to device, device to host) */
+	plan_constant *constants; int nconstants;
+	int rdc;                        /* the stage's options ask for relocatable device code (-rdc=true) */
 	char **defines; int ndefines;   /* "-DNAME=VALUE" for each tunable, in declaration order */
 	double bytes, flops;            /* the model */
 	int64_t working_set;            /* bytes of all buffers */
@@ -88,7 +120,7 @@ typedef struct {
 /* How a kernel parameter that takes a receives it: its size in bytes and 'i' (an integer or a
  * pointer), 'f' (a float) or 'b' (bytes: a struct by value), as the PTX declares parameters. */
 void plan_arg_abi(const plan_arg *a, int *size, char *kind);
-const char *plan_step_name(lesson_step_kind k);   /* "launch", "memset" */
+const char *plan_step_name(lesson_step_kind k);   /* "launch", "memset", "copy" */
 /* r's steps from a stage's plan p (the first RUN_MAX_STEPS; none for a baseline): kind, entry (a memset's
  * buffer), grid, block, dynamic shared memory, stream 0; resources and times not known (run_step_init). */
 void plan_steps_into(const plan *p, run_result *r);

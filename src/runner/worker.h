@@ -21,17 +21,18 @@
  * 1" (after the other runs, sample the stage's program counters: hotspots.h), then "end". Worker ->
  * parent: first "hello N" (N: WORKER_PROTOCOL), then "note TEXT" (e.g. who holds the GPU), "phase
  * running", "beat" (alive during long timing), then "result" + run_result fields as "name value" lines
- * + a "step I KIND STREAM GX,GY,GZ BX,BY,BZ DSMEM REGS SSMEM MS START END ENTRY" line per step of the
+ * + a "step I KIND STREAM GX,GY,GZ BX,BY,BZ DSMEM REGS SSMEM MS START END DIR BYTES ENTRY" line per step of the
  * stage, in order (run_step_write: times are medians of a short pass of their own, after the timed runs;
  * the entry last, escaped like log) + optional "log TEXT" + optional "hotspots TEXT" (the samples,
  * escaped like log) + "end", or "device" + device_info fields + "end". Version 5: plans in place of
  * "lesson LEN NAME", "stage", "ref_stage" and "set NAME VALUE". Version 6: "job", "step" lines, and
- * the result's "runner" field (set by the parent; a worker leaves it empty). */
+ * the result's "runner" field (set by the parent; a worker leaves it empty). Version 7: copy steps,
+ * streams, constants and textures in the plan; a step line's DIR and BYTES; the copy bound fields. */
 #ifndef CC_WORKER_H
 #define CC_WORKER_H
 /* The protocol's version: the worker's first line is "hello N"; a parent that reads another N (or
  * anything else first) says so and uses no such worker. */
-#define WORKER_PROTOCOL 6
+#define WORKER_PROTOCOL 7
 #include <stddef.h>
 #include "result.h"
 #include "runner.h"

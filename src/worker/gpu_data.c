@@ -167,6 +167,7 @@ int gpu_data_prepare(gpu_data *d, const plan *p, const char *key, uint64_t seed,
 			case INIT_IOTA: e = fill(nb, 1, 0, 0, 0); break;
 			case INIT_CONSTANT: e = fill(nb, 2, 0, pb->a, 0); break;
 			case INIT_ZERO: case INIT_NONE: e = cudaMemset(nb->ptr, 0, nb->bytes); break;
+			case INIT_EXPR: e = cudaErrorNotSupported; break;   /* not yet read by the loader */
 			}
 			if (e) { strfmt(err, errlen, "filling %s: %s", nb->name, cudaGetErrorString(e)); gpu_data_free(&old); gpu_data_free(d); return -1; }
 		}
