@@ -451,15 +451,15 @@ static void test_unknown_keys(void **state)
 	expect_error(HEAD STAGE "    colour: red\n" LAUNCH,
 	             "t.yaml:17:5: unknown key 'colour' in a stage (expected one of: id, title, kernel, entry,");
 	expect_error(HEAD STAGE "    launches:\n      - { grid: 1, block: 32, colour: 1 }\n",
-	             "t.yaml:18:31: unknown key 'colour' in a launch (expected one of: grid, block, shared, args, entry)");
+	             "t.yaml:18:31: unknown key 'colour' in a launch (expected one of: grid, block, shared, args, entry, stream)");
 	expect_error(HEAD STAGE "    launches:\n      - grid: 1\n        block: 32\n        sharedmem: 4\n",
 	             "t.yaml:20:9: unknown key 'sharedmem' in a launch");
 	expect_error(HEAD STAGE "    launches:\n      - memset: { buffer: z, valu: 0 }\n",
-	             "t.yaml:18:30: unknown key 'valu' in memset (expected one of: buffer, value)");
+	             "t.yaml:18:30: unknown key 'valu' in memset (expected one of: buffer, value, stream)");
 	expect_error(HEAD STAGE "    tunables:\n      B: { values: [1], default: 1, hlep: x }\n" LAUNCH,
 	             "t.yaml:18:37: unknown key 'hlep' in a tunable");
 	expect_error(PRE PARAM XBUF "  z: { type: f32, count: n, outptu: true }\n" MODEL STAGE LAUNCH,
-	             "t.yaml:8:29: unknown key 'outptu' in a buffer (expected one of: type, count, init, output)");
+	             "t.yaml:8:29: unknown key 'outptu' in a buffer (expected one of: type, count, init, output, host)");
 }
 
 static void test_missing_keys(void **state)
@@ -473,7 +473,7 @@ static void test_missing_keys(void **state)
 	expect_error(HEAD "check: { reference: s1, compare: [z] }\n" STAGE LAUNCH, "t.yaml:10:8: check needs 'tolerance'");
 	expect_error(HEAD "baseline: { title: c, library: memcpy }\n" STAGE LAUNCH, "t.yaml:10:11: baseline needs 'args'");
 	expect_error(HEAD "stages: []\n", "t.yaml:10:9: stages must be a list of at least one stage");
-	expect_error(HEAD STAGE "    launches: []\n", "t.yaml:17:15: launches must be a list of at least one launch");
+	expect_error(HEAD STAGE "    launches: []\n", "t.yaml:17:15: launches must be a list of at least one step (a launch, a copy, a memset or a repeat block)");
 }
 
 static void test_bad_expressions(void **state)
@@ -578,7 +578,7 @@ static void test_argument_errors(void **state)
 	expect_error(HEAD STAGE "    launches:\n      - { grid: 1, block: 32, args: [x, \"i32(n\"] }\n",
 	             "t.yaml:18:41: argument 'i32(n' is neither a buffer nor TYPE(expression)");
 	expect_error(HEAD STAGE "    launches:\n      - { grid: 1, block: 32, args: x }\n", "t.yaml:18:37: args must be a list");
-	expect_error(HEAD STAGE "    launches:\n      - memset: { buffer: nope }\n", "t.yaml:18:27: unknown buffer 'nope'");
+	expect_error(HEAD STAGE "    launches:\n      - memset: { buffer: nope }\n", "t.yaml:18:27: memset: unknown buffer 'nope'");
 	expect_error(HEAD STAGE "    launches:\n      - memset: { buffer: z, value: 256 }\n",
 	             "t.yaml:18:37: memset value is a byte: 0 to 255");
 }
