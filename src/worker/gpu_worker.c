@@ -426,33 +426,6 @@ static void recheck(gpu_exec *x, const request *q, const plan *p, int exact, dou
 	strfmt(r->message, sizeof r->message, "right on the first run, wrong after %d timed runs: %s", r->reps, again.message);
 }
 
-/* Where buffer name of p lives (device when p has no such buffer). */
-static lesson_memory memory_of(const plan *p, const char *name)
-{
-	for (int i = 0; name && i < p->nbuffers; i++)
-		if (p->buffers[i].name && !strcmp(p->buffers[i].name, name)) return p->buffers[i].memory;
-	return MEM_DEVICE;
-}
-
-/* Each step's stream, and a copy's direction and bytes (a memset's bytes), from the plan. */
-static void steps_from_plan(const plan *p, run_result *r)
-{
-	for (int i = 0; p->stage >= 0 && i < p->nlaunches && i < r->nsteps; i++) {
-		const plan_launch *L = &p->launches[i];
-		run_step *s = &r->steps[i];
-		s->stream = L->stream;
-		if (L->kind == STEP_COPY) {
-			int from_host = memory_of(p, L->src) != MEM_DEVICE, to_host = memory_of(p, L->buffer) != MEM_DEVICE;
-			strfmt(s->dir, sizeof s->dir, "%s", from_host ? "h2d" : to_host ? "d2h" : "d2d");
-			s->bytes = (int64_t)L->bytes;
-		} else if (L->kind == STEP_MEMSET) {
-			for (int b = 0; b < p->nbuffers; b++)
-				if (p->buffers[b].name && L->buffer && !strcmp(p->buffers[b].name, L->buffer))
-					s->bytes = p->buffers[b].count * (int64_t)lesson_dtype_size(p->buffers[b].type);
-		}
-	}
-}
-
 /* The plan in b (plan_wire.h) into p; 0, or -1 with r refused (the parent sent something broken). */
 static int read_plan(const blob *b, const char *what, plan *p, run_result *r)
 {
@@ -476,8 +449,7 @@ static void do_run(const request *q, run_result *r)
 	}
 	const plan_launch *first = plan_first_launch(&p);
 	if (first) { memcpy(r->grid, first->grid, sizeof r->grid); memcpy(r->block, first->block, sizeof r->block); }
-	plan_steps_into(&p, r);
-	steps_from_plan(&p, r);
+	plan_steps_into(&p, r);   /* with each step's stream, and a copy's direction and bytes */
 	r->h2d_bytes = p.h2d_bytes;
 	r->d2h_bytes = p.d2h_bytes;
 	r->seed = q->seed;
