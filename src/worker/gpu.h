@@ -49,6 +49,7 @@ typedef struct {
 	size_t cap, ref_cap;        /* what the allocations hold: a smaller size reuses them */
 	unsigned long long ref_key; /* non-zero: ref is scrambled with this key (hidden) */
 	int output, scratch;
+	lesson_init_kind init;      /* a scratch buffer's: INIT_EXPR is filled from the plan's values, others zeroed */
 } gpu_buffer;
 
 typedef struct {

@@ -231,6 +231,7 @@ static int alloc_buffer(gpu_data *d, const plan_buffer *pb, char *err, size_t er
 	b->bytes = (size_t)pb->count * lesson_dtype_size(pb->type);
 	b->output = pb->output;
 	b->scratch = pb->scratch;
+	b->init = pb->init;
 	b->memory = pb->memory;
 	b->cap = b->bytes;
 	cudaError_t e = guarded_alloc(b->memory, b->bytes, &b->base, &b->ptr);
@@ -358,7 +359,8 @@ int gpu_data_prepare(gpu_data *d, const plan *p, const char *key, uint64_t seed,
 	for (int i = 0; i < p->nbuffers; i++) {
 		if (!p->buffers[i].scratch) continue;
 		if (alloc_buffer(d, &p->buffers[i], err, errlen)) return -1;
-		CK(mem_set(d->b[d->n - 1].memory, d->b[d->n - 1].ptr, 0, d->b[d->n - 1].bytes));
+		if (p->buffers[i].init == INIT_EXPR) CK(fill_buffer(&d->b[d->n - 1], &p->buffers[i], i, seed));
+		else CK(mem_set(d->b[d->n - 1].memory, d->b[d->n - 1].ptr, 0, d->b[d->n - 1].bytes));
 	}
 	CK(cudaDeviceSynchronize());
 	return rebuilt;

@@ -177,7 +177,7 @@ static cudaError_t prepare_rep(const request *q)
 {
 	cudaError_t e = gpu_data_poison(&data, 0);
 	for (int i = 0; !e && q->untrusted && i < data.n; i++)
-		if (data.b[i].scratch) e = cudaMemsetAsync(data.b[i].ptr, 0, data.b[i].bytes, 0);
+		if (data.b[i].scratch && data.b[i].init != INIT_EXPR) e = cudaMemsetAsync(data.b[i].ptr, 0, data.b[i].bytes, 0);
 	return e;
 }
 
