@@ -59,6 +59,7 @@ cmocka() {
 	section "GPU"
 	sh tests/gpu/run.sh
 	sh tests/gpu/tma.sh
+	sh tests/gpu/worker_v2.sh
 	sh tests/gpu/exercises.sh
 	sh tests/gpu/hotspots.sh
 	sh tests/gpu/course_walk.sh

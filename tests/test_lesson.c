@@ -451,15 +451,15 @@ static void test_unknown_keys(void **state)
 	expect_error(HEAD STAGE "    colour: red\n" LAUNCH,
 	             "t.yaml:17:5: unknown key 'colour' in a stage (expected one of: id, title, kernel, entry,");
 	expect_error(HEAD STAGE "    launches:\n      - { grid: 1, block: 32, colour: 1 }\n",
-	             "t.yaml:18:31: unknown key 'colour' in a launch (expected one of: grid, block, shared, args, entry)");
+	             "t.yaml:18:31: unknown key 'colour' in a launch (expected one of: grid, block, shared, args, entry, stream)");
 	expect_error(HEAD STAGE "    launches:\n      - grid: 1\n        block: 32\n        sharedmem: 4\n",
 	             "t.yaml:20:9: unknown key 'sharedmem' in a launch");
 	expect_error(HEAD STAGE "    launches:\n      - memset: { buffer: z, valu: 0 }\n",
-	             "t.yaml:18:30: unknown key 'valu' in memset (expected one of: buffer, value)");
+	             "t.yaml:18:30: unknown key 'valu' in memset (expected one of: buffer, value, stream)");
 	expect_error(HEAD STAGE "    tunables:\n      B: { values: [1], default: 1, hlep: x }\n" LAUNCH,
 	             "t.yaml:18:37: unknown key 'hlep' in a tunable");
 	expect_error(PRE PARAM XBUF "  z: { type: f32, count: n, outptu: true }\n" MODEL STAGE LAUNCH,
-	             "t.yaml:8:29: unknown key 'outptu' in a buffer (expected one of: type, count, init, output)");
+	             "t.yaml:8:29: unknown key 'outptu' in a buffer (expected one of: type, count, init, output, host)");
 }
 
 static void test_missing_keys(void **state)
@@ -473,7 +473,7 @@ static void test_missing_keys(void **state)
 	expect_error(HEAD "check: { reference: s1, compare: [z] }\n" STAGE LAUNCH, "t.yaml:10:8: check needs 'tolerance'");
 	expect_error(HEAD "baseline: { title: c, library: memcpy }\n" STAGE LAUNCH, "t.yaml:10:11: baseline needs 'args'");
 	expect_error(HEAD "stages: []\n", "t.yaml:10:9: stages must be a list of at least one stage");
-	expect_error(HEAD STAGE "    launches: []\n", "t.yaml:17:15: launches must be a list of at least one launch");
+	expect_error(HEAD STAGE "    launches: []\n", "t.yaml:17:15: launches must be a list of at least one step (a launch, a copy, a memset or a repeat block)");
 }
 
 static void test_bad_expressions(void **state)
@@ -578,7 +578,7 @@ static void test_argument_errors(void **state)
 	expect_error(HEAD STAGE "    launches:\n      - { grid: 1, block: 32, args: [x, \"i32(n\"] }\n",
 	             "t.yaml:18:41: argument 'i32(n' is neither a buffer nor TYPE(expression)");
 	expect_error(HEAD STAGE "    launches:\n      - { grid: 1, block: 32, args: x }\n", "t.yaml:18:37: args must be a list");
-	expect_error(HEAD STAGE "    launches:\n      - memset: { buffer: nope }\n", "t.yaml:18:27: unknown buffer 'nope'");
+	expect_error(HEAD STAGE "    launches:\n      - memset: { buffer: nope }\n", "t.yaml:18:27: memset: unknown buffer 'nope'");
 	expect_error(HEAD STAGE "    launches:\n      - memset: { buffer: z, value: 256 }\n",
 	             "t.yaml:18:37: memset value is a byte: 0 to 255");
 }
@@ -927,6 +927,187 @@ static void test_shipped_lessons(void **state)
 	lesson_set_free(&set);
 }
 
+/* ---- format v2: host buffers, memory:, copies, streams, repeat blocks, init expr, constants, textures ---- */
+
+#define V2HEAD                                                                     \
+	PRE PARAM XBUF ZBUF                                                            \
+	"  hx: { type: f32, count: n, host: pageable, init: { random: [0, 1] } }\n"  /* 9 */  \
+	"  hy: { type: f32, count: n, host: pinned, output: true }\n"                /* 10 */ \
+	"  hi: { type: i32, count: n, host: pinned, init: iota }\n"                  /* 11 */ \
+	"  w: { type: f32, count: 9, init: { expr: \"exp(-float(i * i))\" } }\n"     /* 12 */ \
+	"  b: { type: u8, count: 256, init: iota }\n"                                /* 13 */ \
+	"  d: { type: f64, count: 8, init: iota }\n"                                 /* 14 */ \
+	MODEL                                                                        /* 15 */
+/* The stage's lines 16 to 22 (STAGE's, 6 lines later). */
+#define V2STAGE STAGE
+
+/* A lesson using every v2 form loads into the structs the plan reads. */
+static void test_v2_forms(void **state)
+{
+	(void)state;
+	char err[1024];
+	lesson *l = load(V2HEAD V2STAGE
+	                 "    memory: { hx: pinned }\n"
+	                 "    options: [\"-rdc=true\"]\n"
+	                 "    buffers: { dx: { type: f32, count: n } }\n"
+	                 "    constants:\n"
+	                 "      - { symbol: c_w, buffer: w }\n"
+	                 "      - { symbol: c_t, type: f32, count: 4, value: \"sqrt(float(i))\" }\n"
+	                 "    launches:\n"
+	                 "      - copy: { dst: dx, src: hx }\n"
+	                 "      - repeat: 2\n"
+	                 "        as: c\n"
+	                 "        steps:\n"
+	                 "          - copy: { dst: dx, src: hx, offset: \"c * 8\", count: 8, stream: \"1 + c\" }\n"
+	                 "          - { grid: 1, block: 32, stream: \"1 + c\", args: [dx, \"i32(c)\", { texture: w, dims: [9] }] }\n"
+	                 "          - repeat: c\n            as: j\n            steps: [{ memset: { buffer: z, value: 1, stream: j } }]\n"
+	                 "      - copy: { dst: hy, src: dx, dst_offset: 1, src_offset: 2, count: \"n - 2\" }\n"
+	                 "      - { grid: 1, block: 32, args: [{ texture: b, dims: [16, 16], pitch: 16, filter: linear, address: wrap, normalized: true, read: normalized }] }\n",
+	                 err, sizeof err);
+	if (!l) fail_msg("%s", err);
+	assert_int_equal(l->buffers[2].memory, MEM_PAGEABLE);
+	assert_int_equal(l->buffers[3].memory, MEM_PINNED);
+	assert_int_equal(l->buffers[0].memory, MEM_DEVICE);
+	assert_int_equal(l->buffers[5].init, INIT_EXPR);
+	assert_string_equal(expr_source(l->buffers[5].init_expr.e), "exp(-float(i * i))");
+	const lesson_stage *s = &l->stages[0];
+	assert_int_equal(s->nmemory, 1);
+	assert_string_equal(s->memory_buffers[0], "hx");
+	assert_int_equal(s->memory_kinds[0], MEM_PINNED);
+	assert_int_equal(s->nconstants, 2);
+	assert_string_equal(s->constants[0].buffer, "w");
+	assert_int_equal(s->constants[0].type, DT_F32);
+	assert_null(s->constants[0].value.e);
+	assert_int_equal(s->constants[1].type, DT_F32);
+	assert_non_null(s->constants[1].value.e);
+	assert_int_equal(s->nlaunches, 4);
+	assert_int_equal(s->launches[0].kind, STEP_COPY);
+	assert_string_equal(s->launches[0].copy_dst, "dx");
+	assert_null(s->launches[0].copy_count.e);
+	const lesson_launch *r = &s->launches[1];
+	assert_non_null(r->body);
+	assert_string_equal(r->repeat_var, "c");
+	assert_int_equal(r->nbody, 3);
+	assert_string_equal(expr_source(r->body[0].stream.e), "1 + c");
+	assert_int_equal(r->body[1].args[2].kind, ARG_TEXTURE);
+	assert_int_equal(r->body[1].args[2].rank, 1);
+	assert_int_equal(r->body[1].args[2].filter, TEX_POINT);
+	assert_int_equal(r->body[1].args[2].address, TEX_CLAMP);
+	assert_string_equal(r->body[2].repeat_var, "j");
+	assert_int_equal(r->body[2].body[0].kind, STEP_MEMSET);
+	const lesson_arg *t = &s->launches[3].args[0];
+	assert_int_equal(t->rank, 2);
+	assert_int_equal(t->filter, TEX_LINEAR);
+	assert_int_equal(t->address, TEX_WRAP);
+	assert_true(t->normalized_coords && t->read_normalized);
+	assert_non_null(t->pitch.e);
+	lesson_free(l);
+}
+
+/* Every malformed v2 form is refused at its place, naming what is wrong. */
+static void test_v2_errors(void **state)
+{
+	(void)state;
+	/* host buffers and memory: */
+	expect_error(PRE PARAM XBUF "  h: { type: f32, count: n, host: mapped }\n" MODEL STAGE LAUNCH,
+	             "t.yaml:8:35: host is pageable or pinned, not 'mapped'");
+	expect_error(V2HEAD V2STAGE "    buffers: { s: { type: f32, count: 4, host: pinned } }\n" LAUNCH,
+	             "t.yaml:23:48: stage buffer 's' is device scratch space: host buffers are the lesson's");
+	expect_error(V2HEAD V2STAGE "    memory: { x: pinned }\n" LAUNCH,
+	             "t.yaml:23:15: memory: 'x' is not a host buffer of the lesson (declared with host: pageable or pinned)");
+	expect_error(V2HEAD V2STAGE "    memory: { hx: device }\n" LAUNCH, "t.yaml:23:19: memory is pageable or pinned, not 'device'");
+	expect_error(V2HEAD V2STAGE "    memory: [hx]\n" LAUNCH, "t.yaml:23:13: memory must be a mapping of host buffer: pageable | pinned");
+	/* init expr */
+	expect_error(PRE PARAM XBUF "  e: { type: f32, count: n, init: { expr: \"j * 2\" } }\n" MODEL STAGE LAUNCH,
+	             "t.yaml:8:44: unknown name 'j' in 'j * 2'");
+	expect_error(PRE PARAM XBUF "  e: { type: f32, count: n, init: { expr: 1, constant: 2 } }\n" MODEL STAGE LAUNCH,
+	             "t.yaml:8:35: init takes one of random, constant and expr");
+	expect_error(PRE PARAM XBUF "  e: { type: f32, count: n, init: { expr: \"sqrt(\" } }\n" MODEL STAGE LAUNCH,
+	             "t.yaml:8:49: bad expression 'sqrt(' in init expr");
+	/* copies */
+	expect_error(V2HEAD V2STAGE "    launches:\n      - copy: { dst: x, src: nope }\n", "t.yaml:24:30: copy: unknown buffer 'nope'");
+	expect_error(V2HEAD V2STAGE "    launches:\n      - copy: { dst: x }\n", "t.yaml:24:15: copy needs 'src'");
+	expect_error(V2HEAD V2STAGE "    launches:\n      - copy: { dst: x, src: hi }\n",
+	             "t.yaml:24:15: copy hi>x: hi holds i32 and x holds f32; a copy moves elements of one type");
+	expect_error(V2HEAD V2STAGE "    launches:\n      - copy: { dst: hy, src: hx }\n",
+	             "t.yaml:24:15: copy hx>hy: both buffers are host memory; a copy step has a device side");
+	expect_error(V2HEAD V2STAGE "    launches:\n      - copy: { dst: x, src: x }\n",
+	             "t.yaml:24:15: copy x>x: source and destination are the same buffer");
+	expect_error(V2HEAD V2STAGE "    launches:\n      - copy: { dst: x, src: hx, size: 4 }\n",
+	             "t.yaml:24:34: unknown key 'size' in copy");
+	expect_error(V2HEAD V2STAGE "    launches:\n      - copy: { dst: x, src: hx }\n        stream: 1\n",
+	             "t.yaml:25:9: unknown key 'stream' in a copy step");
+	expect_error(V2HEAD V2STAGE "    launches:\n      - copy: { dst: x, src: hx, count: \"m\" }\n",
+	             "t.yaml:24:42: unknown name 'm' in 'm'");
+	/* memset and kernels on host memory */
+	expect_error(V2HEAD V2STAGE "    launches:\n      - memset: { buffer: hy, stream: 1 }\n",
+	             "t.yaml:24:27: memset: hy is host memory; a memset step sets device memory");
+	expect_error(V2HEAD V2STAGE "    launches:\n      - memset: { buffer: x, stream: s }\n", "t.yaml:24:38: unknown name 's' in 's'");
+	expect_error(V2HEAD V2STAGE "    launches:\n      - { grid: 1, block: 32, stream: \"-\" }\n", "t.yaml:24:41: bad expression '-' in stream");
+	/* repeat blocks */
+	expect_error(V2HEAD V2STAGE "    launches:\n      - repeat: 2\n        steps: []\n", "t.yaml:24:9: a repeat block needs 'as'");
+	expect_error(V2HEAD V2STAGE "    launches:\n      - repeat: 2\n        as: n\n        steps: [{ grid: 1, block: 1 }]\n",
+	             "t.yaml:25:13: repeat: as 'n' is a name already in use here; pick a new one");
+	expect_error(V2HEAD V2STAGE "    launches:\n      - repeat: 2\n        as: x\n        steps: [{ grid: 1, block: 1 }]\n",
+	             "t.yaml:25:13: repeat: as 'x' is a name already in use here");
+	expect_error(V2HEAD V2STAGE "    launches:\n      - repeat: 2\n        as: 2c\n        steps: [{ grid: 1, block: 1 }]\n",
+	             "t.yaml:25:13: repeat: as '2c' is not an identifier");
+	expect_error(V2HEAD V2STAGE "    launches:\n      - repeat: 2\n        as: c\n        steps: []\n",
+	             "t.yaml:26:16: steps must be a list of at least one step");
+	expect_error(V2HEAD V2STAGE "    launches:\n      - repeat: 2\n        as: c\n        steps:\n"
+	             "          - repeat: 2\n            as: c\n            steps: [{ grid: 1, block: 1 }]\n",
+	             "t.yaml:28:17: repeat: as 'c' is a name already in use here");
+	expect_error(V2HEAD V2STAGE "    launches:\n      - repeat: c\n        as: c\n        steps: [{ grid: 1, block: 1 }]\n",
+	             "t.yaml:24:17: unknown name 'c' in 'c'");
+	expect_error(V2HEAD V2STAGE "    launches:\n      - repeat: 2\n        as: c\n        steps: [{ grid: 1, block: 1 }]\n"
+	             "      - { grid: c, block: 1 }\n", "t.yaml:27:17: unknown name 'c' in 'c'");
+	/* constants */
+	expect_error(V2HEAD V2STAGE "    constants: [{ symbol: c_w }]\n" LAUNCH,
+	             "t.yaml:23:17: constant c_w takes either buffer: NAME or type: and value: EXPR");
+	expect_error(V2HEAD V2STAGE "    constants: [{ symbol: c_w, buffer: w, value: 1 }]\n" LAUNCH,
+	             "t.yaml:23:17: constant c_w takes either buffer: NAME or type: and value: EXPR");
+	expect_error(V2HEAD V2STAGE "    constants: [{ symbol: c_w, buffer: w, type: f32 }]\n" LAUNCH,
+	             "t.yaml:23:49: constant c_w: the type is the buffer's; leave type out");
+	expect_error(V2HEAD V2STAGE "    constants: [{ symbol: c_w, buffer: q }]\n" LAUNCH, "t.yaml:23:40: constant c_w: unknown buffer 'q'");
+	expect_error(V2HEAD V2STAGE "    constants: [{ symbol: c_w, buffer: hx }]\n" LAUNCH,
+	             "t.yaml:23:40: constant c_w: buffer hx is host memory");
+	expect_error(V2HEAD V2STAGE "    constants: [{ symbol: c_w, value: 1 }]\n" LAUNCH,
+	             "t.yaml:23:17: constant c_w needs type: (the variable's element type)");
+	expect_error(V2HEAD V2STAGE "    constants: [{ symbol: \"c-w\", type: f32, value: 1 }]\n" LAUNCH,
+	             "t.yaml:23:27: constant symbol 'c-w' is not a C identifier");
+	expect_error(V2HEAD V2STAGE "    constants: [{ symbol: k, type: f32, value: 1 }, { symbol: k, type: i32, value: i }]\n" LAUNCH,
+	             "t.yaml:23:63: constant k is filled twice");
+	expect_error(V2HEAD V2STAGE "    constants: [{ symbol: k, type: f32, count: i, value: 1 }]\n" LAUNCH,
+	             "t.yaml:23:48: unknown name 'i' in 'i'");
+	expect_error(V2HEAD V2STAGE "    constants: { k: 1 }\n" LAUNCH, "t.yaml:23:16: constants must be a list");
+	/* textures */
+	expect_error(V2HEAD V2STAGE "    launches:\n      - { grid: 1, block: 1, args: [{ texture: q, dims: [4] }] }\n",
+	             "t.yaml:24:48: texture: unknown buffer 'q'");
+	expect_error(V2HEAD V2STAGE "    launches:\n      - { grid: 1, block: 1, args: [{ texture: hy, dims: [4] }] }\n",
+	             "t.yaml:24:48: texture hy: the buffer is in host memory; a texture reads device memory");
+	expect_error(V2HEAD V2STAGE "    launches:\n      - { grid: 1, block: 1, args: [{ texture: d, dims: [4] }] }\n",
+	             "t.yaml:24:48: texture d: a texture element is at most 32 bits, and f64 is 8 bytes");
+	expect_error(V2HEAD V2STAGE "    launches:\n      - { grid: 1, block: 1, args: [{ texture: w, dims: [1, 2, 3] }] }\n",
+	             "t.yaml:24:57: texture w: dims takes [width] (1D, linear memory) or [width, height] (2D, pitched rows)");
+	expect_error(V2HEAD V2STAGE "    launches:\n      - { grid: 1, block: 1, args: [{ texture: w, dims: [9], pitch: 9 }] }\n",
+	             "t.yaml:24:69: texture w: a 1D texture is linear memory and has no pitch");
+	expect_error(V2HEAD V2STAGE "    launches:\n      - { grid: 1, block: 1, args: [{ texture: w, dims: [9], filter: linear }] }\n",
+	             "t.yaml:24:70: texture w: a 1D texture over linear memory is read with tex1Dfetch, which does not filter");
+	expect_error(V2HEAD V2STAGE "    launches:\n      - { grid: 1, block: 1, args: [{ texture: w, dims: [3, 3], filter: cubic }] }\n",
+	             "t.yaml:24:73: filter is one of point, linear, not 'cubic'");
+	expect_error(V2HEAD V2STAGE "    launches:\n      - { grid: 1, block: 1, args: [{ texture: w, dims: [3, 3], address: wrap }] }\n",
+	             "t.yaml:24:74: texture w: address wrap works only with normalized coordinates (normalized: true)");
+	expect_error(V2HEAD V2STAGE "    launches:\n      - { grid: 1, block: 1, args: [{ texture: w, dims: [3, 3], address: mirror, normalized: 1.5 }] }\n",
+	             "t.yaml:24:94: normalized must be true or false");
+	expect_error(V2HEAD V2STAGE "    launches:\n      - { grid: 1, block: 1, args: [{ texture: w, dims: [3, 3], read: float }] }\n",
+	             "t.yaml:24:71: read is one of element, normalized, not 'float'");
+	expect_error(V2HEAD V2STAGE "    launches:\n      - { grid: 1, block: 1, args: [{ texture: w, dim: [3] }] }\n",
+	             "t.yaml:24:51: unknown key 'dim' in a texture argument");
+	/* a tensor map over host memory */
+	expect_error(V2HEAD V2STAGE "    launches:\n      - { grid: 1, block: 1, args: [{ tensormap: hx, dims: [4], box: [4] }] }\n",
+	             "t.yaml:24:50: tensormap hx: the buffer is in host memory; TMA reads device memory");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -937,7 +1118,8 @@ int main(void)
 		cmocka_unit_test(test_argument_errors),  cmocka_unit_test(test_tensormap_args),
 		cmocka_unit_test(test_structure_errors), cmocka_unit_test(test_wrong_node_kinds),
 		cmocka_unit_test(test_kernel_files),     cmocka_unit_test(test_exercise),
-		cmocka_unit_test(test_lesson_set),
+		cmocka_unit_test(test_lesson_set),       cmocka_unit_test(test_v2_forms),
+		cmocka_unit_test(test_v2_errors),
 		cmocka_unit_test(test_shipped_lessons),
 	};
 	return cmocka_run_group_tests(tests, setup_tree, teardown_tree);

@@ -26,6 +26,10 @@ static const char text[] =
 	"  idx: { type: i32, count: half, init: iota }\n"
 	"  z: { type: f64, count: n, output: true }\n"
 	"  c: { type: bf16, count: 64, init: { constant: 0.1 } }\n"
+	"  hx: { type: f32, count: n, host: pageable, init: { random: [0, 1] } }\n"
+	"  hy: { type: f32, count: n, host: pinned, output: true }\n"
+	"  w: { type: f32, count: 9, init: { expr: \"exp(-float((i - 4) * (i - 4)) / 8.0) / 3\" } }\n"
+	"  img: { type: u8, count: 4096, init: iota }\n"
 	"model: { bytes: \"12 * n\", flops: \"n / 3.0\", peak: bf16_tensor }\n"
 	"check: { reference: main, compare: [z], tolerance: { rel: 1e-5, abs: 1e-7 } }\n"
 	"baseline:\n  title: copy\n  library: memcpy\n  args: { dst: z, src: x, bytes: \"4 * n\" }\n"
@@ -43,7 +47,22 @@ static const char text[] =
 	"  - id: tma\n    title: T\n    kernel: k.cu\n    entry: k\n    explain: e\n    bottleneck: b\n"
 	"    buffers: { G: { type: bf16, count: 4096 } }\n"
 	"    launches:\n"
-	"      - { grid: 1, block: 128, args: [{ tensormap: G, dims: [64, 8, 8], box: [64, 4, 1], swizzle: 128 }, z] }\n";
+	"      - { grid: 1, block: 128, args: [{ tensormap: G, dims: [64, 8, 8], box: [64, 4, 1], swizzle: 128 }, z] }\n"
+	"  - id: v2\n    title: V\n    kernel: k.cu\n    entry: k\n    explain: e\n    bottleneck: b\n"
+	"    options: [\"-rdc=true\"]\n"
+	"    memory: { hx: pinned }\n"
+	"    tunables: { CH: { values: [3, 4], default: 3 } }\n"
+	"    buffers: { dx: { type: f32, count: n }, t: { type: f32, count: 5, init: { expr: \"i * CH\" } } }\n"
+	"    constants:\n"
+	"      - { symbol: c_w, buffer: w, count: 7 }\n"
+	"      - { symbol: c_h, type: f16, count: 3, value: \"1.5 * i\" }\n"
+	"      - { symbol: c_n, type: i64, value: n }\n"
+	"    launches:\n"
+	"      - repeat: CH\n        as: k\n        steps:\n"
+	"          - copy: { dst: dx, src: hx, offset: \"k * ceil_div(n, CH)\", count: \"min(ceil_div(n, CH), n - k * ceil_div(n, CH))\", stream: \"1 + k % 2\" }\n"
+	"          - { grid: 4, block: 32, stream: \"1 + k % 2\", args: [dx, \"i64(k)\", { texture: img, dims: [64, 8], pitch: 128, filter: linear, read: normalized, address: border }, { texture: w, dims: [9] }] }\n"
+	"          - copy: { dst: hy, src: dx, offset: \"k * ceil_div(n, CH)\", count: \"min(ceil_div(n, CH), n - k * ceil_div(n, CH))\", stream: \"1 + k % 2\" }\n"
+	"      - memset: { buffer: z, value: 0, stream: 3 }\n";
 
 static const plan_device dev = { .sm_count = 132, .warp_size = 32, .max_threads_per_block = 1024, .cc = 90,
                                  .l2_bytes = 50 << 20, .max_shared_per_block = 227 * 1024 };
@@ -88,6 +107,7 @@ static void same_arg(const plan_arg *a, const plan_arg *b)
 			assert_int_equal(a->tm.box[i], b->tm.box[i]);
 		}
 	}
+	if (a->kind == ARG_TEXTURE) assert_memory_equal(&a->tex, &b->tex, sizeof a->tex);
 	if (a->kind == ARG_VALUE) {
 		assert_int_equal(a->type, b->type);
 		assert_memory_equal(&a->v, &b->v, a->type == AT_I32 || a->type == AT_U32 || a->type == AT_F32 ? 4 : 8);
@@ -128,11 +148,35 @@ static void same_plan(const plan *a, const plan *b)
 		assert_int_equal(x->init, y->init);
 		assert_memory_equal(&x->a, &y->a, sizeof x->a);
 		assert_memory_equal(&x->b, &y->b, sizeof x->b);
+		assert_int_equal(x->memory, y->memory);
+		assert_int_equal(!x->values, !y->values);
+		if (x->values) assert_memory_equal(x->values, y->values, (size_t)x->count * sizeof *x->values);
+	}
+	assert_int_equal(a->nstreams, b->nstreams);
+	assert_memory_equal(&a->h2d_bytes, &b->h2d_bytes, sizeof a->h2d_bytes);
+	assert_memory_equal(&a->d2h_bytes, &b->d2h_bytes, sizeof a->d2h_bytes);
+	assert_int_equal(a->rdc, b->rdc);
+	assert_int_equal(a->nconstants, b->nconstants);
+	for (int i = 0; i < a->nconstants; i++) {
+		const plan_constant *x = &a->constants[i], *y = &b->constants[i];
+		assert_string_equal(x->symbol, y->symbol);
+		assert_int_equal(x->type, y->type);
+		assert_true(x->count == y->count && x->nbytes == y->nbytes);
+		assert_int_equal(!x->bytes, !y->bytes);
+		if (x->bytes) assert_memory_equal(x->bytes, y->bytes, x->nbytes);
+		else assert_string_equal(x->buffer, y->buffer);
 	}
 	assert_int_equal(a->nlaunches, b->nlaunches);
 	for (int i = 0; i < a->nlaunches; i++) {
 		const plan_launch *x = &a->launches[i], *y = &b->launches[i];
 		assert_int_equal(x->kind, y->kind);
+		assert_int_equal(x->stream, y->stream);
+		if (x->kind == STEP_COPY) {
+			assert_string_equal(x->buffer, y->buffer);
+			assert_string_equal(x->src, y->src);
+			assert_true(x->dst_off == y->dst_off && x->src_off == y->src_off && x->bytes == y->bytes);
+			continue;
+		}
 		if (x->kind == STEP_MEMSET) { assert_string_equal(x->buffer, y->buffer); assert_int_equal(x->value, y->value); continue; }
 		assert_string_equal(x->entry, y->entry);
 		assert_memory_equal(x->grid, y->grid, sizeof x->grid);
@@ -173,6 +217,9 @@ static void test_round_trip(void **state)
 	round_trip(0, "a=0.1");
 	round_trip(-1, NULL);
 	round_trip(1, NULL);
+	round_trip(2, NULL);
+	round_trip(2, "CH=4");
+	round_trip(2, "n=4001");
 }
 
 /* The text carries the values themselves: a few lines checked by eye. */
@@ -184,17 +231,17 @@ static void test_text(void **state)
 	assert_int_equal(plan_make(&p, L, 0, NULL, 0, &dev, err, sizeof err), 0);
 	sb t = {0};
 	plan_wire_write(&t, &p);
-	assert_non_null(strstr(t.s, "plan 1\nstage 0\nlesson w.yaml\npeak bf16_tensor\ncheck 1\n"));
-	assert_non_null(strstr(t.s, "\nmemset partial 7\nlaunch k 16 3 1 256 1 1 1024 9\narg - buffer x\n"));
+	assert_non_null(strstr(t.s, "plan 2\nstage 0\nlesson w.yaml\npeak bf16_tensor\ncheck 1\n"));
+	assert_non_null(strstr(t.s, "\nmemset partial 7 0\nlaunch k 16 3 1 256 1 1 1024 9 0\narg - buffer x\n"));
 	assert_non_null(strstr(t.s, "\narg - value i64 -4096\narg - value i32 -5\narg - value u32 2048\n"));
-	assert_non_null(strstr(t.s, "\narg - value u64 132\nlaunch finish 1 1 1 32 2 2 0 1\narg - buffer partial\nend\n"));
+	assert_non_null(strstr(t.s, "\narg - value u64 132\nlaunch finish 1 1 1 32 2 2 0 1 0\narg - buffer partial\nend\n"));
 	sb_free(&t);
 	plan_free(&p);
 }
 
 static const char good[] =
-	"plan 1\nstage 0\nlesson l.yaml\npeak fp32\ncheck 1\ntolerance 0 1e-05 0\ncompare y\nmodel 8 0 64\nuses_occ 0\n"
-	"var n i 8\nparams 0 1\nbuffer y f32 8 1 0 0 0 0\nmemset y 0\nlaunch k 1 1 1 32 1 1 0 2\narg - buffer y\narg - value i32 8\nend\n";
+	"plan 2\nstage 0\nlesson l.yaml\npeak fp32\ncheck 1\ntolerance 0 1e-05 0\ncompare y\nmodel 8 0 64\nuses_occ 0\n"
+	"var n i 8\nparams 0 1\nbuffer y f32 8 1 0 0 0 0 device\nmemset y 0 0\nlaunch k 1 1 1 32 1 1 0 2 0\narg - buffer y\narg - value i32 8\nend\n";
 
 /* good with the first occurrence of from replaced by to, read: refused with msg. */
 static void refused_at(const char *from, const char *to, const char *msg, int line)
@@ -220,16 +267,16 @@ static void test_refused(void **state)
 	assert_int_equal(p.nlaunches, 2);
 	assert_int_equal(p.launches[1].args[1].v.i32, 8);
 	plan_free(&p);
-	refused("plan 1\n", "plan 2\n", "plan line 1: not a plan of this version (\"plan 1\")");
+	refused("plan 2\n", "plan 1\n", "plan line 1: not a plan of this version (\"plan 2\")");
 	refused("end\n", "", "plan line 17: the text ends before \"end\"");
 	refused("end\n", "end\nstage 1\n", "plan line 18: text after the end");
 	refused("arg - value i32 8\n", "", "plan line 16: launch k wants 1 more arg lines");
-	refused("memset y 0", "memset q 0", "plan line 13: no buffer named 'q'");
+	refused("memset y 0 0", "memset q 0 0", "plan line 13: no buffer named 'q'");
 	refused("arg - buffer y", "arg - buffer w", "plan line 15: no buffer named 'w'");
 	refused("i32 8", "i32 3000000000", "plan line 16: '3000000000' is not a whole number from -2147483648 to 2147483647");
 	refused("i32 8", "s32 8", "plan line 16: 's32' is not a value type");
-	refused("launch k 1 1 1 32 1 1 0 2", "launch k 0 1 1 32 1 1 0 2", "plan line 14: '0' is not a whole number from 1 to 2147483647");
-	refused("launch k 1 1 1 32 1 1 0 2", "launch k 1 1 1 32", "plan line 14: a launch has 10 fields, not 6");
+	refused("launch k 1 1 1 32 1 1 0 2 0", "launch k 0 1 1 32 1 1 0 2 0", "plan line 14: '0' is not a whole number from 1 to 2147483647");
+	refused("launch k 1 1 1 32 1 1 0 2 0", "launch k 1 1 1 32", "plan line 14: a launch has 11 fields, not 6");
 	refused("buffer y f32 8", "buffer y f31 8", "plan line 12: 'f31' is not a buffer type");
 	refused("buffer y f32 8", "buffer y f32 0", "plan line 12: '0' is not a whole number from 1 to 576460752303423487");
 	refused("peak fp32", "peak fp99", "plan line 4: peak 'fp99' is not one this build knows");
@@ -240,13 +287,13 @@ static void test_refused(void **state)
 	/* found by fuzz_plan: a launch read under "stage -1" (grid 0 allowed) and then "stage 0" wrote a
 	 * plan that did not read back */
 	refused("end\n", "stage 0\nend\n", "plan line 17: a second stage line");
-	const char late[] = "plan 1\nmemset y 0\nstage 0\nend\n";
+	const char late[] = "plan 2\nmemset y 0 0\nstage 0\nend\n";
 	assert_int_equal(plan_wire_read(&p, late, sizeof late - 1, err, sizeof err), -1);
 	plan_free(&p);
 	assert_true(strstr(err, "the stage after the steps") || strstr(err, "no buffer named"));
 	refused("uses_occ 0", "frobnicate 0", "plan line 9: 'frobnicate' is not part of a plan");
 	refused("var n i 8\n", "var n i 8\n\n", "plan line 11: an empty line");
-	char nul[] = "plan 1\nstage 0\0\nend\n";
+	char nul[] = "plan 2\nstage 0\0\nend\n";
 	assert_int_equal(plan_wire_read(&p, nul, sizeof nul - 1, err, sizeof err), -1);
 	assert_string_equal(err, "plan line 0: a NUL byte in the text");
 	plan_free(&p);

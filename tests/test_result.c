@@ -402,6 +402,32 @@ static void test_steps_round_trip(void **state)
 	run_steps_merge(&mine, &a);
 	assert_true(mine.steps[1].ms_median == 1.0 / 3 && mine.steps[1].start_ms == 0.1);
 	assert_int_equal(mine.steps[1].regs, 40);        /* the compile's, not the driver's */
+	/* A copy's direction and bytes come from the worker when the parent's step lacks them, and are
+	 * kept when it has them. */
+	run_result wk, par;
+	run_result_init(&wk);
+	run_result_init(&par);
+	wk.nsteps = par.nsteps = 2;
+	for (int i = 0; i < 2; i++) {
+		run_step_init(&wk.steps[i]);
+		run_step_init(&par.steps[i]);
+		strcpy(wk.steps[i].kind, "copy");
+		strcpy(par.steps[i].kind, "copy");
+		strcpy(wk.steps[i].entry, "h_x>d_x");
+		strcpy(par.steps[i].entry, "h_x>d_x");
+		strcpy(wk.steps[i].dir, "h2d");
+		wk.steps[i].bytes = 4096;
+		wk.steps[i].stream = 1 + i;
+	}
+	strcpy(par.steps[1].dir, "d2d");
+	par.steps[1].bytes = 8;
+	run_steps_merge(&par, &wk);
+	assert_string_equal(par.steps[0].dir, "h2d");
+	assert_int_equal(par.steps[0].bytes, 4096);
+	assert_int_equal(par.steps[0].stream, 1);
+	assert_string_equal(par.steps[1].dir, "d2d");
+	assert_int_equal(par.steps[1].bytes, 8);
+	assert_int_equal(par.steps[1].stream, 2);
 	run_result_init(&b);
 	run_steps_merge(&b, &a);                          /* none of its own: the worker's as they are */
 	assert_same_steps(&a, &b);

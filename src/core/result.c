@@ -272,6 +272,8 @@ void run_steps_merge(run_result *dst, const run_result *src)
 		d->end_ms = s->end_ms;
 		d->stream = s->stream;
 		if (d->regs <= 0 && s->regs > 0) { d->regs = s->regs; d->static_smem = s->static_smem; }
+		if (!d->dir[0] && s->dir[0]) strfmt(d->dir, sizeof d->dir, "%s", s->dir);   /* a copy's, as the worker ran it */
+		if (!d->bytes && s->bytes > 0) d->bytes = s->bytes;
 	}
 }
 

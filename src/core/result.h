@@ -199,8 +199,8 @@ void run_step_write(FILE *f, const run_result *r, int i);
  * order (I must be r->nsteps), of an unknown kind, or one too many. */
 int run_step_parse(run_result *r, const char *v);
 /* Merges the worker's steps (src: kinds, sizes, times) into the parent's (dst: made from the plan and the
- * compile): when both list the same steps, dst keeps its own and takes src's times (and src's resources
- * where dst has none); when dst has none, src's are taken as they are. */
+ * compile): when both list the same steps, dst keeps its own and takes src's times and streams (and src's
+ * resources, copy direction and bytes where dst has none); when dst has none, src's are taken as they are. */
 void run_steps_merge(run_result *dst, const run_result *src);
 
 /* Writes "name value\n" lines for every field (strings escaped) to f. */

@@ -20,10 +20,11 @@ typedef enum {
 	OP_NONE, OP_OR, OP_AND, OP_EQ, OP_NE, OP_LT, OP_LE, OP_GT, OP_GE,
 	OP_SHL, OP_SHR, OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_MOD
 } expr_op;
-typedef enum { F_MIN, F_MAX, F_CEIL_DIV, F_ABS, F_INT, F_FLOAT, F_LOG2, F_COUNT } expr_func;
+typedef enum { F_MIN, F_MAX, F_CEIL_DIV, F_ABS, F_INT, F_FLOAT, F_LOG2, F_EXP, F_SQRT, F_COUNT } expr_func;
 
 static const struct { const char *name; int nargs; } expr_funcs[F_COUNT] = {
 	{"min", 2}, {"max", 2}, {"ceil_div", 2}, {"abs", 1}, {"int", 1}, {"float", 1}, {"log2", 1},
+	{"exp", 1}, {"sqrt", 1},
 };
 /* Binary operators by precedence level (0 binds loosest); two-character ones first for the lexer. */
 enum { EXPR_LEVELS = 7 };
@@ -504,6 +505,18 @@ static int expr_call(const expr_evaluator *v, const expr_node *n, expr_value *ou
 		if (a[0].kind != EXPR_INT || a[0].i <= 0)
 			return EXPR_FAIL(v, n->col, "log2() needs a positive integer");
 		*out = expr_int(63 - __builtin_clzll((unsigned long long)a[0].i));
+		return 0;
+	case F_EXP: {
+		double f = exp(expr_as_double(a[0]));
+		if (!isfinite(f))
+			return EXPR_FAIL(v, n->col, "exp() overflows a double");
+		*out = expr_float(f);
+		return 0;
+	}
+	case F_SQRT:
+		if (expr_as_double(a[0]) < 0)
+			return EXPR_FAIL(v, n->col, "sqrt() of a negative number");
+		*out = expr_float(sqrt(expr_as_double(a[0])));
 		return 0;
 	default:
 		return EXPR_FAIL(v, n->col, "internal error: bad function");

@@ -3,7 +3,8 @@
  * Grammar (C precedence):  ternary  a ? b : c
  *   ||  &&  == != < <= > >=  << >>  + -  * / %  unary - ! ,  calls, parentheses,
  *   integer literals (decimal, 0x hex), float literals (2.5, 1e-6), identifiers [A-Za-z_][A-Za-z0-9_]*.
- * Functions: min(a,b) max(a,b) ceil_div(a,b) abs(a) int(a) float(a) log2(a) (integer floor log2).
+ * Functions: min(a,b) max(a,b) ceil_div(a,b) abs(a) int(a) float(a) log2(a) (integer floor log2),
+ * exp(a) sqrt(a) (float results; sqrt of a negative number is an error).
  * Values are int64 unless a float literal, float() or a float operand is involved. int/int
  * divides as C does (truncating); % and << >> need integers. Division or modulo by zero, shifts
  * outside 0..63 and int64 overflow are errors, never undefined behaviour. */

@@ -200,8 +200,7 @@ void lesson_free(lesson *l)
 	free(l->params);
 	for (int i = 0; i < l->nderived; i++) { free(l->derived[i].name); ly_free_expr(&l->derived[i].value); }
 	free(l->derived);
-	for (int i = 0; i < l->nbuffers; i++) { free(l->buffers[i].name); ly_free_expr(&l->buffers[i].count); }
-	free(l->buffers);
+	ly_free_buffers(l->buffers, l->nbuffers);
 	ly_free_expr(&l->bytes); ly_free_expr(&l->flops);
 	for (int i = 0; i < l->ncompare; i++) free(l->compare[i]);
 	free(l->compare);

@@ -33,6 +33,13 @@ static int parse_size(ld *c, yaml_node_t *n, lesson_size *z)
 	return 0;
 }
 
+struct entry_ctx { ld *c; yaml_node_t *n; const char *path; };
+static int check_entry(void *ctx, lesson_launch *L)
+{
+	struct entry_ctx *e = ctx;
+	return L->entry ? ly_check_entry(e->c, e->n, e->path, L->entry) : 0;
+}
+
 int ly_parse_exercise(ld *c, yaml_node_t *n, lesson_stage *s)
 {
 	static const char *const keys[] = { "!start", "pass", "hints", "sizes", "tolerance", NULL };
@@ -53,8 +60,8 @@ int ly_parse_exercise(ld *c, yaml_node_t *n, lesson_stage *s)
 		if (bad) return -1;
 		/* The starter keeps the stage's kernel names: the plan launches them. */
 		if (ly_check_entry(c, sn, x->start_path, s->entry)) return -1;
-		for (int i = 0; i < s->nlaunches; i++)
-			if (s->launches[i].entry && ly_check_entry(c, sn, x->start_path, s->launches[i].entry)) return -1;
+		struct entry_ctx ec = { c, sn, x->start_path };
+		if (ly_each_launch(s->launches, s->nlaunches, check_entry, &ec)) return -1;
 	}
 	if (pn) {
 		if (yd_double(&c->y, pn, "pass", -DBL_MAX, DBL_MAX, &x->pass)) return -1;

@@ -91,7 +91,9 @@ static int parse_tensormap(ld *c, lesson_stage *s, yaml_node_t *n, lesson_arg *a
 	a->kind = ARG_TENSORMAP;
 	yaml_node_t *bn = yd_get(&c->y, n, "tensormap"), *dn = yd_get(&c->y, n, "dims"), *xn = yd_get(&c->y, n, "box"), *sn = yd_get(&c->y, n, "swizzle");
 	if (yd_get_str(&c->y, n, "tensormap", &a->buffer)) return -1;
-	if (!lesson_find_buffer(c->l, s, a->buffer)) return yd_fail(&c->y, bn, "tensormap: unknown buffer '%s'", a->buffer);
+	const lesson_buffer *b = lesson_find_buffer(c->l, s, a->buffer);
+	if (!b) return yd_fail(&c->y, bn, "tensormap: unknown buffer '%s'", a->buffer);
+	if (b->memory != MEM_DEVICE) return yd_fail(&c->y, bn, "tensormap %s: the buffer is in host memory; TMA reads device memory", a->buffer);
 	int rank = parse_tma_list(c, dn, "dims", a->dims);
 	if (rank < 0) return -1;
 	a->rank = rank;
@@ -105,11 +107,66 @@ static int parse_tensormap(ld *c, lesson_stage *s, yaml_node_t *n, lesson_arg *a
 	return 0;
 }
 
+/* One word of a closed set under key (absent: *out untouched): its index in words, or an error listing them. */
+static int parse_word(ld *c, yaml_node_t *map, const char *key, const char *const *words, int *out)
+{
+	yaml_node_t *n = yd_get(&c->y, map, key);
+	if (!n) return 0;
+	const char *s = yd_scalar(&c->y, n, key);
+	if (!s) return -1;
+	char known[128] = "";
+	for (int i = 0; words[i]; i++) {
+		if (!strcmp(s, words[i])) { *out = i; return 0; }
+		strfmt(known + strlen(known), sizeof known - strlen(known), "%s%s", i ? ", " : "", words[i]);
+	}
+	return yd_fail(&c->y, n, "%s is one of %s, not '%s'", key, known, s);
+}
+
+/* { texture: BUFFER, dims: [w] | [w, h], pitch, filter, address, normalized, read }: a texture object
+ * the worker creates over the buffer; plan_make checks the sizes once they are known. */
+static int parse_texture(ld *c, lesson_stage *s, yaml_node_t *n, lesson_arg *a)
+{
+	static const char *const keys[] = { "!texture", "!dims", "pitch", "filter", "address", "normalized", "read", NULL };
+	static const char *const filters[] = { [TEX_POINT] = "point", [TEX_LINEAR] = "linear", NULL };
+	static const char *const addresses[] = { [TEX_WRAP] = "wrap", [TEX_CLAMP] = "clamp", [TEX_MIRROR] = "mirror", [TEX_BORDER] = "border", NULL };
+	static const char *const reads[] = { "element", "normalized", NULL };
+	if (yd_check_keys(&c->y, n, "a texture argument", keys)) return -1;
+	a->kind = ARG_TEXTURE;
+	yaml_node_t *bn = yd_get(&c->y, n, "texture"), *dn = yd_get(&c->y, n, "dims"), *pn = yd_get(&c->y, n, "pitch"),
+	            *nn = yd_get(&c->y, n, "normalized"), *fn = yd_get(&c->y, n, "filter"), *an = yd_get(&c->y, n, "address");
+	if (yd_get_str(&c->y, n, "texture", &a->buffer)) return -1;
+	const lesson_buffer *b = lesson_find_buffer(c->l, s, a->buffer);
+	if (!b) return yd_fail(&c->y, bn, "texture: unknown buffer '%s'", a->buffer);
+	if (b->memory != MEM_DEVICE) return yd_fail(&c->y, bn, "texture %s: the buffer is in host memory; a texture reads device memory", a->buffer);
+	if (lesson_dtype_size(b->type) > 4)
+		return yd_fail(&c->y, bn, "texture %s: a texture element is at most 32 bits, and %s is %zu bytes", a->buffer,
+		               lesson_dtype_name(b->type), lesson_dtype_size(b->type));
+	if (dn->type != YAML_SEQUENCE_NODE || yd_seq_len(dn) < 1 || yd_seq_len(dn) > 2)
+		return yd_fail(&c->y, dn, "texture %s: dims takes [width] (1D, linear memory) or [width, height] (2D, pitched rows)", a->buffer);
+	a->rank = yd_seq_len(dn);
+	for (int i = 0; i < a->rank; i++) if (ly_parse_expr(c, yd_seq_at(&c->y, dn, i), "dims", &a->dims[i])) return -1;
+	if (ly_get_expr(c, n, "pitch", &a->pitch)) return -1;
+	int filter = TEX_POINT, address = TEX_CLAMP, read = 0;
+	if (parse_word(c, n, "filter", filters, &filter) || parse_word(c, n, "address", addresses, &address) ||
+	    parse_word(c, n, "read", reads, &read)) return -1;
+	if (nn && yd_bool(&c->y, nn, "normalized", &a->normalized_coords)) return -1;
+	a->filter = (lesson_tex_filter)filter;
+	a->address = (lesson_tex_address)address;
+	a->read_normalized = read;
+	if (a->rank == 1 && pn) return yd_fail(&c->y, pn, "texture %s: a 1D texture is linear memory and has no pitch", a->buffer);
+	if (a->rank == 1 && a->filter == TEX_LINEAR)
+		return yd_fail(&c->y, fn, "texture %s: a 1D texture over linear memory is read with tex1Dfetch, which does not filter: use filter: point, or dims: [w, 1]", a->buffer);
+	if ((a->address == TEX_WRAP || a->address == TEX_MIRROR) && !a->normalized_coords)
+		return yd_fail(&c->y, an, "texture %s: address %s works only with normalized coordinates (normalized: true)", a->buffer,
+		               addresses[a->address]);
+	return 0;
+}
+
 static int parse_arg(ld *c, lesson_stage *s, yaml_node_t *n, lesson_arg *a)
 {
 	a->at.line = (int)n->start_mark.line + 1;
 	a->at.col = (int)n->start_mark.column + 1;
-	if (n->type == YAML_MAPPING_NODE) return parse_tensormap(c, s, n, a);
+	if (n->type == YAML_MAPPING_NODE) return yd_get(&c->y, n, "texture") ? parse_texture(c, s, n, a) : parse_tensormap(c, s, n, a);
 	const char *txt = yd_scalar(&c->y, n, "an argument");
 	if (!txt) return -1;
 	if (lesson_find_buffer(c->l, s, txt)) {
@@ -135,34 +192,170 @@ static int parse_arg(ld *c, lesson_stage *s, yaml_node_t *n, lesson_arg *a)
 	return yd_fail(&c->y, n, "argument '%s' is neither a buffer nor TYPE(expression) with TYPE one of i32 u32 i64 u64 f32 f64", txt);
 }
 
+static int parse_steps(ld *c, lesson_stage *s, yaml_node_t *seq, const char *what, lesson_launch **out, int *n);
+
+/* A step's buffer under key: it must exist. */
+static int step_buffer(ld *c, lesson_stage *s, yaml_node_t *m, const char *step, const char *key, char **name, const lesson_buffer **b)
+{
+	if (yd_get_str(&c->y, m, key, name)) return -1;
+	if (!(*b = lesson_find_buffer(c->l, s, *name))) return yd_fail(&c->y, yd_get(&c->y, m, key), "%s: unknown buffer '%s'", step, *name);
+	return 0;
+}
+
+/* { dst, src, offset, dst_offset, src_offset, count, stream }: elements from src to dst. */
+static int parse_copy(ld *c, lesson_stage *s, yaml_node_t *m, lesson_launch *L)
+{
+	static const char *const keys[] = { "!dst", "!src", "offset", "dst_offset", "src_offset", "count", "stream", NULL };
+	if (yd_check_keys(&c->y, m, "copy", keys)) return -1;
+	L->kind = STEP_COPY;
+	const lesson_buffer *d, *sr;
+	if (step_buffer(c, s, m, "copy", "dst", &L->copy_dst, &d) || step_buffer(c, s, m, "copy", "src", &L->copy_src, &sr)) return -1;
+	if (d == sr) return yd_fail(&c->y, m, "copy %s>%s: source and destination are the same buffer", L->copy_src, L->copy_dst);
+	if (d->type != sr->type)
+		return yd_fail(&c->y, m, "copy %s>%s: %s holds %s and %s holds %s; a copy moves elements of one type", L->copy_src, L->copy_dst,
+		               L->copy_src, lesson_dtype_name(sr->type), L->copy_dst, lesson_dtype_name(d->type));
+	if (d->memory != MEM_DEVICE && sr->memory != MEM_DEVICE)
+		return yd_fail(&c->y, m, "copy %s>%s: both buffers are host memory; a copy step has a device side", L->copy_src, L->copy_dst);
+	return ly_get_expr(c, m, "offset", &L->copy_offset) || ly_get_expr(c, m, "dst_offset", &L->copy_dst_offset) ||
+	       ly_get_expr(c, m, "src_offset", &L->copy_src_offset) || ly_get_expr(c, m, "count", &L->copy_count) ||
+	       ly_get_expr(c, m, "stream", &L->stream) ? -1 : 0;
+}
+
+/* { repeat: COUNT, as: NAME, steps: [...] }: the steps COUNT times, NAME bound to 0, 1, ... in them. */
+static int parse_repeat(ld *c, lesson_stage *s, yaml_node_t *n, lesson_launch *L)
+{
+	static const char *const keys[] = { "!repeat", "!as", "!steps", NULL };
+	if (yd_check_keys(&c->y, n, "a repeat block", keys) || ly_get_expr(c, n, "repeat", &L->repeat_count) ||
+	    yd_get_str(&c->y, n, "as", &L->repeat_var)) return -1;
+	yaml_node_t *an = yd_get(&c->y, n, "as"), *sn = yd_get(&c->y, n, "steps");
+	if (!lesson_is_ident(L->repeat_var)) return yd_fail(&c->y, an, "repeat: as '%s' is not an identifier", L->repeat_var);
+	if (ly_name_known(c, L->repeat_var, strlen(L->repeat_var)) || lesson_find_buffer(c->l, s, L->repeat_var))
+		return yd_fail(&c->y, an, "repeat: as '%s' is a name already in use here; pick a new one", L->repeat_var);
+	if (c->nbound == LY_MAX_BOUND) return yd_fail(&c->y, n, "repeat blocks nested more than %d deep", LY_MAX_BOUND);
+	c->bound[c->nbound++] = L->repeat_var;
+	int r = parse_steps(c, s, sn, "steps", &L->body, &L->nbody);
+	c->nbound--;
+	return r;
+}
+
 static int parse_launch(ld *c, lesson_stage *s, yaml_node_t *n, lesson_launch *L)
 {
 	L->at.line = (int)n->start_mark.line + 1;
 	L->at.col = (int)n->start_mark.column + 1;
+	if (n->type == YAML_MAPPING_NODE && yd_get(&c->y, n, "repeat")) return parse_repeat(c, s, n, L);
+	if (n->type == YAML_MAPPING_NODE && yd_get(&c->y, n, "copy")) {
+		static const char *const keys[] = { "copy", NULL };
+		return yd_check_keys(&c->y, n, "a copy step", keys) ? -1 : parse_copy(c, s, yd_get(&c->y, n, "copy"), L);
+	}
 	if (n->type == YAML_MAPPING_NODE && yd_get(&c->y, n, "memset")) {
-		static const char *const keys[] = { "memset", NULL }, *const mkeys[] = { "!buffer", "value", NULL };
+		static const char *const keys[] = { "memset", NULL }, *const mkeys[] = { "!buffer", "value", "stream", NULL };
 		yaml_node_t *m = yd_get(&c->y, n, "memset");
 		if (yd_check_keys(&c->y, n, "a memset step", keys) || yd_check_keys(&c->y, m, "memset", mkeys)) return -1;
 		L->kind = STEP_MEMSET;
-		if (yd_get_str(&c->y, m, "buffer", &L->memset_buffer)) return -1;
-		if (!lesson_find_buffer(c->l, s, L->memset_buffer)) return yd_fail(&c->y, yd_get(&c->y, m, "buffer"), "unknown buffer '%s'", L->memset_buffer);
+		const lesson_buffer *b;
+		if (step_buffer(c, s, m, "memset", "buffer", &L->memset_buffer, &b)) return -1;
+		if (b->memory != MEM_DEVICE)
+			return yd_fail(&c->y, yd_get(&c->y, m, "buffer"), "memset: %s is host memory; a memset step sets device memory", L->memset_buffer);
 		yaml_node_t *v = yd_get(&c->y, m, "value");
 		int64_t val = 0;
 		if (v && yd_int(&c->y, v, "value", INT64_MIN, INT64_MAX, &val)) return -1;
 		if (val < 0 || val > 255) return yd_fail(&c->y, v, "memset value is a byte: 0 to 255");
 		L->memset_value = (int)val;
-		return 0;
+		return ly_get_expr(c, m, "stream", &L->stream);
 	}
-	static const char *const keys[] = { "!grid", "!block", "shared", "args", "entry", NULL };
+	static const char *const keys[] = { "!grid", "!block", "shared", "args", "entry", "stream", NULL };
 	if (yd_check_keys(&c->y, n, "a launch", keys)) return -1;
 	if (parse_dims(c, yd_get(&c->y, n, "grid"), "grid", L->grid) || parse_dims(c, yd_get(&c->y, n, "block"), "block", L->block) ||
-	    ly_get_expr(c, n, "shared", &L->shared) || yd_get_str(&c->y, n, "entry", &L->entry)) return -1;
+	    ly_get_expr(c, n, "shared", &L->shared) || ly_get_expr(c, n, "stream", &L->stream) ||
+	    yd_get_str(&c->y, n, "entry", &L->entry)) return -1;
+	if (L->entry && c->kroot && ly_check_entry(c, yd_get(&c->y, n, "entry"), s->kernel_path, L->entry)) return -1;
 	yaml_node_t *args = yd_get(&c->y, n, "args");
 	if (args) {
 		if (args->type != YAML_SEQUENCE_NODE) return yd_fail(&c->y, args, "args must be a list");
 		L->nargs = yd_seq_len(args);
 		L->args = xcalloc((size_t)L->nargs, sizeof *L->args);
 		for (int i = 0; i < L->nargs; i++) if (parse_arg(c, s, yd_seq_at(&c->y, args, i), &L->args[i])) return -1;
+	}
+	return 0;
+}
+
+/* A list of at least one step into *out (new), *n of them. */
+static int parse_steps(ld *c, lesson_stage *s, yaml_node_t *seq, const char *what, lesson_launch **out, int *n)
+{
+	if (seq->type != YAML_SEQUENCE_NODE || yd_seq_len(seq) < 1)
+		return yd_fail(&c->y, seq, "%s must be a list of at least one step (a launch, a copy, a memset or a repeat block)", what);
+	*out = xcalloc((size_t)yd_seq_len(seq), sizeof **out);
+	for (int i = 0; i < yd_seq_len(seq); i++) {
+		lesson_launch *L = &(*out)[(*n)++];
+		if (parse_launch(c, s, yd_seq_at(&c->y, seq, i), L)) return -1;
+	}
+	return 0;
+}
+
+int ly_each_launch(lesson_launch *steps, int n, int (*fn)(void *ctx, lesson_launch *L), void *ctx)
+{
+	for (int i = 0; i < n; i++) {
+		int r = steps[i].body ? ly_each_launch(steps[i].body, steps[i].nbody, fn, ctx)
+		                      : steps[i].kind == STEP_LAUNCH ? fn(ctx, &steps[i]) : 0;
+		if (r) return r;
+	}
+	return 0;
+}
+
+/* constants: [{ symbol, buffer, count } | { symbol, type, count, value }]. */
+static int parse_constants(ld *c, lesson_stage *s, yaml_node_t *n)
+{
+	static const char *const keys[] = { "!symbol", "buffer", "type", "count", "value", NULL };
+	if (n->type != YAML_SEQUENCE_NODE) return yd_fail(&c->y, n, "constants must be a list of { symbol, buffer } or { symbol, type, value }");
+	s->constants = xcalloc((size_t)yd_seq_len(n), sizeof *s->constants);
+	for (int i = 0; i < yd_seq_len(n); i++) {
+		yaml_node_t *m = yd_seq_at(&c->y, n, i);
+		lesson_constant *k = &s->constants[s->nconstants++];
+		k->at.line = (int)m->start_mark.line + 1;
+		k->at.col = (int)m->start_mark.column + 1;
+		if (yd_check_keys(&c->y, m, "a constant", keys) || yd_get_str(&c->y, m, "symbol", &k->symbol)) return -1;
+		yaml_node_t *sn = yd_get(&c->y, m, "symbol"), *bn = yd_get(&c->y, m, "buffer"), *tn = yd_get(&c->y, m, "type"),
+		            *vn = yd_get(&c->y, m, "value");
+		if (!lesson_is_ident(k->symbol)) return yd_fail(&c->y, sn, "constant symbol '%s' is not a C identifier", k->symbol);
+		for (int j = 0; j < s->nconstants - 1; j++)
+			if (!strcmp(s->constants[j].symbol, k->symbol)) return yd_fail(&c->y, sn, "constant %s is filled twice", k->symbol);
+		if (!!bn == !!vn) return yd_fail(&c->y, m, "constant %s takes either buffer: NAME or type: and value: EXPR", k->symbol);
+		if (ly_get_expr(c, m, "count", &k->count)) return -1;
+		if (bn) {
+			if (tn) return yd_fail(&c->y, tn, "constant %s: the type is the buffer's; leave type out", k->symbol);
+			if (yd_get_str(&c->y, m, "buffer", &k->buffer)) return -1;
+			const lesson_buffer *b = lesson_find_buffer(c->l, s, k->buffer);
+			if (!b) return yd_fail(&c->y, bn, "constant %s: unknown buffer '%s'", k->symbol, k->buffer);
+			if (b->memory != MEM_DEVICE) return yd_fail(&c->y, bn, "constant %s: buffer %s is host memory; fill a constant from a device buffer or a value", k->symbol, k->buffer);
+			k->type = b->type;
+			continue;
+		}
+		if (!tn) return yd_fail(&c->y, m, "constant %s needs type: (the variable's element type)", k->symbol);
+		if (ly_parse_dtype(c, tn, &k->type) || ly_parse_expr_with(c, vn, "value", "i", &k->value)) return -1;
+	}
+	return 0;
+}
+
+/* memory: { NAME: pageable|pinned }: this stage's choice for the lesson's host buffers. */
+static int parse_memory(ld *c, lesson_stage *s, yaml_node_t *n)
+{
+	if (n->type != YAML_MAPPING_NODE) return yd_fail(&c->y, n, "memory must be a mapping of host buffer: pageable | pinned");
+	int k = yd_map_len(n);
+	s->memory_buffers = xcalloc((size_t)k, sizeof *s->memory_buffers);
+	s->memory_kinds = xcalloc((size_t)k, sizeof *s->memory_kinds);
+	for (int i = 0; i < k; i++) {
+		yaml_node_t *kn, *v;
+		yd_pair(&c->y, n, i, &kn, &v);
+		const char *name = yd_scalar(&c->y, kn, "a buffer name");
+		if (!name) return -1;
+		s->memory_buffers[s->nmemory] = xstrdup(name);
+		lesson_memory *m = &s->memory_kinds[s->nmemory++];
+		const lesson_buffer *b = lesson_find_buffer(c->l, NULL, name);
+		if (!b || b->memory == MEM_DEVICE)
+			return yd_fail(&c->y, kn, "memory: '%s' is not a host buffer of the lesson (declared with host: pageable or pinned)", name);
+		for (int j = 0; j < s->nmemory - 1; j++)
+			if (!strcmp(s->memory_buffers[j], name)) return yd_fail(&c->y, kn, "memory: %s is named twice", name);
+		if (ly_parse_memory(c, v, "memory", m)) return -1;
 	}
 	return 0;
 }
@@ -219,7 +412,8 @@ int ly_check_entry(ld *c, yaml_node_t *n, const char *path, const char *entry)
 int ly_parse_stage(ld *c, yaml_node_t *n, lesson_stage *s)
 {
 	static const char *const keys[] = { "!id", "!title", "!kernel", "!entry", "tunables", "constraints", "buffers",
-	                                    "!launches", "!explain", "!bottleneck", "options", "check", "requires", "exercise", "expect", NULL };
+	                                    "!launches", "!explain", "!bottleneck", "options", "check", "requires", "exercise", "expect",
+	                                    "constants", "memory", NULL };
 	if (yd_check_keys(&c->y, n, "a stage", keys)) return -1;
 	s->check = 1;
 	s->at.line = (int)n->start_mark.line + 1;
@@ -269,15 +463,10 @@ int ly_parse_stage(ld *c, yaml_node_t *n, lesson_stage *s)
 			    yd_get_str(&c->y, ci, "message", &k->message)) return -1;
 		}
 	}
-	yaml_node_t *ls = yd_get(&c->y, n, "launches");
-	if (ls->type != YAML_SEQUENCE_NODE || yd_seq_len(ls) < 1) return yd_fail(&c->y, ls, "launches must be a list of at least one launch");
-	s->launches = xcalloc((size_t)yd_seq_len(ls), sizeof *s->launches);
-	for (int i = 0; i < yd_seq_len(ls); i++) {
-		lesson_launch *L = &s->launches[s->nlaunches++];
-		yaml_node_t *li = yd_seq_at(&c->y, ls, i);
-		if (parse_launch(c, s, li, L)) return -1;
-		if (L->entry && c->kroot && ly_check_entry(c, yd_get(&c->y, li, "entry"), s->kernel_path, L->entry)) return -1;
-	}
+	yaml_node_t *mem = yd_get(&c->y, n, "memory"), *cn = yd_get(&c->y, n, "constants");
+	if (mem && parse_memory(c, s, mem)) return -1;
+	if (cn && parse_constants(c, s, cn)) return -1;
+	if (parse_steps(c, s, yd_get(&c->y, n, "launches"), "launches", &s->launches, &s->nlaunches)) return -1;
 	yaml_node_t *o = yd_get(&c->y, n, "options"), *chk = yd_get(&c->y, n, "check"), *rq = yd_get(&c->y, n, "requires");
 	if (o && yd_strings(&c->y, o, "options", &s->options, &s->noptions)) return -1;
 	if (chk && yd_bool(&c->y, chk, "check", &s->check)) return -1;
@@ -303,10 +492,32 @@ void ly_free_expr(lesson_expr *e)
 	e->e = NULL;
 }
 
-static void free_buffers(lesson_buffer *b, int n)
+void ly_free_buffers(lesson_buffer *b, int n)
 {
-	for (int i = 0; i < n; i++) { free(b[i].name); ly_free_expr(&b[i].count); }
+	for (int i = 0; i < n; i++) { free(b[i].name); ly_free_expr(&b[i].count); ly_free_expr(&b[i].init_expr); }
 	free(b);
+}
+
+static void free_steps(lesson_launch *steps, int n)
+{
+	for (int i = 0; i < n; i++) {
+		lesson_launch *L = &steps[i];
+		free(L->memset_buffer); free(L->entry); free(L->copy_dst); free(L->copy_src); free(L->repeat_var);
+		ly_free_expr(&L->copy_offset); ly_free_expr(&L->copy_dst_offset); ly_free_expr(&L->copy_src_offset);
+		ly_free_expr(&L->copy_count); ly_free_expr(&L->stream); ly_free_expr(&L->repeat_count);
+		for (int d = 0; d < 3; d++) { ly_free_expr(&L->grid[d]); ly_free_expr(&L->block[d]); }
+		ly_free_expr(&L->shared);
+		for (int a = 0; a < L->nargs; a++) {
+			lesson_arg *g = &L->args[a];
+			free(g->buffer);
+			ly_free_expr(&g->value);
+			ly_free_expr(&g->pitch);
+			for (int d = 0; d < LESSON_TMA_MAX_RANK; d++) { ly_free_expr(&g->dims[d]); ly_free_expr(&g->box[d]); }
+		}
+		free(L->args);
+		free_steps(L->body, L->nbody);
+	}
+	free(steps);
 }
 
 void ly_free_stage(lesson_stage *s)
@@ -317,21 +528,15 @@ void ly_free_stage(lesson_stage *s)
 	free(s->tunables);
 	for (int i = 0; i < s->nconstraints; i++) { ly_free_expr(&s->constraints[i].cond); free(s->constraints[i].message); }
 	free(s->constraints);
-	free_buffers(s->buffers, s->nbuffers);
-	for (int i = 0; i < s->nlaunches; i++) {
-		lesson_launch *L = &s->launches[i];
-		free(L->memset_buffer); free(L->entry);
-		for (int d = 0; d < 3; d++) { ly_free_expr(&L->grid[d]); ly_free_expr(&L->block[d]); }
-		ly_free_expr(&L->shared);
-		for (int a = 0; a < L->nargs; a++) {
-			lesson_arg *g = &L->args[a];
-			free(g->buffer);
-			ly_free_expr(&g->value);
-			for (int d = 0; d < LESSON_TMA_MAX_RANK; d++) { ly_free_expr(&g->dims[d]); ly_free_expr(&g->box[d]); }
-		}
-		free(L->args);
+	ly_free_buffers(s->buffers, s->nbuffers);
+	free_steps(s->launches, s->nlaunches);
+	for (int i = 0; i < s->nconstants; i++) {
+		lesson_constant *k = &s->constants[i];
+		free(k->symbol); free(k->buffer); ly_free_expr(&k->count); ly_free_expr(&k->value);
 	}
-	free(s->launches);
+	free(s->constants);
+	for (int i = 0; i < s->nmemory; i++) free(s->memory_buffers[i]);
+	free(s->memory_buffers); free(s->memory_kinds);
 	for (int i = 0; i < s->noptions; i++) free(s->options[i]);
 	free(s->options);
 	ly_free_exercise(s->exercise);

@@ -44,6 +44,7 @@ int ly_name_known(ld *c, const char *name, size_t len)
 		for (int i = 0; i < c->stage->ntunables; i++) if (!strcmp(c->stage->tunables[i].name, buf)) return 1;
 	/* The occupancy API's answer for the stage's kernel (plan.h): a stage's expressions only. */
 	if (c->stage && (!strcmp(buf, "occ_block") || !strcmp(buf, "occ_min_grid"))) return 1;
+	for (int i = 0; i < c->nbound; i++) if (!strcmp(c->bound[i], buf)) return 1;
 	return 0;
 }
 
@@ -87,6 +88,25 @@ int ly_get_expr(ld *c, yaml_node_t *map, const char *key, lesson_expr *out)
 	return n ? ly_parse_expr(c, n, key, out) : 0;
 }
 
+int ly_parse_expr_with(ld *c, yaml_node_t *n, const char *what, const char *name, lesson_expr *out)
+{
+	if (c->nbound == LY_MAX_BOUND) return yd_fail(&c->y, n, "more than %d names bound here (repeat blocks nested too deep)", LY_MAX_BOUND);
+	c->bound[c->nbound++] = name;
+	int r = ly_parse_expr(c, n, what, out);
+	c->nbound--;
+	return r;
+}
+
+int ly_parse_memory(ld *c, yaml_node_t *n, const char *what, lesson_memory *m)
+{
+	const char *s = yd_scalar(&c->y, n, what);
+	if (!s) return -1;
+	if (!strcmp(s, "pageable")) *m = MEM_PAGEABLE;
+	else if (!strcmp(s, "pinned")) *m = MEM_PINNED;
+	else return yd_fail(&c->y, n, "%s is pageable or pinned, not '%s'", what, s);
+	return 0;
+}
+
 int ly_parse_dtype(ld *c, yaml_node_t *n, lesson_dtype *t)
 {
 	const char *s = yd_scalar(&c->y, n, "type");
@@ -101,18 +121,22 @@ static int parse_init(ld *c, yaml_node_t *n, lesson_buffer *b)
 		const char *s = (const char *)n->data.scalar.value;
 		if (!strcmp(s, "iota")) b->init = INIT_IOTA;
 		else if (!strcmp(s, "zero")) b->init = INIT_ZERO;
-		else return yd_fail(&c->y, n, "init must be iota, zero, { random: [lo, hi] } or { constant: v }, not '%s'", s);
+		else return yd_fail(&c->y, n, "init must be iota, zero, { random: [lo, hi] }, { constant: v } or { expr: E }, not '%s'", s);
 		return 0;
 	}
-	static const char *const keys[] = { "random", "constant", NULL };
+	static const char *const keys[] = { "random", "constant", "expr", NULL };
 	if (yd_check_keys(&c->y, n, "init", keys)) return -1;
-	yaml_node_t *r = yd_get(&c->y, n, "random"), *k = yd_get(&c->y, n, "constant");
-	if (r && k) return yd_fail(&c->y, n, "init takes random or constant, not both");
+	yaml_node_t *r = yd_get(&c->y, n, "random"), *k = yd_get(&c->y, n, "constant"), *x = yd_get(&c->y, n, "expr");
+	if (!!r + !!k + !!x > 1) return yd_fail(&c->y, n, "init takes one of random, constant and expr");
+	if (x) {   /* element i's value; plan_make evaluates it for every i */
+		b->init = INIT_EXPR;
+		return ly_parse_expr_with(c, x, "init expr", "i", &b->init_expr);
+	}
 	if (k) {
 		b->init = INIT_CONSTANT;
 		return yd_double(&c->y, k, "constant", -DBL_MAX, DBL_MAX, &b->init_a);
 	}
-	if (!r) return yd_fail(&c->y, n, "init needs random or constant");
+	if (!r) return yd_fail(&c->y, n, "init needs random, constant or expr");
 	if (yd_seq_len(r) != 2) return yd_fail(&c->y, r, "random takes [lo, hi]");
 	b->init = INIT_RANDOM;
 	if (yd_double(&c->y, yd_seq_at(&c->y, r, 0), "lo", -DBL_MAX, DBL_MAX, &b->init_a) ||
@@ -126,7 +150,7 @@ int ly_parse_buffers(ld *c, yaml_node_t *map, lesson_buffer **out, int *count)
 	if (map->type != YAML_MAPPING_NODE) return yd_fail(&c->y, map, "buffers must be a mapping of name: {type, count, ...}");
 	int k = (int)(map->data.mapping.pairs.top - map->data.mapping.pairs.start);
 	*out = xcalloc((size_t)k, sizeof **out);
-	static const char *const keys[] = { "!type", "!count", "init", "output", NULL };
+	static const char *const keys[] = { "!type", "!count", "init", "output", "host", NULL };
 	for (int i = 0; i < k; i++) {
 		yaml_node_pair_t *p = &map->data.mapping.pairs.start[i];
 		yaml_node_t *kn = yd_node(&c->y, p->key), *v = yd_node(&c->y, p->value);
@@ -141,9 +165,11 @@ int ly_parse_buffers(ld *c, yaml_node_t *map, lesson_buffer **out, int *count)
 		if (yd_check_keys(&c->y, v, "a buffer", keys)) return -1;
 		if (ly_parse_dtype(c, yd_get(&c->y, v, "type"), &b->type)) return -1;
 		if (ly_get_expr(c, v, "count", &b->count)) return -1;
-		yaml_node_t *init = yd_get(&c->y, v, "init"), *o = yd_get(&c->y, v, "output");
+		yaml_node_t *init = yd_get(&c->y, v, "init"), *o = yd_get(&c->y, v, "output"), *h = yd_get(&c->y, v, "host");
 		if (init && parse_init(c, init, b)) return -1;
 		if (o && yd_bool(&c->y, o, "output", &b->output)) return -1;
+		if (h && ly_parse_memory(c, h, "host", &b->memory)) return -1;
+		if (h && c->stage) return yd_fail(&c->y, h, "stage buffer '%s' is device scratch space: host buffers are the lesson's", name);
 		if (b->output && b->init != INIT_NONE) return yd_fail(&c->y, init, "an output buffer has no init: it is poisoned before every run");
 	}
 	return 0;

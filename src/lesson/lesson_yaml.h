@@ -8,11 +8,16 @@
 #include "lesson.h"
 #include "yamldoc.h"
 
+/* Names a part of the file may bind at once (nested repeat blocks and i). */
+#define LY_MAX_BOUND 16
+
 typedef struct {
 	yd y;                        /* the document, the file's name and the first error */
 	const char *kroot;
 	lesson *l;
 	const lesson_stage *stage;   /* the stage whose tunables are in scope, or NULL */
+	/* Names bound for a part of the file only: a repeat block's variable, an element's index i. */
+	const char *bound[LY_MAX_BOUND]; int nbound;
 } ld;
 
 #define LY_NLIBS 7
@@ -22,10 +27,15 @@ extern const char *const ly_baseline_libs[LY_NLIBS][LY_MAX_LIB_ARGS + 1];
 extern const char *const ly_dtype_names[DT_COUNT];
 extern const size_t ly_dtype_sizes[DT_COUNT];
 
-/* Whether name (len bytes) is in scope: a device value, a parameter, a derived value, a tunable. */
+/* Whether name (len bytes) is in scope: a device value, a parameter, a derived value, a tunable, a
+ * bound name. */
 int ly_name_known(ld *c, const char *name, size_t len);
 /* Parses an expression and checks its names against the scope (params, derived, device, stage). */
 int ly_parse_expr(ld *c, yaml_node_t *n, const char *what, lesson_expr *out);
+/* ly_parse_expr with name also in scope (a repeat block's variable, an element's index). */
+int ly_parse_expr_with(ld *c, yaml_node_t *n, const char *what, const char *name, lesson_expr *out);
+/* pageable or pinned ("<what> is pageable or pinned, not 'x'"). */
+int ly_parse_memory(ld *c, yaml_node_t *n, const char *what, lesson_memory *m);
 /* The expression under key (absent: 0, *out untouched). */
 int ly_get_expr(ld *c, yaml_node_t *map, const char *key, lesson_expr *out);
 /* f32, f64, ...: "unknown type" otherwise. */
@@ -40,6 +50,9 @@ int ly_parse_tolerance(ld *c, yaml_node_t *t, int *exact, double *rel, double *a
 int ly_parse_stage(ld *c, yaml_node_t *n, lesson_stage *s);
 void ly_free_stage(lesson_stage *s);
 void ly_free_expr(lesson_expr *e);
+void ly_free_buffers(lesson_buffer *b, int n);
+/* Calls fn for every kernel launch among the steps, inside repeat blocks too; stops at a non-zero answer. */
+int ly_each_launch(lesson_launch *steps, int n, int (*fn)(void *ctx, lesson_launch *L), void *ctx);
 /* rel resolved inside kroot/<lesson id>/ (a path that leaves it, or a missing file, is an error at n);
  * *out is the new path. */
 int ly_resolve_kernel_file(ld *c, yaml_node_t *n, const char *rel, char **out);

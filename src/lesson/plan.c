@@ -180,22 +180,53 @@ static int set_tunables(pctx *c, const lesson_stage *s, const plan_setting *sets
 	return 0;
 }
 
-static int add_buffers(pctx *c, const lesson_buffer *bs, int n, int scratch)
+/* Evaluates e for i = 0..n-1 into out[i], with i bound (an integer) after the plan's variables. */
+static int eval_each(pctx *c, const lesson_expr *e, int64_t n, double *out)
+{
+	add_var(c->p, "i", ival(0));
+	int at = c->p->nvars - 1, rc = 0;
+	for (int64_t i = 0; i < n && !rc; i++) {
+		expr_value v;
+		c->p->vars[at].v.i = i;
+		rc = eval(c, e, &v);
+		if (!rc) out[i] = expr_as_double(v);
+	}
+	c->p->nvars--;
+	return rc;
+}
+
+/* Where stage s keeps buffer b: its memory: choice, else the buffer's own. */
+static lesson_memory memory_of(const lesson_stage *s, const lesson_buffer *b)
+{
+	for (int i = 0; s && i < s->nmemory; i++) if (!strcmp(s->memory_buffers[i], b->name)) return s->memory_kinds[i];
+	return b->memory;
+}
+
+static int add_buffers(pctx *c, const lesson_stage *s, const lesson_buffer *bs, int n, int scratch)
 {
 	plan *p = c->p;
 	for (int i = 0; i < n; i++) {
+		const lesson_buffer *b = &bs[i];
 		int64_t count;
-		if (eval_int(c, &bs[i].count, 0, &count)) return -1;
+		if (eval_int(c, &b->count, 0, &count)) return -1;
 		if (count < 1) {
-			strfmt(c->err, c->errlen, "%s:%d:%d: buffer %s would have %lld elements", c->l->path, bs[i].at.line, bs[i].at.col,
-			       bs[i].name, (long long)count);
+			strfmt(c->err, c->errlen, "%s:%d:%d: buffer %s would have %lld elements", c->l->path, b->at.line, b->at.col,
+			       b->name, (long long)count);
+			return -1;
+		}
+		lesson_init_kind init = b->init == INIT_EXPR ? INIT_EXPR : scratch ? INIT_ZERO : b->init;
+		if (init == INIT_EXPR && count > LESSON_INIT_EXPR_MAX) {
+			strfmt(c->err, c->errlen, "%s:%d:%d: buffer %s has %lld elements; init: { expr } fills at most %d", c->l->path, b->at.line,
+			       b->at.col, b->name, (long long)count, LESSON_INIT_EXPR_MAX);
 			return -1;
 		}
 		p->buffers = xrealloc(p->buffers, (size_t)(p->nbuffers + 1) * sizeof *p->buffers);
-		p->buffers[p->nbuffers++] = (plan_buffer){ bs[i].name, bs[i].type, count, bs[i].output, scratch,
-		                                           scratch ? INIT_ZERO : bs[i].init, bs[i].init_a, bs[i].init_b,
-		                                           NULL, bs[i].memory };
-		p->working_set += count * (int64_t)lesson_dtype_size(bs[i].type);
+		plan_buffer *pb = &p->buffers[p->nbuffers++];
+		*pb = (plan_buffer){ b->name, b->type, count, b->output, scratch, init, b->init_a, b->init_b, NULL, memory_of(s, b) };
+		p->working_set += count * (int64_t)lesson_dtype_size(b->type);
+		if (init != INIT_EXPR) continue;
+		pb->values = xcalloc((size_t)count, sizeof *pb->values);
+		if (eval_each(c, &b->init_expr, count, pb->values)) return -1;
 	}
 	return 0;
 }
@@ -375,13 +406,115 @@ static void refuse_constraint(pctx *c, const lesson_constraint *k)
 		strfmt(c->err, c->errlen, "%s: has %s%s, needs at least %s%s", k->message, a, unit, oplen == 1 ? "more than " : "", b);
 }
 
+/* A texture argument: its sizes evaluated and checked to lie inside the buffer. */
+static int make_texture(pctx *c, const lesson_arg *a, plan_arg *out)
+{
+	const char *name = a->buffer;
+	const plan_buffer *b = find_buffer(c->p, name);
+	plan_texture *t = &out->tex;
+	out->kind = ARG_TEXTURE;
+	out->buffer = name;
+	if (!b) { strfmt(c->err, c->errlen, "texture %s: no such buffer", name); return -1; }   /* the loader checked */
+	*t = (plan_texture){ b->type, a->rank, 0, 1, 0, a->filter, a->address, a->normalized_coords, a->read_normalized };
+	int64_t w, h = 1, pitch;
+	if (eval_int(c, &a->dims[0], 1, &w) || (a->rank == 2 && eval_int(c, &a->dims[1], 1, &h)) || eval_int(c, &a->pitch, w, &pitch)) return -1;
+	if (w < 1 || h < 1) {
+		strfmt(c->err, c->errlen, "texture %s: dims [%lld, %lld]; each must be at least 1", name, (long long)w, (long long)h);
+		return -1;
+	}
+	if (pitch < w) {
+		strfmt(c->err, c->errlen, "texture %s: a pitch of %lld elements is less than the width, %lld", name, (long long)pitch, (long long)w);
+		return -1;
+	}
+	/* (h - 1) * pitch + w, saturating */
+	uint64_t need = mul_sat((uint64_t)(h - 1), (uint64_t)pitch);
+	need = need > UINT64_MAX - (uint64_t)w ? UINT64_MAX : need + (uint64_t)w;
+	if (need > (uint64_t)b->count) {
+		strfmt(c->err, c->errlen, "texture %s: %lld rows of pitch %lld and width %lld reach element %llu; buffer %s has %lld", name,
+		       (long long)h, (long long)pitch, (long long)w, (unsigned long long)need, name, (long long)b->count);
+		return -1;
+	}
+	int small_int = b->type == DT_I8 || b->type == DT_U8;
+	if (a->read_normalized && !small_int) {
+		strfmt(c->err, c->errlen, "texture %s: read: normalized turns 8-bit integers into floats; the buffer is %s", name, lesson_dtype_name(b->type));
+		return -1;
+	}
+	if (a->filter == TEX_LINEAR && !(b->type == DT_F32 || b->type == DT_F16 || a->read_normalized)) {
+		strfmt(c->err, c->errlen, "texture %s: linear filtering needs f32 or f16 elements, or read: normalized; the buffer is %s", name,
+		       lesson_dtype_name(b->type));
+		return -1;
+	}
+	t->width = (uint64_t)w;
+	t->height = (uint64_t)h;
+	t->pitch_bytes = a->rank == 2 ? (uint64_t)pitch * lesson_dtype_size(b->type) : 0;
+	return 0;
+}
+
+/* The step's stream into out->stream: 0..LESSON_MAX_STREAMS-1. */
+static int make_stream(pctx *c, const lesson_launch *L, const char *what, plan_launch *out)
+{
+	int64_t st;
+	if (eval_int(c, &L->stream, 0, &st)) return -1;
+	if (st < 0 || st >= LESSON_MAX_STREAMS) {
+		strfmt(c->err, c->errlen, "%s:%d:%d: %s: stream %lld is not one of 0 to %d", c->l->path, L->at.line, L->at.col, what,
+		       (long long)st, LESSON_MAX_STREAMS - 1);
+		return -1;
+	}
+	out->stream = (int)st;
+	if (out->stream >= c->p->nstreams) c->p->nstreams = out->stream + 1;
+	return 0;
+}
+
+/* Elements [first, first + count) of b, or -1 naming the step when they lie outside it. */
+static int inside(pctx *c, const lesson_launch *L, const char *step, const plan_buffer *b, int64_t first, int64_t count)
+{
+	if (first >= 0 && count >= 0 && first <= b->count && count <= b->count - first) return 0;
+	strfmt(c->err, c->errlen, "%s:%d:%d: %s: elements [%lld, %lld) lie outside %s (%lld elements)", c->l->path, L->at.line, L->at.col,
+	       step, (long long)first, (long long)first + (long long)count, b->name, (long long)b->count);
+	return -1;
+}
+
+/* A copy step: offsets and count evaluated, checked against both buffers. *skip when it copies nothing. */
+static int make_copy(pctx *c, const lesson_launch *L, plan_launch *out, int *skip)
+{
+	const plan_buffer *d = find_buffer(c->p, L->copy_dst), *sr = find_buffer(c->p, L->copy_src);
+	char step[160];
+	strfmt(step, sizeof step, "copy %s>%s", L->copy_src, L->copy_dst);
+	if (!d || !sr) { strfmt(c->err, c->errlen, "%s: no such buffer", step); return -1; }   /* the loader checked */
+	int64_t off, doff, soff, count;
+	if (eval_int(c, &L->copy_offset, 0, &off) || eval_int(c, &L->copy_dst_offset, off, &doff) ||
+	    eval_int(c, &L->copy_src_offset, off, &soff)) return -1;
+	if (eval_int(c, &L->copy_count, soff >= 0 && soff <= sr->count ? sr->count - soff : 0, &count)) return -1;
+	if (count < 0) {
+		strfmt(c->err, c->errlen, "%s:%d:%d: %s: count is %lld", c->l->path, L->at.line, L->at.col, step, (long long)count);
+		return -1;
+	}
+	if (inside(c, L, step, sr, soff, count) || inside(c, L, step, d, doff, count) || make_stream(c, L, step, out)) return -1;
+	uint64_t es = lesson_dtype_size(sr->type);
+	out->kind = STEP_COPY;
+	out->buffer = d->name;
+	out->src = sr->name;
+	out->dst_off = (uint64_t)doff * es;
+	out->src_off = (uint64_t)soff * es;
+	out->bytes = (uint64_t)count * es;
+	*skip = count == 0;
+	if (sr->memory != MEM_DEVICE && d->memory == MEM_DEVICE && !*skip) c->p->h2d_bytes += (double)out->bytes;
+	if (sr->memory == MEM_DEVICE && d->memory != MEM_DEVICE && !*skip) c->p->d2h_bytes += (double)out->bytes;
+	return 0;
+}
+
 static int make_launch(pctx *c, const plan_device *dev, const lesson_stage *s, const lesson_launch *L, plan_launch *out)
 {
 	if (L->kind == STEP_MEMSET) {
 		*out = (plan_launch){ .kind = STEP_MEMSET, .buffer = L->memset_buffer, .value = L->memset_value };
-		return 0;
+		char step[96];
+		strfmt(step, sizeof step, "memset %s", L->memset_buffer);
+		return make_stream(c, L, step, out);
 	}
 	out->entry = L->entry ? L->entry : s->entry;
+	char step[96];
+	strfmt(step, sizeof step, "launch of %s", out->entry);
+	if (make_stream(c, L, step, out)) return -1;
 	int64_t g[3], b[3], sh;
 	for (int d = 0; d < 3; d++)
 		if (eval_int(c, &L->grid[d], 1, &g[d]) || eval_int(c, &L->block[d], 1, &b[d])) return -1;
@@ -413,10 +546,173 @@ static int make_launch(pctx *c, const plan_device *dev, const lesson_stage *s, c
 	out->args = xcalloc((size_t)L->nargs, sizeof *out->args);
 	for (int i = 0; i < L->nargs; i++) {
 		const lesson_arg *a = &L->args[i];
-		if (a->kind == ARG_BUFFER) { out->args[i].kind = ARG_BUFFER; out->args[i].buffer = a->buffer; }
-		else if (a->kind == ARG_TENSORMAP ? make_tensormap(c, a, &out->args[i]) : convert_arg(c, a, &out->args[i])) return -1;
+		if (a->kind == ARG_BUFFER) {
+			const plan_buffer *pb = find_buffer(c->p, a->buffer);
+			if (pb && pb->memory == MEM_PAGEABLE) {
+				strfmt(c->err, c->errlen, "%s:%d:%d: launch of %s: %s is pageable host memory, which a kernel cannot read; copy it to a device buffer (or make it pinned)",
+				       c->l->path, a->at.line, a->at.col, out->entry, a->buffer);
+				return -1;
+			}
+			out->args[i].kind = ARG_BUFFER;
+			out->args[i].buffer = a->buffer;
+		} else if (a->kind == ARG_TENSORMAP ? make_tensormap(c, a, &out->args[i])
+		           : a->kind == ARG_TEXTURE ? make_texture(c, a, &out->args[i]) : convert_arg(c, a, &out->args[i])) {
+			return -1;
+		}
 	}
 	return 0;
+}
+
+/* Steps into the plan, in order, repeat blocks unrolled with their variable bound. */
+static int unroll(pctx *c, const plan_device *dev, const lesson_stage *s, const lesson_launch *steps, int n)
+{
+	plan *p = c->p;
+	for (int i = 0; i < n; i++) {
+		const lesson_launch *L = &steps[i];
+		if (L->body) {
+			int64_t times;
+			if (eval_int(c, &L->repeat_count, 0, &times)) return -1;
+			if (times < 0 || times > LESSON_MAX_STEPS) {
+				strfmt(c->err, c->errlen, "%s:%d:%d: repeat %s: %lld times; a block repeats 0 to %d times", c->l->path, L->at.line,
+				       L->at.col, L->repeat_var, (long long)times, LESSON_MAX_STEPS);
+				return -1;
+			}
+			add_var(p, L->repeat_var, ival(0));
+			int at = p->nvars - 1, rc = 0;
+			for (int64_t k = 0; k < times && !rc; k++) {
+				p->vars[at].v = ival(k);
+				rc = unroll(c, dev, s, L->body, L->nbody);
+			}
+			p->nvars = at;
+			if (rc) return -1;
+			continue;
+		}
+		if (p->nlaunches == LESSON_MAX_STEPS) {
+			strfmt(c->err, c->errlen, "%s:%d:%d: stage %s unrolls to more than %d steps", c->l->path, L->at.line, L->at.col, s->id,
+			       LESSON_MAX_STEPS);
+			return -1;
+		}
+		p->launches = xrealloc(p->launches, (size_t)(p->nlaunches + 1) * sizeof *p->launches);
+		plan_launch *out = &p->launches[p->nlaunches++];
+		memset(out, 0, sizeof *out);
+		int skip = 0;
+		if (L->kind == STEP_COPY ? make_copy(c, L, out, &skip) : make_launch(c, dev, s, L, out)) return -1;
+		if (skip) p->nlaunches--;   /* an empty copy (the last chunk of a size that divides evenly) */
+	}
+	return 0;
+}
+
+/* A constant's value bytes: the evaluated values converted to the type, little-endian. */
+static uint16_t to_half(float f)
+{
+	uint32_t x;
+	memcpy(&x, &f, 4);
+	uint32_t sign = (x >> 16) & 0x8000, e = (x >> 23) & 0xff, m = x & 0x7fffff;
+	if (e == 0xff) return (uint16_t)(sign | 0x7c00 | (m ? 0x200 : 0));
+	int ex = (int)e - 127 + 15;
+	if (ex >= 31) return (uint16_t)(sign | 0x7c00);
+	if (ex <= 0) {   /* subnormal or zero: round to nearest even */
+		if (ex < -10) return (uint16_t)sign;
+		m |= 0x800000;
+		int shift = 14 - ex;
+		uint32_t h = m >> shift, rem = m & ((1u << shift) - 1), half = 1u << (shift - 1);
+		if (rem > half || (rem == half && (h & 1))) h++;
+		return (uint16_t)(sign | h);
+	}
+	uint32_t h = ((uint32_t)ex << 10) | (m >> 13), rem = m & 0x1fff;
+	if (rem > 0x1000 || (rem == 0x1000 && (h & 1))) h++;   /* may carry into the exponent: still right */
+	return (uint16_t)(sign | h);
+}
+
+static uint16_t to_bf16(float f)
+{
+	uint32_t x;
+	memcpy(&x, &f, 4);
+	if ((x & 0x7fffffff) > 0x7f800000) return (uint16_t)((x >> 16) | 0x40);   /* NaN stays NaN */
+	x += 0x7fff + ((x >> 16) & 1);
+	return (uint16_t)(x >> 16);
+}
+
+/* v as type t into out (little-endian); -1 when an integer type cannot hold it. */
+static int put_value(lesson_dtype t, double v, unsigned char *out)
+{
+	static const double lo[DT_COUNT] = { [DT_I32] = INT32_MIN, [DT_U32] = 0, [DT_I64] = -0x1p63, [DT_U64] = 0, [DT_I8] = INT8_MIN, [DT_U8] = 0 };
+	static const double hi[DT_COUNT] = { [DT_I32] = INT32_MAX, [DT_U32] = UINT32_MAX, [DT_I64] = 0x1p63, [DT_U64] = 0x1p64, [DT_I8] = INT8_MAX, [DT_U8] = UINT8_MAX };
+	uint64_t bits = 0;
+	size_t n = lesson_dtype_size(t);
+	if (!lesson_dtype_is_float(t)) {
+		int wide = t == DT_I64 || t == DT_U64;
+		if (v != floor(v) || v < lo[t] || (wide ? v >= hi[t] : v > hi[t])) return -1;
+		bits = t == DT_I64 || t == DT_I32 || t == DT_I8 ? (uint64_t)(int64_t)v : (uint64_t)v;
+	} else if (t == DT_F64) {
+		memcpy(&bits, &v, 8);
+	} else if (t == DT_F32) {
+		float f = (float)v;
+		uint32_t b;
+		memcpy(&b, &f, 4);
+		bits = b;
+	} else {
+		bits = t == DT_F16 ? to_half((float)v) : to_bf16((float)v);
+	}
+	for (size_t k = 0; k < n; k++) out[k] = (unsigned char)(bits >> (8 * k));
+	return 0;
+}
+
+/* The constant bank a stage's constants go to. */
+#define CONSTANT_BANK 65536
+
+static int make_constants(pctx *c, const lesson_stage *s)
+{
+	plan *p = c->p;
+	p->constants = xcalloc((size_t)s->nconstants + 1, sizeof *p->constants);
+	for (int i = 0; i < s->nconstants; i++) {
+		const lesson_constant *k = &s->constants[i];
+		plan_constant *o = &p->constants[p->nconstants++];
+		const plan_buffer *b = k->buffer ? find_buffer(p, k->buffer) : NULL;
+		*o = (plan_constant){ .symbol = k->symbol, .type = k->type, .buffer = b ? b->name : NULL };
+		if (k->buffer && !b) { strfmt(c->err, c->errlen, "constant %s: no buffer %s", k->symbol, k->buffer); return -1; }
+		if (eval_int(c, &k->count, b ? b->count : 1, &o->count)) return -1;
+		size_t es = lesson_dtype_size(k->type);
+		if (o->count < 1 || o->count > CONSTANT_BANK / (int64_t)es) {
+			strfmt(c->err, c->errlen, "%s:%d:%d: constant %s: %lld elements of %s; constant memory holds 1 to %lld of them (64 KiB)",
+			       c->l->path, k->at.line, k->at.col, k->symbol, (long long)o->count, lesson_dtype_name(k->type),
+			       (long long)(CONSTANT_BANK / (int64_t)es));
+			return -1;
+		}
+		if (b && o->count > b->count) {
+			strfmt(c->err, c->errlen, "%s:%d:%d: constant %s: %lld elements from buffer %s, which has %lld", c->l->path, k->at.line,
+			       k->at.col, k->symbol, (long long)o->count, b->name, (long long)b->count);
+			return -1;
+		}
+		o->nbytes = (uint64_t)o->count * es;
+		if (b) continue;
+		double *v = xcalloc((size_t)o->count, sizeof *v);
+		o->bytes = xcalloc((size_t)o->nbytes, 1);
+		int rc = eval_each(c, &k->value, o->count, v);
+		for (int64_t e = 0; !rc && e < o->count; e++) {
+			if (!put_value(k->type, v[e], o->bytes + e * (int64_t)es)) continue;
+			char x[32];
+			strfmt(c->err, c->errlen, "%s:%d:%d: constant %s: element %lld is %s, which %s cannot hold", c->l->path, k->value.at.line,
+			       k->value.at.col, k->symbol, (long long)e, expr_format((expr_value){ .kind = EXPR_FLOAT, .f = v[e] }, x, sizeof x),
+			       lesson_dtype_name(k->type));
+			rc = -1;
+		}
+		free(v);
+		if (rc) return -1;
+	}
+	return 0;
+}
+
+/* Whether the options ask NVRTC for relocatable device code. */
+static int wants_rdc(const lesson_stage *s)
+{
+	int rdc = 0;
+	for (int i = 0; i < s->noptions; i++) {
+		const char *o = s->options[i];
+		if (!strcmp(o, "-rdc=true") || !strcmp(o, "--relocatable-device-code=true")) rdc = 1;
+		if (!strcmp(o, "-rdc=false") || !strcmp(o, "--relocatable-device-code=false")) rdc = 0;
+	}
+	return rdc;
 }
 
 static int make_baseline(pctx *c)
@@ -458,6 +754,7 @@ int plan_make(plan *p, const lesson *l, int stage, const plan_setting *sets, int
 	memset(p, 0, sizeof *p);
 	p->l = l;
 	p->stage = stage;
+	p->nstreams = 1;
 	pctx c = { p, l, err, errlen };
 	if (stage < -1 || stage >= l->nstages || (stage == -1 && !l->baseline)) {
 		strfmt(err, errlen, "lesson %s has no %s", l->id, stage == -1 ? "baseline" : "such stage");
@@ -488,18 +785,15 @@ int plan_make(plan *p, const lesson *l, int stage, const plan_setting *sets, int
 		sb_free(&b);
 		return -1;
 	}
-	if (add_buffers(&c, l->buffers, l->nbuffers, 0) || (s && add_buffers(&c, s->buffers, s->nbuffers, 1))) return -1;
+	if (add_buffers(&c, s, l->buffers, l->nbuffers, 0) || (s && add_buffers(&c, s, s->buffers, s->nbuffers, 1))) return -1;
 	for (int i = 0; s && i < s->nconstraints; i++) {
 		expr_value v;
 		if (eval(&c, &s->constraints[i].cond, &v)) return -1;
 		if (!expr_as_double(v)) { refuse_constraint(&c, &s->constraints[i]); return -1; }
 	}
 	if (s) {
-		p->launches = xcalloc((size_t)s->nlaunches, sizeof *p->launches);
-		for (int i = 0; i < s->nlaunches; i++) {
-			p->nlaunches++;
-			if (make_launch(&c, dev, s, &s->launches[i], &p->launches[i])) return -1;
-		}
+		p->rdc = wants_rdc(s);
+		if (make_constants(&c, s) || unroll(&c, dev, s, s->launches, s->nlaunches)) return -1;
 	} else if (make_baseline(&c)) {
 		return -1;
 	}
@@ -520,6 +814,9 @@ void plan_free(plan *p)
 	for (int i = 0; i < p->nlaunches; i++) free(p->launches[i].args);
 	for (int i = 0; i < p->ndefines; i++) free(p->defines[i]);
 	for (int i = 0; i < p->nowned; i++) free(p->owned[i]);
+	for (int i = 0; i < p->nbuffers; i++) free(p->buffers[i].values);
+	for (int i = 0; i < p->nconstants; i++) free(p->constants[i].bytes);
+	free(p->constants);
 	free(p->launches); free(p->defines); free(p->vars); free(p->buffers); free(p->compare); free(p->owned);
 	memset(p, 0, sizeof *p);
 }
@@ -750,8 +1047,9 @@ static const struct { int size; char kind; } value_abi[] = {
 };
 /* ... and each kind of argument that is not a value. */
 static const struct { int size; char kind; } kind_abi[ARG_KIND_COUNT] = {
-	[ARG_BUFFER] = { 8, 'i' }, [ARG_TENSORMAP] = { 128, 'b' },
+	[ARG_BUFFER] = { 8, 'i' }, [ARG_TENSORMAP] = { 128, 'b' }, [ARG_TEXTURE] = { 8, 'i' },   /* a cudaTextureObject_t */
 };
+_Static_assert(ARG_KIND_COUNT == 4, "give a new kind of argument its size and class in kind_abi");
 
 void plan_arg_abi(const plan_arg *a, int *size, char *kind)
 {
@@ -767,8 +1065,22 @@ void plan_steps_into(const plan *p, run_result *r)
 		run_step *s = &r->steps[r->nsteps++];
 		run_step_init(s);
 		strfmt(s->kind, sizeof s->kind, "%s", plan_step_name(L->kind));
-		strfmt(s->entry, sizeof s->entry, "%s", L->kind == STEP_MEMSET ? L->buffer : L->entry);
-		if (L->kind != STEP_LAUNCH) continue;
+		s->stream = L->stream;
+		if (L->kind == STEP_COPY) {
+			const plan_buffer *d = find_buffer(p, L->buffer), *sr = find_buffer(p, L->src);
+			int dh = d && d->memory != MEM_DEVICE, sh = sr && sr->memory != MEM_DEVICE;
+			strfmt(s->entry, sizeof s->entry, "%s>%s", L->src, L->buffer);
+			strfmt(s->dir, sizeof s->dir, "%s", sh ? "h2d" : dh ? "d2h" : "d2d");
+			s->bytes = (int64_t)L->bytes;
+			continue;
+		}
+		if (L->kind == STEP_MEMSET) {
+			const plan_buffer *b = find_buffer(p, L->buffer);
+			strfmt(s->entry, sizeof s->entry, "%s", L->buffer);
+			s->bytes = b ? b->count * (int64_t)lesson_dtype_size(b->type) : 0;
+			continue;
+		}
+		strfmt(s->entry, sizeof s->entry, "%s", L->entry);
 		memcpy(s->grid, L->grid, sizeof s->grid);
 		memcpy(s->block, L->block, sizeof s->block);
 		s->dynamic_smem = (int64_t)L->shared;
@@ -777,6 +1089,6 @@ void plan_steps_into(const plan *p, run_result *r)
 
 const char *plan_step_name(lesson_step_kind k)
 {
-	static const char *const names[STEP_KIND_COUNT] = { [STEP_LAUNCH] = "launch", [STEP_MEMSET] = "memset" };
+	static const char *const names[STEP_KIND_COUNT] = { [STEP_LAUNCH] = "launch", [STEP_MEMSET] = "memset", [STEP_COPY] = "copy" };
 	return (unsigned)k < STEP_KIND_COUNT ? names[k] : "?";
 }

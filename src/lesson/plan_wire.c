@@ -22,11 +22,24 @@ static void put_name(sb *b, const char *s)
 	for (const char *c = s; *c; c++) sb_addf(b, "%c", (unsigned char)*c <= ' ' ? '?' : *c);
 }
 
+static const char *const memories[MEM_KIND_COUNT] = { [MEM_DEVICE] = "device", [MEM_PAGEABLE] = "pageable", [MEM_PINNED] = "pinned" };
+static const char *const filters[] = { [TEX_POINT] = "point", [TEX_LINEAR] = "linear" };
+static const char *const addresses[] = { [TEX_WRAP] = "wrap", [TEX_CLAMP] = "clamp", [TEX_MIRROR] = "mirror", [TEX_BORDER] = "border" };
+#define NFILTERS ((int)(sizeof filters / sizeof filters[0]))
+#define NADDRESSES ((int)(sizeof addresses / sizeof addresses[0]))
+
 static void put_arg(sb *b, const plan_arg *a)
 {
 	sb_add(b, "arg");
 	put_name(b, a->name);
-	if (a->kind == ARG_BUFFER) {
+	if (a->kind == ARG_TEXTURE) {
+		const plan_texture *t = &a->tex;
+		sb_add(b, " texture");
+		put_name(b, a->buffer);
+		sb_addf(b, " %s %d %llu %llu %llu %s %s %d %d", lesson_dtype_name(t->type), t->rank, (unsigned long long)t->width,
+		        (unsigned long long)t->height, (unsigned long long)t->pitch_bytes, filters[t->filter], addresses[t->address],
+		        t->normalized_coords, t->read_normalized);
+	} else if (a->kind == ARG_BUFFER) {
 		sb_add(b, " buffer");
 		put_name(b, a->buffer);
 	} else if (a->kind == ARG_TENSORMAP) {
@@ -53,11 +66,12 @@ static void put_arg(sb *b, const plan_arg *a)
 
 void plan_wire_write(sb *b, const plan *p)
 {
-	sb_addf(b, "plan 1\nstage %d\nlesson ", p->stage);
+	sb_addf(b, "plan 2\nstage %d\nlesson ", p->stage);
 	for (const char *c = p->lesson_path ? p->lesson_path : ""; *c; c++) sb_addf(b, "%c", *c == '\n' ? '?' : *c);
 	sb_addf(b, "\npeak %s\ncheck %d\ntolerance %d %.17g %.17g\n", peak_name(p->peak), p->check, p->exact, p->rel_tol, p->abs_tol);
 	for (int i = 0; i < p->ncompare; i++) { sb_add(b, "compare"); put_name(b, p->compare[i]); sb_add(b, "\n"); }
 	sb_addf(b, "model %.17g %.17g %lld\nuses_occ %d\n", p->bytes, p->flops, (long long)p->working_set, p->uses_occ);
+	sb_addf(b, "streams %d\ncopied %.17g %.17g\nrdc %d\n", p->nstreams, p->h2d_bytes, p->d2h_bytes, p->rdc);
 	for (int i = 0; i < p->nvars; i++) {
 		sb_add(b, "var");
 		put_name(b, p->vars[i].name);
@@ -69,21 +83,49 @@ void plan_wire_write(sb *b, const plan *p)
 		const plan_buffer *x = &p->buffers[i];
 		sb_add(b, "buffer");
 		put_name(b, x->name);
-		sb_addf(b, " %s %lld %d %d %d %.17g %.17g\n", lesson_dtype_name(x->type), (long long)x->count, x->output, x->scratch,
-		        (int)x->init, x->a, x->b);
+		sb_addf(b, " %s %lld %d %d %d %.17g %.17g %s\n", lesson_dtype_name(x->type), (long long)x->count, x->output, x->scratch,
+		        (int)x->init, x->a, x->b, (unsigned)x->memory < MEM_KIND_COUNT ? memories[x->memory] : "?");
+		if (x->init != INIT_EXPR) continue;
+		sb_add(b, "values");
+		put_name(b, x->name);
+		sb_addf(b, " %lld", (long long)x->count);
+		for (int64_t k = 0; k < x->count; k++) sb_addf(b, " %.17g", x->values ? x->values[k] : 0.0);
+		sb_add(b, "\n");
+	}
+	for (int i = 0; i < p->nconstants; i++) {
+		const plan_constant *k = &p->constants[i];
+		sb_add(b, "constant");
+		put_name(b, k->symbol);
+		sb_addf(b, " %s %lld %llu", lesson_dtype_name(k->type), (long long)k->count, (unsigned long long)k->nbytes);
+		if (k->bytes) {
+			sb_add(b, " bytes ");
+			for (uint64_t j = 0; j < k->nbytes; j++) sb_addf(b, "%02x", k->bytes[j]);
+		} else {
+			sb_add(b, " buffer");
+			put_name(b, k->buffer);
+		}
+		sb_add(b, "\n");
 	}
 	for (int i = 0; i < p->nlaunches; i++) {
 		const plan_launch *L = &p->launches[i];
 		if (L->kind == STEP_MEMSET) {
 			sb_add(b, "memset");
 			put_name(b, L->buffer);
-			sb_addf(b, " %d\n", L->value);
+			sb_addf(b, " %d %d\n", L->value, L->stream);
+			continue;
+		}
+		if (L->kind == STEP_COPY) {
+			sb_add(b, "copy");
+			put_name(b, L->buffer);
+			put_name(b, L->src);
+			sb_addf(b, " %llu %llu %llu %d\n", (unsigned long long)L->dst_off, (unsigned long long)L->src_off, (unsigned long long)L->bytes,
+			        L->stream);
 			continue;
 		}
 		sb_add(b, "launch");
 		put_name(b, L->entry);
-		sb_addf(b, " %u %u %u %u %u %u %zu %d\n", L->grid[0], L->grid[1], L->grid[2], L->block[0], L->block[1], L->block[2],
-		        L->shared, L->nargs);
+		sb_addf(b, " %u %u %u %u %u %u %zu %d %d\n", L->grid[0], L->grid[1], L->grid[2], L->block[0], L->block[1], L->block[2],
+		        L->shared, L->nargs, L->stream);
 		for (int a = 0; a < L->nargs; a++) put_arg(b, &L->args[a]);
 	}
 	sb_add(b, "end\n");
@@ -97,6 +139,7 @@ typedef struct {
 	char *err; size_t errlen;
 	plan_launch *open;     /* the launch whose arguments are still coming */
 	int args_left;
+	plan_buffer *want_values;   /* an init expr buffer whose values line comes next */
 } rd;
 
 static int bad(rd *r, const char *fmt, ...)
@@ -177,12 +220,47 @@ static int read_dtype(rd *r, const char *tok, lesson_dtype *t)
 	return bad(r, "'%s' is not a buffer type", tok);
 }
 
+/* tok among words[0..n): its index into *out. */
+static int read_word(rd *r, const char *tok, const char *const *words, int n, const char *what, int *out)
+{
+	for (int i = 0; i < n; i++) if (words[i] && !strcmp(tok, words[i])) { *out = i; return 0; }
+	return bad(r, "'%s' is not a %s", tok, what);
+}
+
+/* arg NAME|- texture BUFFER TYPE RANK W H PITCH FILTER ADDRESS NORM READNORM */
+static int read_texture(rd *r, plan_arg *a, char **t, int n)
+{
+	if (n != 13) return bad(r, "a texture arg has 13 fields, not %d", n);
+	const plan_buffer *b = buffer_named(r->p, t[3]);
+	if (!b) return bad(r, "no buffer named '%s'", t[3]);
+	plan_texture *x = &a->tex;
+	int filter = 0, address = 0;
+	if (read_dtype(r, t[4], &x->type) || get_int(r, t[5], 1, 2, &x->rank) || get_u64(r, t[6], UINT32_MAX, &x->width) ||
+	    get_u64(r, t[7], UINT32_MAX, &x->height) || get_u64(r, t[8], UINT32_MAX, &x->pitch_bytes) ||
+	    read_word(r, t[9], filters, NFILTERS, "texture filter", &filter) || read_word(r, t[10], addresses, NADDRESSES, "texture address mode", &address) ||
+	    get_int(r, t[11], 0, 1, &x->normalized_coords) || get_int(r, t[12], 0, 1, &x->read_normalized))
+		return -1;
+	x->filter = (lesson_tex_filter)filter;
+	x->address = (lesson_tex_address)address;
+	a->kind = ARG_TEXTURE;
+	a->buffer = b->name;
+	uint64_t es = lesson_dtype_size(b->type), bytes = (uint64_t)b->count * es;
+	if (x->type != b->type) return bad(r, "texture %s is %s, its buffer %s", b->name, t[4], lesson_dtype_name(b->type));
+	if (!x->width || !x->height) return bad(r, "texture %s has no elements", b->name);
+	if (x->rank == 1 && (x->height != 1 || x->pitch_bytes)) return bad(r, "a 1D texture has height 1 and pitch 0");
+	if (x->rank == 1 && x->width > (uint64_t)b->count) return bad(r, "texture %s is wider than its buffer", b->name);
+	if (x->rank == 2 && (x->pitch_bytes < x->width * es || x->pitch_bytes % es || (x->height - 1) * x->pitch_bytes + x->width * es > bytes))
+		return bad(r, "texture %s does not lie inside its buffer", b->name);
+	return 0;
+}
+
 static int read_arg(rd *r, char **t, int n)
 {
 	plan_arg *a = &r->open->args[r->open->nargs - r->args_left];
 	const plan *p = r->p;
 	if (n < 4) return bad(r, "an arg needs a name, a kind and what it passes");
 	if (strcmp(t[1], "-") && get_name(r, t[1], 64, &a->name)) return -1;
+	if (!strcmp(t[2], "texture")) return read_texture(r, a, t, n);
 	if (!strcmp(t[2], "buffer") || !strcmp(t[2], "tensormap")) {
 		const plan_buffer *b = buffer_named(p, t[3]);
 		if (!b) return bad(r, "no buffer named '%s'", t[3]);
@@ -233,13 +311,13 @@ static int read_arg(rd *r, char **t, int n)
 static int read_launch(rd *r, char **t, int n)
 {
 	plan *p = r->p;
-	if (n != 10) return bad(r, "a launch has 10 fields, not %d", n);
+	if (n != 11) return bad(r, "a launch has 11 fields, not %d", n);
 	if (grow(r, p->nlaunches, "launches")) return -1;
 	plan_launch L = { .kind = STEP_LAUNCH };
 	int64_t v[8];
 	/* A kernel's grid and block are at least 1; a baseline's library call has none (all 0). */
 	for (int i = 0; i < 6; i++) if (get_i64(r, t[2 + i], p->stage >= 0, i == 0 ? 2147483647 : 65535, &v[i])) return -1;
-	if (get_i64(r, t[8], 0, INT32_MAX, &v[6]) || get_i64(r, t[9], 0, 1024, &v[7])) return -1;
+	if (get_i64(r, t[8], 0, INT32_MAX, &v[6]) || get_i64(r, t[9], 0, 1024, &v[7]) || get_int(r, t[10], 0, LESSON_MAX_STREAMS - 1, &L.stream)) return -1;
 	if (get_name(r, t[1], 256, &L.entry)) return -1;
 	for (int d = 0; d < 3; d++) { L.grid[d] = (unsigned)v[d]; L.block[d] = (unsigned)v[3 + d]; }
 	L.shared = (size_t)v[6];
@@ -252,11 +330,94 @@ static int read_launch(rd *r, char **t, int n)
 	return 0;
 }
 
+/* values NAME N V1 .. VN, after the buffer line of an init expr buffer: read token by token (a line
+ * may hold LESSON_INIT_EXPR_MAX numbers). */
+static int read_values(rd *r, char *line)
+{
+	plan_buffer *b = r->want_values;
+	char *save = NULL, *tok = strtok_r(line, " ", &save);   /* "values" */
+	tok = strtok_r(NULL, " ", &save);
+	if (!b) return bad(r, "values with no init expr buffer just before them");
+	if (!tok || strcmp(tok, b->name)) return bad(r, "values for '%s' after buffer %s", tok ? tok : "", b->name);
+	int64_t n;
+	if (!(tok = strtok_r(NULL, " ", &save)) || get_i64(r, tok, 1, LESSON_INIT_EXPR_MAX, &n)) return tok ? -1 : bad(r, "values needs a count");
+	if (n != b->count) return bad(r, "%lld values for buffer %s of %lld elements", (long long)n, b->name, (long long)b->count);
+	b->values = xcalloc((size_t)n, sizeof *b->values);
+	for (int64_t i = 0; i < n; i++) {
+		if (!(tok = strtok_r(NULL, " ", &save))) return bad(r, "values for %s end after %lld of %lld", b->name, (long long)i, (long long)n);
+		if (get_dbl(r, tok, &b->values[i])) return -1;
+	}
+	if (strtok_r(NULL, " ", &save)) return bad(r, "more than %lld values for %s", (long long)n, b->name);
+	r->want_values = NULL;
+	return 0;
+}
+
+/* copy DST SRC DST_OFF SRC_OFF BYTES STREAM: whole elements inside both buffers, of one type, a device side. */
+static int read_copy(rd *r, char **t, int n)
+{
+	plan *p = r->p;
+	if (n != 7) return bad(r, "a copy has 7 fields, not %d", n);
+	if (grow(r, p->nlaunches, "launches")) return -1;
+	const plan_buffer *d = buffer_named(p, t[1]), *s = buffer_named(p, t[2]);
+	if (!d || !s) return bad(r, "no buffer named '%s'", d ? t[2] : t[1]);
+	plan_launch L = { .kind = STEP_COPY, .buffer = d->name, .src = s->name };
+	if (get_u64(r, t[3], UINT64_MAX, &L.dst_off) || get_u64(r, t[4], UINT64_MAX, &L.src_off) || get_u64(r, t[5], UINT64_MAX, &L.bytes) ||
+	    get_int(r, t[6], 0, LESSON_MAX_STREAMS - 1, &L.stream)) return -1;
+	if (d->type != s->type) return bad(r, "copy %s>%s between buffers of two types", s->name, d->name);
+	if (d == s) return bad(r, "copy %s>%s within one buffer", s->name, d->name);
+	if (d->memory != MEM_DEVICE && s->memory != MEM_DEVICE) return bad(r, "copy %s>%s between two host buffers", s->name, d->name);
+	uint64_t es = lesson_dtype_size(d->type);
+	if (L.dst_off % es || L.src_off % es || L.bytes % es || !L.bytes) return bad(r, "copy %s>%s of no whole %s elements", s->name, d->name, lesson_dtype_name(d->type));
+	if (L.bytes > (uint64_t)s->count * es - (L.src_off > (uint64_t)s->count * es ? 0 : L.src_off) || L.src_off > (uint64_t)s->count * es ||
+	    L.bytes > (uint64_t)d->count * es - (L.dst_off > (uint64_t)d->count * es ? 0 : L.dst_off) || L.dst_off > (uint64_t)d->count * es)
+		return bad(r, "copy %s>%s reaches outside a buffer", s->name, d->name);
+	p->launches = xrealloc(p->launches, (size_t)(p->nlaunches + 1) * sizeof *p->launches);
+	p->launches[p->nlaunches++] = L;
+	return 0;
+}
+
+static int hexval(char ch) { return ch >= '0' && ch <= '9' ? ch - '0' : ch >= 'a' && ch <= 'f' ? ch - 'a' + 10 : -1; }
+
+/* constant SYMBOL TYPE COUNT NBYTES buffer NAME | constant SYMBOL TYPE COUNT NBYTES bytes HEX */
+static int read_constant(rd *r, char **t, int n)
+{
+	plan *p = r->p;
+	if (n != 7) return bad(r, "a constant has 7 fields, not %d", n);
+	if (grow(r, p->nconstants, "constants")) return -1;
+	plan_constant k = {0};
+	uint64_t nbytes;
+	if (read_dtype(r, t[2], &k.type) || get_i64(r, t[3], 1, 65536, &k.count) || get_u64(r, t[4], 65536, &nbytes)) return -1;
+	if (nbytes != (uint64_t)k.count * lesson_dtype_size(k.type)) return bad(r, "constant %s: %llu bytes for %lld %s", t[1], (unsigned long long)nbytes, (long long)k.count, t[2]);
+	for (int i = 0; i < p->nconstants; i++) if (!strcmp(p->constants[i].symbol, t[1])) return bad(r, "constant %s twice", t[1]);
+	k.nbytes = nbytes;
+	if (!strcmp(t[5], "buffer")) {
+		const plan_buffer *b = buffer_named(p, t[6]);
+		if (!b) return bad(r, "no buffer named '%s'", t[6]);
+		if (b->type != k.type || b->count < k.count || b->memory != MEM_DEVICE) return bad(r, "constant %s does not fit device buffer %s", t[1], b->name);
+		k.buffer = b->name;
+	} else if (!strcmp(t[5], "bytes")) {
+		if (strlen(t[6]) != 2 * nbytes) return bad(r, "constant %s: %zu hex digits for %llu bytes", t[1], strlen(t[6]), (unsigned long long)nbytes);
+		k.bytes = xmalloc(nbytes);
+		for (uint64_t i = 0; i < nbytes; i++) {
+			int hi = hexval(t[6][2 * i]), lo = hexval(t[6][2 * i + 1]);
+			if (hi < 0 || lo < 0) { free(k.bytes); return bad(r, "constant %s: '%s' is not lower-case hex", t[1], t[6]); }
+			k.bytes[i] = (unsigned char)(hi << 4 | lo);
+		}
+	} else {
+		return bad(r, "a constant comes from 'buffer' or 'bytes', not '%s'", t[5]);
+	}
+	if (get_name(r, t[1], 256, &k.symbol)) { free(k.bytes); return -1; }
+	p->constants = xrealloc(p->constants, (size_t)(p->nconstants + 1) * sizeof *p->constants);
+	p->constants[p->nconstants++] = k;
+	return 0;
+}
+
 /* One line of n tokens t. */
 static int read_line(rd *r, char **t, int n, const char *rest)
 {
 	plan *p = r->p;
 	const char *k = t[0];
+	if (r->want_values) return bad(r, "buffer %s wants its values line next", r->want_values->name);
 	if (r->args_left > 0) {
 		if (strcmp(k, "arg")) return bad(r, "launch %s wants %d more arg lines", r->open->entry, r->args_left);
 		if (read_arg(r, t, n)) return -1;
@@ -293,6 +454,15 @@ static int read_line(rd *r, char **t, int n, const char *rest)
 		return 0;
 	}
 	if (!strcmp(k, "uses_occ")) return n != 2 ? bad(r, "uses_occ takes 0 or 1") : get_int(r, t[1], 0, 1, &p->uses_occ);
+	if (!strcmp(k, "streams")) return n != 2 ? bad(r, "streams takes N") : get_int(r, t[1], 1, LESSON_MAX_STREAMS, &p->nstreams);
+	if (!strcmp(k, "rdc")) return n != 2 ? bad(r, "rdc takes 0 or 1") : get_int(r, t[1], 0, 1, &p->rdc);
+	if (!strcmp(k, "copied")) {
+		if (n != 3) return bad(r, "copied takes H2D D2H (bytes)");
+		if (get_dbl(r, t[1], &p->h2d_bytes) || get_dbl(r, t[2], &p->d2h_bytes)) return -1;
+		return p->h2d_bytes >= 0 && p->d2h_bytes >= 0 ? 0 : bad(r, "copied bytes cannot be negative");
+	}
+	if (!strcmp(k, "copy")) return read_copy(r, t, n);
+	if (!strcmp(k, "constant")) return read_constant(r, t, n);
 	if (!strcmp(k, "var")) {
 		if (n != 4 || (strcmp(t[2], "i") && strcmp(t[2], "f"))) return bad(r, "var takes NAME i|f VALUE");
 		if (strlen(t[1]) >= sizeof p->vars[0].name) return bad(r, "a name of over %zu characters", sizeof p->vars[0].name - 1);
@@ -310,27 +480,34 @@ static int read_line(rd *r, char **t, int n, const char *rest)
 		return 0;
 	}
 	if (!strcmp(k, "buffer")) {
-		if (n != 9) return bad(r, "a buffer has 9 fields, not %d", n);
+		if (n != 10) return bad(r, "a buffer has 10 fields, not %d", n);
 		if (grow(r, p->nbuffers, "buffers")) return -1;
+		if (p->nlaunches || p->nconstants) return bad(r, "a buffer after the steps or constants");
 		if (buffer_named(p, t[1])) return bad(r, "buffer %s twice", t[1]);
 		plan_buffer b = {0};
-		int init;
+		int init, mem = 0;
 		if (read_dtype(r, t[2], &b.type) || get_i64(r, t[3], 1, INT64_MAX / 16, &b.count) || get_int(r, t[4], 0, 1, &b.output) ||
-		    get_int(r, t[5], 0, 1, &b.scratch) || get_int(r, t[6], INIT_NONE, INIT_ZERO, &init) || get_dbl(r, t[7], &b.a) ||
-		    get_dbl(r, t[8], &b.b) || get_name(r, t[1], 256, &b.name))
+		    get_int(r, t[5], 0, 1, &b.scratch) || get_int(r, t[6], INIT_NONE, INIT_EXPR, &init) || get_dbl(r, t[7], &b.a) ||
+		    get_dbl(r, t[8], &b.b) || read_word(r, t[9], memories, MEM_KIND_COUNT, "kind of memory", &mem))
 			return -1;
 		b.init = (lesson_init_kind)init;
+		b.memory = (lesson_memory)mem;
+		if (b.init == INIT_EXPR && b.count > LESSON_INIT_EXPR_MAX) return bad(r, "buffer %s: %lld values, over %d", t[1], (long long)b.count, LESSON_INIT_EXPR_MAX);
+		if (b.memory != MEM_DEVICE && b.scratch) return bad(r, "scratch buffer %s in host memory", t[1]);
+		if (get_name(r, t[1], 256, &b.name)) return -1;
 		p->buffers = xrealloc(p->buffers, (size_t)(p->nbuffers + 1) * sizeof *p->buffers);
 		p->buffers[p->nbuffers++] = b;
+		if (b.init == INIT_EXPR) r->want_values = &p->buffers[p->nbuffers - 1];
 		return 0;
 	}
 	if (!strcmp(k, "memset")) {
-		if (n != 3) return bad(r, "memset takes BUFFER VALUE");
+		if (n != 4) return bad(r, "memset takes BUFFER VALUE STREAM");
 		if (grow(r, p->nlaunches, "launches")) return -1;
 		const plan_buffer *b = buffer_named(p, t[1]);
 		if (!b) return bad(r, "no buffer named '%s'", t[1]);
+		if (b->memory != MEM_DEVICE) return bad(r, "memset of host buffer %s", t[1]);
 		plan_launch L = { .kind = STEP_MEMSET, .buffer = b->name };
-		if (get_int(r, t[2], 0, 255, &L.value)) return -1;
+		if (get_int(r, t[2], 0, 255, &L.value) || get_int(r, t[3], 0, LESSON_MAX_STREAMS - 1, &L.stream)) return -1;
 		p->launches = xrealloc(p->launches, (size_t)(p->nlaunches + 1) * sizeof *p->launches);
 		p->launches[p->nlaunches++] = L;
 		return 0;
@@ -344,7 +521,7 @@ int plan_wire_read(plan *p, const char *text, size_t len, char *err, size_t errl
 {
 	memset(p, 0, sizeof *p);
 	p->stage = -2;
-	rd r = { p, 0, err, errlen, NULL, 0 };
+	rd r = { p, 0, err, errlen, NULL, 0, NULL };
 	if (memchr(text, 0, len)) return bad(&r, "a NUL byte in the text");
 	char *buf = xmalloc(len + 1);
 	memcpy(buf, text, len);
@@ -357,10 +534,15 @@ int plan_wire_read(plan *p, const char *text, size_t len, char *err, size_t errl
 		r.line++;
 		if (ended) { bad(&r, "text after the end"); goto out; }
 		if (r.line == 1) {
-			if (strcmp(line, "plan 1")) { bad(&r, "not a plan of this version (\"plan 1\")"); goto out; }
+			if (strcmp(line, "plan 2")) { bad(&r, "not a plan of this version (\"plan 2\")"); goto out; }
+			continue;
+		}
+		if (!strncmp(line, "values ", 7)) {
+			if (read_values(&r, line)) goto out;
 			continue;
 		}
 		if (!strcmp(line, "end")) {
+			if (r.want_values) { bad(&r, "buffer %s wants its values line", r.want_values->name); goto out; }
 			if (r.args_left) { bad(&r, "launch %s wants %d more arg lines", r.open->entry, r.args_left); goto out; }
 			ended = 1;
 			continue;
@@ -381,6 +563,9 @@ int plan_wire_read(plan *p, const char *text, size_t len, char *err, size_t errl
 	if (p->stage < -1) { bad(&r, "no stage"); goto out; }
 	if (p->stage == -1 && p->nlaunches != 1) { bad(&r, "a baseline has one library call, not %d", p->nlaunches); goto out; }
 	if (p->first_param + p->nparams > p->nvars) { bad(&r, "params past the variables"); goto out; }
+	if (!p->nstreams) p->nstreams = 1;
+	for (int i = 0; i < p->nlaunches; i++)
+		if (p->launches[i].stream >= p->nstreams) { bad(&r, "step %d runs on stream %d of %d", i + 1, p->launches[i].stream, p->nstreams); goto out; }
 	rc = 0;
 out:
 	free(buf);

@@ -1,19 +1,24 @@
 /* plan_wire: an evaluated plan as text, for the worker pipe (worker.h): the parent plans a run once
  * and sends the result; the worker reads it back and runs it without the lesson. One item a line:
- *   plan 1                            the format's version, first
+ *   plan 2                            the format's version, first
  *   stage I                           -1: the baseline
  *   lesson PATH                       the rest of the line (the worker's data key)
  *   peak NAME                         peak_name: "fp32", "bf16_tensor"
  *   check 0|1  tolerance EXACT REL ABS  compare NAME (repeated)
  *   model BYTES FLOPS WORKING_SET  uses_occ 0|1
+ *   streams N  copied H2D D2H  rdc 0|1   streams the steps use; bytes the copies move each way; -rdc
  *   var NAME i INT | var NAME f REAL    every variable expressions saw, in order
  *   params FIRST N                    vars[FIRST, + N) are the lesson's parameters
- *   buffer NAME TYPE COUNT OUTPUT SCRATCH INIT A B
- *   memset BUFFER VALUE
- *   launch ENTRY GX GY GZ BX BY BZ SHARED NARGS, then NARGS lines of
+ *   buffer NAME TYPE COUNT OUTPUT SCRATCH INIT A B MEMORY   MEMORY: device | pageable | pinned
+ *   values NAME N V1 .. VN            right after the buffer line of an init expr buffer (INIT 5)
+ *   constant SYMBOL TYPE COUNT NBYTES buffer NAME | constant SYMBOL TYPE COUNT NBYTES bytes HEX
+ *   memset BUFFER VALUE STREAM
+ *   copy DST SRC DST_OFF SRC_OFF BYTES STREAM       offsets and size in bytes
+ *   launch ENTRY GX GY GZ BX BY BZ SHARED NARGS STREAM, then NARGS lines of
  *     arg NAME|- buffer BUFFER | arg NAME|- value TYPE V | arg NAME|- tensormap BUFFER DATA_TYPE RANK SWIZZLE D.. S.. B..
+ *     | arg NAME|- texture BUFFER TYPE RANK WIDTH HEIGHT PITCH_BYTES point|linear wrap|clamp|mirror|border NORM READNORM
  *   end
- * Reals are written with 17 significant digits, so that they read back as the same double. */
+ * Buffers come before constants and steps; every step's stream is below N.  * Reals are written with 17 significant digits, so that they read back as the same double. */
 #ifndef CC_PLAN_WIRE_H
 #define CC_PLAN_WIRE_H
 #include <stddef.h>

@@ -16,11 +16,15 @@ static inline dim3 d3(unsigned x, unsigned y, unsigned z) { dim3 d = { x, y, z }
 int gpu_worker_main(FILE *in, FILE *out, int gpu);
 
 /* --- gpu_device.c --- */
-/* Fills d for the current device (cudaSetDevice done); calibrates the attainable bandwidth once per
- * device (cached on disk). Returns 0, or -1 with d->present = 0 and d->why set. */
+/* Fills d for the current device (cudaSetDevice done); calibrates the attainable bandwidth and the
+ * pinned host-to-device and device-to-host copy bandwidths once per device (cached on disk). Returns
+ * 0, or -1 with d->present = 0 and d->why set. */
 int gpu_device_query(int gpu, device_info *d);
 /* The worker's device (valid after a successful query). */
 const device_info *gpu_device(void);
+/* The bound of a stage that copies: max(h2d_bytes at h2d_gbps, d2h_bytes at d2h_gbps, kernel_ms), in
+ * ms; a direction with bytes but no bandwidth counts as 0; 0 when nothing is copied. */
+double gpu_copy_bound_ms(double h2d_bytes, double d2h_bytes, double h2d_gbps, double d2h_gbps, double kernel_ms);
 /* For a plan whose expressions read occ_block and occ_min_grid (computed by the parent from the
  * kernel's resources, occ_potential_block): asks the runtime's cudaOccupancyMaxPotentialBlockSize for
  * kernel k with that dynamic shared memory and, when its answer differs, says both in r->message (they
@@ -29,18 +33,19 @@ void gpu_occ_check(const plan *p, cudaKernel_t k, size_t shared, run_result *r);
 /* --- gpu_occupancy.cpp: cudaOccupancyMaxPotentialBlockSize (a C++ template of the runtime) from C. */
 cudaError_t gpu_occ_potential_block(cudaKernel_t k, size_t dynamic_smem, int *block, int *min_grid);
 
-/* --- gpu_data.c: device buffers, fill, poison, compare --- */
+/* --- gpu_data.c: device and host buffers, fill, poison, compare --- */
 /* Every buffer sits between two guard zones of this many bytes, filled with GPU_GUARD_BYTE: a kernel
- * that writes a little past either end of a buffer is caught (a write further off faults, or is
- * memcheck's to find). */
+ * or a copy that writes a little past either end of a buffer is caught (a write further off faults,
+ * or is memcheck's to find). Host buffers have them too, in host memory. */
 #define GPU_GUARD (64 * 1024)
 #define GPU_GUARD_BYTE 0x5C
 
 typedef struct {
 	char *name;                 /* owned: the plan it came from is gone by the next run */
 	lesson_dtype type; int64_t count; size_t bytes;
-	void *ptr, *ref;            /* ref: the reference's copy for compared outputs (device) */
+	void *ptr, *ref;            /* ref: the reference's copy for compared outputs (device, also for a host buffer) */
 	void *base;                 /* the allocation: guard, ptr's bytes, guard (room for cap bytes) */
+	lesson_memory memory;       /* device memory, or host memory (pageable or pinned) */
 	size_t cap, ref_cap;        /* what the allocations hold: a smaller size reuses them */
 	unsigned long long ref_key; /* non-zero: ref is scrambled with this key (hidden) */
 	int output, scratch;
@@ -55,13 +60,16 @@ typedef struct {
 /* Loads the built-in kernels (kernels/builtin/data.cu) for arch; 0 or -1 with err. */
 int gpu_data_init(const char *kroot, const char *arch, char *err, size_t errlen);
 /* Makes d hold p's lesson buffers for key (allocating and filling with seed when the key changed) and
- * p's scratch buffers (zeroed). Returns 1 when the data was rebuilt (the reference must be recomputed),
- * 0 when kept, -1 on a CUDA error (err). */
+ * p's scratch buffers (zeroed). A buffer whose kind of memory p changes (device, pageable, pinned) is
+ * moved to the new kind with its contents when the key is unchanged. Host buffers are filled with the
+ * same values as a device buffer of that seed (made on the device, then copied). Returns 1 when the
+ * data was rebuilt (the reference must be recomputed), 0 when kept, -1 on a CUDA error (err). */
 int gpu_data_prepare(gpu_data *d, const plan *p, const char *key, uint64_t seed, char *err, size_t errlen);
 gpu_buffer *gpu_data_find(gpu_data *d, const char *name);
-/* Sets every output buffer to its poison (NaN bytes for floats, 0xA5 for integers), asynchronously. */
+/* Sets every output buffer to its poison (NaN bytes for floats, 0xA5 for integers): device buffers
+ * asynchronously on s; host buffers on the host, once s is done with them. */
 cudaError_t gpu_data_poison(gpu_data *d, cudaStream_t s);
-/* Copies the compared outputs into their ref copies. */
+/* Copies the compared outputs (device or host) into their ref copies on the device. */
 cudaError_t gpu_data_save_ref(gpu_data *d, const char *const *names, int n);
 /* Hides the reference copies from a learner's kernel: each is scrambled in place with a fresh random
  * key that stays on the host (the comparison unscrambles on the fly). */
@@ -70,24 +78,38 @@ cudaError_t gpu_data_hide_ref(gpu_data *d);
  * status WRONG, issue "out_of_bounds", message naming the buffer and the elements; the guards are
  * refilled); -1 on a CUDA error (err). */
 int gpu_data_check_guards(gpu_data *d, run_result *r, char *err, size_t errlen);
-/* Compares outputs with the refs; fills r's check fields. 0 or -1 with err. */
+/* Compares outputs with the refs (a host output through a device staging copy); fills r's check
+ * fields. 0 or -1 with err. */
 int gpu_data_compare(gpu_data *d, const char *const *names, int n, int exact, double abs_tol, double rel_tol, run_result *r,
                      char *err, size_t errlen);
 /* Frees scratch buffers only (lesson buffers stay for the next run). */
 void gpu_data_drop_scratch(gpu_data *d);
 void gpu_data_free(gpu_data *d);
+/* n doubles as elements of type t (little-endian, the device's layout) into out (n * the type's size
+ * bytes): floats rounded to nearest even (f16, bf16 directly from the double), integers truncated
+ * toward zero and saturated to the type's range (NaN gives 0). */
+void gpu_values_convert(lesson_dtype t, const double *v, int64_t n, void *out);
 
 /* --- gpu_exec.c: one stage or baseline --- */
 typedef struct gpu_exec gpu_exec;
-/* Runs a plan's launches once on stream s (cubin: the module for kernel launches). */
+/* Runs a plan's steps once: those of plan stream 0 on s, those of stream k > 0 on the worker's stream
+ * k (gpu_exec_stream). */
 cudaError_t gpu_exec_launch(gpu_exec *x, cudaStream_t s);
-/* Prepares the launches of p against data d; cubin may be NULL for the baseline. */
+/* Prepares the steps of p against data d: kernels looked up in cubin (may be NULL for the baseline),
+ * argument arrays built, texture objects created, the stage's constants filled (not timed). NULL with
+ * err when something refuses the run (a missing kernel or constant, a texture the device cannot make). */
 gpu_exec *gpu_exec_new(const plan *p, gpu_data *d, const char *cubin, char *err, size_t errlen);
-/* How many steps x runs: the plan's launches and memsets (0 for a baseline: a library call). */
+/* How many steps x runs: the plan's launches, memsets and copies (0 for a baseline: a library call). */
 int gpu_exec_nsteps(const gpu_exec *x);
 /* Runs step i (0 <= i < gpu_exec_nsteps) alone on stream s. */
 cudaError_t gpu_exec_step(gpu_exec *x, int i, cudaStream_t s);
-/* Step i's kernel, or NULL for a memset. */
+/* The stream step i runs on in gpu_exec_launch when given stream 0. */
+cudaStream_t gpu_exec_step_stream(const gpu_exec *x, int i);
+/* The worker's stream k (0 <= k < LESSON_MAX_STREAMS): 0 is the legacy default stream; the others are
+ * created once, with default flags, so they wait for stream 0's earlier work and it for theirs. NULL
+ * (= stream 0) when k is out of range or the stream cannot be made (then gpu_exec_new refuses). */
+cudaStream_t gpu_exec_stream(int k);
+/* Step i's kernel, or NULL for a memset or a copy. */
 cudaKernel_t gpu_exec_step_kernel(const gpu_exec *x, int i);
 /* The first kernel (for attributes and occupancy), or NULL for a baseline. */
 cudaKernel_t gpu_exec_first_kernel(gpu_exec *x, int *threads, size_t *shared);

@@ -1,5 +1,7 @@
-/* gpu_data: the worker's device buffers: allocation, seeded fill, poison, reference copies and the
- * element-wise comparison (built-in kernels from kernels/builtin/data.cu). */
+/* gpu_data: the worker's buffers, in device memory or in host memory (pageable or pinned): allocation,
+ * seeded fill, poison, reference copies and the element-wise comparison (built-in kernels from
+ * kernels/builtin/data.cu; a host buffer goes through a device staging buffer for both). */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
@@ -53,20 +55,127 @@ static unsigned grid_for(int64_t n)
 	return (unsigned)(g < cap ? (g < 1 ? 1 : g) : cap);
 }
 
-static cudaError_t fill(gpu_buffer *b, int mode, uint64_t seed, double a, double c)
+/* A device buffer for host buffers' fills and comparisons, grown as needed. */
+static void *staging;
+static size_t staging_cap;
+
+static cudaError_t staging_get(size_t bytes, void **p)
 {
-	long long n = b->count;
+	if (staging_cap < bytes) {
+		cudaFree(staging);
+		staging = NULL;
+		staging_cap = 0;
+		cudaError_t e = cudaMalloc(&staging, bytes ? bytes : 1);
+		if (e) return e;
+		staging_cap = bytes;
+	}
+	*p = staging;
+	return cudaSuccess;
+}
+
+/* Memory of kind m: device (cudaMalloc), pinned host (cudaMallocHost) or pageable host (page-aligned). */
+static cudaError_t mem_alloc(lesson_memory m, void **p, size_t bytes)
+{
+	*p = NULL;
+	if (m == MEM_PINNED) return cudaMallocHost(p, bytes);
+	if (m == MEM_PAGEABLE) {
+		*p = aligned_alloc(4096, (bytes + 4095) / 4096 * 4096);
+		return *p ? cudaSuccess : cudaErrorMemoryAllocation;
+	}
+	return cudaMalloc(p, bytes);
+}
+
+static void mem_free(lesson_memory m, void *p)
+{
+	if (!p) return;
+	if (m == MEM_PINNED) cudaFreeHost(p);
+	else if (m == MEM_PAGEABLE) free(p);
+	else cudaFree(p);
+}
+
+/* memset for memory of kind m (host memory on the host, at once). */
+static cudaError_t mem_set(lesson_memory m, void *p, int v, size_t n)
+{
+	if (m != MEM_DEVICE) { memset(p, v, n); return cudaSuccess; }
+	return cudaMemset(p, v, n);
+}
+
+static const char *memory_name(lesson_memory m)
+{
+	return m == MEM_PINNED ? "pinned host" : m == MEM_PAGEABLE ? "pageable host" : "device";
+}
+
+/* The built-in fill of n elements of type t at dst (device memory). */
+static cudaError_t fill(void *dst, lesson_dtype t, long long n, int mode, uint64_t seed, double a, double c)
+{
 	unsigned long long s = seed;
-	void *args[] = { &b->ptr, &n, &s, &a, &c, &mode };
-	return cudaLaunchKernel((const void *)fill_k[b->type], d3(grid_for(n), 1, 1), d3(256, 1, 1), args, 0, 0);
+	void *args[] = { &dst, &n, &s, &a, &c, &mode };
+	return cudaLaunchKernel((const void *)fill_k[t], d3(grid_for(n), 1, 1), d3(256, 1, 1), args, 0, 0);
 }
 
 static void free_buffer(gpu_buffer *b)
 {
-	cudaFree(b->base);
+	mem_free(b->memory, b->base);
 	cudaFree(b->ref);
 	free(b->name);
 	b->name = NULL;
+}
+
+/* IEEE binary16 or bfloat16 bits of v (mbits mantissa and ebits exponent bits), rounded to nearest
+ * even straight from the double; overflow gives infinity. */
+static uint16_t small_float(double v, int mbits, int ebits)
+{
+	int bias = (1 << (ebits - 1)) - 1;
+	uint16_t sign = signbit(v) ? (uint16_t)(1u << (mbits + ebits)) : 0;
+	uint16_t inf = (uint16_t)(((1u << ebits) - 1) << mbits);
+	if (isnan(v)) return (uint16_t)(inf | (1u << (mbits - 1)));
+	double a = fabs(v);
+	if (isinf(a)) return sign | inf;
+	if (a < ldexp(1, 1 - bias))   /* subnormal (or zero): units of the smallest subnormal; 2^mbits is the smallest normal */
+		return sign | (uint16_t)nearbyint(ldexp(a, bias - 1 + mbits));
+	int ex;
+	frexp(a, &ex);
+	int E = ex - 1;               /* a in [2^E, 2^(E+1)) */
+	double m = nearbyint((ldexp(a, -E) - 1) * (double)(1 << mbits));
+	if (m >= (double)(1 << mbits)) { m = 0; E++; }
+	if (E > bias) return sign | inf;
+	return sign | (uint16_t)((E + bias) << mbits) | (uint16_t)m;
+}
+
+/* v truncated toward zero into [lo, hi]; NaN gives 0. */
+static double clamp_int(double v, double lo, double hi)
+{
+	if (isnan(v)) return 0;
+	v = trunc(v);
+	return v < lo ? lo : v > hi ? hi : v;
+}
+
+void gpu_values_convert(lesson_dtype t, const double *v, int64_t n, void *out)
+{
+	for (int64_t i = 0; i < n; i++) {
+		double x = v[i];
+		switch (t) {
+		case DT_F32: ((float *)out)[i] = (float)x; break;
+		case DT_F64: ((double *)out)[i] = x; break;
+		case DT_F16: ((uint16_t *)out)[i] = small_float(x, 10, 5); break;
+		case DT_BF16: ((uint16_t *)out)[i] = small_float(x, 7, 8); break;
+		case DT_I32: ((int32_t *)out)[i] = (int32_t)clamp_int(x, -2147483648.0, 2147483647.0); break;
+		case DT_U32: ((uint32_t *)out)[i] = (uint32_t)clamp_int(x, 0, 4294967295.0); break;
+		case DT_I8: ((int8_t *)out)[i] = (int8_t)clamp_int(x, -128, 127); break;
+		case DT_U8: ((uint8_t *)out)[i] = (uint8_t)clamp_int(x, 0, 255); break;
+		case DT_I64: {   /* 2^63 itself is out of range: the largest double below it is the top */
+			double c = clamp_int(x, -9223372036854775808.0, 9223372036854775808.0);
+			((int64_t *)out)[i] = c >= 9223372036854775808.0 ? INT64_MAX : (int64_t)c;
+			break;
+		}
+		case DT_U64: {
+			double c = clamp_int(x, 0, 18446744073709551616.0);
+			((uint64_t *)out)[i] = c >= 18446744073709551616.0 ? UINT64_MAX : (uint64_t)c;
+			break;
+		}
+		case DT_COUNT: break;
+		}
+	}
 }
 
 gpu_buffer *gpu_data_find(gpu_data *d, const char *name)
@@ -90,6 +199,26 @@ void gpu_data_free(gpu_data *d)
 	for (int i = 0; i < d->n; i++) free_buffer(&d->b[i]);
 	free(d->b);
 	memset(d, 0, sizeof *d);
+	cudaFree(staging);
+	staging = NULL;
+	staging_cap = 0;
+}
+
+/* A guarded allocation of bytes in memory of kind m: *base and *ptr (past the low guard), both guards
+ * filled. */
+static cudaError_t guarded_alloc(lesson_memory m, size_t bytes, void **base, void **ptr)
+{
+	cudaError_t e = mem_alloc(m, base, bytes + 2 * GPU_GUARD);
+	if (!e) e = mem_set(m, *base, GPU_GUARD_BYTE, GPU_GUARD);
+	if (!e) e = mem_set(m, (char *)*base + GPU_GUARD + bytes, GPU_GUARD_BYTE, GPU_GUARD);
+	if (e) {
+		mem_free(m, *base);
+		*base = NULL;
+		cudaGetLastError();
+		return e;
+	}
+	*ptr = (char *)*base + GPU_GUARD;   /* GPU_GUARD keeps cudaMalloc's 256-byte alignment (and a page's) */
+	return cudaSuccess;
 }
 
 static int alloc_buffer(gpu_data *d, const plan_buffer *pb, char *err, size_t errlen)
@@ -102,33 +231,78 @@ static int alloc_buffer(gpu_data *d, const plan_buffer *pb, char *err, size_t er
 	b->bytes = (size_t)pb->count * lesson_dtype_size(pb->type);
 	b->output = pb->output;
 	b->scratch = pb->scratch;
+	b->memory = pb->memory;
 	b->cap = b->bytes;
-	cudaError_t e = cudaMalloc(&b->base, b->bytes + 2 * GPU_GUARD);
-	if (!e) e = cudaMemset(b->base, GPU_GUARD_BYTE, GPU_GUARD);
-	if (!e) e = cudaMemset((char *)b->base + GPU_GUARD + b->bytes, GPU_GUARD_BYTE, GPU_GUARD);
+	cudaError_t e = guarded_alloc(b->memory, b->bytes, &b->base, &b->ptr);
 	if (e) {
-		strfmt(err, errlen, "cannot allocate buffer %s (%.1f MiB): %s", pb->name, b->bytes / 1048576.0, cudaGetErrorString(e));
-		cudaFree(b->base);
-		cudaGetLastError();
+		strfmt(err, errlen, "cannot allocate buffer %s (%.1f MiB of %s memory): %s", pb->name, b->bytes / 1048576.0,
+		       memory_name(pb->memory), cudaGetErrorString(e));
 		return -1;
 	}
 	b->name = xstrdup(pb->name);
-	b->ptr = (char *)b->base + GPU_GUARD;   /* GPU_GUARD keeps cudaMalloc's 256-byte alignment */
 	d->n++;
 	return 0;
 }
 
-/* The lesson buffer pb placed in an existing allocation of the same name when it is large enough
- * (the high guard moves to its new end); 0, 1 when there was none to reuse, -1 on a CUDA error. */
+/* The lesson buffer pb placed in an existing allocation of the same name and kind of memory when it
+ * is large enough (the high guard moves to its new end); 0, 1 when there was none to reuse, -1 on a
+ * CUDA error. */
 static int reuse(gpu_buffer *b, const plan_buffer *pb)
 {
 	size_t bytes = (size_t)pb->count * lesson_dtype_size(pb->type);
-	if (b->cap < bytes) return 1;
+	if (b->cap < bytes || b->memory != pb->memory) return 1;
 	b->type = pb->type;
 	b->count = pb->count;
 	b->bytes = bytes;
 	b->output = pb->output;
-	return cudaMemset((char *)b->ptr + bytes, GPU_GUARD_BYTE, GPU_GUARD) ? -1 : 0;
+	return mem_set(b->memory, (char *)b->ptr + bytes, GPU_GUARD_BYTE, GPU_GUARD) ? -1 : 0;
+}
+
+/* Fills b (lesson buffer i of the plan, pb) as pb's init says. A host buffer is filled on the device
+ * in the staging buffer and copied over, so it holds what a device buffer with the same seed would. */
+static cudaError_t fill_buffer(gpu_buffer *b, const plan_buffer *pb, int i, uint64_t seed)
+{
+	int host = b->memory != MEM_DEVICE;
+	long long n = b->count;
+	void *dst = b->ptr;
+	cudaError_t e = cudaSuccess;
+	switch (pb->init) {
+	case INIT_ZERO: case INIT_NONE:
+		return mem_set(b->memory, b->ptr, 0, b->bytes);
+	case INIT_EXPR: {
+		if (!pb->values && n > 0) return cudaErrorInvalidValue;
+		if (host) { gpu_values_convert(b->type, pb->values, n, b->ptr); return cudaSuccess; }
+		void *tmp = xmalloc(b->bytes ? b->bytes : 1);
+		gpu_values_convert(b->type, pb->values, n, tmp);
+		e = cudaMemcpy(b->ptr, tmp, b->bytes, cudaMemcpyHostToDevice);
+		free(tmp);
+		return e;
+	}
+	case INIT_RANDOM: case INIT_IOTA: case INIT_CONSTANT:
+		break;
+	}
+	if (host && (e = staging_get(b->bytes, &dst))) return e;
+	if (pb->init == INIT_RANDOM) e = fill(dst, b->type, n, 0, seed + (uint64_t)i * 0x632be59bd9b4e019ULL, pb->a, pb->b);
+	else if (pb->init == INIT_IOTA) e = fill(dst, b->type, n, 1, 0, 0, 0);
+	else e = fill(dst, b->type, n, 2, 0, pb->a, 0);
+	if (!e && host) e = cudaMemcpy(b->ptr, dst, b->bytes, cudaMemcpyDeviceToHost);
+	return e;
+}
+
+/* b moved to memory of kind m with its contents (a stage's memory: choice); 0 or a CUDA error. */
+static cudaError_t move_buffer(gpu_buffer *b, lesson_memory m)
+{
+	void *base = NULL, *ptr = NULL;
+	cudaError_t e = cudaDeviceSynchronize();
+	if (!e) e = guarded_alloc(m, b->bytes, &base, &ptr);
+	if (!e) e = cudaMemcpy(ptr, b->ptr, b->bytes, cudaMemcpyDefault);
+	if (e) { mem_free(m, base); return e; }
+	mem_free(b->memory, b->base);
+	b->base = base;
+	b->ptr = ptr;
+	b->cap = b->bytes;
+	b->memory = m;
+	return cudaSuccess;
 }
 
 int gpu_data_prepare(gpu_data *d, const plan *p, const char *key, uint64_t seed, char *err, size_t errlen)
@@ -161,24 +335,30 @@ int gpu_data_prepare(gpu_data *d, const plan *p, const char *key, uint64_t seed,
 				return -1;
 			}
 			gpu_buffer *nb = &d->b[d->n - 1];
-			cudaError_t e = cudaSuccess;
-			switch (pb->init) {
-			case INIT_RANDOM: e = fill(nb, 0, seed + (uint64_t)i * 0x632be59bd9b4e019ULL, pb->a, pb->b); break;
-			case INIT_IOTA: e = fill(nb, 1, 0, 0, 0); break;
-			case INIT_CONSTANT: e = fill(nb, 2, 0, pb->a, 0); break;
-			case INIT_ZERO: case INIT_NONE: e = cudaMemset(nb->ptr, 0, nb->bytes); break;
-			case INIT_EXPR: e = cudaErrorNotSupported; break;   /* not yet read by the loader */
-			}
+			cudaError_t e = fill_buffer(nb, pb, i, seed);
 			if (e) { strfmt(err, errlen, "filling %s: %s", nb->name, cudaGetErrorString(e)); gpu_data_free(&old); gpu_data_free(d); return -1; }
 		}
 		gpu_data_free(&old);           /* what was not reused */
 		strfmt(d->key, sizeof d->key, "%s", key);
 		d->have_ref = 0;
+	} else {
+		/* The same data; a stage may keep a host buffer in the other kind of host memory (memory:). */
+		for (int i = 0; i < p->nbuffers; i++) {
+			const plan_buffer *pb = &p->buffers[i];
+			gpu_buffer *b = pb->scratch ? NULL : gpu_data_find(d, pb->name);
+			if (!b || b->memory == pb->memory) continue;
+			cudaError_t e = move_buffer(b, pb->memory);
+			if (e) {
+				strfmt(err, errlen, "moving buffer %s to %s memory: %s", pb->name, memory_name(pb->memory), cudaGetErrorString(e));
+				cudaGetLastError();
+				return -1;
+			}
+		}
 	}
 	for (int i = 0; i < p->nbuffers; i++) {
 		if (!p->buffers[i].scratch) continue;
 		if (alloc_buffer(d, &p->buffers[i], err, errlen)) return -1;
-		CK(cudaMemset(d->b[d->n - 1].ptr, 0, d->b[d->n - 1].bytes));
+		CK(mem_set(d->b[d->n - 1].memory, d->b[d->n - 1].ptr, 0, d->b[d->n - 1].bytes));
 	}
 	CK(cudaDeviceSynchronize());
 	return rebuilt;
@@ -188,10 +368,18 @@ static int poison_byte(const gpu_buffer *b) { return lesson_dtype_is_float(b->ty
 
 cudaError_t gpu_data_poison(gpu_data *d, cudaStream_t s)
 {
+	int synced = 0;
 	for (int i = 0; i < d->n; i++) {
 		gpu_buffer *b = &d->b[i];
+		cudaError_t e = cudaSuccess;
 		if (!b->output) continue;
-		cudaError_t e = cudaMemsetAsync(b->ptr, poison_byte(b), b->bytes, s);
+		if (b->memory == MEM_DEVICE) {
+			e = cudaMemsetAsync(b->ptr, poison_byte(b), b->bytes, s);
+		} else {
+			/* On the host, once no copy of any stream may still be writing it. */
+			if (!synced && !(e = cudaDeviceSynchronize())) synced = 1;
+			if (!e) memset(b->ptr, poison_byte(b), b->bytes);
+		}
 		if (e) return e;
 	}
 	return cudaSuccess;
@@ -205,7 +393,7 @@ cudaError_t gpu_data_save_ref(gpu_data *d, const char *const *names, int n)
 		cudaError_t e = cudaSuccess;
 		if (b->ref && b->ref_cap < b->bytes) { cudaFree(b->ref); b->ref = NULL; }
 		if (!b->ref) { e = cudaMalloc(&b->ref, b->bytes); b->ref_cap = b->bytes; }
-		if (!e) e = cudaMemcpy(b->ref, b->ptr, b->bytes, cudaMemcpyDeviceToDevice);
+		if (!e) e = cudaMemcpy(b->ref, b->ptr, b->bytes, cudaMemcpyDefault);   /* a host output's too */
 		if (e) return e;
 		b->ref_key = 0;
 	}
@@ -256,8 +444,16 @@ int gpu_data_check_guards(gpu_data *d, run_result *r, char *err, size_t errlen)
 	for (int i = 0; i < d->n && !hit; i++) {
 		gpu_buffer *b = &d->b[i];
 		char *lo = b->base, *hi = (char *)b->base + GPU_GUARD + b->bytes;
-		cudaError_t e = cudaMemcpy(h, lo, GPU_GUARD, cudaMemcpyDeviceToHost);
-		if (!e) e = cudaMemcpy(h + GPU_GUARD, hi, GPU_GUARD, cudaMemcpyDeviceToHost);
+		cudaError_t e = cudaSuccess;
+		if (b->memory != MEM_DEVICE) {   /* read in place, once the device is done with them */
+			if (!(e = cudaDeviceSynchronize())) {
+				memcpy(h, lo, GPU_GUARD);
+				memcpy(h + GPU_GUARD, hi, GPU_GUARD);
+			}
+		} else {
+			e = cudaMemcpy(h, lo, GPU_GUARD, cudaMemcpyDeviceToHost);
+			if (!e) e = cudaMemcpy(h + GPU_GUARD, hi, GPU_GUARD, cudaMemcpyDeviceToHost);
+		}
 		if (e) { free(h); strfmt(err, errlen, "reading the guard zones: %s", cudaGetErrorString(e)); return -1; }
 		size_t es = lesson_dtype_size(b->type), f, l;
 		char span[64];
@@ -272,8 +468,8 @@ int gpu_data_check_guards(gpu_data *d, run_result *r, char *err, size_t errlen)
 			hit = 1;
 		}
 		if (hit) {
-			cudaMemset(lo, GPU_GUARD_BYTE, GPU_GUARD);
-			cudaMemset(hi, GPU_GUARD_BYTE, GPU_GUARD);
+			mem_set(b->memory, lo, GPU_GUARD_BYTE, GPU_GUARD);
+			mem_set(b->memory, hi, GPU_GUARD_BYTE, GPU_GUARD);
 		}
 	}
 	free(h);
@@ -299,7 +495,12 @@ int gpu_data_compare(gpu_data *d, const char *const *names, int n, int exact, do
 		CK(cudaMemcpy(cmp_dev, &h, sizeof h, cudaMemcpyHostToDevice));
 		long long cnt = b->count;
 		int poison = poison_byte(b);
-		void *args[] = { &b->ptr, &b->ref, &cnt, &abs_tol, &rel_tol, &exact, &poison, &b->ref_key, &cmp_dev };
+		void *out = b->ptr;
+		if (b->memory != MEM_DEVICE) {   /* a host output: compared from a device copy */
+			CK(staging_get(b->bytes, &out));
+			CK(cudaMemcpy(out, b->ptr, b->bytes, cudaMemcpyHostToDevice));
+		}
+		void *args[] = { &out, &b->ref, &cnt, &abs_tol, &rel_tol, &exact, &poison, &b->ref_key, &cmp_dev };
 		CK(cudaLaunchKernel((const void *)compare_k[b->type], d3(grid_for(cnt), 1, 1), d3(256, 1, 1), args, 0, 0));
 		CK(cudaMemcpy(&h, cmp_dev, sizeof h, cudaMemcpyDeviceToHost));
 		double ma, mr;

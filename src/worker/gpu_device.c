@@ -29,52 +29,92 @@ static int cmp_float(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* The attainable bandwidth: a large device-to-device copy, median of 20 after warm-up, counting
- * bytes read plus bytes written. Cached per GPU, since it costs a second. */
+double gpu_copy_bound_ms(double h2d_bytes, double d2h_bytes, double h2d_gbps, double d2h_gbps, double kernel_ms)
+{
+	if (h2d_bytes + d2h_bytes <= 0) return 0;
+	double up = h2d_gbps > 0 ? h2d_bytes / (h2d_gbps * 1e6) : 0, down = d2h_gbps > 0 ? d2h_bytes / (d2h_gbps * 1e6) : 0;
+	return fmax(fmax(up, down), kernel_ms > 0 ? kernel_ms : 0);
+}
+
+/* The median time of reps copies of bytes from src to dst on stream 0 (after 3 unmeasured ones), in
+ * ms; -1 when a copy fails. */
+static double copy_ms(void *dst, const void *src, size_t bytes, int reps)
+{
+	cudaEvent_t e0, e1;
+	float t[32];
+	if (reps > 32) reps = 32;
+	if (cudaEventCreate(&e0)) { cudaGetLastError(); return -1; }
+	if (cudaEventCreate(&e1)) { cudaGetLastError(); cudaEventDestroy(e0); return -1; }
+	int ok = 1;
+	for (int i = 0; ok && i < reps + 3; i++) {
+		ok = !cudaEventRecord(e0, 0) && !cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, 0) && !cudaEventRecord(e1, 0) &&
+		     !cudaEventSynchronize(e1);
+		if (ok && i >= 3) ok = !cudaEventElapsedTime(&t[i - 3], e0, e1);
+	}
+	cudaEventDestroy(e0);
+	cudaEventDestroy(e1);
+	if (!ok) { cudaGetLastError(); return -1; }
+	qsort(t, (size_t)reps, sizeof t[0], cmp_float);
+	return reps % 2 ? t[reps / 2] : (t[reps / 2 - 1] + t[reps / 2]) / 2;
+}
+
+/* The attainable bandwidth: a large device-to-device copy, median of 20 after warm-up, counting bytes
+ * read plus bytes written. The copy bandwidths between host and device: a pinned host buffer of 256 MiB
+ * (less when memory is short) copied each way, median of 10 after warm-up, counting the bytes once.
+ * Cached per GPU, since they cost a second; the file's name carries the version of what it holds, so
+ * a cache of an older form is measured again. */
+#define CALIBRATION_VERSION 2
 static void calibrate(void)
 {
 	char *dir = xdg_dir("XDG_CACHE_HOME", ".cache");
-	char *path = xasprintf("%s/calibration-%s.txt", dir, dev.uuid);
+	char *path = xasprintf("%s/calibration-v%d-%s.txt", dir, CALIBRATION_VERSION, dev.uuid);
 	free(dir);
 	char *text = file_read(path, NULL);
-	if (text && sscanf(text, "%lf", &dev.bw_attainable_gbps) == 1 && dev.bw_attainable_gbps > 0) {
+	if (text && sscanf(text, "%lf %lf %lf", &dev.bw_attainable_gbps, &dev.h2d_gbps, &dev.d2h_gbps) == 3 && dev.bw_attainable_gbps > 0 &&
+	    dev.h2d_gbps > 0 && dev.d2h_gbps > 0) {
 		strfmt(dev.bw_attainable_src, sizeof dev.bw_attainable_src, "device-to-device cudaMemcpy, measured once (cached)");
 		free(text);
 		free(path);
 		return;
 	}
 	free(text);
+	dev.bw_attainable_gbps = dev.h2d_gbps = dev.d2h_gbps = 0;
 	size_t bytes = (size_t)1 << 30;
 	while (bytes > (size_t)dev.global_mem / 8) bytes /= 2;
-	void *a = NULL, *b = NULL;
-	cudaEvent_t e0, e1;
-	float t[20];
-	if (cudaMalloc(&a, bytes) || cudaMalloc(&b, bytes) || cudaMemset(a, 1, bytes) || cudaEventCreate(&e0) || cudaEventCreate(&e1)) {
+	void *a = NULL, *b = NULL, *h = NULL;
+	if (cudaMalloc(&a, bytes) || cudaMalloc(&b, bytes) || cudaMemset(a, 1, bytes)) {
 		cudaGetLastError();
 		cudaFree(a);
+		cudaFree(b);
 		strfmt(dev.bw_attainable_src, sizeof dev.bw_attainable_src, "not measured (no memory for the calibration copy)");
 		free(path);
 		return;
 	}
-	for (int i = 0; i < 25; i++) {
-		cudaEventRecord(e0, 0);
-		cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice, 0);
-		cudaEventRecord(e1, 0);
-		cudaEventSynchronize(e1);
-		if (i >= 5) cudaEventElapsedTime(&t[i - 5], e0, e1);
+	double ms = copy_ms(b, a, bytes, 20);
+	if (ms > 0) {
+		dev.bw_attainable_gbps = 2.0 * (double)bytes / (ms * 1e-3) / 1e9;
+		strfmt(dev.bw_attainable_src, sizeof dev.bw_attainable_src, "device-to-device cudaMemcpy of %zu MiB, median of 20", bytes >> 20);
+	} else {
+		strfmt(dev.bw_attainable_src, sizeof dev.bw_attainable_src, "not measured (the calibration copy failed)");
 	}
-	qsort(t, 20, sizeof t[0], cmp_float);
-	dev.bw_attainable_gbps = 2.0 * (double)bytes / (t[10] * 1e-3) / 1e9;
-	strfmt(dev.bw_attainable_src, sizeof dev.bw_attainable_src, "device-to-device cudaMemcpy of %zu MiB, median of 20",
-	       bytes >> 20);
-	char line[64];
-	strfmt(line, sizeof line, "%.1f\n", dev.bw_attainable_gbps);
-	file_write_atomic(path, line, strlen(line));
-	free(path);
+	size_t hbytes = (size_t)256 << 20;
+	if (hbytes > bytes) hbytes = bytes;
+	while (hbytes >= ((size_t)1 << 20) && cudaMallocHost(&h, hbytes)) { cudaGetLastError(); h = NULL; hbytes /= 2; }
+	if (h) {
+		memset(h, 1, hbytes);
+		double up = copy_ms(a, h, hbytes, 10), down = copy_ms(h, a, hbytes, 10);
+		if (up > 0) dev.h2d_gbps = (double)hbytes / (up * 1e-3) / 1e9;
+		if (down > 0) dev.d2h_gbps = (double)hbytes / (down * 1e-3) / 1e9;
+		cudaFreeHost(h);
+	}
 	cudaFree(a);
 	cudaFree(b);
-	cudaEventDestroy(e0);
-	cudaEventDestroy(e1);
+	if (dev.bw_attainable_gbps > 0 && dev.h2d_gbps > 0 && dev.d2h_gbps > 0) {   /* a failed measure is tried again next time */
+		char line[128];
+		strfmt(line, sizeof line, "%.1f %.2f %.2f\n", dev.bw_attainable_gbps, dev.h2d_gbps, dev.d2h_gbps);
+		file_write_atomic(path, line, strlen(line));
+	}
+	free(path);
 }
 
 int gpu_device_query(int gpu, device_info *d)

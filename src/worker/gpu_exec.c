@@ -1,5 +1,6 @@
-/* gpu_exec: one stage's launches made ready: the module loaded (cached by cubin path), kernels
- * looked up, argument arrays built against the worker's buffers (tensor maps encoded on the host). */
+/* gpu_exec: one stage's steps made ready: the module loaded (cached by cubin path), kernels looked
+ * up, argument arrays built against the worker's buffers (tensor maps encoded on the host, texture
+ * objects created), the stage's constants filled, each step bound to its stream. */
 #include <stdlib.h>
 #include <string.h>
 #include <cudaTypedefs.h>   /* CUtensorMap and the driver's function types; libcuda is not linked */
@@ -16,7 +17,10 @@ _Static_assert(sizeof(CUtensorMap) <= sizeof(arg_slot) && _Alignof(CUtensorMap) 
 
 typedef struct {
 	lesson_step_kind kind;
-	gpu_buffer *buf; int value;     /* STEP_MEMSET */
+	gpu_buffer *buf; int value;     /* STEP_MEMSET; STEP_COPY: buf is the destination */
+	gpu_buffer *src;                /* STEP_COPY */
+	uint64_t dst_off, src_off, bytes;
+	int stream;                     /* the plan's stream: 0 runs on the stream gpu_exec_launch is given */
 	cudaKernel_t k;
 	dim3 grid, block; size_t shared;
 	void **args;          /* pointers into store */
@@ -28,7 +32,21 @@ struct gpu_exec {
 	const plan *p;
 	gpu_data *d;
 	xlaunch *L; int n;
+	cudaTextureObject_t *tex; int ntex;   /* created for the arguments, destroyed with x */
 };
+
+/* The worker's streams 1..LESSON_MAX_STREAMS-1, created at first use and kept for the process. */
+static cudaStream_t streams[LESSON_MAX_STREAMS];
+
+cudaStream_t gpu_exec_stream(int k)
+{
+	if (k <= 0 || k >= LESSON_MAX_STREAMS) return 0;
+	if (!streams[k] && cudaStreamCreate(&streams[k]) != cudaSuccess) {   /* default flags: blocking */
+		cudaGetLastError();
+		streams[k] = 0;
+	}
+	return streams[k];
+}
 
 static cudaLibrary_t load_module(const char *path, char *err, size_t errlen)
 {
@@ -106,6 +124,153 @@ static int encode_tensormap(const plan_tensormap *t, const char *name, const gpu
 	return -1;
 }
 
+/* The device's texture limits, read once. */
+static struct cudaDeviceProp tex_props;
+static int have_tex_props;
+
+/* The channel format a texture over elements of type t reads: one channel of the type, or for 64-bit
+ * types two 32-bit channels (tex1Dfetch<int2>, then __hiloint2double for an f64). */
+static struct cudaChannelFormatDesc channel_of(lesson_dtype t)
+{
+	switch (t) {
+	case DT_F32: return cudaCreateChannelDesc(32, 0, 0, 0, cudaChannelFormatKindFloat);
+	case DT_F16: return cudaCreateChannelDesc(16, 0, 0, 0, cudaChannelFormatKindFloat);
+	case DT_BF16: return cudaCreateChannelDesc(16, 0, 0, 0, cudaChannelFormatKindUnsigned);
+	case DT_I32: return cudaCreateChannelDesc(32, 0, 0, 0, cudaChannelFormatKindSigned);
+	case DT_U32: return cudaCreateChannelDesc(32, 0, 0, 0, cudaChannelFormatKindUnsigned);
+	case DT_I8: return cudaCreateChannelDesc(8, 0, 0, 0, cudaChannelFormatKindSigned);
+	case DT_U8: return cudaCreateChannelDesc(8, 0, 0, 0, cudaChannelFormatKindUnsigned);
+	case DT_F64: case DT_I64: return cudaCreateChannelDesc(32, 32, 0, 0, cudaChannelFormatKindSigned);
+	case DT_U64: return cudaCreateChannelDesc(32, 32, 0, 0, cudaChannelFormatKindUnsigned);
+	case DT_COUNT: break;
+	}
+	return cudaCreateChannelDesc(0, 0, 0, 0, cudaChannelFormatKindNone);
+}
+
+/* A texture object for t over buffer b (argument name) into *out, checked against the device's rules
+ * first; 0, or -1 with err naming the texture. */
+static int make_texture(const plan_texture *t, const char *name, const gpu_buffer *b, cudaTextureObject_t *out, char *err, size_t errlen)
+{
+	if (!b) { strfmt(err, errlen, "texture %s: no such buffer", name); return -1; }
+	if (b->memory != MEM_DEVICE) {
+		strfmt(err, errlen, "texture %s: the buffer is in host memory; a texture reads device memory", name);
+		return -1;
+	}
+	if (!have_tex_props) {
+		int dev = 0;
+		cudaError_t e = cudaGetDevice(&dev);
+		if (!e) e = cudaGetDeviceProperties(&tex_props, dev);
+		if (e) { strfmt(err, errlen, "texture %s: cannot read the device's texture limits: %s", name, cudaGetErrorString(e)); return -1; }
+		have_tex_props = 1;
+	}
+	size_t es = lesson_dtype_size(t->type);
+	struct cudaResourceDesc rd;
+	struct cudaTextureDesc td;
+	memset(&rd, 0, sizeof rd);
+	memset(&td, 0, sizeof td);
+	struct cudaChannelFormatDesc ch = channel_of(t->type);
+	if (tex_props.textureAlignment && (uintptr_t)b->ptr % tex_props.textureAlignment) {
+		strfmt(err, errlen, "texture %s: the buffer's address is not a multiple of the device's texture alignment (%zu bytes)",
+		       name, tex_props.textureAlignment);
+		return -1;
+	}
+	if (t->rank == 1) {
+		size_t maxw = 0;
+		int dev = 0;
+		cudaGetDevice(&dev);
+		if (cudaDeviceGetTexture1DLinearMaxWidth(&maxw, &ch, dev) != cudaSuccess) {   /* older drivers: the attribute */
+			int w = 0;
+			cudaGetLastError();
+			if (cudaDeviceGetAttribute(&w, cudaDevAttrMaxTexture1DLinearWidth, dev) == cudaSuccess) maxw = (size_t)w;
+			cudaGetLastError();
+		}
+		if (maxw && t->width > maxw) {
+			strfmt(err, errlen, "texture %s: %llu elements; a 1D texture over linear memory holds at most %zu on this device",
+			       name, (unsigned long long)t->width, maxw);
+			return -1;
+		}
+		rd.resType = cudaResourceTypeLinear;
+		rd.res.linear.devPtr = b->ptr;
+		rd.res.linear.desc = ch;
+		rd.res.linear.sizeInBytes = t->width * es;
+	} else {
+		if (tex_props.texturePitchAlignment && t->pitch_bytes % tex_props.texturePitchAlignment) {
+			strfmt(err, errlen, "texture %s: its pitch (%llu bytes) is not a multiple of the device's texture pitch alignment "
+			       "(%zu bytes): pad the rows to a multiple of %zu elements", name, (unsigned long long)t->pitch_bytes,
+			       tex_props.texturePitchAlignment, tex_props.texturePitchAlignment / es ? tex_props.texturePitchAlignment / es : 1);
+			return -1;
+		}
+		const int *lim = tex_props.maxTexture2DLinear;
+		if ((lim[0] && t->width > (uint64_t)lim[0]) || (lim[1] && t->height > (uint64_t)lim[1]) || (lim[2] && t->pitch_bytes > (uint64_t)lim[2])) {
+			strfmt(err, errlen, "texture %s: %llu x %llu elements with a %llu-byte pitch; a 2D texture over pitched memory is at most "
+			       "%d x %d with a %d-byte pitch on this device", name, (unsigned long long)t->width, (unsigned long long)t->height,
+			       (unsigned long long)t->pitch_bytes, lim[0], lim[1], lim[2]);
+			return -1;
+		}
+		rd.resType = cudaResourceTypePitch2D;
+		rd.res.pitch2D.devPtr = b->ptr;
+		rd.res.pitch2D.desc = ch;
+		rd.res.pitch2D.width = t->width;
+		rd.res.pitch2D.height = t->height;
+		rd.res.pitch2D.pitchInBytes = t->pitch_bytes;
+	}
+	static const enum cudaTextureAddressMode modes[] = { [TEX_WRAP] = cudaAddressModeWrap, [TEX_CLAMP] = cudaAddressModeClamp,
+	                                                     [TEX_MIRROR] = cudaAddressModeMirror, [TEX_BORDER] = cudaAddressModeBorder };
+	td.addressMode[0] = td.addressMode[1] = td.addressMode[2] = modes[t->address <= TEX_BORDER ? t->address : TEX_CLAMP];
+	td.filterMode = t->filter == TEX_LINEAR ? cudaFilterModeLinear : cudaFilterModePoint;
+	td.readMode = t->read_normalized ? cudaReadModeNormalizedFloat : cudaReadModeElementType;
+	td.normalizedCoords = t->normalized_coords;
+	cudaError_t e = cudaCreateTextureObject(out, &rd, &td, NULL);
+	if (e) {
+		cudaGetLastError();
+		strfmt(err, errlen, "texture %s: cudaCreateTextureObject refused it: %s", name, cudaGetErrorString(e));
+		return -1;
+	}
+	return 0;
+}
+
+/* Fills the plan's constants in lib (before any launch, not timed); 0, or -1 with err. */
+static int fill_constants(const plan *p, gpu_data *d, cudaLibrary_t lib, char *err, size_t errlen)
+{
+	for (int i = 0; i < p->nconstants; i++) {
+		const plan_constant *c = &p->constants[i];
+		void *ptr = NULL;
+		size_t size = 0;
+		cudaError_t e = cudaLibraryGetGlobal(&ptr, &size, lib, c->symbol);
+		if (e || !ptr) {
+			cudaGetLastError();
+			strfmt(err, errlen, "constant %s: the kernel has no such variable (declare it extern \"C\" __constant__ at file scope)", c->symbol);
+			return -1;
+		}
+		if (size < c->nbytes) {
+			strfmt(err, errlen, "constant %s holds %zu bytes; the lesson fills %llu", c->symbol, size, (unsigned long long)c->nbytes);
+			return -1;
+		}
+		if (c->bytes) {
+			e = cudaMemcpy(ptr, c->bytes, c->nbytes, cudaMemcpyHostToDevice);
+		} else {
+			gpu_buffer *b = c->buffer ? gpu_data_find(d, c->buffer) : NULL;
+			if (!b) { strfmt(err, errlen, "constant %s: no buffer %s to fill it from", c->symbol, c->buffer ? c->buffer : "(none)"); return -1; }
+			if (b->bytes < c->nbytes) {
+				strfmt(err, errlen, "constant %s: buffer %s holds %zu bytes; the lesson fills %llu", c->symbol, b->name, b->bytes,
+				       (unsigned long long)c->nbytes);
+				return -1;
+			}
+			e = cudaMemcpy(ptr, b->ptr, c->nbytes, cudaMemcpyDefault);
+		}
+		if (e) { cudaGetLastError(); strfmt(err, errlen, "constant %s: filling it: %s", c->symbol, cudaGetErrorString(e)); return -1; }
+	}
+	return 0;
+}
+
+/* The buffer a step names, or NULL with err. */
+static gpu_buffer *step_buffer(gpu_data *d, const char *name, const char *what, char *err, size_t errlen)
+{
+	gpu_buffer *b = name ? gpu_data_find(d, name) : NULL;
+	if (!b) strfmt(err, errlen, "%s: no buffer %s", what, name ? name : "(none)");
+	return b;
+}
+
 gpu_exec *gpu_exec_new(const plan *p, gpu_data *d, const char *cubin, char *err, size_t errlen)
 {
 	gpu_exec *x = xcalloc(1, sizeof *x);
@@ -120,9 +285,40 @@ gpu_exec *gpu_exec_new(const plan *p, gpu_data *d, const char *cubin, char *err,
 		const plan_launch *pl = &p->launches[i];
 		xlaunch *L = &x->L[i];
 		L->kind = pl->kind;
+		L->stream = pl->stream;
+		if (pl->stream < 0 || pl->stream >= LESSON_MAX_STREAMS || (pl->stream && !gpu_exec_stream(pl->stream))) {
+			strfmt(err, errlen, "step %d: cannot use stream %d (0 to %d)", i + 1, pl->stream, LESSON_MAX_STREAMS - 1);
+			gpu_exec_free(x);
+			return NULL;
+		}
 		if (pl->kind == STEP_MEMSET) {
-			L->buf = gpu_data_find(d, pl->buffer);
+			if (!(L->buf = step_buffer(d, pl->buffer, "memset", err, errlen))) { gpu_exec_free(x); return NULL; }
+			if (L->buf->memory != MEM_DEVICE) {
+				strfmt(err, errlen, "memset of %s: it is a host buffer; a memset step fills device memory", L->buf->name);
+				gpu_exec_free(x);
+				return NULL;
+			}
 			L->value = pl->value;
+			continue;
+		}
+		if (pl->kind == STEP_COPY) {
+			char what[160];
+			strfmt(what, sizeof what, "copy %s>%s", pl->src ? pl->src : "?", pl->buffer ? pl->buffer : "?");
+			if (!(L->buf = step_buffer(d, pl->buffer, what, err, errlen)) || !(L->src = step_buffer(d, pl->src, what, err, errlen))) {
+				gpu_exec_free(x);
+				return NULL;
+			}
+			if (pl->dst_off + pl->bytes > L->buf->bytes || pl->src_off + pl->bytes > L->src->bytes ||
+			    pl->dst_off > L->buf->bytes || pl->src_off > L->src->bytes) {   /* the plan checked; the worker does not trust the wire */
+				strfmt(err, errlen, "%s: bytes [%llu, +%llu) of %s or [%llu, +%llu) of %s lie outside the buffer", what,
+				       (unsigned long long)pl->dst_off, (unsigned long long)pl->bytes, L->buf->name,
+				       (unsigned long long)pl->src_off, (unsigned long long)pl->bytes, L->src->name);
+				gpu_exec_free(x);
+				return NULL;
+			}
+			L->dst_off = pl->dst_off;
+			L->src_off = pl->src_off;
+			L->bytes = pl->bytes;
 			continue;
 		}
 		cudaError_t e = cudaLibraryGetKernel(&L->k, lib, pl->entry);
@@ -143,16 +339,36 @@ gpu_exec *gpu_exec_new(const plan *p, gpu_data *d, const char *cubin, char *err,
 			const plan_arg *pa = &pl->args[a];
 			arg_slot *slot = &L->store[a];
 			if (pa->kind == ARG_TENSORMAP) {
-				if (encode_tensormap(&pa->tm, pa->buffer, gpu_data_find(d, pa->buffer), slot, err, errlen)) { gpu_exec_free(x); return NULL; }
+				gpu_buffer *b = gpu_data_find(d, pa->buffer);
+				if (b && b->memory != MEM_DEVICE) {
+					strfmt(err, errlen, "tensor map %s: the buffer is in host memory; TMA reads device memory", pa->buffer);
+					gpu_exec_free(x);
+					return NULL;
+				}
+				if (encode_tensormap(&pa->tm, pa->buffer, b, slot, err, errlen)) { gpu_exec_free(x); return NULL; }
+			} else if (pa->kind == ARG_TEXTURE) {
+				cudaTextureObject_t t = 0;
+				if (make_texture(&pa->tex, pa->buffer, gpu_data_find(d, pa->buffer), &t, err, errlen)) { gpu_exec_free(x); return NULL; }
+				x->tex = xrealloc(x->tex, (size_t)(x->ntex + 1) * sizeof *x->tex);
+				x->tex[x->ntex++] = t;
+				memcpy(slot, &t, sizeof t);
 			} else if (pa->kind == ARG_BUFFER) {
 				gpu_buffer *b = gpu_data_find(d, pa->buffer);
-				memcpy(slot, &b->ptr, sizeof(void *));
+				if (!b) { strfmt(err, errlen, "%s: no buffer %s for its arguments", pl->entry, pa->buffer ? pa->buffer : "(none)"); gpu_exec_free(x); return NULL; }
+				if (b->memory == MEM_PAGEABLE) {
+					strfmt(err, errlen, "%s: argument %s is pageable host memory, which a kernel cannot read; copy it to a device "
+					       "buffer first, or make it pinned", pl->entry, b->name);
+					gpu_exec_free(x);
+					return NULL;
+				}
+				memcpy(slot, &b->ptr, sizeof(void *));   /* pinned host memory: the kernel reads it over the bus */
 			} else {
 				memcpy(slot, &pa->v, 8);   /* the union's first bytes hold the value of its type */
 			}
 			L->args[a] = slot;
 		}
 	}
+	if (fill_constants(p, d, lib, err, errlen)) { gpu_exec_free(x); return NULL; }
 	return x;
 }
 
@@ -166,17 +382,31 @@ static cudaError_t run_memset(const xlaunch *L, cudaStream_t s)
 	return cudaMemsetAsync(L->buf->ptr, L->value, L->buf->bytes, s);
 }
 
-/* One entry per kind of step (lesson.h); copies and others join here. */
+/* The direction follows from the pointers (unified addressing); pageable host memory makes the copy
+ * synchronous with the host, as CUDA does. */
+static cudaError_t run_copy(const xlaunch *L, cudaStream_t s)
+{
+	return cudaMemcpyAsync((char *)L->buf->ptr + L->dst_off, (const char *)L->src->ptr + L->src_off, L->bytes, cudaMemcpyDefault, s);
+}
+
+/* One entry per kind of step (lesson.h). */
 static cudaError_t (*const step_fn[STEP_KIND_COUNT])(const xlaunch *, cudaStream_t) = {
 	[STEP_LAUNCH] = run_launch,
 	[STEP_MEMSET] = run_memset,
+	[STEP_COPY] = run_copy,
 };
 
 int gpu_exec_nsteps(const gpu_exec *x) { return x->n; }
 
 cudaError_t gpu_exec_step(gpu_exec *x, int i, cudaStream_t s)
 {
-	return i >= 0 && i < x->n ? step_fn[x->L[i].kind](&x->L[i], s) : cudaErrorInvalidValue;
+	return i >= 0 && i < x->n && (unsigned)x->L[i].kind < STEP_KIND_COUNT && step_fn[x->L[i].kind] ? step_fn[x->L[i].kind](&x->L[i], s)
+	                                                                                              : cudaErrorInvalidValue;
+}
+
+cudaStream_t gpu_exec_step_stream(const gpu_exec *x, int i)
+{
+	return i >= 0 && i < x->n ? gpu_exec_stream(x->L[i].stream) : 0;
 }
 
 cudaKernel_t gpu_exec_step_kernel(const gpu_exec *x, int i)
@@ -188,7 +418,7 @@ cudaError_t gpu_exec_launch(gpu_exec *x, cudaStream_t s)
 {
 	if (x->p->stage < 0) return baseline_run(x->p, x->d, s, NULL, 0);
 	for (int i = 0; i < x->n; i++) {
-		cudaError_t e = gpu_exec_step(x, i, s);
+		cudaError_t e = gpu_exec_step(x, i, x->L[i].stream ? gpu_exec_stream(x->L[i].stream) : s);
 		if (e) return e;
 	}
 	return cudaSuccess;
@@ -209,6 +439,10 @@ void gpu_exec_free(gpu_exec *x)
 {
 	if (!x) return;
 	for (int i = 0; i < x->n; i++) { free(x->L[i].args); free(x->L[i].store); }
+	/* A texture may still be read by launches in flight: they finish first. */
+	if (x->ntex) cudaDeviceSynchronize();
+	for (int i = 0; i < x->ntex; i++) cudaDestroyTextureObject(x->tex[i]);
+	free(x->tex);
 	free(x->L);
 	free(x);
 }

@@ -266,44 +266,73 @@ static void step_resources(gpu_exec *x, run_result *r)
 	cudaGetLastError();
 }
 
-/* The steps one by one, in a short pass of STEP_REPS repetitions after the timed runs (which these
- * events would otherwise disturb): an event before the first step and one after each, all on stream
- * 0; per step the median duration and the median start and end from the event before the first. */
+/* The steps' times, in a short pass of STEP_REPS repetitions after the timed runs (which these
+ * events would otherwise disturb). serial: every step on stream 0, one after another; otherwise as
+ * scheduled, each step on its own stream. Either way an event on stream 0 first, then per step an
+ * event before it and one after it on the stream it runs on: at[(rep * n + i) * 2] is step i's start
+ * and [+ 1] its end, in ms after the first event. 0, or a CUDA error. */
 #define STEP_REPS 7
-static void time_steps(gpu_exec *x, const request *q, run_result *r)
+static cudaError_t step_pass(gpu_exec *x, const request *q, int serial, double *at)
 {
 	int n = gpu_exec_nsteps(x), made = 0;
-	if (n <= 0 || !r->nsteps) return;
-	cudaEvent_t *ev = xcalloc((size_t)n + 1, sizeof *ev);
-	double *at = xcalloc((size_t)STEP_REPS * ((size_t)n + 1), sizeof *at);   /* at[rep * (n + 1) + i]: event i, ms after event 0 */
-	double *v = xcalloc(STEP_REPS, sizeof *v);
+	cudaEvent_t *ev = xcalloc(2 * (size_t)n + 1, sizeof *ev);
 	cudaError_t e = cudaSuccess;
-	while (made <= n && !(e = cudaEventCreate(&ev[made]))) made++;
+	while (made <= 2 * n && !(e = cudaEventCreate(&ev[made]))) made++;
 	for (int rep = 0; !e && rep < STEP_REPS; rep++) {
 		if ((e = prepare_rep(q)) || (e = cudaEventRecord(ev[0], 0))) break;
-		for (int i = 0; !e && i < n; i++)
-			if (!(e = gpu_exec_step(x, i, 0))) e = cudaEventRecord(ev[i + 1], 0);
-		if (e || (e = cudaEventSynchronize(ev[n]))) break;
-		for (int i = 1; !e && i <= n; i++) {
+		for (int i = 0; !e && i < n; i++) {
+			cudaStream_t s = serial ? 0 : gpu_exec_step_stream(x, i);
+			if (!(e = cudaEventRecord(ev[1 + 2 * i], s)) && !(e = gpu_exec_step(x, i, s))) e = cudaEventRecord(ev[2 + 2 * i], s);
+		}
+		if (e || (e = cudaDeviceSynchronize())) break;   /* every stream's events, not only stream 0's */
+		for (int i = 0; !e && i < 2 * n; i++) {
 			float ms;
-			if (!(e = cudaEventElapsedTime(&ms, ev[0], ev[i]))) at[rep * (n + 1) + i] = ms;
+			if (!(e = cudaEventElapsedTime(&ms, ev[0], ev[1 + i]))) at[(size_t)rep * 2 * n + i] = ms;
 		}
 		alive();
 	}
-	if (e) fault(r, "a run of the steps one by one failed", e);
-	for (int i = 0; !e && i < n && i < r->nsteps; i++) {
-		run_step *s = &r->steps[i];
-		for (int k = 0; k < STEP_REPS; k++) v[k] = at[k * (n + 1) + i];
-		s->start_ms = median_of(v, STEP_REPS);
-		for (int k = 0; k < STEP_REPS; k++) v[k] = at[k * (n + 1) + i + 1];
-		s->end_ms = median_of(v, STEP_REPS);
-		for (int k = 0; k < STEP_REPS; k++) v[k] = at[k * (n + 1) + i + 1] - at[k * (n + 1) + i];
-		s->ms_median = median_of(v, STEP_REPS);
-	}
 	for (int i = 0; i < made; i++) cudaEventDestroy(ev[i]);
 	free(ev);
+	return e;
+}
+
+/* The median over the repetitions of step i's start (what 0), end (1) or duration (2). */
+static double step_median(const double *at, int n, int i, int what)
+{
+	double v[STEP_REPS];
+	for (int k = 0; k < STEP_REPS; k++) {
+		const double *s = &at[((size_t)k * n + i) * 2];
+		v[k] = what == 2 ? s[1] - s[0] : s[what];
+	}
+	return median_of(v, STEP_REPS);
+}
+
+/* The steps' start, end and duration into r (as scheduled: with several streams, spans on different
+ * streams may intersect). A stage with copies also gets a serial pass, every step alone on stream 0:
+ * kernel_ms, the sum of its kernel steps' durations, and from it bound_ms. */
+static void time_steps(gpu_exec *x, const request *q, const plan *p, run_result *r)
+{
+	int n = gpu_exec_nsteps(x);
+	if (n <= 0 || !r->nsteps) return;
+	double *at = xcalloc((size_t)STEP_REPS * 2 * (size_t)n, sizeof *at);
+	int several = p->nstreams > 1, copies = p->h2d_bytes + p->d2h_bytes > 0;
+	cudaError_t e = step_pass(x, q, !several, at);
+	if (e) { fault(r, "a run of the steps one by one failed", e); free(at); return; }
+	for (int i = 0; i < n && i < r->nsteps; i++) {
+		run_step *s = &r->steps[i];
+		s->start_ms = step_median(at, n, i, 0);
+		s->end_ms = step_median(at, n, i, 1);
+		s->ms_median = step_median(at, n, i, 2);
+	}
+	if (copies) {
+		if (several && (e = step_pass(x, q, 1, at))) { fault(r, "a serial run of the steps failed", e); free(at); return; }
+		r->kernel_ms = 0;
+		for (int i = 0; i < n; i++)
+			if (gpu_exec_step_kernel(x, i)) r->kernel_ms += step_median(at, n, i, 2);
+		const device_info *d = gpu_device();
+		r->bound_ms = gpu_copy_bound_ms(r->h2d_bytes, r->d2h_bytes, d->h2d_gbps, d->d2h_gbps, r->kernel_ms);
+	}
 	free(at);
-	free(v);
 }
 
 /* One profiling pass: the stage's launches again (outputs are not re-poisoned: the memsets would
@@ -420,7 +449,9 @@ static void do_run(const request *q, run_result *r)
 	}
 	const plan_launch *first = plan_first_launch(&p);
 	if (first) { memcpy(r->grid, first->grid, sizeof r->grid); memcpy(r->block, first->block, sizeof r->block); }
-	plan_steps_into(&p, r);
+	plan_steps_into(&p, r);   /* with each step's stream, and a copy's direction and bytes */
+	r->h2d_bytes = p.h2d_bytes;
+	r->d2h_bytes = p.d2h_bytes;
 	r->seed = q->seed;
 	int checked = q->verify && have_ref && p.check;
 	int exact = q->has_tol ? q->exact : p.exact;
@@ -482,7 +513,7 @@ static void do_run(const request *q, run_result *r)
 		/* A learner's kernel is checked again after its timed runs: right once is not enough (a
 		 * kernel that computes on its first launch only and replays an answer later fails here). */
 		if (q->time && q->untrusted && checked && r->status == RUN_OK) recheck(x, q, &p, exact, abs_tol, rel_tol, r);
-		if (q->time && r->status != RUN_FAULT) time_steps(x, q, r);
+		if (q->time && r->status != RUN_FAULT) time_steps(x, q, &p, r);
 		if (q->counters && r->status != RUN_FAULT) read_counters(x, r);
 		if (q->hotspots && r->status != RUN_FAULT) read_hotspots(&p, q, r);
 		fill_metrics(&p, r);
