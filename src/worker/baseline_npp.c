@@ -36,9 +36,8 @@ _Static_assert(sizeof(npp_size) == sizeof(NppiSize) && sizeof(npp_point) == size
 _Static_assert(sizeof(npp_version) == sizeof(NppLibraryVersion), "NPP version record");
 _Static_assert(sizeof(npp_stream_context) == sizeof(NppStreamContext) &&
                offsetof(npp_stream_context, shared_per_block) == offsetof(NppStreamContext, nSharedMemPerBlock) &&
-               offsetof(npp_stream_context, stream_flags) == offsetof(NppStreamContext, nStreamFlags) &&
-               offsetof(npp_stream_context, workspace) == offsetof(NppStreamContext, hWorkspace),
-               "NppStreamContext layout");
+               offsetof(npp_stream_context, stream_flags) == offsetof(NppStreamContext, nStreamFlags),
+               "NppStreamContext layout");   /* the last field is nReserved0 before NPP 13.2, hWorkspace since: same place and size */
 #endif
 #endif
 
