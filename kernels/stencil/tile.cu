@@ -5,7 +5,7 @@
 // Every pixel of the tile is read from global memory once per block instead of once per tap per
 // thread: global load instructions per output fall from (2r + 1)^2 to about (BX + 2r)(BY + 2r) /
 // (BX BY). The taps now cost shared-memory loads: a warp is one row of 32 threads reading 32
-// consecutive floats, one per bank, so no bank conflicts.
+// consecutive floats, one per bank.
 //
 // -DCONST_W=1 (stage constant): the weights come from c_w, a __constant__ array the lesson fills from
 // the buffer w before the launches. Every thread of a warp reads the same weight at the same time,
