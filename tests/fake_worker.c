@@ -116,7 +116,7 @@ static int read_request(char *what, size_t n)
 		data[len] = 0;
 		if (!strcmp(key, "plan")) plan_steps(data);
 		if (!strcmp(key, "plan") || !strcmp(key, "ref_plan")) {
-			k += (size_t)snprintf(what + k, k < n ? n - k : 0, "%s %lu bytes%s", key, len, strncmp(data, "plan 1\n", 7) ? " (not a plan)" : "");
+			k += (size_t)snprintf(what + k, k < n ? n - k : 0, "%s %lu bytes%s", key, len, strncmp(data, "plan 2\n", 7) ? " (not a plan)" : "");
 			for (const char *p = strstr(data, "\nlaunch "); p; p = strstr(p + 1, "\nlaunch ")) {
 				char entry[64];
 				unsigned g[3], b[3];

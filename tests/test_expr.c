@@ -245,6 +245,12 @@ static void test_functions(void **state)
 	check_int("log2(1000)", 9);
 	check_int("log2(1 << 26)", 26);
 	check_int("log2(big)", 62);
+	check_float("exp(0)", 1.0);
+	check_float("exp(1)", exp(1.0));
+	check_float("exp(-float(2 * 2) / 2.0)", exp(-2.0));
+	check_float("sqrt(16)", 4.0);
+	check_float("sqrt(2.25)", 1.5);
+	check_float("sqrt(0)", 0.0);
 	check_int("min(sm_count * 8, ceil_div(n, BLOCK * 4))", 1);
 	check_int("max ( 1 , min(2, 3) )", 2);
 	check_int("BLOCK % 32 == 0 && TM * TN <= 64", 1);
@@ -325,6 +331,8 @@ static void test_eval_errors(void **state)
 	check_eval_error("log2(0)", 1, "log2() needs a positive integer");
 	check_eval_error("log2(-8)", 1, "log2() needs a positive integer");
 	check_eval_error("log2(8.0)", 1, "log2() needs a positive integer");
+	check_eval_error("1 + sqrt(-1)", 5, "sqrt() of a negative number");
+	check_eval_error("exp(1000)", 1, "exp() overflows a double");
 	check_eval_error("min(1, 1 / 0)", 10, "division by zero");  /* errors inside arguments keep their column */
 	check_eval_error("(0 ? 1 : 2) / zero", 13, "division by zero");
 

@@ -8,6 +8,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -795,6 +796,7 @@ static void test_arg_abi(void **state)
 	static const struct { lesson_arg_kind k; lesson_arg_type t; int size; char kind; } cases[] = {
 		{ ARG_VALUE, AT_I32, 4, 'i' }, { ARG_VALUE, AT_U32, 4, 'i' }, { ARG_VALUE, AT_I64, 8, 'i' }, { ARG_VALUE, AT_U64, 8, 'i' },
 		{ ARG_VALUE, AT_F32, 4, 'f' }, { ARG_VALUE, AT_F64, 8, 'f' }, { ARG_BUFFER, AT_I32, 8, 'i' }, { ARG_TENSORMAP, AT_I32, 128, 'b' },
+		{ ARG_TEXTURE, AT_I32, 8, 'i' },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		plan_arg a;
@@ -812,6 +814,191 @@ static void test_arg_abi(void **state)
 	assert_int_equal(zero.kind, ARG_VALUE);        /* a zeroed argument is a value, a zeroed step a launch */
 	assert_string_equal(plan_step_name(STEP_LAUNCH), "launch");
 	assert_string_equal(plan_step_name(STEP_MEMSET), "memset");
+	assert_string_equal(plan_step_name(STEP_COPY), "copy");
+}
+
+/* ---- format v2 ---- */
+
+/* E picks one broken thing in stage bad (0: none). */
+static const char v2_text[] =
+	"lesson: v\ntitle: V\nsummary: s\n"                                                          /* 1-3 */
+	"params:\n  n: { default: 1000, min: 1 }\n  R: { default: 2 }\n  CH: { default: 3 }\n  E: { default: 0 }\n" /* 4-8 */
+	"derived:\n  chunk: \"ceil_div(n, max(CH, 1))\"\n"                                                   /* 9-10 */
+	"buffers:\n"                                                                                 /* 11 */
+	"  hx: { type: f32, count: n, host: pageable, init: { random: [0, 1] } }\n"                  /* 12 */
+	"  hy: { type: f32, count: n, host: pinned, output: true }\n"                                /* 13 */
+	"  w: { type: f32, count: \"2 * R + 1\", init: { expr: \"exp(-float((i - R) * (i - R)) / 2.0)\" } }\n" /* 14 */
+	"  img: { type: u8, count: 4096, init: iota }\n"                                             /* 15 */
+	"  f: { type: f32, count: 4096, init: iota }\n"                                              /* 16 */
+	"model: { bytes: 8 * n }\n"                                                                  /* 17 */
+	"stages:\n"                                                                                  /* 18 */
+	"  - id: pipe\n    title: P\n    kernel: k.cu\n    entry: k\n    explain: e\n    bottleneck: b\n" /* 19-24 */
+	"    memory: { hx: pinned }\n"                                                               /* 25 */
+	"    buffers: { dx: { type: f32, count: n } }\n"                                             /* 26 */
+	"    launches:\n"                                                                            /* 27 */
+	"      - repeat: CH\n"                                                                       /* 28 */
+	"        as: c\n"                                                                            /* 29 */
+	"        steps:\n"                                                                           /* 30 */
+	"          - copy: { dst: dx, src: hx, offset: c * chunk, count: \"min(chunk, n - c * chunk)\", stream: \"1 + c % 2\" }\n" /* 31 */
+	"          - { grid: 1, block: 32, stream: \"1 + c % 2\", args: [dx, \"i64(c * chunk)\"] }\n"  /* 32 */
+	"          - copy: { dst: hy, src: dx, offset: c * chunk, count: \"min(chunk, n - c * chunk)\", stream: \"1 + c % 2\" }\n" /* 33 */
+	"  - id: serial\n    title: S\n    kernel: k.cu\n    entry: k\n    explain: e\n    bottleneck: b\n" /* 34-39 */
+	"    options: [\"--relocatable-device-code=true\"]\n"                                       /* 40 */
+	"    buffers: { dx: { type: f32, count: n } }\n"                                             /* 41 */
+	"    constants:\n"                                                                           /* 42 */
+	"      - { symbol: c_w, buffer: w }\n"                                                       /* 43 */
+	"      - { symbol: c_r, type: i32, value: R }\n"                                             /* 44 */
+	"      - { symbol: c_t, type: u8, count: 4, value: \"i * 60\" }\n"                           /* 45 */
+	"      - { symbol: c_h, type: bf16, count: 2, value: \"1.5 - 4 * i\" }\n"                    /* 46 */
+	"    launches:\n"                                                                            /* 47 */
+	"      - copy: { dst: dx, src: hx }\n"                                                       /* 48 */
+	"      - { grid: 1, block: 32, args: [dx, { texture: img, dims: [64, 8], pitch: 128, address: border }, { texture: f, dims: [R] }] }\n" /* 49 */
+	"      - copy: { dst: hy, src: dx, dst_offset: R, src_offset: 0, count: \"n - R\" }\n"        /* 50 */
+	"      - memset: { buffer: dx, value: 3, stream: \"min(R, 2)\" }\n"                                      /* 51 */
+	"  - id: bad\n    title: B\n    kernel: k.cu\n    entry: k\n    explain: e\n    bottleneck: b\n" /* 52-57 */
+	"    buffers: { s: { type: f32, count: \"E == 12 ? 65537 : 4\", init: { expr: \"sqrt(float(i) + 13 - E)\" } } }\n" /* 58 */
+	"    constants:\n"                                                                           /* 59 */
+	"      - { symbol: c_big, type: f64, count: \"E == 1 ? 8193 : 8192\", value: 1 }\n"          /* 60 */
+	"      - { symbol: c_u8, type: u8, count: 2, value: \"E == 2 ? 256 : i\" }\n"                /* 61 */
+	"    launches:\n"                                                                            /* 62 */
+	"      - { grid: 1, block: 32, stream: \"E == 3 ? 16 : 0\", args: [hy, { texture: img, dims: [64, \"E == 4 ? 65 : 64\"], pitch: 64 }] }\n" /* 63 */
+	"      - { grid: 1, block: 32, args: [{ texture: f, dims: [4, 4], pitch: \"E == 5 ? 3 : 4\" }] }\n" /* 64 */
+	"      - copy: { dst: hy, src: f, count: \"E == 6 ? n + 1 : 4\" }\n"                         /* 65 */
+	"      - copy: { dst: hy, src: f, src_offset: \"E == 7 ? 4095 : 0\", count: 4 }\n"            /* 66 */
+	"      - repeat: \"E == 9 ? -1 : 1\"\n        as: r\n"                                      /* 67-68 */
+	"        steps: [{ repeat: \"E == 11 ? 600 : 1\", as: q, steps: [{ grid: 1, block: 1 }, { grid: 1, block: 1 }] }]\n" /* 69 */
+	"  - id: pg\n    title: G\n    kernel: k.cu\n    entry: k\n    explain: e\n    bottleneck: b\n" /* 70-75 */
+	"    launches: [{ grid: 1, block: 1, args: [hx] }]\n"                                        /* 76 */
+	"  - id: lin\n    title: L\n    kernel: k.cu\n    entry: k\n    explain: e\n    bottleneck: b\n" /* 77-82 */
+	"    launches: [{ grid: 1, block: 1, args: [{ texture: img, dims: [8, 8], filter: linear }] }]\n" /* 83 */
+	"  - id: norm\n    title: N\n    kernel: k.cu\n    entry: k\n    explain: e\n    bottleneck: b\n" /* 84-89 */
+	"    launches: [{ grid: 1, block: 1, args: [{ texture: f, dims: [8, 8], read: normalized }] }]\n"; /* 90 */
+
+/* Copies, streams and repeat blocks unrolled; init expr values; constants as bytes; textures; rdc;
+ * plan_steps_into's records of copies. */
+static void test_v2_plan(void **state)
+{
+	(void)state;
+	char err[512];
+	lesson *l = lesson_load_buffer("v.yaml", v2_text, strlen(v2_text), NULL, err, sizeof err);
+	if (!l) fail_msg("%s", err);
+	plan p;
+	/* pipe: 3 chunks of 334, 334, 332 elements on streams 1, 2, 1 */
+	tm_ok(&p, l, 0, NULL);
+	assert_int_equal(p.nlaunches, 9);
+	assert_int_equal(p.nstreams, 3);
+	assert_int_equal(p.rdc, 0);
+	assert_true(p.h2d_bytes == 4000 && p.d2h_bytes == 4000);
+	const int streams[9] = { 1, 1, 1, 2, 2, 2, 1, 1, 1 };
+	const uint64_t off[3] = { 0, 334 * 4, 668 * 4 }, bytes[3] = { 334 * 4, 334 * 4, 332 * 4 };
+	for (int c = 0; c < 3; c++) {
+		const plan_launch *in = &p.launches[3 * c], *k = &p.launches[3 * c + 1], *out = &p.launches[3 * c + 2];
+		assert_int_equal(in->kind, STEP_COPY);
+		assert_string_equal(in->buffer, "dx");
+		assert_string_equal(in->src, "hx");
+		assert_true(in->dst_off == off[c] && in->src_off == off[c] && in->bytes == bytes[c]);
+		assert_int_equal(k->kind, STEP_LAUNCH);
+		assert_true(k->args[1].v.i64 == 334 * c);
+		assert_string_equal(out->buffer, "hy");
+		assert_string_equal(out->src, "dx");
+		assert_true(out->dst_off == off[c] && out->bytes == bytes[c]);
+		for (int s = 0; s < 3; s++) assert_int_equal(p.launches[3 * c + s].stream, streams[3 * c + s]);
+	}
+	assert_null(plan_var_get(&p, "c"));    /* a repeat variable lives only in its block */
+	assert_null(plan_var_get(&p, "i"));
+	assert_int_equal(p.buffers[0].memory, MEM_PINNED);   /* memory: over host: pageable */
+	assert_int_equal(p.buffers[1].memory, MEM_PINNED);
+	assert_int_equal(p.buffers[5].memory, MEM_DEVICE);
+	const plan_buffer *w = &p.buffers[2];
+	assert_int_equal(w->init, INIT_EXPR);
+	assert_int_equal(w->count, 5);
+	assert_non_null(w->values);
+	assert_true(w->values[2] == 1.0 && w->values[0] == exp(-2.0) && w->values[4] == w->values[0] && w->values[1] == exp(-0.5));
+	run_result r;
+	run_result_init(&r);
+	plan_steps_into(&p, &r);
+	assert_int_equal(r.nsteps, 9);
+	assert_string_equal(r.steps[0].kind, "copy");
+	assert_string_equal(r.steps[0].entry, "hx>dx");
+	assert_string_equal(r.steps[0].dir, "h2d");
+	assert_true(r.steps[0].bytes == 1336);
+	assert_int_equal(r.steps[3].stream, 2);
+	assert_string_equal(r.steps[1].kind, "launch");
+	assert_string_equal(r.steps[1].dir, "");
+	assert_int_equal(r.steps[1].stream, 1);
+	assert_string_equal(r.steps[8].entry, "dx>hy");
+	assert_string_equal(r.steps[8].dir, "d2h");
+	assert_true(r.steps[8].bytes == 1328);
+	plan_free(&p);
+	/* an empty last chunk is dropped: n = 4 in 3 chunks of 2 */
+	tm_ok(&p, l, 0, SETS("n=4"));
+	assert_int_equal(p.nlaunches, 7);
+	assert_int_equal(p.launches[6].kind, STEP_LAUNCH);
+	assert_true(p.h2d_bytes == 16 && p.d2h_bytes == 16);
+	plan_free(&p);
+	tm_ok(&p, l, 0, SETS("CH=1"));
+	assert_int_equal(p.nstreams, 2);
+	assert_int_equal(p.nlaunches, 3);
+	plan_free(&p);
+	tm_ok(&p, l, 0, SETS("CH=0"));
+	assert_int_equal(p.nlaunches, 0);
+	assert_int_equal(p.nstreams, 1);
+	plan_free(&p);
+
+	/* serial: constants, textures, offsets, the memset's stream, rdc */
+	tm_ok(&p, l, 1, NULL);
+	assert_int_equal(p.rdc, 1);
+	assert_int_equal(p.nstreams, 3);
+	assert_int_equal(p.nconstants, 4);
+	assert_string_equal(p.constants[0].symbol, "c_w");
+	assert_string_equal(p.constants[0].buffer, "w");
+	assert_null(p.constants[0].bytes);
+	assert_true(p.constants[0].count == 5 && p.constants[0].nbytes == 20);
+	assert_true(p.constants[1].nbytes == 4);
+	assert_memory_equal(p.constants[1].bytes, ((unsigned char[]){ 2, 0, 0, 0 }), 4);
+	assert_memory_equal(p.constants[2].bytes, ((unsigned char[]){ 0, 60, 120, 180 }), 4);
+	assert_memory_equal(p.constants[3].bytes, ((unsigned char[]){ 0xc0, 0x3f, 0x20, 0xc0 }), 4);   /* bf16 1.5, -2.5 */
+	const plan_launch *k = &p.launches[1];
+	assert_int_equal(k->args[1].kind, ARG_TEXTURE);
+	const plan_texture *t = &k->args[1].tex;
+	assert_int_equal(t->rank, 2);
+	assert_int_equal(t->type, DT_U8);
+	assert_true(t->width == 64 && t->height == 8 && t->pitch_bytes == 128);
+	assert_int_equal(t->address, TEX_BORDER);
+	assert_int_equal(t->filter, TEX_POINT);
+	t = &k->args[2].tex;
+	assert_true(t->rank == 1 && t->width == 2 && t->height == 1 && t->pitch_bytes == 0);
+	assert_true(p.launches[2].dst_off == 8 && p.launches[2].src_off == 0 && p.launches[2].bytes == 998 * 4);
+	assert_true(p.h2d_bytes == 4000 && p.d2h_bytes == 998 * 4);
+	assert_int_equal(p.launches[3].stream, 2);
+	run_result_init(&r);
+	plan_steps_into(&p, &r);
+	assert_string_equal(r.steps[3].kind, "memset");
+	assert_true(r.steps[3].bytes == 4000);
+	plan_free(&p);
+	tm_ok(&p, l, 1, SETS("R=1000"));   /* count n - R = 0: the copy is dropped */
+	assert_int_equal(p.nlaunches, 3);
+	assert_true(p.d2h_bytes == 0);
+	plan_free(&p);
+
+	/* each broken thing, refused with its place and the numbers */
+	tm_ok(&p, l, 2, NULL);
+	plan_free(&p);
+	tm_err(l, 2, SETS("E=1"), "v.yaml:60:9: constant c_big: 8193 elements of f64; constant memory holds 1 to 8192 of them (64 KiB)");
+	tm_err(l, 2, SETS("E=2"), "v.yaml:61:53: constant c_u8: element 0 is 256, which u8 cannot hold");
+	tm_err(l, 2, SETS("E=3"), "v.yaml:63:9: launch of k: stream 16 is not one of 0 to 15");
+	tm_err(l, 2, SETS("E=4"), "texture img: 65 rows of pitch 64 and width 64 reach element 4160; buffer img has 4096");
+	tm_err(l, 2, SETS("E=5"), "texture f: a pitch of 3 elements is less than the width, 4");
+	tm_err(l, 2, SETS("E=6"), "v.yaml:65:9: copy f>hy: elements [0, 1001) lie outside hy (1000 elements)");
+	tm_err(l, 2, SETS("E=7"), "v.yaml:66:9: copy f>hy: elements [4095, 4099) lie outside f (4096 elements)");
+	tm_err(l, 2, SETS("E=9"), "v.yaml:67:9: repeat r: -1 times; a block repeats 0 to 1024 times");
+	tm_err(l, 2, SETS("E=11"), "v.yaml:69:63: stage bad unrolls to more than 1024 steps");
+	tm_err(l, 2, SETS("E=12"), "v.yaml:58:16: buffer s has 65537 elements; init: { expr } fills at most 65536");
+	tm_err(l, 2, SETS("E=14"), "v.yaml:58:77: in 'sqrt(float(i) + 13 - E)': sqrt() of a negative number");
+	tm_err(l, 3, NULL, "v.yaml:76:44: launch of k: hx is pageable host memory, which a kernel cannot read; copy it to a device buffer (or make it pinned)");
+	tm_err(l, 4, NULL, "texture img: linear filtering needs f32 or f16 elements, or read: normalized; the buffer is u8");
+	tm_err(l, 5, NULL, "texture f: read: normalized turns 8-bit integers into floats; the buffer is f32");
+	lesson_free(l);
 }
 
 /* The one-value API the front ends use (plan_param_info_get, plan_param_value, plan_tunable_value):
@@ -887,7 +1074,7 @@ static void test_value_api(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_arg_abi),
+		cmocka_unit_test(test_arg_abi), cmocka_unit_test(test_v2_plan),
 		cmocka_unit_test(test_defaults),      cmocka_unit_test(test_overrides),
 		cmocka_unit_test(test_refusals),      cmocka_unit_test(test_grid_limits),
 		cmocka_unit_test(test_baseline),      cmocka_unit_test(test_setting_parse),

@@ -299,12 +299,102 @@ static void test_refused(void **state)
 	plan_free(&p);
 }
 
+static const char good2[] =
+	"plan 2\nstage 0\nlesson l.yaml\npeak fp32\ncheck 1\ntolerance 0 1e-05 0\ncompare hy\nmodel 8 0 64\nuses_occ 0\n"
+	"streams 3\ncopied 32 32\nrdc 1\nvar n i 8\nparams 0 1\n"
+	"buffer hx f32 8 0 0 1 0 1 pageable\nbuffer hy f32 8 1 0 0 0 0 pinned\nbuffer d f32 8 0 1 4 0 0 device\n"
+	"buffer w f32 3 0 0 5 0 0 device\nvalues w 3 0.5 1 0.5\n"
+	"constant c_w f32 3 12 buffer w\nconstant c_n i32 1 4 bytes 08000000\n"
+	"copy d hx 0 0 16 1\ncopy d hx 16 16 16 2\nmemset d 0 2\n"
+	"launch k 1 1 1 32 1 1 0 2 1\narg - buffer d\narg - texture w f32 1 3 1 0 point clamp 0 0\n"
+	"copy hy d 0 0 32 0\nend\n";
+
+/* good2 with from replaced by to: refused with msg. */
+static void refused2_at(const char *from, const char *to, const char *msg, int line)
+{
+	char t[4096], err[256] = "";
+	const char *at = strstr(good2, from);
+	if (!at) fail_msg("line %d: '%s' is not in the text", line, from);
+	snprintf(t, sizeof t, "%.*s%s%s", (int)(at - good2), good2, to, at + strlen(from));
+	plan p;
+	int r = plan_wire_read(&p, t, strlen(t), err, sizeof err);
+	plan_free(&p);
+	if (r == 0) fail_msg("line %d: read, expected \"%s\"", line, msg);
+	if (strcmp(err, msg)) fail_msg("line %d: got \"%s\"\n  expected \"%s\"", line, err, msg);
+}
+#define refused2(from, to, msg) refused2_at((from), (to), (msg), __LINE__)
+
+/* The v2 lines: read into the plan, and every broken one refused. */
+static void test_v2_lines(void **state)
+{
+	(void)state;
+	plan p;
+	char err[256];
+	if (plan_wire_read(&p, good2, strlen(good2), err, sizeof err)) fail_msg("%s", err);
+	assert_int_equal(p.nstreams, 3);
+	assert_true(p.h2d_bytes == 32 && p.d2h_bytes == 32);
+	assert_int_equal(p.rdc, 1);
+	assert_int_equal(p.buffers[0].memory, MEM_PAGEABLE);
+	assert_int_equal(p.buffers[1].memory, MEM_PINNED);
+	assert_true(p.buffers[3].values[1] == 1.0);
+	assert_int_equal(p.nconstants, 2);
+	assert_string_equal(p.constants[0].buffer, "w");
+	assert_memory_equal(p.constants[1].bytes, ((unsigned char[]){ 8, 0, 0, 0 }), 4);
+	assert_int_equal(p.nlaunches, 5);
+	assert_int_equal(p.launches[1].kind, STEP_COPY);
+	assert_true(p.launches[1].dst_off == 16 && p.launches[1].bytes == 16);
+	assert_int_equal(p.launches[1].stream, 2);
+	assert_int_equal(p.launches[3].args[1].kind, ARG_TEXTURE);
+	assert_true(p.launches[3].args[1].tex.width == 3);
+	plan_free(&p);
+	refused2("streams 3", "streams 17", "plan line 10: '17' is not a whole number from 1 to 16");
+	refused2("streams 3", "streams 2", "plan line 29: step 2 runs on stream 2 of 2");   /* checked at the end */
+	refused2("copied 32 32", "copied -1 32", "plan line 11: copied bytes cannot be negative");
+	refused2("rdc 1", "rdc 2", "plan line 12: '2' is not a whole number from 0 to 1");
+	refused2("0 1 pageable", "0 1 host", "plan line 15: 'host' is not a kind of memory");
+	refused2("buffer d f32 8 0 1 4 0 0 device", "buffer d f32 8 0 1 4 0 0 pinned", "plan line 17: scratch buffer d in host memory");
+	refused2("values w 3 0.5 1 0.5\n", "", "plan line 19: buffer w wants its values line next");
+	refused2("values w 3 0.5 1 0.5", "values w 3 0.5 1", "plan line 19: values for w end after 2 of 3");
+	refused2("values w 3 0.5 1 0.5", "values w 3 0.5 1 0.5 2", "plan line 19: more than 3 values for w");
+	refused2("values w 3 0.5 1 0.5", "values w 2 0.5 1", "plan line 19: 2 values for buffer w of 3 elements");
+	refused2("values w 3 0.5 1 0.5", "values hx 3 0.5 1 0.5", "plan line 19: values for 'hx' after buffer w");
+	refused2("values w 3 0.5 1 0.5", "values w 3 0.5 x 0.5", "plan line 19: 'x' is not a number");
+	refused2("memset d 0 2\n", "memset d 0 2\nvalues w 1 1\n", "plan line 25: values with no init expr buffer just before them");
+	refused2("constant c_w f32 3 12 buffer w", "constant c_w f32 3 16 buffer w", "plan line 20: constant c_w: 16 bytes for 3 f32");
+	refused2("constant c_w f32 3 12 buffer w", "constant c_w f32 4 16 buffer w", "plan line 20: constant c_w does not fit device buffer w");
+	refused2("constant c_w f32 3 12 buffer w", "constant c_w f32 3 12 buffer hx", "plan line 20: constant c_w does not fit device buffer hx");
+	refused2("constant c_w f32 3 12 buffer w", "constant c_w f32 3 12 file w", "plan line 20: a constant comes from 'buffer' or 'bytes', not 'file'");
+	refused2("bytes 08000000", "bytes 080000", "plan line 21: constant c_n: 6 hex digits for 4 bytes");
+	refused2("bytes 08000000", "bytes 0800000G", "plan line 21: constant c_n: '0800000G' is not lower-case hex");
+	refused2("constant c_n i32", "constant c_w i32", "plan line 21: constant c_w twice");
+	refused2("copy d hx 0 0 16 1", "copy d hx 0 0 36 1", "plan line 22: copy hx>d reaches outside a buffer");
+	refused2("copy d hx 0 0 16 1", "copy d hx 32 0 4 1", "plan line 22: copy hx>d reaches outside a buffer");
+	refused2("copy d hx 0 0 16 1", "copy d hx 0 0 6 1", "plan line 22: copy hx>d of no whole f32 elements");
+	refused2("copy d hx 0 0 16 1", "copy d hx 0 0 0 1", "plan line 22: copy hx>d of no whole f32 elements");
+	refused2("copy d hx 0 0 16 1", "copy hy hx 0 0 16 1", "plan line 22: copy hx>hy between two host buffers");
+	refused2("copy d hx 0 0 16 1", "copy d d 0 0 16 1", "plan line 22: copy d>d within one buffer");
+	refused2("copy d hx 0 0 16 1", "copy d c_w 0 0 16 1", "plan line 22: no buffer named 'c_w'");
+	refused2("copy d hx 0 0 16 1", "copy d hx 0 0 16 16", "plan line 22: '16' is not a whole number from 0 to 15");
+	refused2("copy d hx 0 0 16 1", "copy d hx 0 0 16", "plan line 22: a copy has 7 fields, not 6");
+	refused2("memset d 0 2", "memset hx 0 2", "plan line 24: memset of host buffer hx");
+	refused2("launch k 1 1 1 32 1 1 0 2 1", "launch k 1 1 1 32 1 1 0 2 -1", "plan line 25: '-1' is not a whole number from 0 to 15");
+	refused2("texture w f32 1 3 1 0", "texture w i32 1 3 1 0", "plan line 27: texture w is i32, its buffer f32");
+	refused2("texture w f32 1 3 1 0", "texture w f32 1 3 2 0", "plan line 27: a 1D texture has height 1 and pitch 0");
+	refused2("texture w f32 1 3 1 0", "texture w f32 1 4 1 0", "plan line 27: texture w is wider than its buffer");
+	refused2("texture w f32 1 3 1 0", "texture w f32 2 3 1 8", "plan line 27: texture w does not lie inside its buffer");
+	refused2("texture w f32 1 3 1 0", "texture w f32 3 3 1 0", "plan line 27: '3' is not a whole number from 1 to 2");
+	refused2("point clamp", "cubic clamp", "plan line 27: 'cubic' is not a texture filter");
+	refused2("point clamp", "point edge", "plan line 27: 'edge' is not a texture address mode");
+	refused2("point clamp 0 0", "point clamp 0", "plan line 27: a texture arg has 13 fields, not 12");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_text),
 		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_v2_lines),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

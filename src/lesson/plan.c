@@ -474,7 +474,8 @@ static int inside(pctx *c, const lesson_launch *L, const char *step, const plan_
 	return -1;
 }
 
-/* A copy step: offsets and count evaluated, checked against both buffers. *skip when it copies nothing. */
+/* A copy step: offsets and count evaluated, checked against both buffers. *skip when it copies nothing
+ * (then neither its offsets nor its stream are checked: the empty last chunk of a pipeline). */
 static int make_copy(pctx *c, const lesson_launch *L, plan_launch *out, int *skip)
 {
 	const plan_buffer *d = find_buffer(c->p, L->copy_dst), *sr = find_buffer(c->p, L->copy_src);
@@ -489,6 +490,8 @@ static int make_copy(pctx *c, const lesson_launch *L, plan_launch *out, int *ski
 		strfmt(c->err, c->errlen, "%s:%d:%d: %s: count is %lld", c->l->path, L->at.line, L->at.col, step, (long long)count);
 		return -1;
 	}
+	*skip = count == 0;   /* an empty chunk, wherever its offset points */
+	if (*skip) return 0;
 	if (inside(c, L, step, sr, soff, count) || inside(c, L, step, d, doff, count) || make_stream(c, L, step, out)) return -1;
 	uint64_t es = lesson_dtype_size(sr->type);
 	out->kind = STEP_COPY;
@@ -497,9 +500,8 @@ static int make_copy(pctx *c, const lesson_launch *L, plan_launch *out, int *ski
 	out->dst_off = (uint64_t)doff * es;
 	out->src_off = (uint64_t)soff * es;
 	out->bytes = (uint64_t)count * es;
-	*skip = count == 0;
-	if (sr->memory != MEM_DEVICE && d->memory == MEM_DEVICE && !*skip) c->p->h2d_bytes += (double)out->bytes;
-	if (sr->memory == MEM_DEVICE && d->memory != MEM_DEVICE && !*skip) c->p->d2h_bytes += (double)out->bytes;
+	if (sr->memory != MEM_DEVICE && d->memory == MEM_DEVICE) c->p->h2d_bytes += (double)out->bytes;
+	if (sr->memory == MEM_DEVICE && d->memory != MEM_DEVICE) c->p->d2h_bytes += (double)out->bytes;
 	return 0;
 }
 

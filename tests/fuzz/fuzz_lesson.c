@@ -25,6 +25,52 @@ static int has_position(const char *err)
 	return *p == ' ';
 }
 
+static int is_device(const lesson *l, const lesson_stage *s, const char *name)
+{
+	const lesson_buffer *b = lesson_find_buffer(l, s, name);
+	return b && b->memory == MEM_DEVICE;
+}
+
+/* Steps, repeat blocks' bodies too: every kind holds what it needs. */
+static void check_steps(const lesson *l, const lesson_stage *s, const lesson_launch *steps, int n)
+{
+	for (int i = 0; i < n; i++) {
+		const lesson_launch *L = &steps[i];
+		if (L->body) {
+			if (L->nbody < 1 || !L->repeat_var || !lesson_is_ident(L->repeat_var) || !L->repeat_count.e) abort();
+			check_steps(l, s, L->body, L->nbody);
+			continue;
+		}
+		if (L->kind == STEP_COPY) {
+			const lesson_buffer *d = lesson_find_buffer(l, s, L->copy_dst), *sr = lesson_find_buffer(l, s, L->copy_src);
+			if (!d || !sr || d == sr || d->type != sr->type || (d->memory != MEM_DEVICE && sr->memory != MEM_DEVICE)) abort();
+			continue;
+		}
+		if (L->kind == STEP_MEMSET) {
+			if (!is_device(l, s, L->memset_buffer) || L->memset_value < 0 || L->memset_value > 255) abort();
+			continue;
+		}
+		if (L->kind != STEP_LAUNCH || !L->grid[0].e || !L->block[0].e) abort();
+		for (int a = 0; a < L->nargs; a++) {
+			const lesson_arg *g = &L->args[a];
+			if (g->kind == ARG_VALUE) { if (!g->value.e) abort(); continue; }
+			if (!lesson_find_buffer(l, s, g->buffer)) abort();
+			if (g->kind == ARG_TEXTURE) {
+				if (!is_device(l, s, g->buffer) || g->rank < 1 || g->rank > 2 || (g->rank == 1 && (g->pitch.e || g->filter != TEX_POINT))) abort();
+				if ((g->address == TEX_WRAP || g->address == TEX_MIRROR) && !g->normalized_coords) abort();
+				for (int d = 0; d < LESSON_TMA_MAX_RANK; d++) if (!g->dims[d].e != (d >= g->rank)) abort();
+				continue;
+			}
+			if (g->kind != ARG_TENSORMAP) continue;
+			if (!is_device(l, s, g->buffer)) abort();
+			if (g->rank < 1 || g->rank > LESSON_TMA_MAX_RANK || (g->swizzle && g->swizzle != 32 && g->swizzle != 64 && g->swizzle != 128))
+				abort();
+			for (int d = 0; d < LESSON_TMA_MAX_RANK; d++)
+				if (!g->dims[d].e != (d >= g->rank) || !g->box[d].e != (d >= g->rank)) abort();   /* exactly rank of each */
+		}
+	}
+}
+
 static void check_stage(const lesson *l, const lesson_stage *s)
 {
 	if (!s->id || !s->entry || !s->kernel_rel || s->nlaunches < 1 || s->kernel_path) abort();
@@ -39,26 +85,18 @@ static void check_stage(const lesson *l, const lesson_stage *s)
 		}
 		if (!found) abort();
 	}
-	for (int i = 0; i < s->nlaunches; i++) {
-		const lesson_launch *L = &s->launches[i];
-		if (L->kind == STEP_MEMSET) {
-			if (!lesson_find_buffer(l, s, L->memset_buffer) || L->memset_value < 0 || L->memset_value > 255) abort();
-			continue;
-		}
-		if (!L->grid[0].e || !L->block[0].e) abort();
-		for (int a = 0; a < L->nargs; a++) {
-			const lesson_arg *g = &L->args[a];
-			if (g->kind == ARG_VALUE) { if (!g->value.e) abort(); continue; }
-			if (!lesson_find_buffer(l, s, g->buffer)) abort();
-			if (g->kind != ARG_TENSORMAP) continue;
-			if (g->rank < 1 || g->rank > LESSON_TMA_MAX_RANK || (g->swizzle && g->swizzle != 32 && g->swizzle != 64 && g->swizzle != 128))
-				abort();
-			for (int d = 0; d < LESSON_TMA_MAX_RANK; d++)
-				if (!g->dims[d].e != (d >= g->rank) || !g->box[d].e != (d >= g->rank)) abort();   /* exactly rank of each */
-		}
+	check_steps(l, s, s->launches, s->nlaunches);
+	for (int i = 0; i < s->nbuffers; i++) if (s->buffers[i].memory != MEM_DEVICE) abort();   /* scratch is device memory */
+	for (int i = 0; i < s->nconstants; i++) {
+		const lesson_constant *k = &s->constants[i];
+		if (!k->symbol || !lesson_is_ident(k->symbol) || !k->buffer == !k->value.e) abort();   /* a buffer or a value */
+		if (k->buffer && (!lesson_find_buffer(l, s, k->buffer) || lesson_find_buffer(l, s, k->buffer)->memory != MEM_DEVICE)) abort();
+	}
+	for (int i = 0; i < s->nmemory; i++) {
+		const lesson_buffer *b = lesson_find_buffer(l, NULL, s->memory_buffers[i]);
+		if (!b || b->memory == MEM_DEVICE || s->memory_kinds[i] == MEM_DEVICE) abort();
 	}
 }
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char err[1024];
@@ -75,6 +113,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		const lesson_buffer *b = &l->buffers[i];
 		if (!b->count.e || (unsigned)b->type >= DT_COUNT || lesson_dtype_size(b->type) == 0) abort();
 		if (b->output && b->init != INIT_NONE) abort();
+		if ((b->init == INIT_EXPR) != (b->init_expr.e != NULL) || (unsigned)b->memory >= MEM_KIND_COUNT) abort();
 	}
 	for (int i = 0; i < l->ncompare; i++) {
 		const lesson_buffer *b = lesson_find_buffer(l, NULL, l->compare[i]);

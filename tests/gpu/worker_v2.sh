@@ -12,7 +12,7 @@ why=$($B device 2>&1); code=$?
 if [ $code = 3 ]; then skip "worker v2 gpu tests: $(printf '%s' "$why" | head -1)"; exit 0; fi
 if [ $code != 0 ]; then fail "worker v2: cudaclimb device exited $code: $why"; exit 0; fi
 if ! command -v python3 >/dev/null; then fail "worker v2: python3 is needed to read the JSON results"; exit 0; fi
-tmp=${WORKER_V2_OUT:-$(mktemp -d)}
+tmp=${WORKER_V2_OUT:-$(mktemp -d)}; mkdir -p "$tmp"
 [ -z "${WORKER_V2_OUT:-}" ] && trap 'rm -rf "$tmp"' EXIT
 
 $B --lessons tests/fixtures/worker_v2 bench worker_v2 --reps 5 --no-counters --timeout 60 --json >"$tmp/default.json" 2>"$tmp/default.err"
