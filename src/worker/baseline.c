@@ -1,5 +1,5 @@
 /* baseline: the vendor-library runs a lesson can compare with (lessons/README.md lists them; cuDNN's
- * are in baseline_cudnn.c).
+ * are in baseline_cudnn.c, NPP's in baseline_npp.c).
  * cuBLAS is loaded with dlopen the first time a GEMM baseline runs: linked normally, its 600 MB
  * (with cuBLASLt) were paged in at every start of the program, even to show the lesson list. */
 #include <cublas_v2.h>
@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "baseline_cudnn.h"
+#include "baseline_npp.h"
 #include "cub_reduce.h"
 #include "gpu.h"
 #include "util.h"
@@ -124,6 +125,18 @@ static cudaError_t conv_bias_relu(const plan *p, gpu_data *d, cudaStream_t s, in
 	return cudnn_conv_bias_relu(&j, fused, s);
 }
 
+/* npp_gauss: a Gaussian blur of src (width x height, f32) into dst with the taps weights, borders
+ * replicated. */
+static cudaError_t gauss(const plan *p, gpu_data *d, cudaStream_t s)
+{
+	long long w = num(p, "width"), h = num(p, "height"), taps = num(p, "taps");
+	if (!dim_ok(w) || !dim_ok(h) || !dim_ok(taps) || w * h / h != w) return cudaErrorInvalidValue;
+	gpu_buffer *src = f32_buf(p, d, "src", w * h), *dst = f32_buf(p, d, "dst", w * h), *wt = f32_buf(p, d, "weights", taps);
+	if (!src || !dst || !wt) return cudaErrorInvalidValue;
+	npp_gauss_job j = { src->ptr, dst->ptr, (int)w, (int)h, wt->ptr, (int)taps };
+	return npp_gauss(&j, s);
+}
+
 cudaError_t baseline_run(const plan *p, gpu_data *d, cudaStream_t s, char *err, size_t errlen)
 {
 	const char *lib = p->launches[0].entry;
@@ -153,6 +166,7 @@ cudaError_t baseline_run(const plan *p, gpu_data *d, cudaStream_t s, char *err, 
 		if (!x || !y) return cudaErrorInvalidValue;
 		return cudnn_softmax_rows(x->ptr, y->ptr, (int)rows, (int)cols, s);
 	}
+	if (!strcmp(lib, "npp_gauss")) return gauss(p, d, s);
 	if (err) strfmt(err, errlen, "unknown library %s", lib);
 	return cudaErrorInvalidValue;
 }
@@ -165,4 +179,5 @@ void baseline_cleanup(void)
 	cub_state = NULL;
 	cub_bytes = 0;
 	cudnn_baseline_cleanup();
+	npp_baseline_cleanup();
 }
