@@ -85,7 +85,7 @@ typedef struct {
 	int fits_l2;
 	/* A stage with copy steps: the bound of a perfect pipeline, max(h2d_bytes at the device's measured
 	 * host-to-device copy bandwidth, d2h_bytes at its device-to-host one, kernel_ms), in ms; 0 when the
-	 * stage copies nothing. kernel_ms: the stage's kernel steps one after another, alone (a serial pass). */
+	 * stage copies nothing. kernel_ms: the stage without its copies, the other steps on their streams as scheduled. */
 	double h2d_bytes, d2h_bytes, kernel_ms, bound_ms;
 	/* check */
 	int checked, passed;

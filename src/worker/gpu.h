@@ -106,6 +106,8 @@ int gpu_exec_nsteps(const gpu_exec *x);
 cudaError_t gpu_exec_step(gpu_exec *x, int i, cudaStream_t s);
 /* The stream step i runs on in gpu_exec_launch when given stream 0. */
 cudaStream_t gpu_exec_step_stream(const gpu_exec *x, int i);
+/* Step i's kind (STEP_KIND_COUNT out of range). */
+lesson_step_kind gpu_exec_step_kind(const gpu_exec *x, int i);
 /* The worker's stream k (0 <= k < LESSON_MAX_STREAMS): 0 is the legacy default stream; the others are
  * created once, with default flags, so they wait for stream 0's earlier work and it for theirs. NULL
  * (= stream 0) when k is out of range or the stream cannot be made (then gpu_exec_new refuses). */

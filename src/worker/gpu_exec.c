@@ -404,6 +404,11 @@ cudaError_t gpu_exec_step(gpu_exec *x, int i, cudaStream_t s)
 	                                                                                              : cudaErrorInvalidValue;
 }
 
+lesson_step_kind gpu_exec_step_kind(const gpu_exec *x, int i)
+{
+	return i >= 0 && i < x->n ? x->L[i].kind : STEP_KIND_COUNT;
+}
+
 cudaStream_t gpu_exec_step_stream(const gpu_exec *x, int i)
 {
 	return i >= 0 && i < x->n ? gpu_exec_stream(x->L[i].stream) : 0;

@@ -307,16 +307,42 @@ static double step_median(const double *at, int n, int i, int what)
 	return median_of(v, STEP_REPS);
 }
 
+/* The stage's compute alone: every step but the copies, each on its own stream as scheduled (so
+ * that small kernels of a chunked pipeline overlap their tails as they do in it), between two events
+ * on stream 0 (which waits for the other streams); the median over STEP_REPS into *ms. */
+static cudaError_t kernels_pass(gpu_exec *x, const request *q, double *ms)
+{
+	int n = gpu_exec_nsteps(x);
+	double v[STEP_REPS];
+	cudaEvent_t e0, e1;
+	cudaError_t e = cudaEventCreate(&e0);
+	if (e) return e;
+	if ((e = cudaEventCreate(&e1))) { cudaEventDestroy(e0); return e; }
+	for (int rep = 0; !e && rep < STEP_REPS; rep++) {
+		if ((e = prepare_rep(q)) || (e = cudaEventRecord(e0, 0))) break;
+		for (int i = 0; !e && i < n; i++)
+			if (gpu_exec_step_kind(x, i) != STEP_COPY) e = gpu_exec_step(x, i, gpu_exec_step_stream(x, i));
+		float t;
+		if (e || (e = cudaEventRecord(e1, 0)) || (e = cudaEventSynchronize(e1)) || (e = cudaEventElapsedTime(&t, e0, e1))) break;
+		v[rep] = t;
+		alive();
+	}
+	if (!e) *ms = median_of(v, STEP_REPS);
+	cudaEventDestroy(e0);
+	cudaEventDestroy(e1);
+	return e;
+}
+
 /* The steps' start, end and duration into r (as scheduled: with several streams, spans on different
- * streams may intersect). A stage with copies also gets a serial pass, every step alone on stream 0:
- * kernel_ms, the sum of its kernel steps' durations, and from it bound_ms. */
+ * streams may intersect). A stage with copies also gets kernel_ms from a pass without its copies
+ * (kernels_pass), and from it bound_ms. */
 static void time_steps(gpu_exec *x, const request *q, const plan *p, run_result *r)
 {
 	int n = gpu_exec_nsteps(x);
 	if (n <= 0 || !r->nsteps) return;
 	double *at = xcalloc((size_t)STEP_REPS * 2 * (size_t)n, sizeof *at);
-	int several = p->nstreams > 1, copies = p->h2d_bytes + p->d2h_bytes > 0;
-	cudaError_t e = step_pass(x, q, !several, at);
+	int copies = p->h2d_bytes + p->d2h_bytes > 0;
+	cudaError_t e = step_pass(x, q, p->nstreams <= 1, at);
 	if (e) { fault(r, "a run of the steps one by one failed", e); free(at); return; }
 	for (int i = 0; i < n && i < r->nsteps; i++) {
 		run_step *s = &r->steps[i];
@@ -325,10 +351,7 @@ static void time_steps(gpu_exec *x, const request *q, const plan *p, run_result 
 		s->ms_median = step_median(at, n, i, 2);
 	}
 	if (copies) {
-		if (several && (e = step_pass(x, q, 1, at))) { fault(r, "a serial run of the steps failed", e); free(at); return; }
-		r->kernel_ms = 0;
-		for (int i = 0; i < n; i++)
-			if (gpu_exec_step_kernel(x, i)) r->kernel_ms += step_median(at, n, i, 2);
+		if ((e = kernels_pass(x, q, &r->kernel_ms))) { fault(r, "a run of the kernels without the copies failed", e); free(at); return; }
 		const device_info *d = gpu_device();
 		r->bound_ms = gpu_copy_bound_ms(r->h2d_bytes, r->d2h_bytes, d->h2d_gbps, d->d2h_gbps, r->kernel_ms);
 	}
