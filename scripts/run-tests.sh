@@ -66,6 +66,9 @@ cmocka() {
 	sh tests/gpu/claims.sh
 	sh tests/gpu/lessons_new.sh
 	sh tests/gpu/fusion.sh
+	sh tests/gpu/v2demo.sh
+	sh tests/gpu/stencil.sh
+	sh tests/gpu/streams.sh
 	fi
 } 2>&1 | tee "$log"
 
