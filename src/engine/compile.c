@@ -113,7 +113,8 @@ static const jitlink *jitlink_get(char *err, size_t errlen)
 		if (!jl.lib) strfmt(err, errlen, "%s", why);
 		return jl.lib ? &jl : NULL;
 	}
-	if (jl.lib) dlclose(jl.lib);   /* the variable changed since: load what it names now */
+	/* The variable changed since: load what it names now. A library once loaded stays mapped (its
+	 * own allocations point into it; unloading it would orphan them). */
 	memset(&jl, 0, sizeof jl);
 	tried = 1;
 	strfmt(wanted_last, sizeof wanted_last, "%s", wanted);
