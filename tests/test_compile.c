@@ -1,6 +1,7 @@
 /* Tests for src/engine/compile.c: the ptxas report parser on recorded logs, the cache key, and real NVRTC
  * compiles (no GPU needed) into a temporary cache: results, caching, errors with line numbers, and
- * cache files written whole. */
+ * cache files written whole; -rdc compiles linked with the device runtime through nvJitLink, link
+ * errors, and a missing nvJitLink or device runtime. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -554,6 +555,233 @@ static void test_job(void **state)
 	free(k);
 }
 
+
+/* ---- relocatable device code: -rdc=true, linked with the device runtime through nvJitLink ---- */
+
+static void test_options_rdc(void **state)
+{
+	(void)state;
+	char *none[] = { "-DBLOCK=128", "--use_fast_math" }, *on[] = { "-DX=1", "-rdc=true" }, *longer[] = { "--relocatable-device-code=true" };
+	char *dc[] = { "-dc" }, *off_after[] = { "-rdc=true", "-rdc=false" }, *on_after[] = { "--relocatable-device-code=false", "--device-c" };
+	char *look_alike[] = { "-rdc", "-DRDC=true", "-rdc=TRUE" };
+	assert_int_equal(compile_options_rdc(none, 2), 0);
+	assert_int_equal(compile_options_rdc(none, 0), 0);
+	assert_int_equal(compile_options_rdc(on, 2), 1);
+	assert_int_equal(compile_options_rdc(on, 1), 0);
+	assert_int_equal(compile_options_rdc(longer, 1), 1);
+	assert_int_equal(compile_options_rdc(dc, 1), 1);
+	assert_int_equal(compile_options_rdc(off_after, 2), 0);   /* the last one decides, as for NVRTC */
+	assert_int_equal(compile_options_rdc(on_after, 2), 1);
+	assert_int_equal(compile_options_rdc(look_alike, 3), 0);
+}
+
+/* Recorded from NVRTC 13 (sm_90, -rdc=true) and nvJitLink 13 (-verbose) for a parent kernel that
+ * launches a child: the linked program's numbers replace ptxas's for the entries ptxas named; the
+ * device runtime's functions and a device function are not entries. */
+static void test_parse_link_report(void **state)
+{
+	(void)state;
+	static const char log[] =
+		"ptxas info    : 0 bytes gmem\n"
+		"ptxas info    : Compiling entry function 'parent' for 'sm_90'\n"
+		"ptxas info    : Function properties for parent\n"
+		"ptxas         .     0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+		"ptxas info    : Used 24 registers, used 0 barriers\n"
+		"ptxas info    : Compiling entry function 'child' for 'sm_90'\n"
+		"ptxas info    : Function properties for child\n"
+		"ptxas         .     0 bytes stack frame, 4 bytes spill stores, 8 bytes spill loads\n"
+		"ptxas info    : Used 12 registers, used 0 barriers, 512 bytes smem\n"
+		"nvJitLink, kernels/dynamic/k.cu with /usr/local/cuda/lib64/libcudadevrt.a:\n"
+		"info    : 13181 bytes gmem\n"
+		"info    : Function properties for '__nv_static_52__f4510a67_22_cuda_device_runtime_cu_3ecce0c0_2317245__Z16memcpy_3d_deviceImLi1ELi1ELi1EEv12MemcpyParamsIT_E':\n"
+		"info    : used 16 registers, used 1 barriers, 0 stack, 3080 bytes smem, 656 bytes cmem[0], 0 bytes lmem\n"
+		"info    : Function properties for 'child':\n"
+		"info    : used 12 registers, used 0 barriers, 0 stack, 512 bytes smem, 548 bytes cmem[0], 0 bytes lmem\n"
+		"info    : Function properties for '_Z6helperPf':\n"
+		"info    : used 40 registers, used 0 barriers, 64 stack, 0 bytes smem, 548 bytes cmem[0], 0 bytes lmem\n"
+		"info    : Function properties for 'parent':\n"
+		"info    : used 26 registers, used 0 barriers, 16 stack, 0 bytes smem, 556 bytes cmem[0], 0 bytes lmem\n";
+	compile_result r;
+	memset(&r, 0, sizeof r);
+	compile_parse_ptxas(log, &r);
+	assert_int_equal(r.nentries, 2);
+	const compile_entry *p = compile_find_entry(&r, "parent"), *c = compile_find_entry(&r, "child");
+	assert_non_null(p);
+	assert_non_null(c);
+	assert_int_equal(p->regs, 26);          /* as linked, not ptxas's 24 */
+	assert_int_equal(p->stack_bytes, 16);   /* the device launch's stack, known only after the link */
+	assert_int_equal(p->static_smem, 0);
+	assert_int_equal(c->regs, 12);
+	assert_int_equal(c->static_smem, 512);
+	assert_int_equal(c->spill_stores, 4);   /* ptxas's, which the linker does not repeat */
+	assert_int_equal(c->spill_loads, 8);
+	assert_null(compile_find_entry(&r, "_Z6helperPf"));
+	/* a linker line for a name that is not an entry changes nothing */
+	compile_parse_ptxas("ptxas info    : Compiling entry function 'k' for 'sm_90'\nptxas info    : Used 8 registers\n"
+	                    "info    : Function properties for 'kk':\ninfo    : used 99 registers, 0 stack, 9 bytes smem\n", &r);
+	assert_int_equal(r.nentries, 1);
+	assert_int_equal(r.entries[0].regs, 8);
+	assert_int_equal(r.entries[0].static_smem, 0);
+}
+
+/* The kernel kind the dynamic lesson uses: a parent grid whose threads launch child grids into the
+ * fire-and-forget stream. */
+static const char rdc_src[] =
+	"extern \"C\" __global__ void twice(float *y, const float *x, int n)\n"
+	"{\n"
+	"\tint i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+	"\tif (i < n) y[i] = 2.0f * x[i];\n"
+	"}\n"
+	"extern \"C\" __global__ void parent(float *y, const float *x, const int *off, int s)\n"
+	"{\n"
+	"\tint q = blockIdx.x * blockDim.x + threadIdx.x;\n"
+	"\tif (q >= s) return;\n"
+	"\tint a = off[q], n = off[q + 1] - a;\n"
+	"\ttwice<<<(n + 127) / 128, 128, 0, cudaStreamFireAndForget>>>(y + a, x + a, n);\n"
+	"}\n";
+
+/* The ELF type of a cubin file: 1 a relocatable object, 2 an executable (linked) image. */
+static int elf_type(const char *path)
+{
+	size_t len = 0;
+	char *b = file_read(path, &len);
+	assert_non_null(b);
+	assert_true(len > 18 && !memcmp(b, "\x7f" "ELF", 4));
+	int t = (unsigned char)b[16] | (unsigned char)b[17] << 8;
+	free(b);
+	return t;
+}
+
+static void test_rdc_link(void **state)
+{
+	(void)state;
+	char *k = path_in(kdir, "rdc.cu");
+	write_text(k, rdc_src);
+	char *rdc[] = { "-rdc=true" }, *dc[] = { "--relocatable-device-code=true" };
+	compile_request rq = { .kernel_path = k, .include_dir = kdir, .arch = "sm_90", .options = rdc, .noptions = 1 };
+	compile_result r;
+	char err[256] = "";
+	assert_int_equal(compile_run(&rq, &r, err, sizeof err), 0);
+	if (!r.ok) fail_msg("the -rdc compile and link failed: %s", r.log ? r.log : "(no log)");
+	assert_false(r.cached);
+	assert_int_equal(elf_type(r.cubin_path), 2);   /* linked, loadable as it is */
+	const compile_entry *p = compile_find_entry(&r, "parent"), *c = compile_find_entry(&r, "twice");
+	assert_non_null(p);
+	assert_non_null(c);
+	assert_true(p->regs > 0 && c->regs > 0);
+	assert_int_equal(p->nparams, 4);               /* the PTX's signatures as without -rdc */
+	assert_int_equal(c->nparams, 3);
+	if (!strstr(r.log, "Function properties for 'parent'")) fail_msg("no link report for parent: %s", r.log);
+	assert_null(strstr(r.log, "__nv_static_"));     /* the device runtime's own functions are left out */
+	assert_non_null(strstr(r.log, "libcudadevrt.a"));
+	compile_entry first = *p;
+	char path[512];
+	snprintf(path, sizeof path, "%s", r.cubin_path);
+	free(r.log);
+
+	/* again: from the cache, the same numbers and the same linked file */
+	assert_int_equal(compile_run(&rq, &r, err, sizeof err), 0);
+	assert_true(r.ok);
+	assert_true(r.cached);
+	assert_string_equal(r.cubin_path, path);
+	assert_int_equal(compile_find_entry(&r, "parent")->regs, first.regs);
+	assert_int_equal(compile_find_entry(&r, "parent")->stack_bytes, first.stack_bytes);
+	free(r.log);
+
+	/* the long spelling links too */
+	rq.options = dc;
+	assert_int_equal(compile_run(&rq, &r, err, sizeof err), 0);
+	if (!r.ok) fail_msg("--relocatable-device-code=true: %s", r.log ? r.log : "");
+	assert_int_equal(elf_type(r.cubin_path), 2);
+	free(r.log);
+
+	/* without -rdc NVRTC refuses the device-side launch, and says why */
+	rq.options = NULL;
+	rq.noptions = 0;
+	assert_int_equal(compile_run(&rq, &r, err, sizeof err), 0);
+	assert_false(r.ok);
+	assert_false(r.crashed);
+	if (!strstr(r.log, "rdc.cu(11)")) fail_msg("no line for the launch: %s", r.log);
+	free(r.log);
+	expect_no_tmp_files();
+	free(k);
+}
+
+/* An -rdc program that calls a __device__ function nobody defines compiles, and the link fails with
+ * nvJitLink's message naming it; the failure is not cached. */
+static void test_rdc_link_error(void **state)
+{
+	(void)state;
+	char *k = path_in(kdir, "undef.cu");
+	write_text(k, "extern \"C\" __device__ float nowhere(float v);\n"
+	              "extern \"C\" __global__ void k(float *x) { x[threadIdx.x] = nowhere(x[threadIdx.x]); }\n");
+	char *rdc[] = { "-rdc=true" };
+	compile_request rq = { .kernel_path = k, .include_dir = kdir, .arch = "sm_90", .options = rdc, .noptions = 1 };
+	for (int round = 0; round < 2; round++) {
+		compile_result r;
+		char err[256] = "";
+		assert_int_equal(compile_run(&rq, &r, err, sizeof err), 0);
+		assert_false(r.ok);
+		assert_false(r.crashed);
+		assert_false(r.cached);
+		if (!strstr(r.log, "nvJitLink failed linking")) fail_msg("no link failure in the log: %s", r.log);
+		if (!strstr(r.log, "nowhere")) fail_msg("the undefined function is not named: %s", r.log);
+		assert_non_null(strstr(r.log, "undef.cu"));
+		free(r.log);
+	}
+	free(k);
+}
+
+/* Without nvJitLink, or without the device runtime, an -rdc compile fails with a log that says
+ * which is missing; a compile without -rdc does not need either. The key follows the library. */
+static void test_rdc_missing(void **state)
+{
+	(void)state;
+	char *k = path_in(kdir, "rdc2.cu"), *plain = path_in(kdir, "plain2.cu");
+	write_text(k, rdc_src);
+	write_text(plain, "extern \"C\" __global__ void plain2(float *x) { x[threadIdx.x] += 1.0f; }\n");
+	char *rdc[] = { "-rdc=true" };
+	compile_request rq = { .kernel_path = k, .include_dir = kdir, .arch = "sm_90", .options = rdc, .noptions = 1 };
+	compile_request rp = { .kernel_path = plain, .include_dir = kdir, .arch = "sm_90" };
+	char key_with[17], key_without[17], plain_with[17], plain_without[17];
+	assert_int_equal(compile_key(&rq, key_with), 0);
+	assert_int_equal(compile_key(&rp, plain_with), 0);
+
+	setenv("CUDACLIMB_NVJITLINK", "/nonexistent/libnvJitLink.so.13", 1);
+	assert_int_equal(compile_key(&rq, key_without), 0);
+	assert_int_equal(compile_key(&rp, plain_without), 0);
+	assert_string_not_equal(key_with, key_without);   /* another linker, another cubin */
+	assert_string_equal(plain_with, plain_without);    /* no link, no change */
+	compile_result r;
+	char err[256] = "";
+	assert_int_equal(compile_run(&rq, &r, err, sizeof err), 0);
+	assert_false(r.ok);
+	assert_false(r.crashed);
+	if (!strstr(r.log, "nvJitLink not found") || !strstr(r.log, "/nonexistent/libnvJitLink.so.13"))
+		fail_msg("the log does not say nvJitLink is missing: %s", r.log);
+	free(r.log);
+	assert_int_equal(compile_run(&rp, &r, err, sizeof err), 0);
+	if (!r.ok) fail_msg("a compile without -rdc needs no nvJitLink: %s", r.log ? r.log : "");
+	free(r.log);
+	unsetenv("CUDACLIMB_NVJITLINK");
+
+	/* a toolkit folder without libcudadevrt.a */
+	char *fake = path_in(tmp_root, "fakecuda"), devrt[512];
+	assert_int_equal(mkdir(fake, 0755), 0);
+	setenv("CUDA_HOME", fake, 1);
+	assert_int_equal(compile_find_devrt(devrt, sizeof devrt), -1);
+	assert_non_null(strstr(devrt, fake));
+	assert_int_equal(compile_run(&rq, &r, err, sizeof err), 0);
+	assert_false(r.ok);
+	if (!strstr(r.log, "libcudadevrt.a") || !strstr(r.log, "missing")) fail_msg("the log does not say the device runtime is missing: %s", r.log);
+	free(r.log);
+	unsetenv("CUDA_HOME");
+	assert_int_equal(compile_find_devrt(devrt, sizeof devrt), 0);
+	assert_int_equal(compile_key(&rq, key_without), 0);
+	assert_string_equal(key_with, key_without);        /* back to the same linker */
+	free(fake); free(k); free(plain);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -561,6 +789,8 @@ int main(void)
 		cmocka_unit_test(test_parse_ptxas_many),
 		cmocka_unit_test(test_key),           cmocka_unit_test(test_compile),
 		cmocka_unit_test(test_compile_error), cmocka_unit_test(test_job), cmocka_unit_test(test_tensor_sass),
+		cmocka_unit_test(test_options_rdc), cmocka_unit_test(test_parse_link_report), cmocka_unit_test(test_rdc_link),
+		cmocka_unit_test(test_rdc_link_error), cmocka_unit_test(test_rdc_missing),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

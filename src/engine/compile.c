@@ -1,15 +1,21 @@
 /* compile: see compile.h. The child writes the cubin into the cache itself (atomically) and sends
- * its log and status back through a pipe; the parent only reads. */
+ * its log and status back through a pipe; the parent only reads. With -rdc=true the child links
+ * NVRTC's relocatable code with the toolkit's device runtime (libcudadevrt.a) through nvJitLink,
+ * which is loaded with dlopen: without it everything else still works. */
 #include "compile.h"
 #include <dirent.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <nvrtc.h>
+#define NVJITLINK_NO_INLINE   /* the header's types only: the functions come from dlsym */
+#include <nvJitLink.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "sass.h"
@@ -39,6 +45,133 @@ static const char *cuda_include(void)
 	if (!h || !*h) return CUDA_INCLUDE;
 	strfmt(buf, sizeof buf, "%s/include", h);
 	return buf;
+}
+
+/* The toolkit's root: $CUDA_HOME, else the folder above the include folder built in. */
+static const char *cuda_root(void)
+{
+	static char buf[512];
+	const char *h = getenv("CUDA_HOME");
+	if (h && *h) return h;
+	strfmt(buf, sizeof buf, "%s", CUDA_INCLUDE);
+	char *slash = strrchr(buf, '/');
+	if (slash && slash != buf) *slash = 0;
+	return buf;
+}
+
+int compile_options_rdc(char *const *options, int noptions)
+{
+	int rdc = 0;
+	for (int i = 0; i < noptions; i++) {
+		const char *o = options[i];
+		if (!strcmp(o, "-rdc=true") || !strcmp(o, "--relocatable-device-code=true") || !strcmp(o, "-dc") || !strcmp(o, "--device-c")) rdc = 1;
+		else if (!strcmp(o, "-rdc=false") || !strcmp(o, "--relocatable-device-code=false") || !strcmp(o, "-dw") || !strcmp(o, "--device-w")) rdc = 0;
+	}
+	return rdc;
+}
+
+int compile_find_devrt(char *out, size_t len)
+{
+	static const char *const under[] = { "lib64", "lib", "targets/x86_64-linux/lib", "targets/sbsa-linux/lib" };
+	for (size_t i = 0; i < sizeof under / sizeof *under; i++) {
+		strfmt(out, len, "%s/%s/libcudadevrt.a", cuda_root(), under[i]);
+		if (file_exists(out)) return 0;
+	}
+	strfmt(out, len, "%s/lib64/libcudadevrt.a", cuda_root());
+	return -1;
+}
+
+/* nvJitLink's functions, from dlopen (the plain names: libnvJitLink 12 and 13 both export them). */
+typedef struct {
+	void *lib;
+	char name[512];           /* the file that was loaded */
+	nvJitLinkResult (*create)(nvJitLinkHandle *, uint32_t, const char **);
+	nvJitLinkResult (*destroy)(nvJitLinkHandle *);
+	nvJitLinkResult (*add_data)(nvJitLinkHandle, nvJitLinkInputType, const void *, size_t, const char *);
+	nvJitLinkResult (*add_file)(nvJitLinkHandle, nvJitLinkInputType, const char *);
+	nvJitLinkResult (*complete)(nvJitLinkHandle);
+	nvJitLinkResult (*cubin_size)(nvJitLinkHandle, size_t *);
+	nvJitLinkResult (*cubin)(nvJitLinkHandle, void *);
+	nvJitLinkResult (*error_size)(nvJitLinkHandle, size_t *);
+	nvJitLinkResult (*error_log)(nvJitLinkHandle, char *);
+	nvJitLinkResult (*info_size)(nvJitLinkHandle, size_t *);
+	nvJitLinkResult (*info_log)(nvJitLinkHandle, char *);
+	nvJitLinkResult (*version)(unsigned *, unsigned *);   /* NULL in libraries before 12.3 */
+} jitlink;
+
+/* Loads nvJitLink once per process (again if $CUDACLIMB_NVJITLINK changes): the file that variable
+ * names when it is set, else libnvJitLink.so.13, libnvJitLink.so, then the same names in the
+ * toolkit's lib64. NULL with the reason in err when none loads. */
+static const jitlink *jitlink_get(char *err, size_t errlen)
+{
+	static jitlink jl;
+	static int tried;
+	static char why[768], wanted_last[512];
+	const char *env = getenv("CUDACLIMB_NVJITLINK");
+	const char *wanted = env ? env : "";
+	if (tried && !strcmp(wanted, wanted_last)) {
+		if (!jl.lib) strfmt(err, errlen, "%s", why);
+		return jl.lib ? &jl : NULL;
+	}
+	/* The variable changed since: load what it names now. A library once loaded stays mapped (its
+	 * own allocations point into it; unloading it would orphan them). */
+	memset(&jl, 0, sizeof jl);
+	tried = 1;
+	strfmt(wanted_last, sizeof wanted_last, "%s", wanted);
+	char cands[5][512];
+	int n = 0;
+	if (*wanted) strfmt(cands[n++], sizeof cands[0], "%s", env);
+	else {
+		strfmt(cands[n++], sizeof cands[0], "libnvJitLink.so.13");
+		strfmt(cands[n++], sizeof cands[0], "libnvJitLink.so");
+		strfmt(cands[n++], sizeof cands[0], "%s/lib64/libnvJitLink.so.13", cuda_root());
+		strfmt(cands[n++], sizeof cands[0], "%s/lib64/libnvJitLink.so", cuda_root());
+	}
+	char first[512] = "";
+	for (int i = 0; i < n && !jl.lib; i++) {
+		jl.lib = dlopen(cands[i], RTLD_NOW | RTLD_LOCAL);
+		if (jl.lib) strfmt(jl.name, sizeof jl.name, "%s", cands[i]);
+		else if (!first[0]) { const char *e = dlerror(); strfmt(first, sizeof first, "%s", e ? e : cands[i]); }
+	}
+	if (!jl.lib) {
+		strfmt(why, sizeof why, "nvJitLink not found (%s); it links relocatable device code (-rdc=true) with the "
+		       "device runtime: install the CUDA toolkit's nvJitLink or set CUDACLIMB_NVJITLINK to its file", first);
+		strfmt(err, errlen, "%s", why);
+		return NULL;
+	}
+	struct { void **fn; const char *name; } syms[] = {
+		{ (void **)&jl.create, "nvJitLinkCreate" }, { (void **)&jl.destroy, "nvJitLinkDestroy" },
+		{ (void **)&jl.add_data, "nvJitLinkAddData" }, { (void **)&jl.add_file, "nvJitLinkAddFile" },
+		{ (void **)&jl.complete, "nvJitLinkComplete" }, { (void **)&jl.cubin_size, "nvJitLinkGetLinkedCubinSize" },
+		{ (void **)&jl.cubin, "nvJitLinkGetLinkedCubin" }, { (void **)&jl.error_size, "nvJitLinkGetErrorLogSize" },
+		{ (void **)&jl.error_log, "nvJitLinkGetErrorLog" }, { (void **)&jl.info_size, "nvJitLinkGetInfoLogSize" },
+		{ (void **)&jl.info_log, "nvJitLinkGetInfoLog" },
+	};
+	for (size_t i = 0; i < sizeof syms / sizeof *syms; i++) {
+		*syms[i].fn = dlsym(jl.lib, syms[i].name);
+		if (!*syms[i].fn) {
+			strfmt(why, sizeof why, "%s has no %s: not a usable nvJitLink", jl.name, syms[i].name);
+			strfmt(err, errlen, "%s", why);
+			dlclose(jl.lib);
+			jl.lib = NULL;
+			return NULL;
+		}
+	}
+	*(void **)&jl.version = dlsym(jl.lib, "nvJitLinkVersion");
+	return &jl;
+}
+
+/* What the link depends on besides the program: nvJitLink's version and the device runtime's file. */
+static void link_key(char *out, size_t len)
+{
+	char err[8], devrt[512];
+	const jitlink *jl = jitlink_get(err, sizeof err);
+	unsigned ma = 0, mi = 0;
+	if (jl && jl->version) jl->version(&ma, &mi);
+	struct stat st;
+	int have = compile_find_devrt(devrt, sizeof devrt) == 0 && stat(devrt, &st) == 0;
+	strfmt(out, len, "|rdc|nvJitLink %s %u.%u|%s %lld %lld", jl ? jl->name : "none", ma, mi, devrt,
+	       have ? (long long)st.st_size : -1LL, have ? (long long)st.st_mtime : -1LL);
 }
 
 /* The key of rq over the source text src. */
@@ -75,6 +208,11 @@ static void key_of(const compile_request *rq, const char *src, size_t len, char 
 	char tail[96];
 	strfmt(tail, sizeof tail, "|%s|nvrtc %d.%d|%s|format 2", rq->arch, ma, mi, rq->kernel_path);
 	h = fnv1a(h, tail, strlen(tail));
+	if (compile_options_rdc(rq->options, rq->noptions)) {   /* the cubin is a linked one */
+		char link[1200];
+		link_key(link, sizeof link);
+		h = fnv1a(h, link, strlen(link));
+	}
 	strfmt(out, 17, "%016llx", (unsigned long long)h);
 }
 
@@ -95,6 +233,75 @@ int compile_key(const compile_request *rq, char out[17])
 	key_of(rq, src, len, out);
 	free(owned);
 	return 0;
+}
+
+/* nvJitLink's info log into b without the device runtime's own functions (two lines each, named
+ * __nv_static_...): what is left is about the program's functions. */
+static void add_link_info(sb *b, const char *info)
+{
+	int after_runtime = 0;   /* the previous line named one of the runtime's functions */
+	for (const char *line = info; line && *line;) {
+		const char *nl = strchr(line, '\n');
+		size_t len = nl ? (size_t)(nl - line) + 1 : strlen(line);
+		char buf[256];
+		strfmt(buf, sizeof buf, "%.*s", (int)(len < 255 ? len : 255), line);
+		if (strstr(buf, "Function properties for '__nv_static_")) after_runtime = 1;
+		else if (after_runtime && strstr(buf, "used ")) after_runtime = 0;
+		else { after_runtime = 0; sb_addn(b, line, len); }
+		line += len;
+	}
+	if (b->len && b->s[b->len - 1] != '\n') sb_add(b, "\n");
+}
+
+/* In the child: links the relocatable object obj (NVRTC's cubin with -rdc=true) with the device
+ * runtime through nvJitLink. 0 with the linked cubin in *cubin (malloc'd); -1 with why in log.
+ * nvJitLink's verbose info log (each kernel's registers, stack and shared memory as linked) goes
+ * to log either way. */
+static int link_device_runtime(const compile_request *rq, const void *obj, size_t objlen, char **cubin, size_t *cubin_len, sb *log)
+{
+	char err[800], devrt[512];
+	const jitlink *jl = jitlink_get(err, sizeof err);
+	if (!jl) { sb_addf(log, "cannot link %s: %s\n", rq->kernel_path, err); return -1; }
+	if (compile_find_devrt(devrt, sizeof devrt) != 0) {
+		sb_addf(log, "cannot link %s: the device runtime %s is missing (relocatable device code needs the toolkit's "
+		        "libcudadevrt.a; set CUDA_HOME to the toolkit)\n", rq->kernel_path, devrt);
+		return -1;
+	}
+	char *arch = xasprintf("-arch=%s", rq->arch);
+	const char *opts[] = { arch, "-verbose", "-lineinfo" };
+	nvJitLinkHandle h = NULL;
+	nvJitLinkResult r = jl->create(&h, 3, opts);
+	const char *what = "nvJitLinkCreate";
+	if (r == NVJITLINK_SUCCESS) { what = "adding the program"; r = jl->add_data(h, NVJITLINK_INPUT_CUBIN, obj, objlen, rq->kernel_path); }
+	if (r == NVJITLINK_SUCCESS) { what = "adding the device runtime"; r = jl->add_file(h, NVJITLINK_INPUT_LIBRARY, devrt); }
+	if (r == NVJITLINK_SUCCESS) { what = "linking"; r = jl->complete(h); }
+	size_t n = 0;
+	if (h && jl->info_size(h, &n) == NVJITLINK_SUCCESS && n > 1) {
+		char *info = xcalloc(n + 1, 1);
+		if (jl->info_log(h, info) == NVJITLINK_SUCCESS) {
+			sb_addf(log, "nvJitLink, %s with %s:\n", rq->kernel_path, devrt);
+			add_link_info(log, info);
+		}
+		free(info);
+	}
+	if (r != NVJITLINK_SUCCESS) {
+		sb_addf(log, "%s: nvJitLink failed %s with the device runtime (nvJitLinkResult %d)\n", rq->kernel_path, what, (int)r);
+		n = 0;
+		if (h && jl->error_size(h, &n) == NVJITLINK_SUCCESS && n > 1) {
+			char *e = xcalloc(n + 1, 1);
+			if (jl->error_log(h, e) == NVJITLINK_SUCCESS) sb_add(log, e);
+			free(e);
+			if (log->len && log->s[log->len - 1] != '\n') sb_add(log, "\n");
+		}
+	} else if (jl->cubin_size(h, cubin_len) != NVJITLINK_SUCCESS || *cubin_len == 0 ||
+	           jl->cubin(h, *cubin = xmalloc(*cubin_len)) != NVJITLINK_SUCCESS) {
+		sb_addf(log, "%s: nvJitLink linked but gave no cubin\n", rq->kernel_path);
+		r = NVJITLINK_ERROR_INTERNAL;
+	}
+	if (r != NVJITLINK_SUCCESS) { free(*cubin); *cubin = NULL; }
+	if (h) jl->destroy(&h);
+	free(arch);
+	return r == NVJITLINK_SUCCESS ? 0 : -1;
 }
 
 /* In the child: compile src, write the cubin and the PTX, send "ok\n" or "fail\n" then the log.
@@ -129,6 +336,23 @@ static void child(const compile_request *rq, const char *src, const char *cubin_
 	if (res == NVRTC_SUCCESS && nvrtcGetCUBINSize(prog, &cs) == NVRTC_SUCCESS && cs > 0) {
 		char *cubin = xmalloc(cs);
 		nvrtcGetCUBIN(prog, cubin);
+		if (compile_options_rdc(rq->options, rq->noptions)) {   /* relocatable: the linked cubin is what runs */
+			sb full = {0};
+			sb_add(&full, log);
+			char *linked = NULL;
+			size_t ls2 = 0;
+			int bad = link_device_runtime(rq, cubin, cs, &linked, &ls2, &full);
+			free(cubin);
+			free(log);
+			log = full.s ? full.s : xstrdup("");
+			if (bad) {
+				fprintf(out, "fail\n%s", log);
+				fclose(out);
+				_exit(0);
+			}
+			cubin = linked;
+			cs = ls2;
+		}
 		size_t ps = 0;
 		char *ptx = NULL;
 		if (nvrtcGetPTXSize(prog, &ps) == NVRTC_SUCCESS && ps > 1 && (ptx = xmalloc(ps)) && nvrtcGetPTX(prog, ptx) == NVRTC_SUCCESS)

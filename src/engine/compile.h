@@ -1,6 +1,9 @@
 /* compile: NVRTC runs in a child process (a compiler crash cannot take the program down) and its
  * cubins are cached under $XDG_CACHE_HOME/cudaclimb, keyed by source, headers beside it, options,
- * architecture and NVRTC version, written atomically. */
+ * architecture and NVRTC version, written atomically. With -rdc=true among the options the child
+ * links NVRTC's relocatable code with the toolkit's device runtime (libcudadevrt.a) through
+ * nvJitLink (dlopen'd: libnvJitLink.so.13, then libnvJitLink.so; $CUDACLIMB_NVJITLINK names another
+ * file), so that kernels can launch kernels; the linked cubin is what is cached. */
 #ifndef CC_COMPILE_H
 #define CC_COMPILE_H
 #include <stddef.h>
@@ -31,7 +34,8 @@ typedef struct {
 	compile_entry entries[COMPILE_MAX_ENTRIES]; int nentries;   /* from the ptxas report */
 	int tensor_sass;          /* tensor-core instructions in the cubin's SASS (sass.h); -1 not counted: no
 	                           * listing (not asked for, or no nvdisasm) */
-	char *log;                /* NVRTC's log (errors with the kernel file's line numbers); owned */
+	char *log;                /* NVRTC's log (errors with the kernel file's line numbers), then with -rdc
+	                           * nvJitLink's (its errors, each kernel's resources as linked); owned */
 } compile_result;
 
 typedef struct compile_job compile_job;
@@ -62,11 +66,20 @@ void compile_job_free(compile_job *j);
 int compile_run(const compile_request *rq, compile_result *out, char *err, size_t errlen);
 /* The entry's ptxas numbers, or NULL. */
 const compile_entry *compile_find_entry(const compile_result *r, const char *name);
-/* Parses a ptxas --verbose log into r->entries (exposed for tests). */
+/* Parses a ptxas --verbose log into r->entries (exposed for tests). nvJitLink's verbose lines
+ * ("Function properties for 'k':" then "used N registers, ..., S stack, M bytes smem, ...") that
+ * follow update the entries ptxas named with the linked program's numbers. */
 void compile_parse_ptxas(const char *log, compile_result *r);
 /* Reads the .entry signatures of a PTX text into the parameter lists of r's entries (an entry the
  * ptxas report did not name is added). */
 void compile_parse_ptx_params(const char *ptx, compile_result *r);
-/* The cache key for rq (hex, 16 digits) into out; 0 or -1 when a file cannot be read. */
+/* 1 when options ask for relocatable device code (-rdc=true, --relocatable-device-code=true, -dc,
+ * --device-c; the last such option wins): the compile then links with the device runtime. */
+int compile_options_rdc(char *const *options, int noptions);
+/* The toolkit's device runtime (libcudadevrt.a, under $CUDA_HOME or the built-in toolkit) into out:
+ * 0, or -1 with the first place looked in out when it is not there. */
+int compile_find_devrt(char *out, size_t len);
+/* The cache key for rq (hex, 16 digits) into out; 0 or -1 when a file cannot be read. With -rdc the
+ * key covers the link too: nvJitLink's version and the device runtime's file. */
 int compile_key(const compile_request *rq, char out[17]);
 #endif

@@ -1,6 +1,6 @@
 /* compile_parse: the compiler's reports read back (see compile.h): the ptxas --verbose log for each
- * entry's resources, and the PTX's .entry signatures for its parameters. Pure text, no NVRTC: the
- * fuzz target links this alone. */
+ * entry's resources (and, after an -rdc link, nvJitLink's report of them as linked), and the PTX's
+ * .entry signatures for its parameters. Pure text, no NVRTC: the fuzz target links this alone. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +12,7 @@ void compile_parse_ptxas(const char *log, compile_result *r)
 	r->nentries = 0;
 	compile_entry *cur = NULL;
 	int mine = 0;   /* the lines being read are about cur (not a device function's "Function properties") */
+	int linked = 0; /* cur is named by nvJitLink's report: its "used" line comes next */
 	for (const char *line = log; line && *line;) {
 		const char *nl = strchr(line, '\n');
 		size_t len = nl ? (size_t)(nl - line) : strlen(line);
@@ -29,6 +30,28 @@ void compile_parse_ptxas(const char *log, compile_result *r)
 				cur->nparams = -1;
 				strfmt(cur->name, sizeof cur->name, "%s", name);
 			}
+		} else if ((p = strstr(buf, "Function properties for '"))) {
+			/* nvJitLink's report of the linked program: the entry ptxas named, if it is one */
+			p += strlen("Function properties for '");
+			size_t nl2 = strcspn(p, "'");
+			cur = NULL;
+			mine = 0;
+			for (int i = 0; i < r->nentries && p[nl2] == '\'' && !cur; i++)
+				if (nl2 == strlen(r->entries[i].name) && !strncmp(p, r->entries[i].name, nl2)) cur = &r->entries[i];
+			linked = cur != NULL;
+		} else if (cur && linked && (p = strstr(buf, "used ")) && strstr(p, " registers")) {
+			/* "used 24 registers, used 0 barriers, 16 stack, 1024 bytes smem, 556 bytes cmem[0], 0 bytes lmem" */
+			sscanf(p, "used %d registers", &cur->regs);
+			const char *q = strstr(p, " stack");
+			if (q) {
+				while (q > p && q[-1] >= '0' && q[-1] <= '9') q--;
+				cur->stack_bytes = atoi(q);
+			}
+			if ((q = strstr(p, " bytes smem"))) {
+				while (q > p && q[-1] >= '0' && q[-1] <= '9') q--;
+				cur->static_smem = atoll(q);
+			}
+			linked = 0;
 		} else if ((p = strstr(buf, "Function properties for "))) {
 			p += strlen("Function properties for ");
 			size_t nl2 = strcspn(p, " \t\r");
