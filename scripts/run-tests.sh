@@ -69,6 +69,7 @@ cmocka() {
 	sh tests/gpu/v2demo.sh
 	sh tests/gpu/stencil.sh
 	sh tests/gpu/streams.sh
+	sh tests/gpu/dynamic.sh
 	fi
 } 2>&1 | tee "$log"
 

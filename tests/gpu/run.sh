@@ -51,6 +51,9 @@ odd() {
 	precision) echo "--set rows=999 --set cols=1008" ;;
 	fusion) echo "--set n=3 --set c=5 --set k=7 --set h=37 --set w=29" ;;
 	softmax) echo "--set rows=4681 --set cols=777" ;;
+	stencil) echo "--set width=1001 --set height=777 --set R=3" ;;
+	streams) echo "--set n=1000003" ;;
+	dynamic) echo "--set seqs=1001 --set short_len=13 --set long_len=77777" ;;
 	*) echo "" ;;
 	esac
 }
