@@ -37,8 +37,8 @@ static const tl_glyphs utf8_glyphs = {
 	.overlap = "\u25b4", .haxis = "\u2500", .tick = "\u252c", .corner = "\u2514", .ellipsis = "\u2026",
 };
 static const tl_glyphs ascii_glyphs = {
-	.kind = { ">", "<", "~", "#", "=" },
-	.overlap = "^", .haxis = "-", .tick = "+", .corner = "+", .ellipsis = "~",
+	.kind = { ">", "<", "*", "#", "=" },
+	.overlap = "^", .haxis = "-", .tick = "+", .corner = " ", .ellipsis = "~",
 };
 
 /* ---- numbers ---- */
@@ -107,17 +107,22 @@ int timeline_bound_of(const run_result *r, const device_info *d, timeline_bound 
 	return 0;
 }
 
+void timeline_bound_what(const timeline_bound *b, char *buf, size_t n)
+{
+	if (b->by == TL_BY_KERNELS) {
+		strfmt(buf, n, "the kernels alone, one after another");
+		return;
+	}
+	char by[32];
+	bytes_text(by, sizeof by, b->bytes);
+	strfmt(buf, n, "%s %s at %.1f GB/s", b->by == TL_BY_H2D ? "h2d" : "d2h", by, b->gbps);
+}
+
 void timeline_bound_text(const timeline_bound *b, char *buf, size_t n)
 {
 	char ms[32], what[96], ratio[48] = "";
 	ms_text(ms, sizeof ms, b->bound_ms);
-	if (b->by == TL_BY_KERNELS) {
-		strfmt(what, sizeof what, "the kernels alone, one after another");
-	} else {
-		char by[32];
-		bytes_text(by, sizeof by, b->bytes);
-		strfmt(what, sizeof what, "%s %s at %.1f GB/s", b->by == TL_BY_H2D ? "h2d" : "d2h", by, b->gbps);
-	}
+	timeline_bound_what(b, what, sizeof what);
 	if (b->ratio > 0) strfmt(ratio, sizeof ratio, "; %.2fx the bound", b->ratio);
 	strfmt(buf, n, "bound %s ms (%s)%s", ms, what, ratio);
 }
@@ -407,7 +412,8 @@ static void ctx_init(tl_ctx *c, const run_result *r, const device_info *d)
 		strfmt(t, sizeof t, "s%d", c->st.streams[i]);
 		if ((int)strlen(t) + 1 > c->lw) c->lw = (int)strlen(t) + 1;
 	}
-	if (c->st.count[TL_H2D] + c->st.count[TL_D2H] && c->st.count[TL_KERNEL] && c->lw < 5) c->lw = 5;   /* "both" */
+	if (c->st.count[TL_H2D] + c->st.count[TL_D2H] && c->st.count[TL_KERNEL] && c->st.nstreams > 1 && c->lw < 5)
+		c->lw = 5;                            /* "both" */
 }
 
 static int sum_rows(const tl_ctx *c, int w)
@@ -426,7 +432,7 @@ static tl_layout layout(const tl_ctx *c, int w, int h)
 	}
 	L.chart = 1;
 	L.rows = c->st.nstreams;
-	L.ov_row = c->st.count[TL_H2D] + c->st.count[TL_D2H] && c->st.count[TL_KERNEL];
+	L.ov_row = c->st.count[TL_H2D] + c->st.count[TL_D2H] && c->st.count[TL_KERNEL] && c->st.nstreams > 1;
 	L.legend = 1;
 	int fixed = 2 + L.sum_rows;               /* the axis, its labels, the summary */
 	if (h >= 0 && L.rows + L.ov_row + L.legend + fixed > h) L.legend = 0;
@@ -533,7 +539,7 @@ static void draw_axis(timeline_grid *g, int y, int px0, int pw, double tmax, con
 		if (x > pw - 1) x = pw - 1;
 		put(g, y, px0 + x, gl->tick, TLR_AXIS);
 		char label[32];
-		strfmt(label, sizeof label, "%.*f", dec, t);
+		strfmt(label, sizeof label, "%.*f", k ? dec : 0, t);
 		int len = (int)strlen(label), at = px0 + x;
 		if (at < right + 1 || at + len > g->w) continue;
 		put_text(g, y + 1, at, len, label, TLR_TEXT);
@@ -567,13 +573,22 @@ static void fmt_ms(char *buf, size_t n, double ms)
 	else strfmt(buf, n, "%.4f", ms);
 }
 
-/* The steps one per row from row y to the grid's end: number, kind, name, stream, time, start, end
- * (and a copy's bytes when wide); the last row says how many did not fit. */
-static void draw_steps(timeline_grid *g, const tl_ctx *c, int y, const tl_glyphs *gl)
+/* The first step a list of n steps in rows rows can start at, for first asked: the last page ends
+ * at the last step (a row above it says how many are above). */
+static int clamp_first(int n, int rows, int first)
+{
+	if (first > n - rows) first = n - rows + 1;
+	return first < 0 || n <= rows ? 0 : first;
+}
+
+/* The steps one per row from row y to the grid's end, from step first: number, kind, name, stream,
+ * time, start, end (and a copy's bytes when wide); a row above and one below count the steps out
+ * of view. */
+static void draw_steps(timeline_grid *g, const tl_ctx *c, int y, int first, const tl_glyphs *gl)
 {
 	const run_result *r = c->r;
 	int rows = g->h - y, n = c->st.nsteps, wide = g->w >= 96;
-	if (rows < 2 || !n) return;
+	if (rows < 3 || !n) return;
 	int nw = g->w - (wide ? 60 : 50);
 	if (nw < 8) return;
 	if (nw > 40) nw = 40;
@@ -582,8 +597,14 @@ static void draw_steps(timeline_grid *g, const tl_ctx *c, int y, const tl_glyphs
 	       wide ? "      bytes" : "");
 	put_text(g, y++, 0, g->w, line, TLR_DIM);
 	rows--;
-	int show = n <= rows ? n : rows - 1;
-	for (int i = 0; i < show; i++, y++) {
+	first = clamp_first(n, rows, first);
+	if (first > 0) {
+		strfmt(line, sizeof line, "%s %d step%s above", gl->ellipsis, first, first == 1 ? "" : "s");
+		put_text(g, y++, 4, g->w - 4, line, TLR_DIM);
+		rows--;
+	}
+	int show = n - first <= rows ? n - first : rows - 1;
+	for (int i = first; i < first + show; i++, y++) {
 		const run_step *s = &r->steps[i];
 		timeline_kind k = timeline_kind_of(s);
 		char num[8], ms[24], a[24], b[24], bytes[32] = "";
@@ -599,13 +620,13 @@ static void draw_steps(timeline_grid *g, const tl_ctx *c, int y, const tl_glyphs
 		strfmt(line, sizeof line, "%6d %9s %9s %9s%s%10s", s->stream, ms, a, b, wide ? " " : "", bytes);
 		put_text(g, y, 13 + nw + 1, g->w - 14 - nw, line, TLR_TEXT);
 	}
-	if (show < n) {
-		strfmt(line, sizeof line, "%s %d steps more", gl->ellipsis, n - show);
+	if (first + show < n) {
+		strfmt(line, sizeof line, "%s %d step%s more", gl->ellipsis, n - first - show, n - first - show == 1 ? "" : "s");
 		put_text(g, y, 4, g->w - 4, line, TLR_DIM);
 	}
 }
 
-void timeline_render(const run_result *r, const device_info *d, int w, int h, int flags, timeline_grid *g)
+void timeline_render(const run_result *r, const device_info *d, int w, int h, int flags, int first, timeline_grid *g)
 {
 	const tl_glyphs *gl = flags & TIMELINE_UTF8 ? &utf8_glyphs : &ascii_glyphs;
 	grid_new(g, w, h);
@@ -639,14 +660,24 @@ void timeline_render(const run_result *r, const device_info *d, int w, int h, in
 	}
 	y += wrap_text(g, y, w, c->sum[0], TLR_SUMMARY);
 	y += wrap_text(g, y, w, c->sum[1], TLR_SUMMARY);
-	if ((flags & TIMELINE_STEPS) && y + 3 <= h) draw_steps(g, c, y + 1, gl);
+	if ((flags & TIMELINE_STEPS) && y + 4 <= h) draw_steps(g, c, y + 1, first, gl);
 	free(c);
+}
+
+int timeline_first_step(const run_result *r, const device_info *d, int w, int h, int first)
+{
+	tl_ctx *c = xcalloc(1, sizeof *c);
+	ctx_init(c, r, d);
+	int y = layout(c, w, h).height, n = c->st.nsteps;
+	free(c);
+	int rows = h - y - 2;                     /* a blank row, the heads */
+	return y + 4 > h || rows < 2 || w - (w >= 96 ? 60 : 50) < 8 ? 0 : clamp_first(n, rows, first);
 }
 
 void timeline_print(FILE *f, const run_result *r, const device_info *d, int w, int flags)
 {
 	timeline_grid g;
-	timeline_render(r, d, w, timeline_height(r, d, w), flags & ~TIMELINE_STEPS, &g);
+	timeline_render(r, d, w, timeline_height(r, d, w), flags & ~TIMELINE_STEPS, 0, &g);
 	for (int y = 0; y < g.h; y++) {
 		char *line = timeline_grid_line(&g, y);
 		fputs(line, f);

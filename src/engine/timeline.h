@@ -38,6 +38,8 @@ typedef struct {
  * is the bound; without the device's copy bandwidths it is the kernels when kernel_ms is the bound,
  * else the direction with more bytes. */
 int timeline_bound_of(const run_result *r, const device_info *d, timeline_bound *b);
+/* What sets the bound: "h2d 268 MB at 52.1 GB/s", "the kernels alone, one after another". */
+void timeline_bound_what(const timeline_bound *b, char *buf, size_t n);
 /* "bound 5.15 ms (h2d 268 MB at 52.1 GB/s); 1.08x the bound", or "bound 3.20 ms (the kernels alone,
  * one after another); ..." (no ratio when the run was not timed). */
 void timeline_bound_text(const timeline_bound *b, char *buf, size_t n);
@@ -89,11 +91,16 @@ enum { TIMELINE_UTF8 = 1, TIMELINE_STEPS = 2 };
 /* Rows the chart of r needs at width w with nothing left out (the steps list not counted). */
 int timeline_height(const run_result *r, const device_info *d, int w);
 /* Renders r into a new w x h grid (free with timeline_grid_free): a row per stream ("s1"), each step
- * a span of its kind's glyph (one cell at least, where a cell is to be had), a row marking where a
- * host copy and a kernel run at once, the time axis in ms, the glyphs' legend and the summary. When
- * h is short the legend goes first, then the overlap row, then the last streams (a note says how
- * many); under 30 columns or with no timed step, the summary alone. */
-void timeline_render(const run_result *r, const device_info *d, int w, int h, int flags, timeline_grid *g);
+ * a span of its kind's glyph (one cell at least, where a cell is to be had), on more than one stream
+ * a row marking where a host copy and a kernel run at once, the time axis in ms, the glyphs' legend
+ * and the summary. When h is short the legend goes first, then the overlap row, then the last
+ * streams (a note says how many); under 30 columns or with no timed step, the summary alone. With
+ * TIMELINE_STEPS the list of the steps starts at step first (from 0; clamped), a line above and
+ * below it counting those out of view. */
+void timeline_render(const run_result *r, const device_info *d, int w, int h, int flags, int first, timeline_grid *g);
+/* The step the list of the steps starts at when r is rendered at w x h with TIMELINE_STEPS and first:
+ * first clamped so that the last page ends at the last step (for scrolling). */
+int timeline_first_step(const run_result *r, const device_info *d, int w, int h, int first);
 void timeline_grid_free(timeline_grid *g);
 /* Row y as text (a new string), trailing blanks dropped. */
 char *timeline_grid_line(const timeline_grid *g, int y);
