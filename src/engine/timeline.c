@@ -507,13 +507,19 @@ static void draw_row(timeline_grid *g, const tl_ctx *c, int row, int y, int px0,
 	free(best);
 }
 
-/* The overlap row: a mark under every cell in which a host copy and a kernel run at once. */
+/* The overlap row: a mark under every cell that a host copy and a kernel share for half of it or
+ * more, and under the middle of an overlap narrower than that. */
 static void draw_overlap(timeline_grid *g, const tl_ctx *c, int y, int px0, int pw, double dt, const tl_glyphs *gl)
 {
 	for (int i = 0; i < c->nov; i++) {
-		int x0 = (int)floor(c->ov[i][0] / dt), x1 = (int)ceil(c->ov[i][1] / dt) - 1;
-		if (x1 < x0) x1 = x0;
-		for (int x = x0 < 0 ? 0 : x0; x <= x1 && x < pw; x++) put(g, y, px0 + x, gl->overlap, TLR_OVERLAP);
+		double a = c->ov[i][0], b = c->ov[i][1];
+		int x0 = (int)floor(a / dt), x1 = (int)ceil(b / dt) - 1, marked = 0;
+		for (int x = x0 < 0 ? 0 : x0; x <= x1 && x < pw; x++) {
+			double cov = (b < (x + 1) * dt ? b : (x + 1) * dt) - (a > x * dt ? a : x * dt);
+			if (cov >= dt / 2) { put(g, y, px0 + x, gl->overlap, TLR_OVERLAP); marked++; }
+		}
+		int xm = (int)floor((a + b) / 2 / dt);
+		if (!marked) put(g, y, px0 + (xm < pw ? xm : pw - 1), gl->overlap, TLR_OVERLAP);
 	}
 }
 
@@ -547,23 +553,26 @@ static void draw_axis(timeline_grid *g, int y, int px0, int pw, double tmax, con
 	}
 }
 
-/* The glyphs of the kinds on the chart, and the overlap mark. */
+/* The glyphs of the kinds on the chart, and the overlap mark; in shorter words when the long ones
+ * do not fit. */
 static void draw_legend(timeline_grid *g, const tl_ctx *c, int y, int ov_row, const tl_glyphs *gl)
 {
-	static const char *const words[TL_KIND_COUNT] = { "h2d copy", "d2h copy", "d2d copy", "kernel", "memset" };
-	int x = 0;
-	for (int k = 0; k < TL_KIND_COUNT; k++) {
-		if (!c->st.count[k]) continue;
-		int n = 2 + (int)strlen(words[k]);
-		if (x + n > g->w) return;
-		put(g, y, x, gl->kind[k], timeline_role_of((timeline_kind)k));
-		put_text(g, y, x + 2, n - 2, words[k], TLR_DIM);
-		x += n + 2;
-	}
-	const char *both = "copy and kernel at once";
-	if (ov_row && x + 2 + (int)strlen(both) <= g->w) {
-		put(g, y, x, gl->overlap, TLR_OVERLAP);
-		put_text(g, y, x + 2, (int)strlen(both), both, TLR_DIM);
+	static const char *const words[2][TL_KIND_COUNT + 1] = {
+		{ "h2d copy", "d2h copy", "d2d copy", "kernel", "memset", "copy and kernel at once" },
+		{ "h2d", "d2h", "d2d", "kernel", "memset", "copy and kernel at once" },
+	};
+	int shown[TL_KIND_COUNT + 1], n = 0;
+	for (int k = 0; k < TL_KIND_COUNT; k++) if (c->st.count[k]) shown[n++] = k;
+	if (ov_row) shown[n++] = TL_KIND_COUNT;
+	int v = 0, need = 0;
+	for (int i = 0; i < n; i++) need += (i ? 2 : 0) + 2 + (int)strlen(words[0][shown[i]]);
+	if (need > g->w) v = 1;
+	for (int i = 0, x = 0; i < n; i++) {
+		int k = shown[i], len = 2 + (int)strlen(words[v][k]);
+		if (x + len > g->w) return;
+		put(g, y, x, k == TL_KIND_COUNT ? gl->overlap : gl->kind[k], k == TL_KIND_COUNT ? TLR_OVERLAP : timeline_role_of((timeline_kind)k));
+		put_text(g, y, x + 2, len - 2, words[v][k], TLR_DIM);
+		x += len + 2;
 	}
 }
 
