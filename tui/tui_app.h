@@ -65,6 +65,7 @@ typedef struct {
 	tui_heat heat;                    /* the heat column (H): a hotspot pass and its view */
 	int reading, read_scroll;         /* the reading mode (o): the explanation on the whole screen */
 	int roofline;                     /* the roofline chart (f) on the whole screen */
+	int timeline, tl_first;           /* the stage's timeline (t) on the whole screen; its list's first step */
 	tui_rect r[PANE_COUNT];
 } tui_stage_view;
 

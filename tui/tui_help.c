@@ -40,6 +40,7 @@ static const help_entry keys[] = {
 	{ "o", "reading: text, screen" },
 	{ "", "o or Esc leaves it" },
 	{ "f", "roofline of the runs" },
+	{ "t", "timeline of steps" },
 	{ "z", "zoom the pane" },
 	{ "Esc h Bksp", "close view, go back" },
 	{ "x", "exercise: write it" },

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "claims.h"
+#include "timeline.h"
 #include "tui_panes.h"
 #include "tui_widget.h"
 
@@ -178,6 +179,30 @@ static void check_line(const run_result *r, int y, int x, int w)
 		widget_printfc(y, x + LABEL, w - LABEL, theme_attr(ROLE_GOOD), "%s correct (max rel err %.2g)", g->ok, r->max_rel_err);
 }
 
+/* A stage that copies to or from the host: its bound (timeline.h), how far the run is from it
+ * (within 1.15x is good), and the key of the timeline. 0 when the stage copies nothing. */
+static int bound_line(const tui_app *a, const run_result *r, int y, int x, int w)
+{
+	timeline_bound b;
+	char t1[48], t2[128], t3[48];
+	if (timeline_bound_of(r, a->m->dev, &b)) {
+		if (!(r->h2d_bytes > 0) && !(r->d2h_bytes > 0)) return 0;
+		widget_text(y, x, LABEL, "bound", theme_attr(ROLE_HEADING));
+		widget_textc(y, x + LABEL, w - LABEL, "none recorded: it needs the device's measured copy bandwidth", theme_attr(ROLE_DIM));
+		return 1;
+	}
+	char what[96];
+	timeline_bound_what(&b, what, sizeof what);
+	snprintf(t1, sizeof t1, "%.3g ms", b.bound_ms);
+	snprintf(t2, sizeof t2, " (%s)", what);
+	snprintf(t3, sizeof t3, b.ratio > 0 ? "  %.2fx the bound" : "", b.ratio);
+	widget_text(y, x, LABEL, "bound", theme_attr(ROLE_HEADING));
+	widget_part bp[] = { { t1, A_BOLD, 0 }, { t2, 0, 1 }, { t3, theme_attr(b.ratio <= 1.15 ? ROLE_GOOD : ROLE_WARN), 0 },
+	                     { "  t timeline", theme_attr(ROLE_DIM), 2 } };
+	widget_parts(y, x + LABEL, w - LABEL, bp, 4);
+	return 1;
+}
+
 /* The hardware counters of an explicit run (r), when the GPU gave them; else why not. */
 static int counters_line(const run_result *r, int y, int x, int w)
 {
@@ -303,6 +328,8 @@ void pane_measure_draw(tui_app *a, tui_rect r, int focused)
 	y += 2;
 	if (stage_timed(res))
 		check_line(res, y++, x, w);
+	if (y < r.y + r.h - 1 && stage_timed(res) && bound_line(a, res, y, x, w))
+		y++;
 	if (y < r.y + r.h - 1 && counters_line(res, y, x, w))
 		y++;
 	if (y < r.y + r.h - 1 && claims_line(a, res, y, x, w))

@@ -29,6 +29,9 @@ int pane_reading_lines(tui_app *a, tui_rect r, int *page);
 /* The roofline chart (f) in r: every stage of the lesson run so far and the baseline against this
  * GPU's roofs, the current stage highlighted (tui_pane_roofline.c, over tui_roofline.h). */
 void pane_roofline_draw(tui_app *a, tui_rect r);
+/* The timeline (t) in r: the current stage's last run, one row per stream, its bound and its steps
+ * (tui_pane_timeline.c, over timeline.h). */
+void pane_timeline_draw(tui_app *a, tui_rect r);
 /* Draws line s (len bytes; roles per byte, or one role when roles is NULL) at (y, x) from its
  * column hs, within w columns (tui_pane_code.c). */
 void pane_code_line(int y, int x, int w, const char *s, size_t len, const unsigned char *roles, tui_role one, int hs);

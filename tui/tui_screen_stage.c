@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "timeline.h"
 #include "tui_panes.h"
 #include "tui_widget.h"
 
@@ -119,6 +120,10 @@ static void stage_draw(tui_app *a)
 {
 	if (a->m && a->sv.roofline) {
 		pane_roofline_draw(a, (tui_rect){ 1, 0, a->rows - 2, a->cols });
+		return;
+	}
+	if (a->m && a->sv.timeline) {
+		pane_timeline_draw(a, (tui_rect){ 1, 0, a->rows - 2, a->cols });
 		return;
 	}
 	if (a->m && a->sv.reading) {
@@ -319,17 +324,48 @@ static unsigned reading_key(tui_app *a, int ch)
 	return TUI_REDRAW;
 }
 
-/* The roofline view's keys: the stage, a run, every stage, leaving. */
-static unsigned roofline_key(tui_app *a, int ch)
+/* The timeline's list of steps scrolled by a key (the pane's grid is the screen less its bars and
+ * frame); TUI_IGNORED for other keys. */
+static unsigned timeline_scroll(tui_app *a, int ch)
+{
+	const tui_stage *m = a->m;
+	int *s = &a->sv.tl_first, page = a->rows - 4 > 20 ? (a->rows - 4) / 2 : 8;
+	switch (ch) {
+	case KEY_UP: case 'k': (*s)--; break;
+	case KEY_DOWN: case 'j': (*s)++; break;
+	case KEY_PPAGE: *s -= page; break;
+	case KEY_NPAGE: case ' ': *s += page; break;
+	case KEY_HOME: case 'g': *s = 0; break;
+	case KEY_END: case 'G': *s = RUN_MAX_STEPS; break;
+	default: return TUI_IGNORED;
+	}
+	if (*s < 0) *s = 0;
+	if (m->slots[m->cur].have_last)
+		*s = timeline_first_step(&m->slots[m->cur].last, m->dev, a->cols - 2, a->rows - 4, *s);
+	return TUI_REDRAW;
+}
+
+/* The roofline and timeline views' keys: the stage, a run, every stage, the other view, leaving
+ * (and the timeline's scrolling). */
+static unsigned chart_key(tui_app *a, int ch)
 {
 	tui_stage *m = a->m;
+	if (a->sv.timeline && timeline_scroll(a, ch) == TUI_REDRAW)
+		return TUI_REDRAW;
+	int *open = a->sv.roofline ? &a->sv.roofline : &a->sv.timeline, own = a->sv.roofline ? 'f' : 't';
 	switch (ch) {
-	case 'f': case 27: case KEY_BACKSPACE: case 127: a->sv.roofline = 0; return TUI_REDRAW;
+	case 27: case KEY_BACKSPACE: case 127: *open = 0; return TUI_REDRAW;
+	case 'f': case 't':
+		*open = 0;
+		if (ch != own) *(ch == 'f' ? &a->sv.roofline : &a->sv.timeline) = 1;
+		a->sv.tl_first = 0;
+		return TUI_REDRAW;
 	case 'n': case ']': case 'p': case '[': {
 		int to = m->cur + (ch == 'n' || ch == ']' ? 1 : -1);
 		if (to < 0 || to >= m->l->nstages) return TUI_IGNORED;
 		if (exm_active(&a->ex)) exercise_leave(a);
 		stage_select(m, to);
+		a->sv.tl_first = 0;
 		stage_view_sync(a);
 		app_save(a);
 		return TUI_REDRAW;
@@ -359,8 +395,8 @@ static unsigned stage_key_do(tui_app *a, int ch)
 	tui_stage *m = a->m;
 	tui_stage_view *v = &a->sv;
 	layout(a);                          /* pages and extents do not depend on an earlier draw */
-	if (v->roofline)
-		return roofline_key(a, ch);
+	if (v->roofline || v->timeline)
+		return chart_key(a, ch);
 	if (v->reading)
 		return reading_key(a, ch);
 	if (v->focus == PANE_TUNABLES && tunable_key(a, ch) != TUI_IGNORED) {
@@ -400,6 +436,7 @@ static unsigned stage_key_do(tui_app *a, int ch)
 	case 'H': heat_key(a); break;
 	case 'o': v->reading = 1; v->read_scroll = 0; break;
 	case 'f': v->roofline = 1; break;
+	case 't': v->timeline = 1; v->tl_first = 0; break;
 	case 'e': toggle_code(a, CODE_LOG); break;
 	case 'z': v->zoom = !v->zoom; break;
 	case 27: case KEY_BACKSPACE: case 127: case 'h':
@@ -432,10 +469,10 @@ static int stage_hints(tui_app *a, const char *const **pairs)
 	/* "? help" is added by the loop, always; what does not fit at the right goes */
 	static const char *const tun[] = { "\u2190\u2192", "value", "0-9", "type", "Tab", "pane",
 		"r", "run", "d", "diff", "v", "PTX/SASS", "H", "hotspots", "o", "read", "z", "zoom", "l", "live", "s", "sweep", "a", "ladder",
-		"f", "roofline", "n/p", "stage", "Esc", "back" };
+		"f", "roofline", "t", "timeline", "n/p", "stage", "Esc", "back" };
 	static const char *const tun_ascii[] = { "<-/->", "value", "0-9", "type", "Tab", "pane",
 		"r", "run", "d", "diff", "v", "PTX/SASS", "H", "hotspots", "o", "read", "z", "zoom", "l", "live", "s", "sweep", "a", "ladder",
-		"f", "roofline", "n/p", "stage", "Esc", "back" };
+		"f", "roofline", "t", "timeline", "n/p", "stage", "Esc", "back" };
 	static const char *const reading[] = { "\u2191\u2193 PgUp/PgDn", "scroll", "n/p", "stage", "r", "run", "o/Esc", "leave" };
 	static const char *const reading_ascii[] = { "Up/Dn PgUp/PgDn", "scroll", "n/p", "stage", "r", "run", "o/Esc", "leave" };
 	static const char *const ladder[] = { "\u2191\u2193", "stage", "Enter", "open", "Tab", "pane", "r", "run",
@@ -443,7 +480,11 @@ static int stage_hints(tui_app *a, const char *const **pairs)
 	static const char *const ladder_ascii[] = { "Up/Dn", "stage", "Enter", "open", "Tab", "pane", "r", "run",
 		"a", "ladder", "z", "zoom", "Esc", "back" };
 	static const char *const typing[] = { "Enter", "set", "Esc", "cancel", "Backspace", "erase" };
-	static const char *const roofline[] = { "n/p", "stage", "r", "run", "a", "every stage", "f/Esc", "leave" };
+	static const char *const roofline[] = { "n/p", "stage", "r", "run", "a", "every stage", "f/Esc", "leave", "t", "timeline" };
+	static const char *const timeline[] = { "n/p", "stage", "r", "run", "a", "every stage", "t/Esc", "leave", "\u2191\u2193", "steps",
+		"f", "roofline" };
+	static const char *const timeline_ascii[] = { "n/p", "stage", "r", "run", "a", "every stage", "t/Esc", "leave", "Up/Dn", "steps",
+		"f", "roofline" };
 	enum { NT = sizeof tun / sizeof *tun / 2 };
 	if (a->m && a->m->editing) {
 		*pairs = typing;
@@ -451,7 +492,11 @@ static int stage_hints(tui_app *a, const char *const **pairs)
 	}
 	if (a->m && a->sv.roofline) {
 		*pairs = roofline;
-		return 4;
+		return 5;
+	}
+	if (a->m && a->sv.timeline) {
+		*pairs = theme_utf8() ? timeline : timeline_ascii;
+		return 6;
 	}
 	if (a->m && a->sv.reading) {
 		*pairs = theme_utf8() ? reading : reading_ascii;
@@ -485,7 +530,7 @@ static int stage_hints(tui_app *a, const char *const **pairs)
 static unsigned stage_click(tui_app *a, int y, int x)
 {
 	tui_stage_view *v = &a->sv;
-	if (!a->m || v->reading || v->roofline)
+	if (!a->m || v->reading || v->roofline || v->timeline)
 		return TUI_IGNORED;
 	layout(a);
 	for (int p = 0; p < PANE_COUNT; p++) {
@@ -520,6 +565,7 @@ static void stage_free_view(tui_app *a)
 	a->sv.zoom = 0;
 	a->sv.reading = 0;
 	a->sv.roofline = 0;
+	a->sv.timeline = 0;
 }
 
 const tui_screen tui_screen_stage = {

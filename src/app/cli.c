@@ -632,7 +632,8 @@ static int run_stages(cli *c, engine *e, const lesson *l, const int *which, int 
 		report_footer(stdout, l, m, d, rs, n);
 		report_claims(stdout, l, stages, rs, n, d);
 		if (c->roofline) print_roofline(c, l, d, stages, rs, n);
-		for (int i = 0; i < n && !bench; i++) report_steps(stdout, &rs[i]);
+		setlocale(LC_CTYPE, "");             /* not LC_ALL: numbers stay in the C locale */
+		for (int i = 0; i < n && !bench; i++) report_steps(stdout, &rs[i], d, !c->to.ascii && !strcmp(nl_langinfo(CODESET), "UTF-8"));
 		for (int i = 0; i < n && c->hotspots && !bench; i++) report_hotspots_result(stdout, l, stages[i], &rs[i], 0);
 	}
 	for (int i = 0; i < n; i++) run_result_clear(&rs[i]);

@@ -3,7 +3,26 @@
 #include <stdlib.h>
 #include <string.h>
 #include "claims.h"
+#include "timeline.h"
 #include "util.h"
+
+/* "1.2345" ms, or "-" when not measured. */
+static const char *ms_text(char *buf, size_t n, double ms)
+{
+	if (ms < 0) strfmt(buf, n, "-");
+	else strfmt(buf, n, "%.4f", ms);
+	return buf;
+}
+
+/* Bytes in decimal units, as GB/s are: "33.6 MB". */
+static const char *bytes_text(char *buf, size_t n, double b)
+{
+	static const char *const unit[] = { "B", "KB", "MB", "GB", "TB" };
+	int u = 0;
+	while (b >= 1000 && u < 4) { b /= 1000; u++; }
+	strfmt(buf, n, u == 0 || b >= 100 ? "%.0f %s" : b >= 10 ? "%.1f %s" : "%.2f %s", b, unit[u]);
+	return buf;
+}
 
 /* The words of text[0..n) wrapped at 96 columns of text: the first line after first, the others
  * after rest. */
@@ -193,7 +212,23 @@ static void put_lines(FILE *f, const char *prefix, const char *text)
 	}
 }
 
-static void footer_notes(FILE *f, const run_result *rs, int n)
+/* A stage with copies to or from the host: its bound and how far the run is from it, or why it has
+ * none. 0 when the stage copies nothing. */
+static int bound_line(const run_result *r, const device_info *d, char *buf, size_t n)
+{
+	timeline_bound b;
+	if (timeline_bound_of(r, d, &b) == 0) {
+		timeline_bound_text(&b, buf, n);
+		return 1;
+	}
+	if (!(r->h2d_bytes > 0) && !(r->d2h_bytes > 0)) return 0;
+	char h[24], o[24];
+	strfmt(buf, n, "copies %s h2d and %s d2h; no bound recorded (it needs the device's measured copy bandwidth)",
+	       bytes_text(h, sizeof h, r->h2d_bytes > 0 ? r->h2d_bytes : 0), bytes_text(o, sizeof o, r->d2h_bytes > 0 ? r->d2h_bytes : 0));
+	return 1;
+}
+
+static void footer_notes(FILE *f, const device_info *d, const run_result *rs, int n)
 {
 	int notes = 0;
 	for (int i = 0; i < n; i++) {
@@ -209,6 +244,12 @@ static void footer_notes(FILE *f, const run_result *rs, int n)
 			if (!notes++) fputc('\n', f);
 			fput_clean(f, head);
 			fprintf(f, "checked against the reference: max abs error %.3g, max rel error %.3g\n", r->max_abs_err, r->max_rel_err);
+		}
+		char bound[256];
+		if (r->status == RUN_OK && bound_line(r, d, bound, sizeof bound)) {
+			if (!notes++) fputc('\n', f);
+			fput_clean(f, head);
+			fprintf(f, "%s\n", bound);
 		}
 	}
 }
@@ -284,7 +325,7 @@ static void footer_fastest(FILE *f, const lesson *l, score_metric m, const run_r
 
 void report_footer(FILE *f, const lesson *l, score_metric m, const device_info *d, const run_result *rs, int n)
 {
-	footer_notes(f, rs, n);
+	footer_notes(f, d, rs, n);
 	footer_counters(f, rs, n);
 	footer_fastest(f, l, m, rs, n);
 	if (n && rs[0].reps) {
@@ -394,33 +435,73 @@ void report_device(FILE *f, const device_info *d)
 	if (d->why[0]) { fputs("  ", f); fput_clean(f, d->why); fputc('\n', f); }   /* how the GPU was chosen */
 }
 
-/* "1.2345" ms, or "-" when not measured. */
-static const char *ms_text(char *buf, size_t n, double ms)
+static void step_row(FILE *f, int i, const run_step *s)
 {
-	if (ms < 0) strfmt(buf, n, "-");
-	else strfmt(buf, n, "%.4f", ms);
-	return buf;
+	char g[40] = "-", b[40] = "-", regs[16] = "-", ms[24], start[24], end[24], by[24];
+	timeline_kind k = timeline_kind_of(s);
+	if (!strcmp(s->kind, "launch")) {
+		strfmt(g, sizeof g, "%u,%u,%u", s->grid[0], s->grid[1], s->grid[2]);
+		strfmt(b, sizeof b, "%u,%u,%u", s->block[0], s->block[1], s->block[2]);
+	} else if (s->bytes > 0) {             /* a copy's direction and bytes, a memset's bytes */
+		strfmt(g, sizeof g, "%s%s%s", k == TL_MEMSET ? "" : timeline_kind_name(k), k == TL_MEMSET ? "" : " ",
+		       bytes_text(by, sizeof by, (double)s->bytes));
+	}
+	if (s->regs > 0) strfmt(regs, sizeof regs, "%d", s->regs);
+	fprintf(f, "  %-3d %-6s ", i + 1, s->kind);
+	fput_clean(f, s->entry);
+	int w = (int)strlen(s->entry);
+	fprintf(f, "%*s %6d %-16s %-12s %8lld %5s %9s %9s %9s\n", w < 24 ? 24 - w : 0, "", s->stream, g, b,
+	        (long long)s->dynamic_smem, regs, ms_text(ms, sizeof ms, s->ms_median),
+	        ms_text(start, sizeof start, s->start_ms), ms_text(end, sizeof end, s->end_ms));
 }
 
-void report_steps(FILE *f, const run_result *r)
+/* "36 h2d copies, 36 kernels, 36 d2h copies" over steps [from, to). */
+static void kinds_text(const run_result *r, int from, int to, char *buf, size_t n)
+{
+	static const char *const one[TL_KIND_COUNT] = { "h2d copy", "d2h copy", "d2d copy", "kernel", "memset" };
+	static const char *const many[TL_KIND_COUNT] = { "h2d copies", "d2h copies", "d2d copies", "kernels", "memsets" };
+	int count[TL_KIND_COUNT] = {0};
+	for (int i = from; i < to; i++) count[timeline_kind_of(&r->steps[i])]++;
+	sb b = {0};
+	sb_add(&b, "");
+	static const timeline_kind order[] = { TL_H2D, TL_MEMSET, TL_KERNEL, TL_D2D, TL_D2H };
+	for (size_t j = 0; j < sizeof order / sizeof *order; j++) {
+		int c = count[order[j]];
+		if (c) sb_addf(&b, "%s%d %s", b.len ? ", " : "", c, c == 1 ? one[order[j]] : many[order[j]]);
+	}
+	char *t = sb_take(&b);
+	strfmt(buf, n, "%s", t);
+	free(t);
+}
+
+enum { STEPS_ALL = 24, STEPS_HEAD = 16, STEPS_TAIL = 4 };
+
+void report_steps(FILE *f, const run_result *r, const device_info *d, int utf8)
 {
 	if (r->nsteps < 2) return;
-	fprintf(f, "\nSteps of %s, one by one (medians, ms; start and end from the stage's start):\n", r->stage);
-	fprintf(f, "  %-2s %-6s %-24s %-16s %-12s %8s %5s %9s %9s %9s\n", "#", "kind", "name", "grid", "block", "dyn smem", "regs",
-	        "ms", "start", "end");
+	timeline_stats st;
+	timeline_stats_of(r, &st);
+	char kinds[160];
+	kinds_text(r, 0, r->nsteps, kinds, sizeof kinds);
+	fprintf(f, "\nSteps of %s: %s", r->stage, kinds);
+	if (st.nstreams > 1) fprintf(f, " on %d streams", st.nstreams);
+	if (r->nsteps >= RUN_MAX_STEPS) fprintf(f, " (the record keeps the first %d steps)", RUN_MAX_STEPS);
+	fprintf(f, "\n  medians in ms; start and end from the stage's start\n");
+	fprintf(f, "  %-3s %-6s %-24s %6s %-16s %-12s %8s %5s %9s %9s %9s\n", "#", "kind", "name", "stream", "grid or bytes", "block",
+	        "dyn smem", "regs", "ms", "start", "end");
+	int cut = r->nsteps > STEPS_ALL;      /* many steps: the first and the last, the rest counted */
 	for (int i = 0; i < r->nsteps; i++) {
-		const run_step *s = &r->steps[i];
-		char g[40] = "-", b[40] = "-", regs[16] = "-", ms[24], start[24], end[24];
-		if (!strcmp(s->kind, "launch")) {
-			strfmt(g, sizeof g, "%u,%u,%u", s->grid[0], s->grid[1], s->grid[2]);
-			strfmt(b, sizeof b, "%u,%u,%u", s->block[0], s->block[1], s->block[2]);
+		if (cut && i == STEPS_HEAD) {
+			int to = r->nsteps - STEPS_TAIL;
+			kinds_text(r, i, to, kinds, sizeof kinds);
+			fprintf(f, "  ... steps %d to %d: %s (run --json lists every step)\n", i + 1, to, kinds);
+			i = to - 1;
+			continue;
 		}
-		if (s->regs > 0) strfmt(regs, sizeof regs, "%d", s->regs);
-		fprintf(f, "  %-2d %-6s ", i + 1, s->kind);
-		fput_clean(f, s->entry);
-		int w = (int)strlen(s->entry);
-		fprintf(f, "%*s %-16s %-12s %8lld %5s %9s %9s %9s\n", w < 24 ? 24 - w : 0, "", g, b,
-		        (long long)s->dynamic_smem, regs, ms_text(ms, sizeof ms, s->ms_median),
-		        ms_text(start, sizeof start, s->start_ms), ms_text(end, sizeof end, s->end_ms));
+		step_row(f, i, &r->steps[i]);
+	}
+	if (st.nstreams > 1 && st.ntimed) {
+		fprintf(f, "\nTimeline of %s, one row per stream (from the events around each step):\n", r->stage);
+		timeline_print(f, r, d, 80, utf8 ? TIMELINE_UTF8 : 0);
 	}
 }

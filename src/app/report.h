@@ -13,15 +13,18 @@ void report_lesson(FILE *f, const lesson *l);
  * harmless (fput_clean). */
 void report_header(FILE *f, const lesson *l, const device_info *d);
 void report_row(FILE *f, const lesson *l, score_metric m, const run_result *r, int first, const run_result *base);
-/* After the table: notes (messages, L2 warnings), the fastest stage in m, the peaks used and where
- * they came from. */
+/* After the table: notes (messages, L2 warnings, the bound of a stage that copies to or from the
+ * host and how far it is from it), the fastest stage in m, the peaks used and where they came from. */
 void report_footer(FILE *f, const lesson *l, score_metric m, const device_info *d, const run_result *rs, int n);
 /* The stages' claims (expect:) checked against the results of the same call: stages[i] is the stage
  * index of rs[i] (-1 the baseline). Nothing when no stage has claims. */
 void report_claims(FILE *f, const lesson *l, const int *stages, const run_result *rs, int n, const device_info *d);
 void report_check_row(FILE *f, const char *arch, const lesson *l, const run_result *r);
 void report_device(FILE *f, const device_info *d);
-/* A stage of more than one step: a small table of its steps (kind, name, grid, block, shared memory,
- * registers, median time, start and end from the stage's start); nothing for one step or none. */
-void report_steps(FILE *f, const run_result *r);
+/* A stage of more than one step: a small table of its steps (kind, name, stream, grid or a copy's
+ * bytes, block, shared memory, registers, median time, start and end from the stage's start), the
+ * first and last ones only when there are many (the others counted by kind); on more than one
+ * stream, the timeline chart (timeline.h) of d's run in 80 columns, UTF-8 glyphs or ASCII. Nothing
+ * for one step or none. */
+void report_steps(FILE *f, const run_result *r, const device_info *d, int utf8);
 #endif

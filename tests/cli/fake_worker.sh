@@ -29,7 +29,7 @@ CC_FAKE_STATE=$tmp/state CC_FAKE=fault-once $B bench bandwidth --reps 3 >"$tmp/b
 grep -q "^baseline .*fault" "$tmp/bench" && grep -Eq "^strided +1\.0000 " "$tmp/bench" && grep -Eq "^vectorized +1\.0000 " "$tmp/bench" && pass "fake worker: after a fault, a fresh worker runs the next stage" \
 	|| { fail "fake worker: after a fault"; head -20 "$tmp/bench"; }
 # Steps: a stage of a memset and a launch lists both, in run's table and in --json.
-expect "fake worker: run's table of a stage's steps" 0 "^  2  launch reduce_vector +[0-9]+,1,1 +256,1,1 .* 0\.2500 +0\.2500 +0\.5000$" env CC_FAKE=ok $B run reduction/vector --reps 3
+expect "fake worker: run's table of a stage's steps" 0 "^  2   launch reduce_vector +0 +[0-9]+,1,1 +256,1,1 .* 0\.2500 +0\.2500 +0\.5000$" env CC_FAKE=ok $B run reduction/vector --reps 3
 # Several workers (--gpu 0,1): a bench spreads over both, each result names its worker, and a worker
 # that faults on every run leaves the other running.
 CC_FAKE=ok $B bench reduction --reps 3 --gpu 0,1 --json >"$tmp/two.json" 2>/dev/null
