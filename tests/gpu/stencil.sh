@@ -14,6 +14,7 @@ if [ $code != 0 ]; then fail "stencil gpu tests: cudaclimb device exited $code: 
 if ! command -v python3 >/dev/null; then fail "stencil gpu tests: python3 is needed to read the JSON results"; exit 0; fi
 tmp=${STENCIL_OUT:-$(mktemp -d)}
 [ -z "${STENCIL_OUT:-}" ] && trap 'rm -rf "$tmp"' EXIT
+mkdir -p "$tmp"
 
 # The edge bug: the row pass clamps to width - 2, so the last column's right-hand taps read the pixel
 # before it.

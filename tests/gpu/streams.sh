@@ -13,6 +13,7 @@ if [ $code != 0 ]; then fail "streams gpu tests: cudaclimb device exited $code: 
 if ! command -v python3 >/dev/null; then fail "streams gpu tests: python3 is needed to read the JSON results"; exit 0; fi
 tmp=${STREAMS_OUT:-$(mktemp -d)}
 [ -z "${STREAMS_OUT:-}" ] && trap 'rm -rf "$tmp"' EXIT
+mkdir -p "$tmp"
 
 run() { name=$1; shift; $B bench "$@" --timeout 60 --json >"$tmp/$name.json" 2>"$tmp/$name.err"; }
 run default streams --reps 5
