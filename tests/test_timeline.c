@@ -199,7 +199,7 @@ static void test_bound(void **state)
 	assert_int_equal(timeline_bound_of(&r, &d, &b), 0);
 	assert_int_equal(b.by, TL_BY_KERNELS);
 	timeline_bound_text(&b, t, sizeof t);
-	assert_string_equal(t, "bound 40.0 ms (the kernels alone, one after another); 0.55x the bound");
+	assert_string_equal(t, "bound 40.0 ms (the kernels alone, without the copies); 0.55x the bound");
 	/* no calibration on the device (an older recording): the direction with more bytes, its rate
 	 * from the bound */
 	r.kernel_ms = 3;
@@ -216,7 +216,7 @@ static void test_bound(void **state)
 	r.reps = 0;
 	assert_int_equal(timeline_bound_of(&r, &d, &b), 0);
 	timeline_bound_text(&b, t, sizeof t);
-	assert_string_equal(t, "bound 20.0 ms (the kernels alone, one after another)");
+	assert_string_equal(t, "bound 20.0 ms (the kernels alone, without the copies)");
 	/* a stage that copies nothing has none */
 	fx_run(&r, "plain", 1);
 	assert_int_equal(timeline_bound_of(&r, &d, &b), -1);

@@ -110,7 +110,7 @@ int timeline_bound_of(const run_result *r, const device_info *d, timeline_bound 
 void timeline_bound_what(const timeline_bound *b, char *buf, size_t n)
 {
 	if (b->by == TL_BY_KERNELS) {
-		strfmt(buf, n, "the kernels alone, one after another");
+		strfmt(buf, n, "the kernels alone, without the copies");
 		return;
 	}
 	char by[32];
