@@ -22,23 +22,23 @@ static void near_check(double got, double want, double tol, int line)
 	if (!(fabs(got - want) <= tol)) fail_msg("line %d: %.12g is not %.12g (within %g)", line, got, want, tol);
 }
 
-static const char *cell(const timeline_grid *g, int y, int x) { return g->cell[y * g->w + x]; }
-static int role(const timeline_grid *g, int y, int x) { return g->role[y * g->w + x]; }
+static const char *cell(const cellgrid *g, int y, int x) { return g->cell[y * g->w + x]; }
+static int role(const cellgrid *g, int y, int x) { return g->role[y * g->w + x]; }
 
-static void dump(const timeline_grid *g)
+static void dump(const cellgrid *g)
 {
 	for (int y = 0; y < g->h; y++) {
-		char *l = timeline_grid_line(g, y);
+		char *l = cellgrid_line(g, y);
 		fprintf(stderr, "|%s|\n", l);
 		free(l);
 	}
 }
 
 /* The row whose text starts with prefix, or -1. */
-static int row_starting(const timeline_grid *g, const char *prefix)
+static int row_starting(const cellgrid *g, const char *prefix)
 {
 	for (int y = 0; y < g->h; y++) {
-		char *l = timeline_grid_line(g, y);
+		char *l = cellgrid_line(g, y);
 		int hit = !strncmp(l, prefix, strlen(prefix));
 		free(l);
 		if (hit) return y;
@@ -46,10 +46,10 @@ static int row_starting(const timeline_grid *g, const char *prefix)
 	return -1;
 }
 
-static int shows(const timeline_grid *g, const char *text)
+static int shows(const cellgrid *g, const char *text)
 {
 	for (int y = 0; y < g->h; y++) {
-		char *l = timeline_grid_line(g, y);
+		char *l = cellgrid_line(g, y);
 		int hit = strstr(l, text) != NULL;
 		free(l);
 		if (hit) return 1;
@@ -57,7 +57,7 @@ static int shows(const timeline_grid *g, const char *text)
 	return 0;
 }
 
-static void expect_shows(const timeline_grid *g, const char *text)
+static void expect_shows(const cellgrid *g, const char *text)
 {
 	if (!shows(g, text)) { dump(g); fail_msg("the chart lacks '%s'", text); }
 }
@@ -71,14 +71,14 @@ static int cols(const char *s)
 }
 
 /* Runs of cells in row y with role r (a span drawn is one run, unless two of a kind touch). */
-static int runs(const timeline_grid *g, int y, int r)
+static int runs(const cellgrid *g, int y, int r)
 {
 	int n = 0;
 	for (int x = 0; x < g->w; x++) if (role(g, y, x) == r && (x == 0 || role(g, y, x - 1) != r)) n++;
 	return n;
 }
 
-static int count_role(const timeline_grid *g, int y, int r)
+static int count_role(const cellgrid *g, int y, int r)
 {
 	int n = 0;
 	for (int x = 0; x < g->w; x++) n += role(g, y, x) == r;
@@ -236,7 +236,7 @@ static void test_chart_two_streams(void **state)
 	(void)state;
 	run_result r;
 	device_info d;
-	timeline_grid g;
+	cellgrid g;
 	two_streams(&r);
 	fx_device(&d, 500, 500);
 	int h = timeline_height(&r, &d, 80);
@@ -244,7 +244,7 @@ static void test_chart_two_streams(void **state)
 	assert_int_equal(h, 2 + 1 + 2 + 1 + 3);
 	timeline_render(&r, &d, 80, h, TIMELINE_UTF8, 0, &g);
 	for (int y = 0; y < g.h; y++) {
-		char *l = timeline_grid_line(&g, y);
+		char *l = cellgrid_line(&g, y);
 		assert_true(cols(l) <= 80);
 		free(l);
 	}
@@ -277,7 +277,7 @@ static void test_chart_two_streams(void **state)
 	/* the axis: ticks from 0 to 7 ms, labelled */
 	int ax = row_starting(&g, "    \u2514");
 	assert_int_equal(ax, 3);
-	char *labels = timeline_grid_line(&g, ax + 1);
+	char *labels = cellgrid_line(&g, ax + 1);
 	assert_string_equal(labels, "ms   0         1         2          3         4          5         6         7");
 	free(labels);
 	assert_string_equal(cell(&g, ax, lw), "\u252c");
@@ -286,14 +286,14 @@ static void test_chart_two_streams(void **state)
 	expect_shows(&g, "of it (2.00 ms), h2d and d2h at once 14%.");
 	expect_shows(&g, "Bound 4.00 ms (h2d 2.00 GB at 500.0 GB/s); 1.93x the bound.");
 	assert_int_equal(role(&g, g.h - 1, 0), TLR_SUMMARY);
-	timeline_grid_free(&g);
+	cellgrid_free(&g);
 }
 
 static void test_ascii(void **state)
 {
 	(void)state;
 	run_result r;
-	timeline_grid g;
+	cellgrid g;
 	two_streams(&r);
 	fx_step(&r, "memset", "acc", 1, "", 64, 6.2, 6.6);
 	fx_step(&r, "copy", "d_x>d_y", 1, "d2d", 64, 5.5, 6);
@@ -312,7 +312,7 @@ static void test_ascii(void **state)
 	expect_shows(&g, "  1 > h2d    h_x>d_x                             1    2.0000    0.0000    2.0000");
 	expect_shows(&g, "  8 * d2d    d_x>d_y                             1    0.5000    5.5000    6.0000");
 	expect_shows(&g, "  7 = memset acc                                 1    0.4000    6.2000    6.6000");
-	timeline_grid_free(&g);
+	cellgrid_free(&g);
 }
 
 /* 126 steps over 4 streams, kernels much narrower than a cell: every step still shows. */
@@ -321,7 +321,7 @@ static void test_many_steps(void **state)
 	(void)state;
 	run_result r;
 	device_info d;
-	timeline_grid g;
+	cellgrid g;
 	fx_device(&d, 52, 50);
 	fx_pipeline(&r, "chunks", 42, 4, 8e6, 52, 50, 0.004);
 	assert_int_equal(r.nsteps, 126);
@@ -338,12 +338,12 @@ static void test_many_steps(void **state)
 		assert_true(count_role(&g, y, TLR_H2D) > 0 && count_role(&g, y, TLR_D2H) > 0);
 	}
 	for (int y = 0; y < g.h; y++) {
-		char *l = timeline_grid_line(&g, y);
+		char *l = cellgrid_line(&g, y);
 		assert_true(cols(l) <= 80);
 		free(l);
 	}
 	expect_shows(&g, "on 4 streams");
-	timeline_grid_free(&g);
+	cellgrid_free(&g);
 	/* more steps than cells on one stream: the row is full, nothing drawn past it */
 	run_result one;
 	fx_run(&one, "tiny", 1);
@@ -351,21 +351,21 @@ static void test_many_steps(void **state)
 	timeline_render(&one, NULL, 80, 10, TIMELINE_UTF8, 0, &g);
 	assert_int_equal(count_role(&g, 0, TLR_KERNEL), 80 - 3 - 2);
 	expect_shows(&g, "No copies or streams in this stage: the timeline shows its steps one after");
-	timeline_grid_free(&g);
+	cellgrid_free(&g);
 }
 
 static void test_edges(void **state)
 {
 	(void)state;
 	run_result r;
-	timeline_grid g;
+	cellgrid g;
 	char a[600], b[300];
 	/* no steps at all */
 	fx_run(&r, "none", 1);
 	assert_int_equal(timeline_height(&r, NULL, 80), 1);
 	timeline_render(&r, NULL, 80, 5, TIMELINE_UTF8 | TIMELINE_STEPS, 0, &g);
 	expect_shows(&g, "This run has no record of its steps.");
-	timeline_grid_free(&g);
+	cellgrid_free(&g);
 	/* steps, none timed (-1) */
 	fx_step(&r, "launch", "k", 0, "", 0, -1, -1);
 	fx_step(&r, "launch", "k2", 0, "", 0, 2, 1);        /* an end before its start is no time */
@@ -377,7 +377,7 @@ static void test_edges(void **state)
 	expect_shows(&g, "  1 \u2588 kernel k ");                      /* the list has them, untimed */
 	expect_shows(&g, "     -         -         -");
 	assert_int_equal(row_starting(&g, "s0"), -1);
-	timeline_grid_free(&g);
+	cellgrid_free(&g);
 	/* one stream, kernels only: says how to read it; no overlap row */
 	fx_run(&r, "plain", 0.5);
 	fx_step(&r, "memset", "y", 0, "", 1024, 0, 0.1);
@@ -390,10 +390,10 @@ static void test_edges(void **state)
 	assert_int_equal(row_starting(&g, "s0 "), 0);
 	assert_int_equal(row_starting(&g, "both"), -1);
 	expect_shows(&g, "\u2588 kernel  \u2592 memset");
-	char *labels = timeline_grid_line(&g, 2);
+	char *labels = cellgrid_line(&g, 2);
 	assert_string_equal(labels, "ms 0           0.05         0.10        0.15         0.20        0.25");
 	free(labels);
-	timeline_grid_free(&g);
+	cellgrid_free(&g);
 	/* copies on one stream: "never at once", no overlap row */
 	fx_run(&r, "serial", 3.1);
 	fx_step(&r, "copy", "h>d", 0, "h2d", 8, 0, 1);
@@ -404,22 +404,22 @@ static void test_edges(void **state)
 	timeline_render(&r, NULL, 80, 12, TIMELINE_UTF8, 0, &g);
 	assert_int_equal(row_starting(&g, "both"), -1);
 	assert_false(shows(&g, "at once  "));
-	timeline_grid_free(&g);
+	cellgrid_free(&g);
 	/* narrow: under 30 columns the summary alone, wrapped */
 	two_streams(&r);
 	timeline_render(&r, NULL, 24, 12, TIMELINE_UTF8, 0, &g);
 	assert_int_equal(row_starting(&g, "s1"), -1);
 	expect_shows(&g, "7.70 ms a run; the");
 	for (int y = 0; y < g.h; y++) {
-		char *l = timeline_grid_line(&g, y);
+		char *l = cellgrid_line(&g, y);
 		assert_true(cols(l) <= 24);
 		free(l);
 	}
-	timeline_grid_free(&g);
+	cellgrid_free(&g);
 	/* zero-sized grids do nothing */
 	timeline_render(&r, NULL, 0, 0, 0, 0, &g);
 	assert_int_equal(g.w, 0);
-	timeline_grid_free(&g);
+	cellgrid_free(&g);
 }
 
 /* Short heights: the legend goes, then the overlap row, then streams (a note counts them). */
@@ -428,7 +428,7 @@ static void test_short(void **state)
 	(void)state;
 	run_result r;
 	device_info d;
-	timeline_grid g;
+	cellgrid g;
 	fx_device(&d, 52, 50);
 	fx_pipeline(&r, "eight", 16, 8, 8e6, 52, 50, 0.05);
 	int full = timeline_height(&r, &d, 80);
@@ -436,17 +436,17 @@ static void test_short(void **state)
 	assert_false(shows(&g, "\u25b8 h2d copy"));
 	assert_true(row_starting(&g, "both") >= 0);
 	assert_true(row_starting(&g, "s8 ") >= 0);
-	timeline_grid_free(&g);
+	cellgrid_free(&g);
 	timeline_render(&r, &d, 80, full - 2, TIMELINE_UTF8, 0, &g);
 	assert_int_equal(row_starting(&g, "both"), -1);
 	assert_true(row_starting(&g, "s8 ") >= 0);
-	timeline_grid_free(&g);
+	cellgrid_free(&g);
 	timeline_render(&r, &d, 80, full - 5, TIMELINE_UTF8, 0, &g);
 	assert_true(row_starting(&g, "s4 ") >= 0);
 	assert_int_equal(row_starting(&g, "s5 "), -1);
 	expect_shows(&g, "\u2026 4 more streams (a taller window shows them)");
 	expect_shows(&g, "Bound ");
-	timeline_grid_free(&g);
+	cellgrid_free(&g);
 }
 
 /* The list of steps under the chart, scrolled. */
@@ -455,7 +455,7 @@ static void test_steps_list(void **state)
 	(void)state;
 	run_result r;
 	device_info d;
-	timeline_grid g;
+	cellgrid g;
 	fx_device(&d, 52, 50);
 	fx_pipeline(&r, "list", 10, 2, 8e6, 52, 50, 0.05);   /* 30 steps */
 	int h = timeline_height(&r, &d, 80) + 12;              /* a blank row, the heads, 10 rows of list */
@@ -464,7 +464,7 @@ static void test_steps_list(void **state)
 	expect_shows(&g, "  9 \u25c2 d2h    d_x>h_y");
 	assert_false(shows(&g, " 10 "));
 	expect_shows(&g, "\u2026 21 steps more");
-	timeline_grid_free(&g);
+	cellgrid_free(&g);
 	/* from step 12: a row says what is above */
 	assert_int_equal(timeline_first_step(&r, &d, 80, h, 11), 11);
 	timeline_render(&r, &d, 80, h, TIMELINE_UTF8 | TIMELINE_STEPS, 11, &g);
@@ -472,21 +472,21 @@ static void test_steps_list(void **state)
 	expect_shows(&g, " 12 ");
 	expect_shows(&g, " 19 ");
 	expect_shows(&g, "\u2026 11 steps more");
-	timeline_grid_free(&g);
+	cellgrid_free(&g);
 	/* past the end: the last page ends at the last step */
 	int last = timeline_first_step(&r, &d, 80, h, 1000);
 	assert_int_equal(last, 30 - 9);
 	timeline_render(&r, &d, 80, h, TIMELINE_UTF8 | TIMELINE_STEPS, 1000, &g);
 	expect_shows(&g, " 30 \u25c2 d2h");
 	assert_false(shows(&g, "steps more"));
-	timeline_grid_free(&g);
+	cellgrid_free(&g);
 	assert_int_equal(timeline_first_step(&r, &d, 80, h, -5), 0);
 	assert_int_equal(timeline_first_step(&r, &d, 80, 8, 7), 0);   /* no room for a list */
 	/* wide: a copy's bytes too */
 	timeline_render(&r, &d, 120, 40, TIMELINE_UTF8 | TIMELINE_STEPS, 0, &g);
 	expect_shows(&g, "    bytes");
 	expect_shows(&g, "8.00 MB");
-	timeline_grid_free(&g);
+	cellgrid_free(&g);
 }
 
 /* timeline_print: the chart at its own height, as text. */

@@ -34,14 +34,14 @@ static void chart(const recorded *r, const char *current, rchart *c)
 	rchart_current(c, label, current, cur, cur_why);
 }
 
-static const char *cell(const rgrid *g, int y, int x) { return g->cell[y * g->w + x]; }
-static int role(const rgrid *g, int y, int x) { return g->role[y * g->w + x]; }
+static const char *cell(const cellgrid *g, int y, int x) { return g->cell[y * g->w + x]; }
+static int role(const cellgrid *g, int y, int x) { return g->role[y * g->w + x]; }
 
 /* Columns the chart's plot may use: on wide grids the table of points takes the last 56. */
-static int plot_cols(const rgrid *g) { return g->w >= 130 ? g->w - 56 : g->w; }
+static int plot_cols(const cellgrid *g) { return g->w >= 130 ? g->w - 56 : g->w; }
 
 /* The cell showing text (a point's label) in a role in the plot, or -1 (*x, *y). */
-static int find(const rgrid *g, const char *text, int want_role, int *y, int *x)
+static int find(const cellgrid *g, const char *text, int want_role, int *y, int *x)
 {
 	for (*y = 0; *y < g->h; (*y)++)
 		for (*x = 0; *x < plot_cols(g); (*x)++)
@@ -50,14 +50,14 @@ static int find(const rgrid *g, const char *text, int want_role, int *y, int *x)
 }
 
 /* A point's cell: its label in a point's role. */
-static void point(const rgrid *g, const char *label, int *y, int *x)
+static void point(const cellgrid *g, const char *label, int *y, int *x)
 {
 	if (find(g, label, RC_POINT, y, x) && find(g, label, RC_CURRENT, y, x) && find(g, label, RC_BASE, y, x))
 		fail_msg("no point %s on the chart", label);
 }
 
 /* The column of the ridge (its dotted line), or -1. */
-static int ridge_col(const rgrid *g, const char *glyph)
+static int ridge_col(const cellgrid *g, const char *glyph)
 {
 	for (int x = 0; x < g->w; x++)
 		for (int y = 0; y < g->h; y++)
@@ -66,7 +66,7 @@ static int ridge_col(const rgrid *g, const char *glyph)
 }
 
 /* The topmost roof row in column x (the roof line), or -1. */
-static int roof_row(const rgrid *g, int x)
+static int roof_row(const cellgrid *g, int x)
 {
 	for (int y = 0; y < g->h; y++) if (role(g, y, x) == RC_ROOF) return y;
 	return -1;
@@ -87,21 +87,21 @@ static int braille(const char *s)
 	return u[0] == 0xE2 && u[1] >= 0xA0 && u[1] <= 0xA3;
 }
 
-static char *line_with(const rgrid *g, const char *text)
+static char *line_with(const cellgrid *g, const char *text)
 {
 	for (int y = 0; y < g->h; y++) {
-		char *l = rgrid_line(g, y);
+		char *l = cellgrid_line(g, y);
 		if (strstr(l, text)) return l;
 		free(l);
 	}
 	return NULL;
 }
 
-static void shows(const rgrid *g, const char *text)
+static void shows(const cellgrid *g, const char *text)
 {
 	char *l = line_with(g, text);
 	if (!l) {
-		for (int y = 0; y < g->h; y++) { char *k = rgrid_line(g, y); fprintf(stderr, "%s\n", k); free(k); }
+		for (int y = 0; y < g->h; y++) { char *k = cellgrid_line(g, y); fprintf(stderr, "%s\n", k); free(k); }
 		fail_msg("the chart lacks '%s'", text);
 	}
 	free(l);
@@ -113,7 +113,7 @@ static void test_sgemm_80x24(void **state)
 	(void)state;
 	recorded r;
 	rchart c;
-	rgrid g;
+	cellgrid g;
 	assert_int_equal(recorded_load("sgemm", &r), 0);
 	chart(&r, "warptile", &c);
 	assert_int_equal(c.n, 10);
@@ -121,7 +121,7 @@ static void test_sgemm_80x24(void **state)
 	assert_int_equal(g.w, 78);
 	assert_int_equal(g.h, 20);
 	for (int y = 0; y < g.h; y++) {
-		char *l = rgrid_line(&g, y);
+		char *l = cellgrid_line(&g, y);
 		assert_true(cols(l) <= 78);
 		free(l);
 	}
@@ -151,7 +151,7 @@ static void test_sgemm_80x24(void **state)
 	for (int y = 0; y < g.h && ay < 0; y++) if (!strcmp(cell(&g, y, 0), " ") && !strcmp(cell(&g, y, 3), "\u2514")) ay = y;
 	assert_true(ay > 0);
 	int t100 = -1;
-	char *ticks = rgrid_line(&g, ay + 1);
+	char *ticks = cellgrid_line(&g, ay + 1);
 	char *at = strstr(ticks, "100");
 	assert_non_null(at);
 	t100 = (int)(at - ticks) + 1;                                  /* the label is centred on its tick */
@@ -173,7 +173,7 @@ static void test_sgemm_80x24(void **state)
 	assert_string_equal(cell(&g, ay, x9), "\u25b4");
 	assert_string_equal(cell(&g, y9, 3), "\u25b8");
 	assert_int_equal(role(&g, ay, x9), RC_CURRENT);
-	rgrid_free(&g);
+	cellgrid_free(&g);
 
 	/* another stage current: naive, memory-bound, 1% of the roof; 9 is an ordinary point again */
 	chart(&r, "naive", &c);
@@ -183,7 +183,7 @@ static void test_sgemm_80x24(void **state)
 	assert_int_equal(role(&g, y9, x9), RC_POINT);
 	point(&g, "1", &y1, &x1);
 	assert_int_equal(role(&g, y1, x1), RC_CURRENT);
-	rgrid_free(&g);
+	cellgrid_free(&g);
 	recorded_free(&r);
 }
 
@@ -193,7 +193,7 @@ static void test_ascii(void **state)
 	(void)state;
 	recorded r;
 	rchart c;
-	rgrid g;
+	cellgrid g;
 	assert_int_equal(recorded_load("sgemm", &r), 0);
 	chart(&r, "warptile", &c);
 	rchart_render(&c, 78, 20, 0, &g);
@@ -211,7 +211,7 @@ static void test_ascii(void **state)
 	point(&g, "9", &y9, &x9);
 	assert_string_equal(cell(&g, y9, 3), ">");
 	shows(&g, "stage 9: 46767 GFLOP/s");
-	rgrid_free(&g);
+	cellgrid_free(&g);
 	recorded_free(&r);
 }
 
@@ -222,7 +222,7 @@ static void test_wide(void **state)
 	(void)state;
 	recorded r;
 	rchart c;
-	rgrid g, small;
+	cellgrid g, small;
 	assert_int_equal(recorded_load("sgemm", &r), 0);
 	chart(&r, "warptile", &c);
 	rchart_render(&c, 198, 56, 1, &g);
@@ -244,8 +244,8 @@ static void test_wide(void **state)
 	point(&small, "1", &s1, &t1);
 	point(&small, "9", &s9, &t9);
 	assert_true(y1 - y9 > 2 * (s1 - s9));
-	rgrid_free(&g);
-	rgrid_free(&small);
+	cellgrid_free(&g);
+	cellgrid_free(&small);
 	recorded_free(&r);
 }
 
@@ -255,7 +255,7 @@ static void test_tensorcore(void **state)
 	(void)state;
 	recorded r;
 	rchart c;
-	rgrid g;
+	cellgrid g;
 	assert_int_equal(recorded_load("tensorcore", &r), 0);
 	chart(&r, "wgmma_ws", &c);
 	rchart_render(&c, 78, 20, 1, &g);
@@ -266,7 +266,7 @@ static void test_tensorcore(void **state)
 	point(&g, "5", &y5, &x5);
 	assert_true(x1 < rx && rx < x5);
 	assert_true(roof_row(&g, x5) <= y5);
-	rgrid_free(&g);
+	cellgrid_free(&g);
 	recorded_free(&r);
 }
 
@@ -276,7 +276,7 @@ static void test_bandwidth(void **state)
 	(void)state;
 	recorded r;
 	rchart c;
-	rgrid g;
+	cellgrid g;
 	assert_int_equal(recorded_load("bandwidth", &r), 0);
 	chart(&r, "vectorized", &c);
 	assert_int_equal(c.n, 4);                               /* cudaMemcpy counts no flops */
@@ -292,7 +292,7 @@ static void test_bandwidth(void **state)
 		if (rn >= 0 && (ry < 0 || abs(rn - y) < abs(ry - y))) ry = rn;
 		if (ry < 0 || abs(y - ry) > 1) fail_msg("point %s at row %d, the roof at %d", labels[i], y, ry);
 	}
-	rgrid_free(&g);
+	cellgrid_free(&g);
 	recorded_free(&r);
 }
 
@@ -301,17 +301,17 @@ static void test_without_a_chart(void **state)
 {
 	(void)state;
 	rchart c;
-	rgrid g;
+	cellgrid g;
 	rchart_init(&c, NULL, "no GPU, so no peaks to draw the roofs from (no CUDA driver)");
 	rchart_current(&c, "2", "coalesced", -1, NULL);
 	rchart_render(&c, 78, 20, 1, &g);
-	char *l = rgrid_line(&g, 0);
+	char *l = cellgrid_line(&g, 0);
 	assert_string_equal(l, "No roofline:");
 	free(l);
-	l = rgrid_line(&g, 1);
+	l = cellgrid_line(&g, 1);
 	assert_string_equal(l, "no GPU, so no peaks to draw the roofs from (no CUDA driver)");
 	free(l);
-	rgrid_free(&g);
+	cellgrid_free(&g);
 
 	recorded r;
 	assert_int_equal(recorded_load("reduction", &r), 0);
@@ -320,7 +320,7 @@ static void test_without_a_chart(void **state)
 	rchart_render(&c, 78, 20, 1, &g);
 	shows(&g, "stage 8: no flops in the lesson's model, so no point (it is scored in GB/s)");
 	shows(&g, "DRAM 2994 GB/s attainable, FP32 66908 GFLOP/s");   /* the roofs are still drawn */
-	rgrid_free(&g);
+	cellgrid_free(&g);
 	recorded_free(&r);
 
 	assert_int_equal(recorded_load("sgemm", &r), 0);
@@ -330,14 +330,14 @@ static void test_without_a_chart(void **state)
 	shows(&g, "stage 3 smem: not run yet: r runs it");
 	int y, x;
 	assert_int_equal(find(&g, "3", RC_CURRENT, &y, &x), -1);  /* nothing highlighted */
-	rgrid_free(&g);
+	cellgrid_free(&g);
 	rchart_current(&c, "9", "warptile", lesson_stage_index(r.l, "warptile"), NULL);
 	rchart_render(&c, 30, 8, 1, &g);                       /* too small for a chart: the summary */
-	l = rgrid_line(&g, 0);
+	l = cellgrid_line(&g, 0);
 	assert_non_null(strstr(l, "stage 9: 46767 GFLOP/s"));
 	free(l);
 	for (int i = g.w; i < g.w * g.h; i++) assert_int_equal(g.role[i], RC_BLANK);
-	rgrid_free(&g);
+	cellgrid_free(&g);
 	recorded_free(&r);
 }
 
@@ -377,13 +377,13 @@ static void test_every_size(void **state)
 	for (size_t i = 0; i < sizeof ws / sizeof *ws; i++)
 		for (size_t j = 0; j < sizeof hs / sizeof *hs; j++)
 			for (int utf8 = 0; utf8 < 2; utf8++) {
-				rgrid g;
+				cellgrid g;
 				rchart_render(&c, ws[i], hs[j], utf8, &g);
 				assert_int_equal(g.w, ws[i]);
 				assert_int_equal(g.h, hs[j]);
 				int axis = 0, summary = 0;
 				for (int y = 0; y < g.h; y++) {
-					char *l = rgrid_line(&g, y);
+					char *l = cellgrid_line(&g, y);
 					assert_true(cols(l) <= ws[i]);
 					summary |= strncmp(l, "stage 4", 7) == 0;
 					axis |= strstr(l, utf8 ? "\u2514" : "+--") != NULL;
@@ -391,7 +391,7 @@ static void test_every_size(void **state)
 				}
 				assert_true(summary || ws[i] < 7);
 				if (axis != (ws[i] >= 40 && hs[j] >= 10)) fail_msg("%dx%d: axis %d", ws[i], hs[j], axis);
-				rgrid_free(&g);
+				cellgrid_free(&g);
 			}
 	recorded_free(&r);
 }

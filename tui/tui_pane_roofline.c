@@ -42,9 +42,9 @@ static void chart_of(const tui_stage *m, rchart *c)
 	rchart_current(c, label, m->l->stages[m->cur].id, cur, cur_why);
 }
 
-static unsigned role_attr(rchart_role r)
+static unsigned role_attr(int role)
 {
-	switch (r) {
+	switch ((rchart_role)role) {
 	case RC_AXIS: return theme_attr(ROLE_FRAME);
 	case RC_ROOF: return theme_attr(ROLE_HEADING);
 	case RC_ROOF_LIGHT: return theme_attr(ROLE_DIM);
@@ -66,22 +66,9 @@ void pane_roofline_draw(tui_app *a, tui_rect r)
 	if (r.h < 3 || r.w < 3)
 		return;
 	rchart c;
-	rgrid g;
+	cellgrid g;
 	chart_of(m, &c);
 	rchart_render(&c, r.w - 2, r.h - 2, theme_utf8(), &g);
-	char run[1024];
-	for (int y = 0; y < g.h; y++)
-		for (int x = 0; x < g.w;) {   /* runs of one role, drawn as one string */
-			int role = g.role[y * g.w + x], x0 = x;
-			size_t n = 0;
-			while (x < g.w && g.role[y * g.w + x] == role && n + 5 < sizeof run) {
-				size_t k = strlen(g.cell[y * g.w + x]);
-				memcpy(run + n, g.cell[y * g.w + x], k);
-				n += k;
-				x++;
-			}
-			if (role != RC_BLANK)
-				widget_textn(r.y + 1 + y, r.x + 1 + x0, x - x0, run, n, role_attr((rchart_role)role));
-		}
-	rgrid_free(&g);
+	widget_grid(r.y + 1, r.x + 1, &g, role_attr);
+	cellgrid_free(&g);
 }

@@ -10,9 +10,9 @@
 #include "tui_panes.h"
 #include "tui_widget.h"
 
-static unsigned role_attr(timeline_role r)
+static unsigned role_attr(int role)
 {
-	switch (r) {
+	switch ((timeline_role)role) {
 	case TLR_AXIS: return theme_attr(ROLE_FRAME);
 	case TLR_LABEL: return theme_attr(ROLE_HEADING);
 	case TLR_H2D: return theme_attr(ROLE_KEY);
@@ -58,22 +58,9 @@ void pane_timeline_draw(tui_app *a, tui_rect r)
 			widget_textn(r.y + 1 + i, r.x + 2, r.w - 4, none + sp[i].off, sp[i].len, theme_attr(ROLE_DIM));
 		return;
 	}
-	timeline_grid g;
+	cellgrid g;
 	timeline_render(&m->slots[m->cur].last, m->dev, r.w - 2, r.h - 2, (theme_utf8() ? TIMELINE_UTF8 : 0) | TIMELINE_STEPS,
 	                a->sv.tl_first, &g);
-	char run[1024];
-	for (int y = 0; y < g.h; y++)
-		for (int x = 0; x < g.w;) {   /* runs of one role, drawn as one string */
-			int role = g.role[y * g.w + x], x0 = x;
-			size_t n = 0;
-			while (x < g.w && g.role[y * g.w + x] == role && n + 5 < sizeof run) {
-				size_t k = strlen(g.cell[y * g.w + x]);
-				memcpy(run + n, g.cell[y * g.w + x], k);
-				n += k;
-				x++;
-			}
-			if (role != TLR_BLANK)
-				widget_textn(r.y + 1 + y, r.x + 1 + x0, x - x0, run, n, role_attr((timeline_role)role));
-		}
-	timeline_grid_free(&g);
+	widget_grid(r.y + 1, r.x + 1, &g, role_attr);
+	cellgrid_free(&g);
 }

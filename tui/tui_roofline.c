@@ -100,85 +100,27 @@ void rchart_summary(const rchart *c, int flags, char *buf, size_t n)
 
 /* ---- the grid ---- */
 
-static void grid_new(rgrid *g, int w, int h)
-{
-	g->w = w > 0 ? w : 0;
-	g->h = h > 0 ? h : 0;
-	g->cell = xcalloc((size_t)g->w * g->h + 1, sizeof *g->cell);
-	g->role = xcalloc((size_t)g->w * g->h + 1, 1);
-	for (int i = 0; i < g->w * g->h; i++) strcpy(g->cell[i], " ");
-}
-
-void rgrid_free(rgrid *g)
-{
-	free(g->cell);
-	free(g->role);
-	g->cell = NULL;
-	g->role = NULL;
-	g->w = g->h = 0;
-}
-
-static void put(rgrid *g, int y, int x, const char *glyph, rchart_role role)
-{
-	if (y < 0 || y >= g->h || x < 0 || x >= g->w) return;
-	strfmt(g->cell[y * g->w + x], sizeof g->cell[0], "%s", glyph);
-	g->role[y * g->w + x] = (unsigned char)role;
-}
-
-/* Bytes of the UTF-8 character at s (1 for a stray byte). */
-static int u8len(const char *s)
-{
-	unsigned char b = (unsigned char)*s;
-	int n = b < 0x80 ? 1 : (b >> 5) == 6 ? 2 : (b >> 4) == 14 ? 3 : (b >> 3) == 30 ? 4 : 1;
-	for (int i = 1; i < n; i++) if (((unsigned char)s[i] & 0xC0) != 0x80) return 1;
-	return n;
-}
-
 /* Columns of text (one per character: the chart's text is ASCII and one-column glyphs). */
 static int text_cols(const char *s)
 {
 	int n = 0;
-	for (; *s; s += u8len(s)) n++;
+	for (; *s; s += cellgrid_u8len(s)) n++;
 	return n;
 }
 
-/* Writes text from (y, x), one character a cell, at most maxw cells. Returns the cells written. */
-static int put_text(rgrid *g, int y, int x, int maxw, const char *s, rchart_role role)
-{
-	int i = 0;
-	for (char ch[5]; *s && i < maxw; i++) {
-		int k = u8len(s);
-		memcpy(ch, s, (size_t)k);
-		ch[k] = 0;
-		put(g, y, x + i, (unsigned char)ch[0] < 0x20 ? "?" : ch, role);
-		s += k;
-	}
-	return i;
-}
-
-char *rgrid_line(const rgrid *g, int y)
-{
-	sb b = {0};
-	sb_add(&b, "");
-	for (int x = 0; y >= 0 && y < g->h && x < g->w; x++) sb_add(&b, g->cell[y * g->w + x]);
-	char *s = sb_take(&b);
-	rtrim(s);
-	return s;
-}
-
 /* Text from row y on, its words wrapped at w columns. */
-static void wrap_text(rgrid *g, int y, int w, const char *s, rchart_role role)
+static void wrap_text(cellgrid *g, int y, int w, const char *s, rchart_role role)
 {
 	int x = 0;
 	while (*s && y < g->h) {
 		while (*s == ' ') s++;
 		int n = 0, cols = 0;
-		while (s[n] && s[n] != ' ') { cols++; n += u8len(s + n); }
+		while (s[n] && s[n] != ' ') { cols++; n += cellgrid_u8len(s + n); }
 		if (x && x + 1 + cols > w) { y++; x = 0; }
 		else if (x) x++;
 		char word[256];
 		strfmt(word, sizeof word, "%.*s", n, s);
-		x += put_text(g, y, x, w - x, word, role);
+		x += cellgrid_text(g, y, x, w - x, word, role);
 		s += n;
 	}
 }
@@ -256,7 +198,7 @@ static void roofs_raster(const rchart *c, const frame *f, unsigned char *dots, u
 	}
 }
 
-static void draw_roofs(rgrid *g, const rchart *c, const frame *f, const rchart_glyphs *gl, int utf8)
+static void draw_roofs(cellgrid *g, const rchart *c, const frame *f, const rchart_glyphs *gl, int utf8)
 {
 	size_t ncell = (size_t)f->pw * f->ph;
 	unsigned char *dots = xcalloc(ncell, 1), *light = xcalloc(ncell, 1), *which = xcalloc(ncell, 1);
@@ -264,7 +206,7 @@ static void draw_roofs(rgrid *g, const rchart *c, const frame *f, const rchart_g
 	/* the ridge: from the bottom up to the compute roof */
 	int rx = (int)(sub_x(f, log10(c->roofs.ridge)) / 2), ry = (int)(lround(sub_y(f, log10(c->roofs.compute_gflops))) / 4);
 	for (int y = ry + 1; y < f->ph && rx >= 0 && rx < f->pw; y++)
-		if (!dots[y * f->pw + rx]) put(g, f->top + y, f->px0 + rx, gl->ridge, RC_ROOF_LIGHT);
+		if (!dots[y * f->pw + rx]) cellgrid_put(g, f->top + y, f->px0 + rx, gl->ridge, RC_ROOF_LIGHT);
 	for (int y = 0; y < f->ph; y++)
 		for (int x = 0; x < f->pw; x++) {
 			size_t i = (size_t)y * f->pw + x;
@@ -279,7 +221,7 @@ static void draw_roofs(rgrid *g, const rchart *c, const frame *f, const rchart_g
 			} else {
 				strfmt(glyph, sizeof glyph, "%s", !dots[i] ? gl->light : which[i] == 3 ? gl->knee : which[i] == 1 ? gl->mem : gl->compute);
 			}
-			put(g, f->top + y, f->px0 + x, glyph, dots[i] ? RC_ROOF : RC_ROOF_LIGHT);
+			cellgrid_put(g, f->top + y, f->px0 + x, glyph, dots[i] ? RC_ROOF : RC_ROOF_LIGHT);
 		}
 	free(dots);
 	free(light);
@@ -301,21 +243,21 @@ static int ticks(double lo, double hi, double cells_per_decade, double min_per_d
 	return n;
 }
 
-static void draw_axes(rgrid *g, const frame *f, const rchart_glyphs *gl, const char *const *xtitles, int ntitles)
+static void draw_axes(cellgrid *g, const frame *f, const rchart_glyphs *gl, const char *const *xtitles, int ntitles)
 {
 	char t[16];
 	int ay = f->top + f->ph, tm[64], tk[64];
-	for (int y = f->top; y < ay; y++) put(g, y, f->ax, gl->vaxis, RC_AXIS);
-	put(g, ay, f->ax, gl->corner, RC_AXIS);
-	for (int x = f->px0; x < f->px0 + f->pw; x++) put(g, ay, x, gl->haxis, RC_AXIS);
+	for (int y = f->top; y < ay; y++) cellgrid_put(g, y, f->ax, gl->vaxis, RC_AXIS);
+	cellgrid_put(g, ay, f->ax, gl->corner, RC_AXIS);
+	for (int x = f->px0; x < f->px0 + f->pw; x++) cellgrid_put(g, ay, x, gl->haxis, RC_AXIS);
 	int n = ticks(f->ylo, f->yhi, f->ph / (f->yhi - f->ylo), 5, tm, tk, 64), last = -9;
 	for (int i = n - 1; i >= 0; i--) {   /* from the top */
 		int y = f->top + (int)(lround(sub_y(f, tk[i] + log10(tm[i]))) / 4);
 		if (y < f->top || y >= ay || y - last < 2) continue;
-		put(g, y, f->ax, gl->ytick, RC_AXIS);
+		cellgrid_put(g, y, f->ax, gl->ytick, RC_AXIS);
 		tick_text(t, sizeof t, tm[i], tk[i]);
 		int len = (int)strlen(t);
-		put_text(g, y, f->ax - len, len, t, RC_TEXT);
+		cellgrid_text(g, y, f->ax - len, len, t, RC_TEXT);
 		last = y;
 	}
 	/* the x labels and the title at the right end: the longest title that fits after the labels,
@@ -338,25 +280,25 @@ static void draw_axes(rgrid *g, const frame *f, const rchart_glyphs *gl, const c
 		if (!ok && pass < 2 * ntitles - 1) continue;
 		for (int i = 0; i < n; i++) {
 			int x = f->px0 + (int)(sub_x(f, tk[i] + log10(tm[i])) / 2);
-			if (x >= f->px0 && x < f->px0 + f->pw) put(g, ay, x, gl->xtick, RC_AXIS);
+			if (x >= f->px0 && x < f->px0 + f->pw) cellgrid_put(g, ay, x, gl->xtick, RC_AXIS);
 			if (!len[i] || (!ok && lx[i] + len[i] >= tx)) continue;
 			tick_text(t, sizeof t, tm[i], tk[i]);
-			put_text(g, ay + 1, lx[i], len[i], t, RC_TEXT);
+			cellgrid_text(g, ay + 1, lx[i], len[i], t, RC_TEXT);
 		}
-		if (tx > f->px0) put_text(g, ay + 1, tx, tw, title, RC_TEXT);
+		if (tx > f->px0) cellgrid_text(g, ay + 1, tx, tw, title, RC_TEXT);
 		return;
 	}
 }
 
 /* Where a label of n cells goes near (y, x): the nearest span free of other labels in the plot. */
-static int free_span(const rgrid *g, const frame *f, int y, int x, int n, const unsigned char *taken)
+static int free_span(const cellgrid *g, const frame *f, int y, int x, int n, const unsigned char *taken)
 {
 	if (y < f->top || y >= f->top + f->ph || x < f->px0 || x + n > f->px0 + f->pw) return 0;
 	for (int i = 0; i < n; i++) if (taken[y * g->w + x + i]) return 0;
 	return 1;
 }
 
-static void draw_points(rgrid *g, const rchart *c, const frame *f, const rchart_glyphs *gl)
+static void draw_points(cellgrid *g, const rchart *c, const frame *f, const rchart_glyphs *gl)
 {
 	static const int near[][2] = { { 0, 0 }, { 0, 1 }, { 0, -1 }, { -1, 0 }, { 1, 0 }, { 0, 2 }, { 0, -2 }, { -1, 1 },
 		{ 1, 1 }, { -1, -1 }, { 1, -1 }, { 0, 3 }, { 0, -3 }, { -2, 0 }, { 2, 0 }, { -1, 2 }, { 1, 2 }, { 0, 4 }, { 0, -4 } };
@@ -375,20 +317,20 @@ static void draw_points(rgrid *g, const rchart *c, const frame *f, const rchart_
 		for (size_t t = 0; t < sizeof near / sizeof *near; t++) {
 			int y = y0 + near[t][0], x = x0 + near[t][1];
 			if (!free_span(g, f, y, x, n, taken)) continue;
-			put_text(g, y, x, n, p->label, role);
+			cellgrid_text(g, y, x, n, p->label, role);
 			for (int j = 0; j < n; j++) taken[y * g->w + x + j] = 1;
 			break;
 		}
 		if (i == c->cur) {          /* marked on both axes */
-			put(g, f->top + f->ph, x0, gl->xmark, RC_CURRENT);
-			put(g, y0, f->ax, gl->ymark, RC_CURRENT);
+			cellgrid_put(g, f->top + f->ph, x0, gl->xmark, RC_CURRENT);
+			cellgrid_put(g, y0, f->ax, gl->ymark, RC_CURRENT);
 		}
 	}
 	free(taken);
 }
 
 /* Whether cells x..x+n-1 of row y are blank and in the plot. */
-static int blank_span(const rgrid *g, const frame *f, int y, int x, int n)
+static int blank_span(const cellgrid *g, const frame *f, int y, int x, int n)
 {
 	if (y < f->top || y >= f->top + f->ph || x < f->px0 || x + n > f->px0 + f->pw) return 0;
 	for (int i = 0; i < n; i++) if (g->role[y * g->w + x + i] != RC_BLANK) return 0;
@@ -397,7 +339,7 @@ static int blank_span(const rgrid *g, const frame *f, int y, int x, int n)
 
 /* The roofs' names on the chart, where there is room: the compute roof's under its right end, the
  * memory roof's beside it half way up. */
-static void roof_labels(rgrid *g, const rchart *c, const frame *f)
+static void roof_labels(cellgrid *g, const rchart *c, const frame *f)
 {
 	char t[32];
 	int right = f->px0 + f->pw - 1, rx = f->px0 + (int)(sub_x(f, log10(c->roofs.ridge)) / 2);
@@ -405,7 +347,7 @@ static void roof_labels(rgrid *g, const rchart *c, const frame *f)
 	for (int y = f->top; y < f->top + f->ph; y++)
 		if (g->role[y * g->w + right] == RC_ROOF) {
 			int n = text_cols(t);
-			if (blank_span(g, f, y + 1, right + 1 - n, n)) put_text(g, y + 1, right + 1 - n, n, t, RC_ROOF_LIGHT);
+			if (blank_span(g, f, y + 1, right + 1 - n, n)) cellgrid_text(g, y + 1, right + 1 - n, n, t, RC_ROOF_LIGHT);
 			break;
 		}
 	int top = -1, bottom = -1;
@@ -420,7 +362,7 @@ static void roof_labels(rgrid *g, const rchart *c, const frame *f)
 		int x = rx - 1;
 		while (x >= f->px0 && g->role[y * g->w + x] != RC_ROOF) x--;
 		if (x >= f->px0 && blank_span(g, f, y, x + 1, 11)) {
-			put_text(g, y, x + 2, 9, t, RC_ROOF_LIGHT);
+			cellgrid_text(g, y, x + 2, 9, t, RC_ROOF_LIGHT);
 			return;
 		}
 	}
@@ -433,7 +375,7 @@ static const char *fitting(const char *const *texts, int count, int n)
 	return texts[count - 1];
 }
 
-static void legend(rgrid *g, const rchart *c, const frame *f, int y, int x, int w)
+static void legend(cellgrid *g, const rchart *c, const frame *f, int y, int x, int w)
 {
 	const roofline_roofs *rf = &c->roofs;
 	char bw[32], th[32], comp[32], ridge[32], v[5][320];
@@ -450,7 +392,7 @@ static void legend(rgrid *g, const rchart *c, const frame *f, int y, int x, int 
 	strfmt(v[3], sizeof v[3], "DRAM %s GB/s, %s %s GFLOP/s; ridge %s flop/B", bw, rf->compute_name, comp, ridge);
 	strfmt(v[4], sizeof v[4], "DRAM %s GB/s, %s %s GFLOP/s", bw, rf->compute_name, comp);
 	const char *const texts[] = { v[0], v[1], v[2], v[3], v[4] };
-	put_text(g, y, x, w, fitting(texts, 5, w), RC_TEXT);
+	cellgrid_text(g, y, x, w, fitting(texts, 5, w), RC_TEXT);
 }
 
 /* "flop/B (DRAM bytes measured)": which bytes the points' intensities are of. */
@@ -468,7 +410,7 @@ static void x_title(const rchart *c, char *buf, size_t n, int wide)
 }
 
 /* The stages' names under the chart, as many lines as given (narrow screens). */
-static int names_lines(rgrid *g, const rchart *c, int y, int x, int w, int lines, const rchart_glyphs *gl)
+static int names_lines(cellgrid *g, const rchart *c, int y, int x, int w, int lines, const rchart_glyphs *gl)
 {
 	int row = 0, col = 0, used = 0;
 	for (int i = 0; i < c->n; i++) {
@@ -476,14 +418,14 @@ static int names_lines(rgrid *g, const rchart *c, int y, int x, int w, int lines
 		strfmt(item, sizeof item, "%s %s", c->pts[i].label, c->pts[i].name);
 		int n = text_cols(item) + (col ? 2 : 0);
 		if (col + n > w) {
-			if (++row >= lines) { put_text(g, y + row - 1, x + w - 1, 1, gl->ellipsis, RC_TEXT); break; }
+			if (++row >= lines) { cellgrid_text(g, y + row - 1, x + w - 1, 1, gl->ellipsis, RC_TEXT); break; }
 			col = 0;
 			n = text_cols(item);
 		}
 		int at = x + col + (col ? 2 : 0);
 		int ln = (int)strlen(c->pts[i].label);
-		put_text(g, y + row, at, ln, c->pts[i].label, i == c->cur ? RC_CURRENT : c->pts[i].baseline ? RC_BASE : RC_POINT);
-		put_text(g, y + row, at + ln + 1, w - (at - x) - ln - 1, c->pts[i].name, RC_TEXT);
+		cellgrid_text(g, y + row, at, ln, c->pts[i].label, i == c->cur ? RC_CURRENT : c->pts[i].baseline ? RC_BASE : RC_POINT);
+		cellgrid_text(g, y + row, at + ln + 1, w - (at - x) - ln - 1, c->pts[i].name, RC_TEXT);
 		col += n;
 		used = row + 1;
 	}
@@ -505,11 +447,11 @@ static int names_need(const rchart *c, int w)
 }
 
 /* The table beside the chart (wide screens): one row per point. */
-static void table(rgrid *g, const rchart *c, int y, int x, int w, int h, const rchart_glyphs *gl)
+static void table(cellgrid *g, const rchart *c, int y, int x, int w, int h, const rchart_glyphs *gl)
 {
 	char line[160];
 	strfmt(line, sizeof line, "  %-13s %9s %8s %-8s %5s", "stage", "GFLOP/s", "flop/B", "bound", "roof");
-	put_text(g, y, x, w, line, RC_TEXT);
+	cellgrid_text(g, y, x, w, line, RC_TEXT);
 	for (int i = 0; i < c->n && i + 1 < h; i++) {
 		const rchart_point *p = &c->pts[i];
 		char gf[32], ai[32], pct[16], name[16];
@@ -519,18 +461,18 @@ static void table(rgrid *g, const rchart *c, int y, int x, int w, int h, const r
 		strfmt(name, sizeof name, "%.13s", p->name);
 		int cur = i == c->cur;
 		rchart_role role = cur ? RC_CURRENT : p->baseline ? RC_BASE : RC_POINT;
-		if (cur) put(g, y + 1 + i, x, gl->ymark, RC_CURRENT);
-		put_text(g, y + 1 + i, x + 1, 2, p->label, role);
+		if (cur) cellgrid_put(g, y + 1 + i, x, gl->ymark, RC_CURRENT);
+		cellgrid_text(g, y + 1 + i, x + 1, 2, p->label, role);
 		strfmt(line, sizeof line, "%-13s %9s %8s %-8s %5s%s", name, gf, ai, roofline_bound_name(p->p.bound), pct,
 		       p->p.bytes_from == ROOF_BYTES_MODEL ? " model" : "");
-		put_text(g, y + 1 + i, x + 3, w - 3, line, cur ? RC_SUMMARY : RC_TEXT);
+		cellgrid_text(g, y + 1 + i, x + 3, w - 3, line, cur ? RC_SUMMARY : RC_TEXT);
 	}
 }
 
-void rchart_render(const rchart *c, int w, int h, int utf8, rgrid *g)
+void rchart_render(const rchart *c, int w, int h, int utf8, cellgrid *g)
 {
 	const rchart_glyphs *gl = utf8 ? &utf8_glyphs : &ascii_glyphs;
-	grid_new(g, w, h);
+	cellgrid_init(g, w, h);
 	if (w < 1 || h < 1) return;
 	char sum[4][320];
 	for (int i = 0; i < 4; i++)   /* the name and which bytes; then which bytes (the names are listed above) */
@@ -538,12 +480,12 @@ void rchart_render(const rchart *c, int w, int h, int utf8, rgrid *g)
 	const char *const sums[] = { sum[0], sum[1], sum[2], sum[3] };
 	const char *pick = fitting(sums, 4, w);
 	if (!c->have_roofs) {                       /* no chart: the reason, wrapped */
-		put_text(g, 0, 0, w, "No roofline:", RC_TEXT);
+		cellgrid_text(g, 0, 0, w, "No roofline:", RC_TEXT);
 		wrap_text(g, 1, w, c->no_roofs, RC_SUMMARY);
 		return;
 	}
 	if (w < 40 || h < 10) {                     /* no room for a chart: the summary alone */
-		put_text(g, 0, 0, w, pick, RC_SUMMARY);
+		cellgrid_text(g, 0, 0, w, pick, RC_SUMMARY);
 		return;
 	}
 	int wide = w >= 130;
@@ -567,10 +509,10 @@ void rchart_render(const rchart *c, int w, int h, int utf8, rgrid *g)
 	f.ph = h - 1 - 2 - names - sum_lines;
 	if (f.ph < 4 && names) { f.ph += names; names = 0; }
 	if (f.ph < 4 || f.pw < 10) {
-		put_text(g, 0, 0, w, pick, RC_SUMMARY);
+		cellgrid_text(g, 0, 0, w, pick, RC_SUMMARY);
 		return;
 	}
-	put_text(g, 0, 0, w, "GFLOP/s", RC_TEXT);
+	cellgrid_text(g, 0, 0, w, "GFLOP/s", RC_TEXT);
 	legend(g, c, &f, 0, 9, w - 9);
 	char xt[96];
 	x_title(c, xt, sizeof xt, wide);
@@ -582,7 +524,7 @@ void rchart_render(const rchart *c, int w, int h, int utf8, rgrid *g)
 	roof_labels(g, c, &f);
 	int y = f.top + f.ph + 2;
 	if (names) y += names_lines(g, c, y, 0, w, names, gl);
-	put_text(g, y, 0, w, pick, RC_SUMMARY);
+	cellgrid_text(g, y, 0, w, pick, RC_SUMMARY);
 	if (sum_lines > 1 && c->cur >= 0) {
 		const rchart_point *p = &c->pts[c->cur];
 		char detail[320], bytes[32], roof[32];
@@ -591,19 +533,19 @@ void rchart_render(const rchart *c, int w, int h, int utf8, rgrid *g)
 		strfmt(detail, sizeof detail, "  roof there %s GFLOP/s (%s); intensity over %s bytes %s", roof,
 		       p->p.bound == ROOF_MEMORY ? "DRAM bandwidth x intensity" : c->roofs.compute_name, bytes,
 		       p->p.bytes_from == ROOF_BYTES_DRAM ? "of DRAM traffic the counters measured" : "of the lesson's model (no counters)");
-		put_text(g, y + 1, 0, w, detail, RC_TEXT);
+		cellgrid_text(g, y + 1, 0, w, detail, RC_TEXT);
 	}
 	if (tw) table(g, c, f.top, w - tw, tw, f.ph, gl);
 }
 
 void rchart_print(FILE *f, const rchart *c, int w, int h, int utf8)
 {
-	rgrid g;
+	cellgrid g;
 	rchart_render(c, w, h, utf8, &g);
 	char **lines = xcalloc((size_t)g.h + 1, sizeof *lines);
 	int last = -1;
 	for (int y = 0; y < g.h; y++) {
-		lines[y] = rgrid_line(&g, y);
+		lines[y] = cellgrid_line(&g, y);
 		if (lines[y][0]) last = y;
 	}
 	for (int y = 0; y < g.h; y++) {
@@ -611,5 +553,5 @@ void rchart_print(FILE *f, const rchart *c, int w, int h, int utf8)
 		free(lines[y]);
 	}
 	free(lines);
-	rgrid_free(&g);
+	cellgrid_free(&g);
 }

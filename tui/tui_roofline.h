@@ -7,6 +7,7 @@
 #ifndef CC_TUI_ROOFLINE_H
 #define CC_TUI_ROOFLINE_H
 #include <stdio.h>
+#include "cellgrid.h"
 #include "roofline.h"
 
 enum { RCHART_MAX = 40 };
@@ -39,18 +40,10 @@ void rchart_current(rchart *c, const char *label, const char *name, int point, c
 /* Roles of the cells, mapped to colours by the screen. */
 typedef enum { RC_BLANK, RC_AXIS, RC_TEXT, RC_ROOF, RC_ROOF_LIGHT, RC_POINT, RC_BASE, RC_CURRENT, RC_SUMMARY } rchart_role;
 
-typedef struct {
-	int w, h;
-	char (*cell)[5];              /* one glyph of one column per cell, UTF-8 */
-	unsigned char *role;          /* rchart_role per cell */
-} rgrid;
 
-/* Renders c into a new w x h grid (free with rgrid_free); UTF-8 glyphs (braille lines, box-drawing
+/* Renders c into a new w x h grid (free with cellgrid_free); UTF-8 glyphs (braille lines, box-drawing
  * axes) or ASCII ones. From 80x20 it has room for everything; under about 40x10 only the summary. */
-void rchart_render(const rchart *c, int w, int h, int utf8, rgrid *g);
-void rgrid_free(rgrid *g);
-/* Row y as text (a new string), trailing blanks dropped. */
-char *rgrid_line(const rgrid *g, int y);
+void rchart_render(const rchart *c, int w, int h, int utf8, cellgrid *g);
 /* The summary line of the current stage: "stage 9: 46767 GFLOP/s at 332 flop/B, bound by compute,
  * 70% of the roof"; flags add its name ("stage 9 warptile: ...") and which bytes ("332 flop/B (DRAM)"). */
 enum { RCHART_NAME = 1, RCHART_BYTES = 2 };

@@ -35,6 +35,23 @@ int widget_textn(int y, int x, int maxw, const char *s, size_t len, unsigned att
 	return cols;
 }
 
+void widget_grid(int y, int x, const cellgrid *g, unsigned (*attr_of)(int role))
+{
+	char run[1024];
+	for (int gy = 0; gy < g->h; gy++)
+		for (int gx = 0; gx < g->w;) {
+			int role = g->role[gy * g->w + gx], x0 = gx;
+			size_t n = 0;
+			while (gx < g->w && g->role[gy * g->w + gx] == role && n + 5 < sizeof run) {
+				size_t k = strlen(g->cell[gy * g->w + gx]);
+				memcpy(run + n, g->cell[gy * g->w + gx], k);
+				n += k;
+				gx++;
+			}
+			if (role) widget_textn(y + gy, x + x0, gx - x0, run, n, attr_of(role));
+		}
+}
+
 int widget_text(int y, int x, int maxw, const char *s, unsigned attr)
 {
 	return widget_textn(y, x, maxw, s, strlen(s), attr);

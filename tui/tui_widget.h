@@ -3,6 +3,7 @@
 #ifndef CC_TUI_WIDGET_H
 #define CC_TUI_WIDGET_H
 #include <stddef.h>
+#include "cellgrid.h"
 #include "tui_text.h"
 
 /* locale_utf8: the terminal takes UTF-8 (else non-ASCII text is drawn as '?'). Call once. */
@@ -24,6 +25,9 @@ int widget_parts(int y, int x, int maxw, const widget_part *parts, int n);
 /* printf into a buffer, then widget_text. */
 int widget_printf(int y, int x, int maxw, unsigned attr, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
+/* Draws chart g with its top-left cell at (y, x), each run of cells of one role as one string in
+ * attr_of(role); blank cells (role 0) are left as they are. */
+void widget_grid(int y, int x, const cellgrid *g, unsigned (*attr_of)(int role));
 /* Spaces from (y, x) over w columns. */
 void widget_clear(int y, int x, int w, unsigned attr);
 /* A frame around h x w cells at (y, x) with title on the top edge; focused frames stand out. */

@@ -297,82 +297,22 @@ void timeline_summary(const run_result *r, const device_info *d, char *a, size_t
 
 /* ---- the grid ---- */
 
-static void grid_new(timeline_grid *g, int w, int h)
-{
-	g->w = w > 0 ? w : 0;
-	g->h = h > 0 ? h : 0;
-	g->cell = xcalloc((size_t)g->w * g->h + 1, sizeof *g->cell);
-	g->role = xcalloc((size_t)g->w * g->h + 1, 1);
-	for (int i = 0; i < g->w * g->h; i++) strcpy(g->cell[i], " ");
-}
-
-void timeline_grid_free(timeline_grid *g)
-{
-	free(g->cell);
-	free(g->role);
-	g->cell = NULL;
-	g->role = NULL;
-	g->w = g->h = 0;
-}
-
-char *timeline_grid_line(const timeline_grid *g, int y)
-{
-	sb b = {0};
-	sb_add(&b, "");
-	for (int x = 0; y >= 0 && y < g->h && x < g->w; x++) sb_add(&b, g->cell[y * g->w + x]);
-	char *s = sb_take(&b);
-	rtrim(s);
-	return s;
-}
-
-static void put(timeline_grid *g, int y, int x, const char *glyph, timeline_role role)
-{
-	if (y < 0 || y >= g->h || x < 0 || x >= g->w) return;
-	strfmt(g->cell[y * g->w + x], sizeof g->cell[0], "%s", glyph);
-	g->role[y * g->w + x] = (unsigned char)role;
-}
-
-/* Bytes of the UTF-8 character at s (1 for a stray byte). */
-static int u8len(const char *s)
-{
-	unsigned char b = (unsigned char)*s;
-	int n = b < 0x80 ? 1 : (b >> 5) == 6 ? 2 : (b >> 4) == 14 ? 3 : (b >> 3) == 30 ? 4 : 1;
-	for (int i = 1; i < n; i++) if (((unsigned char)s[i] & 0xC0) != 0x80) return 1;
-	return n;
-}
-
-
-/* Writes text from (y, x), one character a cell (control characters as '?'), at most maxw cells;
- * returns the cells written. */
-static int put_text(timeline_grid *g, int y, int x, int maxw, const char *s, timeline_role role)
-{
-	int i = 0;
-	for (char ch[5]; *s && i < maxw; i++) {
-		int k = u8len(s);
-		memcpy(ch, s, (size_t)k);
-		ch[k] = 0;
-		unsigned char c0 = (unsigned char)ch[0];
-		put(g, y, x + i, c0 < 0x20 || c0 == 0x7f || (k == 2 && c0 == 0xC2 && (unsigned char)ch[1] < 0xA0) ? "?" : ch, role);
-		s += k;
-	}
-	return i;
-}
 
 /* The words of s wrapped at w columns from row y (g NULL: only counted); returns the rows used. */
-static int wrap_text(timeline_grid *g, int y, int w, const char *s, timeline_role role)
+static int wrap_text(cellgrid *g, int y, int w, const char *s, timeline_role role)
 {
 	int x = 0, rows = *s ? 1 : 0;
 	while (*s) {
 		while (*s == ' ') s++;
 		if (!*s) break;
 		int n = 0, cols = 0;
-		while (s[n] && s[n] != ' ') { cols++; n += u8len(s + n); }
+		while (s[n] && s[n] != ' ') { cols++; n += cellgrid_u8len(s + n); }
 		if (x && x + 1 + cols > w) { y++; rows++; x = 0; }
 		else if (x) x++;
 		char word[256];
 		strfmt(word, sizeof word, "%.*s", n, s);
 		int put_n = cols < w - x ? cols : w - x;
-		if (g) put_text(g, y, x, put_n, word, role);
+		if (g) cellgrid_text(g, y, x, put_n, word, role);
 		x += put_n;
 		s += n;
 	}
@@ -462,7 +402,7 @@ int timeline_height(const run_result *r, const device_info *d, int w)
 
 /* A row of spans: each cell to the step that covers most of it; a step that got no cell (narrower
  * than a cell, or beaten to it) takes its middle cell, or one beside it, from a step that has more. */
-static void draw_row(timeline_grid *g, const tl_ctx *c, int row, int y, int px0, int pw, double dt, const tl_glyphs *gl)
+static void draw_row(cellgrid *g, const tl_ctx *c, int row, int y, int px0, int pw, double dt, const tl_glyphs *gl)
 {
 	int *owner = xcalloc((size_t)pw, sizeof *owner), *cells = xcalloc((size_t)c->nsp + 1, sizeof *cells);
 	double *best = xcalloc((size_t)pw, sizeof *best);
@@ -501,7 +441,7 @@ static void draw_row(timeline_grid *g, const tl_ctx *c, int row, int y, int px0,
 		}
 	}
 	for (int x = 0; x < pw; x++)
-		if (owner[x] >= 0) put(g, y, px0 + x, gl->kind[c->sp[owner[x]].k], timeline_role_of(c->sp[owner[x]].k));
+		if (owner[x] >= 0) cellgrid_put(g, y, px0 + x, gl->kind[c->sp[owner[x]].k], timeline_role_of(c->sp[owner[x]].k));
 	free(owner);
 	free(cells);
 	free(best);
@@ -509,17 +449,17 @@ static void draw_row(timeline_grid *g, const tl_ctx *c, int row, int y, int px0,
 
 /* The overlap row: a mark under every cell that a host copy and a kernel share for half of it or
  * more, and under the middle of an overlap narrower than that. */
-static void draw_overlap(timeline_grid *g, const tl_ctx *c, int y, int px0, int pw, double dt, const tl_glyphs *gl)
+static void draw_overlap(cellgrid *g, const tl_ctx *c, int y, int px0, int pw, double dt, const tl_glyphs *gl)
 {
 	for (int i = 0; i < c->nov; i++) {
 		double a = c->ov[i][0], b = c->ov[i][1];
 		int x0 = (int)floor(a / dt), x1 = (int)ceil(b / dt) - 1, marked = 0;
 		for (int x = x0 < 0 ? 0 : x0; x <= x1 && x < pw; x++) {
 			double cov = (b < (x + 1) * dt ? b : (x + 1) * dt) - (a > x * dt ? a : x * dt);
-			if (cov >= dt / 2) { put(g, y, px0 + x, gl->overlap, TLR_OVERLAP); marked++; }
+			if (cov >= dt / 2) { cellgrid_put(g, y, px0 + x, gl->overlap, TLR_OVERLAP); marked++; }
 		}
 		int xm = (int)floor((a + b) / 2 / dt);
-		if (!marked) put(g, y, px0 + (xm < pw ? xm : pw - 1), gl->overlap, TLR_OVERLAP);
+		if (!marked) cellgrid_put(g, y, px0 + (xm < pw ? xm : pw - 1), gl->overlap, TLR_OVERLAP);
 	}
 }
 
@@ -530,32 +470,32 @@ static double tick_step(double tmax, int pw)
 	return (f <= 1 ? 1 : f <= 2 ? 2 : f <= 5 ? 5 : 10) * mag;
 }
 
-static void draw_axis(timeline_grid *g, int y, int px0, int pw, double tmax, const tl_glyphs *gl)
+static void draw_axis(cellgrid *g, int y, int px0, int pw, double tmax, const tl_glyphs *gl)
 {
 	double dt = tmax / pw, step = tick_step(tmax, pw);
 	int dec = step >= 1 ? 0 : (int)ceil(-log10(step) - 1e-9);
-	put(g, y, px0 - 1, gl->corner, TLR_AXIS);
-	for (int x = 0; x < pw; x++) put(g, y, px0 + x, gl->haxis, TLR_AXIS);
-	put_text(g, y + 1, 0, px0 - 1, "ms", TLR_DIM);
+	cellgrid_put(g, y, px0 - 1, gl->corner, TLR_AXIS);
+	for (int x = 0; x < pw; x++) cellgrid_put(g, y, px0 + x, gl->haxis, TLR_AXIS);
+	cellgrid_text(g, y + 1, 0, px0 - 1, "ms", TLR_DIM);
 	int right = px0 - 1;                      /* the first free column for a label */
 	for (int k = 0;; k++) {
 		double t = k * step;
 		if (t > tmax * (1 + 1e-9)) break;
 		int x = (int)(t / dt);
 		if (x > pw - 1) x = pw - 1;
-		put(g, y, px0 + x, gl->tick, TLR_AXIS);
+		cellgrid_put(g, y, px0 + x, gl->tick, TLR_AXIS);
 		char label[32];
 		strfmt(label, sizeof label, "%.*f", k ? dec : 0, t);
 		int len = (int)strlen(label), at = px0 + x;
 		if (at < right + 1 || at + len > g->w) continue;
-		put_text(g, y + 1, at, len, label, TLR_TEXT);
+		cellgrid_text(g, y + 1, at, len, label, TLR_TEXT);
 		right = at + len;
 	}
 }
 
 /* The glyphs of the kinds on the chart, and the overlap mark; in shorter words when the long ones
  * do not fit. */
-static void draw_legend(timeline_grid *g, const tl_ctx *c, int y, int ov_row, const tl_glyphs *gl)
+static void draw_legend(cellgrid *g, const tl_ctx *c, int y, int ov_row, const tl_glyphs *gl)
 {
 	static const char *const words[2][TL_KIND_COUNT + 1] = {
 		{ "h2d copy", "d2h copy", "d2d copy", "kernel", "memset", "copy and kernel at once" },
@@ -570,8 +510,8 @@ static void draw_legend(timeline_grid *g, const tl_ctx *c, int y, int ov_row, co
 	for (int i = 0, x = 0; i < n; i++) {
 		int k = shown[i], len = 2 + (int)strlen(words[v][k]);
 		if (x + len > g->w) return;
-		put(g, y, x, k == TL_KIND_COUNT ? gl->overlap : gl->kind[k], k == TL_KIND_COUNT ? TLR_OVERLAP : timeline_role_of((timeline_kind)k));
-		put_text(g, y, x + 2, len - 2, words[v][k], TLR_DIM);
+		cellgrid_put(g, y, x, k == TL_KIND_COUNT ? gl->overlap : gl->kind[k], k == TL_KIND_COUNT ? TLR_OVERLAP : timeline_role_of((timeline_kind)k));
+		cellgrid_text(g, y, x + 2, len - 2, words[v][k], TLR_DIM);
 		x += len + 2;
 	}
 }
@@ -593,7 +533,7 @@ static int clamp_first(int n, int rows, int first)
 /* The steps one per row from row y to the grid's end, from step first: number, kind, name, stream,
  * time, start, end (and a copy's bytes when wide); a row above and one below count the steps out
  * of view. */
-static void draw_steps(timeline_grid *g, const tl_ctx *c, int y, int first, const tl_glyphs *gl)
+static void draw_steps(cellgrid *g, const tl_ctx *c, int y, int first, const tl_glyphs *gl)
 {
 	const run_result *r = c->r;
 	int rows = g->h - y, n = c->st.nsteps, wide = g->w >= 96;
@@ -604,12 +544,12 @@ static void draw_steps(timeline_grid *g, const tl_ctx *c, int y, int first, cons
 	char line[256];
 	strfmt(line, sizeof line, "%3s %-8s %-*s %6s %9s %9s %9s%s", "#", "kind", nw, "name", "stream", "ms", "start", "end",
 	       wide ? "      bytes" : "");
-	put_text(g, y++, 0, g->w, line, TLR_DIM);
+	cellgrid_text(g, y++, 0, g->w, line, TLR_DIM);
 	rows--;
 	first = clamp_first(n, rows, first);
 	if (first > 0) {
 		strfmt(line, sizeof line, "%s %d step%s above", gl->ellipsis, first, first == 1 ? "" : "s");
-		put_text(g, y++, 4, g->w - 4, line, TLR_DIM);
+		cellgrid_text(g, y++, 4, g->w - 4, line, TLR_DIM);
 		rows--;
 	}
 	int show = n - first <= rows ? n - first : rows - 1;
@@ -618,27 +558,27 @@ static void draw_steps(timeline_grid *g, const tl_ctx *c, int y, int first, cons
 		timeline_kind k = timeline_kind_of(s);
 		char num[8], ms[24], a[24], b[24], bytes[32] = "";
 		strfmt(num, sizeof num, "%3d", i + 1);
-		put_text(g, y, 0, 3, num, TLR_TEXT);
-		put(g, y, 4, gl->kind[k], timeline_role_of(k));
-		put_text(g, y, 6, 6, timeline_kind_name(k), TLR_TEXT);
-		put_text(g, y, 13, nw, s->entry, TLR_TEXT);
+		cellgrid_text(g, y, 0, 3, num, TLR_TEXT);
+		cellgrid_put(g, y, 4, gl->kind[k], timeline_role_of(k));
+		cellgrid_text(g, y, 6, 6, timeline_kind_name(k), TLR_TEXT);
+		cellgrid_text(g, y, 13, nw, s->entry, TLR_TEXT);
 		fmt_ms(ms, sizeof ms, s->ms_median);
 		fmt_ms(a, sizeof a, s->start_ms);
 		fmt_ms(b, sizeof b, s->end_ms);
 		if (wide && s->bytes > 0) bytes_text(bytes, sizeof bytes, (double)s->bytes);
 		strfmt(line, sizeof line, "%6d %9s %9s %9s%s%10s", s->stream, ms, a, b, wide ? " " : "", bytes);
-		put_text(g, y, 13 + nw + 1, g->w - 14 - nw, line, TLR_TEXT);
+		cellgrid_text(g, y, 13 + nw + 1, g->w - 14 - nw, line, TLR_TEXT);
 	}
 	if (first + show < n) {
 		strfmt(line, sizeof line, "%s %d step%s more", gl->ellipsis, n - first - show, n - first - show == 1 ? "" : "s");
-		put_text(g, y, 4, g->w - 4, line, TLR_DIM);
+		cellgrid_text(g, y, 4, g->w - 4, line, TLR_DIM);
 	}
 }
 
-void timeline_render(const run_result *r, const device_info *d, int w, int h, int flags, int first, timeline_grid *g)
+void timeline_render(const run_result *r, const device_info *d, int w, int h, int flags, int first, cellgrid *g)
 {
 	const tl_glyphs *gl = flags & TIMELINE_UTF8 ? &utf8_glyphs : &ascii_glyphs;
-	grid_new(g, w, h);
+	cellgrid_init(g, w, h);
 	if (w < 1 || h < 1) return;
 	tl_ctx *c = xcalloc(1, sizeof *c);
 	ctx_init(c, r, d);
@@ -650,17 +590,17 @@ void timeline_render(const run_result *r, const device_info *d, int w, int h, in
 		for (int i = 0; i < L.rows; i++, y++) {
 			char label[16];
 			strfmt(label, sizeof label, "s%d", c->st.streams[i]);
-			put_text(g, y, 0, c->lw - 1, label, TLR_LABEL);
+			cellgrid_text(g, y, 0, c->lw - 1, label, TLR_LABEL);
 			draw_row(g, c, i, y, px0, pw, dt, gl);
 		}
 		if (L.hidden > 0) {
 			char note[96];
 			strfmt(note, sizeof note, "%s %d more stream%s (a taller window shows them)", gl->ellipsis, L.hidden,
 			       L.hidden == 1 ? "" : "s");
-			put_text(g, y++, 0, w, note, TLR_DIM);
+			cellgrid_text(g, y++, 0, w, note, TLR_DIM);
 		}
 		if (L.ov_row) {
-			put_text(g, y, 0, c->lw - 1, "both", TLR_LABEL);
+			cellgrid_text(g, y, 0, c->lw - 1, "both", TLR_LABEL);
 			draw_overlap(g, c, y++, px0, pw, dt, gl);
 		}
 		draw_axis(g, y, px0, pw, tmax, gl);
@@ -685,13 +625,13 @@ int timeline_first_step(const run_result *r, const device_info *d, int w, int h,
 
 void timeline_print(FILE *f, const run_result *r, const device_info *d, int w, int flags)
 {
-	timeline_grid g;
+	cellgrid g;
 	timeline_render(r, d, w, timeline_height(r, d, w), flags & ~TIMELINE_STEPS, 0, &g);
 	for (int y = 0; y < g.h; y++) {
-		char *line = timeline_grid_line(&g, y);
+		char *line = cellgrid_line(&g, y);
 		fputs(line, f);
 		fputc('\n', f);
 		free(line);
 	}
-	timeline_grid_free(&g);
+	cellgrid_free(&g);
 }

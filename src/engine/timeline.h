@@ -9,6 +9,7 @@
 #define CC_TIMELINE_H
 #include <stddef.h>
 #include <stdio.h>
+#include "cellgrid.h"
 #include "result.h"
 
 typedef enum { TL_H2D, TL_D2H, TL_D2D, TL_KERNEL, TL_MEMSET, TL_KIND_COUNT } timeline_kind;
@@ -79,31 +80,23 @@ typedef enum {
 /* The role that draws kind k. */
 timeline_role timeline_role_of(timeline_kind k);
 
-typedef struct {
-	int w, h;
-	char (*cell)[5];          /* one glyph of one column per cell, UTF-8 */
-	unsigned char *role;      /* timeline_role per cell */
-} timeline_grid;
 
 /* Flags: UTF-8 glyphs (else ASCII); the rows left under the chart filled with a list of the steps. */
 enum { TIMELINE_UTF8 = 1, TIMELINE_STEPS = 2 };
 
 /* Rows the chart of r needs at width w with nothing left out (the steps list not counted). */
 int timeline_height(const run_result *r, const device_info *d, int w);
-/* Renders r into a new w x h grid (free with timeline_grid_free): a row per stream ("s1"), each step
+/* Renders r into a new w x h grid (free with cellgrid_free): a row per stream ("s1"), each step
  * a span of its kind's glyph (one cell at least, where a cell is to be had), on more than one stream
  * a row marking where a host copy and a kernel run at once, the time axis in ms, the glyphs' legend
  * and the summary. When h is short the legend goes first, then the overlap row, then the last
  * streams (a note says how many); under 30 columns or with no timed step, the summary alone. With
  * TIMELINE_STEPS the list of the steps starts at step first (from 0; clamped), a line above and
  * below it counting those out of view. */
-void timeline_render(const run_result *r, const device_info *d, int w, int h, int flags, int first, timeline_grid *g);
+void timeline_render(const run_result *r, const device_info *d, int w, int h, int flags, int first, cellgrid *g);
 /* The step the list of the steps starts at when r is rendered at w x h with TIMELINE_STEPS and first:
  * first clamped so that the last page ends at the last step (for scrolling). */
 int timeline_first_step(const run_result *r, const device_info *d, int w, int h, int first);
-void timeline_grid_free(timeline_grid *g);
-/* Row y as text (a new string), trailing blanks dropped. */
-char *timeline_grid_line(const timeline_grid *g, int y);
 /* Renders r at width w and its own height and prints every line to f. */
 void timeline_print(FILE *f, const run_result *r, const device_info *d, int w, int flags);
 #endif
