@@ -347,8 +347,8 @@ static void footer_timing(FILE *f, const lesson *l, score_metric m, const device
 	if (!rows) return;
 	fprintf(f, "Method: CUDA events around each repetition, after a warm-up (3 runs and 25 ms at least); medians over the\n"
 	           "repetitions; outputs poisoned before each");
-	if (pairs) fprintf(f, "; a stage and its pair alternate (stage pair pair stage ...), each pair giving\n"
-	                      "the ratio pair time / stage time (above 1: the stage is faster)");
+	if (pairs) fprintf(f, ";\na stage and its pair alternate (stage pair pair stage ...), each pair giving the ratio pair time / stage\n"
+	                      "time (above 1: the stage is faster)");
 	if (flush == 1) fprintf(f, ";\nL2 flushed before each repetition, outside the events, by writing %.0f MB (2x its size)", 2 * d->l2_bytes / 1e6);
 	else if (flush == 0) fprintf(f, ";\nL2 not flushed apart: the outputs' poisoning writes at least twice its size before each repetition");
 	else if (flush == 2) fprintf(f, ";\nL2 flushed before each repetition (2x its size, outside the events) where the outputs' poisoning writes less");
