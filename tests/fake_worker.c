@@ -110,7 +110,8 @@ static int read_request(char *what, size_t n)
 		char key[32];
 		unsigned long len;
 		if (sscanf(line, "%31s %lu", key, &len) < 2 ||
-		    (strcmp(key, "plan") && strcmp(key, "ref_plan") && strcmp(key, "cubin") && strcmp(key, "ref_cubin") && strcmp(key, "pair_cubin"))) continue;
+		    (strcmp(key, "plan") && strcmp(key, "ref_plan") && strcmp(key, "cubin") && strcmp(key, "ref_cubin") && strcmp(key, "pair_cubin") &&
+		     strcmp(key, "pair_plan"))) continue;
 		char *data = malloc(len + 1);
 		if (!data || fread(data, 1, len, stdin) != len || getchar() != '\n') { free(data); return 0; }
 		data[len] = 0;

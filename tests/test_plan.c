@@ -592,6 +592,40 @@ static void test_baseline(void **state)
 	plan_free(&p);
 }
 
+/* The inputs in words (a bench's "Inputs:" line): buffers filled alike named together, outputs and
+ * scratch left out, the seed only with something random, and the text cut to the room given. */
+static void test_inputs_text(void **state)
+{
+	(void)state;
+	plan_buffer b[] = {
+		{ .name = "A", .type = DT_F32, .init = INIT_RANDOM, .a = -1, .b = 1 },
+		{ .name = "C", .type = DT_F32, .output = 1 },
+		{ .name = "idx", .type = DT_I32, .init = INIT_IOTA },
+		{ .name = "B", .type = DT_F32, .init = INIT_RANDOM, .a = -1, .b = 1 },
+		{ .name = "s", .type = DT_I32, .init = INIT_RANDOM, .a = 0, .b = 9 },
+		{ .name = "w", .type = DT_F32, .init = INIT_EXPR },
+		{ .name = "k", .type = DT_BF16, .init = INIT_CONSTANT, .a = 2.5 },
+		{ .name = "tmp", .type = DT_F32, .scratch = 1 },
+		{ .name = "h", .type = DT_F16, .init = INIT_RANDOM, .a = -1, .b = 1 },
+	};
+	plan p = { .buffers = b, .nbuffers = 9 };
+	char out[512];
+	plan_inputs_text(&p, 7, out, sizeof out);
+	assert_string_equal(out, "A, B: f32, uniform in [-1, 1]; idx: i32, 0, 1, 2, ... (the index); s: i32, uniform integers in [0, 9]; "
+	                         "w: f32, from its init expression; k: bf16, every element 2.5; h: f16, uniform in [-1, 1]; seed 7");
+	p.nbuffers = 3;   /* A, C, idx */
+	b[0].init = INIT_ZERO;
+	plan_inputs_text(&p, 7, out, sizeof out);
+	assert_string_equal(out, "A: f32, zero; idx: i32, 0, 1, 2, ... (the index)");   /* nothing random: no seed */
+	p.nbuffers = 2;
+	b[0].output = 1;
+	plan_inputs_text(&p, 7, out, sizeof out);
+	assert_string_equal(out, "no inputs");
+	b[0] = (plan_buffer){ .name = "A", .type = DT_F32, .init = INIT_RANDOM, .a = -1, .b = 1 };
+	plan_inputs_text(&p, 18446744073709551557ULL, out, 12);
+	assert_string_equal(out, "A: f32, uni");   /* cut to the room, terminated */
+}
+
 static void test_setting_parse(void **state)
 {
 	(void)state;
@@ -1077,7 +1111,7 @@ int main(void)
 		cmocka_unit_test(test_arg_abi), cmocka_unit_test(test_v2_plan),
 		cmocka_unit_test(test_defaults),      cmocka_unit_test(test_overrides),
 		cmocka_unit_test(test_refusals),      cmocka_unit_test(test_grid_limits),
-		cmocka_unit_test(test_baseline),      cmocka_unit_test(test_setting_parse),
+		cmocka_unit_test(test_baseline),      cmocka_unit_test(test_setting_parse), cmocka_unit_test(test_inputs_text),
 		cmocka_unit_test(test_tensormaps),   cmocka_unit_test(test_occupancy_values),
 		cmocka_unit_test(test_bandwidth),
 		cmocka_unit_test(test_refusal_numbers), cmocka_unit_test(test_find_fit),

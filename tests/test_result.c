@@ -36,6 +36,14 @@ static void sample(run_result *r)
 	                                   { { "pct_attainable_bw", 101.2 } } };
 	r->findings.f[1] = (diag_finding){ "x", DIAG_INFO, "", "y: a \"quoted\" word", 0, { { "", 0 } } };
 	r->log = strdup("kernels/x.cu(5): error: expected a \";\"\n  }\n  ^\n");
+	/* fair timing: the pair, the clocks (the pair's FLOP/cycle left unmeasured), the flush, the inputs */
+	strcpy(r->pair, "baseline");
+	r->pair_ratio = 1.0234; r->pair_ratio_p20 = 1.01; r->pair_ratio_p80 = 1.04; r->pair_ms_median = 1.5574;
+	r->sm_clock_mhz = 1755; r->sm_clock_min_mhz = 1740; r->sm_clock_max_mhz = 1980; r->pair_sm_clock_mhz = 1762.5;
+	r->flop_per_cycle_sm = 3022.75;
+	strcpy(r->clock_note, "a \"note\"\twith a tab");
+	r->l2_flush = 1;
+	strcpy(r->inputs, "A, B: f32, uniform in [-1, 1]; seed 18446744073709551557");
 }
 
 static void assert_same(const run_result *a, const run_result *b)
@@ -57,6 +65,15 @@ static void assert_same(const run_result *a, const run_result *b)
 	assert_true(a->achieved_occupancy == b->achieved_occupancy && a->dram_bytes_read == b->dram_bytes_read);
 	assert_true(a->dram_bytes_write == b->dram_bytes_write);   /* -1: not measured */
 	assert_string_equal(a->stalls, b->stalls);
+	assert_string_equal(a->pair, b->pair);
+	assert_true(a->pair_ratio == b->pair_ratio && a->pair_ratio_p20 == b->pair_ratio_p20 && a->pair_ratio_p80 == b->pair_ratio_p80);
+	assert_true(a->pair_ms_median == b->pair_ms_median);
+	assert_true(a->sm_clock_mhz == b->sm_clock_mhz && a->sm_clock_min_mhz == b->sm_clock_min_mhz && a->sm_clock_max_mhz == b->sm_clock_max_mhz);
+	assert_true(a->pair_sm_clock_mhz == b->pair_sm_clock_mhz && a->flop_per_cycle_sm == b->flop_per_cycle_sm);
+	assert_true(a->pair_flop_per_cycle_sm == b->pair_flop_per_cycle_sm);   /* -1: not measured */
+	assert_string_equal(a->clock_note, b->clock_note);
+	assert_int_equal(a->l2_flush, b->l2_flush);
+	assert_string_equal(a->inputs, b->inputs);
 	assert_int_equal(a->findings.n, b->findings.n);   /* the text form keeps rule, severity and text */
 	for (int i = 0; i < a->findings.n; i++) {
 		assert_string_equal(a->findings.f[i].rule, b->findings.f[i].rule);
@@ -433,6 +450,40 @@ static void test_steps_round_trip(void **state)
 	assert_same_steps(&a, &b);
 }
 
+/* A recording made before the clock, the flush and the inputs were recorded: those read back as not
+ * measured (-1, ""), never as 0 MHz or "no flush needed". */
+static void test_replay_older_record(void **state)
+{
+	(void)state;
+	char path[] = "/tmp/cc-test-replay-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	FILE *f = fdopen(fd, "w");
+	fputs("{\"device\": {\"present\": 1, \"sm_count\": 132},\n\"results\": [{\"lesson\": \"bandwidth\", \"stage\": \"coalesced\", "
+	      "\"status\": \"ok\", \"settings\": \"BLOCK=256\", \"reps\": 10, \"ms_median\": 0.5, \"pair_ratio\": 0}]}\n", f);
+	fclose(f);
+	char err[512];
+	replay *rp = replay_load(path, err, sizeof err);
+	assert_non_null(rp);
+	lesson_stage st = { .id = "coalesced" };
+	lesson l = { .id = "bandwidth", .stages = &st, .nstages = 1 };
+	engine_job j = { .lesson = &l, .stage = 0 };
+	plan_var v = { "BLOCK", { .kind = EXPR_INT, .i = 256 } };
+	plan p = { .vars = &v, .nvars = 1 };
+	run_result b;
+	run_result_init(&b);
+	assert_int_equal(replay_answer(rp, &j, &p, &b), 0);
+	assert_true(b.ms_median == 0.5);
+	assert_true(b.sm_clock_mhz == -1 && b.sm_clock_min_mhz == -1 && b.sm_clock_max_mhz == -1 && b.pair_sm_clock_mhz == -1);
+	assert_true(b.flop_per_cycle_sm == -1 && b.pair_flop_per_cycle_sm == -1);
+	assert_int_equal(b.l2_flush, -1);
+	assert_string_equal(b.pair, "");
+	assert_string_equal(b.inputs, "");
+	replay_free(rp);
+	run_result_clear(&b);
+	unlink(path);
+}
+
 static void test_replay_errors(void **state)
 {
 	(void)state;
@@ -455,7 +506,7 @@ int main(void)
 		cmocka_unit_test(test_field_set_errors),
 		cmocka_unit_test(test_escape),
 		cmocka_unit_test(test_json_replay_round_trip), cmocka_unit_test(test_json_string_controls),
-		cmocka_unit_test(test_replay_errors),
+		cmocka_unit_test(test_replay_errors), cmocka_unit_test(test_replay_older_record),
 		cmocka_unit_test(test_findings_text),
 		cmocka_unit_test(test_json_findings),
 		cmocka_unit_test(test_copy_named),

@@ -37,8 +37,9 @@ static const char usage_text[] =
 	"       cudaclimb run LESSON/STAGE [--set NAME=VALUE]... [--json] [--hotspots]\n"
 	"                                               compile, check and time one stage (or LESSON/baseline);\n"
 	"                                               names in any case, STAGE by name or number, LESSON STAGE too\n"
-	"       cudaclimb bench LESSON [--set NAME=VALUE]... [--json]\n"
-	"                                               every stage and the baseline, as a table\n"
+	"       cudaclimb bench LESSON [--stage S[,S...]] [--set NAME=VALUE]... [--json]\n"
+	"                                               every stage (or those named) and the baseline, as a table;\n"
+	"                                               each stage timed in alternating pairs with the baseline\n"
 	"       cudaclimb check [--arch sm_80,sm_90]    load every lesson, compile every stage (no GPU needed)\n"
 	"       cudaclimb device                        the GPU, its peaks and where each number comes from\n"
 	"\n"
@@ -123,7 +124,7 @@ static int is_command(const char *word)
 static int parse(cli *c, int argc, char **argv)
 {
 	enum { O_LESSONS = 256, O_GPU, O_ARCH, O_SET, O_JSON, O_TIMEOUT, O_SEED, O_REPS, O_NOCOUNT, O_REPLAY, O_NOCOLOR, O_ASCII, O_FRAMES, O_WORK, O_SASS, O_PTX, O_COURSE, O_GROUP, O_HTML, O_CSV,
-	       O_RUNNER, O_REMOTE_WORKER, O_SLURM_PARTITION, O_SLURM_GRES, O_SLURM_TIME, O_SLURM_ACCOUNT, O_ROOFLINE, O_HOTSPOTS };
+	       O_RUNNER, O_REMOTE_WORKER, O_SLURM_PARTITION, O_SLURM_GRES, O_SLURM_TIME, O_SLURM_ACCOUNT, O_ROOFLINE, O_HOTSPOTS, O_STAGE };
 	static const struct option opts[] = {
 		{ "lessons", 1, 0, O_LESSONS }, { "gpu", 1, 0, O_GPU }, { "arch", 1, 0, O_ARCH }, { "set", 1, 0, O_SET },
 		{ "json", 0, 0, O_JSON }, { "timeout", 1, 0, O_TIMEOUT }, { "seed", 1, 0, O_SEED }, { "reps", 1, 0, O_REPS },
@@ -132,7 +133,7 @@ static int parse(cli *c, int argc, char **argv)
 		{ "course", 1, 0, O_COURSE }, { "group", 1, 0, O_GROUP }, { "html", 1, 0, O_HTML }, { "csv", 0, 0, O_CSV },
 		{ "runner", 1, 0, O_RUNNER }, { "remote-worker", 1, 0, O_REMOTE_WORKER }, { "slurm-partition", 1, 0, O_SLURM_PARTITION },
 		{ "slurm-gres", 1, 0, O_SLURM_GRES }, { "slurm-time", 1, 0, O_SLURM_TIME }, { "slurm-account", 1, 0, O_SLURM_ACCOUNT },
-		{ "roofline", 0, 0, O_ROOFLINE }, { "hotspots", 0, 0, O_HOTSPOTS }, { "help", 0, 0, 'h' }, { "version", 0, 0, 'V' }, { 0, 0, 0, 0 },
+		{ "roofline", 0, 0, O_ROOFLINE }, { "hotspots", 0, 0, O_HOTSPOTS }, { "stage", 1, 0, O_STAGE }, { "help", 0, 0, 'h' }, { "version", 0, 0, 'V' }, { 0, 0, 0, 0 },
 	};
 	c->eo.gpu = -1;
 	opterr = 0;
@@ -149,6 +150,7 @@ static int parse(cli *c, int argc, char **argv)
 		case O_CSV: c->csv = 1; break;
 		case O_ROOFLINE: c->roofline = 1; break;
 		case O_HOTSPOTS: c->hotspots = 1; break;
+		case O_STAGE: c->bench_stages = optarg; break;
 		case O_PTX: c->code = SHOW_PTX; break;
 		case O_GPU:
 			c->eo.ngpus = 0;
@@ -465,7 +467,8 @@ static void listener(void *ctx, int id, job_phase ph, const char *note, const ru
  * tunable only some stages have is left out of the rest. */
 static engine_job stage_job(cli *c, const lesson *l, int stage, int bench)
 {
-	engine_job j = { .lesson = l, .stage = stage, .counters = 1, .hotspots = c->hotspots && !bench && stage >= 0 };
+	engine_job j = { .lesson = l, .stage = stage, .counters = 1, .hotspots = c->hotspots && !bench && stage >= 0,
+	                 .pair_baseline = bench && stage >= 0 && l->baseline };   /* the fair comparison: README "How the times are taken" */
 	for (int k = 0; k < c->nsets; k++)
 		if (!bench || lesson_find_param(l, c->sets[k].name) || (stage >= 0 && lesson_find_tunable(&l->stages[stage], c->sets[k].name)))
 			j.sets[j.nsets++] = c->sets[k];
@@ -648,7 +651,9 @@ static int cmd_run(cli *c, engine *e)
 	if (too_many(c, 1, "LESSON/STAGE")) return EXIT_USAGE;
 	const lesson *l;
 	int stage;
-	int r = find_stage(e, c->args[1], &l, &stage);
+	char spec[192];
+	if (c->bench_stages) strfmt(spec, sizeof spec, "%s/%s", c->args[1], c->bench_stages);   /* run LESSON --stage S */
+	int r = find_stage(e, c->bench_stages ? spec : c->args[1], &l, &stage);
 	if (!r && c->hotspots && stage < 0) return usage_error("--hotspots: the baseline is a library call, with no code of ours to sample%s", "");
 	return r ? r : run_stages(c, e, l, &stage, 1);
 }
@@ -666,7 +671,18 @@ static int cmd_bench(cli *c, engine *e)
 	/* The baseline first, so that every stage's row can show its ratio to it. */
 	int *stages = xcalloc((size_t)l->nstages + 1, sizeof *stages), n = 0;
 	if (l->baseline) stages[n++] = -1;
-	for (int i = 0; i < l->nstages; i++) stages[n++] = i;
+	if (!c->bench_stages) for (int i = 0; i < l->nstages; i++) stages[n++] = i;
+	for (const char *p = c->bench_stages; p && *p;) {   /* --stage a,b: those, in the order given */
+		size_t k = strcspn(p, ",");
+		char id[64];
+		strfmt(id, sizeof id, "%.*s", (int)k, p);
+		int s = lesson_stage_index(l, id);
+		if (s < 0) { free(stages); return usage_error("--stage: no stage '%s' in this lesson", id); }
+		int seen = 0;
+		for (int i = 0; i < n; i++) seen |= stages[i] == s;
+		if (!seen && n <= l->nstages) stages[n++] = s;
+		p += k + (p[k] == ',');
+	}
 	int r = run_stages(c, e, l, stages, n);
 	free(stages);
 	return r;

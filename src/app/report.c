@@ -298,6 +298,69 @@ static void footer_counters(FILE *f, const run_result *rs, int n)
 	}
 }
 
+/* "1.020x [1.010, 1.030]": the per-pair ratio's median, p20 and p80; "-" without a pair. */
+static const char *pair_text(char *buf, size_t n, const run_result *r)
+{
+	if (r->pair_ratio > 0) strfmt(buf, n, "%.3fx [%.3f, %.3f]", r->pair_ratio, r->pair_ratio_p20, r->pair_ratio_p80);
+	else strfmt(buf, n, "-");
+	return buf;
+}
+
+/* A clock or FLOP/cycle figure, "-" when not measured (-1). */
+static const char *opt_text(char *buf, size_t n, const char *fmt, double v)
+{
+	if (v > 0) strfmt(buf, n, fmt, v);
+	else strfmt(buf, n, "-");
+	return buf;
+}
+
+/* The timing of each timed run: its metric beside its SM clock and FLOP per cycle per SM, and, where a
+ * pair was timed with it, the ratio per pair and the pair's own time, clock and FLOP/cycle; then how the
+ * times were taken (README "How the times are taken") and the inputs. */
+static void footer_timing(FILE *f, const lesson *l, score_metric m, const device_info *d, const run_result *rs, int n)
+{
+	int rows = 0, flush = -1, pairs = 0, clocked = 0;
+	const run_result *first = NULL;
+	for (int i = 0; i < n; i++) {
+		const run_result *r = &rs[i];
+		if (r->status != RUN_OK || !r->reps) continue;
+		if (!rows++) {
+			first = r;
+			fprintf(f, "\nTiming (FLOP/cyc: per SM per cycle; pair: what was timed alternately with the stage):\n");
+			fprintf(f, "%-14s %4s %9s %18s %9s  %-8s %-26s %9s %6s %9s\n", "stage", "reps", m == SCORE_GFLOPS ? "TFLOP/s" : "GB/s",
+			        "SM MHz (min-max)", "FLOP/cyc", "pair", "pair/this per pair [p20,p80]", "pair ms", "MHz", "FLOP/cyc");
+		}
+		char v[24], clk[40] = "-", fpc[24], pr[48], pms[24], pmhz[16], pfpc[24];
+		strfmt(v, sizeof v, m == SCORE_GFLOPS ? "%.1f" : "%.0f", m == SCORE_GFLOPS ? r->gflops / 1000 : r->gbps);
+		if (r->sm_clock_mhz > 0) strfmt(clk, sizeof clk, "%.0f (%.0f-%.0f)", r->sm_clock_mhz, r->sm_clock_min_mhz, r->sm_clock_max_mhz);
+		fput_clean(f, r->stage);
+		fprintf(f, "%*s %4d %9s %18s %9s  ", 14 - (int)strlen(r->stage) > 0 ? 14 - (int)strlen(r->stage) : 0, "", r->reps, v, clk,
+		        opt_text(fpc, sizeof fpc, "%.1f", r->flop_per_cycle_sm));
+		fput_clean(f, r->pair[0] ? r->pair : "-");
+		fprintf(f, "%*s %-26s %9s %6s %9s\n", 8 - (int)strlen(r->pair[0] ? r->pair : "-") > 0 ? 8 - (int)strlen(r->pair[0] ? r->pair : "-") : 0, "",
+		        pair_text(pr, sizeof pr, r), opt_text(pms, sizeof pms, "%.4f", r->pair_ms_median),
+		        opt_text(pmhz, sizeof pmhz, "%.0f", r->pair_sm_clock_mhz), opt_text(pfpc, sizeof pfpc, "%.1f", r->pair_flop_per_cycle_sm));
+		if (r->l2_flush >= 0) flush = flush < 0 ? r->l2_flush : flush != r->l2_flush ? 2 : flush;
+		pairs += r->pair_ratio > 0;
+		clocked += r->sm_clock_mhz > 0;
+	}
+	if (!rows) return;
+	fprintf(f, "Method: CUDA events around each repetition, after a warm-up (3 runs and 25 ms at least); medians over the\n"
+	           "repetitions; outputs poisoned before each");
+	if (pairs) fprintf(f, ";\na stage and its pair alternate (stage pair pair stage ...), each pair giving the ratio pair time / stage\n"
+	                      "time (above 1: the stage is faster)");
+	if (flush == 1) fprintf(f, ";\nL2 flushed before each repetition, outside the events, by writing %.0f MB (2x its size)", 2 * d->l2_bytes / 1e6);
+	else if (flush == 0) fprintf(f, ";\nL2 not flushed apart: the outputs' poisoning writes at least twice its size before each repetition");
+	else if (flush == 2) fprintf(f, ";\nL2 flushed before each repetition (2x its size, outside the events) where the outputs' poisoning writes less");
+	if (clocked) fprintf(f, ";\nSM clock read through NVML once each repetition has started, before waiting for its end");
+	if (clocked && l->flops.e) fprintf(f, ";\nFLOP/cycle = the model's flops / (median time x median SM clock x %d SMs)", d->sm_count);
+	fputs(".\n", f);
+	if (!clocked)
+		for (int i = 0; i < n; i++)
+			if (rs[i].clock_note[0]) { fput_clean(f, rs[i].clock_note); fputc('\n', f); break; }
+	if (first->inputs[0]) { fputs("Inputs: ", f); fput_clean(f, first->inputs); fputs(".\n", f); }
+}
+
 /* "Fastest stage: warptile at 30.4 TFLOP/s (45.4% of the FP32 peak), 0.72x the baseline (...)". */
 static void footer_fastest(FILE *f, const lesson *l, score_metric m, const run_result *rs, int n)
 {
@@ -320,6 +383,8 @@ static void footer_fastest(FILE *f, const lesson *l, score_metric m, const run_r
 		fput_clean(f, l->baseline ? l->baseline->title : "baseline");
 		fputs(") in the same run", f);
 	}
+	char pr[48];
+	if (!strcmp(best->pair, "baseline") && best->pair_ratio > 0) fprintf(f, "; %s per pair, timed alternately", pair_text(pr, sizeof pr, best));
 	fputs(".\n", f);
 }
 
@@ -327,10 +392,11 @@ void report_footer(FILE *f, const lesson *l, score_metric m, const device_info *
 {
 	footer_notes(f, d, rs, n);
 	footer_counters(f, rs, n);
+	footer_timing(f, l, m, d, rs, n);
 	footer_fastest(f, l, m, rs, n);
 	if (n && rs[0].reps) {
 		const lesson_expr *model = m == SCORE_GFLOPS ? &l->flops : &l->bytes;
-		fprintf(f, "\n%s counts the lesson's model (%s %s); median of timed runs with CUDA events after warm-up, outputs poisoned before each.\n",
+		fprintf(f, "\n%s counts the lesson's model (%s %s).\n",
 		        score_unit(m), model->e ? expr_source(model->e) : "?", m == SCORE_GFLOPS ? "flops" : "bytes");
 		fprintf(f, "Peaks (%%peak is of the %s): theoretical %.0f GB/s (", peak_phrase(l, m),
 		        d->bw_theoretical_gbps);

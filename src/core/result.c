@@ -19,7 +19,11 @@ const field run_result_fields[] = {
 	R(kernel_ms, FT_DBL), R(bound_ms, FT_DBL), R(checked, FT_INT), R(passed, FT_INT),
 	R(max_abs_err, FT_DBL), R(max_rel_err, FT_DBL), R(bad_count, FT_I64), R(first_bad, FT_I64),
 	R(nan_count, FT_I64), R(unwritten, FT_I64), R(issue, FT_STR), R(seed, FT_U64), R(pair_ms_median, FT_DBL),
-	R(pair_ratio, FT_DBL), R(pair_ratio_p20, FT_DBL), R(pair_ratio_p80, FT_DBL), R(achieved_occupancy, FT_DBL), R(dram_bytes_read, FT_DBL),
+	R(pair_ratio, FT_DBL), R(pair_ratio_p20, FT_DBL), R(pair_ratio_p80, FT_DBL),
+	R(pair, FT_STR), R(sm_clock_mhz, FT_DBL), R(sm_clock_min_mhz, FT_DBL), R(sm_clock_max_mhz, FT_DBL),
+	R(pair_sm_clock_mhz, FT_DBL), R(flop_per_cycle_sm, FT_DBL), R(pair_flop_per_cycle_sm, FT_DBL),
+	R(clock_note, FT_STR), R(l2_flush, FT_INT), R(inputs, FT_STR),
+	R(achieved_occupancy, FT_DBL), R(dram_bytes_read, FT_DBL),
 	R(dram_bytes_write, FT_DBL), R(dram_pct, FT_DBL), R(l1_hit_pct, FT_DBL), R(l2_hit_pct, FT_DBL),
 	R(smem_conflicts_ld, FT_DBL), R(smem_conflicts_st, FT_DBL), R(warp_efficiency, FT_DBL),
 	R(branch_uniform_pct, FT_DBL), R(sm_pct, FT_DBL), R(tensor_pct, FT_DBL),
@@ -183,6 +187,9 @@ void run_result_init(run_result *r)
 	                  &r->warp_efficiency, &r->branch_uniform_pct, &r->sm_pct, &r->tensor_pct,
 	                  &r->warp_efficiency_pred_on, &r->tensor_inst, &r->tensor_sass, &r->smem_wavefronts, &r->l1_pct, &r->gld_sectors_per_request };
 	for (size_t i = 0; i < sizeof neg / sizeof neg[0]; i++) *neg[i] = -1;
+	r->sm_clock_mhz = r->sm_clock_min_mhz = r->sm_clock_max_mhz = r->pair_sm_clock_mhz = -1;
+	r->flop_per_cycle_sm = r->pair_flop_per_cycle_sm = -1;
+	r->l2_flush = -1;
 }
 
 void run_result_clear(run_result *r)

@@ -99,6 +99,16 @@ typedef struct {
 	/* pair: the stage's own kernel timed in the same run, repetitions alternating with this one */
 	double pair_ms_median;          /* 0 when there was no pair */
 	double pair_ratio, pair_ratio_p20, pair_ratio_p80;   /* per-pair speed ratio (pair time / this time) */
+	/* fair timing (README "How the times are taken"): what the pair was, the SM clock (NVML) read while each
+	 * timed repetition ran, FLOP per cycle per SM from the median time and the median clock, the explicit L2
+	 * flush, the inputs. Clocks and FLOP/cycle -1 when not measured (clock_note says why once). */
+	char pair[64];                  /* "baseline", the stage's id (its own kernel beside a learner's), "" none */
+	double sm_clock_mhz, sm_clock_min_mhz, sm_clock_max_mhz, pair_sm_clock_mhz;
+	double flop_per_cycle_sm, pair_flop_per_cycle_sm;
+	char clock_note[160];
+	int l2_flush;                   /* 1: a 2x-L2 scratch memset before each timed sample, outside the events; 0: none
+	                                 * needed (the outputs' poisoning writes >= 2x L2); -1 not timed or not recorded */
+	char inputs[256];               /* "A, B: f32 uniform in [-1, 1]; seed 7" (plan_inputs_text) */
 	/* counters (hardware; -1 when not measured) */
 	double achieved_occupancy, dram_bytes_read, dram_bytes_write, dram_pct;
 	double l1_hit_pct, l2_hit_pct, smem_conflicts_ld, smem_conflicts_st;

@@ -29,6 +29,8 @@ typedef struct job {
 	plan p;                      /* the run's plan: made once here, sent to the worker as it is */
 	plan rp;                     /* the reference's, when it is not p itself (have_rp) */
 	int have_rp;
+	plan bp;                     /* the baseline's, timed beside the stage (engine_job.pair_baseline; have_bp) */
+	int have_bp;
 	plan_setting ref_sets[16];   /* the settings rp was made with (the lesson's parameters) */
 	int ref_nsets;
 	compile_job *cj;
@@ -218,6 +220,7 @@ static void job_free(job *j)
 	compile_job_free(j->cj);
 	plan_free(&j->p);
 	if (j->have_rp) plan_free(&j->rp);
+	if (j->have_bp) plan_free(&j->bp);
 	run_result_clear(&j->r);
 	free(j);
 }
@@ -642,11 +645,30 @@ static void send_run(engine *e, job *j)
 		finish(e, j, RUN_REFUSED, msg);
 		return;
 	}
+	/* The baseline beside a stage: its plan, made with the lesson's parameters as the stage's run has them. */
+	int pair_base = j->j.pair_baseline && j->j.stage >= 0 && j->j.lesson->baseline && !j->j.sanitize && !j->j.no_time;
+	if (pair_base && !j->have_bp) {
+		plan_device pd;
+		plan_setting sets[16];
+		engine_plan_device(e, &pd);
+		j->have_bp = 1;
+		if (plan_make(&j->bp, j->j.lesson, -1, sets, param_sets(j, sets), &pd, err, sizeof err)) {
+			char msg[1200];
+			strfmt(msg, sizeof msg, "the baseline beside the stage cannot run: %s", err);
+			finish(e, j, RUN_REFUSED, msg);
+			return;
+		}
+	}
 	sb_add(&b, "run\n");
 	job_line(j, &b);
 	sb text = {0};
 	plan_wire_write(&text, &j->p);
 	worker_add_blob(&b, "plan", NULL, text.s, text.len);
+	if (pair_base) {
+		text.len = 0;
+		plan_wire_write(&text, &j->bp);
+		worker_add_blob(&b, "pair_plan", NULL, text.s, text.len);
+	}
 	if (ref) {
 		text.len = 0;
 		plan_wire_write(&text, ref);

@@ -1094,3 +1094,45 @@ const char *plan_step_name(lesson_step_kind k)
 	static const char *const names[STEP_KIND_COUNT] = { [STEP_LAUNCH] = "launch", [STEP_MEMSET] = "memset", [STEP_COPY] = "copy" };
 	return (unsigned)k < STEP_KIND_COUNT ? names[k] : "?";
 }
+
+/* One input buffer's values in words: "f32, uniform in [-1, 1]". */
+static void input_words(const plan_buffer *b, char *out, size_t n)
+{
+	const char *t = lesson_dtype_name(b->type);
+	switch (b->init) {
+	case INIT_RANDOM:
+		strfmt(out, n, lesson_dtype_is_float(b->type) ? "%s, uniform in [%g, %g]" : "%s, uniform integers in [%g, %g]", t, b->a, b->b);
+		break;
+	case INIT_CONSTANT: strfmt(out, n, "%s, every element %g", t, b->a); break;
+	case INIT_IOTA: strfmt(out, n, "%s, 0, 1, 2, ... (the index)", t); break;
+	case INIT_EXPR: strfmt(out, n, "%s, from its init expression", t); break;
+	case INIT_ZERO: case INIT_NONE: strfmt(out, n, "%s, zero", t); break;
+	}
+}
+
+void plan_inputs_text(const plan *p, uint64_t seed, char *out, size_t n)
+{
+	sb b = {0};
+	sb_add(&b, "");
+	int random = 0;
+	char *done = xcalloc((size_t)p->nbuffers + 1, 1);
+	for (int i = 0; i < p->nbuffers; i++) {
+		const plan_buffer *x = &p->buffers[i];
+		if (done[i] || x->output || x->scratch) continue;
+		char w[128], v[128];
+		input_words(x, w, sizeof w);
+		sb_addf(&b, "%s%s", b.len ? "; " : "", x->name);
+		for (int k = i + 1; k < p->nbuffers; k++) {   /* the buffers filled alike, named together */
+			const plan_buffer *y = &p->buffers[k];
+			if (done[k] || y->output || y->scratch) continue;
+			input_words(y, v, sizeof v);
+			if (!strcmp(v, w)) { sb_addf(&b, ", %s", y->name); done[k] = 1; }
+		}
+		sb_addf(&b, ": %s", w);
+		random |= x->init == INIT_RANDOM;
+	}
+	if (random) sb_addf(&b, "; seed %llu", (unsigned long long)seed);
+	strfmt(out, n, "%s", b.len ? b.s : "no inputs");
+	free(done);
+	sb_free(&b);
+}

@@ -177,6 +177,11 @@ int plan_param_value(const lesson *l, const plan_device *dev, const expr_value *
 int plan_tunable_value(const lesson_stage *s, int t, const plan_device *dev, const char *text, int64_t *out,
                        char *err, size_t errlen);
 
+/* The inputs' values in words, into out (cut to n): the lesson buffers that are neither outputs nor
+ * scratch, those filled alike named together: "A, B: f32, uniform in [-1, 1]; seed 7" (the seed only
+ * when something is random; each buffer draws from its own stream of it). "no inputs" when none. */
+void plan_inputs_text(const plan *p, uint64_t seed, char *out, size_t n);
+
 /* Parses "NAME=VALUE" into s. Returns 0 or -1 with a message. */
 int plan_setting_parse(const char *text, plan_setting *s, char *err, size_t errlen);
 #endif

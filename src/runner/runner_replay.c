@@ -152,7 +152,7 @@ static size_t take_request(replay_state *s)
 		unsigned long long blob;
 		if (!strncmp(line, "job ", 4)) { strfmt(job, sizeof job, "%s", line + 4); continue; }
 		if (sscanf(line, "%31s %llu", key, &blob) != 2 || (strcmp(key, "plan") && strcmp(key, "ref_plan") && strcmp(key, "cubin") &&
-		                                                   strcmp(key, "ref_cubin") && strcmp(key, "pair_cubin")))
+		                                                   strcmp(key, "ref_cubin") && strcmp(key, "pair_cubin") && strcmp(key, "pair_plan")))
 			continue;
 		if (s->in.len - at < blob + 1) return 0;   /* the blob and its newline are not all here yet */
 		if (!strcmp(key, "plan")) { plan_at = at; plan_len = (size_t)blob; have_plan = 1; }

@@ -15,7 +15,8 @@
  * reference stage's code, "seed N", "verify 0|1", "time 0|1", "reps N", "budget MS", "counters 0|1",
  * "watchdog S" (a worker with no progress for S seconds in a run ends itself: its parent may be gone,
  * over ssh), optionally "pair_cubin LEN" + the stage's own kernel (timed alternately with this one, on
- * the same plan), "untrusted 1" (a learner's kernel: the reference's outputs are scrambled with a key
+ * the same plan), optionally "pair_plan LEN" + the pair's own plan (the baseline, timed alternately
+ * with the stage: no pair_cubin then), "untrusted 1" (a learner's kernel: the reference's outputs are scrambled with a key
  * kept on the host while it runs, scratch buffers are zeroed before each of its runs, and its result is
  * checked again after the timed runs) and "tolerance EXACT REL ABS" (instead of the plan's), "hotspots
  * 1" (after the other runs, sample the stage's program counters: hotspots.h), then "end". Worker ->
@@ -27,12 +28,12 @@
  * escaped like log) + "end", or "device" + device_info fields + "end". Version 5: plans in place of
  * "lesson LEN NAME", "stage", "ref_stage" and "set NAME VALUE". Version 6: "job", "step" lines, and
  * the result's "runner" field (set by the parent; a worker leaves it empty). Version 7: copy steps,
- * streams, constants and textures in the plan; a step line's DIR and BYTES; the copy bound fields. */
+ * streams, constants and textures in the plan; a step line's DIR and BYTES; the copy bound fields. Version 8: "pair_plan"; the result's pair, clock, L2 flush and inputs fields. */
 #ifndef CC_WORKER_H
 #define CC_WORKER_H
 /* The protocol's version: the worker's first line is "hello N"; a parent that reads another N (or
  * anything else first) says so and uses no such worker. */
-#define WORKER_PROTOCOL 7
+#define WORKER_PROTOCOL 8
 #include <stddef.h>
 #include "result.h"
 #include "runner.h"

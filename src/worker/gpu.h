@@ -33,6 +33,13 @@ void gpu_occ_check(const plan *p, cudaKernel_t k, size_t shared, run_result *r);
 /* --- gpu_occupancy.cpp: cudaOccupancyMaxPotentialBlockSize (a C++ template of the runtime) from C. */
 cudaError_t gpu_occ_potential_block(cudaKernel_t k, size_t dynamic_smem, int *block, int *min_grid);
 
+/* --- gpu_clock.c: the SM clock through NVML (dlopen) --- */
+/* Opens NVML for the worker's device d (CUDA device cuda_dev, matched by UUID, else PCI bus id), once
+ * per process: 0, or -1 with why ("no SM clock: ..."; the same answer on every later call). */
+int gpu_clock_open(const device_info *d, int cuda_dev, char *why, size_t n);
+/* The SM clock now, in MHz; -1 when NVML is not open or does not answer. */
+int gpu_clock_sm_mhz(void);
+
 /* --- gpu_data.c: device and host buffers, fill, poison, compare --- */
 /* Every buffer sits between two guard zones of this many bytes, filled with GPU_GUARD_BYTE: a kernel
  * or a copy that writes a little past either end of a buffer is caught (a write further off faults,

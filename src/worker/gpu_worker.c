@@ -22,6 +22,7 @@ typedef struct { char *data; size_t len; } blob;
 typedef struct {
 	blob plan, ref_plan;            /* the evaluated plans (plan_wire.h); ref_plan empty: no check */
 	blob cubin, ref_cubin, pair_cubin;
+	blob pair_plan;                 /* the pair's own plan (the baseline beside a stage); empty: the run's plan */
 	int verify, time, reps, budget_ms, counters;
 	int hotspots;                   /* after the other runs, a hotspot pass (hotspots.h) */
 	int watchdog_s;                 /* no progress for this long in a run: the worker ends itself (0: never) */
@@ -38,6 +39,9 @@ static int sticky_error;
 static counters *ctrs;
 static int ctrs_failed;
 static char ctrs_why[256];
+static void *flush_buf;         /* 2x the L2, written before each timed sample when the poisoning does not (l2_flush) */
+static size_t flush_bytes;
+static int flush_now;
 
 /* Progress in a run: the watchdog starts again. Over ssh or in Slurm a worker whose parent is gone
  * would otherwise hold the GPU for as long as a hung kernel spins. */
@@ -153,7 +157,8 @@ static int make_reference(const request *q, const plan *rp, run_result *r)
 	return 0;
 }
 
-static void fill_metrics(const plan *p, run_result *r)
+/* The model's figures; pair_flops: the pair's model's flops (its own plan's, or p's). */
+static void fill_metrics(const plan *p, double pair_flops, run_result *r)
 {
 	const device_info *d = gpu_device();
 	double s = r->ms_median * 1e-3;
@@ -168,6 +173,10 @@ static void fill_metrics(const plan *p, run_result *r)
 	if (d->bw_attainable_gbps > 0) r->pct_attainable_bw = 100 * r->gbps / d->bw_attainable_gbps;
 	double peak = peak_gflops(p->peak, d);   /* the plan's: chosen once, by the parent (peak_of) */
 	if (peak > 0) r->pct_compute_peak = 100 * r->gflops / peak;
+	/* FLOP per SM per cycle, from the median time and the median clock (the pair solves the same problem) */
+	if (p->flops > 0 && d->sm_count > 0 && r->sm_clock_mhz > 0) r->flop_per_cycle_sm = p->flops / (s * r->sm_clock_mhz * 1e6 * d->sm_count);
+	if (pair_flops > 0 && d->sm_count > 0 && r->pair_sm_clock_mhz > 0 && r->pair_ms_median > 0)
+		r->pair_flop_per_cycle_sm = pair_flops / (r->pair_ms_median * 1e-3 * r->pair_sm_clock_mhz * 1e6 * d->sm_count);
 }
 
 /* Before a repetition of the kernel being judged: outputs poisoned; for a learner's kernel also the
@@ -178,7 +187,27 @@ static cudaError_t prepare_rep(const request *q)
 	cudaError_t e = gpu_data_poison(&data, 0);
 	for (int i = 0; !e && q->untrusted && i < data.n; i++)
 		if (data.b[i].scratch && data.b[i].init != INIT_EXPR) e = cudaMemsetAsync(data.b[i].ptr, 0, data.b[i].bytes, 0);
+	if (!e && flush_now) e = cudaMemsetAsync(flush_buf, 0, flush_bytes, 0);   /* before the start event: not timed */
 	return e;
+}
+
+/* Whether the outputs' poisoning leaves the L2 holding nothing of the last run: it writes at least
+ * twice the L2's bytes of device memory before each run. Otherwise the scratch buffer of 2x L2 is made
+ * (once) and written before each timed sample (flush_now): 0, or a CUDA error. */
+static cudaError_t plan_flush(run_result *r)
+{
+	double poisoned = 0, l2 = (double)gpu_device()->l2_bytes;
+	for (int i = 0; i < data.n; i++)
+		if (data.b[i].output && data.b[i].memory == MEM_DEVICE) poisoned += (double)data.b[i].bytes;
+	r->l2_flush = 0;
+	if (l2 <= 0 || poisoned >= 2 * l2) return cudaSuccess;
+	if (!flush_buf) {
+		cudaError_t e = cudaMalloc(&flush_buf, (size_t)(2 * l2));
+		if (e) { flush_buf = NULL; return e; }
+		flush_bytes = (size_t)(2 * l2);
+	}
+	flush_now = r->l2_flush = 1;
+	return cudaSuccess;
 }
 
 static double median_of(double *v, int n)
@@ -187,15 +216,32 @@ static double median_of(double *v, int n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-/* One timed repetition of x on stream 0, into *ms. */
-static cudaError_t time_one(gpu_exec *x, const request *q, cudaEvent_t e0, cudaEvent_t e1, double *ms)
+/* One timed repetition of x on stream 0, into *ms; the SM clock into *mhz (-1 unread), read once the
+ * start event has passed (what came before it, the poisoning and the flush, is done) and before
+ * waiting for the end: while the repetition runs, unless it is shorter than the read. */
+static cudaError_t time_one(gpu_exec *x, const request *q, cudaEvent_t e0, cudaEvent_t e1, double *ms, double *mhz)
 {
 	float t;
 	cudaError_t e;
-	if ((e = prepare_rep(q)) || (e = cudaEventRecord(e0, 0)) || (e = gpu_exec_launch(x, 0)) || (e = cudaEventRecord(e1, 0)) ||
-	    (e = cudaEventSynchronize(e1)) || (e = cudaEventElapsedTime(&t, e0, e1))) return e;
+	if ((e = prepare_rep(q)) || (e = cudaEventRecord(e0, 0)) || (e = gpu_exec_launch(x, 0)) || (e = cudaEventRecord(e1, 0))) return e;
+	while (cudaEventQuery(e0) == cudaErrorNotReady) {}
+	*mhz = gpu_clock_sm_mhz();
+	if ((e = cudaEventSynchronize(e1)) || (e = cudaEventElapsedTime(&t, e0, e1))) return e;
 	*ms = t;
 	return cudaSuccess;
+}
+
+/* The median of the clock readings in v[0..n) that are readings (> 0), and their min and max; -1 for
+ * each when none is. */
+static void clock_stats(double *v, int n, double *med, double *lo, double *hi)
+{
+	int k = 0;
+	for (int i = 0; i < n; i++) if (v[i] > 0) v[k++] = v[i];
+	*med = *lo = *hi = -1;
+	if (!k) return;
+	*med = median_of(v, k);
+	*lo = v[0];
+	*hi = v[k - 1];
 }
 
 /* Times x (and y, the pair, when not NULL: repetitions alternate x y y x ..., so that clocks and
@@ -214,7 +260,8 @@ static void time_runs(gpu_exec *x, gpu_exec *y, const request *q, run_result *r)
 	while (!e && (warm < 3 || now_ms() - start < settle) && warm < 100) {
 		double t = now_ms();
 		if ((e = prepare_rep(q)) || (e = gpu_exec_launch(x, 0)) || (e = cudaDeviceSynchronize())) break;
-		if (y && ((e = gpu_data_poison(&data, 0)) || (e = gpu_exec_launch(y, 0)) || (e = cudaDeviceSynchronize()))) break;
+		if (y && ((e = gpu_data_poison(&data, 0)) || (flush_now && (e = cudaMemsetAsync(flush_buf, 0, flush_bytes, 0))) ||
+		          (e = gpu_exec_launch(y, 0)) || (e = cudaDeviceSynchronize()))) break;
 		single = now_ms() - t;
 		warm++;
 	}
@@ -222,13 +269,16 @@ static void time_runs(gpu_exec *x, gpu_exec *y, const request *q, run_result *r)
 	double budget = q->budget_ms > 0 ? q->budget_ms : 400;
 	int reps = q->reps > 0 ? q->reps : (int)fmin(300, fmax(budget >= 400 ? 10 : 5, budget / fmax(single, 1e-3)));
 	double *ms = xcalloc((size_t)reps, sizeof *ms), *pms = xcalloc((size_t)reps, sizeof *pms), *ratio = xcalloc((size_t)reps, sizeof *ratio);
+	double *clk = xcalloc((size_t)reps, sizeof *clk), *pclk = xcalloc((size_t)reps, sizeof *pclk);
+	char why[160];
+	if (gpu_clock_open(gpu_device(), gpu_device()->index, why, sizeof why)) strfmt(r->clock_note, sizeof r->clock_note, "%s", why);
 	request trusted = *q;
 	trusted.untrusted = 0;
 	int done = 0;
 	for (; !e && done < reps; done++) {
-		if (y && done % 2 && (e = time_one(y, &trusted, e0, e1, &pms[done]))) break;
-		if ((e = time_one(x, q, e0, e1, &ms[done]))) break;
-		if (y && !(done % 2) && (e = time_one(y, &trusted, e0, e1, &pms[done]))) break;
+		if (y && done % 2 && (e = time_one(y, &trusted, e0, e1, &pms[done], &pclk[done]))) break;
+		if ((e = time_one(x, q, e0, e1, &ms[done], &clk[done]))) break;
+		if (y && !(done % 2) && (e = time_one(y, &trusted, e0, e1, &pms[done], &pclk[done]))) break;
 		if (y) ratio[done] = ms[done] > 0 ? pms[done] / ms[done] : 0;
 		if (now_ms() - beat > 250) { fputs("beat\n", out); fflush(out); beat = now_ms(); alive(); }
 	}
@@ -245,10 +295,16 @@ static void time_runs(gpu_exec *x, gpu_exec *y, const request *q, run_result *r)
 			r->pair_ratio_p20 = ratio[(int)(0.2 * (done - 1) + 0.5)];
 			r->pair_ratio_p80 = ratio[(int)(0.8 * (done - 1) + 0.5)];
 		}
+		double lo, hi;
+		clock_stats(clk, done, &r->sm_clock_mhz, &r->sm_clock_min_mhz, &r->sm_clock_max_mhz);
+		if (y) clock_stats(pclk, done, &r->pair_sm_clock_mhz, &lo, &hi);
+		if (!r->clock_note[0] && r->sm_clock_mhz < 0) strfmt(r->clock_note, sizeof r->clock_note, "no SM clock: NVML gave no reading during the timed runs");
 	}
 	free(ms);
 	free(pms);
 	free(ratio);
+	free(clk);
+	free(pclk);
 	cudaEventDestroy(e0);
 	cudaEventDestroy(e1);
 }
@@ -462,14 +518,18 @@ static int read_plan(const blob *b, const char *what, plan *p, run_result *r)
 static void do_run(const request *q, run_result *r)
 {
 	char err[1024];
-	plan p, rp;
+	plan p, rp, pp;
 	int have_ref = q->ref_plan.len > 0;
 	memset(&rp, 0, sizeof rp);
-	if (read_plan(&q->plan, "plan", &p, r) || (have_ref && read_plan(&q->ref_plan, "reference's plan", &rp, r))) {
+	memset(&pp, 0, sizeof pp);
+	if (read_plan(&q->plan, "plan", &p, r) || (have_ref && read_plan(&q->ref_plan, "reference's plan", &rp, r)) ||
+	    (q->pair_plan.len && read_plan(&q->pair_plan, "pair's plan", &pp, r))) {
 		plan_free(&p);
 		plan_free(&rp);
+		plan_free(&pp);
 		return;
 	}
+	plan_inputs_text(&p, q->seed, r->inputs, sizeof r->inputs);
 	const plan_launch *first = plan_first_launch(&p);
 	if (first) { memcpy(r->grid, first->grid, sizeof r->grid); memcpy(r->block, first->block, sizeof r->block); }
 	plan_steps_into(&p, r);   /* with each step's stream, and a copy's direction and bytes */
@@ -499,12 +559,14 @@ static void do_run(const request *q, run_result *r)
 	if (q->untrusted && (e = gpu_data_hide_ref(&data))) { fault(r, "hiding the reference", e); goto out; }
 	gpu_exec *x = exec_of(&p, &q->cubin, err, sizeof err), *y = NULL;
 	if (!x) { r->status = RUN_FAULT; strfmt(r->message, sizeof r->message, "%s", err); goto out; }
-	if (q->pair_cubin.len && !(y = exec_of(&p, &q->pair_cubin, err, sizeof err))) {
+	/* The pair: the baseline on its own plan (no code: a library call), or the stage's own kernel on this plan. */
+	if ((q->pair_plan.len || q->pair_cubin.len) && !(y = exec_of(q->pair_plan.len ? &pp : &p, &q->pair_cubin, err, sizeof err))) {
 		r->status = RUN_FAULT;
-		strfmt(r->message, sizeof r->message, "the stage's own kernel: %s", err);
+		strfmt(r->message, sizeof r->message, "%s: %s", q->pair_plan.len ? "the baseline beside the stage" : "the stage's own kernel", err);
 		gpu_exec_free(x);
 		goto out;
 	}
+	if (y) strfmt(r->pair, sizeof r->pair, "%s", q->pair_plan.len && pp.stage < 0 ? "baseline" : "stage");
 	step_resources(x, r);
 	int threads = 0;
 	size_t shared = 0;
@@ -532,23 +594,26 @@ static void do_run(const request *q, run_result *r)
 		strfmt(r->message, sizeof r->message, "checking the result: %s", err);
 	} else if (!g) {
 		if (checked && !r->passed) r->status = RUN_WRONG;
-		if (q->time) time_runs(x, y, q, r);
+		if (q->time && (e = plan_flush(r))) fault(r, "the L2 flush's buffer", e);
+		else if (q->time) time_runs(x, y, q, r);
 		/* A learner's kernel is checked again after its timed runs: right once is not enough (a
 		 * kernel that computes on its first launch only and replays an answer later fails here). */
 		if (q->time && q->untrusted && checked && r->status == RUN_OK) recheck(x, q, &p, exact, abs_tol, rel_tol, r);
 		if (q->time && r->status != RUN_FAULT) time_steps(x, q, &p, r);
 		if (q->counters && r->status != RUN_FAULT) read_counters(x, r);
 		if (q->hotspots && r->status != RUN_FAULT) read_hotspots(&p, q, r);
-		fill_metrics(&p, r);
+		fill_metrics(&p, q->pair_plan.len ? pp.flops : p.flops, r);
 	}
 	gpu_exec_free(x);
 	gpu_exec_free(y);
 out:
 	alarm(0);
 	watchdog_s = 0;
+	flush_now = 0;
 	gpulock_release();
 	plan_free(&p);
 	plan_free(&rp);
+	plan_free(&pp);
 }
 
 /* LEN bytes and the newline after them into b; 0, or -1 when they are not there. */
@@ -567,7 +632,7 @@ static int read_blob(FILE *in, const char *v, blob *b)
 
 static void request_free(request *q)
 {
-	blob *bs[] = { &q->plan, &q->ref_plan, &q->cubin, &q->ref_cubin, &q->pair_cubin };
+	blob *bs[] = { &q->plan, &q->ref_plan, &q->cubin, &q->ref_cubin, &q->pair_cubin, &q->pair_plan };
 	for (size_t i = 0; i < sizeof bs / sizeof bs[0]; i++) { free(bs[i]->data); *bs[i] = (blob){ NULL, 0 }; }
 }
 
@@ -588,6 +653,7 @@ static int read_request(FILE *in, request *q)
 		else if (!strcmp(line, "cubin")) { if (read_blob(in, v, &q->cubin)) return 0; }
 		else if (!strcmp(line, "ref_cubin")) { if (read_blob(in, v, &q->ref_cubin)) return 0; }
 		else if (!strcmp(line, "pair_cubin")) { if (read_blob(in, v, &q->pair_cubin)) return 0; }
+		else if (!strcmp(line, "pair_plan")) { if (read_blob(in, v, &q->pair_plan)) return 0; }
 		else if (!strcmp(line, "untrusted")) q->untrusted = atoi(v);
 		else if (!strcmp(line, "tolerance")) q->has_tol = sscanf(v, "%d %lf %lf", &q->exact, &q->rel_tol, &q->abs_tol) == 3;
 		else if (!strcmp(line, "verify")) q->verify = atoi(v);
@@ -641,6 +707,7 @@ int gpu_worker_main(FILE *in, FILE *o, int gpu)
 		}
 	}
 	counters_close(ctrs);
+	cudaFree(flush_buf);
 	gpu_data_free(&data);
 	baseline_cleanup();
 	return sticky_error ? 3 : 0;
