@@ -140,7 +140,7 @@ typedef struct {
 	double bw_attainable_gbps;      /* calibration copy, bytes read plus bytes written */
 	char bw_attainable_src[96];
 	double bw_read_gbps;            /* calibration read-only stream (a kernel of ours), bytes read; 0 unknown */
-	char bw_read_src[128];
+	char bw_read_src[160];
 	double h2d_gbps, d2h_gbps;      /* calibration: pinned host-to-device and device-to-host copies (cudaMemcpyAsync) */
 	double fp32_gflops;             /* SMs x lanes x 2 x clock */
 	char fp32_src[96];

@@ -41,13 +41,36 @@ __global__ void __launch_bounds__(kBlock) read_stream(const int4 *__restrict__ x
 	}
 }
 
-template <int LOADS>
-double time_stream(const int4 *x, long long n4, int reps)
+// The other order: block b reads one chunk of its own, LOADS * BLOCK consecutive int4s (each thread
+// LOADS of them, BLOCK apart, all in flight), and the grid has one block per chunk, so the hardware
+// hands chunks to SMs as blocks finish. The last chunk may be partial.
+template <int BLOCK, int LOADS>
+__global__ void __launch_bounds__(BLOCK) read_chunks(const int4 *__restrict__ x, long long n4, unsigned *out)
 {
-	int dev = 0, sms = 0, per_sm = 0;
-	if (cudaGetDevice(&dev) || cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) ||
-	    cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, read_stream<LOADS>, kBlock, 0) || per_sm < 1)
-		return -1;
+	const long long base = (long long)blockIdx.x * LOADS * BLOCK + threadIdx.x;
+	const bool whole = base + (long long)(LOADS - 1) * BLOCK < n4;
+	unsigned acc = 0;
+#pragma unroll
+	for (int u = 0; u < LOADS; ++u)
+		if (whole || base + u * BLOCK < n4) {
+			const int4 q = x[base + u * BLOCK];
+			acc += (unsigned)(q.x + q.y) + (unsigned)(q.z + q.w);
+		}
+#pragma unroll
+	for (int offset = 16; offset > 0; offset >>= 1) acc += __shfl_down_sync(0xffffffffu, acc, offset);
+	__shared__ unsigned warp_sums[BLOCK / 32];
+	if ((threadIdx.x & 31) == 0) warp_sums[threadIdx.x >> 5] = acc;
+	__syncthreads();
+	if (threadIdx.x == 0) {
+		for (int w = 1; w < BLOCK / 32; ++w) acc += warp_sums[w];
+		atomicAdd(out, acc);
+	}
+}
+
+// The median of reps timed launches of launch(out) (after 3 unmeasured ones), in ms; -1 on an error.
+template <typename F>
+double time_launches(F launch, int reps)
+{
 	unsigned *out = nullptr;
 	cudaEvent_t e0 = nullptr, e1 = nullptr;
 	float t[32];
@@ -55,7 +78,7 @@ double time_stream(const int4 *x, long long n4, int reps)
 	bool ok = !cudaMalloc(&out, sizeof *out) && !cudaEventCreate(&e0) && !cudaEventCreate(&e1);
 	for (int i = 0; ok && i < reps + 3; i++) {
 		ok = !cudaEventRecord(e0, 0);
-		if (ok) read_stream<LOADS><<<sms * per_sm, kBlock>>>(x, n4, out);
+		if (ok) launch(out);
 		ok = ok && !cudaGetLastError() && !cudaEventRecord(e1, 0) && !cudaEventSynchronize(e1);
 		if (ok && i >= 3) ok = !cudaEventElapsedTime(&t[i - 3], e0, e1);
 	}
@@ -67,13 +90,48 @@ double time_stream(const int4 *x, long long n4, int reps)
 	return reps % 2 ? t[reps / 2] : (t[reps / 2 - 1] + t[reps / 2]) / 2;
 }
 
+template <int LOADS>
+double time_stream(const int4 *x, long long n4, int reps)
+{
+	int dev = 0, sms = 0, per_sm = 0;
+	if (cudaGetDevice(&dev) || cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) ||
+	    cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, read_stream<LOADS>, kBlock, 0) || per_sm < 1)
+		return -1;
+	return time_launches([=](unsigned *out) { read_stream<LOADS><<<sms * per_sm, kBlock>>>(x, n4, out); }, reps);
+}
+
+template <int BLOCK, int LOADS>
+double time_chunks(const int4 *x, long long n4, int reps)
+{
+	const long long chunk = (long long)LOADS * BLOCK, blocks = (n4 + chunk - 1) / chunk;
+	if (blocks < 1 || blocks > 0x7fffffff) return -1;
+	return time_launches([=](unsigned *out) { read_chunks<BLOCK, LOADS><<<(unsigned)blocks, BLOCK>>>(x, n4, out); }, reps);
+}
+
 }  // namespace
 
-extern "C" double cc_read_bw_ms(const void *buf, size_t bytes, int loads, int reps)
+const char *cc_read_bw_name(int variant)
+{
+	switch (variant) {
+	case 0: return "grid-stride, 256 threads x 4 loads";
+	case 1: return "grid-stride, 256 threads x 8 loads";
+	case 2: return "a chunk per block, 256 threads x 16 loads";
+	case 3: return "a chunk per block, 1024 threads x 16 loads";
+	}
+	return "?";
+}
+
+extern "C" double cc_read_bw_ms(const void *buf, size_t bytes, int variant, int reps)
 {
 	const int4 *x = static_cast<const int4 *>(buf);
 	const long long n4 = (long long)(bytes / 16);
-	double ms = loads == 8 ? time_stream<8>(x, n4, reps) : time_stream<4>(x, n4, reps);
+	double ms = -1;
+	switch (variant) {
+	case 0: ms = time_stream<4>(x, n4, reps); break;
+	case 1: ms = time_stream<8>(x, n4, reps); break;
+	case 2: ms = time_chunks<256, 16>(x, n4, reps); break;
+	case 3: ms = time_chunks<1024, 16>(x, n4, reps); break;
+	}
 	if (ms < 0) cudaGetLastError();
 	return ms;
 }
