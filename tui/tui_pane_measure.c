@@ -95,7 +95,8 @@ static void numbers(tui_app *a, const run_result *r, const run_result *prev, int
 	            : r->pct_theoretical_bw > 0 ? r->gbps / (r->pct_theoretical_bw / 100) : 0;
 	/* the attainable the worker compared with (r->attainable), else the lesson's on this device */
 	traffic_kind tk = r->attainable[0] ? traffic_of(r->attainable) : traffic_used(traffic_of(a->m->l->traffic), d);
-	double att = r->pct_attainable_bw > 0 ? r->gbps / (r->pct_attainable_bw / 100) : traffic_gbps(tk, d);
+	double att = traffic_used(tk, d) == tk && traffic_gbps(tk, d) > 0 ? traffic_gbps(tk, d)
+	           : r->pct_attainable_bw > 0 ? r->gbps / (r->pct_attainable_bw / 100) : 0;
 	peak_kind pk = peak_of(a->m->l->peak);
 	int tensor = peak_is_tensor(pk);
 	double peak = peak_gflops(pk, d);
