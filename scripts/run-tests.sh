@@ -70,6 +70,7 @@ cmocka() {
 	sh tests/gpu/stencil.sh
 	sh tests/gpu/streams.sh
 	sh tests/gpu/dynamic.sh
+	sh tests/gpu/reduction.sh
 	fi
 } 2>&1 | tee "$log"
 
