@@ -71,6 +71,7 @@ cmocka() {
 	sh tests/gpu/streams.sh
 	sh tests/gpu/dynamic.sh
 	sh tests/gpu/timing.sh
+	sh tests/gpu/reduction.sh
 	fi
 } 2>&1 | tee "$log"
 

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "lesson.h"
+#include "result.h"
 #include "util.h"
 
 /* ---- helpers ---- */
@@ -166,6 +167,7 @@ static const char full[] =
 	"  bytes: \"3 * 4 * n\"\n"
 	"  flops: 2 * n\n"
 	"  peak: bf16_tensor\n"
+	"  traffic: read\n"
 	"check:\n"
 	"  reference: first\n"
 	"  compare: [z]\n"
@@ -281,6 +283,8 @@ static void test_full_lesson(void **state)
 	assert_string_equal(expr_source(l->bytes.e), "3 * 4 * n");
 	assert_string_equal(expr_source(l->flops.e), "2 * n");
 	assert_string_equal(l->peak, "bf16_tensor");
+	assert_string_equal(l->traffic, "read");
+	assert_int_equal(traffic_of(l->traffic), TRAFFIC_READ);
 	assert_string_equal(l->reference, "first");
 	assert_int_equal(l->ncompare, 1);
 	assert_string_equal(l->compare[0], "z");
@@ -314,7 +318,7 @@ static void test_full_lesson(void **state)
 	assert_string_equal(s->explain, "What it does.\n");
 	assert_string_equal(s->bottleneck, "What limits it.");
 	assert_int_equal(s->check, 1);
-	assert_int_equal(s->at.line, 33);
+	assert_int_equal(s->at.line, 34);
 	assert_int_equal(s->at.col, 5);
 
 	/* tunables: values sorted; range expanded by step and by powers of two */
@@ -364,7 +368,7 @@ static void test_full_lesson(void **state)
 	assert_string_equal(expr_source(L->block[0].e), "BLOCK");
 	assert_non_null(L->block[2].e);
 	assert_string_equal(expr_source(L->shared.e), "BLOCK * 4");
-	assert_int_equal(L->at.line, 48);
+	assert_int_equal(L->at.line, 49);
 	assert_int_equal(L->nargs, 9);
 	assert_int_equal(L->args[0].kind, ARG_BUFFER);
 	assert_string_equal(L->args[0].buffer, "x");
@@ -410,6 +414,8 @@ static void test_exact_and_defaults(void **state)
 	assert_null(l->baseline);
 	assert_null(l->flops.e);
 	assert_null(l->peak);
+	assert_null(l->traffic);                            /* no traffic: the copy bandwidth */
+	assert_int_equal(traffic_of(l->traffic), TRAFFIC_COPY);
 	assert_int_equal(l->nderived, 0);
 	lesson_free(l);
 
@@ -694,6 +700,13 @@ static void test_structure_errors(void **state)
 	             "t.yaml:8:35: an output buffer has no init: it is poisoned before every run");
 	expect_error(HEAD STAGE "    buffers:\n      z: { type: f32, count: 4 }\n" LAUNCH,
 	             "t.yaml:18:7: stage buffer 'z' hides a lesson buffer");
+	/* traffic: a name the engine knows, at its line and column; only in the lesson's model */
+	expect_error(PRE PARAM XBUF ZBUF "model: { bytes: \"8 * n\", traffic: write }\n" STAGE LAUNCH,
+	             "t.yaml:9:35: unknown traffic 'write' (known: copy, read)");
+	expect_error(PRE PARAM XBUF ZBUF "model:\n  bytes: 4 * n\n  traffic: [read]\n" STAGE LAUNCH,
+	             "t.yaml:11:12: traffic must be a single value");
+	expect_error(HEAD "baseline: { title: c, library: memcpy, args: { dst: z, src: x, bytes: 4 }, model: { bytes: 8, traffic: read } }\n"
+	             STAGE LAUNCH, "t.yaml:10:95: unknown key 'traffic' in model (expected one of: bytes, flops)");
 	expect_error(PRE PARAM XBUF "  z: { type: f16x, count: n }\n" MODEL STAGE LAUNCH,
 	             "t.yaml:8:14: unknown type 'f16x' (expected f32, f64, f16, bf16, i32, u32, i64, u64, i8 or u8)");
 	expect_error("lesson: T-1\ntitle: T\nsummary: s\nparams:\n" PARAM XBUF ZBUF MODEL STAGE LAUNCH, "t.yaml:1:9: lesson id 'T-1' may use only a-z, 0-9 and _");

@@ -30,7 +30,7 @@ static const char text[] =
 	"  hy: { type: f32, count: n, host: pinned, output: true }\n"
 	"  w: { type: f32, count: 9, init: { expr: \"exp(-float((i - 4) * (i - 4)) / 8.0) / 3\" } }\n"
 	"  img: { type: u8, count: 4096, init: iota }\n"
-	"model: { bytes: \"12 * n\", flops: \"n / 3.0\", peak: bf16_tensor }\n"
+	"model: { bytes: \"12 * n\", flops: \"n / 3.0\", peak: bf16_tensor, traffic: read }\n"
 	"check: { reference: main, compare: [z], tolerance: { rel: 1e-5, abs: 1e-7 } }\n"
 	"baseline:\n  title: copy\n  library: memcpy\n  args: { dst: z, src: x, bytes: \"4 * n\" }\n"
 	"stages:\n"
@@ -120,6 +120,7 @@ static void same_plan(const plan *a, const plan *b)
 	assert_int_equal(a->stage, b->stage);
 	assert_string_equal(a->lesson_path, b->lesson_path);
 	assert_int_equal(a->peak, b->peak);
+	assert_int_equal(a->traffic, b->traffic);
 	assert_int_equal(a->check, b->check);
 	assert_int_equal(a->exact, b->exact);
 	assert_memory_equal(&a->rel_tol, &b->rel_tol, sizeof a->rel_tol);
@@ -232,6 +233,8 @@ static void test_text(void **state)
 	sb t = {0};
 	plan_wire_write(&t, &p);
 	assert_non_null(strstr(t.s, "plan 2\nstage 0\nlesson w.yaml\npeak bf16_tensor\ncheck 1\n"));
+	assert_int_equal(p.traffic, TRAFFIC_READ);           /* the lesson's traffic: read, carried */
+	assert_non_null(strstr(t.s, "\nrdc 0\ntraffic read\n"));
 	assert_non_null(strstr(t.s, "\nmemset partial 7 0\nlaunch k 16 3 1 256 1 1 1024 9 0\narg - buffer x\n"));
 	assert_non_null(strstr(t.s, "\narg - value i64 -4096\narg - value i32 -5\narg - value u32 2048\n"));
 	assert_non_null(strstr(t.s, "\narg - value u64 132\nlaunch finish 1 1 1 32 2 2 0 1 0\narg - buffer partial\nend\n"));
@@ -266,6 +269,7 @@ static void test_refused(void **state)
 	assert_int_equal(plan_wire_read(&p, good, strlen(good), err, sizeof err), 0);
 	assert_int_equal(p.nlaunches, 2);
 	assert_int_equal(p.launches[1].args[1].v.i32, 8);
+	assert_int_equal(p.traffic, TRAFFIC_COPY);   /* no traffic line: the copy bandwidth */
 	plan_free(&p);
 	refused("plan 2\n", "plan 1\n", "plan line 1: not a plan of this version (\"plan 2\")");
 	refused("end\n", "", "plan line 17: the text ends before \"end\"");
@@ -280,6 +284,8 @@ static void test_refused(void **state)
 	refused("buffer y f32 8", "buffer y f31 8", "plan line 12: 'f31' is not a buffer type");
 	refused("buffer y f32 8", "buffer y f32 0", "plan line 12: '0' is not a whole number from 1 to 576460752303423487");
 	refused("peak fp32", "peak fp99", "plan line 4: peak 'fp99' is not one this build knows");
+	refused("uses_occ 0\n", "uses_occ 0\ntraffic write\n", "plan line 10: traffic 'write' is not one this build knows");
+	refused("uses_occ 0\n", "uses_occ 0\ntraffic\n", "plan line 10: traffic '' is not one this build knows");
 	refused("model 8 0 64", "model 8 zero 64", "plan line 8: 'zero' is not a number");
 	refused("params 0 1", "params 0 2", "plan line 11: '2' is not a whole number from 0 to 1");
 	refused("stage 0\n", "", "plan line 16: no stage");

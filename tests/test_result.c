@@ -23,6 +23,7 @@ static void sample(run_result *r)
 	r->status = RUN_WRONG;
 	strcpy(r->message, "z: 1 of 5 wrong\nsecond line \\ with a backslash");
 	strcpy(r->settings, "n=1024 a=2 BLOCK=256");
+	strcpy(r->attainable, "read");   /* which bandwidth pct_attainable_bw is of */
 	r->regs = 12; r->spill_stores = 3; r->static_smem = 4096; r->dynamic_smem = 1 << 20;
 	r->grid[0] = 262144; r->grid[1] = 2; r->grid[2] = 3;
 	r->block[0] = 256; r->block[1] = 1; r->block[2] = 1;
@@ -52,6 +53,7 @@ static void assert_same(const run_result *a, const run_result *b)
 	assert_int_equal(a->status, b->status);
 	assert_string_equal(a->message, b->message);
 	assert_string_equal(a->settings, b->settings);
+	assert_string_equal(a->attainable, b->attainable);   /* through the worker protocol, JSON and replay */
 	assert_int_equal(a->regs, b->regs);
 	assert_int_equal(a->spill_stores, b->spill_stores);
 	assert_true(a->static_smem == b->static_smem && a->dynamic_smem == b->dynamic_smem);
@@ -263,6 +265,8 @@ static void test_json_replay_round_trip(void **state)
 	d.sm_count = 132;
 	d.bw_attainable_gbps = 4239.5;
 	strcpy(d.bw_attainable_src, "device-to-device cudaMemcpy, \"median\" of 20");
+	d.bw_read_gbps = 4512.25;
+	strcpy(d.bw_read_src, "read-only int4 stream, median of 20");
 	run_result a;
 	sample(&a);
 	fputs("{\"device\": ", f);
@@ -281,6 +285,8 @@ static void test_json_replay_round_trip(void **state)
 	assert_int_equal(rd->sm_count, 132);
 	assert_true(rd->bw_attainable_gbps == 4239.5);
 	assert_string_equal(rd->bw_attainable_src, d.bw_attainable_src);
+	assert_true(rd->bw_read_gbps == 4512.25);                /* the read calibration travels too */
+	assert_string_equal(rd->bw_read_src, d.bw_read_src);
 
 	lesson_stage st = { .id = "coalesced" };
 	lesson l = { .id = "bandwidth", .stages = &st, .nstages = 1 };
@@ -484,6 +490,35 @@ static void test_replay_older_record(void **state)
 	unlink(path);
 }
 
+/* The attainable bandwidths by traffic: read where the device has it, else the copy, never a figure
+ * under another's name. */
+static void test_traffic(void **state)
+{
+	(void)state;
+	device_info d;
+	memset(&d, 0, sizeof d);
+	d.bw_attainable_gbps = 3000;
+	strcpy(d.bw_attainable_src, "copy");
+	assert_int_equal(traffic_parse(NULL), TRAFFIC_COPY);
+	assert_int_equal(traffic_parse("read"), TRAFFIC_READ);
+	assert_int_equal(traffic_parse("copy"), TRAFFIC_COPY);
+	assert_int_equal(traffic_parse("Read"), -1);
+	assert_int_equal(traffic_of("bogus"), TRAFFIC_COPY);
+	assert_string_equal(traffic_name(TRAFFIC_READ), "read");
+	assert_string_equal(traffic_label((traffic_kind)7), "copy attainable");
+	/* no read figure (a device recorded before it existed): the copy, named as the copy */
+	assert_int_equal(traffic_used(TRAFFIC_READ, &d), TRAFFIC_COPY);
+	assert_true(traffic_gbps(TRAFFIC_READ, &d) == 3000);
+	assert_string_equal(traffic_source(TRAFFIC_READ, &d), "copy");
+	d.bw_read_gbps = 3300;
+	strcpy(d.bw_read_src, "stream");
+	assert_int_equal(traffic_used(TRAFFIC_READ, &d), TRAFFIC_READ);
+	assert_true(traffic_gbps(TRAFFIC_READ, &d) == 3300);
+	assert_true(traffic_gbps(TRAFFIC_COPY, &d) == 3000);
+	assert_string_equal(traffic_source(TRAFFIC_READ, &d), "stream");
+	assert_string_equal(traffic_label(traffic_used(TRAFFIC_READ, &d)), "read attainable");
+}
+
 static void test_replay_errors(void **state)
 {
 	(void)state;
@@ -507,6 +542,7 @@ int main(void)
 		cmocka_unit_test(test_escape),
 		cmocka_unit_test(test_json_replay_round_trip), cmocka_unit_test(test_json_string_controls),
 		cmocka_unit_test(test_replay_errors), cmocka_unit_test(test_replay_older_record),
+		cmocka_unit_test(test_traffic),
 		cmocka_unit_test(test_findings_text),
 		cmocka_unit_test(test_json_findings),
 		cmocka_unit_test(test_copy_named),

@@ -190,6 +190,7 @@ static void test_no_point_above_the_roof(void **state)
 		theo.mem_gbps = r.roofs.mem_theoretical_gbps;
 		int placed = 0;
 		for (int s = -1; s < r.l->nstages; s++) {
+			if (s < 0 ? !r.have_base : !r.have[s]) continue;   /* a stage newer than the recording */
 			const run_result *res = s < 0 ? &r.base : &r.st[s];
 			roofline_point p;
 			char why[256];

@@ -93,7 +93,9 @@ static void numbers(tui_app *a, const run_result *r, const run_result *prev, int
 	/* bandwidth against the theoretical peak, the attainable one as a marker */
 	double theo = d->bw_theoretical_gbps > 0 ? d->bw_theoretical_gbps
 	            : r->pct_theoretical_bw > 0 ? r->gbps / (r->pct_theoretical_bw / 100) : 0;
-	double att = d->bw_attainable_gbps > 0 ? d->bw_attainable_gbps
+	/* the attainable the worker compared with (r->attainable), else the lesson's on this device */
+	traffic_kind tk = r->attainable[0] ? traffic_of(r->attainable) : traffic_used(traffic_of(a->m->l->traffic), d);
+	double att = traffic_used(tk, d) == tk && traffic_gbps(tk, d) > 0 ? traffic_gbps(tk, d)
 	           : r->pct_attainable_bw > 0 ? r->gbps / (r->pct_attainable_bw / 100) : 0;
 	peak_kind pk = peak_of(a->m->l->peak);
 	int tensor = peak_is_tensor(pk);
@@ -115,7 +117,7 @@ static void numbers(tui_app *a, const run_result *r, const run_result *prev, int
 		gauge_row(ybw, x, w, gw, "GB/s", theo > 0 ? r->gbps / theo : 0, theo > 0 && att > 0 ? att / theo : -1, bp, 2);
 		snprintf(p1, sizeof p1, "%.0f%% of peak %s", r->pct_theoretical_bw, text_num(b2, sizeof b2, theo));
 		snprintf(p2, sizeof p2, ", %.0f%% of %s%s", r->pct_attainable_bw, g->mark, text_num(b3, sizeof b3, att));
-		snprintf(p3, sizeof p3, " attainable");
+		snprintf(p3, sizeof p3, " %s", traffic_label(tk));
 		widget_part pp[] = { { p1, dim, 0 }, { p2, dim, 1 }, { p3, dim, 2 } };
 		widget_parts(y + 2, x + LABEL, w - LABEL, pp, 3);
 	}
@@ -375,7 +377,8 @@ void pane_ladder_draw(tui_app *a, tui_rect r, int focused)
 	double peak = stage_metric_peak(m);
 	char t1[48], t3[48];
 	widget_box(r.y, r.x, r.h, r.w, "Ladder", focused);
-	snprintf(t1, sizeof t1, "%s vs %s", stage_metric_unit(m), m->metric == SCORE_GBPS ? "attainable" : "peak");
+	snprintf(t1, sizeof t1, "%s vs %s", stage_metric_unit(m),
+	         m->metric == SCORE_GBPS ? traffic_label(traffic_used(traffic_of(l->traffic), m->dev)) : "peak");
 	snprintf(t3, sizeof t3, "; %s exercise", g->ex_todo);
 	int has_ex = mw > 0;
 	widget_part hp[] = { { t1, 0, 0 }, { l->baseline ? ", | baseline" : "", 0, 2 }, { has_ex ? t3 : "", 0, 1 } };

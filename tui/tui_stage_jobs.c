@@ -382,8 +382,10 @@ double stage_metric_value(const tui_stage *m, const run_result *r)
 double stage_metric_peak(const tui_stage *m)
 {
 	const device_info *d = m->dev;
-	if (m->metric == SCORE_GBPS)
-		return d->bw_attainable_gbps > 0 ? d->bw_attainable_gbps : d->bw_theoretical_gbps;
+	if (m->metric == SCORE_GBPS) {   /* the lesson's attainable: read for read-mostly work, copy otherwise */
+		double att = traffic_gbps(traffic_of(m->l->traffic), d);
+		return att > 0 ? att : d->bw_theoretical_gbps;
+	}
 	return peak_gflops(peak_of(m->l->peak), d);
 }
 

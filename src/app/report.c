@@ -119,10 +119,14 @@ static void lesson_text(FILE *f, const lesson *l)
 /* The lesson's compute peak (its model's peak:, checked when the lesson loaded). */
 static peak_kind lesson_peak(const lesson *l) { return peak_of(l->peak); }
 
-/* What %peak is a fraction of: "FP32 peak", "BF16 tensor peak", "attainable bandwidth". */
-static const char *peak_phrase(const lesson *l, score_metric m)
+/* The attainable bandwidth the lesson's GB/s are compared with on d (its model's traffic:). */
+static traffic_kind lesson_traffic(const lesson *l, const device_info *d) { return traffic_used(traffic_of(l->traffic), d); }
+
+/* What %peak is a fraction of: "FP32 peak", "BF16 tensor peak", "copy attainable bandwidth", "read
+ * attainable bandwidth". */
+static const char *peak_phrase(const lesson *l, score_metric m, const device_info *d)
 {
-	if (m == SCORE_GBPS) return "attainable bandwidth";
+	if (m == SCORE_GBPS) return lesson_traffic(l, d) == TRAFFIC_READ ? "read attainable bandwidth" : "copy attainable bandwidth";
 	return peak_is_tensor(lesson_peak(l)) ? "BF16 tensor peak" : "FP32 peak";
 }
 
@@ -133,8 +137,9 @@ void report_header(FILE *f, const lesson *l, const device_info *d)
 	fputc('\n', f);
 	if (!d->present) { fput_clean(f, d->why[0] ? d->why : "no GPU"); fputs("\n\n", f); return; }
 	fput_clean(f, d->name);
-	fprintf(f, " (%s, %d SMs, %.0f MiB L2), peaks: %.0f GB/s theoretical, %.0f GB/s attainable, %.0f GFLOP/s %s\n\n", d->arch,
-	        d->sm_count, d->l2_bytes / 1048576.0, d->bw_theoretical_gbps, d->bw_attainable_gbps, peak_gflops(lesson_peak(l), d), peak_label(lesson_peak(l)));
+	fprintf(f, " (%s, %d SMs, %.0f MiB L2), peaks: %.0f GB/s theoretical, %.0f GB/s %s, %.0f GFLOP/s %s\n\n", d->arch,
+	        d->sm_count, d->l2_bytes / 1048576.0, d->bw_theoretical_gbps, traffic_gbps(lesson_traffic(l, d), d),
+	        traffic_label(lesson_traffic(l, d)), peak_gflops(lesson_peak(l), d), peak_label(lesson_peak(l)));
 }
 
 static const char *check_text(const run_result *r)
@@ -362,7 +367,7 @@ static void footer_timing(FILE *f, const lesson *l, score_metric m, const device
 }
 
 /* "Fastest stage: warptile at 30.4 TFLOP/s (45.4% of the FP32 peak), 0.72x the baseline (...)". */
-static void footer_fastest(FILE *f, const lesson *l, score_metric m, const run_result *rs, int n)
+static void footer_fastest(FILE *f, const lesson *l, score_metric m, const device_info *d, const run_result *rs, int n)
 {
 	const run_result *base = NULL, *best = NULL;
 	for (int i = 0; i < n; i++) {
@@ -377,7 +382,7 @@ static void footer_fastest(FILE *f, const lesson *l, score_metric m, const run_r
 	fprintf(f, " at %s", v);
 	pct_text(pct, sizeof pct, score_peak_frac(m, best));
 	if (score_peak_frac(m, best) >= 0)
-		fprintf(f, " (%s of the %s)", pct, peak_phrase(l, m));
+		fprintf(f, " (%s of the %s)", pct, peak_phrase(l, m, d));
 	if (base && base->status == RUN_OK && score_value(m, base) > 0) {
 		fprintf(f, ", %.2fx the baseline (", score_value(m, best) / score_value(m, base));
 		fput_clean(f, l->baseline ? l->baseline->title : "baseline");
@@ -393,16 +398,20 @@ void report_footer(FILE *f, const lesson *l, score_metric m, const device_info *
 	footer_notes(f, d, rs, n);
 	footer_counters(f, rs, n);
 	footer_timing(f, l, m, d, rs, n);
-	footer_fastest(f, l, m, rs, n);
+	footer_fastest(f, l, m, d, rs, n);
 	if (n && rs[0].reps) {
 		const lesson_expr *model = m == SCORE_GFLOPS ? &l->flops : &l->bytes;
 		fprintf(f, "\n%s counts the lesson's model (%s %s).\n",
 		        score_unit(m), model->e ? expr_source(model->e) : "?", m == SCORE_GFLOPS ? "flops" : "bytes");
-		fprintf(f, "Peaks (%%peak is of the %s): theoretical %.0f GB/s (", peak_phrase(l, m),
+		fprintf(f, "Peaks (%%peak is of the %s): theoretical %.0f GB/s (", peak_phrase(l, m, d),
 		        d->bw_theoretical_gbps);
 		fput_clean(f, d->bw_theoretical_src);
-		fprintf(f, "); attainable %.0f GB/s (", d->bw_attainable_gbps);
+		fprintf(f, "); copy attainable %.0f GB/s (", d->bw_attainable_gbps);
 		fput_clean(f, d->bw_attainable_src);
+		if (d->bw_read_gbps > 0) {
+			fprintf(f, "); read attainable %.0f GB/s (", d->bw_read_gbps);
+			fput_clean(f, d->bw_read_src);
+		}
 		fprintf(f, "); %s %.0f GFLOP/s (", peak_label(lesson_peak(l)), peak_gflops(lesson_peak(l), d));
 		fput_clean(f, peak_source(lesson_peak(l), d));
 		fprintf(f, ").\nSeed %llu; settings: ", (unsigned long long)rs[0].seed);
@@ -494,7 +503,8 @@ void report_device(FILE *f, const device_info *d)
 	        d->max_threads_per_block, d->max_threads_per_sm, d->max_blocks_per_sm, d->regs_per_sm, (long long)d->smem_per_block_optin,
 	        (long long)d->smem_per_sm);
 	fprintf(f, "  DRAM bandwidth, theoretical: %8.1f GB/s  (%s)\n", d->bw_theoretical_gbps, d->bw_theoretical_src);
-	fprintf(f, "  DRAM bandwidth, attainable:  %8.1f GB/s  (%s)\n", d->bw_attainable_gbps, d->bw_attainable_src);
+	fprintf(f, "  DRAM bandwidth, copy:        %8.1f GB/s  (%s)\n", d->bw_attainable_gbps, d->bw_attainable_src);
+	fprintf(f, "  DRAM bandwidth, read:        %8.1f GB/s  (%s)\n", d->bw_read_gbps, d->bw_read_src);
 	fprintf(f, "  FP32:                        %8.1f GFLOP/s  (%s)\n", d->fp32_gflops, d->fp32_src);
 	fprintf(f, "  BF16 tensor cores:           %8.1f GFLOP/s  (%s)\n", d->bf16_tensor_gflops, d->tensor_src);
 	fprintf(f, "  driver %d, runtime %d\n", d->driver_version, d->runtime_version);

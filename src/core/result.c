@@ -14,7 +14,7 @@ const field run_result_fields[] = {
 	R(occ_warps, FT_INT), R(occ_max_warps, FT_INT), R(occ_theoretical, FT_DBL), R(occ_limiter, FT_STR),
 	R(occ_api_blocks, FT_INT), R(reps, FT_INT), R(ms_median, FT_DBL), R(ms_min, FT_DBL),
 	R(ms_max, FT_DBL), R(bytes, FT_DBL), R(flops, FT_DBL), R(working_set, FT_DBL), R(gbps, FT_DBL),
-	R(gflops, FT_DBL), R(pct_theoretical_bw, FT_DBL), R(pct_attainable_bw, FT_DBL),
+	R(gflops, FT_DBL), R(pct_theoretical_bw, FT_DBL), R(pct_attainable_bw, FT_DBL), R(attainable, FT_STR),
 	R(pct_compute_peak, FT_DBL), R(fits_l2, FT_INT), R(h2d_bytes, FT_DBL), R(d2h_bytes, FT_DBL),
 	R(kernel_ms, FT_DBL), R(bound_ms, FT_DBL), R(checked, FT_INT), R(passed, FT_INT),
 	R(max_abs_err, FT_DBL), R(max_rel_err, FT_DBL), R(bad_count, FT_I64), R(first_bad, FT_I64),
@@ -51,7 +51,7 @@ const field device_info_fields[] = {
 	D(smem_per_sm, FT_I64), D(max_threads_per_block, FT_INT), D(max_threads_per_sm, FT_INT),
 	D(max_blocks_per_sm, FT_INT), D(regs_per_sm, FT_INT), D(regs_per_block, FT_INT), D(warp_size, FT_INT),
 	D(bw_theoretical_gbps, FT_DBL), D(bw_theoretical_src, FT_STR), D(bw_attainable_gbps, FT_DBL),
-	D(bw_attainable_src, FT_STR), D(h2d_gbps, FT_DBL), D(d2h_gbps, FT_DBL), D(fp32_gflops, FT_DBL), D(fp32_src, FT_STR),
+	D(bw_attainable_src, FT_STR), D(bw_read_gbps, FT_DBL), D(bw_read_src, FT_STR), D(h2d_gbps, FT_DBL), D(d2h_gbps, FT_DBL), D(fp32_gflops, FT_DBL), D(fp32_src, FT_STR),
 	D(bf16_tensor_gflops, FT_DBL), D(tensor_src, FT_STR), D(driver_version, FT_INT),
 	D(runtime_version, FT_INT),
 };
@@ -86,6 +86,41 @@ double peak_gflops(peak_kind p, const device_info *d)
 const char *peak_source(peak_kind p, const device_info *d)
 {
 	return (const char *)d + peaks[peak_valid(p)].src;
+}
+
+static const struct { const char *name, *label; size_t gbps, src; } traffics[TRAFFIC_COUNT] = {
+	[TRAFFIC_COPY] = { "copy", "copy attainable", offsetof(device_info, bw_attainable_gbps), offsetof(device_info, bw_attainable_src) },
+	[TRAFFIC_READ] = { "read", "read attainable", offsetof(device_info, bw_read_gbps), offsetof(device_info, bw_read_src) },
+};
+
+int traffic_parse(const char *name)
+{
+	if (!name) return TRAFFIC_COPY;
+	for (int i = 0; i < TRAFFIC_COUNT; i++)
+		if (!strcmp(name, traffics[i].name)) return i;
+	return -1;
+}
+
+traffic_kind traffic_of(const char *name) { return traffic_parse(name) < 0 ? TRAFFIC_COPY : (traffic_kind)traffic_parse(name); }
+
+static traffic_kind traffic_valid(traffic_kind t) { return (unsigned)t < TRAFFIC_COUNT ? t : TRAFFIC_COPY; }
+const char *traffic_name(traffic_kind t) { return traffics[traffic_valid(t)].name; }
+const char *traffic_label(traffic_kind t) { return traffics[traffic_valid(t)].label; }
+
+traffic_kind traffic_used(traffic_kind t, const device_info *d)
+{
+	t = traffic_valid(t);
+	return *(const double *)((const char *)d + traffics[t].gbps) > 0 ? t : TRAFFIC_COPY;
+}
+
+double traffic_gbps(traffic_kind t, const device_info *d)
+{
+	return *(const double *)((const char *)d + traffics[traffic_used(t, d)].gbps);
+}
+
+const char *traffic_source(traffic_kind t, const device_info *d)
+{
+	return (const char *)d + traffics[traffic_used(t, d)].src;
 }
 
 static const char *status_names[RUN_STATUS_COUNT] = {

@@ -82,6 +82,8 @@ typedef struct {
 	double bytes, flops, working_set;
 	double gbps, gflops;
 	double pct_theoretical_bw, pct_attainable_bw, pct_compute_peak;
+	char attainable[8];             /* which attainable bandwidth pct_attainable_bw is of (traffic_name: "copy",
+	                                 * "read"); "" when none was measured */
 	int fits_l2;
 	/* A stage with copy steps: the bound of a perfect pipeline, max(h2d_bytes at the device's measured
 	 * host-to-device copy bandwidth, d2h_bytes at its device-to-host one, kernel_ms), in ms; 0 when the
@@ -145,8 +147,10 @@ typedef struct {
 	int warp_size;
 	double bw_theoretical_gbps;     /* 2 x memory clock x bus width / 8 */
 	char bw_theoretical_src[96];
-	double bw_attainable_gbps;      /* calibration copy */
+	double bw_attainable_gbps;      /* calibration copy, bytes read plus bytes written */
 	char bw_attainable_src[96];
+	double bw_read_gbps;            /* calibration read-only stream (a kernel of ours), bytes read; 0 unknown */
+	char bw_read_src[160];
 	double h2d_gbps, d2h_gbps;      /* calibration: pinned host-to-device and device-to-host copies (cudaMemcpyAsync) */
 	double fp32_gflops;             /* SMs x lanes x 2 x clock */
 	char fp32_src[96];
@@ -165,6 +169,20 @@ const char *peak_label(peak_kind p);                    /* "FP32", "BF16 tensor"
 double peak_gflops(peak_kind p, const device_info *d);  /* the device's figure for it */
 const char *peak_source(peak_kind p, const device_info *d);   /* where that figure comes from */
 int peak_is_tensor(peak_kind p);
+
+/* The attainable DRAM bandwidths a lesson's model may name (`traffic:`), one table like the peaks':
+ * copy (the default: as much written as read, the calibration copy) or read (read-mostly work such as
+ * a reduction: the calibration's read-only stream). */
+typedef enum { TRAFFIC_COPY, TRAFFIC_READ, TRAFFIC_COUNT } traffic_kind;
+int traffic_parse(const char *name);                    /* a traffic_kind; NULL gives TRAFFIC_COPY; -1 unknown */
+traffic_kind traffic_of(const char *name);              /* the same, TRAFFIC_COPY for an unknown name */
+const char *traffic_name(traffic_kind t);               /* "copy", "read" */
+/* The kind whose figure stands for t on d: t, or TRAFFIC_COPY when d has no read figure (a device
+ * recorded before the read calibration existed), so that a figure and its label never disagree. */
+traffic_kind traffic_used(traffic_kind t, const device_info *d);
+const char *traffic_label(traffic_kind t);              /* "copy attainable", "read attainable" */
+double traffic_gbps(traffic_kind t, const device_info *d);        /* d's figure for traffic_used(t, d) */
+const char *traffic_source(traffic_kind t, const device_info *d); /* where that figure comes from */
 
 typedef enum { FT_INT, FT_I64, FT_U64, FT_DBL, FT_STR, FT_U3, FT_STATUS, FT_FINDINGS } field_type;
 typedef struct { const char *name; field_type type; size_t offset, size; } field;

@@ -152,7 +152,7 @@ int claims_check(const lesson *l, int s, const claims_runs *runs, claim_outcome 
 			strfmt(o->why, sizeof o->why, "the run %s", r->status == RUN_WRONG ? "gave a wrong result" : "did not finish");
 			continue;
 		}
-		claim_ctx c = { l, runs, { r->bytes, r->flops, d ? d->sm_count : 0, d ? d->bw_attainable_gbps : 0,
+		claim_ctx c = { l, runs, { r->bytes, r->flops, d ? d->sm_count : 0, d ? traffic_gbps(traffic_of(l->traffic), d) : 0,
 		                           d ? peak_gflops(peak_of(l->peak), d) : 0 },
 		                "" };
 		values_ctx v = { &c, o->values, sizeof o->values };

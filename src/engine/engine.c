@@ -937,7 +937,7 @@ static void step_compile(engine *e, job *j)
 static void diagnose_into(engine *e, const lesson *l, run_result *r)
 {
 	if (r->status != RUN_OK && r->status != RUN_WRONG) return;
-	diag_inputs in = { r->bytes, r->flops, e->dev.sm_count, e->dev.bw_attainable_gbps,
+	diag_inputs in = { r->bytes, r->flops, e->dev.sm_count, traffic_gbps(traffic_of(l->traffic), &e->dev),
 	                   peak_gflops(peak_of(l->peak), &e->dev) };
 	r->findings.n = diagnose_run(r, &in, r->findings.f, RUN_FINDINGS_MAX);
 }

@@ -67,17 +67,31 @@ static int parse_check(ld *c, yaml_node_t *n)
 	return ly_parse_tolerance(c, yd_get(&c->y, n, "tolerance"), &l->exact, &l->rel_tol, &l->abs_tol);
 }
 
-static int parse_model(ld *c, yaml_node_t *n, lesson_expr *bytes, lesson_expr *flops, char **peak, int need)
+/* The words "(known: a, b)" for an unknown name among count names that name(i) gives. */
+static const char *known_names(char *buf, size_t len, int count, const char *(*name)(int))
 {
-	static const char *const keys[] = { "!bytes", "flops", "peak", NULL };
+	buf[0] = 0;
+	for (int i = 0; i < count; i++) strfmt(buf + strlen(buf), len - strlen(buf), "%s%s", i ? ", " : "", name(i));
+	return buf;
+}
+static const char *peak_i(int i) { return peak_name((peak_kind)i); }
+static const char *traffic_i(int i) { return traffic_name((traffic_kind)i); }
+
+static int parse_model(ld *c, yaml_node_t *n, lesson_expr *bytes, lesson_expr *flops, char **peak, char **traffic, int need)
+{
+	static const char *const keys[] = { "!bytes", "flops", "peak", "traffic", NULL };
 	static const char *const bkeys[] = { "bytes", "flops", NULL };
 	if (yd_check_keys(&c->y, n, "model", need ? keys : bkeys) || ly_get_expr(c, n, "bytes", bytes) ||
-	    ly_get_expr(c, n, "flops", flops) || (peak && yd_get_str(&c->y, n, "peak", peak))) return -1;
-	if (!peak || !*peak || peak_parse(*peak) >= 0) return 0;
-	char known[128] = "";
-	for (int i = 0; i < PEAK_COUNT; i++)
-		strfmt(known + strlen(known), sizeof known - strlen(known), "%s%s", i ? ", " : "", peak_name((peak_kind)i));
-	return yd_fail(&c->y, yd_get(&c->y, n, "peak"), "unknown peak '%s' (known: %s)", *peak, known);
+	    ly_get_expr(c, n, "flops", flops) || (peak && yd_get_str(&c->y, n, "peak", peak)) ||
+	    (traffic && yd_get_str(&c->y, n, "traffic", traffic))) return -1;
+	char known[128];
+	if (peak && *peak && peak_parse(*peak) < 0)
+		return yd_fail(&c->y, yd_get(&c->y, n, "peak"), "unknown peak '%s' (known: %s)", *peak,
+		               known_names(known, sizeof known, PEAK_COUNT, peak_i));
+	if (traffic && *traffic && traffic_parse(*traffic) < 0)
+		return yd_fail(&c->y, yd_get(&c->y, n, "traffic"), "unknown traffic '%s' (known: %s)", *traffic,
+		               known_names(known, sizeof known, TRAFFIC_COUNT, traffic_i));
+	return 0;
 }
 
 static int parse_baseline(ld *c, yaml_node_t *n)
@@ -114,7 +128,7 @@ static int parse_baseline(ld *c, yaml_node_t *n)
 		if (!found) return yd_fail(&c->y, a, "library %s needs the argument '%s'", b->library, ly_baseline_libs[lib][r]);
 	}
 	yaml_node_t *m = yd_get(&c->y, n, "model"), *chk = yd_get(&c->y, n, "check");
-	if (m && parse_model(c, m, &b->bytes, &b->flops, NULL, 0)) return -1;
+	if (m && parse_model(c, m, &b->bytes, &b->flops, NULL, NULL, 0)) return -1;
 	if (chk && yd_bool(&c->y, chk, "check", &b->check)) return -1;
 	return 0;
 }
@@ -139,7 +153,7 @@ static int parse_lesson(ld *c, yaml_node_t *root)
 	if ((n = yd_get(&c->y, root, "params")) && parse_params(c, n)) return -1;
 	if ((n = yd_get(&c->y, root, "derived")) && parse_derived(c, n)) return -1;
 	if (ly_parse_buffers(c, yd_get(&c->y, root, "buffers"), &l->buffers, &l->nbuffers)) return -1;
-	if (parse_model(c, yd_get(&c->y, root, "model"), &l->bytes, &l->flops, &l->peak, 1)) return -1;
+	if (parse_model(c, yd_get(&c->y, root, "model"), &l->bytes, &l->flops, &l->peak, &l->traffic, 1)) return -1;
 	if ((n = yd_get(&c->y, root, "baseline")) && parse_baseline(c, n)) return -1;
 	yaml_node_t *st = yd_get(&c->y, root, "stages");
 	if (st->type != YAML_SEQUENCE_NODE || yd_seq_len(st) < 1) return yd_fail(&c->y, st, "stages must be a list of at least one stage");
@@ -190,7 +204,7 @@ lesson *lesson_load(const char *path, const char *kernels_root, char *err, size_
 void lesson_free(lesson *l)
 {
 	if (!l) return;
-	free(l->id); free(l->title); free(l->summary); free(l->path); free(l->kernel_dir); free(l->peak); free(l->reference);
+	free(l->id); free(l->title); free(l->summary); free(l->path); free(l->kernel_dir); free(l->peak); free(l->traffic); free(l->reference);
 	for (int i = 0; i < l->nread_first; i++) free(l->read_first[i]);
 	free(l->read_first);
 	for (int i = 0; i < l->nparams; i++) {

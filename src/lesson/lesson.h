@@ -169,6 +169,7 @@ typedef struct {
 	lesson_buffer *buffers; int nbuffers;
 	lesson_expr bytes, flops;
 	char *peak;                   /* "fp32", "bf16_tensor", ... */
+	char *traffic;                /* "copy", "read": which attainable bandwidth (traffic_parse); NULL copy */
 	char *reference;              /* stage id or "baseline" */
 	char **compare; int ncompare;
 	int exact; double rel_tol, abs_tol;

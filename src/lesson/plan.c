@@ -766,6 +766,7 @@ int plan_make(plan *p, const lesson *l, int stage, const plan_setting *sets, int
 	add_device_vars(p, dev);
 	p->lesson_path = l->path;
 	p->peak = peak_of(l->peak);
+	p->traffic = traffic_of(l->traffic);
 	p->check = (s ? s->check : l->baseline->check) && l->ncompare > 0;
 	p->ncompare = l->ncompare;
 	p->compare = xcalloc((size_t)l->ncompare + 1, sizeof *p->compare);

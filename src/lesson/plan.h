@@ -111,6 +111,7 @@ typedef struct {
 	const char *lesson_path;        /* the lesson's file (the worker's data key) */
 	int first_param, nparams;       /* vars[first_param, + nparams): the lesson's parameters */
 	peak_kind peak;                 /* the compute peak the lesson's model is measured against */
+	traffic_kind traffic;           /* the attainable bandwidth it is measured against (read or copy) */
 	int check;                      /* the result is compared with the reference's */
 	const char **compare; int ncompare;   /* the outputs compared */
 	int exact; double rel_tol, abs_tol;   /* the lesson's tolerance */

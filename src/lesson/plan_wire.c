@@ -72,6 +72,7 @@ void plan_wire_write(sb *b, const plan *p)
 	for (int i = 0; i < p->ncompare; i++) { sb_add(b, "compare"); put_name(b, p->compare[i]); sb_add(b, "\n"); }
 	sb_addf(b, "model %.17g %.17g %lld\nuses_occ %d\n", p->bytes, p->flops, (long long)p->working_set, p->uses_occ);
 	sb_addf(b, "streams %d\ncopied %.17g %.17g\nrdc %d\n", p->nstreams, p->h2d_bytes, p->d2h_bytes, p->rdc);
+	if (p->traffic != TRAFFIC_COPY) sb_addf(b, "traffic %s\n", traffic_name(p->traffic));
 	for (int i = 0; i < p->nvars; i++) {
 		sb_add(b, "var");
 		put_name(b, p->vars[i].name);
@@ -434,6 +435,12 @@ static int read_line(rd *r, char **t, int n, const char *rest)
 		int pk = n == 2 ? peak_parse(t[1]) : -1;
 		if (pk < 0) return bad(r, "peak '%s' is not one this build knows", n > 1 ? t[1] : "");
 		p->peak = (peak_kind)pk;
+		return 0;
+	}
+	if (!strcmp(k, "traffic")) {
+		int tk = n == 2 ? traffic_parse(t[1]) : -1;
+		if (tk < 0) return bad(r, "traffic '%s' is not one this build knows", n > 1 ? t[1] : "");
+		p->traffic = (traffic_kind)tk;
 		return 0;
 	}
 	if (!strcmp(k, "check")) return n != 2 ? bad(r, "check takes 0 or 1") : get_int(r, t[1], 0, 1, &p->check);

@@ -5,6 +5,7 @@
 #include <string.h>
 #include "arch.h"
 #include "gpu.h"
+#include "read_bw.h"
 #include "util.h"
 
 static device_info dev;
@@ -58,45 +59,67 @@ static double copy_ms(void *dst, const void *src, size_t bytes, int reps)
 	return reps % 2 ? t[reps / 2] : (t[reps / 2 - 1] + t[reps / 2]) / 2;
 }
 
-/* The attainable bandwidth: a large device-to-device copy, median of 20 after warm-up, counting bytes
- * read plus bytes written. The copy bandwidths between host and device: a pinned host buffer of 256 MiB
- * (less when memory is short) copied each way, median of 10 after warm-up, counting the bytes once.
- * Cached per GPU, since they cost a second; the file's name carries the version of what it holds, so
- * a cache of an older form is measured again. */
-#define CALIBRATION_VERSION 2
+/* The read calibration's words, for the fastest variant of the stream over mib MiB. */
+static void read_src(int variant, size_t mib, int cached)
+{
+	strfmt(dev.bw_read_src, sizeof dev.bw_read_src, "read-only int4 stream of ours over %zu MiB, median of 20, fastest of %d orders: %s%s",
+	       mib, CC_READ_BW_VARIANTS, cc_read_bw_name(variant), cached ? " (cached)" : "");
+}
+
+/* The attainable bandwidths. Copy: a large device-to-device copy, median of 20 after warm-up,
+ * counting bytes read plus bytes written. Read: our read-only stream (read_bw.cu) over the same
+ * buffer, median of 20 after warm-up for each of its variants (grid-stride or a chunk per block,
+ * several 16-byte loads in flight per thread), the fastest, counting the bytes read. The buffer is 1 GiB (less when memory is short), far beyond any L2.
+ * The copy bandwidths between host and device: a pinned host buffer of 256 MiB (less when memory
+ * is short) copied each way, median of 10 after warm-up, counting the bytes once. Cached per GPU,
+ * since they cost a second; the file's name carries the version of what it holds, so a cache of an
+ * older form is measured again. */
+#define CALIBRATION_VERSION 4
 static void calibrate(void)
 {
 	char *dir = xdg_dir("XDG_CACHE_HOME", ".cache");
 	char *path = xasprintf("%s/calibration-v%d-%s.txt", dir, CALIBRATION_VERSION, dev.uuid);
 	free(dir);
 	char *text = file_read(path, NULL);
-	if (text && sscanf(text, "%lf %lf %lf", &dev.bw_attainable_gbps, &dev.h2d_gbps, &dev.d2h_gbps) == 3 && dev.bw_attainable_gbps > 0 &&
-	    dev.h2d_gbps > 0 && dev.d2h_gbps > 0) {
-		strfmt(dev.bw_attainable_src, sizeof dev.bw_attainable_src, "device-to-device cudaMemcpy, measured once (cached)");
+	int variant = 0;
+	size_t mib = 0;
+	if (text && sscanf(text, "%lf %lf %lf %lf %d %zu", &dev.bw_attainable_gbps, &dev.h2d_gbps, &dev.d2h_gbps, &dev.bw_read_gbps, &variant, &mib) == 6 &&
+	    dev.bw_attainable_gbps > 0 && dev.h2d_gbps > 0 && dev.d2h_gbps > 0 && dev.bw_read_gbps > 0 && variant >= 0 && variant < CC_READ_BW_VARIANTS) {
+		strfmt(dev.bw_attainable_src, sizeof dev.bw_attainable_src, "device-to-device cudaMemcpy of %zu MiB, measured once (cached)", mib);
+		read_src(variant, mib, 1);
 		free(text);
 		free(path);
 		return;
 	}
 	free(text);
-	dev.bw_attainable_gbps = dev.h2d_gbps = dev.d2h_gbps = 0;
+	dev.bw_attainable_gbps = dev.h2d_gbps = dev.d2h_gbps = dev.bw_read_gbps = 0;
 	size_t bytes = (size_t)1 << 30;
 	while (bytes > (size_t)dev.global_mem / 8) bytes /= 2;
+	mib = bytes >> 20;
 	void *a = NULL, *b = NULL, *h = NULL;
 	if (cudaMalloc(&a, bytes) || cudaMalloc(&b, bytes) || cudaMemset(a, 1, bytes)) {
 		cudaGetLastError();
 		cudaFree(a);
 		cudaFree(b);
 		strfmt(dev.bw_attainable_src, sizeof dev.bw_attainable_src, "not measured (no memory for the calibration copy)");
+		strfmt(dev.bw_read_src, sizeof dev.bw_read_src, "not measured (no memory for the calibration stream)");
 		free(path);
 		return;
 	}
 	double ms = copy_ms(b, a, bytes, 20);
 	if (ms > 0) {
 		dev.bw_attainable_gbps = 2.0 * (double)bytes / (ms * 1e-3) / 1e9;
-		strfmt(dev.bw_attainable_src, sizeof dev.bw_attainable_src, "device-to-device cudaMemcpy of %zu MiB, median of 20", bytes >> 20);
+		strfmt(dev.bw_attainable_src, sizeof dev.bw_attainable_src, "device-to-device cudaMemcpy of %zu MiB, median of 20", mib);
 	} else {
 		strfmt(dev.bw_attainable_src, sizeof dev.bw_attainable_src, "not measured (the calibration copy failed)");
 	}
+	for (int v = 0; v < CC_READ_BW_VARIANTS; v++) {
+		double rms = cc_read_bw_ms(a, bytes, v, 20);
+		double gbps = rms > 0 ? (double)bytes / (rms * 1e-3) / 1e9 : 0;
+		if (gbps > dev.bw_read_gbps) { dev.bw_read_gbps = gbps; variant = v; }
+	}
+	if (dev.bw_read_gbps > 0) read_src(variant, mib, 0);
+	else strfmt(dev.bw_read_src, sizeof dev.bw_read_src, "not measured (the calibration stream failed)");
 	size_t hbytes = (size_t)256 << 20;
 	if (hbytes > bytes) hbytes = bytes;
 	while (hbytes >= ((size_t)1 << 20) && cudaMallocHost(&h, hbytes)) { cudaGetLastError(); h = NULL; hbytes /= 2; }
@@ -109,9 +132,9 @@ static void calibrate(void)
 	}
 	cudaFree(a);
 	cudaFree(b);
-	if (dev.bw_attainable_gbps > 0 && dev.h2d_gbps > 0 && dev.d2h_gbps > 0) {   /* a failed measure is tried again next time */
-		char line[128];
-		strfmt(line, sizeof line, "%.1f %.2f %.2f\n", dev.bw_attainable_gbps, dev.h2d_gbps, dev.d2h_gbps);
+	if (dev.bw_attainable_gbps > 0 && dev.h2d_gbps > 0 && dev.d2h_gbps > 0 && dev.bw_read_gbps > 0) {   /* a failed measure is tried again next time */
+		char line[160];
+		strfmt(line, sizeof line, "%.1f %.2f %.2f %.1f %d %zu\n", dev.bw_attainable_gbps, dev.h2d_gbps, dev.d2h_gbps, dev.bw_read_gbps, variant, mib);
 		file_write_atomic(path, line, strlen(line));
 	}
 	free(path);

@@ -170,7 +170,11 @@ static void fill_metrics(const plan *p, double pair_flops, run_result *r)
 	r->gbps = p->bytes / s / 1e9;
 	r->gflops = p->flops / s / 1e9;
 	if (d->bw_theoretical_gbps > 0) r->pct_theoretical_bw = 100 * r->gbps / d->bw_theoretical_gbps;
-	if (d->bw_attainable_gbps > 0) r->pct_attainable_bw = 100 * r->gbps / d->bw_attainable_gbps;
+	double att = traffic_gbps(p->traffic, d);   /* the plan's: read for read-mostly lessons, copy otherwise */
+	if (att > 0) {
+		r->pct_attainable_bw = 100 * r->gbps / att;
+		strfmt(r->attainable, sizeof r->attainable, "%s", traffic_name(traffic_used(p->traffic, d)));
+	}
 	double peak = peak_gflops(p->peak, d);   /* the plan's: chosen once, by the parent (peak_of) */
 	if (peak > 0) r->pct_compute_peak = 100 * r->gflops / peak;
 	/* FLOP per SM per cycle, from the median time and the median clock (the pair solves the same problem) */

@@ -43,14 +43,14 @@ def results(path):
         print("FAIL fake worker: no JSON from %s (%s)" % (path, e)); return []
 two, f1 = results(sys.argv[1]), results(sys.argv[2])
 ran = {r["runner"] for r in two}
-ok = len(two) == 10 and all(r["status"] == "ok" for r in two) and ran == {"local gpu 0", "local gpu 1"}
+ok = len(two) == 11 and all(r["status"] == "ok" for r in two) and ran == {"local gpu 0", "local gpu 1"}
 print("%s fake worker: two workers share a bench, each result names its worker (%s)" % ("PASS" if ok else "FAIL", sorted(ran)))
 steps = [r["steps"] for r in two if r["stage"] == "vector"]
 ok = steps and [s["kind"] for s in steps[0]] == ["memset", "launch"] and steps[0][1]["entry"] == "reduce_vector" and steps[0][1]["end_ms"] == 0.5
 print("%s fake worker: --json lists a stage's steps" % ("PASS" if ok else "FAIL"))
 bad = [r["stage"] for r in f1 if r["status"] == "fault" and r["runner"] != "local gpu 1"]
 good = [r["stage"] for r in f1 if r["status"] == "ok" and r["runner"] == "local gpu 0"]
-ok = len(f1) == 10 and not bad and any(r["status"] == "fault" for r in f1) and len(good) >= 5
+ok = len(f1) == 11 and not bad and any(r["status"] == "fault" for r in f1) and len(good) >= 5
 print("%s fake worker: a worker that faults leaves the other running (%d right on gpu 0)" % ("PASS" if ok else "FAIL", len(good)))
 PY
 expect "fake worker: --gpu refuses a list it cannot read" 2 "--gpu takes a GPU number or a list" $B bench reduction --gpu 0,x

@@ -21,7 +21,7 @@ expect "sgemm bench: ratio to the baseline in the metric" 0 "^warptile .* 0\.72x
 expect "sgemm bench: the model in flops" 0 "GFLOP/s counts the lesson's model \(2 \* m \* n \* k flops\)" $B --replay $S bench sgemm
 expect "sgemm json: metric" 0 '^\{"metric": "GFLOP/s", "device": ' $B --replay $S bench sgemm --json
 expect "sgemm run json: metric" 0 '^\{"metric": "GFLOP/s", "device": ' $B --replay $S run sgemm/warptile --json
-expect "bandwidth bench: fastest stage in GB/s" 0 "Fastest stage: vectorized at 2990\.0 GB/s \(96\.5% of the attainable bandwidth\)" $B --replay $R bench bandwidth
+expect "bandwidth bench: fastest stage in GB/s" 0 "Fastest stage: vectorized at 2990\.0 GB/s \(96\.5% of the copy attainable bandwidth\)" $B --replay $R bench bandwidth
 expect "bandwidth bench: GB/s and its % of peak lead the table" 0 "^stage +median ms +\(min - max\) +GB/s +%peak +%theo +GFLOP/s " $B --replay $R bench bandwidth
 expect "bandwidth json: metric" 0 '^\{"metric": "GB/s", "device": ' $B --replay $R run bandwidth/coalesced --json
 expect_not "transpose: no GFLOP/s column (no flops model)" 3 "^stage .*GFLOP/s" $B run transpose/naive --arch sm_90

@@ -4,7 +4,7 @@
 . tests/lib.sh
 S=tests/fixtures/recorded/h100-1707a90-sgemm.json
 T=tests/fixtures/recorded/h100-1707a90-tensorcore.json
-D=tests/fixtures/recorded/h100-1707a90-reduction.json
+D=tests/fixtures/recorded/h100-e80026b-reduction.json
 export LANG=C.UTF-8
 expect "roofline: bench sgemm, the chart's title" 0 "^Roofline of sgemm on NVIDIA H100 80GB HBM3 \(numbers: stages, B: baseline\)$" $B --replay $S bench sgemm --roofline
 expect "roofline: bench sgemm, the fastest stage's line" 0 "^stage 9: 46767 GFLOP/s at 331 flop/B \(DRAM\), bound by compute, 70% of the roof$" $B --replay $S bench sgemm --roofline

@@ -15,7 +15,7 @@ check "replay: ... and on the stage view" shows "REPLAY of replay-bandwidth.json
 keys r
 check "replay: time" wait_for "time      4.425 ms"
 check "replay: GB/s gauge" shows "GB/s      █[▏▎▍▌▋▊▉]?░+│░ 182"
-check "replay: against the theoretical and attainable peaks" shows "5% of peak 3352, 6% of │3100 attainable"
+check "replay: against the theoretical and attainable peaks" shows "5% of peak 3352, 6% of │3100 copy attainable"
 check "replay: GFLOP/s" shows "GFLOP/s +░+ 30.3 0.0% of 66908"
 check "replay: occupancy and limiter" shows "occupancy 100% theoretical, limit: warps per SM"
 check "replay: resources" shows "resources 16 regs  smem 0 B  no spills"

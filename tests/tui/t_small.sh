@@ -54,8 +54,8 @@ export XDG_STATE_HOME="$TMP/state-$N"
 start 120 40
 wait_for "Parallel reduction" >/dev/null
 keys j Enter
-wait_for "reduction 1/9" >/dev/null
-check "a title that starts with the stage's id is not repeated" shows "reduction 1/9  reduce0: interleaved"
+wait_for "reduction 1/10" >/dev/null
+check "a title that starts with the stage's id is not repeated" shows "reduction 1/10  reduce0: interleaved"
 check_not "... (no 'reduce0: reduce0:')" shows "reduce0: reduce0:"
 keys q
 wait_for "EXITED rc=0" >/dev/null
