@@ -182,7 +182,10 @@ void report_row(FILE *f, const lesson *l, score_metric m, const run_result *r, i
 	}
 	char range[32] = "", ratio[16] = "", ms[16] = "-";
 	if (r->reps) { strfmt(range, sizeof range, "(%.3f - %.3f)", r->ms_min, r->ms_max); strfmt(ms, sizeof ms, "%.4f", r->ms_median); }
-	if (base && score_value(m, base) > 0 && score_value(m, r) > 0) strfmt(ratio, sizeof ratio, "%.2fx", score_value(m, r) / score_value(m, base));
+	/* Timed alternately with the baseline: the per-pair median (3 decimals, the fairer figure); else the
+	 * ratio of the two runs' separate medians (2 decimals). */
+	if (!strcmp(r->pair, "baseline") && r->pair_ratio > 0) strfmt(ratio, sizeof ratio, "%.3fx", r->pair_ratio);
+	else if (base && score_value(m, base) > 0 && score_value(m, r) > 0) strfmt(ratio, sizeof ratio, "%.2fx", score_value(m, r) / score_value(m, base));
 	char occ[8] = "-", lim[16];
 	if (r->occ_max_warps) strfmt(occ, sizeof occ, "%.0f%%", 100 * r->occ_theoretical);
 	strfmt(lim, sizeof lim, "%.*s", (int)strcspn(r->occ_limiter, " "), r->occ_limiter);
@@ -353,7 +356,8 @@ static void footer_timing(FILE *f, const lesson *l, score_metric m, const device
 	fprintf(f, "Method: CUDA events around each repetition, after a warm-up (3 runs and 25 ms at least); medians over the\n"
 	           "repetitions; outputs poisoned before each");
 	if (pairs) fprintf(f, ";\na stage and its pair alternate (stage pair pair stage ...), each pair giving the ratio pair time / stage\n"
-	                      "time (above 1: the stage is faster)");
+	                      "time (above 1: the stage is faster); the table's \"vs base\" is that median where the pair was the\n"
+	                      "baseline (3 decimals), else the ratio of the separate medians (2 decimals)");
 	if (flush == 1) fprintf(f, ";\nL2 flushed before each repetition, outside the events, by writing %.0f MB (2x its size)", 2 * d->l2_bytes / 1e6);
 	else if (flush == 0) fprintf(f, ";\nL2 not flushed apart: the outputs' poisoning writes at least twice its size before each repetition");
 	else if (flush == 2) fprintf(f, ";\nL2 flushed before each repetition (2x its size, outside the events) where the outputs' poisoning writes less");
