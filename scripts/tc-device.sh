@@ -1,8 +1,8 @@
 #!/bin/bash
-# One device call for the tensorcore cluster stages (see the report): a residency probe, correctness at odd
-# sizes, memcheck at a small size, a sweep at 8192^3 between cuBLAS runs, the chosen defaults written
-# into the lesson, three benches, ABAB pairs of cuBLAS and the best new stage, counters. All under $O;
-# a summary file is printed last.
+# One device call for the tensorcore cluster stages: correctness at odd sizes, memcheck at a small size, a
+# sweep at 8192^3 between cuBLAS runs, the chosen defaults written into the (snapshot's) lesson, three
+# benches, ABAB pairs of cuBLAS and the best new stage, counters. All under $OUT/tc (tarred); a summary is
+# printed last. scripts/tc-probe.cu (run once, separately) asks how many clusters fit.
 B=${CUDACLIMB:-build/cudaclimb}
 O=${OUT:-/tmp/tcout}/tc; mkdir -p $O
 SUM=$O/summary.txt; : > $SUM
