@@ -72,6 +72,7 @@ cmocka() {
 	sh tests/gpu/dynamic.sh
 	sh tests/gpu/timing.sh
 	sh tests/gpu/reduction.sh
+	sh tests/gpu/attention.sh
 	fi
 } 2>&1 | tee "$log"
 
