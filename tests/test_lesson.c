@@ -479,7 +479,7 @@ static void test_missing_keys(void **state)
 	expect_error(HEAD "check: { reference: s1, compare: [z] }\n" STAGE LAUNCH, "t.yaml:10:8: check needs 'tolerance'");
 	expect_error(HEAD "baseline: { title: c, library: memcpy }\n" STAGE LAUNCH, "t.yaml:10:11: baseline needs 'args'");
 	expect_error(HEAD "stages: []\n", "t.yaml:10:9: stages must be a list of at least one stage");
-	expect_error(HEAD STAGE "    launches: []\n", "t.yaml:17:15: launches must be a list of at least one step (a launch, a copy, a memset or a repeat block)");
+	expect_error(HEAD STAGE "    launches: []\n", "t.yaml:17:15: launches must be a list of at least one step (a launch, a copy, a memset, a library call or a repeat block)");
 }
 
 static void test_bad_expressions(void **state)
@@ -687,9 +687,22 @@ static void test_structure_errors(void **state)
 	             "t.yaml:10:50: tolerances cannot be negative");
 	expect_error(HEAD "baseline: { title: c, library: cudnn, args: { dst: z } }\n" STAGE LAUNCH,
 	             "t.yaml:10:32: unknown library 'cudnn' (known: memcpy, cub_reduce_sum, cublas_sgemm, cublas_gemm_bf16, "
-	             "cudnn_conv_bias_relu, cudnn_conv_bias_relu_fused, cudnn_softmax, npp_gauss)");
+	             "cudnn_conv_bias_relu, cudnn_conv_bias_relu_fused, cudnn_softmax, npp_gauss, cublas_gemm_batched");
 	expect_error(HEAD "baseline: { title: c, library: memcpy, args: { dst: z, src: x } }\n" STAGE LAUNCH,
 	             "t.yaml:10:46: library memcpy needs the argument 'bytes'");
+	/* library steps: the same rules as a baseline, and a stage's own buffers in scope */
+	expect_error(HEAD STAGE "    launches:\n      - { library: cudnn, args: { x: x } }\n",
+	             "t.yaml:18:20: unknown library 'cudnn' (known: memcpy");
+	expect_error(HEAD STAGE "    launches:\n      - { library: memcpy, args: { dst: z, src: x } }\n",
+	             "t.yaml:18:34: library memcpy needs the argument 'bytes'");
+	expect_error(HEAD STAGE "    launches:\n      - { library: memcpy, args: { dst: z, src: x, bytes: n, count: 3 } }\n",
+	             "t.yaml:18:62: library memcpy takes no argument 'count'");
+	expect_error(HEAD STAGE "    launches:\n      - { library: memcpy, args: { dst: z, src: x, dst: x, bytes: n } }\n",
+	             "t.yaml:18:52: library memcpy: argument 'dst' twice");
+	expect_error(HEAD STAGE "    launches:\n      - { library: memcpy, args: { dst: z, src: x, bytes: nope } }\n",
+	             "t.yaml:18:59: unknown name 'nope'");
+	expect_error(HEAD STAGE "    launches:\n      - { library: memcpy, grid: 1, args: { dst: z, src: x, bytes: n } }\n",
+	             "t.yaml:18:28: unknown key 'grid' in a library step");
 	/* the GEMM baselines run with m, n and k: the loader must ask for them */
 	expect_error(HEAD "baseline: { title: c, library: cublas_sgemm, args: { A: x, B: x, C: z, m: n, n: n } }\n" STAGE LAUNCH,
 	             "t.yaml:10:52: library cublas_sgemm needs the argument 'k'");
@@ -733,7 +746,7 @@ static void test_wrong_node_kinds(void **state)
 	expect_error(HEAD STAGE "    requires: sm_90\n" LAUNCH, "t.yaml:17:15: requires must be a mapping (key: value)");
 	expect_error(HEAD STAGE "    requires: [cc, 90]\n" LAUNCH, "t.yaml:17:15: requires must be a mapping (key: value)");
 	expect_error(HEAD "baseline: { title: c, library: memcpy, args: [dst, z] }\n" STAGE LAUNCH,
-	             "t.yaml:10:46: baseline args must be a mapping of name: buffer or expression");
+	             "t.yaml:10:46: library args must be a mapping of name: buffer or expression");
 }
 
 /* ---- kernel files (lesson_load with kernels_root) ---- */

@@ -62,7 +62,12 @@ static const char text[] =
 	"          - copy: { dst: dx, src: hx, offset: \"k * ceil_div(n, CH)\", count: \"min(ceil_div(n, CH), n - k * ceil_div(n, CH))\", stream: \"1 + k % 2\" }\n"
 	"          - { grid: 4, block: 32, stream: \"1 + k % 2\", args: [dx, \"i64(k)\", { texture: img, dims: [64, 8], pitch: 128, filter: linear, read: normalized, address: border }, { texture: w, dims: [9] }] }\n"
 	"          - copy: { dst: hy, src: dx, offset: \"k * ceil_div(n, CH)\", count: \"min(ceil_div(n, CH), n - k * ceil_div(n, CH))\", stream: \"1 + k % 2\" }\n"
-	"      - memset: { buffer: z, value: 0, stream: 3 }\n";
+	"      - memset: { buffer: z, value: 0, stream: 3 }\n"
+	"  - id: lib\n    title: L\n    kernel: k.cu\n    entry: k\n    explain: e\n    bottleneck: b\n"
+	"    buffers: { S: { type: f32, count: 64 } }\n"
+	"    launches:\n"
+	"      - { library: cublas_gemm_batched, stream: 2, args: { A: c, B: c, C: S, m: 8, n: 8, k: 1, batch: 1, transb: 1, alpha: \"1.0 / sqrt(4.0)\" } }\n"
+	"      - { grid: 1, block: 32, args: [S] }\n";
 
 static const plan_device dev = { .sm_count = 132, .warp_size = 32, .max_threads_per_block = 1024, .cc = 90,
                                  .l2_bytes = 50 << 20, .max_shared_per_block = 227 * 1024 };
@@ -221,6 +226,34 @@ static void test_round_trip(void **state)
 	round_trip(2, NULL);
 	round_trip(2, "CH=4");
 	round_trip(2, "n=4001");
+	round_trip(3, NULL);
+}
+
+/* A library step: its line names the library, its arguments and its stream, and the step shows as
+ * kind "library" with the library's name. */
+static void test_library_step(void **state)
+{
+	(void)state;
+	plan p;
+	char err[256];
+	assert_int_equal(plan_make(&p, L, 3, NULL, 0, &dev, err, sizeof err), 0);
+	assert_int_equal(p.launches[0].kind, STEP_LIBRARY);
+	assert_int_equal(p.nstreams, 3);
+	sb t = {0};
+	plan_wire_write(&t, &p);
+	assert_non_null(strstr(t.s, "\nlibrary cublas_gemm_batched 9 2\narg A buffer c\narg B buffer c\narg C buffer S\narg m value i64 8\n"));
+	assert_non_null(strstr(t.s, "\narg alpha value f64 0.5"));
+	run_result r;
+	run_result_init(&r);
+	plan_steps_into(&p, &r);
+	assert_int_equal(r.nsteps, 2);
+	assert_string_equal(r.steps[0].kind, "library");
+	assert_string_equal(r.steps[0].entry, "cublas_gemm_batched");
+	assert_int_equal(r.steps[0].stream, 2);
+	assert_string_equal(r.steps[1].kind, "launch");
+	run_result_clear(&r);
+	sb_free(&t);
+	plan_free(&p);
 }
 
 /* The text carries the values themselves: a few lines checked by eye. */
@@ -397,7 +430,7 @@ static void test_v2_lines(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_round_trip), cmocka_unit_test(test_library_step),
 		cmocka_unit_test(test_text),
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_v2_lines),

@@ -99,34 +99,7 @@ static int parse_baseline(ld *c, yaml_node_t *n)
 	static const char *const keys[] = { "!title", "!library", "!args", "model", "check", NULL };
 	lesson_baseline *b = c->l->baseline = xcalloc(1, sizeof *b);
 	b->check = 1;
-	if (yd_check_keys(&c->y, n, "baseline", keys) || yd_get_str(&c->y, n, "title", &b->title) || yd_get_str(&c->y, n, "library", &b->library)) return -1;
-	int lib = -1;
-	for (int i = 0; i < LY_NLIBS; i++) if (!strcmp(ly_baseline_libs[i][0], b->library)) lib = i;
-	if (lib < 0) {
-		char known[300] = "";
-		for (int i = 0; i < LY_NLIBS; i++) strfmt(known + strlen(known), sizeof known - strlen(known), "%s%s", i ? ", " : "", ly_baseline_libs[i][0]);
-		return yd_fail(&c->y, yd_get(&c->y, n, "library"), "unknown library '%s' (known: %s)", b->library, known);
-	}
-	yaml_node_t *a = yd_get(&c->y, n, "args");
-	if (a->type != YAML_MAPPING_NODE) return yd_fail(&c->y, a, "baseline args must be a mapping of name: buffer or expression");
-	int k = (int)(a->data.mapping.pairs.top - a->data.mapping.pairs.start);
-	b->arg_names = xcalloc((size_t)k, sizeof(char *));
-	b->arg_strings = xcalloc((size_t)k, sizeof(char *));
-	b->arg_values = xcalloc((size_t)k, sizeof(lesson_expr));
-	for (int i = 0; i < k; i++) {
-		yaml_node_t *kn = yd_node(&c->y, a->data.mapping.pairs.start[i].key), *v = yd_node(&c->y, a->data.mapping.pairs.start[i].value);
-		const char *name = yd_scalar(&c->y, kn, "an argument name"), *val = yd_scalar(&c->y, v, "an argument");
-		if (!name || !val) return -1;
-		b->arg_names[b->nargs] = xstrdup(name);
-		b->arg_strings[b->nargs] = xstrdup(val);
-		b->nargs++;
-		if (!lesson_find_buffer(c->l, NULL, val) && ly_parse_expr(c, v, name, &b->arg_values[i])) return -1;
-	}
-	for (int r = 1; r <= LY_MAX_LIB_ARGS && ly_baseline_libs[lib][r]; r++) {
-		int found = 0;
-		for (int i = 0; i < b->nargs; i++) found |= !strcmp(b->arg_names[i], ly_baseline_libs[lib][r]);
-		if (!found) return yd_fail(&c->y, a, "library %s needs the argument '%s'", b->library, ly_baseline_libs[lib][r]);
-	}
+	if (yd_check_keys(&c->y, n, "baseline", keys) || yd_get_str(&c->y, n, "title", &b->title) || ly_parse_library(c, NULL, n, b)) return -1;
 	yaml_node_t *m = yd_get(&c->y, n, "model"), *chk = yd_get(&c->y, n, "check");
 	if (m && parse_model(c, m, &b->bytes, &b->flops, NULL, NULL, 0)) return -1;
 	if (chk && yd_bool(&c->y, chk, "check", &b->check)) return -1;
@@ -218,13 +191,7 @@ void lesson_free(lesson *l)
 	ly_free_expr(&l->bytes); ly_free_expr(&l->flops);
 	for (int i = 0; i < l->ncompare; i++) free(l->compare[i]);
 	free(l->compare);
-	if (l->baseline) {
-		lesson_baseline *b = l->baseline;
-		for (int i = 0; i < b->nargs; i++) { free(b->arg_names[i]); free(b->arg_strings[i]); ly_free_expr(&b->arg_values[i]); }
-		free(b->arg_names); free(b->arg_strings); free(b->arg_values);
-		free(b->title); free(b->library); ly_free_expr(&b->bytes); ly_free_expr(&b->flops);
-		free(b);
-	}
+	ly_free_library(l->baseline);
 	for (int i = 0; i < l->nstages; i++) ly_free_stage(&l->stages[i]);
 	free(l->stages);
 	free(l);

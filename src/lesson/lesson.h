@@ -54,7 +54,7 @@ typedef struct { lesson_expr cond; char *message; } lesson_constraint;
 typedef enum { ARG_VALUE, ARG_BUFFER, ARG_TENSORMAP, ARG_TEXTURE, ARG_KIND_COUNT } lesson_arg_kind;
 /* What a step of a stage is (a zeroed one is a kernel launch); gpu_exec.c runs each kind through its
  * own entry of a table. */
-typedef enum { STEP_LAUNCH, STEP_MEMSET, STEP_COPY, STEP_KIND_COUNT } lesson_step_kind;
+typedef enum { STEP_LAUNCH, STEP_MEMSET, STEP_COPY, STEP_LIBRARY, STEP_KIND_COUNT } lesson_step_kind;
 /* A texture's filter and address modes (cudaFilterMode, cudaTextureAddressMode, in their order). */
 typedef enum { TEX_POINT, TEX_LINEAR } lesson_tex_filter;
 typedef enum { TEX_WRAP, TEX_CLAMP, TEX_MIRROR, TEX_BORDER } lesson_tex_address;
@@ -81,6 +81,7 @@ typedef struct {
 	lesson_mark at;               /* where the argument is written */
 } lesson_arg;
 
+typedef struct lesson_baseline lesson_baseline;
 typedef struct lesson_launch lesson_launch;
 struct lesson_launch {
 	lesson_step_kind kind;        /* a kernel launch, a memset of a buffer, a copy between buffers */
@@ -91,6 +92,7 @@ struct lesson_launch {
 	char *copy_dst, *copy_src;
 	lesson_expr copy_offset, copy_dst_offset, copy_src_offset, copy_count;
 	lesson_expr stream;           /* the step's stream, 0..LESSON_MAX_STREAMS-1 (NULL = 0, the default stream) */
+	lesson_baseline *call;        /* STEP_LIBRARY: a library run, as a baseline names it (title NULL, the model unused) */
 	/* A repeat block (body not NULL; kind and the rest unused): body's steps repeat_count times, in
 	 * order, with repeat_var bound to 0, 1, ... in their expressions. Blocks may nest. */
 	lesson_launch *body; int nbody;
@@ -153,12 +155,12 @@ typedef struct {
 	lesson_mark at;
 } lesson_stage;
 
-typedef struct {
+struct lesson_baseline {
 	char *title, *library;
 	char **arg_names; lesson_expr *arg_values; char **arg_strings; int nargs;
 	lesson_expr bytes, flops;     /* NULL: the lesson's model */
 	int check;
-} lesson_baseline;
+};
 
 typedef struct {
 	char *id, *title, *summary, *path /* the YAML file */, *kernel_dir;

@@ -247,6 +247,13 @@ static int parse_launch(ld *c, lesson_stage *s, yaml_node_t *n, lesson_launch *L
 		static const char *const keys[] = { "copy", NULL };
 		return yd_check_keys(&c->y, n, "a copy step", keys) ? -1 : parse_copy(c, s, yd_get(&c->y, n, "copy"), L);
 	}
+	if (n->type == YAML_MAPPING_NODE && yd_get(&c->y, n, "library")) {
+		static const char *const keys[] = { "!library", "!args", "stream", NULL };
+		if (yd_check_keys(&c->y, n, "a library step", keys)) return -1;
+		L->kind = STEP_LIBRARY;
+		L->call = xcalloc(1, sizeof *L->call);
+		return ly_parse_library(c, s, n, L->call) || ly_get_expr(c, n, "stream", &L->stream) ? -1 : 0;
+	}
 	if (n->type == YAML_MAPPING_NODE && yd_get(&c->y, n, "memset")) {
 		static const char *const keys[] = { "memset", NULL }, *const mkeys[] = { "!buffer", "value", "stream", NULL };
 		yaml_node_t *m = yd_get(&c->y, n, "memset");
@@ -283,7 +290,7 @@ static int parse_launch(ld *c, lesson_stage *s, yaml_node_t *n, lesson_launch *L
 static int parse_steps(ld *c, lesson_stage *s, yaml_node_t *seq, const char *what, lesson_launch **out, int *n)
 {
 	if (seq->type != YAML_SEQUENCE_NODE || yd_seq_len(seq) < 1)
-		return yd_fail(&c->y, seq, "%s must be a list of at least one step (a launch, a copy, a memset or a repeat block)", what);
+		return yd_fail(&c->y, seq, "%s must be a list of at least one step (a launch, a copy, a memset, a library call or a repeat block)", what);
 	*out = xcalloc((size_t)yd_seq_len(seq), sizeof **out);
 	for (int i = 0; i < yd_seq_len(seq); i++) {
 		lesson_launch *L = &(*out)[(*n)++];
@@ -516,6 +523,7 @@ static void free_steps(lesson_launch *steps, int n)
 		}
 		free(L->args);
 		free_steps(L->body, L->nbody);
+		ly_free_library(L->call);
 	}
 	free(steps);
 }

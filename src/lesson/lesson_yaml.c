@@ -18,6 +18,7 @@ const char *const ly_baseline_libs[LY_NLIBS][LY_MAX_LIB_ARGS + 1] = {
 	{ "cudnn_conv_bias_relu_fused", "x", "filter", "bias", "y", "n", "c", "k", "h", "w", NULL },
 	{ "cudnn_softmax", "x", "y", "rows", "cols", NULL },
 	{ "npp_gauss", "src", "dst", "width", "height", "weights", "taps", NULL },
+	{ "cublas_gemm_batched", "A", "B", "C", "m", "n", "k", "batch", "transb", "alpha", NULL },
 };
 const char *const ly_dtype_names[DT_COUNT] = { "f32", "f64", "f16", "bf16", "i32", "u32", "i64", "u64", "i8", "u8" };
 const size_t ly_dtype_sizes[DT_COUNT] = { 4, 8, 2, 2, 4, 4, 8, 8, 1, 1 };
@@ -191,4 +192,54 @@ int ly_parse_tolerance(ld *c, yaml_node_t *t, int *exact, double *rel, double *a
 	if ((r && yd_double(&c->y, r, "rel", -DBL_MAX, DBL_MAX, rel)) || (a && yd_double(&c->y, a, "abs", -DBL_MAX, DBL_MAX, abs))) return -1;
 	if (*rel < 0 || *abs < 0) return yd_fail(&c->y, t, "tolerances cannot be negative");
 	return 0;
+}
+
+/* ---- library runs (a baseline, or a library step of a stage) ---- */
+
+int ly_parse_library(ld *c, lesson_stage *s, yaml_node_t *n, lesson_baseline *b)
+{
+	if (yd_get_str(&c->y, n, "library", &b->library)) return -1;
+	int lib = -1;
+	for (int i = 0; i < LY_NLIBS; i++) if (!strcmp(ly_baseline_libs[i][0], b->library)) lib = i;
+	if (lib < 0) {
+		char known[400] = "";
+		for (int i = 0; i < LY_NLIBS; i++) strfmt(known + strlen(known), sizeof known - strlen(known), "%s%s", i ? ", " : "", ly_baseline_libs[i][0]);
+		return yd_fail(&c->y, yd_get(&c->y, n, "library"), "unknown library '%s' (known: %s)", b->library, known);
+	}
+	yaml_node_t *a = yd_get(&c->y, n, "args");
+	if (!a) return yd_fail(&c->y, n, "library %s needs its args (a mapping of name: buffer or expression)", b->library);
+	if (a->type != YAML_MAPPING_NODE) return yd_fail(&c->y, a, "library args must be a mapping of name: buffer or expression");
+	int k = (int)(a->data.mapping.pairs.top - a->data.mapping.pairs.start);
+	b->arg_names = xcalloc((size_t)k, sizeof(char *));
+	b->arg_strings = xcalloc((size_t)k, sizeof(char *));
+	b->arg_values = xcalloc((size_t)k, sizeof(lesson_expr));
+	for (int i = 0; i < k; i++) {
+		yaml_node_t *kn = yd_node(&c->y, a->data.mapping.pairs.start[i].key), *v = yd_node(&c->y, a->data.mapping.pairs.start[i].value);
+		const char *name = yd_scalar(&c->y, kn, "an argument name"), *val = yd_scalar(&c->y, v, "an argument");
+		if (!name || !val) return -1;
+		int known = 0;
+		for (int r = 1; r <= LY_MAX_LIB_ARGS && ly_baseline_libs[lib][r]; r++) known |= !strcmp(ly_baseline_libs[lib][r], name);
+		if (!known) return yd_fail(&c->y, kn, "library %s takes no argument '%s'", b->library, name);
+		for (int j = 0; j < b->nargs; j++)
+			if (!strcmp(b->arg_names[j], name)) return yd_fail(&c->y, kn, "library %s: argument '%s' twice", b->library, name);
+		b->arg_names[b->nargs] = xstrdup(name);
+		b->arg_strings[b->nargs] = xstrdup(val);
+		b->nargs++;
+		if (!lesson_find_buffer(c->l, s, val) && ly_parse_expr(c, v, name, &b->arg_values[i])) return -1;
+	}
+	for (int r = 1; r <= LY_MAX_LIB_ARGS && ly_baseline_libs[lib][r]; r++) {
+		int found = 0;
+		for (int i = 0; i < b->nargs; i++) found |= !strcmp(b->arg_names[i], ly_baseline_libs[lib][r]);
+		if (!found) return yd_fail(&c->y, a, "library %s needs the argument '%s'", b->library, ly_baseline_libs[lib][r]);
+	}
+	return 0;
+}
+
+void ly_free_library(lesson_baseline *b)
+{
+	if (!b) return;
+	for (int i = 0; i < b->nargs; i++) { free(b->arg_names[i]); free(b->arg_strings[i]); ly_free_expr(&b->arg_values[i]); }
+	free(b->arg_names); free(b->arg_strings); free(b->arg_values);
+	free(b->title); free(b->library); ly_free_expr(&b->bytes); ly_free_expr(&b->flops);
+	free(b);
 }

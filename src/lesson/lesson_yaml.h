@@ -20,13 +20,19 @@ typedef struct {
 	const char *bound[LY_MAX_BOUND]; int nbound;
 } ld;
 
-#define LY_NLIBS 8
+#define LY_NLIBS 9
 #define LY_MAX_LIB_ARGS 10   /* the name, the arguments, and room for the NULL */
 /* library name, then its required args (NULL-terminated) */
 extern const char *const ly_baseline_libs[LY_NLIBS][LY_MAX_LIB_ARGS + 1];
 extern const char *const ly_dtype_names[DT_COUNT];
 extern const size_t ly_dtype_sizes[DT_COUNT];
 
+/* A library run from the mapping n (keys library: and args:) into b: a known library, each argument
+ * one it takes and given once, every one it needs; an argument is a buffer (the lesson's, or stage s's
+ * when s is not NULL) or an expression. 0, or -1 with the error at the node (file:line:col). */
+int ly_parse_library(ld *c, lesson_stage *s, yaml_node_t *n, lesson_baseline *b);
+/* Frees b and what it owns; NULL is fine. */
+void ly_free_library(lesson_baseline *b);
 /* Whether name (len bytes) is in scope: a device value, a parameter, a derived value, a tunable, a
  * bound name. */
 int ly_name_known(ld *c, const char *name, size_t len);

@@ -505,8 +505,33 @@ static int make_copy(pctx *c, const lesson_launch *L, plan_launch *out, int *ski
 	return 0;
 }
 
+/* A library run (a baseline, or a stage's library step) into L: the library as its entry, each
+ * argument named, a buffer or a number (i64, or f64 for a float expression). */
+static int make_call(pctx *c, const lesson_baseline *b, plan_launch *L)
+{
+	L->entry = b->library;
+	L->nargs = b->nargs;
+	L->args = xcalloc((size_t)b->nargs + 1, sizeof *L->args);
+	for (int i = 0; i < b->nargs; i++) {
+		plan_arg *a = &L->args[i];
+		a->name = b->arg_names[i];
+		if (!b->arg_values[i].e) { a->kind = ARG_BUFFER; a->buffer = b->arg_strings[i]; continue; }
+		expr_value v;
+		if (eval(c, &b->arg_values[i], &v)) return -1;
+		if (v.kind == EXPR_INT) { a->type = AT_I64; a->v.i64 = v.i; }
+		else { a->type = AT_F64; a->v.f64 = v.f; }
+	}
+	return 0;
+}
+
 static int make_launch(pctx *c, const plan_device *dev, const lesson_stage *s, const lesson_launch *L, plan_launch *out)
 {
+	if (L->kind == STEP_LIBRARY) {
+		out->kind = STEP_LIBRARY;
+		char step[96];
+		strfmt(step, sizeof step, "library step %s", L->call->library);
+		return make_stream(c, L, step, out) || make_call(c, L->call, out) ? -1 : 0;
+	}
 	if (L->kind == STEP_MEMSET) {
 		*out = (plan_launch){ .kind = STEP_MEMSET, .buffer = L->memset_buffer, .value = L->memset_value };
 		char step[96];
@@ -719,24 +744,10 @@ static int wants_rdc(const lesson_stage *s)
 
 static int make_baseline(pctx *c)
 {
-	const lesson_baseline *b = c->l->baseline;
 	plan *p = c->p;
 	p->launches = xcalloc(1, sizeof *p->launches);
 	p->nlaunches = 1;
-	plan_launch *L = &p->launches[0];
-	L->entry = b->library;
-	L->nargs = b->nargs;
-	L->args = xcalloc((size_t)b->nargs, sizeof *L->args);
-	for (int i = 0; i < b->nargs; i++) {
-		plan_arg *a = &L->args[i];
-		a->name = b->arg_names[i];
-		if (!b->arg_values[i].e) { a->kind = ARG_BUFFER; a->buffer = b->arg_strings[i]; continue; }
-		expr_value v;
-		if (eval(c, &b->arg_values[i], &v)) return -1;
-		if (v.kind == EXPR_INT) { a->type = AT_I64; a->v.i64 = v.i; }
-		else { a->type = AT_F64; a->v.f64 = v.f; }
-	}
-	return 0;
+	return make_call(c, c->l->baseline, &p->launches[0]);
 }
 
 static void add_device_vars(plan *p, const plan_device *dev)
@@ -1084,6 +1095,7 @@ void plan_steps_into(const plan *p, run_result *r)
 			continue;
 		}
 		strfmt(s->entry, sizeof s->entry, "%s", L->entry);
+		if (L->kind == STEP_LIBRARY) continue;   /* no grid of ours: the library picks its own launches */
 		memcpy(s->grid, L->grid, sizeof s->grid);
 		memcpy(s->block, L->block, sizeof s->block);
 		s->dynamic_smem = (int64_t)L->shared;
@@ -1092,7 +1104,7 @@ void plan_steps_into(const plan *p, run_result *r)
 
 const char *plan_step_name(lesson_step_kind k)
 {
-	static const char *const names[STEP_KIND_COUNT] = { [STEP_LAUNCH] = "launch", [STEP_MEMSET] = "memset", [STEP_COPY] = "copy" };
+	static const char *const names[STEP_KIND_COUNT] = { [STEP_LAUNCH] = "launch", [STEP_MEMSET] = "memset", [STEP_COPY] = "copy", [STEP_LIBRARY] = "library" };
 	return (unsigned)k < STEP_KIND_COUNT ? names[k] : "?";
 }
 

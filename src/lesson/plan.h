@@ -121,7 +121,7 @@ typedef struct {
 /* How a kernel parameter that takes a receives it: its size in bytes and 'i' (an integer or a
  * pointer), 'f' (a float) or 'b' (bytes: a struct by value), as the PTX declares parameters. */
 void plan_arg_abi(const plan_arg *a, int *size, char *kind);
-const char *plan_step_name(lesson_step_kind k);   /* "launch", "memset", "copy" */
+const char *plan_step_name(lesson_step_kind k);   /* "launch", "memset", "copy", "library" */
 /* r's steps from a stage's plan p (the first RUN_MAX_STEPS; none for a baseline): kind, entry (a memset's
  * buffer), grid, block, dynamic shared memory, stream 0; resources and times not known (run_step_init). */
 void plan_steps_into(const plan *p, run_result *r);

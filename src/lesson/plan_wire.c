@@ -123,6 +123,13 @@ void plan_wire_write(sb *b, const plan *p)
 			        L->stream);
 			continue;
 		}
+		if (L->kind == STEP_LIBRARY) {
+			sb_add(b, "library");
+			put_name(b, L->entry);
+			sb_addf(b, " %d %d\n", L->nargs, L->stream);
+			for (int a = 0; a < L->nargs; a++) put_arg(b, &L->args[a]);
+			continue;
+		}
 		sb_add(b, "launch");
 		put_name(b, L->entry);
 		sb_addf(b, " %u %u %u %u %u %u %zu %d %d\n", L->grid[0], L->grid[1], L->grid[2], L->block[0], L->block[1], L->block[2],
@@ -331,6 +338,24 @@ static int read_launch(rd *r, char **t, int n)
 	return 0;
 }
 
+/* library NAME NARGS STREAM, then its NARGS named arguments: a stage's library step. */
+static int read_library(rd *r, char **t, int n)
+{
+	plan *p = r->p;
+	if (n != 4) return bad(r, "a library step has 4 fields, not %d", n);
+	if (grow(r, p->nlaunches, "launches")) return -1;
+	plan_launch L = { .kind = STEP_LIBRARY };
+	int nargs;
+	if (get_int(r, t[2], 0, 64, &nargs) || get_int(r, t[3], 0, LESSON_MAX_STREAMS - 1, &L.stream) || get_name(r, t[1], 64, &L.entry)) return -1;
+	L.nargs = nargs;
+	L.args = xcalloc((size_t)L.nargs + 1, sizeof *L.args);
+	p->launches = xrealloc(p->launches, (size_t)(p->nlaunches + 1) * sizeof *p->launches);
+	p->launches[p->nlaunches++] = L;
+	r->open = &p->launches[p->nlaunches - 1];
+	r->args_left = L.nargs;
+	return 0;
+}
+
 /* values NAME N V1 .. VN, after the buffer line of an init expr buffer: read token by token (a line
  * may hold LESSON_INIT_EXPR_MAX numbers). */
 static int read_values(rd *r, char *line)
@@ -520,6 +545,7 @@ static int read_line(rd *r, char **t, int n, const char *rest)
 		return 0;
 	}
 	if (!strcmp(k, "launch")) return read_launch(r, t, n);
+	if (!strcmp(k, "library")) return read_library(r, t, n);
 	if (!strcmp(k, "arg")) return bad(r, "an arg line with no launch waiting for it");
 	return bad(r, "'%s' is not part of a plan", k);
 }

@@ -33,7 +33,7 @@
 #define CC_WORKER_H
 /* The protocol's version: the worker's first line is "hello N"; a parent that reads another N (or
  * anything else first) says so and uses no such worker. */
-#define WORKER_PROTOCOL 8
+#define WORKER_PROTOCOL 9   /* 9: library steps in a stage's plan */
 #include <stddef.h>
 #include "result.h"
 #include "runner.h"

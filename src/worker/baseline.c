@@ -24,6 +24,9 @@ static struct {
 	cublasStatus_t (*gemm_ex)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int, const void *,
 	                          const void *, cudaDataType, int, const void *, cudaDataType, int, const void *, void *,
 	                          cudaDataType, int, cublasComputeType_t, cublasGemmAlgo_t);
+	cublasStatus_t (*gemm_batched)(cublasHandle_t, cublasOperation_t, cublasOperation_t, int, int, int, const void *,
+	                               const void *, cudaDataType, int, long long, const void *, cudaDataType, int, long long,
+	                               const void *, void *, cudaDataType, int, long long, int, cublasComputeType_t, cublasGemmAlgo_t);
 } fn;
 
 /* Loads libcublas and its entry points once; 0, or -1 with err. */
@@ -43,7 +46,8 @@ static int load_cublas(char *err, size_t errlen)
 	*(void **)&fn.set_stream = dlsym(h, "cublasSetStream_v2");
 	*(void **)&fn.sgemm = dlsym(h, "cublasSgemm_v2");
 	*(void **)&fn.gemm_ex = dlsym(h, "cublasGemmEx");
-	if (!fn.create || !fn.destroy || !fn.set_math || !fn.set_stream || !fn.sgemm || !fn.gemm_ex) {
+	*(void **)&fn.gemm_batched = dlsym(h, "cublasGemmStridedBatchedEx");
+	if (!fn.create || !fn.destroy || !fn.set_math || !fn.set_stream || !fn.sgemm || !fn.gemm_ex || !fn.gemm_batched) {
 		if (err) strfmt(err, errlen, "cuBLAS lacks an entry point: %s", dlerror());
 		dlclose(h);
 		return -1;
@@ -81,17 +85,25 @@ static cudaError_t blas_error(cublasStatus_t st)
 }
 
 /* Row-major C = A.B as column-major C^T = B^T.A^T: swap the operands, keep the data. */
-static cudaError_t gemm(const plan *p, gpu_data *d, cudaStream_t s, int bf16)
+/* The cuBLAS handle on stream s, created (FP32 without TF32) at first use; 0, or an error. */
+static cudaError_t blas_on(cudaStream_t s)
 {
-	gpu_buffer *A = buf(p, d, "A"), *B = buf(p, d, "B"), *C = buf(p, d, "C");
-	long long m = num(p, "m"), n = num(p, "n"), k = num(p, "k");
-	if (!A || !B || !C || m < 1 || n < 1 || k < 1) return cudaErrorInvalidValue;
 	if (load_cublas(NULL, 0)) return cudaErrorSharedObjectInitFailed;
 	if (!blas) {
 		if (fn.create(&blas) != CUBLAS_STATUS_SUCCESS) return cudaErrorUnknown;
 		fn.set_math(blas, CUBLAS_DEFAULT_MATH);   /* no TF32: a real FP32 baseline */
 	}
 	fn.set_stream(blas, s);
+	return cudaSuccess;
+}
+
+static cudaError_t gemm(const plan *p, gpu_data *d, cudaStream_t s, int bf16)
+{
+	gpu_buffer *A = buf(p, d, "A"), *B = buf(p, d, "B"), *C = buf(p, d, "C");
+	long long m = num(p, "m"), n = num(p, "n"), k = num(p, "k");
+	if (!A || !B || !C || m < 1 || n < 1 || k < 1) return cudaErrorInvalidValue;
+	cudaError_t e = blas_on(s);
+	if (e) return e;
 	const float one = 1, zero = 0;
 	if (!bf16)
 		return blas_error(fn.sgemm(blas, CUBLAS_OP_N, CUBLAS_OP_N, (int)n, (int)m, (int)k, &one, B->ptr, (int)n, A->ptr,
@@ -99,6 +111,31 @@ static cudaError_t gemm(const plan *p, gpu_data *d, cudaStream_t s, int bf16)
 	return blas_error(fn.gemm_ex(blas, CUBLAS_OP_N, CUBLAS_OP_N, (int)n, (int)m, (int)k, &one, B->ptr, CUDA_R_16BF, (int)n,
 	                               A->ptr, CUDA_R_16BF, (int)k, &zero, C->ptr, CUDA_R_32F, (int)n, CUBLAS_COMPUTE_32F,
 	                               CUBLAS_GEMM_DEFAULT));
+}
+
+/* cublas_gemm_batched: for each b < batch, row-major C[b] (m x n) = alpha A[b] (m x k) op(B[b]), B[b]
+ * k x n (transb 0) or n x k (transb 1: C = A B^T), the batches packed (strides m*k, k*n, m*n). A and B
+ * both bf16 (C f32 or bf16) or all f32; FP32 compute, no TF32. Through the column-major trick: C^T =
+ * op(B)^T A^T. */
+static cudaError_t gemm_batched(const plan *p, gpu_data *d, cudaStream_t s)
+{
+	gpu_buffer *A = buf(p, d, "A"), *B = buf(p, d, "B"), *C = buf(p, d, "C");
+	long long m = num(p, "m"), n = num(p, "n"), k = num(p, "k"), batch = num(p, "batch"), tb = num(p, "transb");
+	const plan_arg *al = find(p, "alpha");
+	if (!A || !B || !C || !al || al->kind == ARG_BUFFER || m < 1 || n < 1 || k < 1 || batch < 1 || (tb != 0 && tb != 1) ||
+	    m > 0x7fffffff || n > 0x7fffffff || k > 0x7fffffff || batch > 0x7fffffff)
+		return cudaErrorInvalidValue;
+	if (A->type != B->type || (A->type != DT_BF16 && A->type != DT_F32) || (C->type != DT_F32 && C->type != DT_BF16) ||
+	    (A->type == DT_F32 && C->type != DT_F32))
+		return cudaErrorInvalidValue;
+	if (A->count / batch < m * k || B->count / batch < k * n || C->count / batch < m * n) return cudaErrorInvalidValue;
+	cudaError_t e = blas_on(s);
+	if (e) return e;
+	const float alpha = al->type == AT_F64 ? (float)al->v.f64 : (float)al->v.i64, zero = 0;
+	cudaDataType ab = A->type == DT_BF16 ? CUDA_R_16BF : CUDA_R_32F, ct = C->type == DT_BF16 ? CUDA_R_16BF : CUDA_R_32F;
+	return blas_error(fn.gemm_batched(blas, tb ? CUBLAS_OP_T : CUBLAS_OP_N, CUBLAS_OP_N, (int)n, (int)m, (int)k, &alpha,
+	                                  B->ptr, ab, tb ? (int)k : (int)n, k * n, A->ptr, ab, (int)k, m * k, &zero, C->ptr, ct,
+	                                  (int)n, m * n, (int)batch, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
 }
 
 /* An f32 buffer named name holding at least count elements, or NULL. */
@@ -157,6 +194,7 @@ cudaError_t baseline_run(const plan *p, gpu_data *d, cudaStream_t s, char *err, 
 	}
 	if (!strcmp(lib, "cublas_sgemm")) return gemm(p, d, s, 0);
 	if (!strcmp(lib, "cublas_gemm_bf16")) return gemm(p, d, s, 1);
+	if (!strcmp(lib, "cublas_gemm_batched")) return gemm_batched(p, d, s);
 	if (!strcmp(lib, "cudnn_conv_bias_relu")) return conv_bias_relu(p, d, s, 0);
 	if (!strcmp(lib, "cudnn_conv_bias_relu_fused")) return conv_bias_relu(p, d, s, 1);
 	if (!strcmp(lib, "cudnn_softmax")) {

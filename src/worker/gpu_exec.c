@@ -26,6 +26,8 @@ typedef struct {
 	void **args;          /* pointers into store */
 	arg_slot *store;      /* one slot per argument */
 	int nargs;
+	plan *call;           /* STEP_LIBRARY: the plan seen as a baseline of this one step (baseline_run's view) */
+	gpu_data *d;          /* STEP_LIBRARY */
 } xlaunch;
 
 struct gpu_exec {
@@ -301,6 +303,16 @@ gpu_exec *gpu_exec_new(const plan *p, gpu_data *d, const char *cubin, char *err,
 			L->value = pl->value;
 			continue;
 		}
+		if (pl->kind == STEP_LIBRARY) {
+			/* baseline_run reads the library and its arguments from its plan's first step. */
+			L->call = xmalloc(sizeof *L->call);
+			*L->call = *p;
+			L->call->launches = (plan_launch *)pl;
+			L->call->nlaunches = 1;
+			L->call->stage = -1;
+			L->d = d;
+			continue;
+		}
 		if (pl->kind == STEP_COPY) {
 			char what[160];
 			strfmt(what, sizeof what, "copy %s>%s", pl->src ? pl->src : "?", pl->buffer ? pl->buffer : "?");
@@ -389,11 +401,17 @@ static cudaError_t run_copy(const xlaunch *L, cudaStream_t s)
 	return cudaMemcpyAsync((char *)L->buf->ptr + L->dst_off, (const char *)L->src->ptr + L->src_off, L->bytes, cudaMemcpyDefault, s);
 }
 
+static cudaError_t run_library(const xlaunch *L, cudaStream_t s)
+{
+	return baseline_run(L->call, L->d, s, NULL, 0);
+}
+
 /* One entry per kind of step (lesson.h). */
 static cudaError_t (*const step_fn[STEP_KIND_COUNT])(const xlaunch *, cudaStream_t) = {
 	[STEP_LAUNCH] = run_launch,
 	[STEP_MEMSET] = run_memset,
 	[STEP_COPY] = run_copy,
+	[STEP_LIBRARY] = run_library,
 };
 
 int gpu_exec_nsteps(const gpu_exec *x) { return x->n; }
@@ -443,7 +461,7 @@ cudaKernel_t gpu_exec_first_kernel(gpu_exec *x, int *threads, size_t *shared)
 void gpu_exec_free(gpu_exec *x)
 {
 	if (!x) return;
-	for (int i = 0; i < x->n; i++) { free(x->L[i].args); free(x->L[i].store); }
+	for (int i = 0; i < x->n; i++) { free(x->L[i].args); free(x->L[i].store); free(x->L[i].call); }
 	/* A texture may still be read by launches in flight: they finish first. */
 	if (x->ntex) cudaDeviceSynchronize();
 	for (int i = 0; i < x->ntex; i++) cudaDestroyTextureObject(x->tex[i]);
