@@ -4,8 +4,10 @@
  * scale (a scalar passed by value), the softmax as reduction MAX, SUB, EXP, reduction ADD and DIV
  * (cudnn-frontend also computes the row statistics max + log(sum) into a virtual tensor, which is kept
  * here as it does; a graph without them is tried when no engine takes the first), then a matmul P.V.
- * Every intermediate is virtual and FP32. cuDNN itself is loaded by baseline_cudnn.c; the few backend
- * types and values used are declared here and checked against <cudnn.h> where it is present. */
+ * Every intermediate is virtual and FP32 but P, which is bf16 like V (cuDNN's engines refuse a P V
+ * whose operands differ in type; cudnn-frontend sets P to the inputs' type for the same reason).
+ * cuDNN itself is loaded by baseline_cudnn.c; the few backend types and values used are declared
+ * here and checked against <cudnn.h> where it is present. */
 #include "baseline_sdpa.h"
 #include <dlfcn.h>
 #include <math.h>
@@ -300,7 +302,7 @@ static bk_desc sdpa_graph(build *b, const cudnn_sdpa_job *j, void *handle, bool 
 	bk_desc s1 = tensor(b, uid++, DATA_FLOAT, sd, ss, true, false), s2 = tensor(b, uid++, DATA_FLOAT, sd, ss, true, false),
 	        mx = tensor(b, uid++, DATA_FLOAT, rd, rs, true, false), sub = tensor(b, uid++, DATA_FLOAT, sd, ss, true, false),
 	        ex = tensor(b, uid++, DATA_FLOAT, sd, ss, true, false), sum = tensor(b, uid++, DATA_FLOAT, rd, rs, true, false),
-	        p = tensor(b, uid++, DATA_FLOAT, sd, ss, true, false);
+	        p = tensor(b, uid++, DATA_BF16, sd, ss, true, false);   /* the engines take P V with P in the inputs' type */
 	bk_desc ops[10];
 	int n = 0;
 	ops[n++] = matmul(b, q, k, s1);                       /* S = Q K^T */
