@@ -17,6 +17,7 @@ const char *const ly_baseline_libs[LY_NLIBS][LY_MAX_LIB_ARGS + 1] = {
 	{ "cudnn_conv_bias_relu", "x", "filter", "bias", "y", "n", "c", "k", "h", "w", NULL },
 	{ "cudnn_conv_bias_relu_fused", "x", "filter", "bias", "y", "n", "c", "k", "h", "w", NULL },
 	{ "cudnn_softmax", "x", "y", "rows", "cols", NULL },
+	{ "cudnn_sdpa", "q", "k", "v", "o", "batch", "heads", "seq", "dim", NULL },
 	{ "npp_gauss", "src", "dst", "width", "height", "weights", "taps", NULL },
 	{ "cublas_gemm_batched", "A", "B", "C", "m", "n", "k", "batch", "transb", "alpha", NULL },
 };

@@ -20,7 +20,7 @@ typedef struct {
 	const char *bound[LY_MAX_BOUND]; int nbound;
 } ld;
 
-#define LY_NLIBS 9
+#define LY_NLIBS 10
 #define LY_MAX_LIB_ARGS 10   /* the name, the arguments, and room for the NULL */
 /* library name, then its required args (NULL-terminated) */
 extern const char *const ly_baseline_libs[LY_NLIBS][LY_MAX_LIB_ARGS + 1];

@@ -1,5 +1,5 @@
 /* baseline: the vendor-library runs a lesson can compare with (lessons/README.md lists them; cuDNN's
- * are in baseline_cudnn.c, NPP's in baseline_npp.c).
+ * are in baseline_cudnn.c, cuDNN's attention in baseline_sdpa.c, NPP's in baseline_npp.c).
  * cuBLAS is loaded with dlopen the first time a GEMM baseline runs: linked normally, its 600 MB
  * (with cuBLASLt) were paged in at every start of the program, even to show the lesson list. */
 #include <cublas_v2.h>
@@ -9,6 +9,7 @@
 #include <string.h>
 #include "baseline_cudnn.h"
 #include "baseline_npp.h"
+#include "baseline_sdpa.h"
 #include "cub_reduce.h"
 #include "gpu.h"
 #include "util.h"
@@ -174,6 +175,22 @@ static cudaError_t gauss(const plan *p, gpu_data *d, cudaStream_t s)
 	return npp_gauss(&j, s);
 }
 
+/* cudnn_sdpa: attention forward over q, k, v (bf16 batch x heads x seq x dim) into o. */
+static cudaError_t sdpa(const plan *p, gpu_data *d, cudaStream_t s)
+{
+	long long b = num(p, "batch"), h = num(p, "heads"), n = num(p, "seq"), dim = num(p, "dim");
+	if (!dim_ok(b) || !dim_ok(h) || !dim_ok(n) || !dim_ok(dim) || b * h > 0x7fffffff || n * dim > 0x7fffffff) return cudaErrorInvalidValue;
+	long long count = b * h * n * dim;
+	const char *names[4] = { "q", "k", "v", "o" };
+	gpu_buffer *t[4];
+	for (int i = 0; i < 4; i++) {
+		t[i] = buf(p, d, names[i]);
+		if (!t[i] || t[i]->type != DT_BF16 || t[i]->count < count) return cudaErrorInvalidValue;
+	}
+	cudnn_sdpa_job j = { t[0]->ptr, t[1]->ptr, t[2]->ptr, t[3]->ptr, (int)b, (int)h, (int)n, (int)dim };
+	return cudnn_sdpa(&j, s);
+}
+
 cudaError_t baseline_run(const plan *p, gpu_data *d, cudaStream_t s, char *err, size_t errlen)
 {
 	const char *lib = p->launches[0].entry;
@@ -204,6 +221,7 @@ cudaError_t baseline_run(const plan *p, gpu_data *d, cudaStream_t s, char *err, 
 		if (!x || !y) return cudaErrorInvalidValue;
 		return cudnn_softmax_rows(x->ptr, y->ptr, (int)rows, (int)cols, s);
 	}
+	if (!strcmp(lib, "cudnn_sdpa")) return sdpa(p, d, s);
 	if (!strcmp(lib, "npp_gauss")) return gauss(p, d, s);
 	if (err) strfmt(err, errlen, "unknown library %s", lib);
 	return cudaErrorInvalidValue;
@@ -216,6 +234,7 @@ void baseline_cleanup(void)
 	cudaFree(cub_state);
 	cub_state = NULL;
 	cub_bytes = 0;
+	cudnn_sdpa_cleanup();   /* before the cuDNN handle it was built with goes */
 	cudnn_baseline_cleanup();
 	npp_baseline_cleanup();
 }

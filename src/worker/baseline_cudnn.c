@@ -164,6 +164,15 @@ static cudaError_t ready(cudaStream_t s)
 	return status(fn.set_stream(handle, s), "cudnnSetStream");
 }
 
+cudaError_t cudnn_shared(cudaStream_t s, void **library, void **cudnn)
+{
+	cudaError_t e = ready(s);
+	if (e) return e;
+	*library = lib;
+	*cudnn = handle;
+	return cudaSuccess;
+}
+
 /* The convolution's descriptors and choices, for one shape at a time. */
 static struct {
 	int n, c, k, h, w;              /* the shape described; n == 0: nothing yet */

@@ -23,6 +23,12 @@ cudaError_t cudnn_conv_bias_relu(const cudnn_conv_job *j, int fused, cudaStream_
  * CUDNN_SOFTMAX_ACCURATE (the row's maximum subtracted first), one instance per row. */
 cudaError_t cudnn_softmax_rows(const float *x, float *y, int rows, int cols, cudaStream_t s);
 
+/* cuDNN for another module's baseline (baseline_sdpa.c): loads libcudnn.so.9 once (as the baselines
+ * here do), sets *library to its dlopen handle and *cudnn to this module's cudnnHandle_t, bound to
+ * stream s. Both stay owned here. cudaErrorSharedObjectInitFailed when cuDNN 9 cannot be loaded (said
+ * once on stderr); a failed cudnnCreate is said on stderr too. */
+cudaError_t cudnn_shared(cudaStream_t s, void **library, void **cudnn);
+
 /* Frees the descriptors, the workspace and the handle (the library stays loaded). */
 void cudnn_baseline_cleanup(void);
 #endif
