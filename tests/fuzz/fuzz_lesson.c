@@ -50,6 +50,13 @@ static void check_steps(const lesson *l, const lesson_stage *s, const lesson_lau
 			if (!is_device(l, s, L->memset_buffer) || L->memset_value < 0 || L->memset_value > 255) abort();
 			continue;
 		}
+		if (L->kind == STEP_LIBRARY) {   /* a known library, each argument a buffer in scope or an expression */
+			const lesson_baseline *c = L->call;
+			if (!c || !c->library || c->nargs < 1) abort();
+			for (int a = 0; a < c->nargs; a++)
+				if (!c->arg_names[a] || !c->arg_strings[a] || (!c->arg_values[a].e && !lesson_find_buffer(l, s, c->arg_strings[a]))) abort();
+			continue;
+		}
 		if (L->kind != STEP_LAUNCH || !L->grid[0].e || !L->block[0].e) abort();
 		for (int a = 0; a < L->nargs; a++) {
 			const lesson_arg *g = &L->args[a];
