@@ -316,6 +316,19 @@ static int read_arg(rd *r, char **t, int n)
 	return 0;
 }
 
+/* Appends step L, whose nargs argument lines come next. */
+static int open_step(rd *r, plan_launch *L, int nargs)
+{
+	plan *p = r->p;
+	L->nargs = nargs;
+	L->args = xcalloc((size_t)nargs + 1, sizeof *L->args);
+	p->launches = xrealloc(p->launches, (size_t)(p->nlaunches + 1) * sizeof *p->launches);
+	p->launches[p->nlaunches++] = *L;
+	r->open = &p->launches[p->nlaunches - 1];
+	r->args_left = nargs;
+	return 0;
+}
+
 static int read_launch(rd *r, char **t, int n)
 {
 	plan *p = r->p;
@@ -329,13 +342,7 @@ static int read_launch(rd *r, char **t, int n)
 	if (get_name(r, t[1], 256, &L.entry)) return -1;
 	for (int d = 0; d < 3; d++) { L.grid[d] = (unsigned)v[d]; L.block[d] = (unsigned)v[3 + d]; }
 	L.shared = (size_t)v[6];
-	L.nargs = (int)v[7];
-	L.args = xcalloc((size_t)L.nargs + 1, sizeof *L.args);
-	p->launches = xrealloc(p->launches, (size_t)(p->nlaunches + 1) * sizeof *p->launches);
-	p->launches[p->nlaunches++] = L;
-	r->open = &p->launches[p->nlaunches - 1];
-	r->args_left = L.nargs;
-	return 0;
+	return open_step(r, &L, (int)v[7]);
 }
 
 /* library NAME NARGS STREAM, then its NARGS named arguments: a stage's library step. */
@@ -347,13 +354,7 @@ static int read_library(rd *r, char **t, int n)
 	plan_launch L = { .kind = STEP_LIBRARY };
 	int nargs;
 	if (get_int(r, t[2], 0, 64, &nargs) || get_int(r, t[3], 0, LESSON_MAX_STREAMS - 1, &L.stream) || get_name(r, t[1], 64, &L.entry)) return -1;
-	L.nargs = nargs;
-	L.args = xcalloc((size_t)L.nargs + 1, sizeof *L.args);
-	p->launches = xrealloc(p->launches, (size_t)(p->nlaunches + 1) * sizeof *p->launches);
-	p->launches[p->nlaunches++] = L;
-	r->open = &p->launches[p->nlaunches - 1];
-	r->args_left = L.nargs;
-	return 0;
+	return open_step(r, &L, nargs);
 }
 
 /* values NAME N V1 .. VN, after the buffer line of an init expr buffer: read token by token (a line
