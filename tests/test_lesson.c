@@ -423,7 +423,21 @@ static void test_exact_and_defaults(void **state)
 	l = load(HEAD "check: { reference: s1, compare: [z], tolerance: { rel: 0.5 } }\n" STAGE LAUNCH, err, sizeof err);
 	if (!l) fail_msg("%s", err);
 	assert_false(l->exact);
-	assert_true(l->rel_tol == 0.5 && l->abs_tol == 0);
+	assert_true(l->rel_tol == 0.5 && l->abs_tol == 0 && l->norm_tol == 0);
+	lesson_free(l);
+	/* norm beside rel and abs keeps both; norm alone opens the element-wise check (abs infinite) */
+	l = load(HEAD "check: { reference: s1, compare: [z], tolerance: { rel: 0.5, abs: 0.25, norm: 0.01 } }\n" STAGE LAUNCH, err, sizeof err);
+	if (!l) fail_msg("%s", err);
+	assert_true(l->rel_tol == 0.5 && l->abs_tol == 0.25 && l->norm_tol == 0.01);
+	lesson_free(l);
+	l = load(HEAD "check: { reference: s1, compare: [z], tolerance: { norm: 0.01 } }\n" STAGE LAUNCH, err, sizeof err);
+	if (!l) fail_msg("%s", err);
+	assert_true(l->rel_tol == 0 && isinf(l->abs_tol) && l->norm_tol == 0.01);
+	lesson_free(l);
+	/* a stage's own tolerance */
+	l = load(HEAD "check: { reference: s1, compare: [z], tolerance: exact }\n" STAGE "    tolerance: { rel: 0.125 }\n" LAUNCH, err, sizeof err);
+	if (!l) fail_msg("%s", err);
+	assert_true(l->exact && l->stages[0].has_tolerance && !l->stages[0].exact && l->stages[0].rel_tol == 0.125);
 	lesson_free(l);
 	l = load(HEAD STAGE LAUNCH, err, sizeof err);
 	if (!l) fail_msg("%s", err);
@@ -682,7 +696,13 @@ static void test_structure_errors(void **state)
 	expect_error(HEAD "check: { reference: s1, compare: [q], tolerance: exact }\n" STAGE LAUNCH,
 	             "t.yaml:10:34: 'q' is not an output buffer");
 	expect_error(HEAD "check: { reference: s1, compare: [z], tolerance: close }\n" STAGE LAUNCH,
-	             "t.yaml:10:50: tolerance is 'exact' or { rel: r, abs: a }");
+	             "t.yaml:10:50: tolerance is 'exact' or { rel: r, abs: a, norm: n }");
+	expect_error(HEAD "check: { reference: s1, compare: [z], tolerance: { norm: 0 } }\n" STAGE LAUNCH,
+	             "t.yaml:10:58: norm must be above 0 (leave it out for no norm-wise check)");
+	expect_error(HEAD "check: { reference: s1, compare: [z], tolerance: { norm: -1 } }\n" STAGE LAUNCH,
+	             "t.yaml:10:50: tolerances cannot be negative");
+	expect_error(HEAD "check: { reference: s1, compare: [z], tolerance: exact }\n" STAGE "    tolerance: { bad: 1 }\n" LAUNCH,
+	             "t.yaml:18:18: unknown key 'bad' in tolerance (expected one of: rel, abs, norm)");
 	expect_error(HEAD "check: { reference: s1, compare: [z], tolerance: { rel: -1 } }\n" STAGE LAUNCH,
 	             "t.yaml:10:50: tolerances cannot be negative");
 	expect_error(HEAD "baseline: { title: c, library: cudnn, args: { dst: z } }\n" STAGE LAUNCH,
@@ -868,7 +888,7 @@ static void test_exercise(void **state)
 	expect_tree_error(EX_PRE "      start: k.cu\n      sizes: [{ m: 5 }]\n", "21:17: 'm' is not a parameter of this lesson");
 	expect_tree_error(EX_PRE "      start: k.cu\n      sizes: [{ n: 5, n: 6 }]\n", "21:23: parameter 'n' is set twice");
 	expect_tree_error(EX_PRE "      start: k.cu\n      sizes: [{ n: \"5 +\" }]\n", "21:24: bad expression '5 +' in n");
-	expect_tree_error(EX_PRE "      start: k.cu\n      tolerance: loose\n", "21:18: tolerance is 'exact' or { rel: r, abs: a }");
+	expect_tree_error(EX_PRE "      start: k.cu\n      tolerance: loose\n", "21:18: tolerance is 'exact' or { rel: r, abs: a, norm: n }");
 	expect_tree_error(HEAD STAGE LAUNCH "    check: false\n    exercise: { start: k.cu }\n",
 	                  "20:15: stage 's1' is not checked (check: false)");
 }

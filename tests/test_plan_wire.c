@@ -7,6 +7,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +46,7 @@ static const char text[] =
 	"        args: [x, z, partial, \"f32(a)\", \"i64(-n)\", \"i32(-5)\", \"u32(half)\", \"f64(a / 3)\", \"u64(sm_count)\"]\n"
 	"      - { grid: 1, block: [32, 2, 2], entry: finish, args: [partial] }\n"
 	"  - id: tma\n    title: T\n    kernel: k.cu\n    entry: k\n    explain: e\n    bottleneck: b\n"
+	"    tolerance: { norm: 0.05 }\n"
 	"    buffers: { G: { type: bf16, count: 4096 } }\n"
 	"    launches:\n"
 	"      - { grid: 1, block: 128, args: [{ tensormap: G, dims: [64, 8, 8], box: [64, 4, 1], swizzle: 128 }, z] }\n"
@@ -130,6 +132,7 @@ static void same_plan(const plan *a, const plan *b)
 	assert_int_equal(a->exact, b->exact);
 	assert_memory_equal(&a->rel_tol, &b->rel_tol, sizeof a->rel_tol);
 	assert_memory_equal(&a->abs_tol, &b->abs_tol, sizeof a->abs_tol);
+	assert_memory_equal(&a->norm_tol, &b->norm_tol, sizeof a->norm_tol);
 	assert_int_equal(a->ncompare, b->ncompare);
 	for (int i = 0; i < a->ncompare; i++) assert_string_equal(a->compare[i], b->compare[i]);
 	assert_memory_equal(&a->bytes, &b->bytes, sizeof a->bytes);
@@ -229,6 +232,25 @@ static void test_round_trip(void **state)
 	round_trip(3, NULL);
 }
 
+/* A stage's own tolerance replaces the lesson's in its plan and in no other stage's; norm alone leaves
+ * the element-wise check open (abs infinite) and travels on the wire. */
+static void test_stage_tolerance(void **state)
+{
+	(void)state;
+	plan p;
+	char err[256];
+	assert_int_equal(plan_make(&p, L, 1, NULL, 0, &dev, err, sizeof err), 0);
+	assert_true(p.norm_tol == 0.05 && isinf(p.abs_tol) && p.rel_tol == 0 && !p.exact);
+	sb t = {0};
+	plan_wire_write(&t, &p);
+	assert_non_null(strstr(t.s, "\ntolerance 0 0 inf 0.050000000000000003\n"));
+	free(t.s);
+	plan_free(&p);
+	assert_int_equal(plan_make(&p, L, 0, NULL, 0, &dev, err, sizeof err), 0);
+	assert_true(p.norm_tol == 0 && p.abs_tol == 1e-7 && p.rel_tol == 1e-5);
+	plan_free(&p);
+}
+
 /* A library step: its line names the library, its arguments and its stream, and the step shows as
  * kind "library" with the library's name. */
 static void test_library_step(void **state)
@@ -276,7 +298,7 @@ static void test_text(void **state)
 }
 
 static const char good[] =
-	"plan 2\nstage 0\nlesson l.yaml\npeak fp32\ncheck 1\ntolerance 0 1e-05 0\ncompare y\nmodel 8 0 64\nuses_occ 0\n"
+	"plan 2\nstage 0\nlesson l.yaml\npeak fp32\ncheck 1\ntolerance 0 1e-05 0 0\ncompare y\nmodel 8 0 64\nuses_occ 0\n"
 	"var n i 8\nparams 0 1\nbuffer y f32 8 1 0 0 0 0 device\nmemset y 0 0\nlaunch k 1 1 1 32 1 1 0 2 0\narg - buffer y\narg - value i32 8\nend\n";
 
 /* good with the first occurrence of from replaced by to, read: refused with msg. */
@@ -339,7 +361,7 @@ static void test_refused(void **state)
 }
 
 static const char good2[] =
-	"plan 2\nstage 0\nlesson l.yaml\npeak fp32\ncheck 1\ntolerance 0 1e-05 0\ncompare hy\nmodel 8 0 64\nuses_occ 0\n"
+	"plan 2\nstage 0\nlesson l.yaml\npeak fp32\ncheck 1\ntolerance 0 1e-05 0 0\ncompare hy\nmodel 8 0 64\nuses_occ 0\n"
 	"streams 3\ncopied 32 32\nrdc 1\nvar n i 8\nparams 0 1\n"
 	"buffer hx f32 8 0 0 1 0 1 pageable\nbuffer hy f32 8 1 0 0 0 0 pinned\nbuffer d f32 8 0 1 4 0 0 device\n"
 	"buffer w f32 3 0 0 5 0 0 device\nvalues w 3 0.5 1 0.5\n"
@@ -430,7 +452,7 @@ static void test_v2_lines(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_round_trip), cmocka_unit_test(test_library_step),
+		cmocka_unit_test(test_round_trip), cmocka_unit_test(test_library_step), cmocka_unit_test(test_stage_tolerance),
 		cmocka_unit_test(test_text),
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_v2_lines),

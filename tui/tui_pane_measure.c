@@ -172,11 +172,17 @@ static void check_line(const run_result *r, int y, int x, int w)
 	if (r->status == RUN_WRONG && r->nan_count > 0)
 		widget_printfc(y, x + LABEL, w - LABEL, theme_attr(ROLE_BAD), "%s WRONG: %lld bad, %lld NaN, first at %lld",
 		               g->bad, (long long)r->bad_count, (long long)r->nan_count, (long long)r->first_bad);
+	else if (r->status == RUN_WRONG && !strcmp(r->issue, "norm_error"))   /* every element within bounds, the whole not */
+		widget_printfc(y, x + LABEL, w - LABEL, theme_attr(ROLE_BAD), "%s WRONG: norm-wise err %.3g, over the tolerance",
+		               g->bad, r->norm_rel_err);
 	else if (r->status == RUN_WRONG)
 		widget_printfc(y, x + LABEL, w - LABEL, theme_attr(ROLE_BAD), "%s WRONG: %lld bad, first at %lld, rel err %.3g",
 		               g->bad, (long long)r->bad_count, (long long)r->first_bad, r->max_rel_err);
 	else if (!r->checked)
 		widget_textc(y, x + LABEL, w - LABEL, "not checked (this stage computes something else)", theme_attr(ROLE_DIM));
+	else if (r->norm_rel_err > 0)
+		widget_printfc(y, x + LABEL, w - LABEL, theme_attr(ROLE_GOOD), "%s correct (norm err %.2g, max rel %.2g)", g->ok,
+		               r->norm_rel_err, r->max_rel_err);
 	else
 		widget_printfc(y, x + LABEL, w - LABEL, theme_attr(ROLE_GOOD), "%s correct (max rel err %.2g)", g->ok, r->max_rel_err);
 }

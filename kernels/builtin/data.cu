@@ -40,6 +40,7 @@ __device__ void fill(T *p, long long n, u64 seed, double a, double b, int mode)
 
 struct cmp_result {
 	u64 bad, nans, first_bad, max_abs_bits, max_rel_bits, unwritten;
+	double sq_err, sq_ref;   // sums of (out - ref)^2 and ref^2 over the elements that are not NaN
 };
 
 // Whether every byte of v is the poison byte the worker writes before a run (never written since).
@@ -77,7 +78,7 @@ template <typename T>
 __device__ void compare(const T *out, const T *ref, long long n, double abs_tol, double rel_tol, int exact, int poison, u64 key, cmp_result *res)
 {
 	u64 bad = 0, nans = 0, first = ~0ULL, unwritten = 0;
-	double max_abs = 0, max_rel = 0;
+	double max_abs = 0, max_rel = 0, sq_err = 0, sq_ref = 0;
 	for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {
 		double o = to_double<T>(out[i]), r = to_double<T>(keyed(ref[i], key, (u64)i));
 		double d = fabs(o - r);
@@ -87,8 +88,10 @@ __device__ void compare(const T *out, const T *ref, long long n, double abs_tol,
 		if (wrong) { bad++; if ((u64)i < first) first = (u64)i; }
 		if (wrong && is_poison(out[i], (unsigned char)poison)) unwritten++;
 		if (!is_nan) {
+			sq_err += d * d;
+			sq_ref += r * r;
 			if (d > max_abs) max_abs = d;
-			if (fabs(r) > abs_tol && fabs(r) > 0 && d / fabs(r) > max_rel) max_rel = d / fabs(r);
+			if (fabs(r) > (isinf(abs_tol) ? 0 : abs_tol) && fabs(r) > 0 && d / fabs(r) > max_rel) max_rel = d / fabs(r);
 		}
 	}
 	for (int o = 16; o > 0; o >>= 1) {
@@ -99,6 +102,8 @@ __device__ void compare(const T *out, const T *ref, long long n, double abs_tol,
 		first = f < first ? f : first;
 		max_abs = fmax(max_abs, __shfl_down_sync(0xffffffffu, max_abs, o));
 		max_rel = fmax(max_rel, __shfl_down_sync(0xffffffffu, max_rel, o));
+		sq_err += __shfl_down_sync(0xffffffffu, sq_err, o);
+		sq_ref += __shfl_down_sync(0xffffffffu, sq_ref, o);
 	}
 	if ((threadIdx.x & 31) == 0) {
 		if (bad) atomicAdd(&res->bad, bad);
@@ -107,6 +112,8 @@ __device__ void compare(const T *out, const T *ref, long long n, double abs_tol,
 		if (first != ~0ULL) atomicMin(&res->first_bad, first);
 		max_bits(&res->max_abs_bits, max_abs);
 		max_bits(&res->max_rel_bits, max_rel);
+		if (sq_err > 0) atomicAdd(&res->sq_err, sq_err);
+		if (sq_ref > 0) atomicAdd(&res->sq_ref, sq_ref);
 	}
 }
 

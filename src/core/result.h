@@ -92,10 +92,11 @@ typedef struct {
 	/* check */
 	int checked, passed;
 	double max_abs_err, max_rel_err;
+	double norm_rel_err;            /* ||out - ref|| / ||ref|| over the compared outputs (2-norm) */
 	int64_t bad_count, first_bad, nan_count;
 	int64_t unwritten;              /* compared elements that still held the poison */
 	char issue[24];                 /* what kind of failure, when the status alone does not say:
-	                                 * "no_kernel", "signature", "out_of_bounds", "unwritten",
+	                                 * "no_kernel", "signature", "out_of_bounds", "unwritten", "norm_error",
 	                                 * "wrong_later" (right at first, wrong after the timed runs); "" none */
 	uint64_t seed;
 	/* pair: the stage's own kernel timed in the same run, repetitions alternating with this one */

@@ -33,6 +33,7 @@ typedef enum {
 	V_REGS, V_SPILL_STORES, V_SPILL_LOADS, V_STATIC_SMEM, V_DYNAMIC_SMEM,
 	V_MS, V_GBPS, V_GFLOPS, V_PCT_ATTAINABLE_BW, V_PCT_THEORETICAL_BW, V_PCT_COMPUTE_PEAK,
 	V_PEAK_BW_GBPS, V_PEAK_GFLOPS, V_WORKING_SET, V_FITS_L2,
+	V_MAX_ABS_ERR, V_MAX_REL_ERR, V_NORM_REL_ERR,
 	V_STALL_FIRST,
 	V_STALL_COUNT = 17,
 	V_COUNT = V_STALL_FIRST + V_STALL_COUNT
@@ -57,6 +58,7 @@ static const char *const diag_var_names[V_COUNT + 1] = {
 	"regs", "spill_stores", "spill_loads", "static_smem", "dynamic_smem",
 	"ms", "gbps", "gflops", "pct_attainable_bw", "pct_theoretical_bw", "pct_compute_peak",
 	"peak_bw_gbps", "peak_gflops", "working_set", "fits_l2",
+	"max_abs_err", "max_rel_err", "norm_rel_err",
 	"stall_long_scoreboard", "stall_barrier", "stall_mio_throttle", "stall_short_scoreboard", "stall_wait",
 	"stall_not_selected", "stall_math_pipe_throttle", "stall_lg_throttle", "stall_membar",
 	"stall_dispatch_stall", "stall_drain", "stall_imc_miss", "stall_no_instruction", "stall_sleeping",
@@ -232,6 +234,10 @@ static int diag_value(const diag_ctx *c, int v, expr_value *out)
 	case V_PEAK_GFLOPS: x = in->peak_gflops > 0 ? in->peak_gflops : -1; break;
 	case V_WORKING_SET: x = r->working_set > 0 ? r->working_set : -1; break;
 	case V_FITS_L2: x = r->working_set > 0 ? (r->fits_l2 != 0) : -1; integer = true; break;
+	/* the check's errors: unknown (-1) unless the run was compared with the reference */
+	case V_MAX_ABS_ERR: x = r->checked ? r->max_abs_err : -1; break;
+	case V_MAX_REL_ERR: x = r->checked ? r->max_rel_err : -1; break;
+	case V_NORM_REL_ERR: x = r->checked ? r->norm_rel_err : -1; break;
 	default:
 		if (v < V_STALL_FIRST || v >= V_COUNT || !c->have_stalls)
 			return -1;

@@ -66,7 +66,7 @@ typedef struct {
 	int pair_baseline;          /* a stage: time the lesson's baseline in the same run, repetitions alternating
 	                             * (the result's pair_* fields: its median, the per-pair ratio); not with pair */
 	uint64_t seed; int has_seed;/* this job's inputs; without it the engine's seed */
-	int has_tolerance, exact; double rel_tol, abs_tol;   /* the check's tolerance instead of the lesson's */
+	int has_tolerance, exact; double rel_tol, abs_tol, norm_tol;   /* the check's tolerance instead of the lesson's */
 	int sanitize;               /* a san_tool (sanitize.h): check only, in a worker run under compute-sanitizer,
 	                             * its first finding in the result's sanitizer field */
 } engine_job;

@@ -144,6 +144,7 @@ static int submit(ex_try *t, const ex_size *z, int pair, int counters, int sanit
 		j.exact = x->exact;
 		j.rel_tol = x->rel_tol;
 		j.abs_tol = x->abs_tol;
+		j.norm_tol = x->norm_tol;
 	}
 	return engine_submit(t->e, &j, err, errlen);
 }
@@ -266,8 +267,8 @@ static void judge_failure(ex_verdict *v, int i)
 		       strncmp(r->message, "no GPU: ", 8) ? r->message : r->message + 8);
 		break;
 	case EXV_WRONG:
-		strfmt(v->headline, sizeof v->headline, "wrong at %s (%s): %s; largest error %.3g (relative %.3g)", where, c->label, r->message,
-		       r->max_abs_err, r->max_rel_err);
+		strfmt(v->headline, sizeof v->headline, "wrong at %s (%s): %s; largest error %.3g (relative %.3g, norm-wise %.3g)", where, c->label,
+		       r->message, r->max_abs_err, r->max_rel_err, r->norm_rel_err);
 		break;
 	default:
 		strfmt(v->headline, sizeof v->headline, "%s at %s (%s): %s", v->kind == EXV_FAULT ? "faulted" : v->kind == EXV_HANG ? "hung" : "wrong",

@@ -64,7 +64,7 @@ static int parse_check(ld *c, yaml_node_t *n)
 		const lesson_buffer *b = lesson_find_buffer(l, NULL, l->compare[i]);
 		if (!b || !b->output) return yd_fail(&c->y, yd_get(&c->y, n, "compare"), "'%s' is not an output buffer", l->compare[i]);
 	}
-	return ly_parse_tolerance(c, yd_get(&c->y, n, "tolerance"), &l->exact, &l->rel_tol, &l->abs_tol);
+	return ly_parse_tolerance(c, yd_get(&c->y, n, "tolerance"), &l->exact, &l->rel_tol, &l->abs_tol, &l->norm_tol);
 }
 
 /* The words "(known: a, b)" for an unknown name among count names that name(i) gives. */

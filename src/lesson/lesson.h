@@ -127,7 +127,7 @@ typedef struct {
 	char *start_path /* resolved, inside kernels/<lesson>/exercises/ */, *start_rel;
 	double pass;                  /* the bar: at least this fraction of the stage kernel's speed, same run */
 	int has_tolerance, exact;     /* has_tolerance: the check's tolerance is this, not the lesson's */
-	double rel_tol, abs_tol;
+	double rel_tol, abs_tol, norm_tol;
 	char **hints; int nhints;     /* shown one at a time, in order */
 	lesson_size *sizes; int nsizes;   /* sizes checked besides the lesson's own; none: derived (tiny, odd) */
 	lesson_mark at;
@@ -152,6 +152,8 @@ typedef struct {
 	int req_cc; char *req_arch, *req_why;
 	lesson_exercise *exercise;    /* NULL when the stage has none */
 	lesson_claim *claims; int nclaims;   /* expect: */
+	/* tolerance: this stage's check instead of the lesson's (a ladder of number formats) */
+	int has_tolerance, exact; double rel_tol, abs_tol, norm_tol;
 	lesson_mark at;
 } lesson_stage;
 
@@ -174,7 +176,9 @@ typedef struct {
 	char *traffic;                /* "copy", "read": which attainable bandwidth (traffic_parse); NULL copy */
 	char *reference;              /* stage id or "baseline" */
 	char **compare; int ncompare;
-	int exact; double rel_tol, abs_tol;
+	/* an element passes when |out - ref| <= abs_tol + rel_tol |ref| (exact: equal); with norm_tol > 0
+	 * the outputs also need ||out - ref|| / ||ref|| <= norm_tol */
+	int exact; double rel_tol, abs_tol, norm_tol;
 	lesson_baseline *baseline;    /* NULL when none */
 	lesson_stage *stages; int nstages;
 } lesson;

@@ -80,7 +80,7 @@ int ly_parse_exercise(ld *c, yaml_node_t *n, lesson_stage *s)
 	}
 	if (tn) {
 		x->has_tolerance = 1;
-		if (ly_parse_tolerance(c, tn, &x->exact, &x->rel_tol, &x->abs_tol)) return -1;
+		if (ly_parse_tolerance(c, tn, &x->exact, &x->rel_tol, &x->abs_tol, &x->norm_tol)) return -1;
 	}
 	return 0;
 }

@@ -420,8 +420,13 @@ int ly_parse_stage(ld *c, yaml_node_t *n, lesson_stage *s)
 {
 	static const char *const keys[] = { "!id", "!title", "!kernel", "!entry", "tunables", "constraints", "buffers",
 	                                    "!launches", "!explain", "!bottleneck", "options", "check", "requires", "exercise", "expect",
-	                                    "constants", "memory", NULL };
+	                                    "constants", "memory", "tolerance", NULL };
 	if (yd_check_keys(&c->y, n, "a stage", keys)) return -1;
+	yaml_node_t *tol = yd_get(&c->y, n, "tolerance");
+	if (tol) {
+		s->has_tolerance = 1;
+		if (ly_parse_tolerance(c, tol, &s->exact, &s->rel_tol, &s->abs_tol, &s->norm_tol)) return -1;
+	}
 	s->check = 1;
 	s->at.line = (int)n->start_mark.line + 1;
 	s->at.col = (int)n->start_mark.column + 1;

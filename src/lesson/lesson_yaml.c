@@ -2,6 +2,7 @@
 #include "lesson_yaml.h"
 #include <ctype.h>
 #include <float.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -178,20 +179,25 @@ int ly_parse_buffers(ld *c, yaml_node_t *map, lesson_buffer **out, int *count)
 	return 0;
 }
 
-int ly_parse_tolerance(ld *c, yaml_node_t *t, int *exact, double *rel, double *abs)
+int ly_parse_tolerance(ld *c, yaml_node_t *t, int *exact, double *rel, double *abs, double *norm)
 {
+	*norm = 0;
 	if (t->type == YAML_SCALAR_NODE) {
-		if (strcmp((const char *)t->data.scalar.value, "exact")) return yd_fail(&c->y, t, "tolerance is 'exact' or { rel: r, abs: a }");
+		if (strcmp((const char *)t->data.scalar.value, "exact")) return yd_fail(&c->y, t, "tolerance is 'exact' or { rel: r, abs: a, norm: n }");
 		*exact = 1;
 		return 0;
 	}
-	static const char *const tkeys[] = { "rel", "abs", NULL };
+	static const char *const tkeys[] = { "rel", "abs", "norm", NULL };
 	if (yd_check_keys(&c->y, t, "tolerance", tkeys)) return -1;
-	yaml_node_t *r = yd_get(&c->y, t, "rel"), *a = yd_get(&c->y, t, "abs");
+	yaml_node_t *r = yd_get(&c->y, t, "rel"), *a = yd_get(&c->y, t, "abs"), *nm = yd_get(&c->y, t, "norm");
 	*exact = 0;
 	*rel = *abs = 0;
-	if ((r && yd_double(&c->y, r, "rel", -DBL_MAX, DBL_MAX, rel)) || (a && yd_double(&c->y, a, "abs", -DBL_MAX, DBL_MAX, abs))) return -1;
-	if (*rel < 0 || *abs < 0) return yd_fail(&c->y, t, "tolerances cannot be negative");
+	if ((r && yd_double(&c->y, r, "rel", -DBL_MAX, DBL_MAX, rel)) || (a && yd_double(&c->y, a, "abs", -DBL_MAX, DBL_MAX, abs)) ||
+	    (nm && yd_double(&c->y, nm, "norm", -DBL_MAX, DBL_MAX, norm))) return -1;
+	if (*rel < 0 || *abs < 0 || *norm < 0) return yd_fail(&c->y, t, "tolerances cannot be negative");
+	if (nm && *norm == 0) return yd_fail(&c->y, nm, "norm must be above 0 (leave it out for no norm-wise check)");
+	/* norm alone: only the norm-wise error decides (NaN and unwritten elements still fail) */
+	if (nm && !r && !a) *abs = INFINITY;
 	return 0;
 }
 

@@ -49,8 +49,9 @@ int ly_parse_dtype(ld *c, yaml_node_t *n, lesson_dtype *t);
 /* Buffers: parses a mapping of name -> {type, count, init, output} into *out. */
 int ly_parse_buffers(ld *c, yaml_node_t *map, lesson_buffer **out, int *count);
 
-/* tolerance: 'exact' or { rel: r, abs: a }. */
-int ly_parse_tolerance(ld *c, yaml_node_t *t, int *exact, double *rel, double *abs);
+/* tolerance: 'exact' or { rel: r, abs: a, norm: n } (each optional; norm 0 when absent, abs infinite when
+ * norm comes alone). 0, or -1 with the error at file:line:col. */
+int ly_parse_tolerance(ld *c, yaml_node_t *t, int *exact, double *rel, double *abs, double *norm);
 
 /* lesson_stage.c */
 int ly_parse_stage(ld *c, yaml_node_t *n, lesson_stage *s);

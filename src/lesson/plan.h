@@ -114,7 +114,7 @@ typedef struct {
 	traffic_kind traffic;           /* the attainable bandwidth it is measured against (read or copy) */
 	int check;                      /* the result is compared with the reference's */
 	const char **compare; int ncompare;   /* the outputs compared */
-	int exact; double rel_tol, abs_tol;   /* the lesson's tolerance */
+	int exact; double rel_tol, abs_tol, norm_tol;   /* the check's tolerance: the stage's own, else the lesson's */
 	char **owned; int nowned;       /* strings the plan owns (one read back): freed by plan_free */
 } plan;
 

@@ -68,7 +68,7 @@ void plan_wire_write(sb *b, const plan *p)
 {
 	sb_addf(b, "plan 2\nstage %d\nlesson ", p->stage);
 	for (const char *c = p->lesson_path ? p->lesson_path : ""; *c; c++) sb_addf(b, "%c", *c == '\n' ? '?' : *c);
-	sb_addf(b, "\npeak %s\ncheck %d\ntolerance %d %.17g %.17g\n", peak_name(p->peak), p->check, p->exact, p->rel_tol, p->abs_tol);
+	sb_addf(b, "\npeak %s\ncheck %d\ntolerance %d %.17g %.17g %.17g\n", peak_name(p->peak), p->check, p->exact, p->rel_tol, p->abs_tol, p->norm_tol);
 	for (int i = 0; i < p->ncompare; i++) { sb_add(b, "compare"); put_name(b, p->compare[i]); sb_add(b, "\n"); }
 	sb_addf(b, "model %.17g %.17g %lld\nuses_occ %d\n", p->bytes, p->flops, (long long)p->working_set, p->uses_occ);
 	sb_addf(b, "streams %d\ncopied %.17g %.17g\nrdc %d\n", p->nstreams, p->h2d_bytes, p->d2h_bytes, p->rdc);
@@ -471,8 +471,9 @@ static int read_line(rd *r, char **t, int n, const char *rest)
 	}
 	if (!strcmp(k, "check")) return n != 2 ? bad(r, "check takes 0 or 1") : get_int(r, t[1], 0, 1, &p->check);
 	if (!strcmp(k, "tolerance"))
-		return n != 4 ? bad(r, "tolerance takes EXACT REL ABS")
-		              : get_int(r, t[1], 0, 1, &p->exact) || get_dbl(r, t[2], &p->rel_tol) || get_dbl(r, t[3], &p->abs_tol) ? -1 : 0;
+		return n != 5 ? bad(r, "tolerance takes EXACT REL ABS NORM")
+		              : get_int(r, t[1], 0, 1, &p->exact) || get_dbl(r, t[2], &p->rel_tol) || get_dbl(r, t[3], &p->abs_tol) ||
+		                        get_dbl(r, t[4], &p->norm_tol) ? -1 : 0;
 	if (!strcmp(k, "compare")) {
 		if (n != 2) return bad(r, "compare takes one buffer name");
 		if (grow(r, p->ncompare, "compared outputs")) return -1;

@@ -88,7 +88,7 @@ cudaError_t gpu_data_hide_ref(gpu_data *d);
 int gpu_data_check_guards(gpu_data *d, run_result *r, char *err, size_t errlen);
 /* Compares outputs with the refs (a host output through a device staging copy); fills r's check
  * fields. 0 or -1 with err. */
-int gpu_data_compare(gpu_data *d, const char *const *names, int n, int exact, double abs_tol, double rel_tol, run_result *r,
+int gpu_data_compare(gpu_data *d, const char *const *names, int n, int exact, double abs_tol, double rel_tol, double norm_tol, run_result *r,
                      char *err, size_t errlen);
 /* Frees scratch buffers only (lesson buffers stay for the next run). */
 void gpu_data_drop_scratch(gpu_data *d);

@@ -12,7 +12,7 @@
 static cudaLibrary_t builtin_lib;
 static cudaKernel_t fill_k[DT_COUNT], compare_k[DT_COUNT], scramble_k[DT_COUNT];
 
-typedef struct { unsigned long long bad, nans, first_bad, max_abs_bits, max_rel_bits, unwritten; } cmp_result;
+typedef struct { unsigned long long bad, nans, first_bad, max_abs_bits, max_rel_bits, unwritten; double sq_err, sq_ref; } cmp_result;
 static cmp_result *cmp_dev;
 
 #define CK(call) do { cudaError_t e_ = (call); if (e_ != cudaSuccess) { \
@@ -482,9 +482,10 @@ int gpu_data_check_guards(gpu_data *d, run_result *r, char *err, size_t errlen)
 	return 1;
 }
 
-int gpu_data_compare(gpu_data *d, const char *const *names, int n, int exact, double abs_tol, double rel_tol, run_result *r,
-                     char *err, size_t errlen)
+int gpu_data_compare(gpu_data *d, const char *const *names, int n, int exact, double abs_tol, double rel_tol, double norm_tol,
+                     run_result *r, char *err, size_t errlen)
 {
+	double sq_err = 0, sq_ref = 0;
 	r->checked = 1;
 	r->passed = 1;
 	r->bad_count = r->nan_count = r->unwritten = 0;
@@ -493,7 +494,7 @@ int gpu_data_compare(gpu_data *d, const char *const *names, int n, int exact, do
 	for (int i = 0; i < n; i++) {
 		gpu_buffer *b = gpu_data_find(d, names[i]);
 		if (!b || !b->ref) { strfmt(err, errlen, "no reference for buffer %s", names[i]); return -1; }
-		cmp_result h = { 0, 0, ~0ULL, 0, 0, 0 };
+		cmp_result h = { 0, 0, ~0ULL, 0, 0, 0, 0, 0 };
 		CK(cudaMemcpy(cmp_dev, &h, sizeof h, cudaMemcpyHostToDevice));
 		long long cnt = b->count;
 		int poison = poison_byte(b);
@@ -510,6 +511,8 @@ int gpu_data_compare(gpu_data *d, const char *const *names, int n, int exact, do
 		memcpy(&mr, &h.max_rel_bits, sizeof mr);
 		if (ma > r->max_abs_err) r->max_abs_err = ma;
 		if (mr > r->max_rel_err) r->max_rel_err = mr;
+		sq_err += h.sq_err;
+		sq_ref += h.sq_ref;
 		r->bad_count += (int64_t)h.bad;
 		r->nan_count += (int64_t)h.nans;
 		r->unwritten += (int64_t)h.unwritten;
@@ -528,6 +531,15 @@ int gpu_data_compare(gpu_data *d, const char *const *names, int n, int exact, do
 				       b->name, h.bad, cnt, h.nans, h.first_bad);
 			}
 		}
+	}
+	/* The norm-wise relative error ||out - ref|| / ||ref|| over every compared element (0 when both
+	 * norms are 0, infinite when only the reference's is). */
+	r->norm_rel_err = sq_ref > 0 ? sqrt(sq_err / sq_ref) : sq_err > 0 ? INFINITY : 0;
+	if (norm_tol > 0 && r->passed && !(r->norm_rel_err <= norm_tol)) {
+		r->passed = 0;
+		strfmt(r->message, sizeof r->message, "norm-wise relative error %.3g exceeds the tolerance %.3g (||out - ref|| / ||ref|| over %s%s)",
+		       r->norm_rel_err, norm_tol, names[0], n > 1 ? " and the other outputs" : "");
+		strfmt(r->issue, sizeof r->issue, "norm_error");
 	}
 	return 0;
 }

@@ -27,7 +27,7 @@ typedef struct {
 	int hotspots;                   /* after the other runs, a hotspot pass (hotspots.h) */
 	int watchdog_s;                 /* no progress for this long in a run: the worker ends itself (0: never) */
 	int untrusted;                  /* a learner's kernel: see worker.h */
-	int has_tol, exact; double rel_tol, abs_tol;
+	int has_tol, exact; double rel_tol, abs_tol, norm_tol;
 	uint64_t seed;
 } request;
 
@@ -490,7 +490,7 @@ static void read_hotspots(const plan *p, const request *q, run_result *r)
 }
 
 /* The last repetition again, then its result compared. */
-static void recheck(gpu_exec *x, const request *q, const plan *p, int exact, double abs_tol, double rel_tol, run_result *r)
+static void recheck(gpu_exec *x, const request *q, const plan *p, int exact, double abs_tol, double rel_tol, double norm_tol, run_result *r)
 {
 	char err[512];
 	run_result again;
@@ -498,13 +498,13 @@ static void recheck(gpu_exec *x, const request *q, const plan *p, int exact, dou
 	cudaError_t e;
 	if ((e = prepare_rep(q)) || (e = gpu_exec_launch(x, 0)) || (e = cudaDeviceSynchronize())) { fault(r, "the kernel failed after its timed runs", e); return; }
 	int g = gpu_data_check_guards(&data, &again, err, sizeof err);
-	if (g == 0 && gpu_data_compare(&data, p->compare, p->ncompare, exact, abs_tol, rel_tol, &again, err, sizeof err)) g = -1;
+	if (g == 0 && gpu_data_compare(&data, p->compare, p->ncompare, exact, abs_tol, rel_tol, norm_tol, &again, err, sizeof err)) g = -1;
 	if (g < 0) { r->status = RUN_FAULT; strfmt(r->message, sizeof r->message, "checking the result again: %s", err); return; }
 	if (g == 0 && again.passed) return;
 	r->status = RUN_WRONG;
 	r->passed = 0;
 	r->bad_count = again.bad_count; r->first_bad = again.first_bad; r->nan_count = again.nan_count; r->unwritten = again.unwritten;
-	r->max_abs_err = again.max_abs_err; r->max_rel_err = again.max_rel_err;
+	r->max_abs_err = again.max_abs_err; r->max_rel_err = again.max_rel_err; r->norm_rel_err = again.norm_rel_err;
 	strfmt(r->issue, sizeof r->issue, "%s", g ? again.issue : "wrong_later");
 	strfmt(r->message, sizeof r->message, "right on the first run, wrong after %d timed runs: %s", r->reps, again.message);
 }
@@ -543,6 +543,7 @@ static void do_run(const request *q, run_result *r)
 	int checked = q->verify && have_ref && p.check;
 	int exact = q->has_tol ? q->exact : p.exact;
 	double abs_tol = q->has_tol ? q->abs_tol : p.abs_tol, rel_tol = q->has_tol ? q->rel_tol : p.rel_tol;
+	double norm_tol = q->has_tol ? q->norm_tol : p.norm_tol;
 	gpulock_acquire(gpu_device()->uuid, (q->time ? (q->budget_ms > 0 ? q->budget_ms : 400) / 1000.0 : 0) + 0.2, send_note, NULL);
 	fputs("phase running\n", out);
 	fflush(out);
@@ -593,7 +594,7 @@ static void do_run(const request *q, run_result *r)
 	if ((e = prepare_rep(q)) || (e = gpu_exec_launch(x, 0)) || (e = cudaDeviceSynchronize())) {
 		fault(r, p.stage >= 0 ? "the kernel failed" : "the library call failed", e);
 	} else if ((g = gpu_data_check_guards(&data, r, err, sizeof err)) < 0 ||
-	           (checked && !g && gpu_data_compare(&data, p.compare, p.ncompare, exact, abs_tol, rel_tol, r, err, sizeof err))) {
+	           (checked && !g && gpu_data_compare(&data, p.compare, p.ncompare, exact, abs_tol, rel_tol, norm_tol, r, err, sizeof err))) {
 		r->status = RUN_FAULT;
 		strfmt(r->message, sizeof r->message, "checking the result: %s", err);
 	} else if (!g) {
@@ -602,7 +603,7 @@ static void do_run(const request *q, run_result *r)
 		else if (q->time) time_runs(x, y, q, r);
 		/* A learner's kernel is checked again after its timed runs: right once is not enough (a
 		 * kernel that computes on its first launch only and replays an answer later fails here). */
-		if (q->time && q->untrusted && checked && r->status == RUN_OK) recheck(x, q, &p, exact, abs_tol, rel_tol, r);
+		if (q->time && q->untrusted && checked && r->status == RUN_OK) recheck(x, q, &p, exact, abs_tol, rel_tol, norm_tol, r);
 		if (q->time && r->status != RUN_FAULT) time_steps(x, q, &p, r);
 		if (q->counters && r->status != RUN_FAULT) read_counters(x, r);
 		if (q->hotspots && r->status != RUN_FAULT) read_hotspots(&p, q, r);
@@ -659,7 +660,7 @@ static int read_request(FILE *in, request *q)
 		else if (!strcmp(line, "pair_cubin")) { if (read_blob(in, v, &q->pair_cubin)) return 0; }
 		else if (!strcmp(line, "pair_plan")) { if (read_blob(in, v, &q->pair_plan)) return 0; }
 		else if (!strcmp(line, "untrusted")) q->untrusted = atoi(v);
-		else if (!strcmp(line, "tolerance")) q->has_tol = sscanf(v, "%d %lf %lf", &q->exact, &q->rel_tol, &q->abs_tol) == 3;
+		else if (!strcmp(line, "tolerance")) q->has_tol = sscanf(v, "%d %lf %lf %lf", &q->exact, &q->rel_tol, &q->abs_tol, &q->norm_tol) == 4;
 		else if (!strcmp(line, "verify")) q->verify = atoi(v);
 		else if (!strcmp(line, "time")) q->time = atoi(v);
 		else if (!strcmp(line, "reps")) q->reps = atoi(v);
