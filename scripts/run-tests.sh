@@ -67,6 +67,7 @@ cmocka() {
 	sh tests/gpu/lessons_new.sh
 	sh tests/gpu/fusion.sh
 	sh tests/gpu/v2demo.sh
+	sh tests/gpu/precision_gemm.sh
 	sh tests/gpu/stencil.sh
 	sh tests/gpu/streams.sh
 	sh tests/gpu/dynamic.sh

@@ -1,0 +1,10 @@
+// The fp16 stage: the tensor-core GEMM of tc.cuh over the fp16 copies of A and B (copies.cuh).
+#define FMT_F16
+#include "tc.cuh"
+
+extern "C" __global__ void __launch_bounds__(NT, 1)
+gemm_fp16(const __grid_constant__ cc_tensormap tmA, const __grid_constant__ cc_tensormap tmB, float *C,
+        const float *sa, const float *sb, int m, int n, int k)
+{
+	tc_gemm(tmA, tmB, C, sa, sb, m, n, k);
+}

@@ -1,0 +1,97 @@
+#!/bin/sh
+# GPU tests of the precision_gemm lesson: every stage right (against the FP64 stage, at its own
+# tolerance) at the default size, at odd sizes (1001 x 999 x 1008: no multiple of any tile) and at a
+# short k (64); the norm-wise errors in the order of the formats' significant bits (FP32 < TF32 = FP16
+# < BF16 < FP8) and the same at every k; and two planted bugs that the checks must catch: the FP8
+# epilogue without B's scales (off by a factor per column), and the FP32 kernel dropping the last
+# value of k (off by one product per element: about 1/sqrt(k) norm-wise, caught only because the
+# FP32 stage is checked at FP32's precision); the exercise's starter, fixed, passes. Without a GPU: one SKIP line. PGEMM_OUT=DIR keeps the JSON.
+. tests/lib.sh
+why=$($B device 2>&1); code=$?
+if [ $code = 3 ]; then skip "precision_gemm gpu tests: $(printf '%s' "$why" | head -1)"; exit 0; fi
+if [ $code != 0 ]; then fail "precision_gemm gpu tests: cudaclimb device exited $code: $why"; exit 0; fi
+if ! command -v python3 >/dev/null; then fail "precision_gemm gpu tests: python3 is needed to read the JSON results"; exit 0; fi
+tmp=${PGEMM_OUT:-$(mktemp -d)}
+[ -z "${PGEMM_OUT:-}" ] && trap 'rm -rf "$tmp"' EXIT
+mkdir -p "$tmp"
+
+mkdir -p "$tmp/bug" && cp -r lessons kernels "$tmp/bug/" &&
+	sed -i 's/C\[(size_t)row \* n + col\] = sb ? s \* sb\[col\] \* d/C[(size_t)row * n + col] = sb ? s * d/' "$tmp/bug/kernels/precision_gemm/tc.cuh" &&
+	sed -i 's/ra\[e\] = row0 + r < m \&\& k0 + c < k ?/ra[e] = row0 + r < m \&\& k0 + c < k - 1 ?/' "$tmp/bug/kernels/precision_gemm/simt.cuh"
+grep -q 'sb ? s \* d' "$tmp/bug/kernels/precision_gemm/tc.cuh" || fail "precision_gemm: the scale bug could not be planted in tc.cuh"
+grep -q 'k0 + c < k - 1' "$tmp/bug/kernels/precision_gemm/simt.cuh" || fail "precision_gemm: the k bug could not be planted in simt.cuh"
+# the planted k bug also changes the reference (fp64 uses simt.cuh): keep the reference right
+cp kernels/precision_gemm/fp64.cu "$tmp/bug/kernels/precision_gemm/fp64.cu"
+cp kernels/precision_gemm/simt.cuh "$tmp/bug/kernels/precision_gemm/simt_ref.cuh"
+sed -i 's/#include "simt.cuh"/#include "simt_ref.cuh"/' "$tmp/bug/kernels/precision_gemm/fp64.cu"
+sed -i 's/PRECISION_GEMM_SIMT_CUH/PRECISION_GEMM_SIMT_REF_CUH/g' "$tmp/bug/kernels/precision_gemm/simt_ref.cuh"
+
+run() { name=$1; shift; $B bench "$@" --timeout 120 --json >"$tmp/$name.json" 2>"$tmp/$name.err"; }
+run default precision_gemm --reps 5 --no-counters
+run odd precision_gemm --set m=1001 --set n=999 --set k=1008 --reps 3 --no-counters
+run k64 precision_gemm --set k=64 --reps 3 --no-counters
+$B --lessons "$tmp/bug" bench precision_gemm --stage fp32,fp8 --set m=1001 --set n=999 --set k=1008 --reps 3 --no-counters \
+	--timeout 120 --json >"$tmp/bug.json" 2>"$tmp/bug.err"
+
+# The exercise is passable: its starter with FP32 sums and register fragments (the fixture) passes.
+CUDACLIMB_WORK=$tmp/work $B try precision_gemm/fp32 tests/fixtures/precision_gemm_fp32_fixed.cu --json --timeout 120 >"$tmp/try.json" 2>"$tmp/try.err"
+
+python3 - "$tmp" <<'PY' || fail "precision_gemm: the results could not be read"
+import json, os, sys
+tmp = sys.argv[1]
+def load(name):
+    try:
+        return json.load(open(os.path.join(tmp, name + ".json")))["results"]
+    except Exception as e:
+        print("FAIL precision_gemm (%s): no JSON results (%s): %s" % (name, e, open(os.path.join(tmp, name + ".err")).read()[-300:]))
+        return None
+norms = {}
+for name, label in (("default", "4096^3"), ("odd", "1001 x 999 x 1008"), ("k64", "4096 x 4096 x 64")):
+    rs = load(name)
+    if rs is None:
+        continue
+    if len(rs) < 7:
+        print("FAIL precision_gemm (%s): %d results, expected 6 stages and cuBLAS" % (label, len(rs)))
+    for r in rs:
+        what = "precision_gemm/%s (%s)" % (r["stage"], label)
+        if r["status"] == "unsupported":
+            print("SKIP %s: %s" % (what, r["message"])); continue
+        if r["status"] != "ok" or not r["checked"] or not r["passed"]:
+            print("FAIL %s: %s, checked %s, passed %s, norm-wise err %s, max abs err %s: %s" % (what, r["status"], r["checked"],
+                  r["passed"], r.get("norm_rel_err"), r["max_abs_err"], r["message"]))
+            continue
+        print("PASS %s: %.4f ms, %.1f TFLOP/s, norm-wise err %.3g, max abs err %.3g" % (what, r["ms_median"], r["gflops"] / 1e3,
+              r["norm_rel_err"], r["max_abs_err"]))
+        norms.setdefault(name, {})[r["stage"]] = r["norm_rel_err"]
+for name, n in norms.items():
+    if not all(s in n for s in ("fp32", "tf32", "bf16", "fp16", "fp8")):
+        continue
+    order = n["fp32"] < n["tf32"] < n["bf16"] < n["fp8"] and n["fp16"] < n["bf16"] and 0.5 < n["fp16"] / n["tf32"] < 2
+    print("%s precision_gemm (%s): norm-wise errors in the order of the formats' bits: fp32 %.3g < tf32 %.3g ~ fp16 %.3g < bf16 %.3g < fp8 %.3g"
+          % ("PASS" if order else "FAIL", name, n["fp32"], n["tf32"], n["fp16"], n["bf16"], n["fp8"]))
+if "default" in norms and "k64" in norms:
+    for s in ("tf32", "bf16", "fp16", "fp8"):
+        a, b = norms["default"].get(s), norms["k64"].get(s)
+        if a and b:
+            print("%s precision_gemm/%s: norm-wise error %.3g at k = 4096 and %.3g at k = 64 (the same within 30%%)"
+                  % ("PASS" if 0.7 < a / b < 1.3 else "FAIL", s, a, b))
+try:
+    v = json.load(open(os.path.join(tmp, "try.json")))["verdict"]
+    print("%s precision_gemm exercise: the starter fixed (FP32 sums) gets %s: %s" % ("PASS" if v["kind"] == "passed" else "FAIL",
+          v["kind"], v["headline"][:200]))
+except Exception as e:
+    print("FAIL precision_gemm exercise: no verdict (%s): %s" % (e, open(os.path.join(tmp, "try.err")).read()[-300:]))
+rs = load("bug")
+if rs is not None:
+    got = {r["stage"]: r for r in rs}
+    for s, what in (("fp32", "the FP32 kernel dropping the last k"), ("fp8", "the FP8 epilogue without B's scales")):
+        r = got.get(s)
+        if r is None:
+            print("FAIL precision_gemm: no result for the planted bug in %s" % s)
+        elif r["status"] == "unsupported":
+            print("SKIP precision_gemm: planted bug (%s): %s" % (what, r["message"]))
+        elif r["status"] == "wrong" and not r["passed"]:
+            print("PASS precision_gemm: %s fails its check (norm-wise err %.3g): %s" % (what, r["norm_rel_err"], r["message"][:120]))
+        else:
+            print("FAIL precision_gemm: %s was not caught: %s, passed %s, norm-wise err %s" % (what, r["status"], r["passed"], r.get("norm_rel_err")))
+PY
