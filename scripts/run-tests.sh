@@ -68,6 +68,7 @@ cmocka() {
 	sh tests/gpu/fusion.sh
 	sh tests/gpu/v2demo.sh
 	sh tests/gpu/precision_gemm.sh
+	sh tests/gpu/without_libs.sh
 	sh tests/gpu/stencil.sh
 	sh tests/gpu/streams.sh
 	sh tests/gpu/dynamic.sh

@@ -30,17 +30,39 @@ static struct {
 	                               const void *, void *, cudaDataType, int, long long, int, cublasComputeType_t, cublasGemmAlgo_t);
 } fn;
 
-/* Loads libcublas and its entry points once; 0, or -1 with err. */
-static int load_cublas(char *err, size_t errlen)
+int baseline_withheld(const char *family)
+{
+	const char *v = getenv("CUDACLIMB_WITHOUT");
+	size_t n = strlen(family);
+	for (const char *p = v; p && *p; p += strcspn(p, ",")) {
+		p += strspn(p, ", ");
+		if (!strncmp(p, family, n) && (p[n] == ',' || p[n] == ' ' || !p[n])) return 1;
+	}
+	return 0;
+}
+
+/* Loads libcublas and its entry points once; 0, or -1 after saying why on stderr (once). */
+static int load_cublas(void)
 {
 	static void *lib;
+	static int failed;
 	if (lib) return 0;
+	if (failed) return -1;
+	failed = 1;
 	const char *home = getenv("CUDA_HOME");
 	char path[512];
 	snprintf(path, sizeof path, "%s/lib64/libcublas.so.13", home && *home ? home : "/usr/local/cuda");
-	void *h = dlopen("libcublas.so.13", RTLD_NOW | RTLD_LOCAL);
+	void *h = NULL;
+	if (baseline_withheld("cublas")) {
+		fprintf(stderr, "cudaclimb worker: cuBLAS not found (withheld by CUDACLIMB_WITHOUT): the cublas_* baselines need libcublas.so.13\n");
+		return -1;
+	}
+	h = dlopen("libcublas.so.13", RTLD_NOW | RTLD_LOCAL);
 	if (!h) h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-	if (!h) { if (err) strfmt(err, errlen, "cannot load cuBLAS: %s", dlerror()); return -1; }
+	if (!h) {
+		fprintf(stderr, "cudaclimb worker: cuBLAS not found (%s): the cublas_* baselines need libcublas.so.13\n", dlerror());
+		return -1;
+	}
 	*(void **)&fn.create = dlsym(h, "cublasCreate_v2");
 	*(void **)&fn.destroy = dlsym(h, "cublasDestroy_v2");
 	*(void **)&fn.set_math = dlsym(h, "cublasSetMathMode");
@@ -49,10 +71,11 @@ static int load_cublas(char *err, size_t errlen)
 	*(void **)&fn.gemm_ex = dlsym(h, "cublasGemmEx");
 	*(void **)&fn.gemm_batched = dlsym(h, "cublasGemmStridedBatchedEx");
 	if (!fn.create || !fn.destroy || !fn.set_math || !fn.set_stream || !fn.sgemm || !fn.gemm_ex || !fn.gemm_batched) {
-		if (err) strfmt(err, errlen, "cuBLAS lacks an entry point: %s", dlerror());
+		fprintf(stderr, "cudaclimb worker: this cuBLAS lacks an entry point (%s): the cublas_* baselines need cuBLAS 13\n", dlerror());
 		dlclose(h);
 		return -1;
 	}
+	failed = 0;
 	lib = h;
 	return 0;
 }
@@ -89,7 +112,7 @@ static cudaError_t blas_error(cublasStatus_t st)
 /* The cuBLAS handle on stream s, created (FP32 without TF32) at first use; 0, or an error. */
 static cudaError_t blas_on(cudaStream_t s)
 {
-	if (load_cublas(NULL, 0)) return cudaErrorSharedObjectInitFailed;
+	if (load_cublas()) return cudaErrorSharedObjectInitFailed;
 	if (!blas) {
 		if (fn.create(&blas) != CUBLAS_STATUS_SUCCESS) return cudaErrorUnknown;
 		fn.set_math(blas, CUBLAS_DEFAULT_MATH);   /* no TF32: a real FP32 baseline */

@@ -3,6 +3,7 @@
  * The few types and values used are declared here, so building needs no cuDNN headers; where they
  * are present, the values are checked against them at compile time. */
 #include "baseline_cudnn.h"
+#include "gpu.h"
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -116,10 +117,11 @@ static int load(void)
 	lib_failed = 1;
 	const char *home = getenv("CUDA_HOME");
 	if (!home || !*home) home = "/usr/local/cuda";
-	char path[512], why[512] = "";
-	void *h = dlopen("libcudnn.so.9", RTLD_NOW | RTLD_LOCAL);
-	if (!h) snprintf(why, sizeof why, "%s", dlerror());
-	for (int i = 0; !h && i < 2; i++) {
+	char path[512], why[512] = "withheld by CUDACLIMB_WITHOUT";
+	const int withheld = baseline_withheld("cudnn");
+	void *h = withheld ? NULL : dlopen("libcudnn.so.9", RTLD_NOW | RTLD_LOCAL);
+	if (!h && !withheld) snprintf(why, sizeof why, "%s", dlerror());
+	for (int i = 0; !h && !withheld && i < 2; i++) {
 		snprintf(path, sizeof path, "%s/%s/libcudnn.so.9", home, i ? "lib" : "lib64");
 		h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
 	}

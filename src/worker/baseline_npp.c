@@ -4,6 +4,7 @@
  * nppi_filtering_functions.h: nppiFilterGaussAdvancedBorder_32f_C1R_Ctx), so building needs no NPP
  * headers; where they are present, the declarations are checked against them at compile time. */
 #include "baseline_npp.h"
+#include "gpu.h"
 #include <dlfcn.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -83,8 +84,8 @@ static int load(void)
 	if (lib_filter) return 0;
 	if (lib_failed) return -1;
 	lib_failed = 1;
-	char why[512] = "";
-	void *core = open_lib("libnppc.so.13", why, sizeof why);
+	char why[512] = "withheld by CUDACLIMB_WITHOUT";
+	void *core = baseline_withheld("npp") ? NULL : open_lib("libnppc.so.13", why, sizeof why);
 	if (!core) {
 		fprintf(stderr, "cudaclimb worker: NPP not found (%s): the npp_* baselines need NPP 13 (libnppc.so.13, libnppif.so.13)\n", why);
 		return -1;

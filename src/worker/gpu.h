@@ -129,6 +129,9 @@ void gpu_exec_free(gpu_exec *x);
 /* Runs the library baseline named by the plan's single launch. */
 cudaError_t baseline_run(const plan *p, gpu_data *d, cudaStream_t s, char *err, size_t errlen);
 void baseline_cleanup(void);
+/* Whether $CUDACLIMB_WITHOUT (a comma list: cublas, cudnn, npp) withholds this library family, so that
+ * its baselines fail as if it were not installed: how the tests check that cudaclimb runs without it. */
+int baseline_withheld(const char *family);
 
 /* --- gpulock.c: one timed run per GPU at a time, across processes and users, first come first
  * served --- */
