@@ -246,6 +246,41 @@ static void test_key(void **state)
 	free(none); free(k); free(h); free(txt);
 }
 
+/* kernels/common (the folder beside the lesson's, here tmp_root/common): its headers can be
+ * included by a lesson's kernel, count in the cache key, and lose to a header of the same name beside
+ * the kernel. */
+static void test_common_headers(void **state)
+{
+	(void)state;
+	char *common = path_in(tmp_root, "common");
+	assert_int_equal(mkdir(common, 0755), 0);
+	char *shared = path_in(common, "shared_inc.cuh"), *k = path_in(kdir, "uses_common.cu");
+	write_text(shared, "__device__ inline float inc(float v) { return v + 1.0f; }\n");
+	write_text(k, "#include \"shared_inc.cuh\"\nextern \"C\" __global__ void g(float *x) { x[0] = inc(x[0]); }\n");
+	char first[17], again[17];
+	key_of(k, "sm_90", NULL, 0, first);
+	write_text(shared, "__device__ inline float inc(float v) { return v + 2.0f; }\n");
+	key_of(k, "sm_90", NULL, 0, again);
+	assert_string_not_equal(first, again);   /* a shared header's text is in the key */
+	compile_request rq = { .kernel_path = k, .include_dir = kdir, .arch = "sm_80" };
+	compile_result r;
+	char err[256] = "";
+	assert_int_equal(compile_run(&rq, &r, err, sizeof err), 0);
+	if (!r.ok) fail_msg("a kernel including a kernels/common header did not compile: %s", r.log ? r.log : err);
+	assert_non_null(compile_find_entry(&r, "g"));
+	free(r.log);
+	/* a header of the same name beside the kernel is the one included */
+	char *local = path_in(kdir, "shared_inc.cuh");
+	write_text(local, "#error the lesson's own header\n");
+	assert_int_equal(compile_run(&rq, &r, err, sizeof err), 0);
+	assert_false(r.ok);
+	assert_non_null(strstr(r.log, "the lesson's own header"));
+	free(r.log);
+	unlink(local); unlink(shared); unlink(k);
+	assert_int_equal(rmdir(common), 0);
+	free(local); free(shared); free(k); free(common);
+}
+
 /* ---- real compiles ---- */
 
 static void expect_no_tmp_files(void)
@@ -787,7 +822,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_ptxas), cmocka_unit_test(test_parse_ptx_params), cmocka_unit_test(test_source_text), cmocka_unit_test(test_save_during_compile),   cmocka_unit_test(test_parse_ptxas_device_function),
 		cmocka_unit_test(test_parse_ptxas_many),
-		cmocka_unit_test(test_key),           cmocka_unit_test(test_compile),
+		cmocka_unit_test(test_key),           cmocka_unit_test(test_compile), cmocka_unit_test(test_common_headers),
 		cmocka_unit_test(test_compile_error), cmocka_unit_test(test_job), cmocka_unit_test(test_tensor_sass),
 		cmocka_unit_test(test_options_rdc), cmocka_unit_test(test_parse_link_report), cmocka_unit_test(test_rdc_link),
 		cmocka_unit_test(test_rdc_link_error), cmocka_unit_test(test_rdc_missing),

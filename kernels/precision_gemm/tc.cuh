@@ -1,6 +1,7 @@
 // The tensor-core GEMM of the tf32, bf16, fp16 and fp8 stages: one kernel, the number format chosen by
 // the stage file (FMT_*), everything else the same, so that the stages differ only in what they store.
-// It is the warp-specialised, persistent design of tensorcore/wgmma_ws with both operands k-major:
+// It is the warp-specialised, persistent design of tensorcore/wgmma_ws with both operands k-major
+// (a k-major operand's descriptor: 8-row groups of 128-byte rows, 1024 bytes apart):
 //  - warpgroup 0 (one thread) loads, for each 128-byte slice of k, a BM x 128-byte box of A and a
 //    BN x 128-byte box of the transposed B copy with TMA into a ring of STAGES slots, 128-byte
 //    swizzled, counting the bytes on the slot's "full" mbarrier;
@@ -119,7 +120,7 @@ __device__ __forceinline__ void tc_gemm(const cc_tensormap &tmA, const cc_tensor
 			wgmma_fence();
 #pragma unroll
 			for (int kk = 0; kk < KB / 32; kk++)
-				wgmma_fmt<BN>(d, kmajor_desc(sA + s * A_BYTES + a_off + kk * 32), kmajor_desc(sB + s * B_BYTES + kk * 32),
+				wgmma_fmt<BN>(d, wgmma_desc(sA + s * A_BYTES + a_off + kk * 32, 16, 1024), wgmma_desc(sB + s * B_BYTES + kk * 32, 16, 1024),
 				              kt > 0 || kk > 0);
 			wgmma_commit();
 			wgmma_wait<1>();

@@ -174,13 +174,23 @@ static void link_key(char *out, size_t len)
 	       have ? (long long)st.st_size : -1LL, have ? (long long)st.st_mtime : -1LL);
 }
 
-/* The key of rq over the source text src. */
-static void key_of(const compile_request *rq, const char *src, size_t len, char out[17])
+/* The folder of headers every lesson may include, kernels/common beside the lesson's own folder
+ * (dir/../common); a new string, or NULL when there is none. */
+static char *common_dir(const char *dir)
 {
-	uint64_t h = fnv1a(FNV_OFFSET, src, len);
+	const char *slash = strrchr(dir, '/');
+	char *c = slash ? xasprintf("%.*s/common", (int)(slash - dir), dir) : xstrdup("../common");
+	struct stat st;
+	if (stat(c, &st) == 0 && S_ISDIR(st.st_mode)) return c;
+	free(c);
+	return NULL;
+}
+
+/* h extended with the names and texts of the headers (.cuh, .h) in dir, in a stable order. */
+static uint64_t hash_headers(uint64_t h, const char *dir)
+{
 	size_t hl;
-	/* Headers beside the kernel, in a stable order. */
-	DIR *d = opendir(rq->include_dir);
+	DIR *d = opendir(dir);
 	char **names = NULL;
 	int n = 0;
 	for (struct dirent *e; d && (e = readdir(d));) {
@@ -195,13 +205,24 @@ static void key_of(const compile_request *rq, const char *src, size_t len, char 
 		for (int k = i + 1; k < n; k++)
 			if (strcmp(names[i], names[k]) > 0) { char *t = names[i]; names[i] = names[k]; names[k] = t; }
 	for (int i = 0; i < n; i++) {
-		char *p = xasprintf("%s/%s", rq->include_dir, names[i]);
+		char *p = xasprintf("%s/%s", dir, names[i]);
 		char *text = file_read(p, &hl);
 		h = fnv1a(h, names[i], strlen(names[i]) + 1);
 		if (text) h = fnv1a(h, text, hl);
 		free(text); free(p); free(names[i]);
 	}
 	free(names);
+	return h;
+}
+
+/* The key of rq over the source text src. */
+static void key_of(const compile_request *rq, const char *src, size_t len, char out[17])
+{
+	uint64_t h = fnv1a(FNV_OFFSET, src, len);
+	/* Headers beside the kernel, then the shared ones (kernels/common). */
+	h = hash_headers(h, rq->include_dir);
+	char *common = common_dir(rq->include_dir);
+	if (common) { h = fnv1a(h, "|common|", 8); h = hash_headers(h, common); free(common); }
 	for (int i = 0; i < rq->noptions; i++) h = fnv1a(h, rq->options[i], strlen(rq->options[i]) + 1);
 	int ma = 0, mi = 0;
 	nvrtcVersion(&ma, &mi);
@@ -321,11 +342,14 @@ static void child(const compile_request *rq, const char *src, const char *cubin_
 	}
 	char *arch = xasprintf("--gpu-architecture=%s", rq->arch);
 	char *inc1 = xasprintf("-I%s", rq->include_dir), *inc2 = xasprintf("-I%s", cuda_include());
+	char *common = common_dir(rq->include_dir), *inc4 = common ? xasprintf("-I%s", common) : NULL;
 	char *inc3 = xasprintf("-I%s/cccl", cuda_include());
 	const char **opts = xcalloc((size_t)rq->noptions + 8, sizeof(char *));
 	int n = 0;
 	opts[n++] = arch; opts[n++] = "--std=c++17"; opts[n++] = "--ptxas-options=--verbose"; opts[n++] = "-lineinfo";
-	opts[n++] = inc1; opts[n++] = inc2; opts[n++] = inc3;
+	opts[n++] = inc1;
+	if (inc4) opts[n++] = inc4;   /* kernels/common: after the lesson's folder, so a header there wins */
+	opts[n++] = inc2; opts[n++] = inc3;
 	for (int i = 0; i < rq->noptions; i++) opts[n++] = rq->options[i];
 	nvrtcResult res = nvrtcCompileProgram(prog, n, opts);
 	size_t ls = 0;
