@@ -33,8 +33,37 @@ run k64 precision_gemm --set k=64 --reps 3 --no-counters
 $B --lessons "$tmp/bug" bench precision_gemm --stage fp32,fp8 --set m=1001 --set n=999 --set k=1008 --reps 3 --no-counters \
 	--timeout 120 --json >"$tmp/bug.json" 2>"$tmp/bug.err"
 
-# The exercise is passable: its starter with FP32 sums and register fragments (the fixture) passes.
-CUDACLIMB_WORK=$tmp/work $B try precision_gemm/fp32 tests/fixtures/precision_gemm_fp32_fixed.cu --json --timeout 120 >"$tmp/try.json" 2>"$tmp/try.err"
+# The exercise is passable: its starter with the fix the hints lead to (FP32 sums with fmaf, the
+# fragments loaded into registers first) passes.
+python3 - kernels/precision_gemm/exercises/fp32.cu "$tmp/fixed.cu" <<'PY' || fail "precision_gemm: the exercise's fix could not be applied to the starter"
+import sys
+s = open(sys.argv[1]).read()
+fixes = [("__half acc[TM][TN];", "float acc[TM][TN];"), ("acc[i][j] = __float2half(0.f);", "acc[i][j] = 0.f;"),
+         ("C[(size_t)r * n + c] = __half2float(acc[i][j]);", "C[(size_t)r * n + c] = acc[i][j];"),
+         ('''		for (int kk = 0; kk < KT; kk++)
+			for (int i = 0; i < TM; i++)
+				for (int j = 0; j < TN; j++) {
+					const float p = sa[kk][ty * TM + i] * sb[kk][tx * TN + j];
+					acc[i][j] = __float2half(__half2float(acc[i][j]) + p);
+				}''', '''#pragma unroll
+		for (int kk = 0; kk < KT; kk++) {
+			float a[TM], b[TN];
+#pragma unroll
+			for (int i = 0; i < TM; i++) a[i] = sa[kk][ty * TM + i];
+#pragma unroll
+			for (int j = 0; j < TN; j++) b[j] = sb[kk][tx * TN + j];
+#pragma unroll
+			for (int i = 0; i < TM; i++)
+#pragma unroll
+				for (int j = 0; j < TN; j++) acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
+		}''')]
+for old, new in fixes:
+    if old not in s:
+        sys.exit("not in the starter: " + old[:60])
+    s = s.replace(old, new, 1)
+open(sys.argv[2], "w").write(s)
+PY
+CUDACLIMB_WORK=$tmp/work $B try precision_gemm/fp32 "$tmp/fixed.cu" --json --timeout 120 >"$tmp/try.json" 2>"$tmp/try.err"
 
 python3 - "$tmp" <<'PY' || fail "precision_gemm: the results could not be read"
 import json, os, sys
