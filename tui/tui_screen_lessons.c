@@ -72,14 +72,12 @@ static void draw_detail(tui_app *a, int y, int x, int h, int w)
 	char sum[4096];
 	text_reflow(sum, sizeof sum, l->summary ? l->summary : "");
 	int row = 0, n = text_wrap(sum, w, sp, 64);
-	for (int i = 0; i < n && i < 64 && row < h; i++)
+	/* The stages (with this learner's progress) come before the reading list and take their rows
+	 * first: the summary gives way to them, down to 3 lines, when the pane is short. */
+	int keep = h - (l->nstages + 2), lines = keep > 3 ? keep : 3;
+	if (lines > n) lines = n;
+	for (int i = 0; i < lines && i < 64 && row < h; i++)
 		widget_textn(y + row++, x, w, sum + sp[i].off, sp[i].len, 0);
-	if (l->nread_first && row + 1 < h) {
-		row++;
-		widget_text(y + row++, x, w, "Read first:", theme_attr(ROLE_HEADING));
-		for (int i = 0; i < l->nread_first && row < h; i++)
-			widget_printfc(y + row++, x, w, 0, "  %s", l->read_first[i]);
-	}
 	if (row + 1 < h) {
 		row++;
 		widget_text(y + row++, x, w, "Stages:", theme_attr(ROLE_HEADING));
@@ -103,6 +101,12 @@ static void draw_detail(tui_app *a, int y, int x, int h, int w)
 			widget_printf(y + row, x + c + 2, end - c - 2, theme_attr(role), "%s exercise%s%s", xg,
 			              mark > EX_NOT_STARTED ? " " : "", mark > EX_NOT_STARTED ? ex_level_name(mark) : "");
 		row++;
+	}
+	if (l->nread_first && row + 2 < h) {
+		row++;
+		widget_text(y + row++, x, w, "Read first:", theme_attr(ROLE_HEADING));
+		for (int i = 0; i < l->nread_first && row < h; i++)
+			widget_printfc(y + row++, x, w, 0, "  %s", l->read_first[i]);
 	}
 }
 

@@ -34,8 +34,8 @@ check "progress file: no temporary left" sh -c "! ls '$XDG_STATE_HOME/cudaclimb'
 start 100 30
 check "reopens where the learner left off" wait_for "bandwidth 2/4  coalesced"
 keys Escape
-check "Esc goes back to the lesson list" wait_for "Read first:"
+check "Esc goes back to the lesson list" wait_for "Stages:"
 keys q
 wait_for "EXITED rc=0" >/dev/null
 start 100 30
-check "reopens at the lesson list when left there" wait_for "Read first:"
+check "reopens at the lesson list when left there" wait_for "Stages:"
