@@ -314,12 +314,16 @@ static void test_peaks(void **state)
 	         model + strlen("model: { bytes: \"8 * n\" }"));
 	lesson *l = load(bad, err, sizeof err);
 	assert_null(l);
-	assert_string_equal(err, "t.yaml:9:32: unknown peak 'fp16' (known: fp32, bf16_tensor)");
+	assert_string_equal(err, "t.yaml:9:32: unknown peak 'fp16' (known: fp32, bf16_tensor, fp64, tf32_tensor, fp16_tensor, fp8_tensor)");
 	device_info d;
 	memset(&d, 0, sizeof d);
 	d.fp32_gflops = 66908, d.bf16_tensor_gflops = 1070530;
+	d.fp64_gflops = 33454, d.tf32_tensor_gflops = 535265, d.fp16_tensor_gflops = 1070531, d.fp8_tensor_gflops = 2141060;
 	snprintf(d.fp32_src, sizeof d.fp32_src, "lanes");
 	snprintf(d.tensor_src, sizeof d.tensor_src, "tensor");
+	snprintf(d.fp8_src, sizeof d.fp8_src, "fp8 rate");
+	const double want[PEAK_COUNT] = { [PEAK_FP32] = 66908, [PEAK_BF16_TENSOR] = 1070530, [PEAK_FP64] = 33454,
+	                                  [PEAK_TF32_TENSOR] = 535265, [PEAK_FP16_TENSOR] = 1070531, [PEAK_FP8_TENSOR] = 2141060 };
 	for (int p = 0; p < PEAK_COUNT; p++) {
 		assert_int_equal(peak_parse(peak_name((peak_kind)p)), p);   /* every known name loads */
 		snprintf(bad, sizeof bad, "%.*smodel: { bytes: \"8 * n\", peak: %s }%s", (int)(model - text), text,
@@ -327,11 +331,13 @@ static void test_peaks(void **state)
 		l = load(bad, err, sizeof err);
 		if (!l)
 			fail_msg("%s", err);
-		assert_true(peak_gflops(peak_of(l->peak), &d) == (peak_is_tensor((peak_kind)p) ? 1070530 : 66908));
+		assert_true(peak_gflops(peak_of(l->peak), &d) == want[p]);
 		lesson_free(l);
 	}
 	assert_true(peak_gflops(peak_of("bf16_tensor"), &d) == 1070530);
 	assert_string_equal(peak_source(peak_of("bf16_tensor"), &d), "tensor");
+	assert_string_equal(peak_source(peak_of("fp8_tensor"), &d), "fp8 rate");
+	assert_true(peak_is_tensor(peak_of("tf32_tensor")) && !peak_is_tensor(peak_of("fp64")));
 	assert_string_equal(peak_label(peak_of(NULL)), "FP32");
 	assert_int_equal(peak_parse("tensor"), -1);
 }

@@ -438,6 +438,13 @@ static void test_exact_and_defaults(void **state)
 	l = load(HEAD "check: { reference: s1, compare: [z], tolerance: exact }\n" STAGE "    tolerance: { rel: 0.125 }\n" LAUNCH, err, sizeof err);
 	if (!l) fail_msg("%s", err);
 	assert_true(l->exact && l->stages[0].has_tolerance && !l->stages[0].exact && l->stages[0].rel_tol == 0.125);
+	assert_null(l->stages[0].peak);
+	assert_null(lesson_stage_peak(l, 0));     /* neither the stage nor the model names one: fp32 */
+	lesson_free(l);
+	l = load(HEAD STAGE "    peak: fp64\n" LAUNCH, err, sizeof err);
+	if (!l) fail_msg("%s", err);
+	assert_string_equal(lesson_stage_peak(l, 0), "fp64");
+	assert_int_equal(peak_of(lesson_stage_peak(l, -1)), PEAK_FP32);   /* the baseline: the lesson's */
 	lesson_free(l);
 	l = load(HEAD STAGE LAUNCH, err, sizeof err);
 	if (!l) fail_msg("%s", err);
@@ -701,6 +708,8 @@ static void test_structure_errors(void **state)
 	             "t.yaml:10:58: norm must be above 0 (leave it out for no norm-wise check)");
 	expect_error(HEAD "check: { reference: s1, compare: [z], tolerance: { norm: -1 } }\n" STAGE LAUNCH,
 	             "t.yaml:10:50: tolerances cannot be negative");
+	expect_error(HEAD "check: { reference: s1, compare: [z], tolerance: exact }\n" STAGE "    peak: fp4_tensor\n" LAUNCH,
+	             "t.yaml:18:11: unknown peak 'fp4_tensor' (known: fp32, bf16_tensor, fp64, tf32_tensor, fp16_tensor, fp8_tensor)");
 	expect_error(HEAD "check: { reference: s1, compare: [z], tolerance: exact }\n" STAGE "    tolerance: { bad: 1 }\n" LAUNCH,
 	             "t.yaml:18:18: unknown key 'bad' in tolerance (expected one of: rel, abs, norm)");
 	expect_error(HEAD "check: { reference: s1, compare: [z], tolerance: { rel: -1 } }\n" STAGE LAUNCH,

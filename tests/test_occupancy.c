@@ -168,6 +168,14 @@ static void test_table_values(void **state)
 	assert_true(arch("sm_90")->tf32_tensor_flops_per_clk_per_sm == 2048.0);
 	assert_true(arch("sm_80")->bf16_tensor_flops_per_clk_per_sm == 2048.0);
 	assert_true(arch("sm_75")->bf16_tensor_flops_per_clk_per_sm == 0.0);
+	/* FP8: 1978.9e12 / (132 x 1.83e9) = 8192 on Hopper, none before Ada; FP64 FMA: 64 lanes on the
+	 * data-centre parts, 1/64 of FP32 on GeForce Ampere and Ada */
+	assert_true(arch("sm_90")->fp8_tensor_flops_per_clk_per_sm == 8192.0);
+	assert_true(arch("sm_89")->fp8_tensor_flops_per_clk_per_sm == 1024.0);
+	assert_true(arch("sm_80")->fp8_tensor_flops_per_clk_per_sm == 0.0);
+	assert_true(arch("sm_90")->fp64_flops_per_clk_per_sm == 128.0);
+	assert_true(arch("sm_80")->fp64_flops_per_clk_per_sm == 64.0);
+	assert_true(arch("sm_86")->fp64_flops_per_clk_per_sm == 4.0);
 	assert_int_equal(arch("sm_90")->typical_sm_count, 132);
 	assert_int_equal(arch("sm_90")->typical_l2_bytes, 50u << 20);
 	assert_string_equal(arch("sm_90")->typical_part, "H100 SXM");
@@ -519,6 +527,8 @@ static const char *const good[] = {
 	"  typical_l2_bytes: 52428800",
 	"  typical_clock_mhz: 1980",
 	"  typical_part: H100 SXM",
+	"  fp8_tensor_flops_per_clk_per_sm: 8192",
+	"  fp64_flops_per_clk_per_sm: 128",
 };
 #define NGOOD ((int)(sizeof good / sizeof good[0]))
 

@@ -47,6 +47,7 @@ static const char text[] =
 	"      - { grid: 1, block: [32, 2, 2], entry: finish, args: [partial] }\n"
 	"  - id: tma\n    title: T\n    kernel: k.cu\n    entry: k\n    explain: e\n    bottleneck: b\n"
 	"    tolerance: { norm: 0.05 }\n"
+	"    peak: fp8_tensor\n"
 	"    buffers: { G: { type: bf16, count: 4096 } }\n"
 	"    launches:\n"
 	"      - { grid: 1, block: 128, args: [{ tensormap: G, dims: [64, 8, 8], box: [64, 4, 1], swizzle: 128 }, z] }\n"
@@ -232,8 +233,8 @@ static void test_round_trip(void **state)
 	round_trip(3, NULL);
 }
 
-/* A stage's own tolerance replaces the lesson's in its plan and in no other stage's; norm alone leaves
- * the element-wise check open (abs infinite) and travels on the wire. */
+/* A stage's own tolerance and peak replace the lesson's in its plan and in no other stage's; norm
+ * alone leaves the element-wise check open (abs infinite) and travels on the wire. */
 static void test_stage_tolerance(void **state)
 {
 	(void)state;
@@ -241,6 +242,7 @@ static void test_stage_tolerance(void **state)
 	char err[256];
 	assert_int_equal(plan_make(&p, L, 1, NULL, 0, &dev, err, sizeof err), 0);
 	assert_true(p.norm_tol == 0.05 && isinf(p.abs_tol) && p.rel_tol == 0 && !p.exact);
+	assert_int_equal(p.peak, PEAK_FP8_TENSOR);   /* the stage's own peak: */
 	sb t = {0};
 	plan_wire_write(&t, &p);
 	assert_non_null(strstr(t.s, "\ntolerance 0 0 inf 0.050000000000000003\n"));
@@ -248,6 +250,7 @@ static void test_stage_tolerance(void **state)
 	plan_free(&p);
 	assert_int_equal(plan_make(&p, L, 0, NULL, 0, &dev, err, sizeof err), 0);
 	assert_true(p.norm_tol == 0 && p.abs_tol == 1e-7 && p.rel_tol == 1e-5);
+	assert_int_equal(p.peak, PEAK_BF16_TENSOR);  /* the lesson's model's */
 	plan_free(&p);
 }
 

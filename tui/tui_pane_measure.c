@@ -97,7 +97,7 @@ static void numbers(tui_app *a, const run_result *r, const run_result *prev, int
 	traffic_kind tk = r->attainable[0] ? traffic_of(r->attainable) : traffic_used(traffic_of(a->m->l->traffic), d);
 	double att = traffic_used(tk, d) == tk && traffic_gbps(tk, d) > 0 ? traffic_gbps(tk, d)
 	           : r->pct_attainable_bw > 0 ? r->gbps / (r->pct_attainable_bw / 100) : 0;
-	peak_kind pk = peak_of(a->m->l->peak);
+	peak_kind pk = peak_of(lesson_stage_peak(a->m->l, a->m->cur));
 	int tensor = peak_is_tensor(pk);
 	double peak = peak_gflops(pk, d);
 	if (peak <= 0 && r->pct_compute_peak > 0)

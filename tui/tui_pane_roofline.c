@@ -16,7 +16,7 @@ static void chart_of(const tui_stage *m, rchart *c)
 	roofline_roofs rf;
 	char why[256], label[8], cur_why[200] = "";
 	if (!m->dev) rchart_init(c, NULL, "the device is not known yet");
-	else if (roofline_roofs_of(m->dev, m->l->peak, &rf, why, sizeof why)) rchart_init(c, NULL, why);
+	else if (roofline_roofs_of(m->dev, lesson_top_peak(m->l, m->dev), &rf, why, sizeof why)) rchart_init(c, NULL, why);
 	else rchart_init(c, &rf, NULL);
 	int cur = -1;
 	for (int i = 0; i < m->l->nstages; i++) {

@@ -386,7 +386,7 @@ double stage_metric_peak(const tui_stage *m)
 		double att = traffic_gbps(traffic_of(m->l->traffic), d);
 		return att > 0 ? att : d->bw_theoretical_gbps;
 	}
-	return peak_gflops(peak_of(m->l->peak), d);
+	return peak_gflops(peak_of(lesson_stage_peak(m->l, m->cur)), d);
 }
 
 double stage_metric_frac(const tui_stage *m, const run_result *r)

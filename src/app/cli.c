@@ -531,7 +531,7 @@ static void print_json(const lesson *l, score_metric m, const device_info *d, co
 {
 	roofline_roofs rf;
 	char why[256];
-	int roofs = roofline_roofs_of(d, l->peak, &rf, why, sizeof why) == 0;
+	int roofs = roofline_roofs_of(d, lesson_top_peak(l, d), &rf, why, sizeof why) == 0;
 	printf("{\"metric\": \"%s\", \"device\": ", score_unit(m));
 	json_object(stdout, device_info_fields, device_info_nfields, d, NULL, NULL);
 	printf(",\n\"results\": [\n");
@@ -557,7 +557,7 @@ static void print_roofline(cli *c, const lesson *l, const device_info *d, const 
 	roofline_roofs rf;
 	rchart ch;
 	char why[256], label[8];
-	if (roofline_roofs_of(d, l->peak, &rf, why, sizeof why)) rchart_init(&ch, NULL, why);
+	if (roofline_roofs_of(d, lesson_top_peak(l, d), &rf, why, sizeof why)) rchart_init(&ch, NULL, why);
 	else rchart_init(&ch, &rf, NULL);
 	char base[48] = "baseline";              /* the baseline's library call: its title's first word */
 	if (l->baseline && l->baseline->title) strfmt(base, sizeof base, "%.*s", (int)strcspn(l->baseline->title, " ("), l->baseline->title);

@@ -119,6 +119,20 @@ static void lesson_text(FILE *f, const lesson *l)
 /* The lesson's compute peak (its model's peak:, checked when the lesson loaded). */
 static peak_kind lesson_peak(const lesson *l) { return peak_of(l->peak); }
 
+/* The distinct compute peaks of l's stages (each stage's own peak:, else the lesson's), in stage
+ * order, into out (PEAK_COUNT entries); their count. */
+static int lesson_peaks(const lesson *l, peak_kind *out)
+{
+	int n = 0;
+	for (int s = -1; s < l->nstages; s++) {
+		peak_kind p = peak_of(lesson_stage_peak(l, s));
+		int seen = 0;
+		for (int i = 0; i < n; i++) seen |= out[i] == p;
+		if (!seen && n < PEAK_COUNT) out[n++] = p;
+	}
+	return n;
+}
+
 /* The attainable bandwidth the lesson's GB/s are compared with on d (its model's traffic:). */
 static traffic_kind lesson_traffic(const lesson *l, const device_info *d) { return traffic_used(traffic_of(l->traffic), d); }
 
@@ -127,6 +141,8 @@ static traffic_kind lesson_traffic(const lesson *l, const device_info *d) { retu
 static const char *peak_phrase(const lesson *l, score_metric m, const device_info *d)
 {
 	if (m == SCORE_GBPS) return lesson_traffic(l, d) == TRAFFIC_READ ? "read attainable bandwidth" : "copy attainable bandwidth";
+	peak_kind pk[PEAK_COUNT];
+	if (lesson_peaks(l, pk) > 1) return "compute peak of each stage's number format";
 	return peak_is_tensor(lesson_peak(l)) ? "BF16 tensor peak" : "FP32 peak";
 }
 
@@ -137,9 +153,13 @@ void report_header(FILE *f, const lesson *l, const device_info *d)
 	fputc('\n', f);
 	if (!d->present) { fput_clean(f, d->why[0] ? d->why : "no GPU"); fputs("\n\n", f); return; }
 	fput_clean(f, d->name);
-	fprintf(f, " (%s, %d SMs, %.0f MiB L2), peaks: %.0f GB/s theoretical, %.0f GB/s %s, %.0f GFLOP/s %s\n\n", d->arch,
+	fprintf(f, " (%s, %d SMs, %.0f MiB L2), peaks: %.0f GB/s theoretical, %.0f GB/s %s", d->arch,
 	        d->sm_count, d->l2_bytes / 1048576.0, d->bw_theoretical_gbps, traffic_gbps(lesson_traffic(l, d), d),
-	        traffic_label(lesson_traffic(l, d)), peak_gflops(lesson_peak(l), d), peak_label(lesson_peak(l)));
+	        traffic_label(lesson_traffic(l, d)));
+	peak_kind pk[PEAK_COUNT];
+	for (int i = 0, n = lesson_peaks(l, pk); i < n; i++)
+		fprintf(f, ", %.0f GFLOP/s %s", peak_gflops(pk[i], d), peak_label(pk[i]));
+	fputs("\n\n", f);
 }
 
 static const char *check_text(const run_result *r)
@@ -417,8 +437,11 @@ void report_footer(FILE *f, const lesson *l, score_metric m, const device_info *
 			fprintf(f, "); read attainable %.0f GB/s (", d->bw_read_gbps);
 			fput_clean(f, d->bw_read_src);
 		}
-		fprintf(f, "); %s %.0f GFLOP/s (", peak_label(lesson_peak(l)), peak_gflops(lesson_peak(l), d));
-		fput_clean(f, peak_source(lesson_peak(l), d));
+		peak_kind pk[PEAK_COUNT];
+		for (int i = 0, np = lesson_peaks(l, pk); i < np; i++) {
+			fprintf(f, "); %s %.0f GFLOP/s (", peak_label(pk[i]), peak_gflops(pk[i], d));
+			fput_clean(f, peak_source(pk[i], d));
+		}
 		fprintf(f, ").\nSeed %llu; settings: ", (unsigned long long)rs[0].seed);
 		fput_clean(f, rs[0].settings);
 		fputc('\n', f);
@@ -512,6 +535,10 @@ void report_device(FILE *f, const device_info *d)
 	fprintf(f, "  DRAM bandwidth, read:        %8.1f GB/s  (%s)\n", d->bw_read_gbps, d->bw_read_src);
 	fprintf(f, "  FP32:                        %8.1f GFLOP/s  (%s)\n", d->fp32_gflops, d->fp32_src);
 	fprintf(f, "  BF16 tensor cores:           %8.1f GFLOP/s  (%s)\n", d->bf16_tensor_gflops, d->tensor_src);
+	fprintf(f, "  FP16 tensor cores:           %8.1f GFLOP/s  (%s)\n", d->fp16_tensor_gflops, d->fp16_src);
+	fprintf(f, "  TF32 tensor cores:           %8.1f GFLOP/s  (%s)\n", d->tf32_tensor_gflops, d->tf32_src);
+	fprintf(f, "  FP8 tensor cores:            %8.1f GFLOP/s  (%s)\n", d->fp8_tensor_gflops, d->fp8_src);
+	fprintf(f, "  FP64 (FMA units):            %8.1f GFLOP/s  (%s)\n", d->fp64_gflops, d->fp64_src);
 	fprintf(f, "  driver %d, runtime %d\n", d->driver_version, d->runtime_version);
 	if (d->why[0]) { fputs("  ", f); fput_clean(f, d->why); fputc('\n', f); }   /* how the GPU was chosen */
 }

@@ -53,7 +53,9 @@ const field device_info_fields[] = {
 	D(max_blocks_per_sm, FT_INT), D(regs_per_sm, FT_INT), D(regs_per_block, FT_INT), D(warp_size, FT_INT),
 	D(bw_theoretical_gbps, FT_DBL), D(bw_theoretical_src, FT_STR), D(bw_attainable_gbps, FT_DBL),
 	D(bw_attainable_src, FT_STR), D(bw_read_gbps, FT_DBL), D(bw_read_src, FT_STR), D(h2d_gbps, FT_DBL), D(d2h_gbps, FT_DBL), D(fp32_gflops, FT_DBL), D(fp32_src, FT_STR),
-	D(bf16_tensor_gflops, FT_DBL), D(tensor_src, FT_STR), D(driver_version, FT_INT),
+	D(bf16_tensor_gflops, FT_DBL), D(tensor_src, FT_STR), D(fp64_gflops, FT_DBL), D(fp64_src, FT_STR),
+	D(tf32_tensor_gflops, FT_DBL), D(tf32_src, FT_STR), D(fp16_tensor_gflops, FT_DBL), D(fp16_src, FT_STR),
+	D(fp8_tensor_gflops, FT_DBL), D(fp8_src, FT_STR), D(driver_version, FT_INT),
 	D(runtime_version, FT_INT),
 };
 const int device_info_nfields = (int)(sizeof device_info_fields / sizeof device_info_fields[0]);
@@ -62,6 +64,13 @@ static const struct { const char *name, *label; size_t gflops, src; int tensor; 
 	[PEAK_FP32] = { "fp32", "FP32", offsetof(device_info, fp32_gflops), offsetof(device_info, fp32_src), 0 },
 	[PEAK_BF16_TENSOR] = { "bf16_tensor", "BF16 tensor", offsetof(device_info, bf16_tensor_gflops),
 	                       offsetof(device_info, tensor_src), 1 },
+	[PEAK_FP64] = { "fp64", "FP64", offsetof(device_info, fp64_gflops), offsetof(device_info, fp64_src), 0 },
+	[PEAK_TF32_TENSOR] = { "tf32_tensor", "TF32 tensor", offsetof(device_info, tf32_tensor_gflops),
+	                       offsetof(device_info, tf32_src), 1 },
+	[PEAK_FP16_TENSOR] = { "fp16_tensor", "FP16 tensor", offsetof(device_info, fp16_tensor_gflops),
+	                       offsetof(device_info, fp16_src), 1 },
+	[PEAK_FP8_TENSOR] = { "fp8_tensor", "FP8 tensor", offsetof(device_info, fp8_tensor_gflops),
+	                      offsetof(device_info, fp8_src), 1 },
 };
 
 int peak_parse(const char *name)

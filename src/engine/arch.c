@@ -50,6 +50,8 @@ static const field fields[] = {
 	F(bf16_tensor_flops_per_clk_per_sm, T_DBL, 0, 1e9),
 	F(fp16_tensor_flops_per_clk_per_sm, T_DBL, 0, 1e9),
 	F(tf32_tensor_flops_per_clk_per_sm, T_DBL, 0, 1e9),
+	F(fp8_tensor_flops_per_clk_per_sm, T_DBL, 0, 1e9),
+	F(fp64_flops_per_clk_per_sm, T_DBL, 0, 1e9),
 	F(typical_sm_count, T_INT, 1, 1000000),
 	F(typical_l2_bytes, T_SIZE, 0, 1024 * GIB),
 	F(typical_clock_mhz, T_INT, 1, 1000000),

@@ -23,6 +23,8 @@ typedef struct {
 	double bf16_tensor_flops_per_clk_per_sm;  /* dense, FP32 accumulate; 0 when none */
 	double fp16_tensor_flops_per_clk_per_sm;
 	double tf32_tensor_flops_per_clk_per_sm;
+	double fp8_tensor_flops_per_clk_per_sm;   /* e4m3/e5m2, FP32 accumulate; 0 before sm_89 */
+	double fp64_flops_per_clk_per_sm;         /* FP64 FMA units (not the FP64 tensor cores), 2 per FMA */
 	/* typical part, used only without a GPU (check --arch) */
 	int typical_sm_count;
 	size_t typical_l2_bytes;

@@ -153,7 +153,7 @@ int claims_check(const lesson *l, int s, const claims_runs *runs, claim_outcome 
 			continue;
 		}
 		claim_ctx c = { l, runs, { r->bytes, r->flops, d ? d->sm_count : 0, d ? traffic_gbps(traffic_of(l->traffic), d) : 0,
-		                           d ? peak_gflops(peak_of(l->peak), d) : 0 },
+		                           d ? peak_gflops(peak_of(lesson_stage_peak(l, s)), d) : 0 },
 		                "" };
 		values_ctx v = { &c, o->values, sizeof o->values };
 		expr_names(o->claim->cond.e, value_visit, &v);

@@ -934,11 +934,11 @@ static void step_compile(engine *e, job *j)
 }
 
 /* The rules of assets/rules.yaml over the result's counters and the lesson's model. */
-static void diagnose_into(engine *e, const lesson *l, run_result *r)
+static void diagnose_into(engine *e, const lesson *l, int stage, run_result *r)
 {
 	if (r->status != RUN_OK && r->status != RUN_WRONG) return;
 	diag_inputs in = { r->bytes, r->flops, e->dev.sm_count, traffic_gbps(traffic_of(l->traffic), &e->dev),
-	                   peak_gflops(peak_of(l->peak), &e->dev) };
+	                   peak_gflops(peak_of(lesson_stage_peak(l, stage)), &e->dev) };
 	r->findings.n = diagnose_run(r, &in, r->findings.f, RUN_FINDINGS_MAX);
 }
 
@@ -972,7 +972,7 @@ static void take_result(engine *e, job *j, run_result *w)
 	run_result_clear(r);
 	*r = *w;
 	run_result_init(w);
-	diagnose_into(e, j->j.lesson, r);
+	diagnose_into(e, j->j.lesson, j->j.stage, r);
 	j->step = ST_DONE;
 	notify(e, j, JOB_DONE, NULL);
 }

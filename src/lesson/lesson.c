@@ -197,6 +197,19 @@ void lesson_free(lesson *l)
 	free(l);
 }
 
+const char *lesson_stage_peak(const lesson *l, int s)
+{
+	return s >= 0 && s < l->nstages && l->stages[s].peak ? l->stages[s].peak : l->peak;
+}
+
+const char *lesson_top_peak(const lesson *l, const device_info *d)
+{
+	const char *top = l->peak;
+	for (int s = 0; s < l->nstages; s++)
+		if (l->stages[s].peak && peak_gflops(peak_of(l->stages[s].peak), d) > peak_gflops(peak_of(top), d)) top = l->stages[s].peak;
+	return top;
+}
+
 int lesson_stage_index(const lesson *l, const char *id)
 {
 	for (int i = 0; i < l->nstages; i++) if (l->stages[i].id && !strcmp(l->stages[i].id, id)) return i;

@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "expr.h"
+#include "result.h"
 
 /* A position in a lesson file, 1-based. */
 typedef struct { int line, col; } lesson_mark;
@@ -154,6 +155,7 @@ typedef struct {
 	lesson_claim *claims; int nclaims;   /* expect: */
 	/* tolerance: this stage's check instead of the lesson's (a ladder of number formats) */
 	int has_tolerance, exact; double rel_tol, abs_tol, norm_tol;
+	char *peak;                   /* peak: this stage's compute peak ("fp64", "fp8_tensor", ...); NULL: the lesson's */
 	lesson_mark at;
 } lesson_stage;
 
@@ -193,6 +195,12 @@ void lesson_free(lesson *l);
 
 /* Finders: index or -1. */
 int lesson_stage_index(const lesson *l, const char *id);
+/* The compute peak stage s is measured against: its own peak:, else the lesson's model's (NULL: fp32);
+ * s < 0 (the baseline) gives the lesson's. Owned by l. */
+const char *lesson_stage_peak(const lesson *l, int s);
+/* The highest of the lesson's and its stages' compute peaks on device d:
+ * the roof a chart of the whole ladder is drawn under. Owned by l. */
+const char *lesson_top_peak(const lesson *l, const device_info *d);
 const lesson_tunable *lesson_find_tunable(const lesson_stage *s, const char *name);
 const lesson_param *lesson_find_param(const lesson *l, const char *name);
 const lesson_buffer *lesson_find_buffer(const lesson *l, const lesson_stage *s, const char *name);

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "lesson_yaml.h"
+#include "result.h"
 #include "util.h"
 
 #define MAX_TUNABLE_VALUES 4096
@@ -420,8 +421,18 @@ int ly_parse_stage(ld *c, yaml_node_t *n, lesson_stage *s)
 {
 	static const char *const keys[] = { "!id", "!title", "!kernel", "!entry", "tunables", "constraints", "buffers",
 	                                    "!launches", "!explain", "!bottleneck", "options", "check", "requires", "exercise", "expect",
-	                                    "constants", "memory", "tolerance", NULL };
+	                                    "constants", "memory", "tolerance", "peak", NULL };
 	if (yd_check_keys(&c->y, n, "a stage", keys)) return -1;
+	yaml_node_t *pk = yd_get(&c->y, n, "peak");
+	if (pk) {
+		if (yd_get_str(&c->y, n, "peak", &s->peak)) return -1;
+		if (peak_parse(s->peak) < 0) {
+			char known[256] = "";
+			for (int i = 0; i < PEAK_COUNT; i++)
+				strfmt(known + strlen(known), sizeof known - strlen(known), "%s%s", i ? ", " : "", peak_name((peak_kind)i));
+			return yd_fail(&c->y, pk, "unknown peak '%s' (known: %s)", s->peak, known);
+		}
+	}
 	yaml_node_t *tol = yd_get(&c->y, n, "tolerance");
 	if (tol) {
 		s->has_tolerance = 1;
@@ -536,7 +547,7 @@ static void free_steps(lesson_launch *steps, int n)
 void ly_free_stage(lesson_stage *s)
 {
 	free(s->id); free(s->title); free(s->kernel_path); free(s->kernel_rel); free(s->entry);
-	free(s->explain); free(s->bottleneck); free(s->req_arch); free(s->req_why);
+	free(s->explain); free(s->bottleneck); free(s->req_arch); free(s->req_why); free(s->peak);
 	for (int i = 0; i < s->ntunables; i++) { free(s->tunables[i].name); free(s->tunables[i].values); }
 	free(s->tunables);
 	for (int i = 0; i < s->nconstraints; i++) { ly_free_expr(&s->constraints[i].cond); free(s->constraints[i].message); }

@@ -776,7 +776,7 @@ int plan_make(plan *p, const lesson *l, int stage, const plan_setting *sets, int
 	const lesson_stage *s = stage >= 0 ? &l->stages[stage] : NULL;
 	add_device_vars(p, dev);
 	p->lesson_path = l->path;
-	p->peak = peak_of(l->peak);
+	p->peak = peak_of(lesson_stage_peak(l, stage));
 	p->traffic = traffic_of(l->traffic);
 	p->check = (s ? s->check : l->baseline->check) && l->ncompare > 0;
 	p->ncompare = l->ncompare;

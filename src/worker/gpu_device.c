@@ -224,6 +224,22 @@ int gpu_device_query(int gpu, device_info *d)
 	} else {
 		strfmt(dev.tensor_src, sizeof dev.tensor_src, "unknown for %s", dev.arch);
 	}
+	/* the other formats: the same product, from their own rate per clock per SM */
+	struct { double rate, *gflops; char *src; const char *what; } other[] = {
+		{ a ? a->fp64_flops_per_clk_per_sm : 0, &dev.fp64_gflops, dev.fp64_src, "FP64 (FMA units) flops" },
+		{ a ? a->tf32_tensor_flops_per_clk_per_sm : 0, &dev.tf32_tensor_gflops, dev.tf32_src, "dense TF32 flops" },
+		{ a ? a->fp16_tensor_flops_per_clk_per_sm : 0, &dev.fp16_tensor_gflops, dev.fp16_src, "dense FP16 flops" },
+		{ a ? a->fp8_tensor_flops_per_clk_per_sm : 0, &dev.fp8_tensor_gflops, dev.fp8_src, "dense FP8 flops" },
+	};
+	for (size_t i = 0; i < sizeof other / sizeof other[0]; i++) {
+		if (other[i].rate > 0) {
+			*other[i].gflops = dev.sm_count * other[i].rate * khz / 1e6;
+			strfmt(other[i].src, 96, "%d SMs x %.0f %s/clock x %d MHz (assets/arch.yaml)", dev.sm_count, other[i].rate,
+			       other[i].what, dev.clock_mhz);
+		} else {
+			strfmt(other[i].src, 96, a ? "none on %s" : "unknown for %s", dev.arch);
+		}
+	}
 	calibrate();
 	*d = dev;
 	return 0;
