@@ -33,7 +33,7 @@
 #define CC_WORKER_H
 /* The protocol's version: the worker's first line is "hello N"; a parent that reads another N (or
  * anything else first) says so and uses no such worker. */
-#define WORKER_PROTOCOL 10  /* 9: library steps in a stage's plan; 10: a norm-wise tolerance */
+#define WORKER_PROTOCOL 10  /* 9: library steps in a stage's plan; 10: a norm-wise tolerance, peaks per number format */
 #include <stddef.h>
 #include "result.h"
 #include "runner.h"
