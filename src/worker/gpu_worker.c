@@ -489,6 +489,23 @@ static void read_hotspots(const plan *p, const request *q, run_result *r)
 	hotspots_close(h);
 }
 
+/* The pair y, or NULL when it cannot run here (a baseline whose library is missing, or that fails
+ * for these sizes) while the GPU is still fine: the stage is then timed alone, and says so in r's
+ * message, rather than failing with its baseline. A failure that leaves the context broken stays a
+ * failure of the timed runs. */
+static gpu_exec *pair_or_alone(gpu_exec *y, int baseline, run_result *r)
+{
+	cudaError_t e;
+	if (!(e = gpu_data_poison(&data, 0)) && !(e = gpu_exec_launch(y, 0)) && !(e = cudaDeviceSynchronize())) return y;
+	cudaGetLastError();
+	if (cudaDeviceSynchronize() != cudaSuccess || cudaGetLastError() != cudaSuccess) return y;
+	strfmt(r->message, sizeof r->message, "timed alone: %s beside it could not run (%s)",
+	       baseline ? "the baseline" : "the stage's own kernel", cudaGetErrorString(e));
+	r->pair[0] = 0;
+	gpu_exec_free(y);
+	return NULL;
+}
+
 /* The last repetition again, then its result compared. */
 static void recheck(gpu_exec *x, const request *q, const plan *p, int exact, double abs_tol, double rel_tol, double norm_tol, run_result *r)
 {
@@ -599,6 +616,7 @@ static void do_run(const request *q, run_result *r)
 		strfmt(r->message, sizeof r->message, "checking the result: %s", err);
 	} else if (!g) {
 		if (checked && !r->passed) r->status = RUN_WRONG;
+		if (q->time && y) y = pair_or_alone(y, q->pair_plan.len && pp.stage < 0, r);
 		if (q->time && (e = plan_flush(r))) fault(r, "the L2 flush's buffer", e);
 		else if (q->time) time_runs(x, y, q, r);
 		/* A learner's kernel is checked again after its timed runs: right once is not enough (a
@@ -610,7 +628,7 @@ static void do_run(const request *q, run_result *r)
 		fill_metrics(&p, q->pair_plan.len ? pp.flops : p.flops, r);
 	}
 	gpu_exec_free(x);
-	gpu_exec_free(y);
+	gpu_exec_free(y);   /* NULL when pair_or_alone dropped (and freed) it */
 out:
 	alarm(0);
 	watchdog_s = 0;
