@@ -379,7 +379,10 @@ static void footer_timing(FILE *f, const lesson *l, score_metric m, const device
 	if (pairs) fprintf(f, ";\na stage and its pair alternate (stage pair pair stage ...), each pair giving the ratio pair time / stage\n"
 	                      "time (above 1: the stage is faster); the table's \"vs base\" is that median where the pair was the\n"
 	                      "baseline (3 decimals), else the ratio of the separate medians (2 decimals)");
-	if (flush == 1) fprintf(f, ";\nL2 flushed before each repetition, outside the events, by writing %.0f MB (2x its size)", 2 * d->l2_bytes / 1e6);
+	if (flush == 3) fprintf(f, ";\nL2 emptied before each repetition, outside the events: after the outputs' poisoning, a read of\n"
+	                           "%.0f MB (2x its size) evicts what the last run and the poisoning left, so that no run pays for\n"
+	                           "writing back another's dirty lines", 2 * d->l2_bytes / 1e6);
+	else if (flush == 1) fprintf(f, ";\nL2 flushed before each repetition, outside the events, by writing %.0f MB (2x its size)", 2 * d->l2_bytes / 1e6);
 	else if (flush == 0) fprintf(f, ";\nL2 not flushed apart: the outputs' poisoning writes at least twice its size before each repetition");
 	else if (flush == 2) fprintf(f, ";\nL2 flushed before each repetition (2x its size, outside the events) where the outputs' poisoning writes less");
 	if (clocked) fprintf(f, ";\nSM clock read through NVML once each repetition has started, before waiting for its end");

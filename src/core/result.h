@@ -109,8 +109,9 @@ typedef struct {
 	double sm_clock_mhz, sm_clock_min_mhz, sm_clock_max_mhz, pair_sm_clock_mhz;
 	double flop_per_cycle_sm, pair_flop_per_cycle_sm;
 	char clock_note[160];
-	int l2_flush;                   /* 1: a 2x-L2 scratch memset before each timed sample, outside the events; 0: none
-	                                 * needed (the outputs' poisoning writes >= 2x L2); -1 not timed or not recorded */
+	int l2_flush;                   /* 3: a read of 2x L2 after the poisoning, before each timed sample, outside the
+	                                 * events (the L2 starts clean); in older recordings 1: a 2x-L2 memset; 0: none
+	                                 * (the poisoning wrote >= 2x L2); -1 not timed or not recorded */
 	char inputs[256];               /* "A, B: f32 uniform in [-1, 1]; seed 7" (plan_inputs_text) */
 	/* counters (hardware; -1 when not measured) */
 	double achieved_occupancy, dram_bytes_read, dram_bytes_write, dram_pct;

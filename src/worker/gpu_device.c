@@ -38,8 +38,10 @@ double gpu_copy_bound_ms(double h2d_bytes, double d2h_bytes, double h2d_gbps, do
 }
 
 /* The median time of reps copies of bytes from src to dst on stream 0 (after 3 unmeasured ones), in
- * ms; -1 when a copy fails. */
-static double copy_ms(void *dst, const void *src, size_t bytes, int reps)
+ * ms; -1 when a copy fails. With evict (evict_bytes of device memory, twice the L2 or more), each copy
+ * starts with the L2 emptied by a read of it outside the events, as the stages' runs do (the previous
+ * copy's dirty lines would otherwise be written back during the next). */
+static double copy_ms(void *dst, const void *src, size_t bytes, int reps, const void *evict, size_t evict_bytes)
 {
 	cudaEvent_t e0, e1;
 	float t[32];
@@ -48,7 +50,7 @@ static double copy_ms(void *dst, const void *src, size_t bytes, int reps)
 	if (cudaEventCreate(&e1)) { cudaGetLastError(); cudaEventDestroy(e0); return -1; }
 	int ok = 1;
 	for (int i = 0; ok && i < reps + 3; i++) {
-		ok = !cudaEventRecord(e0, 0) && !cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, 0) && !cudaEventRecord(e1, 0) &&
+		ok = (!evict || !cc_read_evict(evict, evict_bytes)) && !cudaEventRecord(e0, 0) && !cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, 0) && !cudaEventRecord(e1, 0) &&
 		     !cudaEventSynchronize(e1);
 		if (ok && i >= 3) ok = !cudaEventElapsedTime(&t[i - 3], e0, e1);
 	}
@@ -67,7 +69,8 @@ static void read_src(int variant, size_t mib, int cached)
 }
 
 /* The attainable bandwidths. Copy: a large device-to-device copy, median of 20 after warm-up,
- * counting bytes read plus bytes written. Read: our read-only stream (read_bw.cu) over the same
+ * counting bytes read plus bytes written, each copy after a read that empties the L2 (as before a
+ * stage's timed run; calibration v6). Read: our read-only stream (read_bw.cu) over the same
  * buffer and over its first half, median of 20 after warm-up each, for each of its variants
  * (grid-stride or a chunk per block, several 16-byte loads in flight per thread); the rate is the
  * half's bytes over the difference of the two times, so that what a launch costs whatever its size
@@ -78,7 +81,7 @@ static void read_src(int variant, size_t mib, int cached)
  * is short) copied each way, median of 10 after warm-up, counting the bytes once. Cached per GPU,
  * since they cost a second; the file's name carries the version of what it holds, so a cache of an
  * older form is measured again. */
-#define CALIBRATION_VERSION 5
+#define CALIBRATION_VERSION 6
 static void calibrate(void)
 {
 	char *dir = xdg_dir("XDG_CACHE_HOME", ".cache");
@@ -89,7 +92,7 @@ static void calibrate(void)
 	size_t mib = 0;
 	if (text && sscanf(text, "%lf %lf %lf %lf %d %zu", &dev.bw_attainable_gbps, &dev.h2d_gbps, &dev.d2h_gbps, &dev.bw_read_gbps, &variant, &mib) == 6 &&
 	    dev.bw_attainable_gbps > 0 && dev.h2d_gbps > 0 && dev.d2h_gbps > 0 && dev.bw_read_gbps > 0 && variant >= 0 && variant < CC_READ_BW_VARIANTS) {
-		strfmt(dev.bw_attainable_src, sizeof dev.bw_attainable_src, "device-to-device cudaMemcpy of %zu MiB, measured once (cached)", mib);
+		strfmt(dev.bw_attainable_src, sizeof dev.bw_attainable_src, "device-to-device cudaMemcpy of %zu MiB, L2 emptied before each, measured once (cached)", mib);
 		read_src(variant, mib, 1);
 		free(text);
 		free(path);
@@ -110,10 +113,15 @@ static void calibrate(void)
 		free(path);
 		return;
 	}
-	double ms = copy_ms(b, a, bytes, 20);
+	void *ev = NULL;
+	size_t ev_bytes = ((size_t)(2 * (double)dev.l2_bytes) + 15) & ~(size_t)15;
+	if (ev_bytes && cudaMalloc(&ev, ev_bytes)) { cudaGetLastError(); ev = NULL; }
+	double ms = copy_ms(b, a, bytes, 20, ev, ev_bytes);
+	cudaFree(ev);
 	if (ms > 0) {
 		dev.bw_attainable_gbps = 2.0 * (double)bytes / (ms * 1e-3) / 1e9;
-		strfmt(dev.bw_attainable_src, sizeof dev.bw_attainable_src, "device-to-device cudaMemcpy of %zu MiB, median of 20", mib);
+		strfmt(dev.bw_attainable_src, sizeof dev.bw_attainable_src, "device-to-device cudaMemcpy of %zu MiB, median of 20%s", mib,
+		       ev ? ", L2 emptied before each" : "");
 	} else {
 		strfmt(dev.bw_attainable_src, sizeof dev.bw_attainable_src, "not measured (the calibration copy failed)");
 	}
@@ -129,7 +137,7 @@ static void calibrate(void)
 	while (hbytes >= ((size_t)1 << 20) && cudaMallocHost(&h, hbytes)) { cudaGetLastError(); h = NULL; hbytes /= 2; }
 	if (h) {
 		memset(h, 1, hbytes);
-		double up = copy_ms(a, h, hbytes, 10), down = copy_ms(h, a, hbytes, 10);
+		double up = copy_ms(a, h, hbytes, 10, NULL, 0), down = copy_ms(h, a, hbytes, 10, NULL, 0);
 		if (up > 0) dev.h2d_gbps = (double)hbytes / (up * 1e-3) / 1e9;
 		if (down > 0) dev.d2h_gbps = (double)hbytes / (down * 1e-3) / 1e9;
 		cudaFreeHost(h);

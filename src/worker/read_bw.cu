@@ -135,3 +135,19 @@ extern "C" double cc_read_bw_ms(const void *buf, size_t bytes, int variant, int 
 	if (ms < 0) cudaGetLastError();
 	return ms;
 }
+
+extern "C" cudaError_t cc_read_evict(const void *buf, size_t bytes)
+{
+	static unsigned *out;
+	static int grid;
+	if (!out) {
+		int dev = 0, sms = 0, per_sm = 0;
+		cudaError_t e;
+		if ((e = cudaGetDevice(&dev)) || (e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev)) ||
+		    (e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, read_stream<4>, kBlock, 0)) || (e = cudaMalloc(&out, sizeof *out)))
+			return e;
+		grid = sms * (per_sm > 0 ? per_sm : 1);
+	}
+	read_stream<4><<<grid, kBlock>>>(static_cast<const int4 *>(buf), (long long)(bytes / 16), out);
+	return cudaGetLastError();
+}

@@ -4,6 +4,7 @@
 #ifndef CC_READ_BW_H
 #define CC_READ_BW_H
 #include <stddef.h>
+#include <cuda_runtime_api.h>
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -16,6 +17,11 @@ enum { CC_READ_BW_VARIANTS = 4 };
  * per chunk of the buffer (256 or 1024 threads, 16 loads each). The sum of what was read goes to a
  * word of its own, so that no load can be optimised away. */
 double cc_read_bw_ms(const void *buf, size_t bytes, int variant, int reps);
+/* Queues on stream 0 (not timed, nothing waited for) one read-only pass of variant 0 over bytes of buf
+ * (device memory, 16-byte aligned): with bytes at least twice the L2, what the L2 held before, dirty
+ * lines included (they are written back during the pass), is replaced by clean lines of buf. 0 or the
+ * CUDA error of the launch. */
+cudaError_t cc_read_evict(const void *buf, size_t bytes);
 /* The words for variant ("a chunk per block, 1024 threads x 16 loads"); a static string. */
 const char *cc_read_bw_name(int variant);
 #ifdef __cplusplus
