@@ -4,13 +4,14 @@
  * added). With as many blocks as chunks (the stage's default, BLOCKS_PER_SM = 0) each block reads one
  * chunk and the hardware hands out the chunks as blocks finish; with a grid sized to the GPU the
  * blocks walk the body in rounds, as in the vector stage. Only the last, partial chunk checks bounds.
- * Each block adds its total into *acc (an atomic whose result nobody waits for), then takes a
- * ticket; the block with the last ticket swaps *acc for 0, stores the total in *sum and sets the
- * ticket back to 0, so the next launch finds both at 0 (the stage's scratch buffers start there).
+ * Each block makes one 64-bit atomic add into *acc: its total into the high half, 1 into the low
+ * half, which counts the blocks done. The block that finds gridDim.x - 1 there is the last; it
+ * stores the high half of the new value in *sum and sets *acc back to 0, so the next launch finds
+ * it at 0 (the stage's scratch buffers start there).
  * BLOCK: a multiple of 32 up to 1024; UNROLL: loads in flight per thread. __launch_bounds__ asks
  * for 2048 threads per SM, at most 32 registers each (1024-thread blocks would otherwise fit once). */
 #ifndef BLOCK
-#define BLOCK 256
+#define BLOCK 1024
 #endif
 #ifndef UNROLL
 #define UNROLL 16
@@ -24,8 +25,8 @@ __device__ __forceinline__ int warp_total(int v)
 	return v;
 }
 
-extern "C" __global__ void __launch_bounds__(BLOCK, 2048 / BLOCK) reduce_lastblock(const int *__restrict__ x, int *acc,
-                                                                    unsigned int *ticket, int *sum, long long n)
+extern "C" __global__ void __launch_bounds__(BLOCK, 2048 / BLOCK) reduce_lastblock(const int *__restrict__ x,
+                                                                    unsigned long long *acc, int *sum, long long n)
 {
 	__shared__ int warp_sums[BLOCK / 32];
 	const unsigned int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
@@ -71,11 +72,15 @@ extern "C" __global__ void __launch_bounds__(BLOCK, 2048 / BLOCK) reduce_lastblo
 	if (warp == 0) {
 		v = warp_total(lane < BLOCK / 32 ? warp_sums[lane] : 0);
 		if (lane == 0) {
-			atomicAdd(acc, v);
-			__threadfence();   /* the add is visible to every block before the ticket says so */
-			if (atomicAdd(ticket, 1u) == gridDim.x - 1) {
-				*sum = atomicExch(acc, 0);   /* every other block's add came before its ticket */
-				*ticket = 0;
+			/* One 64-bit word holds the running sum (high half, mod 2^32) and the number of blocks
+			 * done (low half, which never reaches 2^32 and so never carries into the sum). A block's
+			 * single atomic adds both, so the block that reads gridDim.x - 1 blocks done before it
+			 * also reads every other block's total: no fence, no second atomic. */
+			const unsigned long long mine = ((unsigned long long)(unsigned)v << 32) | 1ull;
+			const unsigned long long before = atomicAdd(acc, mine);
+			if ((unsigned)before == gridDim.x - 1) {
+				*sum = (int)((before + mine) >> 32);
+				*acc = 0;   /* every block has added: the next launch starts from 0 */
 			}
 		}
 	}
