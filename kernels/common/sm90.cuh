@@ -60,9 +60,17 @@ __device__ __forceinline__ void tma_store_3d(const cc_tensormap *map, unsigned s
 	asm volatile("cp.async.bulk.tensor.3d.global.shared::cta.bulk_group [%0, {%1, %2, %3}], [%4];\n"
 	             ::"l"(map), "r"(x), "r"(y), "r"(z), "r"(src) : "memory");
 }
+// TMA store of the 2-D box at src to (x, y).
+__device__ __forceinline__ void tma_store_2d(const cc_tensormap *map, unsigned src, int x, int y)
+{
+	asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%1, %2}], [%3];\n"
+	             ::"l"(map), "r"(x), "r"(y), "r"(src) : "memory");
+}
 __device__ __forceinline__ void tma_store_commit() { asm volatile("cp.async.bulk.commit_group;\n" ::: "memory"); }
 // Waits until the committed stores have read their shared memory (the block may then exit).
 __device__ __forceinline__ void tma_store_wait_read() { asm volatile("cp.async.bulk.wait_group.read 0;\n" ::: "memory"); }
+// Waits until at most N of this thread's committed store groups have not yet read their shared memory.
+template <int N> __device__ __forceinline__ void tma_store_wait_read_n() { asm volatile("cp.async.bulk.wait_group.read %0;\n" ::"n"(N) : "memory"); }
 // Makes this thread's ordinary shared-memory writes visible to the TMA unit (the "async proxy").
 __device__ __forceinline__ void fence_async_shared() { asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory"); }
 

@@ -1,6 +1,6 @@
-// Stages 6 and 7 (wgmma_cluster: ORDER 0; wgmma_hilbert: ORDER 1): the warp-specialised, persistent
-// pipeline of stage 5, run by clusters of CM CTAs that share the tile of B through TMA multicast, in a
-// tile order chosen for L2.
+// Stages 6 to 9 (wgmma_cluster: ORDER 0; wgmma_hilbert: ORDER 1; wgmma_tmastore: EPILOGUE 1;
+// wgmma_streamk: STREAMK 1): the warp-specialised, persistent pipeline of stage 5, run by clusters of
+// CM CTAs that share the tile of B through TMA multicast, in a tile order chosen for L2.
 //  - Cluster: the CM CTAs of a cluster (__cluster_dims__, so a plain launch makes clusters) compute CM
 //    tiles on top of each other (rows tm = CM*i + rank, the same columns tn). They need the same 64 x BN
 //    slice of B at every k-step, so each CTA fetches only its share of B's 64-column boxes (box j when
@@ -21,9 +21,16 @@
 //    tiles it is 20.8 waves. On the H100 the narrower tile lost more than the fuller last wave gained.
 //  - Remote arrivals are released at CTA scope: a cluster-scope release puts a memory barrier in front
 //    of each (measured on the H100: half of all stalls, half the speed).
+//  - Epilogue (EPILOGUE 1, stage 8, wgmma_tmastore): instead of each thread storing its accumulators
+//    to C in global memory (8-byte pieces of 8 rows at a time, which keeps both consumer warpgroups
+//    from issuing the next tile's wgmmas until the stores are out), each consumer writes them into
+//    EPI_BOXES boxes of 64 rows x 32 floats in shared memory (128-byte swizzle, so the 8 rows of a
+//    store land in different banks) and one thread hands each box to TMA, which writes it to C while
+//    the warpgroup goes on. A box is reused once its earlier store has read it (wait_group.read).
 // Edges: TMA fills zeros outside A and B and the stores skip what falls outside C, so any m works; a
 // cluster's second CTA may get a tile entirely below C (m not a multiple of CM*BM) and computes zeros.
-// Dynamic shared memory: STAGES * (BM*64 + 64*BN) * 2 bytes for the ring + 1024 for alignment and barriers.
+// Dynamic shared memory: STAGES * (BM*64 + 64*BN) * 2 bytes for the ring, EPILOGUE * (BM/64) * EPI_BOXES
+// * 8192 for the staging boxes, + 1024 for alignment and 16 * STAGES for the barriers.
 #include "hopper.cuh"
 
 #ifndef BM
@@ -44,6 +51,16 @@
 #ifndef ORDER
 #define ORDER 0
 #endif
+#ifndef EPILOGUE
+#define EPILOGUE 0
+#endif
+#ifndef EPI_BOXES
+#define EPI_BOXES 2
+#endif
+#ifndef STREAMK
+#define STREAMK 0
+#endif
+#define BOX_BYTES (64 * 32 * 4)
 #define BK 64
 #define CONSUMERS (BM / 64)
 #define NT ((CONSUMERS + 1) * 128)
@@ -57,54 +74,94 @@
 #define CLUSTER_DIMS
 #endif
 
-// The super-tiles (CM*BM x BN) of one cluster, in order; producer and consumers walk the same list.
-struct tile_walk {
-	int tiles_m2, tiles_n, step, next, dim;
-	__device__ tile_walk(int cluster, int clusters, int tm2, int tn) : tiles_m2(tm2), tiles_n(tn), step(clusters), next(cluster)
+// The work of one cluster, in order: segments (a super-tile of CM*BM x BN and a range of its k-steps);
+// producer and consumers walk the same list. Position p of the order is a super-tile (pos_to_tile).
+// Without STREAMK every segment is a whole super-tile: cluster c takes positions c, c + G, ... With
+// STREAMK (and a linear order: grouped, or a Hilbert square with no cell outside), the positions that
+// fill whole rounds go the same way, and the rest (fewer than G super-tiles) are cut into k-steps,
+// U = rest * ksteps "units", cluster c taking units [U c / G, U (c+1) / G): a super-tile of the rest is
+// then shared by 2 or more clusters, each computing part of its k-sum. Stream-K needs U >= G (no
+// cluster without work) and waits across clusters, so every cluster of the grid must be resident at
+// once: the grid is capped at what fits (CLUSTERS, sm_count / CM).
+struct seg_walk {
+	int tiles_m2, tiles_n, dim, G, ksteps, full, next;
+	long long u, u_end, U;
+	bool linear;
+	__device__ seg_walk(int cluster, int clusters, int tm2, int tn, int kt) : tiles_m2(tm2), tiles_n(tn), G(clusters), ksteps(kt), next(cluster)
 	{
 		dim = 1;
 		while (dim < tm2 || dim < tn) dim *= 2;
+		const int P = tm2 * tn;
+		linear = ORDER == 0 || (dim == tm2 && dim == tn);
+		full = P;
+#if STREAMK
+		// Only when every cluster gets at least one k-step of the rest (a range never empty).
+		if (linear && P > G && P % G && (long long)(P % G) * ksteps >= G) full = P / G * G;
+#endif
+		U = (long long)(P - full) * ksteps;
+		u = U * cluster / G;
+		u_end = U * (cluster + 1) / G;
 	}
-	// The next super-tile (row tm2, column tn); false when there is none.
-	__device__ __forceinline__ bool get(int &tm2, int &tn)
+	__device__ __forceinline__ void pos_to_tile(int p, int &tm2, int &tn) const
 	{
 #if ORDER == 1
-		// Hilbert curve: cell d of a dim x dim square to (x, y), two bits of d per level.
-		for (; next < dim * dim; next += step) {
-			int x = 0, y = 0, t = next;
-			for (int s = 1; s < dim; s *= 2) {
-				int rx = 1 & (t / 2), ry = 1 & (t ^ rx);
-				if (ry == 0) {
-					if (rx == 1) { x = s - 1 - x; y = s - 1 - y; }
-					int tmp = x; x = y; y = tmp;
-				}
-				x += s * rx; y += s * ry;
-				t /= 4;
+		// Hilbert curve: cell p of a dim x dim square to (x, y), two bits of p per level.
+		int x = 0, y = 0, t = p;
+		for (int s = 1; s < dim; s *= 2) {
+			int rx = 1 & (t / 2), ry = 1 & (t ^ rx);
+			if (ry == 0) {
+				if (rx == 1) { x = s - 1 - x; y = s - 1 - y; }
+				int tmp = x; x = y; y = tmp;
 			}
-			if (x < tiles_m2 && y < tiles_n) { tm2 = x; tn = y; next += step; return true; }
+			x += s * rx; y += s * ry;
+			t /= 4;
 		}
-		return false;
+		tm2 = x; tn = y;
 #else
 		// Grouped: down GROUP_M super-rows, then right.
-		if (next >= tiles_m2 * tiles_n) return false;
-		int per_group = GROUP_M * tiles_n, first = (next / per_group) * GROUP_M;
-		int rows = min(tiles_m2 - first, GROUP_M), r = next % per_group;
+		int per_group = GROUP_M * tiles_n, first = (p / per_group) * GROUP_M;
+		int rows = min(tiles_m2 - first, GROUP_M), r = p % per_group;
 		tm2 = first + r % rows;
 		tn = r / rows;
-		next += step;
-		return true;
 #endif
+	}
+	// The cluster that owns unit v of the split part: the last c with U c / G <= v.
+	__device__ __forceinline__ int owner(long long v) const { return (int)min((long long)G - 1, ((v + 1) * G - 1) / U); }
+	// The next segment: super-tile (tm2, tn), k-steps [kt0, kt1), q = its index among the split
+	// super-tiles (-1 for a whole one); false when there is none.
+	__device__ __forceinline__ bool get(int &tm2, int &tn, int &kt0, int &kt1, int &q)
+	{
+		kt0 = 0; kt1 = ksteps; q = -1;
+		if (!linear) {
+			// A Hilbert curve over a square with cells outside the grid: walk the cells, skip those.
+			for (; next < dim * dim; next += G) {
+				pos_to_tile(next, tm2, tn);
+				if (tm2 < tiles_m2 && tn < tiles_n) { next += G; return true; }
+			}
+			return false;
+		}
+		if (next < full) { pos_to_tile(next, tm2, tn); next += G; return true; }
+		if (u >= u_end) return false;
+		q = (int)(u / ksteps);
+		kt0 = (int)(u % ksteps);
+		const long long e = min(u_end, (long long)(q + 1) * ksteps);
+		kt1 = kt0 + (int)(e - u);
+		u = e;
+		pos_to_tile(full + q, tm2, tn);
+		return true;
 	}
 };
 
 extern "C" __global__ void __launch_bounds__(NT, 1) CLUSTER_DIMS
-tc_wgmma_cluster(const __grid_constant__ cc_tensormap tmA, const __grid_constant__ cc_tensormap tmB, float *C, int m, int n, int k)
+tc_wgmma_cluster(const __grid_constant__ cc_tensormap tmA, const __grid_constant__ cc_tensormap tmB,
+                 const __grid_constant__ cc_tensormap tmC, float *C, float *work, unsigned *flags, int m, int n, int k)
 {
 	extern __shared__ unsigned char smem_raw[];
 	// The 128-byte swizzle repeats every 1024 bytes: each tile must start on a 1024-byte boundary. The
 	// offset is the same in every CTA of the cluster, which multicast relies on.
 	const unsigned base = (smem_u32(smem_raw) + 1023) & ~1023u;
-	const unsigned sA = base, sB = base + STAGES * A_BYTES, bars = sB + STAGES * B_BYTES;
+	const unsigned sA = base, sB = base + STAGES * A_BYTES, sC = sB + STAGES * B_BYTES;
+	const unsigned bars = sC + EPILOGUE * CONSUMERS * EPI_BOXES * BOX_BYTES;
 #define FULL(s) (bars + 8 * (s))
 #define EMPTY(s) (bars + 8 * (STAGES + (s)))
 	const int wg = threadIdx.x / 128;
@@ -130,15 +187,16 @@ tc_wgmma_cluster(const __grid_constant__ cc_tensormap tmA, const __grid_constant
 #else
 	__syncthreads();
 #endif
-	tile_walk walk(blockIdx.x / CM, gridDim.x / CM, tiles_m2, tiles_n);
+	const int cluster = blockIdx.x / CM;
+	seg_walk walk(cluster, gridDim.x / CM, tiles_m2, tiles_n, ksteps);
 
 	if (wg == 0) {
 		regs_release<24>();
 		if (threadIdx.x == 0) {
-			int s = 0, tm2, tn; unsigned phase = 0;
-			while (walk.get(tm2, tn)) {
+			int s = 0, tm2, tn, kt0, kt1, q; unsigned phase = 0;
+			while (walk.get(tm2, tn, kt0, kt1, q)) {
 				const int tm = tm2 * CM + rank;
-				for (int kt = 0; kt < ksteps; kt++) {
+				for (int kt = kt0; kt < kt1; kt++) {
 					mbar_wait(EMPTY(s), phase ^ 1);   // a fresh barrier counts as freed once
 					mbar_expect_tx(FULL(s), A_BYTES + B_BYTES);
 					tma_load_2d(sA + s * A_BYTES, &tmA, kt * BK, tm * BM, FULL(s));
@@ -173,11 +231,13 @@ tc_wgmma_cluster(const __grid_constant__ cc_tensormap tmA, const __grid_constant
 			}
 		};
 		int s = 0; unsigned phase = 0;
-		int tm2, tn;
-		while (walk.get(tm2, tn)) {
+		int tm2, tn, kt0, kt1, q;
+		const int t = threadIdx.x % 128;
+		const bool leader = t == 0;
+		while (walk.get(tm2, tn, kt0, kt1, q)) {
 			const int tm = tm2 * CM + rank;
 			int prev = -1;
-			for (int kt = 0; kt < ksteps; kt++) {
+			for (int kt = kt0; kt < kt1; kt++) {
 				mbar_wait(FULL(s), phase);
 				wgmma_fence_regs(d);
 				wgmma_fence();
@@ -187,7 +247,7 @@ tc_wgmma_cluster(const __grid_constant__ cc_tensormap tmA, const __grid_constant
 					unsigned long long da = wgmma_desc(sA + s * A_BYTES + a_off + kk * 32, 16, 1024);
 					// B: 64 x 64 boxes 8 KB apart (LBO, along n); 8 k-rows 1024 bytes apart (SBO); 16 k-rows = 2 KB.
 					unsigned long long db = wgmma_desc(sB + s * B_BYTES + kk * 2048, B_BOX_BYTES, 1024);
-					wgmma_bf16<BN>(d, da, db, kt > 0 || kk > 0);
+					wgmma_bf16<BN>(d, da, db, kt > kt0 || kk > 0);
 				}
 				wgmma_commit();
 				wgmma_wait<1>();                       // step kt-1 is done: its slot may be refilled
@@ -198,9 +258,71 @@ tc_wgmma_cluster(const __grid_constant__ cc_tensormap tmA, const __grid_constant
 			wgmma_wait<0>();
 			wgmma_fence_regs(d);
 			if (prev >= 0) release(prev);
+#if STREAMK
+			if (q >= 0 && (kt0 > 0 || kt1 < ksteps)) {
+				// Part of a shared super-tile. Slot `cluster` of the workspace holds this cluster's one
+				// part that does not start at k = 0 (only a range's first segment can start mid-tile);
+				// flags[q] counts the parts written. The owner of the part from k = 0 (its range's last
+				// segment, so it never waits while others wait for it) adds the others and stores.
+				const int who = (int)rank * CONSUMERS + (wg - 1);
+				unsigned *flag = flags + (size_t)q * CM * CONSUMERS + who;
+				if (kt0 > 0) {
+					float *w = work + ((size_t)cluster * CM * CONSUMERS + who) * (128 * ACC) + t;
+#pragma unroll
+					for (int i = 0; i < ACC; i++) __stcg(w + i * 128, d[i]);
+					named_sync(wg, 128);   // every thread's part is written before the count says so
+					if (leader) asm volatile("red.release.gpu.global.add.u32 [%0], 1;\n" ::"l"(flag) : "memory");
+					continue;
+				}
+				const long long first = (long long)q * ksteps;
+				const int last = walk.owner(first + ksteps - 1);
+				if (leader) {
+					unsigned seen;
+					do asm volatile("ld.acquire.gpu.global.u32 %0, [%1];\n" : "=r"(seen) : "l"(flag) : "memory");
+					while (seen < (unsigned)(last - cluster));
+					*flag = 0;   // read only here: ready for the next launch
+				}
+				named_sync(wg, 128);
+				for (int c = cluster + 1; c <= last; c++) {
+					const float *w = work + ((size_t)c * CM * CONSUMERS + who) * (128 * ACC) + t;
+#pragma unroll
+					for (int i = 0; i < ACC; i++) d[i] += __ldcg(w + i * 128);
+				}
+			}
+#endif
 
+#if EPILOGUE
+			// Box b holds columns 32b .. 32b+31 of this warpgroup's 64 rows. The thread's accumulators
+			// d[4j .. 4j+3] are columns 8j + 2(lane%4) + {0, 1} of rows r and r + 8.
+			const int r = t / 32 * 16 + lane / 4;
+			const unsigned mine = sC + (wg - 1) * EPI_BOXES * BOX_BYTES;
+#pragma unroll
+			for (int b = 0; b < BN / 32; b++) {
+				const unsigned box = mine + (b % EPI_BOXES) * BOX_BYTES;
+				if (leader) tma_store_wait_read_n<EPI_BOXES - 1>();   // this box's last store has read it
+				named_sync(wg, 128);
+#pragma unroll
+				for (int e = 0; e < 4; e++) {
+					const int j = 4 * b + e, chunk = 2 * e + (lane % 4) / 2, within = 8 * (lane % 2);
+					// 128-byte swizzle: the 16-byte chunk index is XORed with the row's index mod 8.
+					const unsigned at = box + r * 128 + ((chunk ^ (r % 8)) << 4) + within;
+					asm volatile("st.shared.v2.f32 [%0], {%1, %2};\n" ::"r"(at), "f"(d[4 * j]), "f"(d[4 * j + 1]) : "memory");
+					asm volatile("st.shared.v2.f32 [%0], {%1, %2};\n" ::"r"(at + 8 * 128), "f"(d[4 * j + 2]), "f"(d[4 * j + 3]) : "memory");
+				}
+				fence_async_shared();   // the writes above are seen by the TMA unit
+				named_sync(wg, 128);
+				if (leader) {
+					tma_store_2d(&tmC, box, tn * BN + 32 * b, tm * BM + (wg - 1) * 64);
+					tma_store_commit();
+				}
+			}
+#else
 			wgmma_store<BN>(d, C, m, n, tm * BM + (wg - 1) * 64, tn * BN);
+#endif
 		}
+#if EPILOGUE
+		if (threadIdx.x % 128 == 0) tma_store_wait_read();   // the boxes outlive their stores' reads
+#endif
 	}
 	// A CTA's shared memory must outlive the peers' last arrivals on its barriers.
 #if CM > 1
