@@ -21,6 +21,7 @@ namespace ours256 {
 #define reduce_lastblock reduce_lastblock_256
 #include "../kernels/reduction/lastblock.cu"
 #undef reduce_lastblock
+#undef LOAD4
 #undef BLOCK
 #undef UNROLL
 }
@@ -30,6 +31,31 @@ namespace ours1024 {
 #define reduce_lastblock reduce_lastblock_1024
 #include "../kernels/reduction/lastblock.cu"
 #undef reduce_lastblock
+#undef LOAD4
+#undef BLOCK
+#undef UNROLL
+}
+// The same at 1024 with cache hints on the loads: ld.global.cg (L2 only, as fast.cu's first load) and
+// ld.global.cs (streaming, evict first).
+namespace ours_cg {
+#define BLOCK 1024
+#define UNROLL 16
+#define LOAD4(p) __ldcg(p)
+#define reduce_lastblock reduce_lastblock_cg
+#include "../kernels/reduction/lastblock.cu"
+#undef reduce_lastblock
+#undef LOAD4
+#undef BLOCK
+#undef UNROLL
+}
+namespace ours_cs {
+#define BLOCK 1024
+#define UNROLL 16
+#define LOAD4(p) __ldcs(p)
+#define reduce_lastblock reduce_lastblock_cs
+#include "../kernels/reduction/lastblock.cu"
+#undef reduce_lastblock
+#undef LOAD4
 #undef BLOCK
 #undef UNROLL
 }
@@ -65,9 +91,10 @@ int main(int argc, char **argv)
 	cub::DeviceReduce::Sum(tmp, tmp_bytes, x, cub_out, N);
 	cudaMalloc(&tmp, tmp_bytes);
 
-	const int K = 6;
+	const int K = 8;
 	const char *names[K] = { "fast.cu kernel4 (1024 x 16)", "cub::DeviceReduce::Sum", "ours lastblock 256 x 16", "ours lastblock 1024 x 16",
-	                         "ours 1024 x 16, 2 chunks/block", "ours 1024 x 16, 4 chunks/block" };
+	                         "ours 1024 x 16, 2 chunks/block", "ours 1024 x 16, 4 chunks/block",
+	                         "ours 1024 x 16, ld.global.cg", "ours 1024 x 16, ld.global.cs" };
 	const unsigned chunks = ceilDiv(N, 4 * 1024 * 16);
 	auto launch = [&](int kernel) {
 		switch (kernel) {
@@ -79,6 +106,8 @@ int main(int argc, char **argv)
 		// loop strides by the grid), so a quarter as many blocks wait for their final atomic.
 		case 4: ours1024::reduce_lastblock_1024<<<(chunks + 1) / 2, 1024>>>(x, acc, out, N); break;
 		case 5: ours1024::reduce_lastblock_1024<<<(chunks + 3) / 4, 1024>>>(x, acc, out, N); break;
+		case 6: ours_cg::reduce_lastblock_cg<<<chunks, 1024>>>(x, acc, out, N); break;
+		case 7: ours_cs::reduce_lastblock_cs<<<chunks, 1024>>>(x, acc, out, N); break;
 		}
 	};
 	cudaEvent_t a, b;

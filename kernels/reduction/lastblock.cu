@@ -16,6 +16,9 @@
 #ifndef UNROLL
 #define UNROLL 16
 #endif
+#ifndef LOAD4
+#define LOAD4(p) (*(p))   /* how an int4 is read (scripts/fastcu-sum.cu tries cache hints) */
+#endif
 
 __device__ __forceinline__ int warp_total(int v)
 {
@@ -52,14 +55,14 @@ extern "C" __global__ void __launch_bounds__(BLOCK, 2048 / BLOCK) reduce_lastblo
 		if (c < whole) {   /* the same for the whole block: no divergence */
 #pragma unroll
 			for (int u = 0; u < UNROLL; ++u) {
-				const int4 q = x4[i + u * BLOCK];
+				const int4 q = LOAD4(&x4[i + u * BLOCK]);
 				v += (q.x + q.y) + (q.z + q.w);
 			}
 		} else {
 #pragma unroll
 			for (int u = 0; u < UNROLL; ++u)
 				if (i + u * BLOCK < n4) {
-					const int4 q = x4[i + u * BLOCK];
+					const int4 q = LOAD4(&x4[i + u * BLOCK]);
 					v += (q.x + q.y) + (q.z + q.w);
 				}
 		}
