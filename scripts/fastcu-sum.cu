@@ -2,8 +2,8 @@
 // (100 launches back to back between two CUDA events, N = 2^30 ints), issue #18 part 3. fast.cu is not
 // ours and not in this repository: scripts/fastcu-sum.sh gets its sum.cu and compiles this file with
 // -DFASTCU_SUM="path". Its main() is renamed away; its kernels and launch shapes are used as they are.
-// The rounds alternate the kernels (fast.cu's kernel 4, CUB, ours at two block sizes and on smaller grids) so that clocks and
-// power affect all alike; printed: the median time per launch of each, GB/s, and the median per-round
+// The rounds alternate the kernels (fast.cu's kernel 4, CUB, ours in four shapes and with two cache
+// hints) so that clocks and power affect all alike; printed: the median time per launch of each, GB/s, and the median per-round
 // ratio against fast.cu's kernel 4. Our sums are checked against CUB's at every round.
 #define main fastcu_sum_main
 #include FASTCU_SUM
@@ -13,49 +13,83 @@
 #include <cstdio>
 #include <vector>
 
-// The stage's kernel twice, at BLOCK 256 (the lesson's default) and 1024 (fast.cu's block size); the
-// namespaces keep its helpers apart, the renames its extern "C" entry.
-namespace ours256 {
-#define BLOCK 256
+// The stage's kernel at its defaults (512 x 16, one block per SM with the registers to keep all 16
+// loads in flight), at 1024 x 8 (the same 128 KiB chunks), and at 1024 x 16 twice: two blocks per SM
+// at 32 registers (MINB 0, the earlier default) and one (MINB 1, fast.cu's shape). The namespaces keep
+// its helpers apart, the renames its extern "C" entry.
+namespace ours {
+#define BLOCK 512
 #define UNROLL 16
-#define reduce_lastblock reduce_lastblock_256
+#define MINB 1
+#define reduce_lastblock reduce_lastblock_ours
 #include "../kernels/reduction/lastblock.cu"
 #undef reduce_lastblock
 #undef LOAD4
+#undef MINB
 #undef BLOCK
 #undef UNROLL
 }
-namespace ours1024 {
+namespace ours1024x8 {
+#define BLOCK 1024
+#define UNROLL 8
+#define MINB 1
+#define reduce_lastblock reduce_lastblock_ours1024x8
+#include "../kernels/reduction/lastblock.cu"
+#undef reduce_lastblock
+#undef LOAD4
+#undef MINB
+#undef BLOCK
+#undef UNROLL
+}
+namespace ours1024m0 {
 #define BLOCK 1024
 #define UNROLL 16
-#define reduce_lastblock reduce_lastblock_1024
+#define MINB 0
+#define reduce_lastblock reduce_lastblock_ours1024m0
 #include "../kernels/reduction/lastblock.cu"
 #undef reduce_lastblock
 #undef LOAD4
+#undef MINB
 #undef BLOCK
 #undef UNROLL
 }
-// The same at 1024 with cache hints on the loads: ld.global.cg (L2 only, as fast.cu's first load) and
+namespace ours1024m1 {
+#define BLOCK 1024
+#define UNROLL 16
+#define MINB 1
+#define reduce_lastblock reduce_lastblock_ours1024m1
+#include "../kernels/reduction/lastblock.cu"
+#undef reduce_lastblock
+#undef LOAD4
+#undef MINB
+#undef BLOCK
+#undef UNROLL
+}
+// The defaults with cache hints on the loads: ld.global.cg (L2 only, as fast.cu's first load) and
 // ld.global.cs (streaming, evict first).
 namespace ours_cg {
-#define BLOCK 1024
+#define BLOCK 512
 #define UNROLL 16
+#define MINB 1
 #define LOAD4(p) __ldcg(p)
-#define reduce_lastblock reduce_lastblock_cg
+#define reduce_lastblock reduce_lastblock_ours_cg
 #include "../kernels/reduction/lastblock.cu"
 #undef reduce_lastblock
 #undef LOAD4
+#undef MINB
 #undef BLOCK
 #undef UNROLL
 }
 namespace ours_cs {
-#define BLOCK 1024
+#define BLOCK 512
 #define UNROLL 16
+#define MINB 1
 #define LOAD4(p) __ldcs(p)
-#define reduce_lastblock reduce_lastblock_cs
+#define reduce_lastblock reduce_lastblock_ours_cs
 #include "../kernels/reduction/lastblock.cu"
 #undef reduce_lastblock
 #undef LOAD4
+#undef MINB
 #undef BLOCK
 #undef UNROLL
 }
@@ -77,7 +111,8 @@ static double median(std::vector<double> v)
 
 int main(int argc, char **argv)
 {
-	const int N = 1 << 30, runs = 100, rounds = argc > 1 ? atoi(argv[1]) : 7;
+	const int logn = argc > 2 ? atoi(argv[2]) : 30;   // fast.cu's own size is 2^30
+	const int N = 1 << logn, runs = logn >= 30 ? 100 : 400, rounds = argc > 1 ? atoi(argv[1]) : 7;
 	int *x, *out, *cub_out;
 	unsigned long long *acc;
 	cudaMalloc(&x, (size_t)N * sizeof(int));
@@ -92,22 +127,18 @@ int main(int argc, char **argv)
 	cudaMalloc(&tmp, tmp_bytes);
 
 	const int K = 8;
-	const char *names[K] = { "fast.cu kernel4 (1024 x 16)", "cub::DeviceReduce::Sum", "ours lastblock 256 x 16", "ours lastblock 1024 x 16",
-	                         "ours 1024 x 16, 2 chunks/block", "ours 1024 x 16, 4 chunks/block",
-	                         "ours 1024 x 16, ld.global.cg", "ours 1024 x 16, ld.global.cs" };
-	const unsigned chunks = ceilDiv(N, 4 * 1024 * 16);
+	const char *names[K] = { "fast.cu kernel4 (1024 x 16)", "cub::DeviceReduce::Sum", "ours 512 x 16 (stage default)", "ours 1024 x 8, MINB 1",
+	                         "ours 1024 x 16, MINB 0", "ours 1024 x 16, MINB 1", "ours 512 x 16, ld.global.cg", "ours 512 x 16, ld.global.cs" };
 	auto launch = [&](int kernel) {
 		switch (kernel) {
 		case 0: sumKernel4<1024, 16><<<ceilDiv(N, 1024 * 4 * 16), 1024>>>(reinterpret_cast<int4 *>(x), out, N / 4); break;
 		case 1: cub::DeviceReduce::Sum(tmp, tmp_bytes, x, cub_out, N); break;
-		case 2: ours256::reduce_lastblock_256<<<ceilDiv(N, 4 * 256 * 16), 256>>>(x, acc, out, N); break;
-		case 3: ours1024::reduce_lastblock_1024<<<chunks, 1024>>>(x, acc, out, N); break;
-		// The same kernel on a grid of half or a quarter as many blocks: each walks 2 or 4 chunks (its
-		// loop strides by the grid), so a quarter as many blocks wait for their final atomic.
-		case 4: ours1024::reduce_lastblock_1024<<<(chunks + 1) / 2, 1024>>>(x, acc, out, N); break;
-		case 5: ours1024::reduce_lastblock_1024<<<(chunks + 3) / 4, 1024>>>(x, acc, out, N); break;
-		case 6: ours_cg::reduce_lastblock_cg<<<chunks, 1024>>>(x, acc, out, N); break;
-		case 7: ours_cs::reduce_lastblock_cs<<<chunks, 1024>>>(x, acc, out, N); break;
+		case 2: ours::reduce_lastblock_ours<<<ceilDiv(N, 4 * 512 * 16), 512>>>(x, acc, out, N); break;
+		case 3: ours1024x8::reduce_lastblock_ours1024x8<<<ceilDiv(N, 4 * 1024 * 8), 1024>>>(x, acc, out, N); break;
+		case 4: ours1024m0::reduce_lastblock_ours1024m0<<<ceilDiv(N, 4 * 1024 * 16), 1024>>>(x, acc, out, N); break;
+		case 5: ours1024m1::reduce_lastblock_ours1024m1<<<ceilDiv(N, 4 * 1024 * 16), 1024>>>(x, acc, out, N); break;
+		case 6: ours_cg::reduce_lastblock_ours_cg<<<ceilDiv(N, 4 * 512 * 16), 512>>>(x, acc, out, N); break;
+		case 7: ours_cs::reduce_lastblock_ours_cs<<<ceilDiv(N, 4 * 512 * 16), 512>>>(x, acc, out, N); break;
 		}
 	};
 	cudaEvent_t a, b;
@@ -139,7 +170,7 @@ int main(int argc, char **argv)
 	}
 	cudaError_t e = cudaDeviceSynchronize();
 	if (e) { printf("CUDA error: %s\n", cudaGetErrorString(e)); return 1; }
-	printf("N = 2^30 ints (4 GiB), %d launches per sample, %d rounds, kernels alternating\n", runs, rounds);
+	printf("N = 2^%d ints (%.2f GiB), %d launches per sample, %d rounds, kernels alternating\n", logn, N * 4.0 / (1 << 30), runs, rounds);
 	printf("%-28s %10s %9s %14s\n", "kernel", "ms/launch", "GB/s", "x fast.cu k4");
 	for (int k = 0; k < K; k++) {
 		double m = median(ms[k]);

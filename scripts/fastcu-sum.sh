@@ -3,11 +3,11 @@
 # repository) and runs it: the reduction lesson's top stage beside fast.cu's fastest sum and CUB, in
 # fast.cu's own harness, on this machine's GPU. Needs nvcc and a GPU. Output: a table, last.
 set -e
-SUM=${1:?usage: scripts/fastcu-sum.sh PATH/TO/fast.cu/sum.cu [ROUNDS]}
+SUM=${1:?usage: scripts/fastcu-sum.sh PATH/TO/fast.cu/sum.cu [ROUNDS [LOG2_N]]}
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 BIN=${TMPDIR:-/tmp}/fastcu-sum.$$
 cd "$(dirname "$0")"
 "$NVCC" -O3 -std=c++17 -arch=sm_90a -DFASTCU_SUM="\"$(realpath "$SUM")\"" -o "$BIN" fastcu-sum.cu
-"$BIN" "${2:-7}"; rc=$?
+"$BIN" "${2:-7}" "${3:-30}"; rc=$?
 rm -f "$BIN"
 exit $rc

@@ -8,10 +8,14 @@
  * half, which counts the blocks done. The block that finds gridDim.x - 1 there is the last; it
  * stores the high half of the new value in *sum and sets *acc back to 0, so the next launch finds
  * it at 0 (the stage's scratch buffers start there).
- * BLOCK: a multiple of 32 up to 1024; UNROLL: loads in flight per thread. __launch_bounds__ asks
- * for 2048 threads per SM, at most 32 registers each (1024-thread blocks would otherwise fit once). */
+ * BLOCK: a multiple of 32 up to 1024; UNROLL: loads in flight per thread. MINB: the blocks per SM
+ * that __launch_bounds__ asks for; 0 asks for 2048 threads per SM (2048 / BLOCK blocks), at most 32
+ * registers each; 1 lets the compiler spend registers on keeping all UNROLL loads in flight. */
 #ifndef BLOCK
-#define BLOCK 1024
+#define BLOCK 512
+#endif
+#ifndef MINB
+#define MINB 1
 #endif
 #ifndef UNROLL
 #define UNROLL 16
@@ -28,7 +32,7 @@ __device__ __forceinline__ int warp_total(int v)
 	return v;
 }
 
-extern "C" __global__ void __launch_bounds__(BLOCK, 2048 / BLOCK) reduce_lastblock(const int *__restrict__ x,
+extern "C" __global__ void __launch_bounds__(BLOCK, MINB ? MINB : 2048 / BLOCK) reduce_lastblock(const int *__restrict__ x,
                                                                     unsigned long long *acc, int *sum, long long n)
 {
 	__shared__ int warp_sums[BLOCK / 32];

@@ -70,7 +70,7 @@ static void read_src(int variant, size_t mib, int cached)
 
 /* The attainable bandwidths. Copy: a large device-to-device copy, median of 20 after warm-up,
  * counting bytes read plus bytes written, each copy after a read that empties the L2 (as before a
- * stage's timed run; calibration v6). Read: our read-only stream (read_bw.cu) over the same
+ * stage's timed run; calibration v6; v7 added read variants 4 and 5). Read: our read-only stream (read_bw.cu) over the same
  * buffer and over its first half, median of 20 after warm-up each, for each of its variants
  * (grid-stride or a chunk per block, several 16-byte loads in flight per thread); the rate is the
  * half's bytes over the difference of the two times, so that what a launch costs whatever its size
@@ -81,7 +81,7 @@ static void read_src(int variant, size_t mib, int cached)
  * is short) copied each way, median of 10 after warm-up, counting the bytes once. Cached per GPU,
  * since they cost a second; the file's name carries the version of what it holds, so a cache of an
  * older form is measured again. */
-#define CALIBRATION_VERSION 6
+#define CALIBRATION_VERSION 7
 static void calibrate(void)
 {
 	char *dir = xdg_dir("XDG_CACHE_HOME", ".cache");

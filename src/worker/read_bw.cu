@@ -117,6 +117,8 @@ const char *cc_read_bw_name(int variant)
 	case 1: return "grid-stride, 256 threads x 8 loads";
 	case 2: return "a chunk per block, 256 threads x 16 loads";
 	case 3: return "a chunk per block, 1024 threads x 16 loads";
+	case 4: return "a chunk per block, 512 threads x 16 loads";
+	case 5: return "a chunk per block, 1024 threads x 8 loads";
 	}
 	return "?";
 }
@@ -131,6 +133,8 @@ extern "C" double cc_read_bw_ms(const void *buf, size_t bytes, int variant, int 
 	case 1: ms = time_stream<8>(x, n4, reps); break;
 	case 2: ms = time_chunks<256, 16>(x, n4, reps); break;
 	case 3: ms = time_chunks<1024, 16>(x, n4, reps); break;
+	case 4: ms = time_chunks<512, 16>(x, n4, reps); break;
+	case 5: ms = time_chunks<1024, 8>(x, n4, reps); break;
 	}
 	if (ms < 0) cudaGetLastError();
 	return ms;

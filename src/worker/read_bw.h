@@ -8,13 +8,13 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
-enum { CC_READ_BW_VARIANTS = 4 };
+enum { CC_READ_BW_VARIANTS = 6 };
 /* The median time in ms of reps passes (after 3 unmeasured ones, reps at most 32) of read-only stream
  * variant (0 .. CC_READ_BW_VARIANTS - 1) over bytes of buf (device memory, 16-byte aligned; bytes a
  * multiple of 16), each pass one launch between two CUDA events on stream 0; -1 on any CUDA error
  * (cleared). Every variant issues 16-byte loads, several in flight per thread: 0 and 1 a grid that
- * fills every SM once and walks the buffer in rounds (4 or 8 loads per thread), 2 and 3 one block
- * per chunk of the buffer (256 or 1024 threads, 16 loads each). The sum of what was read goes to a
+ * fills every SM once and walks the buffer in rounds (4 or 8 loads per thread), 2 to 5 one block
+ * per chunk of the buffer (256, 1024 or 512 threads with 16 loads each, 1024 threads with 8). The sum of what was read goes to a
  * word of its own, so that no load can be optimised away. */
 double cc_read_bw_ms(const void *buf, size_t bytes, int variant, int reps);
 /* Queues on stream 0 (not timed, nothing waited for) one read-only pass of variant 0 over bytes of buf
