@@ -1,10 +1,11 @@
 // tf32x3: FP32 accuracy from the TF32 tensor cores by splitting each operand in
 // two (3xTF32, as in CUTLASS's "fast accurate" SGEMM): x = big + small, big = x rounded to TF32 (11
-// significant bits), small = x - big (exact in FP32) rounded to TF32 again, so that big + small keeps
-// about 22 of x's 24 bits. a.b = big_a.big_b + big_a.small_b + small_a.big_b + small_a.small_b, and the
+// significant bits), small = x - big (exact in FP32), of which the tensor core uses the top 11 bits
+// (SPLIT_SMALL 1 rounds it instead), so that big + small keeps about 22 of x's 24 bits. a.b = big_a.big_b + big_a.small_b + small_a.big_b + small_a.small_b, and the
 // last term, about 2^-22 of the product, is dropped: three TF32 products instead of one FP32 FMA.
 // The tensor cores run them at several times the FP32 pipe's rate, so the result costs less than
-// cublasSgemm's FFMAs and is about as accurate (the lesson's check measures it against cuBLAS).
+// cublasSgemm's FFMAs and is about as accurate (precision_gemm measures it against FP64). An infinite
+// input comes out NaN (inf - inf in the split).
 //  - mma.sync m16n8k8 .tf32 (sm_80+), FP32 accumulators in registers; warp tile WM x WN = MI x NI
 //    tiles of 16 x 8; block tile BM x BN; k-steps of BK; the split is done in registers, after each
 //    fragment is loaded from shared memory, on A and B as they are: no converted copy anywhere.

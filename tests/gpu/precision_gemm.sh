@@ -99,10 +99,12 @@ for name, n in norms.items():
     print("%s precision_gemm (%s): norm-wise errors in the order of the formats' bits: fp32 %.3g < tf32 %.3g ~ fp16 %.3g < bf16 %.3g < fp8 %.3g"
           % ("PASS" if order else "FAIL", name, n["fp32"], n["tf32"], n["fp16"], n["bf16"], n["fp8"]))
 for name, n in norms.items():
-    # 3xTF32: FP32's accuracy (or better: each k-tile is summed apart) from TF32 products.
+    # 3xTF32: FP32's accuracy (or better: each k-tile is summed apart) from TF32 products, down to its
+    # own floor of about 2^-22 (the dropped small.small product; measured 2.5e-7 at k = 64, where
+    # FP32's short sums have 1.5e-7).
     if "tf32x3" in n and "fp32" in n and "tf32" in n:
-        ok = n["tf32x3"] <= 1.5 * n["fp32"] and n["tf32x3"] * 100 < n["tf32"]
-        print("%s precision_gemm/tf32x3 (%s): norm-wise err %.3g, within 1.5x FP32's %.3g and under 1/100 of TF32's %.3g"
+        ok = n["tf32x3"] <= max(1.5 * n["fp32"], 2 ** -21) and n["tf32x3"] * 100 < n["tf32"]
+        print("%s precision_gemm/tf32x3 (%s): norm-wise err %.3g, within 1.5x FP32's %.3g (or 2^-21) and under 1/100 of TF32's %.3g"
               % ("PASS" if ok else "FAIL", name, n["tf32x3"], n["fp32"], n["tf32"]))
 if "default" in norms and "k64" in norms:
     for s in ("tf32", "bf16", "fp16", "fp8"):
