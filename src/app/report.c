@@ -409,8 +409,15 @@ static void footer_fastest(FILE *f, const lesson *l, score_metric m, const devic
 	fput_clean(f, best->stage);
 	fprintf(f, " at %s", v);
 	pct_text(pct, sizeof pct, score_peak_frac(m, best));
-	if (score_peak_frac(m, best) >= 0)
-		fprintf(f, " (%s of the %s)", pct, peak_phrase(l, m, d));
+	if (score_peak_frac(m, best) >= 0) {
+		/* A lesson with several peaks: the one of the fastest stage's own number format. */
+		int s = lesson_stage_index(l, best->stage);
+		peak_kind pk[PEAK_COUNT];
+		if (m != SCORE_GBPS && lesson_peaks(l, pk) > 1 && s >= 0)
+			fprintf(f, " (%s of the %s peak)", pct, peak_label(peak_of(lesson_stage_peak(l, s))));
+		else
+			fprintf(f, " (%s of the %s)", pct, peak_phrase(l, m, d));
+	}
 	if (base && base->status == RUN_OK && score_value(m, base) > 0) {
 		fprintf(f, ", %.2fx the baseline (", score_value(m, best) / score_value(m, base));
 		fput_clean(f, l->baseline ? l->baseline->title : "baseline");

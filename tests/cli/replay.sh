@@ -23,7 +23,14 @@ noesc() {
 	case $out in *"$esc"*) fail "$name: an ESC byte reached the output"; printf '%s\n' "$out" | grep -n "$esc" | cat -v | head -5 | sed 's/^/    /';; *) pass "$name";; esac
 }
 noesc "replay: no ESC from a message or diagnosis (run)" 1 $B --replay $X run bandwidth/coalesced
-noesc "replay: no ESC from a message or diagnosis (bench)" 3 $B --replay $X bench bandwidth --set BLOCK=256
+# (exit 1: the recorded stage is wrong; the stages the file lacks are shown as not in it and do not
+# decide the exit status of a replayed bench)
+noesc "replay: no ESC from a message or diagnosis (bench)" 1 $B --replay $X bench bandwidth --set BLOCK=256
 noesc "replay: no ESC from the device" 0 $B --replay $X device
 expect "replay: the message is still shown" 1 "coalesced: y: 5 of 67108864 elements wrong .* then \?\[2J cleared" $B --replay $X run bandwidth/coalesced
 expect "replay: the diagnosis is still shown (an older file's \"warn\" read as warning)" 1 "coalesced +warning some_rule: \?\]52;c;aGk=" $B --replay $X run bandwidth/coalesced
+# A recording made before a stage existed: a bench shows that stage as not in the file and the rest as
+# recorded; the exit status is that of the recorded stages. With no stage recorded at all it is 3.
+expect "replay: a stage newer than the recording is shown as not in it" 0 "^tf32x3: this run is not in the replay file$" $B --replay tests/cli/fixtures/replay-sgemm.json bench sgemm
+expect "replay: ... and the recorded stages still rank" 0 "^Fastest stage: warptile at 30\.4 TFLOP/s" $B --replay tests/cli/fixtures/replay-sgemm.json bench sgemm
+expect "replay: a bench with no stage recorded still exits 3" 3 "not in the replay file" $B --replay tests/cli/fixtures/replay-sgemm.json bench bandwidth

@@ -18,16 +18,16 @@ for size in "120 40" "80 24"; do
 	start $size -- --replay "$REPLAY"
 	wait_for "FP32 matrix multi" >/dev/null
 	keys j j j Enter
-	wait_for "sgemm 1/9" >/dev/null
+	wait_for "sgemm 1/10" >/dev/null
 	keys n n n n n n
-	wait_for "sgemm 7/9" >/dev/null
+	wait_for "sgemm 7/10" >/dev/null
 	keys r
 	# 0 store conflicts per warp against "the transposed store of A still conflicts"
 	check "claims ($size): a contradicted claim is shown as contradicted" \
 		wait_re "claims +✗ CONTRADICTED: smem_conflicts_st"
 	check "claims ($size): in bold red, the colour of a fault" sh -c "screen_esc() { tmux -L $SOCK capture-pane -p -e -t cc; }; screen_esc | grep -q '$ESC\[1m$ESC\[31m✗ CONTRADICTED'"
 	keys p p p p p p
-	wait_for "sgemm 1/9" >/dev/null
+	wait_for "sgemm 1/10" >/dev/null
 	keys r
 	check "claims ($size): the naive stage's claims hold or were not measured" wait_re "claims +2 of 4 hold, 2 not measured"
 	keys q

@@ -7,9 +7,9 @@ REPLAY="$ROOT/tests/tui/fixtures/replay-bandwidth.json"
 start 120 40
 wait_for "FP32 matrix multi" >/dev/null
 keys j j j Enter
-wait_for "sgemm 1/9" >/dev/null
+wait_for "sgemm 1/10" >/dev/null
 keys n n n n n n n n
-check "warptile opens" wait_for "sgemm 9/9"
+check "warptile opens" wait_for "sgemm 9/10"
 check "header: the tunables are passed as -D" wait_for "tunables passed as -D: BM=128 BN=256 BK=32"
 check "#define BK shows the compiled value" shows "#define BK 32 +(←|<-) -DBK=32 \(file: 8\)"
 check "#define BN shows the compiled value" shows "#define BN 256 +(←|<-) -DBN=256 \(file: 128\)"
@@ -23,7 +23,7 @@ keys q
 wait_for "EXITED rc=0" >/dev/null
 
 start 120 40 -- --ascii
-check "ascii: reopens at warptile" wait_for "sgemm 9/9"
+check "ascii: reopens at warptile" wait_for "sgemm 9/10"
 check "ascii: the arrow in ASCII (BK kept at 64)" wait_for "#define BK 64  <- -DBK=64 (file: 8)"
 keys q
 wait_for "EXITED rc=0" >/dev/null

@@ -26,7 +26,7 @@ check "Esc closes the help" wait_gone "Glossary"
 click 10 "$(row_of 'FP32 matrix multiply')"
 check "click: selects a lesson" wait_re "─ FP32 matrix multiply \(SGEMM\)"
 click 10 "$(row_of 'FP32 matrix multiply')"
-check "click again: opens it" wait_for "sgemm 1/9"
+check "click again: opens it" wait_for "sgemm 1/10"
 keys Escape
 wait_for "Read first:" >/dev/null
 click 10 "$(row_of 'Memory bandwidth with')"

@@ -17,7 +17,7 @@ check_not "list: no GB/s for sgemm" shows "FP32 matrix multiply.*GB/s"
 keys j j j
 check "list: the stage lines in GFLOP/s" wait_re "1 naive .*275.000 ms +500 GFLOP/s"
 keys Enter
-wait_for "sgemm 1/9" >/dev/null
+wait_for "sgemm 1/10" >/dev/null
 check "ladder: scored in GFLOP/s" shows "GFLOP/s vs peak"
 check "ladder: the saved best in GFLOP/s before a run" shows "1 naive +[^ ]+ +1%"
 keys r

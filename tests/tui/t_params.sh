@@ -59,7 +59,7 @@ check "... saved as 'default'" grep -q "^set bandwidth - n default$" "$XDG_STATE
 mkdir -p "$XDG_STATE_HOME/cudaclimb"
 printf 'cudaclimb-progress 1\nlast sgemm warptile\n' >"$XDG_STATE_HOME/cudaclimb/progress"
 start 80 24
-check "warptile at 80x24" wait_for "sgemm 9/9"
+check "warptile at 80x24" wait_for "sgemm 9/10"
 check "rows that do not fit are counted on the frame" shows "└─+ ↓[0-9]+ ──┘"
 keys Tab Tab j j j j j j j j j j j
 check "the pane scrolls to keep the selected parameter in view" wait_re "│▸m +4096 +1\.\.16384"

@@ -35,7 +35,7 @@ check "80x24: the ridge" shows "┊"
 check "80x24: the roof lines (braille)" shows "⣀⣀⣀⣀⣀⣀⣀⣀"
 keys n n n n n n n n
 check "80x24: n to the last stage: warptile's line" wait_for "│stage 9: 46767 GFLOP/s at 331 flop/B (DRAM), bound by compute, 70% of the roof│"
-check "80x24: ... the title bar follows" shows "sgemm 9/9"
+check "80x24: ... the title bar follows" shows "sgemm 9/10"
 check "80x24: warptile marked on the y axis, right of the ridge" shows "^│ +▸ .*┊ .*9"
 check "80x24: ... and on the x axis" shows "^│ +└[─┴]*▴[─┴]*"
 check "80x24: the box ends above the footer" sh -c "tmux -L '$SOCK' capture-pane -p -t cc | sed -n 23p | grep -q '^└─*┘$'"
@@ -61,7 +61,7 @@ open_lesson "FP32 matrix multi" "j j j" sgemm
 keys a
 wait_re "B cublas_?[sS]gemm .*77%" 120 >/dev/null
 keys n n n n n n n n
-wait_for "sgemm 9/9" >/dev/null
+wait_for "sgemm 9/10" >/dev/null
 check "200x60: the stage footer lists f" shows " f roofline"
 keys f
 check "200x60: the roofs with the theoretical bandwidth" wait_for "roofs: DRAM 2994 GB/s attainable (3352 theoretical, dotted), FP32 66908 GFLOP/s; ridge at 22.3 flop/B"

@@ -146,7 +146,7 @@ export XDG_STATE_HOME="$TMP/state-read"
 start 80 24 -- --replay "$REPLAY"
 wait_for "FP32 matrix multi" >/dev/null
 keys j j j Enter
-wait_for "sgemm 1/9" >/dev/null
+wait_for "sgemm 1/10" >/dev/null
 check "stage footer: o read" shows " o read"
 keys r
 wait_re "time +275.000 ms" >/dev/null
@@ -175,7 +175,7 @@ export XDG_STATE_HOME="$TMP/state-read-wide"
 start 200 60 -- --replay "$REPLAY"
 wait_for "FP32 matrix multi" >/dev/null
 keys j j j Enter
-wait_for "sgemm 1/9" >/dev/null
+wait_for "sgemm 1/10" >/dev/null
 keys r
 wait_re "time +275.000 ms" >/dev/null
 keys o

@@ -28,7 +28,7 @@ export XDG_STATE_HOME="$TMP/state-$N"
 start 80 24
 wait_for "FP32 matrix multi" >/dev/null
 keys j j j Enter
-wait_for "sgemm 1/9" >/dev/null
+wait_for "sgemm 1/10" >/dev/null
 keys n n n n n n n n G
 check "explanation scrolled to the end: 100%" wait_re "─ 100% ─"
 keys z
