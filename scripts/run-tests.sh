@@ -1,7 +1,7 @@
 #!/bin/sh
 # Runs every test suite (unit, lessons, CLI, TUI, sanitizers, fuzz, GPU) and ends with one line:
 # "tests: N passed, N failed, N skipped". Exit status 1 when anything failed.
-# TEST_SECTIONS="gpu tui" runs only those sections (unit check cli tui asan fuzz gpu), for a short
+# TEST_SECTIONS="gpu tui" runs only those sections (unit check cli attack tui asan fuzz gpu), for a short
 # call on the GPU box; TUI_TESTS="t_gpu t_exercise" only those TUI scripts.
 set -u
 cd "$(dirname "$0")/.."
@@ -42,6 +42,10 @@ cmocka() {
 	if want cli; then
 	section "command line"
 	for s in tests/cli/*.sh; do sh "$s"; done
+	fi
+	if want attack; then
+	section "attacks: a hostile user on a shared box (tests/attack, each bounded in time and memory)"
+	for s in tests/attack/*.sh; do [ -f "$s" ] && sh "$s"; done
 	fi
 	if want tui; then
 	section "terminal interface (tmux)"
