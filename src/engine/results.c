@@ -297,7 +297,7 @@ int results_parse_line(const course *c, const char *line, unsigned owner, result
 			bad = bool_field(val, &r->passed) || (seen & F_PASSED);
 			seen |= F_PASSED;
 		} else if (!strcmp(key, "at_lesson_size")) bad = bool_field(val, &r->at_lesson_size);
-		else if (!strcmp(key, "ratio")) { bad = num_field(val, 0, 1000, &d); r->ratio = d; }   /* a ratio to the stage's own kernel */
+		else if (!strcmp(key, "ratio")) { bad = num_field(val, 0, 100, &d); r->ratio = d; }    /* a ratio to the stage's own kernel */
 		else if (!strcmp(key, "bar")) { bad = num_field(val, 0, 10, &d); r->bar = d; }         /* a course's pass: is at most 10 */
 		else if (!strcmp(key, "device")) bad = str_field(val, r->device, sizeof r->device);
 		else if (!strcmp(key, "source_hash")) bad = str_field(val, r->hash, sizeof r->hash);

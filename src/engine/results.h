@@ -72,7 +72,7 @@ int results_append(const course *c, const result_record *r, char *err, size_t er
 int results_read(const course *c, result_record **out, int *n, results_stats *st, char *err, size_t errlen);
 void results_free(result_record *r, int n);
 /* One JSON line (NUL-terminated, at most RESULTS_LINE_MAX bytes) of a file owned by owner, checked:
- * 0 with the record in *r (its source owned: results_free(r, 1)), or -1 with the reason in *why. */
+ * 0 with the record in *r (its source owned: free(r->source)), or -1 with the reason in *why. */
 int results_parse_line(const course *c, const char *line, unsigned owner, result_record *r, results_drop *why);
 /* The login name of uid, or "uidN" when it has none, into out. */
 void results_owner_name(unsigned uid, char *out, size_t n);
