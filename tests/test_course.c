@@ -11,11 +11,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include "class_report.h"
 #include "course.h"
 #include "results.h"
+#include "sha256.h"
 #include "util.h"
 
 static course *load(const char *text, char *err)
@@ -111,9 +114,22 @@ static result_record rec(const char *user, unsigned uid, const char *ex, const c
 	return r;
 }
 
+/* As root, the test runs as uid 2001 (root's records are not a student's: they are dropped), with
+ * root kept as the saved uid to come back to. */
+static void become_student(void)
+{
+	if (getuid() == 0) { assert_int_equal(setresgid(2001, 2001, 0), 0); assert_int_equal(setresuid(2001, 2001, 0), 0); }
+}
+static void become_self(void)
+{
+	uid_t r, e, s;
+	if (getresuid(&r, &e, &s) == 0 && s == 0 && r != 0) { assert_int_equal(setresuid(0, 0, 0), 0); assert_int_equal(setresgid(0, 0, 0), 0); }
+}
+
 static void test_results_files(void **state)
 {
 	(void)state;
+	become_student();
 	char dir[] = "/tmp/cc_test_course.XXXXXX", err[512];
 	assert_non_null(mkdtemp(dir));
 	char *yaml = xasprintf(HEAD "exercises: [demo/scale]\nresults: %s/results\n", dir);
@@ -134,13 +150,17 @@ static void test_results_files(void **state)
 	r.passed = 0;
 	assert_int_equal(results_append(c, &r, err, sizeof err), 0);
 	result_record *all;
-	int n, skipped;
-	assert_int_equal(results_read(c, &all, &n, &skipped, err, sizeof err), 0);
+	int n;
+	results_stats rs;
+	assert_int_equal(results_read(c, &all, &n, &rs, err, sizeof err), 0);
 	assert_int_equal(n, 2);
-	assert_int_equal(skipped, 0);
+	assert_int_equal(rs.forged, 0);
 	assert_string_equal(all[0].exercise, "demo/scale");
 	assert_true(all[0].passed && !all[1].passed);
-	free(all);
+	char me[64];
+	results_owner_name((unsigned)getuid(), me, sizeof me);
+	assert_string_equal(all[0].user, me);                      /* the owner's name, not the record's "me" */
+	results_free(all, n);
 	/* a record that claims another uid, in our file: not ours to make */
 	char *mine = xasprintf("%s/%u-me.jsonl", c->results, (unsigned)getuid()), *forged = xasprintf("%s/%u-other.jsonl", c->results, (unsigned)getuid() + 1);
 	FILE *f = fopen(mine, "a");
@@ -152,15 +172,189 @@ static void test_results_files(void **state)
 	fprintf(f, "{\"time\": 5, \"user\": \"other\", \"uid\": %u, \"exercise\": \"demo/scale\", \"verdict\": \"passed\", \"passed\": true}\n",
 	        (unsigned)getuid() + 1);
 	fclose(f);
-	assert_int_equal(results_read(c, &all, &n, &skipped, err, sizeof err), 0);
+	assert_int_equal(results_read(c, &all, &n, &rs, err, sizeof err), 0);
 	assert_int_equal(n, 2);
-	assert_int_equal(skipped, 1);
-	free(all);
+	assert_int_equal(rs.forged, 1);
+	assert_int_equal(rs.dropped[RD_OTHER_UID], 1);
+	assert_int_equal(rs.dropped[RD_NOT_A_RECORD], 1);
+	results_free(all, n);
 	free(mine);
 	free(forged);
 	char *cmd = xasprintf("rm -rf %s", dir);
 	assert_int_equal(system(cmd), 0);
 	free(cmd);
+	course_free(c);
+	become_self();
+}
+
+
+/* A line of a file owned by uid 7: 0 and the record, or -1 and why. */
+static int parse(const course *c, const char *line, result_record *r, results_drop *why)
+{
+	return results_parse_line(c, line, 7, r, why);
+}
+
+#define REC(extra) "{\"time\": 5, \"uid\": 7, \"exercise\": \"demo/scale\", \"verdict\": \"passed\", \"passed\": true, \"at_lesson_size\": true" extra "}"
+
+static void test_record_checks(void **state)
+{
+	(void)state;
+	char err[512];
+	course *c = load(HEAD "exercises: [demo/scale]\n", err);
+	result_record r;
+	results_drop why;
+	assert_int_equal(parse(c, REC(", \"user\": \"carol\", \"ratio\": 1.5"), &r, &why), 0);
+	char name[64];
+	results_owner_name(7, name, sizeof name);
+	assert_string_equal(r.user, name);                           /* the owner, never the record's "carol" */
+	assert_true(r.passed && r.ratio == 1.5 && !r.source);
+	static const struct { const char *line; results_drop why; } bad[] = {
+		{ REC(", \"ratio\": inf"), RD_BAD_FIELD }, { REC(", \"ratio\": .nan"), RD_BAD_FIELD }, { REC(", \"ratio\": 1e300"), RD_BAD_FIELD },
+		{ REC(", \"ratio\": -1"), RD_BAD_FIELD }, { REC(", \"bar\": 11"), RD_BAD_FIELD }, { REC(", \"time\": 1"), RD_BAD_FIELD },
+		{ REC(", \"device\": \"" "0123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789\""), RD_BAD_FIELD },
+		{ REC(", \"source\": \"!!!!\""), RD_BAD_FIELD }, { REC(", \"source\": \"YWJj\""), RD_BAD_FIELD },   /* a source without its SHA-256 */
+		{ REC(", \"sha256\": \"xyz\""), RD_BAD_FIELD }, { REC(", \"source_omitted\": \"lost\""), RD_BAD_FIELD },
+		{ "{\"time\": 5, \"uid\": 7, \"exercise\": \"demo/scale\", \"verdict\": \"slow\", \"passed\": true, \"at_lesson_size\": true}", RD_BAD_FIELD },
+		{ "{\"time\": 5, \"uid\": 7, \"exercise\": \"demo/scale\", \"verdict\": \"sneaky\", \"passed\": false}", RD_BAD_FIELD },
+		{ "{\"time\": 5, \"uid\": 8, \"exercise\": \"demo/scale\", \"verdict\": \"passed\", \"passed\": true, \"at_lesson_size\": true}", RD_OTHER_UID },
+		{ "{\"time\": 5, \"uid\": 7, \"exercise\": \"demo/other\", \"verdict\": \"wrong\", \"passed\": false}", RD_UNKNOWN_EXERCISE },
+		{ "{\"time\": 5, \"uid\": 7}", RD_NOT_A_RECORD }, { "not json", RD_NOT_A_RECORD }, { "[1, 2]", RD_NOT_A_RECORD },
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		why = RD_COUNT;
+		if (parse(c, bad[i].line, &r, &why) == 0) fail_msg("accepted: %s", bad[i].line);
+		if (why != bad[i].why) fail_msg("%s: dropped as '%s', not '%s'", bad[i].line, results_drop_text(why), results_drop_text(bad[i].why));
+	}
+	/* uid 0: dropped with its own reason, so that the report says so */
+	assert_int_equal(results_parse_line(c, "{\"time\": 5, \"uid\": 0, \"exercise\": \"demo/scale\", \"verdict\": \"wrong\", \"passed\": false}", 0, &r, &why), -1);
+	assert_int_equal(why, RD_ROOT);
+	/* a source and its SHA-256: written, read back, matched; a source changed after the fact is a mismatch */
+	result_record w = rec("x", 7, "demo/scale", "passed", 1.2, 9);
+	static const char src[] = "__global__ void k(float *y) { y[0] = 2; }\n\x01\xff";
+	w.source = (char *)src;
+	w.source_len = sizeof src - 1;
+	char *line = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&line, &len);
+	results_write_json(f, &w);
+	fclose(f);
+	assert_int_equal(parse(c, line, &r, &why), 0);
+	assert_int_equal(r.source_len, sizeof src - 1);
+	assert_memory_equal(r.source, src, sizeof src - 1);
+	assert_int_equal(results_source_matches(&r), 1);
+	r.source[0] = '#';
+	assert_int_equal(results_source_matches(&r), -1);
+	free(r.source);
+	r.source = NULL;
+	free(line);
+	/* too large: the hash only, never verifiable */
+	char *big = xmalloc(RESULTS_SOURCE_MAX + 2);
+	memset(big, 'a', RESULTS_SOURCE_MAX + 1);
+	w.source = big;
+	w.source_len = RESULTS_SOURCE_MAX + 1;
+	f = open_memstream(&line, &len);
+	results_write_json(f, &w);
+	fclose(f);
+	assert_true(len < 2000);
+	assert_int_equal(parse(c, line, &r, &why), 0);
+	assert_true(r.source_too_large && !r.source && r.sha256[0]);
+	assert_int_equal(results_source_matches(&r), 0);
+	free(line);
+	free(big);
+	course_free(c);
+}
+
+/* The usual name taken as a folder, a symlink, a FIFO (and, as root, another's file) before the
+ * first record: the record goes under a fresh name, nothing blocks, and the report reads it. */
+static void test_squatted_names(void **state)
+{
+	(void)state;
+	int root = getuid() == 0;
+	char dir[] = "/tmp/cc_test_squat.XXXXXX", err[512];
+	assert_non_null(mkdtemp(dir));
+	chmod(dir, 0755);
+	char *yaml = xasprintf(HEAD "exercises: [demo/scale]\nresults: %s/results\n", dir);
+	course *c = course_load_buffer("c.yaml", dir, yaml, strlen(yaml), err, sizeof err);
+	free(yaml);
+	assert_int_equal(results_init(c, NULL, err, sizeof err), 0);
+	unsigned me = root ? 2001 : (unsigned)getuid();
+	char name[64];
+	results_owner_name(me, name, sizeof name);
+	char *p0 = xasprintf("%s/%u-%s.jsonl", c->results, me, name), *p1 = xasprintf("%s/%u-%s.1.jsonl", c->results, me, name),
+	     *p2 = xasprintf("%s/%u-%s.2.jsonl", c->results, me, name), *p3 = xasprintf("%s/%u-%s.3.jsonl", c->results, me, name);
+	assert_int_equal(mkdir(p0, 0777), 0);
+	assert_int_equal(symlink("/etc/hostname", p1), 0);
+	assert_int_equal(mkfifo(p2, 0666), 0);
+	if (root) { FILE *f = fopen(p3, "w"); assert_non_null(f); fclose(f); chmod(p3, 0666); }   /* root's, writable by all */
+	become_student();
+	result_record r = rec("x", me, "demo/scale", "passed", 1.1, 50);
+	assert_int_equal(results_append(c, &r, err, sizeof err), 0);
+	assert_int_equal(results_append(c, &r, err, sizeof err), 0);   /* the same fresh file again */
+	become_self();
+	char *want = xasprintf("%s/%u-%s.%d.jsonl", c->results, me, name, root ? 4 : 3);
+	struct stat st;
+	assert_int_equal(lstat(want, &st), 0);
+	assert_true(S_ISREG(st.st_mode) && st.st_uid == me);
+	if (root) { assert_int_equal(lstat(p3, &st), 0); assert_int_equal(st.st_size, 0); }   /* another's file is not written to */
+	result_record *all;
+	int n;
+	results_stats rs;
+	assert_int_equal(results_read(c, &all, &n, &rs, err, sizeof err), 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(rs.forged, root ? 4 : 3);   /* the folder, the link, the FIFO (never blocking), as root root's file */
+	results_free(all, n);
+	/* over the size cap: not read, said */
+	char *huge = xasprintf("%s/%u-%s.9.jsonl", c->results, (unsigned)getuid(), "big");
+	assert_int_equal(truncate(huge, 0) == 0 || errno == ENOENT, 1);
+	FILE *f = fopen(huge, "w");
+	assert_int_equal(ftruncate(fileno(f), RESULTS_FILE_MAX + 1), 0);
+	fclose(f);
+	assert_int_equal(results_read(c, &all, &n, &rs, err, sizeof err), 0);
+	assert_int_equal(rs.too_large, 1);
+	results_free(all, n);
+	char *cmd = xasprintf("rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+	free(cmd); free(huge); free(want); free(p0); free(p1); free(p2); free(p3);
+	course_free(c);
+}
+
+/* Output that is always valid: no inf or nan in JSON or the chart, formulas defused in CSV, marks
+ * and a legend after verification, a refuted pass not counted. */
+static void test_valid_output(void **state)
+{
+	(void)state;
+	char err[512];
+	course *c = load(HEAD "exercises:\n  - a/x\n  - a/y\n", err);
+	result_record r[] = { rec("=HYPERLINK(\"x\")", 1, "a/x", "passed", 1.0 / 0.0, 10), rec("+bob", 2, "a/x", "passed", 0.0 / 0.0, 20),
+	                      rec("@carol", 3, "a/y", "passed", 1.2, 30) };
+	r[0].check = RESULT_VERIFIED;
+	r[2].check = RESULT_REFUTED;
+	class_table t;
+	class_table_make(&t, c, r, 3);
+	t.verified = 1;
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+	class_report_json(f, &t);
+	class_report_html(f, &t);
+	class_report_text(f, &t);
+	fclose(f);
+	assert_null(strstr(out, "inf"));
+	assert_null(strstr(out, "nan"));
+	assert_non_null(strstr(out, "\"verified\": \"verified\""));
+	assert_non_null(strstr(out, "\"verified\": \"refuted\""));
+	assert_non_null(strstr(out, "X refuted"));
+	assert_non_null(strstr(out, "passed 1.20x X"));
+	free(out);
+	f = open_memstream(&out, &len);
+	class_report_csv(f, &t);
+	fclose(f);
+	assert_non_null(strstr(out, "\"'=HYPERLINK(\"\"x\"\")\""));
+	assert_non_null(strstr(out, "\"'+bob\""));
+	assert_non_null(strstr(out, "\"'@carol\""));
+	assert_non_null(strstr(out, ",refuted\n"));
+	free(out);
+	class_table_free(&t);
 	course_free(c);
 }
 
@@ -193,17 +387,37 @@ static void test_table(void **state)
 	class_report_html(f, &t);
 	fclose(f);
 	assert_non_null(strstr(out, "\"bob\",2,\"a/x\",1,0,0.9700,3,"));
-	assert_non_null(strstr(out, "<td class=\"late\">late 1.10x</td>"));
+	assert_non_null(strstr(out, "<td class=\"late\" data-verified=\"unverified\">late 1.10x</td>"));
 	assert_non_null(strstr(out, "<svg"));
 	free(out);
 	class_table_free(&t);
 	course_free(c);
 }
 
-int main(void)
+/* test_course append DIR EXERCISE [SOURCE]: appends one record (passed, ratio 1.1, the source's
+ * text or a small kernel) to this user's file in DIR's results folder, as a try does, and prints
+ * "appended" or the one-line error; for tests/attack/results.sh, where no GPU judges a try. */
+static int append_main(int argc, char **argv)
 {
+	char err[1024];
+	course *c = course_load(argv[2], err, sizeof err);
+	if (!c) { fprintf(stderr, "%s\n", err); return 4; }
+	result_record r = rec("me", (unsigned)getuid(), argv[3], "passed", 1.1, 1700000000);
+	const char *src = argc > 4 ? argv[4] : "__global__ void k(float *y) { y[0] = 2; }\n";
+	r.source = (char *)src;
+	r.source_len = strlen(src);
+	int rc = results_append(c, &r, err, sizeof err);
+	if (rc) fprintf(stderr, "cudaclimb: %s\n", err); else printf("appended\n");
+	course_free(c);
+	return rc ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc >= 4 && !strcmp(argv[1], "append")) return append_main(argc, argv);
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_format), cmocka_unit_test(test_check), cmocka_unit_test(test_results_files), cmocka_unit_test(test_table),
+		cmocka_unit_test(test_record_checks), cmocka_unit_test(test_squatted_names), cmocka_unit_test(test_valid_output),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,6 +1,9 @@
-/* class_report: see class_report.h. Names come from students' records: the terminal output goes
- * through fput_clean, CSV quotes them, JSON escapes them, HTML escapes them. */
+/* class_report: see class_report.h. Names come from the results files' owners (results_read), the
+ * other text from records that were checked field by field; still, the terminal output goes through
+ * fput_clean, CSV quotes them (and defuses formulas), JSON escapes them, HTML escapes them, and every
+ * number is made finite before it is written. */
 #include "class_report.h"
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -9,7 +12,7 @@
 
 static int user_index(class_table *t, const result_record *r)
 {
-	for (int i = 0; i < t->nusers; i++) if (t->uids[i] == r->uid && !strcmp(t->users[i], r->user)) return i;
+	for (int i = 0; i < t->nusers; i++) if (t->uids[i] == r->uid) return i;
 	t->users = xrealloc(t->users, (size_t)(t->nusers + 1) * sizeof *t->users);
 	t->uids = xrealloc(t->uids, (size_t)(t->nusers + 1) * sizeof *t->uids);
 	t->last = xrealloc(t->last, (size_t)(t->nusers + 1) * sizeof *t->last);
@@ -31,6 +34,9 @@ static int item_index(const course *c, const char *exercise)
 
 static int cmp_user(const void *a, const void *b) { return strcmp((const char *)a, (const char *)b); }
 
+/* A finite, non-negative ratio (records are checked on the way in; this is the last guard). */
+static double finite_ratio(double v) { return isfinite(v) && v > 0 ? (v > 1e6 ? 1e6 : v) : 0; }
+
 void class_table_make(class_table *t, const course *c, const result_record *r, int n)
 {
 	memset(t, 0, sizeof *t);
@@ -43,6 +49,7 @@ void class_table_make(class_table *t, const course *c, const result_record *r, i
 	for (int i = 0; i < t->nusers; i++) { memcpy(t->users[i], rows[i].name, sizeof t->users[i]); t->uids[i] = rows[i].uid; }
 	free(rows);
 	t->cells = xcalloc((size_t)(t->nusers ? t->nusers : 1) * (size_t)(c->nitems ? c->nitems : 1), sizeof *t->cells);
+	int *claims = xcalloc((size_t)(t->nusers ? t->nusers : 1) * (size_t)(c->nitems ? c->nitems : 1), sizeof *claims);
 	for (int i = 0; i < n; i++) {
 		int it = item_index(c, r[i].exercise);
 		if (it < 0) continue;
@@ -52,9 +59,15 @@ void class_table_make(class_table *t, const course *c, const result_record *r, i
 		if (r[i].time > cell->last) cell->last = r[i].time;
 		if (r[i].time > t->last[u]) t->last[u] = r[i].time;
 		int correct = r[i].at_lesson_size && (!strcmp(r[i].verdict, "passed") || !strcmp(r[i].verdict, "slow"));
-		if (correct && r[i].ratio > cell->best) cell->best = r[i].ratio;
+		if (correct && finite_ratio(r[i].ratio) > cell->best) cell->best = finite_ratio(r[i].ratio);
 		if (r[i].passed && (!cell->first_pass || r[i].time < cell->first_pass)) cell->first_pass = r[i].time;
+		if (r[i].passed) {
+			/* verified beats unverified beats refuted: one verified pass is a pass */
+			if (!claims[u * c->nitems + it]++) cell->check = r[i].check;
+			else if (r[i].check == RESULT_VERIFIED || (r[i].check == RESULT_UNVERIFIED && cell->check == RESULT_REFUTED)) cell->check = r[i].check;
+		}
 	}
+	free(claims);
 	for (int u = 0; u < t->nusers; u++)
 		for (int it = 0; it < c->nitems; it++) {
 			class_cell *cell = &t->cells[u * c->nitems + it];
@@ -80,11 +93,14 @@ static void when(char *out, size_t n, int64_t t)
 	strftime(out, n, "%Y-%m-%d %H:%M", &tm);
 }
 
-/* "passed 1.02x", "late 0.97x", "0.61x", "tried", "-" */
-static void cell_text(const class_cell *c, char *out, size_t n)
+/* The mark of a claimed pass after report --verify: "v" verified, "?" unverified, "X" refuted. */
+static const char *mark(const class_cell *c) { return c->check == RESULT_VERIFIED ? "v" : c->check == RESULT_REFUTED ? "X" : "?"; }
+
+/* "passed 1.02x", "late 0.97x", "0.61x", "tried", "-"; a pass with its mark when verified is set. */
+static void cell_text(const class_cell *c, int verified, char *out, size_t n)
 {
 	if (!c->tries) strfmt(out, n, "-");
-	else if (c->passed) strfmt(out, n, "%s %.2fx", c->late ? "late" : "passed", c->best);
+	else if (c->passed) strfmt(out, n, "%s %.2fx%s%s", c->late ? "late" : "passed", c->best, verified ? " " : "", verified ? mark(c) : "");
 	else if (c->best > 0) strfmt(out, n, "%.2fx", c->best);
 	else strfmt(out, n, "tried %d", c->tries);
 }
@@ -105,19 +121,26 @@ void class_report_text(FILE *f, const class_table *t)
 		int passed = 0;
 		for (int i = 0; i < c->nitems; i++) {
 			const class_cell *cell = class_cell_at(t, u, i);
-			cell_text(cell, buf, sizeof buf);
+			cell_text(cell, t->verified, buf, sizeof buf);
 			fprintf(f, " %-18s", buf);
-			passed += cell->passed;
+			passed += cell->passed && cell->check != RESULT_REFUTED;
 		}
 		when(buf, sizeof buf, t->last[u]);
 		fprintf(f, " %d/%-7d %s\n", passed, c->nitems, buf);
 	}
-	if (!t->nusers) fprintf(f, "(no results yet in %s)\n", c->results);
+	if (!t->nusers) { fputs("(no results yet in ", f); fput_clean(f, c->results); fputs(")\n", f); }
+	if (t->verified)
+		fprintf(f, "\nv verified: judged again on this machine's GPU and passed;  ? unverified: not judged again (no GPU,\n"
+		           "  no source in the record, or a source too large);  X refuted: judged again and did not pass, or the\n"
+		           "  source is not the one its SHA-256 names. A refuted pass is not counted.\n");
 }
 
+/* A quoted CSV field; one that a spreadsheet would take for a formula (= + - @, tab, CR first) gets a
+ * leading ' (OWASP's rule for CSV injection). */
 static void csv_field(FILE *f, const char *s)
 {
 	fputc('"', f);
+	if (*s && strchr("=+-@\t\r", *s)) fputc('\'', f);
 	for (; *s; s++) { if (*s == '"') fputc('"', f); fputc((unsigned char)*s < 0x20 ? ' ' : *s, f); }
 	fputc('"', f);
 }
@@ -125,7 +148,7 @@ static void csv_field(FILE *f, const char *s)
 void class_report_csv(FILE *f, const class_table *t)
 {
 	const course *c = t->c;
-	fprintf(f, "student,uid,exercise,passed,late,best_ratio,tries,first_passed,last_activity\n");
+	fprintf(f, "student,uid,exercise,passed,late,best_ratio,tries,first_passed,last_activity,verified\n");
 	for (int u = 0; u < t->nusers; u++)
 		for (int i = 0; i < c->nitems; i++) {
 			const class_cell *cell = class_cell_at(t, u, i);
@@ -136,7 +159,8 @@ void class_report_csv(FILE *f, const class_table *t)
 			csv_field(f, t->users[u]);
 			fprintf(f, ",%u,", t->uids[u]);
 			csv_field(f, ex);
-			fprintf(f, ",%d,%d,%.4f,%d,%s,%s\n", cell->passed, cell->late, cell->best, cell->tries, cell->first_pass ? a : "", cell->last ? b : "");
+			fprintf(f, ",%d,%d,%.4f,%d,%s,%s,%s\n", cell->passed, cell->late, finite_ratio(cell->best), cell->tries, cell->first_pass ? a : "",
+			        cell->last ? b : "", result_check_name(cell->check));
 		}
 }
 
@@ -154,7 +178,7 @@ void class_report_json(FILE *f, const class_table *t)
 		fprintf(f, "%s", i ? ", " : "");
 		json_string(f, ex);
 	}
-	fprintf(f, "],\n\"students\": [");
+	fprintf(f, "], \"verify\": %s,\n\"students\": [", t->verified ? "true" : "false");
 	for (int u = 0; u < t->nusers; u++) {
 		fprintf(f, "%s\n  {\"student\": ", u ? "," : "");
 		json_string(f, t->users[u]);
@@ -165,9 +189,9 @@ void class_report_json(FILE *f, const class_table *t)
 			strfmt(ex, sizeof ex, "%s/%s", c->items[i].lesson, c->items[i].stage);
 			fprintf(f, "%s", i ? ", " : "");
 			json_string(f, ex);
-			fprintf(f, ": {\"passed\": %s, \"late\": %s, \"best_ratio\": %.4f, \"tries\": %d, \"first_passed\": %lld, \"last\": %lld}",
-			        cell->passed ? "true" : "false", cell->late ? "true" : "false", cell->best, cell->tries, (long long)cell->first_pass,
-			        (long long)cell->last);
+			fprintf(f, ": {\"passed\": %s, \"late\": %s, \"best_ratio\": %.4f, \"tries\": %d, \"first_passed\": %lld, \"last\": %lld, \"verified\": \"%s\"}",
+			        cell->passed ? "true" : "false", cell->late ? "true" : "false", finite_ratio(cell->best), cell->tries, (long long)cell->first_pass,
+			        (long long)cell->last, result_check_name(cell->check));
 		}
 		fprintf(f, "}}");
 	}
@@ -194,20 +218,22 @@ static void html_chart(FILE *f, const class_table *t, int item)
 	int *order = xcalloc((size_t)t->nusers + 1, sizeof *order), n = 0;
 	double top = 1;
 	for (int u = 0; u < t->nusers; u++) {
-		double b = class_cell_at(t, u, item)->best;
+		double b = finite_ratio(class_cell_at(t, u, item)->best);
 		if (b <= 0) continue;
 		int k = n++;
 		while (k > 0 && class_cell_at(t, order[k - 1], item)->best < b) { order[k] = order[k - 1]; k--; }
 		order[k] = u;
 		if (b > top) top = b;
 	}
-	double bar = t->c->items[item].pass > 0 ? t->c->items[item].pass : 0;
+	double bar = t->c->items[item].pass > 0 && isfinite(t->c->items[item].pass) ? t->c->items[item].pass : 0;
 	int h = 22 * (n ? n : 1) + 24;
 	fprintf(f, "<svg class=\"chart\" width=\"700\" height=\"%d\" role=\"img\" aria-label=\"fastest correct kernels\">\n", h);
 	if (!n) fprintf(f, "<text x=\"4\" y=\"16\">no correct kernel yet</text>\n");
 	for (int k = 0; k < n; k++) {
 		const class_cell *cell = class_cell_at(t, order[k], item);
-		double w = 360 * cell->best / top;
+		double w = 360 * finite_ratio(cell->best) / top;
+		if (!(w >= 0)) w = 0;
+		if (w > 360) w = 360;
 		fprintf(f, "<text x=\"0\" y=\"%d\">", 22 * k + 15);
 		html_text(f, t->users[order[k]]);
 		fprintf(f, "</text><rect x=\"120\" y=\"%d\" width=\"%.1f\" height=\"16\" class=\"%s\"/><text x=\"%.1f\" y=\"%d\">%.2fx</text>\n",
@@ -252,8 +278,10 @@ void class_report_html(FILE *f, const class_table *t)
 		for (int i = 0; i < c->nitems; i++) {
 			const class_cell *cell = class_cell_at(t, u, i);
 			char buf[40];
-			cell_text(cell, buf, sizeof buf);
-			fprintf(f, "<td class=\"%s\">%s</td>", cell->passed ? (cell->late ? "late" : "pass") : cell->tries ? "slow" : "", buf);
+			cell_text(cell, 0, buf, sizeof buf);
+			fprintf(f, "<td class=\"%s\" data-verified=\"%s\">%s%s%s</td>", cell->passed ? (cell->late ? "late" : "pass") : cell->tries ? "slow" : "",
+			        result_check_name(cell->check), buf, cell->passed && t->verified ? " " : "",
+			        cell->passed && t->verified ? (cell->check == RESULT_VERIFIED ? "&#10003; verified" : cell->check == RESULT_REFUTED ? "&#10007; refuted" : "? unverified") : "");
 		}
 		char last[40];
 		when(last, sizeof last, t->last[u]);

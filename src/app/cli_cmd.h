@@ -15,6 +15,7 @@ typedef struct {
 	const char *group;              /* course init --group NAME */
 	const char *html;               /* report --html FILE ("-": standard output) */
 	int csv;                        /* report --csv */
+	int verify;                     /* report --verify: every claimed pass judged again on this GPU */
 	int roofline;                   /* run, bench --roofline: a roofline chart after the table */
 	int hotspots;                   /* run --hotspots: a hotspot pass after the other runs, shown after the table */
 	const char *bench_stages;       /* bench --stage A[,B...]: only these stages (and the baseline) */

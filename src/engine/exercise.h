@@ -83,6 +83,7 @@ typedef struct {
 	double ratio, bar;          /* speed ratio to the stage's own kernel (median of the pairs), the bar */
 	int at_lesson_size;         /* every parameter at its lesson value: only then does a pass count */
 	char hash[17];              /* of the source tried */
+	const char *source; size_t source_len;   /* the source tried: the try's own copy, valid until ex_try_free */
 	int counters_done;          /* the diagnosis (a run after the verdict) came back */
 	run_result diag;            /* the learner's kernel with hardware counters and the diagnosis */
 	int sanitized;              /* after a fault, or a wrong result from a kernel using shared memory: */

@@ -212,6 +212,8 @@ ex_try *ex_try_start(engine *e, const lesson *l, int stage, const ex_try_opts *o
 	v->bar = ci && ci->pass > 0 ? ci->pass : l->stages[stage].exercise->pass;   /* a course may set its own */
 	v->at_lesson_size = at_lesson_size(t);
 	strfmt(v->hash, sizeof v->hash, "%016llx", (unsigned long long)fnv1a(FNV_OFFSET, text, len));
+	v->source = text;            /* the class record carries it, for report --verify */
+	v->source_len = len;
 	for (int i = 0; i < EX_MAX_CHECKS; i++) run_result_init(&v->checks[i].r);
 	run_result_init(&v->diag);
 	ex_size sizes[EX_MAX_CHECKS - 2];
@@ -425,5 +427,7 @@ int ex_record_class(engine *e, const lesson *l, const lesson_stage *s, const ex_
 	r.bar = v->bar;
 	strfmt(r.device, sizeof r.device, "%s", engine_device(e)->name);
 	strfmt(r.hash, sizeof r.hash, "%s", v->hash);
+	r.source = (char *)v->source;   /* results_append hashes it and writes it, or says it is too large */
+	r.source_len = v->source_len;
 	return results_append(co, &r, err, errlen);
 }

@@ -1,19 +1,43 @@
 /* results: see results.h. Each line is read as a JSON object through yamldoc (JSON is YAML), as the
- * replay files are; a line that does not parse is skipped, not fatal. */
+ * replay files are; a line that is not a valid record is dropped and counted, never fatal. Every
+ * file in the folder may be another student's attack: it is opened with O_NOFOLLOW|O_NONBLOCK,
+ * checked with fstat before a byte is read, and read up to a cap. */
 #include "results.h"
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
+#include <math.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "exercise.h"
 #include "json.h"
+#include "sha256.h"
 #include "util.h"
 #include "yamldoc.h"
+
+const char *result_check_name(result_check c)
+{
+	return c == RESULT_VERIFIED ? "verified" : c == RESULT_REFUTED ? "refuted" : "unverified";
+}
+
+const char *results_drop_text(results_drop d)
+{
+	static const char *const text[RD_COUNT] = {
+		"not a record (not JSON, a line too long, or a field missing)",
+		"naming another uid than the file's owner",
+		"of uid 0 (root's tries are not a student's)",
+		"of an exercise the course does not assign",
+		"with a field out of bounds (a number not finite or out of range, a string too long, a bad source)",
+		"past the cap of records per file",
+	};
+	return (unsigned)d < RD_COUNT ? text[d] : "?";
+}
 
 int results_init(const course *c, const char *group, char *err, size_t errlen)
 {
@@ -34,6 +58,53 @@ int results_init(const course *c, const char *group, char *err, size_t errlen)
 	return 0;
 }
 
+void results_owner_name(unsigned uid, char *out, size_t n)
+{
+	struct passwd *pw = getpwuid((uid_t)uid);
+	if (pw && pw->pw_name && pw->pw_name[0]) strfmt(out, n, "%s", pw->pw_name);
+	else strfmt(out, n, "uid%u", uid);
+}
+
+/* ---- base64 (RFC 4648), for the source: any bytes, one JSON string libyaml always reads ---- */
+
+static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+static void b64_put(FILE *f, const unsigned char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i += 3) {
+		unsigned v = (unsigned)p[i] << 16 | (i + 1 < n ? (unsigned)p[i + 1] << 8 : 0) | (i + 2 < n ? p[i + 2] : 0);
+		char q[4] = { b64[v >> 18 & 63], b64[v >> 12 & 63], i + 1 < n ? b64[v >> 6 & 63] : '=', i + 2 < n ? b64[v & 63] : '=' };
+		fwrite(q, 1, 4, f);
+	}
+}
+
+/* s (len bytes) decoded into a new buffer (*out, *outlen); -1 when it is not base64 or decodes to
+ * more than RESULTS_SOURCE_MAX bytes. */
+static int b64_get(const char *s, size_t len, char **out, size_t *outlen)
+{
+	if (len % 4 || len / 4 * 3 > RESULTS_SOURCE_MAX + 3) return -1;
+	unsigned char *o = xmalloc(len / 4 * 3 + 1);
+	size_t k = 0;
+	for (size_t i = 0; i < len; i += 4) {
+		unsigned v = 0;
+		int pad = 0;
+		for (int j = 0; j < 4; j++) {
+			const char *p = s[i + j] ? strchr(b64, s[i + j]) : NULL;
+			if (s[i + j] == '=' && i + 4 == len && j >= 2 && (j == 3 || s[i + 3] == '=')) { pad++; v <<= 6; continue; }
+			if (!p || pad) { free(o); return -1; }
+			v = v << 6 | (unsigned)(p - b64);
+		}
+		o[k++] = (unsigned char)(v >> 16);
+		if (pad < 2) o[k++] = (unsigned char)(v >> 8);
+		if (pad < 1) o[k++] = (unsigned char)v;
+	}
+	if (k > RESULTS_SOURCE_MAX) { free(o); return -1; }
+	o[k] = 0;
+	*out = (char *)o;
+	*outlen = k;
+	return 0;
+}
+
 void results_write_json(FILE *f, const result_record *r)
 {
 	fprintf(f, "{\"time\": %lld, \"user\": ", (long long)r->time);
@@ -42,38 +113,67 @@ void results_write_json(FILE *f, const result_record *r)
 	json_string(f, r->exercise);
 	fprintf(f, ", \"verdict\": ");
 	json_string(f, r->verdict);
+	/* never inf or nan: they are not JSON (and a reader refuses them) */
 	fprintf(f, ", \"passed\": %s, \"at_lesson_size\": %s, \"ratio\": %.6g, \"bar\": %.6g, \"device\": ", r->passed ? "true" : "false",
-	        r->at_lesson_size ? "true" : "false", r->ratio, r->bar);
+	        r->at_lesson_size ? "true" : "false", isfinite(r->ratio) ? r->ratio : 0, isfinite(r->bar) ? r->bar : 0);
 	json_string(f, r->device);
 	fprintf(f, ", \"source_hash\": ");
 	json_string(f, r->hash);
+	if (r->source && r->source_len <= RESULTS_SOURCE_MAX) {
+		char hex[65];
+		sha256_hex(r->source, r->source_len, hex);
+		fprintf(f, ", \"sha256\": \"%s\", \"source\": \"", hex);
+		b64_put(f, (const unsigned char *)r->source, r->source_len);
+		fputc('"', f);
+	} else if (r->source) {
+		char hex[65];
+		sha256_hex(r->source, r->source_len, hex);
+		fprintf(f, ", \"sha256\": \"%s\", \"source_omitted\": \"too large\"", hex);
+	}
 	fputc('}', f);
 }
 
-/* This user's file: "UID-USER.jsonl", or "UID-USER.N.jsonl" when someone else took that name first.
- * Opened for appending, made if missing; -1 with err. */
-static int open_own(const course *c, char *err, size_t errlen)
+/* ---- writing ---- */
+
+/* Whether fd is a file this user may append to: regular, theirs, one link, room for need bytes. */
+static int own_file(int fd, size_t need)
 {
-	struct passwd *pw = getpwuid(getuid());
+	struct stat st;
+	return fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == getuid() && st.st_nlink == 1 &&
+	       (uint64_t)st.st_size + need <= RESULTS_FILE_MAX;
+}
+
+/* This user's file: "UID-USER.jsonl", else "UID-USER.N.jsonl" (N = 1, 2, ...), else a random
+ * suffix: the first name that is free (made with O_EXCL) or this user's own regular file with room
+ * for need bytes. Nothing is followed and nothing blocks: a symlink, a folder, a FIFO or another's
+ * file under a name only moves on to the next. Opened for appending; -1 with err. */
+static int open_own(const course *c, size_t need, char *err, size_t errlen)
+{
 	char user[64];
-	strfmt(user, sizeof user, "%s", pw ? pw->pw_name : "user");
-	for (int k = 0; k < 16; k++) {
-		char *path = k ? xasprintf("%s/%u-%s.%d.jsonl", c->results, (unsigned)getuid(), user, k)
-		               : xasprintf("%s/%u-%s.jsonl", c->results, (unsigned)getuid(), user);
-		int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, c->share ? 0644 : 0640);
-		int keep = errno;
-		free(path);
-		if (fd < 0) {
-			if (keep == ELOOP) continue;   /* a symlink in our name: not ours to follow */
-			strfmt(err, errlen, "cannot write your results in %s: %s (the instructor sets the folder up with cudaclimb course init)",
-			       c->results, strerror(keep));
-			return -1;
+	results_owner_name((unsigned)getuid(), user, sizeof user);
+	int mode = c->share ? 0644 : 0640, last = 0;
+	for (int k = 0; k < RESULTS_FILES_PER_UID; k++) {
+		char *path;
+		if (k < RESULTS_FILES_PER_UID - 8) {
+			path = k ? xasprintf("%s/%u-%s.%d.jsonl", c->results, (unsigned)getuid(), user, k) : xasprintf("%s/%u-%s.jsonl", c->results, (unsigned)getuid(), user);
+		} else {
+			uint32_t rnd = 0;
+			if (getrandom(&rnd, sizeof rnd, GRND_NONBLOCK) != sizeof rnd) rnd = (uint32_t)(now_ms() * 1000) ^ (uint32_t)getpid();
+			path = xasprintf("%s/%u-%s.r%08x.jsonl", c->results, (unsigned)getuid(), user, rnd);
 		}
-		struct stat st;
-		if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == getuid()) return fd;
-		close(fd);                          /* someone else's file under our name: the next name */
+		int fl = O_WRONLY | O_APPEND | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC;
+		int fd = open(path, fl | O_CREAT | O_EXCL, mode);
+		if (fd < 0 && errno == EEXIST) fd = open(path, fl);   /* ours from an earlier try, or someone else's: fstat says */
+		last = errno;
+		free(path);
+		if (fd >= 0 && own_file(fd, need)) return fd;
+		if (fd >= 0) { close(fd); continue; }
+		/* taken (a link, a folder, a FIFO without a reader, another's file): the next name; a folder we
+		 * may not write in: no name will do */
+		if (last == EACCES && access(c->results, W_OK) != 0) break;
 	}
-	strfmt(err, errlen, "cannot write your results in %s: every name of yours there is taken by someone else", c->results);
+	strfmt(err, errlen, "cannot write your results in %s: %s (the instructor sets the folder up with cudaclimb course init)", c->results,
+	       last ? strerror(last) : "every name of yours there is taken by someone else");
 	return -1;
 }
 
@@ -84,83 +184,243 @@ int results_append(const course *c, const result_record *r, char *err, size_t er
 		strfmt(err, errlen, "the course's results folder %s is missing: the instructor makes it with cudaclimb course init %s", c->results, c->dir);
 		return -1;
 	}
-	int fd = open_own(c, err, errlen);
-	if (fd < 0) return -1;
 	char *line = NULL;
 	size_t len = 0;
 	FILE *m = open_memstream(&line, &len);
 	results_write_json(m, r);
 	fputc('\n', m);
 	fclose(m);
+	int fd = open_own(c, len, err, errlen);
+	if (fd < 0) { free(line); return -1; }
 	ssize_t w = write(fd, line, len);   /* one write with O_APPEND: a line is never interleaved with another's */
 	int keep = errno;
 	free(line);
 	close(fd);
-	if (w != (ssize_t)len) { strfmt(err, errlen, "writing your results in %s: %s", c->results, strerror(keep)); return -1; }
+	if (w != (ssize_t)len) { strfmt(err, errlen, "writing your results in %s: %s", c->results, w < 0 ? strerror(keep) : "a short write"); return -1; }
 	return 0;
 }
 
-/* One JSON line into r; 0, or -1 when it is not a record. */
-static int parse_line(const char *line, result_record *r)
+/* ---- reading ---- */
+
+static int known_exercise(const course *c, const char *ex)
 {
-	yd c = { .file = "line" };   /* no message: a bad line is skipped */
+	for (int i = 0; i < c->nitems; i++) {
+		size_t n = strlen(c->items[i].lesson);
+		if (!strncmp(ex, c->items[i].lesson, n) && ex[n] == '/' && !strcmp(ex + n + 1, c->items[i].stage)) return 1;
+	}
+	return 0;
+}
+
+static int known_verdict(const char *v)
+{
+	for (int k = 0; k < EXV_COUNT; k++) if (!strcmp(v, ex_kind_name((ex_kind)k))) return 1;
+	return 0;
+}
+
+static int is_hex(const char *s, size_t n)
+{
+	if (strlen(s) != n) return 0;
+	for (; *s; s++) if (!strchr("0123456789abcdef", *s)) return 0;
+	return 1;
+}
+
+/* A string field into out (cap bytes with its NUL); -1 when longer. */
+static int str_field(const char *val, char *out, size_t cap)
+{
+	if (strlen(val) >= cap) return -1;
+	memcpy(out, val, strlen(val) + 1);
+	return 0;
+}
+
+static int bool_field(const char *val, int *out)
+{
+	if (!strcmp(val, "true")) *out = 1;
+	else if (!strcmp(val, "false")) *out = 0;
+	else return -1;
+	return 0;
+}
+
+static int num_field(const char *val, double lo, double hi, double *out)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(val, &end);
+	if (end == val || *end || errno || !isfinite(v) || v < lo || v > hi) return -1;
+	*out = v;
+	return 0;
+}
+
+static int fail_with(result_record *r, results_drop *why, results_drop d)
+{
+	free(r->source);
+	r->source = NULL;
+	*why = d;
+	return -1;
+}
+
+int results_parse_line(const course *c, const char *line, unsigned owner, result_record *r, results_drop *why)
+{
 	memset(r, 0, sizeof *r);
-	if (yd_load(&c, line, strlen(line))) return -1;
-	yaml_node_t *root = yd_root(&c);
-	int fields = 0;
-	for (int i = 0; root && i < yd_map_len(root); i++) {
+	if (strlen(line) > RESULTS_LINE_MAX) return fail_with(r, why, RD_NOT_A_RECORD);
+	yd y = { .file = "line" };   /* no message: a bad line is counted */
+	if (yd_load(&y, line, strlen(line))) return fail_with(r, why, RD_NOT_A_RECORD);
+	yaml_node_t *root = yd_root(&y);
+	enum { F_TIME = 1, F_UID = 2, F_EX = 4, F_VERDICT = 8, F_PASSED = 16 };
+	int seen = 0, bad = 0, have_uid = 0;
+	unsigned long uid = 0;
+	char omitted[32] = "";
+	for (int i = 0; root && root->type == YAML_MAPPING_NODE && i < yd_map_len(root) && !bad; i++) {
 		yaml_node_t *k, *v;
-		yd_pair(&c, root, i, &k, &v);
+		yd_pair(&y, root, i, &k, &v);
 		if (k->type != YAML_SCALAR_NODE || v->type != YAML_SCALAR_NODE) continue;
 		const char *key = (const char *)k->data.scalar.value, *val = (const char *)v->data.scalar.value;
-		fields++;
-		if (!strcmp(key, "time")) r->time = strtoll(val, NULL, 10);
-		else if (!strcmp(key, "user")) strfmt(r->user, sizeof r->user, "%s", val);
-		else if (!strcmp(key, "uid")) r->uid = (unsigned)strtoul(val, NULL, 10);
-		else if (!strcmp(key, "exercise")) strfmt(r->exercise, sizeof r->exercise, "%s", val);
-		else if (!strcmp(key, "verdict")) strfmt(r->verdict, sizeof r->verdict, "%s", val);
-		else if (!strcmp(key, "passed")) r->passed = !strcmp(val, "true");
-		else if (!strcmp(key, "at_lesson_size")) r->at_lesson_size = !strcmp(val, "true");
-		else if (!strcmp(key, "ratio")) r->ratio = strtod(val, NULL);
-		else if (!strcmp(key, "bar")) r->bar = strtod(val, NULL);
-		else if (!strcmp(key, "device")) strfmt(r->device, sizeof r->device, "%s", val);
-		else if (!strcmp(key, "source_hash")) strfmt(r->hash, sizeof r->hash, "%s", val);
-		else fields--;
+		double d;
+		char *end;
+		if (!strcmp(key, "time")) {
+			errno = 0;
+			long long t = strtoll(val, &end, 10);
+			bad = end == val || *end || errno || t < 0 || t > (1LL << 40) || (seen & F_TIME);
+			r->time = t;
+			seen |= F_TIME;
+		} else if (!strcmp(key, "uid")) {
+			errno = 0;
+			uid = strtoul(val, &end, 10);
+			bad = end == val || *end || errno || val[0] == '-' || uid > 0xfffffffful || have_uid++;
+			seen |= F_UID;
+		} else if (!strcmp(key, "exercise")) {
+			bad = str_field(val, r->exercise, sizeof r->exercise) || (seen & F_EX);
+			seen |= F_EX;
+		} else if (!strcmp(key, "verdict")) {
+			bad = str_field(val, r->verdict, sizeof r->verdict) || !known_verdict(r->verdict) || (seen & F_VERDICT);
+			seen |= F_VERDICT;
+		} else if (!strcmp(key, "passed")) {
+			bad = bool_field(val, &r->passed) || (seen & F_PASSED);
+			seen |= F_PASSED;
+		} else if (!strcmp(key, "at_lesson_size")) bad = bool_field(val, &r->at_lesson_size);
+		else if (!strcmp(key, "ratio")) { bad = num_field(val, 0, 100, &d); r->ratio = d; }    /* a ratio to the stage's own kernel */
+		else if (!strcmp(key, "bar")) { bad = num_field(val, 0, 10, &d); r->bar = d; }         /* a course's pass: is at most 10 */
+		else if (!strcmp(key, "device")) bad = str_field(val, r->device, sizeof r->device);
+		else if (!strcmp(key, "source_hash")) bad = str_field(val, r->hash, sizeof r->hash);
+		else if (!strcmp(key, "sha256")) bad = !is_hex(val, 64) || str_field(val, r->sha256, sizeof r->sha256);
+		else if (!strcmp(key, "source_omitted")) bad = str_field(val, omitted, sizeof omitted);
+		else if (!strcmp(key, "source")) bad = r->source || b64_get(val, v->data.scalar.length, &r->source, &r->source_len);
+		/* "user" and any other key: not believed, not needed */
 	}
-	yd_done(&c);
-	return fields >= 3 && r->exercise[0] && r->user[0] ? 0 : -1;
+	yd_done(&y);
+	if (bad) return fail_with(r, why, RD_BAD_FIELD);
+	if ((seen & (F_TIME | F_UID | F_EX | F_VERDICT | F_PASSED)) != (F_TIME | F_UID | F_EX | F_VERDICT | F_PASSED)) return fail_with(r, why, RD_NOT_A_RECORD);
+	if (uid != owner) return fail_with(r, why, RD_OTHER_UID);
+	if (uid == 0) return fail_with(r, why, RD_ROOT);
+	if (!known_exercise(c, r->exercise)) return fail_with(r, why, RD_UNKNOWN_EXERCISE);
+	/* a pass is a "passed" verdict at the lesson's size; a source is either there or said too large */
+	if ((r->passed && (strcmp(r->verdict, "passed") || !r->at_lesson_size)) || (omitted[0] && (strcmp(omitted, "too large") || r->source)) ||
+	    (r->source && !r->sha256[0])) return fail_with(r, why, RD_BAD_FIELD);
+	r->source_too_large = omitted[0] != 0;
+	r->uid = (unsigned)uid;
+	results_owner_name(r->uid, r->user, sizeof r->user);
+	return 0;
 }
 
-int results_read(const course *c, result_record **out, int *n, int *skipped, char *err, size_t errlen)
+int results_source_matches(const result_record *r)
+{
+	if (!r->source || !r->sha256[0]) return 0;
+	char hex[65];
+	sha256_hex(r->source, r->source_len, hex);
+	return strcmp(hex, r->sha256) ? -1 : 1;
+}
+
+/* The uid in a results file's name, "UID-USER[.N].jsonl"; -1 when it is not one. */
+static long name_uid(const char *name)
+{
+	size_t len = strlen(name);
+	unsigned long uid;
+	int used = 0;
+	if (len < 8 || strcmp(name + len - 6, ".jsonl") || name[0] < '0' || name[0] > '9') return -1;
+	if (sscanf(name, "%lu-%n", &uid, &used) != 1 || !used || uid > 0xfffffffful) return -1;
+	return (long)uid;
+}
+
+/* fd's contents (a regular file of at most RESULTS_FILE_MAX bytes, checked by the caller), read up to
+ * that cap whatever it grows to meanwhile: a new NUL-terminated buffer. */
+static char *read_capped(int fd, size_t *len)
+{
+	size_t cap = 64 * 1024, n = 0;
+	char *buf = xmalloc(cap + 1);
+	for (;;) {
+		if (n == cap) {
+			if (cap >= RESULTS_FILE_MAX) break;
+			cap = cap * 2 > RESULTS_FILE_MAX ? RESULTS_FILE_MAX : cap * 2;
+			buf = xrealloc(buf, cap + 1);
+		}
+		ssize_t k = read(fd, buf + n, cap - n);
+		if (k < 0 && errno == EINTR) continue;
+		if (k <= 0) break;
+		n += (size_t)k;
+	}
+	buf[n] = 0;
+	*len = n;
+	return buf;
+}
+
+typedef struct { unsigned uid; int files; } uid_count;
+
+int results_read(const course *c, result_record **out, int *n, results_stats *st, char *err, size_t errlen)
 {
 	*out = NULL;
-	*n = *skipped = 0;
-	DIR *d = opendir(c->results);
-	if (!d) { strfmt(err, errlen, "cannot read the results folder %s: %s", c->results, strerror(errno)); return -1; }
+	*n = 0;
+	memset(st, 0, sizeof *st);
+	int dfd = open(c->results, O_RDONLY | O_DIRECTORY | O_NONBLOCK | O_CLOEXEC);
+	DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
+	if (!d) {
+		strfmt(err, errlen, "cannot read the results folder %s: %s", c->results, strerror(errno));
+		if (dfd >= 0) close(dfd);
+		return -1;
+	}
+	uid_count *uc = NULL;
+	int nuc = 0, entries = 0, cap = 0;
 	for (struct dirent *e; (e = readdir(d));) {
-		unsigned long uid;
-		size_t len = strlen(e->d_name);
-		char dash;
-		if (len < 7 || strcmp(e->d_name + len - 6, ".jsonl") || sscanf(e->d_name, "%lu%c", &uid, &dash) != 2 || dash != '-') continue;
-		char *path = xasprintf("%s/%s", c->results, e->d_name);
-		int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-		free(path);
-		struct stat st;
-		if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != (uid_t)uid) {
-			if (fd >= 0) close(fd);
-			(*skipped)++;
+		if (++entries > RESULTS_DIR_MAX) { st->over_cap++; break; }
+		long uid = name_uid(e->d_name);
+		if (uid < 0) continue;
+		int fd = openat(dfd, e->d_name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+		struct stat fs;
+		if (fd < 0) {
+			if (errno == ELOOP) st->forged++; else st->unreadable++;
 			continue;
 		}
-		FILE *f = fdopen(fd, "r");
-		char line[4096];
-		while (f && fgets(line, sizeof line, f)) {
+		if (fstat(fd, &fs) != 0 || !S_ISREG(fs.st_mode) || fs.st_uid != (uid_t)uid || fs.st_nlink != 1) { close(fd); st->forged++; continue; }
+		if (fs.st_size > RESULTS_FILE_MAX) { close(fd); st->too_large++; continue; }
+		int u = 0;
+		while (u < nuc && uc[u].uid != (unsigned)uid) u++;
+		if (u == nuc) { uc = xrealloc(uc, (size_t)(nuc + 1) * sizeof *uc); uc[nuc++] = (uid_count){ (unsigned)uid, 0 }; }
+		if (++uc[u].files > RESULTS_FILES_PER_UID) { close(fd); st->over_cap++; continue; }
+		size_t len;
+		char *buf = read_capped(fd, &len);
+		close(fd);
+		int records = 0;
+		for (char *p = buf, *end = buf + len; p < end;) {
+			char *nl = memchr(p, '\n', (size_t)(end - p));
+			if (nl) *nl = 0;
+			char *line = p;
+			p = nl ? nl + 1 : end;
+			if (!line[0]) continue;
+			if (records >= RESULTS_RECORDS_MAX) { st->dropped[RD_TOO_MANY]++; continue; }
 			result_record r;
-			if (parse_line(line, &r) || r.uid != (unsigned)uid) continue;   /* a record for someone else: not this file's to make */
-			*out = xrealloc(*out, (size_t)(*n + 1) * sizeof **out);
+			results_drop why;
+			if (results_parse_line(c, line, (unsigned)uid, &r, &why)) { st->dropped[why]++; continue; }
+			records++;
+			if (*n == cap) *out = xrealloc(*out, (size_t)(cap = cap ? 2 * cap : 16) * sizeof **out);
 			(*out)[(*n)++] = r;
 		}
-		if (f) fclose(f);
+		free(buf);
 	}
 	closedir(d);
+	free(uc);
 	return 0;
+}
+
+void results_free(result_record *r, int n)
+{
+	for (int i = 0; r && i < n; i++) free(r[i].source);
+	free(r);
 }

@@ -1,8 +1,12 @@
 /* results: a course's class results. Every try of an assigned exercise appends one record (a JSON
- * line) to the student's own file in the course's results folder, "UID-USER.jsonl", created by the
- * student with their ownership; the folder, set up by `cudaclimb course init`, lets students add
- * files but neither list nor read nor remove others'. A file whose owner is not the uid in its name
- * is a forgery and is not read. */
+ * line) to the student's own file in the course's results folder, "UID-USER.jsonl" (or
+ * "UID-USER.N.jsonl" when that name is taken by someone else: a file, a folder, a FIFO or a link),
+ * created by the student with their ownership; the folder, set up by `cudaclimb course init`, lets
+ * students add files but neither list nor read nor remove others'. A record carries the source it
+ * judged (base64, at most RESULTS_SOURCE_MAX bytes) and its SHA-256, so that `report --verify` can
+ * judge it again. Nothing in a record is believed that the file system can say instead: the
+ * student is the file's owner, a file whose owner is not the uid in its name is a forgery and is
+ * not read, a record naming another uid is dropped, every field is checked. */
 #ifndef CC_RESULTS_H
 #define CC_RESULTS_H
 #include <stddef.h>
@@ -10,29 +14,70 @@
 #include <stdio.h>
 #include "course.h"
 
+enum {
+	RESULTS_SOURCE_MAX = 256 * 1024,     /* a larger source is recorded as "too large": never verified */
+	RESULTS_FILE_MAX = 8 * 1024 * 1024,  /* a larger file is not read (a notice); a writer moves on to the next name */
+	RESULTS_LINE_MAX = 512 * 1024,       /* a longer line is not a record */
+	RESULTS_RECORDS_MAX = 20000,         /* records read per file; the rest dropped */
+	RESULTS_FILES_PER_UID = 32,          /* files read per student */
+	RESULTS_DIR_MAX = 100000,            /* folder entries looked at */
+};
+
+/* What re-judging says of a claimed pass (report --verify). */
+typedef enum { RESULT_UNVERIFIED, RESULT_VERIFIED, RESULT_REFUTED } result_check;
+const char *result_check_name(result_check c);   /* "unverified", "verified", "refuted" */
+
 typedef struct {
 	int64_t time;              /* seconds since the epoch */
-	char user[64];
+	char user[64];             /* read: the file owner's login name ("uid2001" without one); never the record's */
 	unsigned uid;
 	char exercise[160];        /* lesson/stage */
 	char verdict[24];          /* ex_kind_name */
 	int passed, at_lesson_size;
 	double ratio, bar;
 	char device[96], hash[17];
+	char sha256[65];           /* of the source, hex; "" when the record has none */
+	char *source; size_t source_len;   /* read: owned (results_free), NULL none; append: borrowed */
+	int source_too_large;      /* the source was over RESULTS_SOURCE_MAX and is not in the record */
+	result_check check;        /* set by the report's verification; RESULT_UNVERIFIED otherwise */
 } result_record;
+
+/* Why a record was left out of the report. */
+typedef enum { RD_NOT_A_RECORD, RD_OTHER_UID, RD_ROOT, RD_UNKNOWN_EXERCISE, RD_BAD_FIELD, RD_TOO_MANY, RD_COUNT } results_drop;
+/* One line for a reason: "not a record (not JSON, or a field missing)". */
+const char *results_drop_text(results_drop d);
+
+typedef struct {
+	int dropped[RD_COUNT];     /* records left out, by reason */
+	int forged;                /* files not read: owner not the uid in the name, a link, not a regular file */
+	int too_large;             /* files over RESULTS_FILE_MAX, not read */
+	int unreadable;            /* files that could not be opened */
+	int over_cap;              /* files past RESULTS_FILES_PER_UID, entries past RESULTS_DIR_MAX */
+} results_stats;
 
 /* Sets up dir's results folder for a class: created if missing, owned by this user, in group (when
  * not NULL; else this user's group), mode 3773 (students add files, staff read them), or 3777 with
  * share. Returns 0 or -1 with err. */
 int results_init(const course *c, const char *group, char *err, size_t errlen);
-/* Appends r to this user's file in c's results folder (made with mode 0640, or 0644 with share).
- * Returns 0, or -1 with one line in err (no folder, wrong permissions, a file in one's name owned
- * by someone else): the caller's own work (the workspace) is unaffected. */
+/* Appends r (with its source, r->source_len bytes, when r->source is set: the SHA-256 is computed
+ * here) to this user's file in c's results folder, created with O_EXCL|O_NOFOLLOW|O_NONBLOCK (mode
+ * 0640, or 0644 with share) under the first name that is free or already this user's own regular
+ * file; never blocks on a FIFO. Returns 0, or -1 with one line in err: the caller's own work (the
+ * workspace) is unaffected. */
 int results_append(const course *c, const result_record *r, char *err, size_t errlen);
-/* Every record in c's results folder that this process may read (count in *n, a new array in *out);
- * forged and unreadable files are skipped and counted in *skipped. Returns 0, or -1 with err when the
- * folder cannot be read. */
-int results_read(const course *c, result_record **out, int *n, int *skipped, char *err, size_t errlen);
+/* Every record in c's results folder (count in *n, a new array in *out: results_free), each file
+ * opened without following links or blocking and read only when it is a regular file of at most
+ * RESULTS_FILE_MAX bytes with one link, owned by the uid in its name; what was left out is counted
+ * in *st. Returns 0, or -1 with err when the folder cannot be read. */
+int results_read(const course *c, result_record **out, int *n, results_stats *st, char *err, size_t errlen);
+void results_free(result_record *r, int n);
+/* One JSON line (NUL-terminated, at most RESULTS_LINE_MAX bytes) of a file owned by owner, checked:
+ * 0 with the record in *r (its source owned: free(r->source)), or -1 with the reason in *why. */
+int results_parse_line(const course *c, const char *line, unsigned owner, result_record *r, results_drop *why);
+/* The login name of uid, or "uidN" when it has none, into out. */
+void results_owner_name(unsigned uid, char *out, size_t n);
+/* Whether r's source is there and its SHA-256 is the one it claims: 1 yes, 0 no source, -1 a mismatch. */
+int results_source_matches(const result_record *r);
 /* One record as a JSON line (no newline), into f. */
 void results_write_json(FILE *f, const result_record *r);
 #endif

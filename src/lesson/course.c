@@ -10,6 +10,16 @@
 
 const char *course_runner_name(course_runner r) { return runner_kind_name(r); }
 
+/* An error message quotes the course file (an id, a date, a path): its control characters (C0, DEL,
+ * C1 in UTF-8, newlines too: a message is one line) become '?' so that it never drives a terminal. */
+static void clean_message(char *s)
+{
+	for (unsigned char *p = (unsigned char *)s; p && *p; p++) {
+		if (*p == 0xC2 && p[1] >= 0x80 && p[1] <= 0x9F) { *p++ = '?'; *p = '?'; continue; }
+		if (*p < 0x20 || *p == 0x7F) *p = '?';
+	}
+}
+
 /* "2026-12-01", "2026-12-01 23:59" or "2026-12-01T23:59", local time. 0 or -1. */
 static int parse_due(const char *s, int64_t *out)
 {
@@ -106,13 +116,13 @@ static int parse_runner(yd *c, yaml_node_t *root, course *co)
 
 static int parse_course(yd *c, yaml_node_t *root, course *co)
 {
-	static const char *const keys[] = { "!course", "!title", "!exercises", "lessons", "results", "share", "runner", "ssh", "slurm", NULL };
+	static const char *const keys[] = { "!course", "!title", "!exercises", "lessons", "results", "share", "verify", "runner", "ssh", "slurm", NULL };
 	if (root->type != YAML_MAPPING_NODE) return yd_fail(c, root, "a course file is a mapping: course, title, exercises, ...");
 	if (yd_check_keys(c, root, "a course", keys) || yd_get_str(c, root, "course", &co->id) || yd_get_str(c, root, "title", &co->title))
 		return -1;
 	if (!lesson_is_ident(co->id)) return yd_fail(c, yd_get(c, root, "course"), "course id '%s' must be an identifier ([a-z0-9_])", co->id);
 	yaml_node_t *ln = yd_get(c, root, "lessons"), *en = yd_get(c, root, "exercises"), *rn = yd_get(c, root, "results"),
-	            *sh = yd_get(c, root, "share");
+	            *sh = yd_get(c, root, "share"), *vn = yd_get(c, root, "verify");
 	if (ln && yd_strings(c, ln, "lessons", &co->lessons, &co->nlessons)) return -1;
 	if (en->type != YAML_SEQUENCE_NODE || yd_seq_len(en) < 1) return yd_fail(c, en, "exercises is a list of LESSON/STAGE (at least one)");
 	co->items = xcalloc((size_t)yd_seq_len(en), sizeof *co->items);
@@ -129,6 +139,7 @@ static int parse_course(yd *c, yaml_node_t *root, course *co)
 	co->results = !results ? xasprintf("%s/results", co->dir) : results[0] == '/' ? results : xasprintf("%s/%s", co->dir, results);
 	if (results && results[0] != '/') free(results);
 	if (sh && yd_bool(c, sh, "share", &co->share)) return -1;
+	if (vn && yd_bool(c, vn, "verify", &co->verify)) return -1;
 	return parse_runner(c, root, co);
 }
 
@@ -142,7 +153,7 @@ course *course_load_buffer(const char *name, const char *dir, const char *buf, s
 	yaml_node_t *root = yd_root(&c);
 	int bad = !root ? yd_fail_at(&c, (yaml_mark_t){0, 0, 0}, "the file is empty") : parse_course(&c, root, co);
 	yd_done(&c);
-	if (bad) { course_free(co); return NULL; }
+	if (bad) { clean_message(err); course_free(co); return NULL; }
 	return co;
 }
 
@@ -152,7 +163,7 @@ course *course_load(const char *dir, char *err, size_t errlen)
 	size_t len;
 	char *buf = file_read(path, &len);
 	course *co = NULL;
-	if (!buf) strfmt(err, errlen, "%s:1:1: cannot read the course file (a course folder holds course.yaml)", path);
+	if (!buf) { strfmt(err, errlen, "%s:1:1: cannot read the course file (a course folder holds course.yaml)", path); clean_message(err); }
 	else co = course_load_buffer(path, dir, buf, len, err, errlen);
 	free(buf);
 	free(path);
@@ -174,13 +185,21 @@ void course_free(course *c)
 int course_check(const course *c, const lesson_set *ls, char *err, size_t errlen)
 {
 	for (int i = 0; i < c->nlessons; i++)
-		if (!lesson_set_find(ls, c->lessons[i])) { strfmt(err, errlen, "%s:1:1: lessons: no lesson '%s' in the lesson tree", c->path, c->lessons[i]); return -1; }
+		if (!lesson_set_find(ls, c->lessons[i])) {
+			strfmt(err, errlen, "%s:1:1: lessons: no lesson '%s' in the lesson tree", c->path, c->lessons[i]);
+			clean_message(err);
+			return -1;
+		}
 	for (int i = 0; i < c->nitems; i++) {
 		const course_item *it = &c->items[i];
 		const lesson *l = lesson_set_find(ls, it->lesson);
 		int s = l ? lesson_stage_index(l, it->stage) : -1;
 		const char *why = !l ? "no such lesson" : s < 0 ? "no such stage" : !l->stages[s].exercise ? "that stage has no exercise" : NULL;
-		if (why) { strfmt(err, errlen, "%s:%d:%d: %s/%s: %s", c->path, it->at.line, it->at.col, it->lesson, it->stage, why); return -1; }
+		if (why) {
+			strfmt(err, errlen, "%s:%d:%d: %s/%s: %s", c->path, it->at.line, it->at.col, it->lesson, it->stage, why);
+			clean_message(err);
+			return -1;
+		}
 	}
 	return 0;
 }

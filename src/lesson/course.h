@@ -25,18 +25,21 @@ typedef struct course_s {
 	course_item *items; int nitems;
 	char *results;              /* the results folder (absolute, or relative to the current folder) */
 	int share;                  /* students may read each other's results */
+	int verify;                 /* verify: true: report judges every claimed pass again (as --verify) */
 	course_runner runner;
 	char *ssh_host, *ssh_worker;    /* ssh: { host: NAME, worker: PATH } */
 	char *slurm_partition, *slurm_gres, *slurm_time, *slurm_account;
 } course;
 
-/* Reads DIR/course.yaml. Returns a new course (course_free), or NULL with "file:line:col: message". */
+/* Reads DIR/course.yaml. Returns a new course (course_free), or NULL with "file:line:col: message"
+ * (one line, its control characters made '?': the message quotes the file). */
 course *course_load(const char *dir, char *err, size_t errlen);
 /* The same from a buffer (name in messages, dir the course folder). */
 course *course_load_buffer(const char *name, const char *dir, const char *buf, size_t len, char *err, size_t errlen);
 void course_free(course *c);
 /* Checks the course against the lessons: every lesson exists, every exercise is a stage with an
- * exercise. Returns 0, or -1 with "file:line:col: message" for the first that is not. */
+ * exercise. Returns 0, or -1 with "file:line:col: message" (one line, no control characters) for the
+ * first that is not. */
 int course_check(const course *c, const lesson_set *ls, char *err, size_t errlen);
 /* The item for lesson/stage, or NULL when the course does not assign it. */
 const course_item *course_find(const course *c, const char *lid, const char *sid);

@@ -33,6 +33,9 @@ rec() {   # uid user exercise verdict passed ratio time
 		"$7" "$2" "$1" "$3" "$4" "$5" "$6"
 }
 R=$tmp/lab/results
+# The report names a student by the file's owner (its login name, or uidN without one), never by
+# the record's "user".
+owner_name() { n=$(getent passwd "$1" | cut -d: -f1); [ -n "$n" ] && echo "$n" || echo "uid$1"; }
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 	as() { u=$1; shift; setpriv --reuid="$u" --regid="$u" --clear-groups "$@"; }
 	now=$(date +%s)
@@ -47,26 +50,37 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 	printf '%s' "$out" | grep -q "9.99" && fail "course: a forged file was reported" || pass "course: a file forged in another's name is left out"
 	printf '%s' "$out" | grep -q "1 file in $R left out: not owned by the student named in it" && pass "course: report says what it left out" || fail "course: no word of the forgery: $out"
 	who="3 users"
+	A=$(owner_name 2001); Bn=$(owner_name 2002)
 else
 	skip "course: the class as several users needs root (setpriv): one user writes the records"
 	now=$(date +%s)
 	u=$(id -u)
 	rec $u alice demo/scale passed true 1.04 $now >"$R/$u-alice.jsonl"
 	who="one user"
+	A=$(id -un)
 fi
-expect "report: the class table" 0 "alice +passed 1.04x" C report "$tmp/lab"
-[ "$who" = "3 users" ] && expect "report: late, slow and tries" 0 "bob +0.61x +late 0.97x +1/2" C report "$tmp/lab"
+expect "report: the class table, named by the files' owners" 0 "$A +passed 1.04x" C report "$tmp/lab"
+[ "$who" = "3 users" ] && expect "report: late, slow and tries" 0 "$Bn +0.61x +late 0.97x +1/2" C report "$tmp/lab"
 expect "report --csv: a header and a row per student and exercise" 0 '^student,uid,exercise,passed,late,best_ratio,tries' C report "$tmp/lab" --csv
 C report "$tmp/lab" --json >"$tmp/r.json" 2>/dev/null
-python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['course']=='demo_lab'; assert any(s['student']=='alice' and s['exercises']['demo/scale']['passed'] for s in d['students'])" "$tmp/r.json" \
-	&& pass "report --json: valid, with alice's pass" || fail "report --json"
+python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['course']=='demo_lab'; assert any(s['student']==sys.argv[2] and s['exercises']['demo/scale']['passed'] and s['exercises']['demo/scale']['verified']=='unverified' for s in d['students'])" "$tmp/r.json" "$A" \
+	&& pass "report --json: valid, with $A's pass (unverified)" || fail "report --json"
+expect "report --verify without a GPU: one line, every pass unverified, exit 3" 3 "cannot judge passes again here" C report "$tmp/lab" --verify
+C report "$tmp/lab" --verify --json 2>/dev/null | python3 -c "import json,sys; d=json.load(sys.stdin); assert d['verify']; assert all(e['verified']=='unverified' for s in d['students'] for e in s['exercises'].values())" \
+	&& pass "report --verify --json without a GPU: every cell unverified" || fail "report --verify --json without a GPU"
+mkdir "$tmp/esc"; printf 'course: "x\\e]52;c;aGk=\\a\\e[2J"\ntitle: T\nexercises: [demo/scale]\n' >"$tmp/esc/course.yaml"
+out=$(C --course "$tmp/esc" list 2>&1)
+printf '%s' "$out" | grep -q "must be an identifier" && ! printf '%s' "$out" | grep -q "$(printf '\033')" \
+	&& pass "course: an id error reaches the terminal without control sequences" || fail "course: id error: $(printf '%s' "$out" | od -c | head -3)"
+out=$(C report "$tmp/esc" 2>&1)
+! printf '%s' "$out" | grep -q "$(printf '\033')" && pass "report: a course error without control sequences" || fail "report: raw escapes in: $out"
 expect "report --html: writes the page" 0 "wrote $tmp/r.html" C report "$tmp/lab" --html "$tmp/r.html"
 browser=$(command -v chromium || command -v chromium-browser || command -v google-chrome || true)
 if [ -z "$browser" ]; then
 	skip "report: no headless Chromium here (apt-get install chromium) to open the HTML page"
 else
 	timeout 60 "$browser" --headless --no-sandbox --disable-gpu --dump-dom "file://$tmp/r.html" >"$tmp/dom" 2>/dev/null
-	grep -q '<table id="class">' "$tmp/dom" && grep -q "<td>alice</td>" "$tmp/dom" && [ "$(grep -c '<svg class="chart"' "$tmp/dom")" = 2 ] \
+	grep -q '<table id="class">' "$tmp/dom" && grep -q "<td>$A</td>" "$tmp/dom" && [ "$(grep -c '<svg class="chart"' "$tmp/dom")" = 2 ] \
 		&& pass "report --html: Chromium shows the class table and a chart per exercise" || fail "report --html: the DOM lacks the table or charts"
 	timeout 60 "$browser" --headless --no-sandbox --disable-gpu --window-size=900,700 --screenshot="$tmp/shot.png" "file://$tmp/r.html" >/dev/null 2>&1
 	python3 - "$tmp/shot.png" <<'PY'

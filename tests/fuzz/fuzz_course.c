@@ -32,8 +32,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
 	mkdir_p(rdir, 0755);
 	if (file_write_atomic(file, data, n)) abort();
 	result_record *r;
-	int k, skipped;
-	if (results_read(c, &r, &k, &skipped, err, sizeof err) == 0) {
+	int k;
+	results_stats st;
+	if (results_read(c, &r, &k, &st, err, sizeof err) == 0) {
 		class_table t;
 		class_table_make(&t, c, r, k);
 		FILE *f = fopen("/dev/null", "w");
@@ -43,7 +44,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
 		class_report_html(f, &t);
 		fclose(f);
 		class_table_free(&t);
-		free(r);
+		results_free(r, k);
 	}
 	free(rdir);
 	free(file);

@@ -1,0 +1,67 @@
+#!/bin/sh
+# report --verify on a GPU (issue #30 item 1): a course with two students, each a local user when this
+# runs as root (setpriv); the honest one hands in the stage's own kernel for bandwidth/coalesced and
+# passes; the forger tries the starter (it does not pass), then edits their record to "passed": true,
+# ratio 42, keeping the source it carries. report --verify --json judges both again on this GPU and
+# must mark the honest pass verified and the forged one refuted. Without a GPU: one visible SKIP.
+. tests/lib.sh
+why=$($B device 2>&1); code=$?
+if [ $code = 3 ]; then skip "verify: $(printf '%s' "$why" | head -1)"; exit 0; fi
+if [ $code != 0 ]; then fail "verify: cudaclimb device exited $code: $why"; exit 0; fi
+tmp=$(mktemp -d /tmp/cc-verify.XXXXXX); trap 'rm -rf "$tmp"' EXIT
+chmod 755 "$tmp"
+if ! make --no-print-directory install PREFIX="$tmp/inst" >"$tmp/install.log" 2>&1; then
+	fail "verify: make install: $(tail -3 "$tmp/install.log")"; exit 0
+fi
+chmod -R a+rX "$tmp/inst"
+bin=$tmp/inst/bin/cudaclimb
+cp -r assets/example-course "$tmp/course"
+chmod -R a+rX "$tmp/course"
+export CUDACLIMB_LOCK_DIR=$tmp/locks
+mkdir -m 1777 "$CUDACLIMB_LOCK_DIR"
+"$bin" course init "$tmp/course" >/dev/null 2>&1 || { fail "verify: course init"; exit 0; }
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+	as() { u=$1; shift; setpriv --reuid="$u" --regid="$u" --clear-groups "$@"; }
+	honest=2001 forger=2002
+else
+	skip "verify: two students as two users need root (setpriv)"
+	exit 0
+fi
+student() {   # UID NAME LESSON/STAGE FILE: one try as that user; the verdict's kind
+	u=$1 name=$2 ex=$3 file=$4
+	h=$tmp/home-$name; mkdir -p "$h"; chown "$u" "$h" 2>/dev/null
+	cp "$file" "$h/mine.cu"; chown "$u" "$h/mine.cu" 2>/dev/null
+	as "$u" env HOME="$h" XDG_CACHE_HOME="$h/cache" XDG_STATE_HOME="$h/state" CUDACLIMB_WORK="$h/work" \
+		"$bin" --course "$tmp/course" try "$ex" "$h/mine.cu" --json --reps 30 --no-counters --timeout 60 >"$h/v.json" 2>"$h/v.err"
+	python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['verdict']['kind'])" "$h/v.json" 2>/dev/null || echo "no-json: $(tail -2 "$h/v.err")"
+}
+k=$(student $honest honest bandwidth/coalesced kernels/bandwidth/coalesced.cu)
+[ "$k" = passed ] && pass "verify: the honest student passes" || fail "verify: honest: $k"
+k=$(student $forger forger bandwidth/coalesced kernels/bandwidth/exercises/coalesced.cu)
+[ "$k" != passed ] && pass "verify: the forger's kernel does not pass ($k)" || fail "verify: the forger's kernel passed"
+# the forger edits their own record: passed, ratio 42, the source left as it was judged
+R=$tmp/course/results
+as $forger python3 - "$R" "$forger" <<'PY'
+import glob, json, os, sys
+for p in glob.glob(os.path.join(sys.argv[1], sys.argv[2] + "-*.jsonl")):
+    if os.stat(p).st_uid != os.getuid(): continue
+    out = []
+    for line in open(p):
+        r = json.loads(line)
+        r.update(passed=True, verdict="passed", ratio=42, at_lesson_size=True)
+        out.append(json.dumps(r))
+    open(p, "w").write("\n".join(out) + "\n")
+PY
+start=$(date +%s)
+"$bin" report "$tmp/course" --verify --json >"$tmp/r.json" 2>"$tmp/r.err"; code=$?
+took=$(( $(date +%s) - start ))
+python3 - "$tmp/r.json" "$honest" "$forger" <<'PY' && pass "verify: report --verify marks the honest pass verified and the forged one refuted (exit $code, ${took} s)" \
+	|| fail "verify: exit $code: $(cat "$tmp/r.err" | head -5)"
+import json, sys
+d = json.load(open(sys.argv[1]))
+m = {s['uid']: s['exercises']['bandwidth/coalesced'] for s in d['students']}
+h, f = int(sys.argv[2]), int(sys.argv[3])
+assert m[h]['passed'] and m[h]['verified'] == 'verified', m[h]
+assert m[f]['passed'] and m[f]['verified'] == 'refuted', m[f]
+PY
+grep -q "refuted: .*bandwidth/coalesced" "$tmp/r.err" && pass "verify: the report says which pass it refuted and why" || fail "verify: no refutation line: $(cat "$tmp/r.err")"
