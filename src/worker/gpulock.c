@@ -564,8 +564,9 @@ int gpulock_init(const char *uuid, char *out, size_t n)
 		return -1;
 	}
 	close(fd);
-	strfmt(out, n, "%s %s: root's, mode 1777 (sticky: anyone may queue, nobody may remove another's ticket)%s",
-	       made ? "made" : was[0] ? "repaired" : "already there:", dir, was);
+	if (!made && !was[0]) strfmt(out, n, "%s is already root's, mode 1777", dir);
+	else strfmt(out, n, "%s %s: %sroot's, mode 1777 (sticky: anyone may queue, nobody may remove another's ticket)%s",
+	            made ? "made" : "repaired", dir, made ? "" : "now ", was);
 	return 0;
 }
 
