@@ -148,10 +148,12 @@ static int safe_folder(const char *path, const char *what, const struct stat *st
 	if (S_ISLNK(st->st_mode)) { strfmt(why, wn, "the %s %s is a symbolic link, not a folder; " ADVICE, what, p); return -1; }
 	if (!S_ISDIR(st->st_mode)) { strfmt(why, wn, "the %s %s is not a folder; " ADVICE, what, p); return -1; }
 	if (st->st_uid != 0 && st->st_uid != getuid()) {
-		char who[64];
+		char who[64], named[100];
 		user_name(st->st_uid, who, sizeof who);
-		strfmt(why, wn, "the %s %s belongs to %s (uid %lu), so %s could delete your ticket and run at the same time as you; "
-		       ADVICE, what, p, who, (unsigned long)st->st_uid, who);
+		if (strncmp(who, "uid ", 4)) strfmt(named, sizeof named, "%s (uid %lu)", who, (unsigned long)st->st_uid);
+		else strfmt(named, sizeof named, "%s", who);
+		strfmt(why, wn, "the %s %s belongs to %s, so %s could delete your ticket and run at the same time as you; "
+		       ADVICE, what, p, named, who);
 		return -1;
 	}
 	if ((st->st_mode & 0022) && !(st->st_mode & S_ISVTX)) {
