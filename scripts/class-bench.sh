@@ -5,7 +5,8 @@
 # (CUDACLIMB_QUEUE_TRACE, src/worker/gpulock.c), and the last lines say:
 #   - the total wall time against the sum of the GPU holds (what the queue and the processes cost);
 #   - the longest wait, and whether service followed the order of the tickets;
-#   - whether any two holds overlapped (they must not).
+#   - whether any two holds on one GPU overlapped (they must not), per GPU (the trace names each
+#     hold's GPU by UUID; holds on different GPUs may overlap).
 # Usage, on the GPU box after make: scripts/class-bench.sh [LESSON/STAGE]  (default bandwidth/coalesced)
 # REPS (default 50) timed repetitions per run. Needs a GPU: without one it says so and exits 3.
 set -u
@@ -23,6 +24,9 @@ fi
 export CUDACLIMB_LOCK_DIR=$tmp/locks CUDACLIMB_QUEUE_TRACE=$tmp/trace
 mkdir -m 1777 "$CUDACLIMB_LOCK_DIR"
 : >"$CUDACLIMB_QUEUE_TRACE"; chmod 666 "$CUDACLIMB_QUEUE_TRACE"
+# Several users share the queues only in folders that none of them owns: made root's, as a lab's
+# administrator does once with `sudo cudaclimb queue init`.
+[ "$(id -u)" = 0 ] && { "$bin" queue init || { echo "class-bench: cudaclimb queue init failed"; exit 2; }; }
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 	as() { u=$1; shift; setpriv --reuid="$u" --regid="$u" --clear-groups "$@"; }
 	users="2001 2002 2003"; who="3 users"
@@ -62,24 +66,35 @@ echo "class-bench: $students learners as $who, $runs runs each of $stage (--reps
 python3 - "$CUDACLIMB_QUEUE_TRACE" "$t0" "$t1" "$((students * runs))" <<'PY'
 import sys
 trace, t0, t1, want = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
-runs = sorted((int(a), int(s), int(e), p, u) for _, a, s, e, p, u in (l.split() for l in open(trace)))
-by_start = sorted(runs, key=lambda r: r[1])
+# "run ASK START END PID UID UUID" (older traces lack the UUID: one GPU, "-")
+lines = [l.split() for l in open(trace) if l.startswith("run ")]
+runs = sorted((int(f[1]), int(f[2]), int(f[3]), f[4], f[5], f[6] if len(f) > 6 else "-") for f in lines)
+gpus = sorted(set(r[5] for r in runs))
 held = sum(r[2] - r[1] for r in runs) / 1e9
 total = (t1 - t0) / 1e9
-overlaps = sum(1 for a, b in zip(by_start, by_start[1:]) if b[1] < a[2])
-order = [r[0] for r in by_start]
-out_of_order = sum(1 for a, b in zip(order, order[1:]) if b < a)
-waits = [(r[1] - r[0]) / 1e9 for r in runs]
-gaps = [(b[1] - a[2]) / 1e6 for a, b in zip(by_start, by_start[1:])]
+overlaps = out_of_order = 0
+gaps = []
+per_gpu = []
+for g in gpus:
+    mine = sorted((r for r in runs if r[5] == g), key=lambda r: r[1])
+    ov = sum(1 for a, b in zip(mine, mine[1:]) if b[1] < a[2])
+    order = [r[0] for r in mine]
+    ooo = sum(1 for a, b in zip(order, order[1:]) if b < a)
+    overlaps += ov; out_of_order += ooo
+    gaps += [(b[1] - a[2]) / 1e6 for a, b in zip(mine, mine[1:])]
+    per_gpu.append((g, len(mine), sum(r[2] - r[1] for r in mine) / 1e9, ov, ooo))
+waits = [(r[1] - r[0]) / 1e9 for r in runs] or [0]
 gaps.sort()
-print("holds traced        %d of %d runs, by %d users" % (len(runs), want, len(set(r[4] for r in runs))))
+print("holds traced        %d of %d runs, by %d users, on %d GPU%s" % (len(runs), want, len(set(r[4] for r in runs)), len(gpus), "" if len(gpus) == 1 else "s"))
 print("total wall time     %.2f s" % total)
 print("sum of GPU holds    %.2f s  (%.0f%% of the wall time; the rest is process start, compile-cache reads and CUDA set-up,"
-      " which overlap the holds)" % (held, 100 * held / total))
-print("hand-over gap       median %.1f ms, max %.1f ms between one hold's end and the next's start" %
+      " which overlap the holds)" % (held, 100 * held / total if total else 0))
+print("hand-over gap       median %.1f ms, max %.1f ms between one hold's end and the next's start on its GPU" %
       (gaps[len(gaps) // 2] if gaps else 0, gaps[-1] if gaps else 0))
 print("longest wait        %.2f s (ticket placed to GPU got); mean %.2f s" % (max(waits), sum(waits) / len(waits)))
-print("service order       %s" % ("in the order the tickets were placed" if out_of_order == 0 else "%d out of order" % out_of_order))
-print("overlapping holds   %d" % overlaps)
+for g, n, h, ov, ooo in per_gpu:
+    print("GPU %-16s %d holds, %.2f s held, %d overlapping, %s" % (g[:16], n, h, ov, "in ticket order" if ooo == 0 else "%d out of order" % ooo))
+print("service order       %s" % ("in the order the tickets were placed, on each GPU" if out_of_order == 0 else "%d out of order" % out_of_order))
+print("overlapping holds   %d (holds on one GPU that overlap; on different GPUs they may)" % overlaps)
 sys.exit(0 if overlaps == 0 and out_of_order == 0 and len(runs) >= want else 1)
 PY

@@ -56,6 +56,8 @@ static const char usage_text[] =
 	"       cudaclimb course init DIR [--group G]   check DIR/course.yaml and set up its results folder for a class\n"
 	"       cudaclimb report DIR [--csv|--json|--html FILE] [--verify]  the class: students x exercises, a leaderboard each;\n"
 	"                    --verify judges every claimed pass again on this GPU (verified, unverified, refuted)\n"
+	"       cudaclimb queue [N|UUID...]             the GPU queues: folder, owner, who is in line\n"
+	"       cudaclimb queue init [N|UUID...]        (root) make the GPUs' queue folders root's, sticky, for a lab\n"
 	"\n"
 	"options:\n"
 	"  --lessons DIR     use the lesson tree DIR (DIR/lessons/*.yaml, DIR/kernels/); also CUDACLIMB_LESSONS\n"
@@ -117,7 +119,7 @@ static int runner_word(const char *opt, const char *key, const char *value)
 static int is_command(const char *word)
 {
 	static const char *const names[] = { "list", "show", "run", "bench", "check", "device", "exercises", "try", "watch", "hint",
-	                                     "reset", "solution", "course", "report" };
+	                                     "reset", "solution", "course", "report", "queue" };
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) if (!strcmp(word, names[i])) return 1;
 	return 0;
 }
@@ -767,6 +769,7 @@ int cli_main(int argc, char **argv)
 	if (r) return r;
 	const char *cmd = c.nargs ? c.args[0] : NULL;
 	if (cmd && !strcmp(cmd, "check")) return cmd_check(&c);
+	if (cmd && !strcmp(cmd, "queue")) return cmd_queue(&c);
 	static const struct { const char *name; int (*fn)(cli *c, engine *e); } cmds[] = {
 		{ "list", cmd_list }, { "show", cmd_show }, { "run", cmd_run }, { "bench", cmd_bench }, { "device", cmd_device },
 		{ "exercises", cmd_exercises }, { "try", cmd_try }, { "watch", cmd_watch }, { "hint", cmd_hint }, { "reset", cmd_reset },

@@ -45,4 +45,7 @@ int cmd_solution(cli *c, engine *e);
 /* cli_course.c: course init, report. */
 int cmd_course(cli *c, engine *e);
 int cmd_report(cli *c, engine *e);
+
+/* cli_queue.c: queue [init] [N|UUID...] (needs no lessons). */
+int cmd_queue(cli *c);
 #endif

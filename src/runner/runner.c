@@ -39,6 +39,7 @@ int runner_config_set(runner_config *c, const char *key, const char *value, cons
 		{ "time", "the time limit", offsetof(runner_config, time), sizeof ((runner_config *)0)->time },
 		{ "account", "the account", offsetof(runner_config, account), sizeof ((runner_config *)0)->account },
 	};
+	if (!strcmp(key, "host") && value[0] != '-' && strlen(value) < sizeof c->host && runner_host_check(value, what, err, errlen)) return -1;
 	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
 		if (!strcmp(key, keys[i].key)) return set_value((char *)c + keys[i].off, keys[i].size, keys[i].name, value, what, err, errlen);
 	strfmt(err, errlen, "%s: no setting '%.40s' (host, worker, partition, gres, time, account)", what, key);
@@ -54,7 +55,7 @@ int runner_config_parse(runner_config *c, const char *text, const char *what, ch
 		int k = 0;
 		while (k <= RUNNER_SLURM && strcmp(w, kind_names[k])) k++;
 		if (k <= RUNNER_SLURM) { c->kind = (runner_kind)k; want_host = k == RUNNER_SSH; continue; }
-		if (want_host && !eq) { rc = set_value(c->host, sizeof c->host, "the host", w, what, err, errlen); want_host = 0; continue; }
+		if (want_host && !eq) { rc = runner_config_set(c, "host", w, what, err, errlen); want_host = 0; continue; }
 		want_host = 0;
 		if (!eq) {
 			strfmt(err, errlen, "%s: '%.60s' is not a runner (local, ssh HOST, slurm) nor a setting (host, worker, partition, gres, "

@@ -27,6 +27,9 @@ typedef struct {
  * partition, gres, time, account); a word names only what it changes, so a course's settings can be
  * overridden one by one. what names the source in messages ("--runner"). 0, or -1 with one line. */
 int runner_config_parse(runner_config *c, const char *text, const char *what, char *err, size_t errlen);
+/* runner_ssh.c: whether host can be an ssh host ([user@]name: letters, digits, . - _ @ : [ ] %, not
+ * starting with '-'); 0, or -1 with one line prefixed by what. */
+int runner_host_check(const char *host, const char *what, char *err, size_t errlen);
 /* One setting (host, worker, partition, gres, time, account) to value: 0, or -1 with one line (a
  * value with a space, a quote or a leading '-' is refused: it goes on a command line). */
 int runner_config_set(runner_config *c, const char *key, const char *value, const char *what, char *err, size_t errlen);

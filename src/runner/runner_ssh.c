@@ -8,9 +8,31 @@
 #include <string.h>
 #include <sys/wait.h>
 
+int runner_host_check(const char *host, const char *what, char *err, size_t errlen)
+{
+	const char *why = NULL;
+	char bad[80];
+	if (!host[0]) why = "is empty";
+	else if (host[0] == '-') why = "cannot start with '-' (ssh would take it for an option)";
+	for (const unsigned char *p = (const unsigned char *)host; *p && !why; p++) {
+		int ok = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || strchr("._-@:[]%", *p);
+		if (ok) continue;
+		if (*p < 0x20 || *p >= 0x7f) strfmt(bad, sizeof bad, "cannot have the byte 0x%02x", *p);
+		else if (*p == ' ') strfmt(bad, sizeof bad, "cannot have spaces");
+		else if (*p == '\'' || *p == '"') strfmt(bad, sizeof bad, "cannot have quotes");
+		else strfmt(bad, sizeof bad, "cannot have '%c'", *p);
+		why = bad;
+	}
+	if (!why) return 0;
+	strfmt(err, errlen, "%s: the ssh host %s: a host is [user@]name with letters, digits, '.', '-', '_', and '[', ']', ':' for "
+	       "an IPv6 address (no ';', '`', '$', quotes or spaces, which a shell would act on)", what, why);
+	return -1;
+}
+
 static int ssh_start(runner *r, char *err, size_t errlen)
 {
 	if (r->pid > 0) return 0;
+	if (runner_host_check(r->cfg.host, "ssh", err, errlen)) return -1;
 	if (r->prefix) { strfmt(err, errlen, "that runs only with the local runner, not over ssh"); return -1; }
 	int n;
 	char **argv = runner_words("CUDACLIMB_SSH", "ssh", 12, &n);

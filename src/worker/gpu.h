@@ -137,9 +137,12 @@ int baseline_withheld(const char *family);
  * served --- */
 /* Queues for the device uuid and waits for its turn; expect_s is how long this run expects to hold
  * the GPU (for others' estimates). While waiting, calls note(ctx, text) whenever the line changes
- * ("waiting for the GPU: 2nd in line, behind alice (running for 3 s); about 5 s"). Returns 0, or -1
- * when the queue cannot be used (note says why; the run goes ahead unqueued). */
-int gpulock_acquire(const char *uuid, double expect_s, void (*note)(void *ctx, const char *text), void *ctx);
+ * ("waiting for the GPU: 2nd in line, behind alice (running for 3 s); about 5 s") or a holder past
+ * the cap is passed over. Returns 0, or -1 with why (what to do) when the queue cannot be used
+ * safely (its folder is another user's, a symlink, open to all without the sticky bit): the run is
+ * then refused, never run unqueued. */
+int gpulock_acquire(const char *uuid, double expect_s, void (*note)(void *ctx, const char *text), void *ctx, char *why, size_t wn);
+/* Gives the GPU back (a no-op without a ticket); past the cap, tells the note given to acquire first. */
 void gpulock_release(void);
 /* The path of this process's ticket while it queues or runs, else NULL (for the queue's tests). */
 const char *gpulock_ticket(void);
@@ -148,4 +151,16 @@ int gpulock_queue_length(const char *uuid);
 /* The index of the GPU with the shortest queue among n (the first of equals); each queue's length
  * in lengths[i] when lengths is not NULL. */
 int gpulock_pick(const char *const *uuids, int n, int *lengths);
+/* A GPU's UUID as the queue names it (32 lower-case hex digits) from that or nvidia-smi's
+ * "GPU-xxxxxxxx-xxxx-..." form; 0, or -1 when in is not one. */
+int gpulock_uuid_norm(const char *in, char *out, size_t n);
+/* As root: makes (or repairs) the queue folder of GPU uuid root's with mode 1777; 0 with what it did
+ * in out ("made /tmp/cudaclimb-gpu-UUID.q: ..."), or -1 with why. */
+int gpulock_init(const char *uuid, char *out, size_t n);
+/* One line on the queue of GPU uuid: its folder, owner, mode and who is in line, or why it is refused
+ * (then -1). */
+int gpulock_status(const char *uuid, char *out, size_t n);
+/* gpu_list.c: the UUIDs of this machine's GPUs (at most max, in CUDA's order); the count, or -1 with
+ * why when there is none. */
+int gpu_list_uuids(char (*uuids)[40], int max, char *why, size_t wn);
 #endif

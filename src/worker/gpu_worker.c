@@ -565,7 +565,14 @@ static void do_run(const request *q, run_result *r)
 	int exact = q->has_tol ? q->exact : p.exact;
 	double abs_tol = q->has_tol ? q->abs_tol : p.abs_tol, rel_tol = q->has_tol ? q->rel_tol : p.rel_tol;
 	double norm_tol = q->has_tol ? q->norm_tol : p.norm_tol;
-	gpulock_acquire(gpu_device()->uuid, (q->time ? (q->budget_ms > 0 ? q->budget_ms : 400) / 1000.0 : 0) + 0.2, send_note, NULL);
+	/* A queue that cannot be used safely refuses the run: never timed beside another unqueued. */
+	char qwhy[sizeof r->message];
+	if (gpulock_acquire(gpu_device()->uuid, (q->time ? (q->budget_ms > 0 ? q->budget_ms : 400) / 1000.0 : 0) + 0.2, send_note, NULL,
+	                    qwhy, sizeof qwhy)) {
+		r->status = RUN_REFUSED;
+		strfmt(r->message, sizeof r->message, "%s", qwhy);
+		goto out;
+	}
 	fputs("phase running\n", out);
 	fflush(out);
 	watchdog_s = q->watchdog_s;

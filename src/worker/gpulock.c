@@ -2,29 +2,48 @@
  * and are served in the order they asked.
  *
  * The queue is a folder, $CUDACLIMB_LOCK_DIR (or /tmp)/cudaclimb-gpu-UUID.q, world-writable with the
- * sticky bit (as /tmp is): anyone may add a ticket, nobody may remove or change another's. A ticket
+ * sticky bit (as /tmp is): anyone may add a ticket, nobody may remove or change another's. The folder
+ * (and the one it is in) must belong to root or to this user: a folder that another user owns lets
+ * that user delete tickets, so a run refuses it with what to do (`sudo cudaclimb queue init` makes
+ * root's folders for every GPU; gpulock_init) and never runs unqueued. A ticket
  * is a file "t-UID-PID-RANDOM", made by its owner under a private name (O_EXCL, no symlinks), locked,
  * written and only then renamed into place; its owner holds an exclusive flock on it for as long as
  * it waits and runs: a ticket whose lock can be taken belongs to a
  * process that died, and is passed over. Tickets are served by their inode change time, which no
  * user can set back, then by name; a ticket whose owner's uid is not the one in its name is a fake
  * and passed over. The ticket is written once, before it is placed ("user pid expected-seconds",
- * for the message others see while they wait): a later write would move its change time. Its owner marks
- * the start of its run with a second file, "s-" and the ticket's name, whose change time is when the
- * run began. A run that holds the GPU longer than the cap ($CUDACLIMB_QUEUE_CAP, default 120 s) is
- * passed over, and so is a ticket at the head of the line that has not started within 30 s of a
- * waiter first seeing it there: the watchdog ends any real run long before either.
+ * for the estimates others see while they wait; the name shown is the ticket owner's account, never
+ * the ticket's text): a later write would move its change time. Its owner marks
+ * the start of its run with a second file, "s-" and the ticket's name.
+ *
+ * The cap. A run that holds the GPU longer than the cap ($CUDACLIMB_QUEUE_CAP, default 120 s) is
+ * passed over, and so is a ticket at the head of the line that has not started within 30 s: the
+ * watchdog ends any real run long before either. The hold is measured from evidence the holder
+ * cannot forge: when this waiter first saw the ticket at the head of the line, on this process's own
+ * CLOCK_MONOTONIC (kept per ticket name, for as long as the ticket lives), and how long tickets of
+ * the same owner have been at the head without a break while this waiter watched (so one user's many
+ * tickets do not get a cap each). So that each new process of the same user does not wait a whole cap
+ * again, the first sighting is also kept in the folder as "h-UID-" and the ticket's name, a file of
+ * the waiter's own user (only that user can make or change it) holding the time it was first seen;
+ * the waiters of that user remove it when the ticket is gone. The start mark's change time counts
+ * only to make a hold longer (its owner can move it later, never earlier). A passed-over ticket stays passed over for this
+ * process; the waiter says so ("alice's run has held the GPU for 121 s, past the cap of 120 s: passed
+ * over"), and a cudaclimb that held the GPU past the cap is told when it gives it back.
+ *
  * With $CUDACLIMB_QUEUE_TRACE set to a file, each release appends one line to it (O_APPEND, one
- * write): "run ASK_NS START_NS END_NS PID UID", when the ticket was placed (its change time, the queue's order), when the GPU was
- * got and when it was given back (CLOCK_REALTIME), for a lab's record and scripts/class-bench.sh. */
+ * write): "run ASK_NS START_NS END_NS PID UID UUID", when the ticket was placed (its change time, the
+ * queue's order), when the GPU was got and when it was given back (CLOCK_REALTIME), and which GPU,
+ * for a lab's record and scripts/class-bench.sh. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <poll.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/file.h>
 #include <sys/inotify.h>
 #include <sys/random.h>
@@ -35,18 +54,36 @@
 #include "util.h"
 
 static int ticket_fd = -1;
-static char ticket_path[640], start_path[640];
-static char head_name[96];          /* the head of the line as this process last saw it, and since when */
+static char ticket_path[640], start_path[640], ticket_uuid[64];
 static long long ask_ns, got_ns;    /* for the trace: when this ticket was asked for, and served */
-static double head_since;
+static double got_mono;             /* when this process got the GPU, on its own clock */
+static void (*hold_note)(void *ctx, const char *text);
+static void *hold_ctx;
 #define HEAD_GRACE 30.0
+#define MAX_TICKETS 4096            /* read from one queue folder at most (a flood is not a hang) */
+#define ADVICE "ask an administrator to run `sudo cudaclimb queue init`, or set CUDACLIMB_LOCK_DIR to a folder of your own"
 
 typedef struct {
 	char name[96], user[64];
 	struct timespec ctime;
-	double expect, started;   /* seconds; started: when it got the GPU (epoch), 0 while waiting */
+	unsigned long uid;
+	double expect, started;   /* seconds; started: the start mark's change time (epoch), 0 while waiting */
+	double held;              /* the head: how long it has held the line, by this waiter's evidence */
 	int mine;
 } ticket;
+
+/* What this process saw of other tickets, by name: since when each was at the head of the line (its
+ * own clock), and whether it was passed over. Entries go when their ticket is gone. */
+typedef struct {
+	char name[96];
+	double first_head;
+	int passed, present;
+} sighting;
+static sighting *seen;
+static int nseen;
+static unsigned long streak_uid;    /* the owner at the head, and since when without a break (this wait) */
+static double streak_since;
+static int streak_on;
 
 static double now_epoch(void)
 {
@@ -55,29 +92,96 @@ static double now_epoch(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+static double now_mono(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
 static double cap_seconds(void)
 {
 	const char *c = getenv("CUDACLIMB_QUEUE_CAP");
 	double v = c && *c ? atof(c) : 0;
-	return v > 0 ? v : 120;
+	return v > 0 && v < 1e6 ? v : 120;
 }
 
-/* The queue folder, made if missing; -1 with why when it exists but is not safe to use. */
-static int queue_dir(const char *uuid, char *dir, size_t n, char *why, size_t wn)
+/* src into dst (n bytes) with control characters (C0, DEL, C1 as UTF-8) as '?': names and texts
+ * that another user could choose never drive a terminal. */
+static void clean(char *dst, size_t n, const char *src)
+{
+	size_t k = 0;
+	for (const unsigned char *p = (const unsigned char *)src; *p && k + 1 < n; p++) {
+		if (p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) { dst[k++] = '?'; p++; continue; }
+		dst[k++] = *p < 0x20 || *p == 0x7f ? '?' : (char)*p;
+	}
+	dst[k] = 0;
+}
+
+/* The account name of uid, cleaned ("uid 2002" when it has none). */
+static void user_name(unsigned long uid, char *out, size_t n)
+{
+	struct passwd *pw = getpwuid((uid_t)uid);
+	if (pw && pw->pw_name && *pw->pw_name) clean(out, n, pw->pw_name);
+	else strfmt(out, n, "uid %lu", uid);
+}
+
+static void base_dir(char *out, size_t n)
 {
 	const char *base = getenv("CUDACLIMB_LOCK_DIR");
-	strfmt(dir, n, "%s/cudaclimb-gpu-%s.q", base && *base ? base : "/tmp", uuid);
-	mode_t old = umask(0);
-	int r = mkdir(dir, 01777);
-	umask(old);
-	if (r != 0 && errno != EEXIST) { strfmt(why, wn, "cannot create %s: %s", dir, strerror(errno)); return -1; }
-	struct stat st;
-	if (lstat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) { strfmt(why, wn, "%s is not a folder", dir); return -1; }
-	if ((st.st_mode & 0002) && !(st.st_mode & S_ISVTX)) {
-		strfmt(why, wn, "%s is writable by everyone without the sticky bit: anyone could remove others' tickets", dir);
+	strfmt(out, n, "%s", base && *base ? base : "/tmp");
+}
+
+static void queue_path(const char *uuid, char *dir, size_t n)
+{
+	char base[512];
+	base_dir(base, sizeof base);
+	strfmt(dir, n, "%s/cudaclimb-gpu-%s.q", base, uuid);
+}
+
+/* Whether st (of path, what: "GPU queue folder") is safe to queue in: a real folder of root or this
+ * user, sticky when others may write to it. 0, or -1 with why (and what to do). */
+static int safe_folder(const char *path, const char *what, const struct stat *st, char *why, size_t wn)
+{
+	char p[600];
+	clean(p, sizeof p, path);
+	if (S_ISLNK(st->st_mode)) { strfmt(why, wn, "the %s %s is a symbolic link, not a folder; " ADVICE, what, p); return -1; }
+	if (!S_ISDIR(st->st_mode)) { strfmt(why, wn, "the %s %s is not a folder; " ADVICE, what, p); return -1; }
+	if (st->st_uid != 0 && st->st_uid != getuid()) {
+		char who[64], named[100];
+		user_name(st->st_uid, who, sizeof who);
+		if (strncmp(who, "uid ", 4)) strfmt(named, sizeof named, "%s (uid %lu)", who, (unsigned long)st->st_uid);
+		else strfmt(named, sizeof named, "%s", who);
+		strfmt(why, wn, "the %s %s belongs to %s, so %s could delete your ticket and run at the same time as you; "
+		       ADVICE, what, p, named, who);
+		return -1;
+	}
+	if ((st->st_mode & 0022) && !(st->st_mode & S_ISVTX)) {
+		strfmt(why, wn, "the %s %s is writable by others without the sticky bit: anyone could remove others' tickets; " ADVICE,
+		       what, p);
 		return -1;
 	}
 	return 0;
+}
+
+/* The queue folder, made if missing (create); -1 with why when it, or the folder it is in, is not
+ * safe to use. */
+static int queue_dir(const char *uuid, int create, char *dir, size_t n, char *why, size_t wn)
+{
+	char base[512];
+	base_dir(base, sizeof base);
+	queue_path(uuid, dir, n);
+	struct stat st;
+	if (stat(base, &st) != 0) { strfmt(why, wn, "cannot use the GPU queue's folder %s: %s", base, strerror(errno)); return -1; }
+	if (safe_folder(base, "folder of the GPU queues", &st, why, wn)) return -1;
+	if (create) {
+		mode_t old = umask(0);
+		int r = mkdir(dir, 01777);
+		umask(old);
+		if (r != 0 && errno != EEXIST) { strfmt(why, wn, "cannot create the GPU queue folder %s: %s; " ADVICE, dir, strerror(errno)); return -1; }
+	}
+	if (lstat(dir, &st) != 0) { strfmt(why, wn, "cannot use the GPU queue folder %s: %s", dir, strerror(errno)); return -1; }
+	return safe_folder(dir, "GPU queue folder", &st, why, wn);
 }
 
 static int cmp_ticket(const void *a, const void *b)
@@ -88,19 +192,47 @@ static int cmp_ticket(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
+static sighting *sighting_of(const char *name, int make)
+{
+	for (int i = 0; i < nseen; i++) if (!strcmp(seen[i].name, name)) return &seen[i];
+	if (!make) return NULL;
+	seen = xrealloc(seen, (size_t)(nseen + 1) * sizeof *seen);
+	sighting *s = &seen[nseen++];
+	memset(s, 0, sizeof *s);
+	strfmt(s->name, sizeof s->name, "%s", name);
+	s->present = 1;
+	return s;
+}
+
 /* The live, genuine tickets of the queue in serving order (a new array in *out); stale tickets of
- * this user are removed on the way. Returns the count, or -1. */
-static int read_queue(const char *dir, ticket **out)
+ * this user are removed on the way. sweep: forget sightings of tickets that are gone. Returns the
+ * count, or -1. */
+static int read_queue(const char *dir, ticket **out, int sweep)
 {
 	DIR *d = opendir(dir);
 	*out = NULL;
 	if (!d) return -1;
-	int n = 0;
+	int n = 0, looked = 0, nmarks = 0;
 	uid_t me = getuid();
-	double cap = cap_seconds(), now = now_epoch();
-	for (struct dirent *e; (e = readdir(d));) {
+	char hpre[40], (*marks)[96] = NULL, (*names)[96] = NULL;
+	int nnames = 0;
+	strfmt(hpre, sizeof hpre, "h-%lu-", (unsigned long)me);
+	for (int i = 0; i < nseen; i++) seen[i].present = 0;
+	for (struct dirent *e; (e = readdir(d)) && looked < MAX_TICKETS;) {
 		unsigned long uid;
-		if (strncmp(e->d_name, "t-", 2) || sscanf(e->d_name, "t-%lu-", &uid) != 1) continue;
+		if (sweep && !strncmp(e->d_name, hpre, strlen(hpre)) && strlen(e->d_name) - strlen(hpre) < 96 && nmarks < MAX_TICKETS) {
+			marks = xrealloc(marks, (size_t)(nmarks + 1) * sizeof *marks);
+			strfmt(marks[nmarks++], sizeof *marks, "%s", e->d_name + strlen(hpre));
+			continue;
+		}
+		if (strncmp(e->d_name, "t-", 2) || sscanf(e->d_name, "t-%lu-", &uid) != 1 || strlen(e->d_name) >= sizeof (*out)->name) continue;
+		looked++;
+		if (sweep) {
+			names = xrealloc(names, (size_t)(nnames + 1) * sizeof *names);
+			strfmt(names[nnames++], sizeof *names, "%s", e->d_name);
+		}
+		sighting *s = sighting_of(e->d_name, 0);
+		if (s) s->present = 1;
 		char path[1024];
 		strfmt(path, sizeof path, "%s/%s", dir, e->d_name);
 		int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
@@ -124,13 +256,15 @@ static int read_queue(const char *dir, ticket **out)
 		if (!ok) continue;
 		buf[k > 0 ? k : 0] = 0;
 		long pid = 0;
-		if (sscanf(buf, "%63s %ld %lf", t.user, &pid, &t.expect) < 1) strfmt(t.user, sizeof t.user, "uid %lu", uid);
+		char ignored[64];
+		if (sscanf(buf, "%63s %ld %lf", ignored, &pid, &t.expect) < 3 || !isfinite(t.expect) || t.expect < 0) t.expect = 1;
+		if (t.expect > 600) t.expect = 600;
+		t.uid = uid;
 		char mark[1100];
 		struct stat ms;
 		strfmt(mark, sizeof mark, "%s/s-%s", dir, e->d_name);
 		if (lstat(mark, &ms) == 0 && S_ISREG(ms.st_mode) && ms.st_uid == (uid_t)uid)
 			t.started = (double)ms.st_ctim.tv_sec + ms.st_ctim.tv_nsec / 1e9;
-		if (t.started > 0 && now - t.started > cap) continue;    /* over the cap: passed over */
 		strfmt(t.name, sizeof t.name, "%s", e->d_name);
 		t.ctime = st.st_ctim;
 		t.mine = !strcmp(path, ticket_path);
@@ -138,15 +272,92 @@ static int read_queue(const char *dir, ticket **out)
 		(*out)[n++] = t;
 	}
 	closedir(d);
-	if (n > 1) qsort(*out, (size_t)n, sizeof **out, cmp_ticket);
-	/* A head that never starts (a program that queued and stopped there) blocks nobody for long. */
-	if (n > 1 && !(*out)[0].mine && (*out)[0].started == 0) {
-		if (strcmp(head_name, (*out)[0].name)) { strfmt(head_name, sizeof head_name, "%s", (*out)[0].name); head_since = now; }
-		else if (now - head_since > HEAD_GRACE) { memmove(*out, *out + 1, (size_t)(n - 1) * sizeof **out); n--; }
+	for (int i = 0; i < nmarks; i++) {       /* this user's sightings of tickets that are gone */
+		int live = 0;
+		for (int j = 0; j < nnames && !live; j++) live = !strcmp(marks[i], names[j]);
+		if (live) continue;
+		char path[1200];
+		strfmt(path, sizeof path, "%s/%s%s", dir, hpre, marks[i]);
+		unlink(path);
 	}
+	free(marks);
+	free(names);
+	if (sweep) {
+		int k = 0;
+		for (int i = 0; i < nseen; i++) if (seen[i].present) seen[k++] = seen[i];
+		nseen = k;
+	}
+	if (n > 1) qsort(*out, (size_t)n, sizeof **out, cmp_ticket);
+	/* Names for the tickets a waiter shows (the owner's account, looked up for the first few only). */
+	for (int i = 0; i < n && i < 8; i++) user_name((*out)[i].uid, (*out)[i].user, sizeof (*out)[i].user);
 	return n;
 }
 
+/* When this user's waiters first saw ticket name at the head (epoch seconds), from its "h-" mark in
+ * dir; with none, makes one saying since (a time this process vouches for). */
+static double head_mark(const char *dir, const char *name, double since)
+{
+	char path[1200], buf[64];
+	strfmt(path, sizeof path, "%s/h-%lu-%s", dir, (unsigned long)getuid(), name);
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd >= 0) {
+		struct stat st;
+		ssize_t k = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == getuid() ? pread(fd, buf, sizeof buf - 1, 0) : -1;
+		close(fd);
+		buf[k > 0 ? k : 0] = 0;
+		double t = k > 0 ? atof(buf) : 0;
+		if (k > 0 && isfinite(t) && t > 0) return t < st.st_ctim.tv_sec + 1.0 ? t : (double)st.st_ctim.tv_sec;
+		return since;
+	}
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd >= 0) {
+		int k = snprintf(buf, sizeof buf, "%.3f\n", since);
+		if (fchmod(fd, 0644) || write(fd, buf, (size_t)k) != k) {}
+		close(fd);
+	}
+	return since;
+}
+
+/* Drops the tickets passed over; when watching (a waiter), judges the head of the line by what this
+ * process has seen of it and passes it over past the cap, saying so through note. Returns the new n. */
+static int pass_over(const char *dir, ticket *q, int n, int watching, void (*note)(void *ctx, const char *text), void *ctx)
+{
+	int k = 0;
+	for (int i = 0; i < n; i++) {
+		sighting *s = sighting_of(q[i].name, 0);
+		if (!s || !s->passed) q[k++] = q[i];
+	}
+	n = k;
+	double cap = cap_seconds(), grace = cap < HEAD_GRACE ? cap : HEAD_GRACE;
+	while (watching && n > 0 && !q[0].mine) {
+		double mono = now_mono(), real = now_epoch();
+		sighting *s = sighting_of(q[0].name, 1);
+		if (s->first_head == 0) s->first_head = mono;
+		if (!streak_on || streak_uid != q[0].uid) { streak_on = 1; streak_uid = q[0].uid; streak_since = mono; }
+		double held = mono - s->first_head, run = mono - streak_since;
+		double marked = real - head_mark(dir, q[0].name, real - (held > run ? held : run));
+		if (marked > held) held = marked;
+		if (q[0].started > 0 && real - q[0].started > held) held = real - q[0].started;
+		q[0].held = held > run ? held : run;
+		int over = q[0].started > 0 ? held > cap : held > grace;
+		if (!over && run <= cap) break;
+		s->passed = 1;
+		if (note) {
+			char msg[300];
+			if (!over)
+				strfmt(msg, sizeof msg, "%s's runs have held the GPU for %.0f s in a row, past the cap of %.0f s: passed over", q[0].user, run, cap);
+			else if (q[0].started > 0)
+				strfmt(msg, sizeof msg, "%s's run has held the GPU for %.0f s, past the cap of %.0f s: passed over", q[0].user, held, cap);
+			else
+				strfmt(msg, sizeof msg, "%s's ticket has been first in line for %.0f s without starting its run: passed over", q[0].user, held);
+			note(ctx, msg);
+		}
+		memmove(q, q + 1, (size_t)(n - 1) * sizeof *q);
+		n--;
+		if (n > 0) user_name(q[0].uid, q[0].user, sizeof q[0].user);
+	}
+	return n;
+}
 
 /* "3rd in line, behind alice (running for 4 s) and bob; about 9 s" */
 static void describe(const ticket *q, int pos, char *out, size_t n)
@@ -155,11 +366,13 @@ static void describe(const ticket *q, int pos, char *out, size_t n)
 	sb b = {0};
 	sb_addf(&b, "waiting for the GPU: %d%s in line, behind ", pos + 1, pos == 0 ? "st" : pos == 1 ? "nd" : pos == 2 ? "rd" : "th");
 	for (int i = 0; i < pos; i++) {
+		const char *who = q[i].user[0] ? q[i].user : "another user";
 		if (i == 0 && q[i].started > 0) {
-			sb_addf(&b, "%s (running for %.0f s)", q[i].user, now - q[i].started);
-			eta += q[i].expect > now - q[i].started ? q[i].expect - (now - q[i].started) : 0.5;
+			double ran = now - q[i].started > q[i].held ? now - q[i].started : q[i].held;
+			sb_addf(&b, "%s (running for %.0f s)", who, ran);
+			eta += q[i].expect > ran ? q[i].expect - ran : 0.5;
 		} else {
-			sb_addf(&b, "%s%s", i ? (i == pos - 1 ? " and " : ", ") : "", q[i].user);
+			sb_addf(&b, "%s%s", i ? (i == pos - 1 ? " and " : ", ") : "", who);
 			eta += q[i].expect;
 		}
 		if (i == 3 && pos > 5) { sb_addf(&b, " and %d more", pos - 4); for (int k = 4; k < pos; k++) eta += q[k].expect; break; }
@@ -176,46 +389,44 @@ static long long epoch_ns(void)
 	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-/* One line to $CUDACLIMB_QUEUE_TRACE, if set: this ticket's ask, start and end. */
+/* One line to $CUDACLIMB_QUEUE_TRACE, if set: this ticket's ask, start and end, and the GPU. */
 static void trace_release(void)
 {
 	const char *f = getenv("CUDACLIMB_QUEUE_TRACE");
 	if (!f || !*f) return;
-	char line[160];
-	int n = snprintf(line, sizeof line, "run %lld %lld %lld %ld %lu\n", ask_ns, got_ns, epoch_ns(), (long)getpid(),
-	                 (unsigned long)getuid());
-	int fd = open(f, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+	char line[200];
+	int n = snprintf(line, sizeof line, "run %lld %lld %lld %ld %lu %s\n", ask_ns, got_ns, epoch_ns(), (long)getpid(),
+	                 (unsigned long)getuid(), ticket_uuid[0] ? ticket_uuid : "-");
+	if (n <= 0 || n >= (int)sizeof line) return;
+	int fd = open(f, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0600);
 	if (fd < 0) return;
-	if (write(fd, line, (size_t)n) != n) {}
+	struct stat st;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && write(fd, line, (size_t)n) != n) {}
 	close(fd);
 }
 
-int gpulock_acquire(const char *uuid, double expect_s, void (*note)(void *ctx, const char *text), void *ctx)
+int gpulock_acquire(const char *uuid, double expect_s, void (*note)(void *ctx, const char *text), void *ctx, char *why, size_t wn)
 {
-	char dir[512], why[600];
+	char dir[512];
 	gpulock_release();
 	ask_ns = epoch_ns();
-	if (queue_dir(uuid, dir, sizeof dir, why, sizeof why)) {
-		if (note) note(ctx, why);
-		return -1;
-	}
+	if (queue_dir(uuid, 1, dir, sizeof dir, why, wn)) return -1;
 	uint64_t r = 0;
 	if (getrandom(&r, sizeof r, 0) != sizeof r) r = (uint64_t)now_ms() ^ (uint64_t)getpid() << 32;
 	char draft[640];
 	strfmt(draft, sizeof draft, "%s/n-%lu-%ld-%016llx", dir, (unsigned long)getuid(), (long)getpid(), (unsigned long long)r);
 	strfmt(ticket_path, sizeof ticket_path, "%s/t-%lu-%ld-%016llx", dir, (unsigned long)getuid(), (long)getpid(), (unsigned long long)r);
-	struct passwd *pw = getpwuid(getuid());
-	char line[160];
-	char who[64];
-	if (pw) strfmt(who, sizeof who, "%s", pw->pw_name);
-	else strfmt(who, sizeof who, "uid-%lu", (unsigned long)getuid());
+	strfmt(ticket_uuid, sizeof ticket_uuid, "%s", uuid);
+	char line[160], who[64];
+	user_name(getuid(), who, sizeof who);
+	for (char *p = who; *p; p++) if (*p == ' ') *p = '-';
 	strfmt(line, sizeof line, "%s %ld %.1f\n", who, (long)getpid(), expect_s);
 	/* Made under a private name, locked, readable by all (whatever the umask) and written; then placed:
 	 * a ticket others can see is always one whose owner holds its lock. */
 	ticket_fd = open(draft, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (ticket_fd < 0 || flock(ticket_fd, LOCK_EX) != 0 || fchmod(ticket_fd, 0644) != 0 ||
 	    write(ticket_fd, line, strlen(line)) != (ssize_t)strlen(line) || rename(draft, ticket_path) != 0) {
-		if (note) { strfmt(why, sizeof why, "cannot queue for the GPU in %s: %s", dir, strerror(errno)); note(ctx, why); }
+		strfmt(why, wn, "cannot queue for the GPU in %s: %s; " ADVICE, dir, strerror(errno));
 		if (ticket_fd >= 0) { close(ticket_fd); unlink(draft); }
 		ticket_fd = -1;
 		ticket_path[0] = 0;
@@ -223,13 +434,14 @@ int gpulock_acquire(const char *uuid, double expect_s, void (*note)(void *ctx, c
 	}
 	struct stat tst;                     /* the queue's order is the placed ticket's change time */
 	if (stat(ticket_path, &tst) == 0) ask_ns = tst.st_ctim.tv_sec * 1000000000LL + tst.st_ctim.tv_nsec;
-	head_name[0] = 0;
+	streak_on = 0;                       /* a run of one owner at the head counts only while watched */
 	int in = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
 	if (in >= 0) inotify_add_watch(in, dir, IN_DELETE | IN_CLOSE_WRITE | IN_CREATE | IN_ATTRIB);
 	char last[600] = "";
 	for (;;) {
 		ticket *q;
-		int n = read_queue(dir, &q), pos = 0;
+		int n = read_queue(dir, &q, 1), pos = 0;
+		n = pass_over(dir, q, n, 1, note, ctx);
 		while (pos < n && !q[pos].mine) pos++;
 		if (pos == n) pos = 0;   /* our own ticket is always live; unreadable: go ahead */
 		if (pos == 0) { free(q); break; }
@@ -250,6 +462,9 @@ int gpulock_acquire(const char *uuid, double expect_s, void (*note)(void *ctx, c
 	int m = open(start_path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (m >= 0) { if (fchmod(m, 0644)) {} close(m); }
 	got_ns = epoch_ns();
+	got_mono = now_mono();
+	hold_note = note;
+	hold_ctx = ctx;
 	return 0;
 }
 
@@ -257,6 +472,15 @@ void gpulock_release(void)
 {
 	if (ticket_fd < 0) return;
 	trace_release();
+	double held = now_mono() - got_mono, cap = cap_seconds();
+	if (hold_note && got_mono > 0 && held > cap) {
+		char msg[300];
+		strfmt(msg, sizeof msg, "this run held the GPU for %.0f s, past the queue's cap of %.0f s: runs waiting behind it "
+		       "were let through, so its timings may be disturbed", held, cap);
+		hold_note(hold_ctx, msg);
+	}
+	hold_note = NULL;
+	got_mono = 0;
 	if (start_path[0]) unlink(start_path);
 	start_path[0] = 0;
 	unlink(ticket_path);
@@ -268,12 +492,12 @@ void gpulock_release(void)
 int gpulock_queue_length(const char *uuid)
 {
 	char dir[512];
-	const char *base = getenv("CUDACLIMB_LOCK_DIR");
-	strfmt(dir, sizeof dir, "%s/cudaclimb-gpu-%s.q", base && *base ? base : "/tmp", uuid);
+	queue_path(uuid, dir, sizeof dir);
 	struct stat st;
 	if (lstat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) return 0;     /* nobody has queued there yet */
 	ticket *q;
-	int n = read_queue(dir, &q);
+	int n = read_queue(dir, &q, 0);
+	if (n > 0) n = pass_over(dir, q, n, 0, NULL, NULL);
 	free(q);
 	return n > 0 ? n : 0;
 }
@@ -290,3 +514,86 @@ int gpulock_pick(const char *const *uuids, int n, int *lengths)
 }
 
 const char *gpulock_ticket(void) { return ticket_fd >= 0 ? ticket_path : NULL; }
+
+int gpulock_uuid_norm(const char *in, char *out, size_t n)
+{
+	if (!strncasecmp(in, "GPU-", 4)) in += 4;
+	size_t k = 0;
+	for (const char *p = in; *p; p++) {
+		if (*p == '-') continue;
+		char c = *p >= 'A' && *p <= 'F' ? (char)(*p - 'A' + 'a') : *p;
+		if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f')) || k + 1 >= n || k >= 32) return -1;
+		out[k++] = c;
+	}
+	out[k] = 0;
+	return k == 32 ? 0 : -1;
+}
+
+int gpulock_init(const char *uuid, char *out, size_t n)
+{
+	char dir[512], base[512], why[700];
+	struct stat st;
+	base_dir(base, sizeof base);
+	queue_path(uuid, dir, sizeof dir);
+	if (geteuid() != 0) {
+		strfmt(out, n, "making the GPU queue folders needs root (sudo cudaclimb queue init): a folder you made would be yours, "
+		       "and others' runs would refuse it");
+		return -1;
+	}
+	if (stat(base, &st) != 0 || safe_folder(base, "folder of the GPU queues", &st, why, sizeof why)) {
+		strfmt(out, n, "%s", stat(base, &st) != 0 ? strerror(errno) : why);
+		return -1;
+	}
+	if (lstat(dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
+		/* a symlink or file planted at the name: root may remove it (its own sticky /tmp rule allows) */
+		if (unlink(dir) != 0) { strfmt(out, n, "%s is not a folder and cannot be removed: %s", dir, strerror(errno)); return -1; }
+	}
+	mode_t old = umask(0);
+	int made = mkdir(dir, 01777) == 0;
+	umask(old);
+	if (!made && errno != EEXIST) { strfmt(out, n, "cannot create %s: %s", dir, strerror(errno)); return -1; }
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) != 0) { strfmt(out, n, "cannot open %s: %s", dir, strerror(errno)); if (fd >= 0) close(fd); return -1; }
+	char was[200] = "";
+	if (!made && (st.st_uid != 0 || (st.st_mode & 07777) != 01777)) {
+		char who[64];
+		user_name(st.st_uid, who, sizeof who);
+		strfmt(was, sizeof was, " (it was %s's, uid %lu, mode %04o)", who, (unsigned long)st.st_uid, (unsigned)(st.st_mode & 07777));
+	}
+	if (fchown(fd, 0, 0) != 0 || fchmod(fd, 01777) != 0) {
+		strfmt(out, n, "cannot make %s root's with mode 1777: %s", dir, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	if (!made && !was[0]) strfmt(out, n, "%s is already root's, mode 1777", dir);
+	else strfmt(out, n, "%s %s: %sroot's, mode 1777 (sticky: anyone may queue, nobody may remove another's ticket)%s",
+	            made ? "made" : "repaired", dir, made ? "" : "now ", was);
+	return 0;
+}
+
+int gpulock_status(const char *uuid, char *out, size_t n)
+{
+	char dir[512], why[700];
+	queue_path(uuid, dir, sizeof dir);
+	struct stat st;
+	if (lstat(dir, &st) != 0 && errno == ENOENT) {
+		strfmt(out, n, "%s: not made yet (the first run makes it, as its user's; `sudo cudaclimb queue init` makes it root's)", dir);
+		return 0;
+	}
+	if (queue_dir(uuid, 0, dir, sizeof dir, why, sizeof why)) { strfmt(out, n, "refused: %s", why); return -1; }
+	ticket *q;
+	int k = read_queue(dir, &q, 0);
+	if (k > 0) k = pass_over(dir, q, k, 0, NULL, NULL);
+	char who[64];
+	user_name(st.st_uid, who, sizeof who);
+	sb b = {0};
+	sb_addf(&b, "%s: %s's, mode %04o; %d in line", dir, who, (unsigned)(st.st_mode & 07777), k > 0 ? k : 0);
+	for (int i = 0; i < k && i < 8; i++)
+		sb_addf(&b, "%s%s%s", i ? ", " : ": ", q[i].user, i == 0 && q[i].started > 0 ? " (running)" : "");
+	if (k > 8) sb_addf(&b, " and %d more", k - 8);
+	strfmt(out, n, "%s", b.s);
+	sb_free(&b);
+	free(q);
+	return 0;
+}

@@ -4,8 +4,8 @@
 # at once; no two "timed runs" overlap, they are served in the order their tickets were made, and
 # all are served. A holder killed with SIGKILL does not block the next; a forged ticket (named for
 # another user) and a stale one (nobody holds its lock) are passed over; a queue folder that is a
-# symlink, or writable by all without the sticky bit, is refused with a message and the run goes
-# ahead unqueued.
+# symlink, or writable by all without the sticky bit, is refused with a message and nothing runs
+# (never unqueued). The trace names the GPU. A holder past the cap is told so when it gives the GPU back.
 . tests/lib.sh
 tmp=$(mktemp -d); trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 chmod 755 "$tmp"
@@ -16,6 +16,8 @@ fi
 chmod 755 "$tmp/probe"
 export CUDACLIMB_LOCK_DIR=$tmp/locks
 mkdir -m 1777 "$CUDACLIMB_LOCK_DIR"
+# the class's queue is made as `cudaclimb queue init` makes it (root's, 1777), before the users come
+mkdir -m 1777 "$CUDACLIMB_LOCK_DIR/cudaclimb-gpu-UUIDCLASS.q"
 log=$tmp/log; : >"$log"; chmod 666 "$log"
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 	as() { u=$1; shift; setpriv --reuid="$u" --regid="$u" --clear-groups "$@"; }
@@ -63,9 +65,9 @@ probe = {l.split()[4]: l.split() for l in open(sys.argv[1])}
 trace = [l.split() for l in open(sys.argv[2])]
 # each traced hold is its process's: placed when the probe saw its ticket placed, got before the probe's
 # start and given back after its end
-ok = len(trace) == 30 and all(t[4] in probe and int(t[1]) == int(probe[t[4]][1]) and int(t[2]) <= int(probe[t[4]][2])
+ok = len(trace) == 30 and all(len(t) == 7 and t[6] == "UUIDCLASS" and t[4] in probe and int(t[1]) == int(probe[t[4]][1]) and int(t[2]) <= int(probe[t[4]][2])
                                  and int(t[3]) >= int(probe[t[4]][3]) for t in trace)
-print("%s queue: CUDACLIMB_QUEUE_TRACE has each hold (%d lines)" % ("PASS" if ok else "FAIL", len(trace)))
+print("%s queue: CUDACLIMB_QUEUE_TRACE has each hold, with its GPU (%d lines)" % ("PASS" if ok else "FAIL", len(trace)))
 PY
 grep -q "in line, behind " "$tmp/notes" && pass "queue: waiters say where they are in line" || fail "queue: no 'in line' note"
 
@@ -116,11 +118,23 @@ wait $a1 $a2
 got=$("$tmp/probe" pick UUIDA UUIDB)
 [ "$got" = "0 0 0" ] && pass "queue: several GPUs: equal queues give the first" || fail "queue: equal queues: '$got'"
 
-# Unsafe queue folders: refused with a reason; the run still happens (exit 4: unqueued).
+# Unsafe queue folders: refused with a reason; nothing runs (exit 5, no line in the log).
+: >"$log"
 ln -s /tmp "$CUDACLIMB_LOCK_DIR/cudaclimb-gpu-UUIDLINK.q"
 "$tmp/probe" UUIDLINK 1 "$log" 2>"$tmp/n1"; rc=$?
-[ $rc = 4 ] && grep -q "is not a folder" "$tmp/n1" && pass "queue: a symlinked queue folder is refused" || fail "queue: symlink: exit $rc, $(cat "$tmp/n1")"
+[ $rc = 5 ] && [ ! -s "$log" ] && grep -q "is a symbolic link" "$tmp/n1" && pass "queue: a symlinked queue folder is refused, nothing runs" || fail "queue: symlink: exit $rc, $(cat "$tmp/n1")"
 mkdir "$CUDACLIMB_LOCK_DIR/cudaclimb-gpu-UUIDOPEN.q"; chmod 777 "$CUDACLIMB_LOCK_DIR/cudaclimb-gpu-UUIDOPEN.q"
 "$tmp/probe" UUIDOPEN 1 "$log" 2>"$tmp/n2"; rc=$?
-[ $rc = 4 ] && grep -q "without the sticky bit" "$tmp/n2" && pass "queue: a queue folder writable by all without the sticky bit is refused" \
+[ $rc = 5 ] && [ ! -s "$log" ] && grep -q "without the sticky bit" "$tmp/n2" && grep -q "sudo cudaclimb queue init" "$tmp/n2" \
+	&& pass "queue: a queue folder writable by all without the sticky bit is refused, with what to do" \
 	|| fail "queue: open folder: exit $rc, $(cat "$tmp/n2")"
+
+# A run of its own folder (a user studying alone) is unaffected: the folder is made as theirs.
+own=$tmp/own; mkdir -m 700 "$own"
+CUDACLIMB_LOCK_DIR=$own "$tmp/probe" UUIDOWN 1 "$log" 2>"$tmp/n3"; rc=$?
+[ $rc = 0 ] && [ -d "$own/cudaclimb-gpu-UUIDOWN.q" ] && pass "queue: a folder of one's own is used as before" || fail "queue: own folder: exit $rc, $(cat "$tmp/n3")"
+
+# A holder past the cap is told so when it gives the GPU back.
+CUDACLIMB_QUEUE_CAP=1 "$tmp/probe" UUIDCAP 1300 "$log" 2>"$tmp/n4"; rc=$?
+[ $rc = 0 ] && grep -q "past the queue's cap of 1 s" "$tmp/n4" && pass "queue: a holder past the cap is told when it releases" \
+	|| fail "queue: past the cap: exit $rc, $(cat "$tmp/n4")"

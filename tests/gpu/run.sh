@@ -116,7 +116,8 @@ for s, st in want.items():
         print("FAIL worker isolation: %s expected %s, got %s" % (s, st, r and (r["status"], r["message"])))
 PY
 
-# Shared boxes: while another process holds this GPU's turn, a run waits in line and says behind whom.
+# Shared boxes: while another process holds this GPU's turn, a run waits in line and says behind whom
+# (the ticket owner's account name, never the ticket's text).
 uuid=$($B device --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["uuid"])')
 export CUDACLIMB_LOCK_DIR=$tmp
 q=$tmp/cudaclimb-gpu-$uuid.q
@@ -130,7 +131,7 @@ if command -v flock >/dev/null; then
 	out=$($B run bandwidth/coalesced --reps 3 2>&1); code=$?
 	wait $holder
 	rm -f "$t" "$q/s-t-$(id -u)-4242-alice"
-	if [ $code = 0 ] && printf '%s' "$out" | grep -q "waiting for the GPU: 2nd in line, behind alice (running for"; then pass "gpu queue: a second run waits in line and names the holder"
+	if [ $code = 0 ] && printf '%s' "$out" | grep -q "waiting for the GPU: 2nd in line, behind $(id -un) (running for"; then pass "gpu queue: a second run waits in line and names the holder"
 	else fail "gpu queue: exit $code, no waiting message"; printf '%s\n' "$out" | head -5; fi
 else
 	skip "gpu queue: flock(1) is not installed"

@@ -1,0 +1,180 @@
+#!/bin/sh
+# A hostile lab on the GPU box (issue 30), after scripts/class-bench.sh: STUDENTS learners (default
+# 30) as 3 local users (uids 2001-2003) each make RUNS timed runs (default 3) through the GPU queue,
+# and one try each in a course for the first of each user, while a hostile user (uid 2004):
+#   - runs the queue hog on every GPU: a process that follows the ticket protocol, holds the head of
+#     the line and refreshes its start mark for ever (tests/queue_probe.c's "hog");
+#   - plants FIFOs in the course's results folder, at the students' usual names and others;
+#   - forges a pass: its own starter's record edited to "passed": true.
+# Asserts: every honest run finishes (exit 0); no two traced holds on one GPU overlap; the hog is
+# passed over (students say so) within the cap (CUDACLIMB_QUEUE_CAP, here LAB_CAP, default 20 s) and
+# a margin; `cudaclimb report COURSE --json --verify` finishes within REPORT_BOUND s (default 300)
+# and marks the forged pass "verified": "refuted" (a visible SKIP where --verify is unknown).
+# Prints a summary table last. Needs a GPU and root (setpriv); else a visible SKIP line.
+. tests/lib.sh
+why=$($B device 2>&1); code=$?
+if [ $code = 3 ]; then skip "lab hostile: $(printf '%s' "$why" | head -1)"; exit 0; fi
+if [ $code != 0 ]; then fail "lab hostile: cudaclimb device exited $code: $why"; exit 0; fi
+if [ "$(id -u)" != 0 ] || ! command -v setpriv >/dev/null; then skip "lab hostile: needs root (setpriv) for its four users"; exit 0; fi
+students=${STUDENTS:-30}; runs=${RUNS:-3}; cap=${LAB_CAP:-20}; bound=${REPORT_BOUND:-300}
+stage=${LAB_STAGE:-bandwidth/coalesced}
+tmp=$(mktemp -d /tmp/cc-lab.XXXXXX)
+chmod 755 "$tmp"
+made=""; hogs=""
+cleanup() {
+	for p in $hogs; do kill "$p" 2>/dev/null; done
+	rm -rf "$tmp"
+	for m in $made; do userdel "$m" 2>/dev/null; done
+}
+trap cleanup EXIT
+trap 'exit 1' HUP INT TERM
+if ! make --no-print-directory install PREFIX="$tmp/inst" >"$tmp/install.log" 2>&1; then
+	fail "lab hostile: make install: $(tail -3 "$tmp/install.log")"; exit 0
+fi
+chmod -R a+rX "$tmp/inst"
+bin=$tmp/inst/bin/cudaclimb
+cuda=${CUDA_HOME:-/usr/local/cuda}
+if ! cc -std=c11 -D_GNU_SOURCE -Isrc/core -Isrc/lesson -Isrc/engine -Isrc/runner -Isrc/worker -Isrc/app -I$cuda/include tests/queue_probe.c src/worker/gpulock.c src/core/util.c -o "$tmp/probe" 2>"$tmp/cc.log"; then
+	fail "lab hostile: the hog did not build: $(head -3 "$tmp/cc.log")"; exit 0
+fi
+chmod 755 "$tmp/probe"
+as() { u=$1; shift; setpriv --reuid="$u" --regid="$u" --clear-groups "$@"; }
+for p in alice:2001 bob:2002 carol:2003 mallory:2004; do
+	getent passwd "${p#*:}" >/dev/null || { useradd -M -N -u "${p#*:}" "${p%:*}" 2>/dev/null && made="$made ${p%:*}"; }
+done
+export CUDACLIMB_LOCK_DIR=$tmp/locks CUDACLIMB_QUEUE_TRACE=$tmp/trace CUDACLIMB_QUEUE_CAP=$cap
+mkdir -m 1777 "$CUDACLIMB_LOCK_DIR"
+: >"$CUDACLIMB_QUEUE_TRACE"; chmod 666 "$CUDACLIMB_QUEUE_TRACE"
+"$bin" queue init >"$tmp/init" 2>&1 || { fail "lab hostile: queue init: $(cat "$tmp/init")"; exit 0; }
+uuids=$(sed -n 's/.*cudaclimb-gpu-\([0-9a-f]*\)\.q.*/\1/p' "$tmp/init")
+ngpu=$(printf '%s\n' $uuids | grep -c .)
+
+# The course, and its results folder as course init makes it.
+cp -r assets/example-course "$tmp/course"; chmod -R a+rX "$tmp/course"
+"$bin" course init "$tmp/course" >"$tmp/cinit" 2>&1 || { fail "lab hostile: course init: $(cat "$tmp/cinit")"; exit 0; }
+
+# Each learner a home of their own, compiled once before the clock starts (as class-bench does).
+i=0
+while [ $i -lt "$students" ]; do
+	u=$((2001 + i % 3)); h=$tmp/home/s$i; mkdir -p "$h"; echo $u >"$tmp/uid$i"; cp "kernels/$stage.cu" "$h/mine.cu"; i=$((i + 1))
+done
+as 2001 env HOME="$tmp/home/s0" XDG_CACHE_HOME="$tmp/home/s0/cache" "$bin" run "$stage" --reps 5 --no-counters >"$tmp/warm" 2>&1 || true
+i=0; while [ $i -lt "$students" ]; do
+	[ $i -gt 0 ] && cp -r "$tmp/home/s0/cache" "$tmp/home/s$i/" 2>/dev/null
+	chown -R "$(cat "$tmp/uid$i")" "$tmp/home/s$i"; chmod 700 "$tmp/home/s$i"; i=$((i + 1))
+done
+
+# The hostile user: the hog on every GPU, FIFOs in the results folder, a forged pass.
+hog0=$(date +%s%N)
+for g in $uuids; do
+	setpriv --reuid=2004 --regid=2004 --clear-groups "$tmp/probe" hog "$g" 100000 >/dev/null 2>"$tmp/hog-$g.err" &
+	hogs="$hogs $!"
+done
+sleep 1
+res=$tmp/course/results
+planted=0
+for n in alice bob carol uid-2001 uid-2002 uid-2003 zz-report; do
+	for u in 2001 2002 2003; do as 2004 mkfifo "$res/$u-$n.jsonl" 2>/dev/null && planted=$((planted + 1)); done
+done
+as 2004 mkfifo "$res/zz.jsonl" 2>/dev/null && planted=$((planted + 1))
+mh=$tmp/home/mallory; mkdir -p "$mh"; chown 2004 "$mh"; chmod 700 "$mh"
+as 2004 env HOME="$mh" XDG_CACHE_HOME="$mh/cache" XDG_STATE_HOME="$mh/state" CUDACLIMB_WORK="$mh/work" \
+	timeout 600 "$bin" --course "$tmp/course" try "$stage" --reps 10 --no-counters --timeout 60 >"$mh/try.log" 2>&1 &
+mtry=$!
+
+learner() {   # learner I: RUNS timed runs, and for the first of each user a try in the course
+	h=$tmp/home/s$1; u=$(cat "$tmp/uid$1")
+	k=0
+	while [ $k -lt "$runs" ]; do
+		s0=$(date +%s%N)
+		as "$u" env HOME="$h" XDG_CACHE_HOME="$h/cache" XDG_STATE_HOME="$h/state" \
+			timeout 900 "$bin" run "$stage" --reps 20 --no-counters >>"$h/log" 2>&1
+		echo "exit $? $(( ($(date +%s%N) - s0) / 1000000 ))" >>"$h/log"
+		k=$((k + 1))
+	done
+	if [ "$1" -lt 3 ]; then
+		as "$u" env HOME="$h" XDG_CACHE_HOME="$h/cache" XDG_STATE_HOME="$h/state" CUDACLIMB_WORK="$h/work" \
+			timeout 900 "$bin" --course "$tmp/course" try "$stage" "$h/mine.cu" --reps 20 --no-counters --timeout 60 >>"$h/log" 2>&1
+		echo "try $?" >>"$h/log"
+	fi
+}
+t0=$(date +%s%N)
+pids=""
+i=0; while [ $i -lt "$students" ]; do learner $i & pids="$pids $!"; i=$((i + 1)); done
+for p in $pids; do wait "$p"; done
+t1=$(date +%s%N)
+wall=$(( (t1 - t0) / 1000000 ))
+wait $mtry 2>/dev/null
+
+done_runs=$(cat "$tmp"/home/s*/log | grep -c '^exit 0 ')
+bad_runs=$(cat "$tmp"/home/s*/log | grep -c '^exit [^0]')
+[ "$done_runs" = $((students * runs)) ] && [ "$bad_runs" = 0 ] && pass "lab hostile: every honest run finished ($done_runs of $((students * runs)))" \
+	|| { fail "lab hostile: $done_runs of $((students * runs)) runs finished, $bad_runs failed; one log:"; grep -l '^exit [^0]' "$tmp"/home/s*/log | head -1 | xargs tail -8 2>/dev/null | sed 's/^/    /'; }
+tries=$(cat "$tmp"/home/s*/log | grep -c '^try [01]$')
+[ "$tries" = 3 ] && pass "lab hostile: the three course tries finished despite the FIFOs ($planted planted)" || fail "lab hostile: $tries of 3 course tries finished"
+passed_note=$(cat "$tmp"/home/s*/log | grep -o "[^ ]*'s run has held the GPU for [0-9]* s, past the cap of [0-9]* s: passed over" | sort -t' ' -k7 -n | head -1)
+after=$(printf '%s' "$passed_note" | sed -n 's/.*for \([0-9]*\) s, past.*/\1/p')
+[ -n "$after" ] && [ "$after" -le $((cap + 10)) ] && pass "lab hostile: the hog is passed over after $after s (cap $cap s): $passed_note" \
+	|| fail "lab hostile: the hog was not passed over within the cap ('$passed_note')"
+
+python3 - "$CUDACLIMB_QUEUE_TRACE" "$tmp/summary" <<'PY'
+import sys
+lines = [l.split() for l in open(sys.argv[1]) if l.startswith("run ")]
+runs = [(int(f[1]), int(f[2]), int(f[3]), f[5], f[6] if len(f) > 6 else "-") for f in lines]
+out = open(sys.argv[2], "w")
+bad = 0
+for g in sorted(set(r[4] for r in runs)):
+    mine = sorted((r for r in runs if r[4] == g), key=lambda r: r[1])
+    ov = sum(1 for a, b in zip(mine, mine[1:]) if b[1] < a[2])
+    bad += ov
+    out.write("GPU %-16s %4d holds %4d overlapping\n" % (g[:16], len(mine), ov))
+waits = [(r[1] - r[0]) / 1e9 for r in runs] or [0]
+out.write("longest wait %.1f s\n" % max(waits))
+print("%s lab hostile: no two holds on one GPU overlap (%d holds traced, %d overlapping)" % ("PASS" if bad == 0 and runs else "FAIL", len(runs), bad))
+PY
+
+# The instructor's report, verified: bounded, and the forged pass refuted.
+for f in $(ls "$res" 2>/dev/null | grep '^2004-'); do
+	sed -i 's/"passed": *false/"passed": true/g; s/"kind": *"[a-z_ ]*"/"kind": "passed"/g' "$res/$f" 2>/dev/null
+done
+forged=$(grep -l '"passed": *true' "$res"/2004-* 2>/dev/null | head -1)
+r0=$(date +%s%N)
+timeout "$bound" "$bin" report "$tmp/course" --json --verify >"$tmp/report.json" 2>"$tmp/report.err"; rc=$?
+rs=$(( ($(date +%s%N) - r0) / 1000000000 ))
+if grep -qi "unknown option\|unrecognized option\|--verify" "$tmp/report.err" && [ $rc = 2 ]; then
+	skip "lab hostile: report --verify is not in this build ($(head -1 "$tmp/report.err"))"; verdict="skipped"
+elif [ $rc = 124 ]; then
+	fail "lab hostile: report --json --verify did not finish within $bound s"; verdict="hung"
+elif [ -z "$forged" ]; then
+	fail "lab hostile: no forged record to check (mallory's try: $(tail -2 "$mh/try.log"))"; verdict="no forgery"
+else
+	[ $rc -le 1 ] && pass "lab hostile: report --json --verify finished in $rs s (bound $bound s, exit $rc)" || fail "lab hostile: report --verify exit $rc: $(head -3 "$tmp/report.err")"
+	verdict=$(python3 - "$tmp/report.json" <<'PY'
+import json, sys
+try:
+    d = json.load(open(sys.argv[1]))
+except Exception as e:
+    print("unreadable: %s" % e); sys.exit()
+def cells(x):
+    if isinstance(x, dict):
+        if "verified" in x: yield x
+        for v in x.values(): yield from cells(v)
+    elif isinstance(x, list):
+        for v in x: yield from cells(v)
+st = [s for s in d.get("students", []) if s.get("uid") == 2004]
+v = [c.get("verified") for s in st for c in cells(s)]
+print("refuted" if "refuted" in v else "not refuted: %s" % (v or "no cell for uid 2004"))
+PY
+)
+	[ "$verdict" = refuted ] && pass "lab hostile: the forged pass is marked \"verified\": \"refuted\"" || fail "lab hostile: the forged pass: $verdict"
+fi
+
+echo "lab hostile: summary"
+printf '  %-22s %s\n' "students" "$students as 3 users, $runs runs each of $stage; hostile uid 2004"
+printf '  %-22s %s\n' "runs finished" "$done_runs of $((students * runs)) ($bad_runs failed)"
+printf '  %-22s %s\n' "wall time" "$((wall / 1000)).$((wall % 1000 / 100)) s"
+printf '  %-22s %s\n' "GPUs" "$ngpu"
+sed 's/^/  /' "$tmp/summary"
+printf '  %-22s %s\n' "hog passed over after" "${after:-?} s (cap $cap s)"
+printf '  %-22s %s\n' "FIFOs planted" "$planted"
+printf '  %-22s %s\n' "report --verify" "$verdict (${rs:-?} s)"
