@@ -191,6 +191,8 @@ static unsigned tunable_key(tui_app *a, int ch)
 		case 27: stage_edit_cancel(m); break;
 		case '\n': case '\r': case KEY_ENTER: stage_edit_commit(m, a->now); break;
 		case KEY_BACKSPACE: case 127: case 8: stage_edit_backspace(m); break;
+		case KEY_LEFT: stage_step(m, -1, a->now); break;    /* on from the value typed or refused */
+		case KEY_RIGHT: stage_step(m, +1, a->now); break;
 		default: stage_edit_char(m, ch); break;
 		}
 		return TUI_REDRAW;
