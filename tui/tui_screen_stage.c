@@ -476,10 +476,10 @@ static int stage_hints(tui_app *a, const char *const **pairs)
 	/* "? help" is added by the loop, always; what does not fit at the right goes, so the keys that
 	 * matter most (run, the next stage, reading, back) come first */
 	static const char *const tun[] = { "\u2190\u2192", "value", "0-9", "type", "Tab", "pane",
-		"r", "run", "n/p", "stage", "o", "read", "Esc", "back", "v", "PTX/SASS", "d", "diff", "H", "hotspots", "z", "zoom",
+		"r", "run", "n/p", "stage", "o", "read", "z", "zoom", "Esc", "back", "v", "PTX/SASS", "d", "diff", "H", "hotspots",
 		"l", "live", "s", "sweep", "a", "ladder", "f", "roofline", "t", "timeline" };
 	static const char *const tun_ascii[] = { "<-/->", "value", "0-9", "type", "Tab", "pane",
-		"r", "run", "n/p", "stage", "o", "read", "Esc", "back", "v", "PTX/SASS", "d", "diff", "H", "hotspots", "z", "zoom",
+		"r", "run", "n/p", "stage", "o", "read", "z", "zoom", "Esc", "back", "v", "PTX/SASS", "d", "diff", "H", "hotspots",
 		"l", "live", "s", "sweep", "a", "ladder", "f", "roofline", "t", "timeline" };
 	static const char *const reading[] = { "\u2191\u2193 PgUp/PgDn", "scroll", "n/p", "stage", "r", "run", "o/Esc", "leave" };
 	static const char *const reading_ascii[] = { "Up/Dn PgUp/PgDn", "scroll", "n/p", "stage", "r", "run", "o/Esc", "leave" };
