@@ -29,6 +29,13 @@ static tui_role delta_text(char *d, size_t len, double now, double old, int high
 	return now == old ? ROLE_DIM : better ? ROLE_GOOD : ROLE_BAD;
 }
 
+/* Whether the last result shown is of other values than the stage has now. */
+static int stale(const tui_stage *m)
+{
+	const stage_slot *sl = &m->slots[m->cur];
+	return sl->have_last && sl->last.settings[0] && sl->last_key != stage_values_key(m, m->cur);
+}
+
 static void phase_line(tui_app *a, int y, int x, int w)
 {
 	const tui_stage *m = a->m;
@@ -41,6 +48,8 @@ static void phase_line(tui_app *a, int y, int x, int w)
 			widget_printfc(y, x, w, theme_attr(role), "%s (%ds)", m->note, secs);
 		else
 			widget_printfc(y, x, w, theme_attr(role), "%s%s %ds", what[m->phase], theme_glyphs()->ellipsis, secs);
+	} else if (stale(m)) {                /* results of other values than those shown */
+		widget_printfc(y, x, w, theme_attr(ROLE_WARN) | A_BOLD, "from %s: stale", m->slots[m->cur].last.settings);
 	} else if (!m->can_run) {
 		const char *why = a->dev->why;
 		if (!strncmp(why, "no GPU: ", 8)) why += 8;
@@ -253,6 +262,10 @@ static int claims_line(tui_app *a, const run_result *r, int y, int x, int w)
 	int n = claims_check(m->l, m->cur, &runs, o, 32), c[CLAIM_STATE_COUNT];
 	claims_count(o, n, c);
 	widget_text(y, x, LABEL, "claims", theme_attr(ROLE_HEADING));
+	if (!stage_timed(r)) {                /* compiled only: nothing to judge yet, nothing failed */
+		widget_printfc(y, x + LABEL, w - LABEL, theme_attr(ROLE_DIM), "%d to check (no run yet)", n);
+		return 1;
+	}
 	for (int i = 0; i < n; i++) {
 		if (o[i].state != CLAIM_CONTRADICTED) continue;
 		char more[32] = "";

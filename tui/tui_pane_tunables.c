@@ -51,29 +51,50 @@ int pane_tunables_row_at(const tui_app *a, tui_rect r, int y)
 	return line == fp - 1 ? -1 : nt + line - fp;
 }
 
-/* The allowed values of t, the current one stressed, or "lo..hi (n values)" when they do not fit. */
+/* Width of values lo..hi of t written with a space between them, and an ellipsis at a cut end. */
+static int span_width(const lesson_tunable *t, int lo, int hi)
+{
+	char buf[32];
+	int n = (lo > 0) + (hi < t->nvalues - 1);
+	for (int i = lo; i <= hi; i++)
+		n += snprintf(buf, sizeof buf, "%" PRId64, t->values[i]) + (i > lo);
+	return n;
+}
+
+/* The allowed values of t, the current one stressed: all of them, else those around the current
+ * one with an ellipsis where the set goes on ("…128 256 512…"), else "one of N". Never "lo..hi":
+ * only the values listed are allowed. */
 static void draw_values(int y, int x, int w, const lesson_tunable *t, int64_t cur, unsigned at)
 {
 	char buf[48];
-	int total = 0;
+	const char *ell = theme_glyphs()->ellipsis;
+	unsigned dim = at ? at : theme_attr(ROLE_DIM);
 	if (t->nvalues == 0)
 		return;
-	for (int i = 0; i < t->nvalues && total <= w; i++)
-		total += snprintf(buf, sizeof buf, "%" PRId64, t->values[i]) + (i > 0);
-	if (total > w) {
-		int n = snprintf(buf, sizeof buf, "%" PRId64 "..%" PRId64 " (%d values)", t->values[0],
-		                 t->values[t->nvalues - 1], t->nvalues);
-		if (n > w)
-			snprintf(buf, sizeof buf, "%" PRId64 "..%" PRId64, t->values[0], t->values[t->nvalues - 1]);
-		widget_text(y, x, w, buf, at ? at : theme_attr(ROLE_DIM));
-		return;
+	int c = 0, lo = 0, hi = t->nvalues - 1;
+	if (span_width(t, lo, hi) > w) {
+		while (c < t->nvalues - 1 && t->values[c] < cur) c++;
+		lo = hi = c;
+		for (int grew = 1; grew;) {          /* one more value on each side while they fit */
+			grew = 0;
+			if (hi < t->nvalues - 1 && span_width(t, lo, hi + 1) <= w) { hi++; grew = 1; }
+			if (lo > 0 && span_width(t, lo - 1, hi) <= w) { lo--; grew = 1; }
+		}
+		if (span_width(t, lo, hi) > w || hi == lo) {
+			snprintf(buf, sizeof buf, "one of %d", t->nvalues);
+			widget_text(y, x, w, buf, dim);
+			return;
+		}
 	}
-	for (int i = 0, c = 0; i < t->nvalues; i++) {
+	c = lo > 0 ? widget_text(y, x, w, ell, dim) : 0;
+	for (int i = lo; i <= hi; i++) {
 		snprintf(buf, sizeof buf, "%" PRId64, t->values[i]);
-		unsigned va = t->values[i] == cur ? (at | A_BOLD | A_UNDERLINE) : at ? at : theme_attr(ROLE_DIM);
+		unsigned va = t->values[i] == cur ? (at | A_BOLD | A_UNDERLINE) : dim;
+		if (i > lo) c += widget_text(y, x + c, w - c, " ", at);
 		c += widget_text(y, x + c, w - c, buf, va);
-		c += widget_text(y, x + c, w - c, " ", at);
 	}
+	if (hi < t->nvalues - 1)
+		widget_text(y, x + c, w - c, ell, dim);
 }
 
 /* Column widths: names across both parts; values per part, wide enough for the typed text. */

@@ -27,16 +27,29 @@ static int list_height(const tui_app *a)
 /* Columns of a lesson row after the title. */
 enum { COL_NUM = 5, COL_STAGES = 12, COL_GLYPHS = 11, COL_DONE = 11, COL_BEST = 20 };
 
-static int title_width(int w)
+/* Whether any lesson has a best result saved: else the "best" column gives its room to the titles. */
+static int any_best(tui_app *a)
 {
-	int t = w - COL_NUM - COL_STAGES - COL_GLYPHS - COL_DONE - COL_BEST;
+	for (int i = 0; i < a->ls->count; i++) {
+		const lesson *l = a->ls->items[i];
+		score_metric sm = app_lesson_metric(a, i);
+		for (int s = 0; s < l->nstages; s++)
+			if (progress_best(progress_get(&a->state, l->id, l->stages[s].id), sm) > 0)
+				return 1;
+	}
+	return 0;
+}
+
+static int title_width(tui_app *a, int w)
+{
+	int t = w - COL_NUM - COL_STAGES - COL_GLYPHS - COL_DONE - (any_best(a) ? COL_BEST : 0);
 	return t < 16 ? 16 : t;
 }
 
 static void draw_row(tui_app *a, int y, int x, int w, int i)
 {
 	const lesson *l = a->ls->items[i];
-	int sel = i == a->lv.sel, passed = 0, tw = title_width(w);
+	int sel = i == a->lv.sel, passed = 0, tw = title_width(a, w);
 	unsigned at = sel ? theme_attr(ROLE_SELECT) : 0;
 	char buf[128];
 	widget_clear(y, x, w, at);
@@ -120,7 +133,7 @@ static void lessons_draw(tui_app *a)
 		              ls->root ? ls->root : "?");
 	} else {
 		int rows = lh - 3;
-		widget_printf(top + 1, 1, w - 2, theme_attr(ROLE_DIM), "%*s%-*s%*s%s", COL_NUM, "", title_width(w - 2),
+		widget_printf(top + 1, 1, w - 2, theme_attr(ROLE_DIM), "%*s%-*s%*s%s", COL_NUM, "", title_width(a, w - 2),
 		              "Lesson", COL_STAGES, "", "Progress");
 		for (int i = a->lv.top; i < ls->count && i < a->lv.top + rows; i++)
 			draw_row(a, top + 2 + i - a->lv.top, 1, w - 2, i);

@@ -101,8 +101,13 @@ static void layout(tui_app *a)
 	int lw = W * 2 / 5;
 	lw = lw < 32 ? 32 : lw > 60 ? 60 : lw;
 	int th = pane_tunables_lines(a->m) + 4, lh = a->m->l->nstages + 4, emin = H / 4 > 5 ? H / 4 : 5;
+	/* Narrow (below 100 columns) the left column is stacked by the focus: the explanation keeps 8
+	 * lines of text unless the tunables or the ladder have the focus, which then take the room. */
+	int stacked = W < 100 && v->focus != PANE_TUNABLES && v->focus != PANE_LADDER;
+	if (stacked && emin < 10) emin = 10;
 	if (th < 5) th = 5;
 	int eh = H - th - lh;
+	while (stacked && eh < emin && th > 7) { th--; eh++; }
 	while (eh < emin && th > TUN_MIN) { th--; eh++; }
 	while (eh < emin && lh > 5) { lh--; eh++; }
 	while (eh < emin && th > 5) { th--; eh++; }
@@ -191,6 +196,8 @@ static unsigned tunable_key(tui_app *a, int ch)
 		case 27: stage_edit_cancel(m); break;
 		case '\n': case '\r': case KEY_ENTER: stage_edit_commit(m, a->now); break;
 		case KEY_BACKSPACE: case 127: case 8: stage_edit_backspace(m); break;
+		case KEY_LEFT: stage_step(m, -1, a->now); break;    /* on from the value typed or refused */
+		case KEY_RIGHT: stage_step(m, +1, a->now); break;
 		default: stage_edit_char(m, ch); break;
 		}
 		return TUI_REDRAW;
@@ -466,13 +473,14 @@ static unsigned stage_key(tui_app *a, int ch)
 
 static int stage_hints(tui_app *a, const char *const **pairs)
 {
-	/* "? help" is added by the loop, always; what does not fit at the right goes */
+	/* "? help" is added by the loop, always; what does not fit at the right goes, so the keys that
+	 * matter most (run, the next stage, reading, back) come first */
 	static const char *const tun[] = { "\u2190\u2192", "value", "0-9", "type", "Tab", "pane",
-		"r", "run", "d", "diff", "v", "PTX/SASS", "H", "hotspots", "o", "read", "z", "zoom", "l", "live", "s", "sweep", "a", "ladder",
-		"f", "roofline", "t", "timeline", "n/p", "stage", "Esc", "back" };
+		"r", "run", "n/p", "stage", "o", "read", "z", "zoom", "Esc", "back", "v", "PTX/SASS", "d", "diff", "H", "hotspots",
+		"l", "live", "s", "sweep", "a", "ladder", "f", "roofline", "t", "timeline" };
 	static const char *const tun_ascii[] = { "<-/->", "value", "0-9", "type", "Tab", "pane",
-		"r", "run", "d", "diff", "v", "PTX/SASS", "H", "hotspots", "o", "read", "z", "zoom", "l", "live", "s", "sweep", "a", "ladder",
-		"f", "roofline", "t", "timeline", "n/p", "stage", "Esc", "back" };
+		"r", "run", "n/p", "stage", "o", "read", "z", "zoom", "Esc", "back", "v", "PTX/SASS", "d", "diff", "H", "hotspots",
+		"l", "live", "s", "sweep", "a", "ladder", "f", "roofline", "t", "timeline" };
 	static const char *const reading[] = { "\u2191\u2193 PgUp/PgDn", "scroll", "n/p", "stage", "r", "run", "o/Esc", "leave" };
 	static const char *const reading_ascii[] = { "Up/Dn PgUp/PgDn", "scroll", "n/p", "stage", "r", "run", "o/Esc", "leave" };
 	static const char *const ladder[] = { "\u2191\u2193", "stage", "Enter", "open", "Tab", "pane", "r", "run",

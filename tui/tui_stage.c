@@ -54,6 +54,34 @@ int stage_check(const tui_stage *m, int s, int ot, const char *ov, char *err, si
 	return plan_check(m->l, s, sets, n, &m->pdev, name, value, err, len);
 }
 
+/* Saved values of stage s that the plan refuses together (a lesson's constraint changed, or a file
+ * written by an older version): the saved tunable whose default makes them fine again goes back to
+ * its default, in the state too, and msg says so in one line. When the defaults are refused as
+ * well, the values stay: the reason is not what was saved. */
+static void drop_refused(tui_stage *m, int s)
+{
+	const lesson_stage *st = &m->l->stages[s];
+	int64_t *tv = m->slots[s].tv;
+	char why[400], err[400], v[32];
+	if (st->ntunables == 0 || stage_check(m, s, -1, "", why, sizeof why, NULL) == 0)
+		return;
+	for (int t = 0; t < st->ntunables; t++) {
+		int64_t old = tv[t];
+		if (old == st->tunables[t].def)
+			continue;
+		tv[t] = st->tunables[t].def;
+		if (stage_check(m, s, -1, "", err, sizeof err, NULL) == 0) {
+			snprintf(v, sizeof v, "%" PRId64, tv[t]);
+			tui_state_set_setting(m->state, m->l->id, st->id, st->tunables[t].name, v);
+			if (!m->msg[0])
+				snprintf(m->msg, sizeof m->msg, "saved %s=%" PRId64 " of %s ignored (now refused: %s); %s",
+				         st->tunables[t].name, old, st->id, why, v);
+			return;
+		}
+		tv[t] = old;
+	}
+}
+
 tui_stage *stage_new(engine *e, const lesson *l, const device_info *dev, tui_state *state)
 {
 	if (l->nstages <= 0) return NULL;
@@ -85,6 +113,8 @@ tui_stage *stage_new(engine *e, const lesson *l, const device_info *dev, tui_sta
 			sl->tv[t] = saved && plan_tunable_value(st, t, &m->pdev, saved, &v, err, sizeof err) == 0 ? v : st->tunables[t].def;
 		}
 	}
+	for (int s = 0; s < l->nstages; s++)
+		drop_refused(m, s);
 	m->metric = engine_score_metric(e, l);   /* as the CLI scores it */
 	return m;
 }
@@ -170,21 +200,39 @@ static void step_param(tui_stage *m, int i, int delta, double now)
 void stage_step(tui_stage *m, int delta, double now)
 {
 	const lesson_stage *st = cur_stage(m);
-	if (m->editing) return;
-	if (stage_row_param(m, m->sel) >= 0) {
-		step_param(m, stage_row_param(m, m->sel), delta, now);
+	int param = stage_row_param(m, m->sel);
+	if (m->editing && param >= 0) return;
+	if (param >= 0) {
+		step_param(m, param, delta, now);
 		return;
 	}
 	if (st->ntunables == 0) return;
 	const lesson_tunable *t = &st->tunables[m->sel];
-	int64_t *v = &m->slots[m->cur].tv[m->sel];
+	int64_t from = m->slots[m->cur].tv[m->sel];
+	if (m->editing) {                    /* from the refused value left in the edit field */
+		char *end;
+		long long e = strtoll(m->edit, &end, 10);
+		if (!m->edit[0] || *end) return;
+		from = e;
+	}
 	int i = 0;
-	while (i < t->nvalues - 1 && t->values[i] < *v) i++;
+	while (i < t->nvalues - 1 && t->values[i] < from) i++;
 	i += delta;
 	if (i < 0) i = 0;
 	if (i >= t->nvalues) i = t->nvalues - 1;
-	if (t->nvalues == 0 || t->values[i] == *v) return;
-	*v = t->values[i];
+	if (t->nvalues == 0 || t->values[i] == from) return;
+	char text[32];
+	snprintf(text, sizeof text, "%" PRId64, t->values[i]);
+	if (stage_check(m, m->cur, m->sel, text, m->problem, sizeof m->problem, NULL) != 0) {
+		/* refused: it stays in the edit field with its reason, never in the stage's values */
+		m->editing = 1;
+		snprintf(m->edit, sizeof m->edit, "%s", text);
+		snprintf(m->msg, sizeof m->msg, "%s", m->problem);
+		return;
+	}
+	m->editing = 0;
+	m->edit[0] = 0;
+	m->slots[m->cur].tv[m->sel] = t->values[i];
 	changed(m, now);
 }
 

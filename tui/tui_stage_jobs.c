@@ -216,6 +216,14 @@ static void finished(tui_stage *m, const stage_job *j, const run_result *r, doub
 		return;
 	}
 	stage_slot *sl = &m->slots[j->stage];
+	if (m->replay && r->status == RUN_NO_GPU && sl->have_last) {
+		/* values the recording lacks: no what-if without a GPU; the recorded result stays (marked
+		 * stale in the measurements pane) and the ladder keeps it */
+		snprintf(m->msg, sizeof m->msg, "a what-if needs a GPU; this is a replay, and %s is not in the recording",
+		         j->stage == m->cur ? "this setting" : "that stage's setting");
+		if (j->id == m->run_job) m->run_job = 0;
+		return;
+	}
 	if (sl->have_last && stage_timed(&sl->last)) {
 		run_result_clear(&sl->prev);
 		sl->prev = sl->last;            /* moves the log too */

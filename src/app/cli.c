@@ -637,6 +637,8 @@ static int run_stages(cli *c, engine *e, const lesson *l, const int *which, int 
 		int ce = st == RUN_UNSUPPORTED || (bench && c->eo.replay_path && st == RUN_NO_GPU) ? EXIT_OK : status_exit(st);
 		if (ce > code) code = ce;
 		if (!c->json) report_row(stdout, l, m, &rs[i], i == 0, n > 1 && stages[0] == -1 ? &rs[0] : NULL);
+		if (!c->json && c->eo.replay_path && !strncmp(rs[i].message, "recorded at ", 12))   /* not what was asked */
+			printf("  %s: %s\n", stages[i] >= 0 ? l->stages[stages[i]].id : "baseline", rs[i].message);
 	}
 	if (unrecorded && !answered && EXIT_NO_GPU > code) code = EXIT_NO_GPU;
 	json_hotspots = c->hotspots && !bench;

@@ -529,6 +529,16 @@ void report_check_row(FILE *f, const char *arch, const lesson *l, const run_resu
 	if (r->status == RUN_COMPILE_ERROR && r->log) fput_clean(f, r->log);
 }
 
+/* One peak of the device: its value and where it comes from, or "not recorded" when a recording
+ * (--replay) or an older file has neither, rather than "0.0 GB/s ()". */
+static void peak_line(FILE *f, const char *label, double v, const char *unit, const char *src)
+{
+	if (v <= 0 && !src[0]) { fprintf(f, "  %s not recorded\n", label); return; }
+	fprintf(f, "  %s%8.1f %s  (", label, v, unit);
+	fput_clean(f, src);
+	fputs(")\n", f);
+}
+
 void report_device(FILE *f, const device_info *d)
 {
 	if (!d->present) { fput_clean(f, d->why); fputc('\n', f); return; }
@@ -540,15 +550,15 @@ void report_device(FILE *f, const device_info *d)
 	fprintf(f, "  limits: %d threads/block, %d threads/SM, %d blocks/SM, %d registers/SM, %lld bytes shared/block (opt-in), %lld shared/SM\n",
 	        d->max_threads_per_block, d->max_threads_per_sm, d->max_blocks_per_sm, d->regs_per_sm, (long long)d->smem_per_block_optin,
 	        (long long)d->smem_per_sm);
-	fprintf(f, "  DRAM bandwidth, theoretical: %8.1f GB/s  (%s)\n", d->bw_theoretical_gbps, d->bw_theoretical_src);
-	fprintf(f, "  DRAM bandwidth, copy:        %8.1f GB/s  (%s)\n", d->bw_attainable_gbps, d->bw_attainable_src);
-	fprintf(f, "  DRAM bandwidth, read:        %8.1f GB/s  (%s)\n", d->bw_read_gbps, d->bw_read_src);
-	fprintf(f, "  FP32:                        %8.1f GFLOP/s  (%s)\n", d->fp32_gflops, d->fp32_src);
-	fprintf(f, "  BF16 tensor cores:           %8.1f GFLOP/s  (%s)\n", d->bf16_tensor_gflops, d->tensor_src);
-	fprintf(f, "  FP16 tensor cores:           %8.1f GFLOP/s  (%s)\n", d->fp16_tensor_gflops, d->fp16_src);
-	fprintf(f, "  TF32 tensor cores:           %8.1f GFLOP/s  (%s)\n", d->tf32_tensor_gflops, d->tf32_src);
-	fprintf(f, "  FP8 tensor cores:            %8.1f GFLOP/s  (%s)\n", d->fp8_tensor_gflops, d->fp8_src);
-	fprintf(f, "  FP64 (FMA units):            %8.1f GFLOP/s  (%s)\n", d->fp64_gflops, d->fp64_src);
+	peak_line(f, "DRAM bandwidth, theoretical: ", d->bw_theoretical_gbps, "GB/s", d->bw_theoretical_src);
+	peak_line(f, "DRAM bandwidth, copy:        ", d->bw_attainable_gbps, "GB/s", d->bw_attainable_src);
+	peak_line(f, "DRAM bandwidth, read:        ", d->bw_read_gbps, "GB/s", d->bw_read_src);
+	peak_line(f, "FP32:                        ", d->fp32_gflops, "GFLOP/s", d->fp32_src);
+	peak_line(f, "BF16 tensor cores:           ", d->bf16_tensor_gflops, "GFLOP/s", d->tensor_src);
+	peak_line(f, "FP16 tensor cores:           ", d->fp16_tensor_gflops, "GFLOP/s", d->fp16_src);
+	peak_line(f, "TF32 tensor cores:           ", d->tf32_tensor_gflops, "GFLOP/s", d->tf32_src);
+	peak_line(f, "FP8 tensor cores:            ", d->fp8_tensor_gflops, "GFLOP/s", d->fp8_src);
+	peak_line(f, "FP64 (FMA units):            ", d->fp64_gflops, "GFLOP/s", d->fp64_src);
 	fprintf(f, "  driver %d, runtime %d\n", d->driver_version, d->runtime_version);
 	if (d->why[0]) { fputs("  ", f); fput_clean(f, d->why); fputc('\n', f); }   /* how the GPU was chosen */
 }

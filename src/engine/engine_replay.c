@@ -157,6 +157,23 @@ static int record_agrees(const run_result *x, const char *const *names, int nnam
 	return 1;
 }
 
+/* "recorded at n=67108864; asked n=268435456": the values the record has that the plan does not
+ * (a record found by the settings the job named, the others left at defaults that differ). */
+static void differs(const run_result *x, const plan *p, char *out, size_t n)
+{
+	char rec[256] = "", ask[256] = "", mine[48];
+	size_t len;
+	const char *v;
+	for (int i = 0; i < p->nvars; i++) {
+		if (!(v = recorded(x->settings, p->vars[i].name, &len)) || same_value(v, len, p->vars[i].v)) continue;
+		expr_format(p->vars[i].v, mine, sizeof mine);
+		size_t a = strlen(rec), b = strlen(ask);
+		strfmt(rec + a, sizeof rec - a, "%s%s=%.*s", a ? " " : "", p->vars[i].name, (int)len, v);
+		strfmt(ask + b, sizeof ask - b, "%s%s=%s", b ? " " : "", p->vars[i].name, mine);
+	}
+	if (rec[0]) strfmt(out, n, "recorded at %s; asked %s", rec, ask);
+}
+
 int replay_find(const replay *rp, const char *lesson_id, const char *stage_id, const char *const *names, int nnames, const plan *p,
                 run_result *r)
 {
@@ -170,6 +187,7 @@ int replay_find(const replay *rp, const char *lesson_id, const char *stage_id, c
 	free(r->log);
 	free(r->hotspots);
 	run_result_copy(r, found);
+	if (!record_agrees(found, names, nnames, p, 1)) differs(found, p, r->message, sizeof r->message);
 	return 0;
 }
 

@@ -34,3 +34,18 @@ expect "replay: the diagnosis is still shown (an older file's \"warn\" read as w
 expect "replay: a stage newer than the recording is shown as not in it" 0 "^tf32x3: this run is not in the replay file$" $B --replay tests/cli/fixtures/replay-sgemm.json bench sgemm
 expect "replay: ... and the recorded stages still rank" 0 "^Fastest stage: warptile at 30\.4 TFLOP/s" $B --replay tests/cli/fixtures/replay-sgemm.json bench sgemm
 expect "replay: a bench with no stage recorded still exits 3" 3 "not in the replay file" $B --replay tests/cli/fixtures/replay-sgemm.json bench bandwidth
+# Replay shows only what was recorded (issue #31 item 5): a record found at other settings than asked
+# says so, and the device's fields the recording lacks read "not recorded", not "0.0 GB/s ()".
+RR=tests/fixtures/recorded/h100-7092b07-reduction.json
+expect_not() {
+	name=$1 want=$2 pat=$3; shift 3
+	out=$("$@" 2>&1); got=$?
+	if [ "$got" != "$want" ]; then fail "$name: exit $got, expected $want"; return; fi
+	if printf '%s\n' "$out" | grep -Eq -- "$pat"; then fail "$name: output has /$pat/"; printf '%s\n' "$out" | grep -E -- "$pat" | head -5 | sed 's/^/    /'; return; fi
+	pass "$name"
+}
+expect "replay: a record at other settings says so" 0 "reduce0: recorded at n=67108864; asked n=268435456" $B --replay $RR run reduction/reduce0
+expect "replay: ... and not when it is what was asked" 0 "^reduce0 " $B --replay $RR run reduction/reduce0 --set n=67108864
+expect_not "replay: ... no such line then" 0 "recorded at" $B --replay $RR run reduction/reduce0 --set n=67108864
+expect "replay: a device field not recorded says so" 0 "DRAM bandwidth, read: +not recorded" $B --replay $RR device
+expect_not "replay: no empty source in parentheses" 0 "GB/s  \(\)|GFLOP/s  \(\)" $B --replay $RR device
