@@ -727,7 +727,7 @@ static void test_structure_errors(void **state)
 	expect_error(HEAD STAGE "    launches:\n      - { library: memcpy, args: { dst: z, src: x, bytes: n, count: 3 } }\n",
 	             "t.yaml:18:62: library memcpy takes no argument 'count'");
 	expect_error(HEAD STAGE "    launches:\n      - { library: memcpy, args: { dst: z, src: x, dst: x, bytes: n } }\n",
-	             "t.yaml:18:52: library memcpy: argument 'dst' twice");
+	             "t.yaml:18:52: duplicate key 'dst' (first at line 18)");
 	expect_error(HEAD STAGE "    launches:\n      - { library: memcpy, args: { dst: z, src: x, bytes: nope } }\n",
 	             "t.yaml:18:59: unknown name 'nope'");
 	expect_error(HEAD STAGE "    launches:\n      - { library: memcpy, grid: 1, args: { dst: z, src: x, bytes: n } }\n",
@@ -753,7 +753,7 @@ static void test_structure_errors(void **state)
 	             "t.yaml:8:14: unknown type 'f16x' (expected f32, f64, f16, bf16, i32, u32, i64, u64, i8 or u8)");
 	expect_error("lesson: T-1\ntitle: T\nsummary: s\nparams:\n" PARAM XBUF ZBUF MODEL STAGE LAUNCH, "t.yaml:1:9: lesson id 'T-1' may use only a-z, 0-9 and _");
 	expect_error(PRE PARAM "  n: { default: 2 }\n" XBUF ZBUF MODEL STAGE LAUNCH,
-	             "t.yaml:6:3: parameter 'n' is declared twice or hides a device value");
+	             "t.yaml:6:3: duplicate key 'n' (first at line 5)");
 	expect_error(PRE "  sm_count: { default: 1 }\n" XBUF ZBUF MODEL STAGE LAUNCH,
 	             "t.yaml:5:3: parameter 'sm_count' is declared twice or hides a device value");
 	expect_error(PRE "  n: { default: 1, type: i32 }\n" XBUF ZBUF MODEL STAGE LAUNCH,
@@ -895,7 +895,7 @@ static void test_exercise(void **state)
 	expect_tree_error(EX_PRE "      start: k.cu\n      sizes: { n: 5 }\n", "21:14: sizes must be a list");
 	expect_tree_error(EX_PRE "      start: k.cu\n      sizes: [5]\n", "21:15: a size is a mapping");
 	expect_tree_error(EX_PRE "      start: k.cu\n      sizes: [{ m: 5 }]\n", "21:17: 'm' is not a parameter of this lesson");
-	expect_tree_error(EX_PRE "      start: k.cu\n      sizes: [{ n: 5, n: 6 }]\n", "21:23: parameter 'n' is set twice");
+	expect_tree_error(EX_PRE "      start: k.cu\n      sizes: [{ n: 5, n: 6 }]\n", "21:23: duplicate key 'n' (first at line 21)");
 	expect_tree_error(EX_PRE "      start: k.cu\n      sizes: [{ n: \"5 +\" }]\n", "21:24: bad expression '5 +' in n");
 	expect_tree_error(EX_PRE "      start: k.cu\n      tolerance: loose\n", "21:18: tolerance is 'exact' or { rel: r, abs: a, norm: n }");
 	expect_tree_error(HEAD STAGE LAUNCH "    check: false\n    exercise: { start: k.cu }\n",
