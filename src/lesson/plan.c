@@ -115,7 +115,9 @@ static int param_value(pctx *c, const lesson_param *pa, const plan_setting *s, e
 	if ((pa->min.e && eval(c, &pa->min, &lo)) || (pa->max.e && eval(c, &pa->max, &hi))) return -1;
 	char a[32], b[32], x[32];
 	if ((pa->min.e && expr_as_double(v) < expr_as_double(lo)) || (pa->max.e && expr_as_double(v) > expr_as_double(hi))) {
-		strfmt(c->err, c->errlen, "%s = %s is outside its range [%s, %s]", pa->name, expr_format(v, x, sizeof x),
+		char where[600] = "";   /* the lesson's own default: an error in its file, at the parameter */
+		if (!s) strfmt(where, sizeof where, "%s:%d:%d: the default ", c->l->path, pa->at.line, pa->at.col);
+		strfmt(c->err, c->errlen, "%s%s = %s is outside its range [%s, %s]", where, pa->name, expr_format(v, x, sizeof x),
 		       pa->min.e ? expr_format(lo, a, sizeof a) : "-", pa->max.e ? expr_format(hi, b, sizeof b) : "-");
 		return -1;
 	}
