@@ -687,6 +687,45 @@ static void test_tensormap_args(void **state)
 #undef TM_LAUNCH
 }
 
+/* Names are at most LESSON_NAME_MAX (64) bytes: a longer lesson or stage id, parameter, buffer or
+ * tunable name is refused at its place, its text cut in the message. */
+static void test_name_lengths(void **state)
+{
+	(void)state;
+	char name[3001], text[8192], want[256];
+	memset(name, 'a', sizeof name - 1);
+	name[sizeof name - 1] = 0;
+	const char *prefix = "aaaaaaaaaaaaaaaaaaaaaaaa...' is 3000 characters long (at most 64)";
+	snprintf(text, sizeof text, "lesson: %s\ntitle: T\nsummary: s\nparams:\n" PARAM XBUF ZBUF MODEL STAGE LAUNCH, name);
+	snprintf(want, sizeof want, "t.yaml:1:9: lesson id '%s", prefix);
+	expect_error(text, want);
+	snprintf(text, sizeof text, HEAD "stages:\n  - id: %s\n    title: S\n    kernel: k.cu\n    entry: k\n    explain: e\n    bottleneck: b\n" LAUNCH, name);
+	snprintf(want, sizeof want, "t.yaml:11:9: stage id '%s", prefix);
+	expect_error(text, want);
+	name[1000] = 0;   /* a plain key is at most 1024 characters long in YAML */
+	prefix = "aaaaaaaaaaaaaaaaaaaaaaaa...' is 1000 characters long (at most 64)";
+	snprintf(text, sizeof text, PRE "  %s: { default: 1 }\n" XBUF ZBUF MODEL STAGE LAUNCH, name);
+	snprintf(want, sizeof want, "t.yaml:5:3: parameter name '%s", prefix);
+	expect_error(text, want);
+	snprintf(text, sizeof text, PRE PARAM "buffers:\n  %s: { type: f32, count: n }\n" ZBUF MODEL STAGE LAUNCH, name);
+	snprintf(want, sizeof want, "t.yaml:7:3: buffer name '%s", prefix);
+	expect_error(text, want);
+	snprintf(text, sizeof text, HEAD STAGE "    tunables:\n      %s: { values: [1], default: 1 }\n" LAUNCH, name);
+	snprintf(want, sizeof want, "t.yaml:18:7: tunable name '%s", prefix);
+	expect_error(text, want);
+	/* 64 is fine; 65 is not */
+	name[64] = 0;
+	snprintf(text, sizeof text, PRE PARAM "  %s: { default: 1 }\n" XBUF ZBUF MODEL STAGE LAUNCH, name);
+	char err[1024];
+	lesson *l = load(text, err, sizeof err);
+	if (!l) fail_msg("%s", err);
+	lesson_free(l);
+	name[64] = 'a';
+	name[65] = 0;
+	snprintf(text, sizeof text, PRE "  %s: { default: 1 }\n" XBUF ZBUF MODEL STAGE LAUNCH, name);
+	expect_error(text, "t.yaml:5:3: parameter name 'aaaaaaaaaaaaaaaaaaaaaaaa...' is 65 characters long (at most 64)");
+}
+
 static void test_structure_errors(void **state)
 {
 	(void)state;
@@ -1171,7 +1210,7 @@ int main(void)
 		cmocka_unit_test(test_missing_keys),     cmocka_unit_test(test_bad_expressions),
 		cmocka_unit_test(test_tunable_errors),   cmocka_unit_test(test_range_edges),
 		cmocka_unit_test(test_argument_errors),  cmocka_unit_test(test_tensormap_args),
-		cmocka_unit_test(test_structure_errors), cmocka_unit_test(test_wrong_node_kinds),
+		cmocka_unit_test(test_structure_errors), cmocka_unit_test(test_name_lengths), cmocka_unit_test(test_wrong_node_kinds),
 		cmocka_unit_test(test_kernel_files),     cmocka_unit_test(test_exercise),
 		cmocka_unit_test(test_lesson_set),       cmocka_unit_test(test_v2_forms),
 		cmocka_unit_test(test_v2_errors),
