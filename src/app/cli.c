@@ -574,6 +574,7 @@ static void print_roofline(cli *c, const lesson *l, const device_info *d, const 
 	else rchart_init(&ch, &rf, NULL);
 	char base[48] = "baseline";              /* the baseline's library call: its title's first word */
 	if (l->baseline && l->baseline->title) strfmt(base, sizeof base, "%.*s", (int)strcspn(l->baseline->title, " ("), l->baseline->title);
+	for (char *p = base; *p; p++) if (*p < 0x20 || *p > 0x7e) *p = '?';   /* the lesson's text: printable ASCII only */
 	int off = n && stages[0] < 0;            /* the baseline comes first; it is drawn last */
 	int best = ch.have_roofs ? roofline_best(&rf, rs + off, n - off) : -1, cur = -1;
 	for (int k = off; k < n + off; k++) {
