@@ -710,7 +710,7 @@ static void test_load_errors(void **state)
 	load_error(RULE_HEAD "    when: 1\n    text: x\n    colour: red\n",
 	           "t.yaml:7:5: unknown key 'colour' (expected id, when, severity, title, text)");
 	load_error(RULE_HEAD "    when: 1\n", "t.yaml:2:5: rule a has no 'text'");
-	load_error(RULE_HEAD "    when: 1\n    text: x\n    when: 2\n", "t.yaml:7:5: 'when' appears twice");
+	load_error(RULE_HEAD "    when: 1\n    text: x\n    when: 2\n", "t.yaml:7:5: duplicate key 'when' (first at line 5)");
 	load_error(RULE_HEAD "    when: 1\n    text: x\n  - id: a\n    severity: info\n    title: T\n    when: 1\n    text: y\n",
 	           "t.yaml:7:9: rule id 'a' is used twice");
 	load_error("rules:\n  - id: Bad-Id\n    severity: info\n    title: T\n    when: 1\n    text: x\n",

@@ -687,6 +687,45 @@ static void test_tensormap_args(void **state)
 #undef TM_LAUNCH
 }
 
+/* Names are at most LESSON_NAME_MAX (64) bytes: a longer lesson or stage id, parameter, buffer or
+ * tunable name is refused at its place, its text cut in the message. */
+static void test_name_lengths(void **state)
+{
+	(void)state;
+	char name[3001], text[8192], want[256];
+	memset(name, 'a', sizeof name - 1);
+	name[sizeof name - 1] = 0;
+	const char *prefix = "aaaaaaaaaaaaaaaaaaaaaaaa...' is 3000 characters long (at most 64)";
+	snprintf(text, sizeof text, "lesson: %s\ntitle: T\nsummary: s\nparams:\n" PARAM XBUF ZBUF MODEL STAGE LAUNCH, name);
+	snprintf(want, sizeof want, "t.yaml:1:9: lesson id '%s", prefix);
+	expect_error(text, want);
+	snprintf(text, sizeof text, HEAD "stages:\n  - id: %s\n    title: S\n    kernel: k.cu\n    entry: k\n    explain: e\n    bottleneck: b\n" LAUNCH, name);
+	snprintf(want, sizeof want, "t.yaml:11:9: stage id '%s", prefix);
+	expect_error(text, want);
+	name[1000] = 0;   /* a plain key is at most 1024 characters long in YAML */
+	prefix = "aaaaaaaaaaaaaaaaaaaaaaaa...' is 1000 characters long (at most 64)";
+	snprintf(text, sizeof text, PRE "  %s: { default: 1 }\n" XBUF ZBUF MODEL STAGE LAUNCH, name);
+	snprintf(want, sizeof want, "t.yaml:5:3: parameter name '%s", prefix);
+	expect_error(text, want);
+	snprintf(text, sizeof text, PRE PARAM "buffers:\n  %s: { type: f32, count: n }\n" ZBUF MODEL STAGE LAUNCH, name);
+	snprintf(want, sizeof want, "t.yaml:7:3: buffer name '%s", prefix);
+	expect_error(text, want);
+	snprintf(text, sizeof text, HEAD STAGE "    tunables:\n      %s: { values: [1], default: 1 }\n" LAUNCH, name);
+	snprintf(want, sizeof want, "t.yaml:18:7: tunable name '%s", prefix);
+	expect_error(text, want);
+	/* 64 is fine; 65 is not */
+	name[64] = 0;
+	snprintf(text, sizeof text, PRE PARAM "  %s: { default: 1 }\n" XBUF ZBUF MODEL STAGE LAUNCH, name);
+	char err[1024];
+	lesson *l = load(text, err, sizeof err);
+	if (!l) fail_msg("%s", err);
+	lesson_free(l);
+	name[64] = 'a';
+	name[65] = 0;
+	snprintf(text, sizeof text, PRE "  %s: { default: 1 }\n" XBUF ZBUF MODEL STAGE LAUNCH, name);
+	expect_error(text, "t.yaml:5:3: parameter name 'aaaaaaaaaaaaaaaaaaaaaaaa...' is 65 characters long (at most 64)");
+}
+
 static void test_structure_errors(void **state)
 {
 	(void)state;
@@ -727,7 +766,7 @@ static void test_structure_errors(void **state)
 	expect_error(HEAD STAGE "    launches:\n      - { library: memcpy, args: { dst: z, src: x, bytes: n, count: 3 } }\n",
 	             "t.yaml:18:62: library memcpy takes no argument 'count'");
 	expect_error(HEAD STAGE "    launches:\n      - { library: memcpy, args: { dst: z, src: x, dst: x, bytes: n } }\n",
-	             "t.yaml:18:52: library memcpy: argument 'dst' twice");
+	             "t.yaml:18:52: duplicate key 'dst' (first at line 18)");
 	expect_error(HEAD STAGE "    launches:\n      - { library: memcpy, args: { dst: z, src: x, bytes: nope } }\n",
 	             "t.yaml:18:59: unknown name 'nope'");
 	expect_error(HEAD STAGE "    launches:\n      - { library: memcpy, grid: 1, args: { dst: z, src: x, bytes: n } }\n",
@@ -753,7 +792,7 @@ static void test_structure_errors(void **state)
 	             "t.yaml:8:14: unknown type 'f16x' (expected f32, f64, f16, bf16, i32, u32, i64, u64, i8 or u8)");
 	expect_error("lesson: T-1\ntitle: T\nsummary: s\nparams:\n" PARAM XBUF ZBUF MODEL STAGE LAUNCH, "t.yaml:1:9: lesson id 'T-1' may use only a-z, 0-9 and _");
 	expect_error(PRE PARAM "  n: { default: 2 }\n" XBUF ZBUF MODEL STAGE LAUNCH,
-	             "t.yaml:6:3: parameter 'n' is declared twice or hides a device value");
+	             "t.yaml:6:3: duplicate key 'n' (first at line 5)");
 	expect_error(PRE "  sm_count: { default: 1 }\n" XBUF ZBUF MODEL STAGE LAUNCH,
 	             "t.yaml:5:3: parameter 'sm_count' is declared twice or hides a device value");
 	expect_error(PRE "  n: { default: 1, type: i32 }\n" XBUF ZBUF MODEL STAGE LAUNCH,
@@ -895,7 +934,7 @@ static void test_exercise(void **state)
 	expect_tree_error(EX_PRE "      start: k.cu\n      sizes: { n: 5 }\n", "21:14: sizes must be a list");
 	expect_tree_error(EX_PRE "      start: k.cu\n      sizes: [5]\n", "21:15: a size is a mapping");
 	expect_tree_error(EX_PRE "      start: k.cu\n      sizes: [{ m: 5 }]\n", "21:17: 'm' is not a parameter of this lesson");
-	expect_tree_error(EX_PRE "      start: k.cu\n      sizes: [{ n: 5, n: 6 }]\n", "21:23: parameter 'n' is set twice");
+	expect_tree_error(EX_PRE "      start: k.cu\n      sizes: [{ n: 5, n: 6 }]\n", "21:23: duplicate key 'n' (first at line 21)");
 	expect_tree_error(EX_PRE "      start: k.cu\n      sizes: [{ n: \"5 +\" }]\n", "21:24: bad expression '5 +' in n");
 	expect_tree_error(EX_PRE "      start: k.cu\n      tolerance: loose\n", "21:18: tolerance is 'exact' or { rel: r, abs: a, norm: n }");
 	expect_tree_error(HEAD STAGE LAUNCH "    check: false\n    exercise: { start: k.cu }\n",
@@ -1171,7 +1210,7 @@ int main(void)
 		cmocka_unit_test(test_missing_keys),     cmocka_unit_test(test_bad_expressions),
 		cmocka_unit_test(test_tunable_errors),   cmocka_unit_test(test_range_edges),
 		cmocka_unit_test(test_argument_errors),  cmocka_unit_test(test_tensormap_args),
-		cmocka_unit_test(test_structure_errors), cmocka_unit_test(test_wrong_node_kinds),
+		cmocka_unit_test(test_structure_errors), cmocka_unit_test(test_name_lengths), cmocka_unit_test(test_wrong_node_kinds),
 		cmocka_unit_test(test_kernel_files),     cmocka_unit_test(test_exercise),
 		cmocka_unit_test(test_lesson_set),       cmocka_unit_test(test_v2_forms),
 		cmocka_unit_test(test_v2_errors),

@@ -628,7 +628,7 @@ static void test_yaml_meaning_errors(void **state)
 		     "not a number");
 	expect_error(write_yaml("empty.yaml", NULL, 2, "  cc:", 0), 2, 6, "cc needs a number");
 	expect_error(write_yaml("list.yaml", NULL, 2, "  cc: [90]", 0), 2, 7, "expected a single value");
-	expect_error(write_yaml("twice.yaml", NULL, 4, "  cc: 90", 1), 4, 3, "'cc' is given twice");
+	expect_error(write_yaml("twice.yaml", NULL, 4, "  cc: 90", 1), 4, 3, "duplicate key 'cc' (first at line 2)");
 	expect_error(write_yaml("mismatch.yaml", NULL, 2, "  cc: 89", 0), 1, 3, "name says compute capability 90");
 	expect_error(write_yaml("longname.yaml", NULL, 1, "- name: sm_9000000000000000", 0), 1, 9, "too long");
 	expect_error(write_yaml("optin.yaml", NULL, 12, "  smem_per_block_optin: 300000", 0), 1, 3,

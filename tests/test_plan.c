@@ -325,6 +325,66 @@ static void test_refusals(void **state)
 	         "at most 16 settings");
 }
 
+/* Byte counts: a buffer's bytes past 2^63 are refused (not wrapped), and with the GPU's memory known a
+ * buffer or the buffers together larger than it are refused before anything is sent; a lesson's own
+ * default outside its range is an error in its file. */
+static const char bytes_text[] =
+	"lesson: b\n"                                                               /* 1 */
+	"title: B\n"                                                                /* 2 */
+	"summary: s\n"                                                              /* 3 */
+	"params:\n"                                                                 /* 4 */
+	"  m: { default: 4, min: 1, max: \"1 << 62\" }\n"                           /* 5 */
+	"  k: { default: 4, min: 1, max: \"1 << 62\" }\n"                           /* 6 */
+	"  bad: { default: 0, min: 1 }\n"                                           /* 7 */
+	"buffers:\n"                                                                /* 8 */
+	"  w: { type: f32, count: m }\n"                                            /* 9 */
+	"  v: { type: f64, count: k, output: true }\n"                              /* 10 */
+	"  h: { type: u8, count: m, host: pinned }\n"                               /* 11 */
+	"model: { bytes: 4 * m }\n"                                                 /* 12 */
+	"stages:\n"                                                                 /* 13 */
+	"  - { id: s, title: S, kernel: k.cu, entry: k, explain: e, bottleneck: b,\n" /* 14 */
+	"      launches: [{ grid: 1, block: 32, args: [w, v] }] }\n";               /* 15 */
+
+static void bytes_err(const lesson *l, const plan_device *d, const char *const *texts, const char *msg)
+{
+	plan_setting s[8];
+	int n = settings(s, texts);
+	char err[512] = "";
+	plan p;
+	int r = plan_make(&p, l, 0, s, n, d, err, sizeof err);
+	plan_free(&p);
+	if (r == 0) fail_msg("plan_make succeeded, expected \"%s\"", msg);
+	if (strcmp(err, msg)) fail_msg("got \"%s\"\n  expected \"%s\"", err, msg);
+}
+
+static void test_byte_counts(void **state)
+{
+	(void)state;
+	char err[512];
+	lesson *l = lesson_load_buffer("b.yaml", bytes_text, strlen(bytes_text), NULL, err, sizeof err);
+	if (!l) fail_msg("%s", err);
+	plan_device gpu = dev48k, nomem = dev48k;
+	gpu.global_mem = 80LL << 30;
+	nomem.global_mem = 0;
+	bytes_err(l, &nomem, NULL, "b.yaml:7:3: the default bad = 0 is outside its range [1, -]");
+	bytes_err(l, &nomem, SETS("bad=1", "m=1 << 62"), "b.yaml:9:3: buffer w: 4611686018427387904 elements of f32 (count: m) are more than 2^63 bytes");
+	bytes_err(l, &nomem, SETS("bad=1", "m=(1 << 61) + 1"), "b.yaml:9:3: buffer w: 2305843009213693953 elements of f32 (count: m) are more than 2^63 bytes");
+	bytes_err(l, &nomem, SETS("bad=1", "m=(1 << 61) - 1", "k=1 << 59"), "b.yaml:10:3: the buffers up to v are more than 2^63 bytes");
+	bytes_err(l, &gpu, SETS("bad=1", "m=1 << 40"), "b.yaml:9:3: buffer w needs 4.0 TiB (1099511627776 elements of f32, count: m), the GPU has 80.0 GiB");
+	bytes_err(l, &gpu, SETS("bad=1", "m=10 << 30", "k=6 << 30"), "b.yaml:10:3: the buffers up to v need 88.0 GiB of GPU memory in all, the GPU has 80.0 GiB");
+	/* a host buffer is not counted against the GPU's memory; unknown memory: nothing is checked */
+	plan p;
+	plan_setting s[4];
+	int n = settings(s, SETS("bad=1", "m=10 << 30", "k=1"));
+	assert_int_equal(plan_make(&p, l, 0, s, n, &gpu, err, sizeof err), 0);
+	assert_int_equal(p.working_set, (10LL << 30) * 5 + 8);
+	plan_free(&p);
+	n = settings(s, SETS("bad=1", "m=1 << 40", "k=1"));
+	assert_int_equal(plan_make(&p, l, 0, s, n, &nomem, err, sizeof err), 0);
+	plan_free(&p);
+	lesson_free(l);
+}
+
 static void test_grid_limits(void **state)
 {
 	(void)state;
@@ -1110,7 +1170,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_arg_abi), cmocka_unit_test(test_v2_plan),
 		cmocka_unit_test(test_defaults),      cmocka_unit_test(test_overrides),
-		cmocka_unit_test(test_refusals),      cmocka_unit_test(test_grid_limits),
+		cmocka_unit_test(test_refusals),      cmocka_unit_test(test_grid_limits), cmocka_unit_test(test_byte_counts),
 		cmocka_unit_test(test_baseline),      cmocka_unit_test(test_setting_parse), cmocka_unit_test(test_inputs_text),
 		cmocka_unit_test(test_tensormaps),   cmocka_unit_test(test_occupancy_values),
 		cmocka_unit_test(test_bandwidth),

@@ -1,6 +1,6 @@
 /* Tests for src/core/yamldoc.c: a syntax error at its file:line:col (1-based), an encoding error at its
  * real place, a wrong type, an unknown and a missing required key, numbers (the grammar, the range
- * of the type and the caller's range), booleans, lists of strings, and one document only. */
+ * of the type and the caller's range), booleans, lists of strings, one document only; and the bounds (depth, aliases, expanded size, duplicate and merge keys). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -11,6 +11,7 @@
 #include <locale.h>
 #include <stdlib.h>
 #include <string.h>
+#include "util.h"
 #include "yamldoc.h"
 
 static char err[512];
@@ -255,12 +256,88 @@ static void test_no_err(void **state)
 	yd_done(&c2);
 }
 
+/* A heap text of n copies of unit, then tail. */
+static char *repeat(const char *head, const char *unit, int n, const char *tail)
+{
+	size_t hl = strlen(head), ul = strlen(unit), tl = strlen(tail);
+	char *b = malloc(hl + ul * (size_t)n + tl + 1), *o = b;
+	memcpy(o, head, hl); o += hl;
+	for (int i = 0; i < n; i++) { memcpy(o, unit, ul); o += ul; }
+	memcpy(o, tail, tl + 1);
+	return b;
+}
+
+/* The bounds: depth, aliases, the expanded size, loops; each refused at file:line:col. */
+static void test_bounds(void **state)
+{
+	(void)state;
+	yd c;
+	/* 64 levels load, 65 do not: refused while parsing, at the 65th '[' */
+	char *t = repeat("a: ", "[", 63, "");
+	char *u = repeat(t, "]", 63, "\n");
+	assert_non_null(load(&c, u));
+	yd_done(&c);
+	free(t); free(u);
+	t = repeat("a: ", "[", 64, "");
+	u = repeat(t, "]", 64, "\n");
+	syntax_error(u, "t.yaml:1:67: nested more than 64 levels deep");
+	free(t); free(u);
+	/* 100 000 levels: refused at once (libyaml's own walk of them is quadratic) */
+	t = repeat("", "[", 100000, "");
+	syntax_error(t, "t.yaml:1:65: nested more than 64 levels deep");
+	free(t);
+	t = repeat("", "- ", 100, "x\n");
+	syntax_error(t, "t.yaml:1:129: nested more than 64 levels deep");
+	free(t);
+	/* billion laughs: each level ten aliases of the one before */
+	sb b = {0};
+	sb_addf(&b, "l0: &l0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]\n");
+	for (int i = 1; i < 9; i++) {
+		sb_addf(&b, "l%d: &l%d [", i, i);
+		for (int k = 0; k < 10; k++) sb_addf(&b, "%s*l%d", k ? ", " : "", i - 1);
+		sb_addf(&b, "]\n");
+	}
+	syntax_error(b.s, "t.yaml:6:5: aliases expand this to more than 1000000 nodes (an alias bomb?)");
+	sb_free(&b);
+	/* a long scalar aliased: the expanded bytes, 8x the text (1 MiB at least) */
+	t = repeat("s: &s ", "x", 1 << 16, "\nl: [");
+	u = repeat(t, "*s, ", 20, "*s]\n");
+	syntax_error(u, "t.yaml:2:4: aliases expand this to more than 1048576 bytes of text (an alias bomb?)");
+	free(t); free(u);
+	/* many aliases of a small node */
+	t = repeat("x: &x 1\nl: [", "*x, ", 10000, "*x]\n");
+	syntax_error(t, "t.yaml:2:40005: more than 10000 aliases (an alias bomb?)");
+	free(t);
+	/* an alias is the node it names, shared */
+	yaml_node_t *r = load(&c, "a: &a { k: 1 }\nb: *a\n");
+	assert_ptr_equal(yd_get(&c, r, "a"), yd_get(&c, r, "b"));
+	yd_done(&c);
+	syntax_error("a: &a [1, *a]\n", "t.yaml:1:11: alias *a is inside the node it names (a loop)");
+	syntax_error("a: *nope\n", "t.yaml:1:4: unknown anchor 'nope' (an alias *nope needs an &nope before it)");
+}
+
+/* Keys: once per mapping; merge keys refused. */
+static void test_duplicate_keys(void **state)
+{
+	(void)state;
+	yd c;
+	syntax_error("a: 1\nb: 2\na: 3\n", "t.yaml:3:1: duplicate key 'a' (first at line 1)");
+	syntax_error("x:\n  k: 1\n  j: 2\n  j: 3\n  k: 4\n", "t.yaml:4:3: duplicate key 'j' (first at line 3)");
+	syntax_error("{ a: 1, \"a\": 2 }\n", "t.yaml:1:9: duplicate key 'a' (first at line 1)");
+	syntax_error("b: &b { a: 1 }\nc: { <<: *b, d: 2 }\n",
+	             "t.yaml:2:6: merge keys (<<) are not supported; repeat the keys or use an anchor on the whole mapping");
+	/* the same key in two mappings, and a quoted "<<", are fine */
+	assert_non_null(load(&c, "a: { k: 1 }\nb: { k: 1, \"<<\": 2 }\n"));
+	yd_done(&c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_syntax), cmocka_unit_test(test_empty_and_end), cmocka_unit_test(test_types_and_keys),
 		cmocka_unit_test(test_items), cmocka_unit_test(test_text_numbers), cmocka_unit_test(test_numbers),
-		cmocka_unit_test(test_bools), cmocka_unit_test(test_no_err),
+		cmocka_unit_test(test_bools), cmocka_unit_test(test_no_err), cmocka_unit_test(test_bounds),
+		cmocka_unit_test(test_duplicate_keys),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

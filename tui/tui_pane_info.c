@@ -29,7 +29,7 @@ static int explain_walk(tui_app *a, int parts, int width, int y, int x, int firs
 	char fline[sizeof fs->f[0].text + 64], diag_buf[RUN_FINDINGS_MAX * (sizeof fline + 2)], *diag = NULL;
 	if (fs && fs->n) {
 		size_t o = 0;                   /* one finding per paragraph */
-		for (int i = 0; i < fs->n && i < RUN_FINDINGS_MAX; i++) {
+		for (int i = 0; i < fs->n && i < RUN_FINDINGS_MAX && o < sizeof diag_buf; i++) {
 			diag_finding_line(&fs->f[i], fline, sizeof fline);
 			o += (size_t)snprintf(diag_buf + o, sizeof diag_buf - o, "%s\n\n", fline);
 		}

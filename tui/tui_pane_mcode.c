@@ -10,6 +10,8 @@
 #include "tui_panes.h"
 #include "tui_widget.h"
 
+#define MAX_COL 24   /* the widest count column of the SASS diff: longer stage ids are cut */
+
 /* Rows are walked in order: each is drawn when first <= row < first + h, and counted always
  * (h = 0 only counts); the row of instruction find goes to found. */
 typedef struct { int y, x, w, first, h, row, hs, find, found; } walk;
@@ -132,22 +134,22 @@ static void diff_walk(const tui_app *a, walk *k)
 	const tui_mcode *mc = &a->sv.mc;
 	const tui_stage *m = a->m;
 	const char *now = m->l->stages[m->cur].id, *before = m->l->stages[m->cur - 1].id;
-	int cw = (int)strlen(now) > (int)strlen(before) ? (int)strlen(now) : (int)strlen(before);
+	size_t wn = strlen(now) > strlen(before) ? strlen(now) : strlen(before);
+	int cw = wn < 8 ? 8 : wn > MAX_COL ? MAX_COL : (int)wn;   /* the ids head the columns, cut to fit */
 	char s[256];
 	tsass_cmp rows[48];
-	if (cw < 8) cw = 8;
 	for (int f = 0; f < mc->cur.sass.nfuncs; f++) {
 		const sass_func *fn = &mc->cur.sass.funcs[f], *pf = tsass_match(&mc->prev.sass, &mc->cur.sass, fn);
 		if (f) k->row++;
 		snprintf(s, sizeof s, "%s against %s", fn->name, pf ? pf->name : "nothing");
 		text_row(k, 1, s, ROLE_HEADING);
-		snprintf(s, sizeof s, "%-10s %*s %*s  change", "", cw, now, cw, before);
+		snprintf(s, sizeof s, "%-10s %*.*s %*.*s  change", "", cw, cw, now, cw, cw, before);
 		text_row(k, 1, s, ROLE_DIM);
 		int n = tsass_compare(&mc->cur.sass, fn, &mc->prev.sass, pf, rows, 48);
 		for (int i = 0; i < n; i++) {
-			int d = rows[i].now - rows[i].before, o;
-			o = snprintf(s, sizeof s, "%-10s %*d %*d", rows[i].label, cw, rows[i].now, cw, rows[i].before);
-			if (d) snprintf(s + o, sizeof s - (size_t)o, "  %+6d", d);
+			int d = rows[i].now - rows[i].before;
+			int o = snprintf(s, sizeof s, "%-10s %*d %*d", rows[i].label, cw, rows[i].now, cw, rows[i].before);
+			if (d && o > 0 && (size_t)o < sizeof s) snprintf(s + o, sizeof s - (size_t)o, "  %+6d", d);
 			text_row(k, 1, s, d ? ROLE_NORMAL : ROLE_DIM);
 		}
 	}

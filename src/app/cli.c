@@ -368,8 +368,11 @@ static int cmd_list(cli *c, engine *e)
 	if (too_many(c, 0, NULL)) return EXIT_USAGE;
 	const lesson_set *s = engine_lessons(e);
 	if (!s->count && !s->nerrors) printf("no lessons in %s/lessons (a lesson is a .yaml file there; lessons/README.md says how to write one)\n", s->root);
-	for (int i = 0; i < s->count; i++)
-		printf("%-12s %2d stages  %s\n", s->items[i]->id, s->items[i]->nstages, s->items[i]->title);
+	for (int i = 0; i < s->count; i++) {   /* the title is the lesson writer's text: no control sequences */
+		printf("%-12s %2d stages  ", s->items[i]->id, s->items[i]->nstages);
+		fput_clean(stdout, s->items[i]->title);
+		putchar('\n');
+	}
 	print_load_errors(e);
 	return s->nerrors ? EXIT_LESSONS : EXIT_OK;
 }
@@ -479,15 +482,25 @@ static engine_job stage_job(cli *c, const lesson *l, int stage, int bench)
 	return j;
 }
 
+/* The exit status for a refusal: EXIT_LESSONS when why is an error in the lesson's own file
+ * ("FILE:line:col: ...", e.g. a default outside its range), else EXIT_USAGE (the command line's). */
+static int refusal_exit(const lesson *l, const char *why)
+{
+	size_t n = l->path ? strlen(l->path) : 0;
+	return n && !strncmp(why, l->path, n) && why[n] == ':' && why[n + 1] >= '0' && why[n + 1] <= '9' ? EXIT_LESSONS : EXIT_USAGE;
+}
+
 /* Text output: a stage whose settings are refused says why first, and is left out of the table
- * (stages compacted, *n less); the same refusal for every stage is said once. Returns how many. */
-static int refusals_first(cli *c, engine *e, const lesson *l, int *stages, int *n)
+ * (stages compacted, *n less); the same refusal for every stage is said once. Returns how many;
+ * *code rises to the worst refusal_exit. */
+static int refusals_first(cli *c, engine *e, const lesson *l, int *stages, int *n, int *code)
 {
 	char (*why)[1024] = xcalloc((size_t)*n, sizeof *why);
 	int refused = 0, same = 1, first = -1, kept = 0;
 	for (int i = 0; i < *n; i++) {
 		engine_job j = stage_job(c, l, stages[i], *n > 1);
 		if (!engine_check_job(e, &j, why[i], sizeof why[i])) { why[i][0] = 0; continue; }
+		if (refusal_exit(l, why[i]) > *code) *code = refusal_exit(l, why[i]);
 		refused++;
 		if (first < 0) first = i;
 		else same &= !strcmp(why[i], why[first]);
@@ -565,6 +578,7 @@ static void print_roofline(cli *c, const lesson *l, const device_info *d, const 
 	else rchart_init(&ch, &rf, NULL);
 	char base[48] = "baseline";              /* the baseline's library call: its title's first word */
 	if (l->baseline && l->baseline->title) strfmt(base, sizeof base, "%.*s", (int)strcspn(l->baseline->title, " ("), l->baseline->title);
+	for (char *p = base; *p; p++) if (*p < 0x20 || *p > 0x7e) *p = '?';   /* the lesson's text: printable ASCII only */
 	int off = n && stages[0] < 0;            /* the baseline comes first; it is drawn last */
 	int best = ch.have_roofs ? roofline_best(&rf, rs + off, n - off) : -1, cur = -1;
 	for (int k = off; k < n + off; k++) {
@@ -621,7 +635,8 @@ static int run_stages(cli *c, engine *e, const lesson *l, const int *which, int 
 	score_metric m = engine_score_metric(e, l);
 	int *stages = xcalloc((size_t)n, sizeof *stages), bench = n > 1;
 	memcpy(stages, which, (size_t)n * sizeof *stages);
-	int code = !c->json && refusals_first(c, e, l, stages, &n) ? EXIT_USAGE : EXIT_OK;
+	int code = EXIT_OK;
+	if (!c->json && refusals_first(c, e, l, stages, &n, &code) && code < EXIT_USAGE) code = EXIT_USAGE;
 	run_result *rs = xcalloc((size_t)n + 1, sizeof *rs);
 	engine_set_listener(e, listener, NULL);
 	if (!c->json && n) report_header(stdout, l, d);
@@ -634,7 +649,8 @@ static int run_stages(cli *c, engine *e, const lesson *l, const int *which, int 
 		 * in the file and leaves the exit status alone, if the file answered any other stage. */
 		if (bench && c->eo.replay_path && st == RUN_NO_GPU) unrecorded = 1;
 		else answered = 1;
-		int ce = st == RUN_UNSUPPORTED || (bench && c->eo.replay_path && st == RUN_NO_GPU) ? EXIT_OK : status_exit(st);
+		int ce = st == RUN_UNSUPPORTED || (bench && c->eo.replay_path && st == RUN_NO_GPU) ? EXIT_OK
+		         : st == RUN_REFUSED ? refusal_exit(l, rs[i].message) : status_exit(st);
 		if (ce > code) code = ce;
 		if (!c->json) report_row(stdout, l, m, &rs[i], i == 0, n > 1 && stages[0] == -1 ? &rs[0] : NULL);
 		if (!c->json && c->eo.replay_path && !strncmp(rs[i].message, "recorded at ", 12))   /* not what was asked */

@@ -70,8 +70,9 @@ int cmd_exercises(cli *c, engine *e)
 				printf("}");
 				free(file);
 			} else {
-				printf("%-26s %-12s %-12s %d/%-4d %-7s %s", name, ex_level_name(p.best), p.best == EX_NOT_STARTED ? "-" : ex_level_name(p.last),
-				       p.hints, st->exercise->nhints, ratio, st->title);
+				printf("%-26s %-12s %-12s %d/%-4d %-7s ", name, ex_level_name(p.best), p.best == EX_NOT_STARTED ? "-" : ex_level_name(p.last),
+				       p.hints, st->exercise->nhints, ratio);
+				fput_clean(stdout, st->title);   /* the lesson's text: no control sequences */
 				if (ci && ci->due_text) printf("  (due %s)", ci->due_text);
 				printf("\n");
 			}
@@ -135,7 +136,9 @@ static void print_verdict(const lesson *l, const lesson_stage *s, const char *fi
 {
 	const char *word[EXV_COUNT] = { "PASSED", "NOT YET", "NOT YET", "NOT YET", "NOT YET", "NOT YET", "NOT YET", "NOT YET",
 	                                "NOT YET", "NOT YET", "NOT YET", "ERROR", "REFUSED", "COMPILED" };
-	printf("%s/%s - %s\nyour file: ", l->id, s->id, s->title);
+	printf("%s/%s - ", l->id, s->id);
+	fput_clean(stdout, s->title);
+	printf("\nyour file: ");
 	fput_clean(stdout, file);
 	printf("\n");
 	if (v->kind == EXV_NO_GPU) {

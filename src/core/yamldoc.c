@@ -71,15 +71,225 @@ static int yd_parser_fail(yd *c)
 	return yd_fail_at(c, m, "%s", problem);
 }
 
+/* ---- loading: libyaml's events, built into a document with bounds ----
+ * yaml_parser_load has none: nesting is unbounded (and quadratic in libyaml's scanner), an alias may
+ * point at a node that contains it, and a few KB of aliases stand for billions of nodes once a reader
+ * walks them. Here the document is built from the events: a node an alias names is shared (the
+ * document stays a DAG), the depth is capped while parsing, and each node's expanded size (nodes and
+ * scalar bytes, aliases counted in full) is kept, so that a document whose walk would be too large is
+ * refused before anyone walks it. Duplicate keys and merge keys are refused at the end of their mapping. */
+
+typedef struct { char *name; int id; } yd_anchor;
+typedef struct { int id; int key; } yd_frame;   /* an open collection; key: a mapping's pending key */
+
+typedef struct {
+	yd *c;
+	yaml_document_t *doc;
+	yd_frame stack[YD_MAX_DEPTH];
+	int depth;
+	yd_anchor *anchors;
+	int nanchors, acap;
+	uint64_t *nodes, *bytes;   /* per node id (1-based): the expanded size; nodes[id] == 0 while open */
+	size_t ncap;
+	int naliases;
+	uint64_t max_bytes;
+} yd_loader;
+
+/* Records node id's place in the size tables. */
+static void yd_track(yd_loader *L, int id)
+{
+	if ((size_t)id >= L->ncap) {
+		size_t n = L->ncap ? L->ncap * 2 : 64;
+		while (n <= (size_t)id) n *= 2;
+		L->nodes = xrealloc(L->nodes, n * sizeof *L->nodes);
+		L->bytes = xrealloc(L->bytes, n * sizeof *L->bytes);
+		memset(L->nodes + L->ncap, 0, (n - L->ncap) * sizeof *L->nodes);
+		memset(L->bytes + L->ncap, 0, (n - L->ncap) * sizeof *L->bytes);
+		L->ncap = n;
+	}
+}
+
+static yaml_node_t *yd_loader_node(yd_loader *L, int id) { return L->doc->nodes.start + id - 1; }
+
+static int yd_add_anchor(yd_loader *L, const yaml_char_t *name, int id, yaml_mark_t m)
+{
+	if (!name) return 0;
+	if (L->nanchors == YD_MAX_ANCHORS) return yd_fail_at(L->c, m, "more than %d anchors", YD_MAX_ANCHORS);
+	if (L->nanchors == L->acap) {
+		L->acap = L->acap ? L->acap * 2 : 16;
+		L->anchors = xrealloc(L->anchors, (size_t)L->acap * sizeof *L->anchors);
+	}
+	L->anchors[L->nanchors].name = xstrdup((const char *)name);
+	L->anchors[L->nanchors++].id = id;
+	return 0;
+}
+
+typedef struct { const char *s; size_t len; int idx; } yd_keyref;
+
+static int yd_keyref_cmp(const void *a, const void *b)
+{
+	const yd_keyref *x = a, *y = b;
+	if (x->len != y->len) return x->len < y->len ? -1 : 1;
+	int r = memcmp(x->s, y->s, x->len);
+	return r ? r : (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+/* A mapping's scalar keys, each once: "duplicate key 'k' (first at line L)" at the earliest repeat. */
+static int yd_check_duplicates(yd_loader *L, int id)
+{
+	yaml_node_t *map = yd_loader_node(L, id);
+	int n = (int)(map->data.mapping.pairs.top - map->data.mapping.pairs.start);
+	if (n < 2) return 0;
+	yd_keyref *k = xcalloc((size_t)n, sizeof *k);
+	int m = 0;
+	for (int i = 0; i < n; i++) {
+		yaml_node_t *kn = yd_loader_node(L, map->data.mapping.pairs.start[i].key);
+		if (kn->type != YAML_SCALAR_NODE) continue;   /* yd_check_keys refuses a key that is no scalar */
+		k[m++] = (yd_keyref){ (const char *)kn->data.scalar.value, kn->data.scalar.length, i };
+	}
+	qsort(k, (size_t)m, sizeof *k, yd_keyref_cmp);
+	int dup = -1, first = -1;
+	for (int i = 0; i + 1 < m; i++) {
+		if (k[i].len != k[i + 1].len || memcmp(k[i].s, k[i + 1].s, k[i].len)) continue;
+		if (dup < 0 || k[i + 1].idx < dup) { dup = k[i + 1].idx; first = k[i].idx; }
+		while (i + 1 < m && k[i + 1].len == k[i].len && !memcmp(k[i].s, k[i + 1].s, k[i].len)) i++;
+	}
+	free(k);
+	if (dup < 0) return 0;
+	yaml_node_t *d = yd_loader_node(L, map->data.mapping.pairs.start[dup].key);
+	yaml_node_t *f = yd_loader_node(L, map->data.mapping.pairs.start[first].key);
+	return yd_fail(L->c, d, "duplicate key '%s' (first at line %zu)", (const char *)d->data.scalar.value, f->start_mark.line + 1);
+}
+
+/* Node id is complete: its expanded size from its children's, within the caps. */
+static int yd_finish(yd_loader *L, int id)
+{
+	yaml_node_t *n = yd_loader_node(L, id);
+	uint64_t nodes = 1, bytes = 0;
+	if (n->type == YAML_SCALAR_NODE) bytes = n->data.scalar.length;
+	else if (n->type == YAML_SEQUENCE_NODE) {
+		for (yaml_node_item_t *i = n->data.sequence.items.start; i < n->data.sequence.items.top; i++)
+			nodes += L->nodes[*i], bytes += L->bytes[*i];
+	} else {
+		for (yaml_node_pair_t *p = n->data.mapping.pairs.start; p < n->data.mapping.pairs.top; p++)
+			nodes += L->nodes[p->key] + L->nodes[p->value], bytes += L->bytes[p->key] + L->bytes[p->value];
+	}
+	/* each child is within the caps and a node has fewer children than the text has bytes: no wrap */
+	if (nodes > YD_MAX_NODES)
+		return yd_fail(L->c, n, "aliases expand this to more than %d nodes (an alias bomb?)", YD_MAX_NODES);
+	if (bytes > L->max_bytes)
+		return yd_fail(L->c, n, "aliases expand this to more than %llu bytes of text (an alias bomb?)", (unsigned long long)L->max_bytes);
+	L->nodes[id] = nodes;
+	L->bytes[id] = bytes;
+	return n->type == YAML_MAPPING_NODE ? yd_check_duplicates(L, id) : 0;
+}
+
+/* Node id goes into the open collection (or is the top node). */
+static int yd_attach(yd_loader *L, int id)
+{
+	if (!L->depth) return 0;
+	yd_frame *f = &L->stack[L->depth - 1];
+	yaml_node_t *parent = yd_loader_node(L, f->id);
+	if (parent->type == YAML_SEQUENCE_NODE) {
+		if (!yaml_document_append_sequence_item(L->doc, f->id, id)) yd_oom();
+		return 0;
+	}
+	if (!f->key) {
+		yaml_node_t *k = yd_loader_node(L, id);
+		if (k->type == YAML_SCALAR_NODE && k->data.scalar.style == YAML_PLAIN_SCALAR_STYLE &&
+		    !strcmp((const char *)k->data.scalar.value, "<<"))
+			return yd_fail(L->c, k, "merge keys (<<) are not supported; repeat the keys or use an anchor on the whole mapping");
+		f->key = id;
+		return 0;
+	}
+	if (!yaml_document_append_mapping_pair(L->doc, f->id, f->key, id)) yd_oom();
+	f->key = 0;
+	return 0;
+}
+
+static yaml_char_t *yd_tag(yaml_char_t *tag) { return tag && strcmp((const char *)tag, "!") ? tag : NULL; }
+
+/* One event into the document: 1 at the document's end, 0 to go on, -1 on an error (recorded). */
+static int yd_event(yd_loader *L, yaml_event_t *e)
+{
+	int id;
+	switch (e->type) {
+	case YAML_DOCUMENT_END_EVENT: return 1;
+	case YAML_ALIAS_EVENT: {
+		if (++L->naliases > YD_MAX_ALIASES) return yd_fail_at(L->c, e->start_mark, "more than %d aliases (an alias bomb?)", YD_MAX_ALIASES);
+		const char *name = (const char *)e->data.alias.anchor;
+		id = 0;
+		for (int i = L->nanchors - 1; i >= 0 && !id; i--) if (!strcmp(L->anchors[i].name, name)) id = L->anchors[i].id;
+		if (!id) return yd_fail_at(L->c, e->start_mark, "unknown anchor '%s' (an alias *%s needs an &%s before it)", name, name, name);
+		if (!L->nodes[id]) return yd_fail_at(L->c, e->start_mark, "alias *%s is inside the node it names (a loop)", name);
+		return yd_attach(L, id);
+	}
+	case YAML_SCALAR_EVENT:
+		id = yaml_document_add_scalar(L->doc, yd_tag(e->data.scalar.tag), e->data.scalar.value, (int)e->data.scalar.length,
+		                              e->data.scalar.style);
+		if (!id) yd_oom();
+		yd_track(L, id);
+		yd_loader_node(L, id)->start_mark = e->start_mark;
+		yd_loader_node(L, id)->end_mark = e->end_mark;
+		if (yd_add_anchor(L, e->data.scalar.anchor, id, e->start_mark) || yd_finish(L, id)) return -1;
+		return yd_attach(L, id);
+	case YAML_SEQUENCE_START_EVENT:
+	case YAML_MAPPING_START_EVENT: {
+		if (L->depth == YD_MAX_DEPTH) return yd_fail_at(L->c, e->start_mark, "nested more than %d levels deep", YD_MAX_DEPTH);
+		int seq = e->type == YAML_SEQUENCE_START_EVENT;
+		id = seq ? yaml_document_add_sequence(L->doc, yd_tag(e->data.sequence_start.tag), e->data.sequence_start.style)
+		         : yaml_document_add_mapping(L->doc, yd_tag(e->data.mapping_start.tag), e->data.mapping_start.style);
+		if (!id) yd_oom();
+		yd_track(L, id);
+		yd_loader_node(L, id)->start_mark = e->start_mark;
+		if (yd_add_anchor(L, seq ? e->data.sequence_start.anchor : e->data.mapping_start.anchor, id, e->start_mark) ||
+		    yd_attach(L, id)) return -1;
+		L->stack[L->depth++] = (yd_frame){ id, 0 };
+		return 0;
+	}
+	case YAML_SEQUENCE_END_EVENT:
+	case YAML_MAPPING_END_EVENT:
+		id = L->stack[--L->depth].id;
+		yd_loader_node(L, id)->end_mark = e->end_mark;
+		return yd_finish(L, id) ? -1 : 0;
+	default: return 0;
+	}
+}
+
+/* The next document of c's parser into doc (initialised here; empty at the stream's end). 0, or -1 with
+ * the error recorded and doc freed. */
+static int yd_load_next(yd *c, yaml_document_t *doc)
+{
+	if (!yaml_document_initialize(doc, NULL, NULL, NULL, 1, 1)) yd_oom();
+	if (c->stream_done) return 0;
+	yd_loader L = { .c = c, .doc = doc };
+	L.max_bytes = (uint64_t)c->len * 8 > YD_MIN_BYTES ? (uint64_t)c->len * 8 : YD_MIN_BYTES;
+	int r = 0, started = 0;
+	for (;;) {
+		yaml_event_t e;
+		if (!yaml_parser_parse(&c->parser, &e)) { r = yd_parser_fail(c); break; }
+		if (e.type == YAML_STREAM_END_EVENT) { c->stream_done = 1; c->end = e.end_mark; yaml_event_delete(&e); break; }
+		if (e.type == YAML_DOCUMENT_START_EVENT) started = 1;
+		r = started ? yd_event(&L, &e) : 0;
+		yaml_event_delete(&e);
+		if (r) break;
+	}
+	if (r > 0) r = 0;
+	for (int i = 0; i < L.nanchors; i++) free(L.anchors[i].name);
+	free(L.anchors); free(L.nodes); free(L.bytes);
+	if (r) yaml_document_delete(doc);
+	return r;
+}
+
 int yd_load(yd *c, const char *buf, size_t len)
 {
 	c->text = buf ? buf : "";
 	c->len = buf ? len : 0;
+	c->stream_done = 0;
 	if (!yaml_parser_initialize(&c->parser)) yd_oom();
 	yaml_parser_set_input_string(&c->parser, (const unsigned char *)c->text, c->len);
 	yaml_parser_set_encoding(&c->parser, YAML_UTF8_ENCODING);
-	if (!yaml_parser_load(&c->parser, &c->doc)) {
-		yd_parser_fail(c);
+	if (yd_load_next(c, &c->doc)) {
 		yaml_parser_delete(&c->parser);
 		return -1;
 	}
@@ -92,7 +302,7 @@ int yd_end(yd *c, const char *msg)
 {
 	if (!c->live || !yd_root(c)) return c->failed ? -1 : 0;
 	yaml_document_t more;
-	if (!yaml_parser_load(&c->parser, &more)) return yd_parser_fail(c);
+	if (yd_load_next(c, &more)) return -1;
 	yaml_node_t *extra = yaml_document_get_root_node(&more);
 	int r = extra ? yd_fail(c, extra, "%s", msg) : 0;
 	yaml_document_delete(&more);

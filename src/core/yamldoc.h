@@ -19,9 +19,22 @@ typedef struct {
 	yaml_mark_t end;           /* where the text ends, when it holds no document */
 	const char *text;          /* the text yd_load was given, for the marks of encoding errors */
 	size_t len;
+	int stream_done;           /* the parser has read the text's end */
 } yd;
 
-/* Loads the first document of buf (UTF-8); -1 with "file:line:col: problem[ context (line N)]". */
+/* The bounds of a document (yd_load refuses more, at file:line:col): collections nested at most
+ * YD_MAX_DEPTH deep; at most YD_MAX_ALIASES aliases and YD_MAX_ANCHORS anchors; walked with every
+ * alias expanded, at most YD_MAX_NODES nodes and max(8 x the text, YD_MIN_BYTES) bytes of scalars.
+ * A mapping's keys are distinct ("duplicate key 'k' (first at line L)"), and merge keys (<<) are
+ * refused. An alias shares its node (the document is a DAG, never a loop). */
+#define YD_MAX_DEPTH 64
+#define YD_MAX_ALIASES 10000
+#define YD_MAX_ANCHORS 10000
+#define YD_MAX_NODES 1000000
+#define YD_MIN_BYTES (1u << 20)
+
+/* Loads the first document of buf (UTF-8), within the bounds above; -1 with "file:line:col: problem[ context
+ * (line N)]" or the bound it passes. */
 int yd_load(yd *c, const char *buf, size_t len);
 /* After yd_load: 0 when no second document follows; -1 with its syntax error, or with msg at the
  * second document's top node. */

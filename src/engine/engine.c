@@ -296,12 +296,13 @@ void engine_plan_device(engine *e, plan_device *out)
 {
 	const device_info *d = e->have_dev ? &e->dev : NULL;
 	if (d && d->present && !e->o.arch) {
-		*out = (plan_device){ d->sm_count, d->warp_size, d->max_threads_per_block, d->cc, d->l2_bytes, d->smem_per_block_optin, 0, 0 };
+		*out = (plan_device){ d->sm_count, d->warp_size, d->max_threads_per_block, d->cc, d->l2_bytes, d->smem_per_block_optin, 0, 0,
+		                      d->global_mem };
 		return;
 	}
 	const arch_info *a = table_arch(e);
 	*out = (plan_device){ a->typical_sm_count, a->warp_size, a->max_threads_per_block, a->cc, (int64_t)a->typical_l2_bytes,
-	                      (int64_t)a->smem_per_block_optin, 0, 0 };
+	                      (int64_t)a->smem_per_block_optin, 0, 0, 0 };
 }
 
 /* With CUDACLIMB_TRACE=FILE, one line per finished job: how long it took from submit to result. */

@@ -18,6 +18,7 @@ static int parse_params(ld *c, yaml_node_t *map)
 		yaml_node_t *kn = yd_node(&c->y, map->data.mapping.pairs.start[i].key), *v = yd_node(&c->y, map->data.mapping.pairs.start[i].value);
 		const char *name = yd_scalar(&c->y, kn, "a parameter name");
 		if (!name) return -1;
+		if (ly_check_length(c, kn, "parameter name", name)) return -1;
 		if (!lesson_is_ident(name)) return yd_fail(&c->y, kn, "parameter name '%s' is not an identifier", name);
 		if (ly_name_known(c, name, strlen(name))) return yd_fail(&c->y, kn, "parameter '%s' is declared twice or hides a device value", name);
 		lesson_param p = { .type = DT_I64 };
@@ -45,6 +46,7 @@ static int parse_derived(ld *c, yaml_node_t *map)
 		yaml_node_t *kn = yd_node(&c->y, map->data.mapping.pairs.start[i].key), *v = yd_node(&c->y, map->data.mapping.pairs.start[i].value);
 		const char *name = yd_scalar(&c->y, kn, "a derived name");
 		if (!name) return -1;
+		if (ly_check_length(c, kn, "derived name", name)) return -1;
 		if (!lesson_is_ident(name) || ly_name_known(c, name, strlen(name))) return yd_fail(&c->y, kn, "derived name '%s' is not a new identifier", name);
 		lesson_derived *d = &l->derived[l->nderived];
 		if (ly_parse_expr(c, v, name, &d->value)) return -1;
@@ -113,6 +115,7 @@ static int parse_lesson(ld *c, yaml_node_t *root)
 	lesson *l = c->l;
 	if (yd_check_keys(&c->y, root, "a lesson", keys) || yd_get_str(&c->y, root, "lesson", &l->id) ||
 	    yd_get_str(&c->y, root, "title", &l->title) || yd_get_str(&c->y, root, "summary", &l->summary)) return -1;
+	if (ly_check_length(c, yd_get(&c->y, root, "lesson"), "lesson id", l->id)) return -1;
 	for (const char *p = l->id; *p; p++)
 		if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_'))
 			return yd_fail(&c->y, yd_get(&c->y, root, "lesson"), "lesson id '%s' may use only a-z, 0-9 and _", l->id);

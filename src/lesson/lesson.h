@@ -205,7 +205,10 @@ const lesson_tunable *lesson_find_tunable(const lesson_stage *s, const char *nam
 const lesson_param *lesson_find_param(const lesson *l, const char *name);
 const lesson_buffer *lesson_find_buffer(const lesson *l, const lesson_stage *s, const char *name);
 
-/* Whether s is an identifier: [A-Za-z_][A-Za-z0-9_]* (lesson, stage, buffer and parameter names). */
+/* The longest name a lesson may give (a lesson or stage id, a parameter, buffer or tunable name). */
+#define LESSON_NAME_MAX 64
+/* Whether s is an identifier of at most LESSON_NAME_MAX bytes: [A-Za-z_][A-Za-z0-9_]* (lesson, stage,
+ * buffer and parameter names). */
 int lesson_is_ident(const char *s);
 const char *lesson_dtype_name(lesson_dtype t);
 size_t lesson_dtype_size(lesson_dtype t);

@@ -229,6 +229,7 @@ static int parse_repeat(ld *c, lesson_stage *s, yaml_node_t *n, lesson_launch *L
 	if (yd_check_keys(&c->y, n, "a repeat block", keys) || ly_get_expr(c, n, "repeat", &L->repeat_count) ||
 	    yd_get_str(&c->y, n, "as", &L->repeat_var)) return -1;
 	yaml_node_t *an = yd_get(&c->y, n, "as"), *sn = yd_get(&c->y, n, "steps");
+	if (ly_check_length(c, an, "repeat: as", L->repeat_var)) return -1;
 	if (!lesson_is_ident(L->repeat_var)) return yd_fail(&c->y, an, "repeat: as '%s' is not an identifier", L->repeat_var);
 	if (ly_name_known(c, L->repeat_var, strlen(L->repeat_var)) || lesson_find_buffer(c->l, s, L->repeat_var))
 		return yd_fail(&c->y, an, "repeat: as '%s' is a name already in use here; pick a new one", L->repeat_var);
@@ -324,6 +325,7 @@ static int parse_constants(ld *c, lesson_stage *s, yaml_node_t *n)
 		if (yd_check_keys(&c->y, m, "a constant", keys) || yd_get_str(&c->y, m, "symbol", &k->symbol)) return -1;
 		yaml_node_t *sn = yd_get(&c->y, m, "symbol"), *bn = yd_get(&c->y, m, "buffer"), *tn = yd_get(&c->y, m, "type"),
 		            *vn = yd_get(&c->y, m, "value");
+		if (ly_check_length(c, sn, "constant symbol", k->symbol)) return -1;
 		if (!lesson_is_ident(k->symbol)) return yd_fail(&c->y, sn, "constant symbol '%s' is not a C identifier", k->symbol);
 		for (int j = 0; j < s->nconstants - 1; j++)
 			if (!strcmp(s->constants[j].symbol, k->symbol)) return yd_fail(&c->y, sn, "constant %s is filled twice", k->symbol);
@@ -444,6 +446,8 @@ int ly_parse_stage(ld *c, yaml_node_t *n, lesson_stage *s)
 	if (yd_get_str(&c->y, n, "id", &s->id) || yd_get_str(&c->y, n, "title", &s->title) || yd_get_str(&c->y, n, "kernel", &s->kernel_rel) ||
 	    yd_get_str(&c->y, n, "entry", &s->entry) || yd_get_str(&c->y, n, "explain", &s->explain) ||
 	    yd_get_str(&c->y, n, "bottleneck", &s->bottleneck)) return -1;
+	if (ly_check_length(c, yd_get(&c->y, n, "id"), "stage id", s->id) || ly_check_length(c, yd_get(&c->y, n, "entry"), "entry", s->entry))
+		return -1;
 	if (!lesson_is_ident(s->id)) return yd_fail(&c->y, yd_get(&c->y, n, "id"), "stage id '%s' must be an identifier", s->id);
 	if (!lesson_is_ident(s->entry)) return yd_fail(&c->y, yd_get(&c->y, n, "entry"), "entry '%s' must be a C identifier", s->entry);
 	if (c->kroot && (ly_resolve_kernel_file(c, yd_get(&c->y, n, "kernel"), s->kernel_rel, &s->kernel_path) ||
@@ -461,6 +465,7 @@ int ly_parse_stage(ld *c, yaml_node_t *n, lesson_stage *s)
 			tu->name = xstrdup(name);
 			tu->at.line = (int)kn->start_mark.line + 1;
 			tu->at.col = (int)kn->start_mark.column + 1;
+			if (ly_check_length(c, kn, "tunable name", name)) return -1;
 			if (!lesson_is_ident(name)) return yd_fail(&c->y, kn, "tunable name '%s' is not an identifier", name);
 			if (lesson_find_param(c->l, name)) return yd_fail(&c->y, kn, "tunable '%s' has the name of a parameter", name);
 			if (parse_tunable(c, kn, v, tu)) return -1;

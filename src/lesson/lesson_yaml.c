@@ -27,9 +27,17 @@ const size_t ly_dtype_sizes[DT_COUNT] = { 4, 8, 2, 2, 4, 4, 8, 8, 1, 1 };
 
 int lesson_is_ident(const char *s)
 {
+	if (strlen(s) > LESSON_NAME_MAX) return 0;
 	if (!*s || !(isalpha((unsigned char)*s) || *s == '_')) return 0;
 	for (; *s; s++) if (!(isalnum((unsigned char)*s) || *s == '_')) return 0;
 	return 1;
+}
+
+int ly_check_length(ld *c, yaml_node_t *n, const char *what, const char *name)
+{
+	size_t len = strlen(name);
+	if (len <= LESSON_NAME_MAX) return 0;
+	return yd_fail(&c->y, n, "%s '%.24s...' is %zu characters long (at most %d)", what, name, len, LESSON_NAME_MAX);
 }
 
 /* ---- names in scope ---- */
@@ -165,6 +173,7 @@ int ly_parse_buffers(ld *c, yaml_node_t *map, lesson_buffer **out, int *count)
 		b->name = xstrdup(name);
 		b->at.line = (int)kn->start_mark.line + 1;
 		b->at.col = (int)kn->start_mark.column + 1;
+		if (ly_check_length(c, kn, "buffer name", name)) return -1;
 		if (!lesson_is_ident(name)) return yd_fail(&c->y, kn, "buffer name '%s' is not an identifier", name);
 		if (yd_check_keys(&c->y, v, "a buffer", keys)) return -1;
 		if (ly_parse_dtype(c, yd_get(&c->y, v, "type"), &b->type)) return -1;

@@ -33,6 +33,8 @@ extern const size_t ly_dtype_sizes[DT_COUNT];
 int ly_parse_library(ld *c, lesson_stage *s, yaml_node_t *n, lesson_baseline *b);
 /* Frees b and what it owns; NULL is fine. */
 void ly_free_library(lesson_baseline *b);
+/* At most LESSON_NAME_MAX bytes: "<what> 'abc...' is N characters long (at most 64)" at n otherwise. */
+int ly_check_length(ld *c, yaml_node_t *n, const char *what, const char *name);
 /* Whether name (len bytes) is in scope: a device value, a parameter, a derived value, a tunable, a
  * bound name. */
 int ly_name_known(ld *c, const char *name, size_t len);

@@ -8,7 +8,11 @@
 #include <string.h>
 #include "util.h"
 
-typedef struct { plan *p; const lesson *l; char *err; size_t errlen; } pctx;
+typedef struct {
+	plan *p; const lesson *l; char *err; size_t errlen;
+	const plan_device *dev;   /* NULL when not known */
+	int64_t device_bytes;     /* the device buffers' bytes so far */
+} pctx;
 
 /* The device values expressions may name: the one list (plan.h). */
 static const struct { const char *name; size_t at; int wide; } dev_vars[] = {
@@ -115,7 +119,9 @@ static int param_value(pctx *c, const lesson_param *pa, const plan_setting *s, e
 	if ((pa->min.e && eval(c, &pa->min, &lo)) || (pa->max.e && eval(c, &pa->max, &hi))) return -1;
 	char a[32], b[32], x[32];
 	if ((pa->min.e && expr_as_double(v) < expr_as_double(lo)) || (pa->max.e && expr_as_double(v) > expr_as_double(hi))) {
-		strfmt(c->err, c->errlen, "%s = %s is outside its range [%s, %s]", pa->name, expr_format(v, x, sizeof x),
+		char where[600] = "";   /* the lesson's own default: an error in its file, at the parameter */
+		if (!s) strfmt(where, sizeof where, "%s:%d:%d: the default ", c->l->path, pa->at.line, pa->at.col);
+		strfmt(c->err, c->errlen, "%s%s = %s is outside its range [%s, %s]", where, pa->name, expr_format(v, x, sizeof x),
 		       pa->min.e ? expr_format(lo, a, sizeof a) : "-", pa->max.e ? expr_format(hi, b, sizeof b) : "-");
 		return -1;
 	}
@@ -202,6 +208,49 @@ static lesson_memory memory_of(const lesson_stage *s, const lesson_buffer *b)
 	return b->memory;
 }
 
+/* "4.0 TiB", "79.1 GiB", "512 bytes". */
+static const char *size_text(double bytes, char *out, size_t n)
+{
+	static const char *const units[] = { "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
+	if (bytes < 1024) { strfmt(out, n, "%.0f bytes", bytes); return out; }
+	int u = -1;
+	while (bytes >= 1024 && u < 5) { bytes /= 1024; u++; }
+	strfmt(out, n, "%.1f %s", bytes, units[u]);
+	return out;
+}
+
+/* Buffer b's bytes, count elements, into *bytes; and the device buffers' sum into *device_total. -1
+ * with the error (file:line:col, the buffer and its count's expression) when 64 bits cannot count
+ * them, or when the GPU's memory is known and smaller. */
+static int buffer_bytes(pctx *c, const lesson_buffer *b, int64_t count, int on_device, int64_t *bytes, int64_t *device_total)
+{
+	char need[32], has[32];
+	int64_t es = (int64_t)lesson_dtype_size(b->type);
+	if (__builtin_mul_overflow(count, es, bytes)) {
+		strfmt(c->err, c->errlen, "%s:%d:%d: buffer %s: %lld elements of %s (count: %s) are more than 2^63 bytes", c->l->path,
+		       b->at.line, b->at.col, b->name, (long long)count, lesson_dtype_name(b->type), expr_source(b->count.e));
+		return -1;
+	}
+	if (!on_device) return 0;
+	if (c->dev && c->dev->global_mem > 0 && *bytes > c->dev->global_mem) {
+		strfmt(c->err, c->errlen, "%s:%d:%d: buffer %s needs %s (%lld elements of %s, count: %s), the GPU has %s", c->l->path,
+		       b->at.line, b->at.col, b->name, size_text((double)*bytes, need, sizeof need), (long long)count,
+		       lesson_dtype_name(b->type), expr_source(b->count.e), size_text((double)c->dev->global_mem, has, sizeof has));
+		return -1;
+	}
+	if (__builtin_add_overflow(*device_total, *bytes, device_total)) {
+		strfmt(c->err, c->errlen, "%s:%d:%d: the buffers up to %s are more than 2^63 bytes", c->l->path, b->at.line, b->at.col, b->name);
+		return -1;
+	}
+	if (c->dev && c->dev->global_mem > 0 && *device_total > c->dev->global_mem) {
+		strfmt(c->err, c->errlen, "%s:%d:%d: the buffers up to %s need %s of GPU memory in all, the GPU has %s", c->l->path,
+		       b->at.line, b->at.col, b->name, size_text((double)*device_total, need, sizeof need),
+		       size_text((double)c->dev->global_mem, has, sizeof has));
+		return -1;
+	}
+	return 0;
+}
+
 static int add_buffers(pctx *c, const lesson_stage *s, const lesson_buffer *bs, int n, int scratch)
 {
 	plan *p = c->p;
@@ -223,7 +272,12 @@ static int add_buffers(pctx *c, const lesson_stage *s, const lesson_buffer *bs, 
 		p->buffers = xrealloc(p->buffers, (size_t)(p->nbuffers + 1) * sizeof *p->buffers);
 		plan_buffer *pb = &p->buffers[p->nbuffers++];
 		*pb = (plan_buffer){ b->name, b->type, count, b->output, scratch, init, b->init_a, b->init_b, NULL, memory_of(s, b) };
-		p->working_set += count * (int64_t)lesson_dtype_size(b->type);
+		int64_t bytes;
+		if (buffer_bytes(c, b, count, pb->memory == MEM_DEVICE, &bytes, &c->device_bytes)) return -1;
+		if (__builtin_add_overflow(p->working_set, bytes, &p->working_set)) {
+			strfmt(c->err, c->errlen, "%s:%d:%d: the buffers up to %s are more than 2^63 bytes", c->l->path, b->at.line, b->at.col, b->name);
+			return -1;
+		}
 		if (init != INIT_EXPR) continue;
 		pb->values = xcalloc((size_t)count, sizeof *pb->values);
 		if (eval_each(c, &b->init_expr, count, pb->values)) return -1;
@@ -768,7 +822,7 @@ int plan_make(plan *p, const lesson *l, int stage, const plan_setting *sets, int
 	p->l = l;
 	p->stage = stage;
 	p->nstreams = 1;
-	pctx c = { p, l, err, errlen };
+	pctx c = { p, l, err, errlen, dev, 0 };
 	if (stage < -1 || stage >= l->nstages || (stage == -1 && !l->baseline)) {
 		strfmt(err, errlen, "lesson %s has no %s", l->id, stage == -1 ? "baseline" : "such stage");
 		return -1;
@@ -881,7 +935,7 @@ int plan_param_info_get(const lesson *l, const plan_device *dev, const expr_valu
 	const lesson_param *pa = &l->params[i];
 	plan p;
 	param_scope(&p, l, dev, pv, i);
-	pctx c = { &p, l, err, errlen };
+	pctx c = { .p = &p, .l = l, .err = err, .errlen = errlen };
 	memset(out, 0, sizeof *out);
 	out->has_lo = pa->min.e != NULL;
 	out->has_hi = pa->max.e != NULL;
@@ -902,7 +956,7 @@ int plan_param_value(const lesson *l, const plan_device *dev, const expr_value *
 	strfmt(s.value, sizeof s.value, "%s", text);
 	plan p;
 	param_scope(&p, l, dev, pv, i);
-	pctx c = { &p, l, err, errlen };
+	pctx c = { .p = &p, .l = l, .err = err, .errlen = errlen };
 	int rc = param_value(&c, &l->params[i], &s, out);
 	plan_free(&p);
 	return rc;
@@ -917,7 +971,7 @@ int plan_tunable_value(const lesson_stage *s, int t, const plan_device *dev, con
 	plan p;
 	memset(&p, 0, sizeof p);
 	if (dev) add_device_vars(&p, dev);
-	pctx c = { &p, NULL, err, errlen };
+	pctx c = { .p = &p, .err = err, .errlen = errlen };
 	int rc = tunable_value(&c, s, &s->tunables[t], &st, out);
 	plan_free(&p);
 	return rc;

@@ -19,6 +19,7 @@ typedef struct {
 	 * resources (occ_potential_block); 0 = not known, and expressions then read max_threads_per_block
 	 * and sm_count instead. */
 	int occ_block, occ_min_grid;
+	int64_t global_mem;   /* the GPU's memory in bytes; 0 = not known (no buffer is then checked against it) */
 } plan_device;
 
 /* The device values expressions may name, in one list for the loader, the plan and the front ends:
