@@ -256,26 +256,36 @@ int mkdir_p(const char *path, int mode)
 	return 0;
 }
 
-int dir_private(const char *path, int *tightened, char *why, size_t whylen)
+int dir_private(const char *path, int flags, int *tightened, char *why, size_t whylen)
 {
 	if (tightened) *tightened = 0;
 	if (mkdir_p(path, 0700) != 0) { strfmt(why, whylen, "cannot create %s: %s", path, strerror(errno)); return -1; }
+	/* checked and tightened through one fd: no swap of the name between the check and the chmod */
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NONBLOCK | (flags & DIR_FOLLOW ? 0 : O_NOFOLLOW));
 	struct stat st;
-	if (lstat(path, &st) != 0) { strfmt(why, whylen, "cannot read %s: %s", path, strerror(errno)); return -1; }
-	if (!S_ISDIR(st.st_mode)) { strfmt(why, whylen, "%s is not a folder (a symbolic link or a file is there)", path); return -1; }
+	if (fd < 0 || fstat(fd, &st) != 0) {
+		int e = errno;
+		if (fd >= 0) close(fd);
+		if (e == ELOOP || e == ENOTDIR) strfmt(why, whylen, "%s is not a folder (a symbolic link or a file is there)", path);
+		else strfmt(why, whylen, "cannot open %s: %s", path, strerror(e));
+		return -1;
+	}
 	if (st.st_uid != geteuid()) {
+		close(fd);
 		struct passwd *pw = getpwuid(st.st_uid);
 		strfmt(why, whylen, "%s belongs to %s (uid %ld), not to you", path, pw && pw->pw_name ? pw->pw_name : "another user", (long)st.st_uid);
 		return -1;
 	}
 	if (st.st_mode & 077) {
-		/* ours: tighten it; chmod through a path we just lstat'ed as our own real folder */
-		if (chmod(path, 0700) != 0) {
-			strfmt(why, whylen, "%s is open to other users (mode %03o) and cannot be made private: %s", path, (unsigned)(st.st_mode & 0777), strerror(errno));
+		if (fchmod(fd, 0700) != 0) {
+			int e = errno;
+			close(fd);
+			strfmt(why, whylen, "%s is open to other users (mode %03o) and cannot be made private: %s", path, (unsigned)(st.st_mode & 0777), strerror(e));
 			return -1;
 		}
 		if (tightened) *tightened = 1;
 	}
+	close(fd);
 	return 0;
 }
 
@@ -318,7 +328,7 @@ char *xdg_dir(const char *env, const char *fallback)
 	if (!strncmp(dir, "/tmp/", 5)) {   /* the per-uid fallback: its top must be ours before anything goes in */
 		char top[64], why[256];
 		strfmt(top, sizeof top, "/tmp/cudaclimb-%ld", (long)geteuid());
-		if (dir_private(top, NULL, why, sizeof why) != 0) return dir;   /* the caller's own check refuses it */
+		if (dir_private(top, 0, NULL, why, sizeof why) != 0) return dir;   /* the caller's own check refuses it */
 	}
 	mkdir_p(dir, 0700);
 	return dir;
@@ -330,9 +340,9 @@ char *cache_dir(char *why, size_t whylen)
 	if (!strncmp(dir, "/tmp/", 5)) {
 		char top[64];
 		strfmt(top, sizeof top, "/tmp/cudaclimb-%ld", (long)geteuid());
-		if (dir_private(top, NULL, why, whylen) != 0) { free(dir); return NULL; }
+		if (dir_private(top, 0, NULL, why, whylen) != 0) { free(dir); return NULL; }
 	}
-	if (dir_private(dir, NULL, why, whylen) != 0) { free(dir); return NULL; }
+	if (dir_private(dir, 0, NULL, why, whylen) != 0) { free(dir); return NULL; }
 	return dir;
 }
 

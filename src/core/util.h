@@ -63,10 +63,13 @@ int file_write_atomic(const char *path, const void *data, size_t len);
 int file_write_atomic_mode(const char *path, const void *data, size_t len, int mode);
 /* mkdir -p; 0 or -1 with errno. */
 int mkdir_p(const char *path, int mode);
+/* dir_private's flags: DIR_FOLLOW accepts a symbolic link to a folder (a workspace the user named). */
+enum { DIR_FOLLOW = 1 };
 /* Makes path (mkdir -p, 0700) a private folder of the effective user: 0 when it is a real folder
- * (lstat: no symbolic link) owned by the euid, tightened to 0700 if group or others had any access
- * (*tightened set to 1 then; may be NULL); -1 with why otherwise (someone else's folder, a link). */
-int dir_private(const char *path, int *tightened, char *why, size_t whylen);
+ * (lstat: no symbolic link, unless DIR_FOLLOW) owned by the euid, tightened to 0700 if group or
+ * others had any access (*tightened set to 1 then; may be NULL); -1 with why otherwise (someone
+ * else's folder, a link, a file). */
+int dir_private(const char *path, int flags, int *tightened, char *why, size_t whylen);
 int file_exists(const char *path);
 int dir_exists(const char *path);
 
