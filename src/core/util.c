@@ -334,7 +334,7 @@ char *xdg_dir(const char *env, const char *fallback)
 	return dir;
 }
 
-char *cache_dir(char *why, size_t whylen)
+char *xdg_cache_dir(char *why, size_t whylen)
 {
 	char *dir = xdg_path("XDG_CACHE_HOME", ".cache");
 	if (!strncmp(dir, "/tmp/", 5)) {

@@ -81,7 +81,7 @@ char *xdg_dir(const char *env, const char *fallback);
 char *xdg_path(const char *env, const char *fallback);
 /* The compile cache folder (xdg_dir's for XDG_CACHE_HOME), created and checked with dir_private: a
  * new string, or NULL with why (then compile without a cache). */
-char *cache_dir(char *why, size_t whylen);
+char *xdg_cache_dir(char *why, size_t whylen);
 
 /* FNV-1a 64-bit over data, continuing from h (start with FNV_OFFSET). */
 #define FNV_OFFSET 1469598103934665603ULL

@@ -584,7 +584,7 @@ static void nocache_remove(void)
 static char *out_dir(int *cache, char *err, size_t errlen)
 {
 	char why[600];
-	char *dir = cache_dir(why, sizeof why);
+	char *dir = xdg_cache_dir(why, sizeof why);
 	*cache = dir != NULL;
 	if (dir) return dir;
 	if (!nocache[0]) {

@@ -1,5 +1,5 @@
 /* compile: NVRTC runs in a child process (a compiler crash cannot take the program down) and its
- * cubins are cached under $XDG_CACHE_HOME/cudaclimb (cache_dir: a private folder of the user's, else
+ * cubins are cached under $XDG_CACHE_HOME/cudaclimb (xdg_cache_dir: a private folder of the user's, else
  * no cache), keyed by source, every file it includes (found by a scan, as NVRTC's preprocessor
  * would), the headers beside the kernel, options, architecture and NVRTC version, written
  * atomically. Each entry's report starts with the size and hash of its cubin and PTX; an entry that
