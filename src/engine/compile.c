@@ -603,17 +603,18 @@ static char *out_dir(int *cache, char *err, size_t errlen)
 }
 
 /* The first line of a cache entry's report: the sizes and hashes of its cubin and PTX. */
-#define ENTRY_FMT "entry 3 cubin %zu %016llx ptx %zu %016llx\n"
+#define ENTRY_FMT "entry 3 cubin %zu %016llx ptx %zu %016llx report %zu %016llx\n"
 
-/* The entry line for the files cubin_path and ptx_path into out; -1 when the cubin is unreadable. */
-static int entry_line(const char *cubin_path, const char *ptx_path, char *out, size_t n)
+/* The entry line for the files cubin_path and ptx_path and the report text into out; -1 when the
+ * cubin is unreadable. */
+static int entry_line(const char *cubin_path, const char *ptx_path, const char *report, size_t rlen, char *out, size_t n)
 {
 	size_t cl = 0, pl = 0;
 	char *c = file_read_max(cubin_path, CUBIN_MAX, FILE_NOFOLLOW, &cl);
 	if (!c) return -1;
 	char *p = file_read_max(ptx_path, CUBIN_MAX, FILE_NOFOLLOW, &pl);
 	strfmt(out, n, ENTRY_FMT, cl, (unsigned long long)fnv1a(FNV_OFFSET, c, cl), p ? pl : 0,
-	       (unsigned long long)(p ? fnv1a(FNV_OFFSET, p, pl) : 0));
+	       (unsigned long long)(p ? fnv1a(FNV_OFFSET, p, pl) : 0), rlen, (unsigned long long)fnv1a(FNV_OFFSET, report, rlen));
 	free(c);
 	free(p);
 	return 0;
@@ -622,9 +623,15 @@ static int entry_line(const char *cubin_path, const char *ptx_path, char *out, s
 /* 0 when meta (a cache entry's report) describes the cubin and PTX beside it; -1 with why. */
 static int entry_check(const char *meta, const char *cubin_path, const char *ptx_path, char *why, size_t n)
 {
-	size_t cl, pl;
-	unsigned long long ch, ph;
-	if (sscanf(meta, "entry 3 cubin %zu %llx ptx %zu %llx", &cl, &ch, &pl, &ph) != 4) { strfmt(why, n, "its report has no entry line"); return -1; }
+	size_t cl, pl, rl;
+	unsigned long long ch, ph, rh;
+	const char *report = strchr(meta, '\n');
+	if (sscanf(meta, "entry 3 cubin %zu %llx ptx %zu %llx report %zu %llx", &cl, &ch, &pl, &ph, &rl, &rh) != 6 || !report) {
+		strfmt(why, n, "its report has no entry line");
+		return -1;
+	}
+	report++;
+	if (strlen(report) != rl || fnv1a(FNV_OFFSET, report, rl) != rh) { strfmt(why, n, "its report is cut or changed"); return -1; }
 	size_t len = 0;
 	char *c = file_read_max(cubin_path, CUBIN_MAX, FILE_NOFOLLOW, &len);
 	if (!c) { strfmt(why, n, "its cubin cannot be read: %s", file_strerror(errno)); return -1; }
@@ -770,8 +777,8 @@ int compile_step(compile_job *j, double timeout_ms)
 		end_child(j, why, 0);
 	} else {
 		finish_from_text(j, j->out.s);
-		char line[160];
-		if (j->r.ok && !j->cached && entry_line(j->r.cubin_path, j->r.ptx_path, line, sizeof line) == 0) {
+		char line[200];
+		if (j->r.ok && !j->cached && entry_line(j->r.cubin_path, j->r.ptx_path, j->out.s, j->out.len, line, sizeof line) == 0) {
 			sb m = {0};
 			sb_add(&m, line);
 			sb_addn(&m, j->out.s, j->out.len);
