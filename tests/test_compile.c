@@ -817,6 +817,214 @@ static void test_rdc_missing(void **state)
 	free(fake); free(k); free(plain);
 }
 
+/* ---- issue #30: the key covers what the compile includes; damaged entries; a cache not ours; timeouts ---- */
+
+/* A learner's file in a folder of its own (not the lesson's) including a header beside it, which
+ * includes another; the key changes with each, not with a file nobody includes. */
+static void test_key_includes(void **state)
+{
+	(void)state;
+	char *work = path_in(tmp_root, "work"), *learner = path_in(work, "mine.cu"), *h = path_in(work, "mine.cuh"),
+	     *h2 = path_in(work, "deep.cuh"), *other = path_in(work, "unused.cuh"), *inc = path_in(tmp_root, "inc"),
+	     *h3 = path_in(inc, "opt.cuh");
+	assert_int_equal(mkdir(work, 0700), 0);
+	assert_int_equal(mkdir(inc, 0700), 0);
+	const char *src = "#include \"mine.cuh\"\n  #  include <opt.cuh>\n__global__ void add1(float *x) { x[0] = K + D + O; }\n";
+	write_text(learner, src);
+	write_text(h, "#include \"deep.cuh\"\n#define K 1.0f\n");
+	write_text(h2, "#define D 1.0f\n");
+	write_text(other, "// nobody includes this\n");
+	write_text(h3, "#define O 1.0f\n");
+	char opt[600];
+	snprintf(opt, sizeof opt, "-I%s", inc);
+	char *opts[] = { opt };
+	compile_request rq = { .kernel_path = learner, .include_dir = kdir, .arch = "sm_90", .options = opts, .noptions = 1,
+	                       .source = src, .source_len = strlen(src) };
+	char k0[17], k1[17], k2[17], k3[17], k4[17];
+	assert_int_equal(compile_key(&rq, k0), 0);
+	write_text(other, "// still nobody\n");
+	assert_int_equal(compile_key(&rq, k1), 0);
+	assert_string_equal(k0, k1);                      /* a file not included changes nothing */
+	write_text(h, "#include \"deep.cuh\"\n#define K 2.0f\n");
+	assert_int_equal(compile_key(&rq, k2), 0);
+	assert_string_not_equal(k1, k2);                  /* the header beside the learner's file */
+	write_text(h2, "#define D 2.0f\n");
+	assert_int_equal(compile_key(&rq, k3), 0);
+	assert_string_not_equal(k2, k3);                  /* a header that header includes */
+	write_text(h3, "#define O 2.0f\n");
+	assert_int_equal(compile_key(&rq, k4), 0);
+	assert_string_not_equal(k3, k4);                  /* one found through the stage's -I option */
+	/* and a real compile sees the change: the stale cubin is not served */
+	compile_result r;
+	char err[256];
+	assert_int_equal(compile_run(&rq, &r, err, sizeof err), 0);
+	if (!r.ok) fail_msg("compile failed: %s", r.log);
+	free(r.log);
+	assert_int_equal(compile_run(&rq, &r, err, sizeof err), 0);
+	assert_true(r.ok && r.cached);
+	free(r.log);
+	write_text(h, "#include \"deep.cuh\"\n#define K 3.0f\n");
+	assert_int_equal(compile_run(&rq, &r, err, sizeof err), 0);
+	assert_true(r.ok);
+	assert_false(r.cached);                            /* recompiled */
+	free(r.log);
+	/* a header that does not exist yet is keyed as missing: creating it changes the key */
+	const char *src2 = "#if 0\n#include \"later.cuh\"\n#endif\n__global__ void add1(float *x) { x[0] = 1; }\n";
+	rq.source = src2;
+	rq.source_len = strlen(src2);
+	assert_int_equal(compile_key(&rq, k0), 0);
+	char *later = path_in(work, "later.cuh");
+	write_text(later, "\n");
+	assert_int_equal(compile_key(&rq, k1), 0);
+	assert_string_not_equal(k0, k1);
+	free(later); free(work); free(learner); free(h); free(h2); free(other); free(inc); free(h3);
+}
+
+static char notices[2048];
+static void catch_notice(const char *text)
+{
+	size_t n = strlen(notices);
+	snprintf(notices + n, sizeof notices - n, "%s\n", text);
+}
+
+/* Damages the file at path: mode 'f' flips a byte in the middle, 't' truncates it to half. */
+static void damage(const char *path, char mode)
+{
+	size_t len;
+	char *data = file_read_max(path, (size_t)1 << 30, 0, &len);
+	assert_non_null(data);
+	assert_true(len > 8);
+	if (mode == 'f') data[len / 2] ^= 0x5a;
+	else len /= 2;
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fwrite(data, 1, len, f);
+	fclose(f);
+	free(data);
+}
+
+static void test_cache_damaged(void **state)
+{
+	(void)state;
+	char *k = path_in(kdir, "add1.cu");
+	char *opts[] = { "-DBLOCK=64" };
+	compile_request rq = { .kernel_path = k, .include_dir = kdir, .arch = "sm_90", .options = opts, .noptions = 1 };
+	compile_result r;
+	char err[256];
+	util_on_notice(catch_notice);
+	assert_int_equal(compile_run(&rq, &r, err, sizeof err), 0);
+	if (!r.ok) fail_msg("compile failed: %s", r.log);
+	free(r.log);
+	char cubin[512], ptx[512], meta[520];
+	snprintf(cubin, sizeof cubin, "%s", r.cubin_path);
+	snprintf(ptx, sizeof ptx, "%s", r.ptx_path);
+	snprintf(meta, sizeof meta, "%.*s.log", (int)(strlen(cubin) - 6), cubin);
+	struct stat st;
+	assert_int_equal(stat(cubin, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0600);       /* private files */
+	size_t good_len;
+	char *good = file_read_max(cubin, (size_t)1 << 30, 0, &good_len);
+	static const struct { const char *file; char how; const char *says; } cases[] = {
+		{ "cubin", 'f', "hash" }, { "cubin", 't', "bytes" }, { "ptx", 'f', "PTX" }, { "meta", 't', "report is cut" }, { "meta", 'f', "damaged" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		notices[0] = 0;
+		const char *f = !strcmp(cases[i].file, "cubin") ? cubin : !strcmp(cases[i].file, "ptx") ? ptx : meta;
+		damage(f, cases[i].how);
+		assert_int_equal(compile_run(&rq, &r, err, sizeof err), 0);
+		if (!r.ok) fail_msg("%s %c: compile failed: %s", cases[i].file, cases[i].how, r.log);
+		assert_false(r.cached);                        /* rebuilt, never loaded */
+		free(r.log);
+		if (!strstr(notices, "damaged") || !strstr(notices, cases[i].says))
+			fail_msg("%s %c: no notice naming the damage: '%s'", cases[i].file, cases[i].how, notices);
+		size_t len;
+		char *now = file_read_max(cubin, (size_t)1 << 30, 0, &len);
+		assert_non_null(now);
+		assert_int_equal(len, good_len);
+		assert_memory_equal(now, good, len);
+		free(now);
+		assert_int_equal(compile_run(&rq, &r, err, sizeof err), 0);   /* and whole again: a hit */
+		assert_true(r.ok && r.cached);
+		free(r.log);
+	}
+	/* a cubin that is a link is not followed */
+	notices[0] = 0;
+	unlink(cubin);
+	assert_int_equal(symlink(k, cubin), 0);
+	assert_int_equal(compile_run(&rq, &r, err, sizeof err), 0);
+	assert_true(r.ok);
+	assert_false(r.cached);
+	free(r.log);
+	assert_int_equal(lstat(cubin, &st), 0);
+	assert_true(S_ISREG(st.st_mode));
+	util_on_notice(NULL);
+	free(good);
+	free(k);
+}
+
+/* As root: a cache folder that belongs to someone else is not used, and the compile still works. */
+static void test_cache_not_ours(void **state)
+{
+	(void)state;
+	if (geteuid() != 0) { printf("SKIP test_cache_not_ours: needs root to give a folder to uid 2001\n"); skip(); }
+	char *mine = path_in(cache_dir, "cudaclimb");
+	assert_int_equal(chown(mine, 2001, 2001), 0);
+	char *k = path_in(kdir, "add1.cu");
+	char *opts[] = { "-DBLOCK=32" };
+	compile_request rq = { .kernel_path = k, .include_dir = kdir, .arch = "sm_90", .options = opts, .noptions = 1 };
+	compile_result r;
+	char err[256], why[600];
+	char *d = xdg_cache_dir(why, sizeof why);
+	assert_null(d);
+	if (!strstr(why, "uid 2001") || !strstr(why, "not to you")) fail_msg("the reason does not say whose it is: %s", why);
+	notices[0] = 0;
+	util_on_notice(catch_notice);
+	assert_int_equal(compile_run(&rq, &r, err, sizeof err), 0);
+	util_on_notice(NULL);
+	if (!r.ok) fail_msg("compile failed: %s", r.log);
+	free(r.log);
+	assert_null(strstr(r.cubin_path, cache_dir));       /* not in the cache */
+	if (!strstr(notices, "compile cache is not used") || !strstr(notices, "uid 2001")) fail_msg("no notice: '%s'", notices);
+	struct stat st;
+	char *dir = xstrndup(r.cubin_path, (size_t)(strrchr(r.cubin_path, '/') - r.cubin_path));
+	assert_int_equal(lstat(dir, &st), 0);
+	assert_int_equal(st.st_uid, 0);
+	assert_int_equal(st.st_mode & 0777, 0700);
+	free(dir);
+	assert_int_equal(chown(mine, 0, 0), 0);
+	/* a loose folder of our own is tightened; a link in its place is refused */
+	assert_int_equal(chmod(mine, 0755), 0);
+	d = xdg_cache_dir(why, sizeof why);
+	assert_non_null(d);
+	assert_int_equal(stat(mine, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0700);
+	free(d);
+	free(mine);
+	free(k);
+}
+
+static void test_timeout(void **state)
+{
+	(void)state;
+	assert_true(compile_timeout_ms(10) == 1000.0 * COMPILE_TIMEOUT_MIN_S);
+	assert_true(compile_timeout_ms(0) == 1000.0 * COMPILE_TIMEOUT_MIN_S);
+	assert_true(compile_timeout_ms(600) == 600000.0);
+	char *k = path_in(kdir, "add1.cu");
+	char *opts[] = { "-DBLOCK=16", "-DNOT_CACHED=1" };
+	compile_request rq = { .kernel_path = k, .include_dir = kdir, .arch = "sm_90", .options = opts, .noptions = 2 };
+	char err[256];
+	compile_job *j = compile_start(&rq, err, sizeof err);
+	assert_non_null(j);
+	while (!compile_step(j, 1)) usleep(1000);   /* 1 ms: NVRTC needs far longer */
+	const compile_result *r = compile_get(j);
+	assert_false(r->ok);
+	assert_true(r->timed_out);
+	assert_false(r->crashed);
+	if (strncmp(r->log, "compile timed out after", 23)) fail_msg("the log does not say it timed out: %s", r->log);
+	compile_job_free(j);
+	free(k);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -826,6 +1034,8 @@ int main(void)
 		cmocka_unit_test(test_compile_error), cmocka_unit_test(test_job), cmocka_unit_test(test_tensor_sass),
 		cmocka_unit_test(test_options_rdc), cmocka_unit_test(test_parse_link_report), cmocka_unit_test(test_rdc_link),
 		cmocka_unit_test(test_rdc_link_error), cmocka_unit_test(test_rdc_missing),
+		cmocka_unit_test(test_key_includes), cmocka_unit_test(test_cache_damaged), cmocka_unit_test(test_cache_not_ours),
+		cmocka_unit_test(test_timeout),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <setjmp.h>
 #include <cmocka.h>
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,8 +48,13 @@ static void test_round_trip(void **st)
 
 	/* no temporary file is left behind; a missing file is an empty state */
 	char tmp[300];
-	snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
-	assert_int_equal(access(tmp, F_OK), -1);
+	DIR *dd = opendir(dir);
+	assert_non_null(dd);
+	for (struct dirent *de; (de = readdir(dd));) if (strstr(de->d_name, ".tmp.")) fail_msg("a temporary file was left: %s", de->d_name);
+	closedir(dd);
+	struct stat pst;
+	assert_int_equal(stat(path, &pst), 0);
+	assert_int_equal(pst.st_mode & 0777, 0600);   /* private */
 	progress_free(&r);
 	progress_init(&r);
 	snprintf(tmp, sizeof tmp, "%s/none", dir);

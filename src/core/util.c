@@ -3,9 +3,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -13,6 +15,23 @@
 static void (*fatal_hook)(void);
 
 void util_on_fatal(void (*fn)(void)) { fatal_hook = fn; }
+
+static void (*notice_hook)(const char *);
+
+void util_on_notice(void (*fn)(const char *text)) { notice_hook = fn; }
+
+void notice(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	char *s = NULL;
+	int n = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (n < 0) return;
+	if (notice_hook) notice_hook(s);
+	else { fputs("cudaclimb: ", stderr); fput_clean(stderr, s); fputc('\n', stderr); }
+	free(s);
+}
 
 static void oom(size_t n)
 {
@@ -120,29 +139,88 @@ void strfmt(char *dst, size_t n, const char *fmt, ...)
 
 char *file_read(const char *path, size_t *len)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f) return NULL;
-	sb b = {0};
-	char buf[65536];
-	size_t n;
-	while ((n = fread(buf, 1, sizeof buf, f)) > 0) sb_addn(&b, buf, n);
-	int bad = ferror(f);
-	fclose(f);
-	if (bad) { sb_free(&b); errno = EIO; return NULL; }
-	if (len) *len = b.len;
-	return sb_take(&b);
+	return file_read_max(path, FILE_READ_MAX, 0, len);
+}
+
+char *file_read_max(const char *path, size_t max, int flags, size_t *len)
+{
+	/* O_NONBLOCK: opening a FIFO does not wait for a writer (and it is refused below). */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY | (flags & FILE_NOFOLLOW ? O_NOFOLLOW : 0));
+	if (fd < 0) return NULL;
+	struct stat st;
+	if (fstat(fd, &st) != 0) { int e = errno; close(fd); errno = e; return NULL; }
+	if (!S_ISREG(st.st_mode)) { close(fd); errno = S_ISDIR(st.st_mode) ? EISDIR : FILE_ENOTREG; return NULL; }
+	if ((uint64_t)st.st_size > max) { close(fd); errno = EFBIG; return NULL; }
+	/* st_size + 1 so that a file that grew is seen; it may grow up to max, not further. */
+	size_t cap = (size_t)st.st_size + 1, got = 0;
+	char *buf = xmalloc(cap + 1);
+	for (;;) {
+		if (got == cap) {
+			if (got > max) { free(buf); close(fd); errno = EFBIG; return NULL; }
+			cap = cap * 2 > max + 1 ? max + 1 : cap * 2;
+			buf = xrealloc(buf, cap + 1);
+		}
+		ssize_t n = read(fd, buf + got, cap - got);
+		if (n < 0 && errno == EINTR) continue;
+		if (n < 0) { int e = errno; free(buf); close(fd); errno = e; return NULL; }
+		if (n == 0) break;
+		got += (size_t)n;
+	}
+	close(fd);
+	if (got > max) { free(buf); errno = EFBIG; return NULL; }
+	buf[got] = 0;
+	if (len) *len = got;
+	return buf;
+}
+
+const char *file_strerror(int e)
+{
+	if (e == FILE_ENOTREG) return "not a regular file (a FIFO, a device or a socket)";
+	if (e == EFBIG) return "larger than the size limit for this kind of file";
+	if (e == ELOOP) return "a symbolic link, which is not followed here";
+	return strerror(e);
 }
 
 int file_write_atomic(const char *path, const void *data, size_t len)
 {
-	return file_write_atomic_mode(path, data, len, 0644);
+	return file_write_atomic_mode(path, data, len, 0600);
+}
+
+/* A new file beside path under an unpredictable name (path.tmp.XXXXXXXXXXXX), created with O_EXCL and
+ * O_NOFOLLOW: nothing planted at any name is followed or reused. The fd, or -1; the name in *tmp. */
+static int open_temp(const char *path, int mode, char **tmp)
+{
+	static const char digits[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+	for (int tries = 0; tries < 64; tries++) {
+		unsigned char rnd[12];
+		if (getrandom(rnd, sizeof rnd, 0) != (ssize_t)sizeof rnd) {
+			/* no entropy source: the time and the pid still change on each try */
+			uint64_t h = fnv1a(FNV_OFFSET, &tries, sizeof tries);
+			double t = now_ms();
+			pid_t pid = getpid();
+			h = fnv1a(fnv1a(h, &t, sizeof t), &pid, sizeof pid);
+			for (size_t i = 0; i < sizeof rnd; i++) rnd[i] = (unsigned char)(h >> (i % 8 * 8));
+		}
+		char sfx[sizeof rnd + 1];
+		for (size_t i = 0; i < sizeof rnd; i++) sfx[i] = digits[rnd[i] % (sizeof digits - 1)];
+		sfx[sizeof rnd] = 0;
+		*tmp = xasprintf("%s.tmp.%s", path, sfx);
+		int fd = open(*tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, (mode_t)mode);
+		if (fd >= 0) return fd;
+		int e = errno;
+		free(*tmp);
+		*tmp = NULL;
+		if (e != EEXIST) { errno = e; return -1; }
+	}
+	errno = EEXIST;
+	return -1;
 }
 
 int file_write_atomic_mode(const char *path, const void *data, size_t len, int mode)
 {
-	char *tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, (mode_t)mode);
-	if (fd < 0) { free(tmp); return -1; }
+	char *tmp;
+	int fd = open_temp(path, mode, &tmp);
+	if (fd < 0) return -1;
 	const char *p = data;
 	size_t left = len;
 	while (left) {
@@ -166,6 +244,7 @@ int file_write_atomic_mode(const char *path, const void *data, size_t len, int m
 int mkdir_p(const char *path, int mode)
 {
 	char buf[PATH_MAX];
+	if (strlen(path) >= sizeof buf) { errno = ENAMETOOLONG; return -1; }
 	strfmt(buf, sizeof buf, "%s", path);
 	for (char *p = buf + 1; *p; p++) {
 		if (*p != '/') continue;
@@ -174,6 +253,39 @@ int mkdir_p(const char *path, int mode)
 		*p = '/';
 	}
 	if (mkdir(buf, (mode_t)mode) != 0 && errno != EEXIST) return -1;
+	return 0;
+}
+
+int dir_private(const char *path, int flags, int *tightened, char *why, size_t whylen)
+{
+	if (tightened) *tightened = 0;
+	if (mkdir_p(path, 0700) != 0) { strfmt(why, whylen, "cannot create %s: %s", path, strerror(errno)); return -1; }
+	/* checked and tightened through one fd: no swap of the name between the check and the chmod */
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NONBLOCK | (flags & DIR_FOLLOW ? 0 : O_NOFOLLOW));
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) != 0) {
+		int e = errno;
+		if (fd >= 0) close(fd);
+		if (e == ELOOP || e == ENOTDIR) strfmt(why, whylen, "%s is not a folder (a symbolic link or a file is there)", path);
+		else strfmt(why, whylen, "cannot open %s: %s", path, strerror(e));
+		return -1;
+	}
+	if (st.st_uid != geteuid()) {
+		close(fd);
+		struct passwd *pw = getpwuid(st.st_uid);
+		strfmt(why, whylen, "%s belongs to %s (uid %ld), not to you", path, pw && pw->pw_name ? pw->pw_name : "another user", (long)st.st_uid);
+		return -1;
+	}
+	if (st.st_mode & 077) {
+		if (fchmod(fd, 0700) != 0) {
+			int e = errno;
+			close(fd);
+			strfmt(why, whylen, "%s is open to other users (mode %03o) and cannot be made private: %s", path, (unsigned)(st.st_mode & 0777), strerror(e));
+			return -1;
+		}
+		if (tightened) *tightened = 1;
+	}
+	close(fd);
 	return 0;
 }
 
@@ -189,18 +301,48 @@ int dir_exists(const char *path)
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+/* The user's home folder: $HOME when it is an absolute path, else the password database's entry
+ * for the effective uid; NULL when neither says. */
+static const char *home_dir(void)
+{
+	const char *home = getenv("HOME");
+	if (home && home[0] == '/') return home;
+	struct passwd *pw = getpwuid(geteuid());
+	return pw && pw->pw_dir && pw->pw_dir[0] == '/' ? pw->pw_dir : NULL;
+}
+
 char *xdg_path(const char *env, const char *fallback)
 {
 	const char *base = getenv(env);
 	if (base && base[0] == '/') return xasprintf("%s/cudaclimb", base);
-	const char *home = getenv("HOME");
-	return xasprintf("%s/%s/cudaclimb", home && *home ? home : "/tmp", fallback);
+	const char *home = home_dir();
+	if (home) return xasprintf("%s/%s/cudaclimb", home, fallback);
+	/* No home at all: a folder of this uid's own, never one shared by all users. */
+	const char *leaf = strrchr(fallback, '/');
+	return xasprintf("/tmp/cudaclimb-%ld/%s", (long)geteuid(), leaf ? leaf + 1 : fallback[0] == '.' ? fallback + 1 : fallback);
 }
 
 char *xdg_dir(const char *env, const char *fallback)
 {
 	char *dir = xdg_path(env, fallback);
-	mkdir_p(dir, 0755);
+	if (!strncmp(dir, "/tmp/", 5)) {   /* the per-uid fallback: its top must be ours before anything goes in */
+		char top[64], why[256];
+		strfmt(top, sizeof top, "/tmp/cudaclimb-%ld", (long)geteuid());
+		if (dir_private(top, 0, NULL, why, sizeof why) != 0) return dir;   /* the caller's own check refuses it */
+	}
+	mkdir_p(dir, 0700);
+	return dir;
+}
+
+char *xdg_cache_dir(char *why, size_t whylen)
+{
+	char *dir = xdg_path("XDG_CACHE_HOME", ".cache");
+	if (!strncmp(dir, "/tmp/", 5)) {
+		char top[64];
+		strfmt(top, sizeof top, "/tmp/cudaclimb-%ld", (long)geteuid());
+		if (dir_private(top, 0, NULL, why, whylen) != 0) { free(dir); return NULL; }
+	}
+	if (dir_private(dir, 0, NULL, why, whylen) != 0) { free(dir); return NULL; }
 	return dir;
 }
 

@@ -1,6 +1,7 @@
 /* util: allocation that cannot fail quietly, growable strings, files, hashing, folders. */
 #ifndef CC_UTIL_H
 #define CC_UTIL_H
+#include <errno.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -14,6 +15,11 @@
 void *xmalloc(size_t n);
 /* fn runs before the out-of-memory message (the TUI ends curses there); NULL for none. */
 void util_on_fatal(void (*fn)(void));
+/* A one-line notice for the user that is not an error (a folder made private, a corrupt cache entry
+ * rebuilt): to stderr as "cudaclimb: text" with control characters shown as '?', or to fn when one is
+ * set (the TUI shows it in its status line); NULL restores stderr. */
+void util_on_notice(void (*fn)(const char *text));
+void notice(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
@@ -32,23 +38,50 @@ void sb_free(sb *b);
 /* snprintf that always terminates and never warns about truncation. */
 void strfmt(char *dst, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
-/* Reads a whole file into a new NUL-terminated buffer; NULL with errno set on failure. */
+/* The size limit of file_read: lessons, courses, kernel sources and headers, workspace files. */
+#define FILE_READ_MAX ((size_t)16 << 20)
+/* file_read_max's flags: FILE_NOFOLLOW refuses a symbolic link as the last part of path (ELOOP); ask
+ * for it where the file sits in a folder another user can write (workspace, cache, results, queue). */
+enum { FILE_NOFOLLOW = 1 };
+/* errno of file_read for a FIFO, a device or a socket (file_strerror says "not a regular file"). */
+#define FILE_ENOTREG ENODEV
+/* Reads a whole regular file (of at most FILE_READ_MAX bytes) into a new NUL-terminated buffer;
+ * NULL with errno set on failure: FILE_ENOTREG, EISDIR, EFBIG (too big), or open's. Never blocks on
+ * a FIFO, never reads a device. */
 char *file_read(const char *path, size_t *len);
-/* Writes data to path through a temporary file and rename(2): readers never see half a file.
- * Returns 0 or -1 with errno set. */
+/* The same with a size limit of max bytes and flags (FILE_NOFOLLOW). A file that grows past max
+ * while it is read fails with EFBIG. */
+char *file_read_max(const char *path, size_t max, int flags, size_t *len);
+/* The words for a file_read errno: "not a regular file ...", "larger than the size limit ...",
+ * else strerror's. */
+const char *file_strerror(int e);
+/* Writes data to path through a temporary file and rename(2): readers never see half a file. The
+ * temporary name is random and created with O_EXCL|O_NOFOLLOW, so nothing planted beside path is
+ * followed. The file is 0600 (private). Returns 0 or -1 with errno set. */
 int file_write_atomic(const char *path, const void *data, size_t len);
-/* The same with the file's permissions (before the umask) given: 0600 for a private file. */
+/* The same with the file's permissions (before the umask) given: 0644 for a file others may read. */
 int file_write_atomic_mode(const char *path, const void *data, size_t len, int mode);
 /* mkdir -p; 0 or -1 with errno. */
 int mkdir_p(const char *path, int mode);
+/* dir_private's flags: DIR_FOLLOW accepts a symbolic link to a folder (a workspace the user named). */
+enum { DIR_FOLLOW = 1 };
+/* Makes path (mkdir -p, 0700) a private folder of the effective user: 0 when it is a real folder
+ * (lstat: no symbolic link, unless DIR_FOLLOW) owned by the euid, tightened to 0700 if group or
+ * others had any access (*tightened set to 1 then; may be NULL); -1 with why otherwise (someone
+ * else's folder, a link, a file). */
+int dir_private(const char *path, int flags, int *tightened, char *why, size_t whylen);
 int file_exists(const char *path);
 int dir_exists(const char *path);
 
-/* $XDG_CACHE_HOME/cudaclimb or ~/.cache/cudaclimb (likewise XDG_STATE_HOME, ~/.local/state);
- * a new string, the folder created. */
+/* $XDG_CACHE_HOME/cudaclimb or ~/.cache/cudaclimb (likewise XDG_STATE_HOME, ~/.local/state), where
+ * ~ is $HOME, else the password database's home of the euid, else /tmp/cudaclimb-UID/cache (a folder
+ * of this uid's own, never a shared one); a new string, the folder created 0700. */
 char *xdg_dir(const char *env, const char *fallback);
 /* The same path without creating anything (a new string). */
 char *xdg_path(const char *env, const char *fallback);
+/* The compile cache folder (xdg_dir's for XDG_CACHE_HOME), created and checked with dir_private: a
+ * new string, or NULL with why (then compile without a cache). */
+char *xdg_cache_dir(char *why, size_t whylen);
 
 /* FNV-1a 64-bit over data, continuing from h (start with FNV_OFFSET). */
 #define FNV_OFFSET 1469598103934665603ULL

@@ -25,6 +25,9 @@
 #define CUDA_INCLUDE "/usr/local/cuda/include"
 #endif
 
+/* Cache files are read only as real files (no link followed), up to this size. */
+#define CUBIN_MAX ((size_t)1 << 30)
+
 struct compile_job {
 	compile_result r;
 	char *src; size_t src_len;   /* the text compiled: read once, hashed and handed to the child */
@@ -215,6 +218,131 @@ static uint64_t hash_headers(uint64_t h, const char *dir)
 	return h;
 }
 
+/* The include scan: NVRTC 13 has no dependency output (no -MD/-MF, no include callback: nvrtc.h and
+ * the library's option strings have none), so the files a compile reads are found the way its
+ * preprocessor finds them: #include "x" in the including file's folder, then each -I folder in
+ * NVRTC's order (the kernel's folder, kernels/common, the toolkit's, then -I options of the stage);
+ * #include <x> in the -I folders. A header found in the toolkit is covered by NVRTC's version and
+ * not read; one found nowhere is keyed as missing (creating it later changes the key). Includes in
+ * inactive #if branches are keyed too (a key that is too wide only costs a compile); an #include
+ * of a macro cannot be followed, which is why the headers beside the kernel are hashed as well. */
+enum { SCAN_MAX_FILES = 256, SCAN_MAX_DEPTH = 32 };
+typedef struct {
+	const char *dirs[COMPILE_MAX_PARAMS + 4];
+	int ndirs, ntool;          /* dirs[0..ndirs) in NVRTC's order; dirs[ntool], dirs[ntool + 1] the toolkit's */
+	char *seen[SCAN_MAX_FILES];
+	int nseen;
+	uint64_t h;
+} inc_scan;
+
+static void scan_file(inc_scan *sc, const char *path, const char *text, size_t len, int depth);
+
+/* The folder part of path ("." for a bare name), a new string. */
+static char *dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	return slash ? xstrndup(path, slash == path ? 1 : (size_t)(slash - path)) : xstrdup(".");
+}
+
+/* Follows one include of name (quoted: look in from_dir first) found in a file being scanned. */
+static void scan_include(inc_scan *sc, const char *name, int quoted, const char *from_dir, int depth)
+{
+	int first = quoted ? -1 : 0;
+	for (int i = first; i < sc->ndirs; i++) {
+		const char *d = i < 0 ? from_dir : sc->dirs[i];
+		char *p = name[0] == '/' ? xstrdup(name) : xasprintf("%s/%s", d, name);
+		if (!file_exists(p)) { free(p); if (name[0] == '/') break; continue; }
+		if (i == sc->ntool || i == sc->ntool + 1) {   /* the toolkit's: NVRTC's version stands for it */
+			sc->h = fnv1a(sc->h, "|tool|", 6);
+			sc->h = fnv1a(sc->h, name, strlen(name) + 1);
+			free(p);
+			return;
+		}
+		for (int k = 0; k < sc->nseen; k++) if (!strcmp(sc->seen[k], p)) { free(p); return; }
+		if (sc->nseen == SCAN_MAX_FILES || depth >= SCAN_MAX_DEPTH) {   /* keyed by name only */
+			sc->h = fnv1a(sc->h, "|deep|", 6);
+			sc->h = fnv1a(sc->h, p, strlen(p) + 1);
+			free(p);
+			return;
+		}
+		sc->seen[sc->nseen++] = p;
+		size_t len = 0;
+		char *text = file_read(p, &len);
+		sc->h = fnv1a(sc->h, "|file|", 6);
+		sc->h = fnv1a(sc->h, p, strlen(p) + 1);
+		if (text) { sc->h = fnv1a(sc->h, text, len); scan_file(sc, p, text, len, depth + 1); }
+		else sc->h = fnv1a(sc->h, "|unreadable|", 12);
+		free(text);
+		return;
+	}
+	sc->h = fnv1a(sc->h, "|missing|", 9);
+	sc->h = fnv1a(sc->h, name, strlen(name) + 1);
+	if (quoted) sc->h = fnv1a(sc->h, from_dir, strlen(from_dir) + 1);
+}
+
+/* Every #include line of text (the file path) followed. */
+static void scan_file(inc_scan *sc, const char *path, const char *text, size_t len, int depth)
+{
+	char *from = dir_of(path);
+	const char *end = text + len;
+	for (const char *line = text; line < end;) {
+		const char *nl = memchr(line, '\n', (size_t)(end - line));
+		const char *le = nl ? nl : end, *p = line;
+		line = nl ? nl + 1 : end;
+		while (p < le && (*p == ' ' || *p == '\t')) p++;
+		if (p == le || *p != '#') continue;
+		p++;
+		while (p < le && (*p == ' ' || *p == '\t')) p++;
+		if (le - p < 7 || strncmp(p, "include", 7)) continue;
+		p += 7;
+		while (p < le && (*p == ' ' || *p == '\t')) p++;
+		if (p == le || (*p != '"' && *p != '<')) continue;
+		char close = *p == '"' ? '"' : '>';
+		const char *q = memchr(p + 1, close, (size_t)(le - p - 1));
+		if (!q || q == p + 1 || q - p > 1024) continue;
+		char *name = xstrndup(p + 1, (size_t)(q - p - 1));
+		scan_include(sc, name, close == '"', from, depth);
+		free(name);
+	}
+	free(from);
+}
+
+/* The -I folder an option names (-Idir, -I dir, --include-path=dir); *skip set when it takes the
+ * next option. NULL when it names none. */
+static const char *include_option(char *const *options, int i, int n, int *skip)
+{
+	const char *o = options[i];
+	*skip = 0;
+	if (!strcmp(o, "-I") || !strcmp(o, "--include-path")) { if (i + 1 < n) { *skip = 1; return options[i + 1]; } return NULL; }
+	if (!strncmp(o, "-I", 2)) return o + 2;
+	if (!strncmp(o, "--include-path=", 15)) return o + 15;
+	return NULL;
+}
+
+/* The hash of every file that compiling src reads besides src (see inc_scan). */
+static uint64_t hash_includes(uint64_t h, const compile_request *rq, const char *src, size_t len)
+{
+	inc_scan sc = { .h = h };
+	char *common = common_dir(rq->include_dir);
+	char *tool = xstrdup(cuda_include()), *cccl = xasprintf("%s/cccl", tool);
+	/* as child() passes them: the kernel's folder, kernels/common, the toolkit's two, the options' */
+	sc.dirs[sc.ndirs++] = rq->include_dir;
+	if (common) sc.dirs[sc.ndirs++] = common;
+	sc.ntool = sc.ndirs;
+	sc.dirs[sc.ndirs++] = tool;
+	sc.dirs[sc.ndirs++] = cccl;
+	int skip;
+	for (int i = 0; i < rq->noptions; i++) {
+		const char *d = include_option(rq->options, i, rq->noptions, &skip);
+		if (d && *d && sc.ndirs < (int)(sizeof sc.dirs / sizeof *sc.dirs)) sc.dirs[sc.ndirs++] = d;
+		i += skip;
+	}
+	scan_file(&sc, rq->kernel_path, src, len, 0);
+	for (int i = 0; i < sc.nseen; i++) free(sc.seen[i]);
+	free(common); free(tool); free(cccl);
+	return sc.h;
+}
+
 /* The key of rq over the source text src. */
 static void key_of(const compile_request *rq, const char *src, size_t len, char out[17])
 {
@@ -223,11 +351,13 @@ static void key_of(const compile_request *rq, const char *src, size_t len, char 
 	h = hash_headers(h, rq->include_dir);
 	char *common = common_dir(rq->include_dir);
 	if (common) { h = fnv1a(h, "|common|", 8); h = hash_headers(h, common); free(common); }
+	/* Every file the compile includes, wherever it is (beside the learner's file too). */
+	h = hash_includes(h, rq, src, len);
 	for (int i = 0; i < rq->noptions; i++) h = fnv1a(h, rq->options[i], strlen(rq->options[i]) + 1);
 	int ma = 0, mi = 0;
 	nvrtcVersion(&ma, &mi);
 	char tail[96];
-	strfmt(tail, sizeof tail, "|%s|nvrtc %d.%d|%s|format 2", rq->arch, ma, mi, rq->kernel_path);
+	strfmt(tail, sizeof tail, "|%s|nvrtc %d.%d|%s|format 3", rq->arch, ma, mi, rq->kernel_path);
 	h = fnv1a(h, tail, strlen(tail));
 	if (compile_options_rdc(rq->options, rq->noptions)) {   /* the cubin is a linked one */
 		char link[1200];
@@ -242,7 +372,7 @@ static const char *source_of(const compile_request *rq, size_t *len, char **owne
 {
 	*owned = NULL;
 	if (rq->source) { *len = rq->source_len; return rq->source; }
-	return *owned = file_read(rq->kernel_path, len);
+	return *owned = file_read(rq->kernel_path, len);   /* FILE_READ_MAX bounds a kernel source */
 }
 
 int compile_key(const compile_request *rq, char out[17])
@@ -420,13 +550,115 @@ static void finish_from_text(compile_job *j, const char *text)
 	compile_parse_ptxas(r->log, r);
 	r->tensor_sass = -1;
 	if (r->ok) {
-		char *ptx = file_read(r->ptx_path, NULL);
+		char *ptx = file_read_max(r->ptx_path, CUBIN_MAX, FILE_NOFOLLOW, NULL);
 		compile_parse_ptx_params(ptx, r);
 		free(ptx);
 		r->tensor_sass = sass_tensor_count_cached(r->cubin_path);
 	}
 	r->cached = j->cached;
 	j->done = 1;
+}
+
+/* Where compiled code goes when the cache folder cannot be used: a folder of this process's own
+ * (mkdtemp: 0700, an unpredictable name), emptied and removed at exit. */
+static char nocache[64];
+static pid_t nocache_pid;
+
+static void nocache_remove(void)
+{
+	if (!nocache[0] || getpid() != nocache_pid) return;
+	DIR *d = opendir(nocache);
+	for (struct dirent *e; d && (e = readdir(d));) {
+		if (e->d_name[0] == '.') continue;
+		char *p = xasprintf("%s/%s", nocache, e->d_name);
+		unlink(p);
+		free(p);
+	}
+	if (d) closedir(d);
+	rmdir(nocache);
+}
+
+/* The folder for this compile's files: the cache (a new string, *cache set), or when it cannot be
+ * used (not the user's, a link, cannot be made) a private one for this process, said once. NULL
+ * with err when neither. */
+static char *out_dir(int *cache, char *err, size_t errlen)
+{
+	char why[600];
+	char *dir = xdg_cache_dir(why, sizeof why);
+	*cache = dir != NULL;
+	if (dir) return dir;
+	if (!nocache[0]) {
+		const char *t = getenv("TMPDIR");
+		strfmt(nocache, sizeof nocache, "%s/cudaclimb-nocache-XXXXXX", t && t[0] == '/' && strlen(t) < 32 ? t : "/tmp");
+		if (!mkdtemp(nocache)) {
+			strfmt(err, errlen, "the compile cache is not used (%s) and no private folder can be made: %s", why, strerror(errno));
+			nocache[0] = 0;
+			return NULL;
+		}
+		nocache_pid = getpid();
+		atexit(nocache_remove);
+		notice("the compile cache is not used: %s; compiling without it", why);
+	}
+	return xstrdup(nocache);
+}
+
+/* The first line of a cache entry's report: the sizes and hashes of its cubin and PTX. */
+#define ENTRY_FMT "entry 3 cubin %zu %016llx ptx %zu %016llx report %zu %016llx\n"
+
+/* The entry line for the files cubin_path and ptx_path and the report text into out; -1 when the
+ * cubin is unreadable. */
+static int entry_line(const char *cubin_path, const char *ptx_path, const char *report, size_t rlen, char *out, size_t n)
+{
+	size_t cl = 0, pl = 0;
+	char *c = file_read_max(cubin_path, CUBIN_MAX, FILE_NOFOLLOW, &cl);
+	if (!c) return -1;
+	char *p = file_read_max(ptx_path, CUBIN_MAX, FILE_NOFOLLOW, &pl);
+	strfmt(out, n, ENTRY_FMT, cl, (unsigned long long)fnv1a(FNV_OFFSET, c, cl), p ? pl : 0,
+	       (unsigned long long)(p ? fnv1a(FNV_OFFSET, p, pl) : 0), rlen, (unsigned long long)fnv1a(FNV_OFFSET, report, rlen));
+	free(c);
+	free(p);
+	return 0;
+}
+
+/* 0 when meta (a cache entry's report) describes the cubin and PTX beside it; -1 with why. */
+static int entry_check(const char *meta, const char *cubin_path, const char *ptx_path, char *why, size_t n)
+{
+	size_t cl, pl, rl;
+	unsigned long long ch, ph, rh;
+	const char *report = strchr(meta, '\n');
+	if (sscanf(meta, "entry 3 cubin %zu %llx ptx %zu %llx report %zu %llx", &cl, &ch, &pl, &ph, &rl, &rh) != 6 || !report) {
+		strfmt(why, n, "its report has no entry line");
+		return -1;
+	}
+	report++;
+	if (strlen(report) != rl || fnv1a(FNV_OFFSET, report, rl) != rh) { strfmt(why, n, "its report is cut or changed"); return -1; }
+	size_t len = 0;
+	char *c = file_read_max(cubin_path, CUBIN_MAX, FILE_NOFOLLOW, &len);
+	if (!c) { strfmt(why, n, "its cubin cannot be read: %s", file_strerror(errno)); return -1; }
+	int bad = 0;
+	if (len != cl) strfmt(why, n, "its cubin is %zu bytes, not %zu", len, cl), bad = 1;
+	else if (len < 4 || memcmp(c, "\177ELF", 4)) strfmt(why, n, "its cubin is not an ELF file"), bad = 1;
+	else if (fnv1a(FNV_OFFSET, c, len) != ch) strfmt(why, n, "its cubin's hash does not match"), bad = 1;
+	free(c);
+	if (bad) return -1;
+	char *p = file_read_max(ptx_path, CUBIN_MAX, FILE_NOFOLLOW, &len);
+	if (pl && (!p || len != pl || fnv1a(FNV_OFFSET, p, len) != ph)) { strfmt(why, n, "its PTX does not match"); bad = 1; }
+	free(p);
+	return bad ? -1 : 0;
+}
+
+/* Removes a cache entry's files (cubin, PTX, report, SASS listing). */
+static void entry_remove(const compile_job *j)
+{
+	unlink(j->r.cubin_path);
+	unlink(j->r.ptx_path);
+	unlink(j->meta_path);
+	size_t cl = strlen(j->r.cubin_path);
+	if (cl > 6) {
+		char *sass = xasprintf("%.*s.sass", (int)(cl - 6), j->r.cubin_path);
+		unlink(sass);
+		free(sass);
+	}
 }
 
 compile_job *compile_start(const compile_request *rq, char *err, size_t errlen)
@@ -439,23 +671,33 @@ compile_job *compile_start(const compile_request *rq, char *err, size_t errlen)
 	compile_job *j = xcalloc(1, sizeof *j);
 	j->fd = -1;
 	strfmt(j->r.arch, sizeof j->r.arch, "%s", rq->arch);
-	char *dir = xdg_dir("XDG_CACHE_HOME", ".cache");
+	int cache;
+	char *dir = out_dir(&cache, err, errlen);
+	if (!dir) { free(owned); free(j); return NULL; }
 	strfmt(j->r.cubin_path, sizeof j->r.cubin_path, "%s/%s.cubin", dir, key);
 	strfmt(j->r.ptx_path, sizeof j->r.ptx_path, "%s/%s.ptx", dir, key);
 	strfmt(j->meta_path, sizeof j->meta_path, "%s/%s.log", dir, key);
 	free(dir);
-	char *meta = file_exists(j->r.cubin_path) ? file_read(j->meta_path, NULL) : NULL;
+	char *meta = cache ? file_read_max(j->meta_path, FILE_READ_MAX, FILE_NOFOLLOW, NULL) : NULL, why[160];
+	if (meta && entry_check(meta, j->r.cubin_path, j->r.ptx_path, why, sizeof why) != 0) {
+		notice("the cached compile of %s was damaged (%s): removed, and compiled again", rq->kernel_path, why);
+		entry_remove(j);
+		free(meta);
+		meta = NULL;
+	}
+	const char *report = meta && strchr(meta, '\n') ? strchr(meta, '\n') + 1 : NULL;   /* after the entry line */
 	char tool[1024];
-	if (meta && !strncmp(meta, "ok\n", 3)) {
+	if (report && !strncmp(report, "ok\n", 3)) {
 		j->cached = 1;
 		if (!rq->sass || sass_is_cached(j->r.cubin_path) || sass_find_tool(tool, sizeof tool) != 0) {
-			finish_from_text(j, meta);
+			finish_from_text(j, report);
 			free(meta);
 			free(owned);
 			return j;
 		}
 		/* cached code, but the listing asked for is not: a child makes it (nvdisasm takes ~0.4 s) */
-		j->meta = meta;
+		j->meta = xstrdup(report);
+		free(meta);
 		free(owned);
 		owned = NULL;
 	} else {
@@ -483,14 +725,20 @@ compile_job *compile_start(const compile_request *rq, char *err, size_t errlen)
 	return j;
 }
 
+double compile_timeout_ms(double timeout_s)
+{
+	return 1000 * (timeout_s > COMPILE_TIMEOUT_MIN_S ? timeout_s : COMPILE_TIMEOUT_MIN_S);
+}
+
 int compile_fd(const compile_job *j) { return j->done ? -1 : j->fd; }
 const compile_result *compile_get(const compile_job *j) { return &j->r; }
 
-static void end_child(compile_job *j, const char *why)
+static void end_child(compile_job *j, const char *why, int timed_out)
 {
 	compile_result *r = &j->r;
 	r->ok = 0;
-	r->crashed = 1;
+	r->crashed = !timed_out;
+	r->timed_out = timed_out;
 	r->log = xasprintf("%s\n%s", why, j->out.s ? j->out.s : "");
 	j->done = 1;
 }
@@ -507,9 +755,9 @@ int compile_step(compile_job *j, double timeout_ms)
 			waitpid(j->pid, NULL, 0);
 			j->pid = 0;
 			close(j->fd);
-			char why[128];
-			strfmt(why, sizeof why, "the compiler did not finish within %.0f s and was stopped", timeout_ms / 1000);
-			end_child(j, why);
+			char why[160];
+			strfmt(why, sizeof why, "compile timed out after %.0f s: the compiler was stopped (a longer --timeout gives it more)", timeout_ms / 1000);
+			end_child(j, why, 1);
 			return 1;
 		}
 		return 0;
@@ -523,13 +771,20 @@ int compile_step(compile_job *j, double timeout_ms)
 	char why[160];
 	if (WIFSIGNALED(st)) {
 		strfmt(why, sizeof why, "the compiler (NVRTC) crashed with signal %d (%s); cudaclimb kept running", WTERMSIG(st), strsignal(WTERMSIG(st)));
-		end_child(j, why);
+		end_child(j, why, 0);
 	} else if (!j->out.s || WEXITSTATUS(st) != 0) {
 		strfmt(why, sizeof why, "the compiler process failed (exit status %d)", WEXITSTATUS(st));
-		end_child(j, why);
+		end_child(j, why, 0);
 	} else {
 		finish_from_text(j, j->out.s);
-		if (j->r.ok && !j->cached) file_write_atomic(j->meta_path, j->out.s, j->out.len);
+		char line[200];
+		if (j->r.ok && !j->cached && entry_line(j->r.cubin_path, j->r.ptx_path, j->out.s, j->out.len, line, sizeof line) == 0) {
+			sb m = {0};
+			sb_add(&m, line);
+			sb_addn(&m, j->out.s, j->out.len);
+			file_write_atomic(j->meta_path, m.s, m.len);
+			sb_free(&m);
+		}
 	}
 	return 1;
 }
@@ -550,7 +805,7 @@ int compile_run(const compile_request *rq, compile_result *out, char *err, size_
 {
 	compile_job *j = compile_start(rq, err, errlen);
 	if (!j) return -1;
-	while (!compile_step(j, 300000)) {
+	while (!compile_step(j, compile_timeout_ms(rq->timeout_s))) {
 		struct pollfd pf = { .fd = j->fd, .events = POLLIN };
 		poll(&pf, 1, 1000);
 	}

@@ -1,6 +1,9 @@
 /* compile: NVRTC runs in a child process (a compiler crash cannot take the program down) and its
- * cubins are cached under $XDG_CACHE_HOME/cudaclimb, keyed by source, headers beside it, options,
- * architecture and NVRTC version, written atomically. With -rdc=true among the options the child
+ * cubins are cached under $XDG_CACHE_HOME/cudaclimb (xdg_cache_dir: a private folder of the user's, else
+ * no cache), keyed by source, every file it includes (found by a scan, as NVRTC's preprocessor
+ * would), the headers beside the kernel, options, architecture and NVRTC version, written
+ * atomically. Each entry's report starts with the size and hash of its cubin and PTX; an entry that
+ * does not match them is removed and compiled again, with a notice. With -rdc=true among the options the child
  * links NVRTC's relocatable code with the toolkit's device runtime (libcudadevrt.a) through
  * nvJitLink (dlopen'd: libnvJitLink.so.13, then libnvJitLink.so; $CUDACLIMB_NVJITLINK names another
  * file), so that kernels can launch kernels; the linked cubin is what is cached. */
@@ -25,7 +28,8 @@ typedef struct {
 
 typedef struct {
 	int ok;                   /* 1: cubin_path holds the code */
-	int crashed;              /* the compiler process died or hung (log says how) */
+	int crashed;              /* the compiler process died (log says how) */
+	int timed_out;            /* the compiler ran past its time and was stopped ("compile timed out after N s") */
 	int cached;
 	double ms;                /* wall time, 0 when cached */
 	char cubin_path[512];
@@ -47,17 +51,23 @@ typedef struct {
 	char *const *options; int noptions;   /* -D defines and the stage's options */
 	const char *source;       /* the text to compile, or NULL: read kernel_path (once) */
 	size_t source_len;
+	double timeout_s;         /* compile_run's limit: compile_timeout_ms(timeout_s) */
 	int sass;                 /* also disassemble the cubin (nvdisasm, in the child; the listing is cached
 	                           * beside it) so that tensor_sass is known; costs ~0.4 s the first time */
 } compile_request;
 
+/* The least time a compile gets, whatever --timeout says: a first compile of a big kernel on a
+ * busy shared box takes tens of seconds, and a run's watchdog (10 s by default) is not its measure. */
+#define COMPILE_TIMEOUT_MIN_S 120
+/* The time a compile may take for a run timeout of timeout_s seconds: max(timeout_s, 120 s), in ms. */
+double compile_timeout_ms(double timeout_s);
 /* Starts a compile: a cache hit finishes at once; otherwise a child process runs NVRTC.
  * Returns a job (free with compile_job_free), or NULL with err (unreadable source). */
 compile_job *compile_start(const compile_request *rq, char *err, size_t errlen);
 /* The fd to poll for the child's end, or -1 when the job is done. */
 int compile_fd(const compile_job *j);
 /* Reads what is available; returns 1 when done (then compile_result is filled), 0 if not yet.
- * Kills a compiler that ran past timeout_ms. */
+ * Kills a compiler that ran past timeout_ms (0: no limit); the result is then timed_out. */
 int compile_step(compile_job *j, double timeout_ms);
 const compile_result *compile_get(const compile_job *j);
 /* Ends a running child and frees the job and its result's log. */

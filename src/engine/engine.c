@@ -882,7 +882,7 @@ static int check_interface(engine *e, job *j, const compile_result *cr)
 
 static void step_compile(engine *e, job *j)
 {
-	if (!compile_step(j->cj, 300000)) return;
+	if (!compile_step(j->cj, compile_timeout_ms(e->o.timeout_s))) return;
 	const compile_result *cr = compile_get(j->cj);
 	job_step st = j->step;
 	if (!cr->ok) {
@@ -891,8 +891,9 @@ static void step_compile(engine *e, job *j)
 		char msg[512], first[400];
 		first_error(cr->log, first, sizeof first);
 		strfmt(msg, sizeof msg, "%s%s%s", st == ST_COMPILE_REF ? "the reference stage did not compile: " : st == ST_COMPILE_PAIR ? "the stage's own kernel did not compile: " : "",
-		       cr->crashed ? "" : "compile error: ", first);
+		       cr->crashed || cr->timed_out ? "" : "compile error: ", first);
 		run_status status = cr->crashed ? RUN_CRASH : RUN_COMPILE_ERROR;
+		if (cr->timed_out) strfmt(j->r.issue, sizeof j->r.issue, "compile_timeout");   /* not a crash: the limit ran out */
 		compile_job_free(j->cj);
 		j->cj = NULL;
 		finish(e, j, status, msg);

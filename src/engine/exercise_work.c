@@ -35,7 +35,7 @@ char *ex_file(const char *work, const lesson *l, const lesson_stage *s)
  * written, 0 exists, -1 with errno. */
 static int write_new(const char *path, const char *data, size_t len)
 {
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0) return errno == EEXIST ? 0 : -1;
 	size_t off = 0;
 	while (off < len) {
@@ -48,6 +48,24 @@ static int write_new(const char *path, const char *data, size_t len)
 	return 1;
 }
 
+/* Makes the workspace work (a link to a folder is fine: the learner named it) and its folder dir
+ * (NULL: none) private: 0700, owned by the learner; a folder that was open to others is tightened
+ * with a notice. 0, or -1 with err. */
+static int private_dirs(const char *work, const char *dir, char *err, size_t errlen)
+{
+	char why[600];
+	int tight = 0;
+	if (dir_private(work, DIR_FOLLOW, &tight, why, sizeof why) != 0) {
+		strfmt(err, errlen, "your workspace cannot be kept private: %s (choose another with --work)", why);
+		return -1;
+	}
+	if (tight) notice("%s was open to other users: it is now private (mode 700)", work);
+	if (!dir) return 0;
+	if (dir_private(dir, 0, &tight, why, sizeof why) != 0) { strfmt(err, errlen, "%s", why); return -1; }
+	if (tight) notice("%s was open to other users: it is now private (mode 700)", dir);
+	return 0;
+}
+
 int ex_begin(const char *work, const lesson *l, const lesson_stage *s, char *err, size_t errlen)
 {
 	if (!s->exercise || !s->exercise->start_path) { strfmt(err, errlen, "%s/%s has no exercise", l->id, s->id); return -1; }
@@ -55,8 +73,8 @@ int ex_begin(const char *work, const lesson *l, const lesson_stage *s, char *err
 	size_t len;
 	char *text = NULL;
 	int r = -1;
-	if (mkdir_p(dir, 0755) != 0) strfmt(err, errlen, "cannot create %s: %s", dir, strerror(errno));
-	else if (!(text = file_read(s->exercise->start_path, &len))) strfmt(err, errlen, "cannot read the starter %s: %s", s->exercise->start_path, strerror(errno));
+	if (private_dirs(work, dir, err, errlen) != 0) {}
+	else if (!(text = file_read(s->exercise->start_path, &len))) strfmt(err, errlen, "cannot read the starter %s: %s", s->exercise->start_path, file_strerror(errno));
 	else if ((r = write_new(path, text, len)) < 0) strfmt(err, errlen, "cannot write %s: %s", path, strerror(errno));
 	free(text);
 	free(dir);
@@ -92,41 +110,96 @@ static int parse_level(const char *s)
 	return -1;
 }
 
-/* Reads the records of path into *out (count in *n). A missing file is empty; a line that does not
- * parse is skipped. Returns 0 or -1 (errno) when the file cannot be read. */
-static int read_records(const char *path, record **out, int *n)
+/* One record line into *r; 0, or -1 when it does not parse (unknown words, bad values, long ids). */
+static int parse_record(char *line, record *r)
+{
+	memset(r, 0, sizeof *r);
+	char *tok, *s2;
+	if (!(tok = strtok_r(line, " ", &s2)) || strcmp(tok, "exercise")) return -1;
+	char *les = strtok_r(NULL, " ", &s2), *stg = les ? strtok_r(NULL, " ", &s2) : NULL;
+	if (!stg || strlen(les) >= sizeof r->lesson || strlen(stg) >= sizeof r->stage) return -1;
+	strcpy(r->lesson, les);
+	strcpy(r->stage, stg);
+	while ((tok = strtok_r(NULL, " ", &s2))) {
+		char *eq = strchr(tok, '='), *end;
+		if (!eq) return -1;
+		*eq++ = 0;
+		int lv;
+		if (!strcmp(tok, "best")) { if ((lv = parse_level(eq)) < 0) return -1; r->p.best = (ex_level)lv; }
+		else if (!strcmp(tok, "last")) { if ((lv = parse_level(eq)) < 0) return -1; r->p.last = (ex_level)lv; }
+		else if (!strcmp(tok, "hints")) { r->p.hints = (int)strtol(eq, &end, 10); if (*end || end == eq) return -1; }
+		else if (!strcmp(tok, "ratio")) { r->p.best_ratio = strtod(eq, &end); if (*end || end == eq) return -1; }
+		else if (!strcmp(tok, "when")) { r->p.when = strtoll(eq, &end, 10); if (*end || end == eq) return -1; }
+		else if (!strcmp(tok, "hash")) strfmt(r->p.hash, sizeof r->p.hash, "%s", eq);
+		/* another word=value: a newer version's, kept out of the way */
+	}
+	if (r->p.hints < 0) r->p.hints = 0;
+	return 0;
+}
+
+/* The progress file's size limit: thousands of exercises fit in far less. */
+#define PROGRESS_MAX ((size_t)4 << 20)
+
+/* Reads the records of path into *out (count in *n). A missing file is empty; the lines that do not
+ * parse go to *bad (one per line; NULL when none; may be NULL). Returns 0 or -1 (errno) when the
+ * file cannot be read. */
+static int read_records(const char *path, record **out, int *n, sb *bad)
 {
 	*out = NULL;
 	*n = 0;
-	char *text = file_read(path, NULL);
+	char *text = file_read_max(path, PROGRESS_MAX, FILE_NOFOLLOW, NULL);
 	if (!text) return errno == ENOENT ? 0 : -1;
 	for (char *save, *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		const char *t = line + strspn(line, " \t\r");
+		if (!*t || *t == '#') continue;
+		char *copy = xstrdup(line);
 		record r;
-		memset(&r, 0, sizeof r);
-		char *tok, *s2;
-		if (!(tok = strtok_r(line, " ", &s2)) || strcmp(tok, "exercise")) continue;
-		char *les = strtok_r(NULL, " ", &s2), *stg = les ? strtok_r(NULL, " ", &s2) : NULL;
-		if (!stg || strlen(les) >= sizeof r.lesson || strlen(stg) >= sizeof r.stage) continue;
-		strcpy(r.lesson, les);
-		strcpy(r.stage, stg);
-		while ((tok = strtok_r(NULL, " ", &s2))) {
-			char *eq = strchr(tok, '=');
-			if (!eq) continue;
-			*eq++ = 0;
-			int lv;
-			if (!strcmp(tok, "best") && (lv = parse_level(eq)) >= 0) r.p.best = (ex_level)lv;
-			else if (!strcmp(tok, "last") && (lv = parse_level(eq)) >= 0) r.p.last = (ex_level)lv;
-			else if (!strcmp(tok, "hints")) r.p.hints = atoi(eq);
-			else if (!strcmp(tok, "ratio")) r.p.best_ratio = strtod(eq, NULL);
-			else if (!strcmp(tok, "when")) r.p.when = strtoll(eq, NULL, 10);
-			else if (!strcmp(tok, "hash")) strfmt(r.p.hash, sizeof r.p.hash, "%s", eq);
+		if (parse_record(line, &r) != 0) {
+			if (bad) { sb_add(bad, copy); sb_add(bad, "\n"); }
+			free(copy);
+			continue;
 		}
-		if (r.p.hints < 0) r.p.hints = 0;
+		free(copy);
 		*out = xrealloc(*out, (size_t)(*n + 1) * sizeof **out);
 		(*out)[(*n)++] = r;
 	}
 	free(text);
 	return 0;
+}
+
+static int count_lines(const sb *b)
+{
+	int n = 0;
+	for (size_t i = 0; i < b->len; i++) n += b->s[i] == '\n';
+	return n;
+}
+
+/* Keeps the lines of path that did not parse in path.bad (appended, private) before path is written
+ * without them, and says so. 0, or -1 with err (then path must not be written). */
+static int keep_bad(const char *path, const sb *bad, char *err, size_t errlen)
+{
+	if (!bad->len) return 0;
+	char *aside = xasprintf("%s.bad", path);
+	int fd = open(aside, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0600), r = -1;
+	struct stat st;
+	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid()) {
+		size_t off = 0;
+		while (off < bad->len) {
+			ssize_t w = write(fd, bad->s + off, bad->len - off);
+			if (w < 0 && errno == EINTR) continue;
+			if (w <= 0) break;
+			off += (size_t)w;
+		}
+		r = off == bad->len ? 0 : -1;
+	} else if (fd >= 0) errno = EPERM;
+	int e = errno;
+	if (fd >= 0) close(fd);
+	int n = count_lines(bad);
+	if (r == 0) notice("%d line%s of %s could not be read and %s kept aside in %s", n, n == 1 ? "" : "s", path, n == 1 ? "was" : "were", aside);
+	else strfmt(err, errlen, "%d line%s of %s could not be read, and cannot be kept aside in %s (%s): %s left as it is", n,
+	            n == 1 ? "" : "s", path, aside, strerror(e), path);
+	free(aside);
+	return r;
 }
 
 static record *find_record(record *rs, int n, const char *lid, const char *sid)
@@ -140,8 +213,16 @@ int ex_progress_get(const char *work, const lesson *l, const lesson_stage *s, ex
 	memset(out, 0, sizeof *out);
 	char *path = xasprintf("%s/.progress", work);
 	record *rs;
-	int n, r = read_records(path, &rs, &n);
-	if (r) strfmt(err, errlen, "cannot read %s: %s", path, strerror(errno));
+	sb bad = {0};
+	int n, r = read_records(path, &rs, &n, &bad);
+	if (r) strfmt(err, errlen, "cannot read %s: %s", path, file_strerror(errno));
+	else if (bad.len) {   /* said once a run; the next save keeps them aside in .progress.bad */
+		static int said;
+		int nb = count_lines(&bad);
+		if (!said++) notice("%d line%s of %s could not be read (%s kept aside in %s.bad at the next save)", nb, nb == 1 ? "" : "s", path,
+		                    nb == 1 ? "it is" : "they are", path);
+	}
+	sb_free(&bad);
 	record *me = r ? NULL : find_record(rs, n, l->id, s->id);
 	if (me) *out = me->p;
 	free(rs);
@@ -158,15 +239,18 @@ int ex_progress_get(const char *work, const lesson *l, const lesson_stage *s, ex
 int ex_progress_update(const char *work, const lesson *l, const lesson_stage *s, void (*fn)(ex_progress *p, void *ctx), void *ctx,
                        char *err, size_t errlen)
 {
-	if (mkdir_p(work, 0755) != 0) { strfmt(err, errlen, "cannot create %s: %s", work, strerror(errno)); return -1; }
+	if (private_dirs(work, NULL, err, errlen) != 0) return -1;
 	char *path = xasprintf("%s/.progress", work), *lock = xasprintf("%s/.progress.lock", work);
-	int fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644), r = -1;
+	int fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0600), r = -1;
 	record *rs = NULL;
 	int n = 0;
+	sb bad = {0};
 	if (fd < 0 || flock(fd, LOCK_EX) != 0) {
 		strfmt(err, errlen, "cannot lock %s: %s", lock, strerror(errno));
-	} else if (read_records(path, &rs, &n) != 0) {
-		strfmt(err, errlen, "cannot read %s: %s", path, strerror(errno));
+	} else if (read_records(path, &rs, &n, &bad) != 0) {
+		strfmt(err, errlen, "cannot read %s: %s", path, file_strerror(errno));
+	} else if (keep_bad(path, &bad, err, errlen) != 0) {
+		/* nothing is written: the lines that did not parse stay where they are */
 	} else {
 		record *me = find_record(rs, n, l->id, s->id);
 		if (!me) {
@@ -190,6 +274,7 @@ int ex_progress_update(const char *work, const lesson *l, const lesson_stage *s,
 		sb_free(&b);
 	}
 	if (fd >= 0) close(fd);   /* releases the lock */
+	sb_free(&bad);
 	free(rs);
 	free(path);
 	free(lock);

@@ -156,10 +156,10 @@ void progress_parse(progress_state *p, const char *text, size_t len)
 int progress_load(progress_state *p, const char *path, char *err, size_t errlen)
 {
 	size_t len;
-	char *text = file_read(path, &len);
+	char *text = file_read_max(path, (size_t)4 << 20, FILE_NOFOLLOW, &len);   /* far more than any learner's */
 	if (!text) {
 		if (errno == ENOENT) return 0;
-		strfmt(err, errlen, "%s: %s", path, strerror(errno));
+		strfmt(err, errlen, "%s: %s", path, file_strerror(errno));
 		return -1;
 	}
 	progress_parse(p, text, len);
@@ -237,7 +237,7 @@ int progress_save(progress_state *p, const char *path, char *err, size_t errlen)
 		return -1;
 	}
 	char *lock = xasprintf("%s.lock", path);
-	int lfd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	int lfd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0600);
 	if (lfd < 0) {
 		strfmt(err, errlen, "%s: %s", lock, strerror(errno));
 		free(lock);
