@@ -2,6 +2,7 @@
 #include "report.h"
 #include <stdlib.h>
 #include <string.h>
+#include "arch.h"
 #include "claims.h"
 #include "timeline.h"
 #include "util.h"
@@ -104,7 +105,11 @@ static void lesson_text(FILE *f, const lesson *l)
 			for (int k = 0; k < tu->nvalues && k < 10; k++) fprintf(f, "%s%lld", k ? " " : "", (long long)tu->values[k]);
 			fprintf(f, "%s)\n", tu->nvalues > 10 ? " ..." : "");
 		}
-		if (s->req_why) fprintf(f, "   needs: %s\n", s->req_why);
+		char need[32];
+		if (arch_stage_needs(s->req_cc, s->req_arch, -1, need, sizeof need))   /* "needs sm_90a: ..." */
+			fprintf(f, "   %s: %s%s\n", need, s->req_why ? s->req_why : "a newer GPU",
+			        s->req_arch ? " (arch-specific code: it runs on that compute capability only, not on newer GPUs)" : "");
+		else if (s->req_why) fprintf(f, "   needs: %s\n", s->req_why);
 		fprintf(f, "\n");
 		wrap(f, "   ", s->explain);
 		fprintf(f, "   Bottleneck:\n");
