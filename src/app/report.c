@@ -545,6 +545,7 @@ void report_device(FILE *f, const device_info *d)
 	fprintf(f, "  limits: %d threads/block, %d threads/SM, %d blocks/SM, %d registers/SM, %lld bytes shared/block (opt-in), %lld shared/SM\n",
 	        d->max_threads_per_block, d->max_threads_per_sm, d->max_blocks_per_sm, d->regs_per_sm, (long long)d->smem_per_block_optin,
 	        (long long)d->smem_per_sm);
+	if (d->limits_src[0]) { fputs("  limits from: ", f); fput_clean(f, d->limits_src); fputc('\n', f); }
 	fprintf(f, "  DRAM bandwidth, theoretical: %8.1f GB/s  (%s)\n", d->bw_theoretical_gbps, d->bw_theoretical_src);
 	fprintf(f, "  DRAM bandwidth, copy:        %8.1f GB/s  (%s)\n", d->bw_attainable_gbps, d->bw_attainable_src);
 	fprintf(f, "  DRAM bandwidth, read:        %8.1f GB/s  (%s)\n", d->bw_read_gbps, d->bw_read_src);
