@@ -483,7 +483,8 @@ void arch_from_device(arch_info *out, int cc, const arch_device_limits *d)
 	out->max_regs_per_thread = 255;   /* every GPU since compute capability 3.5; no device attribute has it */
 	out->warp_size = d->warp_size;
 	out->smem_per_sm = d->smem_per_sm;
-	out->smem_per_block = d->smem_per_block;
+	/* 48 KiB is the default per-block limit on every GPU since Volta; a worker too old to send it */
+	out->smem_per_block = d->smem_per_block ? d->smem_per_block : d->smem_per_block_optin < 49152 ? d->smem_per_block_optin : 49152;
 	out->smem_per_block_optin = d->smem_per_block_optin;
 	out->smem_reserved_per_block = d->smem_reserved_per_block;
 	out->fp32_lanes_per_sm = ARCH_UNKNOWN;
