@@ -108,10 +108,13 @@ static occ_result occ_fail(const char *name, int threads, int regs, size_t stati
 static void test_table_loads(void **state)
 {
 	(void)state;
-	assert_int_equal(arch_count(), 5);
+	assert_int_equal(arch_count(), 8);
 	assert_string_equal(arch_at(0)->name, "sm_75");
 	assert_string_equal(arch_at(4)->name, "sm_90");
-	assert_null(arch_at(5));
+	assert_string_equal(arch_at(5)->name, "sm_100");
+	assert_string_equal(arch_at(6)->name, "sm_103");
+	assert_string_equal(arch_at(7)->name, "sm_120");
+	assert_null(arch_at(8));
 	assert_null(arch_at(-1));
 }
 
@@ -592,7 +595,7 @@ static void test_yaml_good_entry(void **state)
 	assert_null(arch_find("sm_80"));
 	unlink(p);
 	assert_int_equal(arch_load(TABLE, err, sizeof err), 0);
-	assert_int_equal(arch_count(), 5);
+	assert_int_equal(arch_count(), 8);
 }
 
 static void test_yaml_syntax_errors(void **state)
@@ -655,7 +658,7 @@ static void test_yaml_unreadable(void **state)
 	snprintf(path, sizeof path, "%s/absent.yaml", tmpdir);
 	assert_int_equal(arch_load(path, err, sizeof err), -1);
 	assert_non_null(strstr(err, "absent.yaml: cannot read: "));
-	assert_int_equal(arch_count(), 5);
+	assert_int_equal(arch_count(), 8);
 	/* From memory, without a terminator: a NUL byte in the text, and one escaped in a scalar. */
 	static const char raw[] = "- name: sm_90\n  cc: 9\0000\n";
 	assert_int_equal(arch_load_buffer("mem", raw, sizeof raw - 1, err, sizeof err), -1);
@@ -665,7 +668,7 @@ static void test_yaml_unreadable(void **state)
 	assert_string_equal(err, "mem:2:7: cc: '9?00' is not a whole number");
 	assert_int_equal(arch_load_buffer("mem", "", 0, err, sizeof err), -1);
 	assert_string_equal(err, "mem:1:1: no architectures in the file");
-	assert_int_equal(arch_count(), 5);
+	assert_int_equal(arch_count(), 8);
 }
 
 /* ---------------------------------------------------------------- the potential block size */
@@ -706,6 +709,200 @@ static void test_potential_block(void **state)
 	assert_int_equal(block, 0);
 }
 
+
+/* ---------------------------------------------------------------- Blackwell and unknown GPUs */
+
+/* The Blackwell entries: the limits cuda_occupancy.h and the Blackwell tuning guide give; a rate with
+ * no source is ARCH_UNKNOWN, never a number. */
+static void test_blackwell_entries(void **state)
+{
+	(void)state;
+	const arch_info *b = arch_find("sm_100"), *u = arch_find("10.3"), *r = arch_find("sm_120");
+	assert_non_null(b); assert_non_null(u); assert_non_null(r);
+	assert_ptr_equal(arch_find("sm_100a"), b);
+	assert_ptr_equal(arch_find("sm_100f"), b);
+	assert_ptr_equal(arch_find("12.0"), r);
+	assert_ptr_equal(arch_find("compute_120"), r);
+	assert_null(arch_find("sm_110"));
+	assert_null(arch_find("sm_121"));
+	assert_int_equal(b->cc, 100);
+	assert_int_equal(b->max_threads_per_sm, 2048);
+	assert_int_equal(b->max_blocks_per_sm, 32);
+	assert_int_equal(b->smem_per_sm, 228 * 1024);
+	assert_int_equal(b->smem_per_block_optin, 227 * 1024);
+	assert_int_equal(u->max_blocks_per_sm, 32);
+	assert_int_equal(r->max_threads_per_sm, 1536);
+	assert_int_equal(r->max_blocks_per_sm, 24);
+	assert_int_equal(r->smem_per_sm, 100 * 1024);
+	assert_int_equal(r->smem_per_block_optin, 99 * 1024);
+	for (const arch_info *a = b; a; a = a == b ? u : a == u ? r : NULL) {
+		assert_int_equal(a->fp32_lanes_per_sm, 128);
+		assert_int_equal(a->regs_per_sm, 65536);
+		assert_int_equal(a->smem_reserved_per_block, 1024);
+		assert_true(a->bf16_tensor_flops_per_clk_per_sm == ARCH_UNKNOWN);
+		assert_true(a->fp8_tensor_flops_per_clk_per_sm == ARCH_UNKNOWN);
+	}
+	assert_true(b->fp64_flops_per_clk_per_sm == 128.0);
+	assert_true(u->fp64_flops_per_clk_per_sm == ARCH_UNKNOWN);
+	assert_true(r->fp64_flops_per_clk_per_sm == 4.0);
+	assert_int_equal(b->typical_clock_mhz, ARCH_UNKNOWN);
+	/* occupancy on them: 256 threads x 32 registers fill a B200 SM (8 blocks of 8 warps = 64), and 6
+	 * blocks fill an RTX 5090 SM (48 warps) */
+	occ_result o = occ("sm_100", 256, 32, 0, 0);
+	assert_occ(o, 100);
+	assert_int_equal(o.active_blocks, 8);
+	o = occ("sm_120", 256, 32, 0, 0);
+	assert_occ(o, 100);
+	assert_int_equal(o.active_blocks, 6);
+	/* 48 KiB of shared memory per block: 4 blocks in 228 KiB, 2 in 100 KiB (each plus 1 KiB reserved) */
+	assert_int_equal(occ("sm_100", 128, 32, 0, 48 * 1024).active_blocks, 4);
+	assert_int_equal(occ("sm_120", 128, 32, 0, 48 * 1024).active_blocks, 2);
+}
+
+/* "unknown" is taken for a rate and typical_clock_mhz only. */
+static void test_yaml_unknown_values(void **state)
+{
+	char err[512];
+	(void)state;
+	const char *p = write_yaml("unk.yaml", NULL, 22, "  fp8_tensor_flops_per_clk_per_sm: unknown", 0);
+	if (arch_load(p, err, sizeof err)) fail_msg("%s", err);
+	assert_true(arch_find("sm_90")->fp8_tensor_flops_per_clk_per_sm == ARCH_UNKNOWN);
+	unlink(p);
+	p = write_yaml("unk2.yaml", NULL, 6, "  regs_per_sm: unknown", 0);
+	assert_int_equal(arch_load(p, err, sizeof err), -1);
+	assert_non_null(strstr(err, "regs_per_sm: 'unknown' is not a whole number"));
+	unlink(p);
+	p = write_yaml("unk3.yaml", NULL, 23, "  fp64_flops_per_clk_per_sm: unknwn", 0);
+	assert_int_equal(arch_load(p, err, sizeof err), -1);
+	assert_non_null(strstr(err, "is not a number (or unknown)"));
+	unlink(p);
+	assert_int_equal(arch_load(TABLE, err, sizeof err), 0);
+}
+
+/* The PTX target for a GPU the table lacks: the newest entry NVRTC has at or below the device. */
+static void test_fallback_target(void **state)
+{
+	char t[32], why[256], err[512];
+	(void)state;
+	unsetenv("CUDACLIMB_UNKNOWN_ARCH");
+	static const int nv[] = { 75, 80, 86, 87, 88, 89, 90, 100, 103, 110, 120, 121 };
+	int nn = (int)(sizeof nv / sizeof nv[0]);
+	assert_int_equal(arch_fallback_target(130, 0, nv, nn, t, sizeof t, why, sizeof why), 0);
+	assert_string_equal(t, "compute_120");      /* a GPU newer than everything */
+	assert_int_equal(arch_fallback_target(121, 0, nv, nn, t, sizeof t, why, sizeof why), 0);
+	assert_string_equal(t, "compute_120");      /* DGX Spark: not in the table, sm_120 is */
+	assert_int_equal(arch_fallback_target(110, 0, nv, nn, t, sizeof t, why, sizeof why), 0);
+	assert_string_equal(t, "compute_103");
+	static const int old[] = { 75, 80, 86, 89, 90 };   /* an NVRTC that knows no Blackwell */
+	assert_int_equal(arch_fallback_target(100, 0, old, 5, t, sizeof t, why, sizeof why), 0);
+	assert_string_equal(t, "compute_90");
+	/* a stage that needs a newer level than the table's newest below the GPU gets it, if the GPU has it */
+	assert_int_equal(arch_fallback_target(121, 121, nv, nn, t, sizeof t, why, sizeof why), 0);
+	assert_string_equal(t, "compute_121");
+	assert_int_equal(arch_fallback_target(70, 0, nv, nn, t, sizeof t, why, sizeof why), -1);
+	assert_non_null(strstr(why, "at or below compute capability 7.0"));
+
+	/* a table without sm_100: a B200 gets compute_90 */
+	const char *p = write_yaml("hopper.yaml", NULL, 0, NULL, 0);
+	assert_int_equal(arch_load(p, err, sizeof err), 0);
+	unlink(p);
+	assert_null(arch_find_device(100));
+	assert_int_equal(arch_fallback_target(100, 0, nv, nn, t, sizeof t, why, sizeof why), 0);
+	assert_string_equal(t, "compute_90");
+	assert_int_equal(arch_load(TABLE, err, sizeof err), 0);
+
+	/* CUDACLIMB_UNKNOWN_ARCH: the device's own entry is ignored */
+	assert_non_null(arch_find_device(90));
+	setenv("CUDACLIMB_UNKNOWN_ARCH", "0", 1);
+	assert_false(arch_unknown_forced());
+	assert_non_null(arch_find_device(90));
+	setenv("CUDACLIMB_UNKNOWN_ARCH", "1", 1);
+	assert_true(arch_unknown_forced());
+	assert_null(arch_find_device(90));
+	assert_null(arch_find_device(120));
+	assert_non_null(arch_find("sm_90"));           /* the table itself stays, for --arch and limits */
+	assert_int_equal(arch_fallback_target(90, 0, nv, nn, t, sizeof t, why, sizeof why), 0);
+	assert_string_equal(t, "compute_89");
+	assert_int_equal(arch_fallback_target(90, 90, nv, nn, t, sizeof t, why, sizeof why), 0);
+	assert_string_equal(t, "compute_90");          /* a stage that needs 9.0 on the H100 */
+	unsetenv("CUDACLIMB_UNKNOWN_ARCH");
+}
+
+/* NVRTC's own list: ascending, and it has the table's architectures (CUDA 13: sm_75 on). */
+static void test_nvrtc_list(void **state)
+{
+	(void)state;
+	int nv[64], nn = arch_nvrtc_supported(nv, 64);
+	assert_true(nn >= 5);
+	for (int i = 1; i < nn; i++) assert_true(nv[i] > nv[i - 1]);
+	int have90 = 0;
+	for (int i = 0; i < nn; i++) have90 |= nv[i] == 90;
+	assert_true(have90);
+}
+
+/* Occupancy from a device's attributes alone: an H100's give what the table gives; other attributes
+ * other limits. */
+static void test_occupancy_from_attributes(void **state)
+{
+	char err[256];
+	(void)state;
+	arch_device_limits h100 = { 1024, 2048, 32, 65536, 65536, 32, 132, 233472, 49152, 232448, 1024, 50u << 20 };
+	arch_info a;
+	arch_from_device(&a, 90, &h100);
+	assert_string_equal(a.name, "sm_90");
+	assert_int_equal(a.max_regs_per_thread, 255);
+	assert_int_equal(a.fp32_lanes_per_sm, ARCH_UNKNOWN);
+	assert_true(a.bf16_tensor_flops_per_clk_per_sm == ARCH_UNKNOWN);
+	assert_int_equal(a.typical_sm_count, 132);
+	static const struct { int threads, regs; size_t smem; } k[] = { { 256, 32, 0 }, { 128, 64, 40000 }, { 1024, 64, 0 }, { 96, 128, 0 } };
+	for (size_t i = 0; i < sizeof k / sizeof k[0]; i++) {
+		occ_kernel kk = { k[i].threads, k[i].regs, 0, k[i].smem };
+		occ_result x, y;
+		assert_int_equal(occ_compute(&a, &kk, &x, err, sizeof err), 0);
+		y = occ("sm_90", k[i].threads, k[i].regs, 0, k[i].smem);
+		assert_int_equal(x.active_blocks, y.active_blocks);
+		assert_int_equal(x.limiter, y.limiter);
+	}
+	/* a GPU with 48 warps and 100 KiB per SM (attributes say so; cc 9.0's allocation rules) */
+	arch_device_limits small = { 1024, 1536, 24, 65536, 65536, 32, 84, 102400, 49152, 101376, 1024, 48u << 20 };
+	arch_from_device(&a, 90, &small);
+	occ_kernel kk = { 256, 32, 0, 0 };
+	occ_result x;
+	assert_int_equal(occ_compute(&a, &kk, &x, err, sizeof err), 0);
+	assert_int_equal(x.max_warps, 48);
+	assert_int_equal(x.active_blocks, 6);
+	kk.dynamic_smem = 48 * 1024;
+	assert_int_equal(occ_compute(&a, &kk, &x, err, sizeof err), 0);
+	assert_int_equal(x.active_blocks, 2);
+	assert_int_equal(x.limiter, OCC_LIMIT_SHARED);
+	/* a compute capability the toolkit's calculator does not know: said, not guessed */
+	arch_from_device(&a, 130, &h100);
+	kk.dynamic_smem = 0;
+	assert_int_equal(occ_compute(&a, &kk, &x, err, sizeof err), -1);
+	assert_non_null(strstr(err, "compute capability 13.0 is unknown"));
+}
+
+/* The marks a stage for another GPU shows. */
+static void test_stage_needs(void **state)
+{
+	char b[32];
+	(void)state;
+	assert_int_equal(arch_stage_needs(90, "sm_90a", 100, b, sizeof b), 1);
+	assert_string_equal(b, "needs sm_90a");        /* arch-specific: not on a newer GPU */
+	assert_int_equal(arch_stage_needs(90, "sm_90a", 120, b, sizeof b), 1);
+	assert_int_equal(arch_stage_needs(90, "sm_90a", 86, b, sizeof b), 1);
+	assert_int_equal(arch_stage_needs(90, "sm_90a", 90, b, sizeof b), 0);
+	assert_string_equal(b, "");
+	assert_int_equal(arch_stage_needs(89, NULL, 86, b, sizeof b), 1);
+	assert_string_equal(b, "needs sm_89");
+	assert_int_equal(arch_stage_needs(89, NULL, 120, b, sizeof b), 0);
+	assert_int_equal(arch_stage_needs(80, NULL, -1, b, sizeof b), 1);   /* no GPU known: the requirement */
+	assert_int_equal(arch_stage_needs(0, NULL, -1, b, sizeof b), 0);
+	assert_int_equal(arch_parse_cc("sm_100a"), 100);
+	assert_int_equal(arch_parse_cc("12.1"), 121);
+	assert_int_equal(arch_parse_cc("sm_x"), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -736,6 +933,12 @@ int main(void)
 		cmocka_unit_test(test_yaml_meaning_errors),
 		cmocka_unit_test(test_yaml_unreadable),
 		cmocka_unit_test(test_potential_block),
+		cmocka_unit_test(test_blackwell_entries),
+		cmocka_unit_test(test_yaml_unknown_values),
+		cmocka_unit_test(test_fallback_target),
+		cmocka_unit_test(test_nvrtc_list),
+		cmocka_unit_test(test_occupancy_from_attributes),
+		cmocka_unit_test(test_stage_needs),
 	};
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

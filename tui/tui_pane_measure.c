@@ -4,6 +4,7 @@
 #include <curses.h>
 #include <stdio.h>
 #include <string.h>
+#include "arch.h"
 #include "claims.h"
 #include "timeline.h"
 #include "tui_panes.h"
@@ -420,6 +421,12 @@ void pane_ladder_draw(tui_app *a, tui_rect r, int focused)
 		if (xg[0])
 			widget_text(y, x + w - 1, 1, xg, theme_attr(xr));
 		at = s == m->cur ? A_BOLD : 0;
+		char need[32];   /* a stage for another GPU (sm_90a on a Blackwell) says what it needs */
+		if (!(sl->have_last && stage_timed(&sl->last)) &&
+		    arch_stage_needs(l->stages[s].req_cc, l->stages[s].req_arch, m->dev && m->dev->present ? m->dev->cc : -1, need, sizeof need)) {
+			widget_textc(y, x + lw, w - lw - mw, need, theme_attr(ROLE_DIM));
+			continue;
+		}
 		double f = -1, v = 0, best = stage_metric_best(m, p);
 		int saved = 0;
 		if (sl->have_last && stage_timed(&sl->last)) {

@@ -66,7 +66,9 @@ static const char usage_text[] =
 	"                    results folder; also CUDACLIMB_COURSE\n"
 	"  --gpu N[,M...]    use GPU N (CUDA_VISIBLE_DEVICES is honoured first); a list runs a worker on each,\n"
 	"                    a bench's stages spread over them\n"
-	"  --arch sm_XX      compile for this architecture (no GPU needed; check takes a comma list)\n"
+	"  --arch sm_XX      compile for this architecture (no GPU needed; check takes a comma list of any\n"
+	"                    NVRTC accepts); CUDACLIMB_UNKNOWN_ARCH=1 treats the GPU as missing from\n"
+	"                    assets/arch.yaml (PTX the driver JITs, limits from the device, peaks unknown)\n"
 	"  --set NAME=VALUE  set a parameter or tunable (repeatable; VALUE may be an expression)\n"
 	"  --json            machine-readable output: {\"metric\": \"GB/s\", \"device\": {...}, \"results\": [...]}\n"
 	"  --timeout S       watchdog for one run, in seconds (default 10); a compile may\n"
@@ -339,18 +341,34 @@ static int too_many(cli *c, int max, const char *what)
 	return usage_error("%s", msg);
 }
 
-/* Every architecture in the comma list is in assets/arch.yaml (loaded by engine_new); a list only
- * where many is allowed (check). */
+/* Whether NVRTC compiles for the architecture a (check --arch takes every one it accepts). */
+static int nvrtc_takes(const char *a)
+{
+	int nv[64], nn = arch_nvrtc_supported(nv, 64), cc = arch_parse_cc(a);
+	for (int i = 0; i < nn; i++)
+		if (nv[i] == cc) return 1;
+	return 0;
+}
+
+/* Every architecture in the comma list is in assets/arch.yaml (loaded by engine_new) or compiled by
+ * NVRTC; a list only where many is allowed (check). */
 static int check_archs(const char *list, int many)
 {
 	if (!list) return 0;
 	if (!many && strchr(list, ',')) return usage_error("--arch takes one architecture here (a comma list is for check), not '%s'", list);
-	char names[256], msg[512];
+	char names[256], msg[768];
 	strfmt(names, sizeof names, "%s", list);
 	for (char *save, *a = strtok_r(names, ",", &save); a; a = strtok_r(NULL, ",", &save)) {
-		if (arch_find(a)) continue;
+		if (arch_find(a) || (!strncmp(a, "sm_", 3) && nvrtc_takes(a))) continue;
 		sb known = {0};
 		for (int i = 0; i < arch_count(); i++) sb_addf(&known, "%s%s", i ? ", " : "", arch_at(i)->name);
+		int nv[64], nn = arch_nvrtc_supported(nv, 64);
+		sb_add(&known, "; NVRTC also compiles for:");
+		for (int i = 0; i < nn; i++) {
+			char nm[16];
+			snprintf(nm, sizeof nm, "sm_%d", nv[i]);
+			if (!arch_find(nm)) sb_addf(&known, " %s", nm);
+		}
 		strfmt(msg, sizeof msg, "unknown architecture '%s' (known: %s)", a, known.s ? known.s : "none");
 		sb_free(&known);
 		return usage_error("%s", msg);
@@ -738,6 +756,7 @@ static int cmd_check(cli *c)
 		if (!e) { fprintf(stderr, "cudaclimb: %s\n", err); return EXIT_USAGE; }
 		const lesson_set *s = engine_lessons(e);
 		if (!errors_shown) { print_load_errors(e); errors_shown = 1; if (s->nerrors) code = EXIT_LESSONS; }
+		if (!arch_find(a)) printf("%-7s (no limits table): NVRTC compiles for it; assets/arch.yaml has no entry, so no occupancy is shown\n", a);
 		for (int i = 0; i < s->count; i++) {
 			const lesson *l = s->items[i];
 			for (int k = 0; k < l->nstages; k++) {

@@ -2,6 +2,7 @@
 #include "report.h"
 #include <stdlib.h>
 #include <string.h>
+#include "arch.h"
 #include "claims.h"
 #include "timeline.h"
 #include "util.h"
@@ -104,7 +105,11 @@ static void lesson_text(FILE *f, const lesson *l)
 			for (int k = 0; k < tu->nvalues && k < 10; k++) fprintf(f, "%s%lld", k ? " " : "", (long long)tu->values[k]);
 			fprintf(f, "%s)\n", tu->nvalues > 10 ? " ..." : "");
 		}
-		if (s->req_why) fprintf(f, "   needs: %s\n", s->req_why);
+		char need[32];
+		if (arch_stage_needs(s->req_cc, s->req_arch, -1, need, sizeof need))   /* "needs sm_90a: ..." */
+			fprintf(f, "   %s: %s%s\n", need, s->req_why ? s->req_why : "a newer GPU",
+			        s->req_arch ? " (arch-specific code: it runs on that compute capability only, not on newer GPUs)" : "");
+		else if (s->req_why) fprintf(f, "   needs: %s\n", s->req_why);
 		fprintf(f, "\n");
 		wrap(f, "   ", s->explain);
 		fprintf(f, "   Bottleneck:\n");
@@ -550,6 +555,7 @@ void report_device(FILE *f, const device_info *d)
 	fprintf(f, "  limits: %d threads/block, %d threads/SM, %d blocks/SM, %d registers/SM, %lld bytes shared/block (opt-in), %lld shared/SM\n",
 	        d->max_threads_per_block, d->max_threads_per_sm, d->max_blocks_per_sm, d->regs_per_sm, (long long)d->smem_per_block_optin,
 	        (long long)d->smem_per_sm);
+	if (d->limits_src[0]) { fputs("  limits from: ", f); fput_clean(f, d->limits_src); fputc('\n', f); }
 	peak_line(f, "DRAM bandwidth, theoretical: ", d->bw_theoretical_gbps, "GB/s", d->bw_theoretical_src);
 	peak_line(f, "DRAM bandwidth, copy:        ", d->bw_attainable_gbps, "GB/s", d->bw_attainable_src);
 	peak_line(f, "DRAM bandwidth, read:        ", d->bw_read_gbps, "GB/s", d->bw_read_src);

@@ -6,6 +6,7 @@
 #include "arch.h"
 
 #include <errno.h>
+#include <nvrtc.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -25,9 +26,11 @@ typedef struct {
 	ftype type;
 	size_t off, size;
 	double min, max;           /* inclusive bounds for numbers; strings: max is the buffer size */
+	int may_be_unknown;        /* the value "unknown" is taken, kept as ARCH_UNKNOWN */
 } field;
 
-#define F(name, type, lo, hi) { #name, type, offsetof(arch_info, name), sizeof(((arch_info *)0)->name), lo, hi }
+#define F(name, type, lo, hi) { #name, type, offsetof(arch_info, name), sizeof(((arch_info *)0)->name), lo, hi, 0 }
+#define U(name, type, lo, hi) { #name, type, offsetof(arch_info, name), sizeof(((arch_info *)0)->name), lo, hi, 1 }
 #define KIB 1024.0
 #define GIB (1024.0 * 1024.0 * 1024.0)
 /* Bounds are sanity limits, wide enough for any real GPU, narrow enough that the occupancy
@@ -47,17 +50,18 @@ static const field fields[] = {
 	F(smem_per_block_optin, T_SIZE, 1, GIB),
 	F(smem_reserved_per_block, T_SIZE, 0, 64 * KIB),
 	F(fp32_lanes_per_sm, T_INT, 1, 65536),
-	F(bf16_tensor_flops_per_clk_per_sm, T_DBL, 0, 1e9),
-	F(fp16_tensor_flops_per_clk_per_sm, T_DBL, 0, 1e9),
-	F(tf32_tensor_flops_per_clk_per_sm, T_DBL, 0, 1e9),
-	F(fp8_tensor_flops_per_clk_per_sm, T_DBL, 0, 1e9),
-	F(fp64_flops_per_clk_per_sm, T_DBL, 0, 1e9),
+	U(bf16_tensor_flops_per_clk_per_sm, T_DBL, 0, 1e9),
+	U(fp16_tensor_flops_per_clk_per_sm, T_DBL, 0, 1e9),
+	U(tf32_tensor_flops_per_clk_per_sm, T_DBL, 0, 1e9),
+	U(fp8_tensor_flops_per_clk_per_sm, T_DBL, 0, 1e9),
+	U(fp64_flops_per_clk_per_sm, T_DBL, 0, 1e9),
 	F(typical_sm_count, T_INT, 1, 1000000),
 	F(typical_l2_bytes, T_SIZE, 0, 1024 * GIB),
-	F(typical_clock_mhz, T_INT, 1, 1000000),
+	U(typical_clock_mhz, T_INT, 1, 1000000),
 	F(typical_part, T_STR, 0, 0),
 };
 #undef F
+#undef U
 #define NFIELDS ((int)(sizeof fields / sizeof fields[0]))
 
 static arch_info *table;
@@ -135,13 +139,24 @@ static int set_field(yd *c, arch_info *e, const field *f, const yaml_node_t *n)
 
 	if (len == 0)
 		return yd_fail(c, n, "%s needs a number", f->key);
+	if (f->may_be_unknown && len == 7 && !memcmp(s, "unknown", 7)) {
+		if (f->type == T_DBL) {
+			double v = ARCH_UNKNOWN;
+			memcpy(dst, &v, sizeof v);
+		} else {
+			int iv = ARCH_UNKNOWN;
+			memcpy(dst, &iv, sizeof iv);
+		}
+		return 0;
+	}
 	if (len > NUM_TEXT_MAX)
 		return yd_fail(c, n, "%s: the number is too long", f->key);
 	if (f->type == T_DBL) {
 		double v;
 		int r = yd_text_double(s, len, &v);
 		if (r == -1)
-			return yd_fail(c, n, "%s: '%s' is not a number", f->key, shown(s, len, sv, sizeof sv));
+			return yd_fail(c, n, "%s: '%s' is not a number%s", f->key, shown(s, len, sv, sizeof sv),
+				       f->may_be_unknown ? " (or unknown)" : "");
 		if (r == -2 || v < f->min || v > f->max)
 			return yd_fail(c, n, "%s: %s is out of range (%s to %s)", f->key,
 				       shown(s, len, sv, sizeof sv), lo, hi);
@@ -151,7 +166,8 @@ static int set_field(yd *c, arch_info *e, const field *f, const yaml_node_t *n)
 	long long v;
 	int r = yd_text_int(s, len, &v);
 	if (r == -1)
-		return yd_fail(c, n, "%s: '%s' is not a whole number", f->key, shown(s, len, sv, sizeof sv));
+		return yd_fail(c, n, "%s: '%s' is not a whole number%s", f->key, shown(s, len, sv, sizeof sv),
+			       f->may_be_unknown ? " (or unknown)" : "");
 	if (r == -2 || (double)v < f->min || (double)v > f->max)
 		return yd_fail(c, n, "%s: %s is out of range (%s to %s)", f->key,
 			       shown(s, len, sv, sizeof sv), lo, hi);
@@ -358,6 +374,11 @@ static int parse_cc(const char *s)
 	return *s ? -1 : v;
 }
 
+int arch_parse_cc(const char *name)
+{
+	return name ? parse_cc(name) : -1;
+}
+
 const arch_info *arch_find(const char *name)
 {
 	if (!name || !table)
@@ -386,4 +407,107 @@ void arch_unload(void)
 	free(table);
 	table = NULL;
 	table_n = 0;
+}
+
+int arch_unknown_forced(void)
+{
+	const char *v = getenv("CUDACLIMB_UNKNOWN_ARCH");
+	return v && *v && strcmp(v, "0") != 0;
+}
+
+const arch_info *arch_find_device(int cc)
+{
+	if (arch_unknown_forced())
+		return NULL;
+	char name[16];
+	snprintf(name, sizeof name, "sm_%d", cc);
+	return arch_find(name);
+}
+
+int arch_nvrtc_supported(int *out, int max)
+{
+	int n = 0;
+	if (nvrtcGetNumSupportedArchs(&n) != NVRTC_SUCCESS || n <= 0)
+		return 0;
+	int *all = xcalloc((size_t)n, sizeof *all);
+	if (nvrtcGetSupportedArchs(all) != NVRTC_SUCCESS)
+		n = 0;
+	int k = 0;
+	for (int i = 0; i < n && k < max; i++)
+		out[k++] = all[i];
+	free(all);
+	return k;
+}
+
+static int has(const int *list, int n, int cc)
+{
+	for (int i = 0; i < n; i++)
+		if (list[i] == cc)
+			return 1;
+	return 0;
+}
+
+int arch_fallback_target(int dev_cc, int req_cc, const int *nvrtc, int nn, char *out, size_t outlen, char *why, size_t whylen)
+{
+	int best = -1;
+	for (int i = 0; i < table_n; i++) {
+		int cc = table[i].cc;
+		if (cc > dev_cc || cc <= best || !has(nvrtc, nn, cc))
+			continue;
+		if (cc == dev_cc && arch_unknown_forced())   /* the device's own entry is ignored */
+			continue;
+		best = cc;
+	}
+	/* A stage that needs a newer feature level than that is built for it, when the GPU has it. */
+	if (req_cc > best && req_cc <= dev_cc && has(nvrtc, nn, req_cc))
+		best = req_cc;
+	if (best < 0) {
+		say(why, whylen, "no architecture both in assets/arch.yaml and known to NVRTC is at or below compute "
+		    "capability %d.%d", dev_cc / 10, dev_cc % 10);
+		return -1;
+	}
+	snprintf(out, outlen, "compute_%d", best);
+	return 0;
+}
+
+void arch_from_device(arch_info *out, int cc, const arch_device_limits *d)
+{
+	memset(out, 0, sizeof *out);
+	snprintf(out->name, sizeof out->name, "sm_%d", cc);
+	out->cc = cc;
+	out->max_threads_per_block = d->max_threads_per_block;
+	out->max_threads_per_sm = d->max_threads_per_sm;
+	out->max_blocks_per_sm = d->max_blocks_per_sm;
+	out->regs_per_sm = d->regs_per_sm;
+	out->regs_per_block = d->regs_per_block;
+	out->max_regs_per_thread = 255;   /* every GPU since compute capability 3.5; no device attribute has it */
+	out->warp_size = d->warp_size;
+	out->smem_per_sm = d->smem_per_sm;
+	/* 48 KiB is the default per-block limit on every GPU since Volta; a worker too old to send it */
+	out->smem_per_block = d->smem_per_block ? d->smem_per_block : d->smem_per_block_optin < 49152 ? d->smem_per_block_optin : 49152;
+	out->smem_per_block_optin = d->smem_per_block_optin;
+	out->smem_reserved_per_block = d->smem_reserved_per_block;
+	out->fp32_lanes_per_sm = ARCH_UNKNOWN;
+	out->bf16_tensor_flops_per_clk_per_sm = out->fp16_tensor_flops_per_clk_per_sm = ARCH_UNKNOWN;
+	out->tf32_tensor_flops_per_clk_per_sm = out->fp8_tensor_flops_per_clk_per_sm = ARCH_UNKNOWN;
+	out->fp64_flops_per_clk_per_sm = ARCH_UNKNOWN;
+	out->typical_sm_count = d->sm_count;
+	out->typical_l2_bytes = d->l2_bytes;
+	out->typical_clock_mhz = ARCH_UNKNOWN;
+	snprintf(out->typical_part, sizeof out->typical_part, "this GPU (device attributes)");
+}
+
+int arch_stage_needs(int req_cc, const char *req_arch, int cc, char *buf, size_t n)
+{
+	int want = req_arch ? parse_cc(req_arch) : -1;
+	if (req_arch && want >= 0 && (cc < 0 || cc != want)) {
+		snprintf(buf, n, "needs %s", req_arch);
+		return 1;
+	}
+	if (req_cc > 0 && (cc < 0 || cc < req_cc)) {
+		snprintf(buf, n, "needs sm_%d", req_cc);
+		return 1;
+	}
+	if (n) buf[0] = 0;
+	return 0;
 }

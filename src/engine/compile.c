@@ -487,6 +487,21 @@ static void child(const compile_request *rq, const char *src, const char *cubin_
 	char *log = xcalloc(ls + 1, 1);
 	nvrtcGetProgramLog(prog, log);
 	size_t cs = 0;
+	if (res == NVRTC_SUCCESS && !strncmp(rq->arch, "compute_", 8)) {
+		/* PTX only (a GPU newer than assets/arch.yaml, arch_fallback_target): the driver JITs it at load,
+		 * so the code file holds the PTX with its NUL, as cuLibraryLoadData wants it. */
+		size_t ps = 0;
+		char *ptx = NULL;
+		if (nvrtcGetPTXSize(prog, &ps) != NVRTC_SUCCESS || ps < 2 || nvrtcGetPTX(prog, ptx = xmalloc(ps)) != NVRTC_SUCCESS)
+			fprintf(out, "fail\n%sNVRTC produced no PTX\n", log);
+		else if (file_write_atomic(ptx_path, ptx, ps - 1) != 0 || file_write_atomic(cubin_path, ptx, ps) != 0)
+			fprintf(out, "fail\ncannot write %s: %s\n%s", cubin_path, strerror(errno), log);
+		else
+			fprintf(out, "ok\n%s", log);
+		free(ptx);
+		fclose(out);
+		_exit(0);
+	}
 	if (res == NVRTC_SUCCESS && nvrtcGetCUBINSize(prog, &cs) == NVRTC_SUCCESS && cs > 0) {
 		char *cubin = xmalloc(cs);
 		nvrtcGetCUBIN(prog, cubin);

@@ -348,27 +348,36 @@ static void finish(engine *e, job *j, run_status st, const char *msg)
 	notify(e, j, JOB_DONE, NULL);
 }
 
-/* The architecture to compile for, or NULL with why when the stage cannot run here. */
+/* The architecture to compile for, or NULL with why ("needs sm_90a ...") when the stage cannot run here.
+ * A GPU missing from assets/arch.yaml (or any GPU under CUDACLIMB_UNKNOWN_ARCH) gets PTX for the newest
+ * known compute_XX at or below it, which the driver JITs (arch_fallback_target). */
 static const char *compile_arch(engine *e, const lesson_stage *s, char *buf, size_t n, char *why, size_t wn)
 {
 	const device_info *d = &e->dev;
-	int cc = e->o.arch || !d->present ? table_arch(e)->cc : d->cc;
+	int cc = e->o.arch ? arch_parse_cc(e->o.arch) : d->present ? d->cc : table_arch(e)->cc;
+	if (cc < 0) cc = table_arch(e)->cc;
+	if (s && s->req_arch) {
+		int want = arch_parse_cc(s->req_arch);
+		if (want != cc) {
+			strfmt(why, wn, "needs %s: %s; code for %s runs only on compute capability %d.%d, the target is %d.%d", s->req_arch,
+			       s->req_why ? s->req_why : "not for this GPU", s->req_arch, want / 10, want % 10, cc / 10, cc % 10);
+			return NULL;
+		}
+	}
 	if (s && s->req_cc && cc < s->req_cc) {
-		strfmt(why, wn, "%s (this needs compute capability %d.%d; the target is %d.%d)", s->req_why ? s->req_why : "not for this GPU",
-		       s->req_cc / 10, s->req_cc % 10, cc / 10, cc % 10);
+		strfmt(why, wn, "needs sm_%d: %s (the target is compute capability %d.%d)", s->req_cc, s->req_why ? s->req_why : "not for this GPU",
+		       cc / 10, cc % 10);
 		return NULL;
 	}
 	if (s && s->req_arch) {
-		int want = atoi(s->req_arch + 3);
-		if (want / 10 != cc / 10 || (want % 10) != (cc % 10)) {
-			strfmt(why, wn, "%s (needs %s)", s->req_why ? s->req_why : "not for this GPU", s->req_arch);
-			return NULL;
-		}
 		strfmt(buf, n, "%s", s->req_arch);
 	} else if (e->o.arch) {
 		strfmt(buf, n, "%s", e->o.arch);
 		char *a = strchr(buf + 3, 'a');
 		if (a && (!s || !s->req_arch)) *a = 0;   /* sm_90a code only for stages that ask for it */
+	} else if (d->present && !arch_find_device(cc)) {
+		int nv[64], nn = arch_nvrtc_supported(nv, 64);
+		if (arch_fallback_target(cc, s ? s->req_cc : 0, nv, nn, buf, n, why, wn)) return NULL;
 	} else {
 		strfmt(buf, n, "sm_%d", cc);
 	}
@@ -447,10 +456,20 @@ static void take_compile(engine *e, job *j, const compile_result *cr)
  * rules), else the --arch table's; its SM count into *sm_count. */
 static const arch_info *occ_limits(engine *e, arch_info *live, int *sm_count)
 {
+	if (e->o.arch && !arch_find(e->o.arch)) return NULL;   /* --arch NVRTC takes, with no limits table */
 	const arch_info *a = table_arch(e);
 	*sm_count = a->typical_sm_count;
-	if (e->dev.present && !e->o.arch && arch_find(e->dev.arch)) {
-		*live = *arch_find(e->dev.arch);
+	if (e->dev.present && !e->o.arch && !arch_find_device(e->dev.cc)) {   /* a GPU the table lacks: its attributes */
+		arch_device_limits dl = { e->dev.max_threads_per_block, e->dev.max_threads_per_sm, e->dev.max_blocks_per_sm, e->dev.regs_per_sm,
+		                          e->dev.regs_per_block, e->dev.warp_size, e->dev.sm_count, (size_t)e->dev.smem_per_sm,
+		                          (size_t)e->dev.smem_per_block, (size_t)e->dev.smem_per_block_optin,
+		                          (size_t)e->dev.smem_reserved_per_block, (size_t)e->dev.l2_bytes };
+		arch_from_device(live, e->dev.cc, &dl);
+		*sm_count = e->dev.sm_count;
+		return live;
+	}
+	if (e->dev.present && !e->o.arch && arch_find_device(e->dev.cc)) {
+		*live = *arch_find_device(e->dev.cc);
 		live->max_threads_per_block = e->dev.max_threads_per_block;
 		live->max_threads_per_sm = e->dev.max_threads_per_sm;
 		live->max_blocks_per_sm = e->dev.max_blocks_per_sm;
@@ -471,6 +490,7 @@ static void occupancy_into(engine *e, const job *j, run_result *r)
 	arch_info live;
 	int sm_count;
 	const arch_info *a = occ_limits(e, &live, &sm_count);
+	if (!a) return;
 	occ_kernel k = { (int)(L->block[0] * L->block[1] * L->block[2]), r->regs, (size_t)r->static_smem, L->shared };
 	occ_result o;
 	char err[256];
@@ -498,6 +518,7 @@ static int plan_occ(engine *e, plan *p, const plan_setting *sets, int nsets, con
 	arch_info live;
 	int sm_count;
 	const arch_info *a = occ_limits(e, &live, &sm_count);
+	if (!a) return 0;
 	occ_kernel k = { 0, ce->regs, (size_t)ce->static_smem, L->shared };
 	plan_device pd;
 	char why[256];

@@ -221,35 +221,47 @@ int gpu_device_query(int gpu, device_info *d)
 	dev.bw_theoretical_gbps = 2.0 * mkhz * 1e3 * dev.bus_width / 8 / 1e9;
 	strfmt(dev.bw_theoretical_src, sizeof dev.bw_theoretical_src, "2 x %d MHz memory clock x %d-bit bus (driver attributes)",
 	       dev.mem_clock_mhz, dev.bus_width);
-	const arch_info *a = arch_find(dev.arch);
-	if (a && a->fp32_lanes_per_sm) {
+	int v = 0;
+	if (cudaDeviceGetAttribute(&v, cudaDevAttrMaxSharedMemoryPerBlock, gpu) == cudaSuccess) dev.smem_per_block = v;
+	v = 0;
+	if (cudaDeviceGetAttribute(&v, cudaDevAttrReservedSharedMemoryPerBlock, gpu) == cudaSuccess) dev.smem_reserved_per_block = v;
+	cudaGetLastError();
+	const arch_info *a = arch_find_device(dev.cc);
+	/* Why a figure the table would give is unknown: the GPU is not in it (or is treated as not). */
+	char why[80], unk[96];
+	strfmt(why, sizeof why, "compute capability %d.%d is not in assets/arch.yaml%s", dev.cc / 10, dev.cc % 10,
+	       arch_unknown_forced() ? ": CUDACLIMB_UNKNOWN_ARCH" : "");
+	strfmt(unk, sizeof unk, "unknown (%s)", why);
+	if (a)
+		strfmt(dev.limits_src, sizeof dev.limits_src, "device attributes, with %s's allocation rules from assets/arch.yaml and cuda_occupancy.h", a->name);
+	else
+		strfmt(dev.limits_src, sizeof dev.limits_src, "device attribute (cudaDeviceGetAttribute) for every limit, 255 registers per thread (no attribute): %s", why);
+	if (a && a->fp32_lanes_per_sm > 0) {
 		dev.fp32_gflops = (double)dev.sm_count * a->fp32_lanes_per_sm * 2 * khz / 1e6;
 		strfmt(dev.fp32_src, sizeof dev.fp32_src, "%d SMs x %d FP32 lanes x 2 x %d MHz (lanes: assets/arch.yaml)",
 		       dev.sm_count, a->fp32_lanes_per_sm, dev.clock_mhz);
 	} else {
-		strfmt(dev.fp32_src, sizeof dev.fp32_src, "unknown: %s is not in assets/arch.yaml", dev.arch);
+		strfmt(dev.fp32_src, sizeof dev.fp32_src, "%s", a ? "unknown (assets/arch.yaml has no FP32 lane count for this GPU)" : unk);
 	}
-	if (a && a->bf16_tensor_flops_per_clk_per_sm > 0) {
-		dev.bf16_tensor_gflops = dev.sm_count * a->bf16_tensor_flops_per_clk_per_sm * khz / 1e6;
-		strfmt(dev.tensor_src, sizeof dev.tensor_src, "%d SMs x %.0f dense BF16 flops/clock x %d MHz (assets/arch.yaml)",
-		       dev.sm_count, a->bf16_tensor_flops_per_clk_per_sm, dev.clock_mhz);
-	} else {
-		strfmt(dev.tensor_src, sizeof dev.tensor_src, "unknown for %s", dev.arch);
-	}
-	/* the other formats: the same product, from their own rate per clock per SM */
-	struct { double rate, *gflops; char *src; const char *what; } other[] = {
-		{ a ? a->fp64_flops_per_clk_per_sm : 0, &dev.fp64_gflops, dev.fp64_src, "FP64 (FMA units) flops" },
-		{ a ? a->tf32_tensor_flops_per_clk_per_sm : 0, &dev.tf32_tensor_gflops, dev.tf32_src, "dense TF32 flops" },
-		{ a ? a->fp16_tensor_flops_per_clk_per_sm : 0, &dev.fp16_tensor_gflops, dev.fp16_src, "dense FP16 flops" },
-		{ a ? a->fp8_tensor_flops_per_clk_per_sm : 0, &dev.fp8_tensor_gflops, dev.fp8_src, "dense FP8 flops" },
+	/* every peak: the same product, from its own rate per clock per SM */
+	struct { double rate, *gflops; char *src; const char *what; } peak[] = {
+		{ a ? a->bf16_tensor_flops_per_clk_per_sm : ARCH_UNKNOWN, &dev.bf16_tensor_gflops, dev.tensor_src, "dense BF16 flops" },
+		{ a ? a->fp64_flops_per_clk_per_sm : ARCH_UNKNOWN, &dev.fp64_gflops, dev.fp64_src, "FP64 (FMA units) flops" },
+		{ a ? a->tf32_tensor_flops_per_clk_per_sm : ARCH_UNKNOWN, &dev.tf32_tensor_gflops, dev.tf32_src, "dense TF32 flops" },
+		{ a ? a->fp16_tensor_flops_per_clk_per_sm : ARCH_UNKNOWN, &dev.fp16_tensor_gflops, dev.fp16_src, "dense FP16 flops" },
+		{ a ? a->fp8_tensor_flops_per_clk_per_sm : ARCH_UNKNOWN, &dev.fp8_tensor_gflops, dev.fp8_src, "dense FP8 flops" },
 	};
-	for (size_t i = 0; i < sizeof other / sizeof other[0]; i++) {
-		if (other[i].rate > 0) {
-			*other[i].gflops = dev.sm_count * other[i].rate * khz / 1e6;
-			strfmt(other[i].src, 96, "%d SMs x %.0f %s/clock x %d MHz (assets/arch.yaml)", dev.sm_count, other[i].rate,
-			       other[i].what, dev.clock_mhz);
+	for (size_t i = 0; i < sizeof peak / sizeof peak[0]; i++) {
+		if (peak[i].rate > 0) {
+			*peak[i].gflops = dev.sm_count * peak[i].rate * khz / 1e6;
+			strfmt(peak[i].src, 96, "%d SMs x %.0f %s/clock x %d MHz (assets/arch.yaml)", dev.sm_count, peak[i].rate,
+			       peak[i].what, dev.clock_mhz);
+		} else if (!a) {
+			strfmt(peak[i].src, 96, "%s", unk);
+		} else if (peak[i].rate < 0) {
+			strfmt(peak[i].src, 96, "unknown (assets/arch.yaml has no sourced rate for %s)", a->name);
 		} else {
-			strfmt(other[i].src, 96, a ? "none on %s" : "unknown for %s", dev.arch);
+			strfmt(peak[i].src, 96, "none on %s", dev.arch);
 		}
 	}
 	calibrate();
