@@ -97,7 +97,7 @@ static void test_parse_errors(void **state)
 	load_error("      - { that: \"ms > 0\", because: x }\n", "t.yaml:20:27: unknown key 'because' in an expect: item");
 	load_error("      - { why: x }\n", "t.yaml:20:9: an expect: item needs 'that'");
 	load_error("      - { that: \"ms > 0\", why: \"\" }\n", "t.yaml:20:32: expect: why must be one line");
-	load_error("      - [ms, 1]\n", "t.yaml:20:9: an expect: item is a condition string or {that: CONDITION, why: TEXT}");
+	load_error("      - [ms, 1]\n", "t.yaml:20:9: an expect: item is a condition string or {that: CONDITION, why: TEXT, when: CONDITION}");
 	load_error("      ms > 0\n", "t.yaml:20:7: expect must be a list");
 	load_error("      []\n", "t.yaml:20:7: expect takes 1 to 32 conditions");
 }
