@@ -6,6 +6,7 @@
 #include <string.h>
 #include "claims.h"
 #include "lesson_yaml.h"
+#include "textvals.h"
 #include "util.h"
 
 #define EXPECT_MAX 32        /* claims per stage */
@@ -102,4 +103,13 @@ void ly_free_expect(lesson_stage *s)
 	free(s->claims);
 	s->claims = NULL;
 	s->nclaims = 0;
+}
+
+int ly_check_text(ld *c, yaml_node_t *n, const char *text)
+{
+	size_t len = 0;
+	long at = textvals_check(text, &len);
+	if (at < 0) return 0;
+	return yd_fail(&c->y, n, "unknown measurement '{%.*s}' in the text (a placeholder names a measurement of "
+	               "lessons/README.md, Claims: {gbps}, {speedup_vs_prev}, ...)", len > 40 ? 40 : (int)len, text + at + 1);
 }
