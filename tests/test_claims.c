@@ -97,7 +97,7 @@ static void test_parse_errors(void **state)
 	load_error("      - { that: \"ms > 0\", because: x }\n", "t.yaml:20:27: unknown key 'because' in an expect: item");
 	load_error("      - { why: x }\n", "t.yaml:20:9: an expect: item needs 'that'");
 	load_error("      - { that: \"ms > 0\", why: \"\" }\n", "t.yaml:20:32: expect: why must be one line");
-	load_error("      - [ms, 1]\n", "t.yaml:20:9: an expect: item is a condition string or {that: CONDITION, why: TEXT}");
+	load_error("      - [ms, 1]\n", "t.yaml:20:9: an expect: item is a condition string or {that: CONDITION, why: TEXT, when: CONDITION}");
 	load_error("      ms > 0\n", "t.yaml:20:7: expect must be a list");
 	load_error("      []\n", "t.yaml:20:7: expect takes 1 to 32 conditions");
 }
@@ -342,6 +342,109 @@ static void test_peaks(void **state)
 	assert_int_equal(peak_parse("tensor"), -1);
 }
 
+
+/* when: a condition over the device; a GPU that does not meet it leaves the claim not applied, saying
+ * what it needs and what this GPU has. */
+static void test_when(void **state)
+{
+	(void)state;
+	load_error("      - { that: \"ms > 0\", when: \"bytes_ratio > 1\" }\n",
+	           "t.yaml:20:34: expect: when: unknown device value 'bytes_ratio' in 'bytes_ratio > 1'");
+	load_error("      - { that: \"ms > 0\", when: \"1 > 0\" }\n", "t.yaml:20:33: expect: when: '1 > 0' names no device value");
+	char text[4096], err[1024];
+	snprintf(text, sizeof text, LESSON "%s", "      - { that: \"ms > 0\", when: \"cc >= 90\", why: \"w\" }\n      - \"ms > 0\"\n");
+	lesson *l = load(text, err, sizeof err);
+	if (!l)
+		fail_msg("%s", err);
+	run_result r;
+	memset(&r, 0, sizeof r);
+	r.status = RUN_OK;
+	r.ms_median = 1;
+	device_info d;
+	memset(&d, 0, sizeof d);
+	d.cc = 86;
+	claims_runs runs = { &r, NULL, NULL, &d };
+	claim_outcome o[4];
+	assert_int_equal(claims_check(l, 0, &runs, o, 4), 2);
+	assert_int_equal(o[0].state, CLAIM_UNKNOWN);
+	assert_string_equal(o[0].why, "not applied: needs cc >= 90, this GPU has cc 86");
+	assert_int_equal(o[1].state, CLAIM_HOLDS);
+	d.cc = 90;
+	claims_check(l, 0, &runs, o, 4);
+	assert_int_equal(o[0].state, CLAIM_HOLDS);
+	runs.device = NULL;
+	claims_check(l, 0, &runs, o, 4);
+	assert_int_equal(o[0].state, CLAIM_UNKNOWN);
+	assert_string_equal(o[0].why, "not applied: needs cc >= 90, and no GPU was described");
+	lesson_free(l);
+}
+
+/* The claims rewritten to hold on the H100 and the H200 still catch a slow stage: each recording
+ * holds as recorded, and contradicts once the stage is made 30% slower. */
+static void planted(const char *id, const char *rec, const char *stage, const char *claim)
+{
+	char path[256], err[1024];
+	snprintf(path, sizeof path, "lessons/%s.yaml", id);
+	lesson *l = lesson_load(path, "kernels", err, sizeof err);
+	if (!l)
+		fail_msg("%s", err);
+	replay *rp = replay_load(rec, err, sizeof err);
+	if (!rp)
+		fail_msg("%s", err);
+	int n = replay_count(rp), stages[32], k = -1;
+	run_result rs[32];
+	assert_true(n <= 32);
+	for (int i = 0; i < n; i++) {
+		rs[i] = *replay_result(rp, i);
+		rs[i].log = NULL;
+		stages[i] = strcmp(rs[i].stage, "baseline") ? lesson_stage_index(l, rs[i].stage) : -1;
+		if (!strcmp(rs[i].stage, stage))
+			k = i;
+	}
+	assert_true(k >= 0);
+	for (int slow = 0; slow < 2; slow++) {
+		if (slow) {
+			rs[k].ms_median *= 1.3;
+			rs[k].pct_attainable_bw /= 1.3;
+			rs[k].gbps /= 1.3;
+		}
+		claim_outcome o[32];
+		int m = claims_check_set(l, stages, rs, n, k, replay_device(rp), o, 32), found = 0;
+		for (int j = 0; j < m; j++) {
+			if (strcmp(expr_source(o[j].claim->cond.e), claim))
+				continue;
+			found = 1;
+			if (o[j].state != (slow ? CLAIM_CONTRADICTED : CLAIM_HOLDS))
+				fail_msg("%s/%s %s on %s%s: %s (%s)", id, stage, claim, rec, slow ? " made slow" : "",
+				         claim_state_name(o[j].state), o[j].values);
+		}
+		if (!found)
+			fail_msg("%s/%s has no claim '%s'", id, stage, claim);
+	}
+	replay_free(rp);
+	lesson_free(l);
+}
+
+static void test_planted_slow(void **state)
+{
+	(void)state;
+	const char *h200 = "assets/recorded/h200/h200-899481e-2026-11-26-";
+	char rec[256];
+#define H200(lesson) (snprintf(rec, sizeof rec, "%s%s.json", h200, lesson), rec)
+	planted("fusion", H200("fusion"), "fused_vec4", "pct_attainable_bw >= 72");
+	planted("fusion", "tests/fixtures/recorded/h100-7092b07-fusion.json", "fused_vec4", "pct_attainable_bw >= 72");
+	planted("dynamic", H200("dynamic"), "flat", "pct_attainable_bw >= 70");
+	planted("attention", H200("attention"), "flash", "time_vs_prev <= 0.7");
+	planted("bandwidth", H200("bandwidth"), "coalesced", "pct_attainable_bw >= 72");
+	planted("bandwidth", "tests/fixtures/recorded/h100-7092b07-bandwidth.json", "coalesced", "pct_attainable_bw >= 72");
+	planted("reduction", H200("reduction"), "lastblock", "pct_attainable_bw >= 93");
+	planted("reduction", "tests/fixtures/recorded/h100-e80026b-reduction.json", "lastblock", "pct_attainable_bw >= 93");
+	planted("reduction", H200("reduction"), "reduce6", "pct_attainable_bw >= 70 && pct_attainable_bw < 95");
+	planted("softmax", H200("softmax"), "online", "time_vs_prev <= 0.96");
+	planted("softmax", "tests/fixtures/recorded/h100-7092b07-softmax.json", "online", "time_vs_prev <= 0.96");
+#undef H200
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -351,6 +454,8 @@ int main(void)
 		cmocka_unit_test(test_recorded_h100),
 		cmocka_unit_test(test_recorded_contradicted),
 		cmocka_unit_test(test_peaks),
+		cmocka_unit_test(test_when),
+		cmocka_unit_test(test_planted_slow),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -4,7 +4,9 @@
 #define NCURSES_WIDECHAR 1
 #include <curses.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include "textvals.h"
 #include "tui_panes.h"
 #include "tui_widget.h"
 
@@ -14,6 +16,22 @@ enum { READ_SPLIT_COLS = 140 };   /* from this width the reading mode puts the d
 enum { PART_TEXT = 1, PART_DIAG = 2, PART_ALL = 3 };
 
 typedef struct { const char *head, *text; tui_role role; } explain_part;
+
+/* The reference recording of the lesson shown last (the numbers of its texts before a run here). */
+static textvals_ref *ref_cache;
+static char ref_lesson[64];
+static int ref_tried;
+
+static const textvals_ref *lesson_ref(const lesson *l)
+{
+	if (!ref_tried || strcmp(ref_lesson, l->id)) {
+		textvals_ref_free(ref_cache);
+		ref_cache = textvals_ref_find(NULL, l->id);
+		snprintf(ref_lesson, sizeof ref_lesson, "%s", l->id);
+		ref_tried = 1;
+	}
+	return ref_cache;
+}
 
 /* Walks the parts of the explanation wrapped to width: draws lines first .. first + h - 1 at
  * (y, x) and returns the number of lines in all (h = 0 only counts). *diag_line (may be NULL) gets
@@ -37,7 +55,7 @@ static int explain_walk(tui_app *a, int parts, int width, int y, int x, int firs
 	}
 	if (diag_line) *diag_line = -1;
 	if (findings) *findings = fs ? fs->n : 0;
-	explain_part part[4 + MAX_HINTS + 1];
+	explain_part part[5 + MAX_HINTS + 1];
 	char heads[MAX_HINTS][32], about[512];
 	size_t np = 0;
 	if (exm_active(&a->ex)) {           /* the hints shown so far, the latest first */
@@ -54,9 +72,27 @@ static int explain_walk(tui_app *a, int parts, int width, int y, int x, int firs
 		         "you pass or have seen every hint; x leaves.", xe->pass, xe->nhints);
 		part[np++] = (explain_part){ "Exercise", about, ROLE_NORMAL };
 	}
-	part[np] = (explain_part){ np ? "This stage" : NULL, st->explain, ROLE_NORMAL };
+	/* The texts' placeholders: this stage's last run here, else the reference recording. */
+	const stage_slot *up = a->m->cur > 0 ? &a->m->slots[a->m->cur - 1] : NULL;
+	textvals_src tv = { a->m->l, a->m->cur, { sl->have_last ? &sl->last : NULL, up && up->have_last ? &up->last : NULL,
+	                                          a->m->have_base ? &a->m->base : NULL, a->dev }, NULL };
+	int filled = textvals_has(st->explain) || textvals_has(st->bottleneck);
+	char *ex = NULL, *bn = NULL, note[400] = "";
+	if (filled) {
+		tv.ref = lesson_ref(a->m->l);
+		ex = textvals_fill(&tv, st->explain);
+		bn = textvals_fill(&tv, st->bottleneck);
+		char *both = malloc(strlen(st->explain ? st->explain : "") + strlen(st->bottleneck ? st->bottleneck : "") + 2);
+		if (both) {
+			sprintf(both, "%s\n%s", st->explain ? st->explain : "", st->bottleneck ? st->bottleneck : "");
+			textvals_note(&tv, both, note, sizeof note);
+			free(both);
+		}
+	}
+	part[np] = (explain_part){ np ? "This stage" : NULL, ex ? ex : st->explain, ROLE_NORMAL };
 	np++;
-	part[np++] = (explain_part){ "Bottleneck", st->bottleneck, ROLE_NORMAL };
+	part[np++] = (explain_part){ "Bottleneck", bn ? bn : st->bottleneck, ROLE_NORMAL };
+	if (note[0]) part[np++] = (explain_part){ NULL, note, ROLE_DIM };
 	part[np++] = (explain_part){ "Measured here (hardware counters)", diag, ROLE_WARN };
 	part[np++] = (explain_part){ "Needs", st->req_why, ROLE_WARN };
 	text_span sp[256];
@@ -79,6 +115,8 @@ static int explain_walk(tui_app *a, int parts, int width, int y, int x, int firs
 				widget_textn(y + line - first, x, width, text + sp[i].off, sp[i].len,
 				             theme_attr(part[p].role));
 	}
+	free(ex);
+	free(bn);
 	return line;
 }
 

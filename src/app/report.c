@@ -4,6 +4,7 @@
 #include <string.h>
 #include "arch.h"
 #include "claims.h"
+#include "textvals.h"
 #include "timeline.h"
 #include "util.h"
 
@@ -80,8 +81,51 @@ static void wrap(FILE *f, const char *indent, const char *text)
 	}
 }
 
+/* Formatted whole, then written clean: a device name or a text may come from a file someone else wrote. */
+void report_stage_texts(FILE *f, const lesson *l, int s, const claims_runs *live, const textvals_ref *ref)
+{
+	textvals_src src = { l, s, { NULL, NULL, NULL, NULL }, ref };
+	if (live) src.live = *live;
+	const lesson_stage *st = &l->stages[s];
+	char *ex = textvals_fill(&src, st->explain), *bn = textvals_fill(&src, st->bottleneck), note[512];
+	char *both = xasprintf("%s\n%s", st->explain ? st->explain : "", st->bottleneck ? st->bottleneck : "");
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+	if (m) {
+		wrap(m, "   ", ex);
+		fprintf(m, "   Bottleneck:\n");
+		wrap(m, "   ", bn);
+		textvals_note(&src, both, note, sizeof note);
+		if (note[0]) {
+			char *paren = xasprintf("(%s)", note);
+			wrap(m, "   ", paren);
+			free(paren);
+		}
+		fclose(m);
+		fput_clean(f, text);
+		free(text);
+	}
+	free(ex);
+	free(bn);
+	free(both);
+}
+
+void report_run_texts(FILE *f, const lesson *l, int s, const run_result *r, const device_info *d)
+{
+	if (s < 0 || s >= l->nstages || (r->status != RUN_OK && r->status != RUN_WRONG)) return;
+	const lesson_stage *st = &l->stages[s];
+	if (!textvals_has(st->explain) && !textvals_has(st->bottleneck)) return;
+	textvals_ref *ref = textvals_ref_find(NULL, l->id);
+	claims_runs live = { r, NULL, NULL, d };
+	fprintf(f, "\nThe text of %s with this run's numbers:\n", st->id);
+	report_stage_texts(f, l, s, &live, ref);
+	textvals_ref_free(ref);
+}
+
 static void lesson_text(FILE *f, const lesson *l)
 {
+	textvals_ref *ref = textvals_ref_find(NULL, l->id);
 	fprintf(f, "%s - %s\n\n", l->id, l->title);
 	wrap(f, "  ", l->summary);
 	if (l->nread_first) {
@@ -111,14 +155,13 @@ static void lesson_text(FILE *f, const lesson *l)
 			        s->req_arch ? " (arch-specific code: it runs on that compute capability only, not on newer GPUs)" : "");
 		else if (s->req_why) fprintf(f, "   needs: %s\n", s->req_why);
 		fprintf(f, "\n");
-		wrap(f, "   ", s->explain);
-		fprintf(f, "   Bottleneck:\n");
-		wrap(f, "   ", s->bottleneck);
+		report_stage_texts(f, l, i, NULL, ref);
 		if (s->nclaims) fprintf(f, "   Claims, checked on every run (expect:):\n");
 		for (int k = 0; k < s->nclaims; k++)
 			fprintf(f, "     %s%s%s%s\n", expr_source(s->claims[k].cond.e), s->claims[k].why ? "   (" : "",
 			        s->claims[k].why ? s->claims[k].why : "", s->claims[k].why ? ")" : "");
 	}
+	textvals_ref_free(ref);
 }
 
 /* The lesson's compute peak (its model's peak:, checked when the lesson loaded). */
@@ -539,7 +582,8 @@ void report_check_row(FILE *f, const char *arch, const lesson *l, const run_resu
 static void peak_line(FILE *f, const char *label, double v, const char *unit, const char *src)
 {
 	if (v <= 0 && !src[0]) { fprintf(f, "  %s not recorded\n", label); return; }
-	fprintf(f, "  %s%8.1f %s  (", label, v, unit);
+	if (v <= 0) fprintf(f, "  %s%8s %s  (", label, "unknown", "");   /* a rate no table or attribute gives */
+	else fprintf(f, "  %s%8.1f %s  (", label, v, unit);
 	fput_clean(f, src);
 	fputs(")\n", f);
 }

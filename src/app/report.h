@@ -5,8 +5,16 @@
 #include "engine.h"
 #include "lesson.h"
 #include "result.h"
+#include "claims.h"
+#include "textvals.h"
 
 void report_lesson(FILE *f, const lesson *l);
+/* Stage s's explain and bottleneck, their placeholders filled from live (this GPU's runs; may be
+ * NULL) and the reference recording ref (may be NULL), and a line saying where the numbers came from. */
+void report_stage_texts(FILE *f, const lesson *l, int s, const claims_runs *live, const textvals_ref *ref);
+/* After a run of stage s (-1: the baseline, nothing): its texts with this run's numbers, when they have
+ * placeholders; the numbers this run lacks (the time ratios) from the reference recording. */
+void report_run_texts(FILE *f, const lesson *l, int s, const run_result *r, const device_info *d);
 /* Ladder table: a header line, then one row per result, scored in the lesson's metric m (first:
  * print the column heads too; base: the baseline's result when it is part of the table, for the
  * ratio column). Text from lesson and replay files is printed with its control characters made

@@ -6,8 +6,12 @@
 #include "diagnose.h"
 #include "util.h"
 
-enum { X_TIME_VS_PREV, X_TIME_VS_BASELINE, X_COUNT };
-static const char *const extra_names[X_COUNT] = { "time_vs_prev", "time_vs_baseline" };
+enum { X_TIME_VS_PREV, X_TIME_VS_BASELINE, X_SPEEDUP_VS_PREV, X_SPEEDUP_VS_BASELINE, X_COUNT };
+static const char *const extra_names[X_COUNT] = { "time_vs_prev", "time_vs_baseline", "speedup_vs_prev", "speedup_vs_baseline" };
+
+/* The device values a when: condition may use. */
+static const char *const device_names[] = { "cc", "sm_count", "l2_bytes", "warp_size", "max_threads_per_block",
+                                            "max_shared_per_block", NULL };
 
 static const char *const state_names[CLAIM_STATE_COUNT] = { "holds", "contradicted", "unknown" };
 
@@ -28,6 +32,59 @@ int claims_name_known(const char *name, size_t len)
 	if (extra_find(name, len) >= 0) return 1;
 	for (const char *const *d = diagnose_names(); *d; d++)
 		if (strlen(*d) == len && !memcmp(*d, name, len)) return 1;
+	return 0;
+}
+
+int claims_device_name_known(const char *name, size_t len)
+{
+	for (const char *const *d = device_names; *d; d++)
+		if (strlen(*d) == len && !memcmp(*d, name, len)) return 1;
+	return 0;
+}
+
+static int device_lookup(void *ctx, const char *name, size_t len, expr_value *out)
+{
+	const device_info *d = ctx;
+	long long v[] = { d->cc, d->sm_count, (long long)d->l2_bytes, d->warp_size, d->max_threads_per_block,
+	                  (long long)d->smem_per_block_optin };
+	for (int i = 0; device_names[i]; i++)
+		if (strlen(device_names[i]) == len && !memcmp(device_names[i], name, len)) {
+			*out = (expr_value){ EXPR_INT, v[i], 0 };
+			return 0;
+		}
+	return -1;
+}
+
+typedef struct { const device_info *d; char *buf; size_t len; } when_values;
+
+/* Appends "name value" for each device name of a when: condition ("cc 86"), once each. */
+static int when_visit(void *ctx, const char *name, size_t len, int col)
+{
+	(void)col;
+	when_values *w = ctx;
+	expr_value x;
+	char item[80];
+	if (device_lookup((void *)w->d, name, len, &x)) return 0;
+	strfmt(item, sizeof item, "%.*s %lld", (int)len, name, (long long)x.i);
+	if (strstr(w->buf, item)) return 0;
+	size_t used = strlen(w->buf);
+	strfmt(w->buf + used, w->len - used, "%s%s", used ? ", " : "", item);
+	return 0;
+}
+
+/* Whether claim k applies on d: 1, or 0 with the reason ("not applied: ...") in why. */
+static int claim_applies(const lesson_claim *k, const device_info *d, char *why, size_t len)
+{
+	if (!k->when.e) return 1;
+	const char *src = expr_source(k->when.e);
+	if (!d || !d->cc) { strfmt(why, len, "not applied: needs %s, and no GPU was described", src); return 0; }
+	expr_value x;
+	if (expr_eval(k->when.e, device_lookup, (void *)d, &x, NULL) == 0 && (x.kind == EXPR_INT ? x.i != 0 : x.f != 0))
+		return 1;
+	char have[96] = "";
+	when_values w = { d, have, sizeof have };
+	expr_names(k->when.e, when_visit, &w);
+	strfmt(why, len, "not applied: needs %s, this GPU has %s", src, have);
 	return 0;
 }
 
@@ -80,9 +137,9 @@ static void note_missing(claim_ctx *c, const char *name, size_t len, const char 
 	if (!c->missing[0]) strfmt(c->missing, sizeof c->missing, "%.*s: %s", (int)len, name, why);
 }
 
-/* A time ratio against other, or -1 with the reason noted. */
+/* A time ratio against other (inverse: other's over this one's), or -1 with the reason noted. */
 static int time_ratio(claim_ctx *c, const run_result *other, const char *which, const char *name, size_t len,
-                      expr_value *out)
+                      int inverse, expr_value *out)
 {
 	char why[96];
 	const run_result *r = c->runs->run;
@@ -90,7 +147,7 @@ static int time_ratio(claim_ctx *c, const run_result *other, const char *which, 
 	else if (!same_params(c->l, r, other)) strfmt(why, sizeof why, "the %s ran with other parameters", which);
 	else if (!timed_ok(r)) strfmt(why, sizeof why, "this run was not timed");
 	else {
-		*out = (expr_value){ EXPR_FLOAT, 0, r->ms_median / other->ms_median };
+		*out = (expr_value){ EXPR_FLOAT, 0, inverse ? other->ms_median / r->ms_median : r->ms_median / other->ms_median };
 		return 0;
 	}
 	note_missing(c, name, len, why);
@@ -102,8 +159,10 @@ static int claim_lookup(void *ctx, const char *name, size_t len, expr_value *out
 	claim_ctx *c = ctx;
 	const run_result *r = c->runs->run;
 	switch (extra_find(name, len)) {
-	case X_TIME_VS_PREV: return time_ratio(c, c->runs->prev, "previous stage", name, len, out);
-	case X_TIME_VS_BASELINE: return time_ratio(c, c->runs->baseline, "baseline", name, len, out);
+	case X_TIME_VS_PREV: return time_ratio(c, c->runs->prev, "previous stage", name, len, 0, out);
+	case X_TIME_VS_BASELINE: return time_ratio(c, c->runs->baseline, "baseline", name, len, 0, out);
+	case X_SPEEDUP_VS_PREV: return time_ratio(c, c->runs->prev, "previous stage", name, len, 1, out);
+	case X_SPEEDUP_VS_BASELINE: return time_ratio(c, c->runs->baseline, "baseline", name, len, 1, out);
 	default: break;
 	}
 	if (diagnose_value(r, &c->in, name, len, out) == 0) return 0;
@@ -136,6 +195,31 @@ static int value_visit(void *ctx, const char *name, size_t len, int col)
 	return 0;
 }
 
+static void ctx_init(claim_ctx *c, const lesson *l, int s, const claims_runs *runs)
+{
+	const run_result *r = runs->run;
+	const device_info *d = runs->device;
+	*c = (claim_ctx){ l, runs, { r->bytes, r->flops, d ? d->sm_count : 0, d ? traffic_gbps(traffic_of(l->traffic), d) : 0,
+	                             d ? peak_gflops(peak_of(lesson_stage_peak(l, s)), d) : 0 },
+	                  "" };
+}
+
+int claims_value(const lesson *l, int s, const claims_runs *runs, const char *name, size_t len, expr_value *out,
+                 char *why, size_t why_len)
+{
+	if (why && why_len) why[0] = 0;
+	if (!l || s < 0 || s >= l->nstages || !runs || !runs->run || !out) return -1;
+	if (runs->run->status != RUN_OK) {
+		if (why) strfmt(why, why_len, "the run %s", runs->run->status == RUN_WRONG ? "gave a wrong result" : "did not finish");
+		return -1;
+	}
+	claim_ctx c;
+	ctx_init(&c, l, s, runs);
+	if (claim_lookup(&c, name, len, out) == 0) return 0;
+	if (why) strfmt(why, why_len, "%s", c.missing);
+	return -1;
+}
+
 int claims_check(const lesson *l, int s, const claims_runs *runs, claim_outcome *out, int max)
 {
 	if (!l || s < 0 || s >= l->nstages || !runs || !runs->run || !out) return 0;
@@ -152,9 +236,9 @@ int claims_check(const lesson *l, int s, const claims_runs *runs, claim_outcome 
 			strfmt(o->why, sizeof o->why, "the run %s", r->status == RUN_WRONG ? "gave a wrong result" : "did not finish");
 			continue;
 		}
-		claim_ctx c = { l, runs, { r->bytes, r->flops, d ? d->sm_count : 0, d ? traffic_gbps(traffic_of(l->traffic), d) : 0,
-		                           d ? peak_gflops(peak_of(lesson_stage_peak(l, s)), d) : 0 },
-		                "" };
+		if (!claim_applies(o->claim, d, o->why, sizeof o->why)) continue;
+		claim_ctx c;
+		ctx_init(&c, l, s, runs);
 		values_ctx v = { &c, o->values, sizeof o->values };
 		expr_names(o->claim->cond.e, value_visit, &v);
 		expr_value x;

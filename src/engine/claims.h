@@ -2,8 +2,11 @@
  * the previous stage's and the baseline's runs for the time ratios.
  *
  * The names a claim may use are the diagnosis rules' (diagnose_names: counters, the model, the launch,
- * the timing) plus time_vs_prev and time_vs_baseline (this stage's median time over theirs). A name
- * whose value the run did not measure makes the claim unknown, never contradicted. */
+ * the timing) plus time_vs_prev and time_vs_baseline (this stage's median time over theirs) and
+ * speedup_vs_prev and speedup_vs_baseline (theirs over this one's). A name whose value the run did
+ * not measure makes the claim unknown, never contradicted. A claim with a when: condition (over the
+ * device: claims_device_names) that this GPU does not meet is not applied: unknown, and its why
+ * starts "not applied: ". */
 #ifndef CC_CLAIMS_H
 #define CC_CLAIMS_H
 #include <stddef.h>
@@ -30,6 +33,13 @@ typedef struct {
 
 /* 1 when name (len bytes) may appear in a claim. */
 int claims_name_known(const char *name, size_t len);
+/* 1 when name (len bytes) may appear in a claim's when: condition (the device's cc, sm_count,
+ * l2_bytes, warp_size, max_threads_per_block, max_shared_per_block). */
+int claims_device_name_known(const char *name, size_t len);
+/* The measurement name (len bytes, a claim's name) of stage s of l on runs, into *out: 0, or -1 with
+ * the reason in why (why_len bytes; may be NULL) when the run did not measure it. */
+int claims_value(const lesson *l, int s, const claims_runs *runs, const char *name, size_t len, expr_value *out,
+                 char *why, size_t why_len);
 /* Checks the claims of stage s of l: fills up to max outcomes (one per claim, in order) and returns
  * how many. A run that did not finish right (any status but ok) leaves every claim unknown. */
 int claims_check(const lesson *l, int s, const claims_runs *runs, claim_outcome *out, int max);

@@ -135,8 +135,9 @@ typedef struct {
 } lesson_exercise;
 
 /* A claim of the stage's text (expect:): a condition over a run's measurements (the names of
- * src/engine/claims.h) that should hold; why, optional, is the sentence it checks. */
-typedef struct { lesson_expr cond; char *why; } lesson_claim;
+ * src/engine/claims.h) that should hold; why, optional, is the sentence it checks; when, optional
+ * (when.e NULL: always), a condition over the device (claims_device_names) under which it applies. */
+typedef struct { lesson_expr cond; char *why; lesson_expr when; } lesson_claim;
 
 typedef struct {
 	char *id, *title, *kernel_path /* resolved, inside kernels/<lesson>/ */, *kernel_rel, *entry;

@@ -1,24 +1,30 @@
 /* lesson_expect: a stage's expect: list, the claims of its text as conditions over a run's
  * measurements (lessons/README.md, "Claims"). Each item is an expression string, or a mapping
- * { that: EXPR, why: TEXT }; names are checked against claims_name_known, not the lesson's scope. */
+ * { that: EXPR, why: TEXT, when: DEVICE_EXPR }; names are checked against claims_name_known (when:
+ * against claims_device_name_known), not the lesson's scope. */
 #include <stdlib.h>
 #include <string.h>
 #include "claims.h"
 #include "lesson_yaml.h"
+#include "textvals.h"
 #include "util.h"
 
 #define EXPECT_MAX 32        /* claims per stage */
 #define EXPECT_WHY_MAX 200   /* characters of a why */
 
-typedef struct { ld *c; yaml_node_t *n; int off; int names; } expect_names;
+typedef struct { ld *c; yaml_node_t *n; int off; int names; int device; } expect_names;
 
 static int expect_name(void *ctx, const char *name, size_t len, int col)
 {
 	expect_names *x = ctx;
 	x->names++;
-	if (claims_name_known(name, len)) return 0;
+	if (x->device ? claims_device_name_known(name, len) : claims_name_known(name, len)) return 0;
 	yaml_mark_t m = x->n->start_mark;
 	m.column += (size_t)(col - 1 + x->off);
+	if (x->device)
+		return yd_fail_at(&x->c->y, m, "expect: when: unknown device value '%.*s' in '%s' (known: cc, sm_count, "
+		                  "l2_bytes, warp_size, max_threads_per_block, max_shared_per_block)",
+		                  len > 40 ? 40 : (int)len, name, (const char *)x->n->data.scalar.value);
 	return yd_fail_at(&x->c->y, m, "expect: unknown measurement '%.*s' in '%s' (the names are listed in "
 	                  "lessons/README.md, Claims; parameters and tunables are not among them)",
 	                  len > 40 ? 40 : (int)len, name, (const char *)x->n->data.scalar.value);
@@ -32,27 +38,30 @@ static int expect_probe(void *ctx, const char *name, size_t len, expr_value *out
 	return 0;
 }
 
-static int parse_claim(ld *c, yaml_node_t *cond, lesson_claim *k)
+/* A when: or that: condition into *out; device: its names are the device's. */
+static int parse_cond(ld *c, yaml_node_t *cond, lesson_expr *out, int device)
 {
-	const char *s = yd_scalar(&c->y, cond, "an expect: condition");
+	const char *s = yd_scalar(&c->y, cond, device ? "an expect: when: condition" : "an expect: condition");
 	if (!s) return -1;
 	int off = cond->data.scalar.style == YAML_SINGLE_QUOTED_SCALAR_STYLE ||
 	          cond->data.scalar.style == YAML_DOUBLE_QUOTED_SCALAR_STYLE;
 	if (cond->start_mark.line != cond->end_mark.line) off = 0;   /* a folded scalar: columns are the node's */
 	expr_error e;
-	k->cond.e = expr_parse(s, &e);
-	k->cond.at.line = (int)cond->start_mark.line + 1;
-	k->cond.at.col = (int)cond->start_mark.column + 1 + off;
-	if (!k->cond.e) {
+	out->e = expr_parse(s, &e);
+	out->at.line = (int)cond->start_mark.line + 1;
+	out->at.col = (int)cond->start_mark.column + 1 + off;
+	if (!out->e) {
 		yaml_mark_t m = cond->start_mark;
 		m.column += (size_t)(e.col - 1 + off);
 		return yd_fail_at(&c->y, m, "expect: bad condition '%s': %s", s, e.msg);
 	}
-	expect_names x = { c, cond, off, 0 };
-	if (expr_names(k->cond.e, expect_name, &x)) return -1;
-	if (!x.names) return yd_fail(&c->y, cond, "expect: '%s' names no measurement, so no run can check it", s);
+	expect_names x = { c, cond, off, 0, device };
+	if (expr_names(out->e, expect_name, &x)) return -1;
+	if (!x.names)
+		return yd_fail(&c->y, cond, device ? "expect: when: '%s' names no device value, so it decides nothing"
+		                                   : "expect: '%s' names no measurement, so no run can check it", s);
 	expr_value v;
-	if (!expr_eval(k->cond.e, expect_probe, NULL, &v, NULL) && v.kind != EXPR_INT)
+	if (!expr_eval(out->e, expect_probe, NULL, &v, NULL) && v.kind != EXPR_INT)
 		return yd_fail(&c->y, cond, "expect: '%s' is a number, not a condition: compare it (e.g. %s >= 8)", s, s);
 	return 0;
 }
@@ -64,7 +73,7 @@ int ly_parse_expect(ld *c, yaml_node_t *n, lesson_stage *s)
 	int len = yd_seq_len(n);
 	if (len < 1 || len > EXPECT_MAX) return yd_fail(&c->y, n, "expect takes 1 to %d conditions", EXPECT_MAX);
 	s->claims = xcalloc((size_t)len, sizeof *s->claims);
-	static const char *const keys[] = { "!that", "why", NULL };
+	static const char *const keys[] = { "!that", "why", "when", NULL };
 	for (int i = 0; i < len; i++) {
 		yaml_node_t *it = yd_seq_at(&c->y, n, i), *cond = it;
 		lesson_claim *k = &s->claims[s->nclaims++];
@@ -74,10 +83,12 @@ int ly_parse_expect(ld *c, yaml_node_t *n, lesson_stage *s)
 			cond = yd_get(&c->y, it, "that");
 			if (k->why && (!k->why[0] || strlen(k->why) > EXPECT_WHY_MAX || strchr(k->why, '\n')))
 				return yd_fail(&c->y, yd_get(&c->y, it, "why"), "expect: why must be one line of 1 to %d characters", EXPECT_WHY_MAX);
+			yaml_node_t *when = yd_get(&c->y, it, "when");
+			if (when && parse_cond(c, when, &k->when, 1)) return -1;
 		} else if (it->type != YAML_SCALAR_NODE) {
-			return yd_fail(&c->y, it, "an expect: item is a condition string or {that: CONDITION, why: TEXT}");
+			return yd_fail(&c->y, it, "an expect: item is a condition string or {that: CONDITION, why: TEXT, when: CONDITION}");
 		}
-		if (parse_claim(c, cond, k)) return -1;
+		if (parse_cond(c, cond, &k->cond, 0)) return -1;
 	}
 	return 0;
 }
@@ -86,9 +97,19 @@ void ly_free_expect(lesson_stage *s)
 {
 	for (int i = 0; i < s->nclaims; i++) {
 		ly_free_expr(&s->claims[i].cond);
+		ly_free_expr(&s->claims[i].when);
 		free(s->claims[i].why);
 	}
 	free(s->claims);
 	s->claims = NULL;
 	s->nclaims = 0;
+}
+
+int ly_check_text(ld *c, yaml_node_t *n, const char *text)
+{
+	size_t len = 0;
+	long at = textvals_check(text, &len);
+	if (at < 0) return 0;
+	return yd_fail(&c->y, n, "unknown measurement '{%.*s}' in the text (a placeholder names a measurement of "
+	               "lessons/README.md, Claims: {gbps}, {speedup_vs_prev}, ...)", len > 40 ? 40 : (int)len, text + at + 1);
 }

@@ -448,6 +448,8 @@ int ly_parse_stage(ld *c, yaml_node_t *n, lesson_stage *s)
 	    yd_get_str(&c->y, n, "bottleneck", &s->bottleneck)) return -1;
 	if (ly_check_length(c, yd_get(&c->y, n, "id"), "stage id", s->id) || ly_check_length(c, yd_get(&c->y, n, "entry"), "entry", s->entry))
 		return -1;
+	if (ly_check_text(c, yd_get(&c->y, n, "explain"), s->explain) ||
+	    ly_check_text(c, yd_get(&c->y, n, "bottleneck"), s->bottleneck)) return -1;
 	if (!lesson_is_ident(s->id)) return yd_fail(&c->y, yd_get(&c->y, n, "id"), "stage id '%s' must be an identifier", s->id);
 	if (!lesson_is_ident(s->entry)) return yd_fail(&c->y, yd_get(&c->y, n, "entry"), "entry '%s' must be a C identifier", s->entry);
 	if (c->kroot && (ly_resolve_kernel_file(c, yd_get(&c->y, n, "kernel"), s->kernel_rel, &s->kernel_path) ||

@@ -1,0 +1,138 @@
+/* Tests for src/engine/textvals.c: a stage text's placeholders filled from this GPU's run, from the
+ * reference recording (assets/recorded) with its GPU named, or "?"; unknown names refused when the
+ * lesson loads. Run from the repository root. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine_replay.h"
+#include "lesson.h"
+#include "textvals.h"
+
+static lesson *bandwidth(void)
+{
+	char err[1024];
+	lesson *l = lesson_load("lessons/bandwidth.yaml", "kernels", err, sizeof err);
+	if (!l)
+		fail_msg("%s", err);
+	return l;
+}
+
+static void has_text(const char *got, const char *want)
+{
+	if (!strstr(got, want))
+		fail_msg("expected '%s' in: %s", want, got);
+}
+
+/* No run here: the recording's values, and a note naming its file and GPU. */
+static void test_reference(void **state)
+{
+	(void)state;
+	lesson *l = bandwidth();
+	textvals_ref *ref = textvals_ref_find("assets/recorded", "bandwidth");
+	assert_non_null(ref);
+	assert_string_equal(textvals_ref_gpu(ref), "NVIDIA H200");
+	textvals_src src = { l, lesson_stage_index(l, "strided"), { NULL, NULL, NULL, NULL }, ref };
+	const char *t = "moved {dram_bytes}, {bytes_ratio} the model, at {gbps} ({pct_attainable_bw}); {speedup_vs_prev}";
+	char *f = textvals_fill(&src, t), note[400];
+	assert_string_equal(f, "moved 12.9 GB, 16.0x the model, at 196 GB/s (4.6%); ?");   /* the first stage has no previous one */
+	free(f);
+	textvals_note(&src, t, note, sizeof note);
+	has_text(note, "the recording h200-899481e-2026-11-26-bandwidth.json on an NVIDIA H200, not this GPU");
+	src.stage = lesson_stage_index(l, "coalesced");
+	f = textvals_fill(&src, "{speedup_vs_prev} faster, {time_vs_prev} of the time");
+	assert_string_equal(f, "17.8x faster, 0.06x of the time");
+	free(f);
+	textvals_ref_free(ref);
+	lesson_free(l);
+}
+
+/* A run here: its own values; what it lacks (the previous stage) from the recording, named. */
+static void test_live(void **state)
+{
+	(void)state;
+	lesson *l = bandwidth();
+	char err[256];
+	replay *rp = replay_load("tests/fixtures/recorded/h100-7092b07-bandwidth.json", err, sizeof err);
+	assert_non_null(rp);
+	const run_result *run = NULL;
+	for (int i = 0; i < replay_count(rp); i++)
+		if (!strcmp(replay_result(rp, i)->stage, "coalesced"))
+			run = replay_result(rp, i);
+	assert_non_null(run);
+	textvals_ref *ref = textvals_ref_find("assets/recorded", "bandwidth");
+	textvals_src src = { l, lesson_stage_index(l, "coalesced"), { run, NULL, NULL, replay_device(rp) }, ref };
+	const char *t = "{gbps}, {speedup_vs_prev} faster";
+	char *f = textvals_fill(&src, t), note[400];
+	assert_string_equal(f, "2707 GB/s, 17.8x on the H200 of the recording faster");
+	free(f);
+	textvals_note(&src, t, note, sizeof note);
+	has_text(note, "this GPU's last run (NVIDIA H100 80GB HBM3); the rest from the recording");
+	textvals_note(&src, "{gbps}", note, sizeof note);
+	assert_string_equal(note, "Numbers: this GPU's last run (NVIDIA H100 80GB HBM3).");
+	src.ref = NULL;                              /* neither: a question mark */
+	f = textvals_fill(&src, t);
+	assert_string_equal(f, "2707 GB/s, ? faster");
+	free(f);
+	textvals_ref_free(ref);
+	replay_free(rp);
+	lesson_free(l);
+}
+
+/* Braces that are no placeholder stay as they are; an unknown name is refused when the lesson loads. */
+static void test_syntax(void **state)
+{
+	(void)state;
+	assert_false(textvals_has("if (x) { y = 1; } {A} {} {1x} {gbps"));
+	assert_true(textvals_has("at {gbps}"));
+	size_t n = 0;
+	assert_int_equal(textvals_check("at {gbps} and {gbs}", &n), 14);
+	assert_int_equal(n, 3);
+	assert_int_equal(textvals_check("at {gbps}", &n), -1);
+	textvals_src src = { NULL, 0, { NULL, NULL, NULL, NULL }, NULL };
+	lesson *l = bandwidth();
+	src.l = l;
+	char *f = textvals_fill(&src, "if (x) { y = 1; } {A}");
+	assert_string_equal(f, "if (x) { y = 1; } {A}");
+	free(f);
+	lesson_free(l);
+	const char *text =
+		"lesson: t\ntitle: T\nsummary: s\nparams:\n  n: { default: 64, min: 1 }\nbuffers:\n"
+		"  x: { type: f32, count: n, init: iota }\n  z: { type: f32, count: n, output: true }\n"
+		"model: { bytes: \"8 * n\" }\nstages:\n  - id: s1\n    title: S\n    kernel: k.cu\n    entry: k\n"
+		"    explain: e\n    bottleneck: runs at {gb_per_s}\n"
+		"    launches:\n      - { grid: 1, block: 32, args: [x, z] }\n";
+	char err[1024] = "";
+	lesson *bad = lesson_load_buffer("t.yaml", text, strlen(text), NULL, err, sizeof err);
+	assert_null(bad);
+	has_text(err, "t.yaml:16:17: unknown measurement '{gb_per_s}' in the text");
+}
+
+/* No recording for a lesson, an odd id, or CUDACLIMB_RECORDED empty: none, and no crash. */
+static void test_no_reference(void **state)
+{
+	(void)state;
+	assert_null(textvals_ref_find("assets/recorded", "nosuchlesson"));
+	assert_null(textvals_ref_find("assets/recorded", "../bandwidth"));
+	assert_null(textvals_ref_find("/nonexistent", "bandwidth"));
+	setenv("CUDACLIMB_RECORDED", "", 1);
+	assert_null(textvals_ref_find(NULL, "bandwidth"));
+	unsetenv("CUDACLIMB_RECORDED");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_reference),
+		cmocka_unit_test(test_live),
+		cmocka_unit_test(test_syntax),
+		cmocka_unit_test(test_no_reference),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
