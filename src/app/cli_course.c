@@ -108,6 +108,8 @@ static result_check rejudge(engine *e, const course *co, const char *tmp, const 
 		double bar = it->pass > 0 ? it->pass : l->stages[s].exercise->pass;
 		int correct = v->kind == EXV_PASSED || v->kind == EXV_SLOW;
 		if (v->kind == EXV_NO_GPU) strfmt(why, n, "no GPU to judge it on");
+		else if (v->kind == EXV_REFUSED || v->kind == EXV_CRASH)   /* this box could not judge it: says nothing of the kernel */
+			strfmt(why, n, "not judged here: %s: %s", ex_kind_name(v->kind), v->headline);
 		else {
 			/* A wrong kernel is refuted outright; a correct one only when it misses the bar by more than
 			 * the run-to-run spread of a timing on a shared box (VERIFY_SLACK), so an honest pass at the

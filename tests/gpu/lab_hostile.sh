@@ -135,7 +135,7 @@ PY
 
 # The instructor's report, verified: bounded, and the forged pass refuted.
 for f in $(ls "$res" 2>/dev/null | grep '^2004-'); do
-	sed -i 's/"passed": *false/"passed": true/g; s/"kind": *"[a-z_ ]*"/"kind": "passed"/g' "$res/$f" 2>/dev/null
+	sed -i 's/"passed": *false/"passed": true/g; s/"verdict": *"[a-z_ ]*"/"verdict": "passed"/g; s/"at_lesson_size": *false/"at_lesson_size": true/g; s/"ratio": *[0-9.e+-]*/"ratio": 42/g' "$res/$f" 2>/dev/null
 done
 forged=$(grep -l '"passed": *true' "$res"/2004-* 2>/dev/null | head -1)
 r0=$(date +%s%N)

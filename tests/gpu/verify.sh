@@ -27,6 +27,7 @@ else
 	skip "verify: two students as two users need root (setpriv)"
 	exit 0
 fi
+"$bin" queue init >"$tmp/queue-init" 2>&1 || { fail "verify: queue init: $(cat "$tmp/queue-init")"; exit 0; }   # as a lab's administrator does
 student() {   # UID NAME LESSON/STAGE FILE: one try as that user; the verdict's kind
 	u=$1 name=$2 ex=$3 file=$4
 	h=$tmp/home-$name; mkdir -p "$h"; chown "$u" "$h" 2>/dev/null
@@ -38,7 +39,7 @@ student() {   # UID NAME LESSON/STAGE FILE: one try as that user; the verdict's 
 k=$(student $honest honest bandwidth/coalesced kernels/bandwidth/coalesced.cu)
 [ "$k" = passed ] && pass "verify: the honest student passes" || fail "verify: honest: $k"
 k=$(student $forger forger bandwidth/coalesced kernels/bandwidth/exercises/coalesced.cu)
-[ "$k" != passed ] && pass "verify: the forger's kernel does not pass ($k)" || fail "verify: the forger's kernel passed"
+case $k in slow|wrong) pass "verify: the forger's kernel is judged and does not pass ($k)" ;; *) fail "verify: the forger's kernel: $k (expected slow or wrong)" ;; esac
 # the forger edits their own record: passed, ratio 42, the source left as it was judged
 R=$tmp/course/results
 as $forger python3 - "$R" "$forger" <<'PY'
