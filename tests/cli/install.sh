@@ -20,7 +20,7 @@ expect "install: the installed binary shows a lesson" 0 "^bandwidth - Memory ban
 	|| fail "install: share/cudaclimb incomplete: $(ls "$prefix/share/cudaclimb" 2>&1)"
 if [ -x build/tools/nvdisasm ]; then
 	[ -x "$prefix/libexec/cudaclimb/nvdisasm" ] && pass "install: the fetched nvdisasm in libexec/cudaclimb" || fail "install: build/tools/nvdisasm not installed"
-	sass=$(cd / && env -u CUDACLIMB_NVDISASM PATH=/usr/bin:/bin CUDA_HOME=/nonexistent "$bin" --arch sm_90 show bandwidth/coalesced --sass 2>&1); c=$?
+	sass=$(cd / && env -u CUDACLIMB_NVDISASM XDG_CACHE_HOME="$tmp/cache" PATH=/usr/bin:/bin CUDA_HOME=/nonexistent "$bin" --arch sm_90 show bandwidth/coalesced --sass 2>&1); c=$?
 	if [ $c = 0 ] && printf '%s\n' "$sass" | grep -q 'SASS from nvdisasm'; then pass "install: --sass works from the installed binary (its own nvdisasm)"
 	elif [ -x /usr/local/cuda/bin/nvdisasm ]; then skip "install: --sass: the build's CUDA folder has its own nvdisasm, which the binary takes first"
 	else fail "install: --sass after install: exit $c: $(printf '%s\n' "$sass" | head -3)"; fi
