@@ -44,4 +44,7 @@ int cmd_solution(cli *c, engine *e);
 /* cli_course.c: course init, report. */
 int cmd_course(cli *c, engine *e);
 int cmd_report(cli *c, engine *e);
+
+/* cli_cache.c: cache [--prune [--max SIZE]], with its own arguments (argv[0] is "cache"). */
+int cmd_cache(int argc, char **argv);
 #endif

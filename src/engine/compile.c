@@ -3,6 +3,7 @@
  * NVRTC's relocatable code with the toolkit's device runtime (libcudadevrt.a) through nvJitLink,
  * which is loaded with dlopen: without it everything else still works. */
 #include "compile.h"
+#include "cache.h"
 #include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
@@ -530,6 +531,7 @@ int compile_step(compile_job *j, double timeout_ms)
 	} else {
 		finish_from_text(j, j->out.s);
 		if (j->r.ok && !j->cached) file_write_atomic(j->meta_path, j->out.s, j->out.len);
+		if (!j->cached) cache_after_compile();   /* the cache under its cap (cache.h) */
 	}
 	return 1;
 }
