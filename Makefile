@@ -44,14 +44,19 @@ TEST_BINS  := $(TESTS_C:tests/%.c=$(BUILD)/tests/%)
 
 # In parallel unless a -j is given (make -j1 for one job at a time); one short line per file
 # (CC src/core/util.c) unless V=1, which prints the whole command.
-ifeq ($(filter -j%,$(MAKEFLAGS)),)
-MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 2)
+# The sub-makes of run and test share the jobs through make's jobserver.
+NPROC := $(shell nproc 2>/dev/null || echo 2)
+ifeq ($(MAKELEVEL),0)
+ifeq ($(filter -j% --jobserver%,$(MAKEFLAGS)),)
+MAKEFLAGS += -j$(NPROC)
+endif
 endif
 ifeq ($(V),1)
 Q   :=
 say  =
 else
 Q   := @
+SUB := -s
 say  = printf '  %-4s %s\n' $(1) $(2);
 endif
 
@@ -93,11 +98,11 @@ deps-run:
 
 # The set-up first, then the build (in parallel), then the interface: on a terminal only.
 run: deps-run
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) $(SUB) --no-print-directory all
 	@if [ -t 0 ] && [ -t 1 ]; then $(BIN); else echo "make run: built $(BIN); the terminal interface needs a terminal: start it from one, or see $(BIN) --help"; fi
 
 test: deps
-	@$(MAKE) --no-print-directory all $(TEST_BINS)
+	@$(MAKE) $(SUB) --no-print-directory all $(TEST_BINS)
 	@scripts/run-tests.sh
 
 # The same suite built with AddressSanitizer and UBSan, in its own build folder.
