@@ -42,46 +42,67 @@ BIN        := $(BUILD)/cudaclimb
 TESTS_C    := $(wildcard tests/test_*.c)
 TEST_BINS  := $(TESTS_C:tests/%.c=$(BUILD)/tests/%)
 
-.PHONY: all run test deps deps-run install clean fuzz asan
+# In parallel unless a -j is given (make -j1 for one job at a time); one short line per file
+# (CC src/core/util.c) unless V=1, which prints the whole command.
+# The sub-makes of run and test share the jobs through make's jobserver.
+NPROC := $(shell nproc 2>/dev/null || echo 2)
+ifeq ($(MAKELEVEL),0)
+ifeq ($(filter -j% --jobserver%,$(MAKEFLAGS)),)
+MAKEFLAGS += -j$(NPROC)
+endif
+endif
+ifeq ($(V),1)
+Q   :=
+say  =
+else
+Q   := @
+SUB := -s
+say  = printf '  %-4s %s\n' $(1) $(2);
+endif
+
+.PHONY: all run test deps deps-run install uninstall clean fuzz asan
 all: $(BIN)
 
 $(OBJ_DIR)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(SAN) -c $< -o $@
+	$(Q)$(call say,CC,$<)$(CC) $(CFLAGS) $(SAN) -c $< -o $@
 $(OBJ_DIR)/%.o: %.cpp
 	@mkdir -p $(dir $@)
-	$(CXX) $(CXXFLAGS) $(SAN) -c $< -o $@
+	$(Q)$(call say,CXX,$<)$(CXX) $(CXXFLAGS) $(SAN) -c $< -o $@
 $(OBJ_DIR)/%.cu.o: %.cu
 	@mkdir -p $(dir $@)
-	$(NVCC) $(NVCCFLAGS) $(SRC_INC) -c $< -o $@
+	$(Q)$(call say,NVCC,$<)$(NVCC) $(NVCCFLAGS) $(SRC_INC) -c $< -o $@
 
 $(BUILD)/libengine.a: $(ENGINE_OBJ)
 	@rm -f $@
-	ar rcs $@ $^
+	$(Q)$(call say,AR,$@)ar rcs $@ $^
 
 $(BUILD)/libapp.a: $(APP_OBJ)
 	@rm -f $@
-	ar rcs $@ $^
+	$(Q)$(call say,AR,$@)ar rcs $@ $^
 
 $(BIN): $(OBJ_DIR)/src/app/main.o $(BUILD)/libapp.a $(TUI_OBJ) $(BUILD)/libengine.a
-	$(CC) $(SAN) -o $@ $^ $(PKG_LIBS) $(CUDA_LIBS)
+	$(Q)$(call say,LD,$@)$(CC) $(SAN) -o $@ $^ $(PKG_LIBS) $(CUDA_LIBS)
 
 $(BUILD)/tests/%: tests/%.c $(BUILD)/libapp.a $(BUILD)/libengine.a $(TUI_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(SAN) -Itui -o $@ $< $(BUILD)/libapp.a $(TUI_OBJ) $(BUILD)/libengine.a $(PKG_LIBS) -lcmocka $(CUDA_LIBS)
+	$(Q)$(call say,CC,$@)$(CC) $(CFLAGS) $(SAN) -Itui -o $@ $< $(BUILD)/libapp.a $(TUI_OBJ) $(BUILD)/libengine.a $(PKG_LIBS) -lcmocka $(CUDA_LIBS)
 
 # Installs what is missing (Debian/Ubuntu), or says the exact command to run: deps-run only what the
-# tool needs, deps that and what the tests need (cmocka, tmux) too.
+# tool needs, deps that and what the tests need too (scripts/deps.sh list shows both lists). Each
+# prints what it installs before installing; no service is started or enabled.
 deps:
 	@BUILD=$(BUILD) scripts/deps.sh test
 deps-run:
 	@BUILD=$(BUILD) scripts/deps.sh run
 
-run: deps-run all
-	$(BIN)
+# The set-up first, then the build (in parallel), then the interface: on a terminal only.
+run: deps-run
+	@$(MAKE) $(SUB) --no-print-directory all
+	@if [ -t 0 ] && [ -t 1 ]; then $(BIN); else echo "make run: built $(BIN); the terminal interface needs a terminal: start it from one, or see $(BIN) --help"; fi
 
 test: deps
-	@$(MAKE) --no-print-directory all $(TEST_BINS)
+	@$(MAKE) $(SUB) --no-print-directory all $(TEST_BINS)
 	@scripts/run-tests.sh
 
 # The same suite built with AddressSanitizer and UBSan, in its own build folder.
@@ -92,10 +113,38 @@ asan:
 fuzz:
 	@scripts/fuzz.sh $(FUZZ_SECONDS)
 
+# make install [PREFIX=/usr/local] [DESTDIR=]: the binary, its data (lessons, kernels, assets) in
+# share/cudaclimb, the nvdisasm deps.sh fetched (if any) in libexec/cudaclimb, where the binary looks
+# for it, the man page and the bash and zsh completions. make uninstall removes exactly those files
+# (the list install wrote into share/cudaclimb/installed-files) and the folders that become empty.
+DATA_DIR  = $(PREFIX)/share/cudaclimb
+TOOL_DIR  = $(PREFIX)/libexec/cudaclimb
+MAN_DIR   = $(PREFIX)/share/man/man1
+BASH_DIR  = $(PREFIX)/share/bash-completion/completions
+ZSH_DIR   = $(PREFIX)/share/zsh/site-functions
+MANIFEST  = $(DESTDIR)$(DATA_DIR)/installed-files
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/cudaclimb
-	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/cudaclimb
-	cp -r lessons kernels assets $(DESTDIR)$(PREFIX)/share/cudaclimb/
+	@set -e; d='$(DESTDIR)'; list=$$(mktemp); trap 'rm -f "$$list"' EXIT; \
+	put() { p=$$(dirname "$$3"); while [ "$$p" != / ] && [ "$$p" != . ] && [ ! -d "$$d$$p" ]; do echo "$$p/" >>"$$list"; p=$$(dirname "$$p"); done; \
+		install -d "$$d$$(dirname "$$3")"; install -m $$1 "$$2" "$$d$$3"; echo "$$3" >>"$$list"; }; \
+	put 755 $(BIN) $(PREFIX)/bin/cudaclimb; \
+	for f in $$(find lessons kernels assets -type f ! -path 'assets/completions/*' | LC_ALL=C sort); do put 644 "$$f" "$(DATA_DIR)/$$f"; done; \
+	if [ -x $(BUILD)/tools/nvdisasm ]; then put 755 $(BUILD)/tools/nvdisasm $(TOOL_DIR)/nvdisasm; fi; \
+	put 644 docs/cudaclimb.1 $(MAN_DIR)/cudaclimb.1; \
+	put 644 assets/completions/cudaclimb.bash $(BASH_DIR)/cudaclimb; \
+	put 644 assets/completions/_cudaclimb $(ZSH_DIR)/_cudaclimb; \
+	echo "$(DATA_DIR)/installed-files" >>"$$list"; \
+	install -m 644 "$$list" "$(MANIFEST)"; \
+	echo "installed $$(grep -vc '/$$' "$$list") files under $$d$(PREFIX) (listed in $(MANIFEST); make uninstall removes them)"
+
+uninstall:
+	@d='$(DESTDIR)'; m='$(MANIFEST)'; \
+	if [ ! -f "$$m" ]; then echo "make uninstall: no $$m: nothing installed under $$d$(PREFIX)"; exit 0; fi; \
+	all=$$(cat "$$m"); n=0; \
+	for f in $$(printf '%s\n' "$$all" | grep -v '/$$'); do case $$f in '$(PREFIX)'/*) ;; *) continue;; esac; \
+		if [ -f "$$d$$f" ] || [ -L "$$d$$f" ]; then rm -f "$$d$$f"; n=$$((n + 1)); fi; done; \
+	for dir in $$(printf '%s\n' "$$all" | grep '/$$' | awk '{ print length, $$0 }' | sort -rn | cut -d' ' -f2-); do rmdir "$$d$$dir" 2>/dev/null || true; done; \
+	echo "removed $$n files from $$d$(PREFIX)"
 
 clean:
 	rm -rf build build-asan build-fuzz

@@ -804,6 +804,7 @@ static int cmd_device(cli *c, engine *e)
 int cli_main(int argc, char **argv)
 {
 	cli c = {0};
+	if (argc > 1 && !strcmp(argv[1], "cache")) return cmd_cache(argc - 1, argv + 1);   /* no lessons, no GPU */
 	int r = parse(&c, argc, argv);
 	if (r) return r;
 	const char *cmd = c.nargs ? c.args[0] : NULL;

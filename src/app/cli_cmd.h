@@ -48,4 +48,6 @@ int cmd_report(cli *c, engine *e);
 
 /* cli_queue.c: queue [init] [N|UUID...] (needs no lessons). */
 int cmd_queue(cli *c);
+/* cli_cache.c: cache [--prune [--max SIZE]], with its own arguments (argv[0] is "cache"). */
+int cmd_cache(int argc, char **argv);
 #endif

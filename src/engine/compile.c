@@ -3,6 +3,7 @@
  * NVRTC's relocatable code with the toolkit's device runtime (libcudadevrt.a) through nvJitLink,
  * which is loaded with dlopen: without it everything else still works. */
 #include "compile.h"
+#include "cache.h"
 #include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
@@ -800,6 +801,7 @@ int compile_step(compile_job *j, double timeout_ms)
 			file_write_atomic(j->meta_path, m.s, m.len);
 			sb_free(&m);
 		}
+		if (!j->cached) cache_after_compile();   /* the cache under its cap (cache.h) */
 	}
 	return 1;
 }

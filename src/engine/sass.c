@@ -167,10 +167,15 @@ int sass_find_tool(char *out, size_t n)
 	}
 	strfmt(cand, sizeof cand, "%s/nvdisasm", CUDA_BIN);
 	if (access(cand, X_OK) == 0) { strfmt(out, n, "%s", cand); return 0; }
-	char *dir = exe_dir();   /* build/tools, where make's set-up unpacks NVIDIA's package */
-	if (dir) strfmt(cand, sizeof cand, "%s/tools/nvdisasm", dir);
+	/* build/tools, where make's set-up unpacks NVIDIA's package; PREFIX/libexec/cudaclimb, where make
+	 * install copies it */
+	char *dir = exe_dir();
+	static const char *const beside[] = { "%s/tools/nvdisasm", "%s/../libexec/cudaclimb/nvdisasm" };
+	for (size_t i = 0; dir && i < sizeof beside / sizeof beside[0]; i++) {
+		strfmt(cand, sizeof cand, beside[i], dir);
+		if (access(cand, X_OK) == 0) { strfmt(out, n, "%s", cand); free(dir); return 0; }
+	}
 	free(dir);
-	if (dir && access(cand, X_OK) == 0) { strfmt(out, n, "%s", cand); return 0; }
 	const char *path = getenv("PATH");
 	char *copy = xstrdup(path ? path : "");
 	int found = -1;

@@ -50,8 +50,8 @@ const sass_func *sass_find_func(const sass_listing *l, const char *name);
 int sass_file_is(const sass_listing *l, int f, const char *path);
 
 /* nvdisasm: $CUDACLIMB_NVDISASM, $CUDA_HOME/bin, the build's CUDA folder, tools/ beside the binary
- * (scripts/deps.sh unpacks NVIDIA's nvidia-cuda-nvdisasm package there), else PATH. 0 with the
- * path, or -1. */
+ * (scripts/deps.sh unpacks NVIDIA's nvidia-cuda-nvdisasm package there), ../libexec/cudaclimb
+ * from the binary (make install copies it there), else PATH. 0 with the path, or -1. */
 int sass_find_tool(char *out, size_t n);
 /* The listing text of cubin (a new string): read from the cache file beside it (.sass), or made by
  * running nvdisasm in a child process (at most 60 s) and cached. Returns NULL with err. */

@@ -20,7 +20,7 @@ expect "deps test: cmocka missing is reported" 1 "missing libcmocka-dev\. Instal
 expect "deps test: the exact apt-get line" 1 "sudo apt-get install libcmocka-dev" deps test
 expect "deps (no set): everything, as make test" 1 "missing libcmocka-dev" deps
 expect "deps: the set from CUDACLIMB_DEPS" 0 "" env CUDACLIMB_DEPS=run PATH="$tmp/bin" CUDA_HOME="$tmp/cuda" MISSING_PC=cmocka "$SH" scripts/deps.sh
-expect "deps: an unknown set is refused" 2 "deps.sh: unknown set 'frob' \(run or test\)" deps frob
+expect "deps: an unknown set is refused" 2 "deps.sh: unknown set 'frob' \(run, test or list\)" deps frob
 MISSING_PC="ncursesw"
 expect "deps run: ncurses missing is reported" 1 "missing libncurses-dev\. Install" deps run
 MISSING_PC=""
