@@ -115,12 +115,15 @@ static int runner_word(const char *opt, const char *key, const char *value)
 	return 0;
 }
 
+/* The commands' names, for the checks below and the nearest name to a misspelt one. */
+static const char *const command_names[] = { "list", "show", "run", "bench", "check", "device", "exercises", "try", "watch", "hint",
+                                             "reset", "solution", "course", "report", "queue" };
+enum { NCOMMANDS = sizeof command_names / sizeof command_names[0] };
+
 /* Whether word names one of the commands (so that `--runner ssh run ...` is not a host "run"). */
 static int is_command(const char *word)
 {
-	static const char *const names[] = { "list", "show", "run", "bench", "check", "device", "exercises", "try", "watch", "hint",
-	                                     "reset", "solution", "course", "report", "queue" };
-	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) if (!strcmp(word, names[i])) return 1;
+	for (size_t i = 0; i < NCOMMANDS; i++) if (!strcmp(word, command_names[i])) return 1;
 	return 0;
 }
 
@@ -146,7 +149,7 @@ static int parse(cli *c, int argc, char **argv)
 		switch (o) {
 		case O_LESSONS: c->eo.lessons_root = optarg; break;
 		case O_WORK: c->work = optarg; break;
-		case O_SASS: c->code = SHOW_SASS; break;
+		case O_SASS: if (c->code == SHOW_PTX) return usage_error("--sass and --ptx each choose what show prints: give one%s", ""); c->code = SHOW_SASS; break;
 		case O_COURSE: c->eo.course_dir = optarg; break;
 		case O_GROUP: c->group = optarg; break;
 		case O_HTML: c->html = optarg; break;
@@ -155,7 +158,7 @@ static int parse(cli *c, int argc, char **argv)
 		case O_ROOFLINE: c->roofline = 1; break;
 		case O_HOTSPOTS: c->hotspots = 1; break;
 		case O_STAGE: c->bench_stages = optarg; break;
-		case O_PTX: c->code = SHOW_PTX; break;
+		case O_PTX: if (c->code == SHOW_SASS) return usage_error("--sass and --ptx each choose what show prints: give one%s", ""); c->code = SHOW_PTX; break;
 		case O_GPU:
 			c->eo.ngpus = 0;
 			for (const char *p = optarg;; p = end + 1) {
@@ -201,31 +204,34 @@ static int parse(cli *c, int argc, char **argv)
 		default: return usage_error("unknown or incomplete option '%s'", argv[optind - 1]);
 		}
 	}
+	if (c->json + c->csv + (c->html != NULL) > 1)
+		return usage_error("--json, --csv and --html each choose the output format: give one of them%s", "");
 	c->args = argv + optind;
 	c->nargs = argc - optind;
 	if (runner_text[0]) c->eo.runner = runner_text;
 	return 0;
 }
 
-/* Levenshtein distance between a and b, ignoring case; 99 for names over 63 characters. */
+/* Edit distance between a and b, ignoring case, a swap of two neighbours counting as one (so that
+ * "lsit" is one from "list"); 99 for names over 63 characters. */
 static int edit_distance(const char *a, const char *b)
 {
 	size_t m = strlen(a), n = strlen(b);
 	if (m > 63 || n > 63) return 99;
-	int row[64];
-	for (size_t j = 0; j <= n; j++) row[j] = (int)j;
-	for (size_t i = 1; i <= m; i++) {
-		int diag = row[0];
-		row[0] = (int)i;
+	int d[64][64];
+	for (size_t i = 0; i <= m; i++) d[i][0] = (int)i;
+	for (size_t j = 0; j <= n; j++) d[0][j] = (int)j;
+	for (size_t i = 1; i <= m; i++)
 		for (size_t j = 1; j <= n; j++) {
-			int up = row[j], best = diag + (tolower((unsigned char)a[i - 1]) != tolower((unsigned char)b[j - 1]));
-			if (up + 1 < best) best = up + 1;
-			if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
-			row[j] = best;
-			diag = up;
+			int ai = tolower((unsigned char)a[i - 1]), bj = tolower((unsigned char)b[j - 1]);
+			int best = d[i - 1][j - 1] + (ai != bj);
+			if (d[i - 1][j] + 1 < best) best = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < best) best = d[i][j - 1] + 1;
+			if (i > 1 && j > 1 && ai == tolower((unsigned char)b[j - 2]) && tolower((unsigned char)a[i - 2]) == bj && d[i - 2][j - 2] + 1 < best)
+				best = d[i - 2][j - 2] + 1;
+			d[i][j] = best;
 		}
-	}
-	return row[n];
+	return d[m][n];
 }
 
 /* "; did you mean 'x'?" for the nearest of n names when it is near enough (a third of the typed
@@ -313,7 +319,7 @@ int find_stage(engine *e, const char *spec, const lesson **l, int *stage)
  * names a lesson, the second one of its stages, and no file has the second's name. */
 static void join_stage_operands(cli *c, engine *e)
 {
-	static const char *const cmds[] = { "run", "try", "watch", "hint", "reset", "solution" };
+	static const char *const cmds[] = { "run", "show", "try", "watch", "hint", "reset", "solution" };
 	int takes = 0;
 	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) takes |= !strcmp(c->args[0], cmds[i]);
 	if (!takes || c->nargs < 3 || strchr(c->args[1], '/') || file_exists(c->args[2])) return;
@@ -367,6 +373,26 @@ static int cmd_list(cli *c, engine *e)
 {
 	if (too_many(c, 0, NULL)) return EXIT_USAGE;
 	const lesson_set *s = engine_lessons(e);
+	if (c->json) {   /* {"schema": 1, "lessons": [{"id", "title", "stages": [...], "exercises": [...]}]} */
+		printf("{\"schema\": %d, \"lessons\": [", JSON_SCHEMA);
+		for (int i = 0; i < s->count; i++) {
+			const lesson *l = s->items[i];
+			printf("%s\n  {\"id\": ", i ? "," : "");
+			json_string(stdout, l->id);
+			printf(", \"title\": ");
+			json_string(stdout, l->title);
+			printf(", \"stages\": [");
+			for (int k = 0; k < l->nstages; k++) { if (k) printf(", "); json_string(stdout, l->stages[k].id); }
+			printf("], \"exercises\": [");
+			for (int k = 0, n = 0; k < l->nstages; k++)
+				if (l->stages[k].exercise) { if (n++) printf(", "); json_string(stdout, l->stages[k].id); }
+			printf("]}");
+		}
+		printf("\n], \"errors\": [");
+		for (int i = 0; i < s->nerrors; i++) { if (i) printf(", "); json_string(stdout, s->errors[i]); }
+		printf("]}\n");
+		return s->nerrors ? EXIT_LESSONS : EXIT_OK;
+	}
 	if (!s->count && !s->nerrors) printf("no lessons in %s/lessons (a lesson is a .yaml file there; lessons/README.md says how to write one)\n", s->root);
 	for (int i = 0; i < s->count; i++)
 		printf("%-12s %2d stages  %s\n", s->items[i]->id, s->items[i]->nstages, s->items[i]->title);
@@ -452,7 +478,15 @@ static int cmd_show(cli *c, engine *e)
 	if (c->nargs < 2) return usage_error("show needs a lesson%s", "");
 	if (c->code) return too_many(c, 1, "LESSON/STAGE") ? EXIT_USAGE : show_code(c, e);
 	const lesson *l;
-	if (too_many(c, 1, "LESSON") || find_lesson(e, c->args[1], &l)) return EXIT_USAGE;
+	if (too_many(c, 1, "LESSON")) return EXIT_USAGE;
+	if (strchr(c->args[1], '/')) {   /* show LESSON/STAGE: that stage's text, as run takes the form */
+		int stage, r = find_stage(e, c->args[1], &l, &stage);
+		if (r) return r;
+		if (stage < 0) { report_lesson(stdout, l); return EXIT_OK; }   /* the baseline is told in the lesson's text */
+		report_stage(stdout, l, stage);
+		return EXIT_OK;
+	}
+	if (find_lesson(e, c->args[1], &l)) return EXIT_USAGE;
 	report_lesson(stdout, l);
 	return EXIT_OK;
 }
@@ -536,7 +570,7 @@ static void print_json(const lesson *l, score_metric m, const device_info *d, co
 	roofline_roofs rf;
 	char why[256];
 	int roofs = roofline_roofs_of(d, lesson_top_peak(l, d), &rf, why, sizeof why) == 0;
-	printf("{\"metric\": \"%s\", \"device\": ", score_unit(m));
+	printf("{\"schema\": %d, \"metric\": \"%s\", \"device\": ", JSON_SCHEMA, score_unit(m));
 	json_object(stdout, device_info_fields, device_info_nfields, d, NULL, NULL);
 	printf(",\n\"results\": [\n");
 	for (int i = 0; i < n; i++) {
@@ -752,9 +786,10 @@ static int cmd_device(cli *c, engine *e)
 {
 	if (too_many(c, 0, NULL)) return EXIT_USAGE;
 	const device_info *d = engine_device(e);
-	if (c->json) {
-		json_object(stdout, device_info_fields, device_info_nfields, d, NULL, NULL);
-		putchar('\n');
+	if (c->json) {   /* {"schema": 1, "present": ..., ...}: the device's fields */
+		printf("{\"schema\": %d, ", JSON_SCHEMA);
+		json_members(stdout, device_info_fields, device_info_nfields, d);
+		printf("}\n");
 	} else {
 		report_device(stdout, d);
 		char where[300];
@@ -779,7 +814,12 @@ int cli_main(int argc, char **argv)
 	};
 	int (*fn)(cli *c, engine *e) = NULL;
 	for (size_t i = 0; cmd && i < sizeof cmds / sizeof cmds[0] && !fn; i++) if (!strcmp(cmd, cmds[i].name)) fn = cmds[i].fn;
-	if (cmd && !fn) return usage_error("unknown command '%s'", cmd);
+	if (cmd && !fn) {
+		char near[160], msg[300];
+		suggest(cmd, command_names, NCOMMANDS, near, sizeof near);
+		strfmt(msg, sizeof msg, "unknown command '%s'%s", cmd, near);
+		return usage_error("%s", msg);
+	}
 	if (c.hotspots && (!cmd || strcmp(cmd, "run"))) return usage_error("--hotspots is for run LESSON/STAGE, one stage at a time%s", "");
 	/* The interface draws on a terminal and reads keys from one: without both it would draw into a
 	 * pipe and spin on an input that is always readable. --frames draws a fixed tour anywhere. */

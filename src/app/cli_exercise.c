@@ -45,7 +45,7 @@ int cmd_exercises(cli *c, engine *e)
 	int n = 0, code = EXIT_OK;
 	const course *co = engine_course(e);
 	if (co && !c->json) { printf("Course %s: ", co->id); fput_clean(stdout, co->title); printf("\n"); }
-	if (c->json) printf("{\"workspace\": \"%s\", \"exercises\": [", work);
+	if (c->json) { printf("{\"schema\": %d, \"workspace\": ", JSON_SCHEMA); json_string(stdout, work); printf(", \"exercises\": ["); }
 	else printf("Your workspace: %s\n\n%-26s %-12s %-12s %-6s %-7s %s\n", work, "exercise", "state", "last try", "hints", "best", "title");
 	for (int i = 0; i < ls->count; i++) {
 		const lesson *l = ls->items[i];
@@ -188,7 +188,7 @@ static void print_follow_ups(const ex_verdict *v)
 
 static void print_json(const device_info *d, const char *file, const ex_verdict *v)
 {
-	printf("{\"device\": ");
+	printf("{\"schema\": %d, \"device\": ", JSON_SCHEMA);
 	json_object(stdout, device_info_fields, device_info_nfields, d, NULL, NULL);
 	printf(",\n\"verdict\": {\"kind\": \"%s\", \"passed\": %s, \"headline\": ", ex_kind_name(v->kind), v->kind == EXV_PASSED ? "true" : "false");
 	json_string(stdout, v->headline);

@@ -79,6 +79,8 @@ static void wrap(FILE *f, const char *indent, const char *text)
 	}
 }
 
+static void stage_text(FILE *f, const lesson *l, int i);
+
 static void lesson_text(FILE *f, const lesson *l)
 {
 	fprintf(f, "%s - %s\n\n", l->id, l->title);
@@ -95,25 +97,29 @@ static void lesson_text(FILE *f, const lesson *l)
 		if (p->help) fprintf(f, "               %s\n", p->help);
 	}
 	if (l->baseline) fprintf(f, "\nBaseline: %s (%s)\n", l->baseline->title, l->baseline->library);
-	for (int i = 0; i < l->nstages; i++) {
-		const lesson_stage *s = &l->stages[i];
-		fprintf(f, "\n%d. %s - %s   [%s, %s]\n", i + 1, s->id, s->title, s->kernel_rel, s->entry);
-		for (int t = 0; t < s->ntunables; t++) {
-			const lesson_tunable *tu = &s->tunables[t];
-			fprintf(f, "   %s = %lld  (", tu->name, (long long)tu->def);
-			for (int k = 0; k < tu->nvalues && k < 10; k++) fprintf(f, "%s%lld", k ? " " : "", (long long)tu->values[k]);
-			fprintf(f, "%s)\n", tu->nvalues > 10 ? " ..." : "");
-		}
-		if (s->req_why) fprintf(f, "   needs: %s\n", s->req_why);
-		fprintf(f, "\n");
-		wrap(f, "   ", s->explain);
-		fprintf(f, "   Bottleneck:\n");
-		wrap(f, "   ", s->bottleneck);
-		if (s->nclaims) fprintf(f, "   Claims, checked on every run (expect:):\n");
-		for (int k = 0; k < s->nclaims; k++)
-			fprintf(f, "     %s%s%s%s\n", expr_source(s->claims[k].cond.e), s->claims[k].why ? "   (" : "",
-			        s->claims[k].why ? s->claims[k].why : "", s->claims[k].why ? ")" : "");
+	for (int i = 0; i < l->nstages; i++) stage_text(f, l, i);
+}
+
+/* Stage i of l: its title, kernel, tunables, needs, explanation, bottleneck and claims. */
+static void stage_text(FILE *f, const lesson *l, int i)
+{
+	const lesson_stage *s = &l->stages[i];
+	fprintf(f, "\n%d. %s - %s   [%s, %s]\n", i + 1, s->id, s->title, s->kernel_rel, s->entry);
+	for (int t = 0; t < s->ntunables; t++) {
+		const lesson_tunable *tu = &s->tunables[t];
+		fprintf(f, "   %s = %lld  (", tu->name, (long long)tu->def);
+		for (int k = 0; k < tu->nvalues && k < 10; k++) fprintf(f, "%s%lld", k ? " " : "", (long long)tu->values[k]);
+		fprintf(f, "%s)\n", tu->nvalues > 10 ? " ..." : "");
 	}
+	if (s->req_why) fprintf(f, "   needs: %s\n", s->req_why);
+	fprintf(f, "\n");
+	wrap(f, "   ", s->explain);
+	fprintf(f, "   Bottleneck:\n");
+	wrap(f, "   ", s->bottleneck);
+	if (s->nclaims) fprintf(f, "   Claims, checked on every run (expect:):\n");
+	for (int k = 0; k < s->nclaims; k++)
+		fprintf(f, "     %s%s%s%s\n", expr_source(s->claims[k].cond.e), s->claims[k].why ? "   (" : "",
+		        s->claims[k].why ? s->claims[k].why : "", s->claims[k].why ? ")" : "");
 }
 
 /* The lesson's compute peak (its model's peak:, checked when the lesson loaded). */
@@ -503,6 +509,39 @@ void report_lesson(FILE *f, const lesson *l)
 	FILE *m = open_memstream(&text, &len);
 	if (!m) { lesson_text(f, l); return; }
 	lesson_text(m, l);
+	fclose(m);
+	fput_clean(f, text);
+	free(text);
+}
+
+/* The kernel file's summary: its lines, and each line that declares a kernel (__global__). */
+static void source_summary(FILE *f, const lesson_stage *s)
+{
+	size_t len = 0;
+	char *src = file_read(s->kernel_path, &len);
+	if (!src) { fprintf(f, "\nSource: %s (cannot be read)\n", s->kernel_rel); return; }
+	int lines = 0;
+	for (size_t i = 0; i < len; i++) lines += src[i] == '\n';
+	fprintf(f, "\nSource: %s, %d lines; its kernels:\n", s->kernel_rel, lines);
+	int n = 1;
+	for (char *p = src; *p; n++) {
+		size_t k = strcspn(p, "\n");
+		char *hit = strstr(p, "__global__");
+		if (hit && hit < p + k) fprintf(f, "  %4d  %.*s\n", n, (int)(k > 100 ? 100 : k), p + strspn(p, " \t"));
+		p += k + (p[k] == '\n');
+	}
+	free(src);
+}
+
+void report_stage(FILE *f, const lesson *l, int stage)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+	if (!m) return;
+	fprintf(m, "%s - %s\n", l->id, l->title);
+	stage_text(m, l, stage);
+	source_summary(m, &l->stages[stage]);
 	fclose(m);
 	fput_clean(f, text);
 	free(text);

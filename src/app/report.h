@@ -7,6 +7,9 @@
 #include "result.h"
 
 void report_lesson(FILE *f, const lesson *l);
+/* One stage of l (show LESSON/STAGE): its text, tunables, claims and its kernel file's summary (the
+ * lines that declare kernels), printed clean. */
+void report_stage(FILE *f, const lesson *l, int stage);
 /* Ladder table: a header line, then one row per result, scored in the lesson's metric m (first:
  * print the column heads too; base: the baseline's result when it is part of the table, for the
  * ratio column). Text from lesson and replay files is printed with its control characters made
