@@ -13,6 +13,7 @@
 #include "arch.h"
 #include "engine.h"
 #include "claims.h"
+#include "course.h"
 #include "json.h"
 #include "report.h"
 #include "roofline.h"
@@ -313,7 +314,23 @@ static const lesson *lesson_named(engine *e, const char *id)
 	return NULL;
 }
 
-int find_lesson(engine *e, const char *id, const lesson **l)
+int not_in_course(engine *e, const char *what)
+{
+	const course *co = engine_course(e);
+	sb b = {0};
+	sb_addf(&b, "%s is not in this course (%s); its exercises: ", what, co->title ? co->title : co->id);
+	for (int i = 0; i < co->nitems; i++) sb_addf(&b, "%s%s/%s", i ? ", " : "", co->items[i].lesson, co->items[i].stage);
+	if (!co->nitems) sb_add(&b, "none");
+	char *clean = xstrdup(b.s);   /* the course file's words, as a lesson's */
+	for (char *p = clean; *p; p++) if ((unsigned char)*p < 0x20 || *p == 0x7f) *p = '?';
+	int r = usage_error("%s", clean);
+	free(clean);
+	sb_free(&b);
+	return r;
+}
+
+/* find_lesson, with spec (LESSON or LESSON/STAGE) named when a course leaves the lesson out. */
+static int find_lesson_for(engine *e, const char *id, const char *spec, const lesson **l)
 {
 	if ((*l = lesson_named(e, id))) return 0;
 	const lesson_set *s = engine_lessons(e);
@@ -322,9 +339,12 @@ int find_lesson(engine *e, const char *id, const lesson **l)
 	char near[160], msg[400];
 	suggest(id, names, s->count, near, sizeof near);
 	free(names);
+	if (engine_course(e) && !near[0]) return not_in_course(e, spec);   /* a lesson the course does not show */
 	strfmt(msg, sizeof msg, "no lesson '%s'%s (cudaclimb list shows them)", id, near);
 	return usage_error("%s", msg);
 }
+
+int find_lesson(engine *e, const char *id, const lesson **l) { return find_lesson_for(e, id, id, l); }
 
 /* A stage of l by id (any case), number (1 is the first) or "baseline": its index, -1 for the
  * baseline, -2 for none, -3 for a number out of range. */
@@ -356,7 +376,7 @@ int find_stage(engine *e, const char *spec, const lesson **l, int *stage)
 	char id[128], msg[400], near[160];
 	const char *slash = strchr(spec, '/');
 	strfmt(id, sizeof id, "%.*s", slash ? (int)(slash - spec) : (int)strlen(spec), spec);
-	if (find_lesson(e, id, l)) return EXIT_USAGE;
+	if (find_lesson_for(e, id, spec, l)) return EXIT_USAGE;
 	if (!slash || !slash[1]) return name_a_stage(*l);
 	*stage = stage_named(*l, slash + 1);
 	if (*stage >= -1) return 0;

@@ -31,6 +31,8 @@ int find_lesson(engine *e, const char *id, const lesson **l);
 /* "lesson/stage" into a lesson and a stage index (-1: baseline): ids in any case, a stage by its
  * number (1 is the first); EXIT_USAGE with a message (the stages, or the nearest name) when none. */
 int find_stage(engine *e, const char *spec, const lesson **l, int *stage);
+/* "WHAT is not in this course (TITLE); its exercises: a/b, c/d" as a usage error (a course is on). */
+int not_in_course(engine *e, const char *what);
 /* A run's status as the exit code. */
 int status_exit(run_status s);
 

@@ -29,6 +29,7 @@ static int find_exercise(cli *c, engine *e, const char *cmd, const lesson **l, i
 	int r = find_stage(e, c->args[1], l, stage);
 	if (r) return r;
 	if (*stage < 0 || !(*l)->stages[*stage].exercise) return usage_error("%s has no exercise (cudaclimb exercises lists them)", c->args[1]);
+	if (engine_course(e) && !course_find(engine_course(e), (*l)->id, (*l)->stages[*stage].id)) return not_in_course(e, c->args[1]);
 	return 0;
 }
 
