@@ -571,7 +571,8 @@ static int cmd_show(cli *c, engine *e)
 
 int status_exit(run_status s)
 {
-	return s == RUN_OK ? EXIT_OK : s == RUN_REFUSED ? EXIT_USAGE : s == RUN_NO_GPU ? EXIT_NO_GPU : EXIT_FAILED;
+	return s == RUN_OK ? EXIT_OK : s == RUN_REFUSED ? EXIT_USAGE : s == RUN_NO_GPU ? EXIT_NO_GPU : s == RUN_RUNNER_ERROR ? EXIT_RUNNER
+	     : EXIT_FAILED;
 }
 
 static void listener(void *ctx, int id, job_phase ph, const char *note, const run_result *r)
@@ -864,17 +865,22 @@ static int cmd_device(cli *c, engine *e)
 {
 	if (too_many(c, 0, NULL)) return EXIT_USAGE;
 	const device_info *d = engine_device(e);
-	if (c->json) {   /* {"schema": 1, "present": ..., ...}: the device's fields */
-		printf("{\"schema\": %d, ", JSON_SCHEMA);
+	int failed = engine_runner_failed(e);
+	const char *status = d->present ? "ok" : run_status_name(failed ? RUN_RUNNER_ERROR : RUN_NO_GPU);
+	if (c->json) {   /* {"schema": 1, "status": "ok", "present": ..., ...}: the device's fields */
+		printf("{\"schema\": %d, \"status\": \"%s\", ", JSON_SCHEMA, status);
 		json_members(stdout, device_info_fields, device_info_nfields, d);
 		printf("}\n");
+	} else if (!d->present) {   /* stdout is for results: why there are none goes to stderr */
+		if (failed) fprintf(stderr, "%s: ", status);
+		report_device(stderr, d);
 	} else {
 		report_device(stdout, d);
 		char where[300];
 		engine_runner_describe(e, where, sizeof where);
 		if (d->present && strcmp(where, "local")) { fputs("worker: ", stdout); fput_clean(stdout, where); putchar('\n'); }
 	}
-	return d->present ? EXIT_OK : EXIT_NO_GPU;
+	return d->present ? EXIT_OK : failed ? EXIT_RUNNER : EXIT_NO_GPU;
 }
 
 int cli_main(int argc, char **argv)

@@ -225,6 +225,7 @@ static void try_listener(void *ctx, int id, job_phase ph, const char *note, cons
 
 static int verdict_exit(const ex_verdict *v)
 {
+	if (v->kind == EXV_NO_GPU && v->failed >= 0 && v->checks[v->failed].r.status == RUN_RUNNER_ERROR) return EXIT_RUNNER;
 	return v->kind == EXV_PASSED ? EXIT_OK : v->kind == EXV_NO_GPU ? EXIT_NO_GPU : v->kind == EXV_REFUSED ? EXIT_USAGE : EXIT_FAILED;
 }
 

@@ -157,7 +157,13 @@ void report_header(FILE *f, const lesson *l, const device_info *d)
 	fprintf(f, "%s - ", l->id);
 	fput_clean(f, l->title);
 	fputc('\n', f);
-	if (!d->present) { fput_clean(f, d->why[0] ? d->why : "no GPU"); fputs("\n\n", f); return; }
+	if (!d->present) {   /* why there are no numbers: on stderr, stdout stays for the results */
+		fflush(f);
+		fput_clean(stderr, d->why[0] ? d->why : "no GPU");
+		fputc('\n', stderr);
+		fputc('\n', f);
+		return;
+	}
 	fput_clean(f, d->name);
 	fprintf(f, " (%s, %d SMs, %.0f MiB L2), peaks: %.0f GB/s theoretical, %.0f GB/s %s", d->arch,
 	        d->sm_count, d->l2_bytes / 1048576.0, d->bw_theoretical_gbps, traffic_gbps(lesson_traffic(l, d), d),
@@ -269,6 +275,8 @@ static void footer_notes(FILE *f, const device_info *d, const run_result *rs, in
 		const run_result *r = &rs[i];
 		char head[80];
 		strfmt(head, sizeof head, "%s: ", r->stage);
+		if ((r->status == RUN_NO_GPU || r->status == RUN_RUNNER_ERROR) && !d->present && !strcmp(r->message, d->why))
+			continue;   /* said once, on stderr, by report_header */
 		if (r->status != RUN_OK || (r->checked && !r->passed) || r->message[0]) {
 			if (!notes++) fputc('\n', f);
 			put_lines(f, head, r->message[0] ? r->message : run_status_name(r->status));

@@ -134,7 +134,7 @@ const char *traffic_source(traffic_kind t, const device_info *d)
 }
 
 static const char *status_names[RUN_STATUS_COUNT] = {
-	"ok", "wrong", "refused", "compile_error", "unsupported", "fault", "hang", "crash", "no_gpu",
+	"ok", "wrong", "refused", "compile_error", "unsupported", "fault", "hang", "crash", "no_gpu", "runner_error",
 };
 
 const char *run_status_name(run_status s)

@@ -16,6 +16,7 @@ typedef enum {
 	RUN_HANG,          /* the watchdog ended the worker */
 	RUN_CRASH,         /* the worker or the compiler died */
 	RUN_NO_GPU,        /* nothing to run on */
+	RUN_RUNNER_ERROR,  /* the runner could not start the worker (ssh host unreachable, no srun, Slurm refused) */
 	RUN_STATUS_COUNT
 } run_status;
 

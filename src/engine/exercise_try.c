@@ -246,7 +246,7 @@ static ex_kind kind_of(const run_result *r)
 	case RUN_FAULT: return EXV_FAULT;
 	case RUN_HANG: return EXV_HANG;
 	case RUN_CRASH: return EXV_CRASH;
-	case RUN_NO_GPU: return EXV_NO_GPU;
+	case RUN_NO_GPU: case RUN_RUNNER_ERROR: return EXV_NO_GPU;   /* compiled; nothing to run on */
 	default: return EXV_REFUSED;
 	}
 }
