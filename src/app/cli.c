@@ -743,17 +743,21 @@ static int run_stages(cli *c, engine *e, const lesson *l, const int *which, int 
 	for (int i = 0; i < n; i++) {
 		engine_job j = stage_job(c, l, stages[i], bench);
 		run_status st = c->eo.ngpus > 1 && n > 1 ? rs[i].status : engine_run_sync(e, &j, &rs[i]);
-		/* A bench replayed from a recording made before a stage existed: that stage is shown as not
-		 * in the file and leaves the exit status alone, if the file answered any other stage. */
-		if (bench && c->eo.replay_path && st == RUN_NO_GPU) unrecorded = 1;
-		else answered = 1;
-		int ce = st == RUN_UNSUPPORTED || (bench && c->eo.replay_path && st == RUN_NO_GPU) ? EXIT_OK : status_exit(st);
+		/* A bench replayed from a recording without a stage that was asked for (--stage, or every
+		 * stage): that stage is shown as not in the file, and the bench exits 1 if the file answered
+		 * any other (3 when it answered none: a recording of something else). The baseline is not
+		 * asked for by name: missing, it only goes without its ratio column. */
+		int missing = bench && c->eo.replay_path && st == RUN_NO_GPU;
+		if (missing && stages[i] >= 0) unrecorded = 1;
+		else if (!missing) answered = 1;
+		int ce = st == RUN_UNSUPPORTED || missing ? EXIT_OK : status_exit(st);
 		if (ce > code) code = ce;
 		if (!c->json) report_row(stdout, l, m, &rs[i], i == 0, n > 1 && stages[0] == -1 ? &rs[0] : NULL);
 		if (!c->json && c->eo.replay_path && !strncmp(rs[i].message, "recorded at ", 12))   /* not what was asked */
 			printf("  %s: %s\n", stages[i] >= 0 ? l->stages[stages[i]].id : "baseline", rs[i].message);
 	}
 	if (unrecorded && !answered && EXIT_NO_GPU > code) code = EXIT_NO_GPU;
+	else if (unrecorded && EXIT_FAILED > code) code = EXIT_FAILED;
 	json_hotspots = c->hotspots && !bench;
 	if (c->json) print_json(l, m, d, stages, rs, n);
 	else if (n) {

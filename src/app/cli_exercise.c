@@ -146,7 +146,9 @@ static void print_verdict(const lesson *l, const lesson_stage *s, const char *fi
 	} else {
 		for (int i = 0; i < v->nchecks; i++) print_check(v, i);
 	}
-	printf("%s: ", word[v->kind]);
+	const run_result *nf = v->failed >= 0 ? &v->checks[v->failed].r : NULL;
+	int facts = !nf || nf->regs > 0 || nf->block[0];   /* compile facts: none from a replay, which compiles nothing */
+	printf("%s: ", v->kind == EXV_NO_GPU && !facts ? "NOT JUDGED" : word[v->kind]);
 	fput_clean(stdout, v->headline);
 	printf("\n");
 	const ex_check *t = v->timed >= 0 ? &v->checks[v->timed] : NULL;
@@ -158,7 +160,9 @@ static void print_verdict(const lesson *l, const lesson_stage *s, const char *fi
 		printf("  compiler output:\n");
 		print_log(f->log, 30);
 	}
-	if (v->kind == EXV_NO_GPU && f)
+	if (v->kind == EXV_NO_GPU && f && f->regs <= 0 && f->block[0] == 0)
+		printf("  resources: not in the recording (a replay shows only what was recorded)\n");
+	else if (v->kind == EXV_NO_GPU && f)
 		printf("  resources: %d registers, %lld bytes static shared memory, %d bytes spilled; block %ux%ux%u\n", f->regs,
 		       (long long)f->static_smem, f->spill_stores + f->spill_loads, f->block[0], f->block[1], f->block[2]);
 }
