@@ -19,6 +19,7 @@ typedef struct {
 	int roofline;                   /* run, bench --roofline: a roofline chart after the table */
 	int hotspots;                   /* run --hotspots: a hotspot pass after the other runs, shown after the table */
 	const char *bench_stages;       /* bench --stage A[,B...]: only these stages (and the baseline) */
+	int moved_on;                   /* watch: on to a later exercise, whose file is the workspace's */
 	enum { SHOW_TEXT, SHOW_SASS, SHOW_PTX } code;   /* show: the lesson's text, or a stage's SASS or PTX */
 	char *const *args; int nargs;   /* the command and its operands */
 	char spec[192]; char **own_args;/* LESSON STAGE joined into LESSON/STAGE: args then points at own_args */
