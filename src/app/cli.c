@@ -306,6 +306,8 @@ static void suggest(const char *typed, const char *const *names, int n, char *ou
 	else strfmt(out, len, "%s", "");
 }
 
+void suggest_name(const char *typed, const char *const *names, int n, char *out, size_t len) { suggest(typed, names, n, out, len); }
+
 /* The lesson called id, in any case; NULL when none is. */
 static const lesson *lesson_named(engine *e, const char *id)
 {

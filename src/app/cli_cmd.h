@@ -34,6 +34,9 @@ int find_lesson(engine *e, const char *id, const lesson **l);
 int find_stage(engine *e, const char *spec, const lesson **l, int *stage);
 /* "WHAT is not in this course (TITLE); its exercises: a/b, c/d" as a usage error (a course is on). */
 int not_in_course(engine *e, const char *what);
+/* "; did you mean 'x'?" into out for the nearest of n names when near enough (a third of the typed
+ * letters wrong at most; a swap of two neighbours counts as one), else "". */
+void suggest_name(const char *typed, const char *const *names, int n, char *out, size_t len);
 /* A run's status as the exit code. */
 int status_exit(run_status s);
 
