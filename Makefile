@@ -19,6 +19,8 @@ WARN      := -Wall -Wextra -Wshadow -Wno-unused-parameter
 CFLAGS    ?= -O2 -g
 CFLAGS    += -std=c11 -D_GNU_SOURCE $(WARN) -MMD -MP -I$(CUDA_HOME)/include $(SRC_INC) -Itui $(PKG_CFLAGS) \
              -DCC_DATADIR='"$(PREFIX)/share/cudaclimb"' -DCUDA_BIN='"$(CUDA_HOME)/bin"'
+# --version names the commit it was built from (git describe; nothing outside a git checkout).
+$(BUILD)/obj/src/app/cli.o: CFLAGS += -DCC_COMMIT='"$(shell git describe --always --dirty 2>/dev/null)"'
 CXXFLAGS  ?= -O2 -g
 CXXFLAGS  += -std=c++17 $(WARN) -MMD -MP -I$(CUDA_HOME)/include -I$(CUDA_HOME)/extras/CUPTI/include $(SRC_INC)
 NVCCFLAGS ?= -O2 -std=c++17 -gencode=arch=compute_80,code=sm_80 -gencode=arch=compute_90,code=sm_90 \

@@ -14,7 +14,8 @@
  * note CC_FAKE_HOTSPOTS_NOTE (or one of its own) saying why there are none. A result of a stage's
  * run lists its plan's steps ("step" lines), each taking 0.25 ms one after the other. With
  * CC_FAKE_NAME set, an ok result's message says it ("ran by NAME"), for tests of several workers;
- * CC_FAKE_FAULT_GPU=N makes the worker started for GPU N ("__worker N") fault on every run. */
+ * CC_FAKE_FAULT_GPU=N makes the worker started for GPU N ("__worker N") fault on every run; CC_FAKE_RATIO=R
+ * gives an ok result a timed pair at speed ratio R (so that a try passes when R is at least its bar). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,6 +75,11 @@ static void result(run_status st, const char *msg)
 	r.status = st;
 	snprintf(r.message, sizeof r.message, "%s", msg);
 	if (st == RUN_OK) { r.reps = 10; r.ms_median = r.ms_min = r.ms_max = 1.0; r.checked = r.passed = 1; }
+	const char *ratio = getenv("CC_FAKE_RATIO");   /* a timed pair at this speed ratio (a try passes at >= its bar) */
+	if (st == RUN_OK && ratio) {
+		r.pair_ratio = r.pair_ratio_p20 = r.pair_ratio_p80 = atof(ratio);
+		r.pair_ms_median = r.pair_ratio > 0 ? r.ms_median * r.pair_ratio : 0;
+	}
 	const char *hot = getenv("CC_FAKE_HOTSPOTS"), *note = getenv("CC_FAKE_HOTSPOTS_NOTE");
 	char *samples = st == RUN_OK && hot_wanted && hot ? file_read(hot, NULL) : NULL;
 	if (st == RUN_OK && hot_wanted && !samples)

@@ -332,7 +332,7 @@ void pane_measure_draw(tui_app *a, tui_rect r, int focused)
 		y += wrapped(y, x, w, rows - 2, text, theme_attr(ROLE_BAD));
 		wrapped(y + 1, x, w, 2, "cudaclimb carries on: change a tunable or the kernel and run again (r).", 0);
 		return;
-	case RUN_REFUSED: case RUN_UNSUPPORTED: case RUN_NO_GPU:
+	case RUN_REFUSED: case RUN_UNSUPPORTED: case RUN_NO_GPU: case RUN_RUNNER_ERROR:
 		snprintf(text, sizeof text, "%s: %s", run_status_name(res->status), res->message);
 		wrapped(y, x, w, rows, text, theme_attr(ROLE_WARN));
 		return;

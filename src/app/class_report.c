@@ -167,7 +167,7 @@ void class_report_csv(FILE *f, const class_table *t)
 void class_report_json(FILE *f, const class_table *t)
 {
 	const course *c = t->c;
-	fprintf(f, "{\"course\": ");
+	fprintf(f, "{\"schema\": %d, \"course\": ", JSON_SCHEMA);
 	json_string(f, c->id);
 	fprintf(f, ", \"title\": ");
 	json_string(f, c->title);

@@ -13,6 +13,7 @@
 #include "arch.h"
 #include "engine.h"
 #include "claims.h"
+#include "course.h"
 #include "json.h"
 #include "report.h"
 #include "roofline.h"
@@ -27,71 +28,129 @@
 #ifndef CC_VERSION
 #define CC_VERSION "0.1.0"
 #endif
+#ifndef CC_COMMIT
+#define CC_COMMIT ""             /* the Makefile passes git describe's */
+#endif
 
 
 static const char usage_text[] =
-	"usage: cudaclimb [options]                     open the terminal interface\n"
-	"       cudaclimb list                          the lessons\n"
-	"       cudaclimb show LESSON                   a lesson's stages, tunables and text\n"
-	"       cudaclimb show LESSON/STAGE --sass|--ptx  the machine code (SASS, under its source lines) or the PTX\n"
+	"usage: cudaclimb [options]        open the terminal interface\n"
+	"       cudaclimb list             the lessons\n"
+	"       cudaclimb show LESSON[/STAGE]\n"
+	"                                  a lesson's (or one stage's) text, tunables and\n"
+	"                                  kernel\n"
+	"       cudaclimb show LESSON/STAGE --sass|--ptx\n"
+	"                                  its machine code (SASS, under its source\n"
+	"                                  lines) or its PTX\n"
 	"       cudaclimb run LESSON/STAGE [--set NAME=VALUE]... [--json] [--hotspots]\n"
-	"                                               compile, check and time one stage (or LESSON/baseline);\n"
-	"                                               names in any case, STAGE by name or number, LESSON STAGE too\n"
+	"                                  compile, check and time one stage (or\n"
+	"                                  LESSON/baseline); names in any case, STAGE by\n"
+	"                                  name or number, LESSON STAGE too\n"
 	"       cudaclimb bench LESSON [--stage S[,S...]] [--set NAME=VALUE]... [--json]\n"
-	"                                               every stage (or those named) and the baseline, as a table;\n"
-	"                                               each stage timed in alternating pairs with the baseline\n"
-	"       cudaclimb check [--arch sm_80,sm_90]    load every lesson, compile every stage (no GPU needed)\n"
-	"       cudaclimb device                        the GPU, its peaks and where each number comes from\n"
+	"                                  every stage (or those named) and the baseline,\n"
+	"                                  as a table; each stage timed in alternating\n"
+	"                                  pairs with the baseline\n"
+	"       cudaclimb check [--arch sm_80,sm_90]\n"
+	"                                  load every lesson, compile every stage (no GPU\n"
+	"                                  needed)\n"
+	"       cudaclimb device           the GPU, its peaks and where each number comes\n"
+	"                                  from\n"
 	"\n"
-	"exercises (you write the stage's kernel; your files live in your workspace, see --work):\n"
-	"       cudaclimb exercises [LESSON]            the exercises and how far you got in each\n"
-	"       cudaclimb try LESSON/STAGE [FILE]       compile, check and time your kernel against the stage's own\n"
-	"                                               (the first try copies the starter into your workspace)\n"
-	"       cudaclimb watch LESSON/STAGE [FILE]     try again on every save (keys: h hint, r run again, q quit)\n"
-	"       cudaclimb hint LESSON/STAGE             the next hint\n"
-	"       cudaclimb reset LESSON/STAGE            the starter again (your file is kept as .N.bak)\n"
-	"       cudaclimb solution LESSON/STAGE         the stage's kernel beside yours, once passed or every hint seen\n"
+	"exercises (you write the stage's kernel; your files are in your workspace,\n"
+	"see --work):\n"
+	"       cudaclimb exercises [LESSON]\n"
+	"                                  the exercises and how far you got in each\n"
+	"       cudaclimb try LESSON/STAGE [FILE]\n"
+	"                                  compile, check and time your kernel against\n"
+	"                                  the stage's own (the first try copies the\n"
+	"                                  starter into your workspace)\n"
+	"       cudaclimb watch LESSON/STAGE [FILE]\n"
+	"                                  try again on every save; after a pass, on to\n"
+	"                                  the next exercise (keys: h hint, r run again,\n"
+	"                                  n next, q quit)\n"
+	"       cudaclimb hint LESSON/STAGE\n"
+	"                                  the next hint\n"
+	"       cudaclimb reset LESSON/STAGE\n"
+	"                                  the starter again (yours is kept as .N.bak)\n"
+	"       cudaclimb solution LESSON/STAGE\n"
+	"                                  the stage's kernel beside yours, once passed\n"
+	"                                  or every hint seen\n"
 	"\n"
 	"courses (for instructors):\n"
-	"       cudaclimb course init DIR [--group G]   check DIR/course.yaml and set up its results folder for a class\n"
-	"       cudaclimb report DIR [--csv|--json|--html FILE] [--verify]  the class: students x exercises, a leaderboard each;\n"
-	"                    --verify judges every claimed pass again on this GPU (verified, unverified, refuted)\n"
-	"       cudaclimb queue [N|UUID...]             the GPU queues: folder, owner, who is in line\n"
-	"       cudaclimb queue init [N|UUID...]        (root) make the GPUs' queue folders root's, sticky, for a lab\n"
+	"       cudaclimb course init DIR [--group G]\n"
+	"                                  a new DIR: write a commented DIR/course.yaml\n"
+	"                                  to start from; then: check it and set up its\n"
+	"                                  results folder for a class\n"
+	"       cudaclimb report DIR [--csv|--json|--html FILE] [--verify]\n"
+	"                                  the class: students x exercises, a leaderboard\n"
+	"                                  each; --verify judges every claimed pass again\n"
+	"                                  on this GPU (verified, unverified, refuted)\n"
+	"       cudaclimb queue [N|UUID...]\n"
+	"                                  the GPU queues: folder, owner, who is in line\n"
+	"       cudaclimb queue init [N|UUID...]\n"
+	"                                  (root) make the GPUs' queue folders root's,\n"
+	"                                  sticky, for a lab\n"
+	"       cudaclimb cache [--prune [--max SIZE]]\n"
+	"                                  the compile cache's folder and size; prune\n"
+	"                                  it to SIZE (default 512M, CUDACLIMB_CACHE_MAX)\n"
 	"\n"
 	"options:\n"
-	"  --lessons DIR     use the lesson tree DIR (DIR/lessons/*.yaml, DIR/kernels/); also CUDACLIMB_LESSONS\n"
-	"  --work DIR        your exercise files and progress (default ~/cudaclimb-work); also CUDACLIMB_WORK\n"
-	"  --course DIR      a course (DIR/course.yaml): its lessons and exercises only, its bars, results to its\n"
-	"                    results folder; also CUDACLIMB_COURSE\n"
-	"  --gpu N[,M...]    use GPU N (CUDA_VISIBLE_DEVICES is honoured first); a list runs a worker on each,\n"
-	"                    a bench's stages spread over them\n"
-	"  --arch sm_XX      compile for this architecture (no GPU needed; check takes a comma list of any\n"
-	"                    NVRTC accepts); CUDACLIMB_UNKNOWN_ARCH=1 treats the GPU as missing from\n"
-	"                    assets/arch.yaml (PTX the driver JITs, limits from the device, peaks unknown)\n"
-	"  --set NAME=VALUE  set a parameter or tunable (repeatable; VALUE may be an expression)\n"
-	"  --json            machine-readable output: {\"metric\": \"GB/s\", \"device\": {...}, \"results\": [...]}\n"
+	"  --lessons DIR     use the lesson tree DIR (DIR/lessons/*.yaml, DIR/kernels/);\n"
+	"                    also CUDACLIMB_LESSONS\n"
+	"  --work DIR        your exercise files and progress (default ~/cudaclimb-work);\n"
+	"                    also CUDACLIMB_WORK\n"
+	"  --course DIR      a course (DIR/course.yaml): its lessons and exercises only,\n"
+	"                    its bars, results to its results folder; also\n"
+	"                    CUDACLIMB_COURSE\n"
+	"  --gpu N[,M...]    use GPU N (CUDA_VISIBLE_DEVICES is honoured first); a list\n"
+	"                    runs a worker on each, a bench's stages spread over them\n"
+	"  --arch sm_XX      compile for this architecture (no GPU needed; check takes a\n"
+	"                    comma list of any NVRTC accepts); CUDACLIMB_UNKNOWN_ARCH=1\n"
+	"                    treats the GPU as missing from assets/arch.yaml (PTX the\n"
+	"                    driver JITs, limits from the device, peaks unknown)\n"
+	"  --set NAME=VALUE  set a parameter or tunable (repeatable; VALUE may be an\n"
+	"                    expression)\n"
+	"  --json            machine-readable output: {\"schema\": 1, \"metric\": \"GB/s\",\n"
+	"                    \"device\": {...}, \"results\": [...]}; booleans are true/false\n"
 	"  --timeout S       watchdog for one run, in seconds (default 10); a compile may\n"
 	"                    take max(S, 120) seconds before it is stopped as timed out\n"
 	"  --seed N          seed for the random inputs (default: fresh each time)\n"
-	"  --reps N          timed repetitions (default: enough for about 0.4 s, 10 to 300)\n"
+	"  --reps N          timed repetitions (default: enough for about 0.4 s, 10 to\n"
+	"                    300)\n"
 	"  --no-counters     do not read hardware counters\n"
-	"  --roofline        run, bench: a roofline chart of the stages against this GPU's roofs (80 columns;\n"
-	"                    --ascii without UTF-8); --json always has each result's \"roofline\"\n"
-	"  --hotspots        run: sample the program counter after the timed runs; the source with each line's\n"
-	"                    share of the samples and its top stall reasons, the hottest SASS instructions\n"
-	"  --replay FILE     answer runs from FILE (written by run/bench --json) instead of a GPU\n"
-	"  --runner R        where the GPU worker runs: local (default), 'ssh HOST' (cudaclimb on HOST; compiles\n"
-	"                    here for its GPU), slurm (srun; a step of the allocation under salloc), then\n"
-	"                    KEY=VALUE settings; also CUDACLIMB_RUNNER, or the course's runner:\n"
-	"  --remote-worker P the worker program there (ssh: default cudaclimb on its PATH; slurm: this binary)\n"
-	"  --slurm-partition P, --slurm-gres G, --slurm-time T, --slurm-account A   srun's -p, --gres, -t, -A\n"
-	"  --no-color, --ascii, --frames N   terminal interface: monochrome, ASCII, draw N frames and exit\n"
-	"  -h, --help        this text;  -V, --version   the version\n"
+	"  --roofline        run, bench: a roofline chart of the stages against this\n"
+	"                    GPU's roofs (80 columns; --ascii without UTF-8); --json\n"
+	"                    always has each result's \"roofline\"\n"
+	"  --hotspots        run: sample the program counter after the timed runs; the\n"
+	"                    source with each line's share of the samples and its top\n"
+	"                    stall reasons, the hottest SASS instructions\n"
+	"  --replay FILE     answer runs from FILE (written by run/bench --json) instead\n"
+	"                    of a GPU; only what was recorded is shown\n"
+	"  --runner R        where the GPU worker runs: local (default), 'ssh HOST'\n"
+	"                    (cudaclimb on HOST; compiles here for its GPU), slurm (srun;\n"
+	"                    a step of the allocation under salloc), then KEY=VALUE\n"
+	"                    settings; also CUDACLIMB_RUNNER, or the course's runner:\n"
+	"  --remote-worker P the worker program there (ssh: default cudaclimb on its\n"
+	"                    PATH; slurm: this binary)\n"
+	"  --slurm-partition P, --slurm-gres G, --slurm-time T, --slurm-account A\n"
+	"                    srun's -p, --gres, -t, -A\n"
+	"  --no-color, --ascii, --frames N\n"
+	"                    terminal interface: monochrome, ASCII, draw N frames of a\n"
+	"                    fixed tour and exit (with no terminal on the output they are\n"
+	"                    drawn into /dev/null: a smoke test for CI, which writes\n"
+	"                    nothing)\n"
+	"  -h, --help        this text\n"
+	"  -V, --version     the version and the commit it was built from\n"
 	"\n"
-	"exit status: 0 all right (try: passed); 1 a stage was wrong, faulted, hung or did not compile (try: not\n"
-	"yet); 2 bad command line or refused setting; 3 no GPU for a command that needs one; 4 a lesson file\n"
-	"has errors.\n";
+	"exit status:\n"
+	"  0  all right (try: passed)\n"
+	"  1  a stage was wrong, faulted, hung or did not compile (try: not yet); bench\n"
+	"     --replay: a stage asked for is not in the recording\n"
+	"  2  bad command line, or a refused setting\n"
+	"  3  no GPU for a command that needs one\n"
+	"  4  a lesson or course file has errors\n"
+	"  5  the runner failed (status runner_error): the ssh host cannot be reached,\n"
+	"     srun is missing, Slurm refused the job; its reason is said in one line\n";
 
 int usage_error(const char *fmt, const char *arg)
 {
@@ -118,12 +177,15 @@ static int runner_word(const char *opt, const char *key, const char *value)
 	return 0;
 }
 
+/* The commands' names, for the checks below and the nearest name to a misspelt one. */
+static const char *const command_names[] = { "list", "show", "run", "bench", "check", "device", "exercises", "try", "watch", "hint",
+                                             "reset", "solution", "course", "report", "queue", "cache" };
+enum { NCOMMANDS = sizeof command_names / sizeof command_names[0] };
+
 /* Whether word names one of the commands (so that `--runner ssh run ...` is not a host "run"). */
 static int is_command(const char *word)
 {
-	static const char *const names[] = { "list", "show", "run", "bench", "check", "device", "exercises", "try", "watch", "hint",
-	                                     "reset", "solution", "course", "report", "queue" };
-	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) if (!strcmp(word, names[i])) return 1;
+	for (size_t i = 0; i < NCOMMANDS; i++) if (!strcmp(word, command_names[i])) return 1;
 	return 0;
 }
 
@@ -149,7 +211,7 @@ static int parse(cli *c, int argc, char **argv)
 		switch (o) {
 		case O_LESSONS: c->eo.lessons_root = optarg; break;
 		case O_WORK: c->work = optarg; break;
-		case O_SASS: c->code = SHOW_SASS; break;
+		case O_SASS: if (c->code == SHOW_PTX) return usage_error("--sass and --ptx each choose what show prints: give one%s", ""); c->code = SHOW_SASS; break;
 		case O_COURSE: c->eo.course_dir = optarg; break;
 		case O_GROUP: c->group = optarg; break;
 		case O_HTML: c->html = optarg; break;
@@ -158,7 +220,7 @@ static int parse(cli *c, int argc, char **argv)
 		case O_ROOFLINE: c->roofline = 1; break;
 		case O_HOTSPOTS: c->hotspots = 1; break;
 		case O_STAGE: c->bench_stages = optarg; break;
-		case O_PTX: c->code = SHOW_PTX; break;
+		case O_PTX: if (c->code == SHOW_SASS) return usage_error("--sass and --ptx each choose what show prints: give one%s", ""); c->code = SHOW_PTX; break;
 		case O_GPU:
 			c->eo.ngpus = 0;
 			for (const char *p = optarg;; p = end + 1) {
@@ -200,35 +262,41 @@ static int parse(cli *c, int argc, char **argv)
 		case O_ASCII: c->to.ascii = 1; break;
 		case O_FRAMES: c->to.frames = (int)strtol(optarg, &end, 10); if (*end || c->to.frames < 1) return usage_error("--frames takes a count, not '%s'", optarg); break;
 		case 'h': fputs(usage_text, stdout); exit(EXIT_OK);
-		case 'V': printf("cudaclimb %s\n", CC_VERSION); exit(EXIT_OK);
+		case 'V':
+			if (CC_COMMIT[0]) printf("cudaclimb %s (commit %s)\n", CC_VERSION, CC_COMMIT);
+			else printf("cudaclimb %s\n", CC_VERSION);
+			exit(EXIT_OK);
 		default: return usage_error("unknown or incomplete option '%s'", argv[optind - 1]);
 		}
 	}
+	if (c->json + c->csv + (c->html != NULL) > 1)
+		return usage_error("--json, --csv and --html each choose the output format: give one of them%s", "");
 	c->args = argv + optind;
 	c->nargs = argc - optind;
 	if (runner_text[0]) c->eo.runner = runner_text;
 	return 0;
 }
 
-/* Levenshtein distance between a and b, ignoring case; 99 for names over 63 characters. */
+/* Edit distance between a and b, ignoring case, a swap of two neighbours counting as one (so that
+ * "lsit" is one from "list"); 99 for names over 63 characters. */
 static int edit_distance(const char *a, const char *b)
 {
 	size_t m = strlen(a), n = strlen(b);
 	if (m > 63 || n > 63) return 99;
-	int row[64];
-	for (size_t j = 0; j <= n; j++) row[j] = (int)j;
-	for (size_t i = 1; i <= m; i++) {
-		int diag = row[0];
-		row[0] = (int)i;
+	int d[64][64];
+	for (size_t i = 0; i <= m; i++) d[i][0] = (int)i;
+	for (size_t j = 0; j <= n; j++) d[0][j] = (int)j;
+	for (size_t i = 1; i <= m; i++)
 		for (size_t j = 1; j <= n; j++) {
-			int up = row[j], best = diag + (tolower((unsigned char)a[i - 1]) != tolower((unsigned char)b[j - 1]));
-			if (up + 1 < best) best = up + 1;
-			if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
-			row[j] = best;
-			diag = up;
+			int ai = tolower((unsigned char)a[i - 1]), bj = tolower((unsigned char)b[j - 1]);
+			int best = d[i - 1][j - 1] + (ai != bj);
+			if (d[i - 1][j] + 1 < best) best = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < best) best = d[i][j - 1] + 1;
+			if (i > 1 && j > 1 && ai == tolower((unsigned char)b[j - 2]) && tolower((unsigned char)a[i - 2]) == bj && d[i - 2][j - 2] + 1 < best)
+				best = d[i - 2][j - 2] + 1;
+			d[i][j] = best;
 		}
-	}
-	return row[n];
+	return d[m][n];
 }
 
 /* "; did you mean 'x'?" for the nearest of n names when it is near enough (a third of the typed
@@ -244,6 +312,8 @@ static void suggest(const char *typed, const char *const *names, int n, char *ou
 	else strfmt(out, len, "%s", "");
 }
 
+void suggest_name(const char *typed, const char *const *names, int n, char *out, size_t len) { suggest(typed, names, n, out, len); }
+
 /* The lesson called id, in any case; NULL when none is. */
 static const lesson *lesson_named(engine *e, const char *id)
 {
@@ -252,7 +322,23 @@ static const lesson *lesson_named(engine *e, const char *id)
 	return NULL;
 }
 
-int find_lesson(engine *e, const char *id, const lesson **l)
+int not_in_course(engine *e, const char *what)
+{
+	const course *co = engine_course(e);
+	sb b = {0};
+	sb_addf(&b, "%s is not in this course (%s); its exercises: ", what, co->title ? co->title : co->id);
+	for (int i = 0; i < co->nitems; i++) sb_addf(&b, "%s%s/%s", i ? ", " : "", co->items[i].lesson, co->items[i].stage);
+	if (!co->nitems) sb_add(&b, "none");
+	char *clean = xstrdup(b.s);   /* the course file's words, as a lesson's */
+	for (char *p = clean; *p; p++) if ((unsigned char)*p < 0x20 || *p == 0x7f) *p = '?';
+	int r = usage_error("%s", clean);
+	free(clean);
+	sb_free(&b);
+	return r;
+}
+
+/* find_lesson, with spec (LESSON or LESSON/STAGE) named when a course leaves the lesson out. */
+static int find_lesson_for(engine *e, const char *id, const char *spec, const lesson **l)
 {
 	if ((*l = lesson_named(e, id))) return 0;
 	const lesson_set *s = engine_lessons(e);
@@ -261,9 +347,12 @@ int find_lesson(engine *e, const char *id, const lesson **l)
 	char near[160], msg[400];
 	suggest(id, names, s->count, near, sizeof near);
 	free(names);
+	if (engine_course(e) && !near[0]) return not_in_course(e, spec);   /* a lesson the course does not show */
 	strfmt(msg, sizeof msg, "no lesson '%s'%s (cudaclimb list shows them)", id, near);
 	return usage_error("%s", msg);
 }
+
+int find_lesson(engine *e, const char *id, const lesson **l) { return find_lesson_for(e, id, id, l); }
 
 /* A stage of l by id (any case), number (1 is the first) or "baseline": its index, -1 for the
  * baseline, -2 for none, -3 for a number out of range. */
@@ -295,7 +384,7 @@ int find_stage(engine *e, const char *spec, const lesson **l, int *stage)
 	char id[128], msg[400], near[160];
 	const char *slash = strchr(spec, '/');
 	strfmt(id, sizeof id, "%.*s", slash ? (int)(slash - spec) : (int)strlen(spec), spec);
-	if (find_lesson(e, id, l)) return EXIT_USAGE;
+	if (find_lesson_for(e, id, spec, l)) return EXIT_USAGE;
 	if (!slash || !slash[1]) return name_a_stage(*l);
 	*stage = stage_named(*l, slash + 1);
 	if (*stage >= -1) return 0;
@@ -316,7 +405,7 @@ int find_stage(engine *e, const char *spec, const lesson **l, int *stage)
  * names a lesson, the second one of its stages, and no file has the second's name. */
 static void join_stage_operands(cli *c, engine *e)
 {
-	static const char *const cmds[] = { "run", "try", "watch", "hint", "reset", "solution" };
+	static const char *const cmds[] = { "run", "show", "try", "watch", "hint", "reset", "solution" };
 	int takes = 0;
 	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) takes |= !strcmp(c->args[0], cmds[i]);
 	if (!takes || c->nargs < 3 || strchr(c->args[1], '/') || file_exists(c->args[2])) return;
@@ -386,6 +475,26 @@ static int cmd_list(cli *c, engine *e)
 {
 	if (too_many(c, 0, NULL)) return EXIT_USAGE;
 	const lesson_set *s = engine_lessons(e);
+	if (c->json) {   /* {"schema": 1, "lessons": [{"id", "title", "stages": [...], "exercises": [...]}]} */
+		printf("{\"schema\": %d, \"lessons\": [", JSON_SCHEMA);
+		for (int i = 0; i < s->count; i++) {
+			const lesson *l = s->items[i];
+			printf("%s\n  {\"id\": ", i ? "," : "");
+			json_string(stdout, l->id);
+			printf(", \"title\": ");
+			json_string(stdout, l->title);
+			printf(", \"stages\": [");
+			for (int k = 0; k < l->nstages; k++) { if (k) printf(", "); json_string(stdout, l->stages[k].id); }
+			printf("], \"exercises\": [");
+			for (int k = 0, n = 0; k < l->nstages; k++)
+				if (l->stages[k].exercise) { if (n++) printf(", "); json_string(stdout, l->stages[k].id); }
+			printf("]}");
+		}
+		printf("\n], \"errors\": [");
+		for (int i = 0; i < s->nerrors; i++) { if (i) printf(", "); json_string(stdout, s->errors[i]); }
+		printf("]}\n");
+		return s->nerrors ? EXIT_LESSONS : EXIT_OK;
+	}
 	if (!s->count && !s->nerrors) printf("no lessons in %s/lessons (a lesson is a .yaml file there; lessons/README.md says how to write one)\n", s->root);
 	for (int i = 0; i < s->count; i++) {   /* the title is the lesson writer's text: no control sequences */
 		printf("%-12s %2d stages  ", s->items[i]->id, s->items[i]->nstages);
@@ -474,14 +583,23 @@ static int cmd_show(cli *c, engine *e)
 	if (c->nargs < 2) return usage_error("show needs a lesson%s", "");
 	if (c->code) return too_many(c, 1, "LESSON/STAGE") ? EXIT_USAGE : show_code(c, e);
 	const lesson *l;
-	if (too_many(c, 1, "LESSON") || find_lesson(e, c->args[1], &l)) return EXIT_USAGE;
+	if (too_many(c, 1, "LESSON")) return EXIT_USAGE;
+	if (strchr(c->args[1], '/')) {   /* show LESSON/STAGE: that stage's text, as run takes the form */
+		int stage, r = find_stage(e, c->args[1], &l, &stage);
+		if (r) return r;
+		if (stage < 0) { report_lesson(stdout, l); return EXIT_OK; }   /* the baseline is told in the lesson's text */
+		report_stage(stdout, l, stage);
+		return EXIT_OK;
+	}
+	if (find_lesson(e, c->args[1], &l)) return EXIT_USAGE;
 	report_lesson(stdout, l);
 	return EXIT_OK;
 }
 
 int status_exit(run_status s)
 {
-	return s == RUN_OK ? EXIT_OK : s == RUN_REFUSED ? EXIT_USAGE : s == RUN_NO_GPU ? EXIT_NO_GPU : EXIT_FAILED;
+	return s == RUN_OK ? EXIT_OK : s == RUN_REFUSED ? EXIT_USAGE : s == RUN_NO_GPU ? EXIT_NO_GPU : s == RUN_RUNNER_ERROR ? EXIT_RUNNER
+	     : EXIT_FAILED;
 }
 
 static void listener(void *ctx, int id, job_phase ph, const char *note, const run_result *r)
@@ -568,7 +686,7 @@ static void print_json(const lesson *l, score_metric m, const device_info *d, co
 	roofline_roofs rf;
 	char why[256];
 	int roofs = roofline_roofs_of(d, lesson_top_peak(l, d), &rf, why, sizeof why) == 0;
-	printf("{\"metric\": \"%s\", \"device\": ", score_unit(m));
+	printf("{\"schema\": %d, \"metric\": \"%s\", \"device\": ", JSON_SCHEMA, score_unit(m));
 	json_object(stdout, device_info_fields, device_info_nfields, d, NULL, NULL);
 	printf(",\n\"results\": [\n");
 	for (int i = 0; i < n; i++) {
@@ -664,18 +782,21 @@ static int run_stages(cli *c, engine *e, const lesson *l, const int *which, int 
 	for (int i = 0; i < n; i++) {
 		engine_job j = stage_job(c, l, stages[i], bench);
 		run_status st = c->eo.ngpus > 1 && n > 1 ? rs[i].status : engine_run_sync(e, &j, &rs[i]);
-		/* A bench replayed from a recording made before a stage existed: that stage is shown as not
-		 * in the file and leaves the exit status alone, if the file answered any other stage. */
-		if (bench && c->eo.replay_path && st == RUN_NO_GPU) unrecorded = 1;
-		else answered = 1;
-		int ce = st == RUN_UNSUPPORTED || (bench && c->eo.replay_path && st == RUN_NO_GPU) ? EXIT_OK
-		         : st == RUN_REFUSED ? refusal_exit(l, rs[i].message) : status_exit(st);
+		/* A bench replayed from a recording without a stage that was asked for (--stage, or every
+		 * stage): that stage is shown as not in the file, and the bench exits 1 if the file answered
+		 * any other (3 when it answered none: a recording of something else). The baseline is not
+		 * asked for by name: missing, it only goes without its ratio column. */
+		int missing = bench && c->eo.replay_path && st == RUN_NO_GPU;
+		if (missing && stages[i] >= 0) unrecorded = 1;
+		else if (!missing) answered = 1;
+		int ce = st == RUN_UNSUPPORTED || missing ? EXIT_OK : st == RUN_REFUSED ? refusal_exit(l, rs[i].message) : status_exit(st);
 		if (ce > code) code = ce;
 		if (!c->json) report_row(stdout, l, m, &rs[i], i == 0, n > 1 && stages[0] == -1 ? &rs[0] : NULL);
 		if (!c->json && c->eo.replay_path && !strncmp(rs[i].message, "recorded at ", 12))   /* not what was asked */
 			printf("  %s: %s\n", stages[i] >= 0 ? l->stages[stages[i]].id : "baseline", rs[i].message);
 	}
 	if (unrecorded && !answered && EXIT_NO_GPU > code) code = EXIT_NO_GPU;
+	else if (unrecorded && EXIT_FAILED > code) code = EXIT_FAILED;
 	json_hotspots = c->hotspots && !bench;
 	if (c->json) print_json(l, m, d, stages, rs, n);
 	else if (n) {
@@ -789,16 +910,22 @@ static int cmd_device(cli *c, engine *e)
 {
 	if (too_many(c, 0, NULL)) return EXIT_USAGE;
 	const device_info *d = engine_device(e);
-	if (c->json) {
-		json_object(stdout, device_info_fields, device_info_nfields, d, NULL, NULL);
-		putchar('\n');
+	int failed = engine_runner_failed(e);
+	const char *status = d->present ? "ok" : run_status_name(failed ? RUN_RUNNER_ERROR : RUN_NO_GPU);
+	if (c->json) {   /* {"schema": 1, "status": "ok", "present": ..., ...}: the device's fields */
+		printf("{\"schema\": %d, \"status\": \"%s\", ", JSON_SCHEMA, status);
+		json_members(stdout, device_info_fields, device_info_nfields, d);
+		printf("}\n");
+	} else if (!d->present) {   /* stdout is for results: why there are none goes to stderr */
+		if (failed) fprintf(stderr, "%s: ", status);
+		report_device(stderr, d);
 	} else {
 		report_device(stdout, d);
 		char where[300];
 		engine_runner_describe(e, where, sizeof where);
 		if (d->present && strcmp(where, "local")) { fputs("worker: ", stdout); fput_clean(stdout, where); putchar('\n'); }
 	}
-	return d->present ? EXIT_OK : EXIT_NO_GPU;
+	return d->present ? EXIT_OK : failed ? EXIT_RUNNER : EXIT_NO_GPU;
 }
 
 int cli_main(int argc, char **argv)
@@ -817,7 +944,12 @@ int cli_main(int argc, char **argv)
 	};
 	int (*fn)(cli *c, engine *e) = NULL;
 	for (size_t i = 0; cmd && i < sizeof cmds / sizeof cmds[0] && !fn; i++) if (!strcmp(cmd, cmds[i].name)) fn = cmds[i].fn;
-	if (cmd && !fn) return usage_error("unknown command '%s'", cmd);
+	if (cmd && !fn) {
+		char near[160], msg[300];
+		suggest(cmd, command_names, NCOMMANDS, near, sizeof near);
+		strfmt(msg, sizeof msg, "unknown command '%s'%s", cmd, near);
+		return usage_error("%s", msg);
+	}
 	if (c.hotspots && (!cmd || strcmp(cmd, "run"))) return usage_error("--hotspots is for run LESSON/STAGE, one stage at a time%s", "");
 	/* The interface draws on a terminal and reads keys from one: without both it would draw into a
 	 * pipe and spin on an input that is always readable. --frames draws a fixed tour anywhere. */

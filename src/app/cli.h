@@ -9,6 +9,7 @@ enum {
 	EXIT_USAGE = 2,     /* bad command line (unknown option, stage, setting, or a refused setting) */
 	EXIT_NO_GPU = 3,    /* a command that needs a GPU found none */
 	EXIT_LESSONS = 4,   /* a lesson file has errors (the others were still used) */
+	EXIT_RUNNER = 5,    /* the runner failed: ssh host unreachable, no srun, Slurm refused (RUN_RUNNER_ERROR) */
 };
 
 /* Parses argv and runs the command (or the TUI when there is none). Returns the exit code. */

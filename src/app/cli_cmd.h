@@ -19,6 +19,7 @@ typedef struct {
 	int roofline;                   /* run, bench --roofline: a roofline chart after the table */
 	int hotspots;                   /* run --hotspots: a hotspot pass after the other runs, shown after the table */
 	const char *bench_stages;       /* bench --stage A[,B...]: only these stages (and the baseline) */
+	int moved_on;                   /* watch: on to a later exercise, whose file is the workspace's */
 	enum { SHOW_TEXT, SHOW_SASS, SHOW_PTX } code;   /* show: the lesson's text, or a stage's SASS or PTX */
 	char *const *args; int nargs;   /* the command and its operands */
 	char spec[192]; char **own_args;/* LESSON STAGE joined into LESSON/STAGE: args then points at own_args */
@@ -31,6 +32,11 @@ int find_lesson(engine *e, const char *id, const lesson **l);
 /* "lesson/stage" into a lesson and a stage index (-1: baseline): ids in any case, a stage by its
  * number (1 is the first); EXIT_USAGE with a message (the stages, or the nearest name) when none. */
 int find_stage(engine *e, const char *spec, const lesson **l, int *stage);
+/* "WHAT is not in this course (TITLE); its exercises: a/b, c/d" as a usage error (a course is on). */
+int not_in_course(engine *e, const char *what);
+/* "; did you mean 'x'?" into out for the nearest of n names when near enough (a third of the typed
+ * letters wrong at most; a swap of two neighbours counts as one), else "". */
+void suggest_name(const char *typed, const char *const *names, int n, char *out, size_t len);
 /* A run's status as the exit code. */
 int status_exit(run_status s);
 

@@ -13,16 +13,144 @@
 #include "exercise.h"
 #include "results.h"
 #include "util.h"
+#include <sys/stat.h>
 #include <unistd.h>
 
-/* course init DIR [--group NAME]: checks the course file against the lessons and sets up its results
- * folder. */
+/* A course id from the folder's name: its letters and digits in lower case, others as '_' ("my_course"
+ * when nothing is left). */
+static void course_id_of(const char *dir, char *out, size_t n)
+{
+	const char *end = dir + strlen(dir);
+	while (end > dir && end[-1] == '/') end--;
+	const char *base = end;
+	while (base > dir && base[-1] != '/') base--;
+	size_t k = 0;
+	for (const char *p = base; p < end && k + 1 < n; p++) {
+		unsigned char ch = (unsigned char)*p;
+		out[k++] = ch >= 'A' && ch <= 'Z' ? (char)(ch + 32) : (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') ? (char)ch : '_';
+	}
+	out[k] = 0;
+	if (!k || (out[0] >= '0' && out[0] <= '9')) strfmt(out, n, "my_course");
+}
+
+/* course init DIR on a folder without course.yaml: a commented course.yaml to start from (two of the
+ * lessons' exercises, bars and deadlines commented out, the results folder, the runner commented),
+ * created with O_EXCL (never over a file), readable by the class. EXIT_OK, or EXIT_FAILED with why. */
+static int course_scaffold(engine *e, const char *dir)
+{
+	const lesson_set *ls = engine_lessons(e);
+	char ex[2][160] = { "", "" }, id[64];
+	int nex = 0;
+	for (int i = 0; i < ls->count && nex < 2; i++)
+		for (int k = 0; k < ls->items[i]->nstages && nex < 2; k++)
+			if (ls->items[i]->stages[k].exercise) strfmt(ex[nex++], sizeof ex[0], "%s/%s", ls->items[i]->id, ls->items[i]->stages[k].id);
+	if (!nex) { fprintf(stderr, "cudaclimb: no lesson has an exercise to assign (cudaclimb exercises lists them)\n"); return EXIT_FAILED; }
+	course_id_of(dir, id, sizeof id);
+	if (mkdir(dir, 0755) && errno != EEXIST) { fprintf(stderr, "cudaclimb: cannot make %s: %s\n", dir, strerror(errno)); return EXIT_FAILED; }
+	char *path = xasprintf("%s/course.yaml", dir);
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);   /* the class reads it */
+	if (fd < 0) { fprintf(stderr, "cudaclimb: cannot create %s: %s\n", path, strerror(errno)); free(path); return EXIT_FAILED; }
+	FILE *f = fdopen(fd, "w");
+	if (!f) { close(fd); free(path); return EXIT_FAILED; }
+	fprintf(f,
+	        "# A course: the exercises you assign, in order, with their bars and deadlines, and where the\n"
+	        "# class's results go. Edit it, then run `cudaclimb course init` on this folder again to check it\n"
+	        "# and set up the results folder. `cudaclimb exercises` lists every exercise there is.\n"
+	        "course: %-35s # an identifier: a-z, 0-9, _\n"
+	        "title: \"My course\"                          # shown to students\n"
+	        "exercises:                                  # assigned, in this order\n", id);
+	fprintf(f, "  - %-39s # the lesson's own bar\n", ex[0]);
+	if (nex > 1) fprintf(f, "  - %-39s # or: { exercise: %s, pass: 0.95 }\n", ex[1], ex[1]);
+	fprintf(f,
+	        "#  - { exercise: LESSON/STAGE, pass: 0.95, due: \"2030-12-15 23:59\" }   # this course's bar, a deadline\n"
+	        "# lessons: [LESSON, ...]                    # the lessons shown (default: the exercises')\n"
+	        "results: results                            # the class's records, relative to this folder\n"
+	        "share: false                                # students cannot read each other's records\n"
+	        "# verify: true                              # report judges every claimed pass again (as --verify)\n"
+	        "# runner: ssh                               # where the GPU work runs: local (default), ssh or slurm\n"
+	        "# ssh: { host: gpu1, worker: /opt/cudaclimb/bin/cudaclimb }\n"
+	        "# slurm: { partition: gpu, gres: \"gpu:1\", time: \"00:10:00\" }\n");
+	int bad = ferror(f);
+	if (fclose(f) || bad) { fprintf(stderr, "cudaclimb: cannot write %s\n", path); unlink(path); free(path); return EXIT_FAILED; }
+	fputs("wrote ", stdout);
+	fput_clean(stdout, path);
+	printf(": a course of %d exercise%s (%s%s%s) to start from.\nnext: edit it (title, exercises, bars, deadlines), then run\n"
+	       "  cudaclimb course init ", nex, nex > 1 ? "s" : "", ex[0], nex > 1 ? ", " : "", ex[1]);
+	fput_clean(stdout, dir);
+	printf(" [--group STAFF]\nto check it and set up its results folder for the class.\n");
+	free(path);
+	return EXIT_OK;
+}
+
+/* Every error of the course against the lessons, one line each (file:line:col), with the nearest
+ * name for a misspelt lesson or stage. Returns how many. */
+static int course_errors(const course *co, const lesson_set *ls)
+{
+	int n = 0;
+	char near[160], line[1024];
+	const char **names = xcalloc((size_t)ls->count + 1, sizeof *names);
+	for (int i = 0; i < ls->count; i++) names[i] = ls->items[i]->id;
+	for (int i = 0; i < co->nlessons; i++) {
+		if (lesson_set_find(ls, co->lessons[i])) continue;
+		suggest_name(co->lessons[i], names, ls->count, near, sizeof near);
+		strfmt(line, sizeof line, "%s:1:1: lessons: no lesson '%s' in the lesson tree%s", co->path, co->lessons[i], near);
+		fput_clean(stderr, line);
+		fputc('\n', stderr);
+		n++;
+	}
+	for (int i = 0; i < co->nitems; i++) {
+		const course_item *it = &co->items[i];
+		const lesson *l = lesson_set_find(ls, it->lesson);
+		int s = l ? lesson_stage_index(l, it->stage) : -1;
+		near[0] = 0;
+		if (!l) {
+			suggest_name(it->lesson, names, ls->count, near, sizeof near);
+			strfmt(line, sizeof line, "%s:%d:%d: %s/%s: no lesson '%s'%s", co->path, it->at.line, it->at.col, it->lesson, it->stage, it->lesson, near);
+		} else if (s < 0) {
+			const char **st = xcalloc((size_t)l->nstages + 1, sizeof *st);
+			for (int k = 0; k < l->nstages; k++) st[k] = l->stages[k].id;
+			suggest_name(it->stage, st, l->nstages, near, sizeof near);
+			free(st);
+			strfmt(line, sizeof line, "%s:%d:%d: no stage '%s' in %s%s", co->path, it->at.line, it->at.col, it->stage, l->id, near);
+		} else if (!l->stages[s].exercise) {
+			strfmt(line, sizeof line, "%s:%d:%d: %s/%s: that stage has no exercise (cudaclimb exercises %s lists its exercises)", co->path,
+			       it->at.line, it->at.col, it->lesson, it->stage, l->id);
+		} else {
+			continue;
+		}
+		fput_clean(stderr, line);
+		fputc('\n', stderr);
+		n++;
+	}
+	free(names);
+	return n;
+}
+
+/* course init DIR [--group NAME]: a new folder (no course.yaml) gets a commented course.yaml to start
+ * from; a course file is checked against the lessons (every error at once) and its results folder set
+ * up. */
 static int course_init(cli *c, engine *e)
 {
 	if (c->nargs != 3) return usage_error("course init takes the course folder: cudaclimb course init DIR [--group NAME]%s", "");
 	char err[1024];
+	char *file = xasprintf("%s/course.yaml", c->args[2]);
+	struct stat st;
+	int missing = lstat(file, &st) != 0 && errno == ENOENT;
+	free(file);
+	if (missing) return course_scaffold(e, c->args[2]);
 	course *co = course_load(c->args[2], err, sizeof err);
-	if (!co || course_check(co, engine_lessons(e), err, sizeof err)) {
+	if (!co) {
+		fput_clean(stderr, err);
+		fputc('\n', stderr);
+		return EXIT_LESSONS;
+	}
+	int nerr = course_errors(co, engine_lessons(e));
+	if (nerr) {
+		fprintf(stderr, "cudaclimb: %d error%s in %s: nothing set up\n", nerr, nerr > 1 ? "s" : "", co->path);
+		course_free(co);
+		return EXIT_LESSONS;
+	}
+	if (course_check(co, engine_lessons(e), err, sizeof err)) {   /* anything the loop above does not know of */
 		fput_clean(stderr, err);
 		fputc('\n', stderr);
 		course_free(co);

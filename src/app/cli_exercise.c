@@ -29,6 +29,7 @@ static int find_exercise(cli *c, engine *e, const char *cmd, const lesson **l, i
 	int r = find_stage(e, c->args[1], l, stage);
 	if (r) return r;
 	if (*stage < 0 || !(*l)->stages[*stage].exercise) return usage_error("%s has no exercise (cudaclimb exercises lists them)", c->args[1]);
+	if (engine_course(e) && !course_find(engine_course(e), (*l)->id, (*l)->stages[*stage].id)) return not_in_course(e, c->args[1]);
 	return 0;
 }
 
@@ -45,7 +46,7 @@ int cmd_exercises(cli *c, engine *e)
 	int n = 0, code = EXIT_OK;
 	const course *co = engine_course(e);
 	if (co && !c->json) { printf("Course %s: ", co->id); fput_clean(stdout, co->title); printf("\n"); }
-	if (c->json) printf("{\"workspace\": \"%s\", \"exercises\": [", work);
+	if (c->json) { printf("{\"schema\": %d, \"workspace\": ", JSON_SCHEMA); json_string(stdout, work); printf(", \"exercises\": ["); }
 	else printf("Your workspace: %s\n\n%-26s %-12s %-12s %-6s %-7s %s\n", work, "exercise", "state", "last try", "hints", "best", "title");
 	for (int i = 0; i < ls->count; i++) {
 		const lesson *l = ls->items[i];
@@ -148,7 +149,9 @@ static void print_verdict(const lesson *l, const lesson_stage *s, const char *fi
 	} else {
 		for (int i = 0; i < v->nchecks; i++) print_check(v, i);
 	}
-	printf("%s: ", word[v->kind]);
+	const run_result *nf = v->failed >= 0 ? &v->checks[v->failed].r : NULL;
+	int facts = !nf || nf->regs > 0 || nf->block[0];   /* compile facts: none from a replay, which compiles nothing */
+	printf("%s: ", v->kind == EXV_NO_GPU && !facts ? "NOT JUDGED" : word[v->kind]);
 	fput_clean(stdout, v->headline);
 	printf("\n");
 	const ex_check *t = v->timed >= 0 ? &v->checks[v->timed] : NULL;
@@ -160,7 +163,9 @@ static void print_verdict(const lesson *l, const lesson_stage *s, const char *fi
 		printf("  compiler output:\n");
 		print_log(f->log, 30);
 	}
-	if (v->kind == EXV_NO_GPU && f)
+	if (v->kind == EXV_NO_GPU && f && f->regs <= 0 && f->block[0] == 0)
+		printf("  resources: not in the recording (a replay shows only what was recorded)\n");
+	else if (v->kind == EXV_NO_GPU && f)
 		printf("  resources: %d registers, %lld bytes static shared memory, %d bytes spilled; block %ux%ux%u\n", f->regs,
 		       (long long)f->static_smem, f->spill_stores + f->spill_loads, f->block[0], f->block[1], f->block[2]);
 }
@@ -191,7 +196,7 @@ static void print_follow_ups(const ex_verdict *v)
 
 static void print_json(const device_info *d, const char *file, const ex_verdict *v)
 {
-	printf("{\"device\": ");
+	printf("{\"schema\": %d, \"device\": ", JSON_SCHEMA);
 	json_object(stdout, device_info_fields, device_info_nfields, d, NULL, NULL);
 	printf(",\n\"verdict\": {\"kind\": \"%s\", \"passed\": %s, \"headline\": ", ex_kind_name(v->kind), v->kind == EXV_PASSED ? "true" : "false");
 	json_string(stdout, v->headline);
@@ -227,6 +232,7 @@ static void try_listener(void *ctx, int id, job_phase ph, const char *note, cons
 
 static int verdict_exit(const ex_verdict *v)
 {
+	if (v->kind == EXV_NO_GPU && v->failed >= 0 && v->checks[v->failed].r.status == RUN_RUNNER_ERROR) return EXIT_RUNNER;
 	return v->kind == EXV_PASSED ? EXIT_OK : v->kind == EXV_NO_GPU ? EXIT_NO_GPU : v->kind == EXV_REFUSED ? EXIT_USAGE : EXIT_FAILED;
 }
 
@@ -239,10 +245,10 @@ static int check_sets(cli *c, const lesson *l, int stage)
 	return 0;
 }
 
-/* One try to its end (the diagnosis included), printed; since (> 0): when the save that started it
- * was noticed, for "verdict in N ms after the save". Returns the exit code, or -1 when it could not
- * start (message printed). */
-static int run_try(cli *c, engine *e, const lesson *l, int stage, const char *file, const char *work, double since)
+/* One try to its end (the diagnosis included), printed; since (> 0): when the save (after_save) or
+ * the key that started it was noticed, for "verdict in N ms [after the save]". Returns the exit code,
+ * or -1 when it could not start (message printed). */
+static int run_try(cli *c, engine *e, const lesson *l, int stage, const char *file, const char *work, double since, int after_save)
 {
 	char err[512];
 	ex_try_opts o = { .file = file, .sets = c->sets, .nsets = c->nsets, .seed = c->eo.seed, .has_seed = c->eo.has_seed,
@@ -258,7 +264,7 @@ static int run_try(cli *c, engine *e, const lesson *l, int stage, const char *fi
 	/* The verdict as soon as it is known; the sanitizer's and the counters' runs follow. */
 	if (!c->json) {
 		print_verdict(l, s, file, v);
-		if (since > 0) printf("verdict in %.0f ms after the save\n", now_ms() - since);
+		if (since > 0) printf("verdict in %.0f ms%s\n", now_ms() - since, after_save ? " after the save" : "");
 		fflush(stdout);
 	}
 	while (ex_try_state(t) < 2) engine_poll(e, -1);
@@ -277,7 +283,7 @@ static char *try_file(cli *c, const char *work, const lesson *l, const lesson_st
 {
 	char err[512];
 	*code = 0;
-	if (c->nargs > 2) {
+	if (c->nargs > 2 && !c->moved_on) {
 		if (!file_exists(c->args[2])) { fprintf(stderr, "cudaclimb: no file %s\n", c->args[2]); *code = EXIT_USAGE; return NULL; }
 		return xstrdup(c->args[2]);
 	}
@@ -300,7 +306,7 @@ int cmd_try(cli *c, engine *e)
 	if (c->nargs > 3) return usage_error("try takes LESSON/STAGE and at most one FILE, not '%s'", c->args[3]);
 	if ((code = check_sets(c, l, stage))) return code;
 	char *work = ex_workspace(c->work), *file = try_file(c, work, l, &l->stages[stage], &code);
-	if (file) code = run_try(c, e, l, stage, file, work, 0);
+	if (file) code = run_try(c, e, l, stage, file, work, 0, 0);
 	free(file);
 	free(work);
 	return code < 0 ? EXIT_FAILED : code;
@@ -334,6 +340,52 @@ static void show_hint(const char *work, const lesson *l, const lesson_stage *s, 
 	if (shown == n) printf("That was the last hint: cudaclimb solution %s/%s now shows the stage's own kernel.\n", l->id, s->id);
 }
 
+/* The exercise after lesson l's stage: the course's next item under a course, else the next stage
+ * with an exercise in this lesson, then in the lessons after it. 0 with *nl, *ns; -1 when l's was the
+ * last. */
+static int next_exercise(engine *e, const lesson *l, int stage, const lesson **nl, int *ns)
+{
+	const course *co = engine_course(e);
+	const lesson_set *ls = engine_lessons(e);
+	if (co) {
+		int at = -1;
+		for (int i = 0; i < co->nitems && at < 0; i++)
+			if (!strcmp(co->items[i].lesson, l->id) && !strcmp(co->items[i].stage, l->stages[stage].id)) at = i;
+		for (int i = at + 1; i < co->nitems; i++)
+			for (int k = 0; k < ls->count; k++) {
+				if (strcmp(ls->items[k]->id, co->items[i].lesson)) continue;
+				int s = lesson_stage_index(ls->items[k], co->items[i].stage);
+				if (s >= 0 && ls->items[k]->stages[s].exercise) { *nl = ls->items[k]; *ns = s; return 0; }
+			}
+		return -1;
+	}
+	int from = -1;
+	for (int k = 0; k < ls->count && from < 0; k++) if (ls->items[k] == l) from = k;
+	for (int k = from < 0 ? 0 : from; k < ls->count; k++)
+		for (int s = k == from ? stage + 1 : 0; s < ls->items[k]->nstages; s++)
+			if (ls->items[k]->stages[s].exercise) { *nl = ls->items[k]; *ns = s; return 0; }
+	return -1;
+}
+
+/* What watch watches: the learner's file, through its folder (editors save by writing the file or by
+ * renaming a new one over it). 0, or -1 with a message printed. */
+typedef struct { int in, wd; char *file, *dir; const char *base; } watched;
+
+static int watch_file(watched *w, char *file)
+{
+	if (w->wd >= 0) inotify_rm_watch(w->in, w->wd);
+	free(w->file);
+	free(w->dir);
+	w->file = file;
+	w->dir = xstrdup(file);
+	char *slash = strrchr(w->dir, '/');
+	w->base = slash ? file + (slash - w->dir) + 1 : file;
+	if (slash) *slash = 0; else strcpy(w->dir, ".");
+	w->wd = inotify_add_watch(w->in, w->dir, IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE);
+	if (w->wd < 0) { fprintf(stderr, "cudaclimb: cannot watch %s: %s\n", w->dir, strerror(errno)); return -1; }
+	return 0;
+}
+
 int cmd_watch(cli *c, engine *e)
 {
 	const lesson *l;
@@ -344,14 +396,11 @@ int cmd_watch(cli *c, engine *e)
 	const lesson_stage *s = &l->stages[stage];
 	char *work = ex_workspace(c->work), *file = try_file(c, work, l, s, &code);
 	if (!file) { free(work); return code; }
-	/* Editors save by writing the file or by renaming a new one over it: watch the folder. */
-	char *dir = xstrdup(file), *slash = strrchr(dir, '/');
-	const char *base = slash ? slash + 1 : file;
-	if (slash) *slash = 0; else strcpy(dir, ".");
-	int in = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
-	if (in < 0 || inotify_add_watch(in, slash ? dir : ".", IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE) < 0) {
-		fprintf(stderr, "cudaclimb: cannot watch %s: %s\n", dir, strerror(errno));
-		free(dir); free(file); free(work);
+	watched w = { .in = inotify_init1(IN_CLOEXEC | IN_NONBLOCK), .wd = -1 };
+	if (w.in < 0 || watch_file(&w, file)) {
+		if (w.in < 0) fprintf(stderr, "cudaclimb: cannot watch %s: %s\n", file, strerror(errno));
+		if (w.in >= 0) close(w.in);
+		free(w.file); free(w.dir); free(work);
 		return EXIT_FAILED;
 	}
 	sigset_t mask, old;
@@ -370,20 +419,46 @@ int cmd_watch(cli *c, engine *e)
 	} else {
 		tty = 0;
 	}
-	int again = 1, quit = 0, tries = 0;
-	double due = 0, save_ms = 0;   /* save_ms: when the save that started the next try was noticed */
+	int again = 1, quit = 0, tries = 0, after_save = 0, passed = 0, have_next = 0, ns = 0, next = 0;
+	const lesson *nl = NULL;
+	double due = 0, since = 0;   /* since: when the save or key that started the next try was noticed */
 	while (!quit) {
+		if (next && have_next) {   /* on to the next exercise: its file (the starter on a first visit), watched */
+			next = 0;
+			l = nl; stage = ns; s = &l->stages[stage];
+			c->moved_on = 1;   /* a FILE operand was for the first exercise */
+			char *f = try_file(c, work, l, s, &code);
+			if (!f || watch_file(&w, f)) { code = f ? EXIT_FAILED : code; break; }
+			tries = 0; again = 1; due = 0; since = 0;
+		}
 		if (again && now_ms() >= due) {
 			again = 0;
 			if (tty && !c->json) fputs("\033[H\033[2J", stdout);   /* a clean screen per try, as rustlings does */
-			code = run_try(c, e, l, stage, file, work, save_ms);
-			save_ms = 0;
+			code = run_try(c, e, l, stage, w.file, work, since, after_save);
+			since = 0;
 			tries++;
-			if (!c->json)
-				printf("\n(try %d) watching %s: save to try again%s\n", tries, file, tty ? ", h hint, r run again, q quit" : ", Ctrl-C ends");
+			passed = code == EXIT_OK;
+			have_next = passed && next_exercise(e, l, stage, &nl, &ns) == 0;
+			if (!c->json) {
+				if (passed && have_next) {
+					printf("\nPassed. Next: %s/%s - ", nl->id, nl->stages[ns].id);
+					fput_clean(stdout, nl->stages[ns].title);
+					printf("%s\n", tty ? " (n starts it)" : "");
+				} else if (passed) {
+					printf("\nPassed, and that was the last exercise%s.\n", engine_course(e) ? " of this course" : "");
+				}
+				printf("\n(try %d) watching %s: save to try again%s\n", tries, w.file,
+				       tty ? (passed && have_next ? ", h hint, r run again, n next, q quit" : ", h hint, r run again, q quit") : ", Ctrl-C ends");
+			}
 			fflush(stdout);
+			if (passed && have_next && !tty) {   /* no keys to press: on to the next one, saying so (as rustlings) */
+				if (!c->json) printf("Moving on to %s/%s.\n", nl->id, nl->stages[ns].id);
+				fflush(stdout);
+				next = 1;
+				continue;
+			}
 		}
-		struct pollfd fds[3] = { { .fd = in, .events = POLLIN }, { .fd = sfd, .events = POLLIN }, { .fd = tty ? STDIN_FILENO : -1, .events = POLLIN } };
+		struct pollfd fds[3] = { { .fd = w.in, .events = POLLIN }, { .fd = sfd, .events = POLLIN }, { .fd = tty ? STDIN_FILENO : -1, .events = POLLIN } };
 		int timeout = again ? (int)(due - now_ms()) + 1 : -1;
 		if (poll(fds, 3, timeout < 0 && again ? 0 : timeout) < 0 && errno != EINTR) break;
 		if (fds[1].revents & POLLIN) {   /* consumed here, so that unblocking it later does not end us */
@@ -394,10 +469,12 @@ int cmd_watch(cli *c, engine *e)
 		if (fds[0].revents & POLLIN) {
 			char buf[8192] __attribute__((aligned(__alignof__(struct inotify_event))));
 			ssize_t n;
-			while ((n = read(in, buf, sizeof buf)) > 0)
+			while ((n = read(w.in, buf, sizeof buf)) > 0)
 				for (char *p = buf; p < buf + n;) {
 					struct inotify_event *ev = (struct inotify_event *)p;
-					if (ev->len && !strcmp(ev->name, base) && !again) { again = 1; save_ms = now_ms(); due = save_ms + 30; }   /* editors write in bursts */
+					if (ev->wd == w.wd && ev->len && !strcmp(ev->name, w.base) && !again) {   /* editors write in bursts */
+						again = 1; since = now_ms(); due = since + 30; after_save = 1;
+					}
 					p += sizeof *ev + ev->len;
 				}
 		}
@@ -405,8 +482,9 @@ int cmd_watch(cli *c, engine *e)
 			char k;
 			if (read(STDIN_FILENO, &k, 1) == 1) {
 				if (k == 'q' || k == 4) quit = 1;
-				else if (k == 'h') { printf("\n"); show_hint(work, l, s, 0); fflush(stdout); }
-				else if (k == 'r') { again = 1; due = 0; save_ms = now_ms(); }
+				else if (k == 'h') { printf("\n"); show_hint(work, l, s, 0); fflush(stdout); }   /* a hint is not a try */
+				else if (k == 'r' && !again) { again = 1; due = 0; since = now_ms(); after_save = 0; }
+				else if (k == 'n' && passed && have_next) next = 1;
 			} else {
 				tty = 0;
 			}
@@ -415,9 +493,9 @@ int cmd_watch(cli *c, engine *e)
 	if (tty) tcsetattr(STDIN_FILENO, TCSANOW, &saved);
 	close(sfd);
 	sigprocmask(SIG_SETMASK, &old, NULL);
-	close(in);
-	free(dir);
-	free(file);
+	close(w.in);
+	free(w.dir);
+	free(w.file);
 	free(work);
 	return code < 0 ? EXIT_FAILED : code;
 }

@@ -122,6 +122,7 @@ void report_run_texts(FILE *f, const lesson *l, int s, const run_result *r, cons
 	report_stage_texts(f, l, s, &live, ref);
 	textvals_ref_free(ref);
 }
+static void stage_text(FILE *f, const lesson *l, int i, const textvals_ref *ref);
 
 static void lesson_text(FILE *f, const lesson *l)
 {
@@ -140,28 +141,33 @@ static void lesson_text(FILE *f, const lesson *l)
 		if (p->help) fprintf(f, "               %s\n", p->help);
 	}
 	if (l->baseline) fprintf(f, "\nBaseline: %s (%s)\n", l->baseline->title, l->baseline->library);
-	for (int i = 0; i < l->nstages; i++) {
-		const lesson_stage *s = &l->stages[i];
-		fprintf(f, "\n%d. %s - %s   [%s, %s]\n", i + 1, s->id, s->title, s->kernel_rel, s->entry);
-		for (int t = 0; t < s->ntunables; t++) {
-			const lesson_tunable *tu = &s->tunables[t];
-			fprintf(f, "   %s = %lld  (", tu->name, (long long)tu->def);
-			for (int k = 0; k < tu->nvalues && k < 10; k++) fprintf(f, "%s%lld", k ? " " : "", (long long)tu->values[k]);
-			fprintf(f, "%s)\n", tu->nvalues > 10 ? " ..." : "");
-		}
-		char need[32];
-		if (arch_stage_needs(s->req_cc, s->req_arch, -1, need, sizeof need))   /* "needs sm_90a: ..." */
-			fprintf(f, "   %s: %s%s\n", need, s->req_why ? s->req_why : "a newer GPU",
-			        s->req_arch ? " (arch-specific code: it runs on that compute capability only, not on newer GPUs)" : "");
-		else if (s->req_why) fprintf(f, "   needs: %s\n", s->req_why);
-		fprintf(f, "\n");
-		report_stage_texts(f, l, i, NULL, ref);
-		if (s->nclaims) fprintf(f, "   Claims, checked on every run (expect:):\n");
-		for (int k = 0; k < s->nclaims; k++)
-			fprintf(f, "     %s%s%s%s\n", expr_source(s->claims[k].cond.e), s->claims[k].why ? "   (" : "",
-			        s->claims[k].why ? s->claims[k].why : "", s->claims[k].why ? ")" : "");
-	}
+	for (int i = 0; i < l->nstages; i++) stage_text(f, l, i, ref);
 	textvals_ref_free(ref);
+}
+
+/* Stage i of l: its title, kernel, tunables, needs, explanation and bottleneck (placeholders filled from
+ * the reference recording ref, which may be NULL) and claims. */
+static void stage_text(FILE *f, const lesson *l, int i, const textvals_ref *ref)
+{
+	const lesson_stage *s = &l->stages[i];
+	fprintf(f, "\n%d. %s - %s   [%s, %s]\n", i + 1, s->id, s->title, s->kernel_rel, s->entry);
+	for (int t = 0; t < s->ntunables; t++) {
+		const lesson_tunable *tu = &s->tunables[t];
+		fprintf(f, "   %s = %lld  (", tu->name, (long long)tu->def);
+		for (int k = 0; k < tu->nvalues && k < 10; k++) fprintf(f, "%s%lld", k ? " " : "", (long long)tu->values[k]);
+		fprintf(f, "%s)\n", tu->nvalues > 10 ? " ..." : "");
+	}
+	char need[32];
+	if (arch_stage_needs(s->req_cc, s->req_arch, -1, need, sizeof need))   /* "needs sm_90a: ..." */
+		fprintf(f, "   %s: %s%s\n", need, s->req_why ? s->req_why : "a newer GPU",
+		        s->req_arch ? " (arch-specific code: it runs on that compute capability only, not on newer GPUs)" : "");
+	else if (s->req_why) fprintf(f, "   needs: %s\n", s->req_why);
+	fprintf(f, "\n");
+	report_stage_texts(f, l, i, NULL, ref);
+	if (s->nclaims) fprintf(f, "   Claims, checked on every run (expect:):\n");
+	for (int k = 0; k < s->nclaims; k++)
+		fprintf(f, "     %s%s%s%s\n", expr_source(s->claims[k].cond.e), s->claims[k].why ? "   (" : "",
+		        s->claims[k].why ? s->claims[k].why : "", s->claims[k].why ? ")" : "");
 }
 
 /* The lesson's compute peak (its model's peak:, checked when the lesson loaded). */
@@ -199,7 +205,13 @@ void report_header(FILE *f, const lesson *l, const device_info *d)
 	fprintf(f, "%s - ", l->id);
 	fput_clean(f, l->title);
 	fputc('\n', f);
-	if (!d->present) { fput_clean(f, d->why[0] ? d->why : "no GPU"); fputs("\n\n", f); return; }
+	if (!d->present) {   /* why there are no numbers: on stderr, stdout stays for the results */
+		fflush(f);
+		fput_clean(stderr, d->why[0] ? d->why : "no GPU");
+		fputc('\n', stderr);
+		fputc('\n', f);
+		return;
+	}
 	fput_clean(f, d->name);
 	fprintf(f, " (%s, %d SMs, %.0f MiB L2), peaks: %.0f GB/s theoretical, %.0f GB/s %s", d->arch,
 	        d->sm_count, d->l2_bytes / 1048576.0, d->bw_theoretical_gbps, traffic_gbps(lesson_traffic(l, d), d),
@@ -311,6 +323,8 @@ static void footer_notes(FILE *f, const device_info *d, const run_result *rs, in
 		const run_result *r = &rs[i];
 		char head[80];
 		strfmt(head, sizeof head, "%s: ", r->stage);
+		if ((r->status == RUN_NO_GPU || r->status == RUN_RUNNER_ERROR) && !d->present && !strcmp(r->message, d->why))
+			continue;   /* said once, on stderr, by report_header */
 		if (r->status != RUN_OK || (r->checked && !r->passed) || r->message[0]) {
 			if (!notes++) fputc('\n', f);
 			put_lines(f, head, r->message[0] ? r->message : run_status_name(r->status));
@@ -551,6 +565,41 @@ void report_lesson(FILE *f, const lesson *l)
 	FILE *m = open_memstream(&text, &len);
 	if (!m) { lesson_text(f, l); return; }
 	lesson_text(m, l);
+	fclose(m);
+	fput_clean(f, text);
+	free(text);
+}
+
+/* The kernel file's summary: its lines, and each line that declares a kernel (__global__). */
+static void source_summary(FILE *f, const lesson_stage *s)
+{
+	size_t len = 0;
+	char *src = file_read(s->kernel_path, &len);
+	if (!src) { fprintf(f, "\nSource: %s (cannot be read)\n", s->kernel_rel); return; }
+	int lines = 0;
+	for (size_t i = 0; i < len; i++) lines += src[i] == '\n';
+	fprintf(f, "\nSource: %s, %d lines; its kernels:\n", s->kernel_rel, lines);
+	int n = 1;
+	for (char *p = src; *p; n++) {
+		size_t k = strcspn(p, "\n");
+		char *hit = strstr(p, "__global__");
+		if (hit && hit < p + k) fprintf(f, "  %4d  %.*s\n", n, (int)(k > 100 ? 100 : k), p + strspn(p, " \t"));
+		p += k + (p[k] == '\n');
+	}
+	free(src);
+}
+
+void report_stage(FILE *f, const lesson *l, int stage)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&text, &len);
+	if (!m) return;
+	fprintf(m, "%s - %s\n", l->id, l->title);
+	textvals_ref *ref = textvals_ref_find(NULL, l->id);
+	stage_text(m, l, stage, ref);
+	textvals_ref_free(ref);
+	source_summary(m, &l->stages[stage]);
 	fclose(m);
 	fput_clean(f, text);
 	free(text);

@@ -15,6 +15,9 @@ void report_stage_texts(FILE *f, const lesson *l, int s, const claims_runs *live
 /* After a run of stage s (-1: the baseline, nothing): its texts with this run's numbers, when they have
  * placeholders; the numbers this run lacks (the time ratios) from the reference recording. */
 void report_run_texts(FILE *f, const lesson *l, int s, const run_result *r, const device_info *d);
+/* One stage of l (show LESSON/STAGE): its text, tunables, claims and its kernel file's summary (the
+ * lines that declare kernels), printed clean. */
+void report_stage(FILE *f, const lesson *l, int stage);
 /* Ladder table: a header line, then one row per result, scored in the lesson's metric m (first:
  * print the column heads too; base: the baseline's result when it is part of the table, for the
  * ratio column). Text from lesson and replay files is printed with its control characters made

@@ -83,6 +83,7 @@ void json_members(FILE *f, const field *fs, int n, const void *obj)
 		fputs(": ", f);
 		switch (fs[i].type) {
 		case FT_INT: fprintf(f, "%d", *(const int *)p); break;
+		case FT_BOOL: fputs(*(const int *)p ? "true" : "false", f); break;
 		case FT_I64: fprintf(f, "%lld", (long long)*(const int64_t *)p); break;
 		case FT_U64: fprintf(f, "%llu", (unsigned long long)*(const uint64_t *)p); break;
 		case FT_DBL: json_number(f, *(const double *)p); break;

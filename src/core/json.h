@@ -4,6 +4,10 @@
 #include <stdio.h>
 #include "result.h"
 
+/* The version of the CLI's JSON documents, their top-level "schema" member: raised when a member
+ * changes meaning or goes (2 would be the first such change; 1: booleans true/false). */
+enum { JSON_SCHEMA = 1 };
+
 /* Writes s as a JSON string literal. */
 void json_string(FILE *f, const char *s);
 /* Writes obj as a JSON object with one member per field (non-finite numbers as null; a findings

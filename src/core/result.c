@@ -9,14 +9,14 @@
 const field run_result_fields[] = {
 	R(lesson, FT_STR), R(stage, FT_STR), R(title, FT_STR), R(status, FT_STATUS), R(message, FT_STR),
 	R(settings, FT_STR), R(regs, FT_INT), R(spill_stores, FT_INT), R(spill_loads, FT_INT),
-	R(stack_bytes, FT_INT), R(cached, FT_INT), R(static_smem, FT_I64), R(dynamic_smem, FT_I64),
+	R(stack_bytes, FT_INT), R(cached, FT_BOOL), R(static_smem, FT_I64), R(dynamic_smem, FT_I64),
 	R(compile_ms, FT_DBL), R(arch, FT_STR), R(cubin, FT_STR), R(grid, FT_U3), R(block, FT_U3), R(occ_blocks, FT_INT),
 	R(occ_warps, FT_INT), R(occ_max_warps, FT_INT), R(occ_theoretical, FT_DBL), R(occ_limiter, FT_STR),
 	R(occ_api_blocks, FT_INT), R(reps, FT_INT), R(ms_median, FT_DBL), R(ms_min, FT_DBL),
 	R(ms_max, FT_DBL), R(bytes, FT_DBL), R(flops, FT_DBL), R(working_set, FT_DBL), R(gbps, FT_DBL),
 	R(gflops, FT_DBL), R(pct_theoretical_bw, FT_DBL), R(pct_attainable_bw, FT_DBL), R(attainable, FT_STR),
-	R(pct_compute_peak, FT_DBL), R(fits_l2, FT_INT), R(h2d_bytes, FT_DBL), R(d2h_bytes, FT_DBL),
-	R(kernel_ms, FT_DBL), R(bound_ms, FT_DBL), R(checked, FT_INT), R(passed, FT_INT),
+	R(pct_compute_peak, FT_DBL), R(fits_l2, FT_BOOL), R(h2d_bytes, FT_DBL), R(d2h_bytes, FT_DBL),
+	R(kernel_ms, FT_DBL), R(bound_ms, FT_DBL), R(checked, FT_BOOL), R(passed, FT_BOOL),
 	R(max_abs_err, FT_DBL), R(max_rel_err, FT_DBL), R(norm_rel_err, FT_DBL),
 	R(bad_count, FT_I64), R(first_bad, FT_I64),
 	R(nan_count, FT_I64), R(unwritten, FT_I64), R(issue, FT_STR), R(seed, FT_U64), R(pair_ms_median, FT_DBL),
@@ -46,7 +46,7 @@ const int run_step_nfields = (int)(sizeof run_step_fields / sizeof run_step_fiel
 
 #define D(name, type) F(device_info, name, type)
 const field device_info_fields[] = {
-	D(present, FT_INT), D(why, FT_STR), D(index, FT_INT), D(name, FT_STR), D(uuid, FT_STR),
+	D(present, FT_BOOL), D(why, FT_STR), D(index, FT_INT), D(name, FT_STR), D(uuid, FT_STR),
 	D(arch, FT_STR), D(cc, FT_INT), D(sm_count, FT_INT), D(clock_mhz, FT_INT), D(mem_clock_mhz, FT_INT),
 	D(bus_width, FT_INT), D(l2_bytes, FT_I64), D(global_mem, FT_I64), D(smem_per_block_optin, FT_I64),
 	D(smem_per_sm, FT_I64), D(max_threads_per_block, FT_INT), D(max_threads_per_sm, FT_INT),
@@ -135,7 +135,7 @@ const char *traffic_source(traffic_kind t, const device_info *d)
 }
 
 static const char *status_names[RUN_STATUS_COUNT] = {
-	"ok", "wrong", "refused", "compile_error", "unsupported", "fault", "hang", "crash", "no_gpu",
+	"ok", "wrong", "refused", "compile_error", "unsupported", "fault", "hang", "crash", "no_gpu", "runner_error",
 };
 
 const char *run_status_name(run_status s)
@@ -348,7 +348,7 @@ void field_write_kv(FILE *f, const field *fs, int n, const void *obj)
 		const void *p = base + fs[i].offset;
 		fprintf(f, "%s ", fs[i].name);
 		switch (fs[i].type) {
-		case FT_INT: fprintf(f, "%d", *(const int *)p); break;
+		case FT_INT: case FT_BOOL: fprintf(f, "%d", *(const int *)p); break;
 		case FT_STATUS: fprintf(f, "%s", run_status_name(*(const run_status *)p)); break;
 		case FT_I64: fprintf(f, "%lld", (long long)*(const int64_t *)p); break;
 		case FT_U64: fprintf(f, "%llu", (unsigned long long)*(const uint64_t *)p); break;
@@ -400,6 +400,10 @@ static int set_field(const field *fs, int n, void *obj, const char *name, const 
 		char *end = NULL;
 		switch (fs[i].type) {
 		case FT_INT: *(int *)p = (int)strtol(value, &end, 10); break;
+		case FT_BOOL:
+			if (!strcmp(value, "true") || !strcmp(value, "false")) { *(int *)p = value[0] == 't'; return 0; }
+			*(int *)p = (int)strtol(value, &end, 10) != 0;
+			break;
 		case FT_I64: *(int64_t *)p = strtoll(value, &end, 10); break;
 		case FT_U64: *(uint64_t *)p = strtoull(value, &end, 10); break;
 		case FT_DBL: *(double *)p = strtod(value, &end); break;

@@ -16,6 +16,7 @@ typedef enum {
 	RUN_HANG,          /* the watchdog ended the worker */
 	RUN_CRASH,         /* the worker or the compiler died */
 	RUN_NO_GPU,        /* nothing to run on */
+	RUN_RUNNER_ERROR,  /* the runner could not start the worker (ssh host unreachable, no srun, Slurm refused) */
 	RUN_STATUS_COUNT
 } run_status;
 
@@ -192,7 +193,8 @@ const char *traffic_label(traffic_kind t);              /* "copy attainable", "r
 double traffic_gbps(traffic_kind t, const device_info *d);        /* d's figure for traffic_used(t, d) */
 const char *traffic_source(traffic_kind t, const device_info *d); /* where that figure comes from */
 
-typedef enum { FT_INT, FT_I64, FT_U64, FT_DBL, FT_STR, FT_U3, FT_STATUS, FT_FINDINGS } field_type;
+/* FT_BOOL: an int that is 0 or 1; JSON writes it true/false, the text form 0/1, both read back. */
+typedef enum { FT_INT, FT_I64, FT_U64, FT_DBL, FT_STR, FT_U3, FT_STATUS, FT_FINDINGS, FT_BOOL } field_type;
 typedef struct { const char *name; field_type type; size_t offset, size; } field;
 
 extern const field run_result_fields[];

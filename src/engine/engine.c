@@ -51,6 +51,7 @@ struct engine {
 	course *course;
 	device_info dev;
 	int have_dev;
+	int runner_failed;           /* the runner (ssh, slurm) could not bring up the worker: dev.why says why */
 	runner_config runner;        /* where workers run: the course's, then $CUDACLIMB_RUNNER, then --runner */
 	worker *ws[ENGINE_MAX_WORKERS];   /* ws[0] the first (it describes the device); NULL: not made yet */
 	int nws, turn;               /* turn: the worker idle_worker tries first */
@@ -162,6 +163,8 @@ static worker *new_worker(engine *e, int gpu, char *const *prefix)
 	return worker_new(runner_new(&e->runner, &s));
 }
 
+int engine_runner_failed(engine *e) { engine_device(e); return e->runner_failed; }
+
 void engine_runner_describe(engine *e, char *out, size_t n)
 {
 	if (e->ws[0]) worker_runner(e->ws[0])->cls->describe(worker_runner(e->ws[0]), out, n);
@@ -257,6 +260,7 @@ const device_info *engine_device(engine *e)
 	if (!e->ws[0]) e->ws[0] = new_worker(e, worker_gpu(e, 0), NULL);
 	if (worker_ensure(e->ws[0], err, sizeof err) || worker_send(e->ws[0], "device\nend\n", 11)) {
 		strfmt(e->dev.why, sizeof e->dev.why, "%s", err);
+		e->runner_failed = e->runner.kind != RUNNER_LOCAL;
 		return &e->dev;
 	}
 	double start = now_ms();
@@ -286,6 +290,7 @@ const device_info *engine_device(engine *e)
 			/* A runner that cannot start its worker says why in its own words ("cannot reach gpu1: ..."). */
 			const char *text = m.kind == WMSG_DIED || m.kind == WMSG_BAD ? m.text : "the worker did not answer";
 			strfmt(e->dev.why, sizeof e->dev.why, "%s%s", e->runner.kind == RUNNER_LOCAL || m.kind != WMSG_DIED ? "no GPU: " : "", text);
+			e->runner_failed = e->runner.kind != RUNNER_LOCAL && m.kind != WMSG_BAD;   /* BAD: a worker that answered */
 			break;
 		}
 	}
@@ -655,7 +660,7 @@ static void send_run(engine *e, job *j)
 	} else {
 		j->w = idle_worker(e, j);
 	}
-	if (worker_ensure(j->w, err, sizeof err)) { finish(e, j, RUN_CRASH, err); return; }
+	if (worker_ensure(j->w, err, sizeof err)) { finish(e, j, e->runner.kind != RUNNER_LOCAL ? RUN_RUNNER_ERROR : RUN_CRASH, err); return; }
 	/* The lesson and the compiled code go as bytes: the worker may be on another machine. */
 	sb b = {0};
 	uint64_t seed = j->j.has_seed ? j->j.seed : e->seed;
@@ -749,7 +754,7 @@ static void next_step(engine *e, job *j)
 	if (j->step == ST_COMPILE || j->step == ST_QUEUED) {
 		if (j->j.compile_only) { finish(e, j, RUN_OK, "compiled"); return; }
 		engine_device(e);
-		if (!e->dev.present) { finish(e, j, RUN_NO_GPU, e->dev.why); return; }
+		if (!e->dev.present) { finish(e, j, e->runner_failed ? RUN_RUNNER_ERROR : RUN_NO_GPU, e->dev.why); return; }
 		if (e->o.arch) { finish(e, j, RUN_NO_GPU, "compiled for --arch; runs use the GPU's own architecture (leave out --arch)"); return; }
 		j->ref_stage = reference_stage(j->j.lesson);
 		if (j->j.pair && j->j.stage >= 0) {

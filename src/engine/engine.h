@@ -47,6 +47,10 @@ void engine_runner_describe(engine *e, char *out, size_t n);
 /* The device, starting the worker if needed (blocking, at most the watchdog). Never NULL: when there
  * is no GPU, present is 0 and why says so in one line; with --arch the limits come from the table. */
 const device_info *engine_device(engine *e);
+/* Whether the device is missing because the runner (ssh, slurm) could not bring up its worker (an
+ * unreachable host, no srun, a job Slurm refused) rather than for want of a GPU; the device's why
+ * says why. Jobs then end as RUN_RUNNER_ERROR. */
+int engine_runner_failed(engine *e);
 
 /* A job: compile and, unless compile_only, run one stage or the baseline (stage -1). */
 typedef struct {

@@ -246,7 +246,7 @@ static ex_kind kind_of(const run_result *r)
 	case RUN_FAULT: return EXV_FAULT;
 	case RUN_HANG: return EXV_HANG;
 	case RUN_CRASH: return EXV_CRASH;
-	case RUN_NO_GPU: return EXV_NO_GPU;
+	case RUN_NO_GPU: case RUN_RUNNER_ERROR: return EXV_NO_GPU;   /* compiled; nothing to run on */
 	default: return EXV_REFUSED;
 	}
 }
@@ -264,6 +264,10 @@ static void judge_failure(ex_verdict *v, int i)
 		strfmt(v->headline, sizeof v->headline, "%s", r->message);
 		break;
 	case EXV_NO_GPU:
+		if (r->regs <= 0 && r->occ_max_warps <= 0) {   /* no compile facts (a replay compiles nothing): none shown */
+			strfmt(v->headline, sizeof v->headline, "%s", strncmp(r->message, "no GPU: ", 8) ? r->message : r->message + 8);
+			break;
+		}
 		strfmt(v->headline, sizeof v->headline, "compiles (%d registers, %.0f%% theoretical occupancy%s%s); checking and timing need a GPU: %s",
 		       r->regs, 100 * r->occ_theoretical, r->occ_limiter[0] ? ", limited by " : "", r->occ_limiter,
 		       strncmp(r->message, "no GPU: ", 8) ? r->message : r->message + 8);

@@ -263,7 +263,7 @@ void progress_record(progress_state *p, const char *lesson_id, const char *stage
 	int timed = (r->status == RUN_OK || r->status == RUN_WRONG) && r->ms_median > 0;
 	s->seen = 1;
 	if (r->status != RUN_COMPILE_ERROR && r->status != RUN_REFUSED && r->status != RUN_UNSUPPORTED &&
-	    r->status != RUN_NO_GPU)
+	    r->status != RUN_NO_GPU && r->status != RUN_RUNNER_ERROR)
 		s->compiled = 1;
 	if (r->status == RUN_OK && timed) {
 		s->passed = 1;

@@ -23,11 +23,12 @@ for r in d["results"]:
     if r["stage"] == "bankfree": r["smem_conflicts_st"] = 0
 json.dump(d, open(sys.argv[2], "w"))
 PY
-expect "claims: a contradicted claim is shown as such" 0 "CONTRADICTED +smem_conflicts_st_per_warp > 1000 +smem_conflicts_st_per_warp=0" \
+# (exit 1: the recording has no tf32x3, a stage the bench asks for)
+expect "claims: a contradicted claim is shown as such" 1 "CONTRADICTED +smem_conflicts_st_per_warp > 1000 +smem_conflicts_st_per_warp=0" \
 	$B --replay "$tmp/sgemm.json" bench sgemm
-expect "claims: with the sentence it checks" 0 "the text: the transposed store of A still conflicts" \
+expect "claims: with the sentence it checks" 1 "the text: the transposed store of A still conflicts" \
 	$B --replay "$tmp/sgemm.json" bench sgemm
-expect "claims: the recording itself holds that claim" 0 "holds +smem_conflicts_st_per_warp > 1000 +smem_conflicts_st_per_warp=2.44e\+03" \
+expect "claims: the recording itself holds that claim" 1 "holds +smem_conflicts_st_per_warp > 1000 +smem_conflicts_st_per_warp=2.44e\+03" \
 	$B --replay $R-sgemm.json bench sgemm
 expect "claims: run alone, the previous stage is unknown" 0 "time_vs_prev=\?  \(time_vs_prev: no timed run of the previous stage\)" \
 	$B --replay $R-bandwidth.json run bandwidth/coalesced

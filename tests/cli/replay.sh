@@ -30,10 +30,22 @@ noesc "replay: no ESC from the device" 0 $B --replay $X device
 expect "replay: the message is still shown" 1 "coalesced: y: 5 of 67108864 elements wrong .* then \?\[2J cleared" $B --replay $X run bandwidth/coalesced
 expect "replay: the diagnosis is still shown (an older file's \"warn\" read as warning)" 1 "coalesced +warning some_rule: \?\]52;c;aGk=" $B --replay $X run bandwidth/coalesced
 # A recording made before a stage existed: a bench shows that stage as not in the file and the rest as
-# recorded; the exit status is that of the recorded stages. With no stage recorded at all it is 3.
-expect "replay: a stage newer than the recording is shown as not in it" 0 "^tf32x3: this run is not in the replay file$" $B --replay tests/cli/fixtures/replay-sgemm.json bench sgemm
-expect "replay: ... and the recorded stages still rank" 0 "^Fastest stage: warptile at 30\.4 TFLOP/s" $B --replay tests/cli/fixtures/replay-sgemm.json bench sgemm
+# recorded; a stage asked for that is not recorded makes it exit 1. With no stage recorded at all it is 3.
+expect "replay: a stage newer than the recording is shown as not in it, exit 1" 1 "^tf32x3: this run is not in the replay file$" $B --replay tests/cli/fixtures/replay-sgemm.json bench sgemm
+expect "replay: ... and the recorded stages still rank" 1 "^Fastest stage: warptile at 30\.4 TFLOP/s" $B --replay tests/cli/fixtures/replay-sgemm.json bench sgemm
 expect "replay: a bench with no stage recorded still exits 3" 3 "not in the replay file" $B --replay tests/cli/fixtures/replay-sgemm.json bench bandwidth
+expect "replay: bench --stage of recorded stages only exits 0" 0 "^warptile " $B --replay tests/cli/fixtures/replay-sgemm.json bench sgemm --stage warptile
+expect "replay: bench --stage naming a stage not recorded exits 1" 1 "^tf32x3: this run is not in the replay file$" \
+	$B --replay tests/cli/fixtures/replay-sgemm.json bench sgemm --stage warptile,tf32x3
+# try under a replay: nothing is compiled, so no "0 registers, 0% theoretical occupancy, block 0x0x0".
+trywork=$(mktemp -d)
+expect "replay: try shows no compile facts it does not have" 3 "^NOT JUDGED: this run is not in the replay file" \
+	env CUDACLIMB_WORK="$trywork" $B --replay $R try bandwidth/coalesced
+expect "replay: ... its resources are not in the recording" 3 "resources: not in the recording" \
+	env CUDACLIMB_WORK="$trywork" $B --replay $R try bandwidth/coalesced
+out=$(CUDACLIMB_WORK="$trywork" $B --replay $R try bandwidth/coalesced 2>&1)
+printf '%s' "$out" | grep -Eq "0 registers|block 0x0x0|0% theoretical" && fail "replay: try prints zero compile facts" || pass "replay: try prints no zero compile facts"
+rm -rf "$trywork"
 # Replay shows only what was recorded (issue #31 item 5): a record found at other settings than asked
 # says so, and the device's fields the recording lacks read "not recorded", not "0.0 GB/s ()".
 RR=tests/fixtures/recorded/h100-7092b07-reduction.json

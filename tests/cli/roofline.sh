@@ -6,10 +6,11 @@ S=tests/fixtures/recorded/h100-1707a90-sgemm.json
 T=tests/fixtures/recorded/h100-1707a90-tensorcore.json
 D=tests/fixtures/recorded/h100-e80026b-reduction.json
 export LANG=C.UTF-8
-expect "roofline: bench sgemm, the chart's title" 0 "^Roofline of sgemm on NVIDIA H100 80GB HBM3 \(numbers: stages, B: baseline\)$" $B --replay $S bench sgemm --roofline
-expect "roofline: bench sgemm, the fastest stage's line" 0 "^stage 9: 46767 GFLOP/s at 331 flop/B \(DRAM\), bound by compute, 70% of the roof$" $B --replay $S bench sgemm --roofline
-expect "roofline: bench sgemm, the roofs" 0 "^GFLOP/s  roofs: DRAM 2994 GB/s attainable, FP32 66908 GFLOP/s; ridge 22.3 flop/B$" $B --replay $S bench sgemm --roofline
-expect "roofline: bench sgemm, the names" 0 "^7 bankfree  8 cpasync  9 warptile  B cublasSgemm$" $B --replay $S bench sgemm --roofline
+# (exit 1: the recording has no tf32x3, a stage the bench asks for; the rest is drawn)
+expect "roofline: bench sgemm, the chart's title" 1 "^Roofline of sgemm on NVIDIA H100 80GB HBM3 \(numbers: stages, B: baseline\)$" $B --replay $S bench sgemm --roofline
+expect "roofline: bench sgemm, the fastest stage's line" 1 "^stage 9: 46767 GFLOP/s at 331 flop/B \(DRAM\), bound by compute, 70% of the roof$" $B --replay $S bench sgemm --roofline
+expect "roofline: bench sgemm, the roofs" 1 "^GFLOP/s  roofs: DRAM 2994 GB/s attainable, FP32 66908 GFLOP/s; ridge 22.3 flop/B$" $B --replay $S bench sgemm --roofline
+expect "roofline: bench sgemm, the names" 1 "^7 bankfree  8 cpasync  9 warptile  B cublasSgemm$" $B --replay $S bench sgemm --roofline
 w=$($B --replay $S bench sgemm --roofline | sed -n '/^Roofline of/,$p' | wc -L)
 if [ "$w" -le 80 ]; then pass "roofline: the chart fits 80 columns"; else fail "roofline: the chart is $w columns wide"; fi
 n=$($B --replay $S bench sgemm --roofline | sed -n '/^Roofline of/,$p' | wc -l)

@@ -86,8 +86,8 @@ one_line() {   # name exit pattern command...
 	if [ "$got" = "$want" ] && [ "$lines" = 1 ] && printf '%s' "$out" | grep -Eq -- "$pat"; then pass "$name"
 	else fail "$name: exit $got, $lines lines"; printf '%s\n' "$out" | head -5 | sed 's/^/    /'; fi
 }
-one_line "runner slurm: a partition Slurm refuses is one line" 3 "^Slurm refused the job: Invalid partition name specified$" W --slurm-partition nosuch device
-one_line "runner slurm: no srun is one line" 3 "^cannot use Slurm: there is no /nonexistent/srun here" env CUDACLIMB_SRUN=/nonexistent/srun $B --runner slurm device
+one_line "runner slurm: a partition Slurm refuses is one line" 5 "^runner_error: Slurm refused the job: Invalid partition name specified$" W --slurm-partition nosuch device
+one_line "runner slurm: no srun is one line" 5 "^runner_error: cannot use Slurm: there is no /nonexistent/srun here" env CUDACLIMB_SRUN=/nonexistent/srun $B --runner slurm device
 # Cancelled while it runs (the fake worker never answers): the verdict says so.
 K CC_FAKE=hang $B --runner slurm --lessons $FX run demo/scale --timeout 60 >"$tmp/cancel.out" 2>&1 &
 run_pid=$!
@@ -102,4 +102,4 @@ else fail "runner slurm: cancelled mid-run (job '$job', exit $code)"; tail -3 "$
 # Slurm down.
 kill "$(cat "$tmp/slurmctld.pid")"
 i=0; while [ $i -lt 50 ] && scontrol ping >/dev/null 2>&1; do sleep 0.1; i=$((i + 1)); done
-one_line "runner slurm: Slurm down is one line" 3 "^Slurm is not reachable: Unable to contact slurm controller" W device
+one_line "runner slurm: Slurm down is one line" 5 "^runner_error: Slurm is not reachable: Unable to contact slurm controller" W device

@@ -128,8 +128,8 @@ one_line() {   # name exit pattern command...
 	if [ "$got" = "$want" ] && [ "$lines" = 1 ] && printf '%s' "$out" | grep -Eq -- "$pat"; then pass "$name"
 	else fail "$name: exit $got, $lines lines"; printf '%s\n' "$out" | head -5 | sed 's/^/    /'; fi
 }
-one_line "runner ssh: no worker there is one line" 3 "^no cudaclimb worker on cctest: .*No such file.*--remote-worker PATH" S --remote-worker /nonexistent/cudaclimb device
-one_line "runner ssh: an unreachable host is one line" 3 "^cannot reach ccclosed: ssh: connect to host 127\.0\.0\.1 port 1: Connection refused$" $B --runner ssh ccclosed device
+one_line "runner ssh: no worker there is one line, a runner error" 5 "^runner_error: no cudaclimb worker on cctest: .*No such file.*--remote-worker PATH" S --remote-worker /nonexistent/cudaclimb device
+one_line "runner ssh: an unreachable host is one line, a runner error" 5 "^runner_error: cannot reach ccclosed: ssh: connect to host 127\.0\.0\.1 port 1: Connection refused$" $B --runner ssh ccclosed device
 mkdir -p "$tmp/work/demo"
 cp $FX/learner/right.cu "$tmp/work/demo/scale.cu"
 sum=$(cksum <"$tmp/work/demo/scale.cu")

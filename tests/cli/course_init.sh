@@ -1,0 +1,45 @@
+#!/bin/sh
+# course init as cargo init / git init (issue #31 item 6): a new folder gets a commented course.yaml
+# (O_EXCL: never over a file, readable by the class), which loads and passes its own check; the second
+# init sets up the results; a course file's errors come all at once, each at file:line:col, a
+# misspelt stage or lesson with the nearest name.
+. tests/lib.sh
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 1' HUP INT TERM PIPE
+unset CUDACLIMB_COURSE CUDACLIMB_RUNNER
+
+expect "course init: a new folder gets a course.yaml to start from" 0 "^wrote $tmp/new/course.yaml: a course of 2 exercises" $B course init "$tmp/new"
+expect "course init: ... and says what to do next" 0 "next: edit it" $B course init "$tmp/new2"
+[ -f "$tmp/new/course.yaml" ] && [ "$(stat -c %a "$tmp/new/course.yaml")" = 644 ] && pass "course init: course.yaml made, 0644 (the class reads it)" \
+	|| fail "course init: course.yaml missing or mode $(stat -c %a "$tmp/new/course.yaml" 2>/dev/null)"
+grep -q "^# runner: ssh" "$tmp/new/course.yaml" && grep -q "due:" "$tmp/new/course.yaml" && grep -q "^results: results" "$tmp/new/course.yaml" \
+	&& pass "course init: the file has the runner and deadlines commented, a results folder" || fail "course init: the file lacks its parts"
+[ ! -e "$tmp/new/results" ] && pass "course init: the first init sets nothing else up" || fail "course init: results made before the course was edited"
+expect "course init: the scaffold loads as a course" 0 "^Course new: My course" env CUDACLIMB_WORK="$tmp/work" $B --course "$tmp/new" exercises
+expect "course init: the second init sets up the results" 0 "new: 2 exercises assigned; results go to $tmp/new/results" $B course init "$tmp/new"
+[ -d "$tmp/new/results" ] && pass "course init: results folder made the second time" || fail "course init: no results folder"
+mkdir -p "$tmp/My Course-3"
+expect "course init: the course id comes from the folder's name, as an identifier" 0 "^wrote " $B course init "$tmp/My Course-3"
+grep -q "^course: my_course_3 " "$tmp/My Course-3/course.yaml" && pass "course init: id my_course_3" || fail "course init: id $(grep ^course: "$tmp/My Course-3/course.yaml")"
+
+# Never over a file, never through a link.
+mkdir -p "$tmp/linked"
+ln -s "$tmp/target" "$tmp/linked/course.yaml"
+out=$($B course init "$tmp/linked" 2>&1); code=$?
+[ $code != 0 ] && [ ! -e "$tmp/target" ] && pass "course init: a dangling link named course.yaml is not written through (exit $code)" \
+	|| fail "course init: wrote through a link (exit $code): $out"
+
+# Every error at once, with the nearest names.
+mkdir -p "$tmp/bad"
+printf 'course: bad\ntitle: T\nexercises:\n  - bandwidth/coalsced\n  - bandwith/coalesced\n  - bandwidth/strided\n  - reduction/reduce1\n' >"$tmp/bad/course.yaml"
+out=$($B course init "$tmp/bad" 2>&1); code=$?
+[ $code = 4 ] && pass "course init: errors exit 4" || fail "course init: errors exit $code"
+printf '%s\n' "$out" | grep -q "course.yaml:4:5: no stage 'coalsced' in bandwidth; did you mean 'coalesced'?" \
+	&& pass "course init: a misspelt stage gets the nearest name" || { fail "course init: no stage suggestion"; printf '%s\n' "$out" | sed 's/^/    /'; }
+printf '%s\n' "$out" | grep -q "course.yaml:5:5: .*no lesson 'bandwith'; did you mean 'bandwidth'?" \
+	&& pass "course init: a misspelt lesson gets the nearest name" || fail "course init: no lesson suggestion"
+printf '%s\n' "$out" | grep -q "course.yaml:6:5: bandwidth/strided: that stage has no exercise" \
+	&& pass "course init: all errors in one pass (a third, later error too)" || fail "course init: later errors not reported"
+printf '%s\n' "$out" | grep -q "3 errors in .*: nothing set up" && [ ! -e "$tmp/bad/results" ] \
+	&& pass "course init: nothing set up when there are errors" || fail "course init: set up despite errors"
