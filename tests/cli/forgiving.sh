@@ -60,7 +60,7 @@ expect_not "bench: the refused stage has no row" 3 "^mma_pipeline " $B --arch sm
 expect "bench: the other stages have rows" 3 "^wmma_smem " $B --arch sm_86 bench tensorcore --set STAGES=3
 # Unknown architectures are usage errors, for every command.
 for cmd in "run bandwidth/coalesced" "bench bandwidth" "show bandwidth" "list" "device" "check"; do
-	expect "--arch sm_70: $cmd" 2 "unknown architecture 'sm_70' \(known: sm_75, sm_80, sm_86, sm_89, sm_90\)" $B --arch sm_70 $cmd
+	expect "--arch sm_70: $cmd" 2 "unknown architecture 'sm_70' \(known: sm_75, sm_80, sm_86, sm_89, sm_90, sm_100, sm_103, sm_120" $B --arch sm_70 $cmd
 done
 expect "--arch sm_70 in a check list, before compiling" 2 "^cudaclimb: unknown architecture 'sm_70'" $B check --arch sm_90,sm_70
 expect "--arch sm_90a still works" 3 "no GPU|compiled for --arch" $B run bandwidth/coalesced --arch sm_90a
