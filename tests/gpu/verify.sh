@@ -42,17 +42,20 @@ k=$(student $forger forger bandwidth/coalesced kernels/bandwidth/exercises/coale
 case $k in slow|wrong) pass "verify: the forger's kernel is judged and does not pass ($k)" ;; *) fail "verify: the forger's kernel: $k (expected slow or wrong)" ;; esac
 # the forger edits their own record: passed, ratio 42, the source left as it was judged
 R=$tmp/course/results
-as $forger python3 - "$R" "$forger" <<'PY'
+# (done here as root, in place, so the file stays the forger's: the forger, who cannot list the folder,
+# would open it by its name and do the same)
+python3 - "$R" "$forger" <<'PY'
 import glob, json, os, sys
 for p in glob.glob(os.path.join(sys.argv[1], sys.argv[2] + "-*.jsonl")):
-    if os.stat(p).st_uid != os.getuid(): continue
     out = []
     for line in open(p):
         r = json.loads(line)
         r.update(passed=True, verdict="passed", ratio=42, at_lesson_size=True)
         out.append(json.dumps(r))
-    open(p, "w").write("\n".join(out) + "\n")
+    with open(p, "r+") as f:
+        f.write("\n".join(out) + "\n"); f.truncate()
 PY
+[ "$(stat -c %u "$R/$forger"-*.jsonl 2>/dev/null | head -1)" = "$forger" ] || fail "verify: the forged file is no longer the forger's"
 start=$(date +%s)
 "$bin" report "$tmp/course" --verify --json >"$tmp/r.json" 2>"$tmp/r.err"; code=$?
 took=$(( $(date +%s) - start ))
