@@ -786,6 +786,12 @@ static void start_job(engine *e, job *j)
 		finish(e, j, RUN_REFUSED, err);
 		return;
 	}
+	/* check: the stage planned at the lesson's edge sizes too (n = 1, a prime, the exercise's sizes),
+	 * where counts and grids go wrong; planning is cheap, so once per stage (not per starter). */
+	if (j->j.compile_only && !j->j.kernel_text && plan_edges(l, j->j.stage, j->j.sets, j->j.nsets, &pd, err, sizeof err)) {
+		finish(e, j, RUN_REFUSED, err);
+		return;
+	}
 	settings_text(j, j->r.settings, sizeof j->r.settings);
 	/* A recording answers once the settings are known good, with no code (its record has the compile's
 	 * facts); a compile needs no GPU, so a stage's code (its PTX, its SASS) is made for real. */
@@ -1182,7 +1188,7 @@ run_status engine_run_sync(engine *e, const engine_job *j, run_result *r)
 
 score_metric engine_score_metric(engine *e, const lesson *l)
 {
-	if (!l->flops.e) return SCORE_GBPS;
+	if (!lesson_has_flops(l)) return SCORE_GBPS;
 	if (peak_is_tensor(peak_of(l->peak))) return SCORE_GFLOPS;
 	plan p;
 	plan_device pd;
