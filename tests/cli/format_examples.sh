@@ -58,3 +58,10 @@ sed 's/count: "min(chunk, n - c \* chunk)", stream/count: "min(chunk, n - c * ch
 	awk '/^      - repeat:/ { print "      - copy: { dst: h_y, src: d_y, count: \"n - 2\" }" } { print }' > "$E/lessons/streams.yaml"
 expect "format_examples: check plans at n = 1 and names the copy whose count is -1 there" 1 \
 	"streams\.yaml:[0-9]+:[0-9]+: copy d_y>h_y: count is -1.*\(at n=1\)" $B --lessons "$E" check --arch sm_90
+
+# constants: a symbol the compiled module does not have fails check at the constant's line, naming
+# what the module has (#32 item 6); the README's spelling passes (above).
+rm -f "$E/lessons/"*.yaml
+sed 's/symbol: c_w9,/symbol: c_wq9,/' "$T/lessons/constants.yaml" > "$E/lessons/constants.yaml"
+expect "format_examples: check refuses a misspelt constant symbol with file:line:col and the module's names" 1 \
+	"constants\.yaml:[0-9]+:[0-9]+: constant 'c_wq9' is not in the compiled module.*it has: .*c_w9" $B --lessons "$E" check --arch sm_90
