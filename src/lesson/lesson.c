@@ -79,12 +79,14 @@ static const char *known_names(char *buf, size_t len, int count, const char *(*n
 static const char *peak_i(int i) { return peak_name((peak_kind)i); }
 static const char *traffic_i(int i) { return traffic_name((traffic_kind)i); }
 
-static int parse_model(ld *c, yaml_node_t *n, lesson_expr *bytes, lesson_expr *flops, char **peak, char **traffic, int need)
+/* The model's keys, peak and traffic; its expressions too unless exprs is 0 (the lesson's, read after
+ * its stages). */
+static int parse_model(ld *c, yaml_node_t *n, lesson_expr *bytes, lesson_expr *flops, char **peak, char **traffic, int need, int exprs)
 {
 	static const char *const keys[] = { "!bytes", "flops", "peak", "traffic", NULL };
 	static const char *const bkeys[] = { "bytes", "flops", NULL };
-	if (yd_check_keys(&c->y, n, "model", need ? keys : bkeys) || ly_get_expr(c, n, "bytes", bytes) ||
-	    ly_get_expr(c, n, "flops", flops) || (peak && yd_get_str(&c->y, n, "peak", peak)) ||
+	if (yd_check_keys(&c->y, n, "model", need ? keys : bkeys) || (exprs && (ly_get_expr(c, n, "bytes", bytes) ||
+	    ly_get_expr(c, n, "flops", flops))) || (peak && yd_get_str(&c->y, n, "peak", peak)) ||
 	    (traffic && yd_get_str(&c->y, n, "traffic", traffic))) return -1;
 	char known[128];
 	if (peak && *peak && peak_parse(*peak) < 0)
@@ -103,7 +105,7 @@ static int parse_baseline(ld *c, yaml_node_t *n)
 	b->check = 1;
 	if (yd_check_keys(&c->y, n, "baseline", keys) || yd_get_str(&c->y, n, "title", &b->title) || ly_parse_library(c, NULL, n, b)) return -1;
 	yaml_node_t *m = yd_get(&c->y, n, "model"), *chk = yd_get(&c->y, n, "check");
-	if (m && parse_model(c, m, &b->bytes, &b->flops, NULL, NULL, 0)) return -1;
+	if (m && parse_model(c, m, &b->bytes, &b->flops, NULL, NULL, 0, 1)) return -1;
 	if (chk && yd_bool(&c->y, chk, "check", &b->check)) return -1;
 	return 0;
 }
@@ -163,6 +165,8 @@ static int parse_lesson(ld *c, yaml_node_t *root)
 	if ((n = yd_get(&c->y, root, "params")) && parse_params(c, n)) return -1;
 	if ((n = yd_get(&c->y, root, "derived")) && parse_derived(c, n)) return -1;
 	if (ly_parse_buffers(c, yd_get(&c->y, root, "buffers"), &l->buffers, &l->nbuffers)) return -1;
+	yaml_node_t *md = yd_get(&c->y, root, "model");
+	if (parse_model(c, md, NULL, NULL, &l->peak, &l->traffic, 1, 0)) return -1;
 	if ((n = yd_get(&c->y, root, "baseline")) && parse_baseline(c, n)) return -1;
 	yaml_node_t *st = yd_get(&c->y, root, "stages");
 	if (st->type != YAML_SEQUENCE_NODE || yd_seq_len(st) < 1) return yd_fail(&c->y, st, "stages must be a list of at least one stage");
@@ -173,11 +177,11 @@ static int parse_lesson(ld *c, yaml_node_t *root)
 		for (int j = 0; j < l->nstages - 1; j++)
 			if (!strcmp(l->stages[j].id, l->stages[i].id)) return yd_fail(&c->y, si, "stage id '%s' is used twice", l->stages[i].id);
 	}
+	if (ly_check_claim_stages(c)) return -1;
 	/* The model after the stages: it may name a tunable (or a stage's derived value) that every stage
 	 * using it has. */
-	yaml_node_t *md = yd_get(&c->y, root, "model");
 	c->model_scope = 1;
-	int bad = parse_model(c, md, &l->bytes, &l->flops, &l->peak, &l->traffic, 1);
+	int bad = ly_get_expr(c, md, "bytes", &l->bytes) || ly_get_expr(c, md, "flops", &l->flops);
 	c->model_scope = 0;
 	if (bad || model_names_everywhere(c, md, "bytes", &l->bytes) || model_names_everywhere(c, md, "flops", &l->flops)) return -1;
 	if ((n = yd_get(&c->y, root, "check")) && parse_check(c, n)) return -1;

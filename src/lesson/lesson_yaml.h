@@ -74,6 +74,8 @@ int ly_check_entry(ld *c, yaml_node_t *n, const char *path, const char *entry);
 /* lesson_expect.c: the stage's expect: list (claims over a run's measurements). */
 int ly_parse_expect(ld *c, yaml_node_t *n, lesson_stage *s);
 void ly_free_expect(lesson_stage *s);
+/* Once every stage is read: each time_vs_ID / speedup_vs_ID of a claim names a stage of the lesson. */
+int ly_check_claim_stages(ld *c);
 /* A stage text's placeholders ({gbps}: lessons/README.md, "Numbers in the text") name claims'
  * measurements: 0, or -1 with the error at node n. */
 int ly_check_text(ld *c, yaml_node_t *n, const char *text);
