@@ -1237,9 +1237,10 @@ static void test_chunks_and_stage_model(void **state)
 	assert_string_equal(e[1].what, "n=4093");     /* the largest prime not above the default */
 	lesson_free(l);
 	/* outside a repeat block a grid of 0 is an error, as before */
-	char *bad = strdup(chunks);
+	char *bad = calloc(sizeof chunks + 64, 1);
+	memcpy(bad, chunks, sizeof chunks);
 	char *at = strstr(bad, "      - copy: { dst: o, src: d, count: \"n - 2\" }\n");
-	strcpy(at, "      - { grid: \"n - n\", block: 32, args: [d, \"i64(0)\"] }\n");
+	strcpy(at, "      - { grid: \"n - n\", block: 32, args: [d, \"i64(0)\"] }\n");   /* the last line: room after it */
 	l = lesson_load_buffer("ch.yaml", bad, strlen(bad), NULL, err, sizeof err);
 	if (!l) fail_msg("%s", err);
 	assert_int_equal(plan_make(&p, l, 0, NULL, 0, &dev48k, err, sizeof err), -1);
