@@ -15,6 +15,8 @@
 #include "claims.h"
 #include "engine_replay.h"
 #include "lesson.h"
+#include "diagnose.h"
+#include "util.h"
 
 /* A one-stage lesson; its expect: list starts on line 20. */
 #define LESSON                                                  \
@@ -349,7 +351,7 @@ static void test_when(void **state)
 {
 	(void)state;
 	load_error("      - { that: \"ms > 0\", when: \"bytes_ratio > 1\" }\n",
-	           "t.yaml:20:34: expect: when: unknown device value 'bytes_ratio' in 'bytes_ratio > 1'");
+	           "t.yaml:20:34: expect: when: unknown name 'bytes_ratio' in 'bytes_ratio > 1'");
 	load_error("      - { that: \"ms > 0\", when: \"1 > 0\" }\n", "t.yaml:20:33: expect: when: '1 > 0' names no device value");
 	char text[4096], err[1024];
 	snprintf(text, sizeof text, LESSON "%s", "      - { that: \"ms > 0\", when: \"cc >= 90\", why: \"w\" }\n      - \"ms > 0\"\n");
@@ -445,6 +447,139 @@ static void test_planted_slow(void **state)
 #undef H200
 }
 
+/* when: over the run's parameters and the device's copy engines; the copy names (bound_ms, kernel_ms,
+ * time_vs_bound, h2d_bytes, d2h_bytes, h2d_gbps, d2h_gbps). */
+static void test_when_params_and_copies(void **state)
+{
+	(void)state;
+	char text[4096], err[1024];
+	snprintf(text, sizeof text, LESSON "%s",
+	         "      - { that: \"time_vs_bound <= 1.5\", when: \"n >= 1 << 20 && copy_engines >= 2\" }\n"
+	         "      - \"bound_ms > 0 && kernel_ms < ms && h2d_bytes == 4000 && d2h_bytes == 0\"\n"
+	         "      - \"h2d_gbps > 20 && d2h_gbps > 20\"\n");
+	lesson *l = load(text, err, sizeof err);
+	if (!l)
+		fail_msg("%s", err);
+	run_result r;
+	memset(&r, 0, sizeof r);
+	r.status = RUN_OK;
+	r.ms_median = 2;
+	r.bound_ms = 1.6;
+	r.kernel_ms = 0.5;
+	r.h2d_bytes = 4000;
+	strfmt(r.settings, sizeof r.settings, "n=7");
+	device_info d;
+	memset(&d, 0, sizeof d);
+	d.cc = 90;
+	d.copy_engines = 2;
+	d.h2d_gbps = 25;
+	d.d2h_gbps = 26;
+	claims_runs runs = { &r, NULL, NULL, &d };
+	claim_outcome o[4];
+	assert_int_equal(claims_check(l, 0, &runs, o, 4), 3);
+	assert_int_equal(o[0].state, CLAIM_UNKNOWN);   /* n = 7: not applied */
+	assert_string_equal(o[0].why, "not applied: needs n >= 1 << 20 && copy_engines >= 2, this run has n 7, copy_engines 2");
+	assert_int_equal(o[1].state, CLAIM_HOLDS);
+	assert_int_equal(o[2].state, CLAIM_HOLDS);
+	strfmt(r.settings, sizeof r.settings, "n=1048576");
+	claims_check(l, 0, &runs, o, 4);
+	assert_int_equal(o[0].state, CLAIM_HOLDS);     /* 2 / 1.6 = 1.25 */
+	r.ms_median = 4;                               /* 2.5 x the bound */
+	claims_check(l, 0, &runs, o, 4);
+	assert_int_equal(o[0].state, CLAIM_CONTRADICTED);
+	d.copy_engines = 1;
+	claims_check(l, 0, &runs, o, 4);
+	assert_int_equal(o[0].state, CLAIM_UNKNOWN);
+	d.copy_engines = 0;                            /* not known (an older recording) */
+	claims_check(l, 0, &runs, o, 4);
+	assert_int_equal(o[0].state, CLAIM_UNKNOWN);
+	assert_non_null(strstr(o[0].why, "copy_engines no known value"));
+	r.bound_ms = r.kernel_ms = 0;                  /* a stage without copies: unknown, not contradicted */
+	d.copy_engines = 2;
+	claims_check(l, 0, &runs, o, 4);
+	assert_int_equal(o[0].state, CLAIM_UNKNOWN);
+	assert_int_equal(o[1].state, CLAIM_UNKNOWN);
+	lesson_free(l);
+	/* when: names parameters and tunables, not measurements */
+	load_error("      - { that: \"ms > 0\", when: \"gbps > 1\" }\n", "t.yaml:20:34: expect: when: unknown name 'gbps'");
+}
+
+/* time_vs_ID and speedup_vs_ID against any stage of the lesson, in a bench's set of results. */
+static void test_stage_ratios(void **state)
+{
+	(void)state;
+	char text[4096], err[1024];
+	snprintf(text, sizeof text, LESSON "%s",
+	         "      - \"ms > 0\"\n"
+	         "  - { id: s2, title: S, kernel: k.cu, entry: k, explain: e, bottleneck: b, launches: [{ grid: 1, block: 32, args: [x, z] }] }\n"
+	         "  - { id: s3, title: S, kernel: k.cu, entry: k, explain: e, bottleneck: b, launches: [{ grid: 1, block: 32, args: [x, z] }],\n"
+	         "      expect: [\"time_vs_s1 <= 0.5\", \"speedup_vs_s1 >= 2\", \"time_vs_prev <= 0.9\"] }\n");
+	lesson *l = load(text, err, sizeof err);
+	if (!l)
+		fail_msg("%s", err);
+	run_result rs[3];
+	memset(rs, 0, sizeof rs);
+	double ms[3] = { 4, 1.5, 1 };
+	for (int i = 0; i < 3; i++) { rs[i].status = RUN_OK; rs[i].ms_median = ms[i]; strfmt(rs[i].settings, sizeof rs[i].settings, "n=64"); }
+	int stages[3] = { 0, 1, 2 };
+	claim_outcome o[4];
+	assert_int_equal(claims_check_set(l, stages, rs, 3, 2, NULL, o, 4), 3);
+	assert_int_equal(o[0].state, CLAIM_HOLDS);
+	assert_int_equal(o[1].state, CLAIM_HOLDS);
+	assert_int_equal(o[2].state, CLAIM_HOLDS);
+	rs[2].ms_median = 3;
+	claims_check_set(l, stages, rs, 3, 2, NULL, o, 4);
+	assert_int_equal(o[0].state, CLAIM_CONTRADICTED);
+	assert_int_equal(o[1].state, CLAIM_CONTRADICTED);
+	/* without s1's run: unknown */
+	claims_runs runs = { &rs[2], &rs[1], NULL, NULL };
+	claims_check(l, 2, &runs, o, 4);
+	assert_int_equal(o[0].state, CLAIM_UNKNOWN);
+	lesson_free(l);
+	/* a stage the lesson does not have */
+	snprintf(text, sizeof text, LESSON "%s", "      - \"time_vs_naive <= 0.5\"\n");
+	assert_null(load(text, err, sizeof err));
+	assert_non_null(strstr(err, "t.yaml:20:10: expect: 'time_vs_naive' names no stage of this lesson"));
+}
+
+/* lessons/README.md's table of claim names is the code's list, neither more nor less. */
+static void test_readme_names(void **state)
+{
+	(void)state;
+	char *md = file_read("lessons/README.md", NULL);
+	assert_non_null(md);
+	char *at = strstr(md, "## Claims: `expect`"), *end = at ? strstr(at + 3, "\n## ") : NULL;
+	assert_non_null(at);
+	assert_non_null(end);
+	*end = 0;
+	char *names[256];
+	int n = 0;
+	for (char *line = at, *next; line && *line; line = next) {
+		next = strchr(line, '\n');
+		if (next) *next++ = 0;
+		if (strncmp(line, "| `", 3)) continue;
+		char *cell_end = strstr(line + 1, " |");
+		for (char *p = line + 2; p && p < cell_end; ) {
+			char *a = strchr(p, '`'), *b = a ? strchr(a + 1, '`') : NULL;
+			if (!a || !b || b > cell_end) break;
+			*b = 0;
+			if (!strstr(a + 1, "_ID") && n < 256) names[n++] = a + 1;
+			p = b + 1;
+		}
+	}
+	assert_true(n > 50);
+	const char *const *lists[2] = { diagnose_names(), claims_extra_names() };
+	for (int k = 0; k < 2; k++)
+		for (const char *const *c = lists[k]; *c; c++) {
+			int found = 0;
+			for (int i = 0; i < n; i++) found |= !strcmp(names[i], *c);
+			if (!found) fail_msg("claim name %s is not in lessons/README.md's table", *c);
+		}
+	for (int i = 0; i < n; i++)
+		if (!claims_name_known(names[i], strlen(names[i]))) fail_msg("lessons/README.md lists %s, which is not a claim name", names[i]);
+	free(md);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -455,6 +590,9 @@ int main(void)
 		cmocka_unit_test(test_recorded_contradicted),
 		cmocka_unit_test(test_peaks),
 		cmocka_unit_test(test_when),
+		cmocka_unit_test(test_when_params_and_copies),
+		cmocka_unit_test(test_stage_ratios),
+		cmocka_unit_test(test_readme_names),
 		cmocka_unit_test(test_planted_slow),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -503,9 +503,17 @@ static void test_missing_keys(void **state)
 	expect_error(HEAD STAGE "    launches: []\n", "t.yaml:17:15: launches must be a list of at least one step (a launch, a copy, a memset, a library call or a repeat block)");
 }
 
+/* l freed; whether it was not NULL. */
+static void *lesson_free_ok(lesson *l)
+{
+	lesson_free(l);
+	return l ? (void *)1 : NULL;
+}
+
 static void test_bad_expressions(void **state)
 {
 	(void)state;
+	char err0[1024];
 	/* the column points at the offending character inside the expression, quoted or not */
 	expect_error(PRE "  n: { default: \"1 +* 2\" }\n" XBUF ZBUF MODEL STAGE LAUNCH,
 	             "t.yaml:5:21: bad expression '1 +* 2' in default: expected a value, found '*'");
@@ -517,15 +525,21 @@ static void test_bad_expressions(void **state)
 	             "t.yaml:20:20: bad expression 'ceil_div(n, 2' in h: expected ',' or ')', found the end of the expression");
 	/* unknown names, in a quoted and in a plain scalar */
 	expect_error(PRE PARAM XBUF ZBUF "model: { bytes: \"8 * m\" }\n" STAGE LAUNCH,
-	             "t.yaml:9:22: unknown name 'm' in '8 * m' (tunables are not visible here)");
+	             "t.yaml:9:22: unknown name 'm' in '8 * m' (not a parameter, derived or device value, nor any stage's tunable)");
 	expect_error(HEAD STAGE LAUNCH "derived:\n  h: n * mm\n", "t.yaml:20:10: unknown name 'mm' in 'n * mm'");
 	/* a derived value cannot use itself or a later one */
 	expect_error(HEAD STAGE LAUNCH "derived:\n  a: b + 1\n  b: 2\n", "t.yaml:20:6: unknown name 'b' in 'b + 1'");
 	expect_error(HEAD STAGE LAUNCH "derived:\n  a: a + 1\n", "t.yaml:20:6: unknown name 'a' in 'a + 1'");
-	/* a tunable at lesson level: not visible */
+	/* a tunable in the lesson's derived values: not visible (a stage's derived: sees it) */
+	expect_error(HEAD STAGE "    tunables:\n      BLOCK: { values: [32], default: 32 }\n" LAUNCH "derived:\n  h: n * BLOCK\n",
+	             "t.yaml:22:10: unknown name 'BLOCK' in 'n * BLOCK' (tunables are not visible here: a stage's own derived: sees them)");
+	/* the lesson's model may name a tunable every stage has; a stage without it is named */
+	assert_non_null(lesson_free_ok(load(PRE PARAM XBUF ZBUF "model: { bytes: \"n * BLOCK\" }\n" STAGE
+	                                    "    tunables:\n      BLOCK: { values: [32], default: 32 }\n" LAUNCH, err0, sizeof err0)));
 	expect_error(PRE PARAM XBUF ZBUF "model: { bytes: \"n * BLOCK\" }\n" STAGE
-	             "    tunables:\n      BLOCK: { values: [32], default: 32 }\n" LAUNCH,
-	             "t.yaml:9:22: unknown name 'BLOCK' in 'n * BLOCK' (tunables are not visible here)");
+	             "    tunables:\n      BLOCK: { values: [32], default: 32 }\n" LAUNCH
+	             "  - { id: s2, title: S, kernel: k.cu, entry: k, explain: e, bottleneck: b, launches: [{ grid: 1, block: 32, args: [x, z] }] }\n",
+	             "t.yaml:9:17: model bytes: stage s2 has no tunable or derived value 'BLOCK'");
 	/* an unknown tunable in a constraint, inside a stage: no hint about visibility */
 	char err[1024];
 	const char *cons = HEAD STAGE "    tunables:\n      BLOCK: { values: [32], default: 32 }\n"

@@ -1165,6 +1165,91 @@ static void test_value_api(void **state)
 	assert_false(plan_device_var(&dev48k, "occ_block", 9, &x));
 }
 
+/* Issue #32: a stage's derived: and model: see its tunables; empty chunks of a repeat block (a copy
+ * count <= 0, a grid of 0) are dropped while outside a block they are errors; check's edge sizes. */
+static const char chunks[] =
+	"lesson: ch\n"                                                              /* 1 */
+	"title: C\n"                                                                /* 2 */
+	"summary: s\n"                                                              /* 3 */
+	"params:\n"                                                                 /* 4 */
+	"  n: { default: 4096, min: 1, max: \"1 << 24\" }\n"                        /* 5 */
+	"buffers:\n"                                                                /* 6 */
+	"  h: { type: f32, count: n, host: pinned, init: { random: [-1, 1] } }\n"   /* 7 */
+	"  o: { type: f32, count: n, host: pinned, output: true }\n"                /* 8 */
+	"model: { bytes: \"8 * n\" }\n"                                             /* 9 */
+	"stages:\n"                                                                 /* 10 */
+	"  - id: s\n"                                                               /* 11 */
+	"    title: S\n"                                                            /* 12 */
+	"    kernel: k.cu\n"                                                        /* 13 */
+	"    entry: k\n"                                                            /* 14 */
+	"    explain: e\n"                                                          /* 15 */
+	"    bottleneck: b\n"                                                       /* 16 */
+	"    tunables: { CHUNKS: { values: [2, 4, 16], default: 4 }, R: { range: [1, 8], default: 3 } }\n" /* 17 */
+	"    derived: { chunk: \"ceil_div(n, CHUNKS)\", taps: \"2 * R + 1\" }\n"  /* 18 */
+	"    model: { flops: \"2 * taps * n\" }\n"                                  /* 19 */
+	"    buffers: { d: { type: f32, count: n } }\n"                             /* 20 */
+	"    launches:\n"                                                           /* 21 */
+	"      - repeat: CHUNKS\n"                                                  /* 22 */
+	"        as: c\n"                                                           /* 23 */
+	"        steps:\n"                                                          /* 24 */
+	"          - copy: { dst: d, src: h, offset: \"c * chunk\", count: \"min(chunk, n - c * chunk)\", stream: 1 }\n" /* 25 */
+	"          - { grid: \"ceil_div(min(chunk, n - c * chunk), 32)\", block: 32, args: [d, \"i64(c * chunk)\"] }\n" /* 26 */
+	"          - copy: { dst: o, src: d, offset: \"c * chunk\", count: \"min(chunk, n - c * chunk)\", stream: 1 }\n" /* 27 */
+	"      - copy: { dst: o, src: d, count: \"n - 2\" }\n";                    /* 28 */
+
+static void test_chunks_and_stage_model(void **state)
+{
+	(void)state;
+	char err[1024];
+	lesson *l = lesson_load_buffer("ch.yaml", chunks, strlen(chunks), NULL, err, sizeof err);
+	if (!l) fail_msg("%s", err);
+	plan p;
+	plan_setting sets[2];
+	/* the default: 4 chunks of 1024, 3 steps each, then the last copy */
+	assert_int_equal(plan_make(&p, l, 0, NULL, 0, &dev48k, err, sizeof err), 0);
+	assert_int_equal(p.nlaunches, 13);
+	assert_true(p.flops == 2.0 * 7 * 4096);       /* the stage's model, its tunable R */
+	assert_true(p.bytes == 8.0 * 4096);           /* the lesson's bytes */
+	plan_free(&p);
+	plan_setting_parse("R=8", &sets[0], err, sizeof err);
+	assert_int_equal(plan_make(&p, l, 0, sets, 1, &dev48k, err, sizeof err), 0);
+	assert_true(p.flops == 2.0 * 17 * 4096);
+	plan_free(&p);
+	/* n = 5: chunks 2, 2, 1, -1: the last chunk's copies and kernel are dropped */
+	plan_setting_parse("n=5", &sets[0], err, sizeof err);
+	assert_int_equal(plan_make(&p, l, 0, sets, 1, &dev48k, err, sizeof err), 0);
+	assert_int_equal(p.nlaunches, 3 * 3 + 1);
+	plan_free(&p);
+	/* n = 1, 16 chunks: one chunk of 1, fifteen empty ones; outside the block, n - 2 = -1 is an error */
+	plan_setting_parse("n=1", &sets[0], err, sizeof err);
+	plan_setting_parse("CHUNKS=16", &sets[1], err, sizeof err);
+	assert_int_equal(plan_make(&p, l, 0, sets, 2, &dev48k, err, sizeof err), -1);
+	plan_free(&p);
+	assert_non_null(strstr(err, "ch.yaml:28:9: copy d>o: count is -1"));
+	/* check's edge sizes find it without a setting; the default plans */
+	assert_int_equal(plan_edges(l, 0, NULL, 0, &dev48k, err, sizeof err), -1);
+	assert_non_null(strstr(err, "ch.yaml:28:9: copy d>o: count is -1"));
+	assert_non_null(strstr(err, "(at n=1)"));
+	plan_edge e[PLAN_MAX_EDGES];
+	int ne = plan_edge_sizes(l, 0, &dev48k, e, PLAN_MAX_EDGES);
+	assert_int_equal(ne, 2);
+	assert_string_equal(e[0].what, "n=1");
+	assert_string_equal(e[1].what, "n=4093");     /* the largest prime not above the default */
+	lesson_free(l);
+	/* outside a repeat block a grid of 0 is an error, as before */
+	char *bad = calloc(sizeof chunks + 64, 1);
+	memcpy(bad, chunks, sizeof chunks);
+	char *at = strstr(bad, "      - copy: { dst: o, src: d, count: \"n - 2\" }\n");
+	strcpy(at, "      - { grid: \"n - n\", block: 32, args: [d, \"i64(0)\"] }\n");   /* the last line: room after it */
+	l = lesson_load_buffer("ch.yaml", bad, strlen(bad), NULL, err, sizeof err);
+	if (!l) fail_msg("%s", err);
+	assert_int_equal(plan_make(&p, l, 0, NULL, 0, &dev48k, err, sizeof err), -1);
+	plan_free(&p);
+	assert_non_null(strstr(err, "ch.yaml:28:9: launch of k has grid 0x1x1"));
+	lesson_free(l);
+	free(bad);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1174,6 +1259,7 @@ int main(void)
 		cmocka_unit_test(test_baseline),      cmocka_unit_test(test_setting_parse), cmocka_unit_test(test_inputs_text),
 		cmocka_unit_test(test_tensormaps),   cmocka_unit_test(test_occupancy_values),
 		cmocka_unit_test(test_bandwidth),
+		cmocka_unit_test(test_chunks_and_stage_model),
 		cmocka_unit_test(test_refusal_numbers), cmocka_unit_test(test_find_fit),
 		cmocka_unit_test(test_make_fit),      cmocka_unit_test(test_value_api),
 	};

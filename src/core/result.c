@@ -51,7 +51,7 @@ const field device_info_fields[] = {
 	D(bus_width, FT_INT), D(l2_bytes, FT_I64), D(global_mem, FT_I64), D(smem_per_block_optin, FT_I64),
 	D(smem_per_sm, FT_I64), D(max_threads_per_block, FT_INT), D(max_threads_per_sm, FT_INT),
 	D(max_blocks_per_sm, FT_INT), D(regs_per_sm, FT_INT), D(regs_per_block, FT_INT), D(warp_size, FT_INT),
-	D(smem_per_block, FT_I64), D(smem_reserved_per_block, FT_I64), D(limits_src, FT_STR),
+	D(copy_engines, FT_INT), D(smem_per_block, FT_I64), D(smem_reserved_per_block, FT_I64), D(limits_src, FT_STR),
 	D(bw_theoretical_gbps, FT_DBL), D(bw_theoretical_src, FT_STR), D(bw_attainable_gbps, FT_DBL),
 	D(bw_attainable_src, FT_STR), D(bw_read_gbps, FT_DBL), D(bw_read_src, FT_STR), D(h2d_gbps, FT_DBL), D(d2h_gbps, FT_DBL), D(fp32_gflops, FT_DBL), D(fp32_src, FT_STR),
 	D(bf16_tensor_gflops, FT_DBL), D(tensor_src, FT_STR), D(fp64_gflops, FT_DBL), D(fp64_src, FT_STR),

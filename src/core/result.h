@@ -148,6 +148,7 @@ typedef struct {
 	int64_t l2_bytes, global_mem, smem_per_block_optin, smem_per_sm;
 	int max_threads_per_block, max_threads_per_sm, max_blocks_per_sm, regs_per_sm, regs_per_block;
 	int warp_size;
+	int copy_engines;               /* cudaDevAttrAsyncEngineCount: copies that run at once with kernels (0: not known) */
 	int64_t smem_per_block, smem_reserved_per_block;   /* default per-block shared memory, driver's reservation */
 	char limits_src[160];           /* where the limits come from: the table's rules, or device attributes only */
 	double bw_theoretical_gbps;     /* 2 x memory clock x bus width / 8 */

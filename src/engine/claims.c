@@ -1,17 +1,21 @@
 /* claims: see claims.h. */
 #include "claims.h"
 #include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include "diagnose.h"
 #include "util.h"
 
-enum { X_TIME_VS_PREV, X_TIME_VS_BASELINE, X_SPEEDUP_VS_PREV, X_SPEEDUP_VS_BASELINE, X_COUNT };
-static const char *const extra_names[X_COUNT] = { "time_vs_prev", "time_vs_baseline", "speedup_vs_prev", "speedup_vs_baseline" };
+enum { X_TIME_VS_PREV, X_TIME_VS_BASELINE, X_SPEEDUP_VS_PREV, X_SPEEDUP_VS_BASELINE, X_BOUND_MS, X_KERNEL_MS,
+       X_TIME_VS_BOUND, X_H2D_BYTES, X_D2H_BYTES, X_H2D_GBPS, X_D2H_GBPS, X_COUNT };
+static const char *const extra_names[X_COUNT + 1] = { "time_vs_prev", "time_vs_baseline", "speedup_vs_prev", "speedup_vs_baseline",
+                                                      "bound_ms", "kernel_ms", "time_vs_bound", "h2d_bytes", "d2h_bytes",
+                                                      "h2d_gbps", "d2h_gbps", NULL };
 
 /* The device values a when: condition may use. */
 static const char *const device_names[] = { "cc", "sm_count", "l2_bytes", "warp_size", "max_threads_per_block",
-                                            "max_shared_per_block", NULL };
+                                            "max_shared_per_block", "copy_engines", NULL };
 
 static const char *const state_names[CLAIM_STATE_COUNT] = { "holds", "contradicted", "unknown" };
 
@@ -27,9 +31,40 @@ static int extra_find(const char *name, size_t len)
 	return -1;
 }
 
+const char *const *claims_extra_names(void) { return extra_names; }
+const char *const *claims_device_names(void) { return device_names; }
+
+/* The stage id in "time_vs_ID" / "speedup_vs_ID" (*inverse set for speedup_), or NULL. */
+static const char *stage_ratio(const char *name, size_t len, size_t *idlen, int *inverse)
+{
+	static const char *const pre[2] = { "time_vs_", "speedup_vs_" };
+	for (int k = 0; k < 2; k++) {
+		size_t n = strlen(pre[k]);
+		if (len <= n || strncmp(name, pre[k], n)) continue;
+		for (size_t i = n; i < len; i++)
+			if (!((name[i] >= 'a' && name[i] <= 'z') || (name[i] >= 'A' && name[i] <= 'Z') || (name[i] >= '0' && name[i] <= '9') || name[i] == '_'))
+				return NULL;
+		*idlen = len - n;
+		*inverse = k;
+		return name + n;
+	}
+	return NULL;
+}
+
+int claims_stage_ratio(const char *name, size_t len, const char **id, size_t *idlen)
+{
+	int inverse;
+	if (extra_find(name, len) >= 0) return 0;
+	*id = stage_ratio(name, len, idlen, &inverse);
+	return *id != NULL;
+}
+
 int claims_name_known(const char *name, size_t len)
 {
 	if (extra_find(name, len) >= 0) return 1;
+	const char *id;
+	size_t idlen;
+	if (claims_stage_ratio(name, len, &id, &idlen)) return 1;   /* the loader checks that the stage exists */
 	for (const char *const *d = diagnose_names(); *d; d++)
 		if (strlen(*d) == len && !memcmp(*d, name, len)) return 1;
 	return 0;
@@ -42,20 +77,33 @@ int claims_device_name_known(const char *name, size_t len)
 	return 0;
 }
 
+static int setting(const char *settings, const char *name, char *out, size_t len);
+
+/* What a when: condition reads: the device's values and the run's settings (parameters, tunables). */
+typedef struct { const device_info *d; const run_result *r; } when_ctx;
+
 static int device_lookup(void *ctx, const char *name, size_t len, expr_value *out)
 {
-	const device_info *d = ctx;
+	const when_ctx *w = ctx;
+	const device_info *d = w->d;
 	long long v[] = { d->cc, d->sm_count, (long long)d->l2_bytes, d->warp_size, d->max_threads_per_block,
-	                  (long long)d->smem_per_block_optin };
+	                  (long long)d->smem_per_block_optin, d->copy_engines };
 	for (int i = 0; device_names[i]; i++)
 		if (strlen(device_names[i]) == len && !memcmp(device_names[i], name, len)) {
+			if (v[i] <= 0) return -1;   /* not known (a recording from before copy_engines) */
 			*out = (expr_value){ EXPR_INT, v[i], 0 };
 			return 0;
 		}
-	return -1;
+	char key[72], val[64];
+	strfmt(key, sizeof key, "%.*s", len > 64 ? 64 : (int)len, name);
+	if (!w->r || setting(w->r->settings, key, val, sizeof val)) return -1;
+	expr *e = expr_parse(val, NULL);
+	int rc = e ? expr_eval(e, NULL, NULL, out, NULL) : -1;
+	expr_free(e);
+	return rc;
 }
 
-typedef struct { const device_info *d; char *buf; size_t len; } when_values;
+typedef struct { const when_ctx *w; char *buf; size_t len; int settings; } when_values;
 
 /* Appends "name value" for each device name of a when: condition ("cc 86"), once each. */
 static int when_visit(void *ctx, const char *name, size_t len, int col)
@@ -64,27 +112,33 @@ static int when_visit(void *ctx, const char *name, size_t len, int col)
 	when_values *w = ctx;
 	expr_value x;
 	char item[80];
-	if (device_lookup((void *)w->d, name, len, &x)) return 0;
-	strfmt(item, sizeof item, "%.*s %lld", (int)len, name, (long long)x.i);
+	char num[40];
+	int dev = 0;
+	for (int i = 0; device_names[i]; i++) dev |= strlen(device_names[i]) == len && !memcmp(device_names[i], name, len);
+	w->settings |= !dev;
+	if (device_lookup((void *)w->w, name, len, &x)) strfmt(num, sizeof num, "no known value");
+	else expr_format(x, num, sizeof num);
+	strfmt(item, sizeof item, "%.*s %s", (int)len, name, num);
 	if (strstr(w->buf, item)) return 0;
 	size_t used = strlen(w->buf);
 	strfmt(w->buf + used, w->len - used, "%s%s", used ? ", " : "", item);
 	return 0;
 }
 
-/* Whether claim k applies on d: 1, or 0 with the reason ("not applied: ...") in why. */
-static int claim_applies(const lesson_claim *k, const device_info *d, char *why, size_t len)
+/* Whether claim k applies on d to run r: 1, or 0 with the reason ("not applied: ...") in why. */
+static int claim_applies(const lesson_claim *k, const device_info *d, const run_result *r, char *why, size_t len)
 {
 	if (!k->when.e) return 1;
 	const char *src = expr_source(k->when.e);
 	if (!d || !d->cc) { strfmt(why, len, "not applied: needs %s, and no GPU was described", src); return 0; }
+	when_ctx wc = { d, r };
 	expr_value x;
-	if (expr_eval(k->when.e, device_lookup, (void *)d, &x, NULL) == 0 && (x.kind == EXPR_INT ? x.i != 0 : x.f != 0))
+	if (expr_eval(k->when.e, device_lookup, &wc, &x, NULL) == 0 && (x.kind == EXPR_INT ? x.i != 0 : x.f != 0))
 		return 1;
 	char have[96] = "";
-	when_values w = { d, have, sizeof have };
+	when_values w = { &wc, have, sizeof have, 0 };
 	expr_names(k->when.e, when_visit, &w);
-	strfmt(why, len, "not applied: needs %s, this GPU has %s", src, have);
+	strfmt(why, len, "not applied: needs %s, this %s %s", src, w.settings ? "run has" : "GPU has", have);
 	return 0;
 }
 
@@ -128,6 +182,7 @@ static int timed_ok(const run_result *r) { return r && r->status == RUN_OK && r-
 typedef struct {
 	const lesson *l;
 	const claims_runs *runs;
+	const run_result *const *by_stage; int nstages;   /* may be NULL */
 	diag_inputs in;
 	char missing[160];       /* the first unknown name and why */
 } claim_ctx;
@@ -154,16 +209,46 @@ static int time_ratio(claim_ctx *c, const run_result *other, const char *which, 
 	return -1;
 }
 
+/* A value of the run that is 0 when it was not measured (a stage without copies has no bound). */
+static int known(claim_ctx *c, const char *name, size_t len, double v, const char *why, expr_value *out)
+{
+	if (v > 0 && isfinite(v)) { *out = (expr_value){ EXPR_FLOAT, 0, v }; return 0; }
+	note_missing(c, name, len, why);
+	return -1;
+}
+
 static int claim_lookup(void *ctx, const char *name, size_t len, expr_value *out)
 {
 	claim_ctx *c = ctx;
 	const run_result *r = c->runs->run;
+	const device_info *d = c->runs->device;
 	switch (extra_find(name, len)) {
 	case X_TIME_VS_PREV: return time_ratio(c, c->runs->prev, "previous stage", name, len, 0, out);
 	case X_TIME_VS_BASELINE: return time_ratio(c, c->runs->baseline, "baseline", name, len, 0, out);
 	case X_SPEEDUP_VS_PREV: return time_ratio(c, c->runs->prev, "previous stage", name, len, 1, out);
 	case X_SPEEDUP_VS_BASELINE: return time_ratio(c, c->runs->baseline, "baseline", name, len, 1, out);
+	case X_BOUND_MS: return known(c, name, len, r->bound_ms, "no bound (the stage copies nothing)", out);
+	case X_KERNEL_MS: return known(c, name, len, r->kernel_ms, "no time without the copies (the stage copies nothing)", out);
+	case X_TIME_VS_BOUND:
+		if (r->bound_ms > 0 && timed_ok(r)) { *out = (expr_value){ EXPR_FLOAT, 0, r->ms_median / r->bound_ms }; return 0; }
+		note_missing(c, name, len, r->bound_ms > 0 ? "this run was not timed" : "no bound (the stage copies nothing)");
+		return -1;
+	case X_H2D_BYTES: *out = (expr_value){ EXPR_FLOAT, 0, r->h2d_bytes }; return 0;
+	case X_D2H_BYTES: *out = (expr_value){ EXPR_FLOAT, 0, r->d2h_bytes }; return 0;
+	case X_H2D_GBPS: return known(c, name, len, d ? d->h2d_gbps : 0, "the GPU's copy bandwidth was not measured", out);
+	case X_D2H_GBPS: return known(c, name, len, d ? d->d2h_gbps : 0, "the GPU's copy bandwidth was not measured", out);
 	default: break;
+	}
+	const char *id;
+	size_t idlen;
+	if (claims_stage_ratio(name, len, &id, &idlen)) {
+		int inverse = name[0] == 's', k = -1;
+		for (int i = 0; i < c->l->nstages && k < 0; i++)
+			if (strlen(c->l->stages[i].id) == idlen && !memcmp(c->l->stages[i].id, id, idlen)) k = i;
+		char which[96];
+		strfmt(which, sizeof which, "stage %.*s", (int)(idlen > 64 ? 64 : idlen), id);
+		const run_result *other = k >= 0 && k < c->nstages && c->by_stage ? c->by_stage[k] : NULL;
+		return time_ratio(c, other, which, name, len, inverse, out);
 	}
 	if (diagnose_value(r, &c->in, name, len, out) == 0) return 0;
 	note_missing(c, name, len, r->counters_note[0] ? "not measured (no counters)" : "not measured in this run");
@@ -199,7 +284,7 @@ static void ctx_init(claim_ctx *c, const lesson *l, int s, const claims_runs *ru
 {
 	const run_result *r = runs->run;
 	const device_info *d = runs->device;
-	*c = (claim_ctx){ l, runs, { r->bytes, r->flops, d ? d->sm_count : 0, d ? traffic_gbps(traffic_of(l->traffic), d) : 0,
+	*c = (claim_ctx){ l, runs, NULL, 0, { r->bytes, r->flops, d ? d->sm_count : 0, d ? traffic_gbps(traffic_of(l->traffic), d) : 0,
 	                             d ? peak_gflops(peak_of(lesson_stage_peak(l, s)), d) : 0 },
 	                  "" };
 }
@@ -222,6 +307,12 @@ int claims_value(const lesson *l, int s, const claims_runs *runs, const char *na
 
 int claims_check(const lesson *l, int s, const claims_runs *runs, claim_outcome *out, int max)
 {
+	return claims_check_stages(l, s, runs, NULL, 0, out, max);
+}
+
+int claims_check_stages(const lesson *l, int s, const claims_runs *runs, const run_result *const *by_stage, int nstages,
+                        claim_outcome *out, int max)
+{
 	if (!l || s < 0 || s >= l->nstages || !runs || !runs->run || !out) return 0;
 	const lesson_stage *st = &l->stages[s];
 	const run_result *r = runs->run;
@@ -236,9 +327,11 @@ int claims_check(const lesson *l, int s, const claims_runs *runs, claim_outcome 
 			strfmt(o->why, sizeof o->why, "the run %s", r->status == RUN_WRONG ? "gave a wrong result" : "did not finish");
 			continue;
 		}
-		if (!claim_applies(o->claim, d, o->why, sizeof o->why)) continue;
+		if (!claim_applies(o->claim, d, r, o->why, sizeof o->why)) continue;
 		claim_ctx c;
 		ctx_init(&c, l, s, runs);
+		c.by_stage = by_stage;
+		c.nstages = nstages;
 		values_ctx v = { &c, o->values, sizeof o->values };
 		expr_names(o->claim->cond.e, value_visit, &v);
 		expr_value x;
@@ -256,10 +349,14 @@ int claims_check_set(const lesson *l, const int *stages, const run_result *resul
                      const device_info *device, claim_outcome *out, int max)
 {
 	if (!stages || !results || i < 0 || i >= n || stages[i] < 0) return 0;
+	const run_result **by = xcalloc((size_t)l->nstages + 1, sizeof *by);
 	claims_runs runs = { &results[i], NULL, NULL, device };
 	for (int k = 0; k < n; k++) {
 		if (stages[k] == stages[i] - 1) runs.prev = &results[k];
 		if (stages[k] == -1) runs.baseline = &results[k];
+		if (stages[k] >= 0 && stages[k] < l->nstages) by[stages[k]] = &results[k];
 	}
-	return claims_check(l, stages[i], &runs, out, max);
+	int got = claims_check_stages(l, stages[i], &runs, by, l->nstages, out, max);
+	free(by);
+	return got;
 }

@@ -31,6 +31,13 @@ typedef struct {
 	const device_info *device;
 } claims_runs;
 
+/* The claim names besides the diagnosis rules' (time_vs_prev, bound_ms, ...), NULL-terminated. */
+const char *const *claims_extra_names(void);
+/* The device values a when: condition may name (cc, sm_count, ..., copy_engines), NULL-terminated. */
+const char *const *claims_device_names(void);
+/* Whether name is "time_vs_ID" or "speedup_vs_ID" for a stage id (not prev, baseline or bound): 1 with
+ * the id (not NUL-terminated) in *id, *idlen. */
+int claims_stage_ratio(const char *name, size_t len, const char **id, size_t *idlen);
 /* 1 when name (len bytes) may appear in a claim. */
 int claims_name_known(const char *name, size_t len);
 /* 1 when name (len bytes) may appear in a claim's when: condition (the device's cc, sm_count,
@@ -40,6 +47,10 @@ int claims_device_name_known(const char *name, size_t len);
  * the reason in why (why_len bytes; may be NULL) when the run did not measure it. */
 int claims_value(const lesson *l, int s, const claims_runs *runs, const char *name, size_t len, expr_value *out,
                  char *why, size_t why_len);
+/* claims_check with the runs of the lesson's stages by index (by_stage[k] NULL: stage k not run), for
+ * time_vs_ID and speedup_vs_ID (claims_check leaves those unknown). */
+int claims_check_stages(const lesson *l, int s, const claims_runs *runs, const run_result *const *by_stage, int nstages,
+                        claim_outcome *out, int max);
 /* Checks the claims of stage s of l: fills up to max outcomes (one per claim, in order) and returns
  * how many. A run that did not finish right (any status but ok) leaves every claim unknown. */
 int claims_check(const lesson *l, int s, const claims_runs *runs, claim_outcome *out, int max);

@@ -791,6 +791,12 @@ static void start_job(engine *e, job *j)
 		finish(e, j, RUN_REFUSED, err);
 		return;
 	}
+	/* check: the stage planned at the lesson's edge sizes too (n = 1, a prime, the exercise's sizes),
+	 * where counts and grids go wrong; planning is cheap, so once per stage (not per starter). */
+	if (j->j.compile_only && !j->j.kernel_text && plan_edges(l, j->j.stage, j->j.sets, j->j.nsets, &pd, err, sizeof err)) {
+		finish(e, j, RUN_REFUSED, err);
+		return;
+	}
 	settings_text(j, j->r.settings, sizeof j->r.settings);
 	/* A recording answers once the settings are known good, with no code (its record has the compile's
 	 * facts); a compile needs no GPU, so a stage's code (its PTX, its SASS) is made for real. */
@@ -906,6 +912,60 @@ static int check_interface(engine *e, job *j, const compile_result *cr)
 	return 0;
 }
 
+/* The variables the PTX declares at module scope (".const .align 4 .b8 weights[36];", ".global ...
+ * gd;"), names as the module has them (mangled in a namespace), comma-separated into names. */
+static void ptx_variables(const char *ptx, sb *names)
+{
+	for (const char *p = ptx; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+		size_t len = strcspn(p, "\n");
+		const char *q = p;
+		while (*q == '.' && (!strncmp(q, ".visible ", 9) || !strncmp(q, ".extern ", 8) || !strncmp(q, ".weak ", 6))) q = strchr(q, ' ') + 1;
+		if (strncmp(q, ".const ", 7) && strncmp(q, ".global ", 8)) continue;
+		const char *end = q;
+		while (end < p + len && *end != '[' && *end != ';' && *end != '=') end++;
+		while (end > q && end[-1] == ' ') end--;
+		const char *start = end;
+		while (start > q && start[-1] != ' ' && start[-1] != '\t') start--;
+		if (end > start) sb_addf(names, "%s%.*s", names->len ? ", " : "", (int)(end - start), start);
+	}
+}
+
+/* Every constants: symbol of the stage must be a variable of the compiled module (the worker looks it
+ * up there): a misspelt or namespaced one, or one the compiler dropped, is an error at the constant's
+ * line in the lesson. Returns 0 (also without PTX), or finishes the job as a compile error. */
+static int check_constants(engine *e, job *j, const compile_result *cr)
+{
+	const lesson *l = j->j.lesson;
+	const lesson_stage *s = &l->stages[j->j.stage];
+	if (!s->nconstants || !cr->ptx_path[0]) return 0;
+	char *ptx = file_read(cr->ptx_path, NULL);
+	if (!ptx) return 0;
+	sb names = {0};
+	ptx_variables(ptx, &names);
+	free(ptx);
+	int bad = 0;
+	for (int i = 0; i < s->nconstants && !bad; i++) {
+		const lesson_constant *k = &s->constants[i];
+		size_t n = strlen(k->symbol);
+		int found = 0;
+		for (const char *p = names.s; p && *p && !found;) {
+			size_t w = strcspn(p, ",");
+			found = w == n && !memcmp(p, k->symbol, n);
+			p += w;
+			while (*p == ',' || *p == ' ') p++;
+		}
+		if (found) continue;
+		char msg[1024];
+		strfmt(msg, sizeof msg, "%s:%d:%d: constant '%s' is not in the compiled module (a typo, a namespace, or no kernel reads it); it has: %s",
+		       l->path, k->at.line, k->at.col, k->symbol, names.len ? names.s : "no variables");
+		strfmt(j->r.issue, sizeof j->r.issue, "constant");
+		finish(e, j, RUN_COMPILE_ERROR, msg);
+		bad = 1;
+	}
+	sb_free(&names);
+	return bad ? -1 : 0;
+}
+
 static void step_compile(engine *e, job *j)
 {
 	if (!compile_step(j->cj, compile_timeout_ms(e->o.timeout_s))) return;
@@ -952,7 +1012,7 @@ static void step_compile(engine *e, job *j)
 		take_compile(e, j, cr);
 		free(j->r.log);
 		j->r.log = xstrdup(cr->log);
-		bad = check_interface(e, j, cr);
+		bad = check_interface(e, j, cr) || check_constants(e, j, cr);
 	}
 	compile_job_free(j->cj);
 	j->cj = NULL;
@@ -1187,7 +1247,7 @@ run_status engine_run_sync(engine *e, const engine_job *j, run_result *r)
 
 score_metric engine_score_metric(engine *e, const lesson *l)
 {
-	if (!l->flops.e) return SCORE_GBPS;
+	if (!lesson_has_flops(l)) return SCORE_GBPS;
 	if (peak_is_tensor(peak_of(l->peak))) return SCORE_GFLOPS;
 	plan p;
 	plan_device pd;

@@ -79,12 +79,14 @@ static const char *known_names(char *buf, size_t len, int count, const char *(*n
 static const char *peak_i(int i) { return peak_name((peak_kind)i); }
 static const char *traffic_i(int i) { return traffic_name((traffic_kind)i); }
 
-static int parse_model(ld *c, yaml_node_t *n, lesson_expr *bytes, lesson_expr *flops, char **peak, char **traffic, int need)
+/* The model's keys, peak and traffic; its expressions too unless exprs is 0 (the lesson's, read after
+ * its stages). */
+static int parse_model(ld *c, yaml_node_t *n, lesson_expr *bytes, lesson_expr *flops, char **peak, char **traffic, int need, int exprs)
 {
 	static const char *const keys[] = { "!bytes", "flops", "peak", "traffic", NULL };
 	static const char *const bkeys[] = { "bytes", "flops", NULL };
-	if (yd_check_keys(&c->y, n, "model", need ? keys : bkeys) || ly_get_expr(c, n, "bytes", bytes) ||
-	    ly_get_expr(c, n, "flops", flops) || (peak && yd_get_str(&c->y, n, "peak", peak)) ||
+	if (yd_check_keys(&c->y, n, "model", need ? keys : bkeys) || (exprs && (ly_get_expr(c, n, "bytes", bytes) ||
+	    ly_get_expr(c, n, "flops", flops))) || (peak && yd_get_str(&c->y, n, "peak", peak)) ||
 	    (traffic && yd_get_str(&c->y, n, "traffic", traffic))) return -1;
 	char known[128];
 	if (peak && *peak && peak_parse(*peak) < 0)
@@ -103,9 +105,43 @@ static int parse_baseline(ld *c, yaml_node_t *n)
 	b->check = 1;
 	if (yd_check_keys(&c->y, n, "baseline", keys) || yd_get_str(&c->y, n, "title", &b->title) || ly_parse_library(c, NULL, n, b)) return -1;
 	yaml_node_t *m = yd_get(&c->y, n, "model"), *chk = yd_get(&c->y, n, "check");
-	if (m && parse_model(c, m, &b->bytes, &b->flops, NULL, NULL, 0)) return -1;
+	if (m && parse_model(c, m, &b->bytes, &b->flops, NULL, NULL, 0, 1)) return -1;
 	if (chk && yd_bool(&c->y, chk, "check", &b->check)) return -1;
 	return 0;
+}
+
+typedef struct { ld *c; yaml_node_t *n; const char *key; } model_ctx;
+
+/* A name of the lesson's model that is not the lesson's own must be a tunable or derived value of
+ * every stage that uses that expression, and the baseline (which has no tunables) must have its own. */
+static int model_visit(void *ctx, const char *name, size_t len, int col)
+{
+	model_ctx *m = ctx;
+	lesson *l = m->c->l;
+	char buf[LESSON_NAME_MAX + 1];
+	(void)col;
+	if (len > LESSON_NAME_MAX) return 0;
+	memcpy(buf, name, len);
+	buf[len] = 0;
+	if (ly_name_known(m->c, buf, len)) return 0;   /* a parameter, derived or device value */
+	int flops = !strcmp(m->key, "flops");
+	for (int k = 0; k < l->nstages; k++) {
+		const lesson_stage *s = &l->stages[k];
+		if ((flops ? s->flops.e : s->bytes.e) || ly_stage_name(s, buf)) continue;
+		return yd_fail(&m->c->y, yd_get(&m->c->y, m->n, m->key), "model %s: stage %s has no tunable or derived value '%s' (give the stage its own model: %s, or the tunable)",
+		               m->key, s->id, buf, m->key);
+	}
+	if (l->baseline && !l->baseline->bytes.e)
+		return yd_fail(&m->c->y, yd_get(&m->c->y, m->n, m->key), "model %s: '%s' is a stage's name, and the baseline has no tunables: give the baseline its own model:",
+		               m->key, buf);
+	return 0;
+}
+
+static int model_names_everywhere(ld *c, yaml_node_t *n, const char *key, const lesson_expr *e)
+{
+	if (!e->e) return 0;
+	model_ctx m = { c, n, key };
+	return expr_names(e->e, model_visit, &m) ? -1 : 0;
 }
 
 static int parse_lesson(ld *c, yaml_node_t *root)
@@ -129,7 +165,8 @@ static int parse_lesson(ld *c, yaml_node_t *root)
 	if ((n = yd_get(&c->y, root, "params")) && parse_params(c, n)) return -1;
 	if ((n = yd_get(&c->y, root, "derived")) && parse_derived(c, n)) return -1;
 	if (ly_parse_buffers(c, yd_get(&c->y, root, "buffers"), &l->buffers, &l->nbuffers)) return -1;
-	if (parse_model(c, yd_get(&c->y, root, "model"), &l->bytes, &l->flops, &l->peak, &l->traffic, 1)) return -1;
+	yaml_node_t *md = yd_get(&c->y, root, "model");
+	if (parse_model(c, md, NULL, NULL, &l->peak, &l->traffic, 1, 0)) return -1;
 	if ((n = yd_get(&c->y, root, "baseline")) && parse_baseline(c, n)) return -1;
 	yaml_node_t *st = yd_get(&c->y, root, "stages");
 	if (st->type != YAML_SEQUENCE_NODE || yd_seq_len(st) < 1) return yd_fail(&c->y, st, "stages must be a list of at least one stage");
@@ -140,6 +177,13 @@ static int parse_lesson(ld *c, yaml_node_t *root)
 		for (int j = 0; j < l->nstages - 1; j++)
 			if (!strcmp(l->stages[j].id, l->stages[i].id)) return yd_fail(&c->y, si, "stage id '%s' is used twice", l->stages[i].id);
 	}
+	if (ly_check_claim_stages(c)) return -1;
+	/* The model after the stages: it may name a tunable (or a stage's derived value) that every stage
+	 * using it has. */
+	c->model_scope = 1;
+	int bad = ly_get_expr(c, md, "bytes", &l->bytes) || ly_get_expr(c, md, "flops", &l->flops);
+	c->model_scope = 0;
+	if (bad || model_names_everywhere(c, md, "bytes", &l->bytes) || model_names_everywhere(c, md, "flops", &l->flops)) return -1;
 	if ((n = yd_get(&c->y, root, "check")) && parse_check(c, n)) return -1;
 	if (l->reference) {
 		yaml_node_t *cn = yd_get(&c->y, root, "check");
@@ -198,6 +242,13 @@ void lesson_free(lesson *l)
 	for (int i = 0; i < l->nstages; i++) ly_free_stage(&l->stages[i]);
 	free(l->stages);
 	free(l);
+}
+
+int lesson_has_flops(const lesson *l)
+{
+	int any = l->flops.e != NULL;
+	for (int i = 0; i < l->nstages; i++) any |= l->stages[i].flops.e != NULL;
+	return any;
 }
 
 const char *lesson_stage_peak(const lesson *l, int s)

@@ -157,6 +157,9 @@ typedef struct {
 	/* tolerance: this stage's check instead of the lesson's (a ladder of number formats) */
 	int has_tolerance, exact; double rel_tol, abs_tol, norm_tol;
 	char *peak;                   /* peak: this stage's compute peak ("fp64", "fp8_tensor", ...); NULL: the lesson's */
+	/* derived: values over the lesson's names and this stage's tunables, evaluated in order after them */
+	lesson_derived *derived; int nderived;
+	lesson_expr bytes, flops;     /* model: this stage's own work (each NULL: the lesson's) */
 	lesson_mark at;
 } lesson_stage;
 
@@ -194,6 +197,8 @@ lesson *lesson_load_buffer(const char *name, const char *buf, size_t len, const 
                            char *err, size_t errlen);
 void lesson_free(lesson *l);
 
+/* Whether any run of l has a flops model: the lesson's, or a stage's own. */
+int lesson_has_flops(const lesson *l);
 /* Finders: index or -1. */
 int lesson_stage_index(const lesson *l, const char *id);
 /* The compute peak stage s is measured against: its own peak:, else the lesson's model's (NULL: fp32);

@@ -19,11 +19,18 @@ static int expect_name(void *ctx, const char *name, size_t len, int col)
 	expect_names *x = ctx;
 	x->names++;
 	if (x->device ? claims_device_name_known(name, len) : claims_name_known(name, len)) return 0;
+	char buf[LESSON_NAME_MAX + 1];
+	if (x->device && len <= LESSON_NAME_MAX) {   /* or one of the run's parameters, or the stage's tunables */
+		memcpy(buf, name, len);
+		buf[len] = 0;
+		if (lesson_find_param(x->c->l, buf) || (x->c->stage && lesson_find_tunable(x->c->stage, buf))) return 0;
+	}
 	yaml_mark_t m = x->n->start_mark;
 	m.column += (size_t)(col - 1 + x->off);
 	if (x->device)
-		return yd_fail_at(&x->c->y, m, "expect: when: unknown device value '%.*s' in '%s' (known: cc, sm_count, "
-		                  "l2_bytes, warp_size, max_threads_per_block, max_shared_per_block)",
+		return yd_fail_at(&x->c->y, m, "expect: when: unknown name '%.*s' in '%s' (a when: names the lesson's parameters, "
+		                  "the stage's tunables, and the device's cc, sm_count, l2_bytes, warp_size, max_threads_per_block, "
+		                  "max_shared_per_block, copy_engines)",
 		                  len > 40 ? 40 : (int)len, name, (const char *)x->n->data.scalar.value);
 	return yd_fail_at(&x->c->y, m, "expect: unknown measurement '%.*s' in '%s' (the names are listed in "
 	                  "lessons/README.md, Claims; parameters and tunables are not among them)",
@@ -90,6 +97,31 @@ int ly_parse_expect(ld *c, yaml_node_t *n, lesson_stage *s)
 		}
 		if (parse_cond(c, cond, &k->cond, 0)) return -1;
 	}
+	return 0;
+}
+
+typedef struct { ld *c; const lesson_claim *k; } stage_names;
+
+static int stage_name_visit(void *ctx, const char *name, size_t len, int col)
+{
+	stage_names *x = ctx;
+	const char *id;
+	size_t idlen;
+	if (!claims_stage_ratio(name, len, &id, &idlen)) return 0;
+	const lesson *l = x->c->l;
+	for (int i = 0; i < l->nstages; i++) if (strlen(l->stages[i].id) == idlen && !memcmp(l->stages[i].id, id, idlen)) return 0;
+	yaml_mark_t m = { 0, (size_t)(x->k->cond.at.line - 1), (size_t)(x->k->cond.at.col - 1 + col - 1) };
+	return yd_fail_at(&x->c->y, m, "expect: '%.*s' names no stage of this lesson ('%.*s'; the names are time_vs_ID and speedup_vs_ID "
+	                  "for a stage id, time_vs_prev, time_vs_baseline)", len > 60 ? 60 : (int)len, name, idlen > 60 ? 60 : (int)idlen, id);
+}
+
+int ly_check_claim_stages(ld *c)
+{
+	for (int s = 0; s < c->l->nstages; s++)
+		for (int i = 0; i < c->l->stages[s].nclaims; i++) {
+			stage_names x = { c, &c->l->stages[s].claims[i] };
+			if (expr_names(x.k->cond.e, stage_name_visit, &x)) return -1;
+		}
 	return 0;
 }
 

@@ -419,11 +419,33 @@ int ly_check_entry(ld *c, yaml_node_t *n, const char *path, const char *entry)
 	return found ? 0 : yd_fail(&c->y, n, "entry '%s' is not defined in %s or a header beside it", entry, path);
 }
 
+/* A stage's derived: name: expression, in order, over the lesson's names, the stage's tunables and the
+ * values before it; each a new identifier. */
+static int parse_stage_derived(ld *c, lesson_stage *s, yaml_node_t *map)
+{
+	if (map->type != YAML_MAPPING_NODE) return yd_fail(&c->y, map, "derived must be a mapping of name: expression");
+	int k = (int)(map->data.mapping.pairs.top - map->data.mapping.pairs.start);
+	s->derived = xcalloc((size_t)k, sizeof *s->derived);
+	for (int i = 0; i < k; i++) {
+		yaml_node_t *kn = yd_node(&c->y, map->data.mapping.pairs.start[i].key), *v = yd_node(&c->y, map->data.mapping.pairs.start[i].value);
+		const char *name = yd_scalar(&c->y, kn, "a derived name");
+		if (!name) return -1;
+		if (ly_check_length(c, kn, "derived name", name)) return -1;
+		if (!lesson_is_ident(name) || ly_name_known(c, name, strlen(name)))
+			return yd_fail(&c->y, kn, "derived name '%s' is not a new identifier", name);
+		lesson_derived *d = &s->derived[s->nderived];
+		if (ly_parse_expr(c, v, name, &d->value)) return -1;
+		d->name = xstrdup(name);   /* named only after parsing: a value cannot use itself */
+		s->nderived++;
+	}
+	return 0;
+}
+
 int ly_parse_stage(ld *c, yaml_node_t *n, lesson_stage *s)
 {
 	static const char *const keys[] = { "!id", "!title", "!kernel", "!entry", "tunables", "constraints", "buffers",
 	                                    "!launches", "!explain", "!bottleneck", "options", "check", "requires", "exercise", "expect",
-	                                    "constants", "memory", "tolerance", "peak", NULL };
+	                                    "constants", "memory", "tolerance", "peak", "derived", "model", NULL };
 	if (yd_check_keys(&c->y, n, "a stage", keys)) return -1;
 	yaml_node_t *pk = yd_get(&c->y, n, "peak");
 	if (pk) {
@@ -474,6 +496,14 @@ int ly_parse_stage(ld *c, yaml_node_t *n, lesson_stage *s)
 		}
 	}
 	c->stage = s;   /* from here on the stage's tunables are in scope */
+	yaml_node_t *dv = yd_get(&c->y, n, "derived"), *md = yd_get(&c->y, n, "model");
+	if (dv && parse_stage_derived(c, s, dv)) return -1;
+	if (md) {
+		static const char *const mkeys[] = { "bytes", "flops", NULL };
+		if (md->type != YAML_MAPPING_NODE) return yd_fail(&c->y, md, "a stage's model is a mapping of bytes: and flops:");
+		if (yd_check_keys(&c->y, md, "a stage's model", mkeys) || ly_get_expr(c, md, "bytes", &s->bytes) ||
+		    ly_get_expr(c, md, "flops", &s->flops)) return -1;
+	}
 	yaml_node_t *b = yd_get(&c->y, n, "buffers");
 	if (b && ly_parse_buffers(c, b, &s->buffers, &s->nbuffers)) return -1;
 	for (int i = 0; i < s->nbuffers; i++) {
@@ -555,6 +585,9 @@ void ly_free_stage(lesson_stage *s)
 {
 	free(s->id); free(s->title); free(s->kernel_path); free(s->kernel_rel); free(s->entry);
 	free(s->explain); free(s->bottleneck); free(s->req_arch); free(s->req_why); free(s->peak);
+	for (int i = 0; i < s->nderived; i++) { free(s->derived[i].name); ly_free_expr(&s->derived[i].value); }
+	free(s->derived);
+	ly_free_expr(&s->bytes); ly_free_expr(&s->flops);
 	for (int i = 0; i < s->ntunables; i++) { free(s->tunables[i].name); free(s->tunables[i].values); }
 	free(s->tunables);
 	for (int i = 0; i < s->nconstraints; i++) { ly_free_expr(&s->constraints[i].cond); free(s->constraints[i].message); }

@@ -42,6 +42,13 @@ int ly_check_length(ld *c, yaml_node_t *n, const char *what, const char *name)
 
 /* ---- names in scope ---- */
 
+int ly_stage_name(const lesson_stage *s, const char *name)
+{
+	for (int i = 0; i < s->ntunables; i++) if (!strcmp(s->tunables[i].name, name)) return 1;
+	for (int i = 0; i < s->nderived; i++) if (s->derived[i].name && !strcmp(s->derived[i].name, name)) return 1;
+	return 0;
+}
+
 int ly_name_known(ld *c, const char *name, size_t len)
 {
 	char buf[128];
@@ -52,8 +59,14 @@ int ly_name_known(ld *c, const char *name, size_t len)
 	lesson *l = c->l;
 	for (int i = 0; i < l->nparams; i++) if (!strcmp(l->params[i].name, buf)) return 1;
 	for (int i = 0; i < l->nderived; i++) if (l->derived[i].name && !strcmp(l->derived[i].name, buf)) return 1;
-	if (c->stage)
+	if (c->stage) {
 		for (int i = 0; i < c->stage->ntunables; i++) if (!strcmp(c->stage->tunables[i].name, buf)) return 1;
+		for (int i = 0; i < c->stage->nderived; i++) if (c->stage->derived[i].name && !strcmp(c->stage->derived[i].name, buf)) return 1;
+	}
+	/* The lesson's model, read after the stages: a name every stage that uses it has (checked then). */
+	if (c->model_scope)
+		for (int k = 0; k < l->nstages; k++)
+			if (ly_stage_name(&l->stages[k], buf)) return 1;
 	/* The occupancy API's answer for the stage's kernel (plan.h): a stage's expressions only. */
 	if (c->stage && (!strcmp(buf, "occ_block") || !strcmp(buf, "occ_min_grid"))) return 1;
 	for (int i = 0; i < c->nbound; i++) if (!strcmp(c->bound[i], buf)) return 1;
@@ -69,7 +82,8 @@ static int name_visit(void *ctx, const char *name, size_t len, int col)
 	m.column += (size_t)(col - 1 + nc->off);
 	return yd_fail_at(&nc->c->y, m, "unknown name '%.*s' in '%s'%s", (int)len, name,
 	                  (const char *)nc->n->data.scalar.value,
-	                  nc->c->stage ? "" : " (tunables are not visible here)");
+	                  nc->c->stage ? "" : nc->c->model_scope ? " (not a parameter, derived or device value, nor any stage's tunable)"
+	                  : " (tunables are not visible here: a stage's own derived: sees them)");
 }
 
 /* Parses the scalar n as an expression and checks that every name in it is in scope. */

@@ -18,6 +18,7 @@ typedef struct {
 	const lesson_stage *stage;   /* the stage whose tunables are in scope, or NULL */
 	/* Names bound for a part of the file only: a repeat block's variable, an element's index i. */
 	const char *bound[LY_MAX_BOUND]; int nbound;
+	int model_scope;             /* the lesson's model: a stage's tunables and derived values are in scope too */
 } ld;
 
 #define LY_NLIBS 10
@@ -38,6 +39,8 @@ int ly_check_length(ld *c, yaml_node_t *n, const char *what, const char *name);
 /* Whether name (len bytes) is in scope: a device value, a parameter, a derived value, a tunable, a
  * bound name. */
 int ly_name_known(ld *c, const char *name, size_t len);
+/* Whether name is one of stage s's tunables or derived values. */
+int ly_stage_name(const lesson_stage *s, const char *name);
 /* Parses an expression and checks its names against the scope (params, derived, device, stage). */
 int ly_parse_expr(ld *c, yaml_node_t *n, const char *what, lesson_expr *out);
 /* ly_parse_expr with name also in scope (a repeat block's variable, an element's index). */
@@ -71,6 +74,8 @@ int ly_check_entry(ld *c, yaml_node_t *n, const char *path, const char *entry);
 /* lesson_expect.c: the stage's expect: list (claims over a run's measurements). */
 int ly_parse_expect(ld *c, yaml_node_t *n, lesson_stage *s);
 void ly_free_expect(lesson_stage *s);
+/* Once every stage is read: each time_vs_ID / speedup_vs_ID of a claim names a stage of the lesson. */
+int ly_check_claim_stages(ld *c);
 /* A stage text's placeholders ({gbps}: lessons/README.md, "Numbers in the text") name claims'
  * measurements: 0, or -1 with the error at node n. */
 int ly_check_text(ld *c, yaml_node_t *n, const char *text);

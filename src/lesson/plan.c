@@ -12,6 +12,7 @@ typedef struct {
 	plan *p; const lesson *l; char *err; size_t errlen;
 	const plan_device *dev;   /* NULL when not known */
 	int64_t device_bytes;     /* the device buffers' bytes so far */
+	int in_repeat;            /* inside a repeat block: an empty copy or launch is dropped, not refused */
 } pctx;
 
 /* The device values expressions may name: the one list (plan.h). */
@@ -119,6 +120,7 @@ static int param_value(pctx *c, const lesson_param *pa, const plan_setting *s, e
 	if ((pa->min.e && eval(c, &pa->min, &lo)) || (pa->max.e && eval(c, &pa->max, &hi))) return -1;
 	char a[32], b[32], x[32];
 	if ((pa->min.e && expr_as_double(v) < expr_as_double(lo)) || (pa->max.e && expr_as_double(v) > expr_as_double(hi))) {
+		c->p->refused_setting = 1;
 		char where[600] = "";   /* the lesson's own default: an error in its file, at the parameter */
 		if (!s) strfmt(where, sizeof where, "%s:%d:%d: the default ", c->l->path, pa->at.line, pa->at.col);
 		strfmt(c->err, c->errlen, "%s%s = %s is outside its range [%s, %s]", where, pa->name, expr_format(v, x, sizeof x),
@@ -540,11 +542,12 @@ static int make_copy(pctx *c, const lesson_launch *L, plan_launch *out, int *ski
 	if (eval_int(c, &L->copy_offset, 0, &off) || eval_int(c, &L->copy_dst_offset, off, &doff) ||
 	    eval_int(c, &L->copy_src_offset, off, &soff)) return -1;
 	if (eval_int(c, &L->copy_count, soff >= 0 && soff <= sr->count ? sr->count - soff : 0, &count)) return -1;
-	if (count < 0) {
-		strfmt(c->err, c->errlen, "%s:%d:%d: %s: count is %lld", c->l->path, L->at.line, L->at.col, step, (long long)count);
+	if (count < 0 && !c->in_repeat) {
+		strfmt(c->err, c->errlen, "%s:%d:%d: %s: count is %lld (a copy's count may be below 0 only inside a repeat: block, where it drops the copy)",
+		       c->l->path, L->at.line, L->at.col, step, (long long)count);
 		return -1;
 	}
-	*skip = count == 0;   /* an empty chunk, wherever its offset points */
+	*skip = count <= 0;   /* an empty chunk, wherever its offset points */
 	if (*skip) return 0;
 	if (inside(c, L, step, sr, soff, count) || inside(c, L, step, d, doff, count) || make_stream(c, L, step, out)) return -1;
 	uint64_t es = lesson_dtype_size(sr->type);
@@ -578,7 +581,7 @@ static int make_call(pctx *c, const lesson_baseline *b, plan_launch *L)
 	return 0;
 }
 
-static int make_launch(pctx *c, const plan_device *dev, const lesson_stage *s, const lesson_launch *L, plan_launch *out)
+static int make_launch(pctx *c, const plan_device *dev, const lesson_stage *s, const lesson_launch *L, plan_launch *out, int *skip)
 {
 	if (L->kind == STEP_LIBRARY) {
 		out->kind = STEP_LIBRARY;
@@ -600,6 +603,7 @@ static int make_launch(pctx *c, const plan_device *dev, const lesson_stage *s, c
 	for (int d = 0; d < 3; d++)
 		if (eval_int(c, &L->grid[d], 1, &g[d]) || eval_int(c, &L->block[d], 1, &b[d])) return -1;
 	if (eval_int(c, &L->shared, 0, &sh)) return -1;
+	if (c->in_repeat && (g[0] <= 0 || g[1] <= 0 || g[2] <= 0)) { *skip = 1; return 0; }   /* an empty chunk's kernel */
 	static const int64_t gmax[3] = { 2147483647, 65535, 65535 };
 	for (int d = 0; d < 3; d++) {
 		if (g[d] < 1 || g[d] > gmax[d] || b[d] < 1) {
@@ -660,10 +664,12 @@ static int unroll(pctx *c, const plan_device *dev, const lesson_stage *s, const 
 			}
 			add_var(p, L->repeat_var, ival(0));
 			int at = p->nvars - 1, rc = 0;
+			c->in_repeat++;
 			for (int64_t k = 0; k < times && !rc; k++) {
 				p->vars[at].v = ival(k);
 				rc = unroll(c, dev, s, L->body, L->nbody);
 			}
+			c->in_repeat--;
 			p->nvars = at;
 			if (rc) return -1;
 			continue;
@@ -677,8 +683,8 @@ static int unroll(pctx *c, const plan_device *dev, const lesson_stage *s, const 
 		plan_launch *out = &p->launches[p->nlaunches++];
 		memset(out, 0, sizeof *out);
 		int skip = 0;
-		if (L->kind == STEP_COPY ? make_copy(c, L, out, &skip) : make_launch(c, dev, s, L, out)) return -1;
-		if (skip) p->nlaunches--;   /* an empty copy (the last chunk of a size that divides evenly) */
+		if (L->kind == STEP_COPY ? make_copy(c, L, out, &skip) : make_launch(c, dev, s, L, out, &skip)) return -1;
+		if (skip) p->nlaunches--;   /* an empty copy, or (in a repeat block) an empty chunk's copy or kernel */
 	}
 	return 0;
 }
@@ -822,7 +828,7 @@ int plan_make(plan *p, const lesson *l, int stage, const plan_setting *sets, int
 	p->l = l;
 	p->stage = stage;
 	p->nstreams = 1;
-	pctx c = { p, l, err, errlen, dev, 0 };
+	pctx c = { p, l, err, errlen, dev, 0, 0 };
 	if (stage < -1 || stage >= l->nstages || (stage == -1 && !l->baseline)) {
 		strfmt(err, errlen, "lesson %s has no %s", l->id, stage == -1 ? "baseline" : "such stage");
 		return -1;
@@ -845,6 +851,11 @@ int plan_make(plan *p, const lesson *l, int stage, const plan_setting *sets, int
 	if (nsets > 16) { strfmt(err, errlen, "at most 16 settings"); return -1; }
 	if (set_params(&c, sets, nsets, used)) return -1;
 	if (s && set_tunables(&c, s, sets, nsets, used)) return -1;
+	for (int i = 0; s && i < s->nderived; i++) {   /* the stage's derived values see its tunables */
+		expr_value v;
+		if (eval(&c, &s->derived[i].value, &v)) return -1;
+		add_var(p, s->derived[i].name, v);
+	}
 	for (int i = 0; i < nsets; i++) {
 		if (used[i]) continue;
 		sb b = {0};
@@ -859,7 +870,7 @@ int plan_make(plan *p, const lesson *l, int stage, const plan_setting *sets, int
 	for (int i = 0; s && i < s->nconstraints; i++) {
 		expr_value v;
 		if (eval(&c, &s->constraints[i].cond, &v)) return -1;
-		if (!expr_as_double(v)) { refuse_constraint(&c, &s->constraints[i]); return -1; }
+		if (!expr_as_double(v)) { p->refused_setting = 1; refuse_constraint(&c, &s->constraints[i]); return -1; }
 	}
 	if (s) {
 		p->rdc = wants_rdc(s);
@@ -869,6 +880,8 @@ int plan_make(plan *p, const lesson *l, int stage, const plan_setting *sets, int
 	}
 	const lesson_expr *bytes = &l->bytes, *flops = &l->flops;
 	if (!s && l->baseline->bytes.e) { bytes = &l->baseline->bytes; flops = &l->baseline->flops; }
+	if (s && s->bytes.e) bytes = &s->bytes;   /* a stage's own model, each expression on its own */
+	if (s && s->flops.e) flops = &s->flops;
 	expr_value v;
 	if (eval(&c, bytes, &v)) return -1;
 	p->bytes = expr_as_double(v);

@@ -117,6 +117,8 @@ typedef struct {
 	const char **compare; int ncompare;   /* the outputs compared */
 	int exact; double rel_tol, abs_tol, norm_tol;   /* the check's tolerance: the stage's own, else the lesson's */
 	char **owned; int nowned;       /* strings the plan owns (one read back): freed by plan_free */
+	int refused_setting;            /* plan_make refused the settings themselves (a value outside its range, a
+	                                 * constraint), not an expression of the stage: read before plan_free */
 } plan;
 
 /* How a kernel parameter that takes a receives it: its size in bytes and 'i' (an integer or a
@@ -183,6 +185,21 @@ int plan_tunable_value(const lesson_stage *s, int t, const plan_device *dev, con
  * scratch, those filled alike named together: "A, B: f32, uniform in [-1, 1]; seed 7" (the seed only
  * when something is random; each buffer draws from its own stream of it). "no inputs" when none. */
 void plan_inputs_text(const plan *p, uint64_t seed, char *out, size_t n);
+
+/* ---- plan_edge.c: the sizes check plans a stage at besides its defaults ---- */
+
+#define PLAN_MAX_EDGES 8
+/* One edge size: settings for every integer parameter, and its words ("n=1", "n=1000003"). */
+typedef struct { plan_setting sets[16]; int nsets; char what[160]; int strict; } plan_edge;
+/* The edge sizes of l: every integer parameter at its minimum (1 where it has none and its default
+ * allows), then each at the largest prime not above its default (and 1000003), then each of the
+ * stage's exercise sizes (strict: a refusal there is an error). Each parameter is kept inside the
+ * range the parameters before it give. Returns how many (at most max), distinct. */
+int plan_edge_sizes(const lesson *l, int stage, const plan_device *dev, plan_edge *out, int max);
+/* Plans stage at each edge size, with sets (the tunables and any parameter the edge does not set):
+ * 0, or -1 with the first error in err, ending "(at n=1)". A size the lesson's own rules refuse (a
+ * constraint, a range) is skipped, except an exercise size. */
+int plan_edges(const lesson *l, int stage, const plan_setting *sets, int nsets, const plan_device *dev, char *err, size_t errlen);
 
 /* Parses "NAME=VALUE" into s. Returns 0 or -1 with a message. */
 int plan_setting_parse(const char *text, plan_setting *s, char *err, size_t errlen);

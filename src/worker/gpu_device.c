@@ -207,6 +207,7 @@ int gpu_device_query(int gpu, device_info *d)
 	dev.clock_mhz = khz / 1000;
 	dev.mem_clock_mhz = mkhz / 1000;
 	dev.l2_bytes = p.l2CacheSize;
+	dev.copy_engines = p.asyncEngineCount;
 	dev.global_mem = (int64_t)p.totalGlobalMem;
 	dev.smem_per_block_optin = (int64_t)p.sharedMemPerBlockOptin;
 	dev.smem_per_sm = (int64_t)p.sharedMemPerMultiprocessor;
