@@ -53,7 +53,7 @@ static void timing(run_result *r, double ms, double bytes, double flops, double 
 	r->pct_compute_peak = pct_compute;
 }
 
-static const diag_inputs h200 = {0, 0, 132, 4300, 67000};
+static const diag_inputs h200 = {0, 0, 132, 4300, 67000, 0, 0};
 
 static int rule_index(const char *id)
 {
@@ -311,7 +311,7 @@ static void test_low_occupancy_warps(void **state)
 	blank(&r);
 	launch(&r, 8192, 1024, 1, 0.667, "warps per SM", 32);
 	timing(&r, 1.0, 1e9, 1e9, 30, 2);
-	diag_inputs in = {0, 0, 84, 900, 35000};
+	diag_inputs in = {0, 0, 84, 900, 35000, 0, 0};
 	expect(&r, &in, "low_occupancy_warps", NULL, 0);
 }
 
@@ -408,7 +408,7 @@ static void test_gemm_reloads(void **state)
 	(void)state;
 	run_result r;
 	diag_finding f[8];
-	diag_inputs in = {537e6, 1.1e12, 132, 3000, 1070000};
+	diag_inputs in = {537e6, 1.1e12, 132, 3000, 1070000, 0, 0};
 	blank(&r);
 	launch(&r, 2048, 256, 1, 0.125, "registers", 154);
 	timing(&r, 1.83, 537e6, 1.1e12, 9.8, 56);
@@ -424,8 +424,8 @@ static void test_gemm_reloads(void **state)
 
 /* ---- recorded H100 runs (tests/fixtures/recorded: cudaclimb bench LESSON --json, 1707a90) ---- */
 
-static const diag_inputs h100_fp32 = {0, 0, 132, 2993.66, 66908.16};
-static const diag_inputs h100_bf16 = {0, 0, 132, 2993.66, 1070530.56};
+static const diag_inputs h100_fp32 = {0, 0, 132, 2993.66, 66908.16, 0, 0};
+static const diag_inputs h100_bf16 = {0, 0, 132, 2993.66, 1070530.56, 0, 0};
 
 /* The recorded result of stage in lesson's fixture, copied into *r; fails the test when absent. */
 /* The recorded run of stage in tests/fixtures/recorded/FILE.json, copied into r (no log). */
@@ -668,6 +668,116 @@ static void test_order_and_max(void **state)
 	assert_int_equal(diagnose_run(&r, &h200, f, 0), 0);
 }
 
+/* ---- host copies: the recorded H200 streams run (assets/recorded/h200, counters and kernel_ms) ---- */
+
+#define H200_STREAMS "assets/recorded/h200/h200-899481e-2026-11-26-streams.json"
+/* That recording's device: 132 SMs, copy attainable 4287.4 GB/s, FP32 66908 GFLOP/s, pinned copies
+ * 55.41 GB/s to the device and 55.28 back. */
+static const diag_inputs h200_streams = {0, 0, 132, 4287.4, 66908.16, 55.41, 55.28};
+
+static void recorded_path(const char *path, const char *stage, run_result *r)
+{
+	char err[512];
+	replay *rp = replay_load(path, err, sizeof err);
+	if (!rp)
+		fail_msg("%s", err);
+	for (int i = 0; i < replay_count(rp); i++)
+		if (!strcmp(replay_result(rp, i)->stage, stage)) {
+			*r = *replay_result(rp, i);
+			r->log = NULL;
+			r->hotspots = NULL;
+			replay_free(rp);
+			return;
+		}
+	replay_free(rp);
+	fail_msg("no stage %s in %s", stage, path);
+}
+
+static double value_of(const run_result *r, const diag_inputs *in, const char *name)
+{
+	expr_value v;
+	if (diagnose_value(r, in, name, strlen(name), &v) != 0)
+		return -1;
+	return expr_as_double(v);
+}
+
+/* The stages as recorded: the two whose kernels cover less than half of the time are copy-bound (the
+ * pageable one also far below the link's speed); the overlapped ones are not. */
+static void test_streams_copy_bound(void **state)
+{
+	(void)state;
+	static const struct { const char *stage, *ids; } want[] = {
+		{"serial", "copy_bound copy_staged"},
+		{"pinned", "copy_bound"},
+		{"two_streams", "copies_exposed"},
+		{"pipeline", "compute_bound_close"},
+		{"breadth_first", "copies_exposed"},
+	};
+	for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+		run_result r;
+		diag_finding f[8];
+		recorded_path(H200_STREAMS, want[i].stage, &r);
+		print_message("  streams/%s\n", want[i].stage);
+		int n = expect(&r, &h200_streams, want[i].ids, f, 8);
+		for (int k = 0; k < n; k++)
+			if (!strcmp(f[k].rule, "copy_bound")) {
+				assert_non_null(strstr(f[k].text, "The kernels alone take 3.3"));
+				assert_non_null(strstr(f[k].text, "268 MB over PCIe"));
+				assert_non_null(strstr(f[k].text, "55.4 GB/s to the device"));
+			}
+	}
+	/* the names: the copies' bytes, and their time at the calibrated bandwidths (4.85 ms) */
+	run_result r;
+	recorded_path(H200_STREAMS, "pinned", &r);
+	assert_true(value_of(&r, &h200_streams, "copy_bytes") == 268435456);
+	double ms = value_of(&r, &h200_streams, "copy_ms");
+	assert_true(ms > 4.84 && ms < 4.86);
+	double share = value_of(&r, &h200_streams, "copy_share");
+	assert_true(share > 0.58 && share < 0.60);
+	/* without the device's copy bandwidths copy_ms is unknown, and copy_bound stays silent */
+	diag_inputs none = h200_streams;
+	none.h2d_gbps = none.d2h_gbps = 0;
+	assert_true(value_of(&r, &none, "copy_ms") < 0);
+	expect(&r, &none, "", NULL, 0);
+}
+
+/* The DRAM bytes of the host copies are not a kernel's extra pass. The serial stage's counters with
+ * the lesson's flops taken away (a stage that only moves data, as a copy-heavy lesson's are): DRAM
+ * read 248 MB and wrote 273 MB, 1.94x the 268 MB model, and the loads are coalesced, so extra_passes
+ * fired ("fuse the kernels") while the copies made half of it. With the copies' bytes taken off the
+ * finding is copy_bound; the same counters without the copies recorded still read as extra passes. */
+static void test_streams_copies_not_extra_passes(void **state)
+{
+	(void)state;
+	run_result r;
+	recorded_path(H200_STREAMS, "serial", &r);
+	r.flops = 0;
+	expect(&r, &h200_streams, "copy_bound copy_staged", NULL, 0);
+	double ratio = value_of(&r, &h200_streams, "bytes_ratio");
+	assert_true(ratio > 0.9 && ratio < 1.0);
+	assert_true(value_of(&r, &h200_streams, "dram_bytes_write") == 272639488.0 - 134217728.0);
+	assert_true(value_of(&r, &h200_streams, "dram_bytes_read") == 247534848.0 - 134217728.0);
+	r.h2d_bytes = r.d2h_bytes = 0;   /* what the rules saw before: every DRAM byte a kernel's */
+	expect(&r, &h200_streams, "extra_passes", NULL, 0);
+	/* a pipeline's kernel reads chunks the copy engine just left in L2: the reads go to 0, not below */
+	recorded_path(H200_STREAMS, "pipeline", &r);
+	assert_true(value_of(&r, &h200_streams, "dram_bytes_read") == 0);
+}
+
+/* Scored against the host link (traffic: pcie), the run's pct_attainable_bw is of PCIe: the rules,
+ * which read it as DRAM's, do not see it. */
+static void test_pcie_pct_not_dram(void **state)
+{
+	(void)state;
+	run_result r;
+	recorded_path(H200_STREAMS, "pipeline", &r);
+	assert_true(value_of(&r, &h200_streams, "pct_attainable_bw") > 0);
+	snprintf(r.attainable, sizeof r.attainable, "pcie");
+	r.pct_attainable_bw = 68;
+	assert_true(value_of(&r, &h200_streams, "pct_attainable_bw") < 0);
+	expect(&r, &h200_streams, "compute_bound_close", NULL, 0);
+}
+
 /* Must run after every recorded-set test. */
 static void test_every_rule_fires_somewhere(void **state)
 {
@@ -798,6 +908,9 @@ int main(void)
 		cmocka_unit_test(test_memory_bound_threshold),
 		cmocka_unit_test(test_nothing_known),
 		cmocka_unit_test(test_order_and_max),
+		cmocka_unit_test(test_streams_copy_bound),
+		cmocka_unit_test(test_streams_copies_not_extra_passes),
+		cmocka_unit_test(test_pcie_pct_not_dram),
 		cmocka_unit_test(test_every_rule_fires_somewhere),
 		cmocka_unit_test(test_load_errors),
 		cmocka_unit_test(test_load_and_formats),

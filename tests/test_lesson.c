@@ -797,7 +797,7 @@ static void test_structure_errors(void **state)
 	             "t.yaml:18:7: stage buffer 'z' hides a lesson buffer");
 	/* traffic: a name the engine knows, at its line and column; only in the lesson's model */
 	expect_error(PRE PARAM XBUF ZBUF "model: { bytes: \"8 * n\", traffic: write }\n" STAGE LAUNCH,
-	             "t.yaml:9:35: unknown traffic 'write' (known: copy, read)");
+	             "t.yaml:9:35: unknown traffic 'write' (known: copy, read, pcie)");
 	expect_error(PRE PARAM XBUF ZBUF "model:\n  bytes: 4 * n\n  traffic: [read]\n" STAGE LAUNCH,
 	             "t.yaml:11:12: traffic must be a single value");
 	expect_error(HEAD "baseline: { title: c, library: memcpy, args: { dst: z, src: x, bytes: 4 }, model: { bytes: 8, traffic: read } }\n"
@@ -944,6 +944,7 @@ static void test_exercise(void **state)
 	expect_tree_error(EX_PRE "      start: nok.cu\n", "20:14: entry 'k' is not defined");
 	expect_tree_error(EX_PRE "      start: k.cu\n      pass: 0\n", "21:13: pass is the fraction");
 	expect_tree_error(EX_PRE "      start: k.cu\n      pass: fast\n", "21:13: pass must be a number, not 'fast'");
+	expect_tree_error(EX_PRE "      start: k.cu\n      judge: kernels\n", "21:14: judge is kernel (the kernels' time, without the host copies) or whole");
 	expect_tree_error(EX_PRE "      start: k.cu\n      hints: [\"a\", \"\"]\n", "21:14: hint 2 is empty");
 	expect_tree_error(EX_PRE "      start: k.cu\n      sizes: { n: 5 }\n", "21:14: sizes must be a list");
 	expect_tree_error(EX_PRE "      start: k.cu\n      sizes: [5]\n", "21:15: a size is a mapping");

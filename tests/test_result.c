@@ -7,6 +7,7 @@
 #include <cmocka.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 #include <unistd.h>
 #include "engine_replay.h"
@@ -519,6 +520,43 @@ static void test_traffic(void **state)
 	assert_string_equal(traffic_label(traffic_used(TRAFFIC_READ, &d)), "read attainable");
 }
 
+/* traffic: pcie, with the H200 streams recording's calibration (55.41 GB/s in, 55.28 back) and its
+ * runs' GB/s (268 MB across the link: 134 MB each way). */
+static void test_traffic_pcie(void **state)
+{
+	(void)state;
+	device_info d;
+	memset(&d, 0, sizeof d);
+	d.bw_attainable_gbps = 4287.4;
+	strcpy(d.bw_attainable_src, "copy");
+	assert_int_equal(traffic_parse("pcie"), TRAFFIC_PCIE);
+	assert_string_equal(traffic_name(TRAFFIC_PCIE), "pcie");
+	/* a device recorded without the copy calibration: the DRAM copy, named as such */
+	assert_int_equal(traffic_used(TRAFFIC_PCIE, &d), TRAFFIC_COPY);
+	assert_true(traffic_run_gbps(TRAFFIC_PCIE, &d, 134217728, 134217728) == 4287.4);
+	d.h2d_gbps = 55.41;
+	assert_int_equal(traffic_used(TRAFFIC_PCIE, &d), TRAFFIC_COPY);   /* both directions needed */
+	d.d2h_gbps = 55.28;
+	assert_int_equal(traffic_used(TRAFFIC_PCIE, &d), TRAFFIC_PCIE);
+	assert_string_equal(traffic_label(TRAFFIC_PCIE), "PCIe attainable");
+	assert_non_null(strstr(traffic_source(TRAFFIC_PCIE, &d), "pinned"));
+	/* the link both ways */
+	assert_true(fabs(traffic_gbps(TRAFFIC_PCIE, &d) - 110.69) < 1e-9);
+	/* for the stage's copies: 134 MB each way cross in max(2.422, 2.428) ms, 110.56 GB/s */
+	double both = traffic_run_gbps(TRAFFIC_PCIE, &d, 134217728, 134217728);
+	assert_true(fabs(both - 2 * 55.28) < 1e-9);
+	/* a stage that only copies in is held to the link's speed that way */
+	assert_true(fabs(traffic_run_gbps(TRAFFIC_PCIE, &d, 1e8, 0) - 55.41) < 1e-9);
+	assert_true(fabs(traffic_run_gbps(TRAFFIC_PCIE, &d, 0, 1e8) - 55.28) < 1e-9);
+	/* no copies: the figure of the link both ways; other kinds ignore the bytes */
+	assert_true(fabs(traffic_run_gbps(TRAFFIC_PCIE, &d, 0, 0) - 110.69) < 1e-9);
+	assert_true(traffic_run_gbps(TRAFFIC_COPY, &d, 1e8, 1e8) == 4287.4);
+	/* the percentage: the recorded pipeline moved 75.41 GB/s (3.56 ms), 68% of the link against 1.76%
+	 * of DRAM's copy bandwidth; the serial stage's 9.10 GB/s 8.2% */
+	assert_true(fabs(100 * 75.41 / both - 68.2) < 0.1);
+	assert_true(fabs(100 * 9.1015 / both - 8.23) < 0.01);
+}
+
 static void test_replay_errors(void **state)
 {
 	(void)state;
@@ -543,6 +581,7 @@ int main(void)
 		cmocka_unit_test(test_json_replay_round_trip), cmocka_unit_test(test_json_string_controls),
 		cmocka_unit_test(test_replay_errors), cmocka_unit_test(test_replay_older_record),
 		cmocka_unit_test(test_traffic),
+		cmocka_unit_test(test_traffic_pcie),
 		cmocka_unit_test(test_findings_text),
 		cmocka_unit_test(test_json_findings),
 		cmocka_unit_test(test_copy_named),

@@ -155,7 +155,10 @@ static void print_verdict(const lesson *l, const lesson_stage *s, const char *fi
 	fput_clean(stdout, v->headline);
 	printf("\n");
 	const ex_check *t = v->timed >= 0 ? &v->checks[v->timed] : NULL;
-	if ((v->kind == EXV_PASSED || v->kind == EXV_SLOW) && t)
+	if ((v->kind == EXV_PASSED || v->kind == EXV_SLOW) && t && v->judged_kernels && v->kernel_ms > 0 && v->own_kernel_ms > 0)
+		printf("  speed ratio: the kernels alone, without the host copies: the stage's %.3f ms over your %.3f ms, %.2fx; the bar is %.2fx\n",
+		       v->own_kernel_ms, v->kernel_ms, v->ratio, v->bar);
+	else if ((v->kind == EXV_PASSED || v->kind == EXV_SLOW) && t)
 		printf("  speed ratio: median of %d alternating pairs %.2fx (p20 %.2fx, p80 %.2fx); the bar is %.2fx\n", t->r.reps, v->ratio,
 		       t->r.pair_ratio_p20, t->r.pair_ratio_p80, v->bar);
 	const run_result *f = v->failed >= 0 ? &v->checks[v->failed].r : NULL;
@@ -202,8 +205,8 @@ static void print_json(const device_info *d, const char *file, const ex_verdict 
 	json_string(stdout, v->headline);
 	printf(", \"where\": ");
 	json_string(stdout, v->where);
-	printf(", \"ratio\": %.6g, \"bar\": %.6g, \"at_lesson_size\": %s, \"source_hash\": \"%s\", \"file\": ", v->ratio, v->bar,
-	       v->at_lesson_size ? "true" : "false", v->hash);
+	printf(", \"judged\": \"%s\", \"ratio\": %.6g, \"bar\": %.6g, \"at_lesson_size\": %s, \"source_hash\": \"%s\", \"file\": ",
+	       v->judged_kernels ? "kernel" : "whole", v->ratio, v->bar, v->at_lesson_size ? "true" : "false", v->hash);
 	json_string(stdout, file);
 	printf("},\n\"checks\": [\n");
 	for (int i = 0; i < v->nchecks; i++) {

@@ -191,10 +191,15 @@ static int lesson_peaks(const lesson *l, peak_kind *out)
 static traffic_kind lesson_traffic(const lesson *l, const device_info *d) { return traffic_used(traffic_of(l->traffic), d); }
 
 /* What %peak is a fraction of: "FP32 peak", "BF16 tensor peak", "copy attainable bandwidth", "read
- * attainable bandwidth". */
+ * attainable bandwidth", "PCIe attainable bandwidth (both directions)". */
 static const char *peak_phrase(const lesson *l, score_metric m, const device_info *d)
 {
-	if (m == SCORE_GBPS) return lesson_traffic(l, d) == TRAFFIC_READ ? "read attainable bandwidth" : "copy attainable bandwidth";
+	if (m == SCORE_GBPS)
+		switch (lesson_traffic(l, d)) {
+		case TRAFFIC_READ: return "read attainable bandwidth";
+		case TRAFFIC_PCIE: return "PCIe attainable bandwidth: each direction at its pinned copy speed, for the stage's copies";
+		default: return "copy attainable bandwidth";
+		}
 	peak_kind pk[PEAK_COUNT];
 	if (lesson_peaks(l, pk) > 1) return "compute peak of each stage's number format";
 	return peak_is_tensor(lesson_peak(l)) ? "BF16 tensor peak" : "FP32 peak";
@@ -509,6 +514,8 @@ void report_footer(FILE *f, const lesson *l, score_metric m, const device_info *
 			fprintf(f, "); read attainable %.0f GB/s (", d->bw_read_gbps);
 			fput_clean(f, d->bw_read_src);
 		}
+		if (lesson_traffic(l, d) == TRAFFIC_PCIE)
+			fprintf(f, "); PCIe %.1f GB/s to the device, %.1f GB/s back (%s", d->h2d_gbps, d->d2h_gbps, traffic_source(TRAFFIC_PCIE, d));
 		peak_kind pk[PEAK_COUNT];
 		for (int i = 0, np = lesson_peaks(l, pk); i < np; i++) {
 			fprintf(f, "); %s %.0f GFLOP/s (", peak_label(pk[i]), peak_gflops(pk[i], d));

@@ -102,6 +102,8 @@ const char *peak_source(peak_kind p, const device_info *d)
 static const struct { const char *name, *label; size_t gbps, src; } traffics[TRAFFIC_COUNT] = {
 	[TRAFFIC_COPY] = { "copy", "copy attainable", offsetof(device_info, bw_attainable_gbps), offsetof(device_info, bw_attainable_src) },
 	[TRAFFIC_READ] = { "read", "read attainable", offsetof(device_info, bw_read_gbps), offsetof(device_info, bw_read_src) },
+	/* two figures, h2d_gbps and d2h_gbps (traffic_gbps adds them); no source field of its own */
+	[TRAFFIC_PCIE] = { "pcie", "PCIe attainable", offsetof(device_info, h2d_gbps), 0 },
 };
 
 int traffic_parse(const char *name)
@@ -121,17 +123,31 @@ const char *traffic_label(traffic_kind t) { return traffics[traffic_valid(t)].la
 traffic_kind traffic_used(traffic_kind t, const device_info *d)
 {
 	t = traffic_valid(t);
+	if (t == TRAFFIC_PCIE) return d->h2d_gbps > 0 && d->d2h_gbps > 0 ? t : TRAFFIC_COPY;
 	return *(const double *)((const char *)d + traffics[t].gbps) > 0 ? t : TRAFFIC_COPY;
 }
 
 double traffic_gbps(traffic_kind t, const device_info *d)
 {
-	return *(const double *)((const char *)d + traffics[traffic_used(t, d)].gbps);
+	t = traffic_used(t, d);
+	if (t == TRAFFIC_PCIE) return d->h2d_gbps + d->d2h_gbps;
+	return *(const double *)((const char *)d + traffics[t].gbps);
+}
+
+double traffic_run_gbps(traffic_kind t, const device_info *d, double h2d_bytes, double d2h_bytes)
+{
+	if (traffic_used(t, d) != TRAFFIC_PCIE) return traffic_gbps(t, d);
+	/* no libm here: the fake worker links this file alone (tests/cli/fake_worker.sh) */
+	double h = h2d_bytes > 0 && h2d_bytes < 1e300 ? h2d_bytes : 0, o = d2h_bytes > 0 && d2h_bytes < 1e300 ? d2h_bytes : 0;
+	double up = h / d->h2d_gbps, down = o / d->d2h_gbps, s = up > down ? up : down;   /* bytes over GB/s */
+	return s > 0 ? (h + o) / s : traffic_gbps(t, d);
 }
 
 const char *traffic_source(traffic_kind t, const device_info *d)
 {
-	return (const char *)d + traffics[traffic_used(t, d)].src;
+	t = traffic_used(t, d);
+	if (t == TRAFFIC_PCIE) return "calibration: pinned cudaMemcpyAsync to the device and back, each direction alone";
+	return (const char *)d + traffics[t].src;
 }
 
 static const char *status_names[RUN_STATUS_COUNT] = {

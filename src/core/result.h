@@ -180,18 +180,25 @@ double peak_gflops(peak_kind p, const device_info *d);  /* the device's figure f
 const char *peak_source(peak_kind p, const device_info *d);   /* where that figure comes from */
 int peak_is_tensor(peak_kind p);
 
-/* The attainable DRAM bandwidths a lesson's model may name (`traffic:`), one table like the peaks':
- * copy (the default: as much written as read, the calibration copy) or read (read-mostly work such as
- * a reduction: the calibration's read-only stream). */
-typedef enum { TRAFFIC_COPY, TRAFFIC_READ, TRAFFIC_COUNT } traffic_kind;
+/* The attainable bandwidths a lesson's model may name (`traffic:`), one table like the peaks':
+ * copy (the default: DRAM, as much written as read, the calibration copy), read (read-mostly work such
+ * as a reduction: the calibration's read-only stream) or pcie (the host link: the calibrated pinned
+ * copies, h2d_gbps to the device and d2h_gbps back, for a lesson whose bytes are those that cross it). */
+typedef enum { TRAFFIC_COPY, TRAFFIC_READ, TRAFFIC_PCIE, TRAFFIC_COUNT } traffic_kind;
 int traffic_parse(const char *name);                    /* a traffic_kind; NULL gives TRAFFIC_COPY; -1 unknown */
 traffic_kind traffic_of(const char *name);              /* the same, TRAFFIC_COPY for an unknown name */
-const char *traffic_name(traffic_kind t);               /* "copy", "read" */
-/* The kind whose figure stands for t on d: t, or TRAFFIC_COPY when d has no read figure (a device
- * recorded before the read calibration existed), so that a figure and its label never disagree. */
+const char *traffic_name(traffic_kind t);               /* "copy", "read", "pcie" */
+/* The kind whose figure stands for t on d: t, or TRAFFIC_COPY when d has no figure for t (a device
+ * recorded before the read or the copy calibration existed), so that a figure and its label never disagree. */
 traffic_kind traffic_used(traffic_kind t, const device_info *d);
-const char *traffic_label(traffic_kind t);              /* "copy attainable", "read attainable" */
-double traffic_gbps(traffic_kind t, const device_info *d);        /* d's figure for traffic_used(t, d) */
+const char *traffic_label(traffic_kind t);              /* "copy attainable", "read attainable", "PCIe attainable" */
+/* d's figure for traffic_used(t, d); for pcie the link both ways at once, h2d_gbps + d2h_gbps. */
+double traffic_gbps(traffic_kind t, const device_info *d);
+/* The figure a run's GB/s are scored against, given the bytes its copies move each way: for pcie the
+ * rate at which those bytes cross with each direction at its calibrated speed, both at once,
+ * (h2d + d2h) / max(h2d / h2d_gbps, d2h / d2h_gbps) (h2d_gbps for a stage that only copies in; the
+ * sum when both directions carry the same time's worth); traffic_gbps otherwise or without copies. */
+double traffic_run_gbps(traffic_kind t, const device_info *d, double h2d_bytes, double d2h_bytes);
 const char *traffic_source(traffic_kind t, const device_info *d); /* where that figure comes from */
 
 /* FT_BOOL: an int that is 0 or 1; JSON writes it true/false, the text form 0/1, both read back. */

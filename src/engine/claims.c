@@ -285,7 +285,7 @@ static void ctx_init(claim_ctx *c, const lesson *l, int s, const claims_runs *ru
 	const run_result *r = runs->run;
 	const device_info *d = runs->device;
 	*c = (claim_ctx){ l, runs, NULL, 0, { r->bytes, r->flops, d ? d->sm_count : 0, d ? traffic_gbps(traffic_of(l->traffic), d) : 0,
-	                             d ? peak_gflops(peak_of(lesson_stage_peak(l, s)), d) : 0 },
+	                             d ? peak_gflops(peak_of(lesson_stage_peak(l, s)), d) : 0, d ? d->h2d_gbps : 0, d ? d->d2h_gbps : 0 },
 	                  "" };
 }
 

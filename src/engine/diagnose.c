@@ -34,6 +34,7 @@ typedef enum {
 	V_MS, V_GBPS, V_GFLOPS, V_PCT_ATTAINABLE_BW, V_PCT_THEORETICAL_BW, V_PCT_COMPUTE_PEAK,
 	V_PEAK_BW_GBPS, V_PEAK_GFLOPS, V_WORKING_SET, V_FITS_L2,
 	V_MAX_ABS_ERR, V_MAX_REL_ERR, V_NORM_REL_ERR,
+	V_H2D_BYTES, V_D2H_BYTES, V_COPY_BYTES, V_KERNEL_MS, V_COPY_MS, V_COPY_SHARE, V_H2D_GBPS, V_D2H_GBPS,
 	V_STALL_FIRST,
 	V_STALL_COUNT = 17,
 	V_COUNT = V_STALL_FIRST + V_STALL_COUNT
@@ -59,6 +60,7 @@ static const char *const diag_var_names[V_COUNT + 1] = {
 	"ms", "gbps", "gflops", "pct_attainable_bw", "pct_theoretical_bw", "pct_compute_peak",
 	"peak_bw_gbps", "peak_gflops", "working_set", "fits_l2",
 	"max_abs_err", "max_rel_err", "norm_rel_err",
+	"h2d_bytes", "d2h_bytes", "copy_bytes", "kernel_ms", "copy_ms", "copy_share", "h2d_gbps", "d2h_gbps",
 	"stall_long_scoreboard", "stall_barrier", "stall_mio_throttle", "stall_short_scoreboard", "stall_wait",
 	"stall_not_selected", "stall_math_pipe_throttle", "stall_lg_throttle", "stall_membar",
 	"stall_dispatch_stall", "stall_drain", "stall_imc_miss", "stall_no_instruction", "stall_sleeping",
@@ -134,6 +136,47 @@ static int diag_limiter(const run_result *r, const char *word, expr_value *out)
 	return 0;
 }
 
+static double diag_copied(double bytes) { return bytes > 0 && isfinite(bytes) ? bytes : 0; }
+
+/* The DRAM bytes the stage's kernels moved. The counters (src/worker/counters.cpp) profile the whole
+ * stage as one range, everything the launch callback issues, the host copies included: a copy to the
+ * device is written to DRAM by the copy engine, a copy to the host read from it, and CUPTI's DRAM
+ * counters see the copy engines' traffic like the SMs'. The recorded H200 streams run shows it: the
+ * serial stage (128 MiB in, the kernel reading x and writing y, 128 MiB out) counts 248 MB read and
+ * 273 MB written, the 268 MB the kernel needs plus the 268 MB of the copies; bytes_ratio read 1.94
+ * and a copy-heavy lesson was told to fuse its kernels. So the copies' bytes come off: the copies to
+ * the device off the writes, those to the host off the reads, at least 0 each (a kernel reading a
+ * chunk the copy engine just left in L2 reads less than a copy to the host takes off). */
+static double diag_dram_read(const run_result *r)
+{
+	return r->dram_bytes_read >= 0 ? fmax(0, r->dram_bytes_read - diag_copied(r->d2h_bytes)) : -1;
+}
+
+static double diag_dram_write(const run_result *r)
+{
+	return r->dram_bytes_write >= 0 ? fmax(0, r->dram_bytes_write - diag_copied(r->h2d_bytes)) : -1;
+}
+
+/* The host copies at the calibrated pinned bandwidths, one direction after the other (what they need
+ * on the link when nothing overlaps them); 0 without copies, unknown without the bandwidths. */
+static double diag_copy_ms(const run_result *r, const diag_inputs *in)
+{
+	double h = diag_copied(r->h2d_bytes), d = diag_copied(r->d2h_bytes);
+	if (h + d <= 0) return 0;
+	if ((h > 0 && !(in->h2d_gbps > 0)) || (d > 0 && !(in->d2h_gbps > 0))) return -1;
+	return (h > 0 ? h / (in->h2d_gbps * 1e6) : 0) + (d > 0 ? d / (in->d2h_gbps * 1e6) : 0);
+}
+
+/* The share (0..1) of the stage's time its kernels do not cover, 1 - kernel_ms / ms: what the copies
+ * add, whatever their speed (pageable copies run far below the calibrated one). 0 without copies;
+ * unknown with copies but without the two times. */
+static double diag_copy_share(const run_result *r)
+{
+	if (diag_copied(r->h2d_bytes) + diag_copied(r->d2h_bytes) <= 0) return 0;
+	if (!(r->ms_median > 0) || !(r->kernel_ms > 0)) return -1;
+	return fmax(0, 1 - r->kernel_ms / r->ms_median);
+}
+
 /* The value of variable v, or -1 when it is unknown for this run. */
 static int diag_value(const diag_ctx *c, int v, expr_value *out)
 {
@@ -145,10 +188,10 @@ static int diag_value(const diag_ctx *c, int v, expr_value *out)
 	switch (v) {
 	case V_ACHIEVED_OCCUPANCY: x = r->achieved_occupancy; break;
 	case V_THEORETICAL_OCCUPANCY: x = r->occ_theoretical > 0 ? r->occ_theoretical : -1; break;
-	case V_DRAM_BYTES_READ: x = r->dram_bytes_read; break;
-	case V_DRAM_BYTES_WRITE: x = r->dram_bytes_write; break;
+	case V_DRAM_BYTES_READ: x = diag_dram_read(r); break;
+	case V_DRAM_BYTES_WRITE: x = diag_dram_write(r); break;
 	case V_DRAM_BYTES:
-		x = r->dram_bytes_read >= 0 && r->dram_bytes_write >= 0 ? r->dram_bytes_read + r->dram_bytes_write : -1;
+		x = diag_dram_read(r) >= 0 && diag_dram_write(r) >= 0 ? diag_dram_read(r) + diag_dram_write(r) : -1;
 		break;
 	case V_DRAM_PCT: x = r->dram_pct; break;
 	case V_MODEL_BYTES: x = diag_model(in->model_bytes, r->bytes); break;
@@ -160,8 +203,8 @@ static int diag_value(const diag_ctx *c, int v, expr_value *out)
 	}
 	case V_BYTES_RATIO: {
 		double m = diag_model(in->model_bytes, r->bytes);
-		bool d = r->dram_bytes_read >= 0 && r->dram_bytes_write >= 0;
-		x = m > 0 && d ? (r->dram_bytes_read + r->dram_bytes_write) / m : -1;
+		bool d = diag_dram_read(r) >= 0 && diag_dram_write(r) >= 0;
+		x = m > 0 && d ? (diag_dram_read(r) + diag_dram_write(r)) / m : -1;
 		break;
 	}
 	case V_L1_HIT_PCT: x = r->l1_hit_pct; break;
@@ -227,7 +270,9 @@ static int diag_value(const diag_ctx *c, int v, expr_value *out)
 	case V_MS: x = timed ? r->ms_median : -1; break;
 	case V_GBPS: x = timed ? r->gbps : -1; break;
 	case V_GFLOPS: x = timed ? r->gflops : -1; break;
-	case V_PCT_ATTAINABLE_BW: x = timed ? r->pct_attainable_bw : -1; break;
+	/* of DRAM bandwidth, as the rules read it: unknown for a lesson scored against the host link
+	 * (traffic: pcie), whose GB/s say nothing about DRAM */
+	case V_PCT_ATTAINABLE_BW: x = timed && strcmp(r->attainable, "pcie") ? r->pct_attainable_bw : -1; break;
 	case V_PCT_THEORETICAL_BW: x = timed ? r->pct_theoretical_bw : -1; break;
 	case V_PCT_COMPUTE_PEAK: x = timed ? r->pct_compute_peak : -1; break;
 	case V_PEAK_BW_GBPS: x = in->peak_bw_gbps > 0 ? in->peak_bw_gbps : -1; break;
@@ -238,6 +283,15 @@ static int diag_value(const diag_ctx *c, int v, expr_value *out)
 	case V_MAX_ABS_ERR: x = r->checked ? r->max_abs_err : -1; break;
 	case V_MAX_REL_ERR: x = r->checked ? r->max_rel_err : -1; break;
 	case V_NORM_REL_ERR: x = r->checked ? r->norm_rel_err : -1; break;
+	/* host copies: known 0 for a stage without any, so that rules may ask for "copy_share < 0.5" */
+	case V_H2D_BYTES: x = diag_copied(r->h2d_bytes); integer = true; break;
+	case V_D2H_BYTES: x = diag_copied(r->d2h_bytes); integer = true; break;
+	case V_COPY_BYTES: x = diag_copied(r->h2d_bytes) + diag_copied(r->d2h_bytes); integer = true; break;
+	case V_KERNEL_MS: x = r->kernel_ms > 0 ? r->kernel_ms : -1; break;
+	case V_COPY_MS: x = diag_copy_ms(r, in); break;
+	case V_COPY_SHARE: x = diag_copy_share(r); break;
+	case V_H2D_GBPS: x = in->h2d_gbps > 0 ? in->h2d_gbps : -1; break;
+	case V_D2H_GBPS: x = in->d2h_gbps > 0 ? in->d2h_gbps : -1; break;
 	default:
 		if (v < V_STALL_FIRST || v >= V_COUNT || !c->have_stalls)
 			return -1;

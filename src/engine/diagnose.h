@@ -20,7 +20,13 @@
  * replays included), smem_conflict_pct (conflict replays as a % of them), l1_pct, gld_sectors_per_request,
  * theoretical_occupancy (0..1), blocks, threads_per_block, warps, sm_count, occ_blocks,
  * waves (blocks / (sm_count x occ_blocks)), occ_limiter_regs/_smem/_warps/_blocks (0/1),
- * pct_attainable_bw, pct_compute_peak, stall_<reason> (share in % of the top three stalls, else 0) ...
+ * pct_attainable_bw (of DRAM: unknown for a lesson scored with traffic: pcie), pct_compute_peak,
+ * stall_<reason> (share in % of the top three stalls, else 0) ...
+ * Host copies: dram_bytes (and _read, _write, bytes_ratio) are the kernels' traffic, the copies' bytes
+ * taken off (the counters' range holds the copies too); h2d_bytes, d2h_bytes, copy_bytes (0 for a
+ * stage without copies), kernel_ms (the stage run without its copies), copy_ms (the copies at the
+ * calibrated pinned bandwidths h2d_gbps and d2h_gbps, one after the other), copy_share (0..1, the
+ * share of the stage's time the kernels do not cover: 1 - kernel_ms / ms; 0 without copies).
  * A value that was not measured (a counter at -1, no timing, no model) is unknown: a rule that needs an
  * unknown value does not fire. A name that does not exist at all is an error when the file loads. */
 #ifndef CC_DIAGNOSE_H
@@ -37,6 +43,7 @@ typedef struct {
 	int sm_count;
 	double peak_bw_gbps;     /* attainable (calibrated) DRAM bandwidth */
 	double peak_gflops;      /* the compute peak that applies to this stage */
+	double h2d_gbps, d2h_gbps;   /* the device's calibrated pinned copy bandwidths (copy_ms); 0 unknown */
 } diag_inputs;
 
 /* Loads the rules from path, replacing those loaded before only on success. Returns 0, or -1 with

@@ -1026,7 +1026,7 @@ static void diagnose_into(engine *e, const lesson *l, int stage, run_result *r)
 {
 	if (r->status != RUN_OK && r->status != RUN_WRONG) return;
 	diag_inputs in = { r->bytes, r->flops, e->dev.sm_count, traffic_gbps(traffic_of(l->traffic), &e->dev),
-	                   peak_gflops(peak_of(lesson_stage_peak(l, stage)), &e->dev) };
+	                   peak_gflops(peak_of(lesson_stage_peak(l, stage)), &e->dev), e->dev.h2d_gbps, e->dev.d2h_gbps };
 	r->findings.n = diagnose_run(r, &in, r->findings.f, RUN_FINDINGS_MAX);
 }
 

@@ -84,6 +84,9 @@ typedef struct {
 	int at_lesson_size;         /* every parameter at its lesson value: only then does a pass count */
 	char hash[17];              /* of the source tried */
 	const char *source; size_t source_len;   /* the source tried: the try's own copy, valid until ex_try_free */
+	int judged_kernels;         /* the ratio is of the kernels' time, the host copies left out (ex_judge_of) */
+	double kernel_ms, own_kernel_ms;   /* then: the learner's kernels and the stage's own, ms; 0 unknown */
+	char judged[160];           /* what the ratio compared, for the headline ("the kernels' time, ...") */
 	int counters_done;          /* the diagnosis (a run after the verdict) came back */
 	run_result diag;            /* the learner's kernel with hardware counters and the diagnosis */
 	int sanitized;              /* after a fault, or a wrong result from a kernel using shared memory: */
@@ -121,6 +124,16 @@ void ex_try_free(ex_try *t);
  * or "size N") and returns the number of sizes (at most cap). */
 typedef struct { char label[24]; plan_setting sets[8]; int nsets; } ex_size;
 int ex_sizes(engine *e, const lesson *l, int stage, ex_size *out, int cap);
+
+/* Which time an exercise is judged on, for a stage whose plan copies copied_bytes between host and
+ * device: the exercise's judge:, else the kernels' (1) when the stage copies anything (pageable
+ * copies of a few hundred MB would hide any kernel under the bar), the whole stage's (0) otherwise. */
+int ex_judge_of(const lesson_exercise *x, double copied_bytes);
+/* The speed ratio of a correct try and what it compared (into what, len): with kernels, the stage's
+ * own kernels' time over the learner's (own->kernel_ms / learner->kernel_ms, each the stage run
+ * without its copies); else the pair's median ratio (learner->pair_ratio). -1 when a time is
+ * missing (what then says which). */
+double ex_judge_ratio(int kernels, const run_result *learner, const run_result *own, char *what, size_t len);
 
 /* Records a finished verdict in the learner's progress (level, ratio, source hash). */
 int ex_record(const char *work, const lesson *l, const lesson_stage *s, const ex_verdict *v,

@@ -26,6 +26,9 @@ struct ex_try {
 	int counters, no_sanitizer;
 	uint64_t seed;
 	int job[EX_MAX_CHECKS];
+	int own_job;                /* judged on the kernels: the stage's own kernel at the lesson's size, timed */
+	int own_done;
+	run_result own;
 	int diag_job, san_job;
 	int state;                  /* 0 running, 1 verdict known, 2 all done */
 	ex_verdict v;
@@ -171,6 +174,55 @@ static void sizes_text(const ex_try *t, const plan_setting *s, int n, char *out,
 	sb_free(&b);
 }
 
+/* ---- the judged time ---- */
+
+int ex_judge_of(const lesson_exercise *x, double copied_bytes)
+{
+	if (x && x->judge == JUDGE_KERNEL) return 1;
+	if (x && x->judge == JUDGE_WHOLE) return 0;
+	return copied_bytes > 0;
+}
+
+double ex_judge_ratio(int kernels, const run_result *learner, const run_result *own, char *what, size_t len)
+{
+	if (!kernels) {
+		strfmt(what, len, "the stage's time");
+		return learner->pair_ratio > 0 ? learner->pair_ratio : -1;
+	}
+	if (!(learner->kernel_ms > 0) || !own || !(own->kernel_ms > 0)) {
+		strfmt(what, len, "the kernels' time, which %s did not measure", !(learner->kernel_ms > 0) ? "your run" : "the stage's own run");
+		return -1;
+	}
+	strfmt(what, len, "the kernels' time without the host copies, %.3f ms against the stage's %.3f ms", learner->kernel_ms, own->kernel_ms);
+	return own->kernel_ms / learner->kernel_ms;
+}
+
+/* The bytes the stage copies between host and device with the try's settings; 0 when the plan
+ * cannot be made (the runs will say why). */
+static double copied_bytes(const ex_try *t)
+{
+	plan p;
+	plan_device pd;
+	engine_plan_device(t->e, &pd);
+	char err[256];
+	double b = plan_make(&p, t->l, t->stage, t->sets, t->nsets, &pd, err, sizeof err) ? 0 : p.h2d_bytes + p.d2h_bytes;
+	plan_free(&p);
+	return b;
+}
+
+/* The stage's own kernel at the try's settings (the lesson's size), timed, for its kernels' time. */
+static int submit_own(ex_try *t, char *err, size_t errlen)
+{
+	engine_job j;
+	memset(&j, 0, sizeof j);
+	j.lesson = t->l;
+	j.stage = t->stage;
+	j.nsets = merge_sets(t, NULL, j.sets);
+	j.seed = t->seed;
+	j.has_seed = 1;
+	return engine_submit(t->e, &j, err, errlen);
+}
+
 /* Whether every parameter the try sets has its lesson value. */
 static int at_lesson_size(ex_try *t)
 {
@@ -216,6 +268,8 @@ ex_try *ex_try_start(engine *e, const lesson *l, int stage, const ex_try_opts *o
 	v->source_len = len;
 	for (int i = 0; i < EX_MAX_CHECKS; i++) run_result_init(&v->checks[i].r);
 	run_result_init(&v->diag);
+	run_result_init(&t->own);
+	v->judged_kernels = ex_judge_of(l->stages[stage].exercise, copied_bytes(t));
 	ex_size sizes[EX_MAX_CHECKS - 2];
 	int nz = ex_sizes(e, l, stage, sizes, EX_MAX_CHECKS - 2);
 	plan_setting merged[16];
@@ -228,6 +282,7 @@ ex_try *ex_try_start(engine *e, const lesson *l, int stage, const ex_try_opts *o
 		if (id < 0) { ex_try_free(t); return NULL; }
 		if (i == nz) v->timed = v->nchecks;
 		t->job[v->nchecks++] = id;
+		if (i == nz && v->judged_kernels && (t->own_job = submit_own(t, err, errlen)) < 0) { t->own_job = 0; ex_try_free(t); return NULL; }
 	}
 	return t;
 }
@@ -283,18 +338,30 @@ static void judge_failure(ex_verdict *v, int i)
 	}
 }
 
-static void judge_success(ex_verdict *v)
+static void judge_success(ex_try *t)
 {
+	ex_verdict *v = &t->v;
 	const run_result *r = &v->checks[v->timed].r;
-	v->ratio = r->pair_ratio;
+	v->ratio = ex_judge_ratio(v->judged_kernels, r, t->own_done ? &t->own : NULL, v->judged, sizeof v->judged);
+	if (v->judged_kernels) {
+		v->kernel_ms = r->kernel_ms > 0 ? r->kernel_ms : 0;
+		v->own_kernel_ms = t->own_done && t->own.kernel_ms > 0 ? t->own.kernel_ms : 0;
+	}
+	if (v->ratio < 0 && v->judged_kernels && r->pair_ratio > 0) {   /* no kernels' time: the stage's, said so */
+		char why[160];
+		strfmt(why, sizeof why, "%s", v->judged);
+		v->ratio = r->pair_ratio;
+		strfmt(v->judged, sizeof v->judged, "the stage's time, the host copies included (%s)", why);
+	}
+	if (v->ratio < 0) v->ratio = 0;
 	v->kind = v->ratio >= v->bar ? EXV_PASSED : EXV_SLOW;
 	char sizes[256] = "";
 	for (int i = 0; i < v->nchecks; i++)
 		if (i != v->timed && strcmp(v->checks[i].label, "fresh inputs"))
 			strfmt(sizes + strlen(sizes), sizeof sizes - strlen(sizes), "%s%s", sizes[0] ? ", " : "", v->checks[i].sizes);
-	strfmt(v->headline, sizeof v->headline, "%s: correct at %s and the lesson's size (twice, fresh inputs), %.2fx the stage's own kernel (the bar is %.2fx)%s",
+	strfmt(v->headline, sizeof v->headline, "%s: correct at %s and the lesson's size (twice, fresh inputs), %.2fx the stage's own kernel on %s (the bar is %.2fx)%s",
 	       v->kind == EXV_PASSED ? (v->at_lesson_size ? "passed" : "fast enough, at your sizes") : "correct, not yet fast enough",
-	       sizes, v->ratio, v->bar, v->kind == EXV_PASSED && !v->at_lesson_size ? "; a pass counts at the lesson's own sizes" : "");
+	       sizes, v->ratio, v->judged, v->bar, v->kind == EXV_PASSED && !v->at_lesson_size ? "; a pass counts at the lesson's own sizes" : "");
 }
 
 /* The size a sanitizer run uses: the failing check's for memcheck (the access went wrong there);
@@ -326,9 +393,27 @@ static void follow_up(ex_try *t)
 	t->state = t->diag_job || t->san_job ? 1 : 2;
 }
 
+/* The verdict of a try whose checks all came back right, once the stage's own run (when judged on
+ * the kernels) is back too. */
+static void maybe_judge(ex_try *t)
+{
+	if (t->state || ex_try_busy(t)) return;
+	judge_success(t);
+	follow_up(t);
+}
+
 int ex_try_event(ex_try *t, int job, job_phase phase, const char *note, const run_result *r)
 {
 	ex_verdict *v = &t->v;
+	if (job == t->own_job && t->own_job) {
+		if (phase != JOB_DONE || !r) return 0;
+		run_result_clear(&t->own);
+		run_result_copy(&t->own, r);   /* a failed own run has no kernel_ms: the verdict says so */
+		t->own_done = 1;
+		t->own_job = 0;
+		if (v->failed < 0) maybe_judge(t);
+		return 1;
+	}
 	if ((job == t->diag_job && t->diag_job) || (job == t->san_job && t->san_job)) {
 		if (phase != JOB_DONE || !r) return 0;
 		if (job == t->diag_job) {
@@ -355,13 +440,12 @@ int ex_try_event(ex_try *t, int job, job_phase phase, const char *note, const ru
 	t->job[i] = 0;
 	if (r->status != RUN_OK) {
 		for (int k = 0; k < v->nchecks; k++) if (t->job[k]) { engine_cancel(t->e, t->job[k]); t->job[k] = 0; }
+		if (t->own_job) { engine_cancel(t->e, t->own_job); t->own_job = 0; }
 		judge_failure(v, i);
-	} else if (ex_try_busy(t)) {
+		follow_up(t);
 		return 1;
-	} else {
-		judge_success(v);
 	}
-	follow_up(t);
+	maybe_judge(t);
 	return 1;
 }
 
@@ -370,7 +454,7 @@ const ex_verdict *ex_try_verdict(const ex_try *t) { return &t->v; }
 
 int ex_try_busy(const ex_try *t)
 {
-	int n = (t->diag_job != 0) + (t->san_job != 0);
+	int n = (t->diag_job != 0) + (t->san_job != 0) + (t->own_job != 0);
 	for (int i = 0; i < t->v.nchecks; i++) n += t->job[i] != 0;
 	return n;
 }
@@ -381,6 +465,8 @@ void ex_try_free(ex_try *t)
 	for (int i = 0; i < t->v.nchecks; i++) if (t->job[i]) engine_cancel(t->e, t->job[i]);
 	if (t->diag_job) engine_cancel(t->e, t->diag_job);
 	if (t->san_job) engine_cancel(t->e, t->san_job);
+	if (t->own_job) engine_cancel(t->e, t->own_job);
+	run_result_clear(&t->own);
 	for (int i = 0; i < EX_MAX_CHECKS; i++) run_result_clear(&t->v.checks[i].r);
 	run_result_clear(&t->v.diag);
 	free(t->text);

@@ -123,8 +123,13 @@ typedef struct {
 /* One problem size an exercise is checked at: NAME=VALUE settings of the lesson's parameters. */
 typedef struct { char **names, **values; int n; lesson_mark at; } lesson_size;
 
+/* Which time an exercise is judged on (judge:): by default the kernels' when the stage copies between
+ * host and device (the copies' time would hide the learner's kernel), the whole stage's otherwise. */
+typedef enum { JUDGE_AUTO, JUDGE_KERNEL, JUDGE_WHOLE } lesson_judge;
+
 /* A stage's exercise: the learner writes the stage's kernel from a starter file. */
 typedef struct {
+	lesson_judge judge;           /* judge: kernel | whole; JUDGE_AUTO when not given */
 	char *start_path /* resolved, inside kernels/<lesson>/exercises/ */, *start_rel;
 	double pass;                  /* the bar: at least this fraction of the stage kernel's speed, same run */
 	int has_tolerance, exact;     /* has_tolerance: the check's tolerance is this, not the lesson's */

@@ -42,7 +42,7 @@ static int check_entry(void *ctx, lesson_launch *L)
 
 int ly_parse_exercise(ld *c, yaml_node_t *n, lesson_stage *s)
 {
-	static const char *const keys[] = { "!start", "pass", "hints", "sizes", "tolerance", NULL };
+	static const char *const keys[] = { "!start", "pass", "hints", "sizes", "tolerance", "judge", NULL };
 	if (n->type != YAML_MAPPING_NODE) return yd_fail(&c->y, n, "exercise must be a mapping: { start: FILE, pass: 0.9, hints: [...] }");
 	if (yd_check_keys(&c->y, n, "exercise", keys)) return -1;
 	lesson_exercise *x = s->exercise = xcalloc(1, sizeof *x);
@@ -77,6 +77,13 @@ int ly_parse_exercise(ld *c, yaml_node_t *n, lesson_stage *s)
 		x->sizes = xcalloc((size_t)yd_seq_len(zn), sizeof *x->sizes);
 		for (int i = 0; i < yd_seq_len(zn); i++)
 			if (parse_size(c, yd_seq_at(&c->y, zn, i), &x->sizes[x->nsizes++])) return -1;
+	}
+	yaml_node_t *jn = yd_get(&c->y, n, "judge");
+	if (jn) {
+		const char *j = jn->type == YAML_SCALAR_NODE ? (const char *)jn->data.scalar.value : "";
+		if (!strcmp(j, "kernel")) x->judge = JUDGE_KERNEL;
+		else if (!strcmp(j, "whole")) x->judge = JUDGE_WHOLE;
+		else return yd_fail(&c->y, jn, "judge is kernel (the kernels' time, without the host copies) or whole (the stage's time)");
 	}
 	if (tn) {
 		x->has_tolerance = 1;

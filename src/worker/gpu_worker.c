@@ -171,7 +171,8 @@ static void fill_metrics(const plan *p, double pair_flops, run_result *r)
 	r->gbps = p->bytes / s / 1e9;
 	r->gflops = p->flops / s / 1e9;
 	if (d->bw_theoretical_gbps > 0) r->pct_theoretical_bw = 100 * r->gbps / d->bw_theoretical_gbps;
-	double att = traffic_gbps(p->traffic, d);   /* the plan's: read for read-mostly lessons, copy otherwise */
+	/* the plan's: read for read-mostly lessons, pcie (for the stage's copies, each way) for the host link, copy otherwise */
+	double att = traffic_run_gbps(p->traffic, d, p->h2d_bytes, p->d2h_bytes);
 	if (att > 0) {
 		r->pct_attainable_bw = 100 * r->gbps / att;
 		strfmt(r->attainable, sizeof r->attainable, "%s", traffic_name(traffic_used(p->traffic, d)));
