@@ -12,6 +12,8 @@ CC=${FUZZ_CC:-clang}
 CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
 OUT=build-fuzz
 CFLAGS="-g -O1 -std=c11 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -Isrc/core -Isrc/lesson -Isrc/engine -Isrc/runner -Isrc/worker -Isrc/app -I$CUDA_HOME/include"
+# arch.c asks NVRTC which architectures it compiles for
+FUZZ_LIBS="-L$CUDA_HOME/lib64 -Wl,-rpath,$CUDA_HOME/lib64 -lnvrtc"
 
 # Sources each target needs besides itself (as its header comment says). A target not listed here
 # gets the engine sources that need neither CUDA nor the terminal.
@@ -63,7 +65,7 @@ for src in tests/fuzz/fuzz_*.c; do
 	name=$(basename "$src" .c)
 	bin=$OUT/$name
 	# shellcheck disable=SC2046,SC2086 # the flags and the source list are split on purpose
-	if ! $CC $CFLAGS "$src" $(sources_for "$name") -lyaml -lm -o "$bin" >"$OUT/$name.build.log" 2>&1; then
+	if ! $CC $CFLAGS "$src" $(sources_for "$name") -lyaml -lm $FUZZ_LIBS -o "$bin" >"$OUT/$name.build.log" 2>&1; then
 		echo "FAIL $name: build failed ($(grep -m 1 -E 'error|undefined reference' "$OUT/$name.build.log"); see $OUT/$name.build.log)"
 		failed=1
 		continue

@@ -35,7 +35,7 @@ static void test_reference(void **state)
 {
 	(void)state;
 	lesson *l = bandwidth();
-	textvals_ref *ref = textvals_ref_find("assets/recorded", "bandwidth");
+	textvals_ref *ref = textvals_ref_find("tests/fixtures/textvals", "bandwidth");
 	assert_non_null(ref);
 	assert_string_equal(textvals_ref_gpu(ref), "NVIDIA H200");
 	textvals_src src = { l, lesson_stage_index(l, "strided"), { NULL, NULL, NULL, NULL }, ref };
@@ -66,7 +66,7 @@ static void test_live(void **state)
 		if (!strcmp(replay_result(rp, i)->stage, "coalesced"))
 			run = replay_result(rp, i);
 	assert_non_null(run);
-	textvals_ref *ref = textvals_ref_find("assets/recorded", "bandwidth");
+	textvals_ref *ref = textvals_ref_find("tests/fixtures/textvals", "bandwidth");
 	textvals_src src = { l, lesson_stage_index(l, "coalesced"), { run, NULL, NULL, replay_device(rp) }, ref };
 	const char *t = "{gbps}, {speedup_vs_prev} faster";
 	char *f = textvals_fill(&src, t), note[400];
