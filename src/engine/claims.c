@@ -360,3 +360,23 @@ int claims_check_set(const lesson *l, const int *stages, const run_result *resul
 	free(by);
 	return got;
 }
+
+size_t claims_placeholder(const char *p)
+{
+	if (*p != '{' || !((p[1] >= 'a' && p[1] <= 'z') || p[1] == '_')) return 0;
+	size_t n = 1;
+	while ((p[n] >= 'a' && p[n] <= 'z') || (p[n] >= '0' && p[n] <= '9') || p[n] == '_') n++;
+	return p[n] == '}' ? n - 1 : 0;
+}
+
+long claims_text_check(const char *text, size_t *name_len)
+{
+	for (const char *p = text ? strchr(text, '{') : NULL; p; p = strchr(p + 1, '{')) {
+		size_t n = claims_placeholder(p);
+		if (n && !claims_name_known(p + 1, n)) {
+			if (name_len) *name_len = n;
+			return (long)(p - text);
+		}
+	}
+	return -1;
+}

@@ -63,4 +63,10 @@ int claims_check_set(const lesson *l, const int *stages, const run_result *resul
 const char *claim_state_name(claim_state st);
 /* Counts of each state over n outcomes, into counts[CLAIM_STATE_COUNT]. */
 void claims_count(const claim_outcome *o, int n, int counts[CLAIM_STATE_COUNT]);
+/* A text placeholder at p ('{name}', lessons/README.md "Numbers in the text"): the length of its name
+ * (which starts at p + 1), or 0 when p starts none. */
+size_t claims_placeholder(const char *p);
+/* The first placeholder of text whose name is not a measurement: its offset (and its name's length in
+ * *name_len), or -1 when all are known. */
+long claims_text_check(const char *text, size_t *name_len);
 #endif

@@ -34,12 +34,6 @@ struct ex_try {
 	ex_verdict v;
 };
 
-static const char *const kind_names[EXV_COUNT] = {
-	"passed", "slow", "wrong", "unwritten", "out_of_bounds", "wrong_later", "fault", "hang",
-	"compile_error", "no_kernel", "signature", "crash", "refused", "no_gpu",
-};
-
-const char *ex_kind_name(ex_kind k) { return (unsigned)k < EXV_COUNT ? kind_names[k] : "?"; }
 
 /* ---- sizes ---- */
 

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "claims.h"
 #include "util.h"
 #include "worker.h"
 
@@ -121,32 +122,11 @@ static claims_runs ref_runs(const textvals_src *s)
 	return c;
 }
 
-/* A placeholder at p ('{'): the length of its name (the name starts at p + 1), or 0 when p starts none. */
-static size_t placeholder(const char *p)
-{
-	if (*p != '{' || !((p[1] >= 'a' && p[1] <= 'z') || p[1] == '_')) return 0;
-	size_t n = 1;
-	while ((p[n] >= 'a' && p[n] <= 'z') || (p[n] >= '0' && p[n] <= '9') || p[n] == '_') n++;
-	return p[n] == '}' ? n - 1 : 0;
-}
-
 int textvals_has(const char *text)
 {
 	for (const char *p = text ? strchr(text, '{') : NULL; p; p = strchr(p + 1, '{'))
-		if (placeholder(p)) return 1;
+		if (claims_placeholder(p)) return 1;
 	return 0;
-}
-
-long textvals_check(const char *text, size_t *name_len)
-{
-	for (const char *p = text ? strchr(text, '{') : NULL; p; p = strchr(p + 1, '{')) {
-		size_t n = placeholder(p);
-		if (n && !claims_name_known(p + 1, n)) {
-			if (name_len) *name_len = n;
-			return (long)(p - text);
-		}
-	}
-	return -1;
 }
 
 static int ends(const char *s, size_t n, const char *suffix)
@@ -233,7 +213,7 @@ static char *fill(const textvals_src *s, const char *text, fill_counts *fc)
 	sb b = { 0 };
 	const char *p = text;
 	for (const char *q; (q = strchr(p, '{'));) {
-		size_t n = placeholder(q);
+		size_t n = claims_placeholder(q);
 		if (!n) { sb_addn(&b, p, (size_t)(q - p) + 1); p = q + 1; continue; }
 		char v[160];
 		sb_addn(&b, p, (size_t)(q - p));

@@ -38,6 +38,4 @@ char *textvals_fill(const textvals_src *src, const char *text);
 /* One line on where the numbers of a text came from ("Numbers: this GPU's last run (NVIDIA H200)."),
  * into out; "" when text has no placeholder. */
 void textvals_note(const textvals_src *src, const char *text, char *out, size_t len);
-/* The first placeholder of text whose name is not a measurement: its offset, or -1 when all are known. */
-long textvals_check(const char *text, size_t *name_len);
 #endif

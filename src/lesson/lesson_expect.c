@@ -6,7 +6,6 @@
 #include <string.h>
 #include "claims.h"
 #include "lesson_yaml.h"
-#include "textvals.h"
 #include "util.h"
 
 #define EXPECT_MAX 32        /* claims per stage */
@@ -140,7 +139,7 @@ void ly_free_expect(lesson_stage *s)
 int ly_check_text(ld *c, yaml_node_t *n, const char *text)
 {
 	size_t len = 0;
-	long at = textvals_check(text, &len);
+	long at = claims_text_check(text, &len);
 	if (at < 0) return 0;
 	return yd_fail(&c->y, n, "unknown measurement '{%.*s}' in the text (a placeholder names a measurement of "
 	               "lessons/README.md, Claims: {gbps}, {speedup_vs_prev}, ...)", len > 40 ? 40 : (int)len, text + at + 1);
