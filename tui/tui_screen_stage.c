@@ -474,12 +474,13 @@ static unsigned stage_key(tui_app *a, int ch)
 static int stage_hints(tui_app *a, const char *const **pairs)
 {
 	/* "? help" is added by the loop, always; what does not fit at the right goes, so the keys that
-	 * matter most (run, the next stage, reading, back) come first */
+	 * matter most (run, the next stage, reading, back, the machine code, hotspots) come first: at 80
+	 * columns they are what shows */
 	static const char *const tun[] = { "\u2190\u2192", "value", "0-9", "type", "Tab", "pane",
-		"r", "run", "n/p", "stage", "o", "read", "z", "zoom", "Esc", "back", "v", "PTX/SASS", "d", "diff", "H", "hotspots",
+		"r", "run", "n/p", "stage", "o", "read", "Esc", "back", "v", "PTX/SASS", "H", "hotspots", "z", "zoom", "d", "diff",
 		"l", "live", "s", "sweep", "a", "ladder", "f", "roofline", "t", "timeline" };
 	static const char *const tun_ascii[] = { "<-/->", "value", "0-9", "type", "Tab", "pane",
-		"r", "run", "n/p", "stage", "o", "read", "z", "zoom", "Esc", "back", "v", "PTX/SASS", "d", "diff", "H", "hotspots",
+		"r", "run", "n/p", "stage", "o", "read", "Esc", "back", "v", "PTX/SASS", "H", "hotspots", "z", "zoom", "d", "diff",
 		"l", "live", "s", "sweep", "a", "ladder", "f", "roofline", "t", "timeline" };
 	static const char *const reading[] = { "\u2191\u2193 PgUp/PgDn", "scroll", "n/p", "stage", "r", "run", "o/Esc", "leave" };
 	static const char *const reading_ascii[] = { "Up/Dn PgUp/PgDn", "scroll", "n/p", "stage", "r", "run", "o/Esc", "leave" };
@@ -516,7 +517,7 @@ static int stage_hints(tui_app *a, const char *const **pairs)
 		*pairs = theme_utf8() ? ladder : ladder_ascii;
 		return 7;
 	}
-	int first = a->sv.focus == PANE_TUNABLES ? 0 : 2;
+	int first = a->sv.focus == PANE_TUNABLES ? 0 : 3;   /* Tab is in the help; at 80 columns v and H fit */
 	const char *const *t = (theme_utf8() ? tun : tun_ascii) + first * 2;
 	if (!a->m || !a->m->l->stages[a->m->cur].exercise) {
 		*pairs = t;

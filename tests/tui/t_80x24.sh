@@ -13,7 +13,7 @@ bottom=$(screen | awk -v t="$top" 'NR > t + 1 && /^└/ { print NR - 1; exit }')
 lines=$((bottom - top - 1))
 check "stage view: the explanation has at least 8 lines ($lines)" test "$lines" -ge 8
 check "stage view: the footer shows n/p" shows "n/p stage"
-check "stage view: ... and o, z and Esc" shows "o read  z zoom  Esc back"
+check "stage view: ... and o, Esc, v, H and z" shows "o read  Esc back  v PTX/SASS  H hotspots  z zoom"
 keys Tab Tab
 wait_for "change, digits type" >/dev/null
 check "tunables focused: the pane takes the room back" shows "│ a +2 "
