@@ -181,7 +181,7 @@ static void draw_status(tui_app *a)
 	unsigned at = theme_attr(ROLE_STATUS);
 	const char *const *pairs = NULL;
 	const char *keep[48];
-	int y = a->rows - 1, x = 0, hw = 9;    /* " ? help" and its space: always there */
+	int y = a->rows - 1, x = 0, hw = 8;    /* " ? help": always there */
 	widget_clear(y, 0, a->cols, at);
 	const char *msg = a->msg[0] ? a->msg : "";
 	if (!msg[0] && a->m && a->m->njobs > 0 && a->m->phase == JOB_WAITING_GPU)

@@ -169,7 +169,7 @@ int widget_hints(int y, int x, int maxw, const char *const *pairs, int npairs, u
 	int used = 0;
 	for (int i = 0; i + 1 < npairs * 2; i += 2) {
 		int need = text_width(pairs[i], strlen(pairs[i])) + 1 + text_width(pairs[i + 1], strlen(pairs[i + 1])) + 2;
-		if (used + need > maxw)
+		if (used + need - 2 > maxw)   /* the two spaces after the last pair may be cut */
 			break;
 		used += widget_text(y, x + used, maxw - used, pairs[i], theme_attr(ROLE_KEY) | attr);
 		used += widget_text(y, x + used, maxw - used, " ", attr);
