@@ -1,7 +1,7 @@
 #!/bin/sh
 # Runs every test suite (unit, lessons, CLI, TUI, sanitizers, fuzz, GPU) and ends with one line:
 # "tests: N passed, N failed, N skipped". Exit status 1 when anything failed.
-# TEST_SECTIONS="gpu tui" runs only those sections (unit check cli attack tui asan fuzz gpu), for a short
+# TEST_SECTIONS="gpu tui" runs only those sections (unit check cli tui asan attack fuzz gpu), for a short
 # call on the GPU box; TUI_TESTS="t_gpu t_exercise" only those TUI scripts.
 set -u
 cd "$(dirname "$0")/.."
@@ -43,10 +43,6 @@ cmocka() {
 	section "command line"
 	for s in tests/cli/*.sh; do sh "$s"; done
 	fi
-	if want attack; then
-	section "attacks: a hostile user on a shared box (tests/attack, each bounded in time and memory)"
-	for s in tests/attack/*.sh; do [ -f "$s" ] && sh "$s"; done
-	fi
 	if want tui; then
 	section "terminal interface (tmux)"
 	if [ -x tests/tui/run.sh ]; then tests/tui/run.sh; else echo "SKIP tui: tests/tui/run.sh is missing"; fi
@@ -54,6 +50,10 @@ cmocka() {
 	if want asan; then
 	section "AddressSanitizer + UBSan"
 	sh tests/asan.sh
+	fi
+	if want attack; then
+	section "attacks: a hostile user on a shared box (tests/attack, each bounded in time and memory; after the ASan build, which one attack uses)"
+	for s in tests/attack/*.sh; do [ -f "$s" ] && sh "$s"; done
 	fi
 	if want fuzz; then
 	section "fuzzing (${FUZZ_SECONDS:-10} s per target)"
