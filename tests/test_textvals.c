@@ -13,6 +13,7 @@
 
 #include "engine_replay.h"
 #include "lesson.h"
+#include "claims.h"
 #include "textvals.h"
 
 static lesson *bandwidth(void)
@@ -92,9 +93,9 @@ static void test_syntax(void **state)
 	assert_false(textvals_has("if (x) { y = 1; } {A} {} {1x} {gbps"));
 	assert_true(textvals_has("at {gbps}"));
 	size_t n = 0;
-	assert_int_equal(textvals_check("at {gbps} and {gbs}", &n), 14);
+	assert_int_equal(claims_text_check("at {gbps} and {gbs}", &n), 14);
 	assert_int_equal(n, 3);
-	assert_int_equal(textvals_check("at {gbps}", &n), -1);
+	assert_int_equal(claims_text_check("at {gbps}", &n), -1);
 	textvals_src src = { NULL, 0, { NULL, NULL, NULL, NULL }, NULL };
 	lesson *l = bandwidth();
 	src.l = l;
