@@ -13,3 +13,22 @@ expect() {
 	if ! printf '%s\n' "$out" | grep -Eq -- "$pat"; then fail "$name: output lacks /$pat/"; printf '%s\n' "$out" | head -20 | sed 's/^/    /'; return; fi
 	pass "$name"
 }
+# lab_setup NAME: for a GPU test of a class: skips (or fails) with NAME and returns 1 without a GPU;
+# else an installed copy of the tool in $tmp/inst that every user can read ($bin), the example course
+# in $tmp/course, and a queue folder of the test's own ($CUDACLIMB_LOCK_DIR). $tmp goes at exit.
+lab_setup() {
+	why=$($B device 2>&1); code=$?
+	if [ $code = 3 ]; then skip "$1: $(printf '%s' "$why" | head -1)"; return 1; fi
+	if [ $code != 0 ]; then fail "$1: cudaclimb device exited $code: $why"; return 1; fi
+	tmp=$(mktemp -d /tmp/cc-lab.XXXXXX); trap 'rm -rf "$tmp"' EXIT
+	chmod 755 "$tmp"
+	if ! make --no-print-directory install PREFIX="$tmp/inst" >"$tmp/install.log" 2>&1; then
+		fail "$1: make install: $(tail -3 "$tmp/install.log")"; return 1
+	fi
+	chmod -R a+rX "$tmp/inst"
+	bin=$tmp/inst/bin/cudaclimb
+	cp -r assets/example-course "$tmp/course"
+	chmod -R a+rX "$tmp/course"
+	export CUDACLIMB_LOCK_DIR=$tmp/locks
+	mkdir -m 1777 "$CUDACLIMB_LOCK_DIR"
+}

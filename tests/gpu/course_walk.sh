@@ -6,21 +6,7 @@
 # the instructor's report shows each pass, bob's two tries, and nobody's records but their own in
 # each file. Without a GPU this prints one visible SKIP line.
 . tests/lib.sh
-why=$($B device 2>&1); code=$?
-if [ $code = 3 ]; then skip "course walk: $(printf '%s' "$why" | head -1)"; exit 0; fi
-if [ $code != 0 ]; then fail "course walk: cudaclimb device exited $code: $why"; exit 0; fi
-tmp=$(mktemp -d /tmp/cc-course.XXXXXX); trap 'rm -rf "$tmp"' EXIT
-chmod 755 "$tmp"
-# the students must be able to read the tool and its lessons: an installed copy, as on a lab box
-if ! make --no-print-directory install PREFIX="$tmp/inst" >"$tmp/install.log" 2>&1; then
-	fail "course walk: make install: $(tail -3 "$tmp/install.log")"; exit 0
-fi
-chmod -R a+rX "$tmp/inst"
-bin=$tmp/inst/bin/cudaclimb
-cp -r assets/example-course "$tmp/course"
-chmod -R a+rX "$tmp/course"
-export CUDACLIMB_LOCK_DIR=$tmp/locks
-mkdir -m 1777 "$CUDACLIMB_LOCK_DIR"
+lab_setup "course walk" || exit 0
 # the GPU queue folders root's, as a lab's administrator makes them (a student's own would be refused by the others)
 [ "$(id -u)" = 0 ] && "$bin" queue init >/dev/null
 out=$("$bin" course init "$tmp/course" 2>&1)

@@ -5,20 +5,7 @@
 # ratio 42, keeping the source it carries. report --verify --json judges both again on this GPU and
 # must mark the honest pass verified and the forged one refuted. Without a GPU: one visible SKIP.
 . tests/lib.sh
-why=$($B device 2>&1); code=$?
-if [ $code = 3 ]; then skip "verify: $(printf '%s' "$why" | head -1)"; exit 0; fi
-if [ $code != 0 ]; then fail "verify: cudaclimb device exited $code: $why"; exit 0; fi
-tmp=$(mktemp -d /tmp/cc-verify.XXXXXX); trap 'rm -rf "$tmp"' EXIT
-chmod 755 "$tmp"
-if ! make --no-print-directory install PREFIX="$tmp/inst" >"$tmp/install.log" 2>&1; then
-	fail "verify: make install: $(tail -3 "$tmp/install.log")"; exit 0
-fi
-chmod -R a+rX "$tmp/inst"
-bin=$tmp/inst/bin/cudaclimb
-cp -r assets/example-course "$tmp/course"
-chmod -R a+rX "$tmp/course"
-export CUDACLIMB_LOCK_DIR=$tmp/locks
-mkdir -m 1777 "$CUDACLIMB_LOCK_DIR"
+lab_setup "verify" || exit 0
 "$bin" course init "$tmp/course" >/dev/null 2>&1 || { fail "verify: course init"; exit 0; }
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 	as() { u=$1; shift; setpriv --reuid="$u" --regid="$u" --clear-groups "$@"; }
