@@ -380,6 +380,7 @@ static int make_tensormap(pctx *c, const lesson_arg *a, plan_arg *out)
 			for (int k = 0; k < i; k++) sb_addf(&what, "%s%llu", k ? "*" : "=", (unsigned long long)t->dims[k]);
 			sb_addf(&what, " %s) are", tn);
 		}
+		c->p->refused_setting = 1;   /* a size the hardware refuses, as a constraint would (check's edge sizes skip it) */
 		if (stride % 16)
 			strfmt(c->err, c->errlen, "tensor map %s: %s %llu bytes; TMA needs a multiple of 16", name, what.s, (unsigned long long)stride);
 		else

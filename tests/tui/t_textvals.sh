@@ -1,7 +1,9 @@
 # Numbers in the text (placeholders): at 80x24 the reading mode of bandwidth/strided shows the
-# reference recording's figures (assets/recorded, an H200) and says so before a run; after a run
-# (replayed from an H100 recording) it shows that run's figures and names this GPU.
+# reference recording's figures (an H200's, from a fixture folder so that the shipped set can change)
+# and says so before a run; after a run (replayed from an H100 recording) it shows that run's figures
+# and names this GPU.
 . "$(dirname "$0")/lib.sh"
+export CUDACLIMB_RECORDED="$ROOT/tests/fixtures/textvals"
 start 80 24 -- --replay "$ROOT/tests/fixtures/recorded/h100-7092b07-bandwidth.json"
 wait_for "Memory bandwidth" >/dev/null
 keys Enter
