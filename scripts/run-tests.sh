@@ -79,6 +79,10 @@ cmocka() {
 	sh tests/gpu/timing.sh
 	sh tests/gpu/reduction.sh
 	sh tests/gpu/attention.sh
+	sh tests/gpu/verify.sh
+	sh tests/gpu/lab_hostile.sh
+	sh tests/gpu/unknown_arch.sh
+	sh tests/gpu/conv1d.sh
 	fi
 } 2>&1 | tee "$log"
 
