@@ -10,7 +10,7 @@ PKGS      := yaml-0.1 ncursesw
 # src/ by role: core (util, results, YAML, JSON), lesson (the format, expressions, plans), engine
 # (compiles, diagnosis, jobs; no curses), runner (where the worker runs, its protocol), worker (the
 # GPU side), app (the CLI). Every folder is on the include path, so a header is named alone.
-SRC_DIRS  := src/core src/lesson src/engine src/runner src/worker src/app
+SRC_DIRS  := src/core src/lesson src/cuda src/engine src/runner src/worker src/app
 SRC_INC   := $(addprefix -I,$(SRC_DIRS))
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lyaml -lncursesw)
