@@ -7,7 +7,6 @@
 #include <string.h>
 #include "claims.h"
 #include "util.h"
-#include "worker.h"
 
 struct textvals_ref {
 	replay *rp;
