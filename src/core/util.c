@@ -375,7 +375,7 @@ char *exe_dir(void)
 	return xstrdup(buf);
 }
 
-char *worker_data_root(void)
+char *data_root(void)
 {
 	char *dir = exe_dir();
 	const char *cands[] = { "%s/..", "%s/../share/cudaclimb", "%s", "%s/../.." };

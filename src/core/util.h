@@ -93,7 +93,7 @@ double now_ms(void);
 char *exe_dir(void);
 /* The folder with this installation's data (assets/arch.yaml, kernels/, lessons/): beside the
  * executable, or the installed share folder; a new string, or NULL. */
-char *worker_data_root(void);
+char *data_root(void);
 /* Writes s to f with its control characters (C0 but tab and newline, DEL, C1 in UTF-8) as '?': text
  * that someone else wrote (a learner's compile log, a replay file) never drives the terminal. */
 void fput_clean(FILE *f, const char *s);

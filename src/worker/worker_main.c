@@ -9,7 +9,7 @@
 /* A worker started by hand or over ssh finds its data from where it is installed. */
 int worker_main(int argc, char **argv)
 {
-	char *root = getenv("CUDACLIMB_BUILTIN_ROOT") && getenv("CUDACLIMB_ARCH_TABLE") ? NULL : worker_data_root();
+	char *root = getenv("CUDACLIMB_BUILTIN_ROOT") && getenv("CUDACLIMB_ARCH_TABLE") ? NULL : data_root();
 	if (root) {
 		char *builtin = xasprintf("%s/kernels", root), *arch = xasprintf("%s/assets/arch.yaml", root);
 		setenv("CUDACLIMB_BUILTIN_ROOT", builtin, 0);
