@@ -7,22 +7,34 @@ NVCC      ?= $(CUDA_HOME)/bin/nvcc
 BUILD     ?= build
 
 PKGS      := yaml-0.1 ncursesw
-# src/ by role: core (util, results, YAML, JSON), lesson (the format, expressions, plans), engine
-# (compiles, diagnosis, jobs; no curses), runner (where the worker runs, its protocol), worker (the
-# GPU side), app (the CLI). Every folder is on the include path, so a header is named alone.
-SRC_DIRS  := src/core src/lesson src/engine src/runner src/worker src/app
-SRC_INC   := $(addprefix -I,$(SRC_DIRS))
+# src/ by role, in layers (docs/how-it-works.md, "The layers"): core (util, results, YAML, JSON),
+# lesson (the format, expressions, plans, claim names), cuda (what the parent and the worker both use:
+# the GPU table, NVRTC compiles and their cache, SASS), worker (the GPU process), runner (where the
+# worker runs, its protocol), engine (diagnosis, jobs; no curses), tui, app (the CLI). A header is
+# named alone, but each folder sees only its own headers and those of the layers below it, so an
+# include the wrong way fails to compile; tests/cli/layers.sh checks the same from the sources.
+SRC_DIRS  := src/core src/lesson src/cuda src/engine src/runner src/worker src/app
+SRC_INC   := $(addprefix -I,$(SRC_DIRS) tui)
+LAYER_src/core   := src/core
+LAYER_src/lesson := $(LAYER_src/core) src/lesson
+LAYER_src/cuda   := $(LAYER_src/lesson) src/cuda
+LAYER_src/worker := $(LAYER_src/cuda) src/worker
+LAYER_src/runner := $(LAYER_src/cuda) src/runner
+LAYER_src/engine := $(LAYER_src/runner) src/engine
+LAYER_tui        := $(LAYER_src/engine) tui
+LAYER_src/app    := $(LAYER_tui) src/worker src/app
+LAYER_DIRS       := $(SRC_DIRS) tui
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lyaml -lncursesw)
 
 WARN      := -Wall -Wextra -Wshadow -Wno-unused-parameter
 CFLAGS    ?= -O2 -g
-CFLAGS    += -std=c11 -D_GNU_SOURCE $(WARN) -MMD -MP -I$(CUDA_HOME)/include $(SRC_INC) -Itui $(PKG_CFLAGS) \
+CFLAGS    += -std=c11 -D_GNU_SOURCE $(WARN) -MMD -MP -I$(CUDA_HOME)/include $(PKG_CFLAGS) \
              -DCC_DATADIR='"$(PREFIX)/share/cudaclimb"' -DCUDA_BIN='"$(CUDA_HOME)/bin"'
 # --version names the commit it was built from (git describe; nothing outside a git checkout).
 $(BUILD)/obj/src/app/cli.o: CFLAGS += -DCC_COMMIT='"$(shell git describe --always --dirty 2>/dev/null)"'
 CXXFLAGS  ?= -O2 -g
-CXXFLAGS  += -std=c++17 $(WARN) -MMD -MP -I$(CUDA_HOME)/include -I$(CUDA_HOME)/extras/CUPTI/include $(SRC_INC)
+CXXFLAGS  += -std=c++17 $(WARN) -MMD -MP -I$(CUDA_HOME)/include -I$(CUDA_HOME)/extras/CUPTI/include
 NVCCFLAGS ?= -O2 -std=c++17 -gencode=arch=compute_80,code=sm_80 -gencode=arch=compute_90,code=sm_90 \
              -gencode=arch=compute_90,code=compute_90
 CUDA_LIBS := -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lnvrtc -lcudart_static \
@@ -62,18 +74,24 @@ SUB := -s
 say  = printf '  %-4s %s\n' $(1) $(2);
 endif
 
-.PHONY: all run test deps deps-run install uninstall clean fuzz asan
+.PHONY: all run test deps deps-run install uninstall clean fuzz asan layers
 all: $(BIN)
+
+# Each folder's objects get the include paths of its layer (LAYER_INC), nothing above it.
+$(foreach d,$(LAYER_DIRS),$(eval $(OBJ_DIR)/$(d)/%.o: LAYER_INC := $(addprefix -I,$(LAYER_$(d)))))
+# "FOLDER: the folders it may include from", one line each (read by tests/cli/layers.sh).
+layers:
+	@$(foreach d,$(LAYER_DIRS),echo '$(d): $(LAYER_$(d))';)
 
 $(OBJ_DIR)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(Q)$(call say,CC,$<)$(CC) $(CFLAGS) $(SAN) -c $< -o $@
+	$(Q)$(call say,CC,$<)$(CC) $(CFLAGS) $(LAYER_INC) $(SAN) -c $< -o $@
 $(OBJ_DIR)/%.o: %.cpp
 	@mkdir -p $(dir $@)
-	$(Q)$(call say,CXX,$<)$(CXX) $(CXXFLAGS) $(SAN) -c $< -o $@
+	$(Q)$(call say,CXX,$<)$(CXX) $(CXXFLAGS) $(LAYER_INC) $(SAN) -c $< -o $@
 $(OBJ_DIR)/%.cu.o: %.cu
 	@mkdir -p $(dir $@)
-	$(Q)$(call say,NVCC,$<)$(NVCC) $(NVCCFLAGS) $(SRC_INC) -c $< -o $@
+	$(Q)$(call say,NVCC,$<)$(NVCC) $(NVCCFLAGS) $(LAYER_INC) -c $< -o $@
 
 $(BUILD)/libengine.a: $(ENGINE_OBJ)
 	@rm -f $@
@@ -88,7 +106,7 @@ $(BIN): $(OBJ_DIR)/src/app/main.o $(BUILD)/libapp.a $(TUI_OBJ) $(BUILD)/libengin
 
 $(BUILD)/tests/%: tests/%.c $(BUILD)/libapp.a $(BUILD)/libengine.a $(TUI_OBJ)
 	@mkdir -p $(dir $@)
-	$(Q)$(call say,CC,$@)$(CC) $(CFLAGS) $(SAN) -Itui -o $@ $< $(BUILD)/libapp.a $(TUI_OBJ) $(BUILD)/libengine.a $(PKG_LIBS) -lcmocka $(CUDA_LIBS)
+	$(Q)$(call say,CC,$@)$(CC) $(CFLAGS) $(SRC_INC) $(SAN) -o $@ $< $(BUILD)/libapp.a $(TUI_OBJ) $(BUILD)/libengine.a $(PKG_LIBS) -lcmocka $(CUDA_LIBS)
 
 # Installs what is missing (Debian/Ubuntu), or says the exact command to run: deps-run only what the
 # tool needs, deps that and what the tests need too (scripts/deps.sh list shows both lists). Each

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "engine.h"
-#include "engine_replay.h"
+#include "replay_fixture.h"
 #include "roofline.h"
 
 typedef struct {

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "claims.h"
-#include "engine_replay.h"
+#include "replay.h"
 #include "lesson.h"
 #include "diagnose.h"
 #include "util.h"

@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "diagnose.h"
-#include "engine_replay.h"
+#include "replay.h"
 
 #define RULES "assets/rules.yaml"
 

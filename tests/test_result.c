@@ -1,4 +1,4 @@
-/* result, json, engine_replay: the worker protocol's text form and the JSON form round-trip every
+/* result, json, replay: the worker protocol's text form and the JSON form round-trip every
  * field, strings with newlines, tabs, quotes and backslashes included. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,7 +10,7 @@
 #include <math.h>
 #include <string.h>
 #include <unistd.h>
-#include "engine_replay.h"
+#include "replay_fixture.h"
 #include "json.h"
 #include "result.h"
 #include "util.h"

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine_replay.h"
+#include "replay.h"
 #include "lesson.h"
 #include "claims.h"
 #include "textvals.h"

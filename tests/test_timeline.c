@@ -11,7 +11,7 @@
 #include <cmocka.h>
 #include <math.h>
 #include <stdlib.h>
-#include "engine_replay.h"
+#include "replay.h"
 #include "timeline.h"
 #include "timeline_fixture.h"
 

@@ -1,7 +1,7 @@
 /* cudaclimb: climb CUDA kernel optimisation ladders on a real GPU. */
 #include <string.h>
 #include "cli.h"
-#include "worker.h"
+#include "worker_main.h"
 
 int main(int argc, char **argv)
 {

@@ -375,6 +375,25 @@ char *exe_dir(void)
 	return xstrdup(buf);
 }
 
+char *data_root(void)
+{
+	char *dir = exe_dir();
+	const char *cands[] = { "%s/..", "%s/../share/cudaclimb", "%s", "%s/../.." };
+	for (size_t i = 0; dir && i < sizeof cands / sizeof cands[0]; i++) {
+		char *root = xasprintf(cands[i], dir);
+		char *probe = xasprintf("%s/assets/arch.yaml", root);
+		int ok = file_exists(probe);
+		free(probe);
+		if (ok) { free(dir); return root; }
+		free(root);
+	}
+	free(dir);
+#ifdef CC_DATADIR
+	if (dir_exists(CC_DATADIR)) return xstrdup(CC_DATADIR);
+#endif
+	return NULL;
+}
+
 void rtrim(char *s)
 {
 	size_t n = strlen(s);

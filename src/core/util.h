@@ -91,6 +91,9 @@ uint64_t fnv1a(uint64_t h, const void *data, size_t len);
 double now_ms(void);
 /* The folder the running executable is in (new string), or NULL. */
 char *exe_dir(void);
+/* The folder with this installation's data (assets/arch.yaml, kernels/, lessons/): beside the
+ * executable, or the installed share folder; a new string, or NULL. */
+char *data_root(void);
 /* Writes s to f with its control characters (C0 but tab and newline, DEL, C1 in UTF-8) as '?': text
  * that someone else wrote (a learner's compile log, a replay file) never drives the terminal. */
 void fput_clean(FILE *f, const char *s);

@@ -7,74 +7,12 @@
 #include "diagnose.h"
 #include "util.h"
 
-enum { X_TIME_VS_PREV, X_TIME_VS_BASELINE, X_SPEEDUP_VS_PREV, X_SPEEDUP_VS_BASELINE, X_BOUND_MS, X_KERNEL_MS,
-       X_TIME_VS_BOUND, X_H2D_BYTES, X_D2H_BYTES, X_H2D_GBPS, X_D2H_GBPS, X_COUNT };
-static const char *const extra_names[X_COUNT + 1] = { "time_vs_prev", "time_vs_baseline", "speedup_vs_prev", "speedup_vs_baseline",
-                                                      "bound_ms", "kernel_ms", "time_vs_bound", "h2d_bytes", "d2h_bytes",
-                                                      "h2d_gbps", "d2h_gbps", NULL };
-
-/* The device values a when: condition may use. */
-static const char *const device_names[] = { "cc", "sm_count", "l2_bytes", "warp_size", "max_threads_per_block",
-                                            "max_shared_per_block", "copy_engines", NULL };
 
 static const char *const state_names[CLAIM_STATE_COUNT] = { "holds", "contradicted", "unknown" };
 
 const char *claim_state_name(claim_state st)
 {
 	return (unsigned)st < CLAIM_STATE_COUNT ? state_names[st] : "?";
-}
-
-static int extra_find(const char *name, size_t len)
-{
-	for (int i = 0; i < X_COUNT; i++)
-		if (strlen(extra_names[i]) == len && !memcmp(extra_names[i], name, len)) return i;
-	return -1;
-}
-
-const char *const *claims_extra_names(void) { return extra_names; }
-const char *const *claims_device_names(void) { return device_names; }
-
-/* The stage id in "time_vs_ID" / "speedup_vs_ID" (*inverse set for speedup_), or NULL. */
-static const char *stage_ratio(const char *name, size_t len, size_t *idlen, int *inverse)
-{
-	static const char *const pre[2] = { "time_vs_", "speedup_vs_" };
-	for (int k = 0; k < 2; k++) {
-		size_t n = strlen(pre[k]);
-		if (len <= n || strncmp(name, pre[k], n)) continue;
-		for (size_t i = n; i < len; i++)
-			if (!((name[i] >= 'a' && name[i] <= 'z') || (name[i] >= 'A' && name[i] <= 'Z') || (name[i] >= '0' && name[i] <= '9') || name[i] == '_'))
-				return NULL;
-		*idlen = len - n;
-		*inverse = k;
-		return name + n;
-	}
-	return NULL;
-}
-
-int claims_stage_ratio(const char *name, size_t len, const char **id, size_t *idlen)
-{
-	int inverse;
-	if (extra_find(name, len) >= 0) return 0;
-	*id = stage_ratio(name, len, idlen, &inverse);
-	return *id != NULL;
-}
-
-int claims_name_known(const char *name, size_t len)
-{
-	if (extra_find(name, len) >= 0) return 1;
-	const char *id;
-	size_t idlen;
-	if (claims_stage_ratio(name, len, &id, &idlen)) return 1;   /* the loader checks that the stage exists */
-	for (const char *const *d = diagnose_names(); *d; d++)
-		if (strlen(*d) == len && !memcmp(*d, name, len)) return 1;
-	return 0;
-}
-
-int claims_device_name_known(const char *name, size_t len)
-{
-	for (const char *const *d = device_names; *d; d++)
-		if (strlen(*d) == len && !memcmp(*d, name, len)) return 1;
-	return 0;
 }
 
 static int setting(const char *settings, const char *name, char *out, size_t len);
@@ -88,6 +26,7 @@ static int device_lookup(void *ctx, const char *name, size_t len, expr_value *ou
 	const device_info *d = w->d;
 	long long v[] = { d->cc, d->sm_count, (long long)d->l2_bytes, d->warp_size, d->max_threads_per_block,
 	                  (long long)d->smem_per_block_optin, d->copy_engines };
+	const char *const *device_names = claims_device_names();
 	for (int i = 0; device_names[i]; i++)
 		if (strlen(device_names[i]) == len && !memcmp(device_names[i], name, len)) {
 			if (v[i] <= 0) return -1;   /* not known (a recording from before copy_engines) */
@@ -114,6 +53,7 @@ static int when_visit(void *ctx, const char *name, size_t len, int col)
 	char item[80];
 	char num[40];
 	int dev = 0;
+	const char *const *device_names = claims_device_names();
 	for (int i = 0; device_names[i]; i++) dev |= strlen(device_names[i]) == len && !memcmp(device_names[i], name, len);
 	w->settings |= !dev;
 	if (device_lookup((void *)w->w, name, len, &x)) strfmt(num, sizeof num, "no known value");
@@ -222,7 +162,7 @@ static int claim_lookup(void *ctx, const char *name, size_t len, expr_value *out
 	claim_ctx *c = ctx;
 	const run_result *r = c->runs->run;
 	const device_info *d = c->runs->device;
-	switch (extra_find(name, len)) {
+	switch (claims_extra_find(name, len)) {
 	case X_TIME_VS_PREV: return time_ratio(c, c->runs->prev, "previous stage", name, len, 0, out);
 	case X_TIME_VS_BASELINE: return time_ratio(c, c->runs->baseline, "baseline", name, len, 0, out);
 	case X_SPEEDUP_VS_PREV: return time_ratio(c, c->runs->prev, "previous stage", name, len, 1, out);
@@ -359,24 +299,4 @@ int claims_check_set(const lesson *l, const int *stages, const run_result *resul
 	int got = claims_check_stages(l, stages[i], &runs, by, l->nstages, out, max);
 	free(by);
 	return got;
-}
-
-size_t claims_placeholder(const char *p)
-{
-	if (*p != '{' || !((p[1] >= 'a' && p[1] <= 'z') || p[1] == '_')) return 0;
-	size_t n = 1;
-	while ((p[n] >= 'a' && p[n] <= 'z') || (p[n] >= '0' && p[n] <= '9') || p[n] == '_') n++;
-	return p[n] == '}' ? n - 1 : 0;
-}
-
-long claims_text_check(const char *text, size_t *name_len)
-{
-	for (const char *p = text ? strchr(text, '{') : NULL; p; p = strchr(p + 1, '{')) {
-		size_t n = claims_placeholder(p);
-		if (n && !claims_name_known(p + 1, n)) {
-			if (name_len) *name_len = n;
-			return (long)(p - text);
-		}
-	}
-	return -1;
 }

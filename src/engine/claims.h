@@ -10,6 +10,7 @@
 #ifndef CC_CLAIMS_H
 #define CC_CLAIMS_H
 #include <stddef.h>
+#include "claim_names.h"
 #include "lesson.h"
 #include "result.h"
 
@@ -31,18 +32,6 @@ typedef struct {
 	const device_info *device;
 } claims_runs;
 
-/* The claim names besides the diagnosis rules' (time_vs_prev, bound_ms, ...), NULL-terminated. */
-const char *const *claims_extra_names(void);
-/* The device values a when: condition may name (cc, sm_count, ..., copy_engines), NULL-terminated. */
-const char *const *claims_device_names(void);
-/* Whether name is "time_vs_ID" or "speedup_vs_ID" for a stage id (not prev, baseline or bound): 1 with
- * the id (not NUL-terminated) in *id, *idlen. */
-int claims_stage_ratio(const char *name, size_t len, const char **id, size_t *idlen);
-/* 1 when name (len bytes) may appear in a claim. */
-int claims_name_known(const char *name, size_t len);
-/* 1 when name (len bytes) may appear in a claim's when: condition (the device's cc, sm_count,
- * l2_bytes, warp_size, max_threads_per_block, max_shared_per_block). */
-int claims_device_name_known(const char *name, size_t len);
 /* The measurement name (len bytes, a claim's name) of stage s of l on runs, into *out: 0, or -1 with
  * the reason in why (why_len bytes; may be NULL) when the run did not measure it. */
 int claims_value(const lesson *l, int s, const claims_runs *runs, const char *name, size_t len, expr_value *out,
@@ -63,10 +52,4 @@ int claims_check_set(const lesson *l, const int *stages, const run_result *resul
 const char *claim_state_name(claim_state st);
 /* Counts of each state over n outcomes, into counts[CLAIM_STATE_COUNT]. */
 void claims_count(const claim_outcome *o, int n, int counts[CLAIM_STATE_COUNT]);
-/* A text placeholder at p ('{name}', lessons/README.md "Numbers in the text"): the length of its name
- * (which starts at p + 1), or 0 when p starts none. */
-size_t claims_placeholder(const char *p);
-/* The first placeholder of text whose name is not a measurement: its offset (and its name's length in
- * *name_len), or -1 when all are known. */
-long claims_text_check(const char *text, size_t *name_len);
 #endif

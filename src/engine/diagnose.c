@@ -12,6 +12,7 @@
 #include <string.h>
 #include <yaml.h>
 
+#include "claim_names.h"
 #include "expr.h"
 #include "util.h"
 #include "yamldoc.h"
@@ -19,53 +20,11 @@
 #define DIAG_MAX_RULES 512
 #define DIAG_MAX_TEXT 4096
 
-/* ---- the names rules can use ---- */
-
-typedef enum {
-	V_ACHIEVED_OCCUPANCY, V_THEORETICAL_OCCUPANCY, V_DRAM_BYTES, V_DRAM_BYTES_READ, V_DRAM_BYTES_WRITE,
-	V_DRAM_PCT, V_MODEL_BYTES, V_MODEL_FLOPS, V_INTENSITY, V_BYTES_RATIO, V_L1_HIT_PCT, V_L2_HIT_PCT,
-	V_SMEM_CONFLICTS, V_SMEM_CONFLICTS_LD, V_SMEM_CONFLICTS_ST, V_SMEM_CONFLICTS_PER_WARP,
-	V_WARP_EFFICIENCY, V_BRANCH_UNIFORM_PCT, V_SM_PCT, V_TENSOR_PCT,
-	V_SMEM_CONFLICTS_LD_PER_WARP, V_SMEM_CONFLICTS_ST_PER_WARP, V_WARP_EFFICIENCY_PRED_ON, V_TENSOR_INST,
-	V_TENSOR_SASS, V_SMEM_WAVEFRONTS, V_SMEM_CONFLICT_PCT, V_L1_PCT, V_GLD_SECTORS_PER_REQUEST,
-	V_BLOCKS, V_THREADS_PER_BLOCK, V_WARPS, V_SM_COUNT, V_OCC_BLOCKS, V_WAVES,
-	V_OCC_LIMITER_REGS, V_OCC_LIMITER_SMEM, V_OCC_LIMITER_WARPS, V_OCC_LIMITER_BLOCKS,
-	V_REGS, V_SPILL_STORES, V_SPILL_LOADS, V_STATIC_SMEM, V_DYNAMIC_SMEM,
-	V_MS, V_GBPS, V_GFLOPS, V_PCT_ATTAINABLE_BW, V_PCT_THEORETICAL_BW, V_PCT_COMPUTE_PEAK,
-	V_PEAK_BW_GBPS, V_PEAK_GFLOPS, V_WORKING_SET, V_FITS_L2,
-	V_MAX_ABS_ERR, V_MAX_REL_ERR, V_NORM_REL_ERR,
-	V_H2D_BYTES, V_D2H_BYTES, V_COPY_BYTES, V_KERNEL_MS, V_COPY_MS, V_COPY_SHARE, V_H2D_GBPS, V_D2H_GBPS,
-	V_STALL_FIRST,
-	V_STALL_COUNT = 17,
-	V_COUNT = V_STALL_FIRST + V_STALL_COUNT
-} diag_var;
-
 /* Same order as the stall reasons counters.cpp reports. */
 static const char *const diag_stalls[V_STALL_COUNT] = {
 	"long_scoreboard", "barrier", "mio_throttle", "short_scoreboard", "wait", "not_selected",
 	"math_pipe_throttle", "lg_throttle", "membar", "dispatch_stall", "drain", "imc_miss",
 	"no_instruction", "sleeping", "branch_resolving", "tex_throttle", "selected",
-};
-
-static const char *const diag_var_names[V_COUNT + 1] = {
-	"achieved_occupancy", "theoretical_occupancy", "dram_bytes", "dram_bytes_read", "dram_bytes_write",
-	"dram_pct", "model_bytes", "model_flops", "intensity", "bytes_ratio", "l1_hit_pct", "l2_hit_pct",
-	"smem_conflicts", "smem_conflicts_ld", "smem_conflicts_st", "smem_conflicts_per_warp",
-	"warp_efficiency", "branch_uniform_pct", "sm_pct", "tensor_pct",
-	"smem_conflicts_ld_per_warp", "smem_conflicts_st_per_warp", "warp_efficiency_pred_on", "tensor_inst",
-	"tensor_sass", "smem_wavefronts", "smem_conflict_pct", "l1_pct", "gld_sectors_per_request",
-	"blocks", "threads_per_block", "warps", "sm_count", "occ_blocks", "waves",
-	"occ_limiter_regs", "occ_limiter_smem", "occ_limiter_warps", "occ_limiter_blocks",
-	"regs", "spill_stores", "spill_loads", "static_smem", "dynamic_smem",
-	"ms", "gbps", "gflops", "pct_attainable_bw", "pct_theoretical_bw", "pct_compute_peak",
-	"peak_bw_gbps", "peak_gflops", "working_set", "fits_l2",
-	"max_abs_err", "max_rel_err", "norm_rel_err",
-	"h2d_bytes", "d2h_bytes", "copy_bytes", "kernel_ms", "copy_ms", "copy_share", "h2d_gbps", "d2h_gbps",
-	"stall_long_scoreboard", "stall_barrier", "stall_mio_throttle", "stall_short_scoreboard", "stall_wait",
-	"stall_not_selected", "stall_math_pipe_throttle", "stall_lg_throttle", "stall_membar",
-	"stall_dispatch_stall", "stall_drain", "stall_imc_miss", "stall_no_instruction", "stall_sleeping",
-	"stall_branch_resolving", "stall_tex_throttle", "stall_selected",
-	NULL,
 };
 
 /* String placeholders, {stalls} and {occ_limiter}. */
@@ -81,7 +40,7 @@ typedef struct {
 static int diag_var_find(const char *name, size_t len)
 {
 	for (int i = 0; i < V_COUNT; i++)
-		if (strlen(diag_var_names[i]) == len && !memcmp(diag_var_names[i], name, len))
+		if (strlen(diagnose_names()[i]) == len && !memcmp(diagnose_names()[i], name, len))
 			return i;
 	return -1;
 }
@@ -345,8 +304,6 @@ typedef struct {
 
 static diag_rule *diag_rules;
 static int diag_nrules;
-
-const char *const *diagnose_names(void) { return diag_var_names; }
 
 static void diag_rule_free(diag_rule *r)
 {

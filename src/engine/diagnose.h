@@ -32,6 +32,7 @@
 #ifndef CC_DIAGNOSE_H
 #define CC_DIAGNOSE_H
 #include <stddef.h>
+#include "claim_names.h"
 #include "expr.h"
 #include "result.h"
 
@@ -65,7 +66,4 @@ int diagnose_run(const run_result *r, const diag_inputs *in, diag_finding *out, 
 /* The value of one of those names (not NUL-terminated: len bytes) for r and in: 0 and *out, or -1
  * when the name is unknown or its value was not measured in this run. For claims (src/engine/claims.h). */
 int diagnose_value(const run_result *r, const diag_inputs *in, const char *name, size_t len, expr_value *out);
-
-/* The names expressions may use, NULL-terminated (static). */
-const char *const *diagnose_names(void);
 #endif

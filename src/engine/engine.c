@@ -181,7 +181,7 @@ engine *engine_new(const engine_opts *o, char *err, size_t errlen)
 	engine *e = xcalloc(1, sizeof *e);
 	e->o = *o;
 	if (e->o.timeout_s <= 0) e->o.timeout_s = 10;
-	e->data_root = worker_data_root();
+	e->data_root = data_root();
 	if (!e->data_root) { strfmt(err, errlen, "cannot find cudaclimb's data (assets/arch.yaml) near the executable"); free(e); return NULL; }
 	char *abs = realpath(e->data_root, NULL);
 	if (abs) { free(e->data_root); e->data_root = abs; }

@@ -7,7 +7,6 @@
 #include <string.h>
 #include "claims.h"
 #include "util.h"
-#include "worker.h"
 
 struct textvals_ref {
 	replay *rp;
@@ -64,7 +63,7 @@ textvals_ref *textvals_ref_find(const char *dir, const char *lesson_id)
 	const char *env = getenv("CUDACLIMB_RECORDED");
 	if (!dir && env) dir = env;
 	if (!dir) {
-		char *root = worker_data_root();
+		char *root = data_root();
 		if (!root) return NULL;
 		own = xasprintf("%s/assets/recorded", root);
 		free(root);

@@ -7,7 +7,7 @@
 #define CC_TEXTVALS_H
 #include <stddef.h>
 #include "claims.h"
-#include "engine_replay.h"
+#include "replay.h"
 
 /* The reference recording of one lesson: the results of a bench --json replayed. */
 typedef struct textvals_ref textvals_ref;

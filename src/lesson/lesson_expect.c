@@ -4,7 +4,7 @@
  * against claims_device_name_known), not the lesson's scope. */
 #include <stdlib.h>
 #include <string.h>
-#include "claims.h"
+#include "claim_names.h"
 #include "lesson_yaml.h"
 #include "util.h"
 

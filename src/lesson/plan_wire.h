@@ -26,6 +26,10 @@
 #include "plan.h"
 #include "util.h"
 
+/* The protocol's version: the worker's first line is "hello N"; a parent that reads another N (or
+ * anything else first) says so and uses no such worker. */
+#define WORKER_PROTOCOL 10  /* 9: library steps in a stage's plan; 10: a norm-wise tolerance, peaks per number format */
+
 /* Appends p's text to b. */
 void plan_wire_write(sb *b, const plan *p);
 /* Reads the text of len bytes into p (p->l NULL; its strings owned by p). Returns 0, or -1 with

@@ -1,4 +1,4 @@
-/* runner_replay: a runner whose "worker" is a recording (engine_replay.h: a file written by run/bench
+/* runner_replay: a runner whose "worker" is a recording (replay.h: a file written by run/bench
  * --json), answering in this process. It reads the requests the engine sends, in the worker protocol
  * (worker.h), and answers in the same protocol: "hello", the recorded device for "device", and for
  * "run" the record that its "job" line and its plan (plan_wire.h) find - by the evaluated values, so
@@ -8,7 +8,7 @@
  * its results are taken as they were recorded. */
 #ifndef CC_RUNNER_REPLAY_H
 #define CC_RUNNER_REPLAY_H
-#include "engine_replay.h"
+#include "replay.h"
 #include "runner.h"
 
 extern const runner_class runner_replay_class;

@@ -3,8 +3,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "arch.h"
-#include "gpu.h"
 #include "util.h"
 
 struct worker {
@@ -172,42 +170,4 @@ void worker_free(worker *w)
 	run_result_clear(&w->r);
 	runner_free(w->rn);
 	free(w);
-}
-
-char *worker_data_root(void)
-{
-	char *dir = exe_dir();
-	const char *cands[] = { "%s/..", "%s/../share/cudaclimb", "%s", "%s/../.." };
-	for (size_t i = 0; dir && i < sizeof cands / sizeof cands[0]; i++) {
-		char *root = xasprintf(cands[i], dir);
-		char *probe = xasprintf("%s/assets/arch.yaml", root);
-		int ok = file_exists(probe);
-		free(probe);
-		if (ok) { free(dir); return root; }
-		free(root);
-	}
-	free(dir);
-#ifdef CC_DATADIR
-	if (dir_exists(CC_DATADIR)) return xstrdup(CC_DATADIR);
-#endif
-	return NULL;
-}
-
-/* A worker started by hand or over ssh finds its data from where it is installed. */
-int worker_main(int argc, char **argv)
-{
-	char *root = getenv("CUDACLIMB_BUILTIN_ROOT") && getenv("CUDACLIMB_ARCH_TABLE") ? NULL : worker_data_root();
-	if (root) {
-		char *builtin = xasprintf("%s/kernels", root), *arch = xasprintf("%s/assets/arch.yaml", root);
-		setenv("CUDACLIMB_BUILTIN_ROOT", builtin, 0);
-		setenv("CUDACLIMB_ARCH_TABLE", arch, 0);
-		free(builtin);
-		free(arch);
-		free(root);
-	}
-	const char *table = getenv("CUDACLIMB_ARCH_TABLE");
-	char err[512];
-	if (table && arch_load(table, err, sizeof err)) fprintf(stderr, "cudaclimb worker: %s\n", err);
-	setvbuf(stdout, NULL, _IOFBF, 1 << 16);
-	return gpu_worker_main(stdin, stdout, argc > 2 ? atoi(argv[2]) : -1);
 }

@@ -31,10 +31,8 @@
  * streams, constants and textures in the plan; a step line's DIR and BYTES; the copy bound fields. Version 8: "pair_plan"; the result's pair, clock, L2 flush and inputs fields. */
 #ifndef CC_WORKER_H
 #define CC_WORKER_H
-/* The protocol's version: the worker's first line is "hello N"; a parent that reads another N (or
- * anything else first) says so and uses no such worker. */
-#define WORKER_PROTOCOL 10  /* 9: library steps in a stage's plan; 10: a norm-wise tolerance, peaks per number format */
 #include <stddef.h>
+#include "plan_wire.h"
 #include "result.h"
 #include "runner.h"
 #include "util.h"
@@ -75,9 +73,4 @@ void worker_close(worker *w, int wait_ms);
 /* Ends the process now and reaps it. */
 void worker_kill(worker *w);
 void worker_free(worker *w);
-/* The folder with this installation's data (assets/arch.yaml, kernels/, lessons/): beside the
- * executable, or the installed share folder; a new string, or NULL. */
-char *worker_data_root(void);
-/* The `__worker` command: runs in the child. */
-int worker_main(int argc, char **argv);
 #endif

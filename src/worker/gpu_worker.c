@@ -15,7 +15,6 @@
 #include "plan_wire.h"
 #include "read_bw.h"
 #include "util.h"
-#include "worker.h"
 
 /* Bytes that came on the pipe (worker.h: "KEY LEN", then LEN bytes). */
 typedef struct { char *data; size_t len; } blob;

@@ -1,7 +1,7 @@
 /* libFuzzer target for the arch.yaml loader (arch_load_buffer), and for occ_compute fed from whatever
  * limits a file that loads carries.
- *   clang -g -O1 -fsanitize=fuzzer,address,undefined -I/usr/local/cuda/include -Isrc/core -Isrc/lesson -Isrc/engine -Isrc/runner -Isrc/worker -Isrc/app \
- *     tests/fuzz/fuzz_arch.c src/engine/arch.c src/core/yamldoc.c src/engine/occupancy.c -lyaml -o build-fuzz/fuzz_arch
+ *   clang -g -O1 -fsanitize=fuzzer,address,undefined -I/usr/local/cuda/include -Isrc/core -Isrc/lesson -Isrc/cuda -Isrc/engine -Isrc/runner -Isrc/worker -Isrc/app \
+ *     tests/fuzz/fuzz_arch.c src/cuda/arch.c src/core/yamldoc.c src/engine/occupancy.c -lyaml -o build-fuzz/fuzz_arch
  *   build-fuzz/fuzz_arch -max_total_time=60 NEW_CORPUS_DIR tests/fuzz/corpus/arch */
 #include <stddef.h>
 #include <stdint.h>

@@ -1,7 +1,7 @@
-/* libFuzzer target for the compiler's reports read back (src/engine/compile_parse.c): the input as a ptxas
+/* libFuzzer target for the compiler's reports read back (src/cuda/compile_parse.c): the input as a ptxas
  * --verbose log, then as PTX for the entries' parameter lists, then both on one result.
- *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Isrc/core -Isrc/lesson -Isrc/engine -Isrc/runner -Isrc/worker -Isrc/app -I$CUDA_HOME/include \
- *     tests/fuzz/fuzz_compile.c src/engine/compile_parse.c src/core/util.c -o build-fuzz/fuzz_compile */
+ *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Isrc/core -Isrc/lesson -Isrc/cuda -Isrc/engine -Isrc/runner -Isrc/worker -Isrc/app -I$CUDA_HOME/include \
+ *     tests/fuzz/fuzz_compile.c src/cuda/compile_parse.c src/core/util.c -o build-fuzz/fuzz_compile */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>

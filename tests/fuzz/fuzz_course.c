@@ -1,8 +1,8 @@
 /* libFuzzer target for the course file (course_load_buffer) and the class results' lines: the input
  * is read as a course.yaml, and written as a results file of this user and read back
  * (results_read), then turned into the class table and its four reports.
- *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Isrc/core -Isrc/lesson -Isrc/engine -Isrc/runner -Isrc/worker -Isrc/app -I$CUDA_HOME/include tests/fuzz/fuzz_course.c \
- *     src/lesson/course.c src/engine/results.c src/app/class_report.c src/core/json.c src/lesson*.c src/core/yamldoc.c src/lesson/expr.c src/core/util.c -lyaml -lm */
+ *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Isrc/core -Isrc/lesson -Isrc/cuda -Isrc/engine -Isrc/runner -Isrc/worker -Isrc/app -I$CUDA_HOME/include tests/fuzz/fuzz_course.c \
+ *     src/engine/course.c src/engine/results.c src/app/class_report.c src/core/json.c src/lesson*.c src/core/yamldoc.c src/lesson/expr.c src/core/util.c -lyaml -lm */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>

@@ -2,9 +2,9 @@
  * (src/engine/claims.c): the input is the flow-style value of expect: in a fixed one-stage lesson. It either
  * loads, with every claim an expression over known names that a run leaves in one of three states,
  * or fails with "fuzz.yaml:line:col: ...".
- *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Isrc/core -Isrc/lesson -Isrc/engine -Isrc/runner -Isrc/worker -Isrc/app -I/usr/local/cuda/include tests/fuzz/fuzz_expect.c \
+ *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Isrc/core -Isrc/lesson -Isrc/cuda -Isrc/engine -Isrc/runner -Isrc/worker -Isrc/app -I/usr/local/cuda/include tests/fuzz/fuzz_expect.c \
  *     src/lesson/lesson.c src/lesson/lesson_yaml.c src/core/yamldoc.c src/lesson/lesson_stage.c src/lesson/lesson_exercise.c src/lesson/lesson_expect.c \
- *     src/engine/claims.c src/engine/diagnose.c src/core/result.c src/lesson/expr.c src/core/util.c -lyaml -lm -o build-fuzz/fuzz_expect
+ *     src/engine/claims.c src/engine/diagnose.c src/lesson/claim_names.c src/core/result.c src/lesson/expr.c src/core/util.c -lyaml -lm -o build-fuzz/fuzz_expect
  *   build-fuzz/fuzz_expect -max_total_time=60 NEW_CORPUS_DIR tests/fuzz/corpus/expect */
 #include <stddef.h>
 #include <stdint.h>

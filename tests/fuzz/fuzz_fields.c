@@ -3,7 +3,7 @@
  * plain text (JSON, replay); a "step ..." line is parsed as the worker's step line (run_step_parse) and
  * what it accepts must write back and parse again the same; the escaping must round-trip any string,
  * and the findings' text form must read back to the same text.
- *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Isrc/core -Isrc/lesson -Isrc/engine -Isrc/runner -Isrc/worker -Isrc/app -I$CUDA_HOME/include \
+ *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Isrc/core -Isrc/lesson -Isrc/cuda -Isrc/engine -Isrc/runner -Isrc/worker -Isrc/app -I$CUDA_HOME/include \
  *     tests/fuzz/fuzz_fields.c src/core/result.c src/core/util.c -o build-fuzz/fuzz_fields */
 #include <stddef.h>
 #include <stdint.h>

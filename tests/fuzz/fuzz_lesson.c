@@ -1,8 +1,8 @@
 /* libFuzzer target for the lesson loader (src/lesson/lesson.c, lesson_stage.c, lesson_yaml.c, over expr.c):
  * any bytes either load into a lesson whose invariants hold, or fail with "fuzz.yaml:line:col: ...".
- *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Isrc/core -Isrc/lesson -Isrc/engine -Isrc/runner -Isrc/worker -Isrc/app -I/usr/local/cuda/include tests/fuzz/fuzz_lesson.c \
+ *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Isrc/core -Isrc/lesson -Isrc/cuda -Isrc/engine -Isrc/runner -Isrc/worker -Isrc/app -I/usr/local/cuda/include tests/fuzz/fuzz_lesson.c \
  *     src/lesson/lesson.c src/lesson/lesson_yaml.c src/core/yamldoc.c src/lesson/lesson_stage.c src/lesson/lesson_exercise.c src/lesson/lesson_expect.c src/engine/claims.c \
- *     src/engine/diagnose.c src/core/result.c src/lesson/expr.c src/core/util.c -lyaml -lm -o build-fuzz/fuzz_lesson
+ *     src/engine/diagnose.c src/lesson/claim_names.c src/core/result.c src/lesson/expr.c src/core/util.c -lyaml -lm -o build-fuzz/fuzz_lesson
  *   build-fuzz/fuzz_lesson -max_total_time=60 NEW_CORPUS_DIR tests/fuzz/corpus/lesson */
 #include <stddef.h>
 #include <stdint.h>

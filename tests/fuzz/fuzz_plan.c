@@ -1,6 +1,6 @@
 /* libFuzzer target for the plan text the worker reads (src/lesson/plan_wire.c): any input is read or refused
  * with a message; a plan that is read is written again, and that text reads back to the same text.
- *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Isrc/core -Isrc/lesson -Isrc/engine -Isrc/runner -Isrc/worker -Isrc/app -I$CUDA_HOME/include \
+ *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Isrc/core -Isrc/lesson -Isrc/cuda -Isrc/engine -Isrc/runner -Isrc/worker -Isrc/app -I$CUDA_HOME/include \
  *     tests/fuzz/fuzz_plan.c src/lesson/plan_wire.c src/lesson/plan.c src/lesson*.c src/engine/claims.c src/engine/diagnose.c \
  *     src/core/result.c src/lesson/expr.c src/core/util.c -lyaml -lm -o build-fuzz/fuzz_plan */
 #include <stddef.h>

@@ -1,6 +1,6 @@
 /* libFuzzer target for the exercise progress file (work/.progress): the input is written as the
  * file, read back (ex_progress_get), and one record updated (ex_progress_update), which rewrites it.
- *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Isrc/core -Isrc/lesson -Isrc/engine -Isrc/runner -Isrc/worker -Isrc/app -I$CUDA_HOME/include \
+ *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Isrc/core -Isrc/lesson -Isrc/cuda -Isrc/engine -Isrc/runner -Isrc/worker -Isrc/app -I$CUDA_HOME/include \
  *     tests/fuzz/fuzz_progress.c src/engine/exercise_work.c src/core/util.c -o build-fuzz/fuzz_progress */
 #include <stddef.h>
 #include <stdint.h>

@@ -1,14 +1,14 @@
-/* libFuzzer target for the replay file reader (src/engine/engine_replay.c, replay_load_buffer): any input is
+/* libFuzzer target for the replay file reader (src/runner/replay.c, replay_load_buffer): any input is
  * loaded or refused with a message; what is loaded has no control characters left in its text.
- *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Isrc/core -Isrc/lesson -Isrc/engine -Isrc/runner -Isrc/worker -Isrc/app -I$CUDA_HOME/include \
- *     tests/fuzz/fuzz_replay.c src/engine/engine_replay.c src/lesson/plan.c src/lesson*.c src/engine/claims.c src/engine/diagnose.c \
+ *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Isrc/core -Isrc/lesson -Isrc/cuda -Isrc/engine -Isrc/runner -Isrc/worker -Isrc/app -I$CUDA_HOME/include \
+ *     tests/fuzz/fuzz_replay.c src/runner/replay.c src/lesson/plan.c src/lesson*.c src/lesson/claim_names.c \
  *     src/core/result.c src/lesson/expr.c src/core/util.c -lyaml -lm -o build-fuzz/fuzz_replay */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "engine_replay.h"
+#include "replay.h"
 
 static void clean_or_abort(const char *s)
 {

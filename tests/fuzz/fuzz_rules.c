@@ -1,7 +1,7 @@
 /* libFuzzer target for the rules loader (diagnose_load_buffer) and, for any file that loads, the
  * evaluation and rendering of its rules on a few runs (measured values, nothing measured, extremes).
- *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Isrc/core -Isrc/lesson -Isrc/engine -Isrc/runner -Isrc/worker -Isrc/app \
- *     tests/fuzz/fuzz_rules.c src/engine/diagnose.c src/lesson/expr.c -lyaml -lm -o build-fuzz/fuzz_rules
+ *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Isrc/core -Isrc/lesson -Isrc/cuda -Isrc/engine -Isrc/runner -Isrc/worker -Isrc/app \
+ *     tests/fuzz/fuzz_rules.c src/engine/diagnose.c src/lesson/claim_names.c src/lesson/expr.c -lyaml -lm -o build-fuzz/fuzz_rules
  *   build-fuzz/fuzz_rules -max_total_time=60 NEW_CORPUS_DIR tests/fuzz/corpus/rules */
 #include <math.h>
 #include <stddef.h>

@@ -1,6 +1,6 @@
 /* libFuzzer target for the compute-sanitizer report parser (san_parse), both tools, with and
  * without a file hint, into a buffer of any size.
- *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Isrc/core -Isrc/lesson -Isrc/engine -Isrc/runner -Isrc/worker -Isrc/app -I$CUDA_HOME/include \
+ *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Isrc/core -Isrc/lesson -Isrc/cuda -Isrc/engine -Isrc/runner -Isrc/worker -Isrc/app -I$CUDA_HOME/include \
  *     tests/fuzz/fuzz_sanitize.c src/engine/sanitize.c src/core/util.c -o build-fuzz/fuzz_sanitize */
 #include <stddef.h>
 #include <stdint.h>

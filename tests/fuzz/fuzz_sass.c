@@ -1,6 +1,6 @@
 /* libFuzzer target for the nvdisasm listing parser (sass_parse) and the lookups over its result.
- *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Isrc/core -Isrc/lesson -Isrc/engine -Isrc/runner -Isrc/worker -Isrc/app -I$CUDA_HOME/include \
- *     tests/fuzz/fuzz_sass.c src/engine/sass.c src/core/util.c -o build-fuzz/fuzz_sass */
+ *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Isrc/core -Isrc/lesson -Isrc/cuda -Isrc/engine -Isrc/runner -Isrc/worker -Isrc/app -I$CUDA_HOME/include \
+ *     tests/fuzz/fuzz_sass.c src/cuda/sass.c src/core/util.c -o build-fuzz/fuzz_sass */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* libFuzzer target for the learner's progress file (src/engine/progress.c): the input is read as the file,
  * written back, read and written again (the second text must equal the first: the format is stable),
  * then merged into a copy and scored into.
- *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Isrc/core -Isrc/lesson -Isrc/engine -Isrc/runner -Isrc/worker -Isrc/app -I$CUDA_HOME/include \
+ *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Isrc/core -Isrc/lesson -Isrc/cuda -Isrc/engine -Isrc/runner -Isrc/worker -Isrc/app -I$CUDA_HOME/include \
  *     tests/fuzz/fuzz_stage_progress.c src/engine/progress.c src/core/util.c -o build-fuzz/fuzz_stage_progress */
 #include <stddef.h>
 #include <stdint.h>

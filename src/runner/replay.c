@@ -1,5 +1,5 @@
-/* engine_replay: see engine_replay.h. */
-#include "engine_replay.h"
+/* replay: see replay.h. */
+#include "replay.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -189,14 +189,6 @@ int replay_find(const replay *rp, const char *lesson_id, const char *stage_id, c
 	run_result_copy(r, found);
 	if (!record_agrees(found, names, nnames, p, 1)) differs(found, p, r->message, sizeof r->message);
 	return 0;
-}
-
-int replay_answer(const replay *rp, const engine_job *j, const plan *p, run_result *r)
-{
-	const char *names[16];
-	int n = 0;
-	for (int k = 0; k < j->nsets && k < 16; k++) names[n++] = j->sets[k].name;
-	return replay_find(rp, j->lesson->id, j->stage >= 0 ? j->lesson->stages[j->stage].id : "baseline", names, n, p, r);
 }
 
 void replay_free(replay *rp)

@@ -1,10 +1,11 @@
-/* engine_replay: answers runs from a file written by `run --json` or `bench --json` instead of a
+/* replay: answers runs from a file written by `run --json` or `bench --json` instead of a
  * GPU: for presenting without a GPU, and for tests. The file is JSON, read with libyaml (JSON is
  * YAML): {"device": {device_info fields}, "results": [{run_result fields}, ...]}. */
-#ifndef CC_ENGINE_REPLAY_H
-#define CC_ENGINE_REPLAY_H
+#ifndef CC_REPLAY_H
+#define CC_REPLAY_H
 #include <stddef.h>
-#include "engine.h"
+#include "plan.h"
+#include "result.h"
 
 typedef struct replay replay;
 /* Loads path; NULL with "file:line:col: message" in err. */
@@ -12,13 +13,12 @@ replay *replay_load(const char *path, char *err, size_t errlen);
 /* The same from len bytes of text (path names it in messages). */
 replay *replay_load_buffer(const char *path, const char *text, size_t len, char *err, size_t errlen);
 const device_info *replay_device(const replay *rp);
-/* Fills r with the recorded result for the job's lesson, stage and settings, compared as the values
- * of p, the job's plan (so n=1<<26 finds n=67108864): the first record that agrees with every
- * evaluated value, else the first whose settings have every value the job sets; 0, or -1 when none
- * matches. Text in the file comes with its control characters replaced by '?'. */
-int replay_answer(const replay *rp, const engine_job *j, const plan *p, run_result *r);
-/* The same by names: the lesson's and the stage's ids ("baseline" for it) and the names of the settings
- * the job gives (nnames of them), as the worker protocol's "job" line carries them (worker.h). */
+/* Fills r with the recorded result for a run named as the worker protocol's "job" line names it
+ * (worker.h): the lesson's and the stage's ids ("baseline" for it) and the names of the settings the
+ * job gives (nnames of them), compared as the values of p, the run's plan (so n=1<<26 finds
+ * n=67108864): the first record that agrees with every evaluated value, else the first whose settings
+ * have every value the job sets; 0, or -1 when none matches. Text in the file comes with its control
+ * characters replaced by '?'. */
 int replay_find(const replay *rp, const char *lesson, const char *stage, const char *const *names, int nnames, const plan *p,
                 run_result *r);
 int replay_count(const replay *rp);
