@@ -342,7 +342,7 @@ stage_code_state stage_code(tui_stage *m, int s, double now, const char **cubin,
 	char err[512];
 	*cubin = *arch = *why = "";
 	if (sl->have_last && sl->last_key == k && k) {
-		if (sl->last.cubin[0]) {
+		if (sl->last.cubin[0] && !m->replay) {   /* a replay's cubin path is the recording machine's */
 			*cubin = sl->last.cubin;
 			*arch = sl->last.arch;
 			return STAGE_CODE_READY;
