@@ -612,7 +612,7 @@ static void listener(void *ctx, int id, job_phase ph, const char *note, const ru
 static engine_job stage_job(cli *c, const lesson *l, int stage, int bench)
 {
 	engine_job j = { .lesson = l, .stage = stage, .counters = 1, .hotspots = c->hotspots && !bench && stage >= 0,
-	                 .pair_baseline = bench && stage >= 0 && l->baseline };   /* the fair comparison: README "How the times are taken" */
+	                 .pair_baseline = bench && stage >= 0 && l->baseline };   /* the fair comparison: docs/how-it-works.md "How the times are taken" */
 	for (int k = 0; k < c->nsets; k++)
 		if (!bench || lesson_find_param(l, c->sets[k].name) || (stage >= 0 && lesson_find_tunable(&l->stages[stage], c->sets[k].name)))
 			j.sets[j.nsets++] = c->sets[k];

@@ -412,7 +412,7 @@ static const char *opt_text(char *buf, size_t n, const char *fmt, double v)
 
 /* The timing of each timed run: its metric beside its SM clock and FLOP per cycle per SM, and, where a
  * pair was timed with it, the ratio per pair and the pair's own time, clock and FLOP/cycle; then how the
- * times were taken (README "How the times are taken") and the inputs. */
+ * times were taken (docs/how-it-works.md "How the times are taken") and the inputs. */
 static void footer_timing(FILE *f, const lesson *l, score_metric m, const device_info *d, const run_result *rs, int n)
 {
 	int rows = 0, flush = -1, pairs = 0, clocked = 0;

@@ -1,5 +1,5 @@
 #!/bin/sh
-# GPU tests of fair timing (README "How the times are taken"): a bench times each stage in alternating
+# GPU tests of fair timing (docs/how-it-works.md "How the times are taken"): a bench times each stage in alternating
 # pairs with the baseline; every timed run reads the SM clock (NVML) while it runs, and FLOP per cycle
 # per SM agrees with its GFLOP/s, its clock and the SM count; before every timed run the L2 is emptied
 # by a read of twice its size after the outputs' poisoning (l2_flush 3); the inputs are stated. The text report of the
