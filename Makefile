@@ -31,8 +31,16 @@ WARN      := -Wall -Wextra -Wshadow -Wno-unused-parameter
 CFLAGS    ?= -O2 -g
 CFLAGS    += -std=c11 -D_GNU_SOURCE $(WARN) -MMD -MP -I$(CUDA_HOME)/include $(PKG_CFLAGS) \
              -DCC_DATADIR='"$(PREFIX)/share/cudaclimb"' -DCUDA_BIN='"$(CUDA_HOME)/bin"'
-# --version names the commit it was built from (git describe; nothing outside a git checkout).
-$(BUILD)/obj/src/app/cli.o: CFLAGS += -DCC_COMMIT='"$(shell git describe --always --dirty 2>/dev/null)"'
+.DEFAULT_GOAL := all
+# --version names the commit it was built from (git describe; nothing outside a git checkout). cli.o
+# depends on a file that changes only when the commit does, so a new commit rebuilds it.
+CC_COMMIT_NOW := $(shell git describe --always --dirty 2>/dev/null)
+$(BUILD)/obj/src/app/cli.o: CFLAGS += -DCC_COMMIT='"$(CC_COMMIT_NOW)"'
+$(BUILD)/obj/src/app/cli.o: $(BUILD)/commit.txt
+$(BUILD)/commit.txt: FORCE
+	@mkdir -p $(dir $@); [ "$$(cat $@ 2>/dev/null)" = "$(CC_COMMIT_NOW)" ] || echo "$(CC_COMMIT_NOW)" > $@
+.PHONY: FORCE
+FORCE:
 CXXFLAGS  ?= -O2 -g
 CXXFLAGS  += -std=c++17 $(WARN) -MMD -MP -I$(CUDA_HOME)/include -I$(CUDA_HOME)/extras/CUPTI/include
 NVCCFLAGS ?= -O2 -std=c++17 -gencode=arch=compute_80,code=sm_80 -gencode=arch=compute_90,code=sm_90 \
