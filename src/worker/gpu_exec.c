@@ -37,8 +37,10 @@ struct gpu_exec {
 	cudaTextureObject_t *tex; int ntex;   /* created for the arguments, destroyed with x */
 };
 
-/* The worker's streams 1..LESSON_MAX_STREAMS-1, created at first use and kept for the process. */
+/* The worker's streams 1..LESSON_MAX_STREAMS-1, created at first use and kept for the process, and
+ * an event per stream (joins[0] for the stream gpu_exec_launch is given) that orders them. */
 static cudaStream_t streams[LESSON_MAX_STREAMS];
+static cudaEvent_t joins[LESSON_MAX_STREAMS];
 
 cudaStream_t gpu_exec_stream(int k)
 {
@@ -48,6 +50,16 @@ cudaStream_t gpu_exec_stream(int k)
 		streams[k] = 0;
 	}
 	return streams[k];
+}
+
+/* Makes stream `to` wait for the work queued so far on stream `from`, whose event is joins[k]. */
+static cudaError_t join(cudaStream_t to, cudaStream_t from, int k)
+{
+	cudaError_t e = cudaSuccess;
+	if (!joins[k]) e = cudaEventCreateWithFlags(&joins[k], cudaEventDisableTiming);
+	if (!e) e = cudaEventRecord(joins[k], from);
+	if (!e) e = cudaStreamWaitEvent(to, joins[k], 0);
+	return e;
 }
 
 static cudaLibrary_t load_module(const char *path, char *err, size_t errlen)
@@ -437,14 +449,34 @@ cudaKernel_t gpu_exec_step_kernel(const gpu_exec *x, int i)
 	return i >= 0 && i < x->n && x->L[i].kind == STEP_LAUNCH ? x->L[i].k : NULL;
 }
 
+/* The order a lesson's streams promise (lessons/README.md): a step on stream k >= 1 starts after every
+ * stream-0 step before it, and a stream-0 step after every step before it on any stream; the launch
+ * ends on s after all of them. Kept with events rather than left to the legacy stream's implicit
+ * synchronisation: tests/fixtures/conv1d's pipeline read, on its first launch in a fresh worker,
+ * a pinned buffer that a stream-0 copy had not finished filling (tests/gpu/stream_order.cu probes it). */
 cudaError_t gpu_exec_launch(gpu_exec *x, cudaStream_t s)
 {
 	if (x->p->stage < 0) return baseline_run(x->p, x->d, s, NULL, 0);
-	for (int i = 0; i < x->n; i++) {
-		cudaError_t e = gpu_exec_step(x, i, x->L[i].stream ? gpu_exec_stream(x->L[i].stream) : s);
-		if (e) return e;
+	unsigned waited = 0, busy = 0;   /* bit k: stream k waits for s's latest work; has work s has not waited for */
+	cudaError_t e = cudaSuccess;
+	for (int i = 0; i < x->n && !e; i++) {
+		int k = x->L[i].stream;
+		if (k) {
+			cudaStream_t sk = gpu_exec_stream(k);
+			if (!(waited & 1u << k) && (e = join(sk, s, 0))) break;
+			waited |= 1u << k;
+			busy |= 1u << k;
+			e = gpu_exec_step(x, i, sk);
+			continue;
+		}
+		for (int j = 1; j < LESSON_MAX_STREAMS && !e; j++)
+			if (busy & 1u << j) e = join(s, gpu_exec_stream(j), j);
+		busy = waited = 0;
+		if (!e) e = gpu_exec_step(x, i, s);
 	}
-	return cudaSuccess;
+	for (int j = 1; j < LESSON_MAX_STREAMS && !e; j++)
+		if (busy & 1u << j) e = join(s, gpu_exec_stream(j), j);
+	return e;
 }
 
 cudaKernel_t gpu_exec_first_kernel(gpu_exec *x, int *threads, size_t *shared)
