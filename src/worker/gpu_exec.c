@@ -452,8 +452,10 @@ cudaKernel_t gpu_exec_step_kernel(const gpu_exec *x, int i)
 /* The order a lesson's streams promise (lessons/README.md): a step on stream k >= 1 starts after every
  * stream-0 step before it, and a stream-0 step after every step before it on any stream; the launch
  * ends on s after all of them. Kept with events rather than left to the legacy stream's implicit
- * synchronisation: tests/fixtures/conv1d's pipeline read, on its first launch in a fresh worker,
- * a pinned buffer that a stream-0 copy had not finished filling (tests/gpu/stream_order.cu probes it). */
+ * synchronisation, which small copies out of pinned memory did not keep on an H100 (driver 580: a
+ * copy of <= 4 KiB on a created stream read the buffer before the stream-0 copy filling it was done,
+ * in most of 400 trials; with the event, never): tests/gpu/stream_order.cu. It made
+ * tests/fixtures/conv1d's pipeline wrong in its first chunk at small n. */
 cudaError_t gpu_exec_launch(gpu_exec *x, cudaStream_t s)
 {
 	if (x->p->stage < 0) return baseline_run(x->p, x->d, s, NULL, 0);
