@@ -83,6 +83,8 @@ cmocka() {
 	sh tests/gpu/lab_hostile.sh
 	sh tests/gpu/unknown_arch.sh
 	sh tests/gpu/conv1d.sh
+	sh tests/gpu/stream_order.sh
+	sh tests/gpu/follow.sh
 	fi
 } 2>&1 | tee "$log"
 

@@ -338,8 +338,10 @@ static void footer_notes(FILE *f, const device_info *d, const run_result *rs, in
 		if (r->status == RUN_OK && r->checked && r->passed) {
 			if (!notes++) fputc('\n', f);
 			fput_clean(f, head);
-			fprintf(f, "checked against the reference: max abs error %.3g, max rel error %.3g, norm-wise rel error %.3g\n",
-			        r->max_abs_err, r->max_rel_err, r->norm_rel_err);
+			fputs("checked against the reference", f);
+			if (r->reference[0]) { fputs(" (", f); fput_clean(f, r->reference); fputc(')', f); }
+			fprintf(f, ": max abs error %.3g, max rel error %.3g, norm-wise rel error %.3g\n", r->max_abs_err, r->max_rel_err,
+			        r->norm_rel_err);
 		}
 		char bound[256];
 		if (r->status == RUN_OK && bound_line(r, d, bound, sizeof bound)) {

@@ -591,6 +591,27 @@ static int param_sets(const job *j, plan_setting *out)
 	return n;
 }
 
+/* Appends to out[n..16) the values the checked run has for the tunables check.follow names, where its
+ * stage has them (set or default: read from its plan); the new count. followed gets "R=4 " words. */
+static int follow_sets(const job *j, plan_setting *out, int n, char *followed, size_t flen)
+{
+	const lesson *l = j->j.lesson;
+	followed[0] = 0;
+	if (j->j.stage < 0) return n;
+	for (int f = 0; f < l->nfollow && n < 16; f++) {
+		if (!lesson_find_tunable(&l->stages[j->j.stage], l->follow[f])) continue;
+		for (int i = 0; i < j->p.nvars; i++) {
+			if (strcmp(j->p.vars[i].name, l->follow[f])) continue;
+			strfmt(out[n].name, sizeof out[n].name, "%s", l->follow[f]);
+			expr_format(j->p.vars[i].v, out[n].value, sizeof out[n].value);
+			strfmt(followed + strlen(followed), flen - strlen(followed), "%s%s=%s", *followed ? " " : "", out[n].name, out[n].value);
+			n++;
+			break;
+		}
+	}
+	return n;
+}
+
 /* The reference's plan, made once: the one compile_other made for a stage of its own, else the
  * baseline's (planned here: nothing to compile), else the job's own plan (the reference is this stage
  * at exactly these settings). NULL with err when the reference is refused. */
@@ -603,6 +624,22 @@ static const plan *reference_plan(engine *e, job *j, char *err, size_t errlen)
 	j->ref_nsets = param_sets(j, j->ref_sets);
 	j->have_rp = 1;
 	return plan_make(&j->rp, j->j.lesson, -1, j->ref_sets, j->ref_nsets, &pd, err, errlen) ? NULL : &j->rp;
+}
+
+/* What the check compares with, for the result: the reference stage and the tunables it runs at
+ * ("plain SCALE=2 BLOCK=256"), or "baseline". */
+static void reference_text(const job *j, const plan *ref, char *out, size_t n)
+{
+	if (j->ref_stage < 0) { strfmt(out, n, "baseline"); return; }
+	const lesson_stage *s = &j->j.lesson->stages[j->ref_stage];
+	sb b = {0};
+	sb_add(&b, s->id);
+	for (int i = 0; i < ref->nvars; i++) {
+		char v[48];
+		if (lesson_find_tunable(s, ref->vars[i].name)) sb_addf(&b, " %s=%s", ref->vars[i].name, expr_format(ref->vars[i].v, v, sizeof v));
+	}
+	strfmt(out, n, "%s", b.s);
+	sb_free(&b);
 }
 
 /* A worker no other job is running on (made when it is not yet); with as many jobs under way as there
@@ -672,6 +709,7 @@ static void send_run(engine *e, job *j)
 		finish(e, j, RUN_REFUSED, msg);
 		return;
 	}
+	if (ref) reference_text(j, ref, j->r.reference, sizeof j->r.reference);
 	/* The baseline beside a stage: its plan, made with the lesson's parameters as the stage's run has them. */
 	int pair_base = j->j.pair_baseline && j->j.stage >= 0 && j->j.lesson->baseline && !j->j.sanitize && !j->j.no_time;
 	if (pair_base && !j->have_bp) {
@@ -730,12 +768,15 @@ static int compile_other(engine *e, job *j, int s, job_step st)
 	if (st == ST_COMPILE_REF) {
 		plan_device pd;
 		engine_plan_device(e, &pd);
-		char adjusted[96];
-		j->ref_nsets = param_sets(j, j->ref_sets);
+		char adjusted[96], followed[256];
+		j->ref_nsets = follow_sets(j, j->ref_sets, param_sets(j, j->ref_sets), followed, sizeof followed);
 		j->have_rp = 1;
 		if (plan_make_fit(&j->rp, l, s, j->ref_sets, &j->ref_nsets, 16, &pd, adjusted, sizeof adjusted, err, sizeof err)) {
 			char msg[1200];
-			strfmt(msg, sizeof msg, "the reference stage %s cannot run: %s", l->stages[s].id, err);
+			if (*followed)
+				strfmt(msg, sizeof msg, "cannot check this run: the reference stage %s must run at %s (check.follow), and %s",
+				       l->stages[s].id, followed, err);
+			else strfmt(msg, sizeof msg, "the reference stage %s cannot run: %s", l->stages[s].id, err);
 			finish(e, j, RUN_REFUSED, msg);
 			return -1;
 		}
@@ -1048,7 +1089,7 @@ static void take_result(engine *e, job *j, run_result *w)
 	static const char *const kept[] = {
 		"regs", "spill_stores", "spill_loads", "stack_bytes", "cached", "static_smem", "dynamic_smem", "compile_ms",
 		"tensor_sass", "arch", "cubin", "grid", "block", "occ_blocks", "occ_warps", "occ_max_warps", "occ_theoretical", "occ_limiter",
-		"title", "lesson", "stage", "settings", NULL,
+		"title", "lesson", "stage", "settings", "reference", NULL,
 	};
 	if (field_copy_named(run_result_fields, run_result_nfields, w, r, kept)) {
 		fprintf(stderr, "cudaclimb: take_result names a field run_result does not have\n");

@@ -58,10 +58,11 @@ static int parse_derived(ld *c, yaml_node_t *map)
 
 static int parse_check(ld *c, yaml_node_t *n)
 {
-	static const char *const keys[] = { "!reference", "!compare", "!tolerance", NULL };
+	static const char *const keys[] = { "!reference", "!compare", "!tolerance", "follow", NULL };
 	lesson *l = c->l;
 	if (yd_check_keys(&c->y, n, "check", keys) || yd_get_str(&c->y, n, "reference", &l->reference) ||
-	    yd_strings(&c->y, yd_get(&c->y, n, "compare"), "compare", &l->compare, &l->ncompare)) return -1;
+	    yd_strings(&c->y, yd_get(&c->y, n, "compare"), "compare", &l->compare, &l->ncompare) ||
+	    (yd_get(&c->y, n, "follow") && yd_strings(&c->y, yd_get(&c->y, n, "follow"), "follow", &l->follow, &l->nfollow))) return -1;
 	for (int i = 0; i < l->ncompare; i++) {
 		const lesson_buffer *b = lesson_find_buffer(l, NULL, l->compare[i]);
 		if (!b || !b->output) return yd_fail(&c->y, yd_get(&c->y, n, "compare"), "'%s' is not an output buffer", l->compare[i]);
@@ -189,6 +190,21 @@ static int parse_lesson(ld *c, yaml_node_t *root)
 		yaml_node_t *cn = yd_get(&c->y, root, "check");
 		if (!strcmp(l->reference, "baseline") ? !l->baseline : lesson_stage_index(l, l->reference) < 0)
 			return yd_fail(&c->y, cn, "reference '%s' is neither a stage of this lesson nor its baseline", l->reference);
+		/* follow: names a tunable of the reference stage that some other stage has too (else it follows nothing) */
+		yaml_node_t *fn = l->nfollow ? yd_get(&c->y, cn, "follow") : NULL;
+		int rs = lesson_stage_index(l, l->reference);
+		for (int i = 0; i < l->nfollow; i++) {
+			if (rs < 0)
+				return yd_fail(&c->y, fn, "follow: the reference is the baseline, which has no tunables; a value that changes the answer must be a parameter");
+			if (!lesson_find_tunable(&l->stages[rs], l->follow[i]))
+				return yd_fail(&c->y, fn, "follow: '%s' is not a tunable of the reference stage '%s'", l->follow[i], l->reference);
+			int shared = 0;
+			for (int s = 0; s < l->nstages && !shared; s++) shared = s != rs && lesson_find_tunable(&l->stages[s], l->follow[i]);
+			if (!shared)
+				return yd_fail(&c->y, fn, "follow: no stage but the reference has a tunable '%s', so there is nothing to follow", l->follow[i]);
+		}
+	} else if (l->nfollow) {
+		return yd_fail(&c->y, yd_get(&c->y, root, "check"), "follow: needs a check.reference to follow into");
 	}
 	return 0;
 }
@@ -238,6 +254,8 @@ void lesson_free(lesson *l)
 	ly_free_expr(&l->bytes); ly_free_expr(&l->flops);
 	for (int i = 0; i < l->ncompare; i++) free(l->compare[i]);
 	free(l->compare);
+	for (int i = 0; i < l->nfollow; i++) free(l->follow[i]);
+	free(l->follow);
 	ly_free_library(l->baseline);
 	for (int i = 0; i < l->nstages; i++) ly_free_stage(&l->stages[i]);
 	free(l->stages);

@@ -187,6 +187,7 @@ typedef struct {
 	char *traffic;                /* "copy", "read": which attainable bandwidth (traffic_parse); NULL copy */
 	char *reference;              /* stage id or "baseline" */
 	char **compare; int ncompare;
+	char **follow; int nfollow;   /* check.follow: tunables of the reference stage that take the checked run's value */
 	/* an element passes when |out - ref| <= abs_tol + rel_tol |ref| (exact: equal); with norm_tol > 0
 	 * the outputs also need ||out - ref|| / ||ref|| <= norm_tol */
 	int exact; double rel_tol, abs_tol, norm_tol;

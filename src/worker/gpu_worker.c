@@ -14,6 +14,7 @@
 #include "lesson.h"
 #include "plan_wire.h"
 #include "read_bw.h"
+#include "sha256.h"
 #include "util.h"
 
 /* Bytes that came on the pipe (worker.h: "KEY LEN", then LEN bytes). */
@@ -34,7 +35,7 @@ typedef struct {
 static FILE *out;
 static int watchdog_s;
 static gpu_data data;
-static char ref_key[1200];
+static char ref_key[1300];
 static int sticky_error;
 static counters *ctrs;
 static int ctrs_failed;
@@ -132,6 +133,15 @@ static void data_key(const plan *p, uint64_t seed, char *key, size_t n)
 	sb_free(&b);
 }
 
+/* The key of the reference's outputs: the data's key, its stage and a hash of the code it ran (a
+ * tunable check.follow passes, or an edited reference kernel, changes the answer). */
+static void ref_key_of(const char *key, const plan *rp, const blob *code, char *dst, size_t n)
+{
+	char hex[65];
+	sha256_hex(code->data ? code->data : "", code->len, hex);
+	strfmt(dst, n, "%s|ref %d %s", key, rp->stage, hex);
+}
+
 /* Runs the reference (its plan rp: a stage with default tunables, or the baseline) and keeps its
  * outputs. */
 static int make_reference(const request *q, const plan *rp, run_result *r)
@@ -153,7 +163,7 @@ static int make_reference(const request *q, const plan *rp, run_result *r)
 	}
 	gpu_exec_free(x);
 	if (e) return -1;
-	strfmt(ref_key, sizeof ref_key, "%s|ref %d", key, rp->stage);
+	ref_key_of(key, rp, &q->ref_cubin, ref_key, sizeof ref_key);
 	return 0;
 }
 
@@ -579,8 +589,8 @@ static void do_run(const request *q, run_result *r)
 	alive();
 	char key[1200];
 	data_key(&p, q->seed, key, sizeof key);
-	char want_ref[1200];
-	strfmt(want_ref, sizeof want_ref, "%s|ref %d", key, rp.stage);
+	char want_ref[sizeof ref_key];
+	ref_key_of(key, &rp, &q->ref_cubin, want_ref, sizeof want_ref);
 	if (checked && (strcmp(want_ref, ref_key) || !data.have_ref || strcmp(data.key, key)) && make_reference(q, &rp, r)) goto out;
 	if (gpu_data_prepare(&data, &p, key, q->seed, err, sizeof err) < 0) {
 		r->status = RUN_FAULT;
