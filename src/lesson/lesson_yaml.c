@@ -13,6 +13,7 @@
 const char *const ly_baseline_libs[LY_NLIBS][LY_MAX_LIB_ARGS + 1] = {
 	{ "memcpy", "dst", "src", "bytes", NULL },
 	{ "cub_reduce_sum", "in", "out", "count", NULL },
+	{ "cub_histogram_even", "in", "out", "count", "bins", "lower", "upper", NULL },
 	{ "cublas_sgemm", "A", "B", "C", "m", "n", "k", NULL },
 	{ "cublas_gemm_bf16", "A", "B", "C", "m", "n", "k", NULL },
 	{ "cudnn_conv_bias_relu", "x", "filter", "bias", "y", "n", "c", "k", "h", "w", NULL },
