@@ -85,6 +85,7 @@ cmocka() {
 	sh tests/gpu/conv1d.sh
 	sh tests/gpu/stream_order.sh
 	sh tests/gpu/follow.sh
+	sh tests/gpu/histogram.sh
 	fi
 } 2>&1 | tee "$log"
 

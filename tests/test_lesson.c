@@ -768,7 +768,7 @@ static void test_structure_errors(void **state)
 	expect_error(HEAD "check: { reference: s1, compare: [z], tolerance: { rel: -1 } }\n" STAGE LAUNCH,
 	             "t.yaml:10:50: tolerances cannot be negative");
 	expect_error(HEAD "baseline: { title: c, library: cudnn, args: { dst: z } }\n" STAGE LAUNCH,
-	             "t.yaml:10:32: unknown library 'cudnn' (known: memcpy, cub_reduce_sum, cublas_sgemm, cublas_gemm_bf16, "
+	             "t.yaml:10:32: unknown library 'cudnn' (known: memcpy, cub_reduce_sum, cub_histogram_even, cublas_sgemm, cublas_gemm_bf16, "
 	             "cudnn_conv_bias_relu, cudnn_conv_bias_relu_fused, cudnn_softmax, cudnn_sdpa, npp_gauss, cublas_gemm_batched");
 	expect_error(HEAD "baseline: { title: c, library: memcpy, args: { dst: z, src: x } }\n" STAGE LAUNCH,
 	             "t.yaml:10:46: library memcpy needs the argument 'bytes'");

@@ -31,6 +31,7 @@ static const char text[] =
 	"  hy: { type: f32, count: n, host: pinned, output: true }\n"
 	"  w: { type: f32, count: 9, init: { expr: \"exp(-float((i - 4) * (i - 4)) / 8.0) / 3\" } }\n"
 	"  img: { type: u8, count: 4096, init: iota }\n"
+	"  hk: { type: u32, count: n, init: { random: [0, 65535], hot: \"a / 4\" } }\n"
 	"model: { bytes: \"12 * n\", flops: \"n / 3.0\", peak: bf16_tensor, traffic: read }\n"
 	"check: { reference: main, compare: [z], tolerance: { rel: 1e-5, abs: 1e-7 } }\n"
 	"baseline:\n  title: copy\n  library: memcpy\n  args: { dst: z, src: x, bytes: \"4 * n\" }\n"
@@ -159,6 +160,7 @@ static void same_plan(const plan *a, const plan *b)
 		assert_memory_equal(&x->a, &y->a, sizeof x->a);
 		assert_memory_equal(&x->b, &y->b, sizeof x->b);
 		assert_int_equal(x->memory, y->memory);
+		assert_memory_equal(&x->hot, &y->hot, sizeof x->hot);
 		assert_int_equal(!x->values, !y->values);
 		if (x->values) assert_memory_equal(x->values, y->values, (size_t)x->count * sizeof *x->values);
 	}
@@ -300,6 +302,44 @@ static void test_text(void **state)
 	plan_free(&p);
 }
 
+/* init: { random, hot }: the share is an expression over the parameters, travels on a line of its
+ * own (only where it is not 0), and is refused outside 0..1, on a buffer that is not random, and
+ * without random. */
+static void test_hot(void **state)
+{
+	(void)state;
+	plan p;
+	char err[256];
+	plan_setting a = { .name = "a", .value = "8" };
+	assert_int_equal(plan_make(&p, L, 0, NULL, 0, &dev, err, sizeof err), 0);
+	const plan_buffer *hk = NULL, *x = NULL;
+	for (int i = 0; i < p.nbuffers; i++) {
+		if (!strcmp(p.buffers[i].name, "hk")) hk = &p.buffers[i];
+		if (!strcmp(p.buffers[i].name, "x")) x = &p.buffers[i];
+	}
+	assert_non_null(hk);
+	assert_non_null(x);
+	assert_true(hk->hot > 0.274 && hk->hot < 0.276);
+	assert_true(x->hot == 0);
+	sb t = {0};
+	plan_wire_write(&t, &p);
+	assert_non_null(strstr(t.s, "\nbuffer hk u32 4096 0 0 1 0 65535 device\nhot hk 0.27"));
+	assert_null(strstr(t.s, "hot x"));
+	char words[512];
+	plan_inputs_text(&p, 1, words, sizeof words);
+	assert_non_null(strstr(words, "hk: u32, uniform integers in [0, 65535], 27.5% of them 0"));
+	sb_free(&t);
+	plan_free(&p);
+	assert_int_equal(plan_make(&p, L, 0, &a, 1, &dev, err, sizeof err), -1);   /* a / 4 = 2: not a share */
+	plan_free(&p);
+	assert_non_null(strstr(err, "buffer hk: hot is"));
+	char bad_lesson[sizeof text + 16];
+	const char *at = strstr(text, "random: [0, 65535]");
+	snprintf(bad_lesson, sizeof bad_lesson, "%.*sconstant: 1%s", (int)(at - text), text, at + strlen("random: [0, 65535]"));
+	assert_null(lesson_load_buffer("b.yaml", bad_lesson, strlen(bad_lesson), NULL, err, sizeof err));
+	if (!strstr(err, "hot goes with random")) fail_msg("%s", err);
+}
+
 static const char good[] =
 	"plan 2\nstage 0\nlesson l.yaml\npeak fp32\ncheck 1\ntolerance 0 1e-05 0 0\ncompare y\nmodel 8 0 64\nuses_occ 0\n"
 	"var n i 8\nparams 0 1\nbuffer y f32 8 1 0 0 0 0 device\nmemset y 0 0\nlaunch k 1 1 1 32 1 1 0 2 0\narg - buffer y\narg - value i32 8\nend\n";
@@ -345,6 +385,8 @@ static void test_refused(void **state)
 	refused("uses_occ 0\n", "uses_occ 0\ntraffic write\n", "plan line 10: traffic 'write' is not one this build knows");
 	refused("uses_occ 0\n", "uses_occ 0\ntraffic\n", "plan line 10: traffic '' is not one this build knows");
 	refused("model 8 0 64", "model 8 zero 64", "plan line 8: 'zero' is not a number");
+	refused("device\n", "device\nhot y 0.5\n", "plan line 13: hot for buffer y, which is not random");
+	refused("device\n", "device\nhot q 0.5\n", "plan line 13: no buffer named 'q'");
 	refused("params 0 1", "params 0 2", "plan line 11: '2' is not a whole number from 0 to 1");
 	refused("stage 0\n", "", "plan line 16: no stage");
 	refused("stage 0", "stage -1", "plan line 17: a baseline has one library call, not 2");
@@ -456,7 +498,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip), cmocka_unit_test(test_library_step), cmocka_unit_test(test_stage_tolerance),
-		cmocka_unit_test(test_text),
+		cmocka_unit_test(test_text), cmocka_unit_test(test_hot),
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_v2_lines),
 	};

@@ -24,14 +24,16 @@ template <typename T> __device__ __forceinline__ double to_double(T v) { return 
 template <> __device__ __forceinline__ double to_double<__half>(__half v) { return (double)__half2float(v); }
 template <> __device__ __forceinline__ double to_double<__nv_bfloat16>(__nv_bfloat16 v) { return (double)__bfloat162float(v); }
 
-// mode 0: random in [a, b] (integers: every whole number in [a, b] equally likely); 1: iota; 2: constant a.
+// mode 0: random in [a, b] (integers: every whole number in [a, b] equally likely), except that a
+// share hot of the elements (drawn from a second stream of the same seed) are a; 1: iota; 2: constant a.
 template <typename T, bool INTEGER>
-__device__ void fill(T *p, long long n, u64 seed, double a, double b, int mode)
+__device__ void fill(T *p, long long n, u64 seed, double a, double b, int mode, double hot)
 {
 	for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {
 		double v;
 		if (mode == 1) v = (double)i;
 		else if (mode == 2) v = a;
+		else if (hot > 0 && unit(seed ^ 0x5851f42d4c957f2dULL, (u64)i) < hot) v = a;
 		else if (INTEGER) v = a + floor(unit(seed, (u64)i) * (b - a + 1.0));
 		else v = a + unit(seed, (u64)i) * (b - a);
 		p[i] = from_double<T>(v);
@@ -121,8 +123,8 @@ __device__ void compare(const T *out, const T *ref, long long n, double abs_tol,
 	X(i32, int, true) X(u32, unsigned, true) X(i64, long long, true) X(u64, unsigned long long, true) \
 	X(i8, signed char, true) X(u8, unsigned char, true)
 #define ENTRIES(name, T, INTEGER) \
-	extern "C" __global__ void fill_##name(T *p, long long n, u64 seed, double a, double b, int mode) \
-	{ fill<T, INTEGER>(p, n, seed, a, b, mode); } \
+	extern "C" __global__ void fill_##name(T *p, long long n, u64 seed, double a, double b, int mode, double hot) \
+	{ fill<T, INTEGER>(p, n, seed, a, b, mode, hot); } \
 	extern "C" __global__ void compare_##name(const T *out, const T *ref, long long n, double abs_tol, double rel_tol, int exact, int poison, u64 key, cmp_result *res) \
 	{ compare<T>(out, ref, n, abs_tol, rel_tol, exact, poison, key, res); } \
 	extern "C" __global__ void scramble_##name(T *p, long long n, u64 key) \

@@ -36,6 +36,7 @@ typedef struct {
 	lesson_init_kind init;
 	double init_a, init_b;        /* random [a, b] or constant a */
 	lesson_expr init_expr;        /* INIT_EXPR: element i's value, an expression over i and the lesson's values */
+	lesson_expr init_hot;         /* INIT_RANDOM: the share of elements (0..1) that are lo instead, or NULL */
 	lesson_memory memory;         /* MEM_DEVICE unless declared host: pageable | pinned */
 	int output;
 	lesson_mark at;

@@ -554,7 +554,7 @@ void ly_free_expr(lesson_expr *e)
 
 void ly_free_buffers(lesson_buffer *b, int n)
 {
-	for (int i = 0; i < n; i++) { free(b[i].name); ly_free_expr(&b[i].count); ly_free_expr(&b[i].init_expr); }
+	for (int i = 0; i < n; i++) { free(b[i].name); ly_free_expr(&b[i].count); ly_free_expr(&b[i].init_expr); ly_free_expr(&b[i].init_hot); }
 	free(b);
 }
 

@@ -13,6 +13,7 @@
 const char *const ly_baseline_libs[LY_NLIBS][LY_MAX_LIB_ARGS + 1] = {
 	{ "memcpy", "dst", "src", "bytes", NULL },
 	{ "cub_reduce_sum", "in", "out", "count", NULL },
+	{ "cub_histogram_even", "in", "out", "count", "bins", "lower", "upper", NULL },
 	{ "cublas_sgemm", "A", "B", "C", "m", "n", "k", NULL },
 	{ "cublas_gemm_bf16", "A", "B", "C", "m", "n", "k", NULL },
 	{ "cudnn_conv_bias_relu", "x", "filter", "bias", "y", "n", "c", "k", "h", "w", NULL },
@@ -150,10 +151,13 @@ static int parse_init(ld *c, yaml_node_t *n, lesson_buffer *b)
 		else return yd_fail(&c->y, n, "init must be iota, zero, { random: [lo, hi] }, { constant: v } or { expr: E }, not '%s'", s);
 		return 0;
 	}
-	static const char *const keys[] = { "random", "constant", "expr", NULL };
+	static const char *const keys[] = { "random", "constant", "expr", "hot", NULL };
 	if (yd_check_keys(&c->y, n, "init", keys)) return -1;
 	yaml_node_t *r = yd_get(&c->y, n, "random"), *k = yd_get(&c->y, n, "constant"), *x = yd_get(&c->y, n, "expr");
+	yaml_node_t *h = yd_get(&c->y, n, "hot");
 	if (!!r + !!k + !!x > 1) return yd_fail(&c->y, n, "init takes one of random, constant and expr");
+	if (h && !r) return yd_fail(&c->y, h, "hot goes with random: { random: [lo, hi], hot: SHARE }");
+	if (h && ly_parse_expr(c, h, "init hot", &b->init_hot)) return -1;   /* the share of elements that are lo */
 	if (x) {   /* element i's value; plan_make evaluates it for every i */
 		b->init = INIT_EXPR;
 		return ly_parse_expr_with(c, x, "init expr", "i", &b->init_expr);

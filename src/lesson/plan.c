@@ -273,12 +273,22 @@ static int add_buffers(pctx *c, const lesson_stage *s, const lesson_buffer *bs, 
 		}
 		p->buffers = xrealloc(p->buffers, (size_t)(p->nbuffers + 1) * sizeof *p->buffers);
 		plan_buffer *pb = &p->buffers[p->nbuffers++];
-		*pb = (plan_buffer){ b->name, b->type, count, b->output, scratch, init, b->init_a, b->init_b, NULL, memory_of(s, b) };
+		*pb = (plan_buffer){ b->name, b->type, count, b->output, scratch, init, b->init_a, b->init_b, NULL, memory_of(s, b), 0 };
 		int64_t bytes;
 		if (buffer_bytes(c, b, count, pb->memory == MEM_DEVICE, &bytes, &c->device_bytes)) return -1;
 		if (__builtin_add_overflow(p->working_set, bytes, &p->working_set)) {
 			strfmt(c->err, c->errlen, "%s:%d:%d: the buffers up to %s are more than 2^63 bytes", c->l->path, b->at.line, b->at.col, b->name);
 			return -1;
+		}
+		if (init == INIT_RANDOM && b->init_hot.e) {
+			expr_value h;
+			if (eval(c, &b->init_hot, &h)) return -1;
+			pb->hot = expr_as_double(h);
+			if (!(pb->hot >= 0 && pb->hot <= 1)) {
+				strfmt(c->err, c->errlen, "%s:%d:%d: buffer %s: hot is %g; it is a share of the elements, from 0 to 1", c->l->path,
+				       b->init_hot.at.line, b->init_hot.at.col, b->name, pb->hot);
+				return -1;
+			}
 		}
 		if (init != INIT_EXPR) continue;
 		pb->values = xcalloc((size_t)count, sizeof *pb->values);
@@ -1185,6 +1195,7 @@ static void input_words(const plan_buffer *b, char *out, size_t n)
 	switch (b->init) {
 	case INIT_RANDOM:
 		strfmt(out, n, lesson_dtype_is_float(b->type) ? "%s, uniform in [%g, %g]" : "%s, uniform integers in [%g, %g]", t, b->a, b->b);
+		if (b->hot > 0) strfmt(out + strlen(out), n - strlen(out), ", %g%% of them %g", 100 * b->hot, b->a);
 		break;
 	case INIT_CONSTANT: strfmt(out, n, "%s, every element %g", t, b->a); break;
 	case INIT_IOTA: strfmt(out, n, "%s, 0, 1, 2, ... (the index)", t); break;

@@ -82,6 +82,7 @@ typedef struct {
 	lesson_init_kind init; double a, b;
 	double *values;                         /* INIT_EXPR: count values, owned by the plan */
 	lesson_memory memory;                   /* the stage's choice (memory:) or the buffer's own */
+	double hot;                             /* INIT_RANDOM: this share of the elements (0..1, seeded) is a */
 } plan_buffer;
 
 /* A constant filled before the launches: bytes evaluated on the host, or a buffer's first bytes. */

@@ -86,6 +86,11 @@ void plan_wire_write(sb *b, const plan *p)
 		put_name(b, x->name);
 		sb_addf(b, " %s %lld %d %d %d %.17g %.17g %s\n", lesson_dtype_name(x->type), (long long)x->count, x->output, x->scratch,
 		        (int)x->init, x->a, x->b, (unsigned)x->memory < MEM_KIND_COUNT ? memories[x->memory] : "?");
+		if (x->hot > 0) {   /* a line of its own, so that plans without it read as before */
+			sb_add(b, "hot");
+			put_name(b, x->name);
+			sb_addf(b, " %.17g\n", x->hot);
+		}
 		if (x->init != INIT_EXPR) continue;
 		sb_add(b, "values");
 		put_name(b, x->name);
@@ -532,6 +537,15 @@ static int read_line(rd *r, char **t, int n, const char *rest)
 		p->buffers = xrealloc(p->buffers, (size_t)(p->nbuffers + 1) * sizeof *p->buffers);
 		p->buffers[p->nbuffers++] = b;
 		if (b.init == INIT_EXPR) r->want_values = &p->buffers[p->nbuffers - 1];
+		return 0;
+	}
+	if (!strcmp(k, "hot")) {   /* hot NAME SHARE: after a random buffer's line */
+		if (n != 3) return bad(r, "hot takes BUFFER SHARE");
+		plan_buffer *b = (plan_buffer *)buffer_named(p, t[1]);
+		if (!b) return bad(r, "no buffer named '%s'", t[1]);
+		if (b->init != INIT_RANDOM) return bad(r, "hot for buffer %s, which is not random", t[1]);
+		if (get_dbl(r, t[2], &b->hot)) return -1;
+		if (!(b->hot >= 0 && b->hot <= 1)) return bad(r, "hot %s is not a share from 0 to 1", t[2]);
 		return 0;
 	}
 	if (!strcmp(k, "memset")) {

@@ -10,6 +10,7 @@
 #include "baseline_cudnn.h"
 #include "baseline_npp.h"
 #include "baseline_sdpa.h"
+#include "cub_histogram.h"
 #include "cub_reduce.h"
 #include "gpu.h"
 #include "util.h"
@@ -231,6 +232,15 @@ cudaError_t baseline_run(const plan *p, gpu_data *d, cudaStream_t s, char *err, 
 		      : in->type == DT_F64 ? CC_CUB_F64 : -1;
 		if (t < 0) return cudaErrorInvalidValue;
 		return (cudaError_t)cc_cub_reduce_sum(&cub_state, &cub_bytes, t, in->ptr, out->ptr, count, s);
+	}
+	if (!strcmp(lib, "cub_histogram_even")) {   /* u32 samples, bins u32 counters, even bins over [lower, upper) */
+		gpu_buffer *in = buf(p, d, "in"), *out = buf(p, d, "out");
+		long long count = num(p, "count"), bins = num(p, "bins"), lo = num(p, "lower"), hi = num(p, "upper");
+		if (!in || !out || in->type != DT_U32 || out->type != DT_U32 || count < 0 || count > in->count || bins < 1 ||
+		    bins > out->count || bins > (1 << 24) || lo < 0 || hi <= lo || hi > 0xffffffffLL)
+			return cudaErrorInvalidValue;
+		return (cudaError_t)cc_cub_histogram_even(&cub_state, &cub_bytes, in->ptr, out->ptr, (int)bins, (unsigned)lo,
+		                                          (unsigned)hi, count, s);
 	}
 	if (!strcmp(lib, "cublas_sgemm")) return gemm(p, d, s, 0);
 	if (!strcmp(lib, "cublas_gemm_bf16")) return gemm(p, d, s, 1);

@@ -105,11 +105,11 @@ static const char *memory_name(lesson_memory m)
 	return m == MEM_PINNED ? "pinned host" : m == MEM_PAGEABLE ? "pageable host" : "device";
 }
 
-/* The built-in fill of n elements of type t at dst (device memory). */
-static cudaError_t fill(void *dst, lesson_dtype t, long long n, int mode, uint64_t seed, double a, double c)
+/* The built-in fill of n elements of type t at dst (device memory); hot: the share that is a (mode 0). */
+static cudaError_t fill(void *dst, lesson_dtype t, long long n, int mode, uint64_t seed, double a, double c, double hot)
 {
 	unsigned long long s = seed;
-	void *args[] = { &dst, &n, &s, &a, &c, &mode };
+	void *args[] = { &dst, &n, &s, &a, &c, &mode, &hot };
 	return cudaLaunchKernel((const void *)fill_k[t], d3(grid_for(n), 1, 1), d3(256, 1, 1), args, 0, 0);
 }
 
@@ -283,9 +283,9 @@ static cudaError_t fill_buffer(gpu_buffer *b, const plan_buffer *pb, int i, uint
 		break;
 	}
 	if (host && (e = staging_get(b->bytes, &dst))) return e;
-	if (pb->init == INIT_RANDOM) e = fill(dst, b->type, n, 0, seed + (uint64_t)i * 0x632be59bd9b4e019ULL, pb->a, pb->b);
-	else if (pb->init == INIT_IOTA) e = fill(dst, b->type, n, 1, 0, 0, 0);
-	else e = fill(dst, b->type, n, 2, 0, pb->a, 0);
+	if (pb->init == INIT_RANDOM) e = fill(dst, b->type, n, 0, seed + (uint64_t)i * 0x632be59bd9b4e019ULL, pb->a, pb->b, pb->hot);
+	else if (pb->init == INIT_IOTA) e = fill(dst, b->type, n, 1, 0, 0, 0, 0);
+	else e = fill(dst, b->type, n, 2, 0, pb->a, 0, 0);
 	if (!e && host) e = cudaMemcpy(b->ptr, dst, b->bytes, cudaMemcpyDeviceToHost);
 	return e;
 }
