@@ -2,7 +2,7 @@
  * their shared memories (distributed shared memory). Bin b lives in block b % CLUSTER of the cluster,
  * at slot b / CLUSTER, so each block holds ceil(bins / CLUSTER) counters: a histogram CLUSTER times
  * larger than one block's shared memory fits, and only one block in CLUSTER merges each bin into
- * global memory. The loads, the grid-stride loop and the warp aggregation are coarse's; an add to a
+ * global memory. The loads, the grid-stride loop and the run merging are coarse's; an add to a
  * bin of another block goes through the pointer cluster.map_shared_rank gives, over the network
  * between the SMs of the cluster. */
 #include <cooperative_groups.h>
@@ -16,24 +16,12 @@ namespace cg = cooperative_groups;
 #ifndef CLUSTER
 #define CLUSTER 2
 #endif
-#ifndef AGG
-#define AGG 1
+#ifndef VEC
+#define VEC 2
 #endif
-
-/* The key's bin, added in the block of the cluster that holds it. With AGG the lanes match on the bin
- * itself (not on the slot, which bins of other blocks share), and the lowest lane of each group adds
- * the group's size there. Every lane of the warp calls it together. */
-__device__ __forceinline__ void add_cluster(cg::cluster_group &cluster, unsigned *h, unsigned b, bool valid)
-{
-	unsigned count = 1;
-	if (AGG) {
-		const unsigned peers = __match_any_sync(0xffffffffu, valid ? b : 0xffffffffu);
-		valid = valid && (threadIdx.x & 31) == (unsigned)(__ffs(peers) - 1);
-		count = (unsigned)__popc(peers);
-	}
-	if (valid)
-		atomicAdd(cluster.map_shared_rank(h, b % CLUSTER) + b / CLUSTER, count);
-}
+#ifndef RUNS
+#define RUNS 1
+#endif
 
 extern "C" __global__ void __cluster_dims__(CLUSTER, 1, 1)
 hist_cluster(const unsigned *__restrict__ keys, unsigned *hist, long long n, int bins)
@@ -45,23 +33,42 @@ hist_cluster(const unsigned *__restrict__ keys, unsigned *hist, long long n, int
 		h[b] = 0;
 	cluster.sync();   /* every block's slice is zeroed before any block adds into it */
 
+	/* Bin b is counter b / CLUSTER of block b % CLUSTER: a local atomic when that is this block, else
+	 * one over the SM-to-SM network through the pointer map_shared_rank gives. */
+	auto add = [&](unsigned b, unsigned c) { atomicAdd(cluster.map_shared_rank(h, b % CLUSTER) + b / CLUSTER, c); };
+	bin_run r = { 0xffffffffu, 0 };
+	auto count = [&](unsigned key) {
+		const unsigned b = bin_of(key, bins);
+		if (RUNS) run_add(r, b, add);
+		else add(b, 1u);
+	};
 	const uint4 *k4 = reinterpret_cast<const uint4 *>(keys);
 	const long long n4 = n >> 2, stride = (long long)gridDim.x * BLOCK;
-	const unsigned lane = threadIdx.x & 31;
-	for (long long w = (long long)blockIdx.x * BLOCK + (threadIdx.x - lane); w < n4; w += stride) {
-		const long long i = w + lane;
-		const bool valid = i < n4;
-		const uint4 v = valid ? k4[i] : make_uint4(0, 0, 0, 0);
-		add_cluster(cluster, h, bin_of(v.x, bins), valid);
-		add_cluster(cluster, h, bin_of(v.y, bins), valid);
-		add_cluster(cluster, h, bin_of(v.z, bins), valid);
-		add_cluster(cluster, h, bin_of(v.w, bins), valid);
+	long long i = (long long)blockIdx.x * BLOCK + threadIdx.x;
+	for (; i + (VEC - 1) * stride < n4; i += VEC * stride) {
+		uint4 v[VEC];
+#pragma unroll
+		for (int u = 0; u < VEC; u++)
+			v[u] = k4[i + u * stride];
+#pragma unroll
+		for (int u = 0; u < VEC; u++) {
+			count(v[u].x);
+			count(v[u].y);
+			count(v[u].z);
+			count(v[u].w);
+		}
 	}
-	if (blockIdx.x == 0 && threadIdx.x < 32) {
-		const long long i = 4 * n4 + lane;
-		const bool valid = i < n;
-		add_cluster(cluster, h, valid ? bin_of(keys[i], bins) : 0u, valid);
+	for (; i < n4; i += stride) {
+		const uint4 v = k4[i];
+		count(v.x);
+		count(v.y);
+		count(v.z);
+		count(v.w);
 	}
+	if (blockIdx.x == 0 && threadIdx.x < (n & 3))
+		count(keys[4 * n4 + threadIdx.x]);
+	if (RUNS && r.cnt)
+		add(r.cur, r.cnt);
 
 	/* Every add of every block of the cluster is done before a slice is read, and no block leaves
 	 * (its shared memory with it) while another may still add into it. */

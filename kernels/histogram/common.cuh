@@ -42,4 +42,25 @@ __device__ __forceinline__ void add_key(unsigned *h, unsigned b, bool valid)
 		atomicAdd(&h[b], 1u);
 	}
 }
+/* Per-thread run merging: a thread adds its keys one after another, and a key in the same bin as the
+ * one before it only grows a count held in a register; the count goes to the histogram with one
+ * atomic when the bin changes (and at the end, flush). Keys that repeat in a thread's sequence (a hot
+ * bin, or sorted or blocky data) cost one atomic per run instead of one per key; uniform keys cost a
+ * compare each. cur starts at 0xffffffff, cnt at 0. */
+struct bin_run {
+	unsigned cur, cnt;
+};
+
+template <typename Add>
+__device__ __forceinline__ void run_add(bin_run &r, unsigned b, Add add)
+{
+	if (b == r.cur) {
+		r.cnt++;
+	} else {
+		if (r.cnt)
+			add(r.cur, r.cnt);
+		r.cur = b;
+		r.cnt = 1;
+	}
+}
 #endif
