@@ -67,6 +67,10 @@ static void test_time(void **state)
 	assert_string_equal(fmt_ms(b, sizeof b, 12345.6), "12346");
 	assert_string_equal(fmt_ms(b, sizeof b, 0), "0");
 	assert_string_equal(fmt_ms(b, sizeof b, -1), "-");
+	assert_string_equal(fmt_ms_col(b, sizeof b, 0), "0.0000");
+	assert_string_equal(fmt_ms_col(b, sizeof b, 12.34567), "12.3457");
+	assert_string_equal(fmt_ms_col(b, sizeof b, -1), "-");
+	assert_string_equal(fmt_ms_col(b, sizeof b, NAN), "-");
 }
 
 static void test_bytes(void **state)

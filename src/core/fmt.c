@@ -89,6 +89,12 @@ char *fmt_ms(char *buf, size_t n, double ms)
 	return buf;
 }
 
+char *fmt_ms_col(char *buf, size_t n, double ms)
+{
+	if (n && !unknown(buf, n, ms)) snprintf(buf, n, "%.4f", ms);
+	return buf;
+}
+
 char *fmt_bytes(char *buf, size_t n, double bytes)
 {
 	static const char *const unit[] = { "B", "KiB", "MiB", "GiB", "TiB" };

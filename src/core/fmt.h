@@ -7,7 +7,10 @@
  *   A value that rounds up to the next unit takes it (999.7 us is "1.00 ms", never "1000 us").
  * - Not measured: a negative or NaN time, size, rate or share is "-" (the tool's -1 = unknown);
  *   infinity is "inf". fmt_num alone keeps a sign ("-12.5").
- * - Times carry their unit (ns, us, ms, s); fmt_ms is the bare number of ms, for a column headed "ms".
+ * - Times carry their unit (ns, us, ms, s); fmt_ms is the bare number of ms, for a column headed "ms";
+ *   a table's column of ms (fmt_ms_col) keeps four decimals, so that its rows align and compare.
+ * - Tables of figures under a head that names the unit (the bench table's GB/s, GFLOP/s, %peak)
+ *   keep their fixed decimals too; these renderers are for figures in text, labels and charts.
  * - Sizes (shared memory, L2, buffers, the cache) are binary, B/KiB/MiB/GiB/TiB, as the CUDA
  *   documentation and the device's own limits count them (48 KiB, 227 KiB); a whole number prints bare
  *   ("48 KiB", "512 B"), else three significant digits ("1.50 MiB", "79.1 GiB").
@@ -27,6 +30,9 @@ char *fmt_num(char *buf, size_t n, double v);
 char *fmt_time(char *buf, size_t n, double ms);
 /* A time in ms as a bare number of ms: "0.0234", "4.20", "123", "12345". */
 char *fmt_ms(char *buf, size_t n, double ms);
+/* A time in ms in a column of a table (a stage's median, a step's time, start and end): four
+ * decimals, so that the rows line up and compare digit by digit: "0.0000", "5.3360"; negative "-". */
+char *fmt_ms_col(char *buf, size_t n, double ms);
 /* A size in binary units: "512 B", "48 KiB", "1.50 MiB", "79.1 GiB". */
 char *fmt_bytes(char *buf, size_t n, double bytes);
 /* Bytes moved, in decimal units: "512 B", "33.6 MB", "268 MB", "1.07 GB". */
