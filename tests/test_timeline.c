@@ -1,4 +1,4 @@
-/* Tests for src/engine/timeline.c: the kinds of steps, the overlaps measured from their times, the
+/* Tests for src/render/timeline.c: the kinds of steps, the overlaps measured from their times, the
  * bound and which resource sets it (with and without the device's copy bandwidths), and the chart:
  * a row per stream with each step where its times put it, narrow steps still one cell, the overlap
  * row under the cells where copies and kernels run at once, the axis, the summary; 80 columns and
