@@ -10,17 +10,19 @@ PKGS      := yaml-0.1 ncursesw
 # src/ by role, in layers (docs/how-it-works.md, "The layers"): core (util, results, YAML, JSON),
 # lesson (the format, expressions, plans, claim names), cuda (what the parent and the worker both use:
 # the GPU table, NVRTC compiles and their cache, SASS), worker (the GPU process), runner (where the
-# worker runs, its protocol), engine (diagnosis, jobs; no curses), tui, app (the CLI). A header is
+# worker runs, its protocol), render (pure text renderers: the timeline, the roofline data, the SASS
+# and hotspot reports), engine (diagnosis, jobs; no curses), tui, app (the CLI). A header is
 # named alone, but each folder sees only its own headers and those of the layers below it, so an
 # include the wrong way fails to compile; tests/cli/layers.sh checks the same from the sources.
-SRC_DIRS  := src/core src/lesson src/cuda src/engine src/runner src/worker src/app
+SRC_DIRS  := src/core src/lesson src/cuda src/render src/engine src/runner src/worker src/app
 SRC_INC   := $(addprefix -I,$(SRC_DIRS) tui)
 LAYER_src/core   := src/core
 LAYER_src/lesson := $(LAYER_src/core) src/lesson
 LAYER_src/cuda   := $(LAYER_src/lesson) src/cuda
 LAYER_src/worker := $(LAYER_src/cuda) src/worker
 LAYER_src/runner := $(LAYER_src/cuda) src/runner
-LAYER_src/engine := $(LAYER_src/runner) src/engine
+LAYER_src/render := $(LAYER_src/cuda) src/render
+LAYER_src/engine := $(LAYER_src/runner) src/render src/engine
 LAYER_tui        := $(LAYER_src/engine) tui
 LAYER_src/app    := $(LAYER_tui) src/worker src/app
 LAYER_DIRS       := $(SRC_DIRS) tui

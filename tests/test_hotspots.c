@@ -1,4 +1,4 @@
-/* Tests for the hotspot pass's parent side (src/engine/hotspots_map.c, src/engine/report_hotspots.c) on a
+/* Tests for the hotspot pass's parent side (src/render/hotspots_map.c, src/render/report_hotspots.c) on a
  * hand-made set of samples (tests/fixtures/hotspots/) over recorded nvdisasm listings
  * (tests/fixtures/sass/): the text form parsed and refused, samples laid over instructions and
  * source lines, the stall reasons in words, the report and its JSON; and the worker side's paths

@@ -1,4 +1,4 @@
-/* Tests for src/engine/roofline.c over the recorded H100 runs (tests/fixtures/recorded, bench --json with
+/* Tests for src/render/roofline.c over the recorded H100 runs (tests/fixtures/recorded, bench --json with
  * counters at 1707a90): the roofs from the recorded device, where each lesson's stages fall (SAXPY
  * far left of the ridge and on the memory roof, SGEMM's register-tiled stages right of it under the
  * FP32 roof, the tensor-core stages against the BF16 tensor roof), no point above the roof, and the

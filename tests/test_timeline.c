@@ -1,4 +1,4 @@
-/* Tests for src/engine/timeline.c: the kinds of steps, the overlaps measured from their times, the
+/* Tests for src/render/timeline.c: the kinds of steps, the overlaps measured from their times, the
  * bound and which resource sets it (with and without the device's copy bandwidths), and the chart:
  * a row per stream with each step where its times put it, narrow steps still one cell, the overlap
  * row under the cells where copies and kernels run at once, the axis, the summary; 80 columns and
@@ -284,7 +284,7 @@ static void test_chart_two_streams(void **state)
 	expect_shows(&g, "\u25b8 h2d copy  \u25c2 d2h copy  \u2588 kernel  \u25b4 copy and kernel at once");
 	expect_shows(&g, "7.70 ms a run; the steps span 7.00 ms on 2 streams, copy and kernel at once 29%");
 	expect_shows(&g, "of it (2.00 ms), h2d and d2h at once 14%.");
-	expect_shows(&g, "Bound 4.00 ms (h2d 2.00 GB at 500.0 GB/s); 1.93x the bound.");
+	expect_shows(&g, "Bound 4.00 ms (h2d 2.00 GB at 500 GB/s); 1.93x the bound.");
 	assert_int_equal(role(&g, g.h - 1, 0), TLR_SUMMARY);
 	cellgrid_free(&g);
 }
@@ -504,7 +504,7 @@ static void test_print(void **state)
 	for (char *p = out; *p; p++) lines += *p == '\n';
 	assert_int_equal(lines, timeline_height(&r, NULL, 80));
 	assert_non_null(strstr(out, "s1   >>>>"));
-	assert_non_null(strstr(out, "Bound 4.00 ms (h2d 2.00 GB at 500.0 GB/s); 1.93x the bound."));
+	assert_non_null(strstr(out, "Bound 4.00 ms (h2d 2.00 GB at 500 GB/s); 1.93x the bound."));
 	free(out);
 }
 

@@ -271,7 +271,7 @@ static void test_numbers(void **st)
 	assert_string_equal(text_ms(b, sizeof b, 4.2), "4.200 ms");
 	assert_string_equal(text_ms(b, sizeof b, 2500), "2.50 s");
 	assert_string_equal(text_bytes(b, sizeof b, 49152), "48 KiB");
-	assert_string_equal(text_bytes(b, sizeof b, 1536 * 1024), "1.5 MiB");
+	assert_string_equal(text_bytes(b, sizeof b, 1536 * 1024), "1.50 MiB");
 	assert_string_equal(text_delta(b, sizeof b, 110, 100), "+10.0%");
 	assert_string_equal(text_delta(b, sizeof b, 1, 0), "");
 }

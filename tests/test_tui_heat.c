@@ -88,7 +88,7 @@ static void test_header_and_beside(void **state)
 	assert_string_equal(heat_header(&view, 2, out, sizeof out), "line 21 70%: shared mem 71%, MIO queue 21%");
 	assert_string_equal(heat_header(&view, 0, out, sizeof out),
 	                    "hotspots: 1000 samples; line 21 70%: short scoreboard (shared memory / MIO result) 71%, "
-	                    "MIO throttle (shared-memory / special-op queue full) 21%, selected (issuing, not stalled) 7%");
+	                    "MIO throttle (shared-memory / special-op queue full) 21%, selected (issuing, not stalled) 7.1%");
 	assert_string_equal(heat_beside(&view, 21, out, sizeof out), "shared mem 71%, MIO queue 21%");
 	assert_string_equal(heat_beside(&view, 16, out, sizeof out), "global mem 70%, issuing 30%");
 	assert_string_equal(heat_beside(&view, 17, out, sizeof out), "barrier 100%");

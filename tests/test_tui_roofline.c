@@ -125,10 +125,10 @@ static void test_sgemm_80x24(void **state)
 		assert_true(cols(l) <= 78);
 		free(l);
 	}
-	shows(&g, "DRAM 2994 GB/s attainable, FP32 66908 GFLOP/s; ridge 22.3 flop/B");
+	shows(&g, "DRAM 2994 GB/s attainable, FP32 66.9 TFLOP/s; ridge 22.3 flop/B");
 	shows(&g, "GFLOP/s");
 	/* with the stage's name it would not fit 78 columns; the names are listed above it */
-	shows(&g, "stage 9: 46767 GFLOP/s at 331 flop/B (DRAM), bound by compute, 70% of the roof");
+	shows(&g, "stage 9: 46.8 TFLOP/s at 331 flop/B (DRAM), bound by compute, 70% of the roof");
 	shows(&g, "flop/B (DRAM bytes)");
 	shows(&g, "9 warptile  B cublasSgemm");
 	int ry, rx = ridge_col(&g, "\u250a"), y9, x9, y1, x1, y3, x3, y4, x4, y2, x2, yb, xb, y6, x6;
@@ -210,7 +210,7 @@ static void test_ascii(void **state)
 	int y9, x9;
 	point(&g, "9", &y9, &x9);
 	assert_string_equal(cell(&g, y9, 3), ">");
-	shows(&g, "stage 9: 46767 GFLOP/s");
+	shows(&g, "stage 9: 46.8 TFLOP/s");
 	cellgrid_free(&g);
 	recorded_free(&r);
 }
@@ -227,12 +227,12 @@ static void test_wide(void **state)
 	chart(&r, "warptile", &c);
 	rchart_render(&c, 198, 56, 1, &g);
 	rchart_render(&c, 78, 20, 1, &small);
-	shows(&g, "roofs: DRAM 2994 GB/s attainable (3352 theoretical, dotted), FP32 66908 GFLOP/s; ridge at 22.3 flop/B");
-	char *l = line_with(&g, "warptile          46767      331 compute    70%");
+	shows(&g, "roofs: DRAM 2994 GB/s attainable (3352 GB/s theoretical, dotted), FP32 66.9 TFLOP/s; ridge at 22.3 flop/B");
+	char *l = line_with(&g, "warptile          46.8k      331 compute    70%");
 	assert_non_null(l);
 	free(l);
 	shows(&g, "naive               498     16.1 memory    1.0%");
-	shows(&g, "intensity over 4.15e+08 bytes of DRAM traffic the counters measured");
+	shows(&g, "intensity over 415 MB of DRAM traffic the counters measured");
 	int light = 0, light_small = 0;
 	for (int i = 0; i < g.w * g.h; i++) light += g.role[i] == RC_ROOF_LIGHT && braille(g.cell[i]);
 	for (int i = 0; i < small.w * small.h; i++) light_small += small.role[i] == RC_ROOF_LIGHT && braille(small.cell[i]);
@@ -259,8 +259,8 @@ static void test_tensorcore(void **state)
 	assert_int_equal(recorded_load("tensorcore", &r), 0);
 	chart(&r, "wgmma_ws", &c);
 	rchart_render(&c, 78, 20, 1, &g);
-	shows(&g, "BF16 tensor 1070531 GFLOP/s; ridge 358 flop/B");
-	shows(&g, "stage 5: 692569 GFLOP/s at 698 flop/B, bound by compute, 65% of the roof");
+	shows(&g, "BF16 tensor 1071 TFLOP/s; ridge 358 flop/B");
+	shows(&g, "stage 5: 693 TFLOP/s at 698 flop/B (DRAM), bound by compute, 65% of the roof");
 	int rx = ridge_col(&g, "\u250a"), y1, x1, y5, x5;
 	point(&g, "1", &y1, &x1);
 	point(&g, "5", &y5, &x5);
@@ -319,7 +319,7 @@ static void test_without_a_chart(void **state)
 	assert_int_equal(c.n, 0);
 	rchart_render(&c, 78, 20, 1, &g);
 	shows(&g, "stage 8: no flops in the lesson's model, so no point (it is scored in GB/s)");
-	shows(&g, "DRAM 2994 GB/s attainable, FP32 66908 GFLOP/s");   /* the roofs are still drawn */
+	shows(&g, "DRAM 2994 GB/s attainable, FP32 66.9 TFLOP/s");   /* the roofs are still drawn */
 	cellgrid_free(&g);
 	recorded_free(&r);
 
@@ -334,7 +334,7 @@ static void test_without_a_chart(void **state)
 	rchart_current(&c, "9", "warptile", lesson_stage_index(r.l, "warptile"), NULL);
 	rchart_render(&c, 30, 8, 1, &g);                       /* too small for a chart: the summary */
 	l = cellgrid_line(&g, 0);
-	assert_non_null(strstr(l, "stage 9: 46767 GFLOP/s"));
+	assert_non_null(strstr(l, "stage 9: 46.8 TFLOP/s"));
 	free(l);
 	for (int i = g.w; i < g.w * g.h; i++) assert_int_equal(g.role[i], RC_BLANK);
 	cellgrid_free(&g);

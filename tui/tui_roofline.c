@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "fmt.h"
 #include "util.h"
 
 /* Glyphs, UTF-8 and ASCII. Lines in UTF-8 are braille (2 x 4 dots a cell); in ASCII each cell a
@@ -64,20 +65,6 @@ static void tick_text(char *buf, size_t n, int m, int k)
 	else strfmt(buf, n, "%.0e", m * pow(10, k));
 }
 
-/* An intensity or a rate with about three significant digits: 0.0104, 0.167, 22.3, 332, 46767. */
-static void num_text(char *buf, size_t n, double v)
-{
-	if (v >= 100) strfmt(buf, n, "%.0f", v);
-	else if (v >= 10) strfmt(buf, n, "%.1f", v);
-	else if (v >= 1) strfmt(buf, n, "%.2f", v);
-	else strfmt(buf, n, "%.3g", v);
-}
-
-static void pct_text(char *buf, size_t n, double frac)
-{
-	strfmt(buf, n, frac < 0.1 ? "%.1f%%" : "%.0f%%", 100 * frac);
-}
-
 void rchart_summary(const rchart *c, int flags, char *buf, size_t n)
 {
 	char head[96];
@@ -91,10 +78,10 @@ void rchart_summary(const rchart *c, int flags, char *buf, size_t n)
 	}
 	const roofline_point *p = &c->pts[c->cur].p;
 	char gf[32], ai[32], pct[16];
-	num_text(gf, sizeof gf, p->gflops);
-	num_text(ai, sizeof ai, p->intensity);
-	pct_text(pct, sizeof pct, p->frac);
-	strfmt(buf, n, "%s: %s GFLOP/s at %s flop/B%s, bound by %s, %s of the roof", head, gf, ai,
+	fmt_gflops(gf, sizeof gf, p->gflops);
+	fmt_num(ai, sizeof ai, p->intensity);
+	fmt_pct(pct, sizeof pct, p->frac);
+	strfmt(buf, n, "%s: %s at %s flop/B%s, bound by %s, %s of the roof", head, gf, ai,
 	       !(flags & RCHART_BYTES) ? "" : p->bytes_from == ROOF_BYTES_DRAM ? " (DRAM)" : " (model bytes)", roofline_bound_name(p->bound), pct);
 }
 
@@ -379,18 +366,18 @@ static void legend(cellgrid *g, const rchart *c, const frame *f, int y, int x, i
 {
 	const roofline_roofs *rf = &c->roofs;
 	char bw[32], th[32], comp[32], ridge[32], v[5][320];
-	num_text(bw, sizeof bw, rf->mem_gbps);
-	num_text(th, sizeof th, rf->mem_theoretical_gbps);
-	num_text(comp, sizeof comp, rf->compute_gflops);
-	num_text(ridge, sizeof ridge, rf->ridge);
+	fmt_gbps(bw, sizeof bw, rf->mem_gbps);
+	fmt_gbps(th, sizeof th, rf->mem_theoretical_gbps);
+	fmt_gflops(comp, sizeof comp, rf->compute_gflops);
+	fmt_num(ridge, sizeof ridge, rf->ridge);
 	const char *kind = rf->mem_is_theoretical ? "theoretical" : "attainable";
 	int light = light_visible(c, f);
-	strfmt(v[0], sizeof v[0], "roofs: DRAM %s GB/s %s%s%s%s, %s %s GFLOP/s; ridge at %s flop/B", bw, kind, light ? " (" : "",
+	strfmt(v[0], sizeof v[0], "roofs: DRAM %s %s%s%s%s, %s %s; ridge at %s flop/B", bw, kind, light ? " (" : "",
 	       light ? th : "", light ? " theoretical, dotted)" : "", rf->compute_name, comp, ridge);
-	strfmt(v[1], sizeof v[1], "roofs: DRAM %s GB/s %s, %s %s GFLOP/s; ridge %s flop/B", bw, kind, rf->compute_name, comp, ridge);
-	strfmt(v[2], sizeof v[2], "DRAM %s GB/s %s, %s %s GFLOP/s; ridge %s flop/B", bw, kind, rf->compute_name, comp, ridge);
-	strfmt(v[3], sizeof v[3], "DRAM %s GB/s, %s %s GFLOP/s; ridge %s flop/B", bw, rf->compute_name, comp, ridge);
-	strfmt(v[4], sizeof v[4], "DRAM %s GB/s, %s %s GFLOP/s", bw, rf->compute_name, comp);
+	strfmt(v[1], sizeof v[1], "roofs: DRAM %s %s, %s %s; ridge %s flop/B", bw, kind, rf->compute_name, comp, ridge);
+	strfmt(v[2], sizeof v[2], "DRAM %s %s, %s %s; ridge %s flop/B", bw, kind, rf->compute_name, comp, ridge);
+	strfmt(v[3], sizeof v[3], "DRAM %s, %s %s; ridge %s flop/B", bw, rf->compute_name, comp, ridge);
+	strfmt(v[4], sizeof v[4], "DRAM %s, %s %s", bw, rf->compute_name, comp);
 	const char *const texts[] = { v[0], v[1], v[2], v[3], v[4] };
 	cellgrid_text(g, y, x, w, fitting(texts, 5, w), RC_TEXT);
 }
@@ -455,9 +442,9 @@ static void table(cellgrid *g, const rchart *c, int y, int x, int w, int h, cons
 	for (int i = 0; i < c->n && i + 1 < h; i++) {
 		const rchart_point *p = &c->pts[i];
 		char gf[32], ai[32], pct[16], name[16];
-		num_text(gf, sizeof gf, p->p.gflops);
-		num_text(ai, sizeof ai, p->p.intensity);
-		pct_text(pct, sizeof pct, p->p.frac);
+		fmt_num(gf, sizeof gf, p->p.gflops);
+		fmt_num(ai, sizeof ai, p->p.intensity);
+		fmt_pct(pct, sizeof pct, p->p.frac);
 		strfmt(name, sizeof name, "%.13s", p->name);
 		int cur = i == c->cur;
 		rchart_role role = cur ? RC_CURRENT : p->baseline ? RC_BASE : RC_POINT;
@@ -528,9 +515,9 @@ void rchart_render(const rchart *c, int w, int h, int utf8, cellgrid *g)
 	if (sum_lines > 1 && c->cur >= 0) {
 		const rchart_point *p = &c->pts[c->cur];
 		char detail[320], bytes[32], roof[32];
-		num_text(roof, sizeof roof, p->p.roof_gflops);
-		strfmt(bytes, sizeof bytes, "%.3g", p->p.bytes);
-		strfmt(detail, sizeof detail, "  roof there %s GFLOP/s (%s); intensity over %s bytes %s", roof,
+		fmt_gflops(roof, sizeof roof, p->p.roof_gflops);
+		fmt_traffic(bytes, sizeof bytes, p->p.bytes);
+		strfmt(detail, sizeof detail, "  roof there %s (%s); intensity over %s %s", roof,
 		       p->p.bound == ROOF_MEMORY ? "DRAM bandwidth x intensity" : c->roofs.compute_name, bytes,
 		       p->p.bytes_from == ROOF_BYTES_DRAM ? "of DRAM traffic the counters measured" : "of the lesson's model (no counters)");
 		cellgrid_text(g, y + 1, 0, w, detail, RC_TEXT);

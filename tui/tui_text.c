@@ -5,6 +5,7 @@
 #include <string.h>
 #include <wchar.h>
 #include "tui_text.h"
+#include "fmt.h"
 
 size_t text_char(const char *s, size_t len, int *w)
 {
@@ -263,15 +264,7 @@ char *text_ms(char *buf, size_t len, double ms)
 	return buf;
 }
 
-char *text_bytes(char *buf, size_t len, double b)
-{
-	static const char *const unit[] = { "B", "KiB", "MiB", "GiB", "TiB" };
-	int u = 0;
-	while (b >= 1024 && u < 4) { b /= 1024; u++; }
-	if (u == 0 || b >= 10 || b == floor(b)) snprintf(buf, len, "%.0f %s", b, unit[u]);
-	else snprintf(buf, len, "%.1f %s", b, unit[u]);
-	return buf;
-}
+char *text_bytes(char *buf, size_t len, double b) { return fmt_bytes(buf, len, b); }
 
 char *text_delta(char *buf, size_t len, double now, double old)
 {

@@ -55,7 +55,7 @@ char *text_cells_str(char *out, size_t outlen, const text_cell *cells, int n);
 char *text_num(char *buf, size_t len, double v);
 /* A duration given in ms: "412 us", "1.234 ms", "2.50 s". */
 char *text_ms(char *buf, size_t len, double ms);
-/* Bytes: "512 B", "48 KiB", "1.5 MiB", "40 GiB". */
+/* A size, as fmt_bytes (src/core/fmt.h) says it: "512 B", "48 KiB", "1.50 MiB", "40 GiB". */
 char *text_bytes(char *buf, size_t len, double b);
 /* Relative change from old to now in percent with a sign: "+12.3%", "-0.4%"; "" when old <= 0. */
 char *text_delta(char *buf, size_t len, double now, double old);

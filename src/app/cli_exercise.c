@@ -16,6 +16,7 @@
 #include "diff.h"
 #include "course.h"
 #include "exercise.h"
+#include "fmt.h"
 #include "json.h"
 #include "util.h"
 
@@ -93,8 +94,9 @@ static void metric_text(const run_result *r, char *out, size_t n)
 {
 	out[0] = 0;
 	if (r->ms_median <= 0) return;
-	strfmt(out, n, "%9.1f us  %7.0f GB/s", r->ms_median * 1000, r->gbps);
-	if (r->flops > 0) strfmt(out + strlen(out), n - strlen(out), "  %8.0f GFLOP/s", r->gflops);
+	char t[32], g[32], f[32];
+	strfmt(out, n, "%9s  %12s", fmt_time(t, sizeof t, r->ms_median), fmt_gbps(g, sizeof g, r->gbps));
+	if (r->flops > 0) strfmt(out + strlen(out), n - strlen(out), "  %14s", fmt_gflops(f, sizeof f, r->gflops));
 }
 
 static void print_check(const ex_verdict *v, int i)

@@ -4,27 +4,10 @@
 #include <string.h>
 #include "arch.h"
 #include "claims.h"
+#include "fmt.h"
 #include "textvals.h"
 #include "timeline.h"
 #include "util.h"
-
-/* "1.2345" ms, or "-" when not measured. */
-static const char *ms_text(char *buf, size_t n, double ms)
-{
-	if (ms < 0) strfmt(buf, n, "-");
-	else strfmt(buf, n, "%.4f", ms);
-	return buf;
-}
-
-/* Bytes in decimal units, as GB/s are: "33.6 MB". */
-static const char *bytes_text(char *buf, size_t n, double b)
-{
-	static const char *const unit[] = { "B", "KB", "MB", "GB", "TB" };
-	int u = 0;
-	while (b >= 1000 && u < 4) { b /= 1000; u++; }
-	strfmt(buf, n, u == 0 || b >= 100 ? "%.0f %s" : b >= 10 ? "%.1f %s" : "%.2f %s", b, unit[u]);
-	return buf;
-}
 
 /* The words of text[0..n) wrapped at 96 columns of text: the first line after first, the others
  * after rest. */
@@ -218,12 +201,13 @@ void report_header(FILE *f, const lesson *l, const device_info *d)
 		return;
 	}
 	fput_clean(f, d->name);
-	fprintf(f, " (%s, %d SMs, %.0f MiB L2), peaks: %.0f GB/s theoretical, %.0f GB/s %s", d->arch,
-	        d->sm_count, d->l2_bytes / 1048576.0, d->bw_theoretical_gbps, traffic_gbps(lesson_traffic(l, d), d),
+	char l2[32], theo[32], att[32], gf[32];
+	fprintf(f, " (%s, %d SMs, %s L2), peaks: %s theoretical, %s %s", d->arch, d->sm_count, fmt_bytes(l2, sizeof l2, d->l2_bytes),
+	        fmt_gbps(theo, sizeof theo, d->bw_theoretical_gbps), fmt_gbps(att, sizeof att, traffic_gbps(lesson_traffic(l, d), d)),
 	        traffic_label(lesson_traffic(l, d)));
 	peak_kind pk[PEAK_COUNT];
 	for (int i = 0, n = lesson_peaks(l, pk); i < n; i++)
-		fprintf(f, ", %.0f GFLOP/s %s", peak_gflops(pk[i], d), peak_label(pk[i]));
+		fprintf(f, ", %s %s", fmt_gflops(gf, sizeof gf, peak_gflops(pk[i], d)), peak_label(pk[i]));
 	fputs("\n\n", f);
 }
 
@@ -231,12 +215,6 @@ static const char *check_text(const run_result *r)
 {
 	if (r->status == RUN_OK) return r->checked ? "ok" : "-";
 	return run_status_name(r->status);
-}
-
-static void pct_text(char *buf, size_t n, double frac)
-{
-	if (frac < 0) strfmt(buf, n, "-");
-	else strfmt(buf, n, "%.1f%%", 100 * frac);
 }
 
 /* The lesson's own figures, first its metric and its % of peak: GB/s %peak %theo [GFLOP/s] for a
@@ -248,7 +226,7 @@ static void metric_cells(FILE *f, score_metric m, int has_flops, const run_resul
 	if (r && r->reps) {
 		strfmt(gb, sizeof gb, "%.1f", r->gbps);
 		if (r->flops > 0) strfmt(gf, sizeof gf, "%.1f", r->gflops);
-		pct_text(peak, sizeof peak, score_peak_frac(m, r));
+		if (score_peak_frac(m, r) >= 0) strfmt(peak, sizeof peak, "%.1f%%", 100 * score_peak_frac(m, r));
 		strfmt(theo, sizeof theo, "%.1f%%", r->pct_theoretical_bw);
 	}
 	if (!r) { strfmt(gb, sizeof gb, "GB/s"); strfmt(gf, sizeof gf, "GFLOP/s"); strfmt(peak, sizeof peak, "%%peak"); strfmt(theo, sizeof theo, "%%theo"); }
@@ -266,7 +244,7 @@ void report_row(FILE *f, const lesson *l, score_metric m, const run_result *r, i
 		fprintf(f, " %5s %-9s %4s %6s %5s %-8s %6s\n", "occ", "limiter", "regs", "smem", "spill", "check", "vs base");
 	}
 	char range[32] = "", ratio[16] = "", ms[16] = "-";
-	if (r->reps) { strfmt(range, sizeof range, "(%.3f - %.3f)", r->ms_min, r->ms_max); strfmt(ms, sizeof ms, "%.4f", r->ms_median); }
+	if (r->reps) { strfmt(range, sizeof range, "(%.3f - %.3f)", r->ms_min, r->ms_max); fmt_ms_col(ms, sizeof ms, r->ms_median); }
 	/* Timed alternately with the baseline: the per-pair median (3 decimals, the fairer figure); else the
 	 * ratio of the two runs' separate medians (2 decimals). */
 	if (!strcmp(r->pair, "baseline") && r->pair_ratio > 0) strfmt(ratio, sizeof ratio, "%.3fx", r->pair_ratio);
@@ -284,11 +262,11 @@ void report_row(FILE *f, const lesson *l, score_metric m, const run_result *r, i
 	fflush(f);
 }
 
-/* "30.4 TFLOP/s", "620.0 GFLOP/s", "2990.0 GB/s". */
+/* "30.4 TFLOP/s", "620 GFLOP/s", "2990 GB/s". */
 static void score_text(char *buf, size_t n, score_metric m, double v)
 {
-	if (m == SCORE_GFLOPS && v >= 1000) strfmt(buf, n, "%.1f TFLOP/s", v / 1000);
-	else strfmt(buf, n, "%.1f %s", v, score_unit(m));
+	if (m == SCORE_GFLOPS) fmt_gflops(buf, n, v);
+	else fmt_gbps(buf, n, v);
 }
 
 /* Prints text line by line, each line after prefix, with control characters made harmless. */
@@ -317,7 +295,7 @@ static int bound_line(const run_result *r, const device_info *d, char *buf, size
 	if (!(r->h2d_bytes > 0) && !(r->d2h_bytes > 0)) return 0;
 	char h[24], o[24];
 	strfmt(buf, n, "copies %s h2d and %s d2h; no bound recorded (it needs the device's measured copy bandwidth)",
-	       bytes_text(h, sizeof h, r->h2d_bytes > 0 ? r->h2d_bytes : 0), bytes_text(o, sizeof o, r->d2h_bytes > 0 ? r->d2h_bytes : 0));
+	       fmt_traffic(h, sizeof h, r->h2d_bytes > 0 ? r->h2d_bytes : 0), fmt_traffic(o, sizeof o, r->d2h_bytes > 0 ? r->d2h_bytes : 0));
 	return 1;
 }
 
@@ -477,7 +455,7 @@ static void footer_fastest(FILE *f, const lesson *l, score_metric m, const devic
 	fputs("\nFastest stage: ", f);
 	fput_clean(f, best->stage);
 	fprintf(f, " at %s", v);
-	pct_text(pct, sizeof pct, score_peak_frac(m, best));
+	fmt_pct(pct, sizeof pct, score_peak_frac(m, best));
 	if (score_peak_frac(m, best) >= 0) {
 		/* A lesson with several peaks: the one of the fastest stage's own number format. */
 		int s = lesson_stage_index(l, best->stage);
@@ -507,20 +485,21 @@ void report_footer(FILE *f, const lesson *l, score_metric m, const device_info *
 		const lesson_expr *model = m == SCORE_GFLOPS ? &l->flops : &l->bytes;
 		fprintf(f, "\n%s counts the lesson's model (%s %s).\n",
 		        score_unit(m), model->e ? expr_source(model->e) : "?", m == SCORE_GFLOPS ? "flops" : "bytes");
-		fprintf(f, "Peaks (%%peak is of the %s): theoretical %.0f GB/s (", peak_phrase(l, m, d),
-		        d->bw_theoretical_gbps);
+		char r1[32], r2[32];
+		fprintf(f, "Peaks (%%peak is of the %s): theoretical %s (", peak_phrase(l, m, d), fmt_gbps(r1, sizeof r1, d->bw_theoretical_gbps));
 		fput_clean(f, d->bw_theoretical_src);
-		fprintf(f, "); copy attainable %.0f GB/s (", d->bw_attainable_gbps);
+		fprintf(f, "); copy attainable %s (", fmt_gbps(r1, sizeof r1, d->bw_attainable_gbps));
 		fput_clean(f, d->bw_attainable_src);
 		if (d->bw_read_gbps > 0) {
-			fprintf(f, "); read attainable %.0f GB/s (", d->bw_read_gbps);
+			fprintf(f, "); read attainable %s (", fmt_gbps(r1, sizeof r1, d->bw_read_gbps));
 			fput_clean(f, d->bw_read_src);
 		}
 		if (lesson_traffic(l, d) == TRAFFIC_PCIE)
-			fprintf(f, "); PCIe %.1f GB/s to the device, %.1f GB/s back (%s", d->h2d_gbps, d->d2h_gbps, traffic_source(TRAFFIC_PCIE, d));
+			fprintf(f, "); PCIe %s to the device, %s back (%s", fmt_gbps(r1, sizeof r1, d->h2d_gbps), fmt_gbps(r2, sizeof r2, d->d2h_gbps),
+			        traffic_source(TRAFFIC_PCIE, d));
 		peak_kind pk[PEAK_COUNT];
 		for (int i = 0, np = lesson_peaks(l, pk); i < np; i++) {
-			fprintf(f, "); %s %.0f GFLOP/s (", peak_label(pk[i]), peak_gflops(pk[i], d));
+			fprintf(f, "); %s %s (", peak_label(pk[i]), fmt_gflops(r1, sizeof r1, peak_gflops(pk[i], d)));
 			fput_clean(f, peak_source(pk[i], d));
 		}
 		fprintf(f, ").\nSeed %llu; settings: ", (unsigned long long)rs[0].seed);
@@ -637,11 +616,12 @@ void report_check_row(FILE *f, const char *arch, const lesson *l, const run_resu
 
 /* One peak of the device: its value and where it comes from, or "not recorded" when a recording
  * (--replay) or an older file has neither, rather than "0.0 GB/s ()". */
-static void peak_line(FILE *f, const char *label, double v, const char *unit, const char *src)
+static void peak_line(FILE *f, const char *label, double v, int flops, const char *src)
 {
+	char t[32];
 	if (v <= 0 && !src[0]) { fprintf(f, "  %s not recorded\n", label); return; }
-	if (v <= 0) fprintf(f, "  %s%8s %s  (", label, "unknown", "");   /* a rate no table or attribute gives */
-	else fprintf(f, "  %s%8.1f %s  (", label, v, unit);
+	if (v <= 0) fprintf(f, "  %s%12s  (", label, "unknown");   /* a rate no table or attribute gives */
+	else fprintf(f, "  %s%12s  (", label, flops ? fmt_gflops(t, sizeof t, v) : fmt_gbps(t, sizeof t, v));
 	fput_clean(f, src);
 	fputs(")\n", f);
 }
@@ -652,21 +632,22 @@ void report_device(FILE *f, const device_info *d)
 	fprintf(f, "GPU %d: ", d->index);
 	fput_clean(f, d->name);
 	fprintf(f, " (%s, compute capability %d.%d), uuid %s\n", d->arch, d->cc / 10, d->cc % 10, d->uuid);
-	fprintf(f, "  %d SMs at %d MHz; %.1f GiB memory at %d MHz on a %d-bit bus; L2 %.0f MiB\n", d->sm_count, d->clock_mhz,
-	        d->global_mem / 1073741824.0, d->mem_clock_mhz, d->bus_width, d->l2_bytes / 1048576.0);
+	char mem[32], l2[32];
+	fprintf(f, "  %d SMs at %d MHz; %s memory at %d MHz on a %d-bit bus; L2 %s\n", d->sm_count, d->clock_mhz,
+	        fmt_bytes(mem, sizeof mem, (double)d->global_mem), d->mem_clock_mhz, d->bus_width, fmt_bytes(l2, sizeof l2, (double)d->l2_bytes));
 	fprintf(f, "  limits: %d threads/block, %d threads/SM, %d blocks/SM, %d registers/SM, %lld bytes shared/block (opt-in), %lld shared/SM\n",
 	        d->max_threads_per_block, d->max_threads_per_sm, d->max_blocks_per_sm, d->regs_per_sm, (long long)d->smem_per_block_optin,
 	        (long long)d->smem_per_sm);
 	if (d->limits_src[0]) { fputs("  limits from: ", f); fput_clean(f, d->limits_src); fputc('\n', f); }
-	peak_line(f, "DRAM bandwidth, theoretical: ", d->bw_theoretical_gbps, "GB/s", d->bw_theoretical_src);
-	peak_line(f, "DRAM bandwidth, copy:        ", d->bw_attainable_gbps, "GB/s", d->bw_attainable_src);
-	peak_line(f, "DRAM bandwidth, read:        ", d->bw_read_gbps, "GB/s", d->bw_read_src);
-	peak_line(f, "FP32:                        ", d->fp32_gflops, "GFLOP/s", d->fp32_src);
-	peak_line(f, "BF16 tensor cores:           ", d->bf16_tensor_gflops, "GFLOP/s", d->tensor_src);
-	peak_line(f, "FP16 tensor cores:           ", d->fp16_tensor_gflops, "GFLOP/s", d->fp16_src);
-	peak_line(f, "TF32 tensor cores:           ", d->tf32_tensor_gflops, "GFLOP/s", d->tf32_src);
-	peak_line(f, "FP8 tensor cores:            ", d->fp8_tensor_gflops, "GFLOP/s", d->fp8_src);
-	peak_line(f, "FP64 (FMA units):            ", d->fp64_gflops, "GFLOP/s", d->fp64_src);
+	peak_line(f, "DRAM bandwidth, theoretical: ", d->bw_theoretical_gbps, 0, d->bw_theoretical_src);
+	peak_line(f, "DRAM bandwidth, copy:        ", d->bw_attainable_gbps, 0, d->bw_attainable_src);
+	peak_line(f, "DRAM bandwidth, read:        ", d->bw_read_gbps, 0, d->bw_read_src);
+	peak_line(f, "FP32:                        ", d->fp32_gflops, 1, d->fp32_src);
+	peak_line(f, "BF16 tensor cores:           ", d->bf16_tensor_gflops, 1, d->tensor_src);
+	peak_line(f, "FP16 tensor cores:           ", d->fp16_tensor_gflops, 1, d->fp16_src);
+	peak_line(f, "TF32 tensor cores:           ", d->tf32_tensor_gflops, 1, d->tf32_src);
+	peak_line(f, "FP8 tensor cores:            ", d->fp8_tensor_gflops, 1, d->fp8_src);
+	peak_line(f, "FP64 (FMA units):            ", d->fp64_gflops, 1, d->fp64_src);
 	fprintf(f, "  driver %d, runtime %d\n", d->driver_version, d->runtime_version);
 	if (d->why[0]) { fputs("  ", f); fput_clean(f, d->why); fputc('\n', f); }   /* how the GPU was chosen */
 }
@@ -680,15 +661,15 @@ static void step_row(FILE *f, int i, const run_step *s)
 		strfmt(b, sizeof b, "%u,%u,%u", s->block[0], s->block[1], s->block[2]);
 	} else if (s->bytes > 0) {             /* a copy's direction and bytes, a memset's bytes */
 		strfmt(g, sizeof g, "%s%s%s", k == TL_MEMSET ? "" : timeline_kind_name(k), k == TL_MEMSET ? "" : " ",
-		       bytes_text(by, sizeof by, (double)s->bytes));
+		       fmt_traffic(by, sizeof by, (double)s->bytes));
 	}
 	if (s->regs > 0) strfmt(regs, sizeof regs, "%d", s->regs);
 	fprintf(f, "  %-3d %-6s ", i + 1, s->kind);
 	fput_clean(f, s->entry);
 	int w = (int)strlen(s->entry);
 	fprintf(f, "%*s %6d %-16s %-12s %8lld %5s %9s %9s %9s\n", w < 24 ? 24 - w : 0, "", s->stream, g, b,
-	        (long long)s->dynamic_smem, regs, ms_text(ms, sizeof ms, s->ms_median),
-	        ms_text(start, sizeof start, s->start_ms), ms_text(end, sizeof end, s->end_ms));
+	        (long long)s->dynamic_smem, regs, fmt_ms_col(ms, sizeof ms, s->ms_median),
+	        fmt_ms_col(start, sizeof start, s->start_ms), fmt_ms_col(end, sizeof end, s->end_ms));
 }
 
 /* "36 h2d copies, 36 kernels, 36 d2h copies" over steps [from, to). */

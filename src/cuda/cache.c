@@ -1,5 +1,6 @@
 /* cache: see cache.h. */
 #include "cache.h"
+#include "fmt.h"
 #include "util.h"
 #include <ctype.h>
 #include <dirent.h>
@@ -52,12 +53,7 @@ int cache_parse_size(const char *s, long long *out)
 
 void cache_format_size(long long n, char *buf, size_t len)
 {
-	static const char *const units[] = { "bytes", "KiB", "MiB", "GiB", "TiB" };
-	double v = (double)n;
-	int u = 0;
-	while (v >= 1024 && u < 4) { v /= 1024; u++; }
-	if (u == 0) strfmt(buf, len, "%lld bytes", n);
-	else strfmt(buf, len, "%.1f %s", v, units[u]);
+	fmt_bytes(buf, len, (double)n);
 }
 
 /* By stem alone, so that the files of one entry lie together ("a.x", "a.y" around "a-b.x" by name). */

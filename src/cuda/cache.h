@@ -29,6 +29,6 @@ int cache_prune(const char *dir, long long max, cache_usage *removed, cache_usag
 /* After a new compile landed in the cache: on this process's first and every 32nd call, measures the
  * cache and prunes it to cache_max() when it is over. Errors are ignored (the cache is an aid). */
 void cache_after_compile(void);
-/* n bytes as "12.3 MiB" into buf. */
+/* n bytes as fmt_bytes says them ("12.3 MiB", "0 B") into buf. */
 void cache_format_size(long long n, char *buf, size_t len);
 #endif

@@ -14,6 +14,7 @@
 
 #include "claim_names.h"
 #include "expr.h"
+#include "fmt.h"
 #include "util.h"
 #include "yamldoc.h"
 
@@ -728,6 +729,7 @@ static void diag_put(diag_buf *b, const char *fmt, ...)
 static void diag_put_value(diag_buf *b, expr_value v, diag_format fmt, int prec)
 {
 	double x = expr_as_double(v);
+	char t[32];
 	switch (fmt) {
 	case F_DEFAULT:
 		if (v.kind == EXPR_INT)
@@ -737,16 +739,9 @@ static void diag_put_value(diag_buf *b, expr_value v, diag_format fmt, int prec)
 		break;
 	case F_FIXED: diag_put(b, "%.*f", prec, x); break;
 	case F_INT: diag_put(b, "%.0f", x); break;
-	case F_PCT: diag_put(b, "%.0f%%", x * 100); break;
+	case F_PCT: diag_put(b, "%s", fmt_pct(t, sizeof t, x)); break;
 	case F_X: diag_put(b, "%.1fx", x); break;
-	case F_BYTES: {
-		static const char *const unit[] = {"B", "kB", "MB", "GB", "TB", "PB"};
-		int u = 0;
-		while (fabs(x) >= 1000 && u < 5)
-			x /= 1000, u++;
-		diag_put(b, u ? "%.3g %s" : "%.0f %s", x, unit[u]);
-		break;
-	}
+	case F_BYTES: diag_put(b, "%s", fmt_traffic(t, sizeof t, x)); break;
 	}
 }
 

@@ -27,6 +27,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include "fmt.h"
 
 #define SANE_SMEM ((size_t)1 << 30) /* keeps cuda_occupancy.h's (int) casts of byte counts exact */
 
@@ -39,16 +40,6 @@ static int say(char *err, size_t errlen, const char *fmt, ...)
 		va_end(ap);
 	}
 	return -1;
-}
-
-/* "227 KiB", or "1000 bytes" when not a whole number of KiB. */
-static const char *bytes_text(size_t b, char *buf, size_t n)
-{
-	if (b >= 1024 && b % 1024 == 0)
-		snprintf(buf, n, "%zu KiB", b / 1024);
-	else
-		snprintf(buf, n, "%zu bytes", b);
-	return buf;
 }
 
 /* The limits must be positive and small enough for the calculator's int arithmetic. */
@@ -101,7 +92,7 @@ static int why_zero(const arch_info *a, const occ_kernel *k, const occ_result *o
 			   "a block needs %zu bytes of shared memory (%zu static + %zu dynamic + %zu the driver "
 			   "reserves, rounded up), more than one SM of this GPU can give it (%s)",
 			   r->allocatedSharedMemPerBlock, k->static_smem, k->dynamic_smem, a->smem_reserved_per_block,
-			   bytes_text(a->smem_per_sm, b1, sizeof b1));
+			   fmt_bytes(b1, sizeof b1, (double)a->smem_per_sm));
 	case OCC_LIMIT_WARPS:
 		return say(err, errlen, "a block of %d threads does not fit in the %d warps of one SM",
 			   k->block_threads, out->max_warps);
@@ -177,12 +168,12 @@ int occ_compute(const arch_info *a, const occ_kernel *k, occ_result *out, char *
 		return say(err, errlen,
 			   "%zu bytes of static (__shared__) memory is over the %s a kernel may declare statically: "
 			   "allocate the rest as dynamic shared memory",
-			   k->static_smem, bytes_text(a->smem_per_block, b1, sizeof b1));
+			   k->static_smem, fmt_bytes(b1, sizeof b1, (double)a->smem_per_block));
 	if (k->dynamic_smem > SIZE_MAX - k->static_smem ||
 	    k->static_smem + k->dynamic_smem > a->smem_per_block_optin)
 		return say(err, errlen, "%zu bytes of shared memory per block is over the %s this GPU allows",
 			   k->dynamic_smem > SIZE_MAX - k->static_smem ? SIZE_MAX : k->static_smem + k->dynamic_smem,
-			   bytes_text(a->smem_per_block_optin, b1, sizeof b1));
+			   fmt_bytes(b1, sizeof b1, (double)a->smem_per_block_optin));
 
 	cudaOccDeviceProp prop;
 	cudaOccFuncAttributes attr;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "claims.h"
+#include "fmt.h"
 #include "util.h"
 
 struct textvals_ref {
@@ -151,17 +152,15 @@ static void format_value(char *out, size_t len, const char *name, size_t n, expr
 	}
 	double v = x.kind == EXPR_INT ? (double)x.i : x.f;
 	if (!isfinite(v)) strfmt(out, len, "?");
-	else if (is(name, n, "ms")) strfmt(out, len, v < 0.1 ? "%.4f ms" : "%.3f ms", v);
-	else if (is(name, n, "gbps")) strfmt(out, len, "%.0f GB/s", v);
-	else if (is(name, n, "gflops")) strfmt(out, len, v >= 1000 ? "%.1f TFLOP/s" : "%.0f GFLOP/s", v >= 1000 ? v / 1000 : v);
-	else if (is(name, n, "dram_bytes") || starts(name, n, "dram_bytes_"))
-		strfmt(out, len, v >= 1e9 ? "%.1f GB" : v >= 1e6 ? "%.0f MB" : "%.0f bytes", v >= 1e9 ? v / 1e9 : v >= 1e6 ? v / 1e6 : v);
-	else if (ends(name, n, "_occupancy")) strfmt(out, len, "%.0f%%", v * 100);
-	else if (starts(name, n, "pct_") || ends(name, n, "_pct") || starts(name, n, "stall_"))
-		strfmt(out, len, v >= 10 || v == 0 ? "%.0f%%" : "%.1f%%", v);
+	else if (is(name, n, "ms")) fmt_time(out, len, v);
+	else if (is(name, n, "gbps")) fmt_gbps(out, len, v);
+	else if (is(name, n, "gflops")) fmt_gflops(out, len, v);
+	else if (is(name, n, "dram_bytes") || starts(name, n, "dram_bytes_")) fmt_traffic(out, len, v);
+	else if (ends(name, n, "_occupancy")) fmt_pct(out, len, v);
+	else if (starts(name, n, "pct_") || ends(name, n, "_pct") || starts(name, n, "stall_")) fmt_pct(out, len, v / 100);
 	else if (ends(name, n, "_ratio") || starts(name, n, "time_vs_") || starts(name, n, "speedup_vs_"))
 		strfmt(out, len, v >= 10 ? "%.1fx" : "%.2fx", v);
-	else strfmt(out, len, "%.3g", v);
+	else fmt_num(out, len, v);
 }
 
 /* GPU name as a text says it: "H100" of "NVIDIA H100 80GB HBM3", "GeForce RTX 4090". */

@@ -7,7 +7,7 @@
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 export XDG_CACHE_HOME=$tmp/cache
 C=$XDG_CACHE_HOME/cudaclimb
-expect "cache: a cache not made yet is empty" 0 "^0 bytes in 0 entries" $B cache
+expect "cache: a cache not made yet is empty" 0 "^0 B in 0 entries" $B cache
 mkdir -p "$C"
 # entry KEY: .cubin .ptx .log of 100 KiB each, aged AGE days
 mk() { for x in cubin ptx log; do head -c 102400 /dev/zero >"$C/$1.$x"; touch -d "$2 days ago" "$C/$1.$x"; done; }
@@ -20,13 +20,13 @@ expect "cache: entries counted by stem" 0 "in 5 entries \(14 files\)" $B cache
 expect "cache: --max needs --prune" 2 "--max is for --prune" $B cache --max 1M
 expect "cache: a bad size is refused" 2 "--max takes a size .*not '12Q'" $B cache --prune --max 12Q
 expect "cache: an unknown argument is refused" 2 "unknown argument '--frob'" $B cache --frob
-expect "cache: prune to 700K removes the two oldest entries" 0 "^removed 2 entries \(600\.0 KiB\); .* in 3 entries left" $B cache --prune --max 700K
+expect "cache: prune to 700K removes the two oldest entries" 0 "^removed 2 entries \(600 KiB\); .* in 3 entries left" $B cache --prune --max 700K
 left=$(cd "$C" && ls | LC_ALL=C sort | tr '\n' ' ')
 [ "$left" = "fresh.cubin link.cubin mid.cubin mid.log mid.ptx mid.sass new.cubin new.log new.ptx pipe.ptx " ] \
 	&& pass "cache: whole entries went, oldest first; the link and the pipe stayed" || fail "cache: after prune: $left"
 [ "$(readlink "$C/link.cubin")" = /etc/passwd ] && [ -f /etc/passwd ] && pass "cache: a link is never followed" || fail "cache: the link"
 expect "cache: prune to 0 keeps only what was used in the last seconds" 0 "^removed 2 entries .* 1 entries left" $B cache --prune --max 0
-expect "cache: says when it stays over the size" 0 "^\(over 0 bytes still: the rest was used in the last seconds" $B cache --prune --max 0
+expect "cache: says when it stays over the size" 0 "^\(over 0 B still: the rest was used in the last seconds" $B cache --prune --max 0
 [ -f "$C/fresh.cubin" ] && [ ! -e "$C/new.ptx" ] && pass "cache: the fresh entry kept, the rest gone" || fail "cache: $(ls "$C" | tr '\n' ' ')"
 expect "cache: --help" 0 "cudaclimb cache --prune \[--max SIZE\]" $B cache --help
 # after a compile, over the cap: pruned to it

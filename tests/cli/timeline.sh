@@ -12,7 +12,7 @@ expect "timeline: the steps with their streams and bytes" 0 "^  4   copy   h_x>d
 expect "timeline: two streams: the chart's title" 0 "^Timeline of streams2, one row per stream \(from the events around each step\):$" $B $R run pipeline/streams2
 expect "timeline: a row per stream" 0 "^s2 +▸+█◂+▸" $B $R run pipeline/streams2
 expect "timeline: the overlap row" 0 "^both +▴" $B $R run pipeline/streams2
-expect "timeline: the summary" 0 "^6.09 ms a run; the steps span 6.07 ms on 2 streams, copy and kernel at once 4%$" $B $R run pipeline/streams2
+expect "timeline: the summary" 0 "^6.09 ms a run; the steps span 6.07 ms on 2 streams, copy and kernel at once 3.5%$" $B $R run pipeline/streams2
 expect "timeline: the bound under the chart" 0 "^Bound 5.34 ms \(d2h 268 MB at 50.3 GB/s\); 1.14x the bound.$" $B $R run pipeline/streams2
 w=$($B $R run pipeline/streams4 | sed -n '/^Timeline of/,$p' | wc -L)
 if [ "$w" -le 80 ]; then pass "timeline: the chart fits 80 columns"; else fail "timeline: the chart is $w columns wide"; fi

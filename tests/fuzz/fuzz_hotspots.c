@@ -1,7 +1,7 @@
 /* libFuzzer target for the hotspot samples' parser (hot_parse) and their mapping over a listing
  * (hot_map_make): whatever parses must map with every sample accounted for once.
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Isrc/core -Isrc/lesson -Isrc/cuda -Isrc/engine -Isrc/runner -Isrc/worker -Isrc/app -I$CUDA_HOME/include \
- *     tests/fuzz/fuzz_hotspots.c src/engine/hotspots_map.c src/cuda/sass.c src/core/util.c -o build-fuzz/fuzz_hotspots */
+ *     tests/fuzz/fuzz_hotspots.c src/render/hotspots_map.c src/cuda/sass.c src/core/fmt.c src/core/util.c -o build-fuzz/fuzz_hotspots */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>

@@ -22,7 +22,7 @@ keys Escape
 wait_gone "roofline of the runs" >/dev/null
 keys f
 check "80x24: f opens the roofline view" wait_for "Roofline: sgemm on NVIDIA H100 80GB HBM3"
-check "80x24: the roofs from the recorded peaks" shows "DRAM 2994 GB/s attainable, FP32 66908 GFLOP/s; ridge 22.3 flop/B"
+check "80x24: the roofs from the recorded peaks" shows "DRAM 2994 GB/s attainable, FP32 66.9 TFLOP/s; ridge 22.3 flop/B"
 check "80x24: before any run: says so" shows "stage 1 naive: not run yet"
 check "80x24: the view's keys in the footer" shows "n/p stage  r run  a every stage  f/Esc leave"
 keys a
@@ -34,14 +34,14 @@ check "80x24: the x axis in flop per DRAM byte, log" shows "^│ +10 +100 +flop/
 check "80x24: the ridge" shows "┊"
 check "80x24: the roof lines (braille)" shows "⣀⣀⣀⣀⣀⣀⣀⣀"
 keys n n n n n n n n
-check "80x24: n to the last stage: warptile's line" wait_for "│stage 9: 46767 GFLOP/s at 331 flop/B (DRAM), bound by compute, 70% of the roof│"
+check "80x24: n to the last stage: warptile's line" wait_for "│stage 9: 46.8 TFLOP/s at 331 flop/B (DRAM), bound by compute, 70% of the roof │"
 check "80x24: ... the title bar follows" shows "sgemm 9/10"
 check "80x24: warptile marked on the y axis, right of the ridge" shows "^│ +▸ .*┊ .*9"
 check "80x24: ... and on the x axis" shows "^│ +└[─┴]*▴[─┴]*"
 check "80x24: the box ends above the footer" sh -c "tmux -L '$SOCK' capture-pane -p -t cc | sed -n 23p | grep -q '^└─*┘$'"
 capture=$(screen)
 keys p
-check "80x24: p: the stage before" wait_for "│stage 8: 39520 GFLOP/s at 211 flop/B (DRAM), bound by compute, 59% of the roof│"
+check "80x24: p: the stage before" wait_for "│stage 8: 39.5 TFLOP/s at 211 flop/B (DRAM), bound by compute, 59% of the roof │"
 keys Escape
 check "80x24: Esc leaves, to the stage" wait_for "Kernel cpasync.cu"
 keys f
@@ -64,19 +64,19 @@ keys n n n n n n n n
 wait_for "sgemm 9/10" >/dev/null
 check "200x60: the stage footer lists f" shows " f roofline"
 keys f
-check "200x60: the roofs with the theoretical bandwidth" wait_for "roofs: DRAM 2994 GB/s attainable (3352 theoretical, dotted), FP32 66908 GFLOP/s; ridge at 22.3 flop/B"
-check "200x60: the table, warptile highlighted" shows "▸9 warptile +46767 +331 compute +70%"
+check "200x60: the roofs with the theoretical bandwidth" wait_for "roofs: DRAM 2994 GB/s attainable (3352 GB/s theoretical, dotted), FP32 66.9 TFLOP/s; ridge at 22.3 flop/B"
+check "200x60: the table, warptile highlighted" shows "▸9 warptile +46.8k +331 compute +70%"
 check "200x60: ... every stage in it" shows " 1 naive +498 +16.1 memory +1.0%"
-check "200x60: ... and the baseline" shows " B cublasSgemm +51663 +333 compute +77%"
-check "200x60: the summary with the name" shows "stage 9 warptile: 46767 GFLOP/s at 331 flop/B \(DRAM\), bound by compute, 70% of the roof"
-check "200x60: the second line" shows "roof there 66908 GFLOP/s \(FP32\); intensity over 4.15e\+08 bytes of DRAM traffic"
+check "200x60: ... and the baseline" shows " B cublasSgemm +51.7k +333 compute +77%"
+check "200x60: the summary with the name" shows "stage 9 warptile: 46.8 TFLOP/s at 331 flop/B \(DRAM\), bound by compute, 70% of the roof"
+check "200x60: the second line" shows "roof there 66.9 TFLOP/s \(FP32\); intensity over 415 MB of DRAM traffic"
 rows=$(screen | grep -c "┊")
 check "200x60: a taller chart (the ridge over 40 rows)" test "$rows" -gt 40
 resize 80 24
-check "resized to 80x24: redrawn to fit" wait_for "│stage 9: 46767 GFLOP/s at 331 flop/B (DRAM), bound by compute, 70% of the roof│"
+check "resized to 80x24: redrawn to fit" wait_for "│stage 9: 46.8 TFLOP/s at 331 flop/B (DRAM), bound by compute, 70% of the roof │"
 check_not "resized: no table" shows "compute +70%$"
 keys r
-check "r from the view: runs the stage (the replay answers)" wait_for "│stage 9: 46767 GFLOP/s"
+check "r from the view: runs the stage (the replay answers)" wait_for "│stage 9: 46.8 TFLOP/s"
 keys q
 wait_for "EXITED rc=0" >/dev/null
 
@@ -87,7 +87,7 @@ open_lesson "FP32 matrix multi" "j j j" sgemm
 keys a
 wait_re "B cublas_?[sS]gemm" 120 >/dev/null
 keys n n n n n n n n f
-check "ASCII: the chart" wait_for "|stage 9: 46767 GFLOP/s at 331 flop/B (DRAM), bound by compute, 70% of the roof|"
+check "ASCII: the chart" wait_for "|stage 9: 46.8 TFLOP/s at 331 flop/B (DRAM), bound by compute, 70% of the roof |"
 check "ASCII: the compute roof" shows "\-\-\-\-\-\-\-\-\-\-"
 check "ASCII: the memory roof and the ridge" shows "///.*:"
 check "ASCII: the marks" shows "^\| +> .*9"
@@ -104,8 +104,8 @@ open_lesson "Tensor Cores" "j j j j" tensorcore
 keys a
 wait_re "B cublas" 120 >/dev/null
 keys n n n n f
-check "tensorcore: the BF16 tensor roof" wait_for "DRAM 2994 GB/s, BF16 tensor 1070531 GFLOP/s; ridge 358 flop/B"
-check "tensorcore: wgmma_ws under it" shows "│stage 5: 692569 GFLOP/s at 698 flop/B, bound by compute, 65% of the roof *│"
+check "tensorcore: the BF16 tensor roof" wait_for "DRAM 2994 GB/s attainable, BF16 tensor 1071 TFLOP/s; ridge 358 flop/B"
+check "tensorcore: wgmma_ws under it" shows "│stage 5: 693 TFLOP/s at 698 flop/B \(DRAM\), bound by compute, 65% of the roof *│"
 keys q
 wait_for "EXITED rc=0" >/dev/null
 

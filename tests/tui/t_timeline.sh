@@ -34,7 +34,7 @@ check "80x24: ... the second a chunk later" shows "│s2 {9,}▸+█◂+▸"
 check "80x24: ... the overlap row" shows "│both {7,}▴"
 check "80x24: ... the axis in ms" shows "│ms +0 +1 +2 +3 +4 +5 +6 *│"
 check "80x24: ... the legend" shows "│▸ h2d copy  ◂ d2h copy  █ kernel  ▴ copy and kernel at once *│"
-check "80x24: ... the overlaps in numbers" shows "│6.09 ms a run; the steps span 6.07 ms on 2 streams, copy and kernel at once 4%│"
+check "80x24: ... the overlaps in numbers" shows "│3\.5% of it \(0\.214 ms\), h2d and d2h at once 74%\. +│"
 check "80x24: ... the bound line" shows "│Bound 5.34 ms \(d2h 268 MB at 50.3 GB/s\); 1.14x the bound. *│"
 check "80x24: ... the list ends with a count" shows "│ +… 16 steps more"
 keys n r

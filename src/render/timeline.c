@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "fmt.h"
 #include "util.h"
 
 /* ---- kinds ---- */
@@ -40,33 +41,6 @@ static const tl_glyphs ascii_glyphs = {
 	.kind = { ">", "<", "*", "#", "=" },
 	.overlap = "^", .haxis = "-", .tick = "+", .corner = " ", .ellipsis = "~",
 };
-
-/* ---- numbers ---- */
-
-/* A time in ms with about three significant digits: 0.023, 0.644, 5.63, 10.6, 123. */
-static void ms_text(char *buf, size_t n, double ms)
-{
-	if (ms >= 100) strfmt(buf, n, "%.0f", ms);
-	else if (ms >= 10) strfmt(buf, n, "%.1f", ms);
-	else if (ms >= 1) strfmt(buf, n, "%.2f", ms);
-	else strfmt(buf, n, "%.3f", ms);
-}
-
-/* Bytes in decimal units, as GB/s are: "268 MB", "33.6 MB", "1.07 GB", "512 B". */
-static void bytes_text(char *buf, size_t n, double b)
-{
-	static const char *const unit[] = { "B", "KB", "MB", "GB", "TB" };
-	int u = 0;
-	while (b >= 1000 && u < 4) { b /= 1000; u++; }
-	if (u == 0 || b >= 100) strfmt(buf, n, "%.0f %s", b, unit[u]);
-	else if (b >= 10) strfmt(buf, n, "%.1f %s", b, unit[u]);
-	else strfmt(buf, n, "%.2f %s", b, unit[u]);
-}
-
-static void pct_text(char *buf, size_t n, double frac)
-{
-	strfmt(buf, n, frac > 0 && frac < 0.01 ? "%.1f%%" : "%.0f%%", 100 * frac);
-}
 
 /* ---- the bound ---- */
 
@@ -113,15 +87,16 @@ void timeline_bound_what(const timeline_bound *b, char *buf, size_t n)
 		strfmt(buf, n, "the kernels alone, without the copies");
 		return;
 	}
-	char by[32];
-	bytes_text(by, sizeof by, b->bytes);
-	strfmt(buf, n, "%s %s at %.1f GB/s", b->by == TL_BY_H2D ? "h2d" : "d2h", by, b->gbps);
+	char by[32], gb[32];
+	fmt_traffic(by, sizeof by, b->bytes);
+	fmt_gbps(gb, sizeof gb, b->gbps);
+	strfmt(buf, n, "%s %s at %s", b->by == TL_BY_H2D ? "h2d" : "d2h", by, gb);
 }
 
 void timeline_bound_text(const timeline_bound *b, char *buf, size_t n)
 {
 	char ms[32], what[96], ratio[48] = "";
-	ms_text(ms, sizeof ms, b->bound_ms);
+	fmt_ms(ms, sizeof ms, b->bound_ms);
 	timeline_bound_what(b, what, sizeof what);
 	if (b->ratio > 0) strfmt(ratio, sizeof ratio, "; %.2fx the bound", b->ratio);
 	strfmt(buf, n, "bound %s ms (%s)%s", ms, what, ratio);
@@ -265,9 +240,9 @@ void timeline_summary(const run_result *r, const device_info *d, char *a, size_t
 		char ms[32], span_ms[32];
 		if (!copies && s.nstreams <= 1)
 			sb_add(&o, "No copies or streams in this stage: the timeline shows its steps one after another. ");
-		ms_text(span_ms, sizeof span_ms, s.span_ms);
+		fmt_ms(span_ms, sizeof span_ms, s.span_ms);
 		if (r->reps && r->ms_median > 0) {
-			ms_text(ms, sizeof ms, r->ms_median);
+			fmt_ms(ms, sizeof ms, r->ms_median);
 			sb_addf(&o, "%s ms a run; the steps span %s ms", ms, span_ms);
 		} else {
 			sb_addf(&o, "The steps span %s ms", span_ms);
@@ -276,8 +251,8 @@ void timeline_summary(const run_result *r, const device_info *d, char *a, size_t
 		if (s.count[TL_H2D] + s.count[TL_D2H] && s.count[TL_KERNEL]) {
 			if (s.overlap_ms > 0) {
 				char pct[16], ov[32];
-				pct_text(pct, sizeof pct, s.overlap_frac);
-				ms_text(ov, sizeof ov, s.overlap_ms);
+				fmt_pct(pct, sizeof pct, s.overlap_frac);
+				fmt_ms(ov, sizeof ov, s.overlap_ms);
 				sb_addf(&o, ", copy and kernel at once %s of it (%s ms)", pct, ov);
 			} else {
 				sb_add(&o, ", copy and kernel never at once");
@@ -285,7 +260,7 @@ void timeline_summary(const run_result *r, const device_info *d, char *a, size_t
 		}
 		if (s.copies_ms > 0) {
 			char pct[16];
-			pct_text(pct, sizeof pct, s.copies_frac);
+			fmt_pct(pct, sizeof pct, s.copies_frac);
 			sb_addf(&o, ", h2d and d2h at once %s", pct);
 		}
 		sb_add(&o, ".");
@@ -516,12 +491,6 @@ static void draw_legend(cellgrid *g, const tl_ctx *c, int y, int ov_row, const t
 	}
 }
 
-static void fmt_ms(char *buf, size_t n, double ms)
-{
-	if (ms < 0) strfmt(buf, n, "-");
-	else strfmt(buf, n, "%.4f", ms);
-}
-
 /* The first step a list of n steps in rows rows can start at, for first asked: the last page ends
  * at the last step (a row above it says how many are above). */
 static int clamp_first(int n, int rows, int first)
@@ -562,10 +531,10 @@ static void draw_steps(cellgrid *g, const tl_ctx *c, int y, int first, const tl_
 		cellgrid_put(g, y, 4, gl->kind[k], timeline_role_of(k));
 		cellgrid_text(g, y, 6, 6, timeline_kind_name(k), TLR_TEXT);
 		cellgrid_text(g, y, 13, nw, s->entry, TLR_TEXT);
-		fmt_ms(ms, sizeof ms, s->ms_median);
-		fmt_ms(a, sizeof a, s->start_ms);
-		fmt_ms(b, sizeof b, s->end_ms);
-		if (wide && s->bytes > 0) bytes_text(bytes, sizeof bytes, (double)s->bytes);
+		fmt_ms_col(ms, sizeof ms, s->ms_median);
+		fmt_ms_col(a, sizeof a, s->start_ms);
+		fmt_ms_col(b, sizeof b, s->end_ms);
+		if (wide && s->bytes > 0) fmt_traffic(bytes, sizeof bytes, (double)s->bytes);
 		strfmt(line, sizeof line, "%6d %9s %9s %9s%s%10s", s->stream, ms, a, b, wide ? " " : "", bytes);
 		cellgrid_text(g, y, 13 + nw + 1, g->w - 14 - nw, line, TLR_TEXT);
 	}

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "fmt.h"
 #include "util.h"
 
 enum { MAX_NAME = 255, MAX_REASON = 63, MAX_FUNCS = 4096, MAX_REASONS = 256, MAX_PCS = 1 << 20, MAX_COUNTS = 1 << 22 };
@@ -343,7 +344,8 @@ char *hot_reasons_text(const hot_samples *s, const hot_map *m, const hot_tally *
 			for (char *c = plain; *c; c++) if (*c == '_') *c = ' ';
 			w = plain;
 		}
-		int len = snprintf(out + o, n - o, "%s%s %.0f%%", i ? ", " : "", w, 100 * hot_reason_share(m, t, idx[i]));
+		char pct[16];
+		int len = snprintf(out + o, n - o, "%s%s %s", i ? ", " : "", w, fmt_pct(pct, sizeof pct, hot_reason_share(m, t, idx[i])));
 		if (len < 0 || (size_t)len >= n - o) { out[o] = 0; break; }
 		o += (size_t)len;
 	}
