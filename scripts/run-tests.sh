@@ -83,6 +83,7 @@ cmocka() {
 	sh tests/gpu/lab_hostile.sh
 	sh tests/gpu/unknown_arch.sh
 	sh tests/gpu/conv1d.sh
+	sh tests/gpu/scan.sh
 	fi
 } 2>&1 | tee "$log"
 
