@@ -86,6 +86,7 @@ cmocka() {
 	sh tests/gpu/stream_order.sh
 	sh tests/gpu/follow.sh
 	sh tests/gpu/histogram.sh
+	sh tests/gpu/scan.sh
 	fi
 } 2>&1 | tee "$log"
 

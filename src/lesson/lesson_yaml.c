@@ -22,6 +22,7 @@ const char *const ly_baseline_libs[LY_NLIBS][LY_MAX_LIB_ARGS + 1] = {
 	{ "cudnn_sdpa", "q", "k", "v", "o", "batch", "heads", "seq", "dim", NULL },
 	{ "npp_gauss", "src", "dst", "width", "height", "weights", "taps", NULL },
 	{ "cublas_gemm_batched", "A", "B", "C", "m", "n", "k", "batch", "transb", "alpha", NULL },
+	{ "cub_exclusive_sum", "in", "out", "count", NULL },
 };
 const char *const ly_dtype_names[DT_COUNT] = { "f32", "f64", "f16", "bf16", "i32", "u32", "i64", "u64", "i8", "u8" };
 const size_t ly_dtype_sizes[DT_COUNT] = { 4, 8, 2, 2, 4, 4, 8, 8, 1, 1 };

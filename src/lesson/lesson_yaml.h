@@ -21,7 +21,7 @@ typedef struct {
 	int model_scope;             /* the lesson's model: a stage's tunables and derived values are in scope too */
 } ld;
 
-#define LY_NLIBS 11
+#define LY_NLIBS 12
 #define LY_MAX_LIB_ARGS 10   /* the name, the arguments, and room for the NULL */
 /* library name, then its required args (NULL-terminated) */
 extern const char *const ly_baseline_libs[LY_NLIBS][LY_MAX_LIB_ARGS + 1];

@@ -12,6 +12,7 @@
 #include "baseline_sdpa.h"
 #include "cub_histogram.h"
 #include "cub_reduce.h"
+#include "cub_scan.h"
 #include "gpu.h"
 #include "util.h"
 
@@ -241,6 +242,16 @@ cudaError_t baseline_run(const plan *p, gpu_data *d, cudaStream_t s, char *err, 
 			return cudaErrorInvalidValue;
 		return (cudaError_t)cc_cub_histogram_even(&cub_state, &cub_bytes, in->ptr, out->ptr, (int)bins, (unsigned)lo,
 		                                          (unsigned)hi, count, s);
+	}
+	if (!strcmp(lib, "cub_exclusive_sum")) {
+		gpu_buffer *in = buf(p, d, "in"), *out = buf(p, d, "out");
+		long long count = num(p, "count");
+		if (!in || !out || count < 0 || count > in->count || count > out->count || in->type != out->type)
+			return cudaErrorInvalidValue;
+		int t = in->type == DT_I32 ? CC_CUB_SCAN_I32 : in->type == DT_U32 ? CC_CUB_SCAN_U32
+		      : in->type == DT_I64 ? CC_CUB_SCAN_I64 : in->type == DT_U64 ? CC_CUB_SCAN_U64 : -1;
+		if (t < 0) return cudaErrorInvalidValue;
+		return (cudaError_t)cc_cub_exclusive_sum(&cub_state, &cub_bytes, t, in->ptr, out->ptr, count, s);
 	}
 	if (!strcmp(lib, "cublas_sgemm")) return gemm(p, d, s, 0);
 	if (!strcmp(lib, "cublas_gemm_bf16")) return gemm(p, d, s, 1);
