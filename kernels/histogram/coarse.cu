@@ -1,8 +1,8 @@
 /* coarse: a grid sized to the GPU (BLOCKS_PER_SM blocks per SM) instead of one block per 2048 keys.
  * Each thread walks the keys in a grid-stride loop, VEC 16-byte loads (4 keys each) issued before any
- * of them is counted, so that a thread has VEC loads in flight; then it adds its 4 * VEC keys in order,
- * merging runs of the same bin in a register (RUNS 1; common.cuh) rather than matching across the warp.
- * RUNS 0 adds each key with its own shared atomic. */
+ * of them is counted, so that a thread has VEC loads in flight; then it adds its 4 * VEC keys, each
+ * with its own shared atomic (RUNS 0), or merging runs of the same bin in a register first (RUNS 1,
+ * common.cuh): no match across the warp. */
 #include "common.cuh"
 
 #ifndef BLOCK
@@ -12,7 +12,7 @@
 #define VEC 2
 #endif
 #ifndef RUNS
-#define RUNS 1
+#define RUNS 0
 #endif
 
 extern "C" __global__ void hist_coarse(const unsigned *__restrict__ keys, unsigned *hist, long long n, int bins)

@@ -61,6 +61,11 @@ $B bench histogram --set skew=0 --no-counters --json >"$T/uniform.json" 2>"$T/un
 if [ -s "$T/uniform.json" ] && judge "$T/uniform.json" claims >"$T/judge.out"; then pass "gpu histogram bench at skew 0: ok, exact, no claim contradicted"
 else fail "gpu histogram bench at skew 0"; cat "$T/judge.out" "$T/uniform.err" 2>/dev/null | head -20; fi
 
+# 32768 bins: the cluster stage's claims about many bins are judged there (coarse still runs)
+$B bench histogram --set bins=32768 --stage coarse,cluster --no-counters --json >"$T/many.json" 2>"$T/many.err"
+if [ -s "$T/many.json" ] && judge "$T/many.json" claims >"$T/judge.out"; then pass "gpu histogram bench at 32768 bins: ok, exact, no claim contradicted"
+else fail "gpu histogram bench at 32768 bins"; cat "$T/judge.out" "$T/many.err" 2>/dev/null | head -20; fi
+
 # Every stage and the baseline at each odd size, one bench each (with the default reps, no counters)
 for set in "n=1" "n=7" "n=7 bins=3" "n=1000003" "n=1000003 bins=32 skew=0.9" "n=1000003 bins=4099 skew=0" "n=999983 bins=1 skew=1" "n=1000003 bins=20000 skew=0.3"; do
 	args=""
