@@ -14,6 +14,13 @@
  * prefix (status 2), so later tiles stop here, then adds the prefix before its tile and writes y.
  * Each input is read once and each output written once. The stage's memset zeroes state before
  * every launch (the ticket counter and every descriptor).
+ * STRIPED 1 loads and stores through shared memory: each warp reads its 32 * ITEMS inputs as int4s
+ * that lie side by side (lane l the l-th int4 of each 512-byte row, one 512-byte access per
+ * instruction), writes them to its part of a shared buffer and reads back its run; the outputs go
+ * the same way in reverse. STRIPED 0 reads each thread's run straight from global memory (lanes 4 *
+ * ITEMS bytes apart in each instruction). MINB: blocks per SM the compiler must fit
+ * (__launch_bounds__); SLEEP: nanoseconds warp 0 backs off between polls of a descriptor not yet
+ * published (0: spin).
  * BLOCK: a power of two from 32 to 1024; ITEMS: 4, 8, 16 or 32. */
 #include "common.cuh"
 
@@ -21,8 +28,61 @@
 #define BLOCK 256
 #endif
 #ifndef ITEMS
-#define ITEMS 16
+#define ITEMS 32
 #endif
+
+#ifndef STRIPED
+#define STRIPED 1
+#endif
+#ifndef MINB
+#define MINB 4
+#endif
+#ifndef SLEEP
+#define SLEEP 0
+#endif
+
+/* The warp's 32 * ITEMS values between global memory (g, the warp's first element, all below n) and
+ * its runs in registers, through buf (the warp's 32 * ITEMS + 32 ints of shared memory: a pad word
+ * after every 32 keeps the run reads free of bank conflicts). */
+__device__ __forceinline__ int padded(int i) { return i + (i >> 5); }
+
+__device__ __forceinline__ void load_striped(const int *__restrict__ g, int *buf, int (&v)[ITEMS])
+{
+	const int lane = threadIdx.x & 31;
+	const int4 *g4 = reinterpret_cast<const int4 *>(g);
+	int4 q[ITEMS / 4];
+#pragma unroll
+	for (int k = 0; k < ITEMS / 4; k++)
+		q[k] = g4[k * 32 + lane];
+#pragma unroll
+	for (int k = 0; k < ITEMS / 4; k++) {
+		const int i = 4 * (k * 32 + lane);
+		buf[padded(i)] = q[k].x;
+		buf[padded(i + 1)] = q[k].y;
+		buf[padded(i + 2)] = q[k].z;
+		buf[padded(i + 3)] = q[k].w;
+	}
+	__syncwarp();
+#pragma unroll
+	for (int k = 0; k < ITEMS; k++)
+		v[k] = buf[padded(lane * ITEMS + k)];
+	__syncwarp();
+}
+
+__device__ __forceinline__ void store_striped(int *__restrict__ g, int *buf, const int (&v)[ITEMS])
+{
+	const int lane = threadIdx.x & 31;
+#pragma unroll
+	for (int k = 0; k < ITEMS; k++)
+		buf[padded(lane * ITEMS + k)] = v[k];
+	__syncwarp();
+	int4 *g4 = reinterpret_cast<int4 *>(g);
+#pragma unroll
+	for (int k = 0; k < ITEMS / 4; k++) {
+		const int i = 4 * (k * 32 + lane);
+		g4[k * 32 + lane] = make_int4(buf[padded(i)], buf[padded(i + 1)], buf[padded(i + 2)], buf[padded(i + 3)]);
+	}
+}
 
 #define STATUS_AGGREGATE 1ull
 #define STATUS_PREFIX 2ull
@@ -37,7 +97,7 @@ __device__ __forceinline__ unsigned long long peek(const unsigned long long *p)
 	return *(const volatile unsigned long long *)p;
 }
 
-extern "C" __global__ void __launch_bounds__(BLOCK) scan_lookback(const int *__restrict__ x, int *__restrict__ y,
+extern "C" __global__ void __launch_bounds__(BLOCK, MINB) scan_lookback(const int *__restrict__ x, int *__restrict__ y,
                                                                   unsigned long long *state, long long n)
 {
 	__shared__ int warp_tot[32];
@@ -49,8 +109,15 @@ extern "C" __global__ void __launch_bounds__(BLOCK) scan_lookback(const int *__r
 	__syncthreads();
 	const long long tile = s_tile;
 	const long long first = tile * (BLOCK * ITEMS) + (long long)threadIdx.x * ITEMS;
+	const long long warp_first = tile * (BLOCK * ITEMS) + (long long)(threadIdx.x & ~31) * ITEMS;
+	const bool whole = STRIPED && warp_first + 32 * ITEMS <= n;   /* the same in every lane of the warp */
+	__shared__ int stage_buf[STRIPED ? (BLOCK / 32) * (32 * ITEMS + 32) : 1];
+	int *const wbuf = stage_buf + (STRIPED ? (threadIdx.x >> 5) * (32 * ITEMS + 32) : 0);
 	int v[ITEMS];
-	load_run<ITEMS>(x, first, n, v);
+	if (whole)
+		load_striped(x + warp_first, wbuf, v);
+	else
+		load_run<ITEMS>(x, first, n, v);
 	const int mine = run_exclusive<ITEMS>(v);
 	int total;
 	int before = block_exclusive_scan(mine, warp_tot, total);
@@ -67,9 +134,12 @@ extern "C" __global__ void __launch_bounds__(BLOCK) scan_lookback(const int *__r
 			for (long long end = tile - 1;; end -= 32) {
 				const long long j = end - lane;
 				unsigned long long d = j >= 0 ? peek(desc + j) : STATUS_PREFIX << 32;
-				while (__any_sync(0xffffffffu, (d >> 32) == 0))
+				while (__any_sync(0xffffffffu, (d >> 32) == 0)) {
+					if (SLEEP)
+						__nanosleep(SLEEP);
 					if ((d >> 32) == 0)
 						d = peek(desc + j);
+				}
 				const unsigned int has_prefix = __ballot_sync(0xffffffffu, (d >> 32) == STATUS_PREFIX);
 				const int value = (int)(unsigned int)d;
 				if (has_prefix) {
@@ -90,5 +160,8 @@ extern "C" __global__ void __launch_bounds__(BLOCK) scan_lookback(const int *__r
 #pragma unroll
 	for (int k = 0; k < ITEMS; k++)
 		v[k] += before;
-	store_run<ITEMS>(y, first, n, v);
+	if (whole)
+		store_striped(y + warp_first, wbuf, v);
+	else
+		store_run<ITEMS>(y, first, n, v);
 }
