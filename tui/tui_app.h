@@ -112,7 +112,7 @@ void exercise_leave(tui_app *a);
 void exercise_verdict(tui_app *a);
 /* The metric lesson i is scored in (engine_score_metric, asked once). */
 score_metric app_lesson_metric(tui_app *a, int i);
-/* The overlays (tui_help.c): the keys, the glossary, and the messages (lesson files left out and
+/* The overlays (tui_overlay.c): the keys, the glossary, and the messages (lesson files left out and
  * what was written on stderr); opening one, drawing it, and its keys. */
 void overlay_open(tui_app *a, tui_overlay o);
 void overlay_draw(tui_app *a);
