@@ -147,7 +147,7 @@ static void keys_draw(tui_app *a)
 		int k = i - (int)(sizeof keys / sizeof *keys);
 		if (k >= 0) {
 			tui_role role;
-			widget_text(cy, cx + 1, KEYW, exm_mark_glyph(marks[k].level, theme_glyphs(), &role), theme_attr(role));
+			widget_text(cy, cx + 1, KEYW, exercise_mark_glyph(marks[k].level, theme_glyphs(), &role), theme_attr(role));
 			widget_textc(cy, cx + 1 + KEYW, colw - KEYW - 2, marks[k].what, 0);
 		} else if (!keys[i].key) {
 			widget_textc(cy, cx, colw - 1, keys[i].what, theme_attr(ROLE_HEADING));

@@ -75,7 +75,7 @@ static void source_row(walk *k, const tui_app *a, const sass_listing *l, const s
 /* The heat view (H) of the listing shown, when it was sampled from the same code; else NULL. */
 static const hot_view *sass_heat(const tui_app *a)
 {
-	const hot_view *hv = exm_active(&a->ex) ? NULL : heat_view(&a->sv.heat, a->m);
+	const hot_view *hv = exercise_active(&a->ex) ? NULL : heat_view(&a->sv.heat, a->m);
 	const mcode_unit *u = &a->sv.mc.cur;
 	return hv && !strcmp(hv->cubin, u->cubin) && hv->sass.n == u->sass.n ? hv : NULL;
 }

@@ -108,8 +108,8 @@ static void draw_detail(tui_app *a, int y, int x, int h, int w)
 			widget_printf(y + row, x + w - bw, bw, theme_attr(ROLE_DIM), "%10s %9s %-7s",
 			              text_ms(ms, sizeof ms, p->best_ms),
 			              text_num(num, sizeof num, progress_best(p, sm)), score_unit(sm));
-		int mark = exm_mark(&a->ex, a->lv.sel, s), end = best && c + bw + 1 < w ? w - bw - 1 : w;
-		const char *xg = exm_mark_glyph(mark, theme_glyphs(), &role);
+		int mark = exercise_mark(&a->ex, a->lv.sel, s), end = best && c + bw + 1 < w ? w - bw - 1 : w;
+		const char *xg = exercise_mark_glyph(mark, theme_glyphs(), &role);
 		if (xg[0] && c + 4 < end)       /* the exercise's mark and its word after the title */
 			widget_printf(y + row, x + c + 2, end - c - 2, theme_attr(role), "%s exercise%s%s", xg,
 			              mark > EX_NOT_STARTED ? " " : "", mark > EX_NOT_STARTED ? ex_level_name(mark) : "");

@@ -27,7 +27,7 @@ static int machine_view(code_view c)
 static void code_sync(tui_app *a)
 {
 	tui_stage_view *v = &a->sv;
-	if (!a->m || exm_active(&a->ex) || !machine_view(v->code))
+	if (!a->m || exercise_active(&a->ex) || !machine_view(v->code))
 		return;
 	char before[256];
 	int had = v->mc.cur.ptx_loaded;
@@ -145,7 +145,7 @@ static void stage_draw(tui_app *a)
 	layout(a);
 	for (int p = 0; p < PANE_COUNT; p++)
 		if (a->sv.r[p].h > 0)
-			(p == PANE_MEASURE && exm_active(&a->ex) ? pane_verdict_draw : draw[p])(a, a->sv.r[p], p == a->sv.focus);
+			(p == PANE_MEASURE && exercise_active(&a->ex) ? pane_verdict_draw : draw[p])(a, a->sv.r[p], p == a->sv.focus);
 }
 
 static void stage_resize(tui_app *a)
@@ -161,7 +161,7 @@ static int pane_extent(tui_app *a, int p, int *page)
 	switch (p) {
 	case PANE_EXPLAIN: return pane_explain_lines(a, r.w - 4);
 	case PANE_CODE: return pane_code_lines(a);
-	case PANE_MEASURE: return exm_active(&a->ex) ? pane_verdict_lines(a, r.w - 4) : 0;
+	case PANE_MEASURE: return exercise_active(&a->ex) ? pane_verdict_lines(a, r.w - 4) : 0;
 	default: return 0;
 	}
 }
@@ -222,8 +222,8 @@ static void open_stage(tui_app *a, int i)
 {
 	if (i < 0 || i >= a->m->l->nstages || i == a->m->cur)
 		return;
-	if (exm_active(&a->ex))
-		exercise_leave(a);               /* the exercise belongs to the stage left */
+	if (exercise_active(&a->ex))
+		stage_exercise_leave(a);               /* the exercise belongs to the stage left */
 	stage_select(a->m, i);
 	stage_view_sync(a);
 	app_save(a);
@@ -275,7 +275,7 @@ static void toggle_code(tui_app *a, code_view c)
 static void cycle_code(tui_app *a)
 {
 	tui_stage_view *v = &a->sv;
-	if (exm_active(&a->ex)) {
+	if (exercise_active(&a->ex)) {
 		snprintf(a->msg, sizeof a->msg, "the PTX and SASS are of the stage's own kernel: x leaves exercise mode first");
 		return;
 	}
@@ -288,7 +288,7 @@ static void cycle_code(tui_app *a)
 static void heat_key(tui_app *a)
 {
 	tui_stage_view *v = &a->sv;
-	if (exm_active(&a->ex)) {
+	if (exercise_active(&a->ex)) {
 		snprintf(a->msg, sizeof a->msg, "hotspots are of the stage's own kernel: x leaves exercise mode first");
 		return;
 	}
@@ -316,7 +316,7 @@ static unsigned reading_key(tui_app *a, int ch)
 	case 'n': case ']': case 'p': case '[': {
 		int to = m->cur + (ch == 'n' || ch == ']' ? 1 : -1);
 		if (to < 0 || to >= m->l->nstages) return TUI_IGNORED;
-		if (exm_active(&a->ex)) exercise_leave(a);
+		if (exercise_active(&a->ex)) stage_exercise_leave(a);
 		stage_select(m, to);
 		stage_view_sync(a);
 		app_save(a);
@@ -370,7 +370,7 @@ static unsigned chart_key(tui_app *a, int ch)
 	case 'n': case ']': case 'p': case '[': {
 		int to = m->cur + (ch == 'n' || ch == ']' ? 1 : -1);
 		if (to < 0 || to >= m->l->nstages) return TUI_IGNORED;
-		if (exm_active(&a->ex)) exercise_leave(a);
+		if (exercise_active(&a->ex)) stage_exercise_leave(a);
 		stage_select(m, to);
 		a->sv.tl_first = 0;
 		stage_view_sync(a);
@@ -378,7 +378,7 @@ static unsigned chart_key(tui_app *a, int ch)
 		return TUI_REDRAW;
 	}
 	case 'r': case 'a':
-		if (exm_active(&a->ex)) return exercise_key(a, ch);   /* r tries the learner's kernel there */
+		if (exercise_active(&a->ex)) return stage_exercise_key(a, ch);   /* r tries the learner's kernel there */
 		if (ch == 'a') { stage_ladder(m, a->now); return TUI_REDRAW; }
 		stage_view_sync(a);
 		m->counters_next = !m->live;
@@ -391,10 +391,10 @@ static unsigned chart_key(tui_app *a, int ch)
 /* In exercise mode new values try the learner's kernel again, instead of running the stage's. */
 static void retry_exercise(tui_app *a)
 {
-	if (!exm_active(&a->ex) || !a->m->want_run)
+	if (!exercise_active(&a->ex) || !a->m->want_run)
 		return;
 	a->m->want_run = 0;
-	exm_schedule(&a->ex, a->m->due);
+	exercise_schedule(&a->ex, a->m->due);
 }
 
 static unsigned stage_key_do(tui_app *a, int ch)
@@ -411,7 +411,7 @@ static unsigned stage_key_do(tui_app *a, int ch)
 		retry_exercise(a);
 		return TUI_REDRAW;
 	}
-	unsigned xf = exercise_key(a, ch);
+	unsigned xf = stage_exercise_key(a, ch);
 	if (xf != TUI_IGNORED)
 		return xf;
 	if (v->focus == PANE_LADDER && ladder_key(a, ch) != TUI_IGNORED)
@@ -511,8 +511,8 @@ static int stage_hints(tui_app *a, const char *const **pairs)
 		*pairs = theme_utf8() ? reading : reading_ascii;
 		return 4;
 	}
-	if (exm_active(&a->ex))
-		return exercise_hints(a, pairs);
+	if (exercise_active(&a->ex))
+		return stage_exercise_hints(a, pairs);
 	if (a->sv.focus == PANE_LADDER) {
 		*pairs = theme_utf8() ? ladder : ladder_ascii;
 		return 7;
@@ -566,7 +566,7 @@ static unsigned stage_click(tui_app *a, int y, int x)
 
 static void stage_free_view(tui_app *a)
 {
-	exercise_leave(a);
+	stage_exercise_leave(a);
 	free_sources(&a->sv);
 	mcode_free(&a->sv.mc);
 	heat_free(&a->sv.heat, a->e);
