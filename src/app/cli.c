@@ -709,10 +709,10 @@ static void print_json(const lesson *l, score_metric m, const device_info *d, co
 static void print_roofline(cli *c, const lesson *l, const device_info *d, const int *stages, const run_result *rs, int n)
 {
 	roofline_roofs rf;
-	rchart ch;
+	tui_roofline ch;
 	char why[256], label[8];
-	if (roofline_roofs_of(d, lesson_top_peak(l, d), &rf, why, sizeof why)) rchart_init(&ch, NULL, why);
-	else rchart_init(&ch, &rf, NULL);
+	if (roofline_roofs_of(d, lesson_top_peak(l, d), &rf, why, sizeof why)) tui_roofline_init(&ch, NULL, why);
+	else tui_roofline_init(&ch, &rf, NULL);
 	char base[48] = "baseline";              /* the baseline's library call: its title's first word */
 	if (l->baseline && l->baseline->title) strfmt(base, sizeof base, "%.*s", (int)strcspn(l->baseline->title, " ("), l->baseline->title);
 	for (char *p = base; *p; p++) if (*p < 0x20 || *p > 0x7e) *p = '?';   /* the lesson's text: printable ASCII only */
@@ -722,7 +722,7 @@ static void print_roofline(cli *c, const lesson *l, const device_info *d, const 
 		int i = k < n ? k : 0;
 		if (stages[i] >= 0) strfmt(label, sizeof label, "%d", stages[i] + 1);
 		else strfmt(label, sizeof label, "B");
-		if (rchart_add(&ch, label, stages[i] >= 0 ? l->stages[stages[i]].id : base, stages[i] < 0, &rs[i], why, sizeof why) == 0 &&
+		if (tui_roofline_add(&ch, label, stages[i] >= 0 ? l->stages[stages[i]].id : base, stages[i] < 0, &rs[i], why, sizeof why) == 0 &&
 		    i == best + off)
 			cur = ch.n - 1;
 	}
@@ -732,13 +732,13 @@ static void print_roofline(cli *c, const lesson *l, const device_info *d, const 
 	if (cur < 0 && n && ch.have_roofs) roofline_place(&rf, &rs[at], &p, why, sizeof why);   /* why it is not placed */
 	if (n && stages[at] >= 0) strfmt(label, sizeof label, "%d", stages[at] + 1);
 	else strfmt(label, sizeof label, "B");
-	rchart_current(&ch, label, n && stages[at] >= 0 ? l->stages[stages[at]].id : base, cur, why);
+	tui_roofline_current(&ch, label, n && stages[at] >= 0 ? l->stages[stages[at]].id : base, cur, why);
 	setlocale(LC_CTYPE, "");                 /* not LC_ALL: numbers stay in the C locale */
 	int utf8 = !c->to.ascii && !strcmp(nl_langinfo(CODESET), "UTF-8");
 	printf("\nRoofline of %s on ", l->id);
 	fput_clean(stdout, d->name[0] ? d->name : "no GPU");
 	printf(" (numbers: stages, B: baseline)\n");
-	rchart_print(stdout, &ch, 80, 22, utf8);
+	tui_roofline_print(stdout, &ch, 80, 22, utf8);
 }
 
 /* With several workers (--gpu 0,1): every stage submitted at once, the results into rs in order. */
