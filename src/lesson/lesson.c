@@ -1,11 +1,20 @@
 /* lesson: loads one lesson file (lessons/README.md) and a tree of them; see lesson.h. */
 #include "lesson.h"
+#include <ctype.h>
 #include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 #include "lesson_yaml.h"
 #include "result.h"
 #include "util.h"
+
+int lesson_is_ident(const char *s)
+{
+	if (strlen(s) > LESSON_NAME_MAX) return 0;
+	if (!*s || !(isalpha((unsigned char)*s) || *s == '_')) return 0;
+	for (; *s; s++) if (!(isalnum((unsigned char)*s) || *s == '_')) return 0;
+	return 1;
+}
 
 static int parse_params(ld *c, yaml_node_t *map)
 {

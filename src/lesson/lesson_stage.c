@@ -546,18 +546,6 @@ int ly_parse_stage(ld *c, yaml_node_t *n, lesson_stage *s)
 	return 0;
 }
 
-void ly_free_expr(lesson_expr *e)
-{
-	expr_free(e->e);
-	e->e = NULL;
-}
-
-void ly_free_buffers(lesson_buffer *b, int n)
-{
-	for (int i = 0; i < n; i++) { free(b[i].name); ly_free_expr(&b[i].count); ly_free_expr(&b[i].init_expr); }
-	free(b);
-}
-
 static void free_steps(lesson_launch *steps, int n)
 {
 	for (int i = 0; i < n; i++) {

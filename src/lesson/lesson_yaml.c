@@ -25,14 +25,6 @@ const char *const ly_baseline_libs[LY_NLIBS][LY_MAX_LIB_ARGS + 1] = {
 const char *const ly_dtype_names[DT_COUNT] = { "f32", "f64", "f16", "bf16", "i32", "u32", "i64", "u64", "i8", "u8" };
 const size_t ly_dtype_sizes[DT_COUNT] = { 4, 8, 2, 2, 4, 4, 8, 8, 1, 1 };
 
-int lesson_is_ident(const char *s)
-{
-	if (strlen(s) > LESSON_NAME_MAX) return 0;
-	if (!*s || !(isalpha((unsigned char)*s) || *s == '_')) return 0;
-	for (; *s; s++) if (!(isalnum((unsigned char)*s) || *s == '_')) return 0;
-	return 1;
-}
-
 int ly_check_length(ld *c, yaml_node_t *n, const char *what, const char *name)
 {
 	size_t len = strlen(name);
@@ -271,5 +263,17 @@ void ly_free_library(lesson_baseline *b)
 	for (int i = 0; i < b->nargs; i++) { free(b->arg_names[i]); free(b->arg_strings[i]); ly_free_expr(&b->arg_values[i]); }
 	free(b->arg_names); free(b->arg_strings); free(b->arg_values);
 	free(b->title); free(b->library); ly_free_expr(&b->bytes); ly_free_expr(&b->flops);
+	free(b);
+}
+
+void ly_free_expr(lesson_expr *e)
+{
+	expr_free(e->e);
+	e->e = NULL;
+}
+
+void ly_free_buffers(lesson_buffer *b, int n)
+{
+	for (int i = 0; i < n; i++) { free(b[i].name); ly_free_expr(&b[i].count); ly_free_expr(&b[i].init_expr); }
 	free(b);
 }

@@ -53,6 +53,9 @@ int ly_get_expr(ld *c, yaml_node_t *map, const char *key, lesson_expr *out);
 int ly_parse_dtype(ld *c, yaml_node_t *n, lesson_dtype *t);
 /* Buffers: parses a mapping of name -> {type, count, init, output} into *out. */
 int ly_parse_buffers(ld *c, yaml_node_t *map, lesson_buffer **out, int *count);
+/* Frees what an expression owns; frees n buffers and what they own. */
+void ly_free_expr(lesson_expr *e);
+void ly_free_buffers(lesson_buffer *b, int n);
 
 /* tolerance: 'exact' or { rel: r, abs: a, norm: n } (each optional; norm 0 when absent, abs infinite when
  * norm comes alone). 0, or -1 with the error at file:line:col. */
@@ -61,8 +64,6 @@ int ly_parse_tolerance(ld *c, yaml_node_t *t, int *exact, double *rel, double *a
 /* lesson_stage.c */
 int ly_parse_stage(ld *c, yaml_node_t *n, lesson_stage *s);
 void ly_free_stage(lesson_stage *s);
-void ly_free_expr(lesson_expr *e);
-void ly_free_buffers(lesson_buffer *b, int n);
 /* Calls fn for every kernel launch among the steps, inside repeat blocks too; stops at a non-zero answer. */
 int ly_each_launch(lesson_launch *steps, int n, int (*fn)(void *ctx, lesson_launch *L), void *ctx);
 /* rel resolved inside kroot/<lesson id>/ (a path that leaves it, or a missing file, is an error at n);
