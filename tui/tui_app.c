@@ -72,7 +72,7 @@ void app_open_lesson(tui_app *a, int i, int s)
 	a->lesson = i;
 	a->lv.sel = i;
 	stage_select(a->m, s);
-	stage_view_sync(a);
+	screen_stage_sync(a);
 	app_switch(a, &tui_screen_stage);
 }
 
@@ -96,7 +96,7 @@ static void on_engine(void *ctx, int job, job_phase phase, const char *note, con
 		if (hev == 2 && a->sv.code == CODE_SOURCE)   /* its samples came: the hottest line in view */
 			a->sv.scroll[PANE_CODE] = heat_hot_row(&a->sv.heat);
 		else if (hev == 2 && a->scr == &tui_screen_stage)
-			stage_view_sync(a);                      /* the SASS view: its hottest instruction */
+			screen_stage_sync(a);                      /* the SASS view: its hottest instruction */
 		a->pending |= TUI_REDRAW;
 		return;
 	}
@@ -110,7 +110,7 @@ static void on_engine(void *ctx, int job, job_phase phase, const char *note, con
 		return;
 	a->pending |= TUI_REDRAW;
 	if (a->scr == &tui_screen_stage && (phase == JOB_COMPILING || phase == JOB_DONE))
-		stage_view_sync(a);          /* a kernel file edited since it was shown: shown again; the PTX and SASS */
+		screen_stage_sync(a);          /* a kernel file edited since it was shown: shown again; the PTX and SASS */
 	if (ev == STAGE_EV_CODE)         /* a compile for those views: not a run, the view stays */
 		return;
 	const stage_slot *sl = &a->m->slots[a->m->cur];

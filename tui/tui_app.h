@@ -102,7 +102,7 @@ void app_switch(tui_app *a, const tui_screen *s);
 void app_save(tui_app *a);
 /* Loads the open stage's kernel (and the previous stage's, for the diff) when the stage changed;
  * in the PTX and SASS views, their code (mcode_sync). */
-void stage_view_sync(tui_app *a);
+void screen_stage_sync(tui_app *a);
 /* Exercise mode on the stage view (tui_stage_exercise.c): its keys when open, and x to open it
  * (TUI_IGNORED for keys it leaves to the stage view); its footer hints; leaving it. */
 unsigned stage_exercise_key(tui_app *a, int key);

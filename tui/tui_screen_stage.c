@@ -78,7 +78,7 @@ static void sources_sync(tui_app *a)
 		v->code = CODE_SOURCE;
 }
 
-void stage_view_sync(tui_app *a)
+void screen_stage_sync(tui_app *a)
 {
 	sources_sync(a);
 	code_sync(a);
@@ -225,7 +225,7 @@ static void open_stage(tui_app *a, int i)
 	if (exercise_active(&a->ex))
 		stage_exercise_leave(a);               /* the exercise belongs to the stage left */
 	stage_select(a->m, i);
-	stage_view_sync(a);
+	screen_stage_sync(a);
 	app_save(a);
 }
 
@@ -318,12 +318,12 @@ static unsigned reading_key(tui_app *a, int ch)
 		if (to < 0 || to >= m->l->nstages) return TUI_IGNORED;
 		if (exercise_active(&a->ex)) stage_exercise_leave(a);
 		stage_select(m, to);
-		stage_view_sync(a);
+		screen_stage_sync(a);
 		app_save(a);
 		*s = 0;
 		return TUI_REDRAW;
 	}
-	case 'r': stage_view_sync(a); m->counters_next = !m->live; stage_run(m, a->now); return TUI_REDRAW;
+	case 'r': screen_stage_sync(a); m->counters_next = !m->live; stage_run(m, a->now); return TUI_REDRAW;
 	default: return TUI_IGNORED;
 	}
 	if (*s > n - page) *s = n - page;
@@ -373,14 +373,14 @@ static unsigned chart_key(tui_app *a, int ch)
 		if (exercise_active(&a->ex)) stage_exercise_leave(a);
 		stage_select(m, to);
 		a->sv.tl_first = 0;
-		stage_view_sync(a);
+		screen_stage_sync(a);
 		app_save(a);
 		return TUI_REDRAW;
 	}
 	case 'r': case 'a':
 		if (exercise_active(&a->ex)) return stage_exercise_key(a, ch);   /* r tries the learner's kernel there */
 		if (ch == 'a') { stage_ladder(m, a->now); return TUI_REDRAW; }
-		stage_view_sync(a);
+		screen_stage_sync(a);
 		m->counters_next = !m->live;
 		stage_run(m, a->now);
 		return TUI_REDRAW;
@@ -420,12 +420,12 @@ static unsigned stage_key_do(tui_app *a, int ch)
 	case '\t': focus(a, (v->focus + 1) % PANE_COUNT); break;
 	case KEY_BTAB: focus(a, (v->focus + PANE_COUNT - 1) % PANE_COUNT); break;
 	case 'n': case ']':
-		if (m->cur + 1 < m->l->nstages) { stage_select(m, m->cur + 1); stage_view_sync(a); app_save(a); }
+		if (m->cur + 1 < m->l->nstages) { stage_select(m, m->cur + 1); screen_stage_sync(a); app_save(a); }
 		break;
 	case 'p': case '[':
-		if (m->cur > 0) { stage_select(m, m->cur - 1); stage_view_sync(a); app_save(a); }
+		if (m->cur > 0) { stage_select(m, m->cur - 1); screen_stage_sync(a); app_save(a); }
 		break;
-	case 'r': stage_view_sync(a); m->counters_next = !m->live; stage_run(m, a->now); break;
+	case 'r': screen_stage_sync(a); m->counters_next = !m->live; stage_run(m, a->now); break;
 	case 'l': stage_toggle_live(m, a->now); break;
 	case 's': if (stage_sweep(m, a->now) == 0) { v->code = CODE_SWEEP; v->scroll[PANE_CODE] = 0; } break;
 	case 'a': stage_ladder(m, a->now); break;
