@@ -21,7 +21,7 @@
 static int check_script(char **a, int na, char **b, int nb)
 {
 	diff_op *ops;
-	int n = source_diff(a, na, b, nb, &ops), edits = 0, ia = 0, ib = 0;
+	int n = diff_lines(a, na, b, nb, &ops), edits = 0, ia = 0, ib = 0;
 	assert_true(n >= 0);
 	for (int i = 0; i < n; i++) {
 		switch (ops[i].kind) {

@@ -144,7 +144,7 @@ static void reload(tui_exercise *x)
 	if (x->ndiff >= 0) {
 		free(x->diff);
 		x->diff = NULL;
-		x->ndiff = source_diff(x->src.lines, x->src.n, x->kernel.lines, x->kernel.n, &x->diff);
+		x->ndiff = diff_lines(x->src.lines, x->src.n, x->kernel.lines, x->kernel.n, &x->diff);
 	}
 }
 
@@ -313,7 +313,7 @@ int exercise_diff_open(tui_exercise *x)
 		return -1;
 	}
 	if (x->ndiff < 0)
-		x->ndiff = source_diff(x->src.lines, x->src.n, x->kernel.lines, x->kernel.n, &x->diff);
+		x->ndiff = diff_lines(x->src.lines, x->src.n, x->kernel.lines, x->kernel.n, &x->diff);
 	if (x->ndiff < 0) {
 		strfmt(x->msg, sizeof x->msg, "out of memory comparing the files");
 		return -1;

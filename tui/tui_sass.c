@@ -127,7 +127,7 @@ int tui_sass_diff_make(tui_sass_diff *d, const sass_listing *prev, const sass_li
 	memset(d, 0, sizeof *d);
 	d->na = opcodes(prev, &d->a, &d->ia);
 	d->nb = opcodes(cur, &d->b, &d->ib);
-	if (d->na < 0 || d->nb < 0 || (d->nops = source_diff(d->a, d->na, d->b, d->nb, &d->ops)) < 0) {
+	if (d->na < 0 || d->nb < 0 || (d->nops = diff_lines(d->a, d->na, d->b, d->nb, &d->ops)) < 0) {
 		tui_sass_diff_free(d);
 		return -1;
 	}

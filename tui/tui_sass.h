@@ -26,7 +26,7 @@ int tui_sass_compare(const sass_listing *l, const sass_func *fn, const sass_list
 const sass_func *tui_sass_match(const sass_listing *prev, const sass_listing *l, const sass_func *fn);
 
 /* The opcodes of two listings, each function's name before its instructions, and their line diff
- * (source_diff): "LDG.E" against "LDG.E.128" shows as a deletion and an addition. */
+ * (diff_lines): "LDG.E" against "LDG.E.128" shows as a deletion and an addition. */
 typedef struct {
 	char **a, **b; int na, nb;   /* the previous listing's strings and this one's (pointers into them) */
 	int *ia, *ib;                /* each string's instruction, or -1 - f for function f's name */

@@ -60,7 +60,7 @@ static void sources_sync(tui_app *a)
 		free_sources(v);
 		if (source_load(&v->src, st->kernel_path, v->src_err, sizeof v->src_err) == 0 && m->cur > 0 &&
 		    source_load(&v->prev_src, m->l->stages[m->cur - 1].kernel_path, err, sizeof err) == 0)
-			v->ndiff = source_diff(v->prev_src.lines, v->prev_src.n, v->src.lines, v->src.n, &v->diff);
+			v->ndiff = diff_lines(v->prev_src.lines, v->prev_src.n, v->src.lines, v->src.n, &v->diff);
 		v->code = keep;
 		return;
 	}
@@ -70,7 +70,7 @@ static void sources_sync(tui_app *a)
 	v->hscroll = 0;
 	if (source_load(&v->src, st->kernel_path, v->src_err, sizeof v->src_err) == 0 && m->cur > 0 &&
 	    source_load(&v->prev_src, m->l->stages[m->cur - 1].kernel_path, err, sizeof err) == 0)
-		v->ndiff = source_diff(v->prev_src.lines, v->prev_src.n, v->src.lines, v->src.n, &v->diff);
+		v->ndiff = diff_lines(v->prev_src.lines, v->prev_src.n, v->src.lines, v->src.n, &v->diff);
 	const stage_slot *sl = &m->slots[m->cur];
 	if (sl->have_last && sl->last.status == RUN_COMPILE_ERROR)
 		v->code = CODE_LOG;

@@ -556,7 +556,7 @@ static void print_diff(const char *mine_path, const char *mine, const char *thei
 	int na, nb;
 	char **a = split_lines(mine, &na), **b = split_lines(theirs, &nb);
 	diff_op *ops;
-	int n = source_diff(a, na, b, nb, &ops), last = -1;
+	int n = diff_lines(a, na, b, nb, &ops), last = -1;
 	printf("--- yours  ");
 	fput_clean(stdout, mine_path);
 	printf("\n+++ stage  %s\n", theirs_path);
