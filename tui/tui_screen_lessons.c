@@ -184,13 +184,11 @@ static unsigned lessons_key(tui_app *a, int ch)
 	}
 	if (n == 0)
 		return TUI_IGNORED;
+	if (ch != ' ' && widget_scroll_key(ch, &a->lv.sel, page, n - 1)) {   /* space pages only in text */
+		keep_visible(a);
+		return TUI_REDRAW;
+	}
 	switch (ch) {
-	case KEY_UP: case 'k': a->lv.sel--; break;
-	case KEY_DOWN: case 'j': a->lv.sel++; break;
-	case KEY_PPAGE: a->lv.sel -= page; break;
-	case KEY_NPAGE: a->lv.sel += page; break;
-	case KEY_HOME: case 'g': a->lv.sel = 0; break;
-	case KEY_END: case 'G': a->lv.sel = n - 1; break;
 	case '\n': case '\r': case KEY_ENTER: case KEY_RIGHT:
 		app_open_lesson(a, a->lv.sel, resume_stage(a, a->lv.sel));
 		return TUI_REDRAW;

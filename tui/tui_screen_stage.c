@@ -170,13 +170,9 @@ static unsigned scroll_key(tui_app *a, int ch)
 {
 	tui_stage_view *v = &a->sv;
 	int page, n = pane_extent(a, v->focus, &page), *s = &v->scroll[v->focus];
+	if (widget_scroll_key(ch, s, page, n - page))
+		return TUI_REDRAW;
 	switch (ch) {
-	case KEY_UP: case 'k': (*s)--; break;
-	case KEY_DOWN: case 'j': (*s)++; break;
-	case KEY_PPAGE: *s -= page; break;
-	case KEY_NPAGE: case ' ': *s += page; break;
-	case KEY_HOME: case 'g': *s = 0; break;
-	case KEY_END: case 'G': *s = n - page; break;
 	case KEY_LEFT: if (v->focus != PANE_CODE) return TUI_IGNORED; v->hscroll -= 8; break;
 	case KEY_RIGHT: if (v->focus != PANE_CODE) return TUI_IGNORED; v->hscroll += 8; break;
 	default: return TUI_IGNORED;
@@ -241,15 +237,9 @@ static void focus(tui_app *a, int p)
 static unsigned ladder_key(tui_app *a, int ch)
 {
 	int n = a->m->l->nstages, *sel = &a->sv.ladder_sel;
-	switch (ch) {
-	case KEY_UP: case 'k': (*sel)--; break;
-	case KEY_DOWN: case 'j': (*sel)++; break;
-	case KEY_HOME: case 'g': *sel = 0; break;
-	case KEY_END: case 'G': *sel = n - 1; break;
-	case '\n': case '\r': case KEY_ENTER:
+	if (!widget_scroll_key(ch, sel, 0, n - 1)) {   /* no paging: the ladder shows every stage */
+		if (ch != '\n' && ch != '\r' && ch != KEY_ENTER) return TUI_IGNORED;
 		open_stage(a, *sel);
-		break;
-	default: return TUI_IGNORED;
 	}
 	if (*sel < 0) *sel = 0;
 	if (*sel >= n) *sel = n - 1;
@@ -305,14 +295,10 @@ static unsigned reading_key(tui_app *a, int ch)
 	tui_stage_view *v = &a->sv;
 	tui_stage *m = a->m;
 	int page, n = pane_reading_lines(a, (tui_rect){ 1, 0, a->rows - 2, a->cols }, &page), *s = &v->read_scroll;
+	if (widget_scroll_key(ch, s, page, n - page))
+		return TUI_REDRAW;
 	switch (ch) {
 	case 'o': case 27: case KEY_BACKSPACE: case 127: v->reading = 0; return TUI_REDRAW;
-	case KEY_UP: case 'k': (*s)--; break;
-	case KEY_DOWN: case 'j': (*s)++; break;
-	case KEY_PPAGE: *s -= page; break;
-	case KEY_NPAGE: case ' ': *s += page; break;
-	case KEY_HOME: case 'g': *s = 0; break;
-	case KEY_END: case 'G': *s = n - page; break;
 	case 'n': case ']': case 'p': case '[': {
 		int to = m->cur + (ch == 'n' || ch == ']' ? 1 : -1);
 		if (to < 0 || to >= m->l->nstages) return TUI_IGNORED;
@@ -326,9 +312,6 @@ static unsigned reading_key(tui_app *a, int ch)
 	case 'r': screen_stage_sync(a); m->counters_next = !m->live; stage_run(m, a->now); return TUI_REDRAW;
 	default: return TUI_IGNORED;
 	}
-	if (*s > n - page) *s = n - page;
-	if (*s < 0) *s = 0;
-	return TUI_REDRAW;
 }
 
 /* The timeline's list of steps scrolled by a key (the pane's grid is the screen less its bars and
@@ -337,16 +320,8 @@ static unsigned timeline_scroll(tui_app *a, int ch)
 {
 	const tui_stage *m = a->m;
 	int *s = &a->sv.tl_first, page = a->rows - 4 > 20 ? (a->rows - 4) / 2 : 8;
-	switch (ch) {
-	case KEY_UP: case 'k': (*s)--; break;
-	case KEY_DOWN: case 'j': (*s)++; break;
-	case KEY_PPAGE: *s -= page; break;
-	case KEY_NPAGE: case ' ': *s += page; break;
-	case KEY_HOME: case 'g': *s = 0; break;
-	case KEY_END: case 'G': *s = RUN_MAX_STEPS; break;
-	default: return TUI_IGNORED;
-	}
-	if (*s < 0) *s = 0;
+	if (!widget_scroll_key(ch, s, page, RUN_MAX_STEPS))   /* timeline_first_step keeps it to the steps */
+		return TUI_IGNORED;
 	if (m->slots[m->cur].have_last)
 		*s = timeline_first_step(&m->slots[m->cur].last, m->dev, a->cols - 2, a->rows - 4, *s);
 	return TUI_REDRAW;
