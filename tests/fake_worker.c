@@ -1,4 +1,4 @@
-/* A stand-in for `cudaclimb __worker` that speaks the worker protocol (src/runner/worker.h) with no GPU and
+/* A stand-in for `cudaclimb __worker` that speaks the worker protocol (src/runner/runner_worker.h) with no GPU and
  * misbehaves on request, so that the engine's handling of a worker can be tested anywhere: run
  * cudaclimb with CUDACLIMB_WORKER=this and CC_FAKE set to
  *   ok        a device, and every run right (1 ms)       fault    a run faults, then the worker exits
@@ -22,7 +22,7 @@
 #include <unistd.h>
 #include "result.h"
 #include "util.h"
-#include "worker.h"
+#include "runner_worker.h"
 
 static void device(void)
 {

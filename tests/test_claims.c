@@ -232,12 +232,12 @@ static void check_recorded(const char *id, int *held)
 			if (changed) {
 				if (o[j].state != CLAIM_CONTRADICTED)
 					fail_msg("%s: expected contradicted on the old kernel's run, got %s (%s)", name,
-					         claim_state_name(o[j].state), o[j].values);
+					         claims_state_name(o[j].state), o[j].values);
 			} else if (names_new_counter(src) && !strchr(src, '&') && !strchr(src, '|')) {
 				if (o[j].state != CLAIM_UNKNOWN)
-					fail_msg("%s: a counter the recording lacks, yet %s", name, claim_state_name(o[j].state));
+					fail_msg("%s: a counter the recording lacks, yet %s", name, claims_state_name(o[j].state));
 			} else if (o[j].state != CLAIM_HOLDS) {
-				fail_msg("%s: %s (%s) %s", name, claim_state_name(o[j].state), o[j].values, o[j].why);
+				fail_msg("%s: %s (%s) %s", name, claims_state_name(o[j].state), o[j].values, o[j].why);
 			} else {
 				(*held)++;
 			}
@@ -418,7 +418,7 @@ static void planted(const char *id, const char *rec, const char *stage, const ch
 			found = 1;
 			if (o[j].state != (slow ? CLAIM_CONTRADICTED : CLAIM_HOLDS))
 				fail_msg("%s/%s %s on %s%s: %s (%s)", id, stage, claim, rec, slow ? " made slow" : "",
-				         claim_state_name(o[j].state), o[j].values);
+				         claims_state_name(o[j].state), o[j].values);
 		}
 		if (!found)
 			fail_msg("%s/%s has no claim '%s'", id, stage, claim);

@@ -1,4 +1,4 @@
-/* Tests for src/runner*.c and the worker protocol over them (src/runner/worker.c): the runner's settings
+/* Tests for src/runner*.c and the worker protocol over them (src/runner/runner_worker.c): the runner's settings
  * and their refusals; a runner of the test's own (a table of functions fed from a string) under the
  * worker, for the greeting, a device, a note and an end; the ssh and slurm runners against stand-in
  * ssh and srun programs (shell scripts), for the command lines they build and the one line each
@@ -18,7 +18,7 @@
 #include <unistd.h>
 #include "runner.h"
 #include "util.h"
-#include "worker.h"
+#include "runner_worker.h"
 
 static void test_config(void **state)
 {
@@ -89,7 +89,7 @@ static const runner_class script_class = {
 static void next_kind(worker *w, wmsg *m, wmsg_kind want)
 {
 	for (int i = 0; i < 1000; i++) {
-		worker_next(w, m);
+		runner_worker_next(w, m);
 		if (m->kind != WMSG_NONE) break;
 	}
 	assert_int_equal(m->kind, want);
@@ -104,10 +104,10 @@ static void test_worker_over_a_table(void **state)
 	s->base.cls = &script_class;
 	s->text = text;
 	s->base.to = s->base.from = s->base.err = -1;
-	worker *w = worker_new(&s->base);
+	worker *w = runner_worker_new(&s->base);
 	char err[256];
-	assert_int_equal(worker_ensure(w, err, sizeof err), 0);
-	assert_int_equal(worker_send(w, "device\nend\n", 11), 0);
+	assert_int_equal(runner_worker_ensure(w, err, sizeof err), 0);
+	assert_int_equal(runner_worker_send(w, "device\nend\n", 11), 0);
 	assert_string_equal(s->sent.s, "device\nend\n");
 	wmsg m;
 	next_kind(w, &m, WMSG_DEVICE);
@@ -121,8 +121,8 @@ static void test_worker_over_a_table(void **state)
 	assert_string_equal(m.text, "the script ended");
 	sb_free(&s->sent);
 	s->running = 0;
-	/* worker_free frees the runner through runner_free, which wants its own strings */
-	worker_free(w);
+	/* runner_worker_free frees the runner through runner_free, which wants its own strings */
+	runner_worker_free(w);
 }
 
 /* A blob: "key LEN name", the bytes as they are (a NUL and a newline inside), a newline. */
@@ -130,8 +130,8 @@ static void test_blob(void **state)
 {
 	(void)state;
 	sb b = {0};
-	worker_add_blob(&b, "cubin", NULL, "\x7f" "ELF\0\nend\n", 10);
-	worker_add_blob(&b, "lesson", "/l/demo.yaml", "id: demo\n", 9);
+	runner_worker_add_blob(&b, "cubin", NULL, "\x7f" "ELF\0\nend\n", 10);
+	runner_worker_add_blob(&b, "lesson", "/l/demo.yaml", "id: demo\n", 9);
 	assert_int_equal(b.len, 9 + 10 + 1 + 22 + 9 + 1);
 	assert_memory_equal(b.s, "cubin 10\n\x7f" "ELF\0\nend\n\nlesson 9 /l/demo.yaml\nid: demo\n\n", b.len);
 	sb_free(&b);
@@ -156,21 +156,21 @@ static char *stand_in(const char *name, const char *err, int code)
 static void run_until_end(const runner_config *c, char *why, size_t n, char *notes, size_t nn)
 {
 	runner_spec sp = { .exe = "/opt/cudaclimb/bin/cudaclimb", .data_root = "/opt/cudaclimb/share/cudaclimb", .gpu = 0 };
-	worker *w = worker_new(runner_new(c, &sp));
+	worker *w = runner_worker_new(runner_new(c, &sp));
 	char err[256];
 	if (notes) notes[0] = 0;
-	if (worker_ensure(w, err, sizeof err)) { strfmt(why, n, "start: %s", err); worker_free(w); return; }
+	if (runner_worker_ensure(w, err, sizeof err)) { strfmt(why, n, "start: %s", err); runner_worker_free(w); return; }
 	wmsg m;
 	for (int i = 0; i < 500; i++) {
-		struct pollfd pf = { .fd = worker_fd(w), .events = POLLIN };
+		struct pollfd pf = { .fd = runner_worker_fd(w), .events = POLLIN };
 		if (pf.fd >= 0) poll(&pf, 1, 20);
-		worker_next(w, &m);
+		runner_worker_next(w, &m);
 		if (m.kind == WMSG_NOTE && notes) strfmt(notes + strlen(notes), nn - strlen(notes), "%s|", m.text);
 		if (m.kind == WMSG_DIED || m.kind == WMSG_BAD) break;
 	}
 	assert_int_equal(m.kind, WMSG_DIED);
 	strfmt(why, n, "%s", m.text);
-	worker_free(w);
+	runner_worker_free(w);
 }
 
 static char *args_of(const char *name)

@@ -6,6 +6,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#define NCURSES_WIDECHAR 1
+#include <curses.h>
 #include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +16,7 @@
 
 #include "tui_source.h"
 #include "tui_text.h"
+#include "tui_widget.h"
 
 /* ---- diff ---- */
 
@@ -21,7 +24,7 @@
 static int check_script(char **a, int na, char **b, int nb)
 {
 	diff_op *ops;
-	int n = source_diff(a, na, b, nb, &ops), edits = 0, ia = 0, ib = 0;
+	int n = diff_lines(a, na, b, nb, &ops), edits = 0, ia = 0, ib = 0;
 	assert_true(n >= 0);
 	for (int i = 0; i < n; i++) {
 		switch (ops[i].kind) {
@@ -176,6 +179,39 @@ static void test_source_stale(void **st)
 /* ---- display width ---- */
 
 /* A line made of parts: the least important go first, then what is left is cut with an ellipsis. */
+/* ---- the scroll keys (every list and text of the TUI) ---- */
+
+static void test_scroll_key(void **st)
+{
+	(void)st;
+	int pos = 5;
+	static const struct { int ch, want; } walk[] = {
+		{ KEY_DOWN, 6 }, { 'k', 5 }, { KEY_NPAGE, 15 }, { ' ', 25 }, { KEY_END, 40 }, { 'j', 40 },
+		{ KEY_PPAGE, 30 }, { 'G', 40 }, { KEY_HOME, 0 }, { KEY_UP, 0 }, { 'g', 0 }, { KEY_PPAGE, 0 },
+	};
+	for (size_t i = 0; i < sizeof walk / sizeof walk[0]; i++) {
+		assert_int_equal(widget_scroll_key(walk[i].ch, &pos, 10, 40), 1);
+		assert_int_equal(pos, walk[i].want);
+	}
+	pos = 7;                                        /* not a scroll key: untouched */
+	assert_int_equal(widget_scroll_key('x', &pos, 10, 40), 0);
+	assert_int_equal(widget_scroll_key('\n', &pos, 10, 40), 0);
+	assert_int_equal(pos, 7);
+	assert_int_equal(widget_scroll_key(KEY_NPAGE, &pos, 0, 40), 0);   /* page 0: no paging keys */
+	assert_int_equal(widget_scroll_key(' ', &pos, 0, 40), 0);
+	assert_int_equal(widget_scroll_key(KEY_PPAGE, &pos, 0, 40), 0);
+	assert_int_equal(pos, 7);
+	assert_int_equal(widget_scroll_key('j', &pos, 0, 40), 1);
+	assert_int_equal(pos, 8);
+	pos = 100;                                      /* past the end (the text got shorter): kept in */
+	assert_int_equal(widget_scroll_key('k', &pos, 10, 40), 1);
+	assert_int_equal(pos, 40);
+	assert_int_equal(widget_scroll_key('G', &pos, 10, -3), 1);   /* shorter than a page: 0 */
+	assert_int_equal(pos, 0);
+	assert_int_equal(widget_scroll_key(KEY_NPAGE, &pos, 10, -3), 1);
+	assert_int_equal(pos, 0);
+}
+
 static void test_fit_parts(void **st)
 {
 	(void)st;
@@ -286,6 +322,7 @@ int main(void)
 		cmocka_unit_test(test_source_lines),
 		cmocka_unit_test(test_source_define),
 		cmocka_unit_test(test_source_stale),
+		cmocka_unit_test(test_scroll_key),
 		cmocka_unit_test(test_width_crop),
 		cmocka_unit_test(test_fit_parts),
 		cmocka_unit_test(test_wrap),

@@ -15,23 +15,23 @@
 
 /* The chart the stage view draws: stage i labelled i + 1, the baseline B after them; current is
  * the stage to highlight. */
-static void chart(const recorded *r, const char *current, rchart *c)
+static void chart(const recorded *r, const char *current, tui_roofline *c)
 {
 	char label[16], why[256], cur_why[256] = "not run yet";
 	int cur = -1, ci = lesson_stage_index(r->l, current);
-	rchart_init(c, &r->roofs, NULL);
+	tui_roofline_init(c, &r->roofs, NULL);
 	for (int s = 0; s < r->l->nstages; s++) {
 		snprintf(label, sizeof label, "%d", s + 1);
 		if (!r->have[s]) continue;
-		if (rchart_add(c, label, r->l->stages[s].id, 0, &r->st[s], why, sizeof why) == 0) {
+		if (tui_roofline_add(c, label, r->l->stages[s].id, 0, &r->st[s], why, sizeof why) == 0) {
 			if (s == ci) cur = c->n - 1;
 		} else if (s == ci) {
 			snprintf(cur_why, sizeof cur_why, "%s", why);
 		}
 	}
-	if (r->have_base) rchart_add(c, "B", "cublasSgemm", 1, &r->base, why, sizeof why);
+	if (r->have_base) tui_roofline_add(c, "B", "cublasSgemm", 1, &r->base, why, sizeof why);
 	snprintf(label, sizeof label, "%d", ci + 1);
-	rchart_current(c, label, current, cur, cur_why);
+	tui_roofline_current(c, label, current, cur, cur_why);
 }
 
 static const char *cell(const cellgrid *g, int y, int x) { return g->cell[y * g->w + x]; }
@@ -112,12 +112,12 @@ static void test_sgemm_80x24(void **state)
 {
 	(void)state;
 	recorded r;
-	rchart c;
+	tui_roofline c;
 	cellgrid g;
 	assert_int_equal(recorded_load("sgemm", &r), 0);
 	chart(&r, "warptile", &c);
 	assert_int_equal(c.n, 10);
-	rchart_render(&c, 78, 20, 1, &g);
+	tui_roofline_render(&c, 78, 20, 1, &g);
 	assert_int_equal(g.w, 78);
 	assert_int_equal(g.h, 20);
 	for (int y = 0; y < g.h; y++) {
@@ -177,7 +177,7 @@ static void test_sgemm_80x24(void **state)
 
 	/* another stage current: naive, memory-bound, 1% of the roof; 9 is an ordinary point again */
 	chart(&r, "naive", &c);
-	rchart_render(&c, 78, 20, 1, &g);
+	tui_roofline_render(&c, 78, 20, 1, &g);
 	shows(&g, "stage 1: 498 GFLOP/s at 16.1 flop/B (DRAM), bound by memory, 1.0% of the roof");
 	point(&g, "9", &y9, &x9);
 	assert_int_equal(role(&g, y9, x9), RC_POINT);
@@ -192,11 +192,11 @@ static void test_ascii(void **state)
 {
 	(void)state;
 	recorded r;
-	rchart c;
+	tui_roofline c;
 	cellgrid g;
 	assert_int_equal(recorded_load("sgemm", &r), 0);
 	chart(&r, "warptile", &c);
-	rchart_render(&c, 78, 20, 0, &g);
+	tui_roofline_render(&c, 78, 20, 0, &g);
 	int slash = 0, dash = 0;
 	for (int i = 0; i < g.w * g.h; i++) {
 		for (const unsigned char *p = (const unsigned char *)g.cell[i]; *p; p++) assert_true(*p < 0x80);
@@ -221,12 +221,12 @@ static void test_wide(void **state)
 {
 	(void)state;
 	recorded r;
-	rchart c;
+	tui_roofline c;
 	cellgrid g, small;
 	assert_int_equal(recorded_load("sgemm", &r), 0);
 	chart(&r, "warptile", &c);
-	rchart_render(&c, 198, 56, 1, &g);
-	rchart_render(&c, 78, 20, 1, &small);
+	tui_roofline_render(&c, 198, 56, 1, &g);
+	tui_roofline_render(&c, 78, 20, 1, &small);
 	shows(&g, "roofs: DRAM 2994 GB/s attainable (3352 GB/s theoretical, dotted), FP32 66.9 TFLOP/s; ridge at 22.3 flop/B");
 	char *l = line_with(&g, "warptile          46.8k      331 compute    70%");
 	assert_non_null(l);
@@ -254,11 +254,11 @@ static void test_tensorcore(void **state)
 {
 	(void)state;
 	recorded r;
-	rchart c;
+	tui_roofline c;
 	cellgrid g;
 	assert_int_equal(recorded_load("tensorcore", &r), 0);
 	chart(&r, "wgmma_ws", &c);
-	rchart_render(&c, 78, 20, 1, &g);
+	tui_roofline_render(&c, 78, 20, 1, &g);
 	shows(&g, "BF16 tensor 1071 TFLOP/s; ridge 358 flop/B");
 	shows(&g, "stage 5: 693 TFLOP/s at 698 flop/B (DRAM), bound by compute, 65% of the roof");
 	int rx = ridge_col(&g, "\u250a"), y1, x1, y5, x5;
@@ -275,12 +275,12 @@ static void test_bandwidth(void **state)
 {
 	(void)state;
 	recorded r;
-	rchart c;
+	tui_roofline c;
 	cellgrid g;
 	assert_int_equal(recorded_load("bandwidth", &r), 0);
 	chart(&r, "vectorized", &c);
 	assert_int_equal(c.n, 4);                               /* cudaMemcpy counts no flops */
-	rchart_render(&c, 78, 20, 1, &g);
+	tui_roofline_render(&c, 78, 20, 1, &g);
 	shows(&g, "stage 4: 500 GFLOP/s at 0.167 flop/B (DRAM), bound by memory, 100% of the roof");
 	int rx = ridge_col(&g, "\u250a");
 	const char *labels[] = { "1", "2", "3", "4" };
@@ -300,11 +300,11 @@ static void test_bandwidth(void **state)
 static void test_without_a_chart(void **state)
 {
 	(void)state;
-	rchart c;
+	tui_roofline c;
 	cellgrid g;
-	rchart_init(&c, NULL, "no GPU, so no peaks to draw the roofs from (no CUDA driver)");
-	rchart_current(&c, "2", "coalesced", -1, NULL);
-	rchart_render(&c, 78, 20, 1, &g);
+	tui_roofline_init(&c, NULL, "no GPU, so no peaks to draw the roofs from (no CUDA driver)");
+	tui_roofline_current(&c, "2", "coalesced", -1, NULL);
+	tui_roofline_render(&c, 78, 20, 1, &g);
 	char *l = cellgrid_line(&g, 0);
 	assert_string_equal(l, "No roofline:");
 	free(l);
@@ -317,7 +317,7 @@ static void test_without_a_chart(void **state)
 	assert_int_equal(recorded_load("reduction", &r), 0);
 	chart(&r, "shuffle", &c);
 	assert_int_equal(c.n, 0);
-	rchart_render(&c, 78, 20, 1, &g);
+	tui_roofline_render(&c, 78, 20, 1, &g);
 	shows(&g, "stage 8: no flops in the lesson's model, so no point (it is scored in GB/s)");
 	shows(&g, "DRAM 2994 GB/s attainable, FP32 66.9 TFLOP/s");   /* the roofs are still drawn */
 	cellgrid_free(&g);
@@ -325,14 +325,14 @@ static void test_without_a_chart(void **state)
 
 	assert_int_equal(recorded_load("sgemm", &r), 0);
 	chart(&r, "warptile", &c);
-	rchart_current(&c, "3", "smem", -1, "not run yet: r runs it");
-	rchart_render(&c, 78, 20, 1, &g);
+	tui_roofline_current(&c, "3", "smem", -1, "not run yet: r runs it");
+	tui_roofline_render(&c, 78, 20, 1, &g);
 	shows(&g, "stage 3 smem: not run yet: r runs it");
 	int y, x;
 	assert_int_equal(find(&g, "3", RC_CURRENT, &y, &x), -1);  /* nothing highlighted */
 	cellgrid_free(&g);
-	rchart_current(&c, "9", "warptile", lesson_stage_index(r.l, "warptile"), NULL);
-	rchart_render(&c, 30, 8, 1, &g);                       /* too small for a chart: the summary */
+	tui_roofline_current(&c, "9", "warptile", lesson_stage_index(r.l, "warptile"), NULL);
+	tui_roofline_render(&c, 30, 8, 1, &g);                       /* too small for a chart: the summary */
 	l = cellgrid_line(&g, 0);
 	assert_non_null(strstr(l, "stage 9: 46.8 TFLOP/s"));
 	free(l);
@@ -341,18 +341,18 @@ static void test_without_a_chart(void **state)
 	recorded_free(&r);
 }
 
-/* rchart_print: the lines, trailing blank ones left out. */
+/* tui_roofline_print: the lines, trailing blank ones left out. */
 static void test_print(void **state)
 {
 	(void)state;
 	recorded r;
-	rchart c;
+	tui_roofline c;
 	assert_int_equal(recorded_load("sgemm", &r), 0);
 	chart(&r, "warptile", &c);
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	rchart_print(f, &c, 80, 22, 1);
+	tui_roofline_print(f, &c, 80, 22, 1);
 	fclose(f);
 	int lines = 0;
 	for (char *p = buf; *p; p++) lines += *p == '\n';
@@ -371,14 +371,14 @@ static void test_every_size(void **state)
 	static const int ws[] = { 1, 2, 10, 39, 40, 41, 60, 78, 79, 80, 129, 130, 131, 198, 250 };
 	static const int hs[] = { 1, 2, 5, 9, 10, 11, 15, 20, 22, 24, 29, 30, 56, 70 };
 	recorded r;
-	rchart c;
+	tui_roofline c;
 	assert_int_equal(recorded_load("tensorcore", &r), 0);
 	chart(&r, "wgmma_tma", &c);
 	for (size_t i = 0; i < sizeof ws / sizeof *ws; i++)
 		for (size_t j = 0; j < sizeof hs / sizeof *hs; j++)
 			for (int utf8 = 0; utf8 < 2; utf8++) {
 				cellgrid g;
-				rchart_render(&c, ws[i], hs[j], utf8, &g);
+				tui_roofline_render(&c, ws[i], hs[j], utf8, &g);
 				assert_int_equal(g.w, ws[i]);
 				assert_int_equal(g.h, hs[j]);
 				int axis = 0, summary = 0;

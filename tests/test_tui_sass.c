@@ -39,17 +39,17 @@ static void test_counts_header(void **st)
 	sass_listing l;
 	char out[256];
 	listing(&l, "saxpy_vectorized", vectorized, 13);
-	assert_string_equal(tsass_counts(&l, &l.funcs[0], out, sizeof out),
+	assert_string_equal(tui_sass_counts(&l, &l.funcs[0], out, sizeof out),
 	                    "LDG 4 (2x128)  STG 2 (1x128)  LDS 0  STS 0  FFMA 5  BAR 0");
 	sass_free(&l);
 	const char *const tc[] = { "UTMALDG.2D", "SYNCS.ARRIVE.TRANS64", "HGMMA.64x256x16.F32.BF16", "HGMMA.64x256x16.F32.BF16",
 	                           "LDS.64", "LDL", "STG.E.64", "WARPSYNC" };
 	listing(&l, "tc", tc, 8);
-	assert_string_equal(tsass_counts(&l, &l.funcs[0], out, sizeof out),
+	assert_string_equal(tui_sass_counts(&l, &l.funcs[0], out, sizeof out),
 	                    "LDG 0  STG 1 (1x64)  LDS 1 (1x64)  STS 0  FFMA 0  BAR 1  TMA 1  LOCAL 1  HGMMA 2");
 	/* a short buffer is cut, never overrun */
 	char small[12];
-	tsass_counts(&l, &l.funcs[0], small, sizeof small);
+	tui_sass_counts(&l, &l.funcs[0], small, sizeof small);
 	assert_int_equal(strlen(small), sizeof small - 1);
 	sass_free(&l);
 }
@@ -58,12 +58,12 @@ static void test_compare(void **st)
 {
 	(void)st;
 	sass_listing a, b;
-	tsass_cmp rows[32];
+	tui_sass_cmp rows[32];
 	listing(&a, "saxpy_vectorized", vectorized, 13);
 	listing(&b, "saxpy_gridstride", gridstride, 12);
-	const sass_func *p = tsass_match(&b, &a, &a.funcs[0]);
+	const sass_func *p = tui_sass_match(&b, &a, &a.funcs[0]);
 	assert_ptr_equal(p, &b.funcs[0]);                 /* another name: the one at the same index */
-	int n = tsass_compare(&a, &a.funcs[0], &b, p, rows, 32);
+	int n = tui_sass_compare(&a, &a.funcs[0], &b, p, rows, 32);
 	const struct { const char *label; int now, before; } want[] = {
 		{ "LDG", 4, 2 }, { "LDG.128", 2, 0 }, { "STG", 2, 2 }, { "STG.128", 1, 0 }, { "FFMA", 5, 5 }, { "total", 13, 12 },
 	};
@@ -73,13 +73,13 @@ static void test_compare(void **st)
 		assert_int_equal(rows[i].now, want[i].now);
 		assert_int_equal(rows[i].before, want[i].before);
 	}
-	assert_int_equal(tsass_compare(&a, &a.funcs[0], NULL, NULL, rows, 32), 6);
+	assert_int_equal(tui_sass_compare(&a, &a.funcs[0], NULL, NULL, rows, 32), 6);
 	assert_int_equal(rows[0].before, 0);
-	assert_int_equal(tsass_compare(&a, &a.funcs[0], &b, p, rows, 3), 3);   /* at most max */
+	assert_int_equal(tui_sass_compare(&a, &a.funcs[0], &b, p, rows, 3), 3);   /* at most max */
 	sass_listing none;
 	memset(&none, 0, sizeof none);
-	assert_null(tsass_match(&none, &a, &a.funcs[0]));
-	assert_ptr_equal(tsass_match(&a, &a, &a.funcs[0]), &a.funcs[0]);
+	assert_null(tui_sass_match(&none, &a, &a.funcs[0]));
+	assert_ptr_equal(tui_sass_match(&a, &a, &a.funcs[0]), &a.funcs[0]);
 	sass_free(&a);
 	sass_free(&b);
 }
@@ -88,11 +88,11 @@ static void test_opcode_diff(void **st)
 {
 	(void)st;
 	sass_listing a, b;
-	tsass_diff d;
+	tui_sass_diff d;
 	const char *const before[] = { "LDG.E", "LDG.E", "FFMA", "STG.E" }, *const after[] = { "LDG.E.128", "FFMA", "STG.E.128" };
 	listing(&a, "k", before, 4);
 	listing(&b, "k", after, 3);
-	assert_int_equal(tsass_diff_make(&d, &a, &b), 0);
+	assert_int_equal(tui_sass_diff_make(&d, &a, &b), 0);
 	assert_int_equal(d.na, 5);                        /* the function's name, then its opcodes */
 	assert_int_equal(d.nb, 4);
 	assert_string_equal(d.a[0], "k");
@@ -108,14 +108,14 @@ static void test_opcode_diff(void **st)
 		assert_int_equal(d.ops[i].kind, want[i].kind);
 		assert_string_equal(d.ops[i].kind == DIFF_DEL ? d.a[d.ops[i].a] : d.b[d.ops[i].b], want[i].text);
 	}
-	tsass_diff_free(&d);
+	tui_sass_diff_free(&d);
 	assert_null(d.ops);
 	sass_listing none;
 	memset(&none, 0, sizeof none);
-	assert_int_equal(tsass_diff_make(&d, &none, &b), 0);   /* no previous code: everything added */
+	assert_int_equal(tui_sass_diff_make(&d, &none, &b), 0);   /* no previous code: everything added */
 	assert_int_equal(d.nops, 4);
 	assert_int_equal(d.ops[3].kind, DIFF_ADD);
-	tsass_diff_free(&d);
+	tui_sass_diff_free(&d);
 	sass_free(&a);
 	sass_free(&b);
 }
@@ -132,7 +132,7 @@ static void test_roles(void **st)
 	sass_listing l;
 	listing(&l, "k", ops, 14);
 	for (int i = 0; i < 14; i++)
-		assert_int_equal(tsass_role(&l.insn[i]), want[i]);
+		assert_int_equal(tui_sass_role(&l.insn[i]), want[i]);
 	sass_free(&l);
 }
 
@@ -148,17 +148,17 @@ static void test_ptx_roles(void **st)
 		{ "add.s64", ROLE_NORMAL }, { "fma", ROLE_SASS_FMA }, { "ld", ROLE_NORMAL },
 	};
 	for (size_t i = 0; i < sizeof ops / sizeof *ops; i++)
-		assert_int_equal(tsass_ptx_role(ops[i].op, strlen(ops[i].op)), ops[i].role);
+		assert_int_equal(tui_sass_ptx_role(ops[i].op, strlen(ops[i].op)), ops[i].role);
 
 	unsigned char r[128];
 	int c = 0;
 	const char *entry = ".visible .entry saxpy(";
-	tsass_ptx_highlight(entry, strlen(entry), &c, r);
+	tui_sass_ptx_highlight(entry, strlen(entry), &c, r);
 	assert_int_equal(r[0], ROLE_KEYWORD);                 /* .visible */
 	assert_int_equal(r[9], ROLE_KEYWORD);                 /* .entry */
 	assert_int_equal(r[16], ROLE_NORMAL);                 /* saxpy */
 	const char *ld = "\t@%p1 ld.global.nc.v4.f32 {%f1, %f2, %f3, %f4}, [%rd4+16]; // x";
-	tsass_ptx_highlight(ld, strlen(ld), &c, r);
+	tui_sass_ptx_highlight(ld, strlen(ld), &c, r);
 	size_t op = (size_t)(strstr(ld, "ld.") - ld);
 	assert_int_equal(r[op], ROLE_SASS_WIDE);
 	assert_int_equal(r[op + 18], ROLE_SASS_WIDE);         /* the whole opcode */
@@ -166,10 +166,10 @@ static void test_ptx_roles(void **st)
 	assert_int_equal(r[strstr(ld, "16]") - ld], ROLE_NUMBER);
 	assert_int_equal(r[strstr(ld, "// x") - ld], ROLE_COMMENT);
 	const char *label = "$L__BB0_2:";
-	tsass_ptx_highlight(label, strlen(label), &c, r);
+	tui_sass_ptx_highlight(label, strlen(label), &c, r);
 	assert_int_equal(r[0], ROLE_NORMAL);
 	const char *com = "// .entry in a comment";
-	tsass_ptx_highlight(com, strlen(com), &c, r);
+	tui_sass_ptx_highlight(com, strlen(com), &c, r);
 	assert_int_equal(r[3], ROLE_COMMENT);
 	assert_int_equal(c, 0);
 }

@@ -72,7 +72,7 @@ void app_open_lesson(tui_app *a, int i, int s)
 	a->lesson = i;
 	a->lv.sel = i;
 	stage_select(a->m, s);
-	stage_view_sync(a);
+	screen_stage_sync(a);
 	app_switch(a, &tui_screen_stage);
 }
 
@@ -96,25 +96,25 @@ static void on_engine(void *ctx, int job, job_phase phase, const char *note, con
 		if (hev == 2 && a->sv.code == CODE_SOURCE)   /* its samples came: the hottest line in view */
 			a->sv.scroll[PANE_CODE] = heat_hot_row(&a->sv.heat);
 		else if (hev == 2 && a->scr == &tui_screen_stage)
-			stage_view_sync(a);                      /* the SASS view: its hottest instruction */
+			screen_stage_sync(a);                      /* the SASS view: its hottest instruction */
 		a->pending |= TUI_REDRAW;
 		return;
 	}
-	unsigned x = exm_event(&a->ex, job, phase, note, r, a->now);   /* the try's jobs are not the model's */
+	unsigned x = exercise_event(&a->ex, job, phase, note, r, a->now);   /* the try's jobs are not the model's */
 	if (x)
 		a->pending |= TUI_REDRAW;
-	if (x & EXM_VERDICT)
-		exercise_verdict(a);
+	if (x & EXERCISE_VERDICT)
+		stage_exercise_verdict(a);
 	int ev = a->m ? stage_event(a->m, job, phase, note, r, a->now) : 0;
 	if (!ev)
 		return;
 	a->pending |= TUI_REDRAW;
 	if (a->scr == &tui_screen_stage && (phase == JOB_COMPILING || phase == JOB_DONE))
-		stage_view_sync(a);          /* a kernel file edited since it was shown: shown again; the PTX and SASS */
+		screen_stage_sync(a);          /* a kernel file edited since it was shown: shown again; the PTX and SASS */
 	if (ev == STAGE_EV_CODE)         /* a compile for those views: not a run, the view stays */
 		return;
 	const stage_slot *sl = &a->m->slots[a->m->cur];
-	if (phase == JOB_DONE && sl->have_last && !exm_active(&a->ex)) {
+	if (phase == JOB_DONE && sl->have_last && !exercise_active(&a->ex)) {
 		if (sl->last.status == RUN_COMPILE_ERROR)
 			a->sv.code = CODE_LOG;
 		else if (a->sv.code == CODE_LOG)
@@ -187,7 +187,7 @@ static void draw_status(tui_app *a)
 	if (!msg[0] && a->m && a->m->njobs > 0 && a->m->phase == JOB_WAITING_GPU)
 		msg = a->m->note[0] ? a->m->note : "waiting for the GPU";   /* says who holds it */
 	else if (!msg[0] && a->m && a->scr == &tui_screen_stage)
-		msg = exm_active(&a->ex) && a->ex.msg[0] ? a->ex.msg : a->m->msg;
+		msg = exercise_active(&a->ex) && a->ex.msg[0] ? a->ex.msg : a->m->msg;
 	if (msg[0])
 		x += widget_printfc(y, 0, a->cols - hw - 1, at | A_BOLD, " %s  ", msg);
 	int n = a->scr->hints ? a->scr->hints(a, &pairs) : 0, k = 0;
@@ -368,7 +368,7 @@ static int loop(tui_app *a, const sigset_t *waitmask, char *fatal, size_t fatal_
 			continue;
 		}
 		struct pollfd fds[35] = { { .fd = STDIN_FILENO, .events = POLLIN } };
-		int nfd = engine_pollfds(a->e, fds + 1, 32), timeout = -1, wfd = exm_pollfd(&a->ex);
+		int nfd = engine_pollfds(a->e, fds + 1, 32), timeout = -1, wfd = exercise_pollfd(&a->ex);
 		int efd = errlog_fd(&a->errlog), nall = 1 + nfd;
 		if (wfd >= 0)                /* saves of the learner's file, from any editor */
 			fds[nall++] = (struct pollfd){ .fd = wfd, .events = POLLIN };
@@ -376,7 +376,7 @@ static int loop(tui_app *a, const sigset_t *waitmask, char *fatal, size_t fatal_
 			fds[nall++] = (struct pollfd){ .fd = efd, .events = POLLIN };
 		if (engine_busy(a->e))       /* the watchdog, the elapsed time shown, and steps without an fd */
 			timeout = nfd > 0 ? 250 : 100;
-		int t = a->m ? stage_timeout(a->m, a->now) : -1, xt = exm_timeout(&a->ex, a->now);
+		int t = a->m ? stage_timeout(a->m, a->now) : -1, xt = exercise_timeout(&a->ex, a->now);
 		if (xt >= 0 && (t < 0 || xt < t))
 			t = xt;
 		if (t >= 0 && (timeout < 0 || t < timeout))
@@ -406,7 +406,7 @@ static int loop(tui_app *a, const sigset_t *waitmask, char *fatal, size_t fatal_
 				}
 		a->now = now_s();
 		if (wfd >= 0 && (fds[1 + nfd].revents & POLLIN))
-			exm_watch_read(&a->ex, a->now);
+			exercise_watch_read(&a->ex, a->now);
 		if (take_stderr(a))
 			flags |= TUI_REDRAW;
 		engine_poll(a->e, 0);
@@ -421,7 +421,7 @@ static int loop(tui_app *a, const sigset_t *waitmask, char *fatal, size_t fatal_
 		}
 		if (a->m && stage_tick(a->m, a->now))
 			flags |= TUI_REDRAW;
-		if (a->m && exm_tick(&a->ex, a->m, a->now))
+		if (a->m && exercise_tick(&a->ex, a->m, a->now))
 			flags |= TUI_REDRAW;
 		engine_poll(a->e, 0);           /* starts what the keys and timers just submitted */
 		int busy = a->m && engine_busy(a->e) ? (int)(a->now - a->m->phase_since) : -1;
@@ -449,7 +449,7 @@ int tui_run(engine *e, const tui_opts *o)
 	const char *cs = nl_langinfo(CODESET), *nc = getenv("NO_COLOR");
 	int utf8 = cs && (!strcmp(cs, "UTF-8") || !strcmp(cs, "utf8"));
 	progress_init(&a->state);
-	if (exm_init(&a->ex, a->ls, o->work) < 0)
+	if (exercise_init(&a->ex, a->ls, o->work) < 0)
 		snprintf(a->msg, sizeof a->msg, "%.*s", (int)sizeof a->msg - 1, a->ex.msg);
 	a->ex.replay = o->replay != NULL;
 	if (progress_path(a->state_path, sizeof a->state_path) == 0 &&
@@ -485,7 +485,7 @@ int tui_run(engine *e, const tui_opts *o)
 		rc = loop(a, &waitmask, fatal, sizeof fatal);
 		if (a->scr && a->scr->free)
 			a->scr->free(a);
-		exm_free(&a->ex);               /* before the model: its try's jobs are cancelled */
+		exercise_free(&a->ex);               /* before the model: its try's jobs are cancelled */
 		stage_free(a->m);               /* cancels its jobs; the listener (static app) stays valid */
 		a->m = NULL;
 		endwin();
@@ -499,7 +499,7 @@ int tui_run(engine *e, const tui_opts *o)
 	if (fatal[0])
 		fprintf(stderr, "cudaclimb: %s\n", fatal);
 	app_save(a);
-	exm_free(&a->ex);
+	exercise_free(&a->ex);
 	progress_free(&a->state);
 	free(a->metric);
 	a->metric = NULL;

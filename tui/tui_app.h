@@ -102,17 +102,17 @@ void app_switch(tui_app *a, const tui_screen *s);
 void app_save(tui_app *a);
 /* Loads the open stage's kernel (and the previous stage's, for the diff) when the stage changed;
  * in the PTX and SASS views, their code (mcode_sync). */
-void stage_view_sync(tui_app *a);
+void screen_stage_sync(tui_app *a);
 /* Exercise mode on the stage view (tui_stage_exercise.c): its keys when open, and x to open it
  * (TUI_IGNORED for keys it leaves to the stage view); its footer hints; leaving it. */
-unsigned exercise_key(tui_app *a, int key);
-int exercise_hints(tui_app *a, const char *const **pairs);
-void exercise_leave(tui_app *a);
+unsigned stage_exercise_key(tui_app *a, int key);
+int stage_exercise_hints(tui_app *a, const char *const **pairs);
+void stage_exercise_leave(tui_app *a);
 /* A try's verdict came: the status line and the code pane follow it. */
-void exercise_verdict(tui_app *a);
+void stage_exercise_verdict(tui_app *a);
 /* The metric lesson i is scored in (engine_score_metric, asked once). */
 score_metric app_lesson_metric(tui_app *a, int i);
-/* The overlays (tui_help.c): the keys, the glossary, and the messages (lesson files left out and
+/* The overlays (tui_overlay.c): the keys, the glossary, and the messages (lesson files left out and
  * what was written on stderr); opening one, drawing it, and its keys. */
 void overlay_open(tui_app *a, tui_overlay o);
 void overlay_draw(tui_app *a);

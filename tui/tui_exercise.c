@@ -12,7 +12,7 @@
 
 static const lesson_stage *cur(const tui_exercise *x) { return &x->l->stages[x->stage]; }
 
-int exm_init(tui_exercise *x, const lesson_set *ls, const char *override)
+int exercise_init(tui_exercise *x, const lesson_set *ls, const char *override)
 {
 	char err[512];
 	int rc = 0;
@@ -27,7 +27,7 @@ int exm_init(tui_exercise *x, const lesson_set *ls, const char *override)
 		x->marks[i] = xmalloc((size_t)(l->nstages ? l->nstages : 1));
 		for (int s = 0; s < l->nstages; s++) {
 			ex_progress p;
-			x->marks[i][s] = EXM_MARK_NONE;
+			x->marks[i][s] = EXERCISE_MARK_NONE;
 			if (!l->stages[s].exercise)
 				continue;
 			if (ex_progress_get(x->work, l, &l->stages[s], &p, err, sizeof err) && !rc) {
@@ -40,9 +40,9 @@ int exm_init(tui_exercise *x, const lesson_set *ls, const char *override)
 	return rc;
 }
 
-void exm_free(tui_exercise *x)
+void exercise_free(tui_exercise *x)
 {
-	exm_leave(x);
+	exercise_leave(x);
 	for (int i = 0; x->marks && i < x->ls->count; i++)
 		free(x->marks[i]);
 	free(x->marks);
@@ -51,12 +51,12 @@ void exm_free(tui_exercise *x)
 	x->work = NULL;
 }
 
-int exm_active(const tui_exercise *x) { return x->l != NULL; }
+int exercise_active(const tui_exercise *x) { return x->l != NULL; }
 
-int exm_mark(const tui_exercise *x, int li, int s)
+int exercise_mark(const tui_exercise *x, int li, int s)
 {
 	if (!x->marks || li < 0 || li >= x->ls->count || !x->marks[li] || s < 0 || s >= x->ls->items[li]->nstages)
-		return EXM_MARK_NONE;
+		return EXERCISE_MARK_NONE;
 	return x->marks[li][s];
 }
 
@@ -83,11 +83,11 @@ static void start_watch(tui_exercise *x)
 	free(dir);
 }
 
-int exm_enter(tui_exercise *x, const tui_stage *m, int li)
+int exercise_enter(tui_exercise *x, const tui_stage *m, int li)
 {
 	const lesson_stage *st = &m->l->stages[m->cur];
 	char err[512];
-	exm_leave(x);
+	exercise_leave(x);
 	if (!st->exercise) {                /* say which stages have one */
 		strfmt(x->msg, sizeof x->msg, "%s has no exercise", st->id);
 		for (int s = 0, n = 0; s < m->l->nstages; s++)
@@ -115,7 +115,7 @@ int exm_enter(tui_exercise *x, const tui_stage *m, int li)
 	return 0;
 }
 
-void exm_leave(tui_exercise *x)
+void exercise_leave(tui_exercise *x)
 {
 	ex_try_free(x->t);
 	x->t = NULL;
@@ -144,11 +144,11 @@ static void reload(tui_exercise *x)
 	if (x->ndiff >= 0) {
 		free(x->diff);
 		x->diff = NULL;
-		x->ndiff = source_diff(x->src.lines, x->src.n, x->kernel.lines, x->kernel.n, &x->diff);
+		x->ndiff = diff_lines(x->src.lines, x->src.n, x->kernel.lines, x->kernel.n, &x->diff);
 	}
 }
 
-int exm_try(tui_exercise *x, tui_stage *m, double now)
+int exercise_try(tui_exercise *x, tui_stage *m, double now)
 {
 	plan_setting sets[STAGE_SETS_MAX];
 	char err[512];
@@ -184,13 +184,13 @@ static void verdict(tui_exercise *x, double now)
 	const ex_verdict *v = ex_try_verdict(x->t);
 	char err[512];
 	x->t_verdict = now;
-	const char *log = exm_log(x);
-	x->ndiag = log ? exm_log_parse(log, x->file, x->diag, EXM_DIAGS) : 0;
-	const exm_diag *d = exm_first_diag(x->diag, x->ndiag);
+	const char *log = exercise_log(x);
+	x->ndiag = log ? exercise_log_parse(log, x->file, x->diag, EXERCISE_DIAGS) : 0;
+	const exercise_diag *d = exercise_first_diag(x->diag, x->ndiag);
 	if (d)
 		strfmt(x->msg, sizeof x->msg, "line %d: %s", d->line, d->msg);
 	else if (!x->first)                 /* the first try's keeps saying where the file is */
-		strfmt(x->msg, sizeof x->msg, "%s: %s", exm_word(v->kind), v->headline);
+		strfmt(x->msg, sizeof x->msg, "%s: %s", exercise_word(v->kind), v->headline);
 	x->first = 0;
 	if (x->replay)                      /* a replay's results are not the learner's */
 		strfmt(x->msg + strlen(x->msg), sizeof x->msg - strlen(x->msg), "%s(replay: not recorded)", x->msg[0] ? " " : "");
@@ -202,7 +202,7 @@ static void verdict(tui_exercise *x, double now)
 	reread_progress(x);
 }
 
-unsigned exm_event(tui_exercise *x, int job, job_phase phase, const char *note, const run_result *r,
+unsigned exercise_event(tui_exercise *x, int job, job_phase phase, const char *note, const run_result *r,
                    double now)
 {
 	if (!x->t)
@@ -214,14 +214,14 @@ unsigned exm_event(tui_exercise *x, int job, job_phase phase, const char *note, 
 	strfmt(x->note, sizeof x->note, "%s", phase != JOB_DONE && note ? note : "");
 	if (before == 0 && ex_try_state(x->t) >= 1) {
 		verdict(x, now);
-		return EXM_CHANGED | EXM_VERDICT;
+		return EXERCISE_CHANGED | EXERCISE_VERDICT;
 	}
-	return EXM_CHANGED;
+	return EXERCISE_CHANGED;
 }
 
-int exm_pollfd(const tui_exercise *x) { return x->l ? x->watch : -1; }
+int exercise_pollfd(const tui_exercise *x) { return x->l ? x->watch : -1; }
 
-int exm_watch_read(tui_exercise *x, double now)
+int exercise_watch_read(tui_exercise *x, double now)
 {
 	char buf[8192] __attribute__((aligned(__alignof__(struct inotify_event))));
 	const char *base = x->file ? strrchr(x->file, '/') : NULL;
@@ -239,26 +239,26 @@ int exm_watch_read(tui_exercise *x, double now)
 	return seen;
 }
 
-void exm_watch_drain(tui_exercise *x)
+void exercise_watch_drain(tui_exercise *x)
 {
 	char buf[8192] __attribute__((aligned(__alignof__(struct inotify_event))));
 	while (x->watch >= 0 && read(x->watch, buf, sizeof buf) > 0) {}
 }
 
-void exm_schedule(tui_exercise *x, double when)
+void exercise_schedule(tui_exercise *x, double when)
 {
 	if (x->l) x->due = when;
 }
 
-int exm_tick(tui_exercise *x, tui_stage *m, double now)
+int exercise_tick(tui_exercise *x, tui_stage *m, double now)
 {
 	if (!x->l || !x->due || now < x->due)
 		return 0;
-	exm_try(x, m, now);
+	exercise_try(x, m, now);
 	return 1;
 }
 
-int exm_timeout(const tui_exercise *x, double now)
+int exercise_timeout(const tui_exercise *x, double now)
 {
 	if (!x->l || !x->due)
 		return -1;
@@ -272,7 +272,7 @@ static void bump_hint(ex_progress *p, void *ctx)
 	if (p->hints < n) p->hints++;
 }
 
-int exm_hint(tui_exercise *x)
+int exercise_hint(tui_exercise *x)
 {
 	char err[512];
 	if (!x->l)
@@ -294,7 +294,7 @@ int exm_hint(tui_exercise *x)
 	return shown;
 }
 
-int exm_diff_open(tui_exercise *x)
+int exercise_diff_open(tui_exercise *x)
 {
 	char err[256];
 	if (!x->l)
@@ -313,7 +313,7 @@ int exm_diff_open(tui_exercise *x)
 		return -1;
 	}
 	if (x->ndiff < 0)
-		x->ndiff = source_diff(x->src.lines, x->src.n, x->kernel.lines, x->kernel.n, &x->diff);
+		x->ndiff = diff_lines(x->src.lines, x->src.n, x->kernel.lines, x->kernel.n, &x->diff);
 	if (x->ndiff < 0) {
 		strfmt(x->msg, sizeof x->msg, "out of memory comparing the files");
 		return -1;
@@ -321,13 +321,13 @@ int exm_diff_open(tui_exercise *x)
 	return 0;
 }
 
-const ex_verdict *exm_verdict(const tui_exercise *x) { return x->t ? ex_try_verdict(x->t) : NULL; }
-int exm_state(const tui_exercise *x) { return x->t ? ex_try_state(x->t) : -1; }
+const ex_verdict *exercise_verdict(const tui_exercise *x) { return x->t ? ex_try_verdict(x->t) : NULL; }
+int exercise_state(const tui_exercise *x) { return x->t ? ex_try_state(x->t) : -1; }
 
-const char *exm_log(const tui_exercise *x)
+const char *exercise_log(const tui_exercise *x)
 {
-	const ex_verdict *v = exm_verdict(x);
-	if (!v || exm_state(x) < 1 || v->failed < 0)
+	const ex_verdict *v = exercise_verdict(x);
+	if (!v || exercise_state(x) < 1 || v->failed < 0)
 		return NULL;
 	const char *log = v->checks[v->failed].r.log;
 	return log && log[0] ? log : NULL;

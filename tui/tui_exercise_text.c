@@ -25,7 +25,7 @@ static int same_file(const char *p, size_t n, const char *file)
 }
 
 /* One log line: "PATH(LINE): error: MESSAGE" or "PATH(LINE): warning #177-D: MESSAGE". */
-static int parse_line(const char *p, size_t len, const char *file, exm_diag *d)
+static int parse_line(const char *p, size_t len, const char *file, exercise_diag *d)
 {
 	for (size_t i = 0; i < len; i++) {
 		if (p[i] != '(')
@@ -53,7 +53,7 @@ static int parse_line(const char *p, size_t len, const char *file, exm_diag *d)
 	return 0;
 }
 
-int exm_log_parse(const char *log, const char *file, exm_diag *out, int cap)
+int exercise_log_parse(const char *log, const char *file, exercise_diag *out, int cap)
 {
 	int n = 0;
 	for (const char *p = log; p && *p && n < cap;) {
@@ -66,14 +66,14 @@ int exm_log_parse(const char *log, const char *file, exm_diag *out, int cap)
 	return n;
 }
 
-const exm_diag *exm_first_diag(const exm_diag *d, int n)
+const exercise_diag *exercise_first_diag(const exercise_diag *d, int n)
 {
 	for (int i = 0; i < n; i++)
 		if (d[i].error) return &d[i];
 	return n > 0 ? &d[0] : NULL;
 }
 
-const char *exm_word(ex_kind k)
+const char *exercise_word(ex_kind k)
 {
 	switch (k) {
 	case EXV_PASSED: return "PASSED";
@@ -84,7 +84,7 @@ const char *exm_word(ex_kind k)
 	}
 }
 
-typedef struct { exm_line *out; int n, cap; } lines;
+typedef struct { exercise_line *out; int n, cap; } lines;
 
 static void add(lines *b, tui_role role, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static void add(lines *b, tui_role role, const char *fmt, ...)
@@ -176,8 +176,8 @@ static void diagnosis(lines *b, const ex_verdict *v, int state)
 	}
 }
 
-int exm_verdict_lines(const ex_verdict *v, int state, job_phase phase, const char *note, double secs,
-                      const exm_diag *diag, int ndiag, exm_line *out, int cap)
+int exercise_verdict_lines(const ex_verdict *v, int state, job_phase phase, const char *note, double secs,
+                      const exercise_diag *diag, int ndiag, exercise_line *out, int cap)
 {
 	lines b = { out, 0, cap };
 	if (state == 0) {
@@ -185,10 +185,10 @@ int exm_verdict_lines(const ex_verdict *v, int state, job_phase phase, const cha
 		return b.n;
 	}
 	if (v->kind == EXV_PASSED || v->kind == EXV_SLOW)
-		add(&b, v->kind == EXV_PASSED ? ROLE_GOOD : ROLE_WARN, "%s  %.2fx the stage's kernel (the bar %.2fx)", exm_word(v->kind),
+		add(&b, v->kind == EXV_PASSED ? ROLE_GOOD : ROLE_WARN, "%s  %.2fx the stage's kernel (the bar %.2fx)", exercise_word(v->kind),
 		    v->ratio, v->bar);
 	else
-		add(&b, v->kind == EXV_NO_GPU ? ROLE_WARN : ROLE_BAD, "%s", exm_word(v->kind));
+		add(&b, v->kind == EXV_NO_GPU ? ROLE_WARN : ROLE_BAD, "%s", exercise_word(v->kind));
 	if (v->kind == EXV_NO_GPU) {
 		no_gpu(&b, v);
 		return b.n;
@@ -208,7 +208,7 @@ int exm_verdict_lines(const ex_verdict *v, int state, job_phase phase, const cha
 	return b.n;
 }
 
-char *exm_short_path(char *out, size_t len, const char *path, const char *home, int maxw, const char *ell)
+char *exercise_short_path(char *out, size_t len, const char *path, const char *home, int maxw, const char *ell)
 {
 	char buf[4096];
 	size_t hl = home ? strlen(home) : 0;
@@ -230,7 +230,7 @@ char *exm_short_path(char *out, size_t len, const char *path, const char *home, 
 	return out;
 }
 
-const char *exm_mark_glyph(int mark, const tui_glyphs *g, tui_role *role)
+const char *exercise_mark_glyph(int mark, const tui_glyphs *g, tui_role *role)
 {
 	switch (mark) {
 	case EX_NOT_STARTED: *role = ROLE_DIM; return g->ex_todo;

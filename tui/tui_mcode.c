@@ -29,7 +29,7 @@ void mcode_init(tui_mcode *c)
 
 void mcode_free(tui_mcode *c)
 {
-	tsass_diff_free(&c->diff);
+	tui_sass_diff_free(&c->diff);
 	unit_drop(&c->cur);
 	unit_drop(&c->prev);
 	mcode_init(c);
@@ -107,12 +107,12 @@ int mcode_sync(tui_mcode *c, tui_stage *m, mcode_want want, double now)
 		return changed;
 	changed |= unit_sync(&c->prev, m, m->cur - 1, 0, 1, now);
 	if (c->diff_made && (strcmp(c->diff_of[0], c->prev.cubin) || strcmp(c->diff_of[1], c->cur.cubin))) {
-		tsass_diff_free(&c->diff);            /* its strings were the listings', now dropped */
+		tui_sass_diff_free(&c->diff);            /* its strings were the listings', now dropped */
 		c->diff_made = 0;
 		changed = 1;
 	}
 	if (!c->diff_made && sass_ok(&c->cur) && sass_ok(&c->prev)) {
-		c->diff_made = tsass_diff_make(&c->diff, &c->prev.sass, &c->cur.sass) == 0;
+		c->diff_made = tui_sass_diff_make(&c->diff, &c->prev.sass, &c->cur.sass) == 0;
 		snprintf(c->diff_of[0], sizeof c->diff_of[0], "%s", c->prev.cubin);
 		snprintf(c->diff_of[1], sizeof c->diff_of[1], "%s", c->cur.cubin);
 		changed = 1;

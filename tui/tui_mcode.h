@@ -24,7 +24,7 @@ typedef struct {
 typedef struct {
 	const lesson *lesson; int stage;         /* what cur is of; stage -1: nothing */
 	mcode_unit cur, prev;                    /* this stage's, the previous stage's (for the diff) */
-	int diff_made; tsass_diff diff;          /* prev's opcodes against cur's */
+	int diff_made; tui_sass_diff diff;          /* prev's opcodes against cur's */
 	char diff_of[2][256];                    /* the cubins the diff was made from */
 } tui_mcode;
 

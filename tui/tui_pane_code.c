@@ -136,7 +136,7 @@ static int diff_walk(const code_diff *df, int hs, int y, int x, int w, int first
 
 static code_diff shown_diff(const tui_app *a)
 {
-	if (exm_active(&a->ex))
+	if (exercise_active(&a->ex))
 		return (code_diff){ a->ex.diff, a->ex.ndiff, &a->ex.src, &a->ex.kernel };
 	return (code_diff){ a->sv.diff, a->sv.ndiff, &a->sv.prev_src, &a->sv.src };
 }
@@ -144,14 +144,14 @@ static code_diff shown_diff(const tui_app *a)
 /* The source shown: the learner's file in exercise mode, else the stage's kernel. */
 static const source_text *shown_src(const tui_app *a)
 {
-	return exm_active(&a->ex) ? &a->ex.src : &a->sv.src;
+	return exercise_active(&a->ex) ? &a->ex.src : &a->sv.src;
 }
 
 /* The compiler's output shown by the log view ("" when none). */
 static const char *shown_log(const tui_app *a)
 {
-	if (exm_active(&a->ex)) {
-		const char *log = exm_log(&a->ex);
+	if (exercise_active(&a->ex)) {
+		const char *log = exercise_log(&a->ex);
 		return log ? log : "";
 	}
 	const stage_slot *sl = &a->m->slots[a->m->cur];
@@ -164,7 +164,7 @@ static const char *shown_log(const tui_app *a)
 static tui_role line_mark(const tui_app *a, const int *errs, int nerr, int line)
 {
 	tui_role role = ROLE_NORMAL;
-	if (exm_active(&a->ex)) {
+	if (exercise_active(&a->ex)) {
 		for (int k = 0; k < a->ex.ndiag; k++)
 			if (a->ex.diag[k].line == line && role != ROLE_BAD) role = a->ex.diag[k].error ? ROLE_BAD : ROLE_WARN;
 		return role;
@@ -243,7 +243,7 @@ static void source_draw(tui_app *a, int y, int x, int w, int first, int h)
 	char text[4600], head[512];
 	int in_comment = 0, gw = 1, errs[64], nerr = 0;
 	const run_result *r = &a->m->slots[a->m->cur].last;
-	if (!exm_active(&a->ex) && a->m->slots[a->m->cur].have_last && r->status == RUN_COMPILE_ERROR && r->log)
+	if (!exercise_active(&a->ex) && a->m->slots[a->m->cur].have_last && r->status == RUN_COMPILE_ERROR && r->log)
 		for (const char *p = r->log; *p && nerr < 64; ) {
 			const char *nl = strchr(p, '\n');
 			size_t len = nl ? (size_t)(nl - p) : strlen(p);
@@ -252,7 +252,7 @@ static void source_draw(tui_app *a, int y, int x, int w, int first, int h)
 		}
 	for (int n = src->n; n > 0; n /= 10) gw++;
 	defines_header(a->m, head, sizeof head);
-	const hot_view *hv = exm_active(&a->ex) ? NULL : heat_view(&a->sv.heat, a->m);
+	const hot_view *hv = exercise_active(&a->ex) ? NULL : heat_view(&a->sv.heat, a->m);
 	char heat[400], cell[32], beside[160];
 	int hw = hv ? HEAT_CELL_W + 1 : 0;     /* the heat column (H) after the line numbers */
 	if (hv && h > 0) {                     /* its header stays at the top */
@@ -298,11 +298,11 @@ int pane_code_lines(tui_app *a)
 	code_diff df = shown_diff(a);
 	switch (a->sv.code) {
 	case CODE_SOURCE: return shown_src(a)->n + (a->m->l->stages[a->m->cur].ntunables > 0) +
-	                         (!exm_active(&a->ex) && heat_view(&a->sv.heat, a->m) != NULL);
+	                         (!exercise_active(&a->ex) && heat_view(&a->sv.heat, a->m) != NULL);
 	case CODE_DIFF: return df.n > 0 ? df.n : 0;
 	case CODE_LOG: return log_walk(shown_log(a), shown_src(a), 0, 0, a->sv.r[PANE_CODE].w - 3, 0, 0);
 	case CODE_SWEEP: return sweep_walk(a, 0, 0, 0, 0, 0);
-	case CODE_PTX: case CODE_SASS: case CODE_SASS_DIFF: return exm_active(&a->ex) ? 0 : pane_mcode_lines(a);
+	case CODE_PTX: case CODE_SASS: case CODE_SASS_DIFF: return exercise_active(&a->ex) ? 0 : pane_mcode_lines(a);
 	}
 	return 0;
 }
@@ -316,7 +316,7 @@ static void exercise_draw(tui_app *a, tui_rect r, int focused)
 	tui_stage_view *v = &a->sv;
 	char title[512], path[400];
 	int x = r.x + 1, y = r.y + 1, w = r.w - 2, h = r.h - 2, first = v->scroll[PANE_CODE];
-	exm_short_path(path, sizeof path, ex->file, getenv("HOME"), r.w - 20, theme_utf8() ? theme_glyphs()->ellipsis : "...");
+	exercise_short_path(path, sizeof path, ex->file, getenv("HOME"), r.w - 20, theme_utf8() ? theme_glyphs()->ellipsis : "...");
 	if (v->code == CODE_DIFF)
 		snprintf(title, sizeof title, "Yours (-) against the stage's kernel (+) %s", st->kernel_rel ? st->kernel_rel : "");
 	else if (v->code == CODE_LOG)
@@ -352,7 +352,7 @@ void pane_code_draw(tui_app *a, tui_rect r, int focused)
 	tui_stage_view *v = &a->sv;
 	char title[256];
 	int x = r.x + 1, y = r.y + 1, w = r.w - 2, h = r.h - 2, first = v->scroll[PANE_CODE];
-	if (exm_active(&a->ex)) {
+	if (exercise_active(&a->ex)) {
 		exercise_draw(a, r, focused);
 		return;
 	}

@@ -75,7 +75,7 @@ static void source_row(walk *k, const tui_app *a, const sass_listing *l, const s
 /* The heat view (H) of the listing shown, when it was sampled from the same code; else NULL. */
 static const hot_view *sass_heat(const tui_app *a)
 {
-	const hot_view *hv = exm_active(&a->ex) ? NULL : heat_view(&a->sv.heat, a->m);
+	const hot_view *hv = exercise_active(&a->ex) ? NULL : heat_view(&a->sv.heat, a->m);
 	const mcode_unit *u = &a->sv.mc.cur;
 	return hv && !strcmp(hv->cubin, u->cubin) && hv->sass.n == u->sass.n ? hv : NULL;
 }
@@ -87,7 +87,7 @@ static void insn_row(walk *k, const sass_insn *in, const hot_view *hv, int i)
 	if (i == k->find) k->found = k->row;
 	if (visible(k)) {
 		int hx = hv ? HEAT_CELL_W + 1 : 0, y = at(k), ow = k->w - hx >= 60 ? 7 : 2, room = k->w - ow - hx;
-		tui_role r = tsass_role(in), hr;
+		tui_role r = tui_sass_role(in), hr;
 		char tag[24], cell[32];
 		if (hv && i < hv->map.ninsn) {
 			heat_cell(hv, &hv->map.insn[i], hv->map.max_insn, theme_glyphs(), &hr, cell, sizeof cell);
@@ -113,7 +113,7 @@ static void sass_walk(const tui_app *a, walk *k)
 		if (f) k->row++;
 		snprintf(head, sizeof head, "%s: %d instructions", fn->name, fn->count);
 		text_row(k, 1, head, ROLE_HEADING);
-		item_rows(k, tsass_counts(l, fn, counts, sizeof counts), ROLE_NORMAL);
+		item_rows(k, tui_sass_counts(l, fn, counts, sizeof counts), ROLE_NORMAL);
 		if (hv && !f) text_row(k, 1, heat_header(hv, k->w < 70 ? 2 : k->w < 100, heat, sizeof heat), ROLE_WARN);
 		int file = -2, line = -2;
 		for (int i = fn->first; i < fn->first + fn->count && i < l->n; i++) {
@@ -137,15 +137,15 @@ static void diff_walk(const tui_app *a, walk *k)
 	size_t wn = strlen(now) > strlen(before) ? strlen(now) : strlen(before);
 	int cw = wn < 8 ? 8 : wn > MAX_COL ? MAX_COL : (int)wn;   /* the ids head the columns, cut to fit */
 	char s[256];
-	tsass_cmp rows[48];
+	tui_sass_cmp rows[48];
 	for (int f = 0; f < mc->cur.sass.nfuncs; f++) {
-		const sass_func *fn = &mc->cur.sass.funcs[f], *pf = tsass_match(&mc->prev.sass, &mc->cur.sass, fn);
+		const sass_func *fn = &mc->cur.sass.funcs[f], *pf = tui_sass_match(&mc->prev.sass, &mc->cur.sass, fn);
 		if (f) k->row++;
 		snprintf(s, sizeof s, "%s against %s", fn->name, pf ? pf->name : "nothing");
 		text_row(k, 1, s, ROLE_HEADING);
 		snprintf(s, sizeof s, "%-10s %*.*s %*.*s  change", "", cw, cw, now, cw, cw, before);
 		text_row(k, 1, s, ROLE_DIM);
-		int n = tsass_compare(&mc->cur.sass, fn, &mc->prev.sass, pf, rows, 48);
+		int n = tui_sass_compare(&mc->cur.sass, fn, &mc->prev.sass, pf, rows, 48);
 		for (int i = 0; i < n; i++) {
 			int d = rows[i].now - rows[i].before;
 			int o = snprintf(s, sizeof s, "%-10s %*d %*d", rows[i].label, cw, rows[i].now, cw, rows[i].before);
@@ -156,7 +156,7 @@ static void diff_walk(const tui_app *a, walk *k)
 	k->row++;
 	snprintf(s, sizeof s, "Opcodes: stage %d %s (-) to stage %d %s (+)", m->cur, before, m->cur + 1, now);
 	text_row(k, 1, s, ROLE_HEADING);
-	const tsass_diff *d = &mc->diff;
+	const tui_sass_diff *d = &mc->diff;
 	for (int i = 0; i < d->nops; i++, k->row++) {
 		if (!visible(k)) continue;
 		const diff_op *op = &d->ops[i];
@@ -183,7 +183,7 @@ static void ptx_walk(const tui_app *a, walk *k)
 	for (int i = 0; i < t->n && i < k->first + k->h; i++, k->row++) {
 		size_t len = strlen(t->lines[i]);
 		if (len > sizeof roles) len = sizeof roles;
-		tsass_ptx_highlight(t->lines[i], len, &in_comment, roles);
+		tui_sass_ptx_highlight(t->lines[i], len, &in_comment, roles);
 		if (!visible(k)) continue;
 		widget_printf(at(k), k->x, gw, theme_attr(ROLE_LINENO), "%*d", gw - 1, i + 1);
 		pane_code_line(at(k), k->x + gw + 1, k->w - gw - 1, t->lines[i], len, roles, ROLE_NORMAL, k->hs);

@@ -417,7 +417,7 @@ void pane_ladder_draw(tui_app *a, tui_rect r, int focused)
 		widget_clear(y, x - 1, lw, at);
 		widget_printf(y, x - 1, lw, at, "%s%d %s", s == m->cur ? g->sel : " ", s + 1, l->stages[s].id);
 		tui_role xr;                    /* the exercise's mark ends the row */
-		const char *xg = exm_mark_glyph(exm_mark(&a->ex, a->lesson, s), g, &xr);
+		const char *xg = exercise_mark_glyph(exercise_mark(&a->ex, a->lesson, s), g, &xr);
 		if (xg[0])
 			widget_text(y, x + w - 1, 1, xg, theme_attr(xr));
 		at = s == m->cur ? A_BOLD : 0;

@@ -11,13 +11,13 @@
 #include "util.h"
 
 /* The chart of m: every stage with a result, and the baseline (B), the current stage highlighted. */
-static void chart_of(const tui_stage *m, rchart *c)
+static void chart_of(const tui_stage *m, tui_roofline *c)
 {
 	roofline_roofs rf;
 	char why[256], label[8], cur_why[200] = "";
-	if (!m->dev) rchart_init(c, NULL, "the device is not known yet");
-	else if (roofline_roofs_of(m->dev, lesson_top_peak(m->l, m->dev), &rf, why, sizeof why)) rchart_init(c, NULL, why);
-	else rchart_init(c, &rf, NULL);
+	if (!m->dev) tui_roofline_init(c, NULL, "the device is not known yet");
+	else if (roofline_roofs_of(m->dev, lesson_top_peak(m->l, m->dev), &rf, why, sizeof why)) tui_roofline_init(c, NULL, why);
+	else tui_roofline_init(c, &rf, NULL);
 	int cur = -1;
 	for (int i = 0; i < m->l->nstages; i++) {
 		const stage_slot *sl = &m->slots[i];
@@ -26,7 +26,7 @@ static void chart_of(const tui_stage *m, rchart *c)
 			if (i == m->cur) strfmt(cur_why, sizeof cur_why, "not run yet: r runs it, a every stage and the baseline");
 			continue;
 		}
-		if (rchart_add(c, label, m->l->stages[i].id, 0, &sl->last, why, sizeof why) == 0) {
+		if (tui_roofline_add(c, label, m->l->stages[i].id, 0, &sl->last, why, sizeof why) == 0) {
 			if (i == m->cur) cur = c->n - 1;
 		} else if (i == m->cur) {
 			strfmt(cur_why, sizeof cur_why, "%s", why);
@@ -36,15 +36,15 @@ static void chart_of(const tui_stage *m, rchart *c)
 		char name[48] = "baseline";
 		if (m->l->baseline && m->l->baseline->title)   /* its library call: the title's first word */
 			snprintf(name, sizeof name, "%.*s", (int)strcspn(m->l->baseline->title, " ("), m->l->baseline->title);
-		rchart_add(c, "B", name, 1, &m->base, why, sizeof why);
+		tui_roofline_add(c, "B", name, 1, &m->base, why, sizeof why);
 	}
 	strfmt(label, sizeof label, "%d", m->cur + 1);
-	rchart_current(c, label, m->l->stages[m->cur].id, cur, cur_why);
+	tui_roofline_current(c, label, m->l->stages[m->cur].id, cur, cur_why);
 }
 
 static unsigned role_attr(int role)
 {
-	switch ((rchart_role)role) {
+	switch ((tui_roofline_role)role) {
 	case RC_AXIS: return theme_attr(ROLE_FRAME);
 	case RC_ROOF: return theme_attr(ROLE_HEADING);
 	case RC_ROOF_LIGHT: return theme_attr(ROLE_DIM);
@@ -65,10 +65,10 @@ void pane_roofline_draw(tui_app *a, tui_rect r)
 	widget_box(r.y, r.x, r.h, r.w, title, 1);
 	if (r.h < 3 || r.w < 3)
 		return;
-	rchart c;
+	tui_roofline c;
 	cellgrid g;
 	chart_of(m, &c);
-	rchart_render(&c, r.w - 2, r.h - 2, theme_utf8(), &g);
+	tui_roofline_render(&c, r.w - 2, r.h - 2, theme_utf8(), &g);
 	widget_grid(r.y + 1, r.x + 1, &g, role_attr);
 	cellgrid_free(&g);
 }

@@ -4,12 +4,12 @@
 #define CC_TUI_PANES_H
 #include "tui_app.h"
 
-void pane_explain_draw(tui_app *a, tui_rect r, int focused);   /* tui_pane_info.c */
+void pane_explain_draw(tui_app *a, tui_rect r, int focused);   /* tui_pane_explain.c */
 void pane_tunables_draw(tui_app *a, tui_rect r, int focused);  /* tui_pane_tunables.c */
 void pane_code_draw(tui_app *a, tui_rect r, int focused);      /* tui_pane_code.c */
 void pane_measure_draw(tui_app *a, tui_rect r, int focused);   /* tui_pane_measure.c */
 void pane_ladder_draw(tui_app *a, tui_rect r, int focused);
-/* Exercise mode's verdict pane, in place of the measurements (tui_pane_exercise.c), and its
+/* Exercise mode's verdict pane, in place of the measurements (tui_pane_verdict.c), and its
  * lines wrapped to width (for scrolling). */
 void pane_verdict_draw(tui_app *a, tui_rect r, int focused);
 int pane_verdict_lines(tui_app *a, int width);
@@ -22,7 +22,7 @@ int pane_code_lines(tui_app *a);
 /* Lines of the explanation wrapped to width. */
 int pane_explain_lines(tui_app *a, int width);
 /* The reading mode (o) in r: the explanation and bottleneck, the counters' diagnosis beside them
- * when wide (else below), scrolled to a->sv.read_scroll (tui_pane_info.c); the lines to scroll
+ * when wide (else below), scrolled to a->sv.read_scroll (tui_pane_explain.c); the lines to scroll
  * through (the longest box's) and the page. */
 void pane_reading_draw(tui_app *a, tui_rect r);
 int pane_reading_lines(tui_app *a, tui_rect r, int *page);

@@ -10,18 +10,18 @@
  * line touches gets the line's own character. */
 typedef struct {
 	const char *vaxis, *haxis, *corner, *ytick, *xtick, *ridge, *mem, *compute, *knee, *light, *xmark, *ymark, *ellipsis;
-} rchart_glyphs;
+} tui_roofline_glyphs;
 
-static const rchart_glyphs utf8_glyphs = {
+static const tui_roofline_glyphs utf8_glyphs = {
 	.vaxis = "\u2502", .haxis = "\u2500", .corner = "\u2514", .ytick = "\u2524", .xtick = "\u2534", .ridge = "\u250a",
 	.mem = NULL, .compute = NULL, .knee = NULL, .light = NULL, .xmark = "\u25b4", .ymark = "\u25b8", .ellipsis = "\u2026",
 };
-static const rchart_glyphs ascii_glyphs = {
+static const tui_roofline_glyphs ascii_glyphs = {
 	.vaxis = "|", .haxis = "-", .corner = "+", .ytick = "+", .xtick = "+", .ridge = ":",
 	.mem = "/", .compute = "-", .knee = "/", .light = ".", .xmark = "^", .ymark = ">", .ellipsis = "~",
 };
 
-void rchart_init(rchart *c, const roofline_roofs *rf, const char *why)
+void tui_roofline_init(tui_roofline *c, const roofline_roofs *rf, const char *why)
 {
 	memset(c, 0, sizeof *c);
 	c->cur = -1;
@@ -33,11 +33,11 @@ void rchart_init(rchart *c, const roofline_roofs *rf, const char *why)
 	}
 }
 
-int rchart_add(rchart *c, const char *label, const char *name, int baseline, const run_result *r, char *why, size_t whylen)
+int tui_roofline_add(tui_roofline *c, const char *label, const char *name, int baseline, const run_result *r, char *why, size_t whylen)
 {
 	if (!c->have_roofs) { strfmt(why, whylen, "%s", c->no_roofs); return -1; }
-	if (c->n == RCHART_MAX) { strfmt(why, whylen, "the chart is full"); return -1; }
-	rchart_point *p = &c->pts[c->n];
+	if (c->n == TUI_ROOFLINE_MAX) { strfmt(why, whylen, "the chart is full"); return -1; }
+	tui_roofline_point *p = &c->pts[c->n];
 	if (roofline_place(&c->roofs, r, &p->p, why, whylen)) return -1;
 	strfmt(p->label, sizeof p->label, "%s", label);
 	strfmt(p->name, sizeof p->name, "%s", name);
@@ -46,7 +46,7 @@ int rchart_add(rchart *c, const char *label, const char *name, int baseline, con
 	return 0;
 }
 
-void rchart_current(rchart *c, const char *label, const char *name, int point, const char *why)
+void tui_roofline_current(tui_roofline *c, const char *label, const char *name, int point, const char *why)
 {
 	c->cur = point >= 0 && point < c->n ? point : -1;
 	strfmt(c->cur_label, sizeof c->cur_label, "%s", label);
@@ -65,11 +65,11 @@ static void tick_text(char *buf, size_t n, int m, int k)
 	else strfmt(buf, n, "%.0e", m * pow(10, k));
 }
 
-void rchart_summary(const rchart *c, int flags, char *buf, size_t n)
+void tui_roofline_summary(const tui_roofline *c, int flags, char *buf, size_t n)
 {
 	char head[96];
 	int base = !strcmp(c->cur_label, "B");
-	const char *name = (flags & RCHART_NAME) && c->cur_name[0] && strcmp(c->cur_name, "baseline") ? c->cur_name : NULL;
+	const char *name = (flags & TUI_ROOFLINE_NAME) && c->cur_name[0] && strcmp(c->cur_name, "baseline") ? c->cur_name : NULL;
 	if (base) strfmt(head, sizeof head, "baseline%s%s", name ? " " : "", name ? name : "");
 	else strfmt(head, sizeof head, "stage %s%s%s", c->cur_label, name ? " " : "", name ? name : "");
 	if (c->cur < 0) {
@@ -82,7 +82,7 @@ void rchart_summary(const rchart *c, int flags, char *buf, size_t n)
 	fmt_num(ai, sizeof ai, p->intensity);
 	fmt_pct(pct, sizeof pct, p->frac);
 	strfmt(buf, n, "%s: %s at %s flop/B%s, bound by %s, %s of the roof", head, gf, ai,
-	       !(flags & RCHART_BYTES) ? "" : p->bytes_from == ROOF_BYTES_DRAM ? " (DRAM)" : " (model bytes)", roofline_bound_name(p->bound), pct);
+	       !(flags & TUI_ROOFLINE_BYTES) ? "" : p->bytes_from == ROOF_BYTES_DRAM ? " (DRAM)" : " (model bytes)", roofline_bound_name(p->bound), pct);
 }
 
 /* ---- the grid ---- */
@@ -96,7 +96,7 @@ static int text_cols(const char *s)
 }
 
 /* Text from row y on, its words wrapped at w columns. */
-static void wrap_text(cellgrid *g, int y, int w, const char *s, rchart_role role)
+static void wrap_text(cellgrid *g, int y, int w, const char *s, tui_roofline_role role)
 {
 	int x = 0;
 	while (*s && y < g->h) {
@@ -123,7 +123,7 @@ typedef struct {
 static double sub_x(const frame *f, double lx) { return (lx - f->xlo) / (f->xhi - f->xlo) * (f->pw * 2 - 1); }
 static double sub_y(const frame *f, double ly) { return (f->yhi - ly) / (f->yhi - f->ylo) * (f->ph * 4 - 1); }
 
-static void ranges(const rchart *c, frame *f)
+static void ranges(const tui_roofline *c, frame *f)
 {
 	double ridge = log10(c->roofs.ridge), comp = log10(c->roofs.compute_gflops);
 	double xl = ridge, xh = ridge, yl = comp - 1.5, yh = comp;
@@ -147,7 +147,7 @@ static void ranges(const rchart *c, frame *f)
 
 /* Whether the theoretical memory roof stands apart from the attainable one on this chart (three
  * quarters of a row at least): only then is it drawn, dotted. */
-static int light_visible(const rchart *c, const frame *f)
+static int light_visible(const tui_roofline *c, const frame *f)
 {
 	const roofline_roofs *rf = &c->roofs;
 	return !rf->mem_is_theoretical && rf->mem_theoretical_gbps > rf->mem_gbps &&
@@ -156,7 +156,7 @@ static int light_visible(const rchart *c, const frame *f)
 
 /* The roofs into a dot mask (bit per braille dot, per cell; light ones in their own mask) and which
  * roof each cell belongs to (1 memory, 2 compute, 3 both). */
-static void roofs_raster(const rchart *c, const frame *f, unsigned char *dots, unsigned char *light, unsigned char *which)
+static void roofs_raster(const tui_roofline *c, const frame *f, unsigned char *dots, unsigned char *light, unsigned char *which)
 {
 	static const unsigned char bit[4][2] = { { 0x01, 0x08 }, { 0x02, 0x10 }, { 0x04, 0x20 }, { 0x40, 0x80 } };
 	int SX = f->pw * 2, SY = f->ph * 4;
@@ -185,7 +185,7 @@ static void roofs_raster(const rchart *c, const frame *f, unsigned char *dots, u
 	}
 }
 
-static void draw_roofs(cellgrid *g, const rchart *c, const frame *f, const rchart_glyphs *gl, int utf8)
+static void draw_roofs(cellgrid *g, const tui_roofline *c, const frame *f, const tui_roofline_glyphs *gl, int utf8)
 {
 	size_t ncell = (size_t)f->pw * f->ph;
 	unsigned char *dots = xcalloc(ncell, 1), *light = xcalloc(ncell, 1), *which = xcalloc(ncell, 1);
@@ -230,7 +230,7 @@ static int ticks(double lo, double hi, double cells_per_decade, double min_per_d
 	return n;
 }
 
-static void draw_axes(cellgrid *g, const frame *f, const rchart_glyphs *gl, const char *const *xtitles, int ntitles)
+static void draw_axes(cellgrid *g, const frame *f, const tui_roofline_glyphs *gl, const char *const *xtitles, int ntitles)
 {
 	char t[16];
 	int ay = f->top + f->ph, tm[64], tk[64];
@@ -285,7 +285,7 @@ static int free_span(const cellgrid *g, const frame *f, int y, int x, int n, con
 	return 1;
 }
 
-static void draw_points(cellgrid *g, const rchart *c, const frame *f, const rchart_glyphs *gl)
+static void draw_points(cellgrid *g, const tui_roofline *c, const frame *f, const tui_roofline_glyphs *gl)
 {
 	static const int near[][2] = { { 0, 0 }, { 0, 1 }, { 0, -1 }, { -1, 0 }, { 1, 0 }, { 0, 2 }, { 0, -2 }, { -1, 1 },
 		{ 1, 1 }, { -1, -1 }, { 1, -1 }, { 0, 3 }, { 0, -3 }, { -2, 0 }, { 2, 0 }, { -1, 2 }, { 1, 2 }, { 0, 4 }, { 0, -4 } };
@@ -294,13 +294,13 @@ static void draw_points(cellgrid *g, const rchart *c, const frame *f, const rcha
 	for (int k = -1; k < c->n; k++) {
 		int i = k < 0 ? c->cur : k;
 		if (i < 0 || (k >= 0 && i == c->cur)) continue;
-		const rchart_point *p = &c->pts[i];
+		const tui_roofline_point *p = &c->pts[i];
 		int n = (int)strlen(p->label);
 		double sy = sub_y(f, log10(p->p.gflops));
 		if (sy < 0) sy = 0;
 		if (sy > f->ph * 4 - 1) sy = f->ph * 4 - 1;
 		int y0 = f->top + (int)lround(sy) / 4, x0 = f->px0 + (int)(sub_x(f, log10(p->p.intensity)) / 2);
-		rchart_role role = i == c->cur ? RC_CURRENT : p->baseline ? RC_BASE : RC_POINT;
+		tui_roofline_role role = i == c->cur ? RC_CURRENT : p->baseline ? RC_BASE : RC_POINT;
 		for (size_t t = 0; t < sizeof near / sizeof *near; t++) {
 			int y = y0 + near[t][0], x = x0 + near[t][1];
 			if (!free_span(g, f, y, x, n, taken)) continue;
@@ -326,7 +326,7 @@ static int blank_span(const cellgrid *g, const frame *f, int y, int x, int n)
 
 /* The roofs' names on the chart, where there is room: the compute roof's under its right end, the
  * memory roof's beside it half way up. */
-static void roof_labels(cellgrid *g, const rchart *c, const frame *f)
+static void roof_labels(cellgrid *g, const tui_roofline *c, const frame *f)
 {
 	char t[32];
 	int right = f->px0 + f->pw - 1, rx = f->px0 + (int)(sub_x(f, log10(c->roofs.ridge)) / 2);
@@ -362,7 +362,7 @@ static const char *fitting(const char *const *texts, int count, int n)
 	return texts[count - 1];
 }
 
-static void legend(cellgrid *g, const rchart *c, const frame *f, int y, int x, int w)
+static void legend(cellgrid *g, const tui_roofline *c, const frame *f, int y, int x, int w)
 {
 	const roofline_roofs *rf = &c->roofs;
 	char bw[32], th[32], comp[32], ridge[32], v[5][320];
@@ -383,7 +383,7 @@ static void legend(cellgrid *g, const rchart *c, const frame *f, int y, int x, i
 }
 
 /* "flop/B (DRAM bytes measured)": which bytes the points' intensities are of. */
-static void x_title(const rchart *c, char *buf, size_t n, int wide)
+static void x_title(const tui_roofline *c, char *buf, size_t n, int wide)
 {
 	int dram = 0, model = 0;
 	for (int i = 0; i < c->n; i++) {
@@ -397,7 +397,7 @@ static void x_title(const rchart *c, char *buf, size_t n, int wide)
 }
 
 /* The stages' names under the chart, as many lines as given (narrow screens). */
-static int names_lines(cellgrid *g, const rchart *c, int y, int x, int w, int lines, const rchart_glyphs *gl)
+static int names_lines(cellgrid *g, const tui_roofline *c, int y, int x, int w, int lines, const tui_roofline_glyphs *gl)
 {
 	int row = 0, col = 0, used = 0;
 	for (int i = 0; i < c->n; i++) {
@@ -420,7 +420,7 @@ static int names_lines(cellgrid *g, const rchart *c, int y, int x, int w, int li
 }
 
 /* How many lines the names need at width w. */
-static int names_need(const rchart *c, int w)
+static int names_need(const tui_roofline *c, int w)
 {
 	int rows = c->n ? 1 : 0, col = 0;
 	for (int i = 0; i < c->n; i++) {
@@ -434,20 +434,20 @@ static int names_need(const rchart *c, int w)
 }
 
 /* The table beside the chart (wide screens): one row per point. */
-static void table(cellgrid *g, const rchart *c, int y, int x, int w, int h, const rchart_glyphs *gl)
+static void table(cellgrid *g, const tui_roofline *c, int y, int x, int w, int h, const tui_roofline_glyphs *gl)
 {
 	char line[160];
 	strfmt(line, sizeof line, "  %-13s %9s %8s %-8s %5s", "stage", "GFLOP/s", "flop/B", "bound", "roof");
 	cellgrid_text(g, y, x, w, line, RC_TEXT);
 	for (int i = 0; i < c->n && i + 1 < h; i++) {
-		const rchart_point *p = &c->pts[i];
+		const tui_roofline_point *p = &c->pts[i];
 		char gf[32], ai[32], pct[16], name[16];
 		fmt_num(gf, sizeof gf, p->p.gflops);
 		fmt_num(ai, sizeof ai, p->p.intensity);
 		fmt_pct(pct, sizeof pct, p->p.frac);
 		strfmt(name, sizeof name, "%.13s", p->name);
 		int cur = i == c->cur;
-		rchart_role role = cur ? RC_CURRENT : p->baseline ? RC_BASE : RC_POINT;
+		tui_roofline_role role = cur ? RC_CURRENT : p->baseline ? RC_BASE : RC_POINT;
 		if (cur) cellgrid_put(g, y + 1 + i, x, gl->ymark, RC_CURRENT);
 		cellgrid_text(g, y + 1 + i, x + 1, 2, p->label, role);
 		strfmt(line, sizeof line, "%-13s %9s %8s %-8s %5s%s", name, gf, ai, roofline_bound_name(p->p.bound), pct,
@@ -456,14 +456,14 @@ static void table(cellgrid *g, const rchart *c, int y, int x, int w, int h, cons
 	}
 }
 
-void rchart_render(const rchart *c, int w, int h, int utf8, cellgrid *g)
+void tui_roofline_render(const tui_roofline *c, int w, int h, int utf8, cellgrid *g)
 {
-	const rchart_glyphs *gl = utf8 ? &utf8_glyphs : &ascii_glyphs;
+	const tui_roofline_glyphs *gl = utf8 ? &utf8_glyphs : &ascii_glyphs;
 	cellgrid_init(g, w, h);
 	if (w < 1 || h < 1) return;
 	char sum[4][320];
 	for (int i = 0; i < 4; i++)   /* the name and which bytes; then which bytes (the names are listed above) */
-		rchart_summary(c, (i % 2 ? 0 : RCHART_NAME) | (i < 2 ? RCHART_BYTES : 0), sum[i], sizeof sum[i]);
+		tui_roofline_summary(c, (i % 2 ? 0 : TUI_ROOFLINE_NAME) | (i < 2 ? TUI_ROOFLINE_BYTES : 0), sum[i], sizeof sum[i]);
 	const char *const sums[] = { sum[0], sum[1], sum[2], sum[3] };
 	const char *pick = fitting(sums, 4, w);
 	if (!c->have_roofs) {                       /* no chart: the reason, wrapped */
@@ -513,7 +513,7 @@ void rchart_render(const rchart *c, int w, int h, int utf8, cellgrid *g)
 	if (names) y += names_lines(g, c, y, 0, w, names, gl);
 	cellgrid_text(g, y, 0, w, pick, RC_SUMMARY);
 	if (sum_lines > 1 && c->cur >= 0) {
-		const rchart_point *p = &c->pts[c->cur];
+		const tui_roofline_point *p = &c->pts[c->cur];
 		char detail[320], bytes[32], roof[32];
 		fmt_gflops(roof, sizeof roof, p->p.roof_gflops);
 		fmt_traffic(bytes, sizeof bytes, p->p.bytes);
@@ -525,10 +525,10 @@ void rchart_render(const rchart *c, int w, int h, int utf8, cellgrid *g)
 	if (tw) table(g, c, f.top, w - tw, tw, f.ph, gl);
 }
 
-void rchart_print(FILE *f, const rchart *c, int w, int h, int utf8)
+void tui_roofline_print(FILE *f, const tui_roofline *c, int w, int h, int utf8)
 {
 	cellgrid g;
-	rchart_render(c, w, h, utf8, &g);
+	tui_roofline_render(c, w, h, utf8, &g);
 	char **lines = xcalloc((size_t)g.h + 1, sizeof *lines);
 	int last = -1;
 	for (int y = 0; y < g.h; y++) {

@@ -10,44 +10,44 @@
 #include "cellgrid.h"
 #include "roofline.h"
 
-enum { RCHART_MAX = 40 };
+enum { TUI_ROOFLINE_MAX = 40 };
 
 typedef struct {
 	char label[4];                /* "1".."99", "B" for the baseline */
 	char name[48];                /* the stage's id, "baseline" */
 	int baseline;
 	roofline_point p;
-} rchart_point;
+} tui_roofline_point;
 
-/* What a chart shows: fill with rchart_init, rchart_add and rchart_current. */
+/* What a chart shows: fill with tui_roofline_init, tui_roofline_add and tui_roofline_current. */
 typedef struct {
 	int have_roofs; roofline_roofs roofs;
 	char no_roofs[256];           /* why there are no roofs (no GPU...) */
-	rchart_point pts[RCHART_MAX]; int n;
+	tui_roofline_point pts[TUI_ROOFLINE_MAX]; int n;
 	int cur;                      /* the highlighted point's index in pts, -1 none */
 	char cur_label[4], cur_name[48];
 	char cur_why[200];            /* why the current stage has no point ("not run yet") */
-} rchart;
+} tui_roofline;
 
 /* rf NULL: no roofs, why says why. */
-void rchart_init(rchart *c, const roofline_roofs *rf, const char *why);
+void tui_roofline_init(tui_roofline *c, const roofline_roofs *rf, const char *why);
 /* Adds r as a point; 0, or -1 with why (roofline_place's reason, or a full chart). */
-int rchart_add(rchart *c, const char *label, const char *name, int baseline, const run_result *r, char *why, size_t whylen);
+int tui_roofline_add(tui_roofline *c, const char *label, const char *name, int baseline, const run_result *r, char *why, size_t whylen);
 /* The stage to highlight: its label and name; point its index in pts (-1 when it has none, why
  * then says why). */
-void rchart_current(rchart *c, const char *label, const char *name, int point, const char *why);
+void tui_roofline_current(tui_roofline *c, const char *label, const char *name, int point, const char *why);
 
 /* Roles of the cells, mapped to colours by the screen. */
-typedef enum { RC_BLANK, RC_AXIS, RC_TEXT, RC_ROOF, RC_ROOF_LIGHT, RC_POINT, RC_BASE, RC_CURRENT, RC_SUMMARY } rchart_role;
+typedef enum { RC_BLANK, RC_AXIS, RC_TEXT, RC_ROOF, RC_ROOF_LIGHT, RC_POINT, RC_BASE, RC_CURRENT, RC_SUMMARY } tui_roofline_role;
 
 
 /* Renders c into a new w x h grid (free with cellgrid_free); UTF-8 glyphs (braille lines, box-drawing
  * axes) or ASCII ones. From 80x20 it has room for everything; under about 40x10 only the summary. */
-void rchart_render(const rchart *c, int w, int h, int utf8, cellgrid *g);
+void tui_roofline_render(const tui_roofline *c, int w, int h, int utf8, cellgrid *g);
 /* The summary line of the current stage: "stage 9: 46767 GFLOP/s at 332 flop/B, bound by compute,
  * 70% of the roof"; flags add its name ("stage 9 warptile: ...") and which bytes ("332 flop/B (DRAM)"). */
-enum { RCHART_NAME = 1, RCHART_BYTES = 2 };
-void rchart_summary(const rchart *c, int flags, char *buf, size_t n);
+enum { TUI_ROOFLINE_NAME = 1, TUI_ROOFLINE_BYTES = 2 };
+void tui_roofline_summary(const tui_roofline *c, int flags, char *buf, size_t n);
 /* Renders at w x h and prints every line to f. */
-void rchart_print(FILE *f, const rchart *c, int w, int h, int utf8);
+void tui_roofline_print(FILE *f, const tui_roofline *c, int w, int h, int utf8);
 #endif

@@ -49,7 +49,7 @@ static void add(char *out, size_t n, size_t *o, const char *fmt, ...)
 	if (k > 0) *o += (size_t)k < n - *o ? (size_t)k : n - *o - 1;
 }
 
-char *tsass_counts(const sass_listing *l, const sass_func *fn, char *out, size_t n)
+char *tui_sass_counts(const sass_listing *l, const sass_func *fn, char *out, size_t n)
 {
 	char tag[24];
 	size_t o = 0;
@@ -68,7 +68,7 @@ char *tsass_counts(const sass_listing *l, const sass_func *fn, char *out, size_t
 	return out;
 }
 
-const sass_func *tsass_match(const sass_listing *prev, const sass_listing *l, const sass_func *fn)
+const sass_func *tui_sass_match(const sass_listing *prev, const sass_listing *l, const sass_func *fn)
 {
 	if (!prev || !prev->nfuncs) return NULL;
 	const sass_func *same = sass_find_func(prev, fn->name);
@@ -77,27 +77,27 @@ const sass_func *tsass_match(const sass_listing *prev, const sass_listing *l, co
 	return i >= 0 && i < prev->nfuncs ? &prev->funcs[i] : &prev->funcs[0];
 }
 
-int tsass_compare(const sass_listing *l, const sass_func *fn, const sass_listing *pl, const sass_func *prev,
-                  tsass_cmp *rows, int max)
+int tui_sass_compare(const sass_listing *l, const sass_func *fn, const sass_listing *pl, const sass_func *prev,
+                  tui_sass_cmp *rows, int max)
 {
 	char tag[24];
 	int n = 0;
 	for (int c = 0; c < SC_COUNT && n < max; c++) {
 		int before = prev ? prev->counts[c] : 0;
 		if (!class_tag(c, tag, sizeof tag)[0] || (!fn->counts[c] && !before)) continue;
-		rows[n] = (tsass_cmp){ .now = fn->counts[c], .before = before };
+		rows[n] = (tui_sass_cmp){ .now = fn->counts[c], .before = before };
 		snprintf(rows[n].label, sizeof rows[n].label, "%s", tag);
 		n++;
 		for (int w = 128; w >= 64 && n < max; w /= 2) {
 			int now = count_width(l, fn, c, w), was = prev ? count_width(pl, prev, c, w) : 0;
 			if (!now && !was) continue;
-			rows[n] = (tsass_cmp){ .now = now, .before = was };
+			rows[n] = (tui_sass_cmp){ .now = now, .before = was };
 			snprintf(rows[n].label, sizeof rows[n].label, "%s.%d", tag, w);
 			n++;
 		}
 	}
 	if (n < max) {
-		rows[n] = (tsass_cmp){ .now = fn->count, .before = prev ? prev->count : 0 };
+		rows[n] = (tui_sass_cmp){ .now = fn->count, .before = prev ? prev->count : 0 };
 		snprintf(rows[n].label, sizeof rows[n].label, "total");
 		n++;
 	}
@@ -122,19 +122,19 @@ static int opcodes(const sass_listing *l, char ***s, int **idx)
 	return k;
 }
 
-int tsass_diff_make(tsass_diff *d, const sass_listing *prev, const sass_listing *cur)
+int tui_sass_diff_make(tui_sass_diff *d, const sass_listing *prev, const sass_listing *cur)
 {
 	memset(d, 0, sizeof *d);
 	d->na = opcodes(prev, &d->a, &d->ia);
 	d->nb = opcodes(cur, &d->b, &d->ib);
-	if (d->na < 0 || d->nb < 0 || (d->nops = source_diff(d->a, d->na, d->b, d->nb, &d->ops)) < 0) {
-		tsass_diff_free(d);
+	if (d->na < 0 || d->nb < 0 || (d->nops = diff_lines(d->a, d->na, d->b, d->nb, &d->ops)) < 0) {
+		tui_sass_diff_free(d);
 		return -1;
 	}
 	return 0;
 }
 
-void tsass_diff_free(tsass_diff *d)
+void tui_sass_diff_free(tui_sass_diff *d)
 {
 	free(d->a);
 	free(d->b);
@@ -144,7 +144,7 @@ void tsass_diff_free(tsass_diff *d)
 	memset(d, 0, sizeof *d);
 }
 
-tui_role tsass_role(const sass_insn *in)
+tui_role tui_sass_role(const sass_insn *in)
 {
 	switch (in->cls) {
 	case SC_LDG: case SC_STG: return in->width == 128 ? ROLE_SASS_WIDE : ROLE_SASS_GLOBAL;
@@ -186,7 +186,7 @@ static int ptx_width(const char *op, size_t len)
 	return bits * vec;
 }
 
-tui_role tsass_ptx_role(const char *op, size_t len)
+tui_role tui_sass_ptx_role(const char *op, size_t len)
 {
 	if (op_is(op, len, "ld") || op_is(op, len, "st")) {
 		if (has_mod(op, len, ".local")) return ROLE_BAD;
@@ -203,7 +203,7 @@ tui_role tsass_ptx_role(const char *op, size_t len)
 
 static int word_char(char c) { return isalnum((unsigned char)c) || c == '_' || c == '$' || c == '.' || c == ':'; }
 
-void tsass_ptx_highlight(const char *s, size_t len, int *in_comment, unsigned char *roles)
+void tui_sass_ptx_highlight(const char *s, size_t len, int *in_comment, unsigned char *roles)
 {
 	source_highlight(s, len, in_comment, roles);
 	size_t i = 0;
@@ -216,7 +216,7 @@ void tsass_ptx_highlight(const char *s, size_t len, int *in_comment, unsigned ch
 	while (i < len && word_char(s[i])) i++;
 	int opcode = i > st && s[st] != '.' && s[i - 1] != ':' && isalpha((unsigned char)s[st]) && roles[st] == ROLE_NORMAL;
 	if (opcode) {
-		tui_role r = tsass_ptx_role(s + st, i - st);
+		tui_role r = tui_sass_ptx_role(s + st, i - st);
 		if (r != ROLE_NORMAL) memset(roles + st, r, i - st);
 	}
 	/* directives: a word that starts with '.' after a space or at the line's start (".visible .entry") */

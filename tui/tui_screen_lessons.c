@@ -108,8 +108,8 @@ static void draw_detail(tui_app *a, int y, int x, int h, int w)
 			widget_printf(y + row, x + w - bw, bw, theme_attr(ROLE_DIM), "%10s %9s %-7s",
 			              text_ms(ms, sizeof ms, p->best_ms),
 			              text_num(num, sizeof num, progress_best(p, sm)), score_unit(sm));
-		int mark = exm_mark(&a->ex, a->lv.sel, s), end = best && c + bw + 1 < w ? w - bw - 1 : w;
-		const char *xg = exm_mark_glyph(mark, theme_glyphs(), &role);
+		int mark = exercise_mark(&a->ex, a->lv.sel, s), end = best && c + bw + 1 < w ? w - bw - 1 : w;
+		const char *xg = exercise_mark_glyph(mark, theme_glyphs(), &role);
 		if (xg[0] && c + 4 < end)       /* the exercise's mark and its word after the title */
 			widget_printf(y + row, x + c + 2, end - c - 2, theme_attr(role), "%s exercise%s%s", xg,
 			              mark > EX_NOT_STARTED ? " " : "", mark > EX_NOT_STARTED ? ex_level_name(mark) : "");
@@ -184,13 +184,11 @@ static unsigned lessons_key(tui_app *a, int ch)
 	}
 	if (n == 0)
 		return TUI_IGNORED;
+	if (ch != ' ' && widget_scroll_key(ch, &a->lv.sel, page, n - 1)) {   /* space pages only in text */
+		keep_visible(a);
+		return TUI_REDRAW;
+	}
 	switch (ch) {
-	case KEY_UP: case 'k': a->lv.sel--; break;
-	case KEY_DOWN: case 'j': a->lv.sel++; break;
-	case KEY_PPAGE: a->lv.sel -= page; break;
-	case KEY_NPAGE: a->lv.sel += page; break;
-	case KEY_HOME: case 'g': a->lv.sel = 0; break;
-	case KEY_END: case 'G': a->lv.sel = n - 1; break;
 	case '\n': case '\r': case KEY_ENTER: case KEY_RIGHT:
 		app_open_lesson(a, a->lv.sel, resume_stage(a, a->lv.sel));
 		return TUI_REDRAW;

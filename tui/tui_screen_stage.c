@@ -27,7 +27,7 @@ static int machine_view(code_view c)
 static void code_sync(tui_app *a)
 {
 	tui_stage_view *v = &a->sv;
-	if (!a->m || exm_active(&a->ex) || !machine_view(v->code))
+	if (!a->m || exercise_active(&a->ex) || !machine_view(v->code))
 		return;
 	char before[256];
 	int had = v->mc.cur.ptx_loaded;
@@ -60,7 +60,7 @@ static void sources_sync(tui_app *a)
 		free_sources(v);
 		if (source_load(&v->src, st->kernel_path, v->src_err, sizeof v->src_err) == 0 && m->cur > 0 &&
 		    source_load(&v->prev_src, m->l->stages[m->cur - 1].kernel_path, err, sizeof err) == 0)
-			v->ndiff = source_diff(v->prev_src.lines, v->prev_src.n, v->src.lines, v->src.n, &v->diff);
+			v->ndiff = diff_lines(v->prev_src.lines, v->prev_src.n, v->src.lines, v->src.n, &v->diff);
 		v->code = keep;
 		return;
 	}
@@ -70,7 +70,7 @@ static void sources_sync(tui_app *a)
 	v->hscroll = 0;
 	if (source_load(&v->src, st->kernel_path, v->src_err, sizeof v->src_err) == 0 && m->cur > 0 &&
 	    source_load(&v->prev_src, m->l->stages[m->cur - 1].kernel_path, err, sizeof err) == 0)
-		v->ndiff = source_diff(v->prev_src.lines, v->prev_src.n, v->src.lines, v->src.n, &v->diff);
+		v->ndiff = diff_lines(v->prev_src.lines, v->prev_src.n, v->src.lines, v->src.n, &v->diff);
 	const stage_slot *sl = &m->slots[m->cur];
 	if (sl->have_last && sl->last.status == RUN_COMPILE_ERROR)
 		v->code = CODE_LOG;
@@ -78,7 +78,7 @@ static void sources_sync(tui_app *a)
 		v->code = CODE_SOURCE;
 }
 
-void stage_view_sync(tui_app *a)
+void screen_stage_sync(tui_app *a)
 {
 	sources_sync(a);
 	code_sync(a);
@@ -145,7 +145,7 @@ static void stage_draw(tui_app *a)
 	layout(a);
 	for (int p = 0; p < PANE_COUNT; p++)
 		if (a->sv.r[p].h > 0)
-			(p == PANE_MEASURE && exm_active(&a->ex) ? pane_verdict_draw : draw[p])(a, a->sv.r[p], p == a->sv.focus);
+			(p == PANE_MEASURE && exercise_active(&a->ex) ? pane_verdict_draw : draw[p])(a, a->sv.r[p], p == a->sv.focus);
 }
 
 static void stage_resize(tui_app *a)
@@ -161,7 +161,7 @@ static int pane_extent(tui_app *a, int p, int *page)
 	switch (p) {
 	case PANE_EXPLAIN: return pane_explain_lines(a, r.w - 4);
 	case PANE_CODE: return pane_code_lines(a);
-	case PANE_MEASURE: return exm_active(&a->ex) ? pane_verdict_lines(a, r.w - 4) : 0;
+	case PANE_MEASURE: return exercise_active(&a->ex) ? pane_verdict_lines(a, r.w - 4) : 0;
 	default: return 0;
 	}
 }
@@ -170,13 +170,9 @@ static unsigned scroll_key(tui_app *a, int ch)
 {
 	tui_stage_view *v = &a->sv;
 	int page, n = pane_extent(a, v->focus, &page), *s = &v->scroll[v->focus];
+	if (widget_scroll_key(ch, s, page, n - page))
+		return TUI_REDRAW;
 	switch (ch) {
-	case KEY_UP: case 'k': (*s)--; break;
-	case KEY_DOWN: case 'j': (*s)++; break;
-	case KEY_PPAGE: *s -= page; break;
-	case KEY_NPAGE: case ' ': *s += page; break;
-	case KEY_HOME: case 'g': *s = 0; break;
-	case KEY_END: case 'G': *s = n - page; break;
 	case KEY_LEFT: if (v->focus != PANE_CODE) return TUI_IGNORED; v->hscroll -= 8; break;
 	case KEY_RIGHT: if (v->focus != PANE_CODE) return TUI_IGNORED; v->hscroll += 8; break;
 	default: return TUI_IGNORED;
@@ -222,10 +218,10 @@ static void open_stage(tui_app *a, int i)
 {
 	if (i < 0 || i >= a->m->l->nstages || i == a->m->cur)
 		return;
-	if (exm_active(&a->ex))
-		exercise_leave(a);               /* the exercise belongs to the stage left */
+	if (exercise_active(&a->ex))
+		stage_exercise_leave(a);               /* the exercise belongs to the stage left */
 	stage_select(a->m, i);
-	stage_view_sync(a);
+	screen_stage_sync(a);
 	app_save(a);
 }
 
@@ -241,15 +237,9 @@ static void focus(tui_app *a, int p)
 static unsigned ladder_key(tui_app *a, int ch)
 {
 	int n = a->m->l->nstages, *sel = &a->sv.ladder_sel;
-	switch (ch) {
-	case KEY_UP: case 'k': (*sel)--; break;
-	case KEY_DOWN: case 'j': (*sel)++; break;
-	case KEY_HOME: case 'g': *sel = 0; break;
-	case KEY_END: case 'G': *sel = n - 1; break;
-	case '\n': case '\r': case KEY_ENTER:
+	if (!widget_scroll_key(ch, sel, 0, n - 1)) {   /* no paging: the ladder shows every stage */
+		if (ch != '\n' && ch != '\r' && ch != KEY_ENTER) return TUI_IGNORED;
 		open_stage(a, *sel);
-		break;
-	default: return TUI_IGNORED;
 	}
 	if (*sel < 0) *sel = 0;
 	if (*sel >= n) *sel = n - 1;
@@ -275,7 +265,7 @@ static void toggle_code(tui_app *a, code_view c)
 static void cycle_code(tui_app *a)
 {
 	tui_stage_view *v = &a->sv;
-	if (exm_active(&a->ex)) {
+	if (exercise_active(&a->ex)) {
 		snprintf(a->msg, sizeof a->msg, "the PTX and SASS are of the stage's own kernel: x leaves exercise mode first");
 		return;
 	}
@@ -288,7 +278,7 @@ static void cycle_code(tui_app *a)
 static void heat_key(tui_app *a)
 {
 	tui_stage_view *v = &a->sv;
-	if (exm_active(&a->ex)) {
+	if (exercise_active(&a->ex)) {
 		snprintf(a->msg, sizeof a->msg, "hotspots are of the stage's own kernel: x leaves exercise mode first");
 		return;
 	}
@@ -305,30 +295,23 @@ static unsigned reading_key(tui_app *a, int ch)
 	tui_stage_view *v = &a->sv;
 	tui_stage *m = a->m;
 	int page, n = pane_reading_lines(a, (tui_rect){ 1, 0, a->rows - 2, a->cols }, &page), *s = &v->read_scroll;
+	if (widget_scroll_key(ch, s, page, n - page))
+		return TUI_REDRAW;
 	switch (ch) {
 	case 'o': case 27: case KEY_BACKSPACE: case 127: v->reading = 0; return TUI_REDRAW;
-	case KEY_UP: case 'k': (*s)--; break;
-	case KEY_DOWN: case 'j': (*s)++; break;
-	case KEY_PPAGE: *s -= page; break;
-	case KEY_NPAGE: case ' ': *s += page; break;
-	case KEY_HOME: case 'g': *s = 0; break;
-	case KEY_END: case 'G': *s = n - page; break;
 	case 'n': case ']': case 'p': case '[': {
 		int to = m->cur + (ch == 'n' || ch == ']' ? 1 : -1);
 		if (to < 0 || to >= m->l->nstages) return TUI_IGNORED;
-		if (exm_active(&a->ex)) exercise_leave(a);
+		if (exercise_active(&a->ex)) stage_exercise_leave(a);
 		stage_select(m, to);
-		stage_view_sync(a);
+		screen_stage_sync(a);
 		app_save(a);
 		*s = 0;
 		return TUI_REDRAW;
 	}
-	case 'r': stage_view_sync(a); m->counters_next = !m->live; stage_run(m, a->now); return TUI_REDRAW;
+	case 'r': screen_stage_sync(a); m->counters_next = !m->live; stage_run(m, a->now); return TUI_REDRAW;
 	default: return TUI_IGNORED;
 	}
-	if (*s > n - page) *s = n - page;
-	if (*s < 0) *s = 0;
-	return TUI_REDRAW;
 }
 
 /* The timeline's list of steps scrolled by a key (the pane's grid is the screen less its bars and
@@ -337,16 +320,8 @@ static unsigned timeline_scroll(tui_app *a, int ch)
 {
 	const tui_stage *m = a->m;
 	int *s = &a->sv.tl_first, page = a->rows - 4 > 20 ? (a->rows - 4) / 2 : 8;
-	switch (ch) {
-	case KEY_UP: case 'k': (*s)--; break;
-	case KEY_DOWN: case 'j': (*s)++; break;
-	case KEY_PPAGE: *s -= page; break;
-	case KEY_NPAGE: case ' ': *s += page; break;
-	case KEY_HOME: case 'g': *s = 0; break;
-	case KEY_END: case 'G': *s = RUN_MAX_STEPS; break;
-	default: return TUI_IGNORED;
-	}
-	if (*s < 0) *s = 0;
+	if (!widget_scroll_key(ch, s, page, RUN_MAX_STEPS))   /* timeline_first_step keeps it to the steps */
+		return TUI_IGNORED;
 	if (m->slots[m->cur].have_last)
 		*s = timeline_first_step(&m->slots[m->cur].last, m->dev, a->cols - 2, a->rows - 4, *s);
 	return TUI_REDRAW;
@@ -370,17 +345,17 @@ static unsigned chart_key(tui_app *a, int ch)
 	case 'n': case ']': case 'p': case '[': {
 		int to = m->cur + (ch == 'n' || ch == ']' ? 1 : -1);
 		if (to < 0 || to >= m->l->nstages) return TUI_IGNORED;
-		if (exm_active(&a->ex)) exercise_leave(a);
+		if (exercise_active(&a->ex)) stage_exercise_leave(a);
 		stage_select(m, to);
 		a->sv.tl_first = 0;
-		stage_view_sync(a);
+		screen_stage_sync(a);
 		app_save(a);
 		return TUI_REDRAW;
 	}
 	case 'r': case 'a':
-		if (exm_active(&a->ex)) return exercise_key(a, ch);   /* r tries the learner's kernel there */
+		if (exercise_active(&a->ex)) return stage_exercise_key(a, ch);   /* r tries the learner's kernel there */
 		if (ch == 'a') { stage_ladder(m, a->now); return TUI_REDRAW; }
-		stage_view_sync(a);
+		screen_stage_sync(a);
 		m->counters_next = !m->live;
 		stage_run(m, a->now);
 		return TUI_REDRAW;
@@ -391,10 +366,10 @@ static unsigned chart_key(tui_app *a, int ch)
 /* In exercise mode new values try the learner's kernel again, instead of running the stage's. */
 static void retry_exercise(tui_app *a)
 {
-	if (!exm_active(&a->ex) || !a->m->want_run)
+	if (!exercise_active(&a->ex) || !a->m->want_run)
 		return;
 	a->m->want_run = 0;
-	exm_schedule(&a->ex, a->m->due);
+	exercise_schedule(&a->ex, a->m->due);
 }
 
 static unsigned stage_key_do(tui_app *a, int ch)
@@ -411,7 +386,7 @@ static unsigned stage_key_do(tui_app *a, int ch)
 		retry_exercise(a);
 		return TUI_REDRAW;
 	}
-	unsigned xf = exercise_key(a, ch);
+	unsigned xf = stage_exercise_key(a, ch);
 	if (xf != TUI_IGNORED)
 		return xf;
 	if (v->focus == PANE_LADDER && ladder_key(a, ch) != TUI_IGNORED)
@@ -420,12 +395,12 @@ static unsigned stage_key_do(tui_app *a, int ch)
 	case '\t': focus(a, (v->focus + 1) % PANE_COUNT); break;
 	case KEY_BTAB: focus(a, (v->focus + PANE_COUNT - 1) % PANE_COUNT); break;
 	case 'n': case ']':
-		if (m->cur + 1 < m->l->nstages) { stage_select(m, m->cur + 1); stage_view_sync(a); app_save(a); }
+		if (m->cur + 1 < m->l->nstages) { stage_select(m, m->cur + 1); screen_stage_sync(a); app_save(a); }
 		break;
 	case 'p': case '[':
-		if (m->cur > 0) { stage_select(m, m->cur - 1); stage_view_sync(a); app_save(a); }
+		if (m->cur > 0) { stage_select(m, m->cur - 1); screen_stage_sync(a); app_save(a); }
 		break;
-	case 'r': stage_view_sync(a); m->counters_next = !m->live; stage_run(m, a->now); break;
+	case 'r': screen_stage_sync(a); m->counters_next = !m->live; stage_run(m, a->now); break;
 	case 'l': stage_toggle_live(m, a->now); break;
 	case 's': if (stage_sweep(m, a->now) == 0) { v->code = CODE_SWEEP; v->scroll[PANE_CODE] = 0; } break;
 	case 'a': stage_ladder(m, a->now); break;
@@ -511,8 +486,8 @@ static int stage_hints(tui_app *a, const char *const **pairs)
 		*pairs = theme_utf8() ? reading : reading_ascii;
 		return 4;
 	}
-	if (exm_active(&a->ex))
-		return exercise_hints(a, pairs);
+	if (exercise_active(&a->ex))
+		return stage_exercise_hints(a, pairs);
 	if (a->sv.focus == PANE_LADDER) {
 		*pairs = theme_utf8() ? ladder : ladder_ascii;
 		return 7;
@@ -566,7 +541,7 @@ static unsigned stage_click(tui_app *a, int y, int x)
 
 static void stage_free_view(tui_app *a)
 {
-	exercise_leave(a);
+	stage_exercise_leave(a);
 	free_sources(&a->sv);
 	mcode_free(&a->sv.mc);
 	heat_free(&a->sv.heat, a->e);

@@ -22,18 +22,18 @@ static void reset_view(tui_app *a)
 	v->hscroll = 0;
 }
 
-void exercise_leave(tui_app *a)
+void stage_exercise_leave(tui_app *a)
 {
-	if (!exm_active(&a->ex))
+	if (!exercise_active(&a->ex))
 		return;
-	exm_leave(&a->ex);
+	exercise_leave(&a->ex);
 	reset_view(a);
 }
 
 static unsigned enter(tui_app *a)
 {
 	tui_stage *m = a->m;
-	if (exm_enter(&a->ex, m, a->lesson) < 0) {
+	if (exercise_enter(&a->ex, m, a->lesson) < 0) {
 		snprintf(a->msg, sizeof a->msg, "%s", a->ex.msg);
 		return TUI_REDRAW;
 	}
@@ -45,7 +45,7 @@ static unsigned enter(tui_app *a)
 	}
 	m->want_run = 0;
 	reset_view(a);
-	exm_try(&a->ex, m, a->now);         /* the starter's verdict */
+	exercise_try(&a->ex, m, a->now);         /* the starter's verdict */
 	return TUI_REDRAW;
 }
 
@@ -105,15 +105,15 @@ static unsigned edit(tui_app *a)
 		snprintf(a->msg, sizeof a->msg, "%s", err);
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	a->now = (double)ts.tv_sec + ts.tv_nsec / 1e9;   /* the editor took a while */
-	exm_watch_drain(&a->ex);            /* its saves: tried once, here */
-	exm_try(&a->ex, a->m, a->now);
+	exercise_watch_drain(&a->ex);            /* its saves: tried once, here */
+	exercise_try(&a->ex, a->m, a->now);
 	return TUI_REDRAW;
 }
 
 static void open_diff(tui_app *a)
 {
 	tui_stage_view *v = &a->sv;
-	if (exm_diff_open(&a->ex) < 0)
+	if (exercise_diff_open(&a->ex) < 0)
 		return;
 	v->code = CODE_DIFF;
 	v->scroll[PANE_CODE] = 0;
@@ -125,25 +125,25 @@ static void open_diff(tui_app *a)
 		}
 }
 
-unsigned exercise_key(tui_app *a, int ch)
+unsigned stage_exercise_key(tui_app *a, int ch)
 {
 	tui_exercise *x = &a->ex;
 	tui_stage_view *v = &a->sv;
-	if (!exm_active(x))
+	if (!exercise_active(x))
 		return ch == 'x' ? enter(a) : TUI_IGNORED;
 	switch (ch) {
 	case 'x':
-		exercise_leave(a);
+		stage_exercise_leave(a);
 		snprintf(a->msg, sizeof a->msg, "exercise mode left: x opens it again");
 		break;
 	case 27: case KEY_BACKSPACE: case 127:
 		if (v->zoom) v->zoom = 0;
 		else if (v->code != CODE_SOURCE) { v->code = CODE_SOURCE; v->scroll[PANE_CODE] = 0; }
-		else { exercise_leave(a); snprintf(a->msg, sizeof a->msg, "exercise mode left: x opens it again"); }
+		else { stage_exercise_leave(a); snprintf(a->msg, sizeof a->msg, "exercise mode left: x opens it again"); }
 		break;
 	case 'e': return edit(a);
 	case 'h':
-		if (exm_hint(x)) v->scroll[PANE_EXPLAIN] = 0;
+		if (exercise_hint(x)) v->scroll[PANE_EXPLAIN] = 0;
 		break;
 	case 'd':
 		if (v->code == CODE_DIFF) v->code = CODE_SOURCE;
@@ -153,12 +153,12 @@ unsigned exercise_key(tui_app *a, int ch)
 		v->code = v->code == CODE_LOG ? CODE_SOURCE : CODE_LOG;
 		v->scroll[PANE_CODE] = 0;
 		break;
-	case 'r': exm_try(x, a->m, a->now); break;
+	case 'r': exercise_try(x, a->m, a->now); break;
 	case 'l': case 's': case 'a':
 		snprintf(a->msg, sizeof a->msg, "in exercise mode r tries your kernel; x leaves it to run the stage's own");
 		break;
 	case 'n': case ']': case 'p': case '[':
-		exercise_leave(a);               /* the exercise belongs to this stage; the view moves on */
+		stage_exercise_leave(a);               /* the exercise belongs to this stage; the view moves on */
 		return TUI_IGNORED;
 	default:
 		return TUI_IGNORED;
@@ -166,15 +166,15 @@ unsigned exercise_key(tui_app *a, int ch)
 	return TUI_REDRAW;
 }
 
-void exercise_verdict(tui_app *a)
+void stage_exercise_verdict(tui_app *a)
 {
-	const exm_diag *d = exm_first_diag(a->ex.diag, a->ex.ndiag);
+	const exercise_diag *d = exercise_first_diag(a->ex.diag, a->ex.ndiag);
 	a->sv.scroll[PANE_MEASURE] = 0;
 	if (d && a->sv.code == CODE_SOURCE)
 		a->sv.scroll[PANE_CODE] = d->line > 4 ? d->line - 4 : 0;
 }
 
-int exercise_hints(tui_app *a, const char *const **pairs)
+int stage_exercise_hints(tui_app *a, const char *const **pairs)
 {
 	static const char *const h[] = { "e", "edit", "h", "hint", "r", "try", "d", "diff", "c", "log",
 		"Tab", "pane", "x", "leave", "?", "help" };

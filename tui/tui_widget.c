@@ -178,3 +178,19 @@ int widget_hints(int y, int x, int maxw, const char *const *pairs, int npairs, u
 	}
 	return used;
 }
+
+int widget_scroll_key(int ch, int *pos, int page, int last)
+{
+	switch (ch) {
+	case KEY_UP: case 'k': (*pos)--; break;
+	case KEY_DOWN: case 'j': (*pos)++; break;
+	case KEY_PPAGE: if (page < 1) return 0; *pos -= page; break;
+	case KEY_NPAGE: case ' ': if (page < 1) return 0; *pos += page; break;
+	case KEY_HOME: case 'g': *pos = 0; break;
+	case KEY_END: case 'G': *pos = last; break;
+	default: return 0;
+	}
+	if (*pos > last) *pos = last;
+	if (*pos < 0) *pos = 0;
+	return 1;
+}

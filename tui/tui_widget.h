@@ -38,4 +38,8 @@ void widget_cells(int y, int x, const text_cell *c, int n);
 void widget_gauge(int y, int x, int width, double frac, double mark);
 /* Key hints "KEY text  KEY text ..." from pairs; stops at maxw. Returns the columns used. */
 int widget_hints(int y, int x, int maxw, const char *const *pairs, int npairs, unsigned attr);
+/* The scroll keys on an offset or a selection: Up/k and Down/j move *pos by one, PgUp and PgDn/space
+ * by page (page < 1: the paging keys are not taken), Home/g to 0, End/G to last; then *pos is kept
+ * within 0..last (0 when last < 0). Returns 1 when ch was one of them, else 0 with *pos untouched. */
+int widget_scroll_key(int ch, int *pos, int page, int last);
 #endif

@@ -160,7 +160,7 @@ void class_report_csv(FILE *f, const class_table *t)
 			fprintf(f, ",%u,", t->uids[u]);
 			csv_field(f, ex);
 			fprintf(f, ",%d,%d,%.4f,%d,%s,%s,%s\n", cell->passed, cell->late, finite_ratio(cell->best), cell->tries, cell->first_pass ? a : "",
-			        cell->last ? b : "", result_check_name(cell->check));
+			        cell->last ? b : "", results_check_name(cell->check));
 		}
 }
 
@@ -191,7 +191,7 @@ void class_report_json(FILE *f, const class_table *t)
 			json_string(f, ex);
 			fprintf(f, ": {\"passed\": %s, \"late\": %s, \"best_ratio\": %.4f, \"tries\": %d, \"first_passed\": %lld, \"last\": %lld, \"verified\": \"%s\"}",
 			        cell->passed ? "true" : "false", cell->late ? "true" : "false", finite_ratio(cell->best), cell->tries, (long long)cell->first_pass,
-			        (long long)cell->last, result_check_name(cell->check));
+			        (long long)cell->last, results_check_name(cell->check));
 		}
 		fprintf(f, "}}");
 	}
@@ -280,7 +280,7 @@ void class_report_html(FILE *f, const class_table *t)
 			char buf[40];
 			cell_text(cell, 0, buf, sizeof buf);
 			fprintf(f, "<td class=\"%s\" data-verified=\"%s\">%s%s%s</td>", cell->passed ? (cell->late ? "late" : "pass") : cell->tries ? "slow" : "",
-			        result_check_name(cell->check), buf, cell->passed && t->verified ? " " : "",
+			        results_check_name(cell->check), buf, cell->passed && t->verified ? " " : "",
 			        cell->passed && t->verified ? (cell->check == RESULT_VERIFIED ? "&#10003; verified" : cell->check == RESULT_REFUTED ? "&#10007; refuted" : "? unverified") : "");
 		}
 		char last[40];

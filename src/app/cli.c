@@ -152,7 +152,7 @@ static const char usage_text[] =
 	"  5  the runner failed (status runner_error): the ssh host cannot be reached,\n"
 	"     srun is missing, Slurm refused the job; its reason is said in one line\n";
 
-int usage_error(const char *fmt, const char *arg)
+int cli_usage_error(const char *fmt, const char *arg)
 {
 	fprintf(stderr, "cudaclimb: ");
 	fprintf(stderr, fmt, arg);
@@ -172,7 +172,7 @@ static int runner_word(const char *opt, const char *key, const char *value)
 	if (!key) { strfmt(runner_text + n, sizeof runner_text - n, "%s%s", n ? " " : "", value); return 0; }
 	runner_config probe = {0};
 	char err[256];
-	if (runner_config_set(&probe, key, value, opt, err, sizeof err)) return usage_error("%s", err);
+	if (runner_config_set(&probe, key, value, opt, err, sizeof err)) return cli_usage_error("%s", err);
 	strfmt(runner_text + n, sizeof runner_text - n, "%s%s=%s", n ? " " : "", key, value);
 	return 0;
 }
@@ -211,7 +211,7 @@ static int parse(cli *c, int argc, char **argv)
 		switch (o) {
 		case O_LESSONS: c->eo.lessons_root = optarg; break;
 		case O_WORK: c->work = optarg; break;
-		case O_SASS: if (c->code == SHOW_PTX) return usage_error("--sass and --ptx each choose what show prints: give one%s", ""); c->code = SHOW_SASS; break;
+		case O_SASS: if (c->code == SHOW_PTX) return cli_usage_error("--sass and --ptx each choose what show prints: give one%s", ""); c->code = SHOW_SASS; break;
 		case O_COURSE: c->eo.course_dir = optarg; break;
 		case O_GROUP: c->group = optarg; break;
 		case O_HTML: c->html = optarg; break;
@@ -220,13 +220,13 @@ static int parse(cli *c, int argc, char **argv)
 		case O_ROOFLINE: c->roofline = 1; break;
 		case O_HOTSPOTS: c->hotspots = 1; break;
 		case O_STAGE: c->bench_stages = optarg; break;
-		case O_PTX: if (c->code == SHOW_SASS) return usage_error("--sass and --ptx each choose what show prints: give one%s", ""); c->code = SHOW_PTX; break;
+		case O_PTX: if (c->code == SHOW_SASS) return cli_usage_error("--sass and --ptx each choose what show prints: give one%s", ""); c->code = SHOW_PTX; break;
 		case O_GPU:
 			c->eo.ngpus = 0;
 			for (const char *p = optarg;; p = end + 1) {
 				long g = strtol(p, &end, 10);
 				if (end == p || (*end && *end != ',') || g < 0 || g > 1 << 20 || c->eo.ngpus >= ENGINE_MAX_WORKERS)
-					return usage_error("--gpu takes a GPU number or a list of up to 8 (0,1), not '%s'", optarg);
+					return cli_usage_error("--gpu takes a GPU number or a list of up to 8 (0,1), not '%s'", optarg);
 				c->eo.gpus[c->eo.ngpus++] = (int)g;
 				if (!*end) break;
 			}
@@ -234,14 +234,14 @@ static int parse(cli *c, int argc, char **argv)
 			break;
 		case O_ARCH: c->archs = optarg; c->eo.arch = optarg; break;
 		case O_SET:
-			if (c->nsets == 16) return usage_error("at most 16 --set options%s", "");
-			if (plan_setting_parse(optarg, &c->sets[c->nsets], err, sizeof err)) return usage_error("--set %s", err);
+			if (c->nsets == 16) return cli_usage_error("at most 16 --set options%s", "");
+			if (plan_setting_parse(optarg, &c->sets[c->nsets], err, sizeof err)) return cli_usage_error("--set %s", err);
 			c->nsets++;
 			break;
 		case O_JSON: c->json = 1; break;
-		case O_TIMEOUT: c->eo.timeout_s = strtod(optarg, &end); if (*end || c->eo.timeout_s <= 0) return usage_error("--timeout takes seconds, not '%s'", optarg); break;
-		case O_SEED: c->eo.seed = strtoull(optarg, &end, 0); c->eo.has_seed = 1; if (*end) return usage_error("--seed takes a number, not '%s'", optarg); break;
-		case O_REPS: c->eo.reps = (int)strtol(optarg, &end, 10); if (*end || c->eo.reps < 1) return usage_error("--reps takes a count, not '%s'", optarg); break;
+		case O_TIMEOUT: c->eo.timeout_s = strtod(optarg, &end); if (*end || c->eo.timeout_s <= 0) return cli_usage_error("--timeout takes seconds, not '%s'", optarg); break;
+		case O_SEED: c->eo.seed = strtoull(optarg, &end, 0); c->eo.has_seed = 1; if (*end) return cli_usage_error("--seed takes a number, not '%s'", optarg); break;
+		case O_REPS: c->eo.reps = (int)strtol(optarg, &end, 10); if (*end || c->eo.reps < 1) return cli_usage_error("--reps takes a count, not '%s'", optarg); break;
 		case O_NOCOUNT: c->eo.no_counters = 1; break;
 		case O_REPLAY: c->eo.replay_path = optarg; break;
 		case O_RUNNER:
@@ -260,17 +260,17 @@ static int parse(cli *c, int argc, char **argv)
 		case O_SLURM_ACCOUNT: if (runner_word("--slurm-account", "account", optarg)) return EXIT_USAGE; break;
 		case O_NOCOLOR: c->to.no_color = 1; break;
 		case O_ASCII: c->to.ascii = 1; break;
-		case O_FRAMES: c->to.frames = (int)strtol(optarg, &end, 10); if (*end || c->to.frames < 1) return usage_error("--frames takes a count, not '%s'", optarg); break;
+		case O_FRAMES: c->to.frames = (int)strtol(optarg, &end, 10); if (*end || c->to.frames < 1) return cli_usage_error("--frames takes a count, not '%s'", optarg); break;
 		case 'h': fputs(usage_text, stdout); exit(EXIT_OK);
 		case 'V':
 			if (CC_COMMIT[0]) printf("cudaclimb %s (commit %s)\n", CC_VERSION, CC_COMMIT);
 			else printf("cudaclimb %s\n", CC_VERSION);
 			exit(EXIT_OK);
-		default: return usage_error("unknown or incomplete option '%s'", argv[optind - 1]);
+		default: return cli_usage_error("unknown or incomplete option '%s'", argv[optind - 1]);
 		}
 	}
 	if (c->json + c->csv + (c->html != NULL) > 1)
-		return usage_error("--json, --csv and --html each choose the output format: give one of them%s", "");
+		return cli_usage_error("--json, --csv and --html each choose the output format: give one of them%s", "");
 	c->args = argv + optind;
 	c->nargs = argc - optind;
 	if (runner_text[0]) c->eo.runner = runner_text;
@@ -312,7 +312,7 @@ static void suggest(const char *typed, const char *const *names, int n, char *ou
 	else strfmt(out, len, "%s", "");
 }
 
-void suggest_name(const char *typed, const char *const *names, int n, char *out, size_t len) { suggest(typed, names, n, out, len); }
+void cli_suggest_name(const char *typed, const char *const *names, int n, char *out, size_t len) { suggest(typed, names, n, out, len); }
 
 /* The lesson called id, in any case; NULL when none is. */
 static const lesson *lesson_named(engine *e, const char *id)
@@ -322,7 +322,7 @@ static const lesson *lesson_named(engine *e, const char *id)
 	return NULL;
 }
 
-int not_in_course(engine *e, const char *what)
+int cli_not_in_course(engine *e, const char *what)
 {
 	const course *co = engine_course(e);
 	sb b = {0};
@@ -331,13 +331,13 @@ int not_in_course(engine *e, const char *what)
 	if (!co->nitems) sb_add(&b, "none");
 	char *clean = xstrdup(b.s);   /* the course file's words, as a lesson's */
 	for (char *p = clean; *p; p++) if ((unsigned char)*p < 0x20 || *p == 0x7f) *p = '?';
-	int r = usage_error("%s", clean);
+	int r = cli_usage_error("%s", clean);
 	free(clean);
 	sb_free(&b);
 	return r;
 }
 
-/* find_lesson, with spec (LESSON or LESSON/STAGE) named when a course leaves the lesson out. */
+/* cli_find_lesson, with spec (LESSON or LESSON/STAGE) named when a course leaves the lesson out. */
 static int find_lesson_for(engine *e, const char *id, const char *spec, const lesson **l)
 {
 	if ((*l = lesson_named(e, id))) return 0;
@@ -347,12 +347,12 @@ static int find_lesson_for(engine *e, const char *id, const char *spec, const le
 	char near[160], msg[400];
 	suggest(id, names, s->count, near, sizeof near);
 	free(names);
-	if (engine_course(e) && !near[0]) return not_in_course(e, spec);   /* a lesson the course does not show */
+	if (engine_course(e) && !near[0]) return cli_not_in_course(e, spec);   /* a lesson the course does not show */
 	strfmt(msg, sizeof msg, "no lesson '%s'%s (cudaclimb list shows them)", id, near);
-	return usage_error("%s", msg);
+	return cli_usage_error("%s", msg);
 }
 
-int find_lesson(engine *e, const char *id, const lesson **l) { return find_lesson_for(e, id, id, l); }
+int cli_find_lesson(engine *e, const char *id, const lesson **l) { return find_lesson_for(e, id, id, l); }
 
 /* A stage of l by id (any case), number (1 is the first) or "baseline": its index, -1 for the
  * baseline, -2 for none, -3 for a number out of range. */
@@ -374,12 +374,12 @@ static int name_a_stage(const lesson *l)
 	sb_add(&b, "name a stage: ");
 	for (int i = 0; i < l->nstages; i++) sb_addf(&b, "%s%s/%s", i ? ", " : "", l->id, l->stages[i].id);
 	if (l->baseline) sb_addf(&b, " (or %s/baseline)", l->id);
-	int r = usage_error("%s", b.s);
+	int r = cli_usage_error("%s", b.s);
 	sb_free(&b);
 	return r;
 }
 
-int find_stage(engine *e, const char *spec, const lesson **l, int *stage)
+int cli_find_stage(engine *e, const char *spec, const lesson **l, int *stage)
 {
 	char id[128], msg[400], near[160];
 	const char *slash = strchr(spec, '/');
@@ -391,14 +391,14 @@ int find_stage(engine *e, const char *spec, const lesson **l, int *stage)
 	if (*stage == -3) {
 		strfmt(msg, sizeof msg, "no stage %s in %s: its stages are 1 to %d (cudaclimb show %s lists them)", slash + 1, (*l)->id,
 		       (*l)->nstages, (*l)->id);
-		return usage_error("%s", msg);
+		return cli_usage_error("%s", msg);
 	}
 	const char **names = xcalloc((size_t)(*l)->nstages + 1, sizeof *names);
 	for (int i = 0; i < (*l)->nstages; i++) names[i] = (*l)->stages[i].id;
 	suggest(slash + 1, names, (*l)->nstages, near, sizeof near);
 	free(names);
 	strfmt(msg, sizeof msg, "no stage '%s' in %s%s (cudaclimb show %s lists them)", slash + 1, (*l)->id, near, (*l)->id);
-	return usage_error("%s", msg);
+	return cli_usage_error("%s", msg);
 }
 
 /* LESSON STAGE as two operands of a command that takes LESSON/STAGE: joined into one, when the first
@@ -427,7 +427,7 @@ static int too_many(cli *c, int max, const char *what)
 	if (c->nargs <= max + 1) return 0;
 	if (max) strfmt(msg, sizeof msg, "%s takes one %s, not also '%s'", c->args[0], what, c->args[max + 1]);
 	else strfmt(msg, sizeof msg, "%s takes no operands, not '%s'", c->args[0], c->args[1]);
-	return usage_error("%s", msg);
+	return cli_usage_error("%s", msg);
 }
 
 /* Whether NVRTC compiles for the architecture a (check --arch takes every one it accepts). */
@@ -444,7 +444,7 @@ static int nvrtc_takes(const char *a)
 static int check_archs(const char *list, int many)
 {
 	if (!list) return 0;
-	if (!many && strchr(list, ',')) return usage_error("--arch takes one architecture here (a comma list is for check), not '%s'", list);
+	if (!many && strchr(list, ',')) return cli_usage_error("--arch takes one architecture here (a comma list is for check), not '%s'", list);
 	char names[256], msg[768];
 	strfmt(names, sizeof names, "%s", list);
 	for (char *save, *a = strtok_r(names, ",", &save); a; a = strtok_r(NULL, ",", &save)) {
@@ -460,7 +460,7 @@ static int check_archs(const char *list, int many)
 		}
 		strfmt(msg, sizeof msg, "unknown architecture '%s' (known: %s)", a, known.s ? known.s : "none");
 		sb_free(&known);
-		return usage_error("%s", msg);
+		return cli_usage_error("%s", msg);
 	}
 	return 0;
 }
@@ -511,9 +511,9 @@ static int cmd_list(cli *c, engine *e)
 static int show_code(cli *c, engine *e)
 {
 	const lesson *l;
-	int stage, r = find_stage(e, c->args[1], &l, &stage);
+	int stage, r = cli_find_stage(e, c->args[1], &l, &stage);
 	if (r) return r;
-	if (stage < 0) return usage_error("the baseline is a library call: it has no code of ours to show%s", "");
+	if (stage < 0) return cli_usage_error("the baseline is a library call: it has no code of ours to show%s", "");
 	run_result res[2];
 	for (int k = 0; k < 2; k++) run_result_init(&res[k]);
 	/* this stage, and the previous one for the counts beside */
@@ -531,7 +531,7 @@ static int show_code(cli *c, engine *e)
 		fprintf(stderr, "cudaclimb: %s/%s: %s: ", l->id, s->id, run_status_name(res[0].status));
 		fput_clean(stderr, res[0].message);
 		fputc('\n', stderr);
-		code = status_exit(res[0].status);
+		code = cli_status_exit(res[0].status);
 	} else if (c->code == SHOW_PTX) {
 		size_t n = strlen(res[0].cubin);
 		char *path = xasprintf("%.*s.ptx", (int)(n > 6 ? n - 6 : n), res[0].cubin), *ptx = file_read(path, NULL);
@@ -580,23 +580,23 @@ static int show_code(cli *c, engine *e)
 
 static int cmd_show(cli *c, engine *e)
 {
-	if (c->nargs < 2) return usage_error("show needs a lesson%s", "");
+	if (c->nargs < 2) return cli_usage_error("show needs a lesson%s", "");
 	if (c->code) return too_many(c, 1, "LESSON/STAGE") ? EXIT_USAGE : show_code(c, e);
 	const lesson *l;
 	if (too_many(c, 1, "LESSON")) return EXIT_USAGE;
 	if (strchr(c->args[1], '/')) {   /* show LESSON/STAGE: that stage's text, as run takes the form */
-		int stage, r = find_stage(e, c->args[1], &l, &stage);
+		int stage, r = cli_find_stage(e, c->args[1], &l, &stage);
 		if (r) return r;
 		if (stage < 0) { report_lesson(stdout, l); return EXIT_OK; }   /* the baseline is told in the lesson's text */
 		report_stage(stdout, l, stage);
 		return EXIT_OK;
 	}
-	if (find_lesson(e, c->args[1], &l)) return EXIT_USAGE;
+	if (cli_find_lesson(e, c->args[1], &l)) return EXIT_USAGE;
 	report_lesson(stdout, l);
 	return EXIT_OK;
 }
 
-int status_exit(run_status s)
+int cli_status_exit(run_status s)
 {
 	return s == RUN_OK ? EXIT_OK : s == RUN_REFUSED ? EXIT_USAGE : s == RUN_NO_GPU ? EXIT_NO_GPU : s == RUN_RUNNER_ERROR ? EXIT_RUNNER
 	     : EXIT_FAILED;
@@ -666,7 +666,7 @@ static void print_json_claims(const lesson *l, const int *stages, const run_resu
 	for (int j = 0; j < k; j++) {
 		printf("%s{\"expect\": ", j ? ", " : "");
 		json_string(stdout, expr_source(o[j].claim->cond.e));
-		printf(", \"state\": \"%s\", \"values\": ", claim_state_name(o[j].state));
+		printf(", \"state\": \"%s\", \"values\": ", claims_state_name(o[j].state));
 		json_string(stdout, o[j].values);
 		printf(", \"why\": ");
 		json_string(stdout, o[j].claim->why ? o[j].claim->why : "");
@@ -709,10 +709,10 @@ static void print_json(const lesson *l, score_metric m, const device_info *d, co
 static void print_roofline(cli *c, const lesson *l, const device_info *d, const int *stages, const run_result *rs, int n)
 {
 	roofline_roofs rf;
-	rchart ch;
+	tui_roofline ch;
 	char why[256], label[8];
-	if (roofline_roofs_of(d, lesson_top_peak(l, d), &rf, why, sizeof why)) rchart_init(&ch, NULL, why);
-	else rchart_init(&ch, &rf, NULL);
+	if (roofline_roofs_of(d, lesson_top_peak(l, d), &rf, why, sizeof why)) tui_roofline_init(&ch, NULL, why);
+	else tui_roofline_init(&ch, &rf, NULL);
 	char base[48] = "baseline";              /* the baseline's library call: its title's first word */
 	if (l->baseline && l->baseline->title) strfmt(base, sizeof base, "%.*s", (int)strcspn(l->baseline->title, " ("), l->baseline->title);
 	for (char *p = base; *p; p++) if (*p < 0x20 || *p > 0x7e) *p = '?';   /* the lesson's text: printable ASCII only */
@@ -722,7 +722,7 @@ static void print_roofline(cli *c, const lesson *l, const device_info *d, const 
 		int i = k < n ? k : 0;
 		if (stages[i] >= 0) strfmt(label, sizeof label, "%d", stages[i] + 1);
 		else strfmt(label, sizeof label, "B");
-		if (rchart_add(&ch, label, stages[i] >= 0 ? l->stages[stages[i]].id : base, stages[i] < 0, &rs[i], why, sizeof why) == 0 &&
+		if (tui_roofline_add(&ch, label, stages[i] >= 0 ? l->stages[stages[i]].id : base, stages[i] < 0, &rs[i], why, sizeof why) == 0 &&
 		    i == best + off)
 			cur = ch.n - 1;
 	}
@@ -732,13 +732,13 @@ static void print_roofline(cli *c, const lesson *l, const device_info *d, const 
 	if (cur < 0 && n && ch.have_roofs) roofline_place(&rf, &rs[at], &p, why, sizeof why);   /* why it is not placed */
 	if (n && stages[at] >= 0) strfmt(label, sizeof label, "%d", stages[at] + 1);
 	else strfmt(label, sizeof label, "B");
-	rchart_current(&ch, label, n && stages[at] >= 0 ? l->stages[stages[at]].id : base, cur, why);
+	tui_roofline_current(&ch, label, n && stages[at] >= 0 ? l->stages[stages[at]].id : base, cur, why);
 	setlocale(LC_CTYPE, "");                 /* not LC_ALL: numbers stay in the C locale */
 	int utf8 = !c->to.ascii && !strcmp(nl_langinfo(CODESET), "UTF-8");
 	printf("\nRoofline of %s on ", l->id);
 	fput_clean(stdout, d->name[0] ? d->name : "no GPU");
 	printf(" (numbers: stages, B: baseline)\n");
-	rchart_print(stdout, &ch, 80, 22, utf8);
+	tui_roofline_print(stdout, &ch, 80, 22, utf8);
 }
 
 /* With several workers (--gpu 0,1): every stage submitted at once, the results into rs in order. */
@@ -789,7 +789,7 @@ static int run_stages(cli *c, engine *e, const lesson *l, const int *which, int 
 		int missing = bench && c->eo.replay_path && st == RUN_NO_GPU;
 		if (missing && stages[i] >= 0) unrecorded = 1;
 		else if (!missing) answered = 1;
-		int ce = st == RUN_UNSUPPORTED || missing ? EXIT_OK : st == RUN_REFUSED ? refusal_exit(l, rs[i].message) : status_exit(st);
+		int ce = st == RUN_UNSUPPORTED || missing ? EXIT_OK : st == RUN_REFUSED ? refusal_exit(l, rs[i].message) : cli_status_exit(st);
 		if (ce > code) code = ce;
 		if (!c->json) report_row(stdout, l, m, &rs[i], i == 0, n > 1 && stages[0] == -1 ? &rs[0] : NULL);
 		if (!c->json && c->eo.replay_path && !strncmp(rs[i].message, "recorded at ", 12))   /* not what was asked */
@@ -816,26 +816,26 @@ static int run_stages(cli *c, engine *e, const lesson *l, const int *which, int 
 
 static int cmd_run(cli *c, engine *e)
 {
-	if (c->nargs < 2) return usage_error("run needs LESSON/STAGE%s", "");
+	if (c->nargs < 2) return cli_usage_error("run needs LESSON/STAGE%s", "");
 	if (too_many(c, 1, "LESSON/STAGE")) return EXIT_USAGE;
 	const lesson *l;
 	int stage;
 	char spec[192];
 	if (c->bench_stages) strfmt(spec, sizeof spec, "%s/%s", c->args[1], c->bench_stages);   /* run LESSON --stage S */
-	int r = find_stage(e, c->bench_stages ? spec : c->args[1], &l, &stage);
-	if (!r && c->hotspots && stage < 0) return usage_error("--hotspots: the baseline is a library call, with no code of ours to sample%s", "");
+	int r = cli_find_stage(e, c->bench_stages ? spec : c->args[1], &l, &stage);
+	if (!r && c->hotspots && stage < 0) return cli_usage_error("--hotspots: the baseline is a library call, with no code of ours to sample%s", "");
 	return r ? r : run_stages(c, e, l, &stage, 1);
 }
 
 static int cmd_bench(cli *c, engine *e)
 {
-	if (c->nargs < 2) return usage_error("bench needs a lesson%s", "");
+	if (c->nargs < 2) return cli_usage_error("bench needs a lesson%s", "");
 	const lesson *l;
-	if (too_many(c, 1, "LESSON") || find_lesson(e, c->args[1], &l)) return EXIT_USAGE;
+	if (too_many(c, 1, "LESSON") || cli_find_lesson(e, c->args[1], &l)) return EXIT_USAGE;
 	for (int k = 0; k < c->nsets; k++) {
 		int known = lesson_find_param(l, c->sets[k].name) != NULL;
 		for (int s = 0; s < l->nstages && !known; s++) known = lesson_find_tunable(&l->stages[s], c->sets[k].name) != NULL;
-		if (!known) return usage_error("no parameter or tunable '%s' in this lesson", c->sets[k].name);
+		if (!known) return cli_usage_error("no parameter or tunable '%s' in this lesson", c->sets[k].name);
 	}
 	/* The baseline first, so that every stage's row can show its ratio to it. */
 	int *stages = xcalloc((size_t)l->nstages + 1, sizeof *stages), n = 0;
@@ -846,7 +846,7 @@ static int cmd_bench(cli *c, engine *e)
 		char id[64];
 		strfmt(id, sizeof id, "%.*s", (int)k, p);
 		int s = lesson_stage_index(l, id);
-		if (s < 0) { free(stages); return usage_error("--stage: no stage '%s' in this lesson", id); }
+		if (s < 0) { free(stages); return cli_usage_error("--stage: no stage '%s' in this lesson", id); }
 		int seen = 0;
 		for (int i = 0; i < n; i++) seen |= stages[i] == s;
 		if (!seen && n <= l->nstages) stages[n++] = s;
@@ -948,9 +948,9 @@ int cli_main(int argc, char **argv)
 		char near[160], msg[300];
 		suggest(cmd, command_names, NCOMMANDS, near, sizeof near);
 		strfmt(msg, sizeof msg, "unknown command '%s'%s", cmd, near);
-		return usage_error("%s", msg);
+		return cli_usage_error("%s", msg);
 	}
-	if (c.hotspots && (!cmd || strcmp(cmd, "run"))) return usage_error("--hotspots is for run LESSON/STAGE, one stage at a time%s", "");
+	if (c.hotspots && (!cmd || strcmp(cmd, "run"))) return cli_usage_error("--hotspots is for run LESSON/STAGE, one stage at a time%s", "");
 	/* The interface draws on a terminal and reads keys from one: without both it would draw into a
 	 * pipe and spin on an input that is always readable. --frames draws a fixed tour anywhere. */
 	if (!cmd && !c.to.frames && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {

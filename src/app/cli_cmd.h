@@ -26,19 +26,19 @@ typedef struct {
 } cli;
 
 /* Prints "cudaclimb: " fmt (with arg) and a pointer to --help on stderr; returns EXIT_USAGE. */
-int usage_error(const char *fmt, const char *arg);
+int cli_usage_error(const char *fmt, const char *arg);
 /* A lesson by id, in any case; EXIT_USAGE with a message (and the nearest id) when none. */
-int find_lesson(engine *e, const char *id, const lesson **l);
+int cli_find_lesson(engine *e, const char *id, const lesson **l);
 /* "lesson/stage" into a lesson and a stage index (-1: baseline): ids in any case, a stage by its
  * number (1 is the first); EXIT_USAGE with a message (the stages, or the nearest name) when none. */
-int find_stage(engine *e, const char *spec, const lesson **l, int *stage);
+int cli_find_stage(engine *e, const char *spec, const lesson **l, int *stage);
 /* "WHAT is not in this course (TITLE); its exercises: a/b, c/d" as a usage error (a course is on). */
-int not_in_course(engine *e, const char *what);
+int cli_not_in_course(engine *e, const char *what);
 /* "; did you mean 'x'?" into out for the nearest of n names when near enough (a third of the typed
  * letters wrong at most; a swap of two neighbours counts as one), else "". */
-void suggest_name(const char *typed, const char *const *names, int n, char *out, size_t len);
+void cli_suggest_name(const char *typed, const char *const *names, int n, char *out, size_t len);
 /* A run's status as the exit code. */
-int status_exit(run_status s);
+int cli_status_exit(run_status s);
 
 /* cli_exercise.c: exercises, try, watch, hint, reset, solution. */
 int cmd_exercises(cli *c, engine *e);

@@ -92,7 +92,7 @@ static int course_errors(const course *co, const lesson_set *ls)
 	for (int i = 0; i < ls->count; i++) names[i] = ls->items[i]->id;
 	for (int i = 0; i < co->nlessons; i++) {
 		if (lesson_set_find(ls, co->lessons[i])) continue;
-		suggest_name(co->lessons[i], names, ls->count, near, sizeof near);
+		cli_suggest_name(co->lessons[i], names, ls->count, near, sizeof near);
 		strfmt(line, sizeof line, "%s:1:1: lessons: no lesson '%s' in the lesson tree%s", co->path, co->lessons[i], near);
 		fput_clean(stderr, line);
 		fputc('\n', stderr);
@@ -104,12 +104,12 @@ static int course_errors(const course *co, const lesson_set *ls)
 		int s = l ? lesson_stage_index(l, it->stage) : -1;
 		near[0] = 0;
 		if (!l) {
-			suggest_name(it->lesson, names, ls->count, near, sizeof near);
+			cli_suggest_name(it->lesson, names, ls->count, near, sizeof near);
 			strfmt(line, sizeof line, "%s:%d:%d: %s/%s: no lesson '%s'%s", co->path, it->at.line, it->at.col, it->lesson, it->stage, it->lesson, near);
 		} else if (s < 0) {
 			const char **st = xcalloc((size_t)l->nstages + 1, sizeof *st);
 			for (int k = 0; k < l->nstages; k++) st[k] = l->stages[k].id;
-			suggest_name(it->stage, st, l->nstages, near, sizeof near);
+			cli_suggest_name(it->stage, st, l->nstages, near, sizeof near);
 			free(st);
 			strfmt(line, sizeof line, "%s:%d:%d: no stage '%s' in %s%s", co->path, it->at.line, it->at.col, it->stage, l->id, near);
 		} else if (!l->stages[s].exercise) {
@@ -131,7 +131,7 @@ static int course_errors(const course *co, const lesson_set *ls)
  * up. */
 static int course_init(cli *c, engine *e)
 {
-	if (c->nargs != 3) return usage_error("course init takes the course folder: cudaclimb course init DIR [--group NAME]%s", "");
+	if (c->nargs != 3) return cli_usage_error("course init takes the course folder: cudaclimb course init DIR [--group NAME]%s", "");
 	char err[1024];
 	char *file = xasprintf("%s/course.yaml", c->args[2]);
 	struct stat st;
@@ -174,7 +174,7 @@ static int course_init(cli *c, engine *e)
 int cmd_course(cli *c, engine *e)
 {
 	if (c->nargs >= 2 && !strcmp(c->args[1], "init")) return course_init(c, e);
-	return usage_error("course takes a subcommand: cudaclimb course init DIR [--group NAME]%s", "");
+	return cli_usage_error("course takes a subcommand: cudaclimb course init DIR [--group NAME]%s", "");
 }
 
 /* ---- report --verify ---- */
@@ -295,7 +295,7 @@ static int verify(engine *e, const course *co, result_record *r, int n)
 		}
 		count[r[i].check]++;
 		if (r[i].check != RESULT_VERIFIED && why[0]) {
-			fprintf(stderr, "cudaclimb: %s: ", result_check_name(r[i].check));
+			fprintf(stderr, "cudaclimb: %s: ", results_check_name(r[i].check));
 			fput_clean(stderr, r[i].user);
 			fprintf(stderr, " (uid %u), %s: ", r[i].uid, r[i].exercise);
 			fput_clean(stderr, why);
@@ -328,7 +328,7 @@ static void say_left_out(const course *co, const results_stats *st)
 
 int cmd_report(cli *c, engine *e)
 {
-	if (c->nargs != 2) return usage_error("report takes the course folder: cudaclimb report DIR [--csv | --json | --html FILE] [--verify]%s", "");
+	if (c->nargs != 2) return cli_usage_error("report takes the course folder: cudaclimb report DIR [--csv | --json | --html FILE] [--verify]%s", "");
 	char err[1024];
 	course *co = course_load(c->args[1], err, sizeof err);
 	if (!co) { fput_clean(stderr, err); fputc('\n', stderr); return EXIT_LESSONS; }

@@ -25,12 +25,12 @@ static int find_exercise(cli *c, engine *e, const char *cmd, const lesson **l, i
 {
 	if (c->nargs < 2) {
 		fprintf(stderr, "cudaclimb: %s needs LESSON/STAGE\n", cmd);
-		return usage_error("cudaclimb exercises lists them%s", "");
+		return cli_usage_error("cudaclimb exercises lists them%s", "");
 	}
-	int r = find_stage(e, c->args[1], l, stage);
+	int r = cli_find_stage(e, c->args[1], l, stage);
 	if (r) return r;
-	if (*stage < 0 || !(*l)->stages[*stage].exercise) return usage_error("%s has no exercise (cudaclimb exercises lists them)", c->args[1]);
-	if (engine_course(e) && !course_find(engine_course(e), (*l)->id, (*l)->stages[*stage].id)) return not_in_course(e, c->args[1]);
+	if (*stage < 0 || !(*l)->stages[*stage].exercise) return cli_usage_error("%s has no exercise (cudaclimb exercises lists them)", c->args[1]);
+	if (engine_course(e) && !course_find(engine_course(e), (*l)->id, (*l)->stages[*stage].id)) return cli_not_in_course(e, c->args[1]);
 	return 0;
 }
 
@@ -40,9 +40,9 @@ int cmd_exercises(cli *c, engine *e)
 {
 	const lesson_set *ls = engine_lessons(e);
 	const lesson *only = NULL;
-	if (c->nargs > 2) return usage_error("exercises takes at most one lesson, not '%s'", c->args[2]);
+	if (c->nargs > 2) return cli_usage_error("exercises takes at most one lesson, not '%s'", c->args[2]);
 	int r;
-	if (c->nargs == 2 && (r = find_lesson(e, c->args[1], &only))) return r;   /* any case; a misspelling gets a suggestion */
+	if (c->nargs == 2 && (r = cli_find_lesson(e, c->args[1], &only))) return r;   /* any case; a misspelling gets a suggestion */
 	char *work = ex_workspace(c->work), err[512];
 	int n = 0, code = EXIT_OK;
 	const course *co = engine_course(e);
@@ -246,7 +246,7 @@ static int check_sets(cli *c, const lesson *l, int stage)
 {
 	for (int k = 0; k < c->nsets; k++)
 		if (!lesson_find_param(l, c->sets[k].name) && !lesson_find_tunable(&l->stages[stage], c->sets[k].name))
-			return usage_error("no parameter or tunable '%s' in this stage", c->sets[k].name);
+			return cli_usage_error("no parameter or tunable '%s' in this stage", c->sets[k].name);
 	return 0;
 }
 
@@ -308,7 +308,7 @@ int cmd_try(cli *c, engine *e)
 	const lesson *l;
 	int stage, code = find_exercise(c, e, "try", &l, &stage);
 	if (code) return code;
-	if (c->nargs > 3) return usage_error("try takes LESSON/STAGE and at most one FILE, not '%s'", c->args[3]);
+	if (c->nargs > 3) return cli_usage_error("try takes LESSON/STAGE and at most one FILE, not '%s'", c->args[3]);
 	if ((code = check_sets(c, l, stage))) return code;
 	char *work = ex_workspace(c->work), *file = try_file(c, work, l, &l->stages[stage], &code);
 	if (file) code = run_try(c, e, l, stage, file, work, 0, 0);
@@ -396,7 +396,7 @@ int cmd_watch(cli *c, engine *e)
 	const lesson *l;
 	int stage, code = find_exercise(c, e, "watch", &l, &stage);
 	if (code) return code;
-	if (c->nargs > 3) return usage_error("watch takes LESSON/STAGE and at most one FILE, not '%s'", c->args[3]);
+	if (c->nargs > 3) return cli_usage_error("watch takes LESSON/STAGE and at most one FILE, not '%s'", c->args[3]);
 	if ((code = check_sets(c, l, stage))) return code;
 	const lesson_stage *s = &l->stages[stage];
 	char *work = ex_workspace(c->work), *file = try_file(c, work, l, s, &code);
@@ -558,7 +558,7 @@ static void print_diff(const char *mine_path, const char *mine, const char *thei
 	int na, nb;
 	char **a = split_lines(mine, &na), **b = split_lines(theirs, &nb);
 	diff_op *ops;
-	int n = source_diff(a, na, b, nb, &ops), last = -1;
+	int n = diff_lines(a, na, b, nb, &ops), last = -1;
 	printf("--- yours  ");
 	fput_clean(stdout, mine_path);
 	printf("\n+++ stage  %s\n", theirs_path);

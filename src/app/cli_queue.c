@@ -29,7 +29,7 @@ static int queue_gpus(cli *c, int first, char (*uuids)[40], char (*labels)[48])
 			size_t k = 0;
 			for (const char *p = a; *p && k + 1 < sizeof shown; p++) shown[k++] = *p < 0x20 || *p == 0x7f ? '?' : *p;
 			shown[k] = 0;
-			return -usage_error("queue: '%s' is neither a GPU's number nor its UUID (32 hex digits, or nvidia-smi's GPU-...)", shown);
+			return -cli_usage_error("queue: '%s' is neither a GPU's number nor its UUID (32 hex digits, or nvidia-smi's GPU-...)", shown);
 		}
 		if (n < MAX_GPUS) { strfmt(labels[n], sizeof labels[n], "GPU %.32s", uuids[n]); n++; }
 	}

@@ -530,7 +530,7 @@ void report_claims(FILE *f, const lesson *l, const int *stages, const run_result
 		for (int j = 0; j < k; j++) {
 			const char *src = expr_source(o[j].claim->cond.e);
 			fprintf(f, "  %-12s %-12s ", j ? "" : l->stages[stages[i]].id,
-			        o[j].state == CLAIM_CONTRADICTED ? "CONTRADICTED" : claim_state_name(o[j].state));
+			        o[j].state == CLAIM_CONTRADICTED ? "CONTRADICTED" : claims_state_name(o[j].state));
 			fput_clean(f, src);
 			fprintf(f, "%*s  ", 38 - (int)strlen(src) > 0 ? 38 - (int)strlen(src) : 0, "");
 			fput_clean(f, o[j].values);

@@ -18,7 +18,7 @@ static void push(diff_op **ops, int *n, int *cap, diff_kind k, int a, int b)
 	(*ops)[(*n)++] = (diff_op){ k, a, b };
 }
 
-int source_diff(char *const *a, int na, char *const *b, int nb, diff_op **ops)
+int diff_lines(char *const *a, int na, char *const *b, int nb, diff_op **ops)
 {
 	int n = 0, cap = 0, pre = 0, suf = 0;
 	*ops = NULL;

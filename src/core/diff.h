@@ -8,5 +8,5 @@ typedef struct { diff_kind kind; int a, b; } diff_op;   /* a: line in old (-1 fo
 /* Line diff of old a[0..na) to new b[0..nb): a shortest edit script as SAME/DEL/ADD operations in
  * order (deletions before additions within a change). *ops is allocated (free it); returns the
  * number of operations. */
-int source_diff(char *const *a, int na, char *const *b, int nb, diff_op **ops);
+int diff_lines(char *const *a, int na, char *const *b, int nb, diff_op **ops);
 #endif

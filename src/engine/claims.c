@@ -10,7 +10,7 @@
 
 static const char *const state_names[CLAIM_STATE_COUNT] = { "holds", "contradicted", "unknown" };
 
-const char *claim_state_name(claim_state st)
+const char *claims_state_name(claim_state st)
 {
 	return (unsigned)st < CLAIM_STATE_COUNT ? state_names[st] : "?";
 }

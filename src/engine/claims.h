@@ -49,7 +49,7 @@ int claims_check(const lesson *l, int s, const claims_runs *runs, claim_outcome 
 int claims_check_set(const lesson *l, const int *stages, const run_result *results, int n, int i,
                      const device_info *device, claim_outcome *out, int max);
 /* "holds", "contradicted", "unknown". */
-const char *claim_state_name(claim_state st);
+const char *claims_state_name(claim_state st);
 /* Counts of each state over n outcomes, into counts[CLAIM_STATE_COUNT]. */
 void claims_count(const claim_outcome *o, int n, int counts[CLAIM_STATE_COUNT]);
 #endif

@@ -17,7 +17,7 @@
 #include "runner_replay.h"
 #include "sanitize.h"
 #include "util.h"
-#include "worker.h"
+#include "runner_worker.h"
 
 typedef enum { ST_QUEUED, ST_COMPILE, ST_COMPILE_PAIR, ST_COMPILE_REF, ST_RUN, ST_DONE } job_step;
 
@@ -160,14 +160,14 @@ static int worker_gpu(const engine *e, int i)
 static worker *new_worker(engine *e, int gpu, char *const *prefix)
 {
 	runner_spec s = { .exe = e->exe, .data_root = e->data_root, .gpu = gpu, .prefix = prefix };
-	return worker_new(runner_new(&e->runner, &s));
+	return runner_worker_new(runner_new(&e->runner, &s));
 }
 
 int engine_runner_failed(engine *e) { engine_device(e); return e->runner_failed; }
 
 void engine_runner_describe(engine *e, char *out, size_t n)
 {
-	if (e->ws[0]) worker_runner(e->ws[0])->cls->describe(worker_runner(e->ws[0]), out, n);
+	if (e->ws[0]) runner_worker_runner(e->ws[0])->cls->describe(runner_worker_runner(e->ws[0]), out, n);
 	else {
 		runner_spec s = { .exe = e->exe, .data_root = e->data_root, .gpu = e->o.gpu };
 		runner *r = runner_new(&e->runner, &s);
@@ -209,14 +209,14 @@ engine *engine_new(const engine_opts *o, char *err, size_t errlen)
 	if (o->replay_path) {   /* a recording in place of the GPU: the same protocol, answered here */
 		replay *rp = replay_load(o->replay_path, err, errlen);
 		if (!rp) { engine_free(e); return NULL; }
-		e->ws[0] = worker_new(runner_replay_new(rp, o->replay_path));
+		e->ws[0] = runner_worker_new(runner_replay_new(rp, o->replay_path));
 	}
 	return e;
 }
 
 static void job_free(job *j)
 {
-	if (j->j.sanitize && j->w) worker_free(j->w);
+	if (j->j.sanitize && j->w) runner_worker_free(j->w);
 	if (j->san_log[0]) unlink(j->san_log);
 	free((char *)j->j.kernel_text);
 	free((char *)j->j.kernel_name);
@@ -232,7 +232,7 @@ void engine_free(engine *e)
 {
 	if (!e) return;
 	while (e->queue) { job *n = e->queue->next; job_free(e->queue); e->queue = n; }
-	for (int i = 0; i < ENGINE_MAX_WORKERS; i++) worker_free(e->ws[i]);
+	for (int i = 0; i < ENGINE_MAX_WORKERS; i++) runner_worker_free(e->ws[i]);
 	lesson_set_free(&e->lessons);
 	course_free(e->course);
 	arch_unload();
@@ -258,23 +258,23 @@ const device_info *engine_device(engine *e)
 	e->have_dev = 1;
 	char err[512];
 	if (!e->ws[0]) e->ws[0] = new_worker(e, worker_gpu(e, 0), NULL);
-	if (worker_ensure(e->ws[0], err, sizeof err) || worker_send(e->ws[0], "device\nend\n", 11)) {
+	if (runner_worker_ensure(e->ws[0], err, sizeof err) || runner_worker_send(e->ws[0], "device\nend\n", 11)) {
 		strfmt(e->dev.why, sizeof e->dev.why, "%s", err);
 		e->runner_failed = e->runner.kind != RUNNER_LOCAL;
 		return &e->dev;
 	}
 	double start = now_ms();
 	for (;;) {
-		struct pollfd pf = { .fd = worker_fd(e->ws[0]), .events = POLLIN };
+		struct pollfd pf = { .fd = runner_worker_fd(e->ws[0]), .events = POLLIN };
 		poll(&pf, 1, 200);
 		wmsg m;
-		worker_next(e->ws[0], &m);
+		runner_worker_next(e->ws[0], &m);
 		if (m.kind == WMSG_DEVICE) {
 			e->dev = m.device;
 			/* No GPU where the worker runs: say where that is, when not here. */
 			if (!e->dev.present && e->runner.kind != RUNNER_LOCAL) {
 				char where[300], why[sizeof e->dev.why];
-				worker_runner(e->ws[0])->cls->describe(worker_runner(e->ws[0]), where, sizeof where);
+				runner_worker_runner(e->ws[0])->cls->describe(runner_worker_runner(e->ws[0]), where, sizeof where);
 				strfmt(why, sizeof why, "%s (worker: %s)", e->dev.why, where);
 				strfmt(e->dev.why, sizeof e->dev.why, "%s", why);
 			}
@@ -286,7 +286,7 @@ const device_info *engine_device(engine *e)
 			continue;
 		}
 		if (m.kind == WMSG_DIED || m.kind == WMSG_BAD || now_ms() - start > 1000 * (e->o.timeout_s + 20)) {
-			if (m.kind != WMSG_DIED) worker_kill(e->ws[0]);
+			if (m.kind != WMSG_DIED) runner_worker_kill(e->ws[0]);
 			/* A runner that cannot start its worker says why in its own words ("cannot reach gpu1: ..."). */
 			const char *text = m.kind == WMSG_DIED || m.kind == WMSG_BAD ? m.text : "the worker did not answer";
 			strfmt(e->dev.why, sizeof e->dev.why, "%s%s", e->runner.kind == RUNNER_LOCAL || m.kind != WMSG_DIED ? "no GPU: " : "", text);
@@ -342,7 +342,7 @@ static void notify(engine *e, job *j, job_phase ph, const char *note)
  * results are taken whole. */
 static int recorded(const engine *e)
 {
-	return e->ws[0] && worker_runner(e->ws[0])->cls->recorded;
+	return e->ws[0] && runner_worker_runner(e->ws[0])->cls->recorded;
 }
 
 static void finish(engine *e, job *j, run_status st, const char *msg)
@@ -578,7 +578,7 @@ static int add_file(sb *b, const char *key, const char *name, const char *path, 
 	size_t len = 0;
 	char *data = file_read(path, &len);
 	if (!data) { strfmt(err, errlen, "cannot read %s: %s", path, strerror(errno)); return -1; }
-	worker_add_blob(b, key, name, data, len);
+	runner_worker_add_blob(b, key, name, data, len);
 	free(data);
 	return 0;
 }
@@ -661,14 +661,14 @@ static worker *idle_worker(engine *e, const job *self)
 /* Who ran a result, for its runner field: "local", "local gpu 1", "ssh gpu1 gpu 0". */
 static void worker_label(const worker *w, char *out, size_t n)
 {
-	const runner *r = worker_runner(w);
+	const runner *r = runner_worker_runner(w);
 	char where[80];
 	r->cls->describe(r, where, sizeof where);
 	if (r->gpu >= 0) strfmt(out, n, "%s gpu %d", where, r->gpu);
 	else strfmt(out, n, "%s", where);
 }
 
-/* "job LESSON STAGE [NAME...]": what the run is, in words (worker.h), for a recording to look it up. */
+/* "job LESSON STAGE [NAME...]": what the run is, in words (runner_worker.h), for a recording to look it up. */
 static void job_line(const job *j, sb *b)
 {
 	const lesson *l = j->j.lesson;
@@ -697,7 +697,7 @@ static void send_run(engine *e, job *j)
 	} else {
 		j->w = idle_worker(e, j);
 	}
-	if (worker_ensure(j->w, err, sizeof err)) { finish(e, j, e->runner.kind != RUNNER_LOCAL ? RUN_RUNNER_ERROR : RUN_CRASH, err); return; }
+	if (runner_worker_ensure(j->w, err, sizeof err)) { finish(e, j, e->runner.kind != RUNNER_LOCAL ? RUN_RUNNER_ERROR : RUN_CRASH, err); return; }
 	/* The lesson and the compiled code go as bytes: the worker may be on another machine. */
 	sb b = {0};
 	uint64_t seed = j->j.has_seed ? j->j.seed : e->seed;
@@ -728,16 +728,16 @@ static void send_run(engine *e, job *j)
 	job_line(j, &b);
 	sb text = {0};
 	plan_wire_write(&text, &j->p);
-	worker_add_blob(&b, "plan", NULL, text.s, text.len);
+	runner_worker_add_blob(&b, "plan", NULL, text.s, text.len);
 	if (pair_base) {
 		text.len = 0;
 		plan_wire_write(&text, &j->bp);
-		worker_add_blob(&b, "pair_plan", NULL, text.s, text.len);
+		runner_worker_add_blob(&b, "pair_plan", NULL, text.s, text.len);
 	}
 	if (ref) {
 		text.len = 0;
 		plan_wire_write(&text, ref);
-		worker_add_blob(&b, "ref_plan", NULL, text.s, text.len);
+		runner_worker_add_blob(&b, "ref_plan", NULL, text.s, text.len);
 	}
 	sb_free(&text);
 	int bad = (j->cubin[0] && add_file(&b, "cubin", NULL, j->cubin, err, sizeof err)) ||
@@ -751,9 +751,9 @@ static void send_run(engine *e, job *j)
 	if (j->j.hotspots && !j->j.sanitize) sb_add(&b, "hotspots 1\n");
 	if (j->j.has_tolerance) sb_addf(&b, "tolerance %d %.17g %.17g %.17g\n", j->j.exact, j->j.rel_tol, j->j.abs_tol, j->j.norm_tol);
 	sb_add(&b, "end\n");
-	bad = worker_send(j->w, b.s, b.len);
+	bad = runner_worker_send(j->w, b.s, b.len);
 	sb_free(&b);
-	if (bad) { worker_kill(j->w); finish(e, j, RUN_CRASH, "the GPU worker is gone"); return; }
+	if (bad) { runner_worker_kill(j->w); finish(e, j, RUN_CRASH, "the GPU worker is gone"); return; }
 	j->step = ST_RUN;
 	notify(e, j, JOB_RUNNING, NULL);
 }
@@ -1112,11 +1112,11 @@ static void step_run(engine *e, job *j)
 	/* Under compute-sanitizer a kernel runs many times slower. */
 	double limit = j->j.sanitize ? (e->o.timeout_s * 10 > 60 ? e->o.timeout_s * 10 : 60) : e->o.timeout_s;
 	for (;;) {
-		worker_next(j->w, &m);
+		runner_worker_next(j->w, &m);
 		switch (m.kind) {
 		case WMSG_NONE:
-			if (!j->waiting_gpu && worker_idle_ms(j->w) > 1000 * limit) {
-				worker_kill(j->w);
+			if (!j->waiting_gpu && runner_worker_idle_ms(j->w) > 1000 * limit) {
+				runner_worker_kill(j->w);
 				take_sanitizer(j, &j->r);
 				char msg[256];
 				strfmt(msg, sizeof msg, "the kernel did not finish within %.0f s: the worker was stopped and will be restarted (--timeout changes the limit)", limit);
@@ -1134,17 +1134,17 @@ static void step_run(engine *e, job *j)
 			/* After a fault the worker exits (its CUDA context may be broken): reap it now, so the
 			 * next job starts a fresh one instead of writing to a closing pipe. A worker under the
 			 * sanitizer is let finish its report first. */
-			if (j->j.sanitize) worker_close(j->w, 30000);
-			else if (m.result.status == RUN_FAULT) worker_kill(j->w);
+			if (j->j.sanitize) runner_worker_close(j->w, 30000);
+			else if (m.result.status == RUN_FAULT) runner_worker_kill(j->w);
 			take_sanitizer(j, &m.result);
-			if (worker_runner(j->w)->cls->recorded) take_recorded(e, j, &m.result);
+			if (runner_worker_runner(j->w)->cls->recorded) take_recorded(e, j, &m.result);
 			else {
 				worker_label(j->w, m.result.runner, sizeof m.result.runner);
 				take_result(e, j, &m.result);
 			}
 			return;
 		case WMSG_BAD:
-			worker_kill(j->w);
+			runner_worker_kill(j->w);
 			__attribute__((fallthrough));   /* then as a worker that died */
 		case WMSG_DIED: {
 			char msg[600];
@@ -1193,7 +1193,7 @@ int engine_busy(engine *e)
 static int job_fd(const job *j)
 {
 	if ((j->step == ST_COMPILE || j->step == ST_COMPILE_PAIR || j->step == ST_COMPILE_REF) && j->cj) return compile_fd(j->cj);
-	if (j->step == ST_RUN && j->w) return worker_fd(j->w);
+	if (j->step == ST_RUN && j->w) return runner_worker_fd(j->w);
 	return -1;
 }
 

@@ -65,7 +65,7 @@ typedef struct {
 	/* Exercises: compile kernel_text (a learner's file, read once by the caller) in place of the
 	 * stage's kernel, named kernel_name in messages; engine_submit copies both. */
 	const char *kernel_text, *kernel_name;
-	int untrusted;              /* a learner's kernel: the worker hides the reference from it (worker.h) */
+	int untrusted;              /* a learner's kernel: the worker hides the reference from it (runner_worker.h) */
 	int pair;                   /* time the stage's own kernel in the same run, repetitions alternating */
 	int pair_baseline;          /* a stage: time the lesson's baseline in the same run, repetitions alternating
 	                             * (the result's pair_* fields: its median, the per-pair ratio); not with pair */

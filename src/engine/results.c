@@ -21,7 +21,7 @@
 #include "util.h"
 #include "yamldoc.h"
 
-const char *result_check_name(result_check c)
+const char *results_check_name(result_check c)
 {
 	return c == RESULT_VERIFIED ? "verified" : c == RESULT_REFUTED ? "refuted" : "unverified";
 }

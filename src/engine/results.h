@@ -25,7 +25,7 @@ enum {
 
 /* What re-judging says of a claimed pass (report --verify). */
 typedef enum { RESULT_UNVERIFIED, RESULT_VERIFIED, RESULT_REFUTED } result_check;
-const char *result_check_name(result_check c);   /* "unverified", "verified", "refuted" */
+const char *results_check_name(result_check c);   /* "unverified", "verified", "refuted" */
 
 typedef struct {
 	int64_t time;              /* seconds since the epoch */

@@ -1,11 +1,20 @@
 /* lesson: loads one lesson file (lessons/README.md) and a tree of them; see lesson.h. */
 #include "lesson.h"
+#include <ctype.h>
 #include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 #include "lesson_yaml.h"
 #include "result.h"
 #include "util.h"
+
+int lesson_is_ident(const char *s)
+{
+	if (strlen(s) > LESSON_NAME_MAX) return 0;
+	if (!*s || !(isalpha((unsigned char)*s) || *s == '_')) return 0;
+	for (; *s; s++) if (!(isalnum((unsigned char)*s) || *s == '_')) return 0;
+	return 1;
+}
 
 static int parse_params(ld *c, yaml_node_t *map)
 {
@@ -18,16 +27,16 @@ static int parse_params(ld *c, yaml_node_t *map)
 		yaml_node_t *kn = yd_node(&c->y, map->data.mapping.pairs.start[i].key), *v = yd_node(&c->y, map->data.mapping.pairs.start[i].value);
 		const char *name = yd_scalar(&c->y, kn, "a parameter name");
 		if (!name) return -1;
-		if (ly_check_length(c, kn, "parameter name", name)) return -1;
+		if (lesson_yaml_check_length(c, kn, "parameter name", name)) return -1;
 		if (!lesson_is_ident(name)) return yd_fail(&c->y, kn, "parameter name '%s' is not an identifier", name);
-		if (ly_name_known(c, name, strlen(name))) return yd_fail(&c->y, kn, "parameter '%s' is declared twice or hides a device value", name);
+		if (lesson_yaml_name_known(c, name, strlen(name))) return yd_fail(&c->y, kn, "parameter '%s' is declared twice or hides a device value", name);
 		lesson_param p = { .type = DT_I64 };
 		p.at.line = (int)kn->start_mark.line + 1;
 		p.at.col = (int)kn->start_mark.column + 1;
 		yaml_node_t *t = yd_get(&c->y, v, "type");
-		int bad = yd_check_keys(&c->y, v, "a parameter", keys) || (t && ly_parse_dtype(c, t, &p.type)) ||
-		          ly_get_expr(c, v, "default", &p.def) || ly_get_expr(c, v, "min", &p.min) ||
-		          ly_get_expr(c, v, "max", &p.max) || yd_get_str(&c->y, v, "help", &p.help);
+		int bad = yd_check_keys(&c->y, v, "a parameter", keys) || (t && lesson_yaml_parse_dtype(c, t, &p.type)) ||
+		          lesson_yaml_get_expr(c, v, "default", &p.def) || lesson_yaml_get_expr(c, v, "min", &p.min) ||
+		          lesson_yaml_get_expr(c, v, "max", &p.max) || yd_get_str(&c->y, v, "help", &p.help);
 		p.name = xstrdup(name);
 		l->params[l->nparams++] = p;   /* owned by l from here, also on error */
 		if (bad) return -1;
@@ -46,10 +55,10 @@ static int parse_derived(ld *c, yaml_node_t *map)
 		yaml_node_t *kn = yd_node(&c->y, map->data.mapping.pairs.start[i].key), *v = yd_node(&c->y, map->data.mapping.pairs.start[i].value);
 		const char *name = yd_scalar(&c->y, kn, "a derived name");
 		if (!name) return -1;
-		if (ly_check_length(c, kn, "derived name", name)) return -1;
-		if (!lesson_is_ident(name) || ly_name_known(c, name, strlen(name))) return yd_fail(&c->y, kn, "derived name '%s' is not a new identifier", name);
+		if (lesson_yaml_check_length(c, kn, "derived name", name)) return -1;
+		if (!lesson_is_ident(name) || lesson_yaml_name_known(c, name, strlen(name))) return yd_fail(&c->y, kn, "derived name '%s' is not a new identifier", name);
 		lesson_derived *d = &l->derived[l->nderived];
-		if (ly_parse_expr(c, v, name, &d->value)) return -1;
+		if (lesson_yaml_parse_expr(c, v, name, &d->value)) return -1;
 		d->name = xstrdup(name);   /* named only after parsing: a value cannot use itself */
 		l->nderived++;
 	}
@@ -67,7 +76,7 @@ static int parse_check(ld *c, yaml_node_t *n)
 		const lesson_buffer *b = lesson_find_buffer(l, NULL, l->compare[i]);
 		if (!b || !b->output) return yd_fail(&c->y, yd_get(&c->y, n, "compare"), "'%s' is not an output buffer", l->compare[i]);
 	}
-	return ly_parse_tolerance(c, yd_get(&c->y, n, "tolerance"), &l->exact, &l->rel_tol, &l->abs_tol, &l->norm_tol);
+	return lesson_yaml_parse_tolerance(c, yd_get(&c->y, n, "tolerance"), &l->exact, &l->rel_tol, &l->abs_tol, &l->norm_tol);
 }
 
 /* The words "(known: a, b)" for an unknown name among count names that name(i) gives. */
@@ -86,8 +95,8 @@ static int parse_model(ld *c, yaml_node_t *n, lesson_expr *bytes, lesson_expr *f
 {
 	static const char *const keys[] = { "!bytes", "flops", "peak", "traffic", NULL };
 	static const char *const bkeys[] = { "bytes", "flops", NULL };
-	if (yd_check_keys(&c->y, n, "model", need ? keys : bkeys) || (exprs && (ly_get_expr(c, n, "bytes", bytes) ||
-	    ly_get_expr(c, n, "flops", flops))) || (peak && yd_get_str(&c->y, n, "peak", peak)) ||
+	if (yd_check_keys(&c->y, n, "model", need ? keys : bkeys) || (exprs && (lesson_yaml_get_expr(c, n, "bytes", bytes) ||
+	    lesson_yaml_get_expr(c, n, "flops", flops))) || (peak && yd_get_str(&c->y, n, "peak", peak)) ||
 	    (traffic && yd_get_str(&c->y, n, "traffic", traffic))) return -1;
 	char known[128];
 	if (peak && *peak && peak_parse(*peak) < 0)
@@ -104,7 +113,7 @@ static int parse_baseline(ld *c, yaml_node_t *n)
 	static const char *const keys[] = { "!title", "!library", "!args", "model", "check", NULL };
 	lesson_baseline *b = c->l->baseline = xcalloc(1, sizeof *b);
 	b->check = 1;
-	if (yd_check_keys(&c->y, n, "baseline", keys) || yd_get_str(&c->y, n, "title", &b->title) || ly_parse_library(c, NULL, n, b)) return -1;
+	if (yd_check_keys(&c->y, n, "baseline", keys) || yd_get_str(&c->y, n, "title", &b->title) || lesson_yaml_parse_library(c, NULL, n, b)) return -1;
 	yaml_node_t *m = yd_get(&c->y, n, "model"), *chk = yd_get(&c->y, n, "check");
 	if (m && parse_model(c, m, &b->bytes, &b->flops, NULL, NULL, 0, 1)) return -1;
 	if (chk && yd_bool(&c->y, chk, "check", &b->check)) return -1;
@@ -124,11 +133,11 @@ static int model_visit(void *ctx, const char *name, size_t len, int col)
 	if (len > LESSON_NAME_MAX) return 0;
 	memcpy(buf, name, len);
 	buf[len] = 0;
-	if (ly_name_known(m->c, buf, len)) return 0;   /* a parameter, derived or device value */
+	if (lesson_yaml_name_known(m->c, buf, len)) return 0;   /* a parameter, derived or device value */
 	int flops = !strcmp(m->key, "flops");
 	for (int k = 0; k < l->nstages; k++) {
 		const lesson_stage *s = &l->stages[k];
-		if ((flops ? s->flops.e : s->bytes.e) || ly_stage_name(s, buf)) continue;
+		if ((flops ? s->flops.e : s->bytes.e) || lesson_yaml_stage_name(s, buf)) continue;
 		return yd_fail(&m->c->y, yd_get(&m->c->y, m->n, m->key), "model %s: stage %s has no tunable or derived value '%s' (give the stage its own model: %s, or the tunable)",
 		               m->key, s->id, buf, m->key);
 	}
@@ -152,7 +161,7 @@ static int parse_lesson(ld *c, yaml_node_t *root)
 	lesson *l = c->l;
 	if (yd_check_keys(&c->y, root, "a lesson", keys) || yd_get_str(&c->y, root, "lesson", &l->id) ||
 	    yd_get_str(&c->y, root, "title", &l->title) || yd_get_str(&c->y, root, "summary", &l->summary)) return -1;
-	if (ly_check_length(c, yd_get(&c->y, root, "lesson"), "lesson id", l->id)) return -1;
+	if (lesson_yaml_check_length(c, yd_get(&c->y, root, "lesson"), "lesson id", l->id)) return -1;
 	for (const char *p = l->id; *p; p++)
 		if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_'))
 			return yd_fail(&c->y, yd_get(&c->y, root, "lesson"), "lesson id '%s' may use only a-z, 0-9 and _", l->id);
@@ -165,7 +174,7 @@ static int parse_lesson(ld *c, yaml_node_t *root)
 	if ((n = yd_get(&c->y, root, "read_first")) && yd_strings(&c->y, n, "read_first", &l->read_first, &l->nread_first)) return -1;
 	if ((n = yd_get(&c->y, root, "params")) && parse_params(c, n)) return -1;
 	if ((n = yd_get(&c->y, root, "derived")) && parse_derived(c, n)) return -1;
-	if (ly_parse_buffers(c, yd_get(&c->y, root, "buffers"), &l->buffers, &l->nbuffers)) return -1;
+	if (lesson_yaml_parse_buffers(c, yd_get(&c->y, root, "buffers"), &l->buffers, &l->nbuffers)) return -1;
 	yaml_node_t *md = yd_get(&c->y, root, "model");
 	if (parse_model(c, md, NULL, NULL, &l->peak, &l->traffic, 1, 0)) return -1;
 	if ((n = yd_get(&c->y, root, "baseline")) && parse_baseline(c, n)) return -1;
@@ -174,15 +183,15 @@ static int parse_lesson(ld *c, yaml_node_t *root)
 	l->stages = xcalloc((size_t)yd_seq_len(st), sizeof *l->stages);
 	for (int i = 0; i < yd_seq_len(st); i++) {
 		yaml_node_t *si = yd_seq_at(&c->y, st, i);
-		if (ly_parse_stage(c, si, &l->stages[l->nstages++])) return -1;
+		if (lesson_stage_parse(c, si, &l->stages[l->nstages++])) return -1;
 		for (int j = 0; j < l->nstages - 1; j++)
 			if (!strcmp(l->stages[j].id, l->stages[i].id)) return yd_fail(&c->y, si, "stage id '%s' is used twice", l->stages[i].id);
 	}
-	if (ly_check_claim_stages(c)) return -1;
+	if (lesson_expect_check_claim_stages(c)) return -1;
 	/* The model after the stages: it may name a tunable (or a stage's derived value) that every stage
 	 * using it has. */
 	c->model_scope = 1;
-	int bad = ly_get_expr(c, md, "bytes", &l->bytes) || ly_get_expr(c, md, "flops", &l->flops);
+	int bad = lesson_yaml_get_expr(c, md, "bytes", &l->bytes) || lesson_yaml_get_expr(c, md, "flops", &l->flops);
 	c->model_scope = 0;
 	if (bad || model_names_everywhere(c, md, "bytes", &l->bytes) || model_names_everywhere(c, md, "flops", &l->flops)) return -1;
 	if ((n = yd_get(&c->y, root, "check")) && parse_check(c, n)) return -1;
@@ -245,19 +254,19 @@ void lesson_free(lesson *l)
 	free(l->read_first);
 	for (int i = 0; i < l->nparams; i++) {
 		lesson_param *p = &l->params[i];
-		free(p->name); free(p->help); ly_free_expr(&p->def); ly_free_expr(&p->min); ly_free_expr(&p->max);
+		free(p->name); free(p->help); lesson_yaml_free_expr(&p->def); lesson_yaml_free_expr(&p->min); lesson_yaml_free_expr(&p->max);
 	}
 	free(l->params);
-	for (int i = 0; i < l->nderived; i++) { free(l->derived[i].name); ly_free_expr(&l->derived[i].value); }
+	for (int i = 0; i < l->nderived; i++) { free(l->derived[i].name); lesson_yaml_free_expr(&l->derived[i].value); }
 	free(l->derived);
-	ly_free_buffers(l->buffers, l->nbuffers);
-	ly_free_expr(&l->bytes); ly_free_expr(&l->flops);
+	lesson_yaml_free_buffers(l->buffers, l->nbuffers);
+	lesson_yaml_free_expr(&l->bytes); lesson_yaml_free_expr(&l->flops);
 	for (int i = 0; i < l->ncompare; i++) free(l->compare[i]);
 	free(l->compare);
 	for (int i = 0; i < l->nfollow; i++) free(l->follow[i]);
 	free(l->follow);
-	ly_free_library(l->baseline);
-	for (int i = 0; i < l->nstages; i++) ly_free_stage(&l->stages[i]);
+	lesson_yaml_free_library(l->baseline);
+	for (int i = 0; i < l->nstages; i++) lesson_stage_free(&l->stages[i]);
 	free(l->stages);
 	free(l);
 }
@@ -307,8 +316,8 @@ const lesson_buffer *lesson_find_buffer(const lesson *l, const lesson_stage *s, 
 	return NULL;
 }
 
-const char *lesson_dtype_name(lesson_dtype t) { return (unsigned)t < DT_COUNT ? ly_dtype_names[t] : "?"; }
-size_t lesson_dtype_size(lesson_dtype t) { return (unsigned)t < DT_COUNT ? ly_dtype_sizes[t] : 0; }
+const char *lesson_dtype_name(lesson_dtype t) { return (unsigned)t < DT_COUNT ? lesson_yaml_dtype_names[t] : "?"; }
+size_t lesson_dtype_size(lesson_dtype t) { return (unsigned)t < DT_COUNT ? lesson_yaml_dtype_sizes[t] : 0; }
 int lesson_dtype_is_float(lesson_dtype t) { return t == DT_F32 || t == DT_F64 || t == DT_F16 || t == DT_BF16; }
 
 static int cmp_lesson(const void *a, const void *b)

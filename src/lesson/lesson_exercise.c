@@ -24,8 +24,8 @@ static int parse_size(ld *c, yaml_node_t *n, lesson_size *z)
 		for (int j = 0; j < z->n; j++)
 			if (!strcmp(z->names[j], name)) return yd_fail(&c->y, kn, "parameter '%s' is set twice in one size", name);
 		lesson_expr e = { 0 };
-		int bad = ly_parse_expr(c, v, name, &e);   /* checked now, evaluated by the plan */
-		ly_free_expr(&e);
+		int bad = lesson_yaml_parse_expr(c, v, name, &e);   /* checked now, evaluated by the plan */
+		lesson_yaml_free_expr(&e);
 		if (bad) return -1;
 		z->names[z->n] = xstrdup(name);
 		z->values[z->n++] = xstrdup((const char *)v->data.scalar.value);
@@ -37,10 +37,10 @@ struct entry_ctx { ld *c; yaml_node_t *n; const char *path; };
 static int check_entry(void *ctx, lesson_launch *L)
 {
 	struct entry_ctx *e = ctx;
-	return L->entry ? ly_check_entry(e->c, e->n, e->path, L->entry) : 0;
+	return L->entry ? lesson_stage_check_entry(e->c, e->n, e->path, L->entry) : 0;
 }
 
-int ly_parse_exercise(ld *c, yaml_node_t *n, lesson_stage *s)
+int lesson_exercise_parse(ld *c, yaml_node_t *n, lesson_stage *s)
 {
 	static const char *const keys[] = { "!start", "pass", "hints", "sizes", "tolerance", "judge", NULL };
 	if (n->type != YAML_MAPPING_NODE) return yd_fail(&c->y, n, "exercise must be a mapping: { start: FILE, pass: 0.9, hints: [...] }");
@@ -55,13 +55,13 @@ int ly_parse_exercise(ld *c, yaml_node_t *n, lesson_stage *s)
 	if (!s->check) return yd_fail(&c->y, n, "stage '%s' is not checked (check: false), so an exercise on it could not be judged", s->id);
 	if (c->kroot) {
 		char *rel = xasprintf("exercises/%s", x->start_rel);
-		int bad = ly_resolve_kernel_file(c, sn, rel, &x->start_path);
+		int bad = lesson_stage_resolve_kernel_file(c, sn, rel, &x->start_path);
 		free(rel);
 		if (bad) return -1;
 		/* The starter keeps the stage's kernel names: the plan launches them. */
-		if (ly_check_entry(c, sn, x->start_path, s->entry)) return -1;
+		if (lesson_stage_check_entry(c, sn, x->start_path, s->entry)) return -1;
 		struct entry_ctx ec = { c, sn, x->start_path };
-		if (ly_each_launch(s->launches, s->nlaunches, check_entry, &ec)) return -1;
+		if (lesson_stage_each_launch(s->launches, s->nlaunches, check_entry, &ec)) return -1;
 	}
 	if (pn) {
 		if (yd_double(&c->y, pn, "pass", -DBL_MAX, DBL_MAX, &x->pass)) return -1;
@@ -87,12 +87,12 @@ int ly_parse_exercise(ld *c, yaml_node_t *n, lesson_stage *s)
 	}
 	if (tn) {
 		x->has_tolerance = 1;
-		if (ly_parse_tolerance(c, tn, &x->exact, &x->rel_tol, &x->abs_tol, &x->norm_tol)) return -1;
+		if (lesson_yaml_parse_tolerance(c, tn, &x->exact, &x->rel_tol, &x->abs_tol, &x->norm_tol)) return -1;
 	}
 	return 0;
 }
 
-void ly_free_exercise(lesson_exercise *x)
+void lesson_exercise_free(lesson_exercise *x)
 {
 	if (!x) return;
 	free(x->start_path); free(x->start_rel);

@@ -72,7 +72,7 @@ static int parse_cond(ld *c, yaml_node_t *cond, lesson_expr *out, int device)
 	return 0;
 }
 
-int ly_parse_expect(ld *c, yaml_node_t *n, lesson_stage *s)
+int lesson_expect_parse(ld *c, yaml_node_t *n, lesson_stage *s)
 {
 	if (n->type != YAML_SEQUENCE_NODE)
 		return yd_fail(&c->y, n, "expect must be a list of conditions (\"bytes_ratio >= 8\") or {that, why} mappings");
@@ -114,7 +114,7 @@ static int stage_name_visit(void *ctx, const char *name, size_t len, int col)
 	                  "for a stage id, time_vs_prev, time_vs_baseline)", len > 60 ? 60 : (int)len, name, idlen > 60 ? 60 : (int)idlen, id);
 }
 
-int ly_check_claim_stages(ld *c)
+int lesson_expect_check_claim_stages(ld *c)
 {
 	for (int s = 0; s < c->l->nstages; s++)
 		for (int i = 0; i < c->l->stages[s].nclaims; i++) {
@@ -124,11 +124,11 @@ int ly_check_claim_stages(ld *c)
 	return 0;
 }
 
-void ly_free_expect(lesson_stage *s)
+void lesson_expect_free(lesson_stage *s)
 {
 	for (int i = 0; i < s->nclaims; i++) {
-		ly_free_expr(&s->claims[i].cond);
-		ly_free_expr(&s->claims[i].when);
+		lesson_yaml_free_expr(&s->claims[i].cond);
+		lesson_yaml_free_expr(&s->claims[i].when);
 		free(s->claims[i].why);
 	}
 	free(s->claims);
@@ -136,7 +136,7 @@ void ly_free_expect(lesson_stage *s)
 	s->nclaims = 0;
 }
 
-int ly_check_text(ld *c, yaml_node_t *n, const char *text)
+int lesson_expect_check_text(ld *c, yaml_node_t *n, const char *text)
 {
 	size_t len = 0;
 	long at = claims_text_check(text, &len);

@@ -62,10 +62,10 @@ static int parse_tunable(ld *c, yaml_node_t *kn, yaml_node_t *v, lesson_tunable 
 
 static int parse_dims(ld *c, yaml_node_t *n, const char *what, lesson_expr dims[3])
 {
-	if (n->type == YAML_SCALAR_NODE) return ly_parse_expr(c, n, what, &dims[0]);
+	if (n->type == YAML_SCALAR_NODE) return lesson_yaml_parse_expr(c, n, what, &dims[0]);
 	int k = yd_seq_len(n);
 	if (k < 1 || k > 3) return yd_fail(&c->y, n, "%s takes an expression or a list of 1 to 3 expressions", what);
-	for (int i = 0; i < k; i++) if (ly_parse_expr(c, yd_seq_at(&c->y, n, i), what, &dims[i])) return -1;
+	for (int i = 0; i < k; i++) if (lesson_yaml_parse_expr(c, yd_seq_at(&c->y, n, i), what, &dims[i])) return -1;
 	return 0;
 }
 
@@ -79,7 +79,7 @@ static int parse_tma_list(ld *c, yaml_node_t *n, const char *what, lesson_expr *
 	int k = yd_seq_len(n);
 	if (k < 1 || k > LESSON_TMA_MAX_RANK)
 		return yd_fail(&c->y, n, "%s takes a list of 1 to %d expressions, innermost dimension first", what, LESSON_TMA_MAX_RANK);
-	for (int i = 0; i < k; i++) if (ly_parse_expr(c, yd_seq_at(&c->y, n, i), what, &out[i])) return -1;
+	for (int i = 0; i < k; i++) if (lesson_yaml_parse_expr(c, yd_seq_at(&c->y, n, i), what, &out[i])) return -1;
 	return k;
 }
 
@@ -145,8 +145,8 @@ static int parse_texture(ld *c, lesson_stage *s, yaml_node_t *n, lesson_arg *a)
 	if (dn->type != YAML_SEQUENCE_NODE || yd_seq_len(dn) < 1 || yd_seq_len(dn) > 2)
 		return yd_fail(&c->y, dn, "texture %s: dims takes [width] (1D, linear memory) or [width, height] (2D, pitched rows)", a->buffer);
 	a->rank = yd_seq_len(dn);
-	for (int i = 0; i < a->rank; i++) if (ly_parse_expr(c, yd_seq_at(&c->y, dn, i), "dims", &a->dims[i])) return -1;
-	if (ly_get_expr(c, n, "pitch", &a->pitch)) return -1;
+	for (int i = 0; i < a->rank; i++) if (lesson_yaml_parse_expr(c, yd_seq_at(&c->y, dn, i), "dims", &a->dims[i])) return -1;
+	if (lesson_yaml_get_expr(c, n, "pitch", &a->pitch)) return -1;
 	int filter = TEX_POINT, address = TEX_CLAMP, read = 0;
 	if (parse_word(c, n, "filter", filters, &filter) || parse_word(c, n, "address", addresses, &address) ||
 	    parse_word(c, n, "read", reads, &read)) return -1;
@@ -186,7 +186,7 @@ static int parse_arg(ld *c, lesson_stage *s, yaml_node_t *n, lesson_arg *a)
 		inner.start_mark.column += k + 1;
 		a->kind = ARG_VALUE;
 		a->type = arg_types[i].t;
-		int r = ly_parse_expr(c, &inner, "an argument", &a->value);
+		int r = lesson_yaml_parse_expr(c, &inner, "an argument", &a->value);
 		free(body);
 		return r;
 	}
@@ -217,23 +217,23 @@ static int parse_copy(ld *c, lesson_stage *s, yaml_node_t *m, lesson_launch *L)
 		               L->copy_src, lesson_dtype_name(sr->type), L->copy_dst, lesson_dtype_name(d->type));
 	if (d->memory != MEM_DEVICE && sr->memory != MEM_DEVICE)
 		return yd_fail(&c->y, m, "copy %s>%s: both buffers are host memory; a copy step has a device side", L->copy_src, L->copy_dst);
-	return ly_get_expr(c, m, "offset", &L->copy_offset) || ly_get_expr(c, m, "dst_offset", &L->copy_dst_offset) ||
-	       ly_get_expr(c, m, "src_offset", &L->copy_src_offset) || ly_get_expr(c, m, "count", &L->copy_count) ||
-	       ly_get_expr(c, m, "stream", &L->stream) ? -1 : 0;
+	return lesson_yaml_get_expr(c, m, "offset", &L->copy_offset) || lesson_yaml_get_expr(c, m, "dst_offset", &L->copy_dst_offset) ||
+	       lesson_yaml_get_expr(c, m, "src_offset", &L->copy_src_offset) || lesson_yaml_get_expr(c, m, "count", &L->copy_count) ||
+	       lesson_yaml_get_expr(c, m, "stream", &L->stream) ? -1 : 0;
 }
 
 /* { repeat: COUNT, as: NAME, steps: [...] }: the steps COUNT times, NAME bound to 0, 1, ... in them. */
 static int parse_repeat(ld *c, lesson_stage *s, yaml_node_t *n, lesson_launch *L)
 {
 	static const char *const keys[] = { "!repeat", "!as", "!steps", NULL };
-	if (yd_check_keys(&c->y, n, "a repeat block", keys) || ly_get_expr(c, n, "repeat", &L->repeat_count) ||
+	if (yd_check_keys(&c->y, n, "a repeat block", keys) || lesson_yaml_get_expr(c, n, "repeat", &L->repeat_count) ||
 	    yd_get_str(&c->y, n, "as", &L->repeat_var)) return -1;
 	yaml_node_t *an = yd_get(&c->y, n, "as"), *sn = yd_get(&c->y, n, "steps");
-	if (ly_check_length(c, an, "repeat: as", L->repeat_var)) return -1;
+	if (lesson_yaml_check_length(c, an, "repeat: as", L->repeat_var)) return -1;
 	if (!lesson_is_ident(L->repeat_var)) return yd_fail(&c->y, an, "repeat: as '%s' is not an identifier", L->repeat_var);
-	if (ly_name_known(c, L->repeat_var, strlen(L->repeat_var)) || lesson_find_buffer(c->l, s, L->repeat_var))
+	if (lesson_yaml_name_known(c, L->repeat_var, strlen(L->repeat_var)) || lesson_find_buffer(c->l, s, L->repeat_var))
 		return yd_fail(&c->y, an, "repeat: as '%s' is a name already in use here; pick a new one", L->repeat_var);
-	if (c->nbound == LY_MAX_BOUND) return yd_fail(&c->y, n, "repeat blocks nested more than %d deep", LY_MAX_BOUND);
+	if (c->nbound == LESSON_YAML_MAX_BOUND) return yd_fail(&c->y, n, "repeat blocks nested more than %d deep", LESSON_YAML_MAX_BOUND);
 	c->bound[c->nbound++] = L->repeat_var;
 	int r = parse_steps(c, s, sn, "steps", &L->body, &L->nbody);
 	c->nbound--;
@@ -254,7 +254,7 @@ static int parse_launch(ld *c, lesson_stage *s, yaml_node_t *n, lesson_launch *L
 		if (yd_check_keys(&c->y, n, "a library step", keys)) return -1;
 		L->kind = STEP_LIBRARY;
 		L->call = xcalloc(1, sizeof *L->call);
-		return ly_parse_library(c, s, n, L->call) || ly_get_expr(c, n, "stream", &L->stream) ? -1 : 0;
+		return lesson_yaml_parse_library(c, s, n, L->call) || lesson_yaml_get_expr(c, n, "stream", &L->stream) ? -1 : 0;
 	}
 	if (n->type == YAML_MAPPING_NODE && yd_get(&c->y, n, "memset")) {
 		static const char *const keys[] = { "memset", NULL }, *const mkeys[] = { "!buffer", "value", "stream", NULL };
@@ -270,14 +270,14 @@ static int parse_launch(ld *c, lesson_stage *s, yaml_node_t *n, lesson_launch *L
 		if (v && yd_int(&c->y, v, "value", INT64_MIN, INT64_MAX, &val)) return -1;
 		if (val < 0 || val > 255) return yd_fail(&c->y, v, "memset value is a byte: 0 to 255");
 		L->memset_value = (int)val;
-		return ly_get_expr(c, m, "stream", &L->stream);
+		return lesson_yaml_get_expr(c, m, "stream", &L->stream);
 	}
 	static const char *const keys[] = { "!grid", "!block", "shared", "args", "entry", "stream", NULL };
 	if (yd_check_keys(&c->y, n, "a launch", keys)) return -1;
 	if (parse_dims(c, yd_get(&c->y, n, "grid"), "grid", L->grid) || parse_dims(c, yd_get(&c->y, n, "block"), "block", L->block) ||
-	    ly_get_expr(c, n, "shared", &L->shared) || ly_get_expr(c, n, "stream", &L->stream) ||
+	    lesson_yaml_get_expr(c, n, "shared", &L->shared) || lesson_yaml_get_expr(c, n, "stream", &L->stream) ||
 	    yd_get_str(&c->y, n, "entry", &L->entry)) return -1;
-	if (L->entry && c->kroot && ly_check_entry(c, yd_get(&c->y, n, "entry"), s->kernel_path, L->entry)) return -1;
+	if (L->entry && c->kroot && lesson_stage_check_entry(c, yd_get(&c->y, n, "entry"), s->kernel_path, L->entry)) return -1;
 	yaml_node_t *args = yd_get(&c->y, n, "args");
 	if (args) {
 		if (args->type != YAML_SEQUENCE_NODE) return yd_fail(&c->y, args, "args must be a list");
@@ -301,10 +301,10 @@ static int parse_steps(ld *c, lesson_stage *s, yaml_node_t *seq, const char *wha
 	return 0;
 }
 
-int ly_each_launch(lesson_launch *steps, int n, int (*fn)(void *ctx, lesson_launch *L), void *ctx)
+int lesson_stage_each_launch(lesson_launch *steps, int n, int (*fn)(void *ctx, lesson_launch *L), void *ctx)
 {
 	for (int i = 0; i < n; i++) {
-		int r = steps[i].body ? ly_each_launch(steps[i].body, steps[i].nbody, fn, ctx)
+		int r = steps[i].body ? lesson_stage_each_launch(steps[i].body, steps[i].nbody, fn, ctx)
 		                      : steps[i].kind == STEP_LAUNCH ? fn(ctx, &steps[i]) : 0;
 		if (r) return r;
 	}
@@ -325,12 +325,12 @@ static int parse_constants(ld *c, lesson_stage *s, yaml_node_t *n)
 		if (yd_check_keys(&c->y, m, "a constant", keys) || yd_get_str(&c->y, m, "symbol", &k->symbol)) return -1;
 		yaml_node_t *sn = yd_get(&c->y, m, "symbol"), *bn = yd_get(&c->y, m, "buffer"), *tn = yd_get(&c->y, m, "type"),
 		            *vn = yd_get(&c->y, m, "value");
-		if (ly_check_length(c, sn, "constant symbol", k->symbol)) return -1;
+		if (lesson_yaml_check_length(c, sn, "constant symbol", k->symbol)) return -1;
 		if (!lesson_is_ident(k->symbol)) return yd_fail(&c->y, sn, "constant symbol '%s' is not a C identifier", k->symbol);
 		for (int j = 0; j < s->nconstants - 1; j++)
 			if (!strcmp(s->constants[j].symbol, k->symbol)) return yd_fail(&c->y, sn, "constant %s is filled twice", k->symbol);
 		if (!!bn == !!vn) return yd_fail(&c->y, m, "constant %s takes either buffer: NAME or type: and value: EXPR", k->symbol);
-		if (ly_get_expr(c, m, "count", &k->count)) return -1;
+		if (lesson_yaml_get_expr(c, m, "count", &k->count)) return -1;
 		if (bn) {
 			if (tn) return yd_fail(&c->y, tn, "constant %s: the type is the buffer's; leave type out", k->symbol);
 			if (yd_get_str(&c->y, m, "buffer", &k->buffer)) return -1;
@@ -341,7 +341,7 @@ static int parse_constants(ld *c, lesson_stage *s, yaml_node_t *n)
 			continue;
 		}
 		if (!tn) return yd_fail(&c->y, m, "constant %s needs type: (the variable's element type)", k->symbol);
-		if (ly_parse_dtype(c, tn, &k->type) || ly_parse_expr_with(c, vn, "value", "i", &k->value)) return -1;
+		if (lesson_yaml_parse_dtype(c, tn, &k->type) || lesson_yaml_parse_expr_with(c, vn, "value", "i", &k->value)) return -1;
 	}
 	return 0;
 }
@@ -365,12 +365,12 @@ static int parse_memory(ld *c, lesson_stage *s, yaml_node_t *n)
 			return yd_fail(&c->y, kn, "memory: '%s' is not a host buffer of the lesson (declared with host: pageable or pinned)", name);
 		for (int j = 0; j < s->nmemory - 1; j++)
 			if (!strcmp(s->memory_buffers[j], name)) return yd_fail(&c->y, kn, "memory: %s is named twice", name);
-		if (ly_parse_memory(c, v, "memory", m)) return -1;
+		if (lesson_yaml_parse_memory(c, v, "memory", m)) return -1;
 	}
 	return 0;
 }
 
-int ly_resolve_kernel_file(ld *c, yaml_node_t *n, const char *k, char **out)
+int lesson_stage_resolve_kernel_file(ld *c, yaml_node_t *n, const char *k, char **out)
 {
 	if (!*k || k[0] == '/' || strstr(k, "..") ) return yd_fail(&c->y, n, "kernel path '%s' must stay inside kernels/%s/", k, c->l->id);
 	*out = xasprintf("%s/%s/%s", c->kroot, c->l->id, k);
@@ -401,7 +401,7 @@ static int defines_entry(const char *path, const char *entry)
 
 /* The entry must be defined in the kernel file or a header beside it (.cuh, .h): catches a typo at
  * load time, not at run time. */
-int ly_check_entry(ld *c, yaml_node_t *n, const char *path, const char *entry)
+int lesson_stage_check_entry(ld *c, yaml_node_t *n, const char *path, const char *entry)
 {
 	if (defines_entry(path, entry)) return 0;
 	char *dir = xasprintf("%s/%s", c->kroot, c->l->id);
@@ -430,18 +430,18 @@ static int parse_stage_derived(ld *c, lesson_stage *s, yaml_node_t *map)
 		yaml_node_t *kn = yd_node(&c->y, map->data.mapping.pairs.start[i].key), *v = yd_node(&c->y, map->data.mapping.pairs.start[i].value);
 		const char *name = yd_scalar(&c->y, kn, "a derived name");
 		if (!name) return -1;
-		if (ly_check_length(c, kn, "derived name", name)) return -1;
-		if (!lesson_is_ident(name) || ly_name_known(c, name, strlen(name)))
+		if (lesson_yaml_check_length(c, kn, "derived name", name)) return -1;
+		if (!lesson_is_ident(name) || lesson_yaml_name_known(c, name, strlen(name)))
 			return yd_fail(&c->y, kn, "derived name '%s' is not a new identifier", name);
 		lesson_derived *d = &s->derived[s->nderived];
-		if (ly_parse_expr(c, v, name, &d->value)) return -1;
+		if (lesson_yaml_parse_expr(c, v, name, &d->value)) return -1;
 		d->name = xstrdup(name);   /* named only after parsing: a value cannot use itself */
 		s->nderived++;
 	}
 	return 0;
 }
 
-int ly_parse_stage(ld *c, yaml_node_t *n, lesson_stage *s)
+int lesson_stage_parse(ld *c, yaml_node_t *n, lesson_stage *s)
 {
 	static const char *const keys[] = { "!id", "!title", "!kernel", "!entry", "tunables", "constraints", "buffers",
 	                                    "!launches", "!explain", "!bottleneck", "options", "check", "requires", "exercise", "expect",
@@ -460,7 +460,7 @@ int ly_parse_stage(ld *c, yaml_node_t *n, lesson_stage *s)
 	yaml_node_t *tol = yd_get(&c->y, n, "tolerance");
 	if (tol) {
 		s->has_tolerance = 1;
-		if (ly_parse_tolerance(c, tol, &s->exact, &s->rel_tol, &s->abs_tol, &s->norm_tol)) return -1;
+		if (lesson_yaml_parse_tolerance(c, tol, &s->exact, &s->rel_tol, &s->abs_tol, &s->norm_tol)) return -1;
 	}
 	s->check = 1;
 	s->at.line = (int)n->start_mark.line + 1;
@@ -468,14 +468,14 @@ int ly_parse_stage(ld *c, yaml_node_t *n, lesson_stage *s)
 	if (yd_get_str(&c->y, n, "id", &s->id) || yd_get_str(&c->y, n, "title", &s->title) || yd_get_str(&c->y, n, "kernel", &s->kernel_rel) ||
 	    yd_get_str(&c->y, n, "entry", &s->entry) || yd_get_str(&c->y, n, "explain", &s->explain) ||
 	    yd_get_str(&c->y, n, "bottleneck", &s->bottleneck)) return -1;
-	if (ly_check_length(c, yd_get(&c->y, n, "id"), "stage id", s->id) || ly_check_length(c, yd_get(&c->y, n, "entry"), "entry", s->entry))
+	if (lesson_yaml_check_length(c, yd_get(&c->y, n, "id"), "stage id", s->id) || lesson_yaml_check_length(c, yd_get(&c->y, n, "entry"), "entry", s->entry))
 		return -1;
-	if (ly_check_text(c, yd_get(&c->y, n, "explain"), s->explain) ||
-	    ly_check_text(c, yd_get(&c->y, n, "bottleneck"), s->bottleneck)) return -1;
+	if (lesson_expect_check_text(c, yd_get(&c->y, n, "explain"), s->explain) ||
+	    lesson_expect_check_text(c, yd_get(&c->y, n, "bottleneck"), s->bottleneck)) return -1;
 	if (!lesson_is_ident(s->id)) return yd_fail(&c->y, yd_get(&c->y, n, "id"), "stage id '%s' must be an identifier", s->id);
 	if (!lesson_is_ident(s->entry)) return yd_fail(&c->y, yd_get(&c->y, n, "entry"), "entry '%s' must be a C identifier", s->entry);
-	if (c->kroot && (ly_resolve_kernel_file(c, yd_get(&c->y, n, "kernel"), s->kernel_rel, &s->kernel_path) ||
-	                 ly_check_entry(c, yd_get(&c->y, n, "entry"), s->kernel_path, s->entry))) return -1;
+	if (c->kroot && (lesson_stage_resolve_kernel_file(c, yd_get(&c->y, n, "kernel"), s->kernel_rel, &s->kernel_path) ||
+	                 lesson_stage_check_entry(c, yd_get(&c->y, n, "entry"), s->kernel_path, s->entry))) return -1;
 	yaml_node_t *t = yd_get(&c->y, n, "tunables");
 	if (t) {
 		if (t->type != YAML_MAPPING_NODE) return yd_fail(&c->y, t, "tunables must be a mapping of NAME: {values|range, default}");
@@ -489,7 +489,7 @@ int ly_parse_stage(ld *c, yaml_node_t *n, lesson_stage *s)
 			tu->name = xstrdup(name);
 			tu->at.line = (int)kn->start_mark.line + 1;
 			tu->at.col = (int)kn->start_mark.column + 1;
-			if (ly_check_length(c, kn, "tunable name", name)) return -1;
+			if (lesson_yaml_check_length(c, kn, "tunable name", name)) return -1;
 			if (!lesson_is_ident(name)) return yd_fail(&c->y, kn, "tunable name '%s' is not an identifier", name);
 			if (lesson_find_param(c->l, name)) return yd_fail(&c->y, kn, "tunable '%s' has the name of a parameter", name);
 			if (parse_tunable(c, kn, v, tu)) return -1;
@@ -501,11 +501,11 @@ int ly_parse_stage(ld *c, yaml_node_t *n, lesson_stage *s)
 	if (md) {
 		static const char *const mkeys[] = { "bytes", "flops", NULL };
 		if (md->type != YAML_MAPPING_NODE) return yd_fail(&c->y, md, "a stage's model is a mapping of bytes: and flops:");
-		if (yd_check_keys(&c->y, md, "a stage's model", mkeys) || ly_get_expr(c, md, "bytes", &s->bytes) ||
-		    ly_get_expr(c, md, "flops", &s->flops)) return -1;
+		if (yd_check_keys(&c->y, md, "a stage's model", mkeys) || lesson_yaml_get_expr(c, md, "bytes", &s->bytes) ||
+		    lesson_yaml_get_expr(c, md, "flops", &s->flops)) return -1;
 	}
 	yaml_node_t *b = yd_get(&c->y, n, "buffers");
-	if (b && ly_parse_buffers(c, b, &s->buffers, &s->nbuffers)) return -1;
+	if (b && lesson_yaml_parse_buffers(c, b, &s->buffers, &s->nbuffers)) return -1;
 	for (int i = 0; i < s->nbuffers; i++) {
 		if (s->buffers[i].output) return yd_fail(&c->y, b, "stage buffer '%s' is scratch space: it cannot be an output", s->buffers[i].name);
 		for (int j = 0; j < c->l->nbuffers; j++)
@@ -519,7 +519,7 @@ int ly_parse_stage(ld *c, yaml_node_t *n, lesson_stage *s)
 		for (int i = 0; i < yd_seq_len(cs); i++) {
 			yaml_node_t *ci = yd_seq_at(&c->y, cs, i);
 			lesson_constraint *k = &s->constraints[s->nconstraints++];
-			if (yd_check_keys(&c->y, ci, "a constraint", ckeys) || ly_get_expr(c, ci, "expr", &k->cond) ||
+			if (yd_check_keys(&c->y, ci, "a constraint", ckeys) || lesson_yaml_get_expr(c, ci, "expr", &k->cond) ||
 			    yd_get_str(&c->y, ci, "message", &k->message)) return -1;
 		}
 	}
@@ -539,23 +539,11 @@ int ly_parse_stage(ld *c, yaml_node_t *n, lesson_stage *s)
 		s->req_cc = (int)cc;
 	}
 	yaml_node_t *ex = yd_get(&c->y, n, "exercise");
-	if (ex && ly_parse_exercise(c, ex, s)) return -1;
+	if (ex && lesson_exercise_parse(c, ex, s)) return -1;
 	yaml_node_t *xp = yd_get(&c->y, n, "expect");
-	if (xp && ly_parse_expect(c, xp, s)) return -1;
+	if (xp && lesson_expect_parse(c, xp, s)) return -1;
 	c->stage = NULL;
 	return 0;
-}
-
-void ly_free_expr(lesson_expr *e)
-{
-	expr_free(e->e);
-	e->e = NULL;
-}
-
-void ly_free_buffers(lesson_buffer *b, int n)
-{
-	for (int i = 0; i < n; i++) { free(b[i].name); ly_free_expr(&b[i].count); ly_free_expr(&b[i].init_expr); ly_free_expr(&b[i].init_hot); }
-	free(b);
 }
 
 static void free_steps(lesson_launch *steps, int n)
@@ -563,46 +551,46 @@ static void free_steps(lesson_launch *steps, int n)
 	for (int i = 0; i < n; i++) {
 		lesson_launch *L = &steps[i];
 		free(L->memset_buffer); free(L->entry); free(L->copy_dst); free(L->copy_src); free(L->repeat_var);
-		ly_free_expr(&L->copy_offset); ly_free_expr(&L->copy_dst_offset); ly_free_expr(&L->copy_src_offset);
-		ly_free_expr(&L->copy_count); ly_free_expr(&L->stream); ly_free_expr(&L->repeat_count);
-		for (int d = 0; d < 3; d++) { ly_free_expr(&L->grid[d]); ly_free_expr(&L->block[d]); }
-		ly_free_expr(&L->shared);
+		lesson_yaml_free_expr(&L->copy_offset); lesson_yaml_free_expr(&L->copy_dst_offset); lesson_yaml_free_expr(&L->copy_src_offset);
+		lesson_yaml_free_expr(&L->copy_count); lesson_yaml_free_expr(&L->stream); lesson_yaml_free_expr(&L->repeat_count);
+		for (int d = 0; d < 3; d++) { lesson_yaml_free_expr(&L->grid[d]); lesson_yaml_free_expr(&L->block[d]); }
+		lesson_yaml_free_expr(&L->shared);
 		for (int a = 0; a < L->nargs; a++) {
 			lesson_arg *g = &L->args[a];
 			free(g->buffer);
-			ly_free_expr(&g->value);
-			ly_free_expr(&g->pitch);
-			for (int d = 0; d < LESSON_TMA_MAX_RANK; d++) { ly_free_expr(&g->dims[d]); ly_free_expr(&g->box[d]); }
+			lesson_yaml_free_expr(&g->value);
+			lesson_yaml_free_expr(&g->pitch);
+			for (int d = 0; d < LESSON_TMA_MAX_RANK; d++) { lesson_yaml_free_expr(&g->dims[d]); lesson_yaml_free_expr(&g->box[d]); }
 		}
 		free(L->args);
 		free_steps(L->body, L->nbody);
-		ly_free_library(L->call);
+		lesson_yaml_free_library(L->call);
 	}
 	free(steps);
 }
 
-void ly_free_stage(lesson_stage *s)
+void lesson_stage_free(lesson_stage *s)
 {
 	free(s->id); free(s->title); free(s->kernel_path); free(s->kernel_rel); free(s->entry);
 	free(s->explain); free(s->bottleneck); free(s->req_arch); free(s->req_why); free(s->peak);
-	for (int i = 0; i < s->nderived; i++) { free(s->derived[i].name); ly_free_expr(&s->derived[i].value); }
+	for (int i = 0; i < s->nderived; i++) { free(s->derived[i].name); lesson_yaml_free_expr(&s->derived[i].value); }
 	free(s->derived);
-	ly_free_expr(&s->bytes); ly_free_expr(&s->flops);
+	lesson_yaml_free_expr(&s->bytes); lesson_yaml_free_expr(&s->flops);
 	for (int i = 0; i < s->ntunables; i++) { free(s->tunables[i].name); free(s->tunables[i].values); }
 	free(s->tunables);
-	for (int i = 0; i < s->nconstraints; i++) { ly_free_expr(&s->constraints[i].cond); free(s->constraints[i].message); }
+	for (int i = 0; i < s->nconstraints; i++) { lesson_yaml_free_expr(&s->constraints[i].cond); free(s->constraints[i].message); }
 	free(s->constraints);
-	ly_free_buffers(s->buffers, s->nbuffers);
+	lesson_yaml_free_buffers(s->buffers, s->nbuffers);
 	free_steps(s->launches, s->nlaunches);
 	for (int i = 0; i < s->nconstants; i++) {
 		lesson_constant *k = &s->constants[i];
-		free(k->symbol); free(k->buffer); ly_free_expr(&k->count); ly_free_expr(&k->value);
+		free(k->symbol); free(k->buffer); lesson_yaml_free_expr(&k->count); lesson_yaml_free_expr(&k->value);
 	}
 	free(s->constants);
 	for (int i = 0; i < s->nmemory; i++) free(s->memory_buffers[i]);
 	free(s->memory_buffers); free(s->memory_kinds);
 	for (int i = 0; i < s->noptions; i++) free(s->options[i]);
 	free(s->options);
-	ly_free_exercise(s->exercise);
-	ly_free_expect(s);
+	lesson_exercise_free(s->exercise);
+	lesson_expect_free(s);
 }

@@ -10,7 +10,7 @@
 #include "plan.h"
 #include "util.h"
 
-const char *const ly_baseline_libs[LY_NLIBS][LY_MAX_LIB_ARGS + 1] = {
+const char *const lesson_yaml_baseline_libs[LESSON_YAML_NLIBS][LESSON_YAML_MAX_LIB_ARGS + 1] = {
 	{ "memcpy", "dst", "src", "bytes", NULL },
 	{ "cub_reduce_sum", "in", "out", "count", NULL },
 	{ "cub_histogram_even", "in", "out", "count", "bins", "lower", "upper", NULL },
@@ -24,18 +24,10 @@ const char *const ly_baseline_libs[LY_NLIBS][LY_MAX_LIB_ARGS + 1] = {
 	{ "cublas_gemm_batched", "A", "B", "C", "m", "n", "k", "batch", "transb", "alpha", NULL },
 	{ "cub_exclusive_sum", "in", "out", "count", NULL },
 };
-const char *const ly_dtype_names[DT_COUNT] = { "f32", "f64", "f16", "bf16", "i32", "u32", "i64", "u64", "i8", "u8" };
-const size_t ly_dtype_sizes[DT_COUNT] = { 4, 8, 2, 2, 4, 4, 8, 8, 1, 1 };
+const char *const lesson_yaml_dtype_names[DT_COUNT] = { "f32", "f64", "f16", "bf16", "i32", "u32", "i64", "u64", "i8", "u8" };
+const size_t lesson_yaml_dtype_sizes[DT_COUNT] = { 4, 8, 2, 2, 4, 4, 8, 8, 1, 1 };
 
-int lesson_is_ident(const char *s)
-{
-	if (strlen(s) > LESSON_NAME_MAX) return 0;
-	if (!*s || !(isalpha((unsigned char)*s) || *s == '_')) return 0;
-	for (; *s; s++) if (!(isalnum((unsigned char)*s) || *s == '_')) return 0;
-	return 1;
-}
-
-int ly_check_length(ld *c, yaml_node_t *n, const char *what, const char *name)
+int lesson_yaml_check_length(ld *c, yaml_node_t *n, const char *what, const char *name)
 {
 	size_t len = strlen(name);
 	if (len <= LESSON_NAME_MAX) return 0;
@@ -44,14 +36,14 @@ int ly_check_length(ld *c, yaml_node_t *n, const char *what, const char *name)
 
 /* ---- names in scope ---- */
 
-int ly_stage_name(const lesson_stage *s, const char *name)
+int lesson_yaml_stage_name(const lesson_stage *s, const char *name)
 {
 	for (int i = 0; i < s->ntunables; i++) if (!strcmp(s->tunables[i].name, name)) return 1;
 	for (int i = 0; i < s->nderived; i++) if (s->derived[i].name && !strcmp(s->derived[i].name, name)) return 1;
 	return 0;
 }
 
-int ly_name_known(ld *c, const char *name, size_t len)
+int lesson_yaml_name_known(ld *c, const char *name, size_t len)
 {
 	char buf[128];
 	if (len >= sizeof buf) return 0;
@@ -68,7 +60,7 @@ int ly_name_known(ld *c, const char *name, size_t len)
 	/* The lesson's model, read after the stages: a name every stage that uses it has (checked then). */
 	if (c->model_scope)
 		for (int k = 0; k < l->nstages; k++)
-			if (ly_stage_name(&l->stages[k], buf)) return 1;
+			if (lesson_yaml_stage_name(&l->stages[k], buf)) return 1;
 	/* The occupancy API's answer for the stage's kernel (plan.h): a stage's expressions only. */
 	if (c->stage && (!strcmp(buf, "occ_block") || !strcmp(buf, "occ_min_grid"))) return 1;
 	for (int i = 0; i < c->nbound; i++) if (!strcmp(c->bound[i], buf)) return 1;
@@ -79,7 +71,7 @@ typedef struct { ld *c; yaml_node_t *n; int off; } name_ctx;
 static int name_visit(void *ctx, const char *name, size_t len, int col)
 {
 	name_ctx *nc = ctx;
-	if (ly_name_known(nc->c, name, len)) return 0;
+	if (lesson_yaml_name_known(nc->c, name, len)) return 0;
 	yaml_mark_t m = nc->n->start_mark;
 	m.column += (size_t)(col - 1 + nc->off);
 	return yd_fail_at(&nc->c->y, m, "unknown name '%.*s' in '%s'%s", (int)len, name,
@@ -89,7 +81,7 @@ static int name_visit(void *ctx, const char *name, size_t len, int col)
 }
 
 /* Parses the scalar n as an expression and checks that every name in it is in scope. */
-int ly_parse_expr(ld *c, yaml_node_t *n, const char *what, lesson_expr *out)
+int lesson_yaml_parse_expr(ld *c, yaml_node_t *n, const char *what, lesson_expr *out)
 {
 	const char *s = yd_scalar(&c->y, n, what);
 	if (!s) return -1;
@@ -106,26 +98,26 @@ int ly_parse_expr(ld *c, yaml_node_t *n, const char *what, lesson_expr *out)
 	}
 	name_ctx nc = { c, n, off };
 	if (!expr_names(out->e, name_visit, &nc)) return 0;
-	ly_free_expr(out);   /* callers keep only what parsed and checked */
+	lesson_yaml_free_expr(out);   /* callers keep only what parsed and checked */
 	return -1;
 }
 
-int ly_get_expr(ld *c, yaml_node_t *map, const char *key, lesson_expr *out)
+int lesson_yaml_get_expr(ld *c, yaml_node_t *map, const char *key, lesson_expr *out)
 {
 	yaml_node_t *n = yd_get(&c->y, map, key);
-	return n ? ly_parse_expr(c, n, key, out) : 0;
+	return n ? lesson_yaml_parse_expr(c, n, key, out) : 0;
 }
 
-int ly_parse_expr_with(ld *c, yaml_node_t *n, const char *what, const char *name, lesson_expr *out)
+int lesson_yaml_parse_expr_with(ld *c, yaml_node_t *n, const char *what, const char *name, lesson_expr *out)
 {
-	if (c->nbound == LY_MAX_BOUND) return yd_fail(&c->y, n, "more than %d names bound here (repeat blocks nested too deep)", LY_MAX_BOUND);
+	if (c->nbound == LESSON_YAML_MAX_BOUND) return yd_fail(&c->y, n, "more than %d names bound here (repeat blocks nested too deep)", LESSON_YAML_MAX_BOUND);
 	c->bound[c->nbound++] = name;
-	int r = ly_parse_expr(c, n, what, out);
+	int r = lesson_yaml_parse_expr(c, n, what, out);
 	c->nbound--;
 	return r;
 }
 
-int ly_parse_memory(ld *c, yaml_node_t *n, const char *what, lesson_memory *m)
+int lesson_yaml_parse_memory(ld *c, yaml_node_t *n, const char *what, lesson_memory *m)
 {
 	const char *s = yd_scalar(&c->y, n, what);
 	if (!s) return -1;
@@ -135,11 +127,11 @@ int ly_parse_memory(ld *c, yaml_node_t *n, const char *what, lesson_memory *m)
 	return 0;
 }
 
-int ly_parse_dtype(ld *c, yaml_node_t *n, lesson_dtype *t)
+int lesson_yaml_parse_dtype(ld *c, yaml_node_t *n, lesson_dtype *t)
 {
 	const char *s = yd_scalar(&c->y, n, "type");
 	if (!s) return -1;
-	for (int i = 0; i < DT_COUNT; i++) if (!strcmp(s, ly_dtype_names[i])) { *t = (lesson_dtype)i; return 0; }
+	for (int i = 0; i < DT_COUNT; i++) if (!strcmp(s, lesson_yaml_dtype_names[i])) { *t = (lesson_dtype)i; return 0; }
 	return yd_fail(&c->y, n, "unknown type '%s' (expected f32, f64, f16, bf16, i32, u32, i64, u64, i8 or u8)", s);
 }
 
@@ -158,10 +150,10 @@ static int parse_init(ld *c, yaml_node_t *n, lesson_buffer *b)
 	yaml_node_t *h = yd_get(&c->y, n, "hot");
 	if (!!r + !!k + !!x > 1) return yd_fail(&c->y, n, "init takes one of random, constant and expr");
 	if (h && !r) return yd_fail(&c->y, h, "hot goes with random: { random: [lo, hi], hot: SHARE }");
-	if (h && ly_parse_expr(c, h, "init hot", &b->init_hot)) return -1;   /* the share of elements that are lo */
+	if (h && lesson_yaml_parse_expr(c, h, "init hot", &b->init_hot)) return -1;   /* the share of elements that are lo */
 	if (x) {   /* element i's value; plan_make evaluates it for every i */
 		b->init = INIT_EXPR;
-		return ly_parse_expr_with(c, x, "init expr", "i", &b->init_expr);
+		return lesson_yaml_parse_expr_with(c, x, "init expr", "i", &b->init_expr);
 	}
 	if (k) {
 		b->init = INIT_CONSTANT;
@@ -176,7 +168,7 @@ static int parse_init(ld *c, yaml_node_t *n, lesson_buffer *b)
 	return 0;
 }
 
-int ly_parse_buffers(ld *c, yaml_node_t *map, lesson_buffer **out, int *count)
+int lesson_yaml_parse_buffers(ld *c, yaml_node_t *map, lesson_buffer **out, int *count)
 {
 	if (map->type != YAML_MAPPING_NODE) return yd_fail(&c->y, map, "buffers must be a mapping of name: {type, count, ...}");
 	int k = (int)(map->data.mapping.pairs.top - map->data.mapping.pairs.start);
@@ -192,22 +184,22 @@ int ly_parse_buffers(ld *c, yaml_node_t *map, lesson_buffer **out, int *count)
 		b->name = xstrdup(name);
 		b->at.line = (int)kn->start_mark.line + 1;
 		b->at.col = (int)kn->start_mark.column + 1;
-		if (ly_check_length(c, kn, "buffer name", name)) return -1;
+		if (lesson_yaml_check_length(c, kn, "buffer name", name)) return -1;
 		if (!lesson_is_ident(name)) return yd_fail(&c->y, kn, "buffer name '%s' is not an identifier", name);
 		if (yd_check_keys(&c->y, v, "a buffer", keys)) return -1;
-		if (ly_parse_dtype(c, yd_get(&c->y, v, "type"), &b->type)) return -1;
-		if (ly_get_expr(c, v, "count", &b->count)) return -1;
+		if (lesson_yaml_parse_dtype(c, yd_get(&c->y, v, "type"), &b->type)) return -1;
+		if (lesson_yaml_get_expr(c, v, "count", &b->count)) return -1;
 		yaml_node_t *init = yd_get(&c->y, v, "init"), *o = yd_get(&c->y, v, "output"), *h = yd_get(&c->y, v, "host");
 		if (init && parse_init(c, init, b)) return -1;
 		if (o && yd_bool(&c->y, o, "output", &b->output)) return -1;
-		if (h && ly_parse_memory(c, h, "host", &b->memory)) return -1;
+		if (h && lesson_yaml_parse_memory(c, h, "host", &b->memory)) return -1;
 		if (h && c->stage) return yd_fail(&c->y, h, "stage buffer '%s' is device scratch space: host buffers are the lesson's", name);
 		if (b->output && b->init != INIT_NONE) return yd_fail(&c->y, init, "an output buffer has no init: it is poisoned before every run");
 	}
 	return 0;
 }
 
-int ly_parse_tolerance(ld *c, yaml_node_t *t, int *exact, double *rel, double *abs, double *norm)
+int lesson_yaml_parse_tolerance(ld *c, yaml_node_t *t, int *exact, double *rel, double *abs, double *norm)
 {
 	*norm = 0;
 	if (t->type == YAML_SCALAR_NODE) {
@@ -231,14 +223,14 @@ int ly_parse_tolerance(ld *c, yaml_node_t *t, int *exact, double *rel, double *a
 
 /* ---- library runs (a baseline, or a library step of a stage) ---- */
 
-int ly_parse_library(ld *c, lesson_stage *s, yaml_node_t *n, lesson_baseline *b)
+int lesson_yaml_parse_library(ld *c, lesson_stage *s, yaml_node_t *n, lesson_baseline *b)
 {
 	if (yd_get_str(&c->y, n, "library", &b->library)) return -1;
 	int lib = -1;
-	for (int i = 0; i < LY_NLIBS; i++) if (!strcmp(ly_baseline_libs[i][0], b->library)) lib = i;
+	for (int i = 0; i < LESSON_YAML_NLIBS; i++) if (!strcmp(lesson_yaml_baseline_libs[i][0], b->library)) lib = i;
 	if (lib < 0) {
 		char known[400] = "";
-		for (int i = 0; i < LY_NLIBS; i++) strfmt(known + strlen(known), sizeof known - strlen(known), "%s%s", i ? ", " : "", ly_baseline_libs[i][0]);
+		for (int i = 0; i < LESSON_YAML_NLIBS; i++) strfmt(known + strlen(known), sizeof known - strlen(known), "%s%s", i ? ", " : "", lesson_yaml_baseline_libs[i][0]);
 		return yd_fail(&c->y, yd_get(&c->y, n, "library"), "unknown library '%s' (known: %s)", b->library, known);
 	}
 	yaml_node_t *a = yd_get(&c->y, n, "args");
@@ -253,28 +245,40 @@ int ly_parse_library(ld *c, lesson_stage *s, yaml_node_t *n, lesson_baseline *b)
 		const char *name = yd_scalar(&c->y, kn, "an argument name"), *val = yd_scalar(&c->y, v, "an argument");
 		if (!name || !val) return -1;
 		int known = 0;
-		for (int r = 1; r <= LY_MAX_LIB_ARGS && ly_baseline_libs[lib][r]; r++) known |= !strcmp(ly_baseline_libs[lib][r], name);
+		for (int r = 1; r <= LESSON_YAML_MAX_LIB_ARGS && lesson_yaml_baseline_libs[lib][r]; r++) known |= !strcmp(lesson_yaml_baseline_libs[lib][r], name);
 		if (!known) return yd_fail(&c->y, kn, "library %s takes no argument '%s'", b->library, name);
 		for (int j = 0; j < b->nargs; j++)
 			if (!strcmp(b->arg_names[j], name)) return yd_fail(&c->y, kn, "library %s: argument '%s' twice", b->library, name);
 		b->arg_names[b->nargs] = xstrdup(name);
 		b->arg_strings[b->nargs] = xstrdup(val);
 		b->nargs++;
-		if (!lesson_find_buffer(c->l, s, val) && ly_parse_expr(c, v, name, &b->arg_values[i])) return -1;
+		if (!lesson_find_buffer(c->l, s, val) && lesson_yaml_parse_expr(c, v, name, &b->arg_values[i])) return -1;
 	}
-	for (int r = 1; r <= LY_MAX_LIB_ARGS && ly_baseline_libs[lib][r]; r++) {
+	for (int r = 1; r <= LESSON_YAML_MAX_LIB_ARGS && lesson_yaml_baseline_libs[lib][r]; r++) {
 		int found = 0;
-		for (int i = 0; i < b->nargs; i++) found |= !strcmp(b->arg_names[i], ly_baseline_libs[lib][r]);
-		if (!found) return yd_fail(&c->y, a, "library %s needs the argument '%s'", b->library, ly_baseline_libs[lib][r]);
+		for (int i = 0; i < b->nargs; i++) found |= !strcmp(b->arg_names[i], lesson_yaml_baseline_libs[lib][r]);
+		if (!found) return yd_fail(&c->y, a, "library %s needs the argument '%s'", b->library, lesson_yaml_baseline_libs[lib][r]);
 	}
 	return 0;
 }
 
-void ly_free_library(lesson_baseline *b)
+void lesson_yaml_free_library(lesson_baseline *b)
 {
 	if (!b) return;
-	for (int i = 0; i < b->nargs; i++) { free(b->arg_names[i]); free(b->arg_strings[i]); ly_free_expr(&b->arg_values[i]); }
+	for (int i = 0; i < b->nargs; i++) { free(b->arg_names[i]); free(b->arg_strings[i]); lesson_yaml_free_expr(&b->arg_values[i]); }
 	free(b->arg_names); free(b->arg_strings); free(b->arg_values);
-	free(b->title); free(b->library); ly_free_expr(&b->bytes); ly_free_expr(&b->flops);
+	free(b->title); free(b->library); lesson_yaml_free_expr(&b->bytes); lesson_yaml_free_expr(&b->flops);
+	free(b);
+}
+
+void lesson_yaml_free_expr(lesson_expr *e)
+{
+	expr_free(e->e);
+	e->e = NULL;
+}
+
+void lesson_yaml_free_buffers(lesson_buffer *b, int n)
+{
+	for (int i = 0; i < n; i++) { free(b[i].name); lesson_yaml_free_expr(&b[i].count); lesson_yaml_free_expr(&b[i].init_expr); lesson_yaml_free_expr(&b[i].init_hot); }
 	free(b);
 }

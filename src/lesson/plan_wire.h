@@ -1,4 +1,4 @@
-/* plan_wire: an evaluated plan as text, for the worker pipe (worker.h): the parent plans a run once
+/* plan_wire: an evaluated plan as text, for the worker pipe (runner_worker.h): the parent plans a run once
  * and sends the result; the worker reads it back and runs it without the lesson. One item a line:
  *   plan 2                            the format's version, first
  *   stage I                           -1: the baseline

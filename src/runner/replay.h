@@ -14,7 +14,7 @@ replay *replay_load(const char *path, char *err, size_t errlen);
 replay *replay_load_buffer(const char *path, const char *text, size_t len, char *err, size_t errlen);
 const device_info *replay_device(const replay *rp);
 /* Fills r with the recorded result for a run named as the worker protocol's "job" line names it
- * (worker.h): the lesson's and the stage's ids ("baseline" for it) and the names of the settings the
+ * (runner_worker.h): the lesson's and the stage's ids ("baseline" for it) and the names of the settings the
  * job gives (nnames of them), compared as the values of p, the run's plan (so n=1<<26 finds
  * n=67108864): the first record that agrees with every evaluated value, else the first whose settings
  * have every value the job sets; 0, or -1 when none matches. Text in the file comes with its control

@@ -1,6 +1,6 @@
 /* runner: where the GPU worker runs. One table of functions per place - this machine, a GPU box
  * over ssh, a Slurm job - so that the engine starts, feeds, reads and stops its workers the same way
- * wherever they are. A runner carries bytes; what they say is the worker protocol (worker.h), which
+ * wherever they are. A runner carries bytes; what they say is the worker protocol (runner_worker.h), which
  * sends the compiled code itself, so no runner needs a shared filesystem.
  *
  *   local   `cudaclimb __worker N` here ($CUDACLIMB_WORKER names another program, for tests)

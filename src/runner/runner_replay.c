@@ -8,7 +8,7 @@
 #include <unistd.h>
 #include "plan_wire.h"
 #include "util.h"
-#include "worker.h"
+#include "runner_worker.h"
 
 typedef struct {
 	replay *rp;

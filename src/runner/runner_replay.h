@@ -1,6 +1,6 @@
 /* runner_replay: a runner whose "worker" is a recording (replay.h: a file written by run/bench
  * --json), answering in this process. It reads the requests the engine sends, in the worker protocol
- * (worker.h), and answers in the same protocol: "hello", the recorded device for "device", and for
+ * (runner_worker.h), and answers in the same protocol: "hello", the recorded device for "device", and for
  * "run" the record that its "job" line and its plan (plan_wire.h) find - by the evaluated values, so
  * n=1<<26 finds the record of n=67108864 - or a no_gpu result that says the run is not recorded. Its
  * answers wait in memory; the fd it gives is a pipe that is readable while they do, so that the

@@ -1,5 +1,5 @@
 /* gpu: the worker process's side (everything that calls CUDA lives behind this header). The
- * parent talks to it over two pipes in the text protocol of worker.h; a fault or a hang ends only
+ * parent talks to it over two pipes in the text protocol of runner_worker.h; a fault or a hang ends only
  * this process. */
 #ifndef CC_GPU_H
 #define CC_GPU_H

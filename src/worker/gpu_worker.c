@@ -1,5 +1,5 @@
 /* gpu_worker: the worker process's loop: read a request, run it on the GPU, answer. Requests and
- * answers are the line protocol described in worker.h. A CUDA error that may have broken the context
+ * answers are the line protocol described in runner_worker.h. A CUDA error that may have broken the context
  * ends the process after the answer is sent; the parent starts a fresh one. */
 #include <errno.h>
 #include <math.h>
@@ -17,7 +17,7 @@
 #include "sha256.h"
 #include "util.h"
 
-/* Bytes that came on the pipe (worker.h: "KEY LEN", then LEN bytes). */
+/* Bytes that came on the pipe (runner_worker.h: "KEY LEN", then LEN bytes). */
 typedef struct { char *data; size_t len; } blob;
 
 typedef struct {
@@ -27,7 +27,7 @@ typedef struct {
 	int verify, time, reps, budget_ms, counters;
 	int hotspots;                   /* after the other runs, a hotspot pass (hotspots.h) */
 	int watchdog_s;                 /* no progress for this long in a run: the worker ends itself (0: never) */
-	int untrusted;                  /* a learner's kernel: see worker.h */
+	int untrusted;                  /* a learner's kernel: see runner_worker.h */
 	int has_tol, exact; double rel_tol, abs_tol, norm_tol;
 	uint64_t seed;
 } request;

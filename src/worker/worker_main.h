@@ -1,5 +1,5 @@
 /* worker_main: the `cudaclimb __worker` command, the GPU worker process (gpu.h) that the parent
- * (worker.h) starts through its runner. */
+ * (runner_worker.h) starts through its runner. */
 #ifndef CC_WORKER_MAIN_H
 #define CC_WORKER_MAIN_H
 /* The `__worker` command: runs in the child. */

@@ -1,6 +1,6 @@
 /* Exercise mode's verdict pane (in place of the measurements): the verdict word, its headline, each
  * check, your time against the stage kernel's and the bar, the diagnosis; while a try runs, what it
- * is doing. The lines come from exm_verdict_lines; here they are wrapped and drawn. */
+ * is doing. The lines come from exercise_verdict_lines; here they are wrapped and drawn. */
 #define NCURSES_WIDECHAR 1
 #include <curses.h>
 #include <stdio.h>
@@ -15,10 +15,10 @@ enum { MAX_LINES = 48, MAX_WRAP = 16 };
 static int verdict_walk(tui_app *a, int y, int x, int w, int first, int h)
 {
 	const tui_exercise *ex = &a->ex;
-	const ex_verdict *v = exm_verdict(ex);
-	exm_line lines[MAX_LINES];
+	const ex_verdict *v = exercise_verdict(ex);
+	exercise_line lines[MAX_LINES];
 	text_span sp[MAX_WRAP];
-	int state = exm_state(ex), row = 0, n;
+	int state = exercise_state(ex), row = 0, n;
 	if (w < 8)
 		return 0;
 	if (!v) {
@@ -27,7 +27,7 @@ static int verdict_walk(tui_app *a, int y, int x, int w, int first, int h)
 		lines[0].role = ex->src_err[0] ? ROLE_BAD : ROLE_DIM;
 	} else {
 		double secs = (state == 0 ? a->now : ex->t_verdict) - ex->t_start;
-		n = exm_verdict_lines(v, state, ex->phase, ex->note, secs, ex->diag, ex->ndiag, lines, MAX_LINES - 1);
+		n = exercise_verdict_lines(v, state, ex->phase, ex->note, secs, ex->diag, ex->ndiag, lines, MAX_LINES - 1);
 		if (state >= 1) {
 			snprintf(lines[n].text, sizeof lines[n].text, "(%.2f s; save your file or press r to try again)", secs);
 			lines[n++].role = ROLE_DIM;

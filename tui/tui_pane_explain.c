@@ -58,7 +58,7 @@ static int explain_walk(tui_app *a, int parts, int width, int y, int x, int firs
 	explain_part part[5 + MAX_HINTS + 1];
 	char heads[MAX_HINTS][32], about[512];
 	size_t np = 0;
-	if (exm_active(&a->ex)) {           /* the hints shown so far, the latest first */
+	if (exercise_active(&a->ex)) {           /* the hints shown so far, the latest first */
 		const lesson_exercise *xe = st->exercise;
 		int shown = a->ex.prog.hints < xe->nhints ? a->ex.prog.hints : xe->nhints;
 		for (int i = shown - 1; i >= 0 && shown - i <= MAX_HINTS; i--) {

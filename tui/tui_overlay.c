@@ -147,7 +147,7 @@ static void keys_draw(tui_app *a)
 		int k = i - (int)(sizeof keys / sizeof *keys);
 		if (k >= 0) {
 			tui_role role;
-			widget_text(cy, cx + 1, KEYW, exm_mark_glyph(marks[k].level, theme_glyphs(), &role), theme_attr(role));
+			widget_text(cy, cx + 1, KEYW, exercise_mark_glyph(marks[k].level, theme_glyphs(), &role), theme_attr(role));
 			widget_textc(cy, cx + 1 + KEYW, colw - KEYW - 2, marks[k].what, 0);
 		} else if (!keys[i].key) {
 			widget_textc(cy, cx, colw - 1, keys[i].what, theme_attr(ROLE_HEADING));
@@ -267,13 +267,9 @@ unsigned overlay_key(tui_app *a, int ch)
 {
 	int page, n = overlay_extent(a, &page), *s = &a->overlay_scroll;
 	if (page < 1) page = 1;
+	if (widget_scroll_key(ch, s, page, n - page))
+		return TUI_REDRAW;
 	switch (ch) {
-	case KEY_DOWN: case 'j': (*s)++; break;
-	case KEY_UP: case 'k': (*s)--; break;
-	case KEY_NPAGE: case ' ': *s += page; break;
-	case KEY_PPAGE: *s -= page; break;
-	case KEY_HOME: case 'g': *s = 0; break;
-	case KEY_END: case 'G': *s = n; break;
 	case '\t': case KEY_BTAB:
 		if (a->overlay == OVERLAY_MESSAGES) { a->overlay = OVERLAY_NONE; break; }
 		overlay_open(a, a->overlay == OVERLAY_HELP ? OVERLAY_GLOSSARY : OVERLAY_HELP);

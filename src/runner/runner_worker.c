@@ -1,5 +1,5 @@
-/* worker: see worker.h. */
-#include "worker.h"
+/* runner_worker: see runner_worker.h. */
+#include "runner_worker.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +15,7 @@ struct worker {
 	device_info d;
 };
 
-worker *worker_new(runner *rn)
+worker *runner_worker_new(runner *rn)
 {
 	worker *w = xcalloc(1, sizeof *w);
 	w->rn = rn;
@@ -23,9 +23,9 @@ worker *worker_new(runner *rn)
 	return w;
 }
 
-const runner *worker_runner(const worker *w) { return w->rn; }
+const runner *runner_worker_runner(const worker *w) { return w->rn; }
 
-int worker_ensure(worker *w, char *err, size_t errlen)
+int runner_worker_ensure(worker *w, char *err, size_t errlen)
 {
 	if (w->rn->cls->fd(w->rn) >= 0) return 0;
 	if (w->rn->cls->start(w->rn, err, errlen)) return -1;
@@ -36,22 +36,22 @@ int worker_ensure(worker *w, char *err, size_t errlen)
 	return 0;
 }
 
-int worker_send(worker *w, const char *data, size_t len)
+int runner_worker_send(worker *w, const char *data, size_t len)
 {
 	if (w->rn->cls->send(w->rn, data, len)) return -1;
 	w->last = now_ms();
 	return 0;
 }
 
-void worker_add_blob(sb *b, const char *key, const char *name, const char *data, size_t len)
+void runner_worker_add_blob(sb *b, const char *key, const char *name, const char *data, size_t len)
 {
 	sb_addf(b, "%s %zu%s%s\n", key, len, name ? " " : "", name ? name : "");
 	sb_addn(b, data ? data : "", data ? len : 0);
 	sb_add(b, "\n");
 }
 
-int worker_fd(const worker *w) { return w->rn->cls->fd(w->rn); }
-double worker_idle_ms(const worker *w) { return now_ms() - w->last; }
+int runner_worker_fd(const worker *w) { return w->rn->cls->fd(w->rn); }
+double runner_worker_idle_ms(const worker *w) { return now_ms() - w->last; }
 
 /* The process is gone: nothing half-read is kept. */
 static void forget(worker *w)
@@ -114,7 +114,7 @@ static int take_line(worker *w, char *line, wmsg *m)
 	return 0;
 }
 
-void worker_next(worker *w, wmsg *m)
+void runner_worker_next(worker *w, wmsg *m)
 {
 	runner *rn = w->rn;
 	m->kind = WMSG_NONE;
@@ -148,25 +148,25 @@ void worker_next(worker *w, wmsg *m)
 	}
 }
 
-void worker_kill(worker *w)
+void runner_worker_kill(worker *w)
 {
 	w->rn->cls->kill(w->rn);
 	forget(w);
 }
 
-void worker_close(worker *w, int wait_ms)
+void runner_worker_close(worker *w, int wait_ms)
 {
 	if (w->rn->cls->fd(w->rn) >= 0) {
-		worker_send(w, "quit\n", 5);
+		runner_worker_send(w, "quit\n", 5);
 		w->rn->cls->stop(w->rn, wait_ms);
 	}
 	forget(w);
 }
 
-void worker_free(worker *w)
+void runner_worker_free(worker *w)
 {
 	if (!w) return;
-	worker_close(w, 500);   /* a moment to free the GPU cleanly, then make sure */
+	runner_worker_close(w, 500);   /* a moment to free the GPU cleanly, then make sure */
 	run_result_clear(&w->r);
 	runner_free(w->rn);
 	free(w);

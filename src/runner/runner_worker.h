@@ -1,4 +1,4 @@
-/* worker: the parent's side of the GPU worker process (`cudaclimb __worker`), which does all CUDA
+/* runner_worker: the parent's side of the GPU worker process (`cudaclimb __worker`), which does all CUDA
  * work so that a kernel that faults or hangs ends only that process. The process runs wherever its
  * runner puts it (runner.h: here, over ssh, in Slurm); this module speaks the protocol over it.
  *
@@ -29,8 +29,8 @@
  * "lesson LEN NAME", "stage", "ref_stage" and "set NAME VALUE". Version 6: "job", "step" lines, and
  * the result's "runner" field (set by the parent; a worker leaves it empty). Version 7: copy steps,
  * streams, constants and textures in the plan; a step line's DIR and BYTES; the copy bound fields. Version 8: "pair_plan"; the result's pair, clock, L2 flush and inputs fields. */
-#ifndef CC_WORKER_H
-#define CC_WORKER_H
+#ifndef CC_RUNNER_WORKER_H
+#define CC_RUNNER_WORKER_H
 #include <stddef.h>
 #include "plan_wire.h"
 #include "result.h"
@@ -45,32 +45,32 @@ typedef enum { WMSG_NONE, WMSG_NOTE, WMSG_RUNNING, WMSG_BEAT, WMSG_RESULT, WMSG_
 typedef struct {
 	wmsg_kind kind;
 	char text[512];      /* NOTE: the note; DIED: how the worker ended */
-	run_result result;   /* RESULT: owned by the message until the next worker_next call */
+	run_result result;   /* RESULT: owned by the message until the next runner_worker_next call */
 	device_info device;  /* DEVICE */
 } wmsg;
 
 /* A worker over runner r (owned from now on). Not started. */
-worker *worker_new(runner *r);
+worker *runner_worker_new(runner *r);
 /* The runner under it, for what it says of itself (describe). */
-const runner *worker_runner(const worker *w);
+const runner *runner_worker_runner(const worker *w);
 /* Starts the process if it is not running; 0 or -1 with err. */
-int worker_ensure(worker *w, char *err, size_t errlen);
+int runner_worker_ensure(worker *w, char *err, size_t errlen);
 /* Sends len bytes (a whole request); 0 or -1 (the worker is gone). */
-int worker_send(worker *w, const char *data, size_t len);
+int runner_worker_send(worker *w, const char *data, size_t len);
 /* Appends a blob to a request: "key LEN[ name]\n", the bytes, "\n" (name: for the reader's messages). */
-void worker_add_blob(sb *b, const char *key, const char *name, const char *data, size_t len);
+void runner_worker_add_blob(sb *b, const char *key, const char *name, const char *data, size_t len);
 /* The fd to poll for input, or -1 when not running. */
-int worker_fd(const worker *w);
+int runner_worker_fd(const worker *w);
 /* Reads what is available and returns the next complete message in *m (kind WMSG_NONE: nothing yet).
  * The end of the process gives WMSG_DIED with the runner's line for how it ended; something the
  * runner has to say meanwhile (a Slurm job in the queue) a WMSG_NOTE. */
-void worker_next(worker *w, wmsg *m);
+void runner_worker_next(worker *w, wmsg *m);
 /* Milliseconds since the worker last said anything. */
-double worker_idle_ms(const worker *w);
+double runner_worker_idle_ms(const worker *w);
 /* Asks the process to quit and waits up to wait_ms for it (a process under compute-sanitizer writes
  * its report as it ends), then kills it if need be. */
-void worker_close(worker *w, int wait_ms);
+void runner_worker_close(worker *w, int wait_ms);
 /* Ends the process now and reaps it. */
-void worker_kill(worker *w);
-void worker_free(worker *w);
+void runner_worker_kill(worker *w);
+void runner_worker_free(worker *w);
 #endif
