@@ -23,9 +23,9 @@ src/engine/engine.c        score -- the scoring job, to leave engine.c when it i
 src/engine/exercise_kind.c ex -- the exercise module's prefix (exercise.h), split by job over exercise_*.c
 src/engine/exercise_try.c  ex -- the exercise module's prefix (exercise.h), split by job over exercise_*.c
 src/engine/exercise_work.c ex -- the exercise module's prefix (exercise.h), split by job over exercise_*.c
-src/engine/hotspots_map.c  hot -- the hotspot samples' short prefix (hotspots_map.h), shared with report_hotspots.c's hot_view_
-src/engine/report_hotspots.c hot_view -- the hotspots report's view of hotspots_map.c's samples
-src/engine/report_sass.c   sass_tag -- the SASS report's class tags, beside sass.c's sass_ names
+src/render/hotspots_map.c  hot -- the hotspot samples' short prefix (hotspots_map.h), shared with report_hotspots.c's hot_view_
+src/render/report_hotspots.c hot_view -- the hotspots report's view of hotspots_map.c's samples
+src/render/report_sass.c   sass_tag -- the SASS report's class tags, beside sass.c's sass_ names
 src/engine/occupancy.c     occ -- occupancy's short prefix
 src/engine/sanitize.c      san -- the sanitizer module's short prefix (sanitize.h)
 src/lesson/claim_names.c   claims diagnose_names -- the names half of claims (claims.h's claims_), below the engine so that lessons can check them
@@ -35,6 +35,8 @@ src/worker/baseline_cudnn.c cudnn -- named after the library each baseline calls
 src/worker/baseline_npp.c  npp -- named after the library each baseline calls
 src/worker/baseline_sdpa.c cudnn_sdpa -- named after the library each baseline calls
 src/worker/cub_reduce.cu   cc_cub_reduce -- extern "C" from nvcc's code: cc_ keeps it apart from CUB's own names
+src/worker/cub_histogram.cu cc_cub_histogram -- extern "C" from nvcc's code, as cub_reduce.cu
+src/worker/cub_scan.cu     cc_cub_exclusive -- extern "C" from nvcc's code, as cub_reduce.cu
 src/worker/read_bw.cu      cc_read_bw cc_read_evict -- extern "C" from nvcc's code: cc_ keeps it apart from CUDA's own names
 src/worker/gpu_data.c      gpu -- the worker's GPU module (gpu.h), split by job over gpu_*.c
 src/worker/gpu_device.c    gpu -- the worker's GPU module (gpu.h), split by job over gpu_*.c
