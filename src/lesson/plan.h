@@ -139,6 +139,8 @@ int plan_make(plan *p, const lesson *l, int stage, const plan_setting *sets, int
 void plan_free(plan *p);
 /* Value of a variable, or NULL. */
 const expr_value *plan_var_get(const plan *p, const char *name);
+/* The buffer named name, or NULL. */
+const plan_buffer *find_buffer(const plan *p, const char *name);
 /* The first kernel launch (not a memset), or NULL. */
 const plan_launch *plan_first_launch(const plan *p);
 /* When plan_make refuses sets, the nearest single change it accepts: one of the stage's tunables set
