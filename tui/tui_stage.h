@@ -52,7 +52,7 @@ typedef struct {
 	int can_run;                       /* a GPU (or a replay): else jobs only compile */
 	int replay;                        /* results come from a recorded file: nothing is recorded as
 	                                    * progress, and there is no live mode */
-	score_metric metric;               /* the lesson's own (engine_score_metric) */
+	score_metric metric;               /* the lesson's own (score_metric_of) */
 	int cur;                           /* the stage shown */
 	stage_slot *slots;                 /* one per stage */
 	expr_value *pv;                    /* the value of each lesson parameter (every stage, the baseline) */

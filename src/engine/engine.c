@@ -20,7 +20,7 @@
 #include "util.h"
 #include "worker.h"
 
-void job_free(job *j)
+void engine_job_free(job *j)
 {
 	if (j->j.sanitize && j->w) worker_free(j->w);
 	if (j->san_log[0]) unlink(j->san_log);
@@ -72,7 +72,7 @@ static int recorded(const engine *e)
 	return e->ws[0] && worker_runner(e->ws[0])->cls->recorded;
 }
 
-void finish(engine *e, job *j, run_status st, const char *msg)
+void engine_finish(engine *e, job *j, run_status st, const char *msg)
 {
 	j->r.status = st;
 	if (msg) strfmt(j->r.message, sizeof j->r.message, "%s", msg);
@@ -86,8 +86,8 @@ void finish(engine *e, job *j, run_status st, const char *msg)
 static const char *compile_arch(engine *e, const lesson_stage *s, char *buf, size_t n, char *why, size_t wn)
 {
 	const device_info *d = &e->dev;
-	int cc = e->o.arch ? arch_parse_cc(e->o.arch) : d->present ? d->cc : table_arch(e)->cc;
-	if (cc < 0) cc = table_arch(e)->cc;
+	int cc = e->o.arch ? arch_parse_cc(e->o.arch) : d->present ? d->cc : engine_setup_table_arch(e)->cc;
+	if (cc < 0) cc = engine_setup_table_arch(e)->cc;
 	if (s && s->req_arch) {
 		int want = arch_parse_cc(s->req_arch);
 		if (want != cc) {
@@ -161,7 +161,7 @@ static void take_compile(engine *e, job *j, const compile_result *cr)
 	strfmt(r->arch, sizeof r->arch, "%s", cr->arch);
 	strfmt(r->cubin, sizeof r->cubin, "%s", cr->cubin_path);
 	r->tensor_sass = cr->tensor_sass;
-	plan_steps_into(&j->p, r);
+	plan_result_steps(&j->p, r);
 	for (int i = 0; i < r->nsteps; i++) {
 		const compile_entry *se = strcmp(r->steps[i].kind, "launch") ? NULL : compile_find_entry(cr, r->steps[i].entry);
 		if (se && se->regs > 0) { r->steps[i].regs = se->regs; r->steps[i].static_smem = se->static_smem; }
@@ -189,7 +189,7 @@ static void take_compile(engine *e, job *j, const compile_result *cr)
 static const arch_info *occ_limits(engine *e, arch_info *live, int *sm_count)
 {
 	if (e->o.arch && !arch_find(e->o.arch)) return NULL;   /* --arch NVRTC takes, with no limits table */
-	const arch_info *a = table_arch(e);
+	const arch_info *a = engine_setup_table_arch(e);
 	*sm_count = a->typical_sm_count;
 	if (e->dev.present && !e->o.arch && !arch_find_device(e->dev.cc)) {   /* a GPU the table lacks: its attributes */
 		arch_device_limits dl = { e->dev.max_threads_per_block, e->dev.max_threads_per_sm, e->dev.max_blocks_per_sm, e->dev.regs_per_sm,
@@ -287,7 +287,7 @@ static worker *sanitizer_worker(engine *e, job *j, char *err, size_t errlen)
 	if (fd < 0) { strfmt(err, errlen, "cannot create a file for the sanitizer's report: %s", strerror(errno)); j->san_log[0] = 0; return NULL; }
 	close(fd);
 	san_argv(tool, (san_tool)j->j.sanitize, j->san_log, argv, 16);
-	return new_worker(e, e->o.gpu, argv);
+	return engine_setup_worker(e, e->o.gpu, argv);
 }
 
 /* The sanitizer's first finding into r (its report read once the worker is done with it). */
@@ -340,11 +340,11 @@ static worker *idle_worker(engine *e, const job *self)
 		int i = (e->turn + k) % e->nws, busy = 0;   /* in turn, so that work spreads */
 		for (const job *q = e->queue; q && !busy; q = q->next) busy = q != self && q->step == ST_RUN && q->w == e->ws[i];
 		if (busy) continue;
-		if (!e->ws[i]) e->ws[i] = new_worker(e, worker_gpu(e, i), NULL);
+		if (!e->ws[i]) e->ws[i] = engine_setup_worker(e, engine_setup_worker_gpu(e, i), NULL);
 		e->turn = i + 1;
 		return e->ws[i];
 	}
-	if (!e->ws[0]) e->ws[0] = new_worker(e, worker_gpu(e, 0), NULL);
+	if (!e->ws[0]) e->ws[0] = engine_setup_worker(e, engine_setup_worker_gpu(e, 0), NULL);
 	return e->ws[0];
 }
 
@@ -371,7 +371,7 @@ static void job_line(const job *j, sb *b)
  * lesson is no record: its status and message only. */
 static void take_recorded(engine *e, job *j, run_result *w)
 {
-	if (!w->lesson[0]) { finish(e, j, w->status, w->message); run_result_clear(w); return; }
+	if (!w->lesson[0]) { engine_finish(e, j, w->status, w->message); run_result_clear(w); return; }
 	run_result_clear(&j->r);
 	j->r = *w;
 	run_result_init(w);
@@ -383,11 +383,11 @@ static void send_run(engine *e, job *j)
 {
 	char err[1024];
 	if (j->j.sanitize && !recorded(e)) {
-		if (!j->w && !(j->w = sanitizer_worker(e, j, err, sizeof err))) { finish(e, j, RUN_UNSUPPORTED, err); return; }
+		if (!j->w && !(j->w = sanitizer_worker(e, j, err, sizeof err))) { engine_finish(e, j, RUN_UNSUPPORTED, err); return; }
 	} else {
 		j->w = idle_worker(e, j);
 	}
-	if (worker_ensure(j->w, err, sizeof err)) { finish(e, j, e->runner.kind != RUNNER_LOCAL ? RUN_RUNNER_ERROR : RUN_CRASH, err); return; }
+	if (worker_ensure(j->w, err, sizeof err)) { engine_finish(e, j, e->runner.kind != RUNNER_LOCAL ? RUN_RUNNER_ERROR : RUN_CRASH, err); return; }
 	/* The lesson and the compiled code go as bytes: the worker may be on another machine. */
 	sb b = {0};
 	uint64_t seed = j->j.has_seed ? j->j.seed : e->seed;
@@ -396,7 +396,7 @@ static void send_run(engine *e, job *j)
 	if (j->ref_stage > -2 && !(ref = reference_plan(e, j, err, sizeof err))) {
 		char msg[1200];
 		strfmt(msg, sizeof msg, "the reference cannot run: %s", err);
-		finish(e, j, RUN_REFUSED, msg);
+		engine_finish(e, j, RUN_REFUSED, msg);
 		return;
 	}
 	/* The baseline beside a stage: its plan, made with the lesson's parameters as the stage's run has them. */
@@ -409,7 +409,7 @@ static void send_run(engine *e, job *j)
 		if (plan_make(&j->bp, j->j.lesson, -1, sets, param_sets(j, sets), &pd, err, sizeof err)) {
 			char msg[1200];
 			strfmt(msg, sizeof msg, "the baseline beside the stage cannot run: %s", err);
-			finish(e, j, RUN_REFUSED, msg);
+			engine_finish(e, j, RUN_REFUSED, msg);
 			return;
 		}
 	}
@@ -432,7 +432,7 @@ static void send_run(engine *e, job *j)
 	int bad = (j->cubin[0] && add_file(&b, "cubin", NULL, j->cubin, err, sizeof err)) ||
 	          (j->ref_cubin[0] && add_file(&b, "ref_cubin", NULL, j->ref_cubin, err, sizeof err)) ||
 	          (j->pair_cubin[0] && add_file(&b, "pair_cubin", NULL, j->pair_cubin, err, sizeof err));
-	if (bad) { sb_free(&b); finish(e, j, RUN_CRASH, err); return; }
+	if (bad) { sb_free(&b); engine_finish(e, j, RUN_CRASH, err); return; }
 	sb_addf(&b, "seed %llu\nverify 1\ntime %d\nreps %d\nbudget %d\ncounters %d\nwatchdog %.0f\n",
 	        (unsigned long long)seed, !j->j.no_time && !j->j.sanitize, e->o.reps, e->o.time_budget_ms,
 	        j->j.counters && !e->o.no_counters && !j->j.sanitize, limit + 5);   /* our watchdog acts first */
@@ -442,7 +442,7 @@ static void send_run(engine *e, job *j)
 	sb_add(&b, "end\n");
 	bad = worker_send(j->w, b.s, b.len);
 	sb_free(&b);
-	if (bad) { worker_kill(j->w); finish(e, j, RUN_CRASH, "the GPU worker is gone"); return; }
+	if (bad) { worker_kill(j->w); engine_finish(e, j, RUN_CRASH, "the GPU worker is gone"); return; }
 	j->step = ST_RUN;
 	notify(e, j, JOB_RUNNING, NULL);
 }
@@ -460,16 +460,16 @@ static int compile_other(engine *e, job *j, int s, job_step st)
 		char adjusted[96];
 		j->ref_nsets = param_sets(j, j->ref_sets);
 		j->have_rp = 1;
-		if (plan_make_fit(&j->rp, l, s, j->ref_sets, &j->ref_nsets, 16, &pd, adjusted, sizeof adjusted, err, sizeof err)) {
+		if (plan_fit_make(&j->rp, l, s, j->ref_sets, &j->ref_nsets, 16, &pd, adjusted, sizeof adjusted, err, sizeof err)) {
 			char msg[1200];
 			strfmt(msg, sizeof msg, "the reference stage %s cannot run: %s", l->stages[s].id, err);
-			finish(e, j, RUN_REFUSED, msg);
+			engine_finish(e, j, RUN_REFUSED, msg);
 			return -1;
 		}
 	}
 	const plan *p = st == ST_COMPILE_REF ? &j->rp : &j->p;
 	j->cj = start_compile(e, j, &l->stages[s], 0, p->defines, p->ndefines, err, sizeof err);
-	if (!j->cj) { finish(e, j, RUN_COMPILE_ERROR, err); return -1; }
+	if (!j->cj) { engine_finish(e, j, RUN_COMPILE_ERROR, err); return -1; }
 	j->step = st;
 	return 0;
 }
@@ -479,10 +479,10 @@ static int compile_other(engine *e, job *j, int s, job_step st)
 static void next_step(engine *e, job *j)
 {
 	if (j->step == ST_COMPILE || j->step == ST_QUEUED) {
-		if (j->j.compile_only) { finish(e, j, RUN_OK, "compiled"); return; }
+		if (j->j.compile_only) { engine_finish(e, j, RUN_OK, "compiled"); return; }
 		engine_device(e);
-		if (!e->dev.present) { finish(e, j, e->runner_failed ? RUN_RUNNER_ERROR : RUN_NO_GPU, e->dev.why); return; }
-		if (e->o.arch) { finish(e, j, RUN_NO_GPU, "compiled for --arch; runs use the GPU's own architecture (leave out --arch)"); return; }
+		if (!e->dev.present) { engine_finish(e, j, e->runner_failed ? RUN_RUNNER_ERROR : RUN_NO_GPU, e->dev.why); return; }
+		if (e->o.arch) { engine_finish(e, j, RUN_NO_GPU, "compiled for --arch; runs use the GPU's own architecture (leave out --arch)"); return; }
 		j->ref_stage = reference_stage(j->j.lesson);
 		if (j->j.pair && j->j.stage >= 0) {
 			if (!j->j.kernel_text) strfmt(j->pair_cubin, sizeof j->pair_cubin, "%s", j->cubin);
@@ -511,17 +511,17 @@ static void start_job(engine *e, job *j)
 	char err[1024], arch[16], why[256];
 	/* A stage for another GPU says so first: its constraints may assume that GPU's limits. */
 	if (j->j.stage >= 0 && !compile_arch(e, &l->stages[j->j.stage], arch, sizeof arch, why, sizeof why)) {
-		finish(e, j, RUN_UNSUPPORTED, why);
+		engine_finish(e, j, RUN_UNSUPPORTED, why);
 		return;
 	}
-	if (plan_make_fit(&j->p, l, j->j.stage, j->j.sets, &j->j.nsets, 16, &pd, j->adjusted, sizeof j->adjusted, err, sizeof err)) {
-		finish(e, j, RUN_REFUSED, err);
+	if (plan_fit_make(&j->p, l, j->j.stage, j->j.sets, &j->j.nsets, 16, &pd, j->adjusted, sizeof j->adjusted, err, sizeof err)) {
+		engine_finish(e, j, RUN_REFUSED, err);
 		return;
 	}
 	/* check: the stage planned at the lesson's edge sizes too (n = 1, a prime, the exercise's sizes),
 	 * where counts and grids go wrong; planning is cheap, so once per stage (not per starter). */
 	if (j->j.compile_only && !j->j.kernel_text && plan_edges(l, j->j.stage, j->j.sets, j->j.nsets, &pd, err, sizeof err)) {
-		finish(e, j, RUN_REFUSED, err);
+		engine_finish(e, j, RUN_REFUSED, err);
 		return;
 	}
 	settings_text(j, j->r.settings, sizeof j->r.settings);
@@ -532,12 +532,12 @@ static void start_job(engine *e, job *j)
 		return;
 	}
 	if (j->j.stage < 0) {
-		if (j->j.compile_only) { finish(e, j, RUN_OK, "a library call: nothing to compile"); return; }
+		if (j->j.compile_only) { engine_finish(e, j, RUN_OK, "a library call: nothing to compile"); return; }
 		next_step(e, j);
 		return;
 	}
 	j->cj = start_compile(e, j, &l->stages[j->j.stage], 1, j->p.defines, j->p.ndefines, err, sizeof err);
-	if (!j->cj) { finish(e, j, RUN_COMPILE_ERROR, err); return; }
+	if (!j->cj) { engine_finish(e, j, RUN_COMPILE_ERROR, err); return; }
 	j->step = ST_COMPILE;
 	notify(e, j, JOB_COMPILING, NULL);
 }
@@ -554,7 +554,7 @@ int engine_check_job(engine *e, const engine_job *jb, char *err, size_t errlen)
 	int n = jb->nsets;
 	memcpy(sets, jb->sets, sizeof sets);
 	plan p;
-	int r = plan_make_fit(&p, l, jb->stage, sets, &n, 16, &pd, why, sizeof why, err, errlen);
+	int r = plan_fit_make(&p, l, jb->stage, sets, &n, 16, &pd, why, sizeof why, err, errlen);
 	plan_free(&p);
 	return r;
 }
@@ -596,7 +596,7 @@ static void step_compile(engine *e, job *j)
 		if (cr->timed_out) strfmt(j->r.issue, sizeof j->r.issue, "compile_timeout");   /* not a crash: the limit ran out */
 		compile_job_free(j->cj);
 		j->cj = NULL;
-		finish(e, j, status, msg);
+		engine_finish(e, j, status, msg);
 		return;
 	}
 	int bad = 0;
@@ -608,7 +608,7 @@ static void step_compile(engine *e, job *j)
 			strfmt(msg, sizeof msg, "the reference stage %s cannot run: %s", j->j.lesson->stages[j->ref_stage].id, err);
 			compile_job_free(j->cj);
 			j->cj = NULL;
-			finish(e, j, RUN_REFUSED, msg);
+			engine_finish(e, j, RUN_REFUSED, msg);
 			return;
 		}
 	} else if (st == ST_COMPILE_PAIR) {
@@ -619,14 +619,14 @@ static void step_compile(engine *e, job *j)
 		if (plan_occ(e, &j->p, j->j.sets, j->j.nsets, cr, err, sizeof err)) {
 			compile_job_free(j->cj);
 			j->cj = NULL;
-			finish(e, j, RUN_REFUSED, err);
+			engine_finish(e, j, RUN_REFUSED, err);
 			return;
 		}
 		settings_text(j, j->r.settings, sizeof j->r.settings);
 		take_compile(e, j, cr);
 		free(j->r.log);
 		j->r.log = xstrdup(cr->log);
-		bad = check_interface(e, j, cr) || check_constants(e, j, cr);
+		bad = sigcheck_interface(e, j, cr) || sigcheck_constants(e, j, cr);
 	}
 	compile_job_free(j->cj);
 	j->cj = NULL;
@@ -693,7 +693,7 @@ static void step_run(engine *e, job *j)
 				take_sanitizer(j, &j->r);
 				char msg[256];
 				strfmt(msg, sizeof msg, "the kernel did not finish within %.0f s: the worker was stopped and will be restarted (--timeout changes the limit)", limit);
-				finish(e, j, RUN_HANG, msg);
+				engine_finish(e, j, RUN_HANG, msg);
 			}
 			return;
 		case WMSG_NOTE:
@@ -723,7 +723,7 @@ static void step_run(engine *e, job *j)
 			char msg[600];
 			strfmt(msg, sizeof msg, "%s while running this stage; a fresh worker starts with the next run", m.text);
 			take_sanitizer(j, &j->r);
-			finish(e, j, RUN_CRASH, msg);
+			engine_finish(e, j, RUN_CRASH, msg);
 			return;
 		}
 		}
@@ -801,7 +801,7 @@ static int pass(engine *e, int *finished)
 		if (j->step != ST_DONE) advance(e, j);
 		if (j->step == ST_DONE) {
 			*at = j->next;
-			job_free(j);
+			engine_job_free(j);
 			(*finished)++;
 			changed = 1;
 			continue;

@@ -112,7 +112,7 @@ void engine_plan_device(engine *e, plan_device *out);
  * SCORE_MIN_INTENSITY flops per byte at its default sizes), else GB/s. The same on every GPU. */
 typedef enum { SCORE_GBPS, SCORE_GFLOPS } score_metric;
 #define SCORE_MIN_INTENSITY 4.0
-score_metric engine_score_metric(engine *e, const lesson *l);
+score_metric score_metric_of(engine *e, const lesson *l);
 const char *score_unit(score_metric m);                         /* "GB/s", "GFLOP/s" */
 double score_value(score_metric m, const run_result *r);        /* r's figure in that metric, 0 none */
 /* r's fraction of the peak that bounds that metric, 0..1 (attainable DRAM bandwidth, or the lesson's

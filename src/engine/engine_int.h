@@ -29,7 +29,7 @@ typedef struct job {
 	double submitted;            /* now_ms() at engine_submit, for the trace */
 	worker *w;                   /* the worker running it: the engine's, or its own under compute-sanitizer */
 	char san_log[64];            /* the sanitizer's report, a temporary file */
-	char adjusted[96];           /* "STAGES=2": the defaults that did not fit this GPU, changed (plan_make_fit) */
+	char adjusted[96];           /* "STAGES=2": the defaults that did not fit this GPU, changed (plan_fit_make) */
 	run_result r;
 	struct job *next;
 } job;
@@ -53,13 +53,13 @@ struct engine {
 };
 
 /* engine.c */
-void job_free(job *j);
-void finish(engine *e, job *j, run_status st, const char *msg);
+void engine_job_free(job *j);
+void engine_finish(engine *e, job *j, run_status st, const char *msg);
 /* engine_setup.c */
-int worker_gpu(const engine *e, int i);
-worker *new_worker(engine *e, int gpu, char *const *prefix);
-const arch_info *table_arch(engine *e);
+int engine_setup_worker_gpu(const engine *e, int i);
+worker *engine_setup_worker(engine *e, int gpu, char *const *prefix);
+const arch_info *engine_setup_table_arch(engine *e);
 /* sigcheck.c */
-int check_interface(engine *e, job *j, const compile_result *cr);
-int check_constants(engine *e, job *j, const compile_result *cr);
+int sigcheck_interface(engine *e, job *j, const compile_result *cr);
+int sigcheck_constants(engine *e, job *j, const compile_result *cr);
 #endif

@@ -108,13 +108,13 @@ static int choose_runner(engine *e, char *err, size_t errlen)
 }
 
 /* The GPU of worker i. */
-int worker_gpu(const engine *e, int i)
+int engine_setup_worker_gpu(const engine *e, int i)
 {
 	return e->o.ngpus > 1 ? e->o.gpus[i] : e->o.gpu;
 }
 
 /* A worker where the runner says on gpu, run under prefix (NULL-terminated) when not NULL. */
-worker *new_worker(engine *e, int gpu, char *const *prefix)
+worker *engine_setup_worker(engine *e, int gpu, char *const *prefix)
 {
 	runner_spec s = { .exe = e->exe, .data_root = e->data_root, .gpu = gpu, .prefix = prefix };
 	return worker_new(runner_new(&e->runner, &s));
@@ -174,7 +174,7 @@ engine *engine_new(const engine_opts *o, char *err, size_t errlen)
 void engine_free(engine *e)
 {
 	if (!e) return;
-	while (e->queue) { job *n = e->queue->next; job_free(e->queue); e->queue = n; }
+	while (e->queue) { job *n = e->queue->next; engine_job_free(e->queue); e->queue = n; }
 	for (int i = 0; i < ENGINE_MAX_WORKERS; i++) worker_free(e->ws[i]);
 	lesson_set_free(&e->lessons);
 	course_free(e->course);
@@ -188,7 +188,7 @@ const lesson_set *engine_lessons(engine *e) { return &e->lessons; }
 const course *engine_course(engine *e) { return e->course; }
 
 /* The limits used without a GPU: the --arch table entry (sm_90 when none is named). */
-const arch_info *table_arch(engine *e)
+const arch_info *engine_setup_table_arch(engine *e)
 {
 	const arch_info *a = arch_find(e->o.arch ? e->o.arch : "sm_90");
 	return a ? a : arch_find("sm_90");
@@ -199,7 +199,7 @@ const device_info *engine_device(engine *e)
 	if (e->have_dev) return &e->dev;
 	e->have_dev = 1;
 	char err[512];
-	if (!e->ws[0]) e->ws[0] = new_worker(e, worker_gpu(e, 0), NULL);
+	if (!e->ws[0]) e->ws[0] = engine_setup_worker(e, engine_setup_worker_gpu(e, 0), NULL);
 	if (worker_ensure(e->ws[0], err, sizeof err) || worker_send(e->ws[0], "device\nend\n", 11)) {
 		strfmt(e->dev.why, sizeof e->dev.why, "%s", err);
 		e->runner_failed = e->runner.kind != RUNNER_LOCAL;
@@ -247,7 +247,7 @@ void engine_plan_device(engine *e, plan_device *out)
 		                      d->global_mem };
 		return;
 	}
-	const arch_info *a = table_arch(e);
+	const arch_info *a = engine_setup_table_arch(e);
 	*out = (plan_device){ a->typical_sm_count, a->warp_size, a->max_threads_per_block, a->cc, (int64_t)a->typical_l2_bytes,
 	                      (int64_t)a->smem_per_block_optin, 0, 0, 0 };
 }

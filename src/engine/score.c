@@ -19,7 +19,7 @@
 #include "util.h"
 #include "worker.h"
 
-score_metric engine_score_metric(engine *e, const lesson *l)
+score_metric score_metric_of(engine *e, const lesson *l)
 {
 	if (!lesson_has_flops(l)) return SCORE_GBPS;
 	if (peak_is_tensor(peak_of(l->peak))) return SCORE_GFLOPS;

@@ -31,7 +31,7 @@ static const char *arg_kind_text(const plan_arg *a, char *buf, size_t n)
 /* Every kernel the plan launches must be in the compiled code, taking what the launch passes (from
  * the PTX's parameter list: how many, their sizes, float or integer). Returns 0, or finishes the job
  * as a compile error with issue "no_kernel" or "signature". */
-int check_interface(engine *e, job *j, const compile_result *cr)
+int sigcheck_interface(engine *e, job *j, const compile_result *cr)
 {
 	const char *file = j->j.kernel_name ? j->j.kernel_name : j->j.lesson->stages[j->j.stage].kernel_rel;
 	const char *slash = strrchr(file, '/');
@@ -49,7 +49,7 @@ int check_interface(engine *e, job *j, const compile_result *cr)
 			       found.s ? (strncmp(found.s, "_Z", 2) ? ")" : "; a name starting _Z lacks extern \"C\")") : "");
 			sb_free(&found);
 			strfmt(j->r.issue, sizeof j->r.issue, "no_kernel");
-			finish(e, j, RUN_COMPILE_ERROR, msg);
+			engine_finish(e, j, RUN_COMPILE_ERROR, msg);
 			return -1;
 		}
 		if (ce->nparams < 0) continue;   /* no PTX kept (an older cache entry): the driver will tell */
@@ -57,7 +57,7 @@ int check_interface(engine *e, job *j, const compile_result *cr)
 			strfmt(msg, sizeof msg, "%s takes %d parameter%s, but the stage passes %d: check the signature in %s against the stage's kernel",
 			       L->entry, ce->nparams, ce->nparams == 1 ? "" : "s", L->nargs, file);
 			strfmt(j->r.issue, sizeof j->r.issue, "signature");
-			finish(e, j, RUN_COMPILE_ERROR, msg);
+			engine_finish(e, j, RUN_COMPILE_ERROR, msg);
 			return -1;
 		}
 		for (int k = 0; k < L->nargs; k++) {
@@ -71,7 +71,7 @@ int check_interface(engine *e, job *j, const compile_result *cr)
 			       k + 1, L->entry, cp->kind == 'f' ? "a float" : cp->kind == 'b' ? "a struct" : "an integer or pointer", cp->size,
 			       arg_kind_text(pa, a, sizeof a), file);
 			strfmt(j->r.issue, sizeof j->r.issue, "signature");
-			finish(e, j, RUN_COMPILE_ERROR, msg);
+			engine_finish(e, j, RUN_COMPILE_ERROR, msg);
 			return -1;
 		}
 	}
@@ -99,7 +99,7 @@ static void ptx_variables(const char *ptx, sb *names)
 /* Every constants: symbol of the stage must be a variable of the compiled module (the worker looks it
  * up there): a misspelt or namespaced one, or one the compiler dropped, is an error at the constant's
  * line in the lesson. Returns 0 (also without PTX), or finishes the job as a compile error. */
-int check_constants(engine *e, job *j, const compile_result *cr)
+int sigcheck_constants(engine *e, job *j, const compile_result *cr)
 {
 	const lesson *l = j->j.lesson;
 	const lesson_stage *s = &l->stages[j->j.stage];
@@ -125,7 +125,7 @@ int check_constants(engine *e, job *j, const compile_result *cr)
 		strfmt(msg, sizeof msg, "%s:%d:%d: constant '%s' is not in the compiled module (a typo, a namespace, or no kernel reads it); it has: %s",
 		       l->path, k->at.line, k->at.col, k->symbol, names.len ? names.s : "no variables");
 		strfmt(j->r.issue, sizeof j->r.issue, "constant");
-		finish(e, j, RUN_COMPILE_ERROR, msg);
+		engine_finish(e, j, RUN_COMPILE_ERROR, msg);
 		bad = 1;
 	}
 	sb_free(&names);

@@ -320,7 +320,7 @@ _Static_assert(DT_COUNT == 10, "give a new buffer type its TMA element type (or 
 
 static uint64_t mul_sat(uint64_t a, uint64_t b) { return b && a > UINT64_MAX / b ? UINT64_MAX : a * b; }
 
-const plan_buffer *find_buffer(const plan *p, const char *name)
+const plan_buffer *plan_buffer_get(const plan *p, const char *name)
 {
 	for (int i = 0; i < p->nbuffers; i++) if (!strcmp(p->buffers[i].name, name)) return &p->buffers[i];
 	return NULL;
@@ -331,7 +331,7 @@ const plan_buffer *find_buffer(const plan *p, const char *name)
 static int make_tensormap(pctx *c, const lesson_arg *a, plan_arg *out)
 {
 	const char *name = a->buffer;
-	const plan_buffer *b = find_buffer(c->p, name);
+	const plan_buffer *b = plan_buffer_get(c->p, name);
 	plan_tensormap *t = &out->tm;
 	out->kind = ARG_TENSORMAP;
 	out->buffer = name;
@@ -467,7 +467,7 @@ static void refuse_constraint(pctx *c, const lesson_constraint *k)
 static int make_texture(pctx *c, const lesson_arg *a, plan_arg *out)
 {
 	const char *name = a->buffer;
-	const plan_buffer *b = find_buffer(c->p, name);
+	const plan_buffer *b = plan_buffer_get(c->p, name);
 	plan_texture *t = &out->tex;
 	out->kind = ARG_TEXTURE;
 	out->buffer = name;
@@ -535,7 +535,7 @@ static int inside(pctx *c, const lesson_launch *L, const char *step, const plan_
  * (then neither its offsets nor its stream are checked: the empty last chunk of a pipeline). */
 static int make_copy(pctx *c, const lesson_launch *L, plan_launch *out, int *skip)
 {
-	const plan_buffer *d = find_buffer(c->p, L->copy_dst), *sr = find_buffer(c->p, L->copy_src);
+	const plan_buffer *d = plan_buffer_get(c->p, L->copy_dst), *sr = plan_buffer_get(c->p, L->copy_src);
 	char step[160];
 	strfmt(step, sizeof step, "copy %s>%s", L->copy_src, L->copy_dst);
 	if (!d || !sr) { strfmt(c->err, c->errlen, "%s: no such buffer", step); return -1; }   /* the loader checked */
@@ -633,7 +633,7 @@ static int make_launch(pctx *c, const plan_device *dev, const lesson_stage *s, c
 	for (int i = 0; i < L->nargs; i++) {
 		const lesson_arg *a = &L->args[i];
 		if (a->kind == ARG_BUFFER) {
-			const plan_buffer *pb = find_buffer(c->p, a->buffer);
+			const plan_buffer *pb = plan_buffer_get(c->p, a->buffer);
 			if (pb && pb->memory == MEM_PAGEABLE) {
 				strfmt(c->err, c->errlen, "%s:%d:%d: launch of %s: %s is pageable host memory, which a kernel cannot read; copy it to a device buffer (or make it pinned)",
 				       c->l->path, a->at.line, a->at.col, out->entry, a->buffer);
@@ -756,7 +756,7 @@ static int make_constants(pctx *c, const lesson_stage *s)
 	for (int i = 0; i < s->nconstants; i++) {
 		const lesson_constant *k = &s->constants[i];
 		plan_constant *o = &p->constants[p->nconstants++];
-		const plan_buffer *b = k->buffer ? find_buffer(p, k->buffer) : NULL;
+		const plan_buffer *b = k->buffer ? plan_buffer_get(p, k->buffer) : NULL;
 		*o = (plan_constant){ .symbol = k->symbol, .type = k->type, .buffer = b ? b->name : NULL };
 		if (k->buffer && !b) { strfmt(c->err, c->errlen, "constant %s: no buffer %s", k->symbol, k->buffer); return -1; }
 		if (eval_int(c, &k->count, b ? b->count : 1, &o->count)) return -1;

@@ -76,7 +76,7 @@ static int candidates(const lesson_stage *s, const plan_setting *sets, int nsets
 	return n;
 }
 
-int plan_find_fit(const lesson *l, int stage, const plan_setting *sets, int nsets, const plan_device *dev, plan_setting *fix)
+int plan_fit_find(const lesson *l, int stage, const plan_setting *sets, int nsets, const plan_device *dev, plan_setting *fix)
 {
 	if (stage < 0 || stage >= l->nstages) return -1;
 	int found = -1;
@@ -108,13 +108,13 @@ static int defaults_refused(const lesson *l, int stage, const plan_setting *sets
 	return refused;
 }
 
-int plan_make_fit(plan *p, const lesson *l, int stage, plan_setting *sets, int *nsets, int max, const plan_device *dev,
+int plan_fit_make(plan *p, const lesson *l, int stage, plan_setting *sets, int *nsets, int max, const plan_device *dev,
                   char *adjusted, size_t alen, char *err, size_t errlen)
 {
 	if (alen) adjusted[0] = 0;
 	if (!plan_make(p, l, stage, sets, *nsets, dev, err, errlen)) return 0;
 	plan_setting fix;
-	if (plan_find_fit(l, stage, sets, *nsets, dev, &fix)) return -1;
+	if (plan_fit_find(l, stage, sets, *nsets, dev, &fix)) return -1;
 	if (*nsets < max && defaults_refused(l, stage, sets, *nsets, dev)) {
 		plan_free(p);
 		sets[(*nsets)++] = fix;

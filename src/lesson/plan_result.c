@@ -8,17 +8,17 @@
 #include <string.h>
 #include "util.h"
 
-void plan_steps_into(const plan *p, run_result *r)
+void plan_result_steps(const plan *p, run_result *r)
 {
 	r->nsteps = 0;
 	for (int i = 0; p->stage >= 0 && i < p->nlaunches && r->nsteps < RUN_MAX_STEPS; i++) {
 		const plan_launch *L = &p->launches[i];
 		run_step *s = &r->steps[r->nsteps++];
 		run_step_init(s);
-		strfmt(s->kind, sizeof s->kind, "%s", plan_step_name(L->kind));
+		strfmt(s->kind, sizeof s->kind, "%s", plan_result_step_name(L->kind));
 		s->stream = L->stream;
 		if (L->kind == STEP_COPY) {
-			const plan_buffer *d = find_buffer(p, L->buffer), *sr = find_buffer(p, L->src);
+			const plan_buffer *d = plan_buffer_get(p, L->buffer), *sr = plan_buffer_get(p, L->src);
 			int dh = d && d->memory != MEM_DEVICE, sh = sr && sr->memory != MEM_DEVICE;
 			strfmt(s->entry, sizeof s->entry, "%s>%s", L->src, L->buffer);
 			strfmt(s->dir, sizeof s->dir, "%s", sh ? "h2d" : dh ? "d2h" : "d2d");
@@ -26,7 +26,7 @@ void plan_steps_into(const plan *p, run_result *r)
 			continue;
 		}
 		if (L->kind == STEP_MEMSET) {
-			const plan_buffer *b = find_buffer(p, L->buffer);
+			const plan_buffer *b = plan_buffer_get(p, L->buffer);
 			strfmt(s->entry, sizeof s->entry, "%s", L->buffer);
 			s->bytes = b ? b->count * (int64_t)lesson_dtype_size(b->type) : 0;
 			continue;
@@ -39,7 +39,7 @@ void plan_steps_into(const plan *p, run_result *r)
 	}
 }
 
-const char *plan_step_name(lesson_step_kind k)
+const char *plan_result_step_name(lesson_step_kind k)
 {
 	static const char *const names[STEP_KIND_COUNT] = { [STEP_LAUNCH] = "launch", [STEP_MEMSET] = "memset", [STEP_COPY] = "copy", [STEP_LIBRARY] = "library" };
 	return (unsigned)k < STEP_KIND_COUNT ? names[k] : "?";
@@ -60,7 +60,7 @@ static void input_words(const plan_buffer *b, char *out, size_t n)
 	}
 }
 
-void plan_inputs_text(const plan *p, uint64_t seed, char *out, size_t n)
+void plan_result_inputs(const plan *p, uint64_t seed, char *out, size_t n)
 {
 	sb b = {0};
 	sb_add(&b, "");
