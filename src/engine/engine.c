@@ -1,24 +1,18 @@
-/* engine: jobs go plan -> compile (child process) -> reference compile -> run in the worker, one
- * at a time; engine_poll moves them along without blocking. See engine.h. */
+/* engine: jobs go plan -> compile (child process) -> reference compile -> run in the worker, as many
+ * at a time as there are workers; engine_poll moves them along without blocking. The engine itself is
+ * made in engine_setup.c. See engine.h. */
 #include "engine_int.h"
-#include "engine.h"
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
-#include "arch.h"
-#include "compile.h"
-#include "course.h"
 #include "diagnose.h"
 #include "occupancy.h"
 #include "plan_wire.h"
-#include "runner_replay.h"
 #include "sanitize.h"
+#include "sigcheck.h"
 #include "util.h"
-#include "worker.h"
 
 void engine_job_free(job *j)
 {
@@ -72,7 +66,7 @@ static int recorded(const engine *e)
 	return e->ws[0] && worker_runner(e->ws[0])->cls->recorded;
 }
 
-void engine_finish(engine *e, job *j, run_status st, const char *msg)
+static void finish(engine *e, job *j, run_status st, const char *msg)
 {
 	j->r.status = st;
 	if (msg) strfmt(j->r.message, sizeof j->r.message, "%s", msg);
@@ -371,7 +365,7 @@ static void job_line(const job *j, sb *b)
  * lesson is no record: its status and message only. */
 static void take_recorded(engine *e, job *j, run_result *w)
 {
-	if (!w->lesson[0]) { engine_finish(e, j, w->status, w->message); run_result_clear(w); return; }
+	if (!w->lesson[0]) { finish(e, j, w->status, w->message); run_result_clear(w); return; }
 	run_result_clear(&j->r);
 	j->r = *w;
 	run_result_init(w);
@@ -383,11 +377,11 @@ static void send_run(engine *e, job *j)
 {
 	char err[1024];
 	if (j->j.sanitize && !recorded(e)) {
-		if (!j->w && !(j->w = sanitizer_worker(e, j, err, sizeof err))) { engine_finish(e, j, RUN_UNSUPPORTED, err); return; }
+		if (!j->w && !(j->w = sanitizer_worker(e, j, err, sizeof err))) { finish(e, j, RUN_UNSUPPORTED, err); return; }
 	} else {
 		j->w = idle_worker(e, j);
 	}
-	if (worker_ensure(j->w, err, sizeof err)) { engine_finish(e, j, e->runner.kind != RUNNER_LOCAL ? RUN_RUNNER_ERROR : RUN_CRASH, err); return; }
+	if (worker_ensure(j->w, err, sizeof err)) { finish(e, j, e->runner.kind != RUNNER_LOCAL ? RUN_RUNNER_ERROR : RUN_CRASH, err); return; }
 	/* The lesson and the compiled code go as bytes: the worker may be on another machine. */
 	sb b = {0};
 	uint64_t seed = j->j.has_seed ? j->j.seed : e->seed;
@@ -396,7 +390,7 @@ static void send_run(engine *e, job *j)
 	if (j->ref_stage > -2 && !(ref = reference_plan(e, j, err, sizeof err))) {
 		char msg[1200];
 		strfmt(msg, sizeof msg, "the reference cannot run: %s", err);
-		engine_finish(e, j, RUN_REFUSED, msg);
+		finish(e, j, RUN_REFUSED, msg);
 		return;
 	}
 	/* The baseline beside a stage: its plan, made with the lesson's parameters as the stage's run has them. */
@@ -409,7 +403,7 @@ static void send_run(engine *e, job *j)
 		if (plan_make(&j->bp, j->j.lesson, -1, sets, param_sets(j, sets), &pd, err, sizeof err)) {
 			char msg[1200];
 			strfmt(msg, sizeof msg, "the baseline beside the stage cannot run: %s", err);
-			engine_finish(e, j, RUN_REFUSED, msg);
+			finish(e, j, RUN_REFUSED, msg);
 			return;
 		}
 	}
@@ -432,7 +426,7 @@ static void send_run(engine *e, job *j)
 	int bad = (j->cubin[0] && add_file(&b, "cubin", NULL, j->cubin, err, sizeof err)) ||
 	          (j->ref_cubin[0] && add_file(&b, "ref_cubin", NULL, j->ref_cubin, err, sizeof err)) ||
 	          (j->pair_cubin[0] && add_file(&b, "pair_cubin", NULL, j->pair_cubin, err, sizeof err));
-	if (bad) { sb_free(&b); engine_finish(e, j, RUN_CRASH, err); return; }
+	if (bad) { sb_free(&b); finish(e, j, RUN_CRASH, err); return; }
 	sb_addf(&b, "seed %llu\nverify 1\ntime %d\nreps %d\nbudget %d\ncounters %d\nwatchdog %.0f\n",
 	        (unsigned long long)seed, !j->j.no_time && !j->j.sanitize, e->o.reps, e->o.time_budget_ms,
 	        j->j.counters && !e->o.no_counters && !j->j.sanitize, limit + 5);   /* our watchdog acts first */
@@ -442,7 +436,7 @@ static void send_run(engine *e, job *j)
 	sb_add(&b, "end\n");
 	bad = worker_send(j->w, b.s, b.len);
 	sb_free(&b);
-	if (bad) { worker_kill(j->w); engine_finish(e, j, RUN_CRASH, "the GPU worker is gone"); return; }
+	if (bad) { worker_kill(j->w); finish(e, j, RUN_CRASH, "the GPU worker is gone"); return; }
 	j->step = ST_RUN;
 	notify(e, j, JOB_RUNNING, NULL);
 }
@@ -463,13 +457,13 @@ static int compile_other(engine *e, job *j, int s, job_step st)
 		if (plan_fit_make(&j->rp, l, s, j->ref_sets, &j->ref_nsets, 16, &pd, adjusted, sizeof adjusted, err, sizeof err)) {
 			char msg[1200];
 			strfmt(msg, sizeof msg, "the reference stage %s cannot run: %s", l->stages[s].id, err);
-			engine_finish(e, j, RUN_REFUSED, msg);
+			finish(e, j, RUN_REFUSED, msg);
 			return -1;
 		}
 	}
 	const plan *p = st == ST_COMPILE_REF ? &j->rp : &j->p;
 	j->cj = start_compile(e, j, &l->stages[s], 0, p->defines, p->ndefines, err, sizeof err);
-	if (!j->cj) { engine_finish(e, j, RUN_COMPILE_ERROR, err); return -1; }
+	if (!j->cj) { finish(e, j, RUN_COMPILE_ERROR, err); return -1; }
 	j->step = st;
 	return 0;
 }
@@ -479,10 +473,10 @@ static int compile_other(engine *e, job *j, int s, job_step st)
 static void next_step(engine *e, job *j)
 {
 	if (j->step == ST_COMPILE || j->step == ST_QUEUED) {
-		if (j->j.compile_only) { engine_finish(e, j, RUN_OK, "compiled"); return; }
+		if (j->j.compile_only) { finish(e, j, RUN_OK, "compiled"); return; }
 		engine_device(e);
-		if (!e->dev.present) { engine_finish(e, j, e->runner_failed ? RUN_RUNNER_ERROR : RUN_NO_GPU, e->dev.why); return; }
-		if (e->o.arch) { engine_finish(e, j, RUN_NO_GPU, "compiled for --arch; runs use the GPU's own architecture (leave out --arch)"); return; }
+		if (!e->dev.present) { finish(e, j, e->runner_failed ? RUN_RUNNER_ERROR : RUN_NO_GPU, e->dev.why); return; }
+		if (e->o.arch) { finish(e, j, RUN_NO_GPU, "compiled for --arch; runs use the GPU's own architecture (leave out --arch)"); return; }
 		j->ref_stage = reference_stage(j->j.lesson);
 		if (j->j.pair && j->j.stage >= 0) {
 			if (!j->j.kernel_text) strfmt(j->pair_cubin, sizeof j->pair_cubin, "%s", j->cubin);
@@ -511,17 +505,17 @@ static void start_job(engine *e, job *j)
 	char err[1024], arch[16], why[256];
 	/* A stage for another GPU says so first: its constraints may assume that GPU's limits. */
 	if (j->j.stage >= 0 && !compile_arch(e, &l->stages[j->j.stage], arch, sizeof arch, why, sizeof why)) {
-		engine_finish(e, j, RUN_UNSUPPORTED, why);
+		finish(e, j, RUN_UNSUPPORTED, why);
 		return;
 	}
 	if (plan_fit_make(&j->p, l, j->j.stage, j->j.sets, &j->j.nsets, 16, &pd, j->adjusted, sizeof j->adjusted, err, sizeof err)) {
-		engine_finish(e, j, RUN_REFUSED, err);
+		finish(e, j, RUN_REFUSED, err);
 		return;
 	}
 	/* check: the stage planned at the lesson's edge sizes too (n = 1, a prime, the exercise's sizes),
 	 * where counts and grids go wrong; planning is cheap, so once per stage (not per starter). */
 	if (j->j.compile_only && !j->j.kernel_text && plan_edges(l, j->j.stage, j->j.sets, j->j.nsets, &pd, err, sizeof err)) {
-		engine_finish(e, j, RUN_REFUSED, err);
+		finish(e, j, RUN_REFUSED, err);
 		return;
 	}
 	settings_text(j, j->r.settings, sizeof j->r.settings);
@@ -532,12 +526,12 @@ static void start_job(engine *e, job *j)
 		return;
 	}
 	if (j->j.stage < 0) {
-		if (j->j.compile_only) { engine_finish(e, j, RUN_OK, "a library call: nothing to compile"); return; }
+		if (j->j.compile_only) { finish(e, j, RUN_OK, "a library call: nothing to compile"); return; }
 		next_step(e, j);
 		return;
 	}
 	j->cj = start_compile(e, j, &l->stages[j->j.stage], 1, j->p.defines, j->p.ndefines, err, sizeof err);
-	if (!j->cj) { engine_finish(e, j, RUN_COMPILE_ERROR, err); return; }
+	if (!j->cj) { finish(e, j, RUN_COMPILE_ERROR, err); return; }
 	j->step = ST_COMPILE;
 	notify(e, j, JOB_COMPILING, NULL);
 }
@@ -580,6 +574,18 @@ static void first_error(const char *log, char *out, size_t n)
 	strfmt(out, n, "%.*s", (int)strcspn(line, "\n"), line);
 }
 
+/* The compiled kernel against the stage (sigcheck.h): 0, or -1 with the job finished as a compile error. */
+static int check_signature(engine *e, job *j, const compile_result *cr)
+{
+	const char *file = j->j.kernel_name ? j->j.kernel_name : j->j.lesson->stages[j->j.stage].kernel_rel;
+	char msg[1024];
+	if (!sigcheck_interface(&j->p, cr, file, j->r.issue, sizeof j->r.issue, msg, sizeof msg) &&
+	    !sigcheck_constants(j->j.lesson, j->j.stage, cr, j->r.issue, sizeof j->r.issue, msg, sizeof msg))
+		return 0;
+	finish(e, j, RUN_COMPILE_ERROR, msg);
+	return -1;
+}
+
 static void step_compile(engine *e, job *j)
 {
 	if (!compile_step(j->cj, compile_timeout_ms(e->o.timeout_s))) return;
@@ -596,7 +602,7 @@ static void step_compile(engine *e, job *j)
 		if (cr->timed_out) strfmt(j->r.issue, sizeof j->r.issue, "compile_timeout");   /* not a crash: the limit ran out */
 		compile_job_free(j->cj);
 		j->cj = NULL;
-		engine_finish(e, j, status, msg);
+		finish(e, j, status, msg);
 		return;
 	}
 	int bad = 0;
@@ -608,7 +614,7 @@ static void step_compile(engine *e, job *j)
 			strfmt(msg, sizeof msg, "the reference stage %s cannot run: %s", j->j.lesson->stages[j->ref_stage].id, err);
 			compile_job_free(j->cj);
 			j->cj = NULL;
-			engine_finish(e, j, RUN_REFUSED, msg);
+			finish(e, j, RUN_REFUSED, msg);
 			return;
 		}
 	} else if (st == ST_COMPILE_PAIR) {
@@ -619,14 +625,14 @@ static void step_compile(engine *e, job *j)
 		if (plan_occ(e, &j->p, j->j.sets, j->j.nsets, cr, err, sizeof err)) {
 			compile_job_free(j->cj);
 			j->cj = NULL;
-			engine_finish(e, j, RUN_REFUSED, err);
+			finish(e, j, RUN_REFUSED, err);
 			return;
 		}
 		settings_text(j, j->r.settings, sizeof j->r.settings);
 		take_compile(e, j, cr);
 		free(j->r.log);
 		j->r.log = xstrdup(cr->log);
-		bad = sigcheck_interface(e, j, cr) || sigcheck_constants(e, j, cr);
+		bad = check_signature(e, j, cr);
 	}
 	compile_job_free(j->cj);
 	j->cj = NULL;
@@ -693,7 +699,7 @@ static void step_run(engine *e, job *j)
 				take_sanitizer(j, &j->r);
 				char msg[256];
 				strfmt(msg, sizeof msg, "the kernel did not finish within %.0f s: the worker was stopped and will be restarted (--timeout changes the limit)", limit);
-				engine_finish(e, j, RUN_HANG, msg);
+				finish(e, j, RUN_HANG, msg);
 			}
 			return;
 		case WMSG_NOTE:
@@ -723,7 +729,7 @@ static void step_run(engine *e, job *j)
 			char msg[600];
 			strfmt(msg, sizeof msg, "%s while running this stage; a fresh worker starts with the next run", m.text);
 			take_sanitizer(j, &j->r);
-			engine_finish(e, j, RUN_CRASH, msg);
+			finish(e, j, RUN_CRASH, msg);
 			return;
 		}
 		}

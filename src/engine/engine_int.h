@@ -1,6 +1,7 @@
-/* engine_int: what the engine's files share (engine.h is the API): the job and the engine itself.
- * engine.c runs the jobs, engine_setup.c sets up the tree, course, runner and device, sigcheck.c
- * checks a compiled kernel against the plan. Nothing outside src/engine includes this. */
+/* engine_int: what the engine's two files share (engine.h is the API): the job and the engine
+ * structures. engine.c moves the jobs along (plan, compile, check, run, result); engine_setup.c makes
+ * and frees the engine (its lesson tree, course, runner, workers) and describes the device. Only
+ * those two include this. */
 #ifndef CC_ENGINE_INT_H
 #define CC_ENGINE_INT_H
 #include "engine.h"
@@ -52,14 +53,12 @@ struct engine {
 	uint64_t seed;
 };
 
-/* engine.c */
+/* engine.c: frees j and everything it owns (its plans, compile, own worker, result). */
 void engine_job_free(job *j);
-void engine_finish(engine *e, job *j, run_status st, const char *msg);
-/* engine_setup.c */
+/* engine_setup.c: the GPU of worker i. */
 int engine_setup_worker_gpu(const engine *e, int i);
+/* engine_setup.c: a worker where the runner says, on gpu, run under prefix (NULL-terminated) when not NULL. */
 worker *engine_setup_worker(engine *e, int gpu, char *const *prefix);
+/* engine_setup.c: the limits used without a GPU: the --arch table entry (sm_90 when none is named). */
 const arch_info *engine_setup_table_arch(engine *e);
-/* sigcheck.c */
-int sigcheck_interface(engine *e, job *j, const compile_result *cr);
-int sigcheck_constants(engine *e, job *j, const compile_result *cr);
 #endif

@@ -1,23 +1,15 @@
-/* engine_setup: the engine made and freed: its lesson tree, course, runner and device. See engine.h. */
+/* engine_setup: the engine made and freed (its lesson tree, the course narrowing it, the runner and
+ * its workers, the tables it loads) and the device it describes. See engine.h; the jobs are engine.c's. */
 #include "engine_int.h"
-#include "engine.h"
 #include <dirent.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include "arch.h"
-#include "compile.h"
-#include "course.h"
 #include "diagnose.h"
-#include "occupancy.h"
-#include "plan_wire.h"
 #include "runner_replay.h"
-#include "sanitize.h"
 #include "util.h"
-#include "worker.h"
 
 /* path relative to the current folder when it lies inside it: messages read "lessons/x.yaml:3:1". */
 static char *shorter_path(const char *path)

@@ -1,23 +1,8 @@
-/* sigcheck: the compiled kernel against the stage: the kernels it launches, their parameters, its constants. */
-#include "engine_int.h"
-#include "engine.h"
-#include <dirent.h>
-#include <errno.h>
-#include <stdio.h>
+/* sigcheck: a compiled kernel against the stage that launches it; see sigcheck.h. */
+#include "sigcheck.h"
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
-#include "arch.h"
-#include "compile.h"
-#include "course.h"
-#include "diagnose.h"
-#include "occupancy.h"
-#include "plan_wire.h"
-#include "runner_replay.h"
-#include "sanitize.h"
 #include "util.h"
-#include "worker.h"
 
 static const char *arg_kind_text(const plan_arg *a, char *buf, size_t n)
 {
@@ -28,36 +13,30 @@ static const char *arg_kind_text(const plan_arg *a, char *buf, size_t n)
 	return buf;
 }
 
-/* Every kernel the plan launches must be in the compiled code, taking what the launch passes (from
- * the PTX's parameter list: how many, their sizes, float or integer). Returns 0, or finishes the job
- * as a compile error with issue "no_kernel" or "signature". */
-int sigcheck_interface(engine *e, job *j, const compile_result *cr)
+int sigcheck_interface(const plan *p, const compile_result *cr, const char *file, char *issue, size_t ilen, char *msg, size_t mlen)
 {
-	const char *file = j->j.kernel_name ? j->j.kernel_name : j->j.lesson->stages[j->j.stage].kernel_rel;
 	const char *slash = strrchr(file, '/');
 	file = slash ? slash + 1 : file;
-	char msg[512], a[96];
-	for (int i = 0; i < j->p.nlaunches; i++) {
-		const plan_launch *L = &j->p.launches[i];
+	char a[96];
+	for (int i = 0; i < p->nlaunches; i++) {
+		const plan_launch *L = &p->launches[i];
 		if (L->kind != STEP_LAUNCH) continue;
 		const compile_entry *ce = compile_find_entry(cr, L->entry);
 		if (!ce) {
 			sb found = {0};
 			for (int k = 0; k < cr->nentries && k < 3; k++) sb_addf(&found, "%s%s", k ? ", " : "", cr->entries[k].name);
-			strfmt(msg, sizeof msg, "%s has no kernel named %s: the stage launches extern \"C\" __global__ void %s(...)%s%s%s", file,
+			strfmt(msg, mlen, "%s has no kernel named %s: the stage launches extern \"C\" __global__ void %s(...)%s%s%s", file,
 			       L->entry, L->entry, found.s ? " (it defines " : "", found.s ? found.s : "",
 			       found.s ? (strncmp(found.s, "_Z", 2) ? ")" : "; a name starting _Z lacks extern \"C\")") : "");
 			sb_free(&found);
-			strfmt(j->r.issue, sizeof j->r.issue, "no_kernel");
-			engine_finish(e, j, RUN_COMPILE_ERROR, msg);
+			strfmt(issue, ilen, "no_kernel");
 			return -1;
 		}
 		if (ce->nparams < 0) continue;   /* no PTX kept (an older cache entry): the driver will tell */
 		if (ce->nparams != L->nargs) {
-			strfmt(msg, sizeof msg, "%s takes %d parameter%s, but the stage passes %d: check the signature in %s against the stage's kernel",
+			strfmt(msg, mlen, "%s takes %d parameter%s, but the stage passes %d: check the signature in %s against the stage's kernel",
 			       L->entry, ce->nparams, ce->nparams == 1 ? "" : "s", L->nargs, file);
-			strfmt(j->r.issue, sizeof j->r.issue, "signature");
-			engine_finish(e, j, RUN_COMPILE_ERROR, msg);
+			strfmt(issue, ilen, "signature");
 			return -1;
 		}
 		for (int k = 0; k < L->nargs; k++) {
@@ -67,11 +46,10 @@ int sigcheck_interface(engine *e, job *j, const compile_result *cr)
 			char kind;
 			plan_arg_abi(pa, &size, &kind);
 			if (cp->size == size && cp->kind == kind) continue;
-			strfmt(msg, sizeof msg, "parameter %d of %s is %s of %d bytes, but the stage passes %s: check the signature in %s",
+			strfmt(msg, mlen, "parameter %d of %s is %s of %d bytes, but the stage passes %s: check the signature in %s",
 			       k + 1, L->entry, cp->kind == 'f' ? "a float" : cp->kind == 'b' ? "a struct" : "an integer or pointer", cp->size,
 			       arg_kind_text(pa, a, sizeof a), file);
-			strfmt(j->r.issue, sizeof j->r.issue, "signature");
-			engine_finish(e, j, RUN_COMPILE_ERROR, msg);
+			strfmt(issue, ilen, "signature");
 			return -1;
 		}
 	}
@@ -96,13 +74,9 @@ static void ptx_variables(const char *ptx, sb *names)
 	}
 }
 
-/* Every constants: symbol of the stage must be a variable of the compiled module (the worker looks it
- * up there): a misspelt or namespaced one, or one the compiler dropped, is an error at the constant's
- * line in the lesson. Returns 0 (also without PTX), or finishes the job as a compile error. */
-int sigcheck_constants(engine *e, job *j, const compile_result *cr)
+int sigcheck_constants(const lesson *l, int stage, const compile_result *cr, char *issue, size_t ilen, char *msg, size_t mlen)
 {
-	const lesson *l = j->j.lesson;
-	const lesson_stage *s = &l->stages[j->j.stage];
+	const lesson_stage *s = &l->stages[stage];
 	if (!s->nconstants || !cr->ptx_path[0]) return 0;
 	char *ptx = file_read(cr->ptx_path, NULL);
 	if (!ptx) return 0;
@@ -121,11 +95,9 @@ int sigcheck_constants(engine *e, job *j, const compile_result *cr)
 			while (*p == ',' || *p == ' ') p++;
 		}
 		if (found) continue;
-		char msg[1024];
-		strfmt(msg, sizeof msg, "%s:%d:%d: constant '%s' is not in the compiled module (a typo, a namespace, or no kernel reads it); it has: %s",
+		strfmt(msg, mlen, "%s:%d:%d: constant '%s' is not in the compiled module (a typo, a namespace, or no kernel reads it); it has: %s",
 		       l->path, k->at.line, k->at.col, k->symbol, names.len ? names.s : "no variables");
-		strfmt(j->r.issue, sizeof j->r.issue, "constant");
-		engine_finish(e, j, RUN_COMPILE_ERROR, msg);
+		strfmt(issue, ilen, "constant");
 		bad = 1;
 	}
 	sb_free(&names);
