@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "engine.h"
+#include "score.h"
 
 static engine *E;
 

@@ -7,6 +7,7 @@
 #ifndef CC_TUI_STAGE_H
 #define CC_TUI_STAGE_H
 #include "engine.h"
+#include "score.h"
 #include "tui_state.h"
 
 enum { STAGE_HIST = 32, STAGE_SWEEP_MAX = 64, STAGE_JOBS = 128 };

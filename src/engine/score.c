@@ -1,23 +1,6 @@
-/* score: how a lesson is scored everywhere, in its own metric. See engine.h. */
-#include "engine.h"
-#include "engine.h"
-#include <dirent.h>
-#include <errno.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <time.h>
-#include <unistd.h>
-#include "arch.h"
-#include "compile.h"
-#include "course.h"
-#include "diagnose.h"
-#include "occupancy.h"
-#include "plan_wire.h"
-#include "runner_replay.h"
-#include "sanitize.h"
-#include "util.h"
-#include "worker.h"
+/* score: how a lesson is scored everywhere, in its own metric. See score.h. */
+#include "score.h"
+#include "plan.h"
 
 score_metric score_metric_of(engine *e, const lesson *l)
 {
