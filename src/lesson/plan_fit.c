@@ -1,9 +1,7 @@
-/* plan_fit: the nearest tunable value that fits when a plan is refused; see plan.h. */
+/* plan_fit: when a plan is refused, the nearest single tunable value that fits, and plan_make for a
+ * run with defaults that do not fit this GPU adjusted. See plan.h. */
 #include "plan.h"
-#include <cuda.h>   /* CUtensorMapDataType's values only: nothing here calls the driver */
 #include <math.h>
-#include <stddef.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "util.h"

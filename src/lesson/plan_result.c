@@ -1,9 +1,6 @@
-/* plan_result: what a plan puts in a run's result: its steps, their kinds' names, its inputs in words; see plan.h. */
+/* plan_result: what a plan puts in a run's result: its steps, their kinds' names, its inputs in words.
+ * See plan.h. */
 #include "plan.h"
-#include <cuda.h>   /* CUtensorMapDataType's values only: nothing here calls the driver */
-#include <math.h>
-#include <stddef.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "util.h"
