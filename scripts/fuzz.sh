@@ -36,7 +36,7 @@ sources_for() {
 	*)
 		for f in src/*/*.c; do
 			case ${f##*/} in
-			main.c | cli.c | runner_worker.c | worker_main.c | gpu*.c | baseline.c | engine*.c | compile.c | counters* | report.c | json.c) ;;
+			main.c | cli.c | runner_worker.c | worker_main.c | gpu*.c | baseline.c | engine*.c | score.c | compile.c | counters* | report.c | json.c) ;;
 			*) printf '%s ' "$f" ;;
 			esac
 		done

@@ -670,19 +670,19 @@ static void test_inputs_text(void **state)
 	};
 	plan p = { .buffers = b, .nbuffers = 9 };
 	char out[512];
-	plan_inputs_text(&p, 7, out, sizeof out);
+	plan_result_inputs(&p, 7, out, sizeof out);
 	assert_string_equal(out, "A, B: f32, uniform in [-1, 1]; idx: i32, 0, 1, 2, ... (the index); s: i32, uniform integers in [0, 9]; "
 	                         "w: f32, from its init expression; k: bf16, every element 2.5; h: f16, uniform in [-1, 1]; seed 7");
 	p.nbuffers = 3;   /* A, C, idx */
 	b[0].init = INIT_ZERO;
-	plan_inputs_text(&p, 7, out, sizeof out);
+	plan_result_inputs(&p, 7, out, sizeof out);
 	assert_string_equal(out, "A: f32, zero; idx: i32, 0, 1, 2, ... (the index)");   /* nothing random: no seed */
 	p.nbuffers = 2;
 	b[0].output = 1;
-	plan_inputs_text(&p, 7, out, sizeof out);
+	plan_result_inputs(&p, 7, out, sizeof out);
 	assert_string_equal(out, "no inputs");
 	b[0] = (plan_buffer){ .name = "A", .type = DT_F32, .init = INIT_RANDOM, .a = -1, .b = 1 };
-	plan_inputs_text(&p, 18446744073709551557ULL, out, 12);
+	plan_result_inputs(&p, 18446744073709551557ULL, out, 12);
 	assert_string_equal(out, "A: f32, uni");   /* cut to the room, terminated */
 }
 
@@ -814,7 +814,7 @@ static void test_refusal_numbers(void **state)
 	lesson_free(c);
 }
 
-/* plan_find_fit: one tunable changed, nearest to its value first, the job's own tunables first. */
+/* plan_fit_find: one tunable changed, nearest to its value first, the job's own tunables first. */
 static void test_find_fit(void **state)
 {
 	(void)state;
@@ -822,25 +822,25 @@ static void test_find_fit(void **state)
 	lesson *l = load_tensorcore(&s);
 	plan_setting fix, sets[2];
 	char err[256];
-	assert_int_equal(plan_find_fit(l, s, NULL, 0, &sm86, &fix), 0);
+	assert_int_equal(plan_fit_find(l, s, NULL, 0, &sm86, &fix), 0);
 	assert_string_equal(fix.name, "STAGES");   /* 3 -> 2 is nearer than BM or BK 64 -> 32 */
 	assert_string_equal(fix.value, "2");
 	assert_int_equal(plan_setting_parse("STAGES=5", &sets[0], err, sizeof err), 0);
-	assert_int_equal(plan_find_fit(l, s, sets, 1, &sm86, &fix), 0);
+	assert_int_equal(plan_fit_find(l, s, sets, 1, &sm86, &fix), 0);
 	assert_string_equal(fix.name, "STAGES");   /* the tunable the job set, though BK=32 would fit too */
 	assert_string_equal(fix.value, "2");
 	assert_int_equal(plan_setting_parse("m=100", &sets[0], err, sizeof err), 0);
-	assert_int_equal(plan_find_fit(l, s, sets, 1, &sm90, &fix), -1);   /* no BM divides 100 */
+	assert_int_equal(plan_fit_find(l, s, sets, 1, &sm90, &fix), -1);   /* no BM divides 100 */
 	assert_int_equal(plan_setting_parse("m=192", &sets[0], err, sizeof err), 0);
-	assert_int_equal(plan_find_fit(l, s, sets, 1, &sm90, &fix), 0);
+	assert_int_equal(plan_fit_find(l, s, sets, 1, &sm90, &fix), 0);
 	assert_string_equal(fix.name, "BM");
 	assert_string_equal(fix.value, "64");
 	assert_int_equal(plan_setting_parse("STAGES=7", &sets[0], err, sizeof err), 0);
-	assert_int_equal(plan_find_fit(l, s, sets, 1, &sm86, &fix), -1);  /* not allowed: the message lists what is */
+	assert_int_equal(plan_fit_find(l, s, sets, 1, &sm86, &fix), -1);  /* not allowed: the message lists what is */
 	lesson_free(l);
 }
 
-/* plan_make_fit: defaults that do not fit this GPU are adjusted; a refused setting says what fits. */
+/* plan_fit_make: defaults that do not fit this GPU are adjusted; a refused setting says what fits. */
 static void test_make_fit(void **state)
 {
 	(void)state;
@@ -849,7 +849,7 @@ static void test_make_fit(void **state)
 	plan_setting sets[16];
 	char adj[64] = "x", err[512];
 	plan p;
-	assert_int_equal(plan_make_fit(&p, l, s, sets, &n, 16, &sm86, adj, sizeof adj, err, sizeof err), 0);
+	assert_int_equal(plan_fit_make(&p, l, s, sets, &n, 16, &sm86, adj, sizeof adj, err, sizeof err), 0);
 	assert_string_equal(adj, "STAGES=2");
 	assert_int_equal(n, 1);
 	assert_string_equal(sets[0].name, "STAGES");
@@ -858,7 +858,7 @@ static void test_make_fit(void **state)
 	plan_free(&p);
 	/* on an H100 the defaults fit: nothing changes */
 	n = 0;
-	assert_int_equal(plan_make_fit(&p, l, s, sets, &n, 16, &sm90, adj, sizeof adj, err, sizeof err), 0);
+	assert_int_equal(plan_fit_make(&p, l, s, sets, &n, 16, &sm90, adj, sizeof adj, err, sizeof err), 0);
 	assert_string_equal(adj, "");
 	assert_int_equal(n, 0);
 	assert_int_equal(plan_var_get(&p, "STAGES")->i, 3);
@@ -866,18 +866,18 @@ static void test_make_fit(void **state)
 	/* a tunable the user set is not changed behind their back: refused, with what fits */
 	n = 1;
 	assert_int_equal(plan_setting_parse("STAGES=4", &sets[0], err, sizeof err), 0);
-	assert_int_equal(plan_make_fit(&p, l, s, sets, &n, 16, &sm86, adj, sizeof adj, err, sizeof err), -1);
+	assert_int_equal(plan_fit_make(&p, l, s, sets, &n, 16, &sm86, adj, sizeof adj, err, sizeof err), -1);
 	plan_free(&p);
 	assert_string_equal(err, MMA_SMEM ": needs 143360 bytes, the limit is 101376 (STAGES=2 fits)");
 	assert_int_equal(n, 1);
 	/* a parameter that breaks the defaults (not the GPU): refused, with what fits */
 	assert_int_equal(plan_setting_parse("m=192", &sets[0], err, sizeof err), 0);
-	assert_int_equal(plan_make_fit(&p, l, s, sets, &n, 16, &sm90, adj, sizeof adj, err, sizeof err), -1);
+	assert_int_equal(plan_fit_make(&p, l, s, sets, &n, 16, &sm90, adj, sizeof adj, err, sizeof err), -1);
 	plan_free(&p);
 	assert_string_equal(err, "m must be a multiple of BM for this stage (BM=64 fits)");
 	/* nothing fits: the refusal alone */
 	assert_int_equal(plan_setting_parse("m=100", &sets[0], err, sizeof err), 0);
-	assert_int_equal(plan_make_fit(&p, l, s, sets, &n, 16, &sm90, adj, sizeof adj, err, sizeof err), -1);
+	assert_int_equal(plan_fit_make(&p, l, s, sets, &n, 16, &sm90, adj, sizeof adj, err, sizeof err), -1);
 	plan_free(&p);
 	assert_string_equal(err, "m must be a multiple of BM for this stage");
 	lesson_free(l);
@@ -906,9 +906,9 @@ static void test_arg_abi(void **state)
 	plan_arg zero;
 	memset(&zero, 0, sizeof zero);
 	assert_int_equal(zero.kind, ARG_VALUE);        /* a zeroed argument is a value, a zeroed step a launch */
-	assert_string_equal(plan_step_name(STEP_LAUNCH), "launch");
-	assert_string_equal(plan_step_name(STEP_MEMSET), "memset");
-	assert_string_equal(plan_step_name(STEP_COPY), "copy");
+	assert_string_equal(plan_result_step_name(STEP_LAUNCH), "launch");
+	assert_string_equal(plan_result_step_name(STEP_MEMSET), "memset");
+	assert_string_equal(plan_result_step_name(STEP_COPY), "copy");
 }
 
 /* ---- format v2 ---- */
@@ -969,7 +969,7 @@ static const char v2_text[] =
 	"    launches: [{ grid: 1, block: 1, args: [{ texture: f, dims: [8, 8], read: normalized }] }]\n"; /* 90 */
 
 /* Copies, streams and repeat blocks unrolled; init expr values; constants as bytes; textures; rdc;
- * plan_steps_into's records of copies. */
+ * plan_result_steps's records of copies. */
 static void test_v2_plan(void **state)
 {
 	(void)state;
@@ -1010,7 +1010,7 @@ static void test_v2_plan(void **state)
 	assert_true(w->values[2] == 1.0 && w->values[0] == exp(-2.0) && w->values[4] == w->values[0] && w->values[1] == exp(-0.5));
 	run_result r;
 	run_result_init(&r);
-	plan_steps_into(&p, &r);
+	plan_result_steps(&p, &r);
 	assert_int_equal(r.nsteps, 9);
 	assert_string_equal(r.steps[0].kind, "copy");
 	assert_string_equal(r.steps[0].entry, "hx>dx");
@@ -1066,7 +1066,7 @@ static void test_v2_plan(void **state)
 	assert_true(p.h2d_bytes == 4000 && p.d2h_bytes == 998 * 4);
 	assert_int_equal(p.launches[3].stream, 2);
 	run_result_init(&r);
-	plan_steps_into(&p, &r);
+	plan_result_steps(&p, &r);
 	assert_string_equal(r.steps[3].kind, "memset");
 	assert_true(r.steps[3].bytes == 4000);
 	plan_free(&p);

@@ -272,7 +272,7 @@ static void test_library_step(void **state)
 	assert_non_null(strstr(t.s, "\narg alpha value f64 0.5"));
 	run_result r;
 	run_result_init(&r);
-	plan_steps_into(&p, &r);
+	plan_result_steps(&p, &r);
 	assert_int_equal(r.nsteps, 2);
 	assert_string_equal(r.steps[0].kind, "library");
 	assert_string_equal(r.steps[0].entry, "cublas_gemm_batched");

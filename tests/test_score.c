@@ -1,4 +1,4 @@
-/* engine_score_metric and its helpers on the shipped lessons, loaded through engine_new for --arch
+/* score_metric_of and its helpers on the shipped lessons, loaded through engine_new for --arch
  * sm_90 (no GPU needed): each lesson is scored in its own metric (#19). Run from the repository root. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "engine.h"
+#include "score.h"
 
 static engine *E;
 
@@ -32,7 +33,7 @@ static score_metric metric_of(const char *id)
 {
 	const lesson *l = lesson_set_find(engine_lessons(E), id);
 	if (!l) fail_msg("no lesson %s in the shipped tree", id);
-	return engine_score_metric(E, l);
+	return score_metric_of(E, l);
 }
 
 static void test_memory_bound_lessons(void **state)

@@ -83,7 +83,7 @@ score_metric app_lesson_metric(tui_app *a, int i)
 	if (!a->metric) {
 		a->metric = xcalloc((size_t)a->ls->count, sizeof *a->metric);
 		for (int k = 0; k < a->ls->count; k++)
-			a->metric[k] = engine_score_metric(a->e, a->ls->items[k]);
+			a->metric[k] = score_metric_of(a->e, a->ls->items[k]);
 	}
 	return a->metric[i];
 }

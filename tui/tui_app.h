@@ -79,7 +79,7 @@ struct tui_app {
 	int rows, cols;
 	const tui_screen *scr;
 	tui_overlay overlay; int overlay_scroll;   /* help, the glossary, or the messages */
-	score_metric *metric;             /* each lesson's (engine_score_metric), NULL until asked */
+	score_metric *metric;             /* each lesson's (score_metric_of), NULL until asked */
 	tui_errlog errlog;                /* stderr while curses is up */
 	tui_lessons_view lv;
 	tui_stage_view sv;
@@ -110,7 +110,7 @@ int stage_exercise_hints(tui_app *a, const char *const **pairs);
 void stage_exercise_leave(tui_app *a);
 /* A try's verdict came: the status line and the code pane follow it. */
 void stage_exercise_verdict(tui_app *a);
-/* The metric lesson i is scored in (engine_score_metric, asked once). */
+/* The metric lesson i is scored in (score_metric_of, asked once). */
 score_metric app_lesson_metric(tui_app *a, int i);
 /* The overlays (tui_overlay.c): the keys, the glossary, and the messages (lesson files left out and
  * what was written on stderr); opening one, drawing it, and its keys. */

@@ -78,7 +78,7 @@ static void gauge_row(int y, int x, int w, int gw, const char *label, double fra
 	widget_parts(y, x + LABEL + gw + 1, w - LABEL - gw - 1, parts, n);
 }
 
-/* The time, then the lesson's metric (engine_score_metric) with its peaks, then the other one. */
+/* The time, then the lesson's metric (score_metric_of) with its peaks, then the other one. */
 static void numbers(tui_app *a, const run_result *r, const run_result *prev, int y, int x, int w)
 {
 	const device_info *d = a->dev;

@@ -115,7 +115,7 @@ tui_stage *stage_new(engine *e, const lesson *l, const device_info *dev, tui_sta
 	}
 	for (int s = 0; s < l->nstages; s++)
 		drop_refused(m, s);
-	m->metric = engine_score_metric(e, l);   /* as the CLI scores it */
+	m->metric = score_metric_of(e, l);   /* as the CLI scores it */
 	return m;
 }
 

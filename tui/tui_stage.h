@@ -7,6 +7,7 @@
 #ifndef CC_TUI_STAGE_H
 #define CC_TUI_STAGE_H
 #include "engine.h"
+#include "score.h"
 #include "tui_state.h"
 
 enum { STAGE_HIST = 32, STAGE_SWEEP_MAX = 64, STAGE_JOBS = 128 };
@@ -52,7 +53,7 @@ typedef struct {
 	int can_run;                       /* a GPU (or a replay): else jobs only compile */
 	int replay;                        /* results come from a recorded file: nothing is recorded as
 	                                    * progress, and there is no live mode */
-	score_metric metric;               /* the lesson's own (engine_score_metric) */
+	score_metric metric;               /* the lesson's own (score_metric_of) */
 	int cur;                           /* the stage shown */
 	stage_slot *slots;                 /* one per stage */
 	expr_value *pv;                    /* the value of each lesson parameter (every stage, the baseline) */

@@ -769,7 +769,7 @@ static void run_spread(cli *c, engine *e, const lesson *l, const int *stages, in
 static int run_stages(cli *c, engine *e, const lesson *l, const int *which, int n)
 {
 	const device_info *d = engine_device(e);
-	score_metric m = engine_score_metric(e, l);
+	score_metric m = score_metric_of(e, l);
 	int *stages = xcalloc((size_t)n, sizeof *stages), bench = n > 1;
 	memcpy(stages, which, (size_t)n * sizeof *stages);
 	int code = EXIT_OK;

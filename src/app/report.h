@@ -5,6 +5,7 @@
 #include "engine.h"
 #include "lesson.h"
 #include "result.h"
+#include "score.h"
 #include "claims.h"
 #include "textvals.h"
 

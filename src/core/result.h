@@ -45,7 +45,7 @@ typedef struct { int n; diag_finding f[RUN_FINDINGS_MAX]; } run_findings;
 /* One step of a stage (a kernel launch or a memset), as it ran: what the stage's timeline draws. */
 #define RUN_MAX_STEPS 128
 typedef struct {
-	char kind[12];                  /* "launch", "memset", "copy", "library" (plan_step_name) */
+	char kind[12];                  /* "launch", "memset", "copy", "library" (plan_result_step_name) */
 	char entry[64];                 /* the kernel's name; a memset's buffer; a copy's "src>dst" */
 	int stream;                     /* the stream it ran on (0: the default stream) */
 	char dir[8];                    /* a copy's direction: "h2d", "d2h", "d2d"; "" for the others */
@@ -114,7 +114,7 @@ typedef struct {
 	int l2_flush;                   /* 3: a read of 2x L2 after the poisoning, before each timed sample, outside the
 	                                 * events (the L2 starts clean); in older recordings 1: a 2x-L2 memset; 0: none
 	                                 * (the poisoning wrote >= 2x L2); -1 not timed or not recorded */
-	char inputs[256];               /* "A, B: f32 uniform in [-1, 1]; seed 7" (plan_inputs_text) */
+	char inputs[256];               /* "A, B: f32 uniform in [-1, 1]; seed 7" (plan_result_inputs) */
 	/* counters (hardware; -1 when not measured) */
 	double achieved_occupancy, dram_bytes_read, dram_bytes_write, dram_pct;
 	double l1_hit_pct, l2_hit_pct, smem_conflicts_ld, smem_conflicts_st;

@@ -1,220 +1,20 @@
-/* engine: jobs go plan -> compile (child process) -> reference compile -> run in the worker, one
- * at a time; engine_poll moves them along without blocking. See engine.h. */
-#include "engine.h"
-#include <dirent.h>
+/* engine: jobs go plan -> compile (child process) -> reference compile -> run in the worker, as many
+ * at a time as there are workers; engine_poll moves them along without blocking. The engine itself is
+ * made in engine_setup.c. See engine.h. */
+#include "engine_int.h"
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
-#include "arch.h"
-#include "compile.h"
-#include "course.h"
 #include "diagnose.h"
 #include "occupancy.h"
 #include "plan_wire.h"
-#include "runner_replay.h"
 #include "sanitize.h"
+#include "sigcheck.h"
 #include "util.h"
-#include "runner_worker.h"
 
-typedef enum { ST_QUEUED, ST_COMPILE, ST_COMPILE_PAIR, ST_COMPILE_REF, ST_RUN, ST_DONE } job_step;
-
-typedef struct job {
-	int id;
-	engine_job j;
-	job_step step;
-	int cancelled, waiting_gpu;
-	plan p;                      /* the run's plan: made once here, sent to the worker as it is */
-	plan rp;                     /* the reference's, when it is not p itself (have_rp) */
-	int have_rp;
-	plan bp;                     /* the baseline's, timed beside the stage (engine_job.pair_baseline; have_bp) */
-	int have_bp;
-	plan_setting ref_sets[16];   /* the settings rp was made with (the lesson's parameters) */
-	int ref_nsets;
-	compile_job *cj;
-	char cubin[512], ref_cubin[512], pair_cubin[512];
-	int ref_stage;               /* -2: not checked */
-	double submitted;            /* now_ms() at engine_submit, for the trace */
-	worker *w;                   /* the worker running it: the engine's, or its own under compute-sanitizer */
-	char san_log[64];            /* the sanitizer's report, a temporary file */
-	char adjusted[96];           /* "STAGES=2": the defaults that did not fit this GPU, changed (plan_make_fit) */
-	run_result r;
-	struct job *next;
-} job;
-
-struct engine {
-	engine_opts o;
-	char *data_root, *lessons_root, *exe;
-	lesson_set lessons;
-	course *course;
-	device_info dev;
-	int have_dev;
-	int runner_failed;           /* the runner (ssh, slurm) could not bring up the worker: dev.why says why */
-	runner_config runner;        /* where workers run: the course's, then $CUDACLIMB_RUNNER, then --runner */
-	worker *ws[ENGINE_MAX_WORKERS];   /* ws[0] the first (it describes the device); NULL: not made yet */
-	int nws, turn;               /* turn: the worker idle_worker tries first */
-	job *queue;
-	int next_id;
-	engine_listener fn;
-	void *ctx;
-	uint64_t seed;
-};
-
-/* path relative to the current folder when it lies inside it: messages read "lessons/x.yaml:3:1". */
-static char *shorter_path(const char *path)
-{
-	char cwd[4096];
-	if (!getcwd(cwd, sizeof cwd)) return xstrdup(path);
-	size_t n = strlen(cwd);
-	if (!strcmp(path, cwd)) return xstrdup(".");
-	if (!strncmp(path, cwd, n) && path[n] == '/') return xstrdup(path + n + 1);
-	return xstrdup(path);
-}
-
-static int has_yaml(const char *dir)
-{
-	DIR *d = opendir(dir);
-	int found = 0;
-	for (struct dirent *x; d && !found && (x = readdir(d));) {
-		size_t k = strlen(x->d_name);
-		found = k > 5 && !strcmp(x->d_name + k - 5, ".yaml") && x->d_name[0] != '.';
-	}
-	if (d) closedir(d);
-	return found;
-}
-
-/* The lesson tree named by --lessons or CUDACLIMB_LESSONS: dir itself, or the tree above it when dir
- * is a tree's lessons folder (YAML files in dir, and dir/../kernels). NULL with what it wants in err. */
-static char *tree_root(const char *dir, char *err, size_t errlen)
-{
-	char *sub = xasprintf("%s/lessons", dir), *kernels = xasprintf("%s/../kernels", dir);
-	int tree = dir_exists(sub), folder = !tree && has_yaml(dir) && dir_exists(kernels);
-	free(sub);
-	free(kernels);
-	if (tree) return xstrdup(dir);
-	if (!folder) {
-		strfmt(err, errlen, "no lesson tree at %s: it wants %s/lessons/*.yaml and %s/kernels/ (--lessons DIR or CUDACLIMB_LESSONS)", dir, dir, dir);
-		return NULL;
-	}
-	char *up = xstrdup(dir);
-	size_t n = strlen(up);
-	while (n > 1 && up[n - 1] == '/') up[--n] = 0;
-	char *slash = strrchr(up, '/');
-	if (!slash) { free(up); return xstrdup("."); }
-	slash[slash == up] = 0;   /* "/lessons" -> "/" */
-	return up;
-}
-
-/* The lesson set narrowed to the course's lessons, in the course's order: its lessons: list, else
- * the order its exercises first name them. */
-static void keep_course_lessons(engine *e)
-{
-	lesson_set *s = &e->lessons;
-	lesson **kept = xcalloc((size_t)s->count + 1, sizeof *kept);
-	int n = 0;
-	const course *c = e->course;
-	int total = c->nlessons ? c->nlessons : c->nitems;
-	for (int i = 0; i < total; i++) {
-		lesson *l = lesson_set_find(s, c->nlessons ? c->lessons[i] : c->items[i].lesson);
-		int dup = 0;
-		for (int k = 0; k < n; k++) dup |= kept[k] == l;
-		if (l && !dup) kept[n++] = l;
-	}
-	for (int i = 0; i < s->count; i++) {
-		int keep = 0;
-		for (int k = 0; k < n; k++) keep |= kept[k] == s->items[i];
-		if (!keep) lesson_free(s->items[i]);
-	}
-	free(s->items);
-	s->items = kept;
-	s->count = n;
-}
-
-/* The runner: the course's, then $CUDACLIMB_RUNNER's words over it, then --runner's. */
-static int choose_runner(engine *e, char *err, size_t errlen)
-{
-	runner_config *rc = &e->runner;
-	const course *c = e->course;
-	if (c) {
-		rc->kind = (runner_kind)c->runner;
-		const char *keys[] = { "host", "worker", "partition", "gres", "time", "account" };
-		const char *vals[] = { c->ssh_host, c->ssh_worker, c->slurm_partition, c->slurm_gres, c->slurm_time, c->slurm_account };
-		for (int i = 0; i < 6; i++)
-			if (vals[i] && runner_config_set(rc, keys[i], vals[i], c->path, err, errlen)) return -1;
-	}
-	const char *env = getenv("CUDACLIMB_RUNNER");
-	if (env && *env && runner_config_parse(rc, env, "CUDACLIMB_RUNNER", err, errlen)) return -1;
-	if (e->o.runner && runner_config_parse(rc, e->o.runner, "--runner", err, errlen)) return -1;
-	return 0;
-}
-
-/* The GPU of worker i. */
-static int worker_gpu(const engine *e, int i)
-{
-	return e->o.ngpus > 1 ? e->o.gpus[i] : e->o.gpu;
-}
-
-/* A worker where the runner says on gpu, run under prefix (NULL-terminated) when not NULL. */
-static worker *new_worker(engine *e, int gpu, char *const *prefix)
-{
-	runner_spec s = { .exe = e->exe, .data_root = e->data_root, .gpu = gpu, .prefix = prefix };
-	return runner_worker_new(runner_new(&e->runner, &s));
-}
-
-int engine_runner_failed(engine *e) { engine_device(e); return e->runner_failed; }
-
-void engine_runner_describe(engine *e, char *out, size_t n)
-{
-	if (e->ws[0]) runner_worker_runner(e->ws[0])->cls->describe(runner_worker_runner(e->ws[0]), out, n);
-	else {
-		runner_spec s = { .exe = e->exe, .data_root = e->data_root, .gpu = e->o.gpu };
-		runner *r = runner_new(&e->runner, &s);
-		r->cls->describe(r, out, n);
-		runner_free(r);
-	}
-}
-
-engine *engine_new(const engine_opts *o, char *err, size_t errlen)
-{
-	engine *e = xcalloc(1, sizeof *e);
-	e->o = *o;
-	if (e->o.timeout_s <= 0) e->o.timeout_s = 10;
-	e->data_root = data_root();
-	if (!e->data_root) { strfmt(err, errlen, "cannot find cudaclimb's data (assets/arch.yaml) near the executable"); free(e); return NULL; }
-	char *abs = realpath(e->data_root, NULL);
-	if (abs) { free(e->data_root); e->data_root = abs; }
-	const char *lr = o->lessons_root ? o->lessons_root : getenv("CUDACLIMB_LESSONS");
-	e->lessons_root = lr && *lr ? tree_root(lr, err, errlen) : shorter_path(e->data_root);
-	if (!e->lessons_root) { engine_free(e); return NULL; }
-	char *table = xasprintf("%s/assets/arch.yaml", e->data_root), *rules = xasprintf("%s/assets/rules.yaml", e->data_root);
-	int bad = arch_load(table, err, errlen) || diagnose_load(rules, err, errlen);
-	free(table);
-	free(rules);
-	if (bad || lesson_set_load(&e->lessons, e->lessons_root, err, errlen)) { engine_free(e); return NULL; }
-	const char *cd = o->course_dir ? o->course_dir : getenv("CUDACLIMB_COURSE");
-	if (cd && *cd && (!(e->course = course_load(cd, err, errlen)) || course_check(e->course, &e->lessons, err, errlen))) {
-		engine_free(e);
-		return NULL;
-	}
-	if (e->course) keep_course_lessons(e);
-	if (choose_runner(e, err, errlen)) { engine_free(e); return NULL; }
-	char self[4096];
-	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-	self[n > 0 ? n : 0] = 0;
-	e->exe = xstrdup(self);
-	e->nws = o->ngpus > 1 && !o->replay_path ? (o->ngpus < ENGINE_MAX_WORKERS ? o->ngpus : ENGINE_MAX_WORKERS) : 1;
-	e->seed = o->has_seed ? o->seed : ((uint64_t)time(NULL) * 0x9e3779b97f4a7c15ULL) ^ (uint64_t)getpid();
-	if (o->replay_path) {   /* a recording in place of the GPU: the same protocol, answered here */
-		replay *rp = replay_load(o->replay_path, err, errlen);
-		if (!rp) { engine_free(e); return NULL; }
-		e->ws[0] = runner_worker_new(runner_replay_new(rp, o->replay_path));
-	}
-	return e;
-}
-
-static void job_free(job *j)
+void engine_job_free(job *j)
 {
 	if (j->j.sanitize && j->w) runner_worker_free(j->w);
 	if (j->san_log[0]) unlink(j->san_log);
@@ -228,87 +28,8 @@ static void job_free(job *j)
 	free(j);
 }
 
-void engine_free(engine *e)
-{
-	if (!e) return;
-	while (e->queue) { job *n = e->queue->next; job_free(e->queue); e->queue = n; }
-	for (int i = 0; i < ENGINE_MAX_WORKERS; i++) runner_worker_free(e->ws[i]);
-	lesson_set_free(&e->lessons);
-	course_free(e->course);
-	arch_unload();
-	diagnose_unload();
-	free(e->data_root); free(e->lessons_root); free(e->exe);
-	free(e);
-}
-
-const lesson_set *engine_lessons(engine *e) { return &e->lessons; }
-const course *engine_course(engine *e) { return e->course; }
 void engine_set_listener(engine *e, engine_listener fn, void *ctx) { e->fn = fn; e->ctx = ctx; }
 
-/* The limits used without a GPU: the --arch table entry (sm_90 when none is named). */
-static const arch_info *table_arch(engine *e)
-{
-	const arch_info *a = arch_find(e->o.arch ? e->o.arch : "sm_90");
-	return a ? a : arch_find("sm_90");
-}
-
-const device_info *engine_device(engine *e)
-{
-	if (e->have_dev) return &e->dev;
-	e->have_dev = 1;
-	char err[512];
-	if (!e->ws[0]) e->ws[0] = new_worker(e, worker_gpu(e, 0), NULL);
-	if (runner_worker_ensure(e->ws[0], err, sizeof err) || runner_worker_send(e->ws[0], "device\nend\n", 11)) {
-		strfmt(e->dev.why, sizeof e->dev.why, "%s", err);
-		e->runner_failed = e->runner.kind != RUNNER_LOCAL;
-		return &e->dev;
-	}
-	double start = now_ms();
-	for (;;) {
-		struct pollfd pf = { .fd = runner_worker_fd(e->ws[0]), .events = POLLIN };
-		poll(&pf, 1, 200);
-		wmsg m;
-		runner_worker_next(e->ws[0], &m);
-		if (m.kind == WMSG_DEVICE) {
-			e->dev = m.device;
-			/* No GPU where the worker runs: say where that is, when not here. */
-			if (!e->dev.present && e->runner.kind != RUNNER_LOCAL) {
-				char where[300], why[sizeof e->dev.why];
-				runner_worker_runner(e->ws[0])->cls->describe(runner_worker_runner(e->ws[0]), where, sizeof where);
-				strfmt(why, sizeof why, "%s (worker: %s)", e->dev.why, where);
-				strfmt(e->dev.why, sizeof e->dev.why, "%s", why);
-			}
-			break;
-		}
-		if (m.kind == WMSG_NOTE) {   /* a Slurm job in the queue: the wait is not the worker's */
-			if (!e->o.quiet) { fputs("cudaclimb: ", stderr); fput_clean(stderr, m.text); fputc('\n', stderr); }
-			start = now_ms();
-			continue;
-		}
-		if (m.kind == WMSG_DIED || m.kind == WMSG_BAD || now_ms() - start > 1000 * (e->o.timeout_s + 20)) {
-			if (m.kind != WMSG_DIED) runner_worker_kill(e->ws[0]);
-			/* A runner that cannot start its worker says why in its own words ("cannot reach gpu1: ..."). */
-			const char *text = m.kind == WMSG_DIED || m.kind == WMSG_BAD ? m.text : "the worker did not answer";
-			strfmt(e->dev.why, sizeof e->dev.why, "%s%s", e->runner.kind == RUNNER_LOCAL || m.kind != WMSG_DIED ? "no GPU: " : "", text);
-			e->runner_failed = e->runner.kind != RUNNER_LOCAL && m.kind != WMSG_BAD;   /* BAD: a worker that answered */
-			break;
-		}
-	}
-	return &e->dev;
-}
-
-void engine_plan_device(engine *e, plan_device *out)
-{
-	const device_info *d = e->have_dev ? &e->dev : NULL;
-	if (d && d->present && !e->o.arch) {
-		*out = (plan_device){ d->sm_count, d->warp_size, d->max_threads_per_block, d->cc, d->l2_bytes, d->smem_per_block_optin, 0, 0,
-		                      d->global_mem };
-		return;
-	}
-	const arch_info *a = table_arch(e);
-	*out = (plan_device){ a->typical_sm_count, a->warp_size, a->max_threads_per_block, a->cc, (int64_t)a->typical_l2_bytes,
-	                      (int64_t)a->smem_per_block_optin, 0, 0, 0 };
-}
 
 /* With CUDACLIMB_TRACE=FILE, one line per finished job: how long it took from submit to result. */
 static void trace(const job *j)
@@ -359,8 +80,8 @@ static void finish(engine *e, job *j, run_status st, const char *msg)
 static const char *compile_arch(engine *e, const lesson_stage *s, char *buf, size_t n, char *why, size_t wn)
 {
 	const device_info *d = &e->dev;
-	int cc = e->o.arch ? arch_parse_cc(e->o.arch) : d->present ? d->cc : table_arch(e)->cc;
-	if (cc < 0) cc = table_arch(e)->cc;
+	int cc = e->o.arch ? arch_parse_cc(e->o.arch) : d->present ? d->cc : engine_setup_table_arch(e)->cc;
+	if (cc < 0) cc = engine_setup_table_arch(e)->cc;
 	if (s && s->req_arch) {
 		int want = arch_parse_cc(s->req_arch);
 		if (want != cc) {
@@ -434,7 +155,7 @@ static void take_compile(engine *e, job *j, const compile_result *cr)
 	strfmt(r->arch, sizeof r->arch, "%s", cr->arch);
 	strfmt(r->cubin, sizeof r->cubin, "%s", cr->cubin_path);
 	r->tensor_sass = cr->tensor_sass;
-	plan_steps_into(&j->p, r);
+	plan_result_steps(&j->p, r);
 	for (int i = 0; i < r->nsteps; i++) {
 		const compile_entry *se = strcmp(r->steps[i].kind, "launch") ? NULL : compile_find_entry(cr, r->steps[i].entry);
 		if (se && se->regs > 0) { r->steps[i].regs = se->regs; r->steps[i].static_smem = se->static_smem; }
@@ -462,7 +183,7 @@ static void take_compile(engine *e, job *j, const compile_result *cr)
 static const arch_info *occ_limits(engine *e, arch_info *live, int *sm_count)
 {
 	if (e->o.arch && !arch_find(e->o.arch)) return NULL;   /* --arch NVRTC takes, with no limits table */
-	const arch_info *a = table_arch(e);
+	const arch_info *a = engine_setup_table_arch(e);
 	*sm_count = a->typical_sm_count;
 	if (e->dev.present && !e->o.arch && !arch_find_device(e->dev.cc)) {   /* a GPU the table lacks: its attributes */
 		arch_device_limits dl = { e->dev.max_threads_per_block, e->dev.max_threads_per_sm, e->dev.max_blocks_per_sm, e->dev.regs_per_sm,
@@ -560,7 +281,7 @@ static worker *sanitizer_worker(engine *e, job *j, char *err, size_t errlen)
 	if (fd < 0) { strfmt(err, errlen, "cannot create a file for the sanitizer's report: %s", strerror(errno)); j->san_log[0] = 0; return NULL; }
 	close(fd);
 	san_argv(tool, (san_tool)j->j.sanitize, j->san_log, argv, 16);
-	return new_worker(e, e->o.gpu, argv);
+	return engine_setup_worker(e, e->o.gpu, argv);
 }
 
 /* The sanitizer's first finding into r (its report read once the worker is done with it). */
@@ -612,20 +333,6 @@ static int follow_sets(const job *j, plan_setting *out, int n, char *followed, s
 	return n;
 }
 
-/* The reference's plan, made once: the one compile_other made for a stage of its own, else the
- * baseline's (planned here: nothing to compile), else the job's own plan (the reference is this stage
- * at exactly these settings). NULL with err when the reference is refused. */
-static const plan *reference_plan(engine *e, job *j, char *err, size_t errlen)
-{
-	if (j->have_rp) return &j->rp;
-	if (j->ref_stage >= 0) return &j->p;
-	plan_device pd;
-	engine_plan_device(e, &pd);
-	j->ref_nsets = param_sets(j, j->ref_sets);
-	j->have_rp = 1;
-	return plan_make(&j->rp, j->j.lesson, -1, j->ref_sets, j->ref_nsets, &pd, err, errlen) ? NULL : &j->rp;
-}
-
 /* What the check compares with, for the result: the reference stage and the tunables it runs at
  * ("plain SCALE=2 BLOCK=256"), or "baseline". */
 static void reference_text(const job *j, const plan *ref, char *out, size_t n)
@@ -642,6 +349,20 @@ static void reference_text(const job *j, const plan *ref, char *out, size_t n)
 	sb_free(&b);
 }
 
+/* The reference's plan, made once: the one compile_other made for a stage of its own, else the
+ * baseline's (planned here: nothing to compile), else the job's own plan (the reference is this stage
+ * at exactly these settings). NULL with err when the reference is refused. */
+static const plan *reference_plan(engine *e, job *j, char *err, size_t errlen)
+{
+	if (j->have_rp) return &j->rp;
+	if (j->ref_stage >= 0) return &j->p;
+	plan_device pd;
+	engine_plan_device(e, &pd);
+	j->ref_nsets = param_sets(j, j->ref_sets);
+	j->have_rp = 1;
+	return plan_make(&j->rp, j->j.lesson, -1, j->ref_sets, j->ref_nsets, &pd, err, errlen) ? NULL : &j->rp;
+}
+
 /* A worker no other job is running on (made when it is not yet); with as many jobs under way as there
  * are workers at most, there is one. */
 static worker *idle_worker(engine *e, const job *self)
@@ -650,11 +371,11 @@ static worker *idle_worker(engine *e, const job *self)
 		int i = (e->turn + k) % e->nws, busy = 0;   /* in turn, so that work spreads */
 		for (const job *q = e->queue; q && !busy; q = q->next) busy = q != self && q->step == ST_RUN && q->w == e->ws[i];
 		if (busy) continue;
-		if (!e->ws[i]) e->ws[i] = new_worker(e, worker_gpu(e, i), NULL);
+		if (!e->ws[i]) e->ws[i] = engine_setup_worker(e, engine_setup_worker_gpu(e, i), NULL);
 		e->turn = i + 1;
 		return e->ws[i];
 	}
-	if (!e->ws[0]) e->ws[0] = new_worker(e, worker_gpu(e, 0), NULL);
+	if (!e->ws[0]) e->ws[0] = engine_setup_worker(e, engine_setup_worker_gpu(e, 0), NULL);
 	return e->ws[0];
 }
 
@@ -771,7 +492,7 @@ static int compile_other(engine *e, job *j, int s, job_step st)
 		char adjusted[96], followed[256];
 		j->ref_nsets = follow_sets(j, j->ref_sets, param_sets(j, j->ref_sets), followed, sizeof followed);
 		j->have_rp = 1;
-		if (plan_make_fit(&j->rp, l, s, j->ref_sets, &j->ref_nsets, 16, &pd, adjusted, sizeof adjusted, err, sizeof err)) {
+		if (plan_fit_make(&j->rp, l, s, j->ref_sets, &j->ref_nsets, 16, &pd, adjusted, sizeof adjusted, err, sizeof err)) {
 			char msg[1200];
 			if (*followed)
 				strfmt(msg, sizeof msg, "cannot check this run: the reference stage %s must run at %s (check.follow), and %s",
@@ -828,7 +549,7 @@ static void start_job(engine *e, job *j)
 		finish(e, j, RUN_UNSUPPORTED, why);
 		return;
 	}
-	if (plan_make_fit(&j->p, l, j->j.stage, j->j.sets, &j->j.nsets, 16, &pd, j->adjusted, sizeof j->adjusted, err, sizeof err)) {
+	if (plan_fit_make(&j->p, l, j->j.stage, j->j.sets, &j->j.nsets, 16, &pd, j->adjusted, sizeof j->adjusted, err, sizeof err)) {
 		finish(e, j, RUN_REFUSED, err);
 		return;
 	}
@@ -868,7 +589,7 @@ int engine_check_job(engine *e, const engine_job *jb, char *err, size_t errlen)
 	int n = jb->nsets;
 	memcpy(sets, jb->sets, sizeof sets);
 	plan p;
-	int r = plan_make_fit(&p, l, jb->stage, sets, &n, 16, &pd, why, sizeof why, err, errlen);
+	int r = plan_fit_make(&p, l, jb->stage, sets, &n, 16, &pd, why, sizeof why, err, errlen);
 	plan_free(&p);
 	return r;
 }
@@ -894,117 +615,16 @@ static void first_error(const char *log, char *out, size_t n)
 	strfmt(out, n, "%.*s", (int)strcspn(line, "\n"), line);
 }
 
-static const char *arg_kind_text(const plan_arg *a, char *buf, size_t n)
-{
-	static const char *const names[] = { "i32", "u32", "i64", "u64", "f32", "f64" };
-	if (a->kind == ARG_TENSORMAP) strfmt(buf, n, "a 128-byte tensor map over %s", a->buffer);
-	else if (a->kind == ARG_BUFFER) strfmt(buf, n, "a pointer to %s (8 bytes)", a->buffer);
-	else strfmt(buf, n, "an %s value (%d bytes)", names[a->type], a->type == AT_I32 || a->type == AT_U32 || a->type == AT_F32 ? 4 : 8);
-	return buf;
-}
-
-/* Every kernel the plan launches must be in the compiled code, taking what the launch passes (from
- * the PTX's parameter list: how many, their sizes, float or integer). Returns 0, or finishes the job
- * as a compile error with issue "no_kernel" or "signature". */
-static int check_interface(engine *e, job *j, const compile_result *cr)
+/* The compiled kernel against the stage (sigcheck.h): 0, or -1 with the job finished as a compile error. */
+static int check_signature(engine *e, job *j, const compile_result *cr)
 {
 	const char *file = j->j.kernel_name ? j->j.kernel_name : j->j.lesson->stages[j->j.stage].kernel_rel;
-	const char *slash = strrchr(file, '/');
-	file = slash ? slash + 1 : file;
-	char msg[512], a[96];
-	for (int i = 0; i < j->p.nlaunches; i++) {
-		const plan_launch *L = &j->p.launches[i];
-		if (L->kind != STEP_LAUNCH) continue;
-		const compile_entry *ce = compile_find_entry(cr, L->entry);
-		if (!ce) {
-			sb found = {0};
-			for (int k = 0; k < cr->nentries && k < 3; k++) sb_addf(&found, "%s%s", k ? ", " : "", cr->entries[k].name);
-			strfmt(msg, sizeof msg, "%s has no kernel named %s: the stage launches extern \"C\" __global__ void %s(...)%s%s%s", file,
-			       L->entry, L->entry, found.s ? " (it defines " : "", found.s ? found.s : "",
-			       found.s ? (strncmp(found.s, "_Z", 2) ? ")" : "; a name starting _Z lacks extern \"C\")") : "");
-			sb_free(&found);
-			strfmt(j->r.issue, sizeof j->r.issue, "no_kernel");
-			finish(e, j, RUN_COMPILE_ERROR, msg);
-			return -1;
-		}
-		if (ce->nparams < 0) continue;   /* no PTX kept (an older cache entry): the driver will tell */
-		if (ce->nparams != L->nargs) {
-			strfmt(msg, sizeof msg, "%s takes %d parameter%s, but the stage passes %d: check the signature in %s against the stage's kernel",
-			       L->entry, ce->nparams, ce->nparams == 1 ? "" : "s", L->nargs, file);
-			strfmt(j->r.issue, sizeof j->r.issue, "signature");
-			finish(e, j, RUN_COMPILE_ERROR, msg);
-			return -1;
-		}
-		for (int k = 0; k < L->nargs; k++) {
-			const plan_arg *pa = &L->args[k];
-			const compile_param *cp = &ce->params[k];
-			int size;
-			char kind;
-			plan_arg_abi(pa, &size, &kind);
-			if (cp->size == size && cp->kind == kind) continue;
-			strfmt(msg, sizeof msg, "parameter %d of %s is %s of %d bytes, but the stage passes %s: check the signature in %s",
-			       k + 1, L->entry, cp->kind == 'f' ? "a float" : cp->kind == 'b' ? "a struct" : "an integer or pointer", cp->size,
-			       arg_kind_text(pa, a, sizeof a), file);
-			strfmt(j->r.issue, sizeof j->r.issue, "signature");
-			finish(e, j, RUN_COMPILE_ERROR, msg);
-			return -1;
-		}
-	}
-	return 0;
-}
-
-/* The variables the PTX declares at module scope (".const .align 4 .b8 weights[36];", ".global ...
- * gd;"), names as the module has them (mangled in a namespace), comma-separated into names. */
-static void ptx_variables(const char *ptx, sb *names)
-{
-	for (const char *p = ptx; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
-		size_t len = strcspn(p, "\n");
-		const char *q = p;
-		while (*q == '.' && (!strncmp(q, ".visible ", 9) || !strncmp(q, ".extern ", 8) || !strncmp(q, ".weak ", 6))) q = strchr(q, ' ') + 1;
-		if (strncmp(q, ".const ", 7) && strncmp(q, ".global ", 8)) continue;
-		const char *end = q;
-		while (end < p + len && *end != '[' && *end != ';' && *end != '=') end++;
-		while (end > q && end[-1] == ' ') end--;
-		const char *start = end;
-		while (start > q && start[-1] != ' ' && start[-1] != '\t') start--;
-		if (end > start) sb_addf(names, "%s%.*s", names->len ? ", " : "", (int)(end - start), start);
-	}
-}
-
-/* Every constants: symbol of the stage must be a variable of the compiled module (the worker looks it
- * up there): a misspelt or namespaced one, or one the compiler dropped, is an error at the constant's
- * line in the lesson. Returns 0 (also without PTX), or finishes the job as a compile error. */
-static int check_constants(engine *e, job *j, const compile_result *cr)
-{
-	const lesson *l = j->j.lesson;
-	const lesson_stage *s = &l->stages[j->j.stage];
-	if (!s->nconstants || !cr->ptx_path[0]) return 0;
-	char *ptx = file_read(cr->ptx_path, NULL);
-	if (!ptx) return 0;
-	sb names = {0};
-	ptx_variables(ptx, &names);
-	free(ptx);
-	int bad = 0;
-	for (int i = 0; i < s->nconstants && !bad; i++) {
-		const lesson_constant *k = &s->constants[i];
-		size_t n = strlen(k->symbol);
-		int found = 0;
-		for (const char *p = names.s; p && *p && !found;) {
-			size_t w = strcspn(p, ",");
-			found = w == n && !memcmp(p, k->symbol, n);
-			p += w;
-			while (*p == ',' || *p == ' ') p++;
-		}
-		if (found) continue;
-		char msg[1024];
-		strfmt(msg, sizeof msg, "%s:%d:%d: constant '%s' is not in the compiled module (a typo, a namespace, or no kernel reads it); it has: %s",
-		       l->path, k->at.line, k->at.col, k->symbol, names.len ? names.s : "no variables");
-		strfmt(j->r.issue, sizeof j->r.issue, "constant");
-		finish(e, j, RUN_COMPILE_ERROR, msg);
-		bad = 1;
-	}
-	sb_free(&names);
-	return bad ? -1 : 0;
+	char msg[1024];
+	if (!sigcheck_interface(&j->p, cr, file, j->r.issue, sizeof j->r.issue, msg, sizeof msg) &&
+	    !sigcheck_constants(j->j.lesson, j->j.stage, cr, j->r.issue, sizeof j->r.issue, msg, sizeof msg))
+		return 0;
+	finish(e, j, RUN_COMPILE_ERROR, msg);
+	return -1;
 }
 
 static void step_compile(engine *e, job *j)
@@ -1053,7 +673,7 @@ static void step_compile(engine *e, job *j)
 		take_compile(e, j, cr);
 		free(j->r.log);
 		j->r.log = xstrdup(cr->log);
-		bad = check_interface(e, j, cr) || check_constants(e, j, cr);
+		bad = check_signature(e, j, cr);
 	}
 	compile_job_free(j->cj);
 	j->cj = NULL;
@@ -1228,7 +848,7 @@ static int pass(engine *e, int *finished)
 		if (j->step != ST_DONE) advance(e, j);
 		if (j->step == ST_DONE) {
 			*at = j->next;
-			job_free(j);
+			engine_job_free(j);
 			(*finished)++;
 			changed = 1;
 			continue;
@@ -1284,29 +904,4 @@ run_status engine_run_sync(engine *e, const engine_job *j, run_result *r)
 	e->fn = saved_fn;
 	e->ctx = saved_ctx;
 	return r->status;
-}
-
-score_metric engine_score_metric(engine *e, const lesson *l)
-{
-	if (!lesson_has_flops(l)) return SCORE_GBPS;
-	if (peak_is_tensor(peak_of(l->peak))) return SCORE_GFLOPS;
-	plan p;
-	plan_device pd;
-	engine_plan_device(e, &pd);
-	char err[256];
-	score_metric m = SCORE_GBPS;
-	if (l->nstages && plan_make(&p, l, 0, NULL, 0, &pd, err, sizeof err) == 0 && p.bytes > 0 && p.flops / p.bytes >= SCORE_MIN_INTENSITY)
-		m = SCORE_GFLOPS;
-	plan_free(&p);
-	return m;
-}
-
-const char *score_unit(score_metric m) { return m == SCORE_GFLOPS ? "GFLOP/s" : "GB/s"; }
-
-double score_value(score_metric m, const run_result *r) { return m == SCORE_GFLOPS ? r->gflops : r->gbps; }
-
-double score_peak_frac(score_metric m, const run_result *r)
-{
-	double pct = m == SCORE_GFLOPS ? r->pct_compute_peak : r->pct_attainable_bw;
-	return pct > 0 ? pct / 100 : -1;
 }

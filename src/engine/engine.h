@@ -106,16 +106,4 @@ run_status engine_run_sync(engine *e, const engine_job *j, run_result *r);
 
 /* The device values for expressions (from the GPU, or the --arch table). */
 void engine_plan_device(engine *e, plan_device *out);
-
-/* How a lesson is scored everywhere (lesson list, bench, ladder, JSON): in its own metric. GFLOP/s
- * when its model counts flops and it is compute-bound by nature (a tensor-core peak, or at least
- * SCORE_MIN_INTENSITY flops per byte at its default sizes), else GB/s. The same on every GPU. */
-typedef enum { SCORE_GBPS, SCORE_GFLOPS } score_metric;
-#define SCORE_MIN_INTENSITY 4.0
-score_metric engine_score_metric(engine *e, const lesson *l);
-const char *score_unit(score_metric m);                         /* "GB/s", "GFLOP/s" */
-double score_value(score_metric m, const run_result *r);        /* r's figure in that metric, 0 none */
-/* r's fraction of the peak that bounds that metric, 0..1 (attainable DRAM bandwidth, or the lesson's
- * compute peak), or -1 when unknown. */
-double score_peak_frac(score_metric m, const run_result *r);
 #endif

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include "engine.h"
 #include "result.h"
+#include "score.h"
 
 typedef struct {
 	char lesson[64], stage[64];

@@ -330,7 +330,7 @@ _Static_assert(DT_COUNT == 10, "give a new buffer type its TMA element type (or 
 
 static uint64_t mul_sat(uint64_t a, uint64_t b) { return b && a > UINT64_MAX / b ? UINT64_MAX : a * b; }
 
-static const plan_buffer *find_buffer(const plan *p, const char *name)
+const plan_buffer *plan_buffer_get(const plan *p, const char *name)
 {
 	for (int i = 0; i < p->nbuffers; i++) if (!strcmp(p->buffers[i].name, name)) return &p->buffers[i];
 	return NULL;
@@ -341,7 +341,7 @@ static const plan_buffer *find_buffer(const plan *p, const char *name)
 static int make_tensormap(pctx *c, const lesson_arg *a, plan_arg *out)
 {
 	const char *name = a->buffer;
-	const plan_buffer *b = find_buffer(c->p, name);
+	const plan_buffer *b = plan_buffer_get(c->p, name);
 	plan_tensormap *t = &out->tm;
 	out->kind = ARG_TENSORMAP;
 	out->buffer = name;
@@ -477,7 +477,7 @@ static void refuse_constraint(pctx *c, const lesson_constraint *k)
 static int make_texture(pctx *c, const lesson_arg *a, plan_arg *out)
 {
 	const char *name = a->buffer;
-	const plan_buffer *b = find_buffer(c->p, name);
+	const plan_buffer *b = plan_buffer_get(c->p, name);
 	plan_texture *t = &out->tex;
 	out->kind = ARG_TEXTURE;
 	out->buffer = name;
@@ -545,7 +545,7 @@ static int inside(pctx *c, const lesson_launch *L, const char *step, const plan_
  * (then neither its offsets nor its stream are checked: the empty last chunk of a pipeline). */
 static int make_copy(pctx *c, const lesson_launch *L, plan_launch *out, int *skip)
 {
-	const plan_buffer *d = find_buffer(c->p, L->copy_dst), *sr = find_buffer(c->p, L->copy_src);
+	const plan_buffer *d = plan_buffer_get(c->p, L->copy_dst), *sr = plan_buffer_get(c->p, L->copy_src);
 	char step[160];
 	strfmt(step, sizeof step, "copy %s>%s", L->copy_src, L->copy_dst);
 	if (!d || !sr) { strfmt(c->err, c->errlen, "%s: no such buffer", step); return -1; }   /* the loader checked */
@@ -643,7 +643,7 @@ static int make_launch(pctx *c, const plan_device *dev, const lesson_stage *s, c
 	for (int i = 0; i < L->nargs; i++) {
 		const lesson_arg *a = &L->args[i];
 		if (a->kind == ARG_BUFFER) {
-			const plan_buffer *pb = find_buffer(c->p, a->buffer);
+			const plan_buffer *pb = plan_buffer_get(c->p, a->buffer);
 			if (pb && pb->memory == MEM_PAGEABLE) {
 				strfmt(c->err, c->errlen, "%s:%d:%d: launch of %s: %s is pageable host memory, which a kernel cannot read; copy it to a device buffer (or make it pinned)",
 				       c->l->path, a->at.line, a->at.col, out->entry, a->buffer);
@@ -766,7 +766,7 @@ static int make_constants(pctx *c, const lesson_stage *s)
 	for (int i = 0; i < s->nconstants; i++) {
 		const lesson_constant *k = &s->constants[i];
 		plan_constant *o = &p->constants[p->nconstants++];
-		const plan_buffer *b = k->buffer ? find_buffer(p, k->buffer) : NULL;
+		const plan_buffer *b = k->buffer ? plan_buffer_get(p, k->buffer) : NULL;
 		*o = (plan_constant){ .symbol = k->symbol, .type = k->type, .buffer = b ? b->name : NULL };
 		if (k->buffer && !b) { strfmt(c->err, c->errlen, "constant %s: no buffer %s", k->symbol, k->buffer); return -1; }
 		if (eval_int(c, &k->count, b ? b->count : 1, &o->count)) return -1;
@@ -1015,126 +1015,6 @@ int plan_setting_parse(const char *text, plan_setting *s, char *err, size_t errl
 	return 0;
 }
 
-/* ---- what fits ---- */
-
-typedef struct { const lesson_tunable *t; int order; int64_t v; double dist; } fit_cand;
-
-/* Nearest first (relative distance), then the tunable declared first, then the smaller value. */
-static int cmp_cand(const void *a, const void *b)
-{
-	const fit_cand *x = a, *y = b;
-	if (x->dist != y->dist) return x->dist < y->dist ? -1 : 1;
-	if (x->order != y->order) return x->order - y->order;
-	return x->v < y->v ? -1 : x->v > y->v;
-}
-
-static const plan_setting *setting_named(const plan_setting *sets, int n, const char *name)
-{
-	for (int i = 0; i < n; i++) if (!strcmp(sets[i].name, name)) return &sets[i];
-	return NULL;
-}
-
-/* Whether sets with NAME=v in place (or added) plan. */
-static int fits_with(const lesson *l, int stage, const plan_setting *sets, int nsets, const plan_device *dev,
-                     const char *name, int64_t v)
-{
-	plan_setting with[17];
-	int n = 0;
-	for (int i = 0; i < nsets && n < 16; i++) if (strcmp(sets[i].name, name)) with[n++] = sets[i];
-	strfmt(with[n].name, sizeof with[n].name, "%s", name);
-	strfmt(with[n].value, sizeof with[n].value, "%lld", (long long)v);
-	plan p;
-	char err[64];
-	int ok = plan_make(&p, l, stage, with, n + 1, dev, err, sizeof err) == 0;
-	plan_free(&p);
-	return ok;
-}
-
-/* The tunable's current value: the one the sets give (-1 when it is not among the allowed), else the default. */
-static int current_value(const lesson_tunable *t, const plan_setting *s, int64_t *cur)
-{
-	*cur = t->def;
-	if (!s) return 0;
-	expr *e = expr_parse(s->value, NULL);
-	expr_value v;
-	int bad = !e || expr_eval(e, NULL, NULL, &v, NULL) || v.kind != EXPR_INT;
-	expr_free(e);
-	int ok = 0;
-	for (int k = 0; !bad && k < t->nvalues; k++) ok |= t->values[k] == v.i;
-	if (!ok) return -1;
-	*cur = v.i;
-	return 0;
-}
-
-/* Every other value of the stage's tunables that the sets name (named) or leave alone (!named), into
- * c (grown); returns the count, or -1 when a named tunable's value is not allowed. */
-static int candidates(const lesson_stage *s, const plan_setting *sets, int nsets, int named, fit_cand **c)
-{
-	int n = 0;
-	for (int i = 0; i < s->ntunables; i++) {
-		const lesson_tunable *t = &s->tunables[i];
-		const plan_setting *set = setting_named(sets, nsets, t->name);
-		int64_t cur;
-		if ((set != NULL) != named) continue;
-		if (current_value(t, set, &cur)) return -1;
-		*c = xrealloc(*c, (size_t)(n + t->nvalues + 1) * sizeof **c);
-		for (int k = 0; k < t->nvalues; k++)
-			if (t->values[k] != cur)
-				(*c)[n++] = (fit_cand){ t, i, t->values[k], fabs((double)(t->values[k] - cur)) / fmax(fabs((double)cur), 1) };
-	}
-	return n;
-}
-
-int plan_find_fit(const lesson *l, int stage, const plan_setting *sets, int nsets, const plan_device *dev, plan_setting *fix)
-{
-	if (stage < 0 || stage >= l->nstages) return -1;
-	int found = -1;
-	for (int named = 1; named >= 0 && found < 0; named--) {
-		fit_cand *c = NULL;
-		int n = candidates(&l->stages[stage], sets, nsets, named, &c);
-		if (n > 0) qsort(c, (size_t)n, sizeof *c, cmp_cand);
-		for (int k = 0; k < n && found < 0; k++) {
-			if (!fits_with(l, stage, sets, nsets, dev, c[k].t->name, c[k].v)) continue;
-			strfmt(fix->name, sizeof fix->name, "%s", c[k].t->name);
-			strfmt(fix->value, sizeof fix->value, "%lld", (long long)c[k].v);
-			found = 0;
-		}
-		free(c);
-		if (n < 0) break;
-	}
-	return found;
-}
-
-/* The stage's own defaults do not fit dev, and the sets leave every tunable at its default. */
-static int defaults_refused(const lesson *l, int stage, const plan_setting *sets, int nsets, const plan_device *dev)
-{
-	const lesson_stage *s = &l->stages[stage];
-	for (int i = 0; i < s->ntunables; i++) if (setting_named(sets, nsets, s->tunables[i].name)) return 0;
-	plan p;
-	char err[64];
-	int refused = plan_make(&p, l, stage, NULL, 0, dev, err, sizeof err) != 0;
-	plan_free(&p);
-	return refused;
-}
-
-int plan_make_fit(plan *p, const lesson *l, int stage, plan_setting *sets, int *nsets, int max, const plan_device *dev,
-                  char *adjusted, size_t alen, char *err, size_t errlen)
-{
-	if (alen) adjusted[0] = 0;
-	if (!plan_make(p, l, stage, sets, *nsets, dev, err, errlen)) return 0;
-	plan_setting fix;
-	if (plan_find_fit(l, stage, sets, *nsets, dev, &fix)) return -1;
-	if (*nsets < max && defaults_refused(l, stage, sets, *nsets, dev)) {
-		plan_free(p);
-		sets[(*nsets)++] = fix;
-		strfmt(adjusted, alen, "%s=%s", fix.name, fix.value);
-		return plan_make(p, l, stage, sets, *nsets, dev, err, errlen);
-	}
-	size_t n = strlen(err);
-	strfmt(err + n, errlen - n, " (%s=%s fits)", fix.name, fix.value);
-	return -1;
-}
-
 /* The parameter each value type becomes: bytes and class. */
 static const struct { int size; char kind; } value_abi[] = {
 	[AT_I32] = { 4, 'i' }, [AT_U32] = { 4, 'i' }, [AT_I64] = { 8, 'i' }, [AT_U64] = { 8, 'i' }, [AT_F32] = { 4, 'f' }, [AT_F64] = { 8, 'f' },
@@ -1149,84 +1029,4 @@ void plan_arg_abi(const plan_arg *a, int *size, char *kind)
 {
 	if (a->kind == ARG_VALUE) { *size = value_abi[a->type].size; *kind = value_abi[a->type].kind; }
 	else { *size = kind_abi[a->kind].size; *kind = kind_abi[a->kind].kind; }
-}
-
-void plan_steps_into(const plan *p, run_result *r)
-{
-	r->nsteps = 0;
-	for (int i = 0; p->stage >= 0 && i < p->nlaunches && r->nsteps < RUN_MAX_STEPS; i++) {
-		const plan_launch *L = &p->launches[i];
-		run_step *s = &r->steps[r->nsteps++];
-		run_step_init(s);
-		strfmt(s->kind, sizeof s->kind, "%s", plan_step_name(L->kind));
-		s->stream = L->stream;
-		if (L->kind == STEP_COPY) {
-			const plan_buffer *d = find_buffer(p, L->buffer), *sr = find_buffer(p, L->src);
-			int dh = d && d->memory != MEM_DEVICE, sh = sr && sr->memory != MEM_DEVICE;
-			strfmt(s->entry, sizeof s->entry, "%s>%s", L->src, L->buffer);
-			strfmt(s->dir, sizeof s->dir, "%s", sh ? "h2d" : dh ? "d2h" : "d2d");
-			s->bytes = (int64_t)L->bytes;
-			continue;
-		}
-		if (L->kind == STEP_MEMSET) {
-			const plan_buffer *b = find_buffer(p, L->buffer);
-			strfmt(s->entry, sizeof s->entry, "%s", L->buffer);
-			s->bytes = b ? b->count * (int64_t)lesson_dtype_size(b->type) : 0;
-			continue;
-		}
-		strfmt(s->entry, sizeof s->entry, "%s", L->entry);
-		if (L->kind == STEP_LIBRARY) continue;   /* no grid of ours: the library picks its own launches */
-		memcpy(s->grid, L->grid, sizeof s->grid);
-		memcpy(s->block, L->block, sizeof s->block);
-		s->dynamic_smem = (int64_t)L->shared;
-	}
-}
-
-const char *plan_step_name(lesson_step_kind k)
-{
-	static const char *const names[STEP_KIND_COUNT] = { [STEP_LAUNCH] = "launch", [STEP_MEMSET] = "memset", [STEP_COPY] = "copy", [STEP_LIBRARY] = "library" };
-	return (unsigned)k < STEP_KIND_COUNT ? names[k] : "?";
-}
-
-/* One input buffer's values in words: "f32, uniform in [-1, 1]". */
-static void input_words(const plan_buffer *b, char *out, size_t n)
-{
-	const char *t = lesson_dtype_name(b->type);
-	switch (b->init) {
-	case INIT_RANDOM:
-		strfmt(out, n, lesson_dtype_is_float(b->type) ? "%s, uniform in [%g, %g]" : "%s, uniform integers in [%g, %g]", t, b->a, b->b);
-		if (b->hot > 0) strfmt(out + strlen(out), n - strlen(out), ", %g%% of them %g", 100 * b->hot, b->a);
-		break;
-	case INIT_CONSTANT: strfmt(out, n, "%s, every element %g", t, b->a); break;
-	case INIT_IOTA: strfmt(out, n, "%s, 0, 1, 2, ... (the index)", t); break;
-	case INIT_EXPR: strfmt(out, n, "%s, from its init expression", t); break;
-	case INIT_ZERO: case INIT_NONE: strfmt(out, n, "%s, zero", t); break;
-	}
-}
-
-void plan_inputs_text(const plan *p, uint64_t seed, char *out, size_t n)
-{
-	sb b = {0};
-	sb_add(&b, "");
-	int random = 0;
-	char *done = xcalloc((size_t)p->nbuffers + 1, 1);
-	for (int i = 0; i < p->nbuffers; i++) {
-		const plan_buffer *x = &p->buffers[i];
-		if (done[i] || x->output || x->scratch) continue;
-		char w[128], v[128];
-		input_words(x, w, sizeof w);
-		sb_addf(&b, "%s%s", b.len ? "; " : "", x->name);
-		for (int k = i + 1; k < p->nbuffers; k++) {   /* the buffers filled alike, named together */
-			const plan_buffer *y = &p->buffers[k];
-			if (done[k] || y->output || y->scratch) continue;
-			input_words(y, v, sizeof v);
-			if (!strcmp(v, w)) { sb_addf(&b, ", %s", y->name); done[k] = 1; }
-		}
-		sb_addf(&b, ": %s", w);
-		random |= x->init == INIT_RANDOM;
-	}
-	if (random) sb_addf(&b, "; seed %llu", (unsigned long long)seed);
-	strfmt(out, n, "%s", b.len ? b.s : "no inputs");
-	free(done);
-	sb_free(&b);
 }

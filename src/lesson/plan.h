@@ -125,10 +125,6 @@ typedef struct {
 /* How a kernel parameter that takes a receives it: its size in bytes and 'i' (an integer or a
  * pointer), 'f' (a float) or 'b' (bytes: a struct by value), as the PTX declares parameters. */
 void plan_arg_abi(const plan_arg *a, int *size, char *kind);
-const char *plan_step_name(lesson_step_kind k);   /* "launch", "memset", "copy", "library" */
-/* r's steps from a stage's plan p (the first RUN_MAX_STEPS; none for a baseline): kind, entry (a memset's
- * buffer), grid, block, dynamic shared memory, stream 0; resources and times not known (run_step_init). */
-void plan_steps_into(const plan *p, run_result *r);
 
 /* Builds p for stage (or -1: baseline). Returns 0; or -1 with a user-facing message in err:
  * unknown setting, value outside its range or not allowed, a broken constraint (the lesson's
@@ -140,20 +136,10 @@ int plan_make(plan *p, const lesson *l, int stage, const plan_setting *sets, int
 void plan_free(plan *p);
 /* Value of a variable, or NULL. */
 const expr_value *plan_var_get(const plan *p, const char *name);
+/* The buffer named name, or NULL. */
+const plan_buffer *plan_buffer_get(const plan *p, const char *name);
 /* The first kernel launch (not a memset), or NULL. */
 const plan_launch *plan_first_launch(const plan *p);
-/* When plan_make refuses sets, the nearest single change it accepts: one of the stage's tunables set
- * to another of its allowed values. The tunables the sets name are tried first, then the others; among
- * them the value nearest to the tunable's current one first (relative distance; on a tie the tunable
- * declared first, then the smaller value). Returns 0 with *fix filled ("STAGES", "2"), or -1 when no
- * single value fits (or a set tunable's value is not allowed: the refusal lists those). */
-int plan_find_fit(const lesson *l, int stage, const plan_setting *sets, int nsets, const plan_device *dev, plan_setting *fix);
-/* plan_make for a run. When the stage's default tunables do not fit dev (sets name none of them and
- * the stage refuses even without sets), the nearest fitting value is used: appended to sets (*nsets
- * grows, up to max) and named in adjusted ("STAGES=2"; "" when nothing changed). Otherwise a refusal
- * ends with " (STAGES=2 fits)" when one value would fit. Returns 0 or -1 as plan_make does. */
-int plan_make_fit(plan *p, const lesson *l, int stage, plan_setting *sets, int *nsets, int max, const plan_device *dev,
-                  char *adjusted, size_t alen, char *err, size_t errlen);
 /* Whether sets plan for stage (as plan_make, then freed): 0, or -1 with plan_make's message. With
  * name, that variable's evaluated value goes to *value (when the plan has it). */
 int plan_check(const lesson *l, int stage, const plan_setting *sets, int nsets, const plan_device *dev,
@@ -182,10 +168,31 @@ int plan_param_value(const lesson *l, const plan_device *dev, const expr_value *
 int plan_tunable_value(const lesson_stage *s, int t, const plan_device *dev, const char *text, int64_t *out,
                        char *err, size_t errlen);
 
+/* ---- plan_fit.c: the nearest tunable value that fits ---- */
+
+/* When plan_make refuses sets, the nearest single change it accepts: one of the stage's tunables set
+ * to another of its allowed values. The tunables the sets name are tried first, then the others; among
+ * them the value nearest to the tunable's current one first (relative distance; on a tie the tunable
+ * declared first, then the smaller value). Returns 0 with *fix filled ("STAGES", "2"), or -1 when no
+ * single value fits (or a set tunable's value is not allowed: the refusal lists those). */
+int plan_fit_find(const lesson *l, int stage, const plan_setting *sets, int nsets, const plan_device *dev, plan_setting *fix);
+/* plan_make for a run. When the stage's default tunables do not fit dev (sets name none of them and
+ * the stage refuses even without sets), the nearest fitting value is used: appended to sets (*nsets
+ * grows, up to max) and named in adjusted ("STAGES=2"; "" when nothing changed). Otherwise a refusal
+ * ends with " (STAGES=2 fits)" when one value would fit. Returns 0 or -1 as plan_make does. */
+int plan_fit_make(plan *p, const lesson *l, int stage, plan_setting *sets, int *nsets, int max, const plan_device *dev,
+                  char *adjusted, size_t alen, char *err, size_t errlen);
+
+/* ---- plan_result.c: what a plan puts in a run's result ---- */
+
+const char *plan_result_step_name(lesson_step_kind k);   /* "launch", "memset", "copy", "library" */
+/* r's steps from a stage's plan p (the first RUN_MAX_STEPS; none for a baseline): kind, entry (a memset's
+ * buffer), grid, block, dynamic shared memory, stream 0; resources and times not known (run_step_init). */
+void plan_result_steps(const plan *p, run_result *r);
 /* The inputs' values in words, into out (cut to n): the lesson buffers that are neither outputs nor
  * scratch, those filled alike named together: "A, B: f32, uniform in [-1, 1]; seed 7" (the seed only
  * when something is random; each buffer draws from its own stream of it). "no inputs" when none. */
-void plan_inputs_text(const plan *p, uint64_t seed, char *out, size_t n);
+void plan_result_inputs(const plan *p, uint64_t seed, char *out, size_t n);
 
 /* ---- plan_edge.c: the sizes check plans a stage at besides its defaults ---- */
 

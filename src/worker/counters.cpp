@@ -11,17 +11,14 @@
 #include <cupti_range_profiler.h>
 #include <cupti_result.h>
 #include <cupti_target.h>
-#include <dlfcn.h>
-#include "cupti_dl.h"
+#include "cupti_util.h"
 
 #include <algorithm>
 #include <cmath>
-#include <cstdarg>
 #include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <ctime>
 #include <string>
 #include <vector>
 
@@ -56,8 +53,7 @@ struct cupti_api {
 	decltype(&cuptiRangeProfilerGetCounterDataInfo) RangeGetCounterDataInfo;
 };
 
-struct api_symbol { const char *name; size_t offset; };
-const api_symbol api_symbols[] = {
+const cupti_symbol api_symbols[] = {
 	{"cuptiGetResultString", offsetof(cupti_api, GetResultString)},
 	{"cuptiProfilerInitialize", offsetof(cupti_api, ProfilerInitialize)},
 	{"cuptiProfilerDeInitialize", offsetof(cupti_api, ProfilerDeInitialize)},
@@ -147,23 +143,7 @@ template <class T> T params(size_t size)
 
 struct wanted { std::string name; metric_kind kind; size_t field; int stall; };
 
-double now_ms()
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-__attribute__((format(printf, 3, 4)))
-void say(char *buf, size_t len, const char *fmt, ...)
-{
-	if (!buf || !len)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(buf, len, fmt, ap);
-	va_end(ap);
-}
+const cupti_subject subject = {"hardware counters", true};
 
 } // namespace
 
@@ -184,104 +164,56 @@ struct counters {
 
 namespace {
 
-std::string result_name(const counters *c, CUptiResult res)
-{
-	const char *s = nullptr;
-	if (c->api.GetResultString && c->api.GetResultString(res, &s) == CUPTI_SUCCESS && s)
-		return std::string(s) + " (" + std::to_string((int)res) + ")";
-	return "CUPTI error " + std::to_string((int)res);
-}
-
-/* One line for an error that means "no counters here"; call names what failed otherwise. */
+/* One line for an error that means "no counters here" (cupti_explain words the ones both profilers
+ * meet); call names what failed otherwise. */
 void explain(const counters *c, CUptiResult res, const char *call, char *why, size_t len)
 {
 	switch ((int)res) {
-	case CUPTI_ERROR_INSUFFICIENT_PRIVILEGES:
-		say(why, len, "hardware counters need permission: an administrator can allow all users with the "
-		    "nvidia module option NVreg_RestrictProfilingToAdminUsers=0 (see /proc/driver/nvidia/params: "
-		    "RmProfilingAdminOnly)");
-		break;
-	case CUPTI_ERROR_VIRTUALIZED_DEVICE_NOT_SUPPORTED:
-		say(why, len, "hardware counters are not supported on this virtualised GPU");
-		break;
-	case CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES:
-		say(why, len, "hardware counters are off for this virtual GPU: the host's administrator must enable "
-		    "profiling for the vGPU");
-		break;
-	case CUPTI_ERROR_CONFIDENTIAL_COMPUTING_NOT_SUPPORTED:
-		say(why, len, "hardware counters are not available while confidential computing is on");
-		break;
 	case CUPTI_ERROR_CMP_DEVICE_NOT_SUPPORTED:
-		say(why, len, "hardware counters are not supported on crypto-mining (CMP) GPUs");
-		break;
-	case CUPTI_ERROR_MIG_DEVICE_NOT_SUPPORTED:
-		say(why, len, "hardware counters are not supported on a MIG instance");
+		cupti_say(why, len, "hardware counters are not supported on crypto-mining (CMP) GPUs");
 		break;
 	case CUPTI_ERROR_SLI_DEVICE_NOT_SUPPORTED:
-		say(why, len, "hardware counters are not supported with SLI");
+		cupti_say(why, len, "hardware counters are not supported with SLI");
 		break;
 	case CUPTI_ERROR_WSL_DEVICE_NOT_SUPPORTED:
-		say(why, len, "hardware counters are not supported under WSL on this driver");
+		cupti_say(why, len, "hardware counters are not supported under WSL on this driver");
 		break;
 	case CUPTI_ERROR_HARDWARE_BUSY:
-		say(why, len, "hardware counters are busy: another profiler (ncu, dcgm, nsys) holds them");
+		cupti_say(why, len, "hardware counters are busy: another profiler (ncu, dcgm, nsys) holds them");
 		break;
 	case CUPTI_ERROR_OLD_PROFILER_API_INITIALIZED:
-		say(why, len, "hardware counters unavailable: the legacy CUPTI event API is active in this process");
+		cupti_say(why, len, "hardware counters unavailable: the legacy CUPTI event API is active in this process");
 		break;
 	case CUPTI_ERROR_NOT_SUPPORTED:
 	case CUPTI_ERROR_INVALID_CHIP_NAME:
-		say(why, len, "hardware counters are not supported on this GPU%s%s by this CUPTI",
-		    c->chip.empty() ? "" : " ", c->chip.c_str());
+		cupti_say(why, len, "hardware counters are not supported on this GPU%s%s by this CUPTI",
+		          c->chip.empty() ? "" : " ", c->chip.c_str());
 		break;
 	default:
-		say(why, len, "hardware counters unavailable: %s failed: %s", call, result_name(c, res).c_str());
+		cupti_explain(subject, c->api.GetResultString, res, call, why, len);
 	}
 }
 
 bool load_library(counters *c, char *why, size_t len)
 {
-	c->lib = cupti_dlopen();
-	if (!c->lib) {
-		say(why, len, "hardware counters unavailable: the CUPTI library (libcupti.so) was not found; "
-		    "install the CUDA toolkit's CUPTI or add its lib64 to LD_LIBRARY_PATH");
-		return false;
-	}
-	for (const api_symbol &s : api_symbols) {
-		void *fn = dlsym(c->lib, s.name);
-		if (!fn) {
-			say(why, len, "hardware counters unavailable: this CUPTI lacks %s (CUDA 12.6 or newer is needed)",
-			    s.name);
-			return false;
-		}
-		memcpy(reinterpret_cast<char *>(&c->api) + s.offset, &fn, sizeof fn);
-	}
-	return true;
+	c->lib = cupti_load(subject, api_symbols, sizeof api_symbols / sizeof api_symbols[0], &c->api, "12.6", why, len);
+	return c->lib != nullptr;
 }
 
-/* The runtime's current context, through the driver entry point (no -lcuda needed). */
+/* The runtime's current context and its device, through the driver entry points (no -lcuda needed). */
 bool current_context(counters *c, CUdevice *dev, char *why, size_t len)
 {
-	void *get_ctx = nullptr, *get_dev = nullptr;
-	cudaDriverEntryPointQueryResult q1 = cudaDriverEntryPointSymbolNotFound, q2 = q1;
-	cudaError_t e = cudaGetDriverEntryPointByVersion("cuCtxGetCurrent", &get_ctx, 12000, cudaEnableDefault, &q1);
-	if (e == cudaSuccess)
-		e = cudaGetDriverEntryPointByVersion("cuDeviceGet", &get_dev, 12000, cudaEnableDefault, &q2);
-	if (e != cudaSuccess || !get_ctx || !get_dev) {
-		say(why, len, "hardware counters unavailable: no usable CUDA driver (%s)",
-		    e != cudaSuccess ? cudaGetErrorString(e) : "entry points not found");
+	if (!cupti_current_context(subject, &c->ctx, why, len))
 		return false;
-	}
-	CUcontext ctx = nullptr;
-	if (reinterpret_cast<CUresult (*)(CUcontext *)>(get_ctx)(&ctx) != CUDA_SUCCESS || !ctx) {
-		say(why, len, "hardware counters unavailable: no current CUDA context (call cudaSetDevice and cudaFree(0) first)");
+	void *get_dev = cupti_driver_fn("cuDeviceGet");
+	if (!get_dev) {
+		cupti_say(why, len, "hardware counters unavailable: no usable CUDA driver (cuDeviceGet not found)");
 		return false;
 	}
 	if (reinterpret_cast<CUresult (*)(CUdevice *, int)>(get_dev)(dev, c->device) != CUDA_SUCCESS) {
-		say(why, len, "hardware counters unavailable: CUDA device %d not found", c->device);
+		cupti_say(why, len, "hardware counters unavailable: CUDA device %d not found", c->device);
 		return false;
 	}
-	c->ctx = ctx;
 	return true;
 }
 
@@ -312,7 +244,7 @@ bool device_supported(counters *c, CUdevice dev, char *why, size_t len)
 		what = "SLI configurations";
 	else if (p.wsl == CUPTI_PROFILER_CONFIGURATION_UNSUPPORTED)
 		what = "WSL on this driver";
-	say(why, len, "hardware counters are not supported on %s", what);
+	cupti_say(why, len, "hardware counters are not supported on %s", what);
 	return false;
 }
 
@@ -407,10 +339,9 @@ counters *open_impl(int device, char *why, size_t len)
 {
 	/* The test hook stands in for the very first CUPTI call, before the library is even loaded, so
 	 * the permission path can be tried on any machine. */
-	const char *fake = getenv("CUDACLIMB_FAKE_CUPTI_ERROR");
-	if (fake && *fake && atoi(fake) != 0) {
+	if (int fake = cupti_fake_error()) {
 		counters none;
-		explain(&none, (CUptiResult)atoi(fake), "cuptiProfilerInitialize", why, len);
+		explain(&none, (CUptiResult)fake, "cuptiProfilerInitialize", why, len);
 		return nullptr;
 	}
 	counters *c = new counters;
@@ -465,7 +396,7 @@ counters *open_impl(int device, char *why, size_t len)
 			goto fail;
 		}
 		if (c->metrics.empty()) {
-			say(why, len, "hardware counters: none of the metrics cudaclimb reads exists on chip %s", c->chip.c_str());
+			cupti_say(why, len, "hardware counters: none of the metrics cudaclimb reads exists on chip %s", c->chip.c_str());
 			goto fail;
 		}
 	}
@@ -528,7 +459,7 @@ void fill_result(const counters *c, const std::vector<double> &v, run_result *r)
 /* Runs the passes; returns 0, a cudaError_t from the launches, or -1 (CUPTI; err set). */
 int measure_impl(counters *c, int (*launch)(void *), void *ctx, run_result *r, char *err, size_t len)
 {
-	double t0 = now_ms();
+	double t0 = cupti_now_ms();
 	CUpti_RangeProfiler_Object *obj = nullptr;
 	CUptiResult res = CUPTI_SUCCESS;
 	const char *call = "";
@@ -612,7 +543,7 @@ int measure_impl(counters *c, int (*launch)(void *), void *ctx, run_result *r, c
 		CUptiResult stop = c->api.RangeStop(&tp);
 		passes++;
 		if (rc != 0) {
-			say(err, len, "pass %d of the counter replay: %s", passes, cudaGetErrorString((cudaError_t)rc));
+			cupti_say(err, len, "pass %d of the counter replay: %s", passes, cudaGetErrorString((cudaError_t)rc));
 			goto done;
 		}
 		if (pop != CUPTI_SUCCESS || stop != CUPTI_SUCCESS) {
@@ -622,7 +553,7 @@ int measure_impl(counters *c, int (*launch)(void *), void *ctx, run_result *r, c
 		}
 		all_submitted = tp.isAllPassSubmitted != 0;
 		if (!all_submitted && passes >= 256) {
-			say(err, len, "hardware counters: the replay did not finish after %d passes", passes);
+			cupti_say(err, len, "hardware counters: the replay did not finish after %d passes", passes);
 			rc = -1;
 			goto done;
 		}
@@ -644,7 +575,7 @@ int measure_impl(counters *c, int (*launch)(void *), void *ctx, run_result *r, c
 			goto cupti_fail;
 		}
 		if (p.numTotalRanges < 1) {
-			say(err, len, "hardware counters: the profiler recorded no range");
+			cupti_say(err, len, "hardware counters: the profiler recorded no range");
 			rc = -1;
 			goto done;
 		}
@@ -678,9 +609,9 @@ done:
 		c->api.RangeDisable(&p);
 	}
 	r->counter_passes = passes;
-	r->counter_ms = now_ms() - t0;
+	r->counter_ms = cupti_now_ms() - t0;
 	if (rc == -1 && err && *err)
-		say(r->counters_note, sizeof r->counters_note, "%s", err);
+		cupti_say(r->counters_note, sizeof r->counters_note, "%s", err);
 	return rc;
 }
 
@@ -695,7 +626,7 @@ counters *counters_open(int device, char *why, size_t whylen)
 	try {
 		return open_impl(device, why, whylen);
 	} catch (...) {
-		say(why, whylen, "hardware counters unavailable: out of memory while setting up CUPTI");
+		cupti_say(why, whylen, "hardware counters unavailable: out of memory while setting up CUPTI");
 		return nullptr;
 	}
 }
@@ -710,13 +641,13 @@ int counters_measure(counters *c, int (*launch)(void *ctx), void *ctx, run_resul
 	if (err && errlen)
 		err[0] = '\0';
 	if (!c || !launch || !r) {
-		say(err, errlen, "counters_measure: nothing to measure");
+		cupti_say(err, errlen, "counters_measure: nothing to measure");
 		return -1;
 	}
 	try {
 		return measure_impl(c, launch, ctx, r, err, errlen);
 	} catch (...) {
-		say(err, errlen, "hardware counters: out of memory");
+		cupti_say(err, errlen, "hardware counters: out of memory");
 		return -1;
 	}
 }

@@ -564,10 +564,10 @@ static void do_run(const request *q, run_result *r)
 		plan_free(&pp);
 		return;
 	}
-	plan_inputs_text(&p, q->seed, r->inputs, sizeof r->inputs);
+	plan_result_inputs(&p, q->seed, r->inputs, sizeof r->inputs);
 	const plan_launch *first = plan_first_launch(&p);
 	if (first) { memcpy(r->grid, first->grid, sizeof r->grid); memcpy(r->block, first->block, sizeof r->block); }
-	plan_steps_into(&p, r);   /* with each step's stream, and a copy's direction and bytes */
+	plan_result_steps(&p, r);   /* with each step's stream, and a copy's direction and bytes */
 	r->h2d_bytes = p.h2d_bytes;
 	r->d2h_bytes = p.d2h_bytes;
 	r->seed = q->seed;

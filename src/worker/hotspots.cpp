@@ -8,16 +8,13 @@
 #include <cuda_runtime_api.h>
 #include <cupti_pcsampling.h>
 #include <cupti_result.h>
-#include <dlfcn.h>
-#include "cupti_dl.h"
+#include "cupti_util.h"
 
 #include <cctype>
-#include <cstdarg>
 #include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <ctime>
 #include <map>
 #include <set>
 #include <string>
@@ -38,8 +35,7 @@ struct pcs_api {
 	decltype(&cuptiPCSamplingSetConfigurationAttribute) SetConfig;
 };
 
-struct api_symbol { const char *name; size_t offset; };
-const api_symbol api_symbols[] = {
+const cupti_symbol api_symbols[] = {
 	{"cuptiGetResultString", offsetof(pcs_api, GetResultString)},
 	{"cuptiPCSamplingEnable", offsetof(pcs_api, Enable)},
 	{"cuptiPCSamplingDisable", offsetof(pcs_api, Disable)},
@@ -54,24 +50,7 @@ const api_symbol api_symbols[] = {
 const char reason_prefix[] = "smsp__pcsamp_warps_issue_stalled_";
 const char not_issued[] = "_not_issued";
 const size_t buffer_pcs = 2048;          /* PCs per GetData call */
-
-double now_ms()
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-__attribute__((format(printf, 3, 4)))
-void say(char *buf, size_t len, const char *fmt, ...)
-{
-	if (!buf || !len)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(buf, len, fmt, ap);
-	va_end(ap);
-}
+const cupti_subject subject = {"program-counter sampling", false};
 
 /* A zeroed CUPTI parameter block with its size set. */
 template <class T> T params(size_t size)
@@ -122,84 +101,28 @@ struct hotspots {
 
 namespace {
 
-std::string result_name(const hotspots *h, CUptiResult res)
-{
-	const char *s = nullptr;
-	if (h && h->api.GetResultString && h->api.GetResultString(res, &s) == CUPTI_SUCCESS && s)
-		return std::string(s) + " (" + std::to_string((int)res) + ")";
-	return "CUPTI error " + std::to_string((int)res);
-}
-
-/* One line for an error that means "no sampling here"; call names what failed otherwise. */
+/* One line for an error that means "no sampling here" (cupti_explain words the ones both profilers
+ * meet); call names what failed otherwise. */
 void explain(const hotspots *h, CUptiResult res, const char *call, char *why, size_t len)
 {
 	switch ((int)res) {
-	case CUPTI_ERROR_INSUFFICIENT_PRIVILEGES:
-		say(why, len, "program-counter sampling needs permission: an administrator can allow all users with the "
-		    "nvidia module option NVreg_RestrictProfilingToAdminUsers=0 (see /proc/driver/nvidia/params: "
-		    "RmProfilingAdminOnly)");
-		break;
 	case CUPTI_ERROR_NOT_SUPPORTED:
-		say(why, len, "program-counter sampling is not supported on this GPU or its configuration (it needs compute "
-		    "capability 7.0 or newer, and is off on some virtual and MIG instances)");
-		break;
-	case CUPTI_ERROR_VIRTUALIZED_DEVICE_NOT_SUPPORTED:
-		say(why, len, "program-counter sampling is not supported on this virtualised GPU");
-		break;
-	case CUPTI_ERROR_VIRTUALIZED_DEVICE_INSUFFICIENT_PRIVILEGES:
-		say(why, len, "program-counter sampling is off for this virtual GPU: the host's administrator must enable "
-		    "profiling for the vGPU");
-		break;
-	case CUPTI_ERROR_CONFIDENTIAL_COMPUTING_NOT_SUPPORTED:
-		say(why, len, "program-counter sampling is not available while confidential computing is on");
-		break;
-	case CUPTI_ERROR_MIG_DEVICE_NOT_SUPPORTED:
-		say(why, len, "program-counter sampling is not supported on a MIG instance");
+		cupti_say(why, len, "program-counter sampling is not supported on this GPU or its configuration (it needs compute "
+		          "capability 7.0 or newer, and is off on some virtual and MIG instances)");
 		break;
 	case CUPTI_ERROR_HARDWARE_BUSY:
 	case CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED:
-		say(why, len, "program-counter sampling is busy: another profiler (ncu, nsys, dcgm) holds the GPU");
+		cupti_say(why, len, "program-counter sampling is busy: another profiler (ncu, nsys, dcgm) holds the GPU");
 		break;
 	default:
-		say(why, len, "program-counter sampling unavailable: %s failed: %s", call, result_name(h, res).c_str());
+		cupti_explain(subject, h ? h->api.GetResultString : nullptr, res, call, why, len);
 	}
 }
 
 bool load_library(hotspots *h, char *why, size_t len)
 {
-	h->lib = cupti_dlopen();
-	if (!h->lib) {
-		say(why, len, "program-counter sampling unavailable: the CUPTI library (libcupti.so) was not found; "
-		    "install the CUDA toolkit's CUPTI or add its lib64 to LD_LIBRARY_PATH");
-		return false;
-	}
-	for (const api_symbol &s : api_symbols) {
-		void *fn = dlsym(h->lib, s.name);
-		if (!fn) {
-			say(why, len, "program-counter sampling unavailable: this libcupti has no %s (CUDA 11.3 or newer is needed)", s.name);
-			return false;
-		}
-		memcpy(reinterpret_cast<char *>(&h->api) + s.offset, &fn, sizeof fn);
-	}
-	return true;
-}
-
-/* The runtime's current context, through the driver entry point (no -lcuda). */
-bool current_context(hotspots *h, char *why, size_t len)
-{
-	void *get_ctx = nullptr;
-	cudaDriverEntryPointQueryResult q = cudaDriverEntryPointSymbolNotFound;
-	cudaError_t e = cudaGetDriverEntryPointByVersion("cuCtxGetCurrent", &get_ctx, 12000, cudaEnableDefault, &q);
-	if (e != cudaSuccess || !get_ctx) {
-		say(why, len, "program-counter sampling unavailable: no usable CUDA driver (%s)",
-		    e != cudaSuccess ? cudaGetErrorString(e) : "cuCtxGetCurrent not found");
-		return false;
-	}
-	if (reinterpret_cast<CUresult (*)(CUcontext *)>(get_ctx)(&h->ctx) != CUDA_SUCCESS || !h->ctx) {
-		say(why, len, "program-counter sampling unavailable: no current CUDA context");
-		return false;
-	}
-	return true;
+	h->lib = cupti_load(subject, api_symbols, sizeof api_symbols / sizeof api_symbols[0], &h->api, "11.3", why, len);
+	return h->lib != nullptr;
 }
 
 /* CUPTI's stall reasons: every index and name; those without "_not_issued" are the ones kept (the
@@ -303,15 +226,14 @@ CUptiResult configure(hotspots *h, const char **call)
 hotspots *open_impl(int device, char *why, size_t len)
 {
 	(void)device;
-	const char *fake = getenv("CUDACLIMB_FAKE_CUPTI_ERROR");
-	if (fake && *fake && atoi(fake) != 0) {
-		explain(nullptr, (CUptiResult)atoi(fake), "cuptiPCSamplingEnable", why, len);
+	if (int fake = cupti_fake_error()) {
+		explain(nullptr, (CUptiResult)fake, "cuptiPCSamplingEnable", why, len);
 		return nullptr;
 	}
 	hotspots *h = new hotspots;
 	const char *call = "";
 	CUptiResult res;
-	if (!load_library(h, why, len) || !current_context(h, why, len))
+	if (!load_library(h, why, len) || !cupti_current_context(subject, &h->ctx, why, len))
 		goto fail;
 	{
 		auto p = params<CUpti_PCSamplingEnableParams>(CUpti_PCSamplingEnableParamsSize);
@@ -327,7 +249,7 @@ hotspots *open_impl(int device, char *why, size_t len)
 		goto fail;
 	}
 	if (h->reason.empty()) {
-		say(why, len, "program-counter sampling unavailable: CUPTI names no stall reasons on this GPU");
+		cupti_say(why, len, "program-counter sampling unavailable: CUPTI names no stall reasons on this GPU");
 		goto fail;
 	}
 	return h;
@@ -427,7 +349,7 @@ int measure_impl(hotspots *h, int (*launch)(void *), void *ctx, double min_ms, c
 	unsigned long long total = 0, dropped = 0, other = 0;
 	bool full = false;
 	int rc = 0, n = 0;
-	double t0 = now_ms();
+	double t0 = cupti_now_ms();
 	do {
 		auto sp = params<CUpti_PCSamplingStartParams>(CUpti_PCSamplingStartParamsSize);
 		sp.ctx = h->ctx;
@@ -436,18 +358,18 @@ int measure_impl(hotspots *h, int (*launch)(void *), void *ctx, double min_ms, c
 			explain(h, res, "cuptiPCSamplingStart", err, len);
 			return -1;
 		}
-		double r0 = now_ms();
+		double r0 = cupti_now_ms();
 		do {
 			rc = launch(ctx);
 			if (rc == 0)
 				rc = (int)cudaDeviceSynchronize();
 			n++;
-		} while (rc == 0 && now_ms() - r0 < 25 && n < 100000);
+		} while (rc == 0 && cupti_now_ms() - r0 < 25 && n < 100000);
 		auto tp = params<CUpti_PCSamplingStopParams>(CUpti_PCSamplingStopParamsSize);
 		tp.ctx = h->ctx;
 		res = h->api.Stop(&tp);
 		if (rc != 0) {
-			say(err, len, "run %d of the sampled launches: %s", n, cudaGetErrorString((cudaError_t)rc));
+			cupti_say(err, len, "run %d of the sampled launches: %s", n, cudaGetErrorString((cudaError_t)rc));
 			return rc;
 		}
 		if (res != CUPTI_SUCCESS) {
@@ -462,18 +384,18 @@ int measure_impl(hotspots *h, int (*launch)(void *), void *ctx, double min_ms, c
 		total += rt;
 		dropped += rd;
 		other += ro;
-	} while ((n < 3 || now_ms() - t0 < min_ms) && n < 100000);
+	} while ((n < 3 || cupti_now_ms() - t0 < min_ms) && n < 100000);
 	std::string s = format(t, total, dropped, other);
 	*text = strdup(s.c_str());
 	if (!*text) {
-		say(err, len, "program-counter sampling: out of memory");
+		cupti_say(err, len, "program-counter sampling: out of memory");
 		return -1;
 	}
 	if (full)
-		say(note, notelen, "the sampling buffer filled up: some samples are missing (the shares are still fair if the "
+		cupti_say(note, notelen, "the sampling buffer filled up: some samples are missing (the shares are still fair if the "
 		    "kernel ran alike throughout)");
 	else if (dropped && total)
-		say(note, notelen, "the hardware dropped %llu of %llu samples", dropped, total);
+		cupti_say(note, notelen, "the hardware dropped %llu of %llu samples", dropped, total);
 	return 0;
 }
 
@@ -488,7 +410,7 @@ hotspots *hotspots_open(int device, char *why, size_t whylen)
 	try {
 		return open_impl(device, why, whylen);
 	} catch (...) {
-		say(why, whylen, "program-counter sampling unavailable: out of memory while setting up CUPTI");
+		cupti_say(why, whylen, "program-counter sampling unavailable: out of memory while setting up CUPTI");
 		return nullptr;
 	}
 }
@@ -503,13 +425,13 @@ int hotspots_measure(hotspots *h, int (*launch)(void *ctx), void *ctx, double mi
 	if (text)
 		*text = nullptr;
 	if (!h || !launch || !text) {
-		say(err, errlen, "hotspots_measure: nothing to sample");
+		cupti_say(err, errlen, "hotspots_measure: nothing to sample");
 		return -1;
 	}
 	try {
 		return measure_impl(h, launch, ctx, min_ms, text, note, notelen, err, errlen);
 	} catch (...) {
-		say(err, errlen, "program-counter sampling: out of memory");
+		cupti_say(err, errlen, "program-counter sampling: out of memory");
 		return -1;
 	}
 }

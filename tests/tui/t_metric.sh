@@ -1,4 +1,4 @@
-# Each lesson is scored in its own metric (engine_score_metric) everywhere: sgemm in GFLOP/s in
+# Each lesson is scored in its own metric (score_metric_of) everywhere: sgemm in GFLOP/s in
 # the lesson list, its stage lines, the ladder and first in the measurements; bandwidth in GB/s.
 . "$(dirname "$0")/lib.sh"
 
