@@ -326,7 +326,7 @@ static void test_hot(void **state)
 	assert_non_null(strstr(t.s, "\nbuffer hk u32 4096 0 0 1 0 65535 device\nhot hk 0.27"));
 	assert_null(strstr(t.s, "hot x"));
 	char words[512];
-	plan_inputs_text(&p, 1, words, sizeof words);
+	plan_result_inputs(&p, 1, words, sizeof words);
 	assert_non_null(strstr(words, "hk: u32, uniform integers in [0, 65535], 27.5% of them 0"));
 	sb_free(&t);
 	plan_free(&p);

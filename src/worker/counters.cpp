@@ -164,54 +164,54 @@ struct counters {
 
 namespace {
 
-/* One line for an error that means "no counters here" (cupti_explain words the ones both profilers
+/* One line for an error that means "no counters here" (cupti_util_explain words the ones both profilers
  * meet); call names what failed otherwise. */
 void explain(const counters *c, CUptiResult res, const char *call, char *why, size_t len)
 {
 	switch ((int)res) {
 	case CUPTI_ERROR_CMP_DEVICE_NOT_SUPPORTED:
-		cupti_say(why, len, "hardware counters are not supported on crypto-mining (CMP) GPUs");
+		cupti_util_say(why, len, "hardware counters are not supported on crypto-mining (CMP) GPUs");
 		break;
 	case CUPTI_ERROR_SLI_DEVICE_NOT_SUPPORTED:
-		cupti_say(why, len, "hardware counters are not supported with SLI");
+		cupti_util_say(why, len, "hardware counters are not supported with SLI");
 		break;
 	case CUPTI_ERROR_WSL_DEVICE_NOT_SUPPORTED:
-		cupti_say(why, len, "hardware counters are not supported under WSL on this driver");
+		cupti_util_say(why, len, "hardware counters are not supported under WSL on this driver");
 		break;
 	case CUPTI_ERROR_HARDWARE_BUSY:
-		cupti_say(why, len, "hardware counters are busy: another profiler (ncu, dcgm, nsys) holds them");
+		cupti_util_say(why, len, "hardware counters are busy: another profiler (ncu, dcgm, nsys) holds them");
 		break;
 	case CUPTI_ERROR_OLD_PROFILER_API_INITIALIZED:
-		cupti_say(why, len, "hardware counters unavailable: the legacy CUPTI event API is active in this process");
+		cupti_util_say(why, len, "hardware counters unavailable: the legacy CUPTI event API is active in this process");
 		break;
 	case CUPTI_ERROR_NOT_SUPPORTED:
 	case CUPTI_ERROR_INVALID_CHIP_NAME:
-		cupti_say(why, len, "hardware counters are not supported on this GPU%s%s by this CUPTI",
+		cupti_util_say(why, len, "hardware counters are not supported on this GPU%s%s by this CUPTI",
 		          c->chip.empty() ? "" : " ", c->chip.c_str());
 		break;
 	default:
-		cupti_explain(subject, c->api.GetResultString, res, call, why, len);
+		cupti_util_explain(subject, c->api.GetResultString, res, call, why, len);
 	}
 }
 
 bool load_library(counters *c, char *why, size_t len)
 {
-	c->lib = cupti_load(subject, api_symbols, sizeof api_symbols / sizeof api_symbols[0], &c->api, "12.6", why, len);
+	c->lib = cupti_util_load(subject, api_symbols, sizeof api_symbols / sizeof api_symbols[0], &c->api, "12.6", why, len);
 	return c->lib != nullptr;
 }
 
 /* The runtime's current context and its device, through the driver entry points (no -lcuda needed). */
 bool current_context(counters *c, CUdevice *dev, char *why, size_t len)
 {
-	if (!cupti_current_context(subject, &c->ctx, why, len))
+	if (!cupti_util_current_context(subject, &c->ctx, why, len))
 		return false;
-	void *get_dev = cupti_driver_fn("cuDeviceGet");
+	void *get_dev = cupti_util_driver_fn("cuDeviceGet");
 	if (!get_dev) {
-		cupti_say(why, len, "hardware counters unavailable: no usable CUDA driver (cuDeviceGet not found)");
+		cupti_util_say(why, len, "hardware counters unavailable: no usable CUDA driver (cuDeviceGet not found)");
 		return false;
 	}
 	if (reinterpret_cast<CUresult (*)(CUdevice *, int)>(get_dev)(dev, c->device) != CUDA_SUCCESS) {
-		cupti_say(why, len, "hardware counters unavailable: CUDA device %d not found", c->device);
+		cupti_util_say(why, len, "hardware counters unavailable: CUDA device %d not found", c->device);
 		return false;
 	}
 	return true;
@@ -244,7 +244,7 @@ bool device_supported(counters *c, CUdevice dev, char *why, size_t len)
 		what = "SLI configurations";
 	else if (p.wsl == CUPTI_PROFILER_CONFIGURATION_UNSUPPORTED)
 		what = "WSL on this driver";
-	cupti_say(why, len, "hardware counters are not supported on %s", what);
+	cupti_util_say(why, len, "hardware counters are not supported on %s", what);
 	return false;
 }
 
@@ -339,7 +339,7 @@ counters *open_impl(int device, char *why, size_t len)
 {
 	/* The test hook stands in for the very first CUPTI call, before the library is even loaded, so
 	 * the permission path can be tried on any machine. */
-	if (int fake = cupti_fake_error()) {
+	if (int fake = cupti_util_fake_error()) {
 		counters none;
 		explain(&none, (CUptiResult)fake, "cuptiProfilerInitialize", why, len);
 		return nullptr;
@@ -396,7 +396,7 @@ counters *open_impl(int device, char *why, size_t len)
 			goto fail;
 		}
 		if (c->metrics.empty()) {
-			cupti_say(why, len, "hardware counters: none of the metrics cudaclimb reads exists on chip %s", c->chip.c_str());
+			cupti_util_say(why, len, "hardware counters: none of the metrics cudaclimb reads exists on chip %s", c->chip.c_str());
 			goto fail;
 		}
 	}
@@ -459,7 +459,7 @@ void fill_result(const counters *c, const std::vector<double> &v, run_result *r)
 /* Runs the passes; returns 0, a cudaError_t from the launches, or -1 (CUPTI; err set). */
 int measure_impl(counters *c, int (*launch)(void *), void *ctx, run_result *r, char *err, size_t len)
 {
-	double t0 = cupti_now_ms();
+	double t0 = cupti_util_now_ms();
 	CUpti_RangeProfiler_Object *obj = nullptr;
 	CUptiResult res = CUPTI_SUCCESS;
 	const char *call = "";
@@ -543,7 +543,7 @@ int measure_impl(counters *c, int (*launch)(void *), void *ctx, run_result *r, c
 		CUptiResult stop = c->api.RangeStop(&tp);
 		passes++;
 		if (rc != 0) {
-			cupti_say(err, len, "pass %d of the counter replay: %s", passes, cudaGetErrorString((cudaError_t)rc));
+			cupti_util_say(err, len, "pass %d of the counter replay: %s", passes, cudaGetErrorString((cudaError_t)rc));
 			goto done;
 		}
 		if (pop != CUPTI_SUCCESS || stop != CUPTI_SUCCESS) {
@@ -553,7 +553,7 @@ int measure_impl(counters *c, int (*launch)(void *), void *ctx, run_result *r, c
 		}
 		all_submitted = tp.isAllPassSubmitted != 0;
 		if (!all_submitted && passes >= 256) {
-			cupti_say(err, len, "hardware counters: the replay did not finish after %d passes", passes);
+			cupti_util_say(err, len, "hardware counters: the replay did not finish after %d passes", passes);
 			rc = -1;
 			goto done;
 		}
@@ -575,7 +575,7 @@ int measure_impl(counters *c, int (*launch)(void *), void *ctx, run_result *r, c
 			goto cupti_fail;
 		}
 		if (p.numTotalRanges < 1) {
-			cupti_say(err, len, "hardware counters: the profiler recorded no range");
+			cupti_util_say(err, len, "hardware counters: the profiler recorded no range");
 			rc = -1;
 			goto done;
 		}
@@ -609,9 +609,9 @@ done:
 		c->api.RangeDisable(&p);
 	}
 	r->counter_passes = passes;
-	r->counter_ms = cupti_now_ms() - t0;
+	r->counter_ms = cupti_util_now_ms() - t0;
 	if (rc == -1 && err && *err)
-		cupti_say(r->counters_note, sizeof r->counters_note, "%s", err);
+		cupti_util_say(r->counters_note, sizeof r->counters_note, "%s", err);
 	return rc;
 }
 
@@ -626,7 +626,7 @@ counters *counters_open(int device, char *why, size_t whylen)
 	try {
 		return open_impl(device, why, whylen);
 	} catch (...) {
-		cupti_say(why, whylen, "hardware counters unavailable: out of memory while setting up CUPTI");
+		cupti_util_say(why, whylen, "hardware counters unavailable: out of memory while setting up CUPTI");
 		return nullptr;
 	}
 }
@@ -641,13 +641,13 @@ int counters_measure(counters *c, int (*launch)(void *ctx), void *ctx, run_resul
 	if (err && errlen)
 		err[0] = '\0';
 	if (!c || !launch || !r) {
-		cupti_say(err, errlen, "counters_measure: nothing to measure");
+		cupti_util_say(err, errlen, "counters_measure: nothing to measure");
 		return -1;
 	}
 	try {
 		return measure_impl(c, launch, ctx, r, err, errlen);
 	} catch (...) {
-		cupti_say(err, errlen, "hardware counters: out of memory");
+		cupti_util_say(err, errlen, "hardware counters: out of memory");
 		return -1;
 	}
 }

@@ -101,27 +101,27 @@ struct hotspots {
 
 namespace {
 
-/* One line for an error that means "no sampling here" (cupti_explain words the ones both profilers
+/* One line for an error that means "no sampling here" (cupti_util_explain words the ones both profilers
  * meet); call names what failed otherwise. */
 void explain(const hotspots *h, CUptiResult res, const char *call, char *why, size_t len)
 {
 	switch ((int)res) {
 	case CUPTI_ERROR_NOT_SUPPORTED:
-		cupti_say(why, len, "program-counter sampling is not supported on this GPU or its configuration (it needs compute "
+		cupti_util_say(why, len, "program-counter sampling is not supported on this GPU or its configuration (it needs compute "
 		          "capability 7.0 or newer, and is off on some virtual and MIG instances)");
 		break;
 	case CUPTI_ERROR_HARDWARE_BUSY:
 	case CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED:
-		cupti_say(why, len, "program-counter sampling is busy: another profiler (ncu, nsys, dcgm) holds the GPU");
+		cupti_util_say(why, len, "program-counter sampling is busy: another profiler (ncu, nsys, dcgm) holds the GPU");
 		break;
 	default:
-		cupti_explain(subject, h ? h->api.GetResultString : nullptr, res, call, why, len);
+		cupti_util_explain(subject, h ? h->api.GetResultString : nullptr, res, call, why, len);
 	}
 }
 
 bool load_library(hotspots *h, char *why, size_t len)
 {
-	h->lib = cupti_load(subject, api_symbols, sizeof api_symbols / sizeof api_symbols[0], &h->api, "11.3", why, len);
+	h->lib = cupti_util_load(subject, api_symbols, sizeof api_symbols / sizeof api_symbols[0], &h->api, "11.3", why, len);
 	return h->lib != nullptr;
 }
 
@@ -226,14 +226,14 @@ CUptiResult configure(hotspots *h, const char **call)
 hotspots *open_impl(int device, char *why, size_t len)
 {
 	(void)device;
-	if (int fake = cupti_fake_error()) {
+	if (int fake = cupti_util_fake_error()) {
 		explain(nullptr, (CUptiResult)fake, "cuptiPCSamplingEnable", why, len);
 		return nullptr;
 	}
 	hotspots *h = new hotspots;
 	const char *call = "";
 	CUptiResult res;
-	if (!load_library(h, why, len) || !cupti_current_context(subject, &h->ctx, why, len))
+	if (!load_library(h, why, len) || !cupti_util_current_context(subject, &h->ctx, why, len))
 		goto fail;
 	{
 		auto p = params<CUpti_PCSamplingEnableParams>(CUpti_PCSamplingEnableParamsSize);
@@ -249,7 +249,7 @@ hotspots *open_impl(int device, char *why, size_t len)
 		goto fail;
 	}
 	if (h->reason.empty()) {
-		cupti_say(why, len, "program-counter sampling unavailable: CUPTI names no stall reasons on this GPU");
+		cupti_util_say(why, len, "program-counter sampling unavailable: CUPTI names no stall reasons on this GPU");
 		goto fail;
 	}
 	return h;
@@ -349,7 +349,7 @@ int measure_impl(hotspots *h, int (*launch)(void *), void *ctx, double min_ms, c
 	unsigned long long total = 0, dropped = 0, other = 0;
 	bool full = false;
 	int rc = 0, n = 0;
-	double t0 = cupti_now_ms();
+	double t0 = cupti_util_now_ms();
 	do {
 		auto sp = params<CUpti_PCSamplingStartParams>(CUpti_PCSamplingStartParamsSize);
 		sp.ctx = h->ctx;
@@ -358,18 +358,18 @@ int measure_impl(hotspots *h, int (*launch)(void *), void *ctx, double min_ms, c
 			explain(h, res, "cuptiPCSamplingStart", err, len);
 			return -1;
 		}
-		double r0 = cupti_now_ms();
+		double r0 = cupti_util_now_ms();
 		do {
 			rc = launch(ctx);
 			if (rc == 0)
 				rc = (int)cudaDeviceSynchronize();
 			n++;
-		} while (rc == 0 && cupti_now_ms() - r0 < 25 && n < 100000);
+		} while (rc == 0 && cupti_util_now_ms() - r0 < 25 && n < 100000);
 		auto tp = params<CUpti_PCSamplingStopParams>(CUpti_PCSamplingStopParamsSize);
 		tp.ctx = h->ctx;
 		res = h->api.Stop(&tp);
 		if (rc != 0) {
-			cupti_say(err, len, "run %d of the sampled launches: %s", n, cudaGetErrorString((cudaError_t)rc));
+			cupti_util_say(err, len, "run %d of the sampled launches: %s", n, cudaGetErrorString((cudaError_t)rc));
 			return rc;
 		}
 		if (res != CUPTI_SUCCESS) {
@@ -384,18 +384,18 @@ int measure_impl(hotspots *h, int (*launch)(void *), void *ctx, double min_ms, c
 		total += rt;
 		dropped += rd;
 		other += ro;
-	} while ((n < 3 || cupti_now_ms() - t0 < min_ms) && n < 100000);
+	} while ((n < 3 || cupti_util_now_ms() - t0 < min_ms) && n < 100000);
 	std::string s = format(t, total, dropped, other);
 	*text = strdup(s.c_str());
 	if (!*text) {
-		cupti_say(err, len, "program-counter sampling: out of memory");
+		cupti_util_say(err, len, "program-counter sampling: out of memory");
 		return -1;
 	}
 	if (full)
-		cupti_say(note, notelen, "the sampling buffer filled up: some samples are missing (the shares are still fair if the "
+		cupti_util_say(note, notelen, "the sampling buffer filled up: some samples are missing (the shares are still fair if the "
 		    "kernel ran alike throughout)");
 	else if (dropped && total)
-		cupti_say(note, notelen, "the hardware dropped %llu of %llu samples", dropped, total);
+		cupti_util_say(note, notelen, "the hardware dropped %llu of %llu samples", dropped, total);
 	return 0;
 }
 
@@ -410,7 +410,7 @@ hotspots *hotspots_open(int device, char *why, size_t whylen)
 	try {
 		return open_impl(device, why, whylen);
 	} catch (...) {
-		cupti_say(why, whylen, "program-counter sampling unavailable: out of memory while setting up CUPTI");
+		cupti_util_say(why, whylen, "program-counter sampling unavailable: out of memory while setting up CUPTI");
 		return nullptr;
 	}
 }
@@ -425,13 +425,13 @@ int hotspots_measure(hotspots *h, int (*launch)(void *ctx), void *ctx, double mi
 	if (text)
 		*text = nullptr;
 	if (!h || !launch || !text) {
-		cupti_say(err, errlen, "hotspots_measure: nothing to sample");
+		cupti_util_say(err, errlen, "hotspots_measure: nothing to sample");
 		return -1;
 	}
 	try {
 		return measure_impl(h, launch, ctx, min_ms, text, note, notelen, err, errlen);
 	} catch (...) {
-		cupti_say(err, errlen, "program-counter sampling: out of memory");
+		cupti_util_say(err, errlen, "program-counter sampling: out of memory");
 		return -1;
 	}
 }

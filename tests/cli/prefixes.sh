@@ -19,7 +19,7 @@ src/core/util.c            xmalloc xcalloc xrealloc xstrdup xstrndup xasprintf s
 src/core/result.c          run_result run_step run_steps run_status run_findings diag peak traffic field -- the result types, each function named after its type (result.h declares them all)
 src/core/yamldoc.c         yd -- yamldoc's short prefix: every parser calls it on most lines
 src/cuda/compile_parse.c   compile -- compile.c's pure half (the compiler's output read back), split off to be fuzzed alone
-src/engine/engine.c        score -- the scoring job, to leave engine.c when it is split by job (issue #33)
+src/engine/engine_setup.c  engine -- engine.h's set-up functions (engine_new, engine_free, engine_device, ...), named for their callers
 src/engine/exercise_kind.c ex -- the exercise module's prefix (exercise.h), split by job over exercise_*.c
 src/engine/exercise_try.c  ex -- the exercise module's prefix (exercise.h), split by job over exercise_*.c
 src/engine/exercise_work.c ex -- the exercise module's prefix (exercise.h), split by job over exercise_*.c
@@ -59,7 +59,7 @@ check() {
 	for src; do
 		case $src in *.cu) o=$objroot/$src.o ;; *) o=$objroot/${src%.*}.o ;; esac
 		if [ ! -f "$o" ]; then echo "M $src"; continue; fi
-		nm -g --defined-only "$o" | awk -v src="$src" '$2 == "T" { print "F " src " " $3 }'
+		nm -g -C --defined-only "$o" | awk -v src="$src" '$2 == "T" { sub(/\(.*/, "", $3); print "F " src " " $3 }'
 	done | awk -v aliases="$aliases" '
 	BEGIN {
 		while ((getline line < aliases) > 0) {
