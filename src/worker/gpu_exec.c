@@ -455,17 +455,31 @@ cudaKernel_t gpu_exec_step_kernel(const gpu_exec *x, int i)
  * synchronisation, which small copies out of pinned memory did not keep on an H100 (driver 580: a
  * copy of <= 4 KiB on a created stream read the buffer before the stream-0 copy filling it was done,
  * in most of 400 trials; with the event, never): tests/gpu/stream_order.cu. It made
- * tests/fixtures/conv1d's pipeline wrong in its first chunk at small n. */
+ * tests/fixtures/conv1d's pipeline wrong in its first chunk at small n.
+ * joins[0] is recorded on s at the start and right after each stream-0 step, before any later step of
+ * another stream is queued: recorded later, on the legacy stream, it would also wait for the other
+ * streams' work queued since, and serialise the pipeline (an H200 measured streams/two_streams at
+ * 1.01x the serial stage's time that way, instead of 0.71x). */
+static cudaError_t mark(cudaStream_t s)
+{
+	cudaError_t e = cudaSuccess;
+	if (!joins[0]) e = cudaEventCreateWithFlags(&joins[0], cudaEventDisableTiming);
+	return e ? e : cudaEventRecord(joins[0], s);
+}
+
 cudaError_t gpu_exec_launch(gpu_exec *x, cudaStream_t s)
 {
 	if (x->p->stage < 0) return baseline_run(x->p, x->d, s, NULL, 0);
-	unsigned waited = 0, busy = 0;   /* bit k: stream k waits for s's latest work; has work s has not waited for */
+	unsigned waited = 0, busy = 0;   /* bit k: stream k waits for joins[0]'s latest record; has work s has not waited for */
+	int marked = 0;                  /* joins[0] recorded on s since its last step */
 	cudaError_t e = cudaSuccess;
 	for (int i = 0; i < x->n && !e; i++) {
 		int k = x->L[i].stream;
 		if (k) {
 			cudaStream_t sk = gpu_exec_stream(k);
-			if (!(waited & 1u << k) && (e = join(sk, s, 0))) break;
+			if (!marked && (e = mark(s))) break;
+			marked = 1;
+			if (!(waited & 1u << k) && (e = cudaStreamWaitEvent(sk, joins[0], 0))) break;
 			waited |= 1u << k;
 			busy |= 1u << k;
 			e = gpu_exec_step(x, i, sk);
@@ -475,6 +489,8 @@ cudaError_t gpu_exec_launch(gpu_exec *x, cudaStream_t s)
 			if (busy & 1u << j) e = join(s, gpu_exec_stream(j), j);
 		busy = waited = 0;
 		if (!e) e = gpu_exec_step(x, i, s);
+		if (!e) e = mark(s);   /* at once, before another stream's step is queued */
+		marked = 1;
 	}
 	for (int j = 1; j < LESSON_MAX_STREAMS && !e; j++)
 		if (busy & 1u << j) e = join(s, gpu_exec_stream(j), j);
