@@ -1,6 +1,6 @@
 /* counters_check: src/worker/counters.cpp against kernels whose counters are known, on a real GPU.
  *
- *   nvcc -std=c++17 -arch=sm_90 -Isrc/core -Isrc/lesson -Isrc/engine -Isrc/runner -Isrc/worker -Isrc/app tests/gpu/counters_check.cu src/worker/counters.cpp -o /tmp/cc && /tmp/cc
+ *   nvcc -std=c++17 -arch=sm_90 -Isrc/core -Isrc/lesson -Isrc/engine -Isrc/runner -Isrc/worker -Isrc/app tests/gpu/counters_check.cu src/worker/counters.cpp src/worker/cupti_util.cpp -o /tmp/cc && /tmp/cc
  *   /tmp/cc --kv our.kv            also writes "kernel metric value" lines (scripts/ncu-compare.sh)
  *   /tmp/cc --plain                runs each kernel once without CUPTI, for ncu to profile
  *

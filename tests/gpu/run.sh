@@ -96,7 +96,7 @@ PY
 # Counters on kernels made for it (copy, strided copy, 32-way conflicts and their padded twin, divergence).
 cuda=${CUDA_HOME:-/usr/local/cuda}
 if $cuda/bin/nvcc -std=c++17 -arch=sm_$($B device --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["cc"])') \
-	-I$cuda/extras/CUPTI/include -Isrc/core -Isrc/lesson -Isrc/engine -Isrc/runner -Isrc/worker -Isrc/app tests/gpu/counters_check.cu src/worker/counters.cpp -ldl -o "$tmp/counters_check" >"$tmp/cc.log" 2>&1; then
+	-I$cuda/extras/CUPTI/include -Isrc/core -Isrc/lesson -Isrc/engine -Isrc/runner -Isrc/worker -Isrc/app tests/gpu/counters_check.cu src/worker/counters.cpp src/worker/cupti_util.cpp -ldl -o "$tmp/counters_check" >"$tmp/cc.log" 2>&1; then
 	"$tmp/counters_check" 2>&1 | sed -n 's/^\(PASS\|FAIL\) /\1 counters_check: /p'
 else
 	fail "counters_check did not build"; head -20 "$tmp/cc.log"
