@@ -87,6 +87,7 @@ cmocka() {
 	sh tests/gpu/follow.sh
 	sh tests/gpu/histogram.sh
 	sh tests/gpu/scan.sh
+	sh tests/gpu/dp.sh
 	fi
 } 2>&1 | tee "$log"
 
