@@ -133,12 +133,20 @@ static void data_key(const plan *p, uint64_t seed, char *key, size_t n)
 	sb_free(&b);
 }
 
-/* The key of the reference's outputs: the data's key, its stage and a hash of the code it ran (a
- * tunable check.follow passes, or an edited reference kernel, changes the answer). */
-static void ref_key_of(const char *key, const plan *rp, const blob *code, char *dst, size_t n)
+/* The key of the reference's outputs: the data's key, its stage, and a hash of its plan as sent (its
+ * launches' arguments: a tunable check.follow passes may change them without changing the code) and
+ * of the code it ran (an edited reference kernel). */
+static void ref_key_of(const char *key, const plan *rp, const blob *plan_text, const blob *code, char *dst, size_t n)
 {
+	sha256_ctx c;
+	unsigned char d[32];
 	char hex[65];
-	sha256_hex(code->data ? code->data : "", code->len, hex);
+	sha256_init(&c);
+	sha256_update(&c, plan_text->data ? plan_text->data : "", plan_text->len);
+	sha256_update(&c, "\n--code--\n", 10);
+	sha256_update(&c, code->data ? code->data : "", code->len);
+	sha256_final(&c, d);
+	for (int i = 0; i < 32; i++) snprintf(hex + 2 * i, 3, "%02x", d[i]);
 	strfmt(dst, n, "%s|ref %d %s", key, rp->stage, hex);
 }
 
@@ -163,7 +171,7 @@ static int make_reference(const request *q, const plan *rp, run_result *r)
 	}
 	gpu_exec_free(x);
 	if (e) return -1;
-	ref_key_of(key, rp, &q->ref_cubin, ref_key, sizeof ref_key);
+	ref_key_of(key, rp, &q->ref_plan, &q->ref_cubin, ref_key, sizeof ref_key);
 	return 0;
 }
 
@@ -590,7 +598,7 @@ static void do_run(const request *q, run_result *r)
 	char key[1200];
 	data_key(&p, q->seed, key, sizeof key);
 	char want_ref[sizeof ref_key];
-	ref_key_of(key, &rp, &q->ref_cubin, want_ref, sizeof want_ref);
+	ref_key_of(key, &rp, &q->ref_plan, &q->ref_cubin, want_ref, sizeof want_ref);
 	if (checked && (strcmp(want_ref, ref_key) || !data.have_ref || strcmp(data.key, key)) && make_reference(q, &rp, r)) goto out;
 	if (gpu_data_prepare(&data, &p, key, q->seed, err, sizeof err) < 0) {
 		r->status = RUN_FAULT;

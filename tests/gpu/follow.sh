@@ -3,7 +3,8 @@
 # tunable. With follow the wide stage is right at SCALE = 2 (its default) and 3 is refused; without it
 # the same run is compared with the reference at SCALE = 1 and is reported wrong, which is what follow
 # is for. `bench` runs both stages in one worker, whose kept reference outputs must not be taken for
-# another SCALE's.
+# another SCALE's: plain's code is the same at every SCALE (an argument), so only the reference's
+# plan tells the two apart.
 . tests/lib.sh
 $B device >/dev/null 2>&1
 if [ $? -eq 3 ]; then skip "gpu follow: no GPU"; exit 0; fi
