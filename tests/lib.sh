@@ -32,3 +32,24 @@ lab_setup() {
 	export CUDACLIMB_LOCK_DIR=$tmp/locks
 	mkdir -m 1777 "$CUDACLIMB_LOCK_DIR"
 }
+
+# try_exercise LABEL LESSON/STAGE KERNELS WORDS [OPTION...]: the exercise's starter
+# (KERNELS/exercises/STAGE.cu) through `try` must not pass (exit 1, its output matching the regex
+# WORDS, e.g. 'wrong'), and the stage's own kernel (KERNELS/STAGE.cu) as the learner's file must
+# (exit 0). OPTIONs go before the command (e.g. --lessons DIR); files go under $T.
+try_exercise() {
+	_label=$1 _ls=$2 _kd=$3 _words=$4
+	shift 4
+	_st=${_ls#*/}
+	cp "$_kd/exercises/$_st.cu" "$T/starter.cu"
+	_out=$($B "$@" --work "$T/work" try "$_ls" "$T/starter.cu" 2>&1); _rc=$?
+	if [ $_rc -eq 1 ] && printf '%s\n' "$_out" | grep -Eqi "$_words"; then
+		pass "$_label try: the starter does not pass ($(printf '%s\n' "$_out" | grep -Eio "$_words" | head -1))"
+	else
+		fail "$_label try: the starter exits $_rc, expected 1 ($_words)"; printf '%s\n' "$_out" | head -20 | sed 's/^/    /'
+	fi
+	cp "$_kd/$_st.cu" "$T/own.cu"
+	_out=$($B "$@" --work "$T/work" try "$_ls" "$T/own.cu" 2>&1); _rc=$?
+	if [ $_rc -eq 0 ]; then pass "$_label try: the stage's own kernel passes"
+	else fail "$_label try: the stage's own kernel exits $_rc, expected 0"; printf '%s\n' "$_out" | head -20 | sed 's/^/    /'; fi
+}

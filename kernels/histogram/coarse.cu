@@ -28,33 +28,7 @@ extern "C" __global__ void hist_coarse(const unsigned *__restrict__ keys, unsign
 		else atomicAdd(&h[b], 1u);
 	};
 
-	/* The keys come from cudaMalloc (256-byte aligned): the first n / 4 * 4 are read as uint4s. */
-	const uint4 *k4 = reinterpret_cast<const uint4 *>(keys);
-	const long long n4 = n >> 2, stride = (long long)gridDim.x * BLOCK;
-	long long i = (long long)blockIdx.x * BLOCK + threadIdx.x;
-	for (; i + (VEC - 1) * stride < n4; i += VEC * stride) {
-		uint4 v[VEC];
-#pragma unroll
-		for (int u = 0; u < VEC; u++)
-			v[u] = k4[i + u * stride];
-#pragma unroll
-		for (int u = 0; u < VEC; u++) {
-			count(v[u].x);
-			count(v[u].y);
-			count(v[u].z);
-			count(v[u].w);
-		}
-	}
-	for (; i < n4; i += stride) {   /* fewer than VEC uint4s left for this thread */
-		const uint4 v = k4[i];
-		count(v.x);
-		count(v.y);
-		count(v.z);
-		count(v.w);
-	}
-	/* The last n % 4 keys: the first threads of block 0, one each. */
-	if (blockIdx.x == 0 && threadIdx.x < (n & 3))
-		count(keys[4 * n4 + threadIdx.x]);
+	each_key<BLOCK, VEC>(keys, n, count);
 	if (RUNS && r.cnt)
 		add(r.cur, r.cnt);
 

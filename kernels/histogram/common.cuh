@@ -63,4 +63,37 @@ __device__ __forceinline__ void run_add(bin_run &r, unsigned b, Add add)
 		r.cnt = 1;
 	}
 }
+/* Every key of keys[0..n) that falls to this thread of a grid-stride walk, counted with count(key): in
+ * each round the thread issues VEC 16-byte loads (4 keys each, BLOCK apart in a round) before it counts
+ * any of their keys; the last n % 4 keys go to the first threads of block 0. keys comes from cudaMalloc
+ * (256-byte aligned), so its first n / 4 * 4 keys can be read as uint4s. */
+template <int BLOCK_, int VEC_, typename Count>
+__device__ __forceinline__ void each_key(const unsigned *__restrict__ keys, long long n, Count count)
+{
+	const uint4 *k4 = reinterpret_cast<const uint4 *>(keys);
+	const long long n4 = n >> 2, stride = (long long)gridDim.x * BLOCK_;
+	long long i = (long long)blockIdx.x * BLOCK_ + threadIdx.x;
+	for (; i + (VEC_ - 1) * stride < n4; i += VEC_ * stride) {
+		uint4 v[VEC_];
+#pragma unroll
+		for (int u = 0; u < VEC_; u++)
+			v[u] = k4[i + u * stride];
+#pragma unroll
+		for (int u = 0; u < VEC_; u++) {
+			count(v[u].x);
+			count(v[u].y);
+			count(v[u].z);
+			count(v[u].w);
+		}
+	}
+	for (; i < n4; i += stride) {   /* fewer than VEC uint4s left for this thread */
+		const uint4 v = k4[i];
+		count(v.x);
+		count(v.y);
+		count(v.z);
+		count(v.w);
+	}
+	if (blockIdx.x == 0 && threadIdx.x < (n & 3))
+		count(keys[4 * n4 + threadIdx.x]);
+}
 #endif

@@ -66,11 +66,4 @@ for set in "n=7" "n=1000003" "n=7 R=64" "n=1000003 R=1"; do
 done
 
 # the exercise: the starter as it is must not pass; the stage's own kernel must
-cp "$K/exercises/shared.cu" "$T/starter.cu"
-out=$($B $L --work "$T/work" try conv1d/shared "$T/starter.cu" 2>&1); rc=$?
-if [ $rc -eq 1 ]; then pass "gpu conv1d try: the starter does not pass ($(printf '%s\n' "$out" | grep -Eio 'wrong|unwritten|slow|out of bounds' | head -1))"
-else fail "gpu conv1d try: the starter exits $rc, expected 1"; printf '%s\n' "$out" | head -20 | sed 's/^/    /'; fi
-cp "$K/shared.cu" "$T/own.cu"
-out=$($B $L --work "$T/work" try conv1d/shared "$T/own.cu" 2>&1); rc=$?
-if [ $rc -eq 0 ]; then pass "gpu conv1d try: the stage's own kernel passes"
-else fail "gpu conv1d try: the stage's own kernel exits $rc, expected 0"; printf '%s\n' "$out" | head -20 | sed 's/^/    /'; fi
+try_exercise "gpu conv1d" conv1d/shared "$K" 'wrong|unwritten|slow|out of bounds' $L

@@ -86,11 +86,4 @@ if [ $rc -ne 0 ] && printf '%s' "$out" | grep -q "16-bit"; then pass "gpu dp dpx
 else fail "gpu dp dpx16 at match 64 x 1024: exit $rc, expected a refusal naming the 16-bit bound"; printf '%s\n' "$out" | head -5; fi
 
 # the exercise: the starter as it is must not pass; the stage's own kernel must
-cp "$K/exercises/diag.cu" "$T/starter.cu"
-out=$($B --work "$T/work" try dp/diag "$T/starter.cu" 2>&1); rc=$?
-if [ $rc -eq 1 ] && printf '%s' "$out" | grep -Eqi 'wrong'; then pass "gpu dp try: the starter does not pass (wrong)"
-else fail "gpu dp try: the starter exits $rc, expected 1 with a wrong result"; printf '%s\n' "$out" | head -20 | sed 's/^/    /'; fi
-cp "$K/diag.cu" "$T/own.cu"
-out=$($B --work "$T/work" try dp/diag "$T/own.cu" 2>&1); rc=$?
-if [ $rc -eq 0 ]; then pass "gpu dp try: the stage's own kernel passes"
-else fail "gpu dp try: the stage's own kernel exits $rc, expected 0"; printf '%s\n' "$out" | head -20 | sed 's/^/    /'; fi
+try_exercise "gpu dp" dp/diag "$K" 'wrong'

@@ -90,11 +90,4 @@ if [ $rc -ne 0 ] && printf '%s' "$out" | grep -q "does not fit"; then pass "gpu 
 else fail "gpu histogram coarse at 65536 bins: exit $rc, expected a refusal naming the shared memory"; printf '%s\n' "$out" | head -5; fi
 
 # the exercise: the starter as it is must not pass; the stage's own kernel must
-cp "$K/exercises/shared.cu" "$T/starter.cu"
-out=$($B --work "$T/work" try histogram/shared "$T/starter.cu" 2>&1); rc=$?
-if [ $rc -eq 1 ]; then pass "gpu histogram try: the starter does not pass ($(printf '%s\n' "$out" | grep -Eio 'wrong|unwritten|slow|out of bounds' | head -1))"
-else fail "gpu histogram try: the starter exits $rc, expected 1"; printf '%s\n' "$out" | head -20 | sed 's/^/    /'; fi
-cp "$K/shared.cu" "$T/own.cu"
-out=$($B --work "$T/work" try histogram/shared "$T/own.cu" 2>&1); rc=$?
-if [ $rc -eq 0 ]; then pass "gpu histogram try: the stage's own kernel passes"
-else fail "gpu histogram try: the stage's own kernel exits $rc, expected 0"; printf '%s\n' "$out" | head -20 | sed 's/^/    /'; fi
+try_exercise "gpu histogram" histogram/shared "$K" 'wrong|unwritten|slow|out of bounds'

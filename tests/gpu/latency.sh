@@ -98,12 +98,5 @@ out=$($B run latency/shared --set LOG2_WS=16 --no-counters 2>&1)
 if printf '%s\n' "$out" | grep -Eq "LOG2_WS = 16 is not allowed|must fit in shared memory"; then pass "gpu latency shared: LOG2_WS=16 (256 KiB) refused, saying why"
 else fail "gpu latency shared: LOG2_WS=16 not refused with the constraint's message"; printf '%s\n' "$out" | head -10 | sed 's/^/    /'; fi
 
-# the exercise: the starter as it is must not pass (wrong, not slow); the stage's own kernel must
-cp "$K/exercises/chains.cu" "$T/starter.cu"
-out=$($B --work "$T/work" try latency/chains "$T/starter.cu" 2>&1); rc=$?
-if [ $rc -eq 1 ] && printf '%s\n' "$out" | grep -qi 'wrong'; then pass "gpu latency try: the starter is wrong"
-else fail "gpu latency try: the starter exits $rc, expected 1 with a wrong result"; printf '%s\n' "$out" | head -20 | sed 's/^/    /'; fi
-cp "$K/chains.cu" "$T/own.cu"
-out=$($B --work "$T/work" try latency/chains "$T/own.cu" 2>&1); rc=$?
-if [ $rc -eq 0 ]; then pass "gpu latency try: the stage's own kernel passes"
-else fail "gpu latency try: the stage's own kernel exits $rc, expected 0"; printf '%s\n' "$out" | head -20 | sed 's/^/    /'; fi
+# the exercise: the starter as it is must not pass; the stage's own kernel must
+try_exercise "gpu latency" latency/chains "$K" 'wrong'

@@ -78,12 +78,5 @@ for set in "n=1000003 BLOCK=32 ITEMS=4" "n=(1<<29)-3"; do
 	fi
 done
 
-# the exercise: the starter as it is must not pass (wrong, not slow); the stage's own kernel must
-cp "$K/exercises/shuffle.cu" "$T/starter.cu"
-out=$($B --work "$T/work" try scan/shuffle "$T/starter.cu" 2>&1); rc=$?
-if [ $rc -eq 1 ] && printf '%s\n' "$out" | grep -qi 'wrong'; then pass "gpu scan try: the starter is wrong"
-else fail "gpu scan try: the starter exits $rc, expected 1 with a wrong result"; printf '%s\n' "$out" | head -20 | sed 's/^/    /'; fi
-cp "$K/shuffle.cu" "$T/own.cu"
-out=$($B --work "$T/work" try scan/shuffle "$T/own.cu" 2>&1); rc=$?
-if [ $rc -eq 0 ]; then pass "gpu scan try: the stage's own kernel passes"
-else fail "gpu scan try: the stage's own kernel exits $rc, expected 0"; printf '%s\n' "$out" | head -20 | sed 's/^/    /'; fi
+# the exercise: the starter as it is must not pass; the stage's own kernel must
+try_exercise "gpu scan" scan/shuffle "$K" 'wrong'
