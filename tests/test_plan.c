@@ -370,8 +370,8 @@ static void test_byte_counts(void **state)
 	bytes_err(l, &nomem, SETS("bad=1", "m=1 << 62"), "b.yaml:9:3: buffer w: 4611686018427387904 elements of f32 (count: m) are more than 2^63 bytes");
 	bytes_err(l, &nomem, SETS("bad=1", "m=(1 << 61) + 1"), "b.yaml:9:3: buffer w: 2305843009213693953 elements of f32 (count: m) are more than 2^63 bytes");
 	bytes_err(l, &nomem, SETS("bad=1", "m=(1 << 61) - 1", "k=1 << 59"), "b.yaml:10:3: the buffers up to v are more than 2^63 bytes");
-	bytes_err(l, &gpu, SETS("bad=1", "m=1 << 40"), "b.yaml:9:3: buffer w needs 4.0 TiB (1099511627776 elements of f32, count: m), the GPU has 80.0 GiB");
-	bytes_err(l, &gpu, SETS("bad=1", "m=10 << 30", "k=6 << 30"), "b.yaml:10:3: the buffers up to v need 88.0 GiB of GPU memory in all, the GPU has 80.0 GiB");
+	bytes_err(l, &gpu, SETS("bad=1", "m=1 << 40"), "b.yaml:9:3: buffer w needs 4 TiB (1099511627776 elements of f32, count: m), the GPU has 80 GiB");
+	bytes_err(l, &gpu, SETS("bad=1", "m=10 << 30", "k=6 << 30"), "b.yaml:10:3: the buffers up to v need 88 GiB of GPU memory in all, the GPU has 80 GiB");
 	/* a host buffer is not counted against the GPU's memory; unknown memory: nothing is checked */
 	plan p;
 	plan_setting s[4];

@@ -1,5 +1,6 @@
 /* plan: evaluates a stage's expressions for given settings and device; see plan.h. */
 #include "plan.h"
+#include "fmt.h"
 #include <cuda.h>   /* CUtensorMapDataType's values only: nothing here calls the driver */
 #include <math.h>
 #include <stddef.h>
@@ -210,16 +211,6 @@ static lesson_memory memory_of(const lesson_stage *s, const lesson_buffer *b)
 	return b->memory;
 }
 
-/* "4.0 TiB", "79.1 GiB", "512 bytes". */
-static const char *size_text(double bytes, char *out, size_t n)
-{
-	static const char *const units[] = { "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
-	if (bytes < 1024) { strfmt(out, n, "%.0f bytes", bytes); return out; }
-	int u = -1;
-	while (bytes >= 1024 && u < 5) { bytes /= 1024; u++; }
-	strfmt(out, n, "%.1f %s", bytes, units[u]);
-	return out;
-}
 
 /* Buffer b's bytes, count elements, into *bytes; and the device buffers' sum into *device_total. -1
  * with the error (file:line:col, the buffer and its count's expression) when 64 bits cannot count
@@ -236,8 +227,8 @@ static int buffer_bytes(pctx *c, const lesson_buffer *b, int64_t count, int on_d
 	if (!on_device) return 0;
 	if (c->dev && c->dev->global_mem > 0 && *bytes > c->dev->global_mem) {
 		strfmt(c->err, c->errlen, "%s:%d:%d: buffer %s needs %s (%lld elements of %s, count: %s), the GPU has %s", c->l->path,
-		       b->at.line, b->at.col, b->name, size_text((double)*bytes, need, sizeof need), (long long)count,
-		       lesson_dtype_name(b->type), expr_source(b->count.e), size_text((double)c->dev->global_mem, has, sizeof has));
+		       b->at.line, b->at.col, b->name, fmt_bytes(need, sizeof need, (double)*bytes), (long long)count,
+		       lesson_dtype_name(b->type), expr_source(b->count.e), fmt_bytes(has, sizeof has, (double)c->dev->global_mem));
 		return -1;
 	}
 	if (__builtin_add_overflow(*device_total, *bytes, device_total)) {
@@ -246,8 +237,8 @@ static int buffer_bytes(pctx *c, const lesson_buffer *b, int64_t count, int on_d
 	}
 	if (c->dev && c->dev->global_mem > 0 && *device_total > c->dev->global_mem) {
 		strfmt(c->err, c->errlen, "%s:%d:%d: the buffers up to %s need %s of GPU memory in all, the GPU has %s", c->l->path,
-		       b->at.line, b->at.col, b->name, size_text((double)*device_total, need, sizeof need),
-		       size_text((double)c->dev->global_mem, has, sizeof has));
+		       b->at.line, b->at.col, b->name, fmt_bytes(need, sizeof need, (double)*device_total),
+		       fmt_bytes(has, sizeof has, (double)c->dev->global_mem));
 		return -1;
 	}
 	return 0;
