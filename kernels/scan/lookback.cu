@@ -20,7 +20,9 @@
  * the same way in reverse. STRIPED 0 reads each thread's run straight from global memory (lanes 4 *
  * ITEMS bytes apart in each instruction). MINB: blocks per SM the compiler must fit
  * (__launch_bounds__); SLEEP: nanoseconds warp 0 backs off between polls of a descriptor not yet
- * published (0: spin).
+ * published (0: spin). TICKET 0: the tile is blockIdx.x (no ticket; trusts the hardware to start
+ * blocks in index order, as CUB does). STREAM: streaming cache hints, 1 on the loads (__ldcs), 2 on the
+ * stores (__stcs), 3 both: x and y are touched once, so their lines are the first L2 evicts.
  * BLOCK: a power of two from 32 to 1024; ITEMS: 4, 8, 16 or 32. */
 #include "common.cuh"
 
@@ -40,6 +42,12 @@
 #ifndef SLEEP
 #define SLEEP 0
 #endif
+#ifndef TICKET
+#define TICKET 1
+#endif
+#ifndef STREAM
+#define STREAM 0
+#endif
 
 /* The warp's 32 * ITEMS values between global memory (g, the warp's first element, all below n) and
  * its runs in registers, through buf (the warp's 32 * ITEMS + 32 ints of shared memory: a pad word
@@ -53,7 +61,7 @@ __device__ __forceinline__ void load_striped(const int *__restrict__ g, int *buf
 	int4 q[ITEMS / 4];
 #pragma unroll
 	for (int k = 0; k < ITEMS / 4; k++)
-		q[k] = g4[k * 32 + lane];
+		q[k] = (STREAM & 1) ? __ldcs(g4 + k * 32 + lane) : g4[k * 32 + lane];
 #pragma unroll
 	for (int k = 0; k < ITEMS / 4; k++) {
 		const int i = 4 * (k * 32 + lane);
@@ -80,7 +88,11 @@ __device__ __forceinline__ void store_striped(int *__restrict__ g, int *buf, con
 #pragma unroll
 	for (int k = 0; k < ITEMS / 4; k++) {
 		const int i = 4 * (k * 32 + lane);
-		g4[k * 32 + lane] = make_int4(buf[padded(i)], buf[padded(i + 1)], buf[padded(i + 2)], buf[padded(i + 3)]);
+		const int4 q = make_int4(buf[padded(i)], buf[padded(i + 1)], buf[padded(i + 2)], buf[padded(i + 3)]);
+		if (STREAM & 2)
+			__stcs(g4 + k * 32 + lane, q);
+		else
+			g4[k * 32 + lane] = q;
 	}
 }
 
@@ -104,10 +116,13 @@ extern "C" __global__ void __launch_bounds__(BLOCK, MINB) scan_lookback(const in
 	__shared__ long long s_tile;
 	__shared__ int s_prefix;
 	unsigned long long *const desc = state + 1;
-	if (threadIdx.x == 0)
-		s_tile = (long long)atomicAdd(state, 1ull);
-	__syncthreads();
-	const long long tile = s_tile;
+	long long tile = blockIdx.x;
+	if (TICKET) {
+		if (threadIdx.x == 0)
+			s_tile = (long long)atomicAdd(state, 1ull);
+		__syncthreads();
+		tile = s_tile;
+	}
 	const long long first = tile * (BLOCK * ITEMS) + (long long)threadIdx.x * ITEMS;
 	const long long warp_first = tile * (BLOCK * ITEMS) + (long long)(threadIdx.x & ~31) * ITEMS;
 	const bool whole = STRIPED && warp_first + 32 * ITEMS <= n;   /* the same in every lane of the warp */
