@@ -1130,7 +1130,7 @@ static void test_v2_errors(void **state)
 	expect_error(PRE PARAM XBUF "  e: { type: f32, count: n, init: { expr: \"j * 2\" } }\n" MODEL STAGE LAUNCH,
 	             "t.yaml:8:44: unknown name 'j' in 'j * 2'");
 	expect_error(PRE PARAM XBUF "  e: { type: f32, count: n, init: { expr: 1, constant: 2 } }\n" MODEL STAGE LAUNCH,
-	             "t.yaml:8:35: init takes one of random, constant and expr");
+	             "t.yaml:8:35: init takes one of random, constant, expr and csr_rows");
 	expect_error(PRE PARAM XBUF "  e: { type: f32, count: n, init: { expr: \"sqrt(\" } }\n" MODEL STAGE LAUNCH,
 	             "t.yaml:8:49: bad expression 'sqrt(' in init expr");
 	/* copies */

@@ -13,7 +13,9 @@ typedef struct { int line, col; } lesson_mark;
 typedef struct { expr *e; lesson_mark at; } lesson_expr;
 
 typedef enum { DT_F32, DT_F64, DT_F16, DT_BF16, DT_I32, DT_U32, DT_I64, DT_U64, DT_I8, DT_U8, DT_COUNT } lesson_dtype;
-typedef enum { INIT_NONE, INIT_RANDOM, INIT_CONSTANT, INIT_IOTA, INIT_ZERO, INIT_EXPR } lesson_init_kind;
+/* INIT_CSR_ROWS: a CSR row pointer made from a seed (nnz, cols, skew); INIT_CSR_COLS: the column indices
+ * of the lesson's one csr_rows buffer (src/core/csrgen.h). */
+typedef enum { INIT_NONE, INIT_RANDOM, INIT_CONSTANT, INIT_IOTA, INIT_ZERO, INIT_EXPR, INIT_CSR_ROWS, INIT_CSR_COLS } lesson_init_kind;
 /* Where a buffer lives: device memory (the default), or host memory for copy steps, pageable (plain
  * malloc) or pinned (cudaMallocHost). */
 typedef enum { MEM_DEVICE, MEM_PAGEABLE, MEM_PINNED, MEM_KIND_COUNT } lesson_memory;
@@ -37,6 +39,7 @@ typedef struct {
 	double init_a, init_b;        /* random [a, b] or constant a */
 	lesson_expr init_expr;        /* INIT_EXPR: element i's value, an expression over i and the lesson's values */
 	lesson_expr init_hot;         /* INIT_RANDOM: the share of elements (0..1) that are lo instead, or NULL */
+	lesson_expr init_csr[3];      /* INIT_CSR_ROWS: nnz, cols, skew */
 	lesson_memory memory;         /* MEM_DEVICE unless declared host: pageable | pinned */
 	int output;
 	lesson_mark at;

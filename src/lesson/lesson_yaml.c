@@ -23,6 +23,7 @@ const char *const lesson_yaml_baseline_libs[LESSON_YAML_NLIBS][LESSON_YAML_MAX_L
 	{ "npp_gauss", "src", "dst", "width", "height", "weights", "taps", NULL },
 	{ "cublas_gemm_batched", "A", "B", "C", "m", "n", "k", "batch", "transb", "alpha", NULL },
 	{ "cub_exclusive_sum", "in", "out", "count", NULL },
+	{ "cusparse_spmv_csr", "row_ptr", "col_idx", "values", "x", "y", "rows", "cols", "nnz", NULL },
 };
 const char *const lesson_yaml_dtype_names[DT_COUNT] = { "f32", "f64", "f16", "bf16", "i32", "u32", "i64", "u64", "i8", "u8" };
 const size_t lesson_yaml_dtype_sizes[DT_COUNT] = { 4, 8, 2, 2, 4, 4, 8, 8, 1, 1 };
@@ -141,14 +142,23 @@ static int parse_init(ld *c, yaml_node_t *n, lesson_buffer *b)
 		const char *s = (const char *)n->data.scalar.value;
 		if (!strcmp(s, "iota")) b->init = INIT_IOTA;
 		else if (!strcmp(s, "zero")) b->init = INIT_ZERO;
-		else return yd_fail(&c->y, n, "init must be iota, zero, { random: [lo, hi] }, { constant: v } or { expr: E }, not '%s'", s);
+		else if (!strcmp(s, "csr_cols")) b->init = INIT_CSR_COLS;
+		else return yd_fail(&c->y, n, "init must be iota, zero, csr_cols, { random: [lo, hi] }, { constant: v }, { expr: E } or { csr_rows: {...} }, not '%s'", s);
 		return 0;
 	}
-	static const char *const keys[] = { "random", "constant", "expr", "hot", NULL };
+	static const char *const keys[] = { "random", "constant", "expr", "hot", "csr_rows", NULL };
 	if (yd_check_keys(&c->y, n, "init", keys)) return -1;
 	yaml_node_t *r = yd_get(&c->y, n, "random"), *k = yd_get(&c->y, n, "constant"), *x = yd_get(&c->y, n, "expr");
-	yaml_node_t *h = yd_get(&c->y, n, "hot");
-	if (!!r + !!k + !!x > 1) return yd_fail(&c->y, n, "init takes one of random, constant and expr");
+	yaml_node_t *h = yd_get(&c->y, n, "hot"), *csr = yd_get(&c->y, n, "csr_rows");
+	if (!!r + !!k + !!x + !!csr > 1) return yd_fail(&c->y, n, "init takes one of random, constant, expr and csr_rows");
+	if (csr) {   /* a CSR row pointer: { nnz: E, cols: E, skew: E }, each evaluated by plan_make */
+		static const char *const ckeys[] = { "!nnz", "!cols", "skew", NULL };
+		if (yd_check_keys(&c->y, csr, "csr_rows", ckeys)) return -1;
+		b->init = INIT_CSR_ROWS;
+		if (lesson_yaml_get_expr(c, csr, "nnz", &b->init_csr[0]) || lesson_yaml_get_expr(c, csr, "cols", &b->init_csr[1])) return -1;
+		yaml_node_t *sk = yd_get(&c->y, csr, "skew");
+		return sk ? lesson_yaml_parse_expr(c, sk, "csr_rows skew", &b->init_csr[2]) : 0;
+	}
 	if (h && !r) return yd_fail(&c->y, h, "hot goes with random: { random: [lo, hi], hot: SHARE }");
 	if (h && lesson_yaml_parse_expr(c, h, "init hot", &b->init_hot)) return -1;   /* the share of elements that are lo */
 	if (x) {   /* element i's value; plan_make evaluates it for every i */
@@ -195,7 +205,16 @@ int lesson_yaml_parse_buffers(ld *c, yaml_node_t *map, lesson_buffer **out, int 
 		if (h && lesson_yaml_parse_memory(c, h, "host", &b->memory)) return -1;
 		if (h && c->stage) return yd_fail(&c->y, h, "stage buffer '%s' is device scratch space: host buffers are the lesson's", name);
 		if (b->output && b->init != INIT_NONE) return yd_fail(&c->y, init, "an output buffer has no init: it is poisoned before every run");
+		if ((b->init == INIT_CSR_ROWS || b->init == INIT_CSR_COLS) && c->stage)
+			return yd_fail(&c->y, init, "stage buffer '%s': csr_rows and csr_cols fill the lesson's buffers only", name);
+		if ((b->init == INIT_CSR_ROWS || b->init == INIT_CSR_COLS) && b->type != DT_I32)
+			return yd_fail(&c->y, init, "buffer '%s': a CSR %s buffer is i32, not %s", name, b->init == INIT_CSR_ROWS ? "row pointer" : "column",
+			               lesson_dtype_name(b->type));
 	}
+	int rows = 0, cols = 0;
+	for (int i = 0; i < *count; i++) { rows += (*out)[i].init == INIT_CSR_ROWS; cols += (*out)[i].init == INIT_CSR_COLS; }
+	if (rows > 1) return yd_fail(&c->y, map, "%d buffers with init csr_rows: a lesson has one CSR matrix", rows);
+	if (cols && !rows) return yd_fail(&c->y, map, "init csr_cols needs a buffer with init { csr_rows: {...} } (its row pointer)");
 	return 0;
 }
 
@@ -279,6 +298,7 @@ void lesson_yaml_free_expr(lesson_expr *e)
 
 void lesson_yaml_free_buffers(lesson_buffer *b, int n)
 {
-	for (int i = 0; i < n; i++) { free(b[i].name); lesson_yaml_free_expr(&b[i].count); lesson_yaml_free_expr(&b[i].init_expr); lesson_yaml_free_expr(&b[i].init_hot); }
+	for (int i = 0; i < n; i++) { free(b[i].name); lesson_yaml_free_expr(&b[i].count); lesson_yaml_free_expr(&b[i].init_expr); lesson_yaml_free_expr(&b[i].init_hot);
+		for (int k = 0; k < 3; k++) lesson_yaml_free_expr(&b[i].init_csr[k]); }
 	free(b);
 }

@@ -1,5 +1,6 @@
 /* plan: evaluates a stage's expressions for given settings and device; see plan.h. */
 #include "plan.h"
+#include "csrgen.h"
 #include "fmt.h"
 #include <cuda.h>   /* CUtensorMapDataType's values only: nothing here calls the driver */
 #include <math.h>
@@ -244,6 +245,49 @@ static int buffer_bytes(pctx *c, const lesson_buffer *b, int64_t count, int on_d
 	return 0;
 }
 
+/* A csr_rows buffer's nnz, cols and skew into pb (a, b, skew), each within what csrgen makes. */
+static int csr_rows(pctx *c, const lesson_buffer *b, plan_buffer *pb)
+{
+	int64_t nnz, cols, rows = pb->count - 1;
+	expr_value sk = { .kind = EXPR_FLOAT, .f = 0 };
+	if (eval_int(c, &b->init_csr[0], 0, &nnz) || eval_int(c, &b->init_csr[1], 0, &cols) || (b->init_csr[2].e && eval(c, &b->init_csr[2], &sk)))
+		return -1;
+	pb->skew = expr_as_double(sk);
+	const char *why = rows < 1 || rows > CSRGEN_MAX ? "rows (count - 1)" : nnz < 0 || nnz > CSRGEN_MAX ? "nnz" : cols < 1 || cols > CSRGEN_MAX ? "cols" : NULL;
+	if (why) {
+		strfmt(c->err, c->errlen, "%s:%d:%d: buffer %s: csr_rows with %lld rows, %lld columns and nnz %lld: %s must be from %d to %d", c->l->path,
+		       b->at.line, b->at.col, b->name, (long long)rows, (long long)cols, (long long)nnz, why, strcmp(why, "nnz") ? 1 : 0, CSRGEN_MAX);
+		return -1;
+	}
+	if (nnz > rows * cols) {
+		strfmt(c->err, c->errlen, "%s:%d:%d: buffer %s: nnz %lld does not fit %lld rows of %lld columns", c->l->path, b->at.line, b->at.col,
+		       b->name, (long long)nnz, (long long)rows, (long long)cols);
+		return -1;
+	}
+	if (!(pb->skew >= 0 && pb->skew < 1)) {
+		strfmt(c->err, c->errlen, "%s:%d:%d: buffer %s: skew is %g; it is from 0 (rows of about one length) up to, not including, 1", c->l->path,
+		       b->at.line, b->at.col, b->name, pb->skew);
+		return -1;
+	}
+	pb->a = (double)nnz;
+	pb->b = (double)cols;
+	return 0;
+}
+
+/* Each csr_cols buffer among the lesson's n buffers (the last n of the plan) holds the csr_rows buffer's nnz. */
+static int csr_cols(pctx *c, const lesson_buffer *bs, int n)
+{
+	const plan_buffer *pb = c->p->buffers + c->p->nbuffers - n, *rows = NULL;
+	for (int i = 0; i < n; i++) if (pb[i].init == INIT_CSR_ROWS) rows = &pb[i];
+	for (int i = 0; i < n; i++) {
+		if (pb[i].init != INIT_CSR_COLS || (rows && pb[i].count == (int64_t)rows->a)) continue;
+		strfmt(c->err, c->errlen, "%s:%d:%d: buffer %s: csr_cols has %lld elements, the matrix has nnz %lld (buffer %s)", c->l->path,
+		       bs[i].at.line, bs[i].at.col, bs[i].name, (long long)pb[i].count, rows ? (long long)rows->a : 0LL, rows ? rows->name : "?");
+		return -1;
+	}
+	return 0;
+}
+
 static int add_buffers(pctx *c, const lesson_stage *s, const lesson_buffer *bs, int n, int scratch)
 {
 	plan *p = c->p;
@@ -264,7 +308,7 @@ static int add_buffers(pctx *c, const lesson_stage *s, const lesson_buffer *bs, 
 		}
 		p->buffers = xrealloc(p->buffers, (size_t)(p->nbuffers + 1) * sizeof *p->buffers);
 		plan_buffer *pb = &p->buffers[p->nbuffers++];
-		*pb = (plan_buffer){ b->name, b->type, count, b->output, scratch, init, b->init_a, b->init_b, NULL, memory_of(s, b), 0 };
+		*pb = (plan_buffer){ b->name, b->type, count, b->output, scratch, init, b->init_a, b->init_b, NULL, memory_of(s, b), 0, 0 };
 		int64_t bytes;
 		if (buffer_bytes(c, b, count, pb->memory == MEM_DEVICE, &bytes, &c->device_bytes)) return -1;
 		if (__builtin_add_overflow(p->working_set, bytes, &p->working_set)) {
@@ -281,11 +325,12 @@ static int add_buffers(pctx *c, const lesson_stage *s, const lesson_buffer *bs, 
 				return -1;
 			}
 		}
+		if (init == INIT_CSR_ROWS && csr_rows(c, b, pb)) return -1;
 		if (init != INIT_EXPR) continue;
 		pb->values = xcalloc((size_t)count, sizeof *pb->values);
 		if (eval_each(c, &b->init_expr, count, pb->values)) return -1;
 	}
-	return 0;
+	return scratch ? 0 : csr_cols(c, bs, n);
 }
 
 static int convert_arg(pctx *c, const lesson_arg *a, plan_arg *out)

@@ -83,6 +83,7 @@ typedef struct {
 	double *values;                         /* INIT_EXPR: count values, owned by the plan */
 	lesson_memory memory;                   /* the stage's choice (memory:) or the buffer's own */
 	double hot;                             /* INIT_RANDOM: this share of the elements (0..1, seeded) is a */
+	double skew;                            /* INIT_CSR_ROWS (a: nnz, b: cols): the row lengths' power law, 0..1 */
 } plan_buffer;
 
 /* A constant filled before the launches: bytes evaluated on the host, or a buffer's first bytes. */

@@ -55,6 +55,9 @@ static void input_words(const plan_buffer *b, char *out, size_t n)
 	case INIT_IOTA: strfmt(out, n, "%s, 0, 1, 2, ... (the index)", t); break;
 	case INIT_EXPR: strfmt(out, n, "%s, from its init expression", t); break;
 	case INIT_ZERO: case INIT_NONE: strfmt(out, n, "%s, zero", t); break;
+	case INIT_CSR_ROWS: strfmt(out, n, "%s, a CSR row pointer: %lld rows, %.0f nonzeros over %.0f columns, row lengths of skew %g", t,
+	                           (long long)(b->count - 1), b->a, b->b, b->skew); break;
+	case INIT_CSR_COLS: strfmt(out, n, "%s, the CSR matrix's column indices, ascending within each row", t); break;
 	}
 }
 
@@ -77,7 +80,7 @@ void plan_result_inputs(const plan *p, uint64_t seed, char *out, size_t n)
 			if (!strcmp(v, w)) { sb_addf(&b, ", %s", y->name); done[k] = 1; }
 		}
 		sb_addf(&b, ": %s", w);
-		random |= x->init == INIT_RANDOM;
+		random |= x->init == INIT_RANDOM || x->init == INIT_CSR_ROWS || x->init == INIT_CSR_COLS;
 	}
 	if (random) sb_addf(&b, "; seed %llu", (unsigned long long)seed);
 	strfmt(out, n, "%s", b.len ? b.s : "no inputs");

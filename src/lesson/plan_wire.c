@@ -1,5 +1,6 @@
 /* plan_wire: a plan to text and back; see plan_wire.h. */
 #include "plan_wire.h"
+#include "csrgen.h"
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -90,6 +91,11 @@ void plan_wire_write(sb *b, const plan *p)
 			sb_add(b, "hot");
 			put_name(b, x->name);
 			sb_addf(b, " %.17g\n", x->hot);
+		}
+		if (x->init == INIT_CSR_ROWS && x->skew > 0) {   /* likewise */
+			sb_add(b, "skew");
+			put_name(b, x->name);
+			sb_addf(b, " %.17g\n", x->skew);
 		}
 		if (x->init != INIT_EXPR) continue;
 		sb_add(b, "values");
@@ -526,17 +532,31 @@ static int read_line(rd *r, char **t, int n, const char *rest)
 		plan_buffer b = {0};
 		int init, mem = 0;
 		if (read_dtype(r, t[2], &b.type) || get_i64(r, t[3], 1, INT64_MAX / 16, &b.count) || get_int(r, t[4], 0, 1, &b.output) ||
-		    get_int(r, t[5], 0, 1, &b.scratch) || get_int(r, t[6], INIT_NONE, INIT_EXPR, &init) || get_dbl(r, t[7], &b.a) ||
+		    get_int(r, t[5], 0, 1, &b.scratch) || get_int(r, t[6], INIT_NONE, INIT_CSR_COLS, &init) || get_dbl(r, t[7], &b.a) ||
 		    get_dbl(r, t[8], &b.b) || read_word(r, t[9], memories, MEM_KIND_COUNT, "kind of memory", &mem))
 			return -1;
 		b.init = (lesson_init_kind)init;
 		b.memory = (lesson_memory)mem;
 		if (b.init == INIT_EXPR && b.count > LESSON_INIT_EXPR_MAX) return bad(r, "buffer %s: %lld values, over %d", t[1], (long long)b.count, LESSON_INIT_EXPR_MAX);
 		if (b.memory != MEM_DEVICE && b.scratch) return bad(r, "scratch buffer %s in host memory", t[1]);
+		if ((b.init == INIT_CSR_ROWS || b.init == INIT_CSR_COLS) && (b.type != DT_I32 || b.scratch))
+			return bad(r, "CSR buffer %s is not a lesson's i32 buffer", t[1]);
+		if (b.init == INIT_CSR_ROWS && (b.count - 1 > CSRGEN_MAX || !(b.a >= 0 && b.a <= CSRGEN_MAX) || !(b.b >= 1 && b.b <= CSRGEN_MAX) ||
+		                                b.a != (double)(int64_t)b.a || b.b != (double)(int64_t)b.b || b.a > (double)(b.count - 1) * b.b))
+			return bad(r, "CSR row pointer %s: %lld rows, nnz %s, cols %s", t[1], (long long)(b.count - 1), t[7], t[8]);
 		if (get_name(r, t[1], 256, &b.name)) return -1;
 		p->buffers = xrealloc(p->buffers, (size_t)(p->nbuffers + 1) * sizeof *p->buffers);
 		p->buffers[p->nbuffers++] = b;
 		if (b.init == INIT_EXPR) r->want_values = &p->buffers[p->nbuffers - 1];
+		return 0;
+	}
+	if (!strcmp(k, "skew")) {   /* skew NAME S: after a csr_rows buffer's line */
+		if (n != 3) return bad(r, "skew takes BUFFER SKEW");
+		plan_buffer *b = (plan_buffer *)buffer_named(p, t[1]);
+		if (!b) return bad(r, "no buffer named '%s'", t[1]);
+		if (b->init != INIT_CSR_ROWS) return bad(r, "skew for buffer %s, which is not csr_rows", t[1]);
+		if (get_dbl(r, t[2], &b->skew)) return -1;
+		if (!(b->skew >= 0 && b->skew < 1)) return bad(r, "skew %s is not from 0 up to 1", t[2]);
 		return 0;
 	}
 	if (!strcmp(k, "hot")) {   /* hot NAME SHARE: after a random buffer's line */

@@ -9,6 +9,7 @@
 #include <string.h>
 #include "baseline_cudnn.h"
 #include "baseline_npp.h"
+#include "baseline_cusparse.h"
 #include "baseline_sdpa.h"
 #include "cub_histogram.h"
 #include "cub_reduce.h"
@@ -200,6 +201,19 @@ static cudaError_t gauss(const plan *p, gpu_data *d, cudaStream_t s)
 	return npp_gauss(&j, s);
 }
 
+/* cusparse_spmv_csr: y = A x, A rows x cols in CSR (i32 row_ptr and col_idx, f32 values) with nnz nonzeros. */
+static cudaError_t spmv(const plan *p, gpu_data *d, cudaStream_t s)
+{
+	long long rows = num(p, "rows"), cols = num(p, "cols"), nnz = num(p, "nnz");
+	if (!dim_ok(rows) || !dim_ok(cols) || nnz < 0 || nnz > 0x7fffffff) return cudaErrorInvalidValue;
+	gpu_buffer *rp = buf(p, d, "row_ptr"), *ci = buf(p, d, "col_idx");
+	gpu_buffer *v = f32_buf(p, d, "values", nnz), *x = f32_buf(p, d, "x", cols), *y = f32_buf(p, d, "y", rows);
+	if (!rp || !ci || !v || !x || !y || rp->type != DT_I32 || ci->type != DT_I32 || rp->count < rows + 1 || ci->count < nnz)
+		return cudaErrorInvalidValue;
+	cusparse_spmv_job j = { rp->ptr, ci->ptr, v->ptr, x->ptr, y->ptr, rows, cols, nnz };
+	return cusparse_spmv(&j, s);
+}
+
 /* cudnn_sdpa: attention forward over q, k, v (bf16 batch x heads x seq x dim) into o. */
 static cudaError_t sdpa(const plan *p, gpu_data *d, cudaStream_t s)
 {
@@ -267,6 +281,7 @@ cudaError_t baseline_run(const plan *p, gpu_data *d, cudaStream_t s, char *err, 
 	}
 	if (!strcmp(lib, "cudnn_sdpa")) return sdpa(p, d, s);
 	if (!strcmp(lib, "npp_gauss")) return gauss(p, d, s);
+	if (!strcmp(lib, "cusparse_spmv_csr")) return spmv(p, d, s);
 	if (err) strfmt(err, errlen, "unknown library %s", lib);
 	return cudaErrorInvalidValue;
 }
@@ -281,4 +296,5 @@ void baseline_cleanup(void)
 	cudnn_sdpa_cleanup();   /* before the cuDNN handle it was built with goes */
 	cudnn_baseline_cleanup();
 	npp_baseline_cleanup();
+	cusparse_baseline_cleanup();
 }

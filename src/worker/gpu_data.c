@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/random.h>
 #include "compile.h"
+#include "csrgen.h"
 #include "gpu.h"
 #include "util.h"
 
@@ -261,7 +262,29 @@ static int reuse(gpu_buffer *b, const plan_buffer *pb)
 
 /* Fills b (lesson buffer i of the plan, pb) as pb's init says. A host buffer is filled on the device
  * in the staging buffer and copied over, so it holds what a device buffer with the same seed would. */
-static cudaError_t fill_buffer(gpu_buffer *b, const plan_buffer *pb, int i, uint64_t seed)
+/* A CSR row pointer (INIT_CSR_ROWS) or column indices (INIT_CSR_COLS, from plan p's row pointer),
+ * made on the host from the seed into out (b's count of i32); cudaErrorInvalidValue when the plan's
+ * sizes do not make a matrix (plan_make and plan_wire_read refuse those first). */
+static cudaError_t csr_make(const plan *p, const plan_buffer *pb, int64_t count, uint64_t seed, int i, int32_t *out)
+{
+	int j = i;
+	if (pb->init == INIT_CSR_COLS) for (j = 0; j < p->nbuffers && p->buffers[j].init != INIT_CSR_ROWS; j++) {}
+	if (j == p->nbuffers) return cudaErrorInvalidValue;
+	const plan_buffer *rb = &p->buffers[j];
+	int64_t rows = rb->count - 1;
+	uint64_t rseed = seed + (uint64_t)j * 0x632be59bd9b4e019ULL;
+	if (pb->init == INIT_CSR_ROWS)
+		return csrgen_rows(rows, (int64_t)rb->b, (int64_t)rb->a, rb->skew, rseed, out) ? cudaErrorInvalidValue : cudaSuccess;
+	if (count != (int64_t)rb->a) return cudaErrorInvalidValue;
+	int32_t *rp = malloc((size_t)(rows + 1) * sizeof *rp);
+	if (!rp) return cudaErrorMemoryAllocation;
+	int bad = csrgen_rows(rows, (int64_t)rb->b, (int64_t)rb->a, rb->skew, rseed, rp) ||
+	          csrgen_cols(rows, (int64_t)rb->b, rp, seed + (uint64_t)i * 0x632be59bd9b4e019ULL, out);
+	free(rp);
+	return bad ? cudaErrorInvalidValue : cudaSuccess;
+}
+
+static cudaError_t fill_buffer(gpu_buffer *b, const plan *p, const plan_buffer *pb, int i, uint64_t seed)
 {
 	int host = b->memory != MEM_DEVICE;
 	long long n = b->count;
@@ -276,6 +299,16 @@ static cudaError_t fill_buffer(gpu_buffer *b, const plan_buffer *pb, int i, uint
 		void *tmp = xmalloc(b->bytes ? b->bytes : 1);
 		gpu_values_convert(b->type, pb->values, n, tmp);
 		e = cudaMemcpy(b->ptr, tmp, b->bytes, cudaMemcpyHostToDevice);
+		free(tmp);
+		return e;
+	}
+	case INIT_CSR_ROWS: case INIT_CSR_COLS: {
+		if (b->type != DT_I32) return cudaErrorInvalidValue;
+		if (host) return csr_make(p, pb, n, seed, i, b->ptr);
+		int32_t *tmp = malloc(b->bytes ? b->bytes : 1);
+		if (!tmp) return cudaErrorMemoryAllocation;
+		e = csr_make(p, pb, n, seed, i, tmp);
+		if (!e) e = cudaMemcpy(b->ptr, tmp, b->bytes, cudaMemcpyHostToDevice);
 		free(tmp);
 		return e;
 	}
@@ -336,7 +369,7 @@ int gpu_data_prepare(gpu_data *d, const plan *p, const char *key, uint64_t seed,
 				return -1;
 			}
 			gpu_buffer *nb = &d->b[d->n - 1];
-			cudaError_t e = fill_buffer(nb, pb, i, seed);
+			cudaError_t e = fill_buffer(nb, p, pb, i, seed);
 			if (e) { strfmt(err, errlen, "filling %s: %s", nb->name, cudaGetErrorString(e)); gpu_data_free(&old); gpu_data_free(d); return -1; }
 		}
 		gpu_data_free(&old);           /* what was not reused */
@@ -359,7 +392,7 @@ int gpu_data_prepare(gpu_data *d, const plan *p, const char *key, uint64_t seed,
 	for (int i = 0; i < p->nbuffers; i++) {
 		if (!p->buffers[i].scratch) continue;
 		if (alloc_buffer(d, &p->buffers[i], err, errlen)) return -1;
-		if (p->buffers[i].init == INIT_EXPR) CK(fill_buffer(&d->b[d->n - 1], &p->buffers[i], i, seed));
+		if (p->buffers[i].init == INIT_EXPR) CK(fill_buffer(&d->b[d->n - 1], p, &p->buffers[i], i, seed));
 		else CK(mem_set(d->b[d->n - 1].memory, d->b[d->n - 1].ptr, 0, d->b[d->n - 1].bytes));
 	}
 	CK(cudaDeviceSynchronize());

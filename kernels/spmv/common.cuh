@@ -1,0 +1,27 @@
+// What every SpMV stage shares: the matrix is CSR with 32-bit indices, rows x cols, nnz nonzeros.
+//   row_ptr[r] .. row_ptr[r + 1]: the positions of row r's nonzeros in col and val (row_ptr[rows] = nnz);
+//   col[j]: the column of nonzero j (ascending within a row); val[j]: its value;
+//   x: cols floats, y: rows floats, y[r] = sum over row r's nonzeros of val[j] * x[col[j]].
+#ifndef SPMV_COMMON_CUH
+#define SPMV_COMMON_CUH
+
+// The sum of v over the 32 lanes of a warp, in every lane.
+__device__ __forceinline__ float warp_sum(float v)
+{
+#pragma unroll
+	for (int o = 16; o > 0; o /= 2) v += __shfl_xor_sync(0xffffffffu, v, o);
+	return v;
+}
+
+// The last r in [lo, hi] with row_ptr[r] <= j: the row that holds nonzero j (skipping empty rows
+// that start at j too, since an empty row holds nothing).
+__device__ __forceinline__ int row_of(const int *__restrict__ row_ptr, int lo, int hi, int j)
+{
+	while (lo < hi) {
+		const int mid = lo + (hi - lo + 1) / 2;
+		if (__ldg(&row_ptr[mid]) <= j) lo = mid;
+		else hi = mid - 1;
+	}
+	return lo;
+}
+#endif

@@ -1,0 +1,83 @@
+#!/bin/sh
+# The spmv lesson on a GPU: a bench at the defaults (the regular matrix) and at skew 0.6 (the
+# power-law one), every stage ok and within the tolerance of the scalar reference, cuSPARSE too, no
+# claim contradicted; every stage and the baseline at odd sizes (1 row, 7, a prime near 10^6, rows
+# with no nonzeros at per_row 1 and skew 0.9, a row longer than a tile); the ELL stage at every
+# WIDTH; the exercise's starter not passing and the stage's own kernel passing as the learner's file;
+# the lesson without cuSPARSE (CUDACLIMB_WITHOUT=cusparse): the stages still run, the baseline fails
+# as a library error. Without a GPU: one SKIP line. Run on the GPU box with scripts/gpu-tests.sh spmv.
+. tests/lib.sh
+K=kernels/spmv
+
+$B device >/dev/null 2>&1
+if [ $? -eq 3 ]; then skip "gpu spmv: no GPU"; exit 0; fi
+if ! command -v python3 >/dev/null 2>&1; then skip "gpu spmv: python3 is needed to read --json"; exit 0; fi
+
+T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+
+# judge FILE [claims]: every result has status ok (or unsupported: a stage this GPU cannot run) and
+# every stage's check passed; with "claims", no claim is contradicted
+judge() {
+	python3 - "$1" "$2" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+bad, seen = [], []
+for r in d.get("results", []):
+    st = r.get("stage")
+    seen.append(st)
+    if r.get("status") == "unsupported":
+        print("    note: %s unsupported here: %s" % (st, r.get("message", "")))
+        continue
+    if r.get("status") != "ok":
+        bad.append("%s: status %s %s" % (st, r.get("status"), r.get("message", "")))
+        continue
+    if st != "baseline" and not (r.get("checked") and r.get("passed")):
+        bad.append("%s: check failed (first_bad %s, unwritten %s, max_abs_err %s)" %
+                   (st, r.get("first_bad"), r.get("unwritten"), r.get("max_abs_err")))
+    if sys.argv[2] == "claims":
+        for c in r.get("claims", []):
+            if c.get("state") == "contradicted":
+                bad.append("%s: claim '%s' contradicted (%s)" % (st, c.get("expect"), c.get("values")))
+            elif c.get("state") != "holds":
+                print("    note: %s: claim '%s' %s %s" % (st, c.get("expect"), c.get("state"), c.get("missing", "")))
+    if r.get("status") == "ok" and r.get("ms_median"):
+        print("    %s: %.4f ms, %.0f GB/s" % (st, r["ms_median"], r.get("gbps", 0)))
+print("    stages: " + " ".join(str(s) for s in seen))
+for b in bad:
+    print("    " + b)
+sys.exit(1 if bad or not seen else 0)
+PY
+}
+
+for skew in 0 0.6; do
+	$B bench spmv --set skew=$skew --json >"$T/bench.json" 2>"$T/bench.err"
+	if [ ! -s "$T/bench.json" ]; then fail "gpu spmv bench at skew $skew: no JSON"; head -20 "$T/bench.err"; continue; fi
+	n=$(python3 -c 'import json,sys; print(len([r for r in json.load(open(sys.argv[1]))["results"] if r.get("stage") != "baseline"]))' "$T/bench.json")
+	[ "$n" = 4 ] || fail "gpu spmv bench at skew $skew: $n stages, expected 4"
+	if judge "$T/bench.json" claims >"$T/judge.out"; then pass "gpu spmv bench at skew $skew: every stage ok against scalar, no claim contradicted"
+	else fail "gpu spmv bench at skew $skew: a stage failed or a claim was contradicted"; fi
+	sed 's/^/    /' "$T/judge.out" | head -30
+done
+
+# Every stage and the baseline at odd sizes, one bench each (no counters)
+for set in "rows=1" "rows=7" "rows=7 per_row=3 skew=0.9" "rows=999983" "rows=999983 per_row=1 skew=0.9" "rows=1000003 per_row=64 skew=0.8" "rows=65537 per_row=13 skew=0.6"; do
+	args=""
+	for s in $set; do args="$args --set $s"; done
+	# shellcheck disable=SC2086
+	$B bench spmv $args --no-counters --json >"$T/run.json" 2>"$T/run.err"
+	if [ -s "$T/run.json" ] && judge "$T/run.json" >"$T/judge.out"; then pass "gpu spmv every stage at $set: ok against scalar"
+	else fail "gpu spmv at $set"; cat "$T/judge.out" "$T/run.err" 2>/dev/null | head -10; fi
+done
+
+for w in 8 16 32 48 64; do
+	$B run spmv/ell --set WIDTH=$w --set rows=999983 --set skew=0.6 --no-counters --json >"$T/run.json" 2>"$T/run.err"
+	if [ -s "$T/run.json" ] && judge "$T/run.json" >"$T/judge.out"; then pass "gpu spmv ell at WIDTH $w: ok"
+	else fail "gpu spmv ell at WIDTH $w"; cat "$T/judge.out" "$T/run.err" 2>/dev/null | head -10; fi
+done
+
+try_exercise "gpu spmv vector" spmv/vector "$K" "wrong"
+
+out=$(CUDACLIMB_WITHOUT=cusparse $B bench spmv --set rows=65537 --no-counters 2>&1); rc=$?
+if printf '%s\n' "$out" | grep -q "cuSPARSE not found (withheld by CUDACLIMB_WITHOUT)" && printf '%s\n' "$out" | grep -Eq "^balanced "; then
+	pass "gpu spmv without cuSPARSE: the stages run, the worker says cuSPARSE was withheld"
+else fail "gpu spmv without cuSPARSE (exit $rc)"; printf '%s\n' "$out" | head -20 | sed 's/^/    /'; fi
