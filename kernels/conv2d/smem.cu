@@ -8,13 +8,14 @@
 // output channels: per channel it reads the (ROWS + 2) x 3 input values it needs into registers once
 // and uses each for up to 3 x KB multiply-adds. Every input value comes from global memory about once
 // per KB output channels instead of 9 times per output channel, and the weights are shared-memory
-// broadcasts (every thread of the block reads the same one at the same time).
+// broadcasts (every thread of the block reads the same ones at the same time), stored tap by tap so
+// that one 16-byte load gives one tap's weights for 4 output channels (KB is a multiple of 4).
 //
 // Each sum is taken in direct.cu's order (channel by channel, then the 9 taps row by row, with fmaf),
 // so the results are the same bits.
 //
 // Tunables (-D): TW (tile columns = threads in x), TY (threads in y), ROWS (rows per thread),
-// KB (output channels per block), CB (input channels per shared-memory round).
+// KB (output channels per block, a multiple of 4), CB (input channels per shared-memory round).
 #ifndef TW
 #define TW 28
 #endif
@@ -37,9 +38,9 @@
 extern "C" __global__ void __launch_bounds__(TW * TY) conv2d_smem(const float *__restrict__ x, const float *__restrict__ filter,
                                                                 float *__restrict__ y, int n, int c, int k, int h, int w)
 {
-	extern __shared__ float smem[];
-	float *xs = smem;                      // [CB][TH + 2][TW + 2]
-	float *ws = smem + CB * TILE_AREA;     // [CB][KB][9]
+	extern __shared__ float4 smem4[];
+	float *xs = reinterpret_cast<float *>(smem4);   // [CB][TH + 2][TW + 2]
+	float *ws = xs + (CB * TILE_AREA + 3) / 4 * 4;   // [CB][9][KB], 16-byte aligned
 	const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * TW + tx;
 	const int j0 = blockIdx.x * TW, i0 = blockIdx.y * TH;
 	const int kblocks = (k + KB - 1) / KB;
@@ -62,7 +63,7 @@ extern "C" __global__ void __launch_bounds__(TW * TY) conv2d_smem(const float *_
 			xs[idx] = (ch < cn && ii >= 0 && ii < h && jj >= 0 && jj < w) ? xi[(c0 + ch) * hw + (long long)ii * w + jj] : 0.0f;
 		}
 		for (int idx = tid; idx < CB * KB * 9; idx += TW * TY) {
-			const int ch = idx / (KB * 9), kk = idx / 9 % KB, t = idx % 9;
+			const int ch = idx / (KB * 9), t = idx / KB % 9, kk = idx % KB;
 			ws[idx] = (ch < cn && o0 + kk < k) ? filter[((long long)(o0 + kk) * c + c0 + ch) * 9 + t] : 0.0f;
 		}
 		__syncthreads();
@@ -72,14 +73,18 @@ extern "C" __global__ void __launch_bounds__(TW * TY) conv2d_smem(const float *_
 			for (int rr = 0; rr < ROWS + 2; rr++)
 #pragma unroll
 				for (int s = 0; s < 3; s++) xv[rr][s] = xs[ch * TILE_AREA + (ty * ROWS + rr) * TILE_W + tx + s];
-			const float *wc = ws + ch * KB * 9;
+			const float4 *wc = reinterpret_cast<const float4 *>(ws + ch * 9 * KB);
 #pragma unroll
 			for (int t = 0; t < 9; t++)
 #pragma unroll
-				for (int kk = 0; kk < KB; kk++) {
-					const float wv = wc[kk * 9 + t];
+				for (int k4 = 0; k4 < KB / 4; k4++) {
+					const float4 w4 = wc[t * (KB / 4) + k4];   // the weights of tap t for 4 output channels
+					const float wv[4] = { w4.x, w4.y, w4.z, w4.w };
 #pragma unroll
-					for (int rr = 0; rr < ROWS; rr++) acc[kk][rr] = fmaf(wv, xv[rr + t / 3][t % 3], acc[kk][rr]);
+					for (int q = 0; q < 4; q++)
+#pragma unroll
+						for (int rr = 0; rr < ROWS; rr++)
+							acc[4 * k4 + q][rr] = fmaf(wv[q], xv[rr + t / 3][t % 3], acc[4 * k4 + q][rr]);
 				}
 		}
 	}
