@@ -75,17 +75,21 @@ extern "C" __global__ void __launch_bounds__(TW * TY) conv2d_smem(const float *_
 				for (int s = 0; s < 3; s++) xv[rr][s] = xs[ch * TILE_AREA + (ty * ROWS + rr) * TILE_W + tx + s];
 			const float4 *wc = reinterpret_cast<const float4 *>(ws + ch * 9 * KB);
 #pragma unroll
-			for (int t = 0; t < 9; t++)
+			for (int r = 0; r < 3; r++)
 #pragma unroll
-				for (int k4 = 0; k4 < KB / 4; k4++) {
-					const float4 w4 = wc[t * (KB / 4) + k4];   // the weights of tap t for 4 output channels
-					const float wv[4] = { w4.x, w4.y, w4.z, w4.w };
+				for (int s = 0; s < 3; s++)
 #pragma unroll
-					for (int q = 0; q < 4; q++)
+					for (int k4 = 0; k4 < KB / 4; k4++) {
+						const float4 w4 = wc[(r * 3 + s) * (KB / 4) + k4];   // tap (r, s) for 4 output channels
 #pragma unroll
-						for (int rr = 0; rr < ROWS; rr++)
-							acc[4 * k4 + q][rr] = fmaf(wv[q], xv[rr + t / 3][t % 3], acc[4 * k4 + q][rr]);
-				}
+						for (int rr = 0; rr < ROWS; rr++) {
+							const float v = xv[rr + r][s];
+							acc[4 * k4 + 0][rr] = fmaf(w4.x, v, acc[4 * k4 + 0][rr]);
+							acc[4 * k4 + 1][rr] = fmaf(w4.y, v, acc[4 * k4 + 1][rr]);
+							acc[4 * k4 + 2][rr] = fmaf(w4.z, v, acc[4 * k4 + 2][rr]);
+							acc[4 * k4 + 3][rr] = fmaf(w4.w, v, acc[4 * k4 + 3][rr]);
+						}
+					}
 		}
 	}
 
