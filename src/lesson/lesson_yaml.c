@@ -24,6 +24,7 @@ const char *const lesson_yaml_baseline_libs[LESSON_YAML_NLIBS][LESSON_YAML_MAX_L
 	{ "cublas_gemm_batched", "A", "B", "C", "m", "n", "k", "batch", "transb", "alpha", NULL },
 	{ "cub_exclusive_sum", "in", "out", "count", NULL },
 	{ "cusparse_spmv_csr", "row_ptr", "col_idx", "values", "x", "y", "rows", "cols", "nnz", NULL },
+	{ "cudnn_conv2d", "x", "filter", "y", "n", "c", "k", "h", "w", NULL },
 };
 const char *const lesson_yaml_dtype_names[DT_COUNT] = { "f32", "f64", "f16", "bf16", "i32", "u32", "i64", "u64", "i8", "u8" };
 const size_t lesson_yaml_dtype_sizes[DT_COUNT] = { 4, 8, 2, 2, 4, 4, 8, 8, 1, 1 };

@@ -189,6 +189,16 @@ static cudaError_t conv_bias_relu(const plan *p, gpu_data *d, cudaStream_t s, in
 	return cudnn_conv_bias_relu(&j, fused, s);
 }
 
+/* cudnn_conv2d: a 3x3 convolution, padding 1, of x (n, c, h, w) by filter (k, c, 3, 3) into y (n, k, h, w). */
+static cudaError_t conv2d_3x3(const plan *p, gpu_data *d, cudaStream_t s)
+{
+	long long n = num(p, "n"), c = num(p, "c"), k = num(p, "k"), h = num(p, "h"), w = num(p, "w");
+	if (!dim_ok(n) || !dim_ok(c) || !dim_ok(k) || !dim_ok(h) || !dim_ok(w) || h * w > 0x7fffffff) return cudaErrorInvalidValue;
+	gpu_buffer *x = f32_buf(p, d, "x", n * c * h * w), *f = f32_buf(p, d, "filter", k * c * 9), *y = f32_buf(p, d, "y", n * k * h * w);
+	if (!x || !f || !y) return cudaErrorInvalidValue;
+	return cudnn_conv2d_3x3(x->ptr, f->ptr, y->ptr, (int)n, (int)c, (int)k, (int)h, (int)w, s);
+}
+
 /* npp_gauss: a Gaussian blur of src (width x height, f32) into dst with the taps weights, borders
  * replicated. */
 static cudaError_t gauss(const plan *p, gpu_data *d, cudaStream_t s)
@@ -272,6 +282,7 @@ cudaError_t baseline_run(const plan *p, gpu_data *d, cudaStream_t s, char *err, 
 	if (!strcmp(lib, "cublas_gemm_batched")) return gemm_batched(p, d, s);
 	if (!strcmp(lib, "cudnn_conv_bias_relu")) return conv_bias_relu(p, d, s, 0);
 	if (!strcmp(lib, "cudnn_conv_bias_relu_fused")) return conv_bias_relu(p, d, s, 1);
+	if (!strcmp(lib, "cudnn_conv2d")) return conv2d_3x3(p, d, s);
 	if (!strcmp(lib, "cudnn_softmax")) {
 		long long rows = num(p, "rows"), cols = num(p, "cols");
 		if (!dim_ok(rows) || !dim_ok(cols)) return cudaErrorInvalidValue;

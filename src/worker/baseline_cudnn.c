@@ -1,5 +1,5 @@
 /* baseline_cudnn: cuDNN 9 through its legacy C API (convolution, bias add, activation, the fused
- * convolution + bias + activation, softmax), loaded with dlopen the first time a cuDNN baseline runs.
+ * convolution + bias + activation, a 3x3 convolution, softmax), loaded with dlopen the first time a cuDNN baseline runs.
  * The few types and values used are declared here, so building needs no cuDNN headers; where they
  * are present, the values are checked against them at compile time. */
 #include "baseline_cudnn.h"
@@ -334,6 +334,88 @@ cudaError_t cudnn_conv_bias_relu(const cudnn_conv_job *j, int fused, cudaStream_
 	return status(fn.act_fwd(handle, cv.ad, &one, cv.yd, j->y, &zero, cv.yd, j->y), "cudnnActivationForward");
 }
 
+/* cudnn_conv2d: a 3x3 convolution with padding 1, its own descriptors and choice (apart from the 1x1
+ * chain's, so that a lesson of each in one worker does not make either find again). */
+static struct {
+	int n, c, k, h, w;              /* the shape described; n == 0: nothing yet */
+	dnn_desc xd, yd, fd, cd;
+	int algo;
+	void *ws; size_t ws_bytes;
+} c3;
+
+static void conv3_free(void)
+{
+	if (c3.xd) fn.destroy_tensor(c3.xd);
+	if (c3.yd) fn.destroy_tensor(c3.yd);
+	if (c3.fd) fn.destroy_filter(c3.fd);
+	if (c3.cd) fn.destroy_conv(c3.cd);
+	cudaFree(c3.ws);
+	memset(&c3, 0, sizeof c3);
+}
+
+/* Descriptors for the shape, Find's fastest FP32 (FMA math) algorithm and its workspace, once. */
+static cudaError_t conv3_setup(int n, int c, int k, int h, int w)
+{
+	if (c3.n == n && c3.c == c && c3.k == k && c3.h == h && c3.w == w) return cudaSuccess;
+	conv3_free();
+	cudaError_t e;
+	if ((e = status(fn.create_tensor(&c3.xd), "cudnnCreateTensorDescriptor")) ||
+	    (e = status(fn.create_tensor(&c3.yd), "cudnnCreateTensorDescriptor")) ||
+	    (e = status(fn.create_filter(&c3.fd), "cudnnCreateFilterDescriptor")) ||
+	    (e = status(fn.create_conv(&c3.cd), "cudnnCreateConvolutionDescriptor")) ||
+	    (e = status(fn.set_tensor(c3.xd, DNN_NCHW, DNN_FLOAT, n, c, h, w), "cudnnSetTensor4dDescriptor x")) ||
+	    (e = status(fn.set_tensor(c3.yd, DNN_NCHW, DNN_FLOAT, n, k, h, w), "cudnnSetTensor4dDescriptor y")) ||
+	    (e = status(fn.set_filter(c3.fd, DNN_FLOAT, DNN_NCHW, k, c, 3, 3), "cudnnSetFilter4dDescriptor")) ||
+	    (e = status(fn.set_conv(c3.cd, 1, 1, 1, 1, 1, 1, DNN_CROSS_CORRELATION, DNN_FLOAT), "cudnnSetConvolution2dDescriptor")) ||
+	    (e = status(fn.set_conv_math(c3.cd, DNN_FMA_MATH), "cudnnSetConvolutionMathType"))) {
+		conv3_free();
+		return e;
+	}
+	int got = 0, best = -1;
+	dnn_algo_perf all[DNN_NALGO];
+	if ((e = status(fn.find_fwd(handle, c3.xd, c3.fd, c3.cd, c3.yd, DNN_NALGO, &got, all), "cudnnFindConvolutionForwardAlgorithm"))) {
+		conv3_free();
+		return e;
+	}
+	for (int i = 0; i < got && i < DNN_NALGO; i++) {   /* Find lists the fastest first */
+		const int ok = all[i].status == DNN_OK && all[i].math != DNN_TENSOR_OP_MATH &&
+		               all[i].math != DNN_TENSOR_OP_ALLOW_CONVERSION && all[i].algo >= 0 && all[i].algo < DNN_NALGO;
+		if (ok && logging())
+			fprintf(stderr, "cudaclimb worker: cuDNN Find (3x3): %s %.4f ms, workspace %zu bytes\n", algo_names[all[i].algo],
+			        all[i].time, all[i].memory);
+		if (ok && best < 0) best = i;
+	}
+	if (best < 0) {
+		fprintf(stderr, "cudaclimb worker: cuDNN has no FP32 (FMA) algorithm for this 3x3 convolution\n");
+		conv3_free();
+		return cudaErrorNotSupported;
+	}
+	size_t bytes = 0;
+	if ((e = status(fn.fwd_workspace(handle, c3.xd, c3.fd, c3.cd, c3.yd, all[best].algo, &bytes),
+	                "cudnnGetConvolutionForwardWorkspaceSize")) ||
+	    (bytes && (e = cudaMalloc(&c3.ws, bytes)))) {
+		c3.ws = NULL;
+		conv3_free();
+		return e;
+	}
+	c3.ws_bytes = bytes;
+	c3.algo = all[best].algo;
+	c3.n = n, c3.c = c, c3.k = k, c3.h = h, c3.w = w;
+	if (logging())
+		fprintf(stderr, "cudaclimb worker: cuDNN 3x3 convolution, padding 1, for n=%d c=%d k=%d h=%d w=%d: %s (Find timed it at "
+		        "%.4f ms), FMA math, workspace %zu bytes\n", n, c, k, h, w, algo_names[c3.algo], all[best].time, bytes);
+	return cudaSuccess;
+}
+
+cudaError_t cudnn_conv2d_3x3(const float *x, const float *filter, float *y, int n, int c, int k, int h, int w, cudaStream_t s)
+{
+	cudaError_t e;
+	if ((e = ready(s)) || (e = conv3_setup(n, c, k, h, w))) return e;
+	const float one = 1, zero = 0;
+	return status(fn.conv_fwd(handle, &one, c3.xd, x, c3.fd, filter, c3.cd, c3.algo, c3.ws, c3.ws_bytes, &zero, c3.yd, y),
+	              "cudnnConvolutionForward");
+}
+
 static struct { int rows, cols; dnn_desc d; } sm;
 
 cudaError_t cudnn_softmax_rows(const float *x, float *y, int rows, int cols, cudaStream_t s)
@@ -357,6 +439,7 @@ void cudnn_baseline_cleanup(void)
 {
 	if (!lib) return;
 	conv_free();
+	conv3_free();
 	if (sm.d) fn.destroy_tensor(sm.d);
 	memset(&sm, 0, sizeof sm);
 	if (handle) fn.destroy(handle);

@@ -19,6 +19,14 @@ typedef struct {
  * once. Later calls reuse both. cudaErrorSharedObjectInitFailed when cuDNN 9 cannot be loaded (said once on stderr). */
 cudaError_t cudnn_conv_bias_relu(const cudnn_conv_job *j, int fused, cudaStream_t s);
 
+/* A 3x3 convolution, stride 1, padding 1, FP32 NCHW (a cross-correlation, as cuDNN's CROSS_CORRELATION):
+ * y[n][k][i][j] = sum over c, r < 3, s < 3 of filter[k][c][r][s] * x[n][c][i + r - 1][j + s - 1], x read
+ * as 0 outside the image, so y has x's h x w. Runs cudnnConvolutionForward on stream s with the fastest
+ * FP32 (FMA math) algorithm cudnnFindConvolutionForwardAlgorithm measured for the shape, found once per
+ * shape (with its workspace) outside the timing; CUDACLIMB_BASELINE_LOG=1 says which won.
+ * cudaErrorSharedObjectInitFailed when cuDNN 9 cannot be loaded (said once on stderr). */
+cudaError_t cudnn_conv2d_3x3(const float *x, const float *filter, float *y, int n, int c, int k, int h, int w, cudaStream_t s);
+
 /* y = the softmax of each of the rows of x (rows x cols, FP32, row-major): cudnnSoftmaxForward,
  * CUDNN_SOFTMAX_ACCURATE (the row's maximum subtracted first), one instance per row. */
 cudaError_t cudnn_softmax_rows(const float *x, float *y, int rows, int cols, cudaStream_t s);
