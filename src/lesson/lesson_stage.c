@@ -182,7 +182,7 @@ static int parse_arg(ld *c, lesson_stage *s, yaml_node_t *n, lesson_arg *a)
 {
 	a->at.line = (int)n->start_mark.line + 1;
 	a->at.col = (int)n->start_mark.column + 1;
-	if (n->type == YAML_MAPPING_NODE && yd_get(&c->y, n, "pitch")) return parse_pitch_arg(c, s, n, a);
+	if (n->type == YAML_MAPPING_NODE && yd_get(&c->y, n, "pitch") && !yd_get(&c->y, n, "texture")) return parse_pitch_arg(c, s, n, a);
 	if (n->type == YAML_MAPPING_NODE) return yd_get(&c->y, n, "texture") ? parse_texture(c, s, n, a) : parse_tensormap(c, s, n, a);
 	const char *txt = yd_scalar(&c->y, n, "an argument");
 	if (!txt) return -1;

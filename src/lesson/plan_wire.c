@@ -564,7 +564,7 @@ static int read_line(rd *r, char **t, int n, const char *rest)
 		if (b->rows > b->count / b->cols || b->rows * b->cols != b->count) return bad(r, "pitch %s: %s x %s is not its %lld elements", t[1], t[2], t[3], (long long)b->count);
 		if (strcmp(t[4], "-")) {
 			const plan_buffer *src = buffer_named(p, t[4]);
-			if (!src || src == b || src->rows > 0 || src->count < b->count || src->type != b->type) return bad(r, "pitch %s: cannot copy from '%s'", t[1], t[4]);
+			if (!src || src == b || src->rows > 0 || src->output || src->count < b->count || src->type != b->type) return bad(r, "pitch %s: cannot copy from '%s'", t[1], t[4]);
 			b->copy_of = src->name;
 		}
 		if ((b->init == INIT_COPY) != (b->copy_of != NULL) || (b->init != INIT_COPY && b->init != INIT_ZERO && b->init != INIT_NONE))
