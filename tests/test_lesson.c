@@ -486,7 +486,7 @@ static void test_unknown_keys(void **state)
 	expect_error(HEAD STAGE "    tunables:\n      B: { values: [1], default: 1, hlep: x }\n" LAUNCH,
 	             "t.yaml:18:37: unknown key 'hlep' in a tunable");
 	expect_error(PRE PARAM XBUF "  z: { type: f32, count: n, outptu: true }\n" MODEL STAGE LAUNCH,
-	             "t.yaml:8:29: unknown key 'outptu' in a buffer (expected one of: type, count, init, output, host)");
+	             "t.yaml:8:29: unknown key 'outptu' in a buffer (expected one of: type, count, init, output, host, pitch)");
 }
 
 static void test_missing_keys(void **state)
@@ -1217,6 +1217,63 @@ static void test_v2_errors(void **state)
 	             "t.yaml:24:50: tensormap hx: the buffer is in host memory; TMA reads device memory");
 }
 
+/* ---- pitched buffers: pitch: { rows, cols }, init: { copy }, { pitch: NAME } arguments ---- */
+
+#define PBUF(p) PRE PARAM XBUF ZBUF p MODEL STAGE     /* p is line 9; the stage's lines are 11 to 17 */
+#define PITCHED "  p: { type: f32, pitch: { rows: 4, cols: \"n / 4\" }, init: { copy: x } }\n"
+#define PLAUNCH(args) "    launches:\n      - { grid: 1, block: 32, args: " args " }\n"   /* line 19 */
+
+static void test_pitched(void **state)
+{
+	(void)state;
+	char err[1024];
+	lesson *l = load(PBUF(PITCHED) PLAUNCH("[p, { pitch: p }, z]"), err, sizeof err);
+	if (!l) fail_msg("%s", err);
+	const lesson_buffer *p = lesson_find_buffer(l, NULL, "p");
+	assert_non_null(p);
+	assert_non_null(p->pitch_rows.e);
+	assert_non_null(p->pitch_cols.e);
+	assert_null(p->count.e);
+	assert_int_equal(p->init, INIT_COPY);
+	assert_string_equal(p->copy_of, "x");
+	const lesson_launch *L = &l->stages[0].launches[0];
+	assert_int_equal(L->nargs, 3);
+	assert_int_equal(L->args[0].kind, ARG_BUFFER);
+	assert_int_equal(L->args[1].kind, ARG_PITCH);
+	assert_string_equal(L->args[1].buffer, "p");
+	lesson_free(l);
+	/* a zeroed pitched buffer is allowed too */
+	l = load(PBUF("  p: { type: f32, pitch: { rows: 2, cols: 3 } }\n") PLAUNCH("[p, { pitch: p }, z]"), err, sizeof err);
+	if (!l) fail_msg("%s", err);
+	lesson_free(l);
+
+	/* the buffer itself */
+	expect_error(PBUF("  p: { type: f32 }\n") LAUNCH, "t.yaml:9:6: buffer 'p' needs count (elements) or pitch: { rows, cols }");
+	expect_error(PBUF("  p: { type: f32, count: 8, pitch: { rows: 2, cols: 4 } }\n") LAUNCH, "t.yaml:9:36: buffer 'p': a pitched buffer's count is rows x cols; leave count out");
+	expect_error(PBUF("  p: { type: f32, pitch: { rows: 2 } }\n") LAUNCH, "t.yaml:9:26: pitch needs 'cols'");
+	expect_error(PBUF("  p: { type: f32, pitch: { rows: 2, cols: 4, pad: 1 } }\n") LAUNCH, "t.yaml:9:46: unknown key 'pad' in pitch (expected one of: rows, cols)");
+	expect_error(PBUF("  p: { type: f32, pitch: 4 }\n") LAUNCH, "t.yaml:9:26: pitch takes { rows: EXPR, cols: EXPR }");
+	expect_error(PBUF("  p: { type: f32, pitch: { rows: 2, cols: 4 }, host: pinned }\n") LAUNCH, "t.yaml:9:26: pitch: 'p' is a host buffer; cudaMallocPitch allocates device memory");
+	expect_error(PBUF("  p: { type: f32, pitch: { rows: 2, cols: 4 }, output: true }\n") LAUNCH, "t.yaml:9:26: pitch: 'p' is an output; outputs are packed (compare a packed buffer)");
+	expect_error(PBUF("  p: { type: f32, pitch: { rows: 2, cols: 4 }, init: iota }\n") LAUNCH, "t.yaml:9:54: a pitched buffer is filled with init: { copy: BUFFER } (its rows from a packed buffer) or zero");
+	expect_error(PBUF("  p: { type: f32, pitch: { rows: 2, cols: 4 }, init: { copy: nope } }\n") LAUNCH, "t.yaml:9:62: init: copy: 'nope' is not a buffer declared before 'p'");
+	expect_error(PBUF("  p: { type: f32, pitch: { rows: 2, cols: 4 }, init: { copy: z } }\n") LAUNCH, "t.yaml:9:62: init: copy: 'z' is an output, poisoned before every run");
+	expect_error(PBUF("  p: { type: i32, pitch: { rows: 2, cols: 4 }, init: { copy: x } }\n") LAUNCH, "t.yaml:9:62: init: copy: 'x' holds f32 and 'p' holds i32; the copy moves elements of one type");
+	expect_error(PBUF("  p: { type: f32, count: n, init: { copy: x } }\n") LAUNCH, "t.yaml:9:35: init: { copy: x } fills a pitched buffer's rows (pitch: { rows, cols }); 'p' is packed");
+	expect_error(PBUF("  p: { type: f32, pitch: { rows: 2, cols: 4 }, init: { copy: x, constant: 1 } }\n") LAUNCH, "t.yaml:9:65: unknown key 'constant' in init: { copy: BUFFER } (expected one of: copy)");
+	/* a stage's scratch buffer cannot be pitched */
+	expect_error(PBUF(PITCHED) "    buffers: { s: { type: f32, pitch: { rows: 2, cols: 2 } } }\n" LAUNCH, "t.yaml:18:39: pitch: stage buffer 's' is scratch space; a pitched buffer is the lesson's");
+	/* where a packed buffer is needed */
+	expect_error(PBUF(PITCHED) PLAUNCH("[x, { pitch: x }, z]"), "t.yaml:19:50: pitch: 'x' is packed (declare it with pitch: { rows, cols })");
+	expect_error(PBUF(PITCHED) PLAUNCH("[x, { pitch: q }, z]"), "t.yaml:19:50: pitch: unknown buffer 'q'");
+	expect_error(PBUF(PITCHED) PLAUNCH("[{ texture: p, dims: [4, 4] }, z]"), "t.yaml:19:49: texture p: the buffer is pitched; a texture here reads a packed buffer");
+	expect_error(PBUF(PITCHED) PLAUNCH("[{ tensormap: p, dims: [4], box: [4] }, z]"), "t.yaml:19:51: tensormap p: the buffer is pitched; a tensor map here describes a packed tensor");
+	expect_error(PBUF(PITCHED) "    launches:\n      - copy: { dst: z, src: p }\n", "t.yaml:19:15: copy p>z: p is pitched; a copy step moves packed elements (fill a pitched buffer with init: { copy: BUFFER })");
+	expect_error(PBUF(PITCHED) "    launches:\n      - memset: { buffer: p }\n", "t.yaml:19:27: memset: p is pitched; a memset step sets a packed buffer");
+	expect_error(PBUF(PITCHED) "    constants: [{ symbol: c, buffer: p }]\n" LAUNCH, "t.yaml:18:38: constant c: buffer p is pitched; fill a constant from a packed buffer");
+	expect_error(PBUF(PITCHED) "    launches:\n      - library: memcpy\n        args: { dst: z, src: p, bytes: 8 }\n", "t.yaml:20:30: library memcpy: src: 'p' is pitched; a library takes packed buffers");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1228,7 +1285,7 @@ int main(void)
 		cmocka_unit_test(test_structure_errors), cmocka_unit_test(test_name_lengths), cmocka_unit_test(test_wrong_node_kinds),
 		cmocka_unit_test(test_kernel_files),     cmocka_unit_test(test_exercise),
 		cmocka_unit_test(test_lesson_set),       cmocka_unit_test(test_v2_forms),
-		cmocka_unit_test(test_v2_errors),
+		cmocka_unit_test(test_v2_errors),        cmocka_unit_test(test_pitched),
 		cmocka_unit_test(test_shipped_lessons),
 	};
 	return cmocka_run_group_tests(tests, setup_tree, teardown_tree);

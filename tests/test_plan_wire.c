@@ -158,6 +158,8 @@ static void same_plan(const plan *a, const plan *b)
 		assert_int_equal(x->scratch, y->scratch);
 		assert_int_equal(x->init, y->init);
 		assert_memory_equal(&x->a, &y->a, sizeof x->a);
+		assert_true(x->rows == y->rows && x->cols == y->cols);
+		if (x->copy_of || y->copy_of) assert_string_equal(x->copy_of, y->copy_of);
 		assert_memory_equal(&x->b, &y->b, sizeof x->b);
 		assert_int_equal(x->memory, y->memory);
 		assert_memory_equal(&x->hot, &y->hot, sizeof x->hot);
@@ -494,13 +496,94 @@ static void test_v2_lines(void **state)
 	refused2("point clamp 0 0", "point clamp 0", "plan line 27: a texture arg has 13 fields, not 12");
 }
 
+/* pitch: { rows, cols } and init: { copy }: the rows, columns and source travel on a pitch line of
+ * their own, the pitch argument as "pitch NAME"; the plan refuses a source smaller than rows x cols,
+ * and the reader refuses a pitch line that does not fit its buffer. */
+static const char ptext[] =
+	"lesson: p\ntitle: P\nsummary: s\n"
+	"params:\n  rows: { default: 5, min: 1 }\n  cols: { default: 7, min: 1 }\n  short: { default: 0, min: 0 }\n"
+	"buffers:\n"
+	"  x: { type: f32, count: \"rows * cols - short\", init: { random: [-1, 1] } }\n"
+	"  z: { type: f32, count: \"rows * cols\", output: true }\n"
+	"  p: { type: f32, pitch: { rows: rows, cols: cols }, init: { copy: x } }\n"
+	"  q: { type: f32, pitch: { rows: 2, cols: 3 } }\n"
+	"model: { bytes: \"8 * rows * cols\" }\n"
+	"check: { reference: s, compare: [z], tolerance: exact }\n"
+	"stages:\n"
+	"  - id: s\n    title: S\n    kernel: k.cu\n    entry: k\n    explain: e\n    bottleneck: b\n"
+	"    launches:\n      - { grid: 1, block: 32, args: [p, { pitch: p }, z, \"i32(rows)\"] }\n";
+
+static void test_pitch(void **state)
+{
+	(void)state;
+	char err[512] = "";
+	lesson *pl = lesson_load_buffer("p.yaml", ptext, strlen(ptext), NULL, err, sizeof err);
+	if (!pl) fail_msg("%s", err);
+	plan p, q;
+	if (plan_make(&p, pl, 0, NULL, 0, &dev, err, sizeof err)) fail_msg("plan_make: %s", err);
+	const plan_buffer *pb = plan_buffer_get(&p, "p"), *qb = plan_buffer_get(&p, "q");
+	assert_non_null(pb);
+	assert_true(pb->rows == 5 && pb->cols == 7 && pb->count == 35);
+	assert_int_equal(pb->init, INIT_COPY);
+	assert_string_equal(pb->copy_of, "x");
+	assert_true(qb->rows == 2 && qb->cols == 3 && qb->count == 6 && !qb->copy_of);
+	assert_int_equal(p.launches[0].args[1].kind, ARG_PITCH);
+	int size = 0;
+	char kind = 0;
+	plan_arg_abi(&p.launches[0].args[1], &size, &kind);
+	assert_int_equal(size, 8);
+	assert_int_equal(kind, 'i');
+	sb t = {0}, u = {0};
+	plan_wire_write(&t, &p);
+	assert_non_null(strstr(t.s, "\nbuffer p f32 35 0 0 8 0 0 device\npitch p 5 7 x\n"));
+	assert_non_null(strstr(t.s, "\npitch q 2 3 -\n"));
+	assert_non_null(strstr(t.s, "\narg - pitch p\n"));
+	if (plan_wire_read(&q, t.s, t.len, err, sizeof err)) fail_msg("plan_wire_read: %s\n%s", err, t.s);
+	same_plan(&p, &q);
+	plan_wire_write(&u, &q);
+	assert_string_equal(t.s, u.s);
+	char words[512];
+	plan_result_inputs(&p, 1, words, sizeof words);
+	if (!strstr(words, "p: f32, x's values in rows of 7, pitched")) fail_msg("%s", words);
+	/* broken pitch lines */
+	static const struct { const char *from, *to, *msg; } bad[] = {
+		{ "pitch p 5 7 x", "pitch p 5 6 x", "plan line 28: pitch p: 5 x 6 is not its 35 elements" },
+		{ "pitch p 5 7 x", "pitch p 5 7 z", "plan line 28: pitch p: cannot copy from 'z'" },
+		{ "pitch p 5 7 x", "pitch p 5 7 -", "plan line 28: pitch p: init 6 does not go with its source" },
+		{ "pitch p 5 7 x", "pitch z 5 7 x", "plan line 28: pitch for buffer z, which cannot be pitched" },
+		{ "arg - pitch p", "arg - pitch x", "plan line 33: no pitched buffer named 'x'" },
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		const char *at = strstr(t.s, bad[i].from);
+		assert_non_null(at);
+		char *v = xmalloc(t.len + 64);
+		snprintf(v, t.len + 64, "%.*s%s%s", (int)(at - t.s), t.s, bad[i].to, at + strlen(bad[i].from));
+		plan r;
+		int rc = plan_wire_read(&r, v, strlen(v), err, sizeof err);
+		plan_free(&r);
+		free(v);
+		if (rc == 0) fail_msg("read, expected \"%s\"", bad[i].msg);
+		if (strcmp(err, bad[i].msg)) fail_msg("got \"%s\"\n  expected \"%s\"", err, bad[i].msg);
+	}
+	sb_free(&t);
+	sb_free(&u);
+	plan_free(&p);
+	plan_free(&q);
+	/* a source shorter than rows x cols */
+	plan_setting s = { .name = "short", .value = "1" };
+	assert_int_equal(plan_make(&p, pl, 0, &s, 1, &dev, err, sizeof err), -1);
+	plan_free(&p);
+	if (!strstr(err, "p.yaml:11:3: buffer p: init copy from x needs rows x cols = 35 elements, x has 34")) fail_msg("%s", err);
+	lesson_free(pl);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip), cmocka_unit_test(test_library_step), cmocka_unit_test(test_stage_tolerance),
 		cmocka_unit_test(test_text), cmocka_unit_test(test_hot),
 		cmocka_unit_test(test_refused),
-		cmocka_unit_test(test_v2_lines),
+		cmocka_unit_test(test_v2_lines), cmocka_unit_test(test_pitch),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -9,6 +9,8 @@ static const char *arg_kind_text(const plan_arg *a, char *buf, size_t n)
 	static const char *const names[] = { "i32", "u32", "i64", "u64", "f32", "f64" };
 	if (a->kind == ARG_TENSORMAP) strfmt(buf, n, "a 128-byte tensor map over %s", a->buffer);
 	else if (a->kind == ARG_BUFFER) strfmt(buf, n, "a pointer to %s (8 bytes)", a->buffer);
+	else if (a->kind == ARG_PITCH) strfmt(buf, n, "the pitch of %s in bytes (a long long, 8 bytes)", a->buffer);
+	else if (a->kind == ARG_TEXTURE) strfmt(buf, n, "a texture object over %s (8 bytes)", a->buffer);
 	else strfmt(buf, n, "an %s value (%d bytes)", names[a->type], a->type == AT_I32 || a->type == AT_U32 || a->type == AT_F32 ? 4 : 8);
 	return buf;
 }

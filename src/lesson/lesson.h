@@ -14,8 +14,9 @@ typedef struct { expr *e; lesson_mark at; } lesson_expr;
 
 typedef enum { DT_F32, DT_F64, DT_F16, DT_BF16, DT_I32, DT_U32, DT_I64, DT_U64, DT_I8, DT_U8, DT_COUNT } lesson_dtype;
 /* INIT_CSR_ROWS: a CSR row pointer made from a seed (nnz, cols, skew); INIT_CSR_COLS: the column indices
- * of the lesson's one csr_rows buffer (src/core/csrgen.h). */
-typedef enum { INIT_NONE, INIT_RANDOM, INIT_CONSTANT, INIT_IOTA, INIT_ZERO, INIT_EXPR, INIT_CSR_ROWS, INIT_CSR_COLS } lesson_init_kind;
+ * of the lesson's one csr_rows buffer (src/core/csrgen.h). INIT_COPY: a pitched buffer's rows
+ * copied from a packed buffer (cudaMemcpy2D). */
+typedef enum { INIT_NONE, INIT_RANDOM, INIT_CONSTANT, INIT_IOTA, INIT_ZERO, INIT_EXPR, INIT_CSR_ROWS, INIT_CSR_COLS, INIT_COPY } lesson_init_kind;
 /* Where a buffer lives: device memory (the default), or host memory for copy steps, pageable (plain
  * malloc) or pinned (cudaMallocHost). */
 typedef enum { MEM_DEVICE, MEM_PAGEABLE, MEM_PINNED, MEM_KIND_COUNT } lesson_memory;
@@ -42,6 +43,10 @@ typedef struct {
 	lesson_expr init_csr[3];      /* INIT_CSR_ROWS: nnz, cols, skew */
 	lesson_memory memory;         /* MEM_DEVICE unless declared host: pageable | pinned */
 	int output;
+	/* pitch: { rows, cols }: a 2-D device allocation from cudaMallocPitch, rows of cols elements each
+	 * starting pitch bytes apart (NULL rows: a packed buffer of count elements; count is then rows * cols) */
+	lesson_expr pitch_rows, pitch_cols;
+	char *copy_of;                /* INIT_COPY: the packed lesson buffer whose rows cudaMemcpy2D copies in */
 	lesson_mark at;
 } lesson_buffer;
 
@@ -56,7 +61,8 @@ typedef struct { lesson_expr cond; char *message; } lesson_constraint;
 
 /* What an argument is (a zeroed one is a value). The names the lesson format spells them in, the bytes
  * a kernel parameter of each takes, and whether it is a float, are in plan.c's table. */
-typedef enum { ARG_VALUE, ARG_BUFFER, ARG_TENSORMAP, ARG_TEXTURE, ARG_KIND_COUNT } lesson_arg_kind;
+/* ARG_PITCH: a pitched buffer's pitch in bytes (what cudaMallocPitch returned), passed as a long long. */
+typedef enum { ARG_VALUE, ARG_BUFFER, ARG_TENSORMAP, ARG_TEXTURE, ARG_PITCH, ARG_KIND_COUNT } lesson_arg_kind;
 /* What a step of a stage is (a zeroed one is a kernel launch); gpu_exec.c runs each kind through its
  * own entry of a table. */
 typedef enum { STEP_LAUNCH, STEP_MEMSET, STEP_COPY, STEP_LIBRARY, STEP_KIND_COUNT } lesson_step_kind;
@@ -67,7 +73,7 @@ typedef enum { AT_I32, AT_U32, AT_I64, AT_U64, AT_F32, AT_F64 } lesson_arg_type;
 #define LESSON_TMA_MAX_RANK 5
 typedef struct {
 	lesson_arg_kind kind;
-	char *buffer;                 /* ARG_BUFFER; ARG_TENSORMAP: the tensor's buffer */
+	char *buffer;                 /* ARG_BUFFER, ARG_PITCH; ARG_TENSORMAP: the tensor's buffer */
 	lesson_arg_type type;         /* ARG_VALUE */
 	lesson_expr value;            /* ARG_VALUE */
 	/* ARG_TENSORMAP: a TMA descriptor over the buffer as a dense row-major tensor; dims and box

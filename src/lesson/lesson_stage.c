@@ -95,6 +95,7 @@ static int parse_tensormap(ld *c, lesson_stage *s, yaml_node_t *n, lesson_arg *a
 	const lesson_buffer *b = lesson_find_buffer(c->l, s, a->buffer);
 	if (!b) return yd_fail(&c->y, bn, "tensormap: unknown buffer '%s'", a->buffer);
 	if (b->memory != MEM_DEVICE) return yd_fail(&c->y, bn, "tensormap %s: the buffer is in host memory; TMA reads device memory", a->buffer);
+	if (b->pitch_rows.e) return yd_fail(&c->y, bn, "tensormap %s: the buffer is pitched; a tensor map here describes a packed tensor", a->buffer);
 	int rank = parse_tma_list(c, dn, "dims", a->dims);
 	if (rank < 0) return -1;
 	a->rank = rank;
@@ -139,6 +140,7 @@ static int parse_texture(ld *c, lesson_stage *s, yaml_node_t *n, lesson_arg *a)
 	const lesson_buffer *b = lesson_find_buffer(c->l, s, a->buffer);
 	if (!b) return yd_fail(&c->y, bn, "texture: unknown buffer '%s'", a->buffer);
 	if (b->memory != MEM_DEVICE) return yd_fail(&c->y, bn, "texture %s: the buffer is in host memory; a texture reads device memory", a->buffer);
+	if (b->pitch_rows.e) return yd_fail(&c->y, bn, "texture %s: the buffer is pitched; a texture here reads a packed buffer", a->buffer);
 	if (lesson_dtype_size(b->type) > 4)
 		return yd_fail(&c->y, bn, "texture %s: a texture element is at most 32 bits, and %s is %zu bytes", a->buffer,
 		               lesson_dtype_name(b->type), lesson_dtype_size(b->type));
@@ -163,10 +165,24 @@ static int parse_texture(ld *c, lesson_stage *s, yaml_node_t *n, lesson_arg *a)
 	return 0;
 }
 
+/* { pitch: BUFFER }: the pitched buffer's pitch in bytes, as cudaMallocPitch returned it (a long long). */
+static int parse_pitch_arg(ld *c, lesson_stage *s, yaml_node_t *n, lesson_arg *a)
+{
+	static const char *const keys[] = { "!pitch", NULL };
+	if (yd_check_keys(&c->y, n, "a pitch argument", keys) || yd_get_str(&c->y, n, "pitch", &a->buffer)) return -1;
+	a->kind = ARG_PITCH;
+	yaml_node_t *bn = yd_get(&c->y, n, "pitch");
+	const lesson_buffer *b = lesson_find_buffer(c->l, s, a->buffer);
+	if (!b) return yd_fail(&c->y, bn, "pitch: unknown buffer '%s'", a->buffer);
+	if (!b->pitch_rows.e) return yd_fail(&c->y, bn, "pitch: '%s' is packed (declare it with pitch: { rows, cols })", a->buffer);
+	return 0;
+}
+
 static int parse_arg(ld *c, lesson_stage *s, yaml_node_t *n, lesson_arg *a)
 {
 	a->at.line = (int)n->start_mark.line + 1;
 	a->at.col = (int)n->start_mark.column + 1;
+	if (n->type == YAML_MAPPING_NODE && yd_get(&c->y, n, "pitch") && !yd_get(&c->y, n, "texture")) return parse_pitch_arg(c, s, n, a);
 	if (n->type == YAML_MAPPING_NODE) return yd_get(&c->y, n, "texture") ? parse_texture(c, s, n, a) : parse_tensormap(c, s, n, a);
 	const char *txt = yd_scalar(&c->y, n, "an argument");
 	if (!txt) return -1;
@@ -217,6 +233,9 @@ static int parse_copy(ld *c, lesson_stage *s, yaml_node_t *m, lesson_launch *L)
 		               L->copy_src, lesson_dtype_name(sr->type), L->copy_dst, lesson_dtype_name(d->type));
 	if (d->memory != MEM_DEVICE && sr->memory != MEM_DEVICE)
 		return yd_fail(&c->y, m, "copy %s>%s: both buffers are host memory; a copy step has a device side", L->copy_src, L->copy_dst);
+	if (d->pitch_rows.e || sr->pitch_rows.e)
+		return yd_fail(&c->y, m, "copy %s>%s: %s is pitched; a copy step moves packed elements (fill a pitched buffer with init: { copy: BUFFER })",
+		               L->copy_src, L->copy_dst, d->pitch_rows.e ? L->copy_dst : L->copy_src);
 	return lesson_yaml_get_expr(c, m, "offset", &L->copy_offset) || lesson_yaml_get_expr(c, m, "dst_offset", &L->copy_dst_offset) ||
 	       lesson_yaml_get_expr(c, m, "src_offset", &L->copy_src_offset) || lesson_yaml_get_expr(c, m, "count", &L->copy_count) ||
 	       lesson_yaml_get_expr(c, m, "stream", &L->stream) ? -1 : 0;
@@ -265,6 +284,8 @@ static int parse_launch(ld *c, lesson_stage *s, yaml_node_t *n, lesson_launch *L
 		if (step_buffer(c, s, m, "memset", "buffer", &L->memset_buffer, &b)) return -1;
 		if (b->memory != MEM_DEVICE)
 			return yd_fail(&c->y, yd_get(&c->y, m, "buffer"), "memset: %s is host memory; a memset step sets device memory", L->memset_buffer);
+		if (b->pitch_rows.e)
+			return yd_fail(&c->y, yd_get(&c->y, m, "buffer"), "memset: %s is pitched; a memset step sets a packed buffer", L->memset_buffer);
 		yaml_node_t *v = yd_get(&c->y, m, "value");
 		int64_t val = 0;
 		if (v && yd_int(&c->y, v, "value", INT64_MIN, INT64_MAX, &val)) return -1;
@@ -337,6 +358,7 @@ static int parse_constants(ld *c, lesson_stage *s, yaml_node_t *n)
 			const lesson_buffer *b = lesson_find_buffer(c->l, s, k->buffer);
 			if (!b) return yd_fail(&c->y, bn, "constant %s: unknown buffer '%s'", k->symbol, k->buffer);
 			if (b->memory != MEM_DEVICE) return yd_fail(&c->y, bn, "constant %s: buffer %s is host memory; fill a constant from a device buffer or a value", k->symbol, k->buffer);
+			if (b->pitch_rows.e) return yd_fail(&c->y, bn, "constant %s: buffer %s is pitched; fill a constant from a packed buffer", k->symbol, k->buffer);
 			k->type = b->type;
 			continue;
 		}

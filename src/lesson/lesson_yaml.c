@@ -147,8 +147,15 @@ static int parse_init(ld *c, yaml_node_t *n, lesson_buffer *b)
 		else return yd_fail(&c->y, n, "init must be iota, zero, csr_cols, { random: [lo, hi] }, { constant: v }, { expr: E } or { csr_rows: {...} }, not '%s'", s);
 		return 0;
 	}
-	static const char *const keys[] = { "random", "constant", "expr", "hot", "csr_rows", NULL };
+	static const char *const keys[] = { "random", "constant", "expr", "hot", "csr_rows", "copy", NULL };
 	if (yd_check_keys(&c->y, n, "init", keys)) return -1;
+	yaml_node_t *cp = yd_get(&c->y, n, "copy");
+	if (cp) {   /* a pitched buffer's rows from a packed buffer (lesson_yaml_parse_buffers checks the pair) */
+		static const char *const ckeys[] = { "!copy", NULL };
+		if (yd_check_keys(&c->y, n, "init: { copy: BUFFER }", ckeys)) return -1;
+		b->init = INIT_COPY;
+		return yd_get_str(&c->y, n, "copy", &b->copy_of);
+	}
 	yaml_node_t *r = yd_get(&c->y, n, "random"), *k = yd_get(&c->y, n, "constant"), *x = yd_get(&c->y, n, "expr");
 	yaml_node_t *h = yd_get(&c->y, n, "hot"), *csr = yd_get(&c->y, n, "csr_rows");
 	if (!!r + !!k + !!x + !!csr > 1) return yd_fail(&c->y, n, "init takes one of random, constant, expr and csr_rows");
@@ -179,12 +186,46 @@ static int parse_init(ld *c, yaml_node_t *n, lesson_buffer *b)
 	return 0;
 }
 
+/* pitch: { rows: EXPR, cols: EXPR }: a 2-D allocation (cudaMallocPitch); count is then rows * cols. */
+static int parse_pitch(ld *c, yaml_node_t *pn, lesson_buffer *b)
+{
+	static const char *const keys[] = { "!rows", "!cols", NULL };
+	if (pn->type != YAML_MAPPING_NODE) return yd_fail(&c->y, pn, "pitch takes { rows: EXPR, cols: EXPR }");
+	if (yd_check_keys(&c->y, pn, "pitch", keys)) return -1;
+	if (b->count.e)
+		return yd_fail(&c->y, pn, "buffer '%s': a pitched buffer's count is rows x cols; leave count out", b->name);
+	return lesson_yaml_get_expr(c, pn, "rows", &b->pitch_rows) || lesson_yaml_get_expr(c, pn, "cols", &b->pitch_cols) ? -1 : 0;
+}
+
+/* What a pitched buffer may be: a lesson's device input, filled from a packed buffer declared before it
+ * (bs[0..i)) or zeroed. */
+static int check_pitched(ld *c, yaml_node_t *v, lesson_buffer *b, const lesson_buffer *bs, int i)
+{
+	yaml_node_t *pn = yd_get(&c->y, v, "pitch");
+	if (c->stage) return yd_fail(&c->y, pn, "pitch: stage buffer '%s' is scratch space; a pitched buffer is the lesson's", b->name);
+	if (b->memory != MEM_DEVICE) return yd_fail(&c->y, pn, "pitch: '%s' is a host buffer; cudaMallocPitch allocates device memory", b->name);
+	if (b->output) return yd_fail(&c->y, pn, "pitch: '%s' is an output; outputs are packed (compare a packed buffer)", b->name);
+	if (b->init != INIT_NONE && b->init != INIT_ZERO && b->init != INIT_COPY)
+		return yd_fail(&c->y, yd_get(&c->y, v, "init"), "a pitched buffer is filled with init: { copy: BUFFER } (its rows from a packed buffer) or zero");
+	if (b->init != INIT_COPY) return 0;
+	yaml_node_t *cn = yd_get(&c->y, yd_get(&c->y, v, "init"), "copy");
+	const lesson_buffer *src = NULL;
+	for (int k = 0; k < i; k++) if (!strcmp(bs[k].name, b->copy_of)) src = &bs[k];
+	if (!src) return yd_fail(&c->y, cn, "init: copy: '%s' is not a buffer declared before '%s'", b->copy_of, b->name);
+	if (src->pitch_rows.e) return yd_fail(&c->y, cn, "init: copy: '%s' is pitched; the rows come from a packed buffer", b->copy_of);
+	if (src->output) return yd_fail(&c->y, cn, "init: copy: '%s' is an output, poisoned before every run", b->copy_of);
+	if (src->type != b->type)
+		return yd_fail(&c->y, cn, "init: copy: '%s' holds %s and '%s' holds %s; the copy moves elements of one type", b->copy_of,
+		               lesson_dtype_name(src->type), b->name, lesson_dtype_name(b->type));
+	return 0;
+}
+
 int lesson_yaml_parse_buffers(ld *c, yaml_node_t *map, lesson_buffer **out, int *count)
 {
 	if (map->type != YAML_MAPPING_NODE) return yd_fail(&c->y, map, "buffers must be a mapping of name: {type, count, ...}");
 	int k = (int)(map->data.mapping.pairs.top - map->data.mapping.pairs.start);
 	*out = xcalloc((size_t)k, sizeof **out);
-	static const char *const keys[] = { "!type", "!count", "init", "output", "host", NULL };
+	static const char *const keys[] = { "!type", "count", "init", "output", "host", "pitch", NULL };
 	for (int i = 0; i < k; i++) {
 		yaml_node_pair_t *p = &map->data.mapping.pairs.start[i];
 		yaml_node_t *kn = yd_node(&c->y, p->key), *v = yd_node(&c->y, p->value);
@@ -201,6 +242,9 @@ int lesson_yaml_parse_buffers(ld *c, yaml_node_t *map, lesson_buffer **out, int 
 		if (lesson_yaml_parse_dtype(c, yd_get(&c->y, v, "type"), &b->type)) return -1;
 		if (lesson_yaml_get_expr(c, v, "count", &b->count)) return -1;
 		yaml_node_t *init = yd_get(&c->y, v, "init"), *o = yd_get(&c->y, v, "output"), *h = yd_get(&c->y, v, "host");
+		yaml_node_t *pn = yd_get(&c->y, v, "pitch");
+		if (pn && parse_pitch(c, pn, b)) return -1;
+		if (!pn && !b->count.e) return yd_fail(&c->y, v, "buffer '%s' needs count (elements) or pitch: { rows, cols }", name);
 		if (init && parse_init(c, init, b)) return -1;
 		if (o && yd_bool(&c->y, o, "output", &b->output)) return -1;
 		if (h && lesson_yaml_parse_memory(c, h, "host", &b->memory)) return -1;
@@ -211,6 +255,9 @@ int lesson_yaml_parse_buffers(ld *c, yaml_node_t *map, lesson_buffer **out, int 
 		if ((b->init == INIT_CSR_ROWS || b->init == INIT_CSR_COLS) && b->type != DT_I32)
 			return yd_fail(&c->y, init, "buffer '%s': a CSR %s buffer is i32, not %s", name, b->init == INIT_CSR_ROWS ? "row pointer" : "column",
 			               lesson_dtype_name(b->type));
+		if (pn && check_pitched(c, v, b, *out, i)) return -1;
+		if (b->init == INIT_COPY && !pn)
+			return yd_fail(&c->y, init, "init: { copy: %s } fills a pitched buffer's rows (pitch: { rows, cols }); '%s' is packed", b->copy_of, name);
 	}
 	int rows = 0, cols = 0;
 	for (int i = 0; i < *count; i++) { rows += (*out)[i].init == INIT_CSR_ROWS; cols += (*out)[i].init == INIT_CSR_COLS; }
@@ -272,7 +319,9 @@ int lesson_yaml_parse_library(ld *c, lesson_stage *s, yaml_node_t *n, lesson_bas
 		b->arg_names[b->nargs] = xstrdup(name);
 		b->arg_strings[b->nargs] = xstrdup(val);
 		b->nargs++;
-		if (!lesson_find_buffer(c->l, s, val) && lesson_yaml_parse_expr(c, v, name, &b->arg_values[i])) return -1;
+		const lesson_buffer *lb = lesson_find_buffer(c->l, s, val);
+		if (lb && lb->pitch_rows.e) return yd_fail(&c->y, v, "library %s: %s: '%s' is pitched; a library takes packed buffers", b->library, name, val);
+		if (!lb && lesson_yaml_parse_expr(c, v, name, &b->arg_values[i])) return -1;
 	}
 	for (int r = 1; r <= LESSON_YAML_MAX_LIB_ARGS && lesson_yaml_baseline_libs[lib][r]; r++) {
 		int found = 0;
@@ -300,6 +349,7 @@ void lesson_yaml_free_expr(lesson_expr *e)
 void lesson_yaml_free_buffers(lesson_buffer *b, int n)
 {
 	for (int i = 0; i < n; i++) { free(b[i].name); lesson_yaml_free_expr(&b[i].count); lesson_yaml_free_expr(&b[i].init_expr); lesson_yaml_free_expr(&b[i].init_hot);
-		for (int k = 0; k < 3; k++) lesson_yaml_free_expr(&b[i].init_csr[k]); }
+		for (int k = 0; k < 3; k++) lesson_yaml_free_expr(&b[i].init_csr[k]);
+		lesson_yaml_free_expr(&b[i].pitch_rows); lesson_yaml_free_expr(&b[i].pitch_cols); free(b[i].copy_of); }
 	free(b);
 }

@@ -293,8 +293,15 @@ static int add_buffers(pctx *c, const lesson_stage *s, const lesson_buffer *bs, 
 	plan *p = c->p;
 	for (int i = 0; i < n; i++) {
 		const lesson_buffer *b = &bs[i];
-		int64_t count;
-		if (eval_int(c, &b->count, 0, &count)) return -1;
+		int64_t count, rows = 0, cols = 0;
+		if (b->pitch_rows.e) {
+			if (eval_int(c, &b->pitch_rows, 0, &rows) || eval_int(c, &b->pitch_cols, 0, &cols)) return -1;
+			if (rows < 1 || cols < 1 || __builtin_mul_overflow(rows, cols, &count)) {
+				strfmt(c->err, c->errlen, "%s:%d:%d: buffer %s: pitch of %lld rows of %lld elements", c->l->path, b->at.line, b->at.col,
+				       b->name, (long long)rows, (long long)cols);
+				return -1;
+			}
+		} else if (eval_int(c, &b->count, 0, &count)) return -1;
 		if (count < 1) {
 			strfmt(c->err, c->errlen, "%s:%d:%d: buffer %s would have %lld elements", c->l->path, b->at.line, b->at.col,
 			       b->name, (long long)count);
@@ -308,7 +315,7 @@ static int add_buffers(pctx *c, const lesson_stage *s, const lesson_buffer *bs, 
 		}
 		p->buffers = xrealloc(p->buffers, (size_t)(p->nbuffers + 1) * sizeof *p->buffers);
 		plan_buffer *pb = &p->buffers[p->nbuffers++];
-		*pb = (plan_buffer){ b->name, b->type, count, b->output, scratch, init, b->init_a, b->init_b, NULL, memory_of(s, b), 0, 0 };
+		*pb = (plan_buffer){ b->name, b->type, count, b->output, scratch, init, b->init_a, b->init_b, NULL, memory_of(s, b), 0, 0, 0, 0, NULL };
 		int64_t bytes;
 		if (buffer_bytes(c, b, count, pb->memory == MEM_DEVICE, &bytes, &c->device_bytes)) return -1;
 		if (__builtin_add_overflow(p->working_set, bytes, &p->working_set)) {
@@ -326,6 +333,18 @@ static int add_buffers(pctx *c, const lesson_stage *s, const lesson_buffer *bs, 
 			}
 		}
 		if (init == INIT_CSR_ROWS && csr_rows(c, b, pb)) return -1;
+		pb->rows = rows;
+		pb->cols = cols;
+		if (init == INIT_COPY) {
+			const plan_buffer *src = plan_buffer_get(p, b->copy_of);
+			pb = &p->buffers[p->nbuffers - 1];
+			if (!src || src->count < count) {
+				strfmt(c->err, c->errlen, "%s:%d:%d: buffer %s: init copy from %s needs rows x cols = %lld elements, %s has %lld", c->l->path,
+				       b->at.line, b->at.col, b->name, b->copy_of, (long long)count, b->copy_of, src ? (long long)src->count : 0LL);
+				return -1;
+			}
+			pb->copy_of = src->name;
+		}
 		if (init != INIT_EXPR) continue;
 		pb->values = xcalloc((size_t)count, sizeof *pb->values);
 		if (eval_each(c, &b->init_expr, count, pb->values)) return -1;
@@ -687,6 +706,10 @@ static int make_launch(pctx *c, const plan_device *dev, const lesson_stage *s, c
 			}
 			out->args[i].kind = ARG_BUFFER;
 			out->args[i].buffer = a->buffer;
+		} else if (a->kind == ARG_PITCH) {
+			out->args[i].kind = ARG_PITCH;
+			out->args[i].buffer = a->buffer;
+			out->args[i].type = AT_I64;
 		} else if (a->kind == ARG_TENSORMAP ? make_tensormap(c, a, &out->args[i])
 		           : a->kind == ARG_TEXTURE ? make_texture(c, a, &out->args[i]) : convert_arg(c, a, &out->args[i])) {
 			return -1;
@@ -1058,8 +1081,9 @@ static const struct { int size; char kind; } value_abi[] = {
 /* ... and each kind of argument that is not a value. */
 static const struct { int size; char kind; } kind_abi[ARG_KIND_COUNT] = {
 	[ARG_BUFFER] = { 8, 'i' }, [ARG_TENSORMAP] = { 128, 'b' }, [ARG_TEXTURE] = { 8, 'i' },   /* a cudaTextureObject_t */
+	[ARG_PITCH] = { 8, 'i' },                                                                 /* a long long, bytes */
 };
-_Static_assert(ARG_KIND_COUNT == 4, "give a new kind of argument its size and class in kind_abi");
+_Static_assert(ARG_KIND_COUNT == 5, "give a new kind of argument its size and class in kind_abi");
 
 void plan_arg_abi(const plan_arg *a, int *size, char *kind)
 {

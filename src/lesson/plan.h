@@ -57,7 +57,7 @@ typedef struct {
 
 typedef struct {
 	lesson_arg_kind kind;
-	const char *buffer;                     /* ARG_BUFFER, ARG_TENSORMAP, ARG_TEXTURE: the buffer's name, owned by the lesson */
+	const char *buffer;                     /* ARG_BUFFER, ARG_TENSORMAP, ARG_TEXTURE, ARG_PITCH: the buffer's name, owned by the lesson */
 	plan_tensormap tm;
 	plan_texture tex;                       /* ARG_TEXTURE */                      /* ARG_TENSORMAP: passed by value as a 128-byte CUtensorMap built on the host */
 	const char *name;                       /* baseline arguments only: the argument name */
@@ -84,6 +84,9 @@ typedef struct {
 	lesson_memory memory;                   /* the stage's choice (memory:) or the buffer's own */
 	double hot;                             /* INIT_RANDOM: this share of the elements (0..1, seeded) is a */
 	double skew;                            /* INIT_CSR_ROWS (a: nnz, b: cols): the row lengths' power law, 0..1 */
+	int64_t rows, cols;                     /* pitched (rows > 0): rows of cols elements, count = rows * cols,
+	                                         * allocated by cudaMallocPitch in the worker; 0, 0: packed */
+	const char *copy_of;                    /* INIT_COPY: the packed buffer its rows are copied from (cudaMemcpy2D) */
 } plan_buffer;
 
 /* A constant filled before the launches: bytes evaluated on the host, or a buffer's first bytes. */

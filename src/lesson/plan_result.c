@@ -54,6 +54,7 @@ static void input_words(const plan_buffer *b, char *out, size_t n)
 	case INIT_CONSTANT: strfmt(out, n, "%s, every element %g", t, b->a); break;
 	case INIT_IOTA: strfmt(out, n, "%s, 0, 1, 2, ... (the index)", t); break;
 	case INIT_EXPR: strfmt(out, n, "%s, from its init expression", t); break;
+	case INIT_COPY: strfmt(out, n, "%s, %s's values in rows of %lld, pitched", t, b->copy_of ? b->copy_of : "?", (long long)b->cols); break;
 	case INIT_ZERO: case INIT_NONE: strfmt(out, n, "%s, zero", t); break;
 	case INIT_CSR_ROWS: strfmt(out, n, "%s, a CSR row pointer: %lld rows, %.0f nonzeros over %.0f columns, row lengths of skew %g", t,
 	                           (long long)(b->count - 1), b->a, b->b, b->skew); break;

@@ -40,8 +40,8 @@ static void put_arg(sb *b, const plan_arg *a)
 		sb_addf(b, " %s %d %llu %llu %llu %s %s %d %d", lesson_dtype_name(t->type), t->rank, (unsigned long long)t->width,
 		        (unsigned long long)t->height, (unsigned long long)t->pitch_bytes, filters[t->filter], addresses[t->address],
 		        t->normalized_coords, t->read_normalized);
-	} else if (a->kind == ARG_BUFFER) {
-		sb_add(b, " buffer");
+	} else if (a->kind == ARG_BUFFER || a->kind == ARG_PITCH) {
+		sb_add(b, a->kind == ARG_PITCH ? " pitch" : " buffer");
 		put_name(b, a->buffer);
 	} else if (a->kind == ARG_TENSORMAP) {
 		const plan_tensormap *t = &a->tm;
@@ -96,6 +96,13 @@ void plan_wire_write(sb *b, const plan *p)
 			sb_add(b, "skew");
 			put_name(b, x->name);
 			sb_addf(b, " %.17g\n", x->skew);
+		}
+		if (x->rows > 0) {   /* pitch NAME ROWS COLS SRC|-: a line of its own, as hot */
+			sb_add(b, "pitch");
+			put_name(b, x->name);
+			sb_addf(b, " %lld %lld", (long long)x->rows, (long long)x->cols);
+			put_name(b, x->copy_of);
+			sb_add(b, "\n");
 		}
 		if (x->init != INIT_EXPR) continue;
 		sb_add(b, "values");
@@ -280,6 +287,15 @@ static int read_arg(rd *r, char **t, int n)
 	if (n < 4) return bad(r, "an arg needs a name, a kind and what it passes");
 	if (strcmp(t[1], "-") && get_name(r, t[1], 64, &a->name)) return -1;
 	if (!strcmp(t[2], "texture")) return read_texture(r, a, t, n);
+	if (!strcmp(t[2], "pitch")) {
+		const plan_buffer *b = buffer_named(p, t[3]);
+		if (n != 4) return bad(r, "a pitch arg has 4 fields, not %d", n);
+		if (!b || b->rows <= 0) return bad(r, "no pitched buffer named '%s'", t[3]);
+		a->kind = ARG_PITCH;
+		a->type = AT_I64;
+		a->buffer = b->name;
+		return 0;
+	}
 	if (!strcmp(t[2], "buffer") || !strcmp(t[2], "tensormap")) {
 		const plan_buffer *b = buffer_named(p, t[3]);
 		if (!b) return bad(r, "no buffer named '%s'", t[3]);
@@ -532,7 +548,7 @@ static int read_line(rd *r, char **t, int n, const char *rest)
 		plan_buffer b = {0};
 		int init, mem = 0;
 		if (read_dtype(r, t[2], &b.type) || get_i64(r, t[3], 1, INT64_MAX / 16, &b.count) || get_int(r, t[4], 0, 1, &b.output) ||
-		    get_int(r, t[5], 0, 1, &b.scratch) || get_int(r, t[6], INIT_NONE, INIT_CSR_COLS, &init) || get_dbl(r, t[7], &b.a) ||
+		    get_int(r, t[5], 0, 1, &b.scratch) || get_int(r, t[6], INIT_NONE, INIT_COPY, &init) || get_dbl(r, t[7], &b.a) ||
 		    get_dbl(r, t[8], &b.b) || read_word(r, t[9], memories, MEM_KIND_COUNT, "kind of memory", &mem))
 			return -1;
 		b.init = (lesson_init_kind)init;
@@ -557,6 +573,22 @@ static int read_line(rd *r, char **t, int n, const char *rest)
 		if (b->init != INIT_CSR_ROWS) return bad(r, "skew for buffer %s, which is not csr_rows", t[1]);
 		if (get_dbl(r, t[2], &b->skew)) return -1;
 		if (!(b->skew >= 0 && b->skew < 1)) return bad(r, "skew %s is not from 0 up to 1", t[2]);
+		return 0;
+	}
+	if (!strcmp(k, "pitch")) {   /* pitch NAME ROWS COLS SRC|-: after a device buffer's line */
+		if (n != 5) return bad(r, "pitch takes BUFFER ROWS COLS SOURCE");
+		plan_buffer *b = (plan_buffer *)buffer_named(p, t[1]);
+		if (!b) return bad(r, "no buffer named '%s'", t[1]);
+		if (b->memory != MEM_DEVICE || b->output || b->scratch || b->rows > 0) return bad(r, "pitch for buffer %s, which cannot be pitched", t[1]);
+		if (get_i64(r, t[2], 1, INT64_MAX, &b->rows) || get_i64(r, t[3], 1, INT64_MAX, &b->cols)) return -1;
+		if (b->rows > b->count / b->cols || b->rows * b->cols != b->count) return bad(r, "pitch %s: %s x %s is not its %lld elements", t[1], t[2], t[3], (long long)b->count);
+		if (strcmp(t[4], "-")) {
+			const plan_buffer *src = buffer_named(p, t[4]);
+			if (!src || src == b || src->rows > 0 || src->output || src->count < b->count || src->type != b->type) return bad(r, "pitch %s: cannot copy from '%s'", t[1], t[4]);
+			b->copy_of = src->name;
+		}
+		if ((b->init == INIT_COPY) != (b->copy_of != NULL) || (b->init != INIT_COPY && b->init != INIT_ZERO && b->init != INIT_NONE))
+			return bad(r, "pitch %s: init %d does not go with its source", t[1], (int)b->init);
 		return 0;
 	}
 	if (!strcmp(k, "hot")) {   /* hot NAME SHARE: after a random buffer's line */

@@ -103,7 +103,8 @@ static long long num(const plan *p, const char *name)
 static gpu_buffer *buf(const plan *p, gpu_data *d, const char *name)
 {
 	const plan_arg *a = find(p, name);
-	return a && a->kind == ARG_BUFFER ? gpu_data_find(d, a->buffer) : NULL;
+	gpu_buffer *b = a && a->kind == ARG_BUFFER ? gpu_data_find(d, a->buffer) : NULL;
+	return b && !b->rows ? b : NULL;   /* a library takes packed buffers (the loader refuses a pitched one) */
 }
 
 static cudaError_t blas_error(cublasStatus_t st)

@@ -57,6 +57,11 @@ typedef struct {
 	unsigned long long ref_key; /* non-zero: ref is scrambled with this key (hidden) */
 	int output, scratch;
 	lesson_init_kind init;      /* a scratch buffer's: INIT_EXPR is filled from the plan's values, others zeroed */
+	/* A pitched buffer (rows > 0): rows of cols elements, pitch bytes apart, from cudaMallocPitch; bytes is
+	 * rows * pitch (the padding included) and the guards sit around those; alloc is what was allocated
+	 * (base lies inside it), NULL for a packed buffer (base is the allocation). */
+	int64_t rows, cols; size_t pitch;
+	void *alloc;
 } gpu_buffer;
 
 typedef struct {
@@ -74,6 +79,9 @@ int gpu_data_init(const char *kroot, const char *arch, char *err, size_t errlen)
  * data was rebuilt (the reference must be recomputed), 0 when kept, -1 on a CUDA error (err). */
 int gpu_data_prepare(gpu_data *d, const plan *p, const char *key, uint64_t seed, char *err, size_t errlen);
 gpu_buffer *gpu_data_find(gpu_data *d, const char *name);
+/* The pitched buffers' pitches in words, appended to out (cut to n): "; in_p: cudaMallocPitch gave a pitch
+ * of 32768 bytes for rows of 32764"; nothing when d has none. */
+void gpu_data_pitch_note(const gpu_data *d, char *out, size_t n);
 /* Sets every output buffer to its poison (NaN bytes for floats, 0xA5 for integers): device buffers
  * asynchronously on s; host buffers on the host, once s is done with them. */
 cudaError_t gpu_data_poison(gpu_data *d, cudaStream_t s);

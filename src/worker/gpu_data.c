@@ -116,7 +116,7 @@ static cudaError_t fill(void *dst, lesson_dtype t, long long n, int mode, uint64
 
 static void free_buffer(gpu_buffer *b)
 {
-	mem_free(b->memory, b->base);
+	mem_free(b->memory, b->alloc ? b->alloc : b->base);
 	cudaFree(b->ref);
 	free(b->name);
 	b->name = NULL;
@@ -222,6 +222,40 @@ static cudaError_t guarded_alloc(lesson_memory m, size_t bytes, void **base, voi
 	return cudaSuccess;
 }
 
+/* A pitched allocation for b (rows, cols set): cudaMallocPitch with guard rows above and below, enough
+ * for GPU_GUARD bytes each; b's pitch, bytes, alloc, base and ptr set, both guards filled. */
+static cudaError_t pitched_alloc(gpu_buffer *b)
+{
+	size_t width = (size_t)b->cols * lesson_dtype_size(b->type), pitch = 0;
+	void *probe = NULL;
+	/* The driver picks the pitch from the width alone: ask once for one row to size the guard rows. */
+	cudaError_t e = cudaMallocPitch(&probe, &pitch, width, 1);
+	if (e) return e;
+	cudaFree(probe);
+	size_t g = (GPU_GUARD + pitch - 1) / pitch;
+	if (b->rows > (int64_t)((SIZE_MAX / pitch) - 2 * g)) return cudaErrorMemoryAllocation;
+	if ((e = cudaMallocPitch(&b->alloc, &b->pitch, width, (size_t)b->rows + 2 * g))) { b->alloc = NULL; return e; }
+	if (b->pitch != pitch) { cudaFree(b->alloc); b->alloc = NULL; return cudaErrorInvalidPitchValue; }
+	b->bytes = (size_t)b->rows * b->pitch;
+	b->ptr = (char *)b->alloc + g * b->pitch;
+	b->base = (char *)b->ptr - GPU_GUARD;
+	e = cudaMemset(b->base, GPU_GUARD_BYTE, GPU_GUARD);
+	if (!e) e = cudaMemset((char *)b->ptr + b->bytes, GPU_GUARD_BYTE, GPU_GUARD);
+	if (e) { cudaFree(b->alloc); b->alloc = b->base = b->ptr = NULL; cudaGetLastError(); }
+	return e;
+}
+
+void gpu_data_pitch_note(const gpu_data *d, char *out, size_t n)
+{
+	for (int i = 0; i < d->n; i++) {
+		const gpu_buffer *b = &d->b[i];
+		size_t len = strlen(out);
+		if (b->rows <= 0 || len + 1 >= n) continue;
+		strfmt(out + len, n - len, "; %s: cudaMallocPitch gave a pitch of %zu bytes for rows of %lld", b->name, b->pitch,
+		       (long long)((size_t)b->cols * lesson_dtype_size(b->type)));
+	}
+}
+
 static int alloc_buffer(gpu_data *d, const plan_buffer *pb, char *err, size_t errlen)
 {
 	d->b = xrealloc(d->b, (size_t)(d->n + 1) * sizeof *d->b);
@@ -235,7 +269,10 @@ static int alloc_buffer(gpu_data *d, const plan_buffer *pb, char *err, size_t er
 	b->init = pb->init;
 	b->memory = pb->memory;
 	b->cap = b->bytes;
-	cudaError_t e = guarded_alloc(b->memory, b->bytes, &b->base, &b->ptr);
+	b->rows = pb->rows > 0 && pb->memory == MEM_DEVICE ? pb->rows : 0;
+	b->cols = b->rows ? pb->cols : 0;
+	cudaError_t e = b->rows ? pitched_alloc(b) : guarded_alloc(b->memory, b->bytes, &b->base, &b->ptr);
+	if (b->rows) b->cap = b->bytes;
 	if (e) {
 		strfmt(err, errlen, "cannot allocate buffer %s (%.1f MiB of %s memory): %s", pb->name, b->bytes / 1048576.0,
 		       memory_name(pb->memory), cudaGetErrorString(e));
@@ -252,7 +289,7 @@ static int alloc_buffer(gpu_data *d, const plan_buffer *pb, char *err, size_t er
 static int reuse(gpu_buffer *b, const plan_buffer *pb)
 {
 	size_t bytes = (size_t)pb->count * lesson_dtype_size(pb->type);
-	if (b->cap < bytes || b->memory != pb->memory) return 1;
+	if (b->cap < bytes || b->memory != pb->memory || b->rows > 0 || pb->rows > 0) return 1;   /* pitched: allocated afresh */
 	b->type = pb->type;
 	b->count = pb->count;
 	b->bytes = bytes;
@@ -284,13 +321,20 @@ static cudaError_t csr_make(const plan *p, const plan_buffer *pb, int64_t count,
 	return bad ? cudaErrorInvalidValue : cudaSuccess;
 }
 
-static cudaError_t fill_buffer(gpu_buffer *b, const plan *p, const plan_buffer *pb, int i, uint64_t seed)
+static cudaError_t fill_buffer(gpu_data *d, gpu_buffer *b, const plan *p, const plan_buffer *pb, int i, uint64_t seed)
 {
 	int host = b->memory != MEM_DEVICE;
 	long long n = b->count;
 	void *dst = b->ptr;
 	cudaError_t e = cudaSuccess;
 	switch (pb->init) {
+	case INIT_COPY: {   /* a pitched buffer's rows from the packed buffer before it (the plan checked its size) */
+		gpu_buffer *src = pb->copy_of ? gpu_data_find(d, pb->copy_of) : NULL;
+		size_t width = (size_t)b->cols * lesson_dtype_size(b->type);
+		if (!b->rows || !src || src->rows || src->type != b->type || src->bytes < width * (size_t)b->rows) return cudaErrorInvalidValue;
+		e = cudaMemset(b->ptr, 0, b->bytes);   /* the padding too: nothing in it is left from before */
+		return e ? e : cudaMemcpy2D(b->ptr, b->pitch, src->ptr, width, width, (size_t)b->rows, cudaMemcpyDefault);
+	}
 	case INIT_ZERO: case INIT_NONE:
 		return mem_set(b->memory, b->ptr, 0, b->bytes);
 	case INIT_EXPR: {
@@ -360,7 +404,7 @@ int gpu_data_prepare(gpu_data *d, const plan *p, const char *key, uint64_t seed,
 			if (r == 0) {
 				d->b = xrealloc(d->b, (size_t)(d->n + 1) * sizeof *d->b);   /* alloc_buffer grows it one at a time too */
 				d->b[d->n++] = *b;
-				b->base = b->ref = NULL;       /* moved, and its name with it */
+				b->base = b->ref = b->alloc = NULL;       /* moved, and its name with it */
 				b->name = NULL;
 				d->b[d->n - 1].ref_key = 0;
 			} else if (alloc_buffer(d, pb, err, errlen)) {
@@ -369,7 +413,7 @@ int gpu_data_prepare(gpu_data *d, const plan *p, const char *key, uint64_t seed,
 				return -1;
 			}
 			gpu_buffer *nb = &d->b[d->n - 1];
-			cudaError_t e = fill_buffer(nb, p, pb, i, seed);
+			cudaError_t e = fill_buffer(d, nb, p, pb, i, seed);
 			if (e) { strfmt(err, errlen, "filling %s: %s", nb->name, cudaGetErrorString(e)); gpu_data_free(&old); gpu_data_free(d); return -1; }
 		}
 		gpu_data_free(&old);           /* what was not reused */
@@ -392,7 +436,7 @@ int gpu_data_prepare(gpu_data *d, const plan *p, const char *key, uint64_t seed,
 	for (int i = 0; i < p->nbuffers; i++) {
 		if (!p->buffers[i].scratch) continue;
 		if (alloc_buffer(d, &p->buffers[i], err, errlen)) return -1;
-		if (p->buffers[i].init == INIT_EXPR) CK(fill_buffer(&d->b[d->n - 1], p, &p->buffers[i], i, seed));
+		if (p->buffers[i].init == INIT_EXPR) CK(fill_buffer(d, &d->b[d->n - 1], p, &p->buffers[i], i, seed));
 		else CK(mem_set(d->b[d->n - 1].memory, d->b[d->n - 1].ptr, 0, d->b[d->n - 1].bytes));
 	}
 	CK(cudaDeviceSynchronize());

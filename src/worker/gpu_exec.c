@@ -166,8 +166,8 @@ static struct cudaChannelFormatDesc channel_of(lesson_dtype t)
 static int make_texture(const plan_texture *t, const char *name, const gpu_buffer *b, cudaTextureObject_t *out, char *err, size_t errlen)
 {
 	if (!b) { strfmt(err, errlen, "texture %s: no such buffer", name); return -1; }
-	if (b->memory != MEM_DEVICE) {
-		strfmt(err, errlen, "texture %s: the buffer is in host memory; a texture reads device memory", name);
+	if (b->memory != MEM_DEVICE || b->rows) {
+		strfmt(err, errlen, "texture %s: the buffer is %s; a texture here reads packed device memory", name, b->rows ? "pitched" : "in host memory");
 		return -1;
 	}
 	if (!have_tex_props) {
@@ -307,8 +307,9 @@ gpu_exec *gpu_exec_new(const plan *p, gpu_data *d, const char *cubin, char *err,
 		}
 		if (pl->kind == STEP_MEMSET) {
 			if (!(L->buf = step_buffer(d, pl->buffer, "memset", err, errlen))) { gpu_exec_free(x); return NULL; }
-			if (L->buf->memory != MEM_DEVICE) {
-				strfmt(err, errlen, "memset of %s: it is a host buffer; a memset step fills device memory", L->buf->name);
+			if (L->buf->memory != MEM_DEVICE || L->buf->rows) {
+				strfmt(err, errlen, "memset of %s: it is a %s buffer; a memset step fills packed device memory", L->buf->name,
+				       L->buf->rows ? "pitched" : "host");
 				gpu_exec_free(x);
 				return NULL;
 			}
@@ -340,6 +341,11 @@ gpu_exec *gpu_exec_new(const plan *p, gpu_data *d, const char *cubin, char *err,
 				gpu_exec_free(x);
 				return NULL;
 			}
+			if (L->buf->rows || L->src->rows) {   /* the loader refuses it; the wire is not trusted */
+				strfmt(err, errlen, "%s: %s is pitched; a copy step moves packed elements", what, L->buf->rows ? L->buf->name : L->src->name);
+				gpu_exec_free(x);
+				return NULL;
+			}
 			L->dst_off = pl->dst_off;
 			L->src_off = pl->src_off;
 			L->bytes = pl->bytes;
@@ -362,8 +368,22 @@ gpu_exec *gpu_exec_new(const plan *p, gpu_data *d, const char *cubin, char *err,
 		for (int a = 0; a < pl->nargs; a++) {
 			const plan_arg *pa = &pl->args[a];
 			arg_slot *slot = &L->store[a];
-			if (pa->kind == ARG_TENSORMAP) {
+			if (pa->kind == ARG_PITCH) {
 				gpu_buffer *b = gpu_data_find(d, pa->buffer);
+				if (!b || !b->rows) {
+					strfmt(err, errlen, "%s: no pitched buffer %s for its pitch argument", pl->entry, pa->buffer ? pa->buffer : "(none)");
+					gpu_exec_free(x);
+					return NULL;
+				}
+				long long pitch = (long long)b->pitch;
+				memcpy(slot, &pitch, sizeof pitch);
+			} else if (pa->kind == ARG_TENSORMAP) {
+				gpu_buffer *b = gpu_data_find(d, pa->buffer);
+				if (b && b->rows) {
+					strfmt(err, errlen, "tensor map %s: the buffer is pitched", pa->buffer);
+					gpu_exec_free(x);
+					return NULL;
+				}
 				if (b && b->memory != MEM_DEVICE) {
 					strfmt(err, errlen, "tensor map %s: the buffer is in host memory; TMA reads device memory", pa->buffer);
 					gpu_exec_free(x);

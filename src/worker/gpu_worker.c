@@ -605,6 +605,7 @@ static void do_run(const request *q, run_result *r)
 		strfmt(r->message, sizeof r->message, "%s", err);
 		goto out;
 	}
+	gpu_data_pitch_note(&data, r->inputs, sizeof r->inputs);
 	cudaError_t e;
 	/* A learner's kernel never runs while the reference's outputs are readable in device memory. */
 	if (q->untrusted && (e = gpu_data_hide_ref(&data))) { fault(r, "hiding the reference", e); goto out; }
