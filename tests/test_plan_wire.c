@@ -549,7 +549,7 @@ static void test_pitch(void **state)
 	static const struct { const char *from, *to, *msg; } bad[] = {
 		{ "pitch p 5 7 x", "pitch p 5 6 x", "plan line 28: pitch p: 5 x 6 is not its 35 elements" },
 		{ "pitch p 5 7 x", "pitch p 5 7 z", "plan line 28: pitch p: cannot copy from 'z'" },
-		{ "pitch p 5 7 x", "pitch p 5 7 -", "plan line 28: pitch p: init 6 does not go with its source" },
+		{ "pitch p 5 7 x", "pitch p 5 7 -", "plan line 28: pitch p: init 8 does not go with its source" },
 		{ "pitch p 5 7 x", "pitch z 5 7 x", "plan line 28: pitch for buffer z, which cannot be pitched" },
 		{ "arg - pitch p", "arg - pitch x", "plan line 33: no pitched buffer named 'x'" },
 	};
