@@ -316,7 +316,7 @@ static void test_peaks(void **state)
 	         model + strlen("model: { bytes: \"8 * n\" }"));
 	lesson *l = load(bad, err, sizeof err);
 	assert_null(l);
-	assert_string_equal(err, "t.yaml:9:32: unknown peak 'fp16' (known: fp32, bf16_tensor, fp64, tf32_tensor, fp16_tensor, fp8_tensor)");
+	assert_string_equal(err, "t.yaml:9:32: unknown peak 'fp16' (known: fp32, bf16_tensor, fp64, tf32_tensor, fp16_tensor, fp8_tensor, int8_tensor)");
 	device_info d;
 	memset(&d, 0, sizeof d);
 	d.fp32_gflops = 66908, d.bf16_tensor_gflops = 1070530;

@@ -762,7 +762,7 @@ static void test_structure_errors(void **state)
 	expect_error(HEAD "check: { reference: s1, compare: [z], tolerance: { norm: -1 } }\n" STAGE LAUNCH,
 	             "t.yaml:10:50: tolerances cannot be negative");
 	expect_error(HEAD "check: { reference: s1, compare: [z], tolerance: exact }\n" STAGE "    peak: fp4_tensor\n" LAUNCH,
-	             "t.yaml:18:11: unknown peak 'fp4_tensor' (known: fp32, bf16_tensor, fp64, tf32_tensor, fp16_tensor, fp8_tensor)");
+	             "t.yaml:18:11: unknown peak 'fp4_tensor' (known: fp32, bf16_tensor, fp64, tf32_tensor, fp16_tensor, fp8_tensor, int8_tensor)");
 	expect_error(HEAD "check: { reference: s1, compare: [z], tolerance: exact }\n" STAGE "    tolerance: { bad: 1 }\n" LAUNCH,
 	             "t.yaml:18:18: unknown key 'bad' in tolerance (expected one of: rel, abs, norm)");
 	expect_error(HEAD "check: { reference: s1, compare: [z], tolerance: { rel: -1 } }\n" STAGE LAUNCH,

@@ -176,6 +176,9 @@ static void test_table_values(void **state)
 	assert_true(arch("sm_90")->fp8_tensor_flops_per_clk_per_sm == 8192.0);
 	assert_true(arch("sm_89")->fp8_tensor_flops_per_clk_per_sm == 1024.0);
 	assert_true(arch("sm_80")->fp8_tensor_flops_per_clk_per_sm == 0.0);
+	assert_true(arch("sm_90")->int8_tensor_ops_per_clk_per_sm == 8192.0);   /* 1979 TOPS dense, FP8's rate */
+	assert_true(arch("sm_80")->int8_tensor_ops_per_clk_per_sm == 4096.0);   /* 624 TOPS dense on the A100 */
+	assert_true(arch("sm_75")->int8_tensor_ops_per_clk_per_sm == 2048.0);
 	assert_true(arch("sm_90")->fp64_flops_per_clk_per_sm == 128.0);
 	assert_true(arch("sm_80")->fp64_flops_per_clk_per_sm == 64.0);
 	assert_true(arch("sm_86")->fp64_flops_per_clk_per_sm == 4.0);
@@ -532,6 +535,7 @@ static const char *const good[] = {
 	"  typical_part: H100 SXM",
 	"  fp8_tensor_flops_per_clk_per_sm: 8192",
 	"  fp64_flops_per_clk_per_sm: 128",
+	"  int8_tensor_ops_per_clk_per_sm: 8192",
 };
 #define NGOOD ((int)(sizeof good / sizeof good[0]))
 

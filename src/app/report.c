@@ -647,6 +647,7 @@ void report_device(FILE *f, const device_info *d)
 	peak_line(f, "FP16 tensor cores:           ", d->fp16_tensor_gflops, 1, d->fp16_src);
 	peak_line(f, "TF32 tensor cores:           ", d->tf32_tensor_gflops, 1, d->tf32_src);
 	peak_line(f, "FP8 tensor cores:            ", d->fp8_tensor_gflops, 1, d->fp8_src);
+	peak_line(f, "INT8 tensor cores:           ", d->int8_tensor_gops, 1, d->int8_src);
 	peak_line(f, "FP64 (FMA units):            ", d->fp64_gflops, 1, d->fp64_src);
 	fprintf(f, "  driver %d, runtime %d\n", d->driver_version, d->runtime_version);
 	if (d->why[0]) { fputs("  ", f); fput_clean(f, d->why); fputc('\n', f); }   /* how the GPU was chosen */

@@ -56,7 +56,8 @@ const field device_info_fields[] = {
 	D(bw_attainable_src, FT_STR), D(bw_read_gbps, FT_DBL), D(bw_read_src, FT_STR), D(h2d_gbps, FT_DBL), D(d2h_gbps, FT_DBL), D(fp32_gflops, FT_DBL), D(fp32_src, FT_STR),
 	D(bf16_tensor_gflops, FT_DBL), D(tensor_src, FT_STR), D(fp64_gflops, FT_DBL), D(fp64_src, FT_STR),
 	D(tf32_tensor_gflops, FT_DBL), D(tf32_src, FT_STR), D(fp16_tensor_gflops, FT_DBL), D(fp16_src, FT_STR),
-	D(fp8_tensor_gflops, FT_DBL), D(fp8_src, FT_STR), D(driver_version, FT_INT),
+	D(fp8_tensor_gflops, FT_DBL), D(fp8_src, FT_STR), D(int8_tensor_gops, FT_DBL), D(int8_src, FT_STR),
+	D(driver_version, FT_INT),
 	D(runtime_version, FT_INT),
 };
 const int device_info_nfields = (int)(sizeof device_info_fields / sizeof device_info_fields[0]);
@@ -72,6 +73,9 @@ static const struct { const char *name, *label; size_t gflops, src; int tensor; 
 	                       offsetof(device_info, fp16_src), 1 },
 	[PEAK_FP8_TENSOR] = { "fp8_tensor", "FP8 tensor", offsetof(device_info, fp8_tensor_gflops),
 	                      offsetof(device_info, fp8_src), 1 },
+	/* integer operations, counted like flops (2 per multiply-add) */
+	[PEAK_INT8_TENSOR] = { "int8_tensor", "INT8 tensor", offsetof(device_info, int8_tensor_gops),
+	                       offsetof(device_info, int8_src), 1 },
 };
 
 int peak_parse(const char *name)

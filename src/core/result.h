@@ -167,12 +167,14 @@ typedef struct {
 	 * the architecture lacks the unit or is not in the table */
 	double fp64_gflops, tf32_tensor_gflops, fp16_tensor_gflops, fp8_tensor_gflops;
 	char fp64_src[96], tf32_src[96], fp16_src[96], fp8_src[96];
+	double int8_tensor_gops;        /* dense INT8 on the tensor cores, int32 accumulate (GOP/s); 0 when none */
+	char int8_src[96];
 	int driver_version, runtime_version;
 } device_info;
 
 /* The compute peaks a lesson's model (or a stage) may name (`peak:`), one table for the loader, the
  * engine and the reports: the name in the lesson file, the words shown, and the device's figure. */
-typedef enum { PEAK_FP32, PEAK_BF16_TENSOR, PEAK_FP64, PEAK_TF32_TENSOR, PEAK_FP16_TENSOR, PEAK_FP8_TENSOR, PEAK_COUNT } peak_kind;
+typedef enum { PEAK_FP32, PEAK_BF16_TENSOR, PEAK_FP64, PEAK_TF32_TENSOR, PEAK_FP16_TENSOR, PEAK_FP8_TENSOR, PEAK_INT8_TENSOR, PEAK_COUNT } peak_kind;
 int peak_parse(const char *name);                       /* a peak_kind; NULL gives PEAK_FP32; -1 unknown */
 peak_kind peak_of(const char *name);                    /* the same, PEAK_FP32 for an unknown name */
 const char *peak_name(peak_kind p);                     /* "fp32", "bf16_tensor", "fp64", "tf32_tensor", ... */

@@ -55,6 +55,7 @@ static const field fields[] = {
 	U(tf32_tensor_flops_per_clk_per_sm, T_DBL, 0, 1e9),
 	U(fp8_tensor_flops_per_clk_per_sm, T_DBL, 0, 1e9),
 	U(fp64_flops_per_clk_per_sm, T_DBL, 0, 1e9),
+	U(int8_tensor_ops_per_clk_per_sm, T_DBL, 0, 1e9),
 	F(typical_sm_count, T_INT, 1, 1000000),
 	F(typical_l2_bytes, T_SIZE, 0, 1024 * GIB),
 	U(typical_clock_mhz, T_INT, 1, 1000000),
@@ -490,7 +491,7 @@ void arch_from_device(arch_info *out, int cc, const arch_device_limits *d)
 	out->fp32_lanes_per_sm = ARCH_UNKNOWN;
 	out->bf16_tensor_flops_per_clk_per_sm = out->fp16_tensor_flops_per_clk_per_sm = ARCH_UNKNOWN;
 	out->tf32_tensor_flops_per_clk_per_sm = out->fp8_tensor_flops_per_clk_per_sm = ARCH_UNKNOWN;
-	out->fp64_flops_per_clk_per_sm = ARCH_UNKNOWN;
+	out->fp64_flops_per_clk_per_sm = out->int8_tensor_ops_per_clk_per_sm = ARCH_UNKNOWN;
 	out->typical_sm_count = d->sm_count;
 	out->typical_l2_bytes = d->l2_bytes;
 	out->typical_clock_mhz = ARCH_UNKNOWN;

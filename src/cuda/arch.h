@@ -29,6 +29,7 @@ typedef struct {
 	double tf32_tensor_flops_per_clk_per_sm;
 	double fp8_tensor_flops_per_clk_per_sm;   /* e4m3/e5m2, FP32 accumulate; 0 before sm_89 */
 	double fp64_flops_per_clk_per_sm;         /* FP64 FMA units (not the FP64 tensor cores), 2 per FMA */
+	double int8_tensor_ops_per_clk_per_sm;    /* dense INT8 (s8/u8), int32 accumulate, 2 ops per multiply-add; 0 when none */
 	/* typical part, used only without a GPU (check --arch) */
 	int typical_sm_count;
 	size_t typical_l2_bytes;

@@ -251,6 +251,7 @@ int gpu_device_query(int gpu, device_info *d)
 		{ a ? a->tf32_tensor_flops_per_clk_per_sm : ARCH_UNKNOWN, &dev.tf32_tensor_gflops, dev.tf32_src, "dense TF32 flops" },
 		{ a ? a->fp16_tensor_flops_per_clk_per_sm : ARCH_UNKNOWN, &dev.fp16_tensor_gflops, dev.fp16_src, "dense FP16 flops" },
 		{ a ? a->fp8_tensor_flops_per_clk_per_sm : ARCH_UNKNOWN, &dev.fp8_tensor_gflops, dev.fp8_src, "dense FP8 flops" },
+		{ a ? a->int8_tensor_ops_per_clk_per_sm : ARCH_UNKNOWN, &dev.int8_tensor_gops, dev.int8_src, "dense INT8 ops" },
 	};
 	for (size_t i = 0; i < sizeof peak / sizeof peak[0]; i++) {
 		if (peak[i].rate > 0) {

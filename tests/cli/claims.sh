@@ -45,7 +45,7 @@ tmp=$(mktemp); trap 'rm -f "$tmp"' EXIT
 printf '%s\n' "$out" >"$tmp"
 expect "claims: a --json file with claims replays" 0 "holds +time_vs_baseline <= 1.0 +time_vs_baseline=0.975" $B --replay "$tmp" bench reduction
 expect "claims: an unknown measurement is an error at its column" 4 "claims.yaml:18:41: expect: unknown measurement 'smem_conflict_per_warp'" $B --lessons $C list
-expect "claims: an unknown peak is an error" 4 "peak.yaml:6:39: unknown peak 'fp16_tensr' \(known: fp32, bf16_tensor, fp64, tf32_tensor, fp16_tensor, fp8_tensor\)" $B --lessons $C list
+expect "claims: an unknown peak is an error" 4 "peak.yaml:6:39: unknown peak 'fp16_tensr' \(known: fp32, bf16_tensor, fp64, tf32_tensor, fp16_tensor, fp8_tensor, int8_tensor\)" $B --lessons $C list
 # The fusion and softmax recordings: DRAM bytes falling as kernels fuse, every claim holding.
 F=tests/fixtures/recorded/h100-9b0e2fc
 expect "claims: fusion's recording holds every claim" 0 "checked against these runs: 10 hold, 0 contradicted, 0 unknown" \

@@ -5,7 +5,12 @@
 # < BF16 < FP8) and the same at every k; and two planted bugs that the checks must catch: the FP8
 # epilogue without B's scales (off by a factor per column), and the FP32 kernel dropping the last
 # value of k (off by one product per element: about 1/sqrt(k) norm-wise, caught only because the
-# FP32 stage is checked at FP32's precision); the exercise's starter, fixed, passes. Without a GPU: one SKIP line. PGEMM_OUT=DIR keeps the JSON.
+# FP32 stage is checked at FP32's precision); the exercise's starter, fixed, passes. The INT8 stages
+# (int8_dp4a, int8_mma) also at thin and odd sizes (1 x 257 x 16, 263 x 1 x 48, 7 x 13 x 48, 8191 x 131
+# x 4096: m a prime; not 1 x 1, where the norm-wise error is one element's relative error, unbounded
+# when that element is near 0, for any format), their errors equal (the same exact int32 sums and scales) and between BF16's and FP8's; the
+# int8_dp4a exercise's starter (unsigned bytes) fails and its own kernel passes. Without a GPU: one
+# SKIP line. PGEMM_OUT=DIR keeps the JSON.
 . tests/lib.sh
 why=$($B device 2>&1); code=$?
 if [ $code = 3 ]; then skip "precision_gemm gpu tests: $(printf '%s' "$why" | head -1)"; exit 0; fi
@@ -30,6 +35,10 @@ run() { name=$1; shift; $B bench "$@" --timeout 120 --json >"$tmp/$name.json" 2>
 run default precision_gemm --reps 5 --no-counters
 run odd precision_gemm --set m=1001 --set n=999 --set k=1008 --reps 3 --no-counters
 run k64 precision_gemm --set k=64 --reps 3 --no-counters
+run i8row precision_gemm --stage int8_dp4a,int8_mma --set m=1 --set n=257 --set k=16 --reps 3 --no-counters
+run i8col precision_gemm --stage int8_dp4a,int8_mma --set m=263 --set n=1 --set k=48 --reps 3 --no-counters
+run i8small precision_gemm --stage int8_dp4a,int8_mma --set m=7 --set n=13 --set k=48 --reps 3 --no-counters
+run i8prime precision_gemm --stage int8_dp4a,int8_mma --set m=8191 --set n=131 --set k=4096 --reps 3 --no-counters
 $B --lessons "$tmp/bug" bench precision_gemm --stage fp32,fp8 --set m=1001 --set n=999 --set k=1008 --reps 3 --no-counters \
 	--timeout 120 --json >"$tmp/bug.json" 2>"$tmp/bug.err"
 
@@ -75,12 +84,14 @@ def load(name):
         print("FAIL precision_gemm (%s): no JSON results (%s): %s" % (name, e, open(os.path.join(tmp, name + ".err")).read()[-300:]))
         return None
 norms = {}
-for name, label in (("default", "4096^3"), ("odd", "1001 x 999 x 1008"), ("k64", "4096 x 4096 x 64")):
+for name, label in (("default", "4096^3"), ("odd", "1001 x 999 x 1008"), ("k64", "4096 x 4096 x 64"),
+                    ("i8row", "1 x 257 x 16"), ("i8col", "263 x 1 x 48"), ("i8small", "7 x 13 x 48"), ("i8prime", "8191 x 131 x 4096")):
     rs = load(name)
     if rs is None:
         continue
-    if len(rs) < 7:
-        print("FAIL precision_gemm (%s): %d results, expected 6 stages and cuBLAS" % (label, len(rs)))
+    want = 2 if name.startswith("i8") else 9
+    if len(rs) < want:
+        print("FAIL precision_gemm (%s): %d results, expected %s" % (label, len(rs), "the two INT8 stages" if want == 2 else "8 stages and cuBLAS"))
     for r in rs:
         what = "precision_gemm/%s (%s)" % (r["stage"], label)
         if r["status"] == "unsupported":
@@ -106,8 +117,19 @@ for name, n in norms.items():
         ok = n["tf32x3"] <= max(1.5 * n["fp32"], 2 ** -21) and n["tf32x3"] * 100 < n["tf32"]
         print("%s precision_gemm/tf32x3 (%s): norm-wise err %.3g, within 1.5x FP32's %.3g (or 2^-21) and under 1/100 of TF32's %.3g"
               % ("PASS" if ok else "FAIL", name, n["tf32x3"], n["fp32"], n["tf32"]))
+for name, n in norms.items():
+    # INT8: both stages sum the same integers exactly and scale them with the same FP32 multiplies, so
+    # their results, and errors, are the same to the last bit; the error (the rounding to 1/127 of each
+    # row's largest value, about 5.6e-3 for uniform inputs) lies between BF16's and FP8's.
+    if "int8_dp4a" in n and "int8_mma" in n:
+        a, b = n["int8_dp4a"], n["int8_mma"]
+        print("%s precision_gemm int8 (%s): int8_dp4a and int8_mma have the same norm-wise error (%.6g, %.6g)"
+              % ("PASS" if abs(a - b) <= 1e-9 * max(a, b) else "FAIL", name, a, b))
+        if "bf16" in n and "fp8" in n:
+            print("%s precision_gemm int8 (%s): norm-wise error bf16 %.3g < int8 %.3g < fp8 %.3g"
+                  % ("PASS" if n["bf16"] < a < n["fp8"] else "FAIL", name, n["bf16"], a, n["fp8"]))
 if "default" in norms and "k64" in norms:
-    for s in ("tf32", "bf16", "fp16", "fp8"):
+    for s in ("tf32", "bf16", "fp16", "fp8", "int8_dp4a", "int8_mma"):
         a, b = norms["default"].get(s), norms["k64"].get(s)
         if a and b:
             print("%s precision_gemm/%s: norm-wise error %.3g at k = 4096 and %.3g at k = 64 (the same within 30%%)"
@@ -132,3 +154,7 @@ if rs is not None:
         else:
             print("FAIL precision_gemm: %s was not caught: %s, passed %s, norm-wise err %s" % (what, r["status"], r["passed"], r.get("norm_rel_err")))
 PY
+
+# The int8_dp4a exercise: the starter (unsigned bytes, the unsigned __dp4a) is wrong; the stage's kernel passes.
+T=$tmp
+try_exercise "precision_gemm int8_dp4a" precision_gemm/int8_dp4a kernels/precision_gemm 'wrong'
