@@ -321,6 +321,14 @@ static void footer_notes(FILE *f, const device_info *d, const run_result *rs, in
 			fprintf(f, ": max abs error %.3g, max rel error %.3g, norm-wise rel error %.3g\n", r->max_abs_err, r->max_rel_err,
 			        r->norm_rel_err);
 		}
+		if (r->status == RUN_OK && r->reps && r->timing[0]) {
+			/* a lesson that shows a naive method: its number is never mistaken for the tool's */
+			if (!notes++) fputc('\n', f);
+			fput_clean(f, head);
+			fputs("timed by the stage's own method, not the tool's: ", f);
+			fput_clean(f, r->timing);
+			fputc('\n', f);
+		}
 		char bound[256];
 		if (r->status == RUN_OK && bound_line(r, d, bound, sizeof bound)) {
 			if (!notes++) fputc('\n', f);
