@@ -199,7 +199,7 @@ int cmd_profile(cli *c, engine *e)
 	strfmt(buf, sizeof buf, "%d", per_run);
 	add(&ncu, buf);
 	add(&ncu, "--cache-control");
-	add(&ncu, "all");
+	add(&ncu, s->timing.l2_warm ? "none" : "all");   /* a stage timed with its L2 warm on purpose keeps it */
 	add(&ncu, "--clock-control");
 	add(&ncu, "none");
 	add(&ncu, "--metrics");
@@ -238,6 +238,8 @@ int cmd_profile(cli *c, engine *e)
 		       "# slower than the boost clock a real run gets). A metric this GPU lacks (the gmma ones before\n"
 		       "# Hopper) makes ncu stop: take it out of the list; cudaclimb leaves such metrics out itself.\n",
 		       per_run, per_run == 1 ? "" : "es", PROFILE_SKIP_RUNS);
+		if (s->timing.l2_warm)
+			printf("# This stage is timed with its L2 warm (timing: { l2: warm }): --cache-control none keeps it so.\n");
 		put_command(stdout, &ncu, ncu_tool_words);
 	}
 	if (c->profile_tool == PROFILE_BOTH) putchar('\n');
