@@ -55,7 +55,7 @@ static const char usage_text[] =
 	"                                  needed)\n"
 	"       cudaclimb device           the GPU, its peaks and where each number comes\n"
 	"                                  from\n"
-	"       cudaclimb profile LESSON/STAGE [--ncu|--nsys] [--exec] [--set NAME=VALUE]...\n"
+	"       cudaclimb profile LESSON/STAGE [--ncu|--nsys] [--exec] [--set N=V]...\n"
 	"                                  the command lines that reproduce the stage\n"
 	"                                  under Nsight Compute (ncu) and Nsight Systems\n"
 	"                                  (nsys); --exec runs the one chosen (no GPU\n"
