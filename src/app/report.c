@@ -145,6 +145,8 @@ static void stage_text(FILE *f, const lesson *l, int i, const textvals_ref *ref)
 		fprintf(f, "   %s: %s%s\n", need, s->req_why ? s->req_why : "a newer GPU",
 		        s->req_arch ? " (arch-specific code: it runs on that compute capability only, not on newer GPUs)" : "");
 	else if (s->req_why) fprintf(f, "   needs: %s\n", s->req_why);
+	char how[96];
+	if (s->timing.set) fprintf(f, "   timed its own way (timing:), not the tool's: %s\n", stage_timing_text(&s->timing, how, sizeof how));
 	fprintf(f, "\n");
 	report_stage_texts(f, l, i, NULL, ref);
 	if (s->nclaims) fprintf(f, "   Claims, checked on every run (expect:):\n");

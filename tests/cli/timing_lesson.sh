@@ -71,3 +71,9 @@ else
 	expect "profile --exec: without ncu, where to get it" 1 "ncu is not on PATH nor in .*developer\.nvidia\.com/nsight-compute" \
 		env CUDA_HOME=$tmp/none $B profile timing/events --ncu --exec
 fi
+
+# show names a stage's own method
+expect "show: a stage timed its own way says so" 0 "^   timed its own way \(timing:\), not the tool's: CUDA events, no warm-up, 1 run$" $B show timing/first_launch
+out=$($B show timing/events 2>&1)
+if printf '%s\n' "$out" | grep -q "timed its own way"; then fail "show: the events stage is said to be timed its own way"
+else pass "show: the tool's method is not announced"; fi
