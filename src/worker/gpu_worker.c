@@ -308,7 +308,8 @@ static void clock_stats(double *v, int n, double *med, double *lo, double *hi)
  * temperature treat both alike, and each pair gives a speed ratio). */
 static void time_runs(gpu_exec *x, gpu_exec *y, const request *q, const plan *p, run_result *r)
 {
-	const stage_timing *tm = p->timing.set ? &p->timing : NULL;   /* the stage's own method; the pair keeps the tool's */
+	/* the stage's own method (a learner's kernel, and the pair, are always timed the tool's way) */
+	const stage_timing *tm = p->timing.set && !q->untrusted ? &p->timing : NULL;
 	if (tm && tm->l2_warm && y) {
 		/* the pair's own preparation would empty the L2 between this stage's repetitions */
 		y = NULL;
@@ -333,7 +334,8 @@ static void time_runs(gpu_exec *x, gpu_exec *y, const request *q, const plan *p,
 	}
 	/* Automatic: about budget_ms of timed work, at least 5 repetitions (10 with the full budget). */
 	double budget = q->budget_ms > 0 ? q->budget_ms : 400;
-	int reps = tm && tm->runs > 0 ? tm->runs : q->reps > 0 ? q->reps : (int)fmin(300, fmax(budget >= 400 ? 10 : 5, budget / fmax(single, 1e-3)));
+	int reps = tm && tm->runs > 0 ? tm->runs : q->reps > 0 ? q->reps : !warm ? 10   /* no warm-up: no single run's time to go by */
+	         : (int)fmin(300, fmax(budget >= 400 ? 10 : 5, budget / fmax(single, 1e-3)));
 	double *ms = xcalloc((size_t)reps, sizeof *ms), *pms = xcalloc((size_t)reps, sizeof *pms), *ratio = xcalloc((size_t)reps, sizeof *ratio);
 	double *clk = xcalloc((size_t)reps, sizeof *clk), *pclk = xcalloc((size_t)reps, sizeof *pclk);
 	char why[160];
@@ -684,7 +686,7 @@ static void do_run(const request *q, run_result *r)
 	/* A stage timed with no warm-up (timing: { warmup: 0 }) is timed before its check run, so that its
 	 * first timed repetition is the kernel's first launch in this worker; it is checked after. */
 	const int cold = q->time && p.timing.set && p.timing.warmup == 0 && !q->untrusted;
-	if (q->time) stage_timing_text(&p.timing, r->timing, sizeof r->timing);
+	if (q->time && !q->untrusted) stage_timing_text(&p.timing, r->timing, sizeof r->timing);
 	if (cold) {
 		if (y) y = pair_or_alone(y, q->pair_plan.len && pp.stage < 0, r);
 		if ((e = plan_flush(r))) fault(r, "the L2 flush's buffer", e);
