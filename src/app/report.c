@@ -457,7 +457,8 @@ static void footer_fastest(FILE *f, const lesson *l, score_metric m, const devic
 	const run_result *base = NULL, *best = NULL;
 	for (int i = 0; i < n; i++) {
 		if (!strcmp(rs[i].stage, "baseline")) base = &rs[i];
-		else if (rs[i].status == RUN_OK && rs[i].reps && rs[i].checked && (!best || score_value(m, &rs[i]) > score_value(m, best))) best = &rs[i];
+		else if (rs[i].status == RUN_OK && rs[i].reps && rs[i].checked && !rs[i].timing[0] /* timed the tool's way */ &&
+		         (!best || score_value(m, &rs[i]) > score_value(m, best))) best = &rs[i];
 	}
 	if (!best || n < 2 || score_value(m, best) <= 0) return;
 	char v[32], pct[16];
