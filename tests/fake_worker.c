@@ -15,7 +15,8 @@
  * run lists its plan's steps ("step" lines), each taking 0.25 ms one after the other. With
  * CC_FAKE_NAME set, an ok result's message says it ("ran by NAME"), for tests of several workers;
  * CC_FAKE_FAULT_GPU=N makes the worker started for GPU N ("__worker N") fault on every run; CC_FAKE_RATIO=R
- * gives an ok result a timed pair at speed ratio R (so that a try passes when R is at least its bar). */
+ * gives an ok result a timed pair at speed ratio R (so that a try passes when R is at least its bar). A plan with
+ * a "timing" line (a stage's own timing method) gets a result whose timing field is "plan: " and that line's words. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,6 +51,11 @@ static void plan_steps(const char *text)
 {
 	int stage = strstr(text, "\nstage -1\n") ? -1 : 0;
 	planned.nsteps = 0;
+	/* a stage's own timing (plan_wire.h "timing ..."): its words as the plan sent them, where the real
+	 * worker writes stage_timing_text's ("plan: host 0 -1 1 flush median") */
+	const char *tm = strstr(text, "\ntiming ");
+	planned.timing[0] = 0;
+	if (tm) snprintf(planned.timing, sizeof planned.timing, "plan: %.*s", (int)strcspn(tm + 8, "\n"), tm + 8);
 	for (const char *p = strchr(text, '\n'); stage >= 0 && p && planned.nsteps < RUN_MAX_STEPS; p = strchr(p + 1, '\n')) {
 		run_step s;
 		run_step_init(&s);
@@ -87,6 +93,7 @@ static void result(run_status st, const char *msg)
 	const char *name = getenv("CC_FAKE_NAME");
 	if (st == RUN_OK && name && !*msg) snprintf(r.message, sizeof r.message, "ran by %s", name);
 	memcpy(r.steps, planned.steps, sizeof r.steps);
+	if (st == RUN_OK) memcpy(r.timing, planned.timing, sizeof r.timing);
 	r.nsteps = st == RUN_OK ? planned.nsteps : 0;
 	puts("result");
 	field_write_kv(stdout, run_result_fields, run_result_nfields, &r);

@@ -1274,6 +1274,62 @@ static void test_pitched(void **state)
 	expect_error(PBUF(PITCHED) "    launches:\n      - library: memcpy\n        args: { dst: z, src: p, bytes: 8 }\n", "t.yaml:20:30: library memcpy: src: 'p' is pitched; a library takes packed buffers");
 }
 
+/* timing: a stage's own timing method (stage_timing.h): the default, each key, and file:line:col errors. */
+static void test_stage_timing(void **state)
+{
+	(void)state;
+	char err[1024], buf[128];
+	lesson *l = load(HEAD STAGE LAUNCH, err, sizeof err);
+	assert_non_null(l);
+	assert_int_equal(l->stages[0].timing.set, 0);
+	assert_int_equal(l->stages[0].timing.warmup, -1);
+	assert_string_equal(stage_timing_text(&l->stages[0].timing, buf, sizeof buf), "");
+	lesson_free(l);
+	l = load(HEAD STAGE "    timing: { clock: host, sync: false }\n" LAUNCH, err, sizeof err);
+	assert_non_null(l);
+	const stage_timing *t = &l->stages[0].timing;
+	assert_int_equal(t->set, 1);
+	assert_int_equal(t->clock, TIMING_HOST);
+	assert_int_equal(t->sync, 0);
+	assert_int_equal(t->warmup, -1);
+	assert_int_equal(t->runs, 0);
+	assert_string_equal(stage_timing_text(t, buf, sizeof buf), "host clock, no sync");
+	lesson_free(l);
+	l = load(HEAD STAGE "    timing: { clock: events, warmup: 0, runs: 1 }\n" LAUNCH, err, sizeof err);
+	assert_non_null(l);
+	assert_string_equal(stage_timing_text(&l->stages[0].timing, buf, sizeof buf), "CUDA events, no warm-up, 1 run");
+	lesson_free(l);
+	l = load(HEAD STAGE "    timing: { l2: warm, stat: mean, warmup: 2, runs: 40 }\n" LAUNCH, err, sizeof err);
+	assert_non_null(l);
+	assert_int_equal(l->stages[0].timing.l2_warm, 1);
+	assert_int_equal(l->stages[0].timing.stat, TIMING_MEAN);
+	assert_string_equal(stage_timing_text(&l->stages[0].timing, buf, sizeof buf), "CUDA events, 2 warm-up runs, 40 runs, L2 warm, mean");
+	lesson_free(l);
+	l = load(HEAD STAGE "    timing: { clock: host, stat: first }\n" LAUNCH, err, sizeof err);
+	assert_non_null(l);
+	assert_string_equal(stage_timing_text(&l->stages[0].timing, buf, sizeof buf), "host clock, sync, first run");
+	lesson_free(l);
+	/* a text cut short stays a string */
+	char tiny[8];
+	stage_timing st = stage_timing_default();
+	st.set = 1;
+	st.clock = TIMING_HOST;
+	assert_string_equal(stage_timing_text(&st, tiny, sizeof tiny), "host cl");
+
+	expect_error(HEAD STAGE "    timing: { clock: hots }\n" LAUNCH, "t.yaml:17:22: timing's clock is events or host, not 'hots'");
+	expect_error(HEAD STAGE "    timing: { clock: events, sync: false }\n" LAUNCH,
+	             "t.yaml:17:36: timing's sync goes with clock: host");
+	expect_error(HEAD STAGE "    timing: { clock: host, sync: maybe }\n" LAUNCH, "t.yaml:17:34: timing's sync must be");
+	expect_error(HEAD STAGE "    timing: { runs: 0 }\n" LAUNCH, "t.yaml:17:21: timing's runs must be from 1 to 10000, not '0'");
+	expect_error(HEAD STAGE "    timing: { warmup: -1 }\n" LAUNCH, "t.yaml:17:23: timing's warmup must be from 0 to 1000, not '-1'");
+	expect_error(HEAD STAGE "    timing: { runs: 2.5 }\n" LAUNCH, "t.yaml:17:21: timing's runs must be a whole number");
+	expect_error(HEAD STAGE "    timing: { l2: cold }\n" LAUNCH, "t.yaml:17:19: timing's l2 is flush or warm, not 'cold'");
+	expect_error(HEAD STAGE "    timing: { stat: min }\n" LAUNCH, "t.yaml:17:21: timing's stat is median, first or mean, not 'min'");
+	expect_error(HEAD STAGE "    timing: { clcok: host }\n" LAUNCH,
+	             "t.yaml:17:15: unknown key 'clcok' in timing (expected one of: clock, sync, warmup, runs, l2, stat)");
+	expect_error(HEAD STAGE "    timing: host\n" LAUNCH, "t.yaml:17:13: timing must be a mapping { clock: events | host");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1285,7 +1341,7 @@ int main(void)
 		cmocka_unit_test(test_structure_errors), cmocka_unit_test(test_name_lengths), cmocka_unit_test(test_wrong_node_kinds),
 		cmocka_unit_test(test_kernel_files),     cmocka_unit_test(test_exercise),
 		cmocka_unit_test(test_lesson_set),       cmocka_unit_test(test_v2_forms),
-		cmocka_unit_test(test_v2_errors),        cmocka_unit_test(test_pitched),
+		cmocka_unit_test(test_v2_errors),        cmocka_unit_test(test_pitched), cmocka_unit_test(test_stage_timing),
 		cmocka_unit_test(test_shipped_lessons),
 	};
 	return cmocka_run_group_tests(tests, setup_tree, teardown_tree);

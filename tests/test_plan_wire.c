@@ -49,6 +49,7 @@ static const char text[] =
 	"  - id: tma\n    title: T\n    kernel: k.cu\n    entry: k\n    explain: e\n    bottleneck: b\n"
 	"    tolerance: { norm: 0.05 }\n"
 	"    peak: fp8_tensor\n"
+	"    timing: { clock: host, sync: false, warmup: 0, runs: 3, l2: warm, stat: first }\n"
 	"    buffers: { G: { type: bf16, count: 4096 } }\n"
 	"    launches:\n"
 	"      - { grid: 1, block: 128, args: [{ tensormap: G, dims: [64, 8, 8], box: [64, 4, 1], swizzle: 128 }, z] }\n"
@@ -130,6 +131,7 @@ static void same_plan(const plan *a, const plan *b)
 	assert_string_equal(a->lesson_path, b->lesson_path);
 	assert_int_equal(a->peak, b->peak);
 	assert_int_equal(a->traffic, b->traffic);
+	assert_memory_equal(&a->timing, &b->timing, sizeof a->timing);
 	assert_int_equal(a->check, b->check);
 	assert_int_equal(a->exact, b->exact);
 	assert_memory_equal(&a->rel_tol, &b->rel_tol, sizeof a->rel_tol);
@@ -361,6 +363,37 @@ static void refused_at(const char *from, const char *to, const char *msg, int li
 }
 #define refused(from, to, msg) refused_at((from), (to), (msg), __LINE__)
 
+/* A stage's own timing: on the wire as one line, only where the stage has one; read back the same; a
+ * broken line refused with what it takes. */
+static void test_timing(void **state)
+{
+	(void)state;
+	plan p;
+	char err[256];
+	assert_int_equal(plan_make(&p, L, 1, NULL, 0, &dev, err, sizeof err), 0);
+	assert_true(p.timing.set && p.timing.clock == TIMING_HOST && !p.timing.sync && p.timing.warmup == 0 && p.timing.runs == 3 &&
+	            p.timing.l2_warm && p.timing.stat == TIMING_FIRST);
+	sb t = {0};
+	plan_wire_write(&t, &p);
+	assert_non_null(strstr(t.s, "\ntiming host 0 0 3 warm first\n"));
+	plan q;
+	assert_int_equal(plan_wire_read(&q, t.s, t.len, err, sizeof err), 0);
+	assert_memory_equal(&q.timing, &p.timing, sizeof p.timing);
+	plan_free(&q);
+	sb_free(&t);
+	plan_free(&p);
+	assert_int_equal(plan_make(&p, L, 0, NULL, 0, &dev, err, sizeof err), 0);   /* a stage without: the tool's method */
+	assert_int_equal(p.timing.set, 0);
+	plan_wire_write(&t, &p);
+	assert_null(strstr(t.s, "\ntiming "));
+	assert_int_equal(plan_wire_read(&q, t.s, t.len, err, sizeof err), 0);
+	assert_int_equal(q.timing.set, 0);
+	assert_int_equal(q.timing.warmup, -1);   /* read back as the default, not as zeros */
+	plan_free(&q);
+	sb_free(&t);
+	plan_free(&p);
+}
+
 static void test_refused(void **state)
 {
 	(void)state;
@@ -371,6 +404,14 @@ static void test_refused(void **state)
 	assert_int_equal(p.launches[1].args[1].v.i32, 8);
 	assert_int_equal(p.traffic, TRAFFIC_COPY);   /* no traffic line: the copy bandwidth */
 	plan_free(&p);
+	refused("uses_occ 0\n", "uses_occ 0\ntiming host 0\n",
+	        "plan line 10: timing takes CLOCK SYNC WARMUP RUNS L2 STAT (events|host 0|1 N N flush|warm median|first|mean)");
+	refused("uses_occ 0\n", "uses_occ 0\ntiming gpu 1 -1 0 flush median\n",
+	        "plan line 10: timing takes CLOCK SYNC WARMUP RUNS L2 STAT (events|host 0|1 N N flush|warm median|first|mean)");
+	refused("uses_occ 0\n", "uses_occ 0\ntiming host 1 -1 0 cold median\n",
+	        "plan line 10: timing takes CLOCK SYNC WARMUP RUNS L2 STAT (events|host 0|1 N N flush|warm median|first|mean)");
+	refused("uses_occ 0\n", "uses_occ 0\ntiming host 1 -2 0 flush median\n", "plan line 10: '-2' is not a whole number from -1 to 1000");
+	refused("uses_occ 0\n", "uses_occ 0\ntiming host 1 -1 10001 flush median\n", "plan line 10: '10001' is not a whole number from 0 to 10000");
 	refused("plan 2\n", "plan 1\n", "plan line 1: not a plan of this version (\"plan 2\")");
 	refused("end\n", "", "plan line 17: the text ends before \"end\"");
 	refused("end\n", "end\nstage 1\n", "plan line 18: text after the end");
@@ -582,7 +623,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip), cmocka_unit_test(test_library_step), cmocka_unit_test(test_stage_tolerance),
 		cmocka_unit_test(test_text), cmocka_unit_test(test_hot),
-		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_refused), cmocka_unit_test(test_timing),
 		cmocka_unit_test(test_v2_lines), cmocka_unit_test(test_pitch),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -55,6 +55,11 @@ static const char usage_text[] =
 	"                                  needed)\n"
 	"       cudaclimb device           the GPU, its peaks and where each number comes\n"
 	"                                  from\n"
+	"       cudaclimb profile LESSON/STAGE [--ncu|--nsys] [--exec] [--set N=V]...\n"
+	"                                  the command lines that reproduce the stage\n"
+	"                                  under Nsight Compute (ncu) and Nsight Systems\n"
+	"                                  (nsys); --exec runs the one chosen (no GPU\n"
+	"                                  needed to print them)\n"
 	"\n"
 	"exercises (you write the stage's kernel; your files are in your workspace,\n"
 	"see --work):\n"
@@ -179,7 +184,7 @@ static int runner_word(const char *opt, const char *key, const char *value)
 
 /* The commands' names, for the checks below and the nearest name to a misspelt one. */
 static const char *const command_names[] = { "list", "show", "run", "bench", "check", "device", "exercises", "try", "watch", "hint",
-                                             "reset", "solution", "course", "report", "queue", "cache" };
+                                             "reset", "solution", "course", "report", "queue", "cache", "profile" };
 enum { NCOMMANDS = sizeof command_names / sizeof command_names[0] };
 
 /* Whether word names one of the commands (so that `--runner ssh run ...` is not a host "run"). */
@@ -192,7 +197,7 @@ static int is_command(const char *word)
 static int parse(cli *c, int argc, char **argv)
 {
 	enum { O_LESSONS = 256, O_GPU, O_ARCH, O_SET, O_JSON, O_TIMEOUT, O_SEED, O_REPS, O_NOCOUNT, O_REPLAY, O_NOCOLOR, O_ASCII, O_FRAMES, O_WORK, O_SASS, O_PTX, O_COURSE, O_GROUP, O_HTML, O_CSV,
-	       O_RUNNER, O_REMOTE_WORKER, O_SLURM_PARTITION, O_SLURM_GRES, O_SLURM_TIME, O_SLURM_ACCOUNT, O_ROOFLINE, O_HOTSPOTS, O_STAGE, O_VERIFY };
+	       O_RUNNER, O_REMOTE_WORKER, O_SLURM_PARTITION, O_SLURM_GRES, O_SLURM_TIME, O_SLURM_ACCOUNT, O_ROOFLINE, O_HOTSPOTS, O_STAGE, O_VERIFY, O_NCU, O_NSYS, O_EXEC };
 	static const struct option opts[] = {
 		{ "lessons", 1, 0, O_LESSONS }, { "gpu", 1, 0, O_GPU }, { "arch", 1, 0, O_ARCH }, { "set", 1, 0, O_SET },
 		{ "json", 0, 0, O_JSON }, { "timeout", 1, 0, O_TIMEOUT }, { "seed", 1, 0, O_SEED }, { "reps", 1, 0, O_REPS },
@@ -201,7 +206,8 @@ static int parse(cli *c, int argc, char **argv)
 		{ "course", 1, 0, O_COURSE }, { "group", 1, 0, O_GROUP }, { "html", 1, 0, O_HTML }, { "csv", 0, 0, O_CSV },
 		{ "runner", 1, 0, O_RUNNER }, { "remote-worker", 1, 0, O_REMOTE_WORKER }, { "slurm-partition", 1, 0, O_SLURM_PARTITION },
 		{ "slurm-gres", 1, 0, O_SLURM_GRES }, { "slurm-time", 1, 0, O_SLURM_TIME }, { "slurm-account", 1, 0, O_SLURM_ACCOUNT },
-		{ "roofline", 0, 0, O_ROOFLINE }, { "hotspots", 0, 0, O_HOTSPOTS }, { "stage", 1, 0, O_STAGE }, { "verify", 0, 0, O_VERIFY }, { "help", 0, 0, 'h' }, { "version", 0, 0, 'V' }, { 0, 0, 0, 0 },
+		{ "roofline", 0, 0, O_ROOFLINE }, { "hotspots", 0, 0, O_HOTSPOTS }, { "stage", 1, 0, O_STAGE }, { "verify", 0, 0, O_VERIFY },
+		{ "ncu", 0, 0, O_NCU }, { "nsys", 0, 0, O_NSYS }, { "exec", 0, 0, O_EXEC }, { "help", 0, 0, 'h' }, { "version", 0, 0, 'V' }, { 0, 0, 0, 0 },
 	};
 	c->eo.gpu = -1;
 	opterr = 0;
@@ -217,6 +223,12 @@ static int parse(cli *c, int argc, char **argv)
 		case O_HTML: c->html = optarg; break;
 		case O_CSV: c->csv = 1; break;
 		case O_VERIFY: c->verify = 1; break;
+		case O_NCU: case O_NSYS:
+			if (c->profile_tool && c->profile_tool != (o == O_NCU ? PROFILE_NCU : PROFILE_NSYS))
+				return cli_usage_error("--ncu and --nsys each choose the tool profile prints: give one (or neither, for both)%s", "");
+			c->profile_tool = o == O_NCU ? PROFILE_NCU : PROFILE_NSYS;
+			break;
+		case O_EXEC: c->profile_exec = 1; break;
 		case O_ROOFLINE: c->roofline = 1; break;
 		case O_HOTSPOTS: c->hotspots = 1; break;
 		case O_STAGE: c->bench_stages = optarg; break;
@@ -405,7 +417,7 @@ int cli_find_stage(engine *e, const char *spec, const lesson **l, int *stage)
  * names a lesson, the second one of its stages, and no file has the second's name. */
 static void join_stage_operands(cli *c, engine *e)
 {
-	static const char *const cmds[] = { "run", "show", "try", "watch", "hint", "reset", "solution" };
+	static const char *const cmds[] = { "run", "show", "try", "watch", "hint", "reset", "solution", "profile" };
 	int takes = 0;
 	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) takes |= !strcmp(c->args[0], cmds[i]);
 	if (!takes || c->nargs < 3 || strchr(c->args[1], '/') || file_exists(c->args[2])) return;
@@ -940,7 +952,7 @@ int cli_main(int argc, char **argv)
 	static const struct { const char *name; int (*fn)(cli *c, engine *e); } cmds[] = {
 		{ "list", cmd_list }, { "show", cmd_show }, { "run", cmd_run }, { "bench", cmd_bench }, { "device", cmd_device },
 		{ "exercises", cmd_exercises }, { "try", cmd_try }, { "watch", cmd_watch }, { "hint", cmd_hint }, { "reset", cmd_reset },
-		{ "solution", cmd_solution }, { "course", cmd_course }, { "report", cmd_report },
+		{ "solution", cmd_solution }, { "course", cmd_course }, { "report", cmd_report }, { "profile", cmd_profile },
 	};
 	int (*fn)(cli *c, engine *e) = NULL;
 	for (size_t i = 0; cmd && i < sizeof cmds / sizeof cmds[0] && !fn; i++) if (!strcmp(cmd, cmds[i].name)) fn = cmds[i].fn;
@@ -951,6 +963,8 @@ int cli_main(int argc, char **argv)
 		return cli_usage_error("%s", msg);
 	}
 	if (c.hotspots && (!cmd || strcmp(cmd, "run"))) return cli_usage_error("--hotspots is for run LESSON/STAGE, one stage at a time%s", "");
+	if ((c.profile_tool || c.profile_exec) && (!cmd || strcmp(cmd, "profile")))
+		return cli_usage_error("--ncu, --nsys and --exec are for profile LESSON/STAGE%s", "");
 	/* The interface draws on a terminal and reads keys from one: without both it would draw into a
 	 * pipe and spin on an input that is always readable. --frames draws a fixed tour anywhere. */
 	if (!cmd && !c.to.frames && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {

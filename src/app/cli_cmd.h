@@ -20,6 +20,8 @@ typedef struct {
 	int hotspots;                   /* run --hotspots: a hotspot pass after the other runs, shown after the table */
 	const char *bench_stages;       /* bench --stage A[,B...]: only these stages (and the baseline) */
 	int moved_on;                   /* watch: on to a later exercise, whose file is the workspace's */
+	enum { PROFILE_BOTH, PROFILE_NCU, PROFILE_NSYS } profile_tool;   /* profile --ncu | --nsys (neither: both) */
+	int profile_exec;               /* profile --exec: run the tool */
 	enum { SHOW_TEXT, SHOW_SASS, SHOW_PTX } code;   /* show: the lesson's text, or a stage's SASS or PTX */
 	char *const *args; int nargs;   /* the command and its operands */
 	char spec[192]; char **own_args;/* LESSON STAGE joined into LESSON/STAGE: args then points at own_args */
@@ -51,6 +53,9 @@ int cmd_solution(cli *c, engine *e);
 /* cli_course.c: course init, report. */
 int cmd_course(cli *c, engine *e);
 int cmd_report(cli *c, engine *e);
+
+/* cli_profile.c: profile LESSON/STAGE [--ncu | --nsys] [--exec]: the stage under Nsight Compute / Systems. */
+int cmd_profile(cli *c, engine *e);
 
 /* cli_queue.c: queue [init] [N|UUID...] (needs no lessons). */
 int cmd_queue(cli *c);

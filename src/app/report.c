@@ -145,6 +145,8 @@ static void stage_text(FILE *f, const lesson *l, int i, const textvals_ref *ref)
 		fprintf(f, "   %s: %s%s\n", need, s->req_why ? s->req_why : "a newer GPU",
 		        s->req_arch ? " (arch-specific code: it runs on that compute capability only, not on newer GPUs)" : "");
 	else if (s->req_why) fprintf(f, "   needs: %s\n", s->req_why);
+	char how[96];
+	if (s->timing.set) fprintf(f, "   timed its own way (timing:), not the tool's: %s\n", stage_timing_text(&s->timing, how, sizeof how));
 	fprintf(f, "\n");
 	report_stage_texts(f, l, i, NULL, ref);
 	if (s->nclaims) fprintf(f, "   Claims, checked on every run (expect:):\n");
@@ -321,6 +323,14 @@ static void footer_notes(FILE *f, const device_info *d, const run_result *rs, in
 			fprintf(f, ": max abs error %.3g, max rel error %.3g, norm-wise rel error %.3g\n", r->max_abs_err, r->max_rel_err,
 			        r->norm_rel_err);
 		}
+		if (r->status == RUN_OK && r->reps && r->timing[0]) {
+			/* a lesson that shows a naive method: its number is never mistaken for the tool's */
+			if (!notes++) fputc('\n', f);
+			fput_clean(f, head);
+			fputs("timed by the stage's own method, not the tool's: ", f);
+			fput_clean(f, r->timing);
+			fputc('\n', f);
+		}
 		char bound[256];
 		if (r->status == RUN_OK && bound_line(r, d, bound, sizeof bound)) {
 			if (!notes++) fputc('\n', f);
@@ -447,7 +457,8 @@ static void footer_fastest(FILE *f, const lesson *l, score_metric m, const devic
 	const run_result *base = NULL, *best = NULL;
 	for (int i = 0; i < n; i++) {
 		if (!strcmp(rs[i].stage, "baseline")) base = &rs[i];
-		else if (rs[i].status == RUN_OK && rs[i].reps && rs[i].checked && (!best || score_value(m, &rs[i]) > score_value(m, best))) best = &rs[i];
+		else if (rs[i].status == RUN_OK && rs[i].reps && rs[i].checked && !rs[i].timing[0] /* timed the tool's way */ &&
+		         (!best || score_value(m, &rs[i]) > score_value(m, best))) best = &rs[i];
 	}
 	if (!best || n < 2 || score_value(m, best) <= 0) return;
 	char v[32], pct[16];

@@ -115,6 +115,8 @@ typedef struct {
 	                                 * events (the L2 starts clean); in older recordings 1: a 2x-L2 memset; 0: none
 	                                 * (the poisoning wrote >= 2x L2); -1 not timed or not recorded */
 	char inputs[256];               /* "A, B: f32 uniform in [-1, 1]; seed 7" (plan_result_inputs) */
+	char timing[96];                /* how the stage's own timing: timed it ("host clock, no sync, 1 run",
+	                                 * stage_timing_text); "" the tool's method (events, warm-up, median, L2 emptied) */
 	/* counters (hardware; -1 when not measured) */
 	double achieved_occupancy, dram_bytes_read, dram_bytes_write, dram_pct;
 	double l1_hit_pct, l2_hit_pct, smem_conflicts_ld, smem_conflicts_st;

@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include "expr.h"
 #include "result.h"
+#include "stage_timing.h"
 
 /* A position in a lesson file, 1-based. */
 typedef struct { int line, col; } lesson_mark;
@@ -169,6 +170,7 @@ typedef struct {
 	int req_cc; char *req_arch, *req_why;
 	lesson_exercise *exercise;    /* NULL when the stage has none */
 	lesson_claim *claims; int nclaims;   /* expect: */
+	stage_timing timing;          /* timing: how its repetitions are timed (set 0: the tool's method) */
 	/* tolerance: this stage's check instead of the lesson's (a ladder of number formats) */
 	int has_tolerance, exact; double rel_tol, abs_tol, norm_tol;
 	char *peak;                   /* peak: this stage's compute peak ("fp64", "fp8_tensor", ...); NULL: the lesson's */

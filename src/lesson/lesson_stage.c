@@ -368,6 +368,49 @@ static int parse_constants(ld *c, lesson_stage *s, yaml_node_t *n)
 	return 0;
 }
 
+/* timing: { clock: events|host, sync: BOOL, warmup: N, runs: N, l2: flush|warm, stat: median|first|mean }. */
+static int parse_timing(ld *c, yaml_node_t *n, stage_timing *t)
+{
+	static const char *const keys[] = { "clock", "sync", "warmup", "runs", "l2", "stat", NULL };
+	if (n->type != YAML_MAPPING_NODE)
+		return yd_fail(&c->y, n, "timing must be a mapping { clock: events | host, sync: true | false, warmup: N, runs: N, l2: flush | warm, stat: median | first | mean }");
+	if (yd_check_keys(&c->y, n, "timing", keys)) return -1;
+	t->set = 1;
+	yaml_node_t *v;
+	const char *s;
+	int k;
+	if ((v = yd_get(&c->y, n, "clock"))) {
+		if (!(s = yd_scalar(&c->y, v, "timing's clock"))) return -1;
+		if ((k = stage_timing_clock_parse(s)) < 0) return yd_fail(&c->y, v, "timing's clock is events or host, not '%s'", s);
+		t->clock = (stage_timing_clock)k;
+	}
+	if ((v = yd_get(&c->y, n, "sync"))) {
+		if (yd_bool(&c->y, v, "timing's sync", &t->sync)) return -1;
+		if (t->clock != TIMING_HOST)
+			return yd_fail(&c->y, v, "timing's sync goes with clock: host (CUDA events always wait for the end event)");
+	}
+	int64_t x;
+	if ((v = yd_get(&c->y, n, "warmup"))) {
+		if (yd_int(&c->y, v, "timing's warmup", 0, STAGE_TIMING_MAX_WARMUP, &x)) return -1;
+		t->warmup = (int)x;
+	}
+	if ((v = yd_get(&c->y, n, "runs"))) {
+		if (yd_int(&c->y, v, "timing's runs", 1, STAGE_TIMING_MAX_RUNS, &x)) return -1;
+		t->runs = (int)x;
+	}
+	if ((v = yd_get(&c->y, n, "l2"))) {
+		if (!(s = yd_scalar(&c->y, v, "timing's l2"))) return -1;
+		if (strcmp(s, "flush") && strcmp(s, "warm")) return yd_fail(&c->y, v, "timing's l2 is flush or warm, not '%s'", s);
+		t->l2_warm = !strcmp(s, "warm");
+	}
+	if ((v = yd_get(&c->y, n, "stat"))) {
+		if (!(s = yd_scalar(&c->y, v, "timing's stat"))) return -1;
+		if ((k = stage_timing_stat_parse(s)) < 0) return yd_fail(&c->y, v, "timing's stat is median, first or mean, not '%s'", s);
+		t->stat = (stage_timing_stat)k;
+	}
+	return 0;
+}
+
 /* memory: { NAME: pageable|pinned }: this stage's choice for the lesson's host buffers. */
 static int parse_memory(ld *c, lesson_stage *s, yaml_node_t *n)
 {
@@ -467,8 +510,11 @@ int lesson_stage_parse(ld *c, yaml_node_t *n, lesson_stage *s)
 {
 	static const char *const keys[] = { "!id", "!title", "!kernel", "!entry", "tunables", "constraints", "buffers",
 	                                    "!launches", "!explain", "!bottleneck", "options", "check", "requires", "exercise", "expect",
-	                                    "constants", "memory", "tolerance", "peak", "derived", "model", NULL };
+	                                    "constants", "memory", "tolerance", "peak", "derived", "model", "timing", NULL };
 	if (yd_check_keys(&c->y, n, "a stage", keys)) return -1;
+	s->timing = stage_timing_default();
+	yaml_node_t *tm = yd_get(&c->y, n, "timing");
+	if (tm && parse_timing(c, tm, &s->timing)) return -1;
 	yaml_node_t *pk = yd_get(&c->y, n, "peak");
 	if (pk) {
 		if (yd_get_str(&c->y, n, "peak", &s->peak)) return -1;

@@ -908,6 +908,7 @@ int plan_make(plan *p, const lesson *l, int stage, const plan_setting *sets, int
 	p->lesson_path = l->path;
 	p->peak = peak_of(lesson_stage_peak(l, stage));
 	p->traffic = traffic_of(l->traffic);
+	p->timing = s ? s->timing : stage_timing_default();
 	p->check = (s ? s->check : l->baseline->check) && l->ncompare > 0;
 	p->ncompare = l->ncompare;
 	p->compare = xcalloc((size_t)l->ncompare + 1, sizeof *p->compare);

@@ -109,6 +109,7 @@ typedef struct {
 	double h2d_bytes, d2h_bytes;    /* bytes the copy steps move each way (host to device, device to host) */
 	plan_constant *constants; int nconstants;
 	int rdc;                        /* the stage's options ask for relocatable device code (-rdc=true) */
+	stage_timing timing;            /* the stage's timing: (set 0: the tool's method; always so for the baseline) */
 	char **defines; int ndefines;   /* "-DNAME=VALUE" for each tunable, in declaration order */
 	double bytes, flops;            /* the model */
 	int64_t working_set;            /* bytes of all buffers */

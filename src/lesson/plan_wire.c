@@ -74,6 +74,9 @@ void plan_wire_write(sb *b, const plan *p)
 	sb_addf(b, "model %.17g %.17g %lld\nuses_occ %d\n", p->bytes, p->flops, (long long)p->working_set, p->uses_occ);
 	sb_addf(b, "streams %d\ncopied %.17g %.17g\nrdc %d\n", p->nstreams, p->h2d_bytes, p->d2h_bytes, p->rdc);
 	if (p->traffic != TRAFFIC_COPY) sb_addf(b, "traffic %s\n", traffic_name(p->traffic));
+	if (p->timing.set)
+		sb_addf(b, "timing %s %d %d %d %s %s\n", stage_timing_clock_name(p->timing.clock), p->timing.sync, p->timing.warmup,
+		        p->timing.runs, p->timing.l2_warm ? "warm" : "flush", stage_timing_stat_name(p->timing.stat));
 	for (int i = 0; i < p->nvars; i++) {
 		sb_add(b, "var");
 		put_name(b, p->vars[i].name);
@@ -496,6 +499,19 @@ static int read_line(rd *r, char **t, int n, const char *rest)
 		p->traffic = (traffic_kind)tk;
 		return 0;
 	}
+	if (!strcmp(k, "timing")) {
+		stage_timing *tm = &p->timing;
+		int ck = n == 7 ? stage_timing_clock_parse(t[1]) : -1, st = n == 7 ? stage_timing_stat_parse(t[6]) : -1;
+		if (ck < 0 || st < 0 || (strcmp(t[5], "flush") && strcmp(t[5], "warm")))
+			return bad(r, "timing takes CLOCK SYNC WARMUP RUNS L2 STAT (events|host 0|1 N N flush|warm median|first|mean)");
+		if (get_int(r, t[2], 0, 1, &tm->sync) || get_int(r, t[3], -1, STAGE_TIMING_MAX_WARMUP, &tm->warmup) ||
+		    get_int(r, t[4], 0, STAGE_TIMING_MAX_RUNS, &tm->runs)) return -1;
+		tm->set = 1;
+		tm->clock = (stage_timing_clock)ck;
+		tm->stat = (stage_timing_stat)st;
+		tm->l2_warm = !strcmp(t[5], "warm");
+		return 0;
+	}
 	if (!strcmp(k, "check")) return n != 2 ? bad(r, "check takes 0 or 1") : get_int(r, t[1], 0, 1, &p->check);
 	if (!strcmp(k, "tolerance"))
 		return n != 5 ? bad(r, "tolerance takes EXACT REL ABS NORM")
@@ -621,6 +637,7 @@ static int read_line(rd *r, char **t, int n, const char *rest)
 int plan_wire_read(plan *p, const char *text, size_t len, char *err, size_t errlen)
 {
 	memset(p, 0, sizeof *p);
+	p->timing = stage_timing_default();
 	p->stage = -2;
 	rd r = { p, 0, err, errlen, NULL, 0, NULL };
 	if (memchr(text, 0, len)) return bad(&r, "a NUL byte in the text");

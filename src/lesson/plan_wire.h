@@ -8,6 +8,7 @@
  *   model BYTES FLOPS WORKING_SET  uses_occ 0|1
  *   streams N  copied H2D D2H  rdc 0|1   streams the steps use; bytes the copies move each way; -rdc
  *   traffic NAME                      traffic_name: "read"; none for "copy" (the default)
+ *   timing CLOCK SYNC WARMUP RUNS L2 STAT   a stage's own timing (stage_timing.h); none for the tool's method
  *   var NAME i INT | var NAME f REAL    every variable expressions saw, in order
  *   params FIRST N                    vars[FIRST, + N) are the lesson's parameters
  *   buffer NAME TYPE COUNT OUTPUT SCRATCH INIT A B MEMORY   MEMORY: device | pageable | pinned

@@ -147,6 +147,18 @@ const cupti_subject subject = {"hardware counters", true};
 
 } // namespace
 
+const char *counters_metric_name(int i)
+{
+	static char stall_names[sizeof stall_reasons / sizeof stall_reasons[0]][96];
+	const int ndefs = (int)(sizeof metric_defs / sizeof metric_defs[0]);
+	if (i < 0) return NULL;
+	if (i < ndefs) return metric_defs[i].name;
+	if (i - ndefs >= nstall) return NULL;
+	char *s = stall_names[i - ndefs];
+	if (!s[0]) snprintf(s, sizeof stall_names[0], "smsp__average_warps_issue_stalled_%s_per_issue_active.ratio", stall_reasons[i - ndefs]);
+	return s;
+}
+
 struct counters {
 	void *lib = nullptr;
 	cupti_api api = {};

@@ -59,6 +59,10 @@ int counters_measure(counters *c, int (*launch)(void *ctx), void *ctx, run_resul
 /* Frees everything; NULL is allowed. */
 void counters_close(counters *c);
 
+/* The i-th metric name cudaclimb asks CUPTI for (the Perf API names, the same as ncu's --metrics
+ * takes), the stall reasons' last; NULL past the end. Needs no GPU (cudaclimb profile prints them). */
+const char *counters_metric_name(int i);
+
 /* The raw metric values of the last counters_measure: fills up to max names (owned by c, valid until
  * counters_close) and values (NaN where the GPU gave none); returns the count, 0 before any measure.
  * Only the metrics this GPU has are listed. For comparisons with ncu (scripts/ncu-compare.sh). */

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include "arch.h"
 #include "counters.h"
@@ -214,6 +215,22 @@ static cudaError_t prepare_rep(const request *q)
 	return e;
 }
 
+/* prepare_rep for a timed (or warm-up) repetition of a stage timed with l2: warm (tm): nothing at
+ * all, so that the L2 keeps what the last repetition left (the poisoning of a large output would
+ * evict it as surely as the flush). A learner's kernel is always prepared in full. */
+static cudaError_t prepare_timed(const request *q, const stage_timing *tm)
+{
+	if (tm && tm->set && tm->l2_warm && !q->untrusted) return cudaSuccess;
+	return prepare_rep(q);
+}
+
+static double host_ms(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
 /* Plans the L2's state before each timed sample: after the outputs' poisoning, a read-only pass over a
  * buffer of twice the L2's size (made once) evicts whatever the last run and the poisoning left,
  * dirty lines included: they are written back during the pass, outside the events, instead of
@@ -245,11 +262,28 @@ static double median_of(double *v, int n)
 /* One timed repetition of x on stream 0, into *ms; the SM clock into *mhz (-1 unread), read once the
  * start event has passed (what came before it, the poisoning and the flush, is done) and before
  * waiting for the end: while the repetition runs, unless it is shorter than the read. */
-static cudaError_t time_one(gpu_exec *x, const request *q, cudaEvent_t e0, cudaEvent_t e1, double *ms, double *mhz)
+static cudaError_t time_one(gpu_exec *x, const request *q, const stage_timing *tm, int nstreams, cudaEvent_t e0, cudaEvent_t e1,
+                            double *ms, double *mhz)
 {
 	float t;
 	cudaError_t e;
-	if ((e = prepare_rep(q)) || (e = cudaEventRecord(e0, 0)) || (e = gpu_exec_launch(x, 0)) || (e = cudaEventRecord(e1, 0))) return e;
+	if (tm && tm->set && tm->clock == TIMING_HOST) {
+		/* The host clock around the launches: what came before (poisoning, flush) is finished first,
+		 * so that only the launches (and, with sync, the wait for them) are inside the readings. With
+		 * no sync the work is only queued at the second reading: it is waited for after it. */
+		if ((e = prepare_timed(q, tm)) || (e = cudaDeviceSynchronize())) return e;
+		double t0 = host_ms();
+		if ((e = gpu_exec_launch(x, 0))) return e;
+		double t1 = host_ms();
+		*mhz = gpu_clock_sm_mhz();
+		if (tm->sync) {
+			if ((e = nstreams > 1 ? cudaDeviceSynchronize() : cudaStreamSynchronize(0))) return e;
+			t1 = host_ms();
+		}
+		*ms = t1 - t0;
+		return cudaDeviceSynchronize();
+	}
+	if ((e = prepare_timed(q, tm)) || (e = cudaEventRecord(e0, 0)) || (e = gpu_exec_launch(x, 0)) || (e = cudaEventRecord(e1, 0))) return e;
 	while (cudaEventQuery(e0) == cudaErrorNotReady) {}
 	*mhz = gpu_clock_sm_mhz();
 	if ((e = cudaEventSynchronize(e1)) || (e = cudaEventElapsedTime(&t, e0, e1))) return e;
@@ -272,8 +306,15 @@ static void clock_stats(double *v, int n, double *med, double *lo, double *hi)
 
 /* Times x (and y, the pair, when not NULL: repetitions alternate x y y x ..., so that clocks and
  * temperature treat both alike, and each pair gives a speed ratio). */
-static void time_runs(gpu_exec *x, gpu_exec *y, const request *q, run_result *r)
+static void time_runs(gpu_exec *x, gpu_exec *y, const request *q, const plan *p, run_result *r)
 {
+	/* the stage's own method (a learner's kernel, and the pair, are always timed the tool's way) */
+	const stage_timing *tm = p->timing.set && !q->untrusted ? &p->timing : NULL;
+	if (tm && tm->l2_warm && y) {
+		/* the pair's own preparation would empty the L2 between this stage's repetitions */
+		y = NULL;
+		r->pair[0] = 0;
+	}
 	cudaEvent_t e0, e1;
 	cudaEventCreate(&e0);
 	cudaEventCreate(&e1);
@@ -283,9 +324,9 @@ static void time_runs(gpu_exec *x, gpu_exec *y, const request *q, run_result *r)
 	/* Warm-up: at least 3 runs and a little time (25 ms, or a tenth of the budget), so clocks and
 	 * caches settle. */
 	double settle = q->budget_ms > 0 && q->budget_ms < 250 ? q->budget_ms / 10.0 : 25;
-	while (!e && (warm < 3 || now_ms() - start < settle) && warm < 100) {
+	while (!e && (tm && tm->warmup >= 0 ? warm < tm->warmup : (warm < 3 || now_ms() - start < settle) && warm < 100)) {
 		double t = now_ms();
-		if ((e = prepare_rep(q)) || (e = gpu_exec_launch(x, 0)) || (e = cudaDeviceSynchronize())) break;
+		if ((e = prepare_timed(q, tm)) || (e = gpu_exec_launch(x, 0)) || (e = cudaDeviceSynchronize())) break;
 		if (y && ((e = gpu_data_poison(&data, 0)) || (flush_now && (e = cc_read_evict(flush_buf, flush_bytes))) ||
 		          (e = gpu_exec_launch(y, 0)) || (e = cudaDeviceSynchronize()))) break;
 		single = now_ms() - t;
@@ -293,7 +334,8 @@ static void time_runs(gpu_exec *x, gpu_exec *y, const request *q, run_result *r)
 	}
 	/* Automatic: about budget_ms of timed work, at least 5 repetitions (10 with the full budget). */
 	double budget = q->budget_ms > 0 ? q->budget_ms : 400;
-	int reps = q->reps > 0 ? q->reps : (int)fmin(300, fmax(budget >= 400 ? 10 : 5, budget / fmax(single, 1e-3)));
+	int reps = tm && tm->runs > 0 ? tm->runs : q->reps > 0 ? q->reps : !warm ? 10   /* no warm-up: no single run's time to go by */
+	         : (int)fmin(300, fmax(budget >= 400 ? 10 : 5, budget / fmax(single, 1e-3)));
 	double *ms = xcalloc((size_t)reps, sizeof *ms), *pms = xcalloc((size_t)reps, sizeof *pms), *ratio = xcalloc((size_t)reps, sizeof *ratio);
 	double *clk = xcalloc((size_t)reps, sizeof *clk), *pclk = xcalloc((size_t)reps, sizeof *pclk);
 	char why[160];
@@ -302,9 +344,9 @@ static void time_runs(gpu_exec *x, gpu_exec *y, const request *q, run_result *r)
 	trusted.untrusted = 0;
 	int done = 0;
 	for (; !e && done < reps; done++) {
-		if (y && done % 2 && (e = time_one(y, &trusted, e0, e1, &pms[done], &pclk[done]))) break;
-		if ((e = time_one(x, q, e0, e1, &ms[done], &clk[done]))) break;
-		if (y && !(done % 2) && (e = time_one(y, &trusted, e0, e1, &pms[done], &pclk[done]))) break;
+		if (y && done % 2 && (e = time_one(y, &trusted, NULL, 1, e0, e1, &pms[done], &pclk[done]))) break;
+		if ((e = time_one(x, q, tm, p->nstreams, e0, e1, &ms[done], &clk[done]))) break;
+		if (y && !(done % 2) && (e = time_one(y, &trusted, NULL, 1, e0, e1, &pms[done], &pclk[done]))) break;
 		if (y) ratio[done] = ms[done] > 0 ? pms[done] / ms[done] : 0;
 		if (now_ms() - beat > 250) { fputs("beat\n", out); fflush(out); beat = now_ms(); alive(); }
 	}
@@ -312,7 +354,11 @@ static void time_runs(gpu_exec *x, gpu_exec *y, const request *q, run_result *r)
 		fault(r, "a timed run failed", e);
 	} else {
 		r->reps = done;
-		r->ms_median = median_of(ms, done);
+		double first = ms[0], sum = 0;
+		for (int i = 0; i < done; i++) sum += ms[i];
+		r->ms_median = median_of(ms, done);   /* sorts ms */
+		if (tm && tm->stat == TIMING_FIRST) r->ms_median = first;
+		else if (tm && tm->stat == TIMING_MEAN) r->ms_median = sum / done;
 		r->ms_min = ms[0];
 		r->ms_max = ms[done - 1];
 		if (y) {
@@ -638,7 +684,18 @@ static void do_run(const request *q, run_result *r)
 		gpu_occ_check(&p, k, shared, r);
 	}
 	int g;
-	if ((e = prepare_rep(q)) || (e = gpu_exec_launch(x, 0)) || (e = cudaDeviceSynchronize())) {
+	/* A stage timed with no warm-up (timing: { warmup: 0 }) is timed before its check run, so that its
+	 * first timed repetition is the kernel's first launch in this worker; it is checked after. */
+	const int cold = q->time && p.timing.set && p.timing.warmup == 0 && !q->untrusted;
+	if (q->time && !q->untrusted) stage_timing_text(&p.timing, r->timing, sizeof r->timing);
+	if (cold) {
+		if (y) y = pair_or_alone(y, q->pair_plan.len && pp.stage < 0, r);
+		if ((e = plan_flush(r))) fault(r, "the L2 flush's buffer", e);
+		else time_runs(x, y, q, &p, r);
+	}
+	if (r->status == RUN_FAULT) {
+		/* said by time_runs */
+	} else if ((e = prepare_rep(q)) || (e = gpu_exec_launch(x, 0)) || (e = cudaDeviceSynchronize())) {
 		fault(r, p.stage >= 0 ? "the kernel failed" : "the library call failed", e);
 	} else if ((g = gpu_data_check_guards(&data, r, err, sizeof err)) < 0 ||
 	           (checked && !g && gpu_data_compare(&data, p.compare, p.ncompare, exact, abs_tol, rel_tol, norm_tol, r, err, sizeof err))) {
@@ -646,9 +703,9 @@ static void do_run(const request *q, run_result *r)
 		strfmt(r->message, sizeof r->message, "checking the result: %s", err);
 	} else if (!g) {
 		if (checked && !r->passed) r->status = RUN_WRONG;
-		if (q->time && y) y = pair_or_alone(y, q->pair_plan.len && pp.stage < 0, r);
-		if (q->time && (e = plan_flush(r))) fault(r, "the L2 flush's buffer", e);
-		else if (q->time) time_runs(x, y, q, r);
+		if (q->time && !cold && y) y = pair_or_alone(y, q->pair_plan.len && pp.stage < 0, r);
+		if (q->time && !cold && (e = plan_flush(r))) fault(r, "the L2 flush's buffer", e);
+		else if (q->time && !cold) time_runs(x, y, q, &p, r);
 		/* A learner's kernel is checked again after its timed runs: right once is not enough (a
 		 * kernel that computes on its first launch only and replays an answer later fails here). */
 		if (q->time && q->untrusted && checked && r->status == RUN_OK) recheck(x, q, &p, exact, abs_tol, rel_tol, norm_tol, r);

@@ -33,6 +33,7 @@ src/lesson/plan_edge.c     plan -- plan.c's edge cases, split off plan.c (plan.h
 src/runner/runner_ssh.c    runner -- a runner back end: runner.h declares its functions with runner_
 src/worker/baseline_cudnn.c cudnn -- named after the library each baseline calls
 src/worker/baseline_npp.c  npp -- named after the library each baseline calls
+src/worker/baseline_cusparse.c cusparse -- named after the library each baseline calls
 src/worker/baseline_sdpa.c cudnn_sdpa -- named after the library each baseline calls
 src/worker/cub_reduce.cu   cc_cub_reduce -- extern "C" from nvcc's code: cc_ keeps it apart from CUB's own names
 src/worker/cub_histogram.cu cc_cub_histogram -- extern "C" from nvcc's code, as cub_reduce.cu
@@ -46,6 +47,7 @@ src/app/cli_cache.c        cmd -- a subcommand: cmd_NAME runs `cudaclimb NAME` (
 src/app/cli_course.c       cmd -- a subcommand: cmd_NAME runs `cudaclimb NAME` (cli_cmd.h lists which file has it)
 src/app/cli_exercise.c     cmd -- a subcommand: cmd_NAME runs `cudaclimb NAME` (cli_cmd.h lists which file has it)
 src/app/cli_queue.c        cmd -- a subcommand: cmd_NAME runs `cudaclimb NAME` (cli_cmd.h lists which file has it)
+src/app/cli_profile.c      cmd -- a subcommand: cmd_NAME runs `cudaclimb NAME` (cli_cmd.h lists which file has it)
 tui/tui_app.c              tui_run -- the front end's one entry point (tui.h), named after its folder
 tui/tui_exercise_text.c    exercise -- exercise mode's pure text, declared with its model in tui_exercise.h
 tui/tui_pane_explain.c     pane_reading -- the explanation on the whole screen (o): the same text as the pane's
