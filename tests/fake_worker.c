@@ -6,8 +6,8 @@
  *   garbled   a result with a field that does not parse   die      exits in the middle of a result
  *   version   greets with another protocol version        nohello  never greets
  *   fault-once  the first run in CC_FAKE_STATE's life faults, later ones (fresh workers) are right
- *   echo      like ok, with a message that says what the request carried: each plan (src/lesson/plan_wire.h),
- *             its size and its kernel launches as ENTRY GRID/BLOCK, and each blob of code, its size and
+ *   echo      like ok, with a message that says what the request carried: each plan (src/lesson/plan_wire.h;
+ *             the pair's too), its size and its kernel launches as ENTRY GRID/BLOCK (a library call: NAME 0,0,0/0,0,0), and each blob of code, its size and
  *             whether it is an ELF image (code as bytes, not paths)
  * CC_FAKE_ARCH=sm_80 (say) describes a GPU of that architecture. A request with "hotspots 1" gets the
  * samples in the file CC_FAKE_HOTSPOTS names (the text form of src/worker/hotspots.h), or without it the
@@ -122,7 +122,7 @@ static int read_request(char *what, size_t n)
 		if (!data || fread(data, 1, len, stdin) != len || getchar() != '\n') { free(data); return 0; }
 		data[len] = 0;
 		if (!strcmp(key, "plan")) plan_steps(data);
-		if (!strcmp(key, "plan") || !strcmp(key, "ref_plan")) {
+		if (!strcmp(key, "plan") || !strcmp(key, "ref_plan") || !strcmp(key, "pair_plan")) {
 			k += (size_t)snprintf(what + k, k < n ? n - k : 0, "%s %lu bytes%s", key, len, strncmp(data, "plan 2\n", 7) ? " (not a plan)" : "");
 			for (const char *p = strstr(data, "\nlaunch "); p; p = strstr(p + 1, "\nlaunch ")) {
 				char entry[64];

@@ -291,9 +291,10 @@ int claims_check_set(const lesson *l, const int *stages, const run_result *resul
 	if (!stages || !results || i < 0 || i >= n || stages[i] < 0) return 0;
 	const run_result **by = xcalloc((size_t)l->nstages + 1, sizeof *by);
 	claims_runs runs = { &results[i], NULL, NULL, device };
+	int base = lesson_stage_baseline(l, stages[i]);   /* the stage's own baseline (baseline: NAME) */
 	for (int k = 0; k < n; k++) {
 		if (stages[k] == stages[i] - 1) runs.prev = &results[k];
-		if (stages[k] == -1) runs.baseline = &results[k];
+		if (base < 0 && stages[k] == base) runs.baseline = &results[k];
 		if (stages[k] >= 0 && stages[k] < l->nstages) by[stages[k]] = &results[k];
 	}
 	int got = claims_check_stages(l, stages[i], &runs, by, l->nstages, out, max);
