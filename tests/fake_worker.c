@@ -42,6 +42,7 @@ static void device(void)
 }
 
 static int hot_wanted;          /* the request asked for a hotspot pass */
+static int pair_baseline;       /* the request's pair_plan is a baseline's (its result's pair says "baseline") */
 static run_result planned;      /* the steps of the request's plan */
 
 /* The plan's steps (src/lesson/plan_wire.h: "memset BUFFER VALUE", "launch ENTRY GX GY GZ BX BY BZ SHARED
@@ -79,6 +80,7 @@ static void result(run_status st, const char *msg)
 	if (st == RUN_OK && ratio) {
 		r.pair_ratio = r.pair_ratio_p20 = r.pair_ratio_p80 = atof(ratio);
 		r.pair_ms_median = r.pair_ratio > 0 ? r.ms_median * r.pair_ratio : 0;
+		if (pair_baseline) snprintf(r.pair, sizeof r.pair, "baseline");
 	}
 	const char *hot = getenv("CC_FAKE_HOTSPOTS"), *note = getenv("CC_FAKE_HOTSPOTS_NOTE");
 	char *samples = st == RUN_OK && hot_wanted && hot ? file_read(hot, NULL) : NULL;
@@ -108,7 +110,7 @@ static int read_request(char *what, size_t n)
 	char line[4096];
 	size_t k = 0;
 	what[0] = 0;
-	hot_wanted = 0;
+	hot_wanted = pair_baseline = 0;
 	planned.nsteps = 0;
 	while (fgets(line, sizeof line, stdin)) {
 		if (!strcmp(line, "end\n")) return 1;
@@ -122,6 +124,7 @@ static int read_request(char *what, size_t n)
 		if (!data || fread(data, 1, len, stdin) != len || getchar() != '\n') { free(data); return 0; }
 		data[len] = 0;
 		if (!strcmp(key, "plan")) plan_steps(data);
+		if (!strcmp(key, "pair_plan")) pair_baseline = strstr(data, "\nstage -1\n") != NULL;
 		if (!strcmp(key, "plan") || !strcmp(key, "ref_plan") || !strcmp(key, "pair_plan")) {
 			k += (size_t)snprintf(what + k, k < n ? n - k : 0, "%s %lu bytes%s", key, len, strncmp(data, "plan 2\n", 7) ? " (not a plan)" : "");
 			for (const char *p = strstr(data, "\nlaunch "); p; p = strstr(p + 1, "\nlaunch ")) {
