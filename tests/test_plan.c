@@ -662,7 +662,7 @@ static void test_named_baseline(void **state)
 		"model: { bytes: 8 * n }\ncheck: { reference: s1, compare: [z], tolerance: exact }\n"
 		"baselines:\n"
 		"  sum: { title: S, library: cub_reduce_sum, args: { in: x, out: z, count: n }, model: { bytes: 4 * n }, check: false }\n"
-		"  copy: { title: C, library: memcpy, args: { dst: z, src: x, bytes: 4 * n } }\n"
+		"  copy: { title: C, library: memcpy, args: { dst: z, src: x, bytes: 4 * n }, tolerance: { abs: 0.5, norm: 0.01 } }\n"
 		"stages:\n  - { id: s1, title: S, kernel: k.cu, entry: k, explain: e, bottleneck: b, baseline: sum, launches: [{ grid: 1, block: 32 }] }\n";
 	char err[512];
 	lesson *l = lesson_load_buffer("q.yaml", t, strlen(t), NULL, err, sizeof err);
@@ -675,11 +675,14 @@ static void test_named_baseline(void **state)
 	assert_string_equal(p.launches[0].entry, "cub_reduce_sum");
 	assert_true(p.bytes == 200);   /* its own model */
 	assert_int_equal(p.check, 0);  /* check: false */
+	assert_int_equal(p.exact, 1);  /* the lesson's tolerance */
 	plan_free(&p);
 	if (plan_make(&p, l, LESSON_BASELINE(1), st, 1, &dev48k, err, sizeof err)) fail_msg("%s", err);
 	assert_string_equal(p.launches[0].entry, "memcpy");
 	assert_true(p.bytes == 400);   /* the lesson's */
 	assert_int_equal(p.check, 1);
+	assert_int_equal(p.exact, 0);  /* its own tolerance: */
+	assert_true(p.abs_tol == 0.5 && p.norm_tol == 0.01 && p.rel_tol == 0);
 	plan_free(&p);
 	assert_int_equal(plan_setting_parse("VEC=1", &st[0], err, sizeof err), 0);
 	assert_int_equal(plan_make(&p, l, LESSON_BASELINE(1), st, 1, &dev48k, err, sizeof err), -1);

@@ -863,11 +863,12 @@ static int cmd_bench(cli *c, engine *e)
 		if (!known) return cli_usage_error("no parameter or tunable '%s' in this lesson", c->sets[k].name);
 	}
 	/* The baselines first, so that every stage's row can show its ratio to its own: the lesson's, then
-	 * the named ones (all of them; with --stage, those the stages chosen name). */
+	 * the named ones that a stage of the bench names (one no stage names runs as LESSON/baseline.NAME). */
 	int *stages = xcalloc((size_t)l->nstages + 1 + (size_t)l->nbaselines, sizeof *stages), n = 0;
 	if (l->baseline) stages[n++] = -1;
 	for (int i = 0; i < l->nbaselines; i++) {
-		int used = !c->bench_stages;
+		int used = 0;
+		for (int k = 0; k < l->nstages && !c->bench_stages && !used; k++) used = l->stages[k].baseline == LESSON_BASELINE(i);
 		for (const char *p = c->bench_stages; p && *p && !used;) {
 			size_t k = strcspn(p, ",");
 			char id[64];

@@ -112,7 +112,7 @@ static int parse_model(ld *c, yaml_node_t *n, lesson_expr *bytes, lesson_expr *f
 /* A baseline: or one entry of baselines: (what is "a baseline" in messages) into a new *out. */
 static int parse_baseline(ld *c, yaml_node_t *n, const char *what, const char *id, lesson_baseline **out)
 {
-	static const char *const keys[] = { "!title", "!library", "!args", "model", "check", NULL };
+	static const char *const keys[] = { "!title", "!library", "!args", "model", "check", "tolerance", NULL };
 	lesson_baseline *b = *out = xcalloc(1, sizeof *b);
 	b->check = 1;
 	b->id = xstrdup(id);
@@ -120,6 +120,11 @@ static int parse_baseline(ld *c, yaml_node_t *n, const char *what, const char *i
 	yaml_node_t *m = yd_get(&c->y, n, "model"), *chk = yd_get(&c->y, n, "check");
 	if (m && parse_model(c, m, &b->bytes, &b->flops, NULL, NULL, 0, 1)) return -1;
 	if (chk && yd_bool(&c->y, chk, "check", &b->check)) return -1;
+	yaml_node_t *tol = yd_get(&c->y, n, "tolerance");
+	if (tol) {   /* a library in another number format checks at that format's precision */
+		b->has_tolerance = 1;
+		if (lesson_yaml_parse_tolerance(c, tol, &b->exact, &b->rel_tol, &b->abs_tol, &b->norm_tol)) return -1;
+	}
 	return 0;
 }
 

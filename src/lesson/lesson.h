@@ -177,6 +177,8 @@ struct lesson_baseline {
 	char **arg_names; lesson_expr *arg_values; char **arg_strings; int nargs;
 	lesson_expr bytes, flops;     /* NULL: the lesson's model */
 	int check;
+	/* tolerance: this baseline's check instead of the lesson's (a library in another number format) */
+	int has_tolerance, exact; double rel_tol, abs_tol, norm_tol;
 };
 
 typedef struct {

@@ -845,11 +845,11 @@ int plan_make(plan *p, const lesson *l, int stage, const plan_setting *sets, int
 	p->ncompare = l->ncompare;
 	p->compare = xcalloc((size_t)l->ncompare + 1, sizeof *p->compare);
 	for (int i = 0; i < l->ncompare; i++) p->compare[i] = l->compare[i];
-	const int own = s && s->has_tolerance;   /* a stage's own tolerance, else the lesson's */
-	p->exact = own ? s->exact : l->exact;
-	p->rel_tol = own ? s->rel_tol : l->rel_tol;
-	p->abs_tol = own ? s->abs_tol : l->abs_tol;
-	p->norm_tol = own ? s->norm_tol : l->norm_tol;
+	const int own = s && s->has_tolerance, base_own = base && base->has_tolerance;   /* its own tolerance, else the lesson's */
+	p->exact = own ? s->exact : base_own ? base->exact : l->exact;
+	p->rel_tol = own ? s->rel_tol : base_own ? base->rel_tol : l->rel_tol;
+	p->abs_tol = own ? s->abs_tol : base_own ? base->abs_tol : l->abs_tol;
+	p->norm_tol = own ? s->norm_tol : base_own ? base->norm_tol : l->norm_tol;
 	int used[16] = {0};
 	if (nsets > 16) { strfmt(err, errlen, "at most 16 settings"); return -1; }
 	if (set_params(&c, sets, nsets, used)) return -1;

@@ -16,11 +16,14 @@ expect "baselines: show lists the named ones and their stages" 0 "baseline\.fast
 expect "baselines: run LESSON/baseline.NAME runs that one" 0 "^baseline\.wide: plan [0-9]+ bytes cub_reduce_sum " E run duo/baseline.wide --reps 3
 expect "baselines: run LESSON/baseline stays the lesson's" 0 "^baseline: plan [0-9]+ bytes memcpy " E run duo/baseline --reps 3
 expect "baselines: any case" 0 "^baseline\.fast +1\.0000" E run duo/BASELINE.Fast --reps 3
-expect "baselines: an unknown name lists the known ones" 2 "no baseline 'baseline.nope' in duo \(its named baselines: duo/baseline.fast, duo/baseline.wide\)" $B $L run duo/baseline.nope
-expect "baselines: name a stage offers them" 2 "\(or duo/baseline, duo/baseline.fast, duo/baseline.wide\)" $B $L run duo
+expect "baselines: an unknown name lists the known ones" 2 "no baseline 'baseline.nope' in duo \(its named baselines: duo/baseline.fast, duo/baseline.wide, duo/baseline.spare\)" $B $L run duo/baseline.nope
+expect "baselines: name a stage offers them" 2 "\(or duo/baseline, duo/baseline.fast, duo/baseline.wide, duo/baseline.spare\)" $B $L run duo
 E bench duo --reps 3 >"$tmp/bench" 2>&1
 grep -Eq "^baseline +1\.0000" "$tmp/bench" && grep -Eq "^baseline\.fast +1\.0000" "$tmp/bench" && grep -Eq "^baseline\.wide +1\.0000" "$tmp/bench" \
 	&& pass "baselines: bench runs the lesson's baseline and the named ones" || { fail "baselines: bench runs every baseline"; head -12 "$tmp/bench"; }
+grep -Eq "^baseline\.spare " "$tmp/bench" && fail "baselines: bench ran a baseline no stage names" || pass "baselines: a baseline no stage names is not in the bench"
+expect "baselines: ... and runs on its own, at its own tolerance" 0 "^baseline\.spare: plan [0-9]+ bytes memcpy" E run duo/baseline.spare --reps 3
+E run duo/baseline.spare --reps 3 --json 2>/dev/null | grep -q '"baseline": ""' && pass "baselines: a baseline's own result names no baseline" || fail "baselines: a baseline's result names a baseline"
 grep -Eq "^slow: .*pair_plan [0-9]+ bytes memcpy " "$tmp/bench" && grep -Eq "^other: .*pair_plan [0-9]+ bytes cub_reduce_sum " "$tmp/bench" \
 	&& pass "baselines: bench pairs each stage with its own baseline" || { fail "baselines: bench pairs"; grep -E "^(slow|other):" "$tmp/bench"; }
 CC_FAKE=echo CC_FAKE_RATIO=1.25 $B $L bench duo --reps 3 >"$tmp/ratio" 2>&1
@@ -72,16 +75,18 @@ open(sys.argv[2], "w").write(s)
 PY
 	expect "baselines: load error: $1" 4 "$2" $B --lessons "$tmp/bad" list
 }
-bad "a stage names an unknown baseline" "duo.yaml:48:15: no baseline 'fats' in this lesson's baselines: \(known: fast, wide\)" \
+bad "a stage names an unknown baseline" "duo.yaml:[0-9]+:15: no baseline 'fats' in this lesson's baselines: \(known: fast, wide, spare\)" \
 	's = s.replace("baseline: fast", "baseline: fats")'
-bad "an entry without its library" "duo.yaml:24:5: baselines entry 'fast' needs 'library'" \
+bad "an entry without its library" "duo.yaml:25:5: baselines entry 'fast' needs 'library'" \
 	's = s.replace("    library: memcpy\n    args: { dst: y, src: x, bytes: \"4 * n\" }\n  wide", "    args: { dst: y, src: x, bytes: \"4 * n\" }\n  wide")'
-bad "an entry without its args" "duo.yaml:24:5: baselines entry 'fast' needs 'args'" \
+bad "an entry without its args" "duo.yaml:25:5: baselines entry 'fast' needs 'args'" \
 	's = s.replace("    library: memcpy\n    args: { dst: y, src: x, bytes: \"4 * n\" }\n  wide", "    library: memcpy\n  wide")'
 bad "a stage names a baseline, the lesson has no baselines:" "duo.yaml:[0-9]+:15: baseline: fast names a baseline, but the lesson has no baselines: map" \
 	'i = s.index("baselines:\n"); j = s.index("stages:"); s = s[:i] + s[j:]; s = s.replace("    baseline: wide\n", "")'
 bad "an entry's name that is not an identifier" "duo.yaml:[0-9]+:3: baseline name 'no-dash' is not an identifier" \
 	's = s.replace("  wide:\n", "  no-dash:\n").replace("baseline: wide", "baseline: fast")'
+bad "a bad tolerance of an entry" "duo.yaml:[0-9]+:16: tolerances cannot be negative" \
+	's = s.replace("tolerance: { abs: 0.5 }", "tolerance: { abs: -1 }")'
 bad "an unknown argument of its library" "duo.yaml:[0-9]+:[0-9]+: library memcpy takes no argument 'count'" \
 	's = s.replace("args: { dst: y, src: x, bytes: \"4 * n\" }\n  wide", "args: { dst: y, src: x, bytes: \"4 * n\", count: n }\n  wide")'
 # A lesson with baselines: but no baseline: loads; its stages without baseline: have none.
