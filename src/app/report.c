@@ -170,7 +170,7 @@ static peak_kind lesson_peak(const lesson *l) { return peak_of(l->peak); }
 static int lesson_peaks(const lesson *l, peak_kind *out)
 {
 	int n = 0;
-	for (int s = -1; s < l->nstages; s++) {
+	for (int s = LESSON_BASELINE(l->nbaselines - 1); s < l->nstages; s++) {   /* the named baselines, the lesson's, the stages */
 		peak_kind p = peak_of(lesson_stage_peak(l, s));
 		int seen = 0;
 		for (int i = 0; i < n; i++) seen |= out[i] == p;

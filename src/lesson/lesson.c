@@ -112,7 +112,7 @@ static int parse_model(ld *c, yaml_node_t *n, lesson_expr *bytes, lesson_expr *f
 /* A baseline: or one entry of baselines: (what is "a baseline" in messages) into a new *out. */
 static int parse_baseline(ld *c, yaml_node_t *n, const char *what, const char *id, lesson_baseline **out)
 {
-	static const char *const keys[] = { "!title", "!library", "!args", "model", "check", "tolerance", NULL };
+	static const char *const keys[] = { "!title", "!library", "!args", "model", "check", "tolerance", "peak", NULL };
 	lesson_baseline *b = *out = xcalloc(1, sizeof *b);
 	b->check = 1;
 	b->id = xstrdup(id);
@@ -121,6 +121,11 @@ static int parse_baseline(ld *c, yaml_node_t *n, const char *what, const char *i
 	if (m && parse_model(c, m, &b->bytes, &b->flops, NULL, NULL, 0, 1)) return -1;
 	if (chk && yd_bool(&c->y, chk, "check", &b->check)) return -1;
 	yaml_node_t *tol = yd_get(&c->y, n, "tolerance");
+	yaml_node_t *pk = yd_get(&c->y, n, "peak");
+	char known[256];
+	if (pk && yd_get_str(&c->y, n, "peak", &b->peak)) return -1;
+	if (pk && peak_parse(b->peak) < 0)
+		return yd_fail(&c->y, pk, "unknown peak '%s' (known: %s)", b->peak, known_names(known, sizeof known, PEAK_COUNT, peak_i));
 	if (tol) {   /* a library in another number format checks at that format's precision */
 		b->has_tolerance = 1;
 		if (lesson_yaml_parse_tolerance(c, tol, &b->exact, &b->rel_tol, &b->abs_tol, &b->norm_tol)) return -1;
@@ -319,6 +324,8 @@ int lesson_has_flops(const lesson *l)
 
 const char *lesson_stage_peak(const lesson *l, int s)
 {
+	const lesson_baseline *b = s < 0 ? lesson_baseline_at(l, s) : NULL;
+	if (b && b->peak) return b->peak;
 	return s >= 0 && s < l->nstages && l->stages[s].peak ? l->stages[s].peak : l->peak;
 }
 
@@ -327,6 +334,8 @@ const char *lesson_top_peak(const lesson *l, const device_info *d)
 	const char *top = l->peak;
 	for (int s = 0; s < l->nstages; s++)
 		if (l->stages[s].peak && peak_gflops(peak_of(l->stages[s].peak), d) > peak_gflops(peak_of(top), d)) top = l->stages[s].peak;
+	for (int b = 0; b < l->nbaselines; b++)
+		if (l->baselines[b]->peak && peak_gflops(peak_of(l->baselines[b]->peak), d) > peak_gflops(peak_of(top), d)) top = l->baselines[b]->peak;
 	return top;
 }
 

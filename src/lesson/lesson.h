@@ -179,6 +179,7 @@ struct lesson_baseline {
 	int check;
 	/* tolerance: this baseline's check instead of the lesson's (a library in another number format) */
 	int has_tolerance, exact; double rel_tol, abs_tol, norm_tol;
+	char *peak;                   /* peak: its compute peak ("bf16_tensor", ...); NULL: the lesson's */
 };
 
 typedef struct {
@@ -228,7 +229,7 @@ int lesson_has_flops(const lesson *l);
 /* Finders: index or -1. */
 int lesson_stage_index(const lesson *l, const char *id);
 /* The compute peak stage s is measured against: its own peak:, else the lesson's model's (NULL: fp32);
- * s < 0 (the baseline) gives the lesson's. Owned by l. */
+ * s < 0 (a baseline, LESSON_BASELINE numbering) gives its own peak:, else the lesson's. Owned by l. */
 const char *lesson_stage_peak(const lesson *l, int s);
 /* The highest of the lesson's and its stages' compute peaks on device d:
  * the roof a chart of the whole ladder is drawn under. Owned by l. */

@@ -270,7 +270,7 @@ void lesson_yaml_free_library(lesson_baseline *b)
 	if (!b) return;
 	for (int i = 0; i < b->nargs; i++) { free(b->arg_names[i]); free(b->arg_strings[i]); lesson_yaml_free_expr(&b->arg_values[i]); }
 	free(b->arg_names); free(b->arg_strings); free(b->arg_values);
-	free(b->title); free(b->library); lesson_yaml_free_expr(&b->bytes); lesson_yaml_free_expr(&b->flops);
+	free(b->id); free(b->title); free(b->library); free(b->peak); lesson_yaml_free_expr(&b->bytes); lesson_yaml_free_expr(&b->flops);
 	free(b);
 }
 
