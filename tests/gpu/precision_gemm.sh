@@ -5,7 +5,11 @@
 # < BF16 < FP8) and the same at every k; and two planted bugs that the checks must catch: the FP8
 # epilogue without B's scales (off by a factor per column), and the FP32 kernel dropping the last
 # value of k (off by one product per element: about 1/sqrt(k) norm-wise, caught only because the
-# FP32 stage is checked at FP32's precision); the exercise's starter, fixed, passes. Without a GPU: one SKIP line. PGEMM_OUT=DIR keeps the JSON.
+# FP32 stage is checked at FP32's precision); the exercise's starter, fixed, passes. The libraries:
+# each tensor-core stage timed in pairs with its own (cublasGemmEx in TF32, BF16, FP16, cuBLASLt in FP8),
+# each library right at its format's tolerance (at the odd size a shape the library declines is a
+# SKIP with its reason), and cuBLASLt's INT8 (baseline.int8) run alone (checked once a stage names it:
+# before the INT8 stages its inputs are zeros). Without a GPU: one SKIP line. PGEMM_OUT=DIR keeps the JSON.
 . tests/lib.sh
 why=$($B device 2>&1); code=$?
 if [ $code = 3 ]; then skip "precision_gemm gpu tests: $(printf '%s' "$why" | head -1)"; exit 0; fi
@@ -28,6 +32,7 @@ sed -i 's/PRECISION_GEMM_SIMT_CUH/PRECISION_GEMM_SIMT_REF_CUH/g' "$tmp/bug/kerne
 
 run() { name=$1; shift; $B bench "$@" --timeout 120 --json >"$tmp/$name.json" 2>"$tmp/$name.err"; }
 run default precision_gemm --reps 5 --no-counters
+CUDACLIMB_BASELINE_LOG=1 $B run precision_gemm/baseline.int8 --reps 5 --no-counters --timeout 120 --json >"$tmp/int8.json" 2>"$tmp/int8.err"
 run odd precision_gemm --set m=1001 --set n=999 --set k=1008 --reps 3 --no-counters
 run k64 precision_gemm --set k=64 --reps 3 --no-counters
 $B --lessons "$tmp/bug" bench precision_gemm --stage fp32,fp8 --set m=1001 --set n=999 --set k=1008 --reps 3 --no-counters \
@@ -79,12 +84,14 @@ for name, label in (("default", "4096^3"), ("odd", "1001 x 999 x 1008"), ("k64",
     rs = load(name)
     if rs is None:
         continue
-    if len(rs) < 7:
-        print("FAIL precision_gemm (%s): %d results, expected 6 stages and cuBLAS" % (label, len(rs)))
+    if len(rs) < 12:
+        print("FAIL precision_gemm (%s): %d results, expected 7 stages, cublasSgemm and 4 libraries in the stages' formats" % (label, len(rs)))
     for r in rs:
         what = "precision_gemm/%s (%s)" % (r["stage"], label)
         if r["status"] == "unsupported":
             print("SKIP %s: %s" % (what, r["message"])); continue
+        if r["stage"].startswith("baseline.") and name != "default" and r["status"] != "ok":
+            print("SKIP %s: the library declines this shape: %s" % (what, r["message"][:200])); continue
         if r["status"] != "ok" or not r["checked"] or not r["passed"]:
             print("FAIL %s: %s, checked %s, passed %s, norm-wise err %s, max abs err %s: %s" % (what, r["status"], r["checked"],
                   r["passed"], r.get("norm_rel_err"), r["max_abs_err"], r["message"]))
@@ -92,6 +99,32 @@ for name, label in (("default", "4096^3"), ("odd", "1001 x 999 x 1008"), ("k64",
         print("PASS %s: %.4f ms, %.1f TFLOP/s, norm-wise err %.3g, max abs err %.3g" % (what, r["ms_median"], r["gflops"] / 1e3,
               r["norm_rel_err"], r["max_abs_err"]))
         norms.setdefault(name, {})[r["stage"]] = r["norm_rel_err"]
+rs = load("default") or []
+got = {r["stage"]: r for r in rs}
+for s in ("fp64", "fp32", "tf32", "bf16", "fp16", "fp8", "tf32x3"):
+    r = got.get(s)
+    if not r or r["status"] == "unsupported":
+        continue
+    want = "baseline." + s if s in ("tf32", "bf16", "fp16", "fp8") else "baseline"
+    ok = r.get("baseline") == want and r["pair"] == "baseline" and r["pair_ratio"] > 0
+    print("%s precision_gemm/%s: timed in pairs with %s (%s): %.3fx its speed per pair" % ("PASS" if ok else "FAIL", s, want,
+          r.get("baseline_title", "?")[:80], r["pair_ratio"]))
+try:
+    r = json.load(open(os.path.join(tmp, "int8.json")))["results"][0]
+    err = open(os.path.join(tmp, "int8.err")).read()
+    named = any(x.get("baseline") == "baseline.int8" for x in rs)
+    if named:
+        ok = r["status"] == "ok" and r["checked"] and r["passed"]
+        print("%s precision_gemm/baseline.int8: %s, passed %s, norm-wise err %s, %.4f ms" % ("PASS" if ok else "FAIL", r["status"],
+              r["passed"], r.get("norm_rel_err"), r["ms_median"]))
+    else:
+        ok = r["status"] in ("ok", "wrong")
+        print("%s precision_gemm/baseline.int8 runs (no stage names it yet, its inputs are zeros: not judged on its check): %s, %.4f ms, %.1f TOP/s"
+              % ("PASS" if ok else "FAIL", r["status"], r["ms_median"], r["gflops"] / 1e3))
+    for line in err.splitlines():
+        if "cuBLASLt" in line: print("INFO " + line)
+except Exception as e:
+    print("FAIL precision_gemm/baseline.int8: no result (%s): %s" % (e, open(os.path.join(tmp, "int8.err")).read()[-300:]))
 for name, n in norms.items():
     if not all(s in n for s in ("fp32", "tf32", "bf16", "fp16", "fp8")):
         continue
