@@ -6,8 +6,8 @@
  *   garbled   a result with a field that does not parse   die      exits in the middle of a result
  *   version   greets with another protocol version        nohello  never greets
  *   fault-once  the first run in CC_FAKE_STATE's life faults, later ones (fresh workers) are right
- *   echo      like ok, with a message that says what the request carried: each plan (src/lesson/plan_wire.h),
- *             its size and its kernel launches as ENTRY GRID/BLOCK, and each blob of code, its size and
+ *   echo      like ok, with a message that says what the request carried: each plan (src/lesson/plan_wire.h;
+ *             the pair's too), its size and its kernel launches as ENTRY GRID/BLOCK (a library call: NAME 0,0,0/0,0,0), and each blob of code, its size and
  *             whether it is an ELF image (code as bytes, not paths)
  * CC_FAKE_ARCH=sm_80 (say) describes a GPU of that architecture. A request with "hotspots 1" gets the
  * samples in the file CC_FAKE_HOTSPOTS names (the text form of src/worker/hotspots.h), or without it the
@@ -43,6 +43,7 @@ static void device(void)
 }
 
 static int hot_wanted;          /* the request asked for a hotspot pass */
+static int pair_baseline;       /* the request's pair_plan is a baseline's (its result's pair says "baseline") */
 static run_result planned;      /* the steps of the request's plan */
 
 /* The plan's steps (src/lesson/plan_wire.h: "memset BUFFER VALUE", "launch ENTRY GX GY GZ BX BY BZ SHARED
@@ -85,6 +86,7 @@ static void result(run_status st, const char *msg)
 	if (st == RUN_OK && ratio) {
 		r.pair_ratio = r.pair_ratio_p20 = r.pair_ratio_p80 = atof(ratio);
 		r.pair_ms_median = r.pair_ratio > 0 ? r.ms_median * r.pair_ratio : 0;
+		if (pair_baseline) snprintf(r.pair, sizeof r.pair, "baseline");
 	}
 	const char *hot = getenv("CC_FAKE_HOTSPOTS"), *note = getenv("CC_FAKE_HOTSPOTS_NOTE");
 	char *samples = st == RUN_OK && hot_wanted && hot ? file_read(hot, NULL) : NULL;
@@ -115,7 +117,7 @@ static int read_request(char *what, size_t n)
 	char line[4096];
 	size_t k = 0;
 	what[0] = 0;
-	hot_wanted = 0;
+	hot_wanted = pair_baseline = 0;
 	planned.nsteps = 0;
 	while (fgets(line, sizeof line, stdin)) {
 		if (!strcmp(line, "end\n")) return 1;
@@ -129,7 +131,8 @@ static int read_request(char *what, size_t n)
 		if (!data || fread(data, 1, len, stdin) != len || getchar() != '\n') { free(data); return 0; }
 		data[len] = 0;
 		if (!strcmp(key, "plan")) plan_steps(data);
-		if (!strcmp(key, "plan") || !strcmp(key, "ref_plan")) {
+		if (!strcmp(key, "pair_plan")) pair_baseline = strstr(data, "\nstage -1\n") != NULL;
+		if (!strcmp(key, "plan") || !strcmp(key, "ref_plan") || !strcmp(key, "pair_plan")) {
 			k += (size_t)snprintf(what + k, k < n ? n - k : 0, "%s %lu bytes%s", key, len, strncmp(data, "plan 2\n", 7) ? " (not a plan)" : "");
 			for (const char *p = strstr(data, "\nlaunch "); p; p = strstr(p + 1, "\nlaunch ")) {
 				char entry[64];

@@ -489,6 +489,67 @@ static void test_unknown_keys(void **state)
 	             "t.yaml:8:29: unknown key 'outptu' in a buffer (expected one of: type, count, init, output, host, pitch)");
 }
 
+/* baselines: NAME -> {...} and a stage's baseline: NAME (lessons/README.md, "Baselines per stage"). */
+#define NAMED                                                                     \
+	"baselines:\n"                                                 /* 10 */ \
+	"  fast: { title: F, library: memcpy, args: { dst: z, src: x, bytes: 4 } }\n" /* 11 */ \
+	"  wide:\n"                                                    /* 12 */ \
+	"    title: W\n"                                               /* 13 */ \
+	"    library: cub_reduce_sum\n"                                /* 14 */ \
+	"    args: { in: x, out: z, count: n }\n"                      /* 15 */
+static void test_named_baselines(void **state)
+{
+	(void)state;
+	char err[1024];
+	lesson *l = load(HEAD "baseline: { title: c, library: memcpy, args: { dst: z, src: x, bytes: 8 } }\n" NAMED
+	                 "stages:\n"
+	                 "  - { id: a, title: A, kernel: k.cu, entry: k, explain: e, bottleneck: b, launches: [{ grid: 1, block: 32 }] }\n"
+	                 "  - { id: b, title: B, kernel: k.cu, entry: k, explain: e, bottleneck: b, baseline: wide, launches: [{ grid: 1, block: 32 }] }\n",
+	                 err, sizeof err);
+	if (!l) fail_msg("%s", err);
+	assert_int_equal(l->nbaselines, 2);
+	assert_string_equal(l->baseline->id, "baseline");
+	assert_string_equal(l->baselines[0]->id, "baseline.fast");
+	assert_string_equal(l->baselines[1]->library, "cub_reduce_sum");
+	assert_int_equal(l->stages[0].baseline, -1);
+	assert_int_equal(l->stages[1].baseline, LESSON_BASELINE(1));
+	assert_int_equal(lesson_stage_baseline(l, 0), -1);
+	assert_int_equal(lesson_stage_baseline(l, 1), -3);
+	assert_ptr_equal(lesson_baseline_at(l, -3), l->baselines[1]);
+	assert_null(lesson_baseline_at(l, -4));
+	assert_null(lesson_baseline_at(l, 0));
+	assert_int_equal(lesson_baseline_named(l, "baseline"), -1);
+	assert_int_equal(lesson_baseline_named(l, "Baseline.FAST"), -2);
+	assert_int_equal(lesson_baseline_named(l, "fast"), 0);   /* the id, not the bare name */
+	assert_int_equal(lesson_baseline_named(l, "baseline.nope"), 0);
+	lesson_free(l);
+	/* named ones without the lesson's own: a stage without baseline: has none */
+	l = load(HEAD NAMED STAGE LAUNCH, err, sizeof err);
+	if (!l) fail_msg("%s", err);
+	assert_null(l->baseline);
+	assert_int_equal(lesson_stage_baseline(l, 0), 0);
+	assert_int_equal(lesson_baseline_named(l, "baseline"), 0);
+	lesson_free(l);
+	expect_error(HEAD NAMED STAGE "    baseline: fats\n" LAUNCH, "t.yaml:23:15: no baseline 'fats' in this lesson's baselines: (known: fast, wide)");
+	expect_error(HEAD STAGE "    baseline: fast\n" LAUNCH, "t.yaml:17:15: baseline: fast names a baseline, but the lesson has no baselines: map");
+	expect_error(HEAD "baselines:\n  fast: { title: F, args: { dst: z, src: x, bytes: 4 } }\n" STAGE LAUNCH,
+	             "t.yaml:11:9: baselines entry 'fast' needs 'library'");
+	expect_error(HEAD "baselines:\n  fast: { title: F, library: memcpy }\n" STAGE LAUNCH, "t.yaml:11:9: baselines entry 'fast' needs 'args'");
+	expect_error(HEAD "baselines:\n  fast: { library: memcpy, args: { dst: z, src: x, bytes: 4 } }\n" STAGE LAUNCH,
+	             "t.yaml:11:9: baselines entry 'fast' needs 'title'");
+	expect_error(HEAD "baselines:\n  fast: { title: F, library: memcpy, args: { dst: z, src: x, bytes: 4 }, colour: 1 }\n" STAGE LAUNCH,
+	             "t.yaml:11:");
+	expect_error(HEAD "baselines:\n  fast: { title: F, library: memcpy, args: { dst: z } }\n" STAGE LAUNCH,
+	             "t.yaml:11:44: library memcpy needs the argument 'src'");
+	expect_error(HEAD "baselines:\n  2fast: { title: F, library: memcpy, args: { dst: z, src: x, bytes: 4 } }\n" STAGE LAUNCH,
+	             "t.yaml:11:3: baseline name '2fast' is not an identifier");
+	expect_error(HEAD "baselines:\n  a: { title: F, library: memcpy, args: { dst: z, src: x, bytes: 4 } }\n"
+	             "  A: { title: F, library: memcpy, args: { dst: z, src: x, bytes: 4 } }\n" STAGE LAUNCH,
+	             "t.yaml:12:3: baseline name 'A' is used twice");
+	expect_error(HEAD "baselines: {}\n" STAGE LAUNCH, "t.yaml:10:12: baselines must be a mapping");
+	expect_error(HEAD "baselines: [a]\n" STAGE LAUNCH, "t.yaml:10:12: baselines must be a mapping");
+}
+
 static void test_missing_keys(void **state)
 {
 	(void)state;
@@ -1342,6 +1403,7 @@ int main(void)
 		cmocka_unit_test(test_kernel_files),     cmocka_unit_test(test_exercise),
 		cmocka_unit_test(test_lesson_set),       cmocka_unit_test(test_v2_forms),
 		cmocka_unit_test(test_v2_errors),        cmocka_unit_test(test_pitched), cmocka_unit_test(test_stage_timing),
+		cmocka_unit_test(test_named_baselines),
 		cmocka_unit_test(test_shipped_lessons),
 	};
 	return cmocka_run_group_tests(tests, setup_tree, teardown_tree);

@@ -318,7 +318,7 @@ static void test_refusals(void **state)
 	make_err(2, NULL, "a block of 9223372036854775807 threads is over this GPU's limit of 1024");
 	/* no such stage, no baseline */
 	make_err(3, NULL, "lesson p has no such stage");
-	make_err(-2, NULL, "lesson p has no such stage");
+	make_err(-2, NULL, "lesson p has no such baseline");   /* -2: the first of baselines:, which p has not */
 	/* more settings than the engine takes */
 	make_err(0, SETS("n=1", "n=1", "n=1", "n=1", "n=1", "n=1", "n=1", "n=1", "n=1", "n=1", "n=1", "n=1", "n=1", "n=1", "n=1",
 	                 "n=1", "n=1"),
@@ -650,6 +650,51 @@ static void test_baseline(void **state)
 	assert_true(p.bytes == 1200);   /* no model of its own: the lesson's */
 	assert_true(p.flops == 200);
 	plan_free(&p);
+}
+
+/* A named baseline (baselines: NAME): its own library call, model and check; the worker sees stage -1. */
+static void test_named_baseline(void **state)
+{
+	(void)state;
+	static const char t[] =
+		"lesson: q\ntitle: Q\nsummary: s\nparams:\n  n: { default: 100, min: 1 }\n"
+		"buffers:\n  x: { type: f32, count: n, init: iota }\n  z: { type: f32, count: n, output: true }\n"
+		"model: { bytes: 8 * n }\ncheck: { reference: s1, compare: [z], tolerance: exact }\n"
+		"baselines:\n"
+		"  sum: { title: S, library: cub_reduce_sum, args: { in: x, out: z, count: n }, model: { bytes: 4 * n }, check: false }\n"
+		"  copy: { title: C, library: memcpy, args: { dst: z, src: x, bytes: 4 * n }, tolerance: { abs: 0.5, norm: 0.01 } }\n"
+		"stages:\n  - { id: s1, title: S, kernel: k.cu, entry: k, explain: e, bottleneck: b, baseline: sum, launches: [{ grid: 1, block: 32 }] }\n";
+	char err[512];
+	lesson *l = lesson_load_buffer("q.yaml", t, strlen(t), NULL, err, sizeof err);
+	if (!l) fail_msg("%s", err);
+	plan p;
+	plan_setting st[1];
+	assert_int_equal(plan_setting_parse("n=50", &st[0], err, sizeof err), 0);
+	if (plan_make(&p, l, LESSON_BASELINE(0), st, 1, &dev48k, err, sizeof err)) fail_msg("%s", err);
+	assert_int_equal(p.stage, -1);
+	assert_string_equal(p.launches[0].entry, "cub_reduce_sum");
+	assert_true(p.bytes == 200);   /* its own model */
+	assert_int_equal(p.check, 0);  /* check: false */
+	assert_int_equal(p.exact, 1);  /* the lesson's tolerance */
+	plan_free(&p);
+	if (plan_make(&p, l, LESSON_BASELINE(1), st, 1, &dev48k, err, sizeof err)) fail_msg("%s", err);
+	assert_string_equal(p.launches[0].entry, "memcpy");
+	assert_true(p.bytes == 400);   /* the lesson's */
+	assert_int_equal(p.check, 1);
+	assert_int_equal(p.exact, 0);  /* its own tolerance: */
+	assert_true(p.abs_tol == 0.5 && p.norm_tol == 0.01 && p.rel_tol == 0);
+	plan_free(&p);
+	assert_int_equal(plan_setting_parse("VEC=1", &st[0], err, sizeof err), 0);
+	assert_int_equal(plan_make(&p, l, LESSON_BASELINE(1), st, 1, &dev48k, err, sizeof err), -1);
+	assert_string_equal(err, "unknown setting 'VEC' for q/baseline.copy (known: n)");
+	plan_free(&p);
+	assert_int_equal(plan_make(&p, l, LESSON_BASELINE(2), NULL, 0, &dev48k, err, sizeof err), -1);
+	assert_string_equal(err, "lesson q has no such baseline");
+	plan_free(&p);
+	assert_int_equal(plan_make(&p, l, -1, NULL, 0, &dev48k, err, sizeof err), -1);
+	assert_string_equal(err, "lesson q has no baseline");
+	plan_free(&p);
+	lesson_free(l);
 }
 
 /* The inputs in words (a bench's "Inputs:" line): buffers filled alike named together, outputs and
@@ -1256,7 +1301,7 @@ int main(void)
 		cmocka_unit_test(test_arg_abi), cmocka_unit_test(test_v2_plan),
 		cmocka_unit_test(test_defaults),      cmocka_unit_test(test_overrides),
 		cmocka_unit_test(test_refusals),      cmocka_unit_test(test_grid_limits), cmocka_unit_test(test_byte_counts),
-		cmocka_unit_test(test_baseline),      cmocka_unit_test(test_setting_parse), cmocka_unit_test(test_inputs_text),
+		cmocka_unit_test(test_baseline),      cmocka_unit_test(test_named_baseline),      cmocka_unit_test(test_setting_parse), cmocka_unit_test(test_inputs_text),
 		cmocka_unit_test(test_tensormaps),   cmocka_unit_test(test_occupancy_values),
 		cmocka_unit_test(test_bandwidth),
 		cmocka_unit_test(test_chunks_and_stage_model),

@@ -75,7 +75,8 @@ static int explain_walk(tui_app *a, int parts, int width, int y, int x, int firs
 	/* The texts' placeholders: this stage's last run here, else the reference recording. */
 	const stage_slot *up = a->m->cur > 0 ? &a->m->slots[a->m->cur - 1] : NULL;
 	textvals_src tv = { a->m->l, a->m->cur, { sl->have_last ? &sl->last : NULL, up && up->have_last ? &up->last : NULL,
-	                                          a->m->have_base ? &a->m->base : NULL, a->dev }, NULL };
+	                                          a->m->have_base && lesson_stage_baseline(a->m->l, a->m->cur) == -1 ? &a->m->base : NULL,
+	                                          a->dev }, NULL };
 	int filled = textvals_has(st->explain) || textvals_has(st->bottleneck);
 	char *ex = NULL, *bn = NULL, note[400] = "";
 	if (filled) {

@@ -258,7 +258,9 @@ static int claims_line(tui_app *a, const run_result *r, int y, int x, int w)
 	const tui_stage *m = a->m;
 	if (!m->l->stages[m->cur].nclaims || (r->status != RUN_OK && r->status != RUN_WRONG)) return 0;
 	const stage_slot *up = m->cur > 0 ? &m->slots[m->cur - 1] : NULL;
-	claims_runs runs = { r, up && up->have_last ? &up->last : NULL, m->have_base ? &m->base : NULL, a->dev };
+	/* The baseline's last run only for a stage timed against the lesson's (a baseline: NAME is not run here). */
+	int own = lesson_stage_baseline(m->l, m->cur) == -1;
+	claims_runs runs = { r, up && up->have_last ? &up->last : NULL, m->have_base && own ? &m->base : NULL, a->dev };
 	claim_outcome o[32];
 	int n = claims_check(m->l, m->cur, &runs, o, 32), c[CLAIM_STATE_COUNT];
 	claims_count(o, n, c);
@@ -447,11 +449,16 @@ void pane_ladder_draw(tui_app *a, tui_rect r, int focused)
 			widget_text(y, x + lw, w - lw - mw, "not run", theme_attr(ROLE_DIM));
 			continue;
 		}
-		widget_gauge(y, x + lw, bw, f, base);
+		/* The lesson's baseline marks the rows timed against it; a stage with its own (baseline: NAME)
+		 * shows its ratio only from a run paired with that one (cudaclimb bench). */
+		int named = lesson_stage_baseline(l, s) < -1;
+		widget_gauge(y, x + lw, bw, f, named ? -1 : base);
 		widget_printf(y, x + lw + bw + 1, tw - 1, theme_attr(saved ? ROLE_DIM : ROLE_NORMAL) | at, "%3.0f%%", f * 100);
 		if (sl->have_last && sl->last.status == RUN_WRONG)
 			widget_text(y, x + lw + bw + 5, tw - 5, " wrong", theme_attr(ROLE_BAD));
-		else if (base > 0 && tw > 6 && stage_metric_value(m, &m->base) > 0)
+		else if (named && tw > 6 && sl->have_last && !strcmp(sl->last.pair, "baseline") && sl->last.pair_ratio > 0)
+			widget_printf(y, x + lw + bw + 6, tw - 6, at, "x%.2f", sl->last.pair_ratio);
+		else if (!named && base > 0 && tw > 6 && stage_metric_value(m, &m->base) > 0)
 			widget_printf(y, x + lw + bw + 6, tw - 6, at, "x%.2f", v / stage_metric_value(m, &m->base));
 	}
 	if (m->have_base && y < r.y + r.h - 1) {

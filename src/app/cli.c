@@ -44,12 +44,13 @@ static const char usage_text[] =
 	"                                  lines) or its PTX\n"
 	"       cudaclimb run LESSON/STAGE [--set NAME=VALUE]... [--json] [--hotspots]\n"
 	"                                  compile, check and time one stage (or\n"
-	"                                  LESSON/baseline); names in any case, STAGE by\n"
+	"                                  LESSON/baseline, or LESSON/baseline.NAME for a\n"
+	"                                  named one); names in any case, STAGE by\n"
 	"                                  name or number, LESSON STAGE too\n"
 	"       cudaclimb bench LESSON [--stage S[,S...]] [--set NAME=VALUE]... [--json]\n"
-	"                                  every stage (or those named) and the baseline,\n"
-	"                                  as a table; each stage timed in alternating\n"
-	"                                  pairs with the baseline\n"
+	"                                  every stage (or those named) and the baselines\n"
+	"                                  they use, as a table; each stage timed in\n"
+	"                                  alternating pairs with its own baseline\n"
 	"       cudaclimb check [--arch sm_80,sm_90]\n"
 	"                                  load every lesson, compile every stage (no GPU\n"
 	"                                  needed)\n"
@@ -366,17 +367,22 @@ static int find_lesson_for(engine *e, const char *id, const char *spec, const le
 
 int cli_find_lesson(engine *e, const char *id, const lesson **l) { return find_lesson_for(e, id, id, l); }
 
-/* A stage of l by id (any case), number (1 is the first) or "baseline": its index, -1 for the
- * baseline, -2 for none, -3 for a number out of range. */
+/* stage_named's answers besides a stage or a baseline (LESSON_BASELINE numbers are above them). */
+enum { NO_STAGE = -100000, STAGE_OUT_OF_RANGE = -100001 };
+
+/* A stage of l by id (any case), number (1 is the first), "baseline" or "baseline.NAME" (a baselines:
+ * entry): its index, -1 for the baseline, LESSON_BASELINE(i) for a named one, NO_STAGE for none,
+ * STAGE_OUT_OF_RANGE for a number out of range. */
 static int stage_named(const lesson *l, const char *name)
 {
 	if (*name && strspn(name, "0123456789") == strlen(name)) {
 		long k = strtol(name, NULL, 10);
-		return k >= 1 && k <= l->nstages ? (int)k - 1 : -3;
+		return k >= 1 && k <= l->nstages ? (int)k - 1 : STAGE_OUT_OF_RANGE;
 	}
-	if (!strcasecmp(name, "baseline") && l->baseline) return -1;
+	int b = lesson_baseline_named(l, name);
+	if (b < 0) return b;
 	for (int i = 0; i < l->nstages; i++) if (!strcasecmp(l->stages[i].id, name)) return i;
-	return -2;
+	return NO_STAGE;
 }
 
 /* "name a stage: bandwidth/strided, bandwidth/coalesced, ... (or bandwidth/baseline)". */
@@ -385,7 +391,9 @@ static int name_a_stage(const lesson *l)
 	sb b = {0};
 	sb_add(&b, "name a stage: ");
 	for (int i = 0; i < l->nstages; i++) sb_addf(&b, "%s%s/%s", i ? ", " : "", l->id, l->stages[i].id);
-	if (l->baseline) sb_addf(&b, " (or %s/baseline)", l->id);
+	for (int i = l->baseline ? -1 : 0; i < l->nbaselines; i++)   /* the lesson's baseline, then the named ones */
+		sb_addf(&b, "%s%s/%s%s", i == -1 || (i == 0 && !l->baseline) ? " (or " : ", ", l->id, lesson_baseline_at(l, i < 0 ? -1 : LESSON_BASELINE(i))->id,
+		        i + 1 == l->nbaselines ? ")" : "");
 	int r = cli_usage_error("%s", b.s);
 	sb_free(&b);
 	return r;
@@ -399,8 +407,15 @@ int cli_find_stage(engine *e, const char *spec, const lesson **l, int *stage)
 	if (find_lesson_for(e, id, spec, l)) return EXIT_USAGE;
 	if (!slash || !slash[1]) return name_a_stage(*l);
 	*stage = stage_named(*l, slash + 1);
-	if (*stage >= -1) return 0;
-	if (*stage == -3) {
+	if (*stage > NO_STAGE) return 0;
+	if (!strncasecmp(slash + 1, "baseline.", 9) && (*l)->nbaselines) {
+		sb b = {0};
+		for (int i = 0; i < (*l)->nbaselines; i++) sb_addf(&b, "%s%s/%s", i ? ", " : "", (*l)->id, (*l)->baselines[i]->id);
+		strfmt(msg, sizeof msg, "no baseline '%s' in %s (its named baselines: %s)", slash + 1, (*l)->id, b.s);
+		sb_free(&b);
+		return cli_usage_error("%s", msg);
+	}
+	if (*stage == STAGE_OUT_OF_RANGE) {
 		strfmt(msg, sizeof msg, "no stage %s in %s: its stages are 1 to %d (cudaclimb show %s lists them)", slash + 1, (*l)->id,
 		       (*l)->nstages, (*l)->id);
 		return cli_usage_error("%s", msg);
@@ -422,7 +437,7 @@ static void join_stage_operands(cli *c, engine *e)
 	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) takes |= !strcmp(c->args[0], cmds[i]);
 	if (!takes || c->nargs < 3 || strchr(c->args[1], '/') || file_exists(c->args[2])) return;
 	const lesson *l = lesson_named(e, c->args[1]);
-	if (!l || stage_named(l, c->args[2]) < -1) return;
+	if (!l || stage_named(l, c->args[2]) <= NO_STAGE) return;
 	strfmt(c->spec, sizeof c->spec, "%s/%s", c->args[1], c->args[2]);
 	c->own_args = xcalloc((size_t)c->nargs, sizeof *c->own_args);
 	c->own_args[0] = c->args[0];
@@ -624,7 +639,7 @@ static void listener(void *ctx, int id, job_phase ph, const char *note, const ru
 static engine_job stage_job(cli *c, const lesson *l, int stage, int bench)
 {
 	engine_job j = { .lesson = l, .stage = stage, .counters = 1, .hotspots = c->hotspots && !bench && stage >= 0,
-	                 .pair_baseline = bench && stage >= 0 && l->baseline };   /* the fair comparison: docs/how-it-works.md "How the times are taken" */
+	                 .pair_baseline = bench && lesson_stage_baseline(l, stage) < 0 };   /* the stage's own baseline */   /* the fair comparison: docs/how-it-works.md "How the times are taken" */
 	for (int k = 0; k < c->nsets; k++)
 		if (!bench || lesson_find_param(l, c->sets[k].name) || (stage >= 0 && lesson_find_tunable(&l->stages[stage], c->sets[k].name)))
 			j.sets[j.nsets++] = c->sets[k];
@@ -659,7 +674,7 @@ static int refusals_first(cli *c, engine *e, const lesson *l, int *stages, int *
 		if (!why[i][0]) { stages[kept++] = stages[i]; continue; }
 		if (once && i != first) continue;
 		fputs("cudaclimb: ", stderr);
-		if (*n > 1 && !once) fprintf(stderr, "%s: ", stages[i] >= 0 ? l->stages[stages[i]].id : "baseline");
+		if (*n > 1 && !once) fprintf(stderr, "%s: ", stages[i] >= 0 ? l->stages[stages[i]].id : lesson_baseline_at(l, stages[i])->id);
 		fput_clean(stderr, why[i]);
 		fputc('\n', stderr);
 	}
@@ -716,6 +731,19 @@ static void print_json(const lesson *l, score_metric m, const device_info *d, co
 	printf("]}\n");
 }
 
+/* A roofline point's label and name: a stage's number and id; "B" and the baseline's library call (its
+ * title's first word) for the lesson's baseline, "B1", "B2", ... for the named ones. */
+static void roofline_label(const lesson *l, int stage, char *label, size_t ln, char *name, size_t nn)
+{
+	if (stage >= 0) { strfmt(label, ln, "%d", stage + 1); strfmt(name, nn, "%s", l->stages[stage].id); return; }
+	const lesson_baseline *b = lesson_baseline_at(l, stage);
+	if (stage == -1) strfmt(label, ln, "B");
+	else strfmt(label, ln, "B%d", -1 - stage < 100 ? -1 - stage : 99);
+	strfmt(name, nn, "baseline");
+	if (b && b->title) strfmt(name, nn, "%.*s", (int)strcspn(b->title, " ("), b->title);
+	for (char *p = name; *p; p++) if (*p < 0x20 || *p > 0x7e) *p = '?';   /* the lesson's text: printable ASCII only */
+}
+
 /* --roofline: the results as points (stage numbers, B the baseline) against d's roofs, the fastest
  * stage highlighted, in 80 columns; UTF-8 glyphs when the locale has them and --ascii is not given. */
 static void print_roofline(cli *c, const lesson *l, const device_info *d, const int *stages, const run_result *rs, int n)
@@ -725,31 +753,27 @@ static void print_roofline(cli *c, const lesson *l, const device_info *d, const 
 	char why[256], label[8];
 	if (roofline_roofs_of(d, lesson_top_peak(l, d), &rf, why, sizeof why)) tui_roofline_init(&ch, NULL, why);
 	else tui_roofline_init(&ch, &rf, NULL);
-	char base[48] = "baseline";              /* the baseline's library call: its title's first word */
-	if (l->baseline && l->baseline->title) strfmt(base, sizeof base, "%.*s", (int)strcspn(l->baseline->title, " ("), l->baseline->title);
-	for (char *p = base; *p; p++) if (*p < 0x20 || *p > 0x7e) *p = '?';   /* the lesson's text: printable ASCII only */
-	int off = n && stages[0] < 0;            /* the baseline comes first; it is drawn last */
+	int off = 0;                             /* the baselines come first; they are drawn last */
+	while (off < n && stages[off] < 0) off++;
 	int best = ch.have_roofs ? roofline_best(&rf, rs + off, n - off) : -1, cur = -1;
+	char names[2][48];
 	for (int k = off; k < n + off; k++) {
-		int i = k < n ? k : 0;
-		if (stages[i] >= 0) strfmt(label, sizeof label, "%d", stages[i] + 1);
-		else strfmt(label, sizeof label, "B");
-		if (tui_roofline_add(&ch, label, stages[i] >= 0 ? l->stages[stages[i]].id : base, stages[i] < 0, &rs[i], why, sizeof why) == 0 &&
-		    i == best + off)
-			cur = ch.n - 1;
+		int i = k < n ? k : k - n;
+		roofline_label(l, stages[i], label, sizeof label, names[0], sizeof names[0]);
+		if (tui_roofline_add(&ch, label, names[0], stages[i] < 0, &rs[i], why, sizeof why) == 0 && i == best + off) cur = ch.n - 1;
 	}
 	int at = best >= 0 ? best + off : off < n ? off : 0;
 	roofline_point p;
 	why[0] = 0;
 	if (cur < 0 && n && ch.have_roofs) roofline_place(&rf, &rs[at], &p, why, sizeof why);   /* why it is not placed */
-	if (n && stages[at] >= 0) strfmt(label, sizeof label, "%d", stages[at] + 1);
-	else strfmt(label, sizeof label, "B");
-	tui_roofline_current(&ch, label, n && stages[at] >= 0 ? l->stages[stages[at]].id : base, cur, why);
+	if (n) roofline_label(l, stages[at], label, sizeof label, names[1], sizeof names[1]);
+	else { strfmt(label, sizeof label, "B"); strfmt(names[1], sizeof names[1], "baseline"); }
+	tui_roofline_current(&ch, label, names[1], cur, why);
 	setlocale(LC_CTYPE, "");                 /* not LC_ALL: numbers stay in the C locale */
 	int utf8 = !c->to.ascii && !strcmp(nl_langinfo(CODESET), "UTF-8");
 	printf("\nRoofline of %s on ", l->id);
 	fput_clean(stdout, d->name[0] ? d->name : "no GPU");
-	printf(" (numbers: stages, B: baseline)\n");
+	printf(" (numbers: stages, B: baseline%s)\n", l->nbaselines ? "; B1, B2, ...: the named baselines in their order" : "");
 	tui_roofline_print(stdout, &ch, 80, 22, utf8);
 }
 
@@ -803,9 +827,11 @@ static int run_stages(cli *c, engine *e, const lesson *l, const int *which, int 
 		else if (!missing) answered = 1;
 		int ce = st == RUN_UNSUPPORTED || missing ? EXIT_OK : st == RUN_REFUSED ? refusal_exit(l, rs[i].message) : cli_status_exit(st);
 		if (ce > code) code = ce;
-		if (!c->json) report_row(stdout, l, m, &rs[i], i == 0, n > 1 && stages[0] == -1 ? &rs[0] : NULL);
+		const run_result *base = NULL;   /* the row's own baseline, when it is in the table */
+		for (int k = 0; k < n && n > 1; k++) if (stages[k] < 0 && stages[k] == lesson_stage_baseline(l, stages[i])) base = &rs[k];
+		if (!c->json) report_row(stdout, l, m, &rs[i], i == 0, base);
 		if (!c->json && c->eo.replay_path && !strncmp(rs[i].message, "recorded at ", 12))   /* not what was asked */
-			printf("  %s: %s\n", stages[i] >= 0 ? l->stages[stages[i]].id : "baseline", rs[i].message);
+			printf("  %s: %s\n", stages[i] >= 0 ? l->stages[stages[i]].id : lesson_baseline_at(l, stages[i])->id, rs[i].message);
 	}
 	if (unrecorded && !answered && EXIT_NO_GPU > code) code = EXIT_NO_GPU;
 	else if (unrecorded && EXIT_FAILED > code) code = EXIT_FAILED;
@@ -849,9 +875,24 @@ static int cmd_bench(cli *c, engine *e)
 		for (int s = 0; s < l->nstages && !known; s++) known = lesson_find_tunable(&l->stages[s], c->sets[k].name) != NULL;
 		if (!known) return cli_usage_error("no parameter or tunable '%s' in this lesson", c->sets[k].name);
 	}
-	/* The baseline first, so that every stage's row can show its ratio to it. */
-	int *stages = xcalloc((size_t)l->nstages + 1, sizeof *stages), n = 0;
+	/* The baselines first, so that every stage's row can show its ratio to its own: the lesson's, then
+	 * the named ones that a stage of the bench names (one no stage names runs as LESSON/baseline.NAME). */
+	int *stages = xcalloc((size_t)l->nstages + 1 + (size_t)l->nbaselines, sizeof *stages), n = 0;
 	if (l->baseline) stages[n++] = -1;
+	for (int i = 0; i < l->nbaselines; i++) {
+		int used = 0;
+		for (int k = 0; k < l->nstages && !c->bench_stages && !used; k++) used = l->stages[k].baseline == LESSON_BASELINE(i);
+		for (const char *p = c->bench_stages; p && *p && !used;) {
+			size_t k = strcspn(p, ",");
+			char id[64];
+			strfmt(id, sizeof id, "%.*s", (int)k, p);
+			int s = lesson_stage_index(l, id);
+			used = s >= 0 && l->stages[s].baseline == LESSON_BASELINE(i);
+			p += k + (p[k] == ',');
+		}
+		if (used) stages[n++] = LESSON_BASELINE(i);
+	}
+	int nbase = n;
 	if (!c->bench_stages) for (int i = 0; i < l->nstages; i++) stages[n++] = i;
 	for (const char *p = c->bench_stages; p && *p;) {   /* --stage a,b: those, in the order given */
 		size_t k = strcspn(p, ",");
@@ -861,7 +902,7 @@ static int cmd_bench(cli *c, engine *e)
 		if (s < 0) { free(stages); return cli_usage_error("--stage: no stage '%s' in this lesson", id); }
 		int seen = 0;
 		for (int i = 0; i < n; i++) seen |= stages[i] == s;
-		if (!seen && n <= l->nstages) stages[n++] = s;
+		if (!seen && n < nbase + l->nstages) stages[n++] = s;
 		p += k + (p[k] == ',');
 	}
 	int r = run_stages(c, e, l, stages, n);

@@ -124,6 +124,15 @@ static void lesson_text(FILE *f, const lesson *l)
 		if (p->help) fprintf(f, "               %s\n", p->help);
 	}
 	if (l->baseline) fprintf(f, "\nBaseline: %s (%s)\n", l->baseline->title, l->baseline->library);
+	for (int i = 0; i < l->nbaselines; i++) {   /* baselines: the named ones, and the stages that meet each */
+		const lesson_baseline *b = l->baselines[i];
+		fprintf(f, "%s  %s: %s (%s)", i ? "" : "\nNamed baselines (run LESSON/baseline.NAME; a stage with baseline: NAME is timed against it):\n",
+		        b->id, b->title, b->library);
+		int k = 0;
+		for (int s = 0; s < l->nstages; s++)
+			if (l->stages[s].baseline == LESSON_BASELINE(i)) fprintf(f, "%s%s", k++ ? ", " : "; stages: ", l->stages[s].id);
+		fputc('\n', f);
+	}
 	for (int i = 0; i < l->nstages; i++) stage_text(f, l, i, ref);
 	textvals_ref_free(ref);
 }
@@ -163,7 +172,7 @@ static peak_kind lesson_peak(const lesson *l) { return peak_of(l->peak); }
 static int lesson_peaks(const lesson *l, peak_kind *out)
 {
 	int n = 0;
-	for (int s = -1; s < l->nstages; s++) {
+	for (int s = LESSON_BASELINE(l->nbaselines - 1); s < l->nstages; s++) {   /* the named baselines, the lesson's, the stages */
 		peak_kind p = peak_of(lesson_stage_peak(l, s));
 		int seen = 0;
 		for (int i = 0; i < n; i++) seen |= out[i] == p;
@@ -260,6 +269,11 @@ void report_row(FILE *f, const lesson *l, score_metric m, const run_result *r, i
 	fprintf(f, " %5s %-9.9s %4d %6lld %5d %-8s", occ, lim, r->regs, (long long)(r->static_smem + r->dynamic_smem),
 	        r->spill_stores + r->spill_loads, check_text(r));
 	if (r->reps) fprintf(f, " %6s%s", ratio, r->fits_l2 ? "  (fits in L2)" : "");
+	/* A lesson with named baselines: which one the row's ratio is against. */
+	if (r->reps && l->nbaselines && r->baseline[0] && ratio[0]) {
+		fputs("  vs ", f);
+		fput_clean(f, strncmp(r->baseline, "baseline.", 9) ? r->baseline : r->baseline + 9);
+	}
 	fputc('\n', f);
 	fflush(f);
 }
@@ -455,11 +469,12 @@ static void footer_timing(FILE *f, const lesson *l, score_metric m, const device
 static void footer_fastest(FILE *f, const lesson *l, score_metric m, const device_info *d, const run_result *rs, int n)
 {
 	const run_result *base = NULL, *best = NULL;
-	for (int i = 0; i < n; i++) {
-		if (!strcmp(rs[i].stage, "baseline")) base = &rs[i];
-		else if (rs[i].status == RUN_OK && rs[i].reps && rs[i].checked && !rs[i].timing[0] /* timed the tool's way */ &&
-		         (!best || score_value(m, &rs[i]) > score_value(m, best))) best = &rs[i];
-	}
+	for (int i = 0; i < n; i++)
+		if (strncmp(rs[i].stage, "baseline", 8) && rs[i].status == RUN_OK && rs[i].reps && rs[i].checked &&
+		    !rs[i].timing[0] /* timed the tool's way */ && (!best || score_value(m, &rs[i]) > score_value(m, best))) best = &rs[i];
+	/* The fastest stage's own baseline (baseline: NAME, else the lesson's). */
+	for (int i = 0; best && i < n; i++)
+		if (!strcmp(rs[i].stage, best->baseline[0] ? best->baseline : "baseline")) base = &rs[i];
 	if (!best || n < 2 || score_value(m, best) <= 0) return;
 	char v[32], pct[16];
 	score_text(v, sizeof v, m, score_value(m, best));
@@ -478,7 +493,7 @@ static void footer_fastest(FILE *f, const lesson *l, score_metric m, const devic
 	}
 	if (base && base->status == RUN_OK && score_value(m, base) > 0) {
 		fprintf(f, ", %.2fx the baseline (", score_value(m, best) / score_value(m, base));
-		fput_clean(f, l->baseline ? l->baseline->title : "baseline");
+		fput_clean(f, best->baseline_title[0] ? best->baseline_title : l->baseline ? l->baseline->title : "baseline");
 		fputs(") in the same run", f);
 	}
 	char pr[48];

@@ -108,6 +108,10 @@ typedef struct {
 	 * timed repetition ran, FLOP per cycle per SM from the median time and the median clock, the explicit L2
 	 * flush, the inputs. Clocks and FLOP/cycle -1 when not measured (clock_note says why once). */
 	char pair[64];                  /* "baseline", the stage's id (its own kernel beside a learner's), "" none */
+	char baseline[64];              /* a stage's baseline (what a bench pairs it with, its time_vs_baseline): "baseline"
+	                                 * or "baseline.NAME" (lessons/README.md, "Baselines per stage"); "" none or
+	                                 * a recording from before named baselines (then: "baseline") */
+	char baseline_title[128];       /* that baseline's title */
 	double sm_clock_mhz, sm_clock_min_mhz, sm_clock_max_mhz, pair_sm_clock_mhz;
 	double flop_per_cycle_sm, pair_flop_per_cycle_sm;
 	char clock_note[160];

@@ -125,6 +125,7 @@ typedef struct {
 	const run_result *const *by_stage; int nstages;   /* may be NULL */
 	diag_inputs in;
 	char missing[160];       /* the first unknown name and why */
+	const char *base;        /* the stage's baseline, as its ratios name it ("baseline", "baseline.bf16") */
 } claim_ctx;
 
 static void note_missing(claim_ctx *c, const char *name, size_t len, const char *why)
@@ -164,9 +165,9 @@ static int claim_lookup(void *ctx, const char *name, size_t len, expr_value *out
 	const device_info *d = c->runs->device;
 	switch (claims_extra_find(name, len)) {
 	case X_TIME_VS_PREV: return time_ratio(c, c->runs->prev, "previous stage", name, len, 0, out);
-	case X_TIME_VS_BASELINE: return time_ratio(c, c->runs->baseline, "baseline", name, len, 0, out);
+	case X_TIME_VS_BASELINE: return time_ratio(c, c->runs->baseline, c->base, name, len, 0, out);
 	case X_SPEEDUP_VS_PREV: return time_ratio(c, c->runs->prev, "previous stage", name, len, 1, out);
-	case X_SPEEDUP_VS_BASELINE: return time_ratio(c, c->runs->baseline, "baseline", name, len, 1, out);
+	case X_SPEEDUP_VS_BASELINE: return time_ratio(c, c->runs->baseline, c->base, name, len, 1, out);
 	case X_BOUND_MS: return known(c, name, len, r->bound_ms, "no bound (the stage copies nothing)", out);
 	case X_KERNEL_MS: return known(c, name, len, r->kernel_ms, "no time without the copies (the stage copies nothing)", out);
 	case X_TIME_VS_BOUND:
@@ -226,7 +227,9 @@ static void ctx_init(claim_ctx *c, const lesson *l, int s, const claims_runs *ru
 	const device_info *d = runs->device;
 	*c = (claim_ctx){ l, runs, NULL, 0, { r->bytes, r->flops, d ? d->sm_count : 0, d ? traffic_gbps(traffic_of(l->traffic), d) : 0,
 	                             d ? peak_gflops(peak_of(lesson_stage_peak(l, s)), d) : 0, d ? d->h2d_gbps : 0, d ? d->d2h_gbps : 0 },
-	                  "" };
+	                  "", "baseline" };
+	const lesson_baseline *b = lesson_baseline_at(l, lesson_stage_baseline(l, s));
+	if (b && b->id) c->base = b->id;
 }
 
 int claims_value(const lesson *l, int s, const claims_runs *runs, const char *name, size_t len, expr_value *out,
@@ -291,9 +294,10 @@ int claims_check_set(const lesson *l, const int *stages, const run_result *resul
 	if (!stages || !results || i < 0 || i >= n || stages[i] < 0) return 0;
 	const run_result **by = xcalloc((size_t)l->nstages + 1, sizeof *by);
 	claims_runs runs = { &results[i], NULL, NULL, device };
+	int base = lesson_stage_baseline(l, stages[i]);   /* the stage's own baseline (baseline: NAME) */
 	for (int k = 0; k < n; k++) {
 		if (stages[k] == stages[i] - 1) runs.prev = &results[k];
-		if (stages[k] == -1) runs.baseline = &results[k];
+		if (base < 0 && stages[k] == base) runs.baseline = &results[k];
 		if (stages[k] >= 0 && stages[k] < l->nstages) by[stages[k]] = &results[k];
 	}
 	int got = claims_check_stages(l, stages[i], &runs, by, l->nstages, out, max);

@@ -24,7 +24,8 @@ typedef struct {
 } claim_outcome;
 
 /* What a stage's claims are checked against. run is the stage's result; prev the previous stage's
- * (the one above it in the lesson) and baseline the baseline's, each NULL when there is none. A time
+ * (the one above it in the lesson) and baseline the stage's baseline's (its baseline: NAME, else the
+ * lesson's), each NULL when there is none. A time
  * ratio is known only when both runs are timed, ok, and ran with the same lesson parameters (their
  * settings agree on every parameter). device may be NULL (no peaks, no SM count). */
 typedef struct {

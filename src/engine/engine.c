@@ -393,7 +393,7 @@ static void worker_label(const worker *w, char *out, size_t n)
 static void job_line(const job *j, sb *b)
 {
 	const lesson *l = j->j.lesson;
-	sb_addf(b, "job %s %s", l->id, j->j.stage >= 0 ? l->stages[j->j.stage].id : "baseline");
+	sb_addf(b, "job %s %s", l->id, j->j.stage >= 0 ? l->stages[j->j.stage].id : lesson_baseline_at(l, j->j.stage)->id);
 	for (int i = 0; i < j->j.nsets; i++) sb_addf(b, " %s", j->j.sets[i].name);
 	sb_add(b, "\n");
 }
@@ -431,14 +431,16 @@ static void send_run(engine *e, job *j)
 		return;
 	}
 	if (ref) reference_text(j, ref, j->r.reference, sizeof j->r.reference);
-	/* The baseline beside a stage: its plan, made with the lesson's parameters as the stage's run has them. */
-	int pair_base = j->j.pair_baseline && j->j.stage >= 0 && j->j.lesson->baseline && !j->j.sanitize && !j->j.no_time;
+	/* The stage's baseline beside it (its baseline: NAME, else the lesson's): its plan, made with the
+	 * lesson's parameters as the stage's run has them. */
+	int base = lesson_stage_baseline(j->j.lesson, j->j.stage);
+	int pair_base = j->j.pair_baseline && j->j.stage >= 0 && base < 0 && !j->j.sanitize && !j->j.no_time;
 	if (pair_base && !j->have_bp) {
 		plan_device pd;
 		plan_setting sets[16];
 		engine_plan_device(e, &pd);
 		j->have_bp = 1;
-		if (plan_make(&j->bp, j->j.lesson, -1, sets, param_sets(j, sets), &pd, err, sizeof err)) {
+		if (plan_make(&j->bp, j->j.lesson, base, sets, param_sets(j, sets), &pd, err, sizeof err)) {
 			char msg[1200];
 			strfmt(msg, sizeof msg, "the baseline beside the stage cannot run: %s", err);
 			finish(e, j, RUN_REFUSED, msg);
@@ -537,8 +539,15 @@ static void start_job(engine *e, job *j)
 {
 	const lesson *l = j->j.lesson;
 	strfmt(j->r.lesson, sizeof j->r.lesson, "%s", l->id);
-	strfmt(j->r.stage, sizeof j->r.stage, "%s", j->j.stage >= 0 ? l->stages[j->j.stage].id : "baseline");
-	strfmt(j->r.title, sizeof j->r.title, "%s", j->j.stage >= 0 ? l->stages[j->j.stage].title : l->baseline ? l->baseline->title : "");
+	const lesson_baseline *own = j->j.stage < 0 ? lesson_baseline_at(l, j->j.stage) : NULL;
+	strfmt(j->r.stage, sizeof j->r.stage, "%s", j->j.stage >= 0 ? l->stages[j->j.stage].id : own->id);
+	strfmt(j->r.title, sizeof j->r.title, "%s", j->j.stage >= 0 ? l->stages[j->j.stage].title : own->title);
+	/* The baseline a stage is compared with (timed beside it in a bench, its time_vs_baseline). */
+	const lesson_baseline *cmp = lesson_baseline_at(l, lesson_stage_baseline(l, j->j.stage));
+	if (j->j.stage >= 0 && cmp) {
+		strfmt(j->r.baseline, sizeof j->r.baseline, "%s", cmp->id);
+		strfmt(j->r.baseline_title, sizeof j->r.baseline_title, "%s", cmp->title);
+	}
 	j->r.seed = j->j.has_seed ? j->j.seed : e->seed;
 	if (!j->j.compile_only || recorded(e)) engine_device(e);
 	plan_device pd;
@@ -581,7 +590,7 @@ int engine_check_job(engine *e, const engine_job *jb, char *err, size_t errlen)
 {
 	const lesson *l = jb->lesson;
 	char arch[16], why[256];
-	if (!l || jb->stage < -1 || jb->stage >= l->nstages || (jb->stage == -1 && !l->baseline)) { strfmt(err, errlen, "no such stage"); return -1; }
+	if (!l || jb->stage >= l->nstages || (jb->stage < 0 && !lesson_baseline_at(l, jb->stage))) { strfmt(err, errlen, "no such stage"); return -1; }
 	if (jb->stage >= 0 && !compile_arch(e, &l->stages[jb->stage], arch, sizeof arch, why, sizeof why)) return 0;
 	plan_device pd;
 	engine_plan_device(e, &pd);
@@ -709,7 +718,7 @@ static void take_result(engine *e, job *j, run_result *w)
 	static const char *const kept[] = {
 		"regs", "spill_stores", "spill_loads", "stack_bytes", "cached", "static_smem", "dynamic_smem", "compile_ms",
 		"tensor_sass", "arch", "cubin", "grid", "block", "occ_blocks", "occ_warps", "occ_max_warps", "occ_theoretical", "occ_limiter",
-		"title", "lesson", "stage", "settings", "reference", NULL,
+		"title", "lesson", "stage", "settings", "reference", "baseline", "baseline_title", NULL,
 	};
 	if (field_copy_named(run_result_fields, run_result_nfields, w, r, kept)) {
 		fprintf(stderr, "cudaclimb: take_result names a field run_result does not have\n");
@@ -779,7 +788,7 @@ static void step_run(engine *e, job *j)
 
 int engine_submit(engine *e, const engine_job *jb, char *err, size_t errlen)
 {
-	if (!jb->lesson || jb->stage < -1 || jb->stage >= jb->lesson->nstages || (jb->stage == -1 && !jb->lesson->baseline)) {
+	if (!jb->lesson || jb->stage >= jb->lesson->nstages || (jb->stage < 0 && !lesson_baseline_at(jb->lesson, jb->stage))) {
 		strfmt(err, errlen, "no such stage");
 		return -1;
 	}

@@ -117,7 +117,8 @@ static claims_runs ref_runs(const textvals_src *s)
 	const lesson *l = s->l;
 	c.run = ref_result(s->ref, l->id, l->stages[s->stage].id);
 	c.prev = s->stage > 0 ? ref_result(s->ref, l->id, l->stages[s->stage - 1].id) : NULL;
-	c.baseline = ref_result(s->ref, l->id, "baseline");
+	const lesson_baseline *b = lesson_baseline_at(l, lesson_stage_baseline(l, s->stage));   /* the stage's own */
+	c.baseline = b ? ref_result(s->ref, l->id, b->id) : NULL;
 	c.device = replay_device(s->ref->rp);
 	return c;
 }

@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include "lesson_yaml.h"
 #include "result.h"
 #include "util.h"
@@ -108,15 +109,52 @@ static int parse_model(ld *c, yaml_node_t *n, lesson_expr *bytes, lesson_expr *f
 	return 0;
 }
 
-static int parse_baseline(ld *c, yaml_node_t *n)
+/* A baseline: or one entry of baselines: (what is "a baseline" in messages) into a new *out. */
+static int parse_baseline(ld *c, yaml_node_t *n, const char *what, const char *id, lesson_baseline **out)
 {
-	static const char *const keys[] = { "!title", "!library", "!args", "model", "check", NULL };
-	lesson_baseline *b = c->l->baseline = xcalloc(1, sizeof *b);
+	static const char *const keys[] = { "!title", "!library", "!args", "model", "check", "tolerance", "peak", NULL };
+	lesson_baseline *b = *out = xcalloc(1, sizeof *b);
 	b->check = 1;
-	if (yd_check_keys(&c->y, n, "baseline", keys) || yd_get_str(&c->y, n, "title", &b->title) || lesson_yaml_parse_library(c, NULL, n, b)) return -1;
+	b->id = xstrdup(id);
+	if (yd_check_keys(&c->y, n, what, keys) || yd_get_str(&c->y, n, "title", &b->title) || lesson_yaml_parse_library(c, NULL, n, b)) return -1;
 	yaml_node_t *m = yd_get(&c->y, n, "model"), *chk = yd_get(&c->y, n, "check");
 	if (m && parse_model(c, m, &b->bytes, &b->flops, NULL, NULL, 0, 1)) return -1;
 	if (chk && yd_bool(&c->y, chk, "check", &b->check)) return -1;
+	yaml_node_t *tol = yd_get(&c->y, n, "tolerance");
+	yaml_node_t *pk = yd_get(&c->y, n, "peak");
+	char known[256];
+	if (pk && yd_get_str(&c->y, n, "peak", &b->peak)) return -1;
+	if (pk && peak_parse(b->peak) < 0)
+		return yd_fail(&c->y, pk, "unknown peak '%s' (known: %s)", b->peak, known_names(known, sizeof known, PEAK_COUNT, peak_i));
+	if (tol) {   /* a library in another number format checks at that format's precision */
+		b->has_tolerance = 1;
+		if (lesson_yaml_parse_tolerance(c, tol, &b->exact, &b->rel_tol, &b->abs_tol, &b->norm_tol)) return -1;
+	}
+	return 0;
+}
+
+/* baselines: NAME -> { title, library, args, ... }: the named baselines a stage's baseline: picks. */
+static int parse_baselines(ld *c, yaml_node_t *map)
+{
+	lesson *l = c->l;
+	if (map->type != YAML_MAPPING_NODE || !yd_map_len(map))
+		return yd_fail(&c->y, map, "baselines must be a mapping of name: { title, library, args } (at least one)");
+	l->baselines = xcalloc((size_t)yd_map_len(map), sizeof *l->baselines);
+	for (int i = 0; i < yd_map_len(map); i++) {
+		yaml_node_t *k, *v;
+		yd_pair(&c->y, map, i, &k, &v);
+		const char *name = yd_scalar(&c->y, k, "a baseline name");
+		if (!name) return -1;
+		if (strlen(name) > LESSON_BASELINE_NAME_MAX)
+			return yd_fail(&c->y, k, "baseline name '%.24s...' is %zu characters long (at most %d)", name, strlen(name), LESSON_BASELINE_NAME_MAX);
+		if (!lesson_is_ident(name)) return yd_fail(&c->y, k, "baseline name '%s' is not an identifier", name);
+		for (int j = 0; j < l->nbaselines; j++)
+			if (!strcasecmp(l->baselines[j]->id + 9, name)) return yd_fail(&c->y, k, "baseline name '%s' is used twice", name);
+		char id[16 + LESSON_BASELINE_NAME_MAX], what[32 + LESSON_BASELINE_NAME_MAX];
+		strfmt(id, sizeof id, "baseline.%s", name);
+		strfmt(what, sizeof what, "baselines entry '%s'", name);
+		if (parse_baseline(c, v, what, id, &l->baselines[l->nbaselines++])) return -1;
+	}
 	return 0;
 }
 
@@ -141,9 +179,12 @@ static int model_visit(void *ctx, const char *name, size_t len, int col)
 		return yd_fail(&m->c->y, yd_get(&m->c->y, m->n, m->key), "model %s: stage %s has no tunable or derived value '%s' (give the stage its own model: %s, or the tunable)",
 		               m->key, s->id, buf, m->key);
 	}
-	if (l->baseline && !l->baseline->bytes.e)
-		return yd_fail(&m->c->y, yd_get(&m->c->y, m->n, m->key), "model %s: '%s' is a stage's name, and the baseline has no tunables: give the baseline its own model:",
-		               m->key, buf);
+	for (int b = -1; b < l->nbaselines; b++) {
+		const lesson_baseline *bl = b < 0 ? l->baseline : l->baselines[b];
+		if (bl && !bl->bytes.e)
+			return yd_fail(&m->c->y, yd_get(&m->c->y, m->n, m->key), "model %s: '%s' is a stage's name, and the %s has no tunables: give it its own model:",
+			               m->key, buf, bl->id);
+	}
 	return 0;
 }
 
@@ -157,7 +198,7 @@ static int model_names_everywhere(ld *c, yaml_node_t *n, const char *key, const 
 static int parse_lesson(ld *c, yaml_node_t *root)
 {
 	static const char *const keys[] = { "!lesson", "!title", "order", "!summary", "read_first", "params", "derived",
-	                                    "!buffers", "!model", "check", "baseline", "!stages", NULL };
+	                                    "!buffers", "!model", "check", "baseline", "baselines", "!stages", NULL };
 	lesson *l = c->l;
 	if (yd_check_keys(&c->y, root, "a lesson", keys) || yd_get_str(&c->y, root, "lesson", &l->id) ||
 	    yd_get_str(&c->y, root, "title", &l->title) || yd_get_str(&c->y, root, "summary", &l->summary)) return -1;
@@ -177,7 +218,8 @@ static int parse_lesson(ld *c, yaml_node_t *root)
 	if (lesson_yaml_parse_buffers(c, yd_get(&c->y, root, "buffers"), &l->buffers, &l->nbuffers)) return -1;
 	yaml_node_t *md = yd_get(&c->y, root, "model");
 	if (parse_model(c, md, NULL, NULL, &l->peak, &l->traffic, 1, 0)) return -1;
-	if ((n = yd_get(&c->y, root, "baseline")) && parse_baseline(c, n)) return -1;
+	if ((n = yd_get(&c->y, root, "baseline")) && parse_baseline(c, n, "baseline", "baseline", &l->baseline)) return -1;
+	if ((n = yd_get(&c->y, root, "baselines")) && parse_baselines(c, n)) return -1;
 	yaml_node_t *st = yd_get(&c->y, root, "stages");
 	if (st->type != YAML_SEQUENCE_NODE || yd_seq_len(st) < 1) return yd_fail(&c->y, st, "stages must be a list of at least one stage");
 	l->stages = xcalloc((size_t)yd_seq_len(st), sizeof *l->stages);
@@ -266,6 +308,8 @@ void lesson_free(lesson *l)
 	for (int i = 0; i < l->nfollow; i++) free(l->follow[i]);
 	free(l->follow);
 	lesson_yaml_free_library(l->baseline);
+	for (int i = 0; i < l->nbaselines; i++) lesson_yaml_free_library(l->baselines[i]);
+	free(l->baselines);
 	for (int i = 0; i < l->nstages; i++) lesson_stage_free(&l->stages[i]);
 	free(l->stages);
 	free(l);
@@ -280,6 +324,8 @@ int lesson_has_flops(const lesson *l)
 
 const char *lesson_stage_peak(const lesson *l, int s)
 {
+	const lesson_baseline *b = s < 0 ? lesson_baseline_at(l, s) : NULL;
+	if (b && b->peak) return b->peak;
 	return s >= 0 && s < l->nstages && l->stages[s].peak ? l->stages[s].peak : l->peak;
 }
 
@@ -288,7 +334,29 @@ const char *lesson_top_peak(const lesson *l, const device_info *d)
 	const char *top = l->peak;
 	for (int s = 0; s < l->nstages; s++)
 		if (l->stages[s].peak && peak_gflops(peak_of(l->stages[s].peak), d) > peak_gflops(peak_of(top), d)) top = l->stages[s].peak;
+	for (int b = 0; b < l->nbaselines; b++)
+		if (l->baselines[b]->peak && peak_gflops(peak_of(l->baselines[b]->peak), d) > peak_gflops(peak_of(top), d)) top = l->baselines[b]->peak;
 	return top;
+}
+
+const lesson_baseline *lesson_baseline_at(const lesson *l, int b)
+{
+	if (b == -1) return l->baseline;
+	int i = -2 - b;
+	return b < -1 && i < l->nbaselines ? l->baselines[i] : NULL;
+}
+
+int lesson_stage_baseline(const lesson *l, int s)
+{
+	if (s < 0 || s >= l->nstages) return 0;
+	return lesson_baseline_at(l, l->stages[s].baseline) ? l->stages[s].baseline : 0;
+}
+
+int lesson_baseline_named(const lesson *l, const char *name)
+{
+	if (!strcasecmp(name, "baseline")) return l->baseline ? -1 : 0;
+	for (int i = 0; i < l->nbaselines; i++) if (!strcasecmp(l->baselines[i]->id, name)) return LESSON_BASELINE(i);
+	return 0;
 }
 
 int lesson_stage_index(const lesson *l, const char *id)

@@ -177,14 +177,20 @@ typedef struct {
 	/* derived: values over the lesson's names and this stage's tunables, evaluated in order after them */
 	lesson_derived *derived; int nderived;
 	lesson_expr bytes, flops;     /* model: this stage's own work (each NULL: the lesson's) */
+	int baseline;                 /* the baseline it is timed against (LESSON_BASELINE numbering): -1 the
+	                               * lesson's baseline:, -2 - i its baselines: entry i (a stage's baseline: NAME) */
 	lesson_mark at;
 } lesson_stage;
 
 struct lesson_baseline {
+	char *id;                     /* "baseline", or "baseline.NAME" for a baselines: entry; NULL for a library step */
 	char *title, *library;
 	char **arg_names; lesson_expr *arg_values; char **arg_strings; int nargs;
 	lesson_expr bytes, flops;     /* NULL: the lesson's model */
 	int check;
+	/* tolerance: this baseline's check instead of the lesson's (a library in another number format) */
+	int has_tolerance, exact; double rel_tol, abs_tol, norm_tol;
+	char *peak;                   /* peak: its compute peak ("bf16_tensor", ...); NULL: the lesson's */
 };
 
 typedef struct {
@@ -204,8 +210,22 @@ typedef struct {
 	 * the outputs also need ||out - ref|| / ||ref|| <= norm_tol */
 	int exact; double rel_tol, abs_tol, norm_tol;
 	lesson_baseline *baseline;    /* NULL when none */
+	lesson_baseline **baselines; int nbaselines;   /* baselines: the named ones, in the file's order */
 	lesson_stage *stages; int nstages;
 } lesson;
+
+/* Stage numbers name the baselines too: -1 is the lesson's baseline:, LESSON_BASELINE(i) (-2 - i) its
+ * baselines: entry i. */
+#define LESSON_BASELINE(i) (-2 - (i))
+/* The longest NAME of a baselines: entry (its id "baseline.NAME" fits a result's stage field). */
+#define LESSON_BASELINE_NAME_MAX 40
+/* The baseline numbered b (-1 or LESSON_BASELINE(i)), or NULL when l has none such (or b >= 0). */
+const lesson_baseline *lesson_baseline_at(const lesson *l, int b);
+/* The number of the baseline stage s (>= 0) is timed against: its own baseline: NAME, else the
+ * lesson's (-1); 0 when it has none. */
+int lesson_stage_baseline(const lesson *l, int s);
+/* The baseline whose id ("baseline", "baseline.NAME", any case) or NAME is name: its number, or 0. */
+int lesson_baseline_named(const lesson *l, const char *name);
 
 /* Loads one lesson file; kernels are looked up under kernels_root/<id>/. Returns a new lesson
  * (free with lesson_free), or NULL with "file:line:col: message" in err. */
@@ -220,7 +240,7 @@ int lesson_has_flops(const lesson *l);
 /* Finders: index or -1. */
 int lesson_stage_index(const lesson *l, const char *id);
 /* The compute peak stage s is measured against: its own peak:, else the lesson's model's (NULL: fp32);
- * s < 0 (the baseline) gives the lesson's. Owned by l. */
+ * s < 0 (a baseline, LESSON_BASELINE numbering) gives its own peak:, else the lesson's. Owned by l. */
 const char *lesson_stage_peak(const lesson *l, int s);
 /* The highest of the lesson's and its stages' compute peaks on device d:
  * the roof a chart of the whole ladder is drawn under. Owned by l. */

@@ -510,11 +510,29 @@ int lesson_stage_parse(ld *c, yaml_node_t *n, lesson_stage *s)
 {
 	static const char *const keys[] = { "!id", "!title", "!kernel", "!entry", "tunables", "constraints", "buffers",
 	                                    "!launches", "!explain", "!bottleneck", "options", "check", "requires", "exercise", "expect",
-	                                    "constants", "memory", "tolerance", "peak", "derived", "model", "timing", NULL };
+	                                    "constants", "memory", "tolerance", "peak", "derived", "model", "timing", "baseline", NULL };
 	if (yd_check_keys(&c->y, n, "a stage", keys)) return -1;
 	s->timing = stage_timing_default();
 	yaml_node_t *tm = yd_get(&c->y, n, "timing");
 	if (tm && parse_timing(c, tm, &s->timing)) return -1;
+	s->baseline = -1;
+	yaml_node_t *bn = yd_get(&c->y, n, "baseline");
+	if (bn) {   /* baseline: NAME, one of the lesson's baselines: */
+		const char *name = yd_scalar(&c->y, bn, "baseline");
+		if (!name) return -1;
+		if (!c->l->nbaselines)
+			return yd_fail(&c->y, bn, "baseline: %s names a baseline, but the lesson has no baselines: map (NAME: { title, library, args })", name);
+		char id[16 + LESSON_BASELINE_NAME_MAX];
+		strfmt(id, sizeof id, "baseline.%s", name);
+		int b = strlen(name) <= LESSON_BASELINE_NAME_MAX ? lesson_baseline_named(c->l, id) : 0;
+		if (b >= -1) {
+			char known[400] = "";
+			for (int i = 0; i < c->l->nbaselines; i++)
+				strfmt(known + strlen(known), sizeof known - strlen(known), "%s%s", i ? ", " : "", c->l->baselines[i]->id + 9);
+			return yd_fail(&c->y, bn, "no baseline '%s' in this lesson's baselines: (known: %s)", name, known);
+		}
+		s->baseline = b;
+	}
 	yaml_node_t *pk = yd_get(&c->y, n, "peak");
 	if (pk) {
 		if (yd_get_str(&c->y, n, "peak", &s->peak)) return -1;

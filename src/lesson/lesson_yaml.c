@@ -25,6 +25,9 @@ const char *const lesson_yaml_baseline_libs[LESSON_YAML_NLIBS][LESSON_YAML_MAX_L
 	{ "cub_exclusive_sum", "in", "out", "count", NULL },
 	{ "cusparse_spmv_csr", "row_ptr", "col_idx", "values", "x", "y", "rows", "cols", "nnz", NULL },
 	{ "cudnn_conv2d", "x", "filter", "y", "n", "c", "k", "h", "w", NULL },
+	{ "cublas_gemm_ex", "A", "B", "C", "m", "n", "k", "transb", NULL },
+	{ "cublaslt_fp8", "A", "B", "C", "sa", "sb", "m", "n", "k", NULL },
+	{ "cublaslt_int8", "A", "B", "C", "sa", "sb", "acc", "m", "n", "k", NULL },
 };
 const char *const lesson_yaml_dtype_names[DT_COUNT] = { "f32", "f64", "f16", "bf16", "i32", "u32", "i64", "u64", "i8", "u8" };
 const size_t lesson_yaml_dtype_sizes[DT_COUNT] = { 4, 8, 2, 2, 4, 4, 8, 8, 1, 1 };
@@ -336,7 +339,7 @@ void lesson_yaml_free_library(lesson_baseline *b)
 	if (!b) return;
 	for (int i = 0; i < b->nargs; i++) { free(b->arg_names[i]); free(b->arg_strings[i]); lesson_yaml_free_expr(&b->arg_values[i]); }
 	free(b->arg_names); free(b->arg_strings); free(b->arg_values);
-	free(b->title); free(b->library); lesson_yaml_free_expr(&b->bytes); lesson_yaml_free_expr(&b->flops);
+	free(b->id); free(b->title); free(b->library); free(b->peak); lesson_yaml_free_expr(&b->bytes); lesson_yaml_free_expr(&b->flops);
 	free(b);
 }
 

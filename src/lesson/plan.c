@@ -872,12 +872,12 @@ static int wants_rdc(const lesson_stage *s)
 	return rdc;
 }
 
-static int make_baseline(pctx *c)
+static int make_baseline(pctx *c, const lesson_baseline *b)
 {
 	plan *p = c->p;
 	p->launches = xcalloc(1, sizeof *p->launches);
 	p->nlaunches = 1;
-	return make_call(c, c->l->baseline, &p->launches[0]);
+	return make_call(c, b, &p->launches[0]);
 }
 
 static void add_device_vars(plan *p, const plan_device *dev)
@@ -896,11 +896,12 @@ int plan_make(plan *p, const lesson *l, int stage, const plan_setting *sets, int
 {
 	memset(p, 0, sizeof *p);
 	p->l = l;
-	p->stage = stage;
+	p->stage = stage < 0 ? -1 : stage;   /* every baseline is one library call to the worker */
 	p->nstreams = 1;
 	pctx c = { p, l, err, errlen, dev, 0, 0 };
-	if (stage < -1 || stage >= l->nstages || (stage == -1 && !l->baseline)) {
-		strfmt(err, errlen, "lesson %s has no %s", l->id, stage == -1 ? "baseline" : "such stage");
+	const lesson_baseline *base = stage < 0 ? lesson_baseline_at(l, stage) : NULL;
+	if (stage >= l->nstages || (stage < 0 && !base)) {
+		strfmt(err, errlen, "lesson %s has no %s", l->id, stage == -1 ? "baseline" : stage < 0 ? "such baseline" : "such stage");
 		return -1;
 	}
 	const lesson_stage *s = stage >= 0 ? &l->stages[stage] : NULL;
@@ -909,15 +910,15 @@ int plan_make(plan *p, const lesson *l, int stage, const plan_setting *sets, int
 	p->peak = peak_of(lesson_stage_peak(l, stage));
 	p->traffic = traffic_of(l->traffic);
 	p->timing = s ? s->timing : stage_timing_default();
-	p->check = (s ? s->check : l->baseline->check) && l->ncompare > 0;
+	p->check = (s ? s->check : base->check) && l->ncompare > 0;
 	p->ncompare = l->ncompare;
 	p->compare = xcalloc((size_t)l->ncompare + 1, sizeof *p->compare);
 	for (int i = 0; i < l->ncompare; i++) p->compare[i] = l->compare[i];
-	const int own = s && s->has_tolerance;   /* a stage's own tolerance, else the lesson's */
-	p->exact = own ? s->exact : l->exact;
-	p->rel_tol = own ? s->rel_tol : l->rel_tol;
-	p->abs_tol = own ? s->abs_tol : l->abs_tol;
-	p->norm_tol = own ? s->norm_tol : l->norm_tol;
+	const int own = s && s->has_tolerance, base_own = base && base->has_tolerance;   /* its own tolerance, else the lesson's */
+	p->exact = own ? s->exact : base_own ? base->exact : l->exact;
+	p->rel_tol = own ? s->rel_tol : base_own ? base->rel_tol : l->rel_tol;
+	p->abs_tol = own ? s->abs_tol : base_own ? base->abs_tol : l->abs_tol;
+	p->norm_tol = own ? s->norm_tol : base_own ? base->norm_tol : l->norm_tol;
 	int used[16] = {0};
 	if (nsets > 16) { strfmt(err, errlen, "at most 16 settings"); return -1; }
 	if (set_params(&c, sets, nsets, used)) return -1;
@@ -932,7 +933,7 @@ int plan_make(plan *p, const lesson *l, int stage, const plan_setting *sets, int
 		sb b = {0};
 		for (int k = 0; s && k < s->ntunables; k++) sb_addf(&b, "%s%s", b.len ? ", " : "", s->tunables[k].name);
 		for (int k = 0; k < l->nparams; k++) sb_addf(&b, "%s%s", b.len ? ", " : "", l->params[k].name);
-		strfmt(err, errlen, "unknown setting '%s' for %s/%s (known: %s)", sets[i].name, l->id, s ? s->id : "baseline",
+		strfmt(err, errlen, "unknown setting '%s' for %s/%s (known: %s)", sets[i].name, l->id, s ? s->id : base->id,
 		       b.len ? b.s : "none");
 		sb_free(&b);
 		return -1;
@@ -946,11 +947,11 @@ int plan_make(plan *p, const lesson *l, int stage, const plan_setting *sets, int
 	if (s) {
 		p->rdc = wants_rdc(s);
 		if (make_constants(&c, s) || unroll(&c, dev, s, s->launches, s->nlaunches)) return -1;
-	} else if (make_baseline(&c)) {
+	} else if (make_baseline(&c, base)) {
 		return -1;
 	}
 	const lesson_expr *bytes = &l->bytes, *flops = &l->flops;
-	if (!s && l->baseline->bytes.e) { bytes = &l->baseline->bytes; flops = &l->baseline->flops; }
+	if (!s && base->bytes.e) { bytes = &base->bytes; flops = &base->flops; }
 	if (s && s->bytes.e) bytes = &s->bytes;   /* a stage's own model, each expression on its own */
 	if (s && s->flops.e) flops = &s->flops;
 	expr_value v;

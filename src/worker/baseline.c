@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "baseline_cublaslt.h"
 #include "baseline_cudnn.h"
 #include "baseline_npp.h"
 #include "baseline_cusparse.h"
@@ -112,7 +113,6 @@ static cudaError_t blas_error(cublasStatus_t st)
 	return st == CUBLAS_STATUS_SUCCESS ? cudaSuccess : cudaErrorUnknown;
 }
 
-/* Row-major C = A.B as column-major C^T = B^T.A^T: swap the operands, keep the data. */
 /* The cuBLAS handle on stream s, created (FP32 without TF32) at first use; 0, or an error. */
 static cudaError_t blas_on(cudaStream_t s)
 {
@@ -125,7 +125,17 @@ static cudaError_t blas_on(cudaStream_t s)
 	return cudaSuccess;
 }
 
-static cudaError_t gemm(const plan *p, gpu_data *d, cudaStream_t s, int bf16)
+/* With CUDACLIMB_BASELINE_LOG set (non-empty), what the baseline chose, on the worker's stderr. */
+static int logging(void)
+{
+	const char *v = getenv("CUDACLIMB_BASELINE_LOG");
+	return v && *v;
+}
+
+static int dim_ok(long long v);
+
+/* cublas_sgemm: row-major C = A.B in FP32 (cublasSgemm, TF32 off). */
+static cudaError_t sgemm(const plan *p, gpu_data *d, cudaStream_t s)
 {
 	gpu_buffer *A = buf(p, d, "A"), *B = buf(p, d, "B"), *C = buf(p, d, "C");
 	long long m = num(p, "m"), n = num(p, "n"), k = num(p, "k");
@@ -133,12 +143,61 @@ static cudaError_t gemm(const plan *p, gpu_data *d, cudaStream_t s, int bf16)
 	cudaError_t e = blas_on(s);
 	if (e) return e;
 	const float one = 1, zero = 0;
-	if (!bf16)
-		return blas_error(fn.sgemm(blas, CUBLAS_OP_N, CUBLAS_OP_N, (int)n, (int)m, (int)k, &one, B->ptr, (int)n, A->ptr,
-		                              (int)k, &zero, C->ptr, (int)n));
-	return blas_error(fn.gemm_ex(blas, CUBLAS_OP_N, CUBLAS_OP_N, (int)n, (int)m, (int)k, &one, B->ptr, CUDA_R_16BF, (int)n,
-	                               A->ptr, CUDA_R_16BF, (int)k, &zero, C->ptr, CUDA_R_32F, (int)n, CUBLAS_COMPUTE_32F,
-	                               CUBLAS_GEMM_DEFAULT));
+	return blas_error(fn.sgemm(blas, CUBLAS_OP_N, CUBLAS_OP_N, (int)n, (int)m, (int)k, &one, B->ptr, (int)n, A->ptr,
+	                           (int)k, &zero, C->ptr, (int)n));
+}
+
+/* cublas_gemm_ex (and cublas_gemm_bf16, its bf16 case with B k x n): row-major C (m x n, f32) = A (m x k)
+ * . B, B stored k x n (transb 0) or transposed, n x k (transb 1: the precision_gemm copies). The format
+ * is A's and B's buffer type, which must agree: f32 words are multiplied as TF32
+ * (CUBLAS_COMPUTE_32F_FAST_TF32), bf16 and f16 with CUBLAS_COMPUTE_32F; the sums are FP32 throughout.
+ * As column-major C^T (n x m) = op(B)^T . A^T: B's bytes are a column-major n x k (transb 0, OP_N, ld n)
+ * or k x n matrix (transb 1, OP_T, ld k), A's a column-major k x m one (OP_N, ld k). bf16_only: the old
+ * name, which took bf16 operands only. */
+static cudaError_t gemm_ex(const plan *p, gpu_data *d, cudaStream_t s, int bf16_only)
+{
+	gpu_buffer *A = buf(p, d, "A"), *B = buf(p, d, "B"), *C = buf(p, d, "C");
+	long long m = num(p, "m"), n = num(p, "n"), k = num(p, "k"), tb = bf16_only ? 0 : num(p, "transb");
+	if (!A || !B || !C || !dim_ok(m) || !dim_ok(n) || !dim_ok(k) || (tb != 0 && tb != 1) || A->type != B->type ||
+	    C->type != DT_F32 || A->count < m * k || B->count < k * n || C->count < m * n)
+		return cudaErrorInvalidValue;
+	cudaDataType t;
+	cublasComputeType_t ct = CUBLAS_COMPUTE_32F;
+	const char *what;
+	switch (A->type) {
+	case DT_F32: t = CUDA_R_32F; ct = CUBLAS_COMPUTE_32F_FAST_TF32; what = "TF32 (f32 words, CUBLAS_COMPUTE_32F_FAST_TF32)"; break;
+	case DT_BF16: t = CUDA_R_16BF; what = "BF16 (CUBLAS_COMPUTE_32F)"; break;
+	case DT_F16: t = CUDA_R_16F; what = "FP16 (CUBLAS_COMPUTE_32F)"; break;
+	default: return cudaErrorInvalidValue;
+	}
+	if (bf16_only && A->type != DT_BF16) return cudaErrorInvalidValue;
+	cudaError_t e = blas_on(s);
+	if (e) return e;
+	static long long said[4];   /* the last shape logged */
+	if (logging() && (said[0] != m || said[1] != n || said[2] != k || said[3] != (long long)A->type * 2 + tb)) {
+		fprintf(stderr, "cudaclimb worker: cublasGemmEx %s, B %s, for m=%lld n=%lld k=%lld, CUBLAS_GEMM_DEFAULT\n", what,
+		        tb ? "n x k (OP_T)" : "k x n (OP_N)", m, n, k);
+		said[0] = m; said[1] = n; said[2] = k; said[3] = (long long)A->type * 2 + tb;
+	}
+	const float one = 1, zero = 0;
+	return blas_error(fn.gemm_ex(blas, tb ? CUBLAS_OP_T : CUBLAS_OP_N, CUBLAS_OP_N, (int)n, (int)m, (int)k, &one, B->ptr, t,
+	                             tb ? (int)k : (int)n, A->ptr, t, (int)k, &zero, C->ptr, CUDA_R_32F, (int)n, ct, CUBLAS_GEMM_DEFAULT));
+}
+
+/* cublaslt_fp8 and cublaslt_int8: row-major C = sa[i] sb[j] (A . B^T), A m x k and B n x k (one byte each:
+ * u8 e4m3 bit patterns, or i8), sa m and sb n f32; int8 needs acc, an i32 m x n scratch buffer. */
+static cudaError_t lt_gemm(const plan *p, gpu_data *d, cudaStream_t s, int int8)
+{
+	gpu_buffer *A = buf(p, d, "A"), *B = buf(p, d, "B"), *C = buf(p, d, "C"), *sa = buf(p, d, "sa"), *sbv = buf(p, d, "sb");
+	gpu_buffer *acc = int8 ? buf(p, d, "acc") : NULL;
+	long long m = num(p, "m"), n = num(p, "n"), k = num(p, "k");
+	const lesson_dtype in = int8 ? DT_I8 : DT_U8;
+	if (!A || !B || !C || !sa || !sbv || !dim_ok(m) || !dim_ok(n) || !dim_ok(k) || A->type != in || B->type != in ||
+	    C->type != DT_F32 || sa->type != DT_F32 || sbv->type != DT_F32 || A->count < m * k || B->count < n * k ||
+	    C->count < m * n || sa->count < m || sbv->count < n || (int8 && (!acc || acc->type != DT_I32 || acc->count < m * n)))
+		return cudaErrorInvalidValue;
+	cublaslt_gemm_job j = { A->ptr, B->ptr, sa->ptr, sbv->ptr, C->ptr, acc ? acc->ptr : NULL, (int)m, (int)n, (int)k };
+	return int8 ? cublaslt_int8(&j, s) : cublaslt_fp8(&j, s);
 }
 
 /* cublas_gemm_batched: for each b < batch, row-major C[b] (m x n) = alpha A[b] (m x k) op(B[b]), B[b]
@@ -278,8 +337,11 @@ cudaError_t baseline_run(const plan *p, gpu_data *d, cudaStream_t s, char *err, 
 		if (t < 0) return cudaErrorInvalidValue;
 		return (cudaError_t)cc_cub_exclusive_sum(&cub_state, &cub_bytes, t, in->ptr, out->ptr, count, s);
 	}
-	if (!strcmp(lib, "cublas_sgemm")) return gemm(p, d, s, 0);
-	if (!strcmp(lib, "cublas_gemm_bf16")) return gemm(p, d, s, 1);
+	if (!strcmp(lib, "cublas_sgemm")) return sgemm(p, d, s);
+	if (!strcmp(lib, "cublas_gemm_bf16")) return gemm_ex(p, d, s, 1);
+	if (!strcmp(lib, "cublas_gemm_ex")) return gemm_ex(p, d, s, 0);
+	if (!strcmp(lib, "cublaslt_fp8")) return lt_gemm(p, d, s, 0);
+	if (!strcmp(lib, "cublaslt_int8")) return lt_gemm(p, d, s, 1);
 	if (!strcmp(lib, "cublas_gemm_batched")) return gemm_batched(p, d, s);
 	if (!strcmp(lib, "cudnn_conv_bias_relu")) return conv_bias_relu(p, d, s, 0);
 	if (!strcmp(lib, "cudnn_conv_bias_relu_fused")) return conv_bias_relu(p, d, s, 1);
@@ -305,6 +367,7 @@ void baseline_cleanup(void)
 	cudaFree(cub_state);
 	cub_state = NULL;
 	cub_bytes = 0;
+	cublaslt_cleanup();
 	cudnn_sdpa_cleanup();   /* before the cuDNN handle it was built with goes */
 	cudnn_baseline_cleanup();
 	npp_baseline_cleanup();

@@ -34,10 +34,12 @@ src/runner/runner_ssh.c    runner -- a runner back end: runner.h declares its fu
 src/worker/baseline_cudnn.c cudnn -- named after the library each baseline calls
 src/worker/baseline_npp.c  npp -- named after the library each baseline calls
 src/worker/baseline_cusparse.c cusparse -- named after the library each baseline calls
+src/worker/baseline_cublaslt.c cublaslt -- named after the library each baseline calls
 src/worker/baseline_sdpa.c cudnn_sdpa -- named after the library each baseline calls
 src/worker/cub_reduce.cu   cc_cub_reduce -- extern "C" from nvcc's code: cc_ keeps it apart from CUB's own names
 src/worker/cub_histogram.cu cc_cub_histogram -- extern "C" from nvcc's code, as cub_reduce.cu
 src/worker/cub_scan.cu     cc_cub_exclusive -- extern "C" from nvcc's code, as cub_reduce.cu
+src/worker/gemm_scale.cu   cc_gemm -- extern "C" from nvcc's code, as cub_reduce.cu
 src/worker/read_bw.cu      cc_read_bw cc_read_evict -- extern "C" from nvcc's code: cc_ keeps it apart from CUDA's own names
 src/worker/gpu_data.c      gpu -- the worker's GPU module (gpu.h), split by job over gpu_*.c
 src/worker/gpu_device.c    gpu -- the worker's GPU module (gpu.h), split by job over gpu_*.c

@@ -1,11 +1,12 @@
 #!/bin/sh
 # GPU tests of the fusion and softmax lessons: every stage right at the default size and at odd ones
 # (for fusion one with hw not a multiple of 4, one with it; for softmax a row length not a multiple
-# of 4, one that is), the cuDNN baselines right too, and the movements the texts rely on: the DRAM
-# bytes falling as kernels fuse (about 3x, 2x, then 1x the model's), the fused kernels faster than
-# the cuDNN chain, and, with the library switched to cudnnConvolutionBiasActivationForward in a copy
-# of the lesson tree, the fused cuDNN call right as well. Without a GPU: one SKIP line; without
-# cuDNN the baselines are a SKIP with the reason.
+# of 4, one that is), the cuDNN baselines right too (fusion's: the fused call,
+# cudnnConvolutionBiasActivationForward, and the named baseline.three_calls, the chain of three calls,
+# both run by the bench at every size), and the movements the texts rely on: the DRAM bytes falling as
+# kernels fuse (about 3x, 2x, then 1x the model's), the fused kernels faster than the cuDNN chain, and
+# each stage paired with its own baseline (separate with the three calls, the rest with the fused
+# call). Without a GPU: one SKIP line; without cuDNN the baselines are a SKIP with the reason.
 . tests/lib.sh
 why=$($B device 2>&1); code=$?
 if [ $code = 3 ]; then skip "fusion and softmax gpu tests: $(printf '%s' "$why" | head -1)"; exit 0; fi
@@ -13,15 +14,11 @@ if [ $code != 0 ]; then fail "fusion and softmax gpu tests: cudaclimb device exi
 if ! command -v python3 >/dev/null; then fail "fusion and softmax gpu tests: python3 is needed to read the JSON results"; exit 0; fi
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
-mkdir -p "$tmp/fz" && cp -r lessons kernels "$tmp/fz/" &&
-	sed -i 's/library: cudnn_conv_bias_relu$/library: cudnn_conv_bias_relu_fused/' "$tmp/fz/lessons/fusion.yaml"
 
 run() { name=$1; shift; CUDACLIMB_BASELINE_LOG=1 $B bench "$@" --timeout 60 --json >"$tmp/$name.json" 2>"$tmp/$name.err"; }
 run fusion fusion --reps 5
 run fusion-odd fusion --set n=3 --set c=5 --set k=7 --set h=37 --set w=29 --reps 3 --no-counters
 run fusion-odd4 fusion --set n=5 --set c=3 --set k=9 --set h=20 --set w=30 --reps 3 --no-counters
-run fused-cudnn fusion --lessons "$tmp/fz" --reps 5 --no-counters
-run fused-cudnn-odd fusion --lessons "$tmp/fz" --set n=3 --set c=5 --set k=7 --set h=37 --set w=29 --reps 3 --no-counters
 run softmax softmax --reps 5
 run softmax-odd softmax --set rows=4681 --set cols=777 --reps 3 --no-counters
 run softmax-odd4 softmax --set rows=1001 --set cols=200 --reps 3 --no-counters
@@ -46,7 +43,7 @@ def check(name, ok, detail):
 def results(name, label, rs):
     for s, r in rs.items():
         what = "%s/%s %s" % (name.split("-")[0], s, label)
-        if s == "baseline" and r["status"] != "ok" and "cuDNN not found" in err(name):
+        if s.startswith("baseline") and r["status"] != "ok" and "cuDNN not found" in err(name):
             print("SKIP %s: cuDNN is not installed here" % what); continue
         if r["status"] != "ok" or (r["checked"] and not r["passed"]):
             print("FAIL %s: %s %s" % (what, r["status"], r["message"]))
@@ -60,8 +57,7 @@ def results(name, label, rs):
 
 runs = {}
 for name, label in (("fusion", "default size"), ("fusion-odd", "odd size (n=3 c=5 k=7 37x29)"),
-                    ("fusion-odd4", "odd size (n=5 c=3 k=9 20x30)"), ("fused-cudnn", "fused cuDNN call, default size"),
-                    ("fused-cudnn-odd", "fused cuDNN call, odd size"), ("softmax", "default size"),
+                    ("fusion-odd4", "odd size (n=5 c=3 k=9 20x30)"), ("softmax", "default size"),
                     ("softmax-odd", "odd size (4681 x 777)"), ("softmax-odd4", "odd size (1001 x 200)")):
     runs[name] = load(name)
     if runs[name]: results(name, label, runs[name])
@@ -78,15 +74,19 @@ if f:
     else:
         print("SKIP fusion counters: %s" % f["separate"]["counters_note"])
     t = {s: r["ms_median"] for s, r in f.items()}
-    if f["baseline"]["status"] == "ok":
+    pairs = {s: f[s].get("baseline") for s in ("separate", "conv_bias", "fused", "fused_vec4")}
+    check("fusion: each stage paired with its own baseline",
+          pairs == {"separate": "baseline.three_calls", "conv_bias": "baseline", "fused": "baseline", "fused_vec4": "baseline"}
+          and all(f[s]["pair"] == "baseline" for s in pairs if f[s]["status"] == "ok"), str(pairs))
+    chain = f.get("baseline.three_calls")
+    if chain and chain["status"] == "ok":
         best = min(t["fused"], t["fused_vec4"])
-        check("fusion: the best fused stage at least as fast as the cuDNN chain", best <= t["baseline"],
-              "%.4f ms against %.4f ms, %.2fx" % (best, t["baseline"], t["baseline"] / best))
-        fc = runs["fused-cudnn"]
-        if fc and fc["baseline"]["status"] == "ok":
-            print("INFO fusion: cuDNN's fused call %.4f ms, its chain %.4f ms, fused_vec4 %.4f ms (%s)" % (
-                fc["baseline"]["ms_median"], t["baseline"], t["fused_vec4"],
-                "; ".join(l.split("worker: ")[-1] for l in err("fused-cudnn").splitlines() if "fused call with" in l or "Find:" in l)))
+        check("fusion: the best fused stage at least as fast as the cuDNN chain", best <= t["baseline.three_calls"],
+              "%.4f ms against %.4f ms, %.2fx" % (best, t["baseline.three_calls"], t["baseline.three_calls"] / best))
+    if f["baseline"]["status"] == "ok":
+        print("INFO fusion: cuDNN's fused call %.4f ms, its chain %.4f ms, fused_vec4 %.4f ms (%.3fx the fused call per pair) (%s)" % (
+            t["baseline"], t.get("baseline.three_calls", -1), t["fused_vec4"], f["fused_vec4"]["pair_ratio"],
+            "; ".join(l.split("worker: ")[-1] for l in err("fusion").splitlines() if "fused call with" in l or "Find:" in l)))
 s = runs["softmax"]
 if s:
     b = [ratio(s[x]) for x in ("three_pass", "online", "one_kernel", "warp_row")]

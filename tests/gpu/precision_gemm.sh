@@ -9,8 +9,10 @@
 # (int8_dp4a, int8_mma) also at thin and odd sizes (1 x 257 x 16, 263 x 1 x 48, 7 x 13 x 48, 8191 x 131
 # x 4096: m a prime; not 1 x 1, where the norm-wise error is one element's relative error, unbounded
 # when that element is near 0, for any format), their errors equal (the same exact int32 sums and scales) and between BF16's and FP8's; the
-# int8_dp4a exercise's starter (unsigned bytes) fails and its own kernel passes. Without a GPU: one
-# SKIP line. PGEMM_OUT=DIR keeps the JSON.
+# int8_dp4a exercise's starter (unsigned bytes) fails and its own kernel passes. The libraries: each tensor-core stage timed in pairs with its own (cublasGemmEx in TF32, BF16, FP16, cuBLASLt in FP8),
+# each library right at its format's tolerance (at the odd size a shape the library declines is a
+# SKIP with its reason), and cuBLASLt's INT8 (baseline.int8) run alone (checked once a stage names it:
+# before the INT8 stages its inputs are zeros). Without a GPU: one SKIP line. PGEMM_OUT=DIR keeps the JSON.
 . tests/lib.sh
 why=$($B device 2>&1); code=$?
 if [ $code = 3 ]; then skip "precision_gemm gpu tests: $(printf '%s' "$why" | head -1)"; exit 0; fi
@@ -33,6 +35,7 @@ sed -i 's/PRECISION_GEMM_SIMT_CUH/PRECISION_GEMM_SIMT_REF_CUH/g' "$tmp/bug/kerne
 
 run() { name=$1; shift; $B bench "$@" --timeout 120 --json >"$tmp/$name.json" 2>"$tmp/$name.err"; }
 run default precision_gemm --reps 5 --no-counters
+CUDACLIMB_BASELINE_LOG=1 $B run precision_gemm/baseline.int8 --reps 5 --no-counters --timeout 120 --json >"$tmp/int8.json" 2>"$tmp/int8.err"
 run odd precision_gemm --set m=1001 --set n=999 --set k=1008 --reps 3 --no-counters
 run k64 precision_gemm --set k=64 --reps 3 --no-counters
 run i8row precision_gemm --stage int8_dp4a,int8_mma --set m=1 --set n=257 --set k=16 --reps 3 --no-counters
@@ -89,13 +92,15 @@ for name, label in (("default", "4096^3"), ("odd", "1001 x 999 x 1008"), ("k64",
     rs = load(name)
     if rs is None:
         continue
-    want = 2 if name.startswith("i8") else 9
+    want = 2 if name.startswith("i8") else 15
     if len(rs) < want:
-        print("FAIL precision_gemm (%s): %d results, expected %s" % (label, len(rs), "the two INT8 stages" if want == 2 else "8 stages and cuBLAS"))
+        print("FAIL precision_gemm (%s): %d results, expected %s" % (label, len(rs), "the two INT8 stages" if want == 2 else "9 stages, cublasSgemm and 5 libraries in the stages' formats"))
     for r in rs:
         what = "precision_gemm/%s (%s)" % (r["stage"], label)
         if r["status"] == "unsupported":
             print("SKIP %s: %s" % (what, r["message"])); continue
+        if r["stage"].startswith("baseline.") and name != "default" and r["status"] != "ok":
+            print("SKIP %s: the library declines this shape: %s" % (what, r["message"][:200])); continue
         if r["status"] != "ok" or not r["checked"] or not r["passed"]:
             print("FAIL %s: %s, checked %s, passed %s, norm-wise err %s, max abs err %s: %s" % (what, r["status"], r["checked"],
                   r["passed"], r.get("norm_rel_err"), r["max_abs_err"], r["message"]))
@@ -103,6 +108,32 @@ for name, label in (("default", "4096^3"), ("odd", "1001 x 999 x 1008"), ("k64",
         print("PASS %s: %.4f ms, %.1f TFLOP/s, norm-wise err %.3g, max abs err %.3g" % (what, r["ms_median"], r["gflops"] / 1e3,
               r["norm_rel_err"], r["max_abs_err"]))
         norms.setdefault(name, {})[r["stage"]] = r["norm_rel_err"]
+rs = load("default") or []
+got = {r["stage"]: r for r in rs}
+for s in ("fp64", "fp32", "tf32", "bf16", "fp16", "fp8", "tf32x3"):
+    r = got.get(s)
+    if not r or r["status"] == "unsupported":
+        continue
+    want = "baseline." + s if s in ("tf32", "bf16", "fp16", "fp8") else "baseline.int8" if s.startswith("int8") else "baseline"
+    ok = r.get("baseline") == want and r["pair"] == "baseline" and r["pair_ratio"] > 0
+    print("%s precision_gemm/%s: timed in pairs with %s (%s): %.3fx its speed per pair" % ("PASS" if ok else "FAIL", s, want,
+          r.get("baseline_title", "?")[:80], r["pair_ratio"]))
+try:
+    r = json.load(open(os.path.join(tmp, "int8.json")))["results"][0]
+    err = open(os.path.join(tmp, "int8.err")).read()
+    named = any(x.get("baseline") == "baseline.int8" for x in rs)
+    if named:
+        ok = r["status"] == "ok" and r["checked"] and r["passed"]
+        print("%s precision_gemm/baseline.int8: %s, passed %s, norm-wise err %s, %.4f ms" % ("PASS" if ok else "FAIL", r["status"],
+              r["passed"], r.get("norm_rel_err"), r["ms_median"]))
+    else:
+        ok = r["status"] in ("ok", "wrong")
+        print("%s precision_gemm/baseline.int8 runs (no stage names it yet, its inputs are zeros: not judged on its check): %s, %.4f ms, %.1f TOP/s"
+              % ("PASS" if ok else "FAIL", r["status"], r["ms_median"], r["gflops"] / 1e3))
+    for line in err.splitlines():
+        if "cuBLASLt" in line: print("INFO " + line)
+except Exception as e:
+    print("FAIL precision_gemm/baseline.int8: no result (%s): %s" % (e, open(os.path.join(tmp, "int8.err")).read()[-300:]))
 for name, n in norms.items():
     if not all(s in n for s in ("fp32", "tf32", "bf16", "fp16", "fp8")):
         continue

@@ -1,6 +1,6 @@
 #!/bin/sh
 # GPU test: cudaclimb on a machine without cuBLAS, cuDNN and NPP. With CUDACLIMB_WITHOUT=cublas,cudnn,npp
-# the worker treats those libraries as not installed (src/worker/baseline.c): every baseline and
+# the worker treats those libraries as not installed (src/worker/baseline.c; cuBLASLt goes with cuBLAS): every baseline and
 # library step that needs one fails in place with a message naming the library, the worker says which
 # library it could not load, and every stage of our own still runs and is checked, timed alone (its
 # baseline cannot run beside it) and saying so. A lesson whose
@@ -22,7 +22,8 @@ tmp = sys.argv[1]
 # lesson -> (stages that need a withheld library, what the worker must say on stderr)
 cases = {"attention": ({"cublas", "baseline"}, ["cuDNN not found (withheld", "cuBLAS not found (withheld"]),
          "stencil": ({"baseline"}, ["NPP not found (withheld"]),
-         "pgemm": ({"baseline"}, ["cuBLAS not found (withheld"])}
+         "pgemm": ({"baseline", "baseline.tf32", "baseline.bf16", "baseline.fp16", "baseline.fp8"},
+                   ["cuBLAS not found (withheld", "cuBLASLt not found (withheld"])}
 for name, (needs, said) in cases.items():
     try:
         rs = json.load(open(os.path.join(tmp, name + ".json")))["results"]
