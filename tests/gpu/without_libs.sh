@@ -22,7 +22,7 @@ tmp = sys.argv[1]
 # lesson -> (stages that need a withheld library, what the worker must say on stderr)
 cases = {"attention": ({"cublas", "baseline"}, ["cuDNN not found (withheld", "cuBLAS not found (withheld"]),
          "stencil": ({"baseline"}, ["NPP not found (withheld"]),
-         "pgemm": ({"baseline", "baseline.tf32", "baseline.bf16", "baseline.fp16", "baseline.fp8"},
+         "pgemm": ({"baseline", "baseline.tf32", "baseline.bf16", "baseline.fp16", "baseline.fp8", "baseline.int8"},
                    ["cuBLAS not found (withheld", "cuBLASLt not found (withheld"])}
 for name, (needs, said) in cases.items():
     try:
