@@ -146,7 +146,7 @@ static void settings_text(const job *j, char *out, size_t n)
 
 static void occupancy_into(engine *e, const job *j, run_result *r);
 
-/* Resources and theoretical occupancy of the first kernel launch, from the ptxas report. */
+/* Resources and theoretical occupancy of the stage's kernel (its entry's first launch), from the ptxas report. */
 static void take_compile(engine *e, job *j, const compile_result *cr)
 {
 	run_result *r = &j->r;
@@ -160,7 +160,12 @@ static void take_compile(engine *e, job *j, const compile_result *cr)
 		const compile_entry *se = strcmp(r->steps[i].kind, "launch") ? NULL : compile_find_entry(cr, r->steps[i].entry);
 		if (se && se->regs > 0) { r->steps[i].regs = se->regs; r->steps[i].static_smem = se->static_smem; }
 	}
+	/* The stage's kernel: the first launch of the stage's own entry (a stage may launch a helper
+	 * first, as conv2d/winograd's filter transform), else its first launch. */
 	const plan_launch *L = NULL;
+	const char *own = j->j.stage >= 0 ? j->j.lesson->stages[j->j.stage].entry : NULL;
+	for (int i = 0; i < j->p.nlaunches && !L && own; i++)
+		if (j->p.launches[i].kind == STEP_LAUNCH && j->p.launches[i].entry && !strcmp(j->p.launches[i].entry, own)) L = &j->p.launches[i];
 	for (int i = 0; i < j->p.nlaunches && !L; i++) if (j->p.launches[i].kind == STEP_LAUNCH) L = &j->p.launches[i];
 	if (!L) return;
 	memcpy(r->grid, L->grid, sizeof r->grid);

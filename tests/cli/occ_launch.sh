@@ -28,3 +28,18 @@ if r["regs"] != 44:
     print("SKIP occ launch: this NVRTC gives poly %d registers, not the 44 the numbers above are for" % r["regs"])
 PY
 expect "occ launch: check plans the stage without a GPU" 0 "launch +api +ok" $B check --arch sm_90
+
+# A stage whose first launch is a helper (conv2d/winograd transforms the filters first, with its own
+# entry): the resources, launch and occupancy it reports are its own kernel's, the first launch of the
+# stage's entry (conv2d_winograd, blocks of 32 x KY), not the helper's (blocks of 256).
+CUDACLIMB_WORKER=$tmp/fake CC_FAKE=echo $B run conv2d/winograd --reps 3 --no-counters --json >"$tmp/w.json" 2>"$tmp/w.err"
+python3 - "$tmp/w.json" <<'PY'
+import json, sys
+try:
+    r = json.load(open(sys.argv[1]))["results"][0]
+except Exception as e:
+    print("FAIL occ launch: conv2d/winograd gave no JSON (%s)" % e); sys.exit()
+ok = r["block"] == "32,4,1" and r["regs"] > 64
+print("%s occ launch: a stage that launches a helper first reports its own kernel (block %s, %d registers, occupancy %.3f)"
+      % ("PASS" if ok else "FAIL", r["block"], r["regs"], r["occ_theoretical"]))
+PY
