@@ -45,6 +45,33 @@ int baseline_withheld(const char *family)
 	return 0;
 }
 
+int baseline_logging(void)
+{
+	const char *v = getenv("CUDACLIMB_BASELINE_LOG");
+	return v && *v;
+}
+
+void *baseline_dlopen(const char *soname, const char *const *dirs, char *why, size_t whylen)
+{
+	static const char *const lib64[] = { "lib64", NULL };
+	void *h = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
+	if (h) return h;
+	snprintf(why, whylen, "%s", dlerror());
+	const char *home = getenv("CUDA_HOME");
+	if (!home || !*home) home = "/usr/local/cuda";
+	for (const char *const *d = dirs ? dirs : lib64; *d && !h; d++) {
+		char path[512];
+		snprintf(path, sizeof path, "%s/%s/%s", home, *d, soname);
+		h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	}
+	return h;
+}
+
+void *baseline_dlopen_path(const char *soname, char *why, size_t whylen)
+{
+	return baseline_dlopen(soname, NULL, why, whylen);
+}
+
 /* Loads libcublas and its entry points once; 0, or -1 after saying why on stderr (once). */
 static int load_cublas(void)
 {
@@ -53,18 +80,10 @@ static int load_cublas(void)
 	if (lib) return 0;
 	if (failed) return -1;
 	failed = 1;
-	const char *home = getenv("CUDA_HOME");
-	char path[512];
-	snprintf(path, sizeof path, "%s/lib64/libcublas.so.13", home && *home ? home : "/usr/local/cuda");
-	void *h = NULL;
-	if (baseline_withheld("cublas")) {
-		fprintf(stderr, "cudaclimb worker: cuBLAS not found (withheld by CUDACLIMB_WITHOUT): the cublas_* baselines need libcublas.so.13\n");
-		return -1;
-	}
-	h = dlopen("libcublas.so.13", RTLD_NOW | RTLD_LOCAL);
-	if (!h) h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	char why[512] = "withheld by CUDACLIMB_WITHOUT";
+	void *h = baseline_withheld("cublas") ? NULL : baseline_dlopen_path("libcublas.so.13", why, sizeof why);
 	if (!h) {
-		fprintf(stderr, "cudaclimb worker: cuBLAS not found (%s): the cublas_* baselines need libcublas.so.13\n", dlerror());
+		fprintf(stderr, "cudaclimb worker: cuBLAS not found (%s): the cublas_* baselines need libcublas.so.13\n", why);
 		return -1;
 	}
 	*(void **)&fn.create = dlsym(h, "cublasCreate_v2");
@@ -125,12 +144,6 @@ static cudaError_t blas_on(cudaStream_t s)
 	return cudaSuccess;
 }
 
-/* With CUDACLIMB_BASELINE_LOG set (non-empty), what the baseline chose, on the worker's stderr. */
-static int logging(void)
-{
-	const char *v = getenv("CUDACLIMB_BASELINE_LOG");
-	return v && *v;
-}
 
 static int dim_ok(long long v);
 
@@ -174,7 +187,7 @@ static cudaError_t gemm_ex(const plan *p, gpu_data *d, cudaStream_t s, int bf16_
 	cudaError_t e = blas_on(s);
 	if (e) return e;
 	static long long said[4];   /* the last shape logged */
-	if (logging() && (said[0] != m || said[1] != n || said[2] != k || said[3] != (long long)A->type * 2 + tb)) {
+	if (baseline_logging() && (said[0] != m || said[1] != n || said[2] != k || said[3] != (long long)A->type * 2 + tb)) {
 		fprintf(stderr, "cudaclimb worker: cublasGemmEx %s, B %s, for m=%lld n=%lld k=%lld, CUBLAS_GEMM_DEFAULT\n", what,
 		        tb ? "n x k (OP_T)" : "k x n (OP_N)", m, n, k);
 		said[0] = m; said[1] = n; said[2] = k; said[3] = (long long)A->type * 2 + tb;

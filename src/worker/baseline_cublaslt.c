@@ -69,12 +69,6 @@ static void *workspace;
 static shape shapes[MAX_SHAPES];
 static int next_slot;
 
-/* With CUDACLIMB_BASELINE_LOG set (non-empty), what the baseline chose, on the worker's stderr. */
-static int logging(void)
-{
-	const char *v = getenv("CUDACLIMB_BASELINE_LOG");
-	return v && *v;
-}
 
 /* Loads libcublasLt.so.13 (by name, then from $CUDA_HOME/lib64) once; 0, or -1 after saying why (once). */
 static int load(void)
@@ -82,15 +76,8 @@ static int load(void)
 	if (lib) return 0;
 	if (lib_failed) return -1;
 	lib_failed = 1;
-	const char *home = getenv("CUDA_HOME");
-	char path[512], why[512] = "withheld by CUDACLIMB_WITHOUT";
-	const int withheld = baseline_withheld("cublas");
-	void *h = withheld ? NULL : dlopen("libcublasLt.so.13", RTLD_NOW | RTLD_LOCAL);
-	if (!h && !withheld) {
-		snprintf(why, sizeof why, "%s", dlerror());
-		snprintf(path, sizeof path, "%s/lib64/libcublasLt.so.13", home && *home ? home : "/usr/local/cuda");
-		h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-	}
+	char why[512] = "withheld by CUDACLIMB_WITHOUT";
+	void *h = baseline_withheld("cublas") ? NULL : baseline_dlopen_path("libcublasLt.so.13", why, sizeof why);
 	if (!h) {
 		fprintf(stderr, "cudaclimb worker: cuBLASLt not found (%s): the cublaslt_* baselines need libcublasLt.so.13\n", why);
 		return -1;
@@ -103,7 +90,7 @@ static int load(void)
 			return -1;
 		}
 	}
-	if (logging()) fprintf(stderr, "cudaclimb worker: cuBLASLt %zu loaded\n", fn.version());
+	if (baseline_logging()) fprintf(stderr, "cudaclimb worker: cuBLASLt %zu loaded\n", fn.version());
 	lib = h;
 	lib_failed = 0;
 	return 0;
@@ -212,7 +199,7 @@ static cudaError_t shape_for(int kind, int m, int n, int k, shape **out)
 	shape_free(p);
 	return e == cudaSuccess ? cudaErrorNotSupported : e;
 chosen:
-	if (logging())
+	if (baseline_logging())
 		fprintf(stderr, "cudaclimb worker: cuBLASLt %s for m=%d n=%d k=%d: the heuristic's first algorithm, %s, %u MiB workspace\n",
 		        kind == KIND_FP8 ? "FP8 e4m3 (FP32 accumulation, no fast accumulation)" : "INT8 (int32 sums, then the dequantisation pass)",
 		        m, n, k, kind == KIND_INT8 ? "int32 out" : p->scales_apart ? "unit scales, scales applied apart" : "outer-vector scales",

@@ -101,12 +101,6 @@ static void *lib;
 static int lib_failed;
 static dnn_handle handle;
 
-/* With CUDACLIMB_BASELINE_LOG set (non-empty), what the baseline chose, on the worker's stderr. */
-static int logging(void)
-{
-	const char *v = getenv("CUDACLIMB_BASELINE_LOG");
-	return v && *v;
-}
 
 /* Loads libcudnn.so.9 (by name, then from $CUDA_HOME/lib64 and /lib) and its entry points once;
  * 0, or -1 after saying why on stderr (once). */
@@ -115,16 +109,9 @@ static int load(void)
 	if (lib) return 0;
 	if (lib_failed) return -1;
 	lib_failed = 1;
-	const char *home = getenv("CUDA_HOME");
-	if (!home || !*home) home = "/usr/local/cuda";
-	char path[512], why[512] = "withheld by CUDACLIMB_WITHOUT";
-	const int withheld = baseline_withheld("cudnn");
-	void *h = withheld ? NULL : dlopen("libcudnn.so.9", RTLD_NOW | RTLD_LOCAL);
-	if (!h && !withheld) snprintf(why, sizeof why, "%s", dlerror());
-	for (int i = 0; !h && !withheld && i < 2; i++) {
-		snprintf(path, sizeof path, "%s/%s/libcudnn.so.9", home, i ? "lib" : "lib64");
-		h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-	}
+	static const char *const dirs[] = { "lib64", "lib", NULL };
+	char why[512] = "withheld by CUDACLIMB_WITHOUT";
+	void *h = baseline_withheld("cudnn") ? NULL : baseline_dlopen("libcudnn.so.9", dirs, why, sizeof why);
 	if (!h) {
 		fprintf(stderr, "cudaclimb worker: cuDNN not found (%s): the cudnn_* baselines need cuDNN 9 (libcudnn.so.9)\n", why);
 		return -1;
@@ -143,7 +130,7 @@ static int load(void)
 		dlclose(h);
 		return -1;
 	}
-	if (logging()) fprintf(stderr, "cudaclimb worker: cuDNN %zu.%zu.%zu loaded\n", v / 10000, v / 100 % 100, v % 100);
+	if (baseline_logging()) fprintf(stderr, "cudaclimb worker: cuDNN %zu.%zu.%zu loaded\n", v / 10000, v / 100 % 100, v % 100);
 	lib = h;
 	lib_failed = 0;
 	return 0;
@@ -235,7 +222,7 @@ static cudaError_t conv_setup(const cudnn_conv_job *j)
 		conv_free();
 		return cudaErrorNotSupported;
 	}
-	if (logging())
+	if (baseline_logging())
 		for (int i = 0; i < cv.nfound; i++)
 			fprintf(stderr, "cudaclimb worker: cuDNN Find: %s %.4f ms\n", algo_names[cv.found[i].algo], cv.found[i].time);
 	cv.n = j->n, cv.c = j->c, cv.k = j->k, cv.h = j->h, cv.w = j->w;
@@ -267,7 +254,7 @@ static dnn_status fused_call(const cudnn_conv_job *j, int algo)
 
 static void log_choice(const char *what, int algo, size_t ws)
 {
-	if (!logging()) return;
+	if (!baseline_logging()) return;
 	float ms = -1;
 	for (int i = 0; i < cv.nfound; i++) if (cv.found[i].algo == algo) ms = cv.found[i].time;
 	fprintf(stderr, "cudaclimb worker: cuDNN %s for n=%d c=%d k=%d h=%d w=%d: %s (Find timed the convolution alone at %.4f ms), "
@@ -298,7 +285,7 @@ static cudaError_t fused_choose(const cudnn_conv_job *j, cudaStream_t s)
 			if (ms < 0 || t < ms) ms = t;
 		}
 		if (e) break;
-		if (logging() && ms >= 0) fprintf(stderr, "cudaclimb worker: cuDNN fused call with %s: %.4f ms\n", algo_names[algo], ms);
+		if (baseline_logging() && ms >= 0) fprintf(stderr, "cudaclimb worker: cuDNN fused call with %s: %.4f ms\n", algo_names[algo], ms);
 		if (ms >= 0 && (best < 0 || ms < best)) best = ms, cv.algo[1] = algo, best_ws = ws;
 	}
 	cudaEventDestroy(e0);
@@ -380,7 +367,7 @@ static cudaError_t conv3_setup(int n, int c, int k, int h, int w)
 	for (int i = 0; i < got && i < DNN_NALGO; i++) {   /* Find lists the fastest first */
 		const int ok = all[i].status == DNN_OK && all[i].math != DNN_TENSOR_OP_MATH &&
 		               all[i].math != DNN_TENSOR_OP_ALLOW_CONVERSION && all[i].algo >= 0 && all[i].algo < DNN_NALGO;
-		if (ok && logging())
+		if (ok && baseline_logging())
 			fprintf(stderr, "cudaclimb worker: cuDNN Find (3x3): %s %.4f ms, workspace %zu bytes\n", algo_names[all[i].algo],
 			        all[i].time, all[i].memory);
 		if (ok && best < 0) best = i;
@@ -401,7 +388,7 @@ static cudaError_t conv3_setup(int n, int c, int k, int h, int w)
 	c3.ws_bytes = bytes;
 	c3.algo = all[best].algo;
 	c3.n = n, c3.c = c, c3.k = k, c3.h = h, c3.w = w;
-	if (logging())
+	if (baseline_logging())
 		fprintf(stderr, "cudaclimb worker: cuDNN 3x3 convolution, padding 1, for n=%d c=%d k=%d h=%d w=%d: %s (Find timed it at "
 		        "%.4f ms), FMA math, workspace %zu bytes\n", n, c, k, h, w, algo_names[c3.algo], all[best].time, bytes);
 	return cudaSuccess;
@@ -428,7 +415,7 @@ cudaError_t cudnn_softmax_rows(const float *x, float *y, int rows, int cols, cud
 		/* rows instances of cols channels, 1 x 1 each: MODE_INSTANCE normalises over each instance. */
 		if ((e = status(fn.set_tensor(sm.d, DNN_NCHW, DNN_FLOAT, rows, cols, 1, 1), "cudnnSetTensor4dDescriptor"))) return e;
 		sm.rows = rows, sm.cols = cols;
-		if (logging()) fprintf(stderr, "cudaclimb worker: cuDNN softmax of %d rows of %d, ACCURATE, MODE_INSTANCE\n", rows, cols);
+		if (baseline_logging()) fprintf(stderr, "cudaclimb worker: cuDNN softmax of %d rows of %d, ACCURATE, MODE_INSTANCE\n", rows, cols);
 	}
 	const float one = 1, zero = 0;
 	return status(fn.softmax_fwd(handle, DNN_SOFTMAX_ACCURATE, DNN_SOFTMAX_INSTANCE, &one, sm.d, x, &zero, sm.d, y),

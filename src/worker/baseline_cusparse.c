@@ -57,25 +57,7 @@ static struct {
 	size_t work_bytes;
 } cur;
 
-/* With CUDACLIMB_BASELINE_LOG set (non-empty), what the baseline loaded and made, on the worker's stderr. */
-static int logging(void)
-{
-	const char *v = getenv("CUDACLIMB_BASELINE_LOG");
-	return v && *v;
-}
 
-/* dlopen name, else $CUDA_HOME/lib64/name (default /usr/local/cuda); the first failure's text in why. */
-static void *open_lib(const char *name, char *why, size_t whylen)
-{
-	const char *home = getenv("CUDA_HOME");
-	if (!home || !*home) home = "/usr/local/cuda";
-	void *h = dlopen(name, RTLD_NOW | RTLD_LOCAL);
-	if (h) return h;
-	snprintf(why, whylen, "%s", dlerror());
-	char path[512];
-	snprintf(path, sizeof path, "%s/lib64/%s", home, name);
-	return dlopen(path, RTLD_NOW | RTLD_LOCAL);
-}
 
 /* Loads libcusparse.so.12, its entry points and a handle once; 0, or -1 after saying why on stderr (once). */
 static int load(void)
@@ -84,7 +66,7 @@ static int load(void)
 	if (lib_failed) return -1;
 	lib_failed = 1;
 	char why[512] = "withheld by CUDACLIMB_WITHOUT";
-	void *h = lib ? lib : baseline_withheld("cusparse") ? NULL : open_lib("libcusparse.so.12", why, sizeof why);
+	void *h = lib ? lib : baseline_withheld("cusparse") ? NULL : baseline_dlopen_path("libcusparse.so.12", why, sizeof why);
 	if (!h) {
 		fprintf(stderr, "cudaclimb worker: cuSPARSE not found (%s): the cusparse_spmv_csr baseline needs libcusparse.so.12\n", why);
 		return -1;
@@ -109,7 +91,7 @@ static int load(void)
 		return -1;
 	}
 	int v = 0;
-	if (logging() && fn.version(handle, &v) == SP_OK) fprintf(stderr, "cudaclimb worker: cuSPARSE %d.%d.%d loaded\n", v / 1000, v % 1000 / 100, v % 100);
+	if (baseline_logging() && fn.version(handle, &v) == SP_OK) fprintf(stderr, "cudaclimb worker: cuSPARSE %d.%d.%d loaded\n", v / 1000, v % 1000 / 100, v % 100);
 	lib_failed = 0;
 	return 0;
 }
@@ -151,7 +133,7 @@ static cudaError_t shape(const cusparse_spmv_job *j, const float *alpha, const f
 	}
 	cur.work_bytes = bytes;
 	cur.j = *j;
-	if (logging()) fprintf(stderr, "cudaclimb worker: cuSPARSE SpMV CSR_ALG2 for %lld x %lld, nnz %lld: %zu bytes of workspace\n",
+	if (baseline_logging()) fprintf(stderr, "cudaclimb worker: cuSPARSE SpMV CSR_ALG2 for %lld x %lld, nnz %lld: %zu bytes of workspace\n",
 	                       (long long)j->rows, (long long)j->cols, (long long)j->nnz, bytes);
 	return cudaSuccess;
 }

@@ -57,25 +57,7 @@ static struct {
 	npp_stream_context c;
 } ctx;
 
-/* With CUDACLIMB_BASELINE_LOG set (non-empty), what the baseline loaded, on the worker's stderr. */
-static int logging(void)
-{
-	const char *v = getenv("CUDACLIMB_BASELINE_LOG");
-	return v && *v;
-}
 
-/* dlopen name, else $CUDA_HOME/lib64/name (default /usr/local/cuda); the first failure's text in why. */
-static void *open_lib(const char *name, char *why, size_t whylen)
-{
-	const char *home = getenv("CUDA_HOME");
-	if (!home || !*home) home = "/usr/local/cuda";
-	void *h = dlopen(name, RTLD_NOW | RTLD_LOCAL);
-	if (h) return h;
-	snprintf(why, whylen, "%s", dlerror());
-	char path[512];
-	snprintf(path, sizeof path, "%s/lib64/%s", home, name);
-	return dlopen(path, RTLD_NOW | RTLD_LOCAL);
-}
 
 /* Loads libnppc.so.13 then libnppif.so.13 (which needs it) and the entry points once; 0, or -1 after
  * saying why on stderr (once). */
@@ -85,12 +67,12 @@ static int load(void)
 	if (lib_failed) return -1;
 	lib_failed = 1;
 	char why[512] = "withheld by CUDACLIMB_WITHOUT";
-	void *core = baseline_withheld("npp") ? NULL : open_lib("libnppc.so.13", why, sizeof why);
+	void *core = baseline_withheld("npp") ? NULL : baseline_dlopen_path("libnppc.so.13", why, sizeof why);
 	if (!core) {
 		fprintf(stderr, "cudaclimb worker: NPP not found (%s): the npp_* baselines need NPP 13 (libnppc.so.13, libnppif.so.13)\n", why);
 		return -1;
 	}
-	void *filter = open_lib("libnppif.so.13", why, sizeof why);
+	void *filter = baseline_dlopen_path("libnppif.so.13", why, sizeof why);
 	if (!filter) {
 		fprintf(stderr, "cudaclimb worker: NPP's filters not found (%s): the npp_* baselines need libnppif.so.13\n", why);
 		dlclose(core);
@@ -112,7 +94,7 @@ static int load(void)
 		dlclose(core);
 		return -1;
 	}
-	if (logging()) fprintf(stderr, "cudaclimb worker: NPP %d.%d.%d loaded\n", v->major, v->minor, v->build);
+	if (baseline_logging()) fprintf(stderr, "cudaclimb worker: NPP %d.%d.%d loaded\n", v->major, v->minor, v->build);
 	lib_core = core;
 	lib_filter = filter;
 	lib_failed = 0;

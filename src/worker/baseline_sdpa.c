@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "baseline_cudnn.h"
+#include "gpu.h"
 
 typedef void *bk_desc;   /* cudnnBackendDescriptor_t */
 typedef int dnn_status;
@@ -133,11 +134,6 @@ static const struct { const char *name; void **slot; } symbols[] = {
 	{ "cudnnGetErrorString", (void **)&bk.error_string },
 };
 
-static int logging(void)
-{
-	const char *v = getenv("CUDACLIMB_BASELINE_LOG");
-	return v && *v;
-}
 
 /* Finds the backend entry points in lib once; 0, or -1 after saying why on stderr (once). */
 static int load(void *lib)
@@ -401,24 +397,24 @@ static bk_desc plan_for(const cudnn_sdpa_job *j, void *handle, bool stats, int *
 	if (got == 0) snprintf(why, whylen, "the heuristics offered no engine configuration%s%s", last_message()[0] ? ": " : "",
 	                       last_message());
 	for (int64_t i = 0; i < got && i < count; i++) {
-		bk_desc plan = create(b, D_EXECUTION_PLAN, "cudnnBackendCreateDescriptor(EXECUTION_PLAN)");
-		set(b, plan, A_EXECUTION_PLAN_HANDLE, T_HANDLE, 1, &handle, "plan handle");
-		set(b, plan, A_EXECUTION_PLAN_ENGINE_CONFIG, T_BACKEND_DESCRIPTOR, 1, &cfgs[i], "plan engine configuration");
-		finalize(b, plan, "cudnnBackendFinalize(EXECUTION_PLAN)");
+		bk_desc ep = create(b, D_EXECUTION_PLAN, "cudnnBackendCreateDescriptor(EXECUTION_PLAN)");
+		set(b, ep, A_EXECUTION_PLAN_HANDLE, T_HANDLE, 1, &handle, "plan handle");
+		set(b, ep, A_EXECUTION_PLAN_ENGINE_CONFIG, T_BACKEND_DESCRIPTOR, 1, &cfgs[i], "plan engine configuration");
+		finalize(b, ep, "cudnnBackendFinalize(EXECUTION_PLAN)");
 		++*tried;
 		if (!b->st) {
-			if (logging()) {
+			if (baseline_logging()) {
 				char tag[512];
 				engine_tag(cfgs[i], tag, sizeof tag);
 				fprintf(stderr, "cudaclimb worker: cuDNN SDPA plan for batch=%d heads=%d seq=%d dim=%d: %s, configuration %lld of "
 				        "%lld from heuristics mode A, graph %s the row statistics\n", j->batch, j->heads, j->seq, j->dim, tag,
 				        (long long)i + 1, (long long)got, stats ? "with" : "without");
 			}
-			return plan;
+			return ep;
 		}
 		snprintf(why, whylen, "configuration %lld of %lld: %s: %s%s%s", (long long)i + 1, (long long)got, b->what,
 		         bk.error_string(b->st), b->msg[0] ? ": " : "", b->msg);
-		if (b->n > 0 && b->d[b->n - 1] == plan) bk.destroy(b->d[--b->n]);   /* this plan only; keep the rest */
+		if (b->n > 0 && b->d[b->n - 1] == ep) bk.destroy(b->d[--b->n]);   /* this plan only; keep the rest */
 		b->st = ST_OK;
 	}
 	build_free(b);
@@ -449,7 +445,7 @@ static cudaError_t prepare(const cudnn_sdpa_job *j, void *handle)
 		}
 		cudaError_t e;
 		if (bytes > 0 && (e = cudaMalloc(&sd.ws, (size_t)bytes))) { cudnn_sdpa_cleanup(); return e; }
-		if (logging()) fprintf(stderr, "cudaclimb worker: cuDNN SDPA workspace %lld bytes\n", (long long)bytes);
+		if (baseline_logging()) fprintf(stderr, "cudaclimb worker: cuDNN SDPA workspace %lld bytes\n", (long long)bytes);
 		sd.ws_bytes = bytes;
 		sd.batch = j->batch, sd.heads = j->heads, sd.seq = j->seq, sd.dim = j->dim;
 		sd.handle = handle;

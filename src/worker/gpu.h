@@ -140,6 +140,14 @@ void baseline_cleanup(void);
 /* Whether $CUDACLIMB_WITHOUT (a comma list: cublas, cudnn, npp) withholds this library family, so that
  * its baselines fail as if it were not installed: how the tests check that cudaclimb runs without it. */
 int baseline_withheld(const char *family);
+/* Whether $CUDACLIMB_BASELINE_LOG is set (non-empty): the baselines then say on stderr what they
+ * loaded and chose. */
+int baseline_logging(void);
+/* dlopen(soname), else $CUDA_HOME/DIR/soname (default /usr/local/cuda) for each DIR of the
+ * NULL-ended dirs (NULL: just lib64); the handle, or NULL with the first failure's text in why. */
+void *baseline_dlopen(const char *soname, const char *const *dirs, char *why, size_t whylen);
+/* baseline_dlopen(soname, NULL, ...): by name, then from $CUDA_HOME/lib64. */
+void *baseline_dlopen_path(const char *soname, char *why, size_t whylen);
 
 /* --- gpulock.c: one timed run per GPU at a time, across processes and users, first come first
  * served --- */
