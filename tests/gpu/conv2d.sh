@@ -12,37 +12,15 @@ T=${CONV2D_OUT:-$(mktemp -d)}
 [ -z "${CONV2D_OUT:-}" ] && trap 'rm -rf "$T"' EXIT
 mkdir -p "$T"
 
-# judge FILE [claims]: every result ok, every stage checked and passed; with "claims", none contradicted
-judge() {
-	python3 - "$1" "$2" <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))
-bad, seen = [], []
-for r in d.get("results", []):
-    st = r.get("stage"); seen.append(st)
-    if r.get("status") != "ok":
-        bad.append("%s: status %s %s" % (st, r.get("status"), r.get("message", ""))); continue
-    if not (r.get("checked") and r.get("passed")) and not (st == "baseline" and not r.get("checked")):
-        bad.append("%s: check failed (max_abs_err %s, norm_rel_err %s, first_bad %s, unwritten %s)" %
-                   (st, r.get("max_abs_err"), r.get("norm_rel_err"), r.get("first_bad"), r.get("unwritten")))
-    if sys.argv[2] == "claims":
-        for c in r.get("claims", []):
-            if c.get("state") == "contradicted":
-                bad.append("%s: claim '%s' contradicted (%s)" % (st, c.get("expect"), c.get("values")))
-    if r.get("ms_median") is not None:
-        print("    INFO %s: %.4f ms, %s GFLOP/s (effective), max_abs_err %s, norm_rel_err %s" %
-              (st, r["ms_median"], r.get("gflops"), r.get("max_abs_err"), r.get("norm_rel_err")))
-print("    stages: " + " ".join(str(s) for s in seen))
-for b in bad: print("    " + b)
-sys.exit(1 if bad or not seen else 0)
-PY
-}
+# judge FILE [OPTIONS]: tests/gpu/judge.py (every result ok, every stage checked and passed; --claims:
+# no claim contradicted; its header lists the other options)
+judge() { python3 tests/gpu/judge.py "$@"; }
 
 CUDACLIMB_BASELINE_LOG=1 $B bench conv2d --json >"$T/bench.json" 2>"$T/bench.err"
 if [ ! -s "$T/bench.json" ]; then fail "gpu conv2d bench: no JSON"; head -20 "$T/bench.err"; else
 	n=$(python3 -c 'import json,sys; print(len([r for r in json.load(open(sys.argv[1]))["results"] if r.get("stage") != "baseline"]))' "$T/bench.json")
 	[ "$n" = 3 ] || fail "gpu conv2d bench: $n stages, expected 3"
-	if judge "$T/bench.json" claims; then pass "gpu conv2d bench: every stage ok and correct, no claim contradicted"
+	if judge "$T/bench.json" --claims; then pass "gpu conv2d bench: every stage ok and correct, no claim contradicted"
 	else fail "gpu conv2d bench: a stage failed or a claim was contradicted"; fi
 	grep "cuDNN 3x3 convolution" "$T/bench.err" | sed 's/^/    INFO /'
 fi
@@ -53,7 +31,7 @@ for set in "n=1 c=1 k=1 h=1 w=1" "n=1 c=7 k=7 h=7 w=7" "n=2 c=13 k=17 h=15 w=1" 
 	for st in direct smem winograd; do
 		# shellcheck disable=SC2086
 		$B run conv2d/$st $args --reps 3 --no-counters --json >"$T/run.json" 2>"$T/run.err"
-		if [ -s "$T/run.json" ] && judge "$T/run.json" run >"$T/judge.out"; then
+		if [ -s "$T/run.json" ] && judge "$T/run.json" >"$T/judge.out"; then
 			pass "gpu conv2d $st at $set: ok and correct"
 		else
 			fail "gpu conv2d $st at $set"; cat "$T/judge.out" "$T/run.err" 2>/dev/null | head -10

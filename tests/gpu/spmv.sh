@@ -15,46 +15,16 @@ if ! command -v python3 >/dev/null 2>&1; then skip "gpu spmv: python3 is needed 
 
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 
-# judge FILE [claims]: every result has status ok (or unsupported: a stage this GPU cannot run) and
-# every stage's check passed; with "claims", no claim is contradicted
-judge() {
-	python3 - "$1" "$2" <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))
-bad, seen = [], []
-for r in d.get("results", []):
-    st = r.get("stage")
-    seen.append(st)
-    if r.get("status") == "unsupported":
-        print("    note: %s unsupported here: %s" % (st, r.get("message", "")))
-        continue
-    if r.get("status") != "ok":
-        bad.append("%s: status %s %s" % (st, r.get("status"), r.get("message", "")))
-        continue
-    if st != "baseline" and not (r.get("checked") and r.get("passed")):
-        bad.append("%s: check failed (first_bad %s, unwritten %s, max_abs_err %s)" %
-                   (st, r.get("first_bad"), r.get("unwritten"), r.get("max_abs_err")))
-    if sys.argv[2] == "claims":
-        for c in r.get("claims", []):
-            if c.get("state") == "contradicted":
-                bad.append("%s: claim '%s' contradicted (%s)" % (st, c.get("expect"), c.get("values")))
-            elif c.get("state") != "holds":
-                print("    note: %s: claim '%s' %s %s" % (st, c.get("expect"), c.get("state"), c.get("missing", "")))
-    if r.get("status") == "ok" and r.get("ms_median"):
-        print("    %s: %.4f ms, %.0f GB/s" % (st, r["ms_median"], r.get("gbps", 0)))
-print("    stages: " + " ".join(str(s) for s in seen))
-for b in bad:
-    print("    " + b)
-sys.exit(1 if bad or not seen else 0)
-PY
-}
+# judge FILE [OPTIONS]: tests/gpu/judge.py (every result ok, every stage checked and passed; --claims:
+# no claim contradicted; its header lists the other options)
+judge() { python3 tests/gpu/judge.py "$@"; }
 
 for skew in 0 0.6; do
 	$B bench spmv --set skew=$skew --json >"$T/bench.json" 2>"$T/bench.err"
 	if [ ! -s "$T/bench.json" ]; then fail "gpu spmv bench at skew $skew: no JSON"; head -20 "$T/bench.err"; continue; fi
 	n=$(python3 -c 'import json,sys; print(len([r for r in json.load(open(sys.argv[1]))["results"] if r.get("stage") != "baseline"]))' "$T/bench.json")
 	[ "$n" = 4 ] || fail "gpu spmv bench at skew $skew: $n stages, expected 4"
-	if judge "$T/bench.json" claims >"$T/judge.out"; then pass "gpu spmv bench at skew $skew: every stage ok against scalar, no claim contradicted"
+	if judge "$T/bench.json" --claims >"$T/judge.out"; then pass "gpu spmv bench at skew $skew: every stage ok against scalar, no claim contradicted"
 	else fail "gpu spmv bench at skew $skew: a stage failed or a claim was contradicted"; fi
 	sed 's/^/    /' "$T/judge.out" | head -30
 done
