@@ -70,6 +70,8 @@
 #define B_SHARE (BN / CM)               // rows of the B box that one CTA of a cluster loads
 #define BOX_BYTES (64 * 32 * 4)         // one staging box of C: 64 rows x 32 floats
 #define ACC (BN / 2)
+// The loader's registers a thread after setmaxnreg: what the consumers' 240 leave of the 64K, at most 40.
+#define PRODUCER_REGS (CONSUMERS == 1 ? 40 : 24)
 #if CM > 1
 #define TC_CLUSTER __cluster_dims__(CM, 1, 1)
 #else
@@ -251,7 +253,7 @@ __device__ __forceinline__ void tc_gemm(const cc_tensormap &tmA, const cc_tensor
 	tc_walk walk(cluster, gridDim.x / CM, tiles_m2, tiles_n, ksteps);
 
 	if (wg == 0) {
-		regs_release<24>();
+		regs_release<PRODUCER_REGS>();
 		if (threadIdx.x == 0) {
 			int s = 0, tm2, tn, kt0, kt1, q; unsigned phase = 0;
 			while (walk.get(tm2, tn, kt0, kt1, q)) {
@@ -273,6 +275,7 @@ __device__ __forceinline__ void tc_gemm(const cc_tensormap &tmA, const cc_tensor
 	} else {
 		regs_claim<240>();
 		const int lane = threadIdx.x % 32, t = threadIdx.x % 128;
+		(void)t;   // read by the stream-K fix-up and the TMA epilogue only
 		const unsigned a_off = (wg - 1) * 64 * KB;   // this warpgroup's 64 rows of the A tile
 		// Slot s is free again in every CTA of the cluster as far as this warp is concerned.
 		auto release = [&](int s) {
