@@ -11,6 +11,33 @@
 // TMA reads zeros outside the matrices, and C is written with bounds checks, so m and n may be
 // anything; k's rows must be a multiple of 16 bytes (TMA). The FP8 stage passes sa and sb, the scales
 // of A's rows and B's columns, and C[i][j] = sa[i] * sb[j] * (A8 . B8)[i][j]; the others pass NULL.
+//
+// The machinery of tensorcore/wgmma_cluster.cu, as tunables (each 0 or 1 leaves today's kernel):
+//  - CM 2: clusters of 2 CTAs (__cluster_dims__, TC_CLUSTER below) compute the tiles above each other
+//    (tile rows CM*i + rank, the same columns tn), so both need the same BN x 128-byte box of B at
+//    every k-step. B is k-major here (n rows of k), so the box splits along n: CTA r loads rows
+//    [r*BN/CM, (r+1)*BN/CM) of it (the tensor map's box is BN/CM rows) and TMA multicast writes them
+//    into every CTA of the cluster at the same offset, counting the bytes on the same slot's "full"
+//    barrier in each. Each CTA still loads its own A. A slot is refilled only when the consumers of
+//    the whole cluster are done with it: "empty" counts CM * CONSUMERS * 4 arrivals, each consumer
+//    warp arriving on the barrier of every CTA (mapa), released at CTA scope.
+//  - ORDER: the CTAs walk super-tiles of CM*BM x BN, cluster c taking c, c + clusters, ..., in grouped
+//    order (ORDER 0: GROUP_M super-rows at a time) or along a Hilbert curve (ORDER 1); CLUSTERS (the
+//    launch's cap) sets how many clusters walk it.
+//  - EPILOGUE 1: each consumer writes its 64 x BN results (scaled first, for FP8) into EPI_BOXES boxes
+//    of 64 rows x 32 floats in shared memory (128-byte swizzle) and one thread hands each box to a
+//    TMA store (the tmC tensor map), which writes it to C while the warpgroup goes on to the next
+//    tile; TMA clips what lies outside C. A box is reused once its last store has read it. TMA needs
+//    C's rows to be a multiple of 16 bytes: where n % 4 != 0 the direct stores are used instead.
+//  - STREAMK 1: the super-tiles that do not fill a whole round are cut into k-steps shared out evenly
+//    over all clusters (stream-K); a part that does not start at k = 0 goes to the cluster's slot of
+//    `work` and is counted in `flags`, and the cluster with the part from k = 0 adds them (see below).
+//  - PINGPONG 1 (BM 128): the two consumer warpgroups no longer share a 128-row tile; each takes whole
+//    64 x BN tiles, the first warpgroup the even segments of the walk and the second the odd ones, and
+//    skips the other's slots in the ring. Since the ring is filled in the walk's order, a warpgroup's
+//    next tile arrives as the other's mainloop ends, so one stores (and, for FP8, scales) its results
+//    while the other keeps the tensor cores busy (CUTLASS's "pingpong" schedule). A slot is read by one
+//    warpgroup, B is loaded once per 64 rows instead of 128.
 #include "sm90.cuh"
 #include "wgmma_fmt.cuh"
 
@@ -26,21 +53,127 @@
 #ifndef GROUP_M
 #define GROUP_M 16
 #endif
+#ifndef CM
+#define CM 1
+#endif
+#ifndef ORDER
+#define ORDER 0
+#endif
+#ifndef EPILOGUE
+#define EPILOGUE 0
+#endif
+#ifndef EPI_BOXES
+#define EPI_BOXES 2
+#endif
+#ifndef STREAMK
+#define STREAMK 0
+#endif
+#ifndef PINGPONG
+#define PINGPONG 0
+#endif
+#if PINGPONG
+#if BM != 128
+#error "PINGPONG needs BM 128: two consumer warpgroups taking turns"
+#endif
+#define TROWS 64                        // rows of a tile: one warpgroup's
+#define SLOT_WGS 1                      // consumer warpgroups that read one slot
+#else
+#define TROWS BM
+#define SLOT_WGS CONSUMERS
+#endif
 #define KB 128                          // bytes of k per slot: one swizzle row
 #define CONSUMERS (BM / 64)
 #define NT ((CONSUMERS + 1) * 128)
-#define A_BYTES (BM * KB)
+#define A_BYTES (TROWS * KB)
 #define B_BYTES (BN * KB)
+#define B_SHARE (BN / CM)               // rows of the B box that one CTA of a cluster loads
+#define BOX_BYTES (64 * 32 * 4)         // one staging box of C: 64 rows x 32 floats
 #define ACC (BN / 2)
+// The loader's registers a thread after setmaxnreg: what the consumers' 240 leave of the 64K, at most 40.
+#define PRODUCER_REGS (CONSUMERS == 1 ? 40 : 24)
+#if CM > 1
+#define TC_CLUSTER __cluster_dims__(CM, 1, 1)
+#else
+#define TC_CLUSTER
+#endif
 
-// Tile t in grouped order: GROUP_M tile rows at a time, so concurrent tiles share A and B in L2.
-__device__ __forceinline__ void tile_coords(int t, int tiles_m, int tiles_n, int &tm, int &tn)
-{
-	const int per_group = GROUP_M * tiles_n, first = (t / per_group) * GROUP_M;
-	const int rows = min(tiles_m - first, GROUP_M), r = t % per_group;
-	tm = first + r % rows;
-	tn = r / rows;
-}
+// Stream-K's parts and counts: one per CTA of a cluster and warpgroup that holds a tile.
+#define PARTS (CM * SLOT_WGS)
+
+// The work of one cluster, in order: segments (a super-tile of CM*TROWS x BN and a range of its k-steps);
+// producer and consumers walk the same list (tensorcore/wgmma_cluster.cu's seg_walk). Without STREAMK
+// every segment is a whole super-tile: cluster c takes positions c, c + G, ... With STREAMK (and a
+// linear order: grouped, or a Hilbert square with no cell outside) the positions that fill whole
+// rounds go the same way, and the rest (fewer than G super-tiles) are cut into k-steps, U = rest *
+// ksteps units, cluster c taking units [U c / G, U (c+1) / G). Stream-K needs U >= G (no cluster
+// without work) and waits across clusters, so every cluster of the grid must be resident at once:
+// the grid is capped at sm_count / CM clusters.
+struct tc_walk {
+	int tiles_m2, tiles_n, dim, G, ksteps, full, next;
+	long long u, u_end, U;
+	bool linear;
+	__device__ tc_walk(int cluster, int clusters, int tm2, int tn, int kt) : tiles_m2(tm2), tiles_n(tn), G(clusters), ksteps(kt), next(cluster)
+	{
+		dim = 1;
+		while (dim < tm2 || dim < tn) dim *= 2;
+		const int P = tm2 * tn;
+		linear = ORDER == 0 || (dim == tm2 && dim == tn);
+		full = P;
+#if STREAMK
+		if (linear && P > G && P % G && (long long)(P % G) * ksteps >= G) full = P / G * G;
+#endif
+		U = (long long)(P - full) * ksteps;
+		u = U * cluster / G;
+		u_end = U * (cluster + 1) / G;
+	}
+	__device__ __forceinline__ void pos_to_tile(int p, int &tm2, int &tn) const
+	{
+#if ORDER == 1
+		// Hilbert curve: cell p of a dim x dim square to (x, y), two bits of p per level.
+		int x = 0, y = 0, t = p;
+		for (int s = 1; s < dim; s *= 2) {
+			int rx = 1 & (t / 2), ry = 1 & (t ^ rx);
+			if (ry == 0) {
+				if (rx == 1) { x = s - 1 - x; y = s - 1 - y; }
+				int tmp = x; x = y; y = tmp;
+			}
+			x += s * rx; y += s * ry;
+			t /= 4;
+		}
+		tm2 = x; tn = y;
+#else
+		// Grouped: down GROUP_M super-rows, then right, so concurrent tiles share A and B in L2.
+		const int per_group = GROUP_M * tiles_n, first = (p / per_group) * GROUP_M;
+		const int rows = min(tiles_m2 - first, GROUP_M), r = p % per_group;
+		tm2 = first + r % rows;
+		tn = r / rows;
+#endif
+	}
+	// The cluster that owns unit v of the split part: the last c with U c / G <= v.
+	__device__ __forceinline__ int owner(long long v) const { return (int)min((long long)G - 1, ((v + 1) * G - 1) / U); }
+	// The next segment: super-tile (tm2, tn), k-steps [kt0, kt1), q = its index among the split
+	// super-tiles (-1 for a whole one); false when there is none.
+	__device__ __forceinline__ bool get(int &tm2, int &tn, int &kt0, int &kt1, int &q)
+	{
+		kt0 = 0; kt1 = ksteps; q = -1;
+		if (!linear) {
+			for (; next < dim * dim; next += G) {
+				pos_to_tile(next, tm2, tn);
+				if (tm2 < tiles_m2 && tn < tiles_n) { next += G; return true; }
+			}
+			return false;
+		}
+		if (next < full) { pos_to_tile(next, tm2, tn); next += G; return true; }
+		if (u >= u_end) return false;
+		q = (int)(u / ksteps);
+		kt0 = (int)(u % ksteps);
+		const long long e = min(u_end, (long long)(q + 1) * ksteps);
+		kt1 = kt0 + (int)(e - u);
+		u = e;
+		pos_to_tile(full + q, tm2, tn);
+		return true;
+	}
+};
 
 // Warp w of a consumer warpgroup holds rows 16w + l/4 and 16w + l/4 + 8 of its 64, columns
 // 8j + 2(l%4) and the next, for j < N/8 (the m64nNk* accumulator layout).
@@ -64,79 +197,209 @@ __device__ __forceinline__ void store_tile(const float (&d)[ACC], float *C, cons
 	}
 }
 
-__device__ __forceinline__ void tc_gemm(const cc_tensormap &tmA, const cc_tensormap &tmB, float *C,
-                                        const float *sa, const float *sb, int m, int n, int k)
+#if EPILOGUE
+// The TMA-store epilogue: box b holds columns 32b .. 32b+31 of this warpgroup's 64 rows (row0, col0
+// in C); the thread's d[4j .. 4j+3] are columns 8j + 2(lane%4) + {0, 1} of rows r and r + 8. FP8's
+// scales are applied on the way into the box. `mine` is this warpgroup's EPI_BOXES boxes.
+__device__ __forceinline__ void store_tile_tma(const float (&d)[ACC], const cc_tensormap &tmC, const float *sa, const float *sb,
+                                               int m, int n, int row0, int col0, unsigned mine)
+{
+	const int t = threadIdx.x % 128, lane = t % 32, wgid = threadIdx.x / 128;
+	const bool leader = t == 0;
+	const int r = t / 32 * 16 + lane / 4;
+	const float s0 = sa && row0 + r < m ? sa[row0 + r] : 1.f, s1 = sa && row0 + r + 8 < m ? sa[row0 + r + 8] : 1.f;
+#pragma unroll
+	for (int b = 0; b < BN / 32; b++) {
+		const unsigned box = mine + (b % EPI_BOXES) * BOX_BYTES;
+		if (leader) tma_store_wait_read_n<EPI_BOXES - 1>();   // this box's last store has read it
+		named_sync(wgid, 128);
+#pragma unroll
+		for (int e = 0; e < 4; e++) {
+			const int j = 4 * b + e, chunk = 2 * e + (lane % 4) / 2, within = 8 * (lane % 2);
+			float v0 = d[4 * j], v1 = d[4 * j + 1], v2 = d[4 * j + 2], v3 = d[4 * j + 3];
+			if (sb) {
+				const int col = col0 + 8 * j + 2 * (lane % 4);
+				const float b0 = col < n ? sb[col] : 0.f, b1 = col + 1 < n ? sb[col + 1] : 0.f;
+				v0 *= s0 * b0; v1 *= s0 * b1; v2 *= s1 * b0; v3 *= s1 * b1;
+			}
+			// 128-byte swizzle: the 16-byte chunk index is XORed with the row's index mod 8.
+			const unsigned at = box + r * 128 + ((chunk ^ (r % 8)) << 4) + within;
+			asm volatile("st.shared.v2.f32 [%0], {%1, %2};\n" ::"r"(at), "f"(v0), "f"(v1) : "memory");
+			asm volatile("st.shared.v2.f32 [%0], {%1, %2};\n" ::"r"(at + 8 * 128), "f"(v2), "f"(v3) : "memory");
+		}
+		fence_async_shared();   // the writes above are seen by the TMA unit
+		named_sync(wgid, 128);
+		if (leader) {
+			tma_store_2d(&tmC, box, col0 + 32 * b, row0);
+			tma_store_commit();
+		}
+	}
+}
+#endif
+
+__device__ __forceinline__ void tc_gemm(const cc_tensormap &tmA, const cc_tensormap &tmB, const cc_tensormap &tmC, float *C,
+                                        const float *sa, const float *sb, float *work, unsigned *flags, int m, int n, int k)
 {
 	extern __shared__ unsigned char smem_raw[];
-	const unsigned base = (smem_u32(smem_raw) + 1023) & ~1023u;   // the swizzle repeats every 1024 bytes
-	const unsigned sA = base, sB = base + STAGES * A_BYTES, bars = sB + STAGES * B_BYTES;
+	// The swizzle repeats every 1024 bytes; the offsets are the same in every CTA of a cluster, which
+	// multicast relies on.
+	const unsigned base = (smem_u32(smem_raw) + 1023) & ~1023u;
+	const unsigned sA = base, sB = base + STAGES * A_BYTES, sC = sB + STAGES * B_BYTES;
+	const unsigned bars = sC + EPILOGUE * CONSUMERS * EPI_BOXES * BOX_BYTES;
 #define FULL(s) (bars + 8 * (s))
 #define EMPTY(s) (bars + 8 * (STAGES + (s)))
 	const int wg = threadIdx.x / 128;
-	const int tiles_m = (m + BM - 1) / BM, tiles_n = (n + BN - 1) / BN, tiles = tiles_m * tiles_n;
+#if CM > 1
+	const unsigned rank = cluster_rank();
+#else
+	const unsigned rank = 0;
+#endif
+	const int tiles_m = (m + TROWS - 1) / TROWS, tiles_n = (n + BN - 1) / BN;
+	const int tiles_m2 = (tiles_m + CM - 1) / CM;
 	const int ksteps = (int)(((long long)k * ES + KB - 1) / KB);
 
 	if (threadIdx.x == 0) {
 		for (int s = 0; s < STAGES; s++) {
-			mbar_init(FULL(s), 1);
-			mbar_init(EMPTY(s), CONSUMERS * 4);
+			mbar_init(FULL(s), 1);                     // our producer's expect_tx; then the TMA bytes
+			mbar_init(EMPTY(s), SLOT_WGS * 4 * CM);    // one arrival per consumer warp of the cluster that reads it
 		}
 		mbar_fence_init();
 	}
+	// No CTA may multicast into a peer, or arrive on its barriers, before the peer initialised them.
+#if CM > 1
+	cluster_sync();
+#else
 	__syncthreads();
+#endif
+	const int cluster = blockIdx.x / CM;
+	tc_walk walk(cluster, gridDim.x / CM, tiles_m2, tiles_n, ksteps);
 
 	if (wg == 0) {
-		regs_release<24>();
-		if (threadIdx.x != 0) return;
-		int s = 0; unsigned phase = 0;
-		for (int t = blockIdx.x; t < tiles; t += gridDim.x) {
-			int tm, tn;
-			tile_coords(t, tiles_m, tiles_n, tm, tn);
-			for (int kt = 0; kt < ksteps; kt++) {
-				mbar_wait(EMPTY(s), phase ^ 1);
-				mbar_expect_tx(FULL(s), A_BYTES + B_BYTES);
-				tma_load_2d(sA + s * A_BYTES, &tmA, kt * (KB / ES), tm * BM, FULL(s));
-				tma_load_2d(sB + s * B_BYTES, &tmB, kt * (KB / ES), tn * BN, FULL(s));
-				if (++s == STAGES) { s = 0; phase ^= 1; }
+		regs_release<PRODUCER_REGS>();
+		if (threadIdx.x == 0) {
+			int s = 0, tm2, tn, kt0, kt1, q; unsigned phase = 0;
+			while (walk.get(tm2, tn, kt0, kt1, q)) {
+				const int tm = tm2 * CM + rank;
+				for (int kt = kt0; kt < kt1; kt++) {
+					mbar_wait(EMPTY(s), phase ^ 1);   // a fresh barrier counts as freed once
+					mbar_expect_tx(FULL(s), A_BYTES + B_BYTES);
+					tma_load_2d(sA + s * A_BYTES, &tmA, kt * (KB / ES), tm * TROWS, FULL(s));
+#if CM > 1
+					tma_load_2d_multicast(sB + s * B_BYTES + rank * (B_SHARE * KB), &tmB, kt * (KB / ES), tn * BN + rank * B_SHARE, FULL(s),
+					                      (unsigned short)((1u << CM) - 1));
+#else
+					tma_load_2d(sB + s * B_BYTES, &tmB, kt * (KB / ES), tn * BN, FULL(s));
+#endif
+					if (++s == STAGES) { s = 0; phase ^= 1; }
+				}
 			}
 		}
-		return;
-	}
-
-	regs_claim<240>();
-	const int lane = threadIdx.x % 32;
-	const unsigned a_off = (wg - 1) * 64 * KB;   // this warpgroup's 64 rows of the A tile
-	float d[ACC];
+	} else {
+		regs_claim<240>();
+		const int lane = threadIdx.x % 32, t = threadIdx.x % 128;
+		(void)t;   // read by the stream-K fix-up and the TMA epilogue only
+		const unsigned a_off = PINGPONG ? 0 : (wg - 1) * 64 * KB;   // this warpgroup's 64 rows of the A tile
+		const int wrow = PINGPONG ? 0 : (wg - 1) * 64;               // and of the tile of C
+		// Slot s is free again in every CTA of the cluster as far as this warp is concerned.
+		auto release = [&](int s) {
+			if (lane == 0) {
+#if CM > 1
+				for (int r = 0; r < CM; r++) mbar_arrive_cluster(EMPTY(s), r);
+#else
+				mbar_arrive(EMPTY(s));
+#endif
+			}
+		};
+		float d[ACC];
 #pragma unroll
-	for (int i = 0; i < ACC; i++) d[i] = 0.f;
-	int s = 0; unsigned phase = 0;
-	for (int t = blockIdx.x; t < tiles; t += gridDim.x) {
-		int tm, tn;
-		tile_coords(t, tiles_m, tiles_n, tm, tn);
-		int prev = -1;
-		for (int kt = 0; kt < ksteps; kt++) {
-			mbar_wait(FULL(s), phase);
+		for (int i = 0; i < ACC; i++) d[i] = 0.f;
+		int s = 0; unsigned phase = 0;
+		int tm2, tn, kt0, kt1, q;
+#if PINGPONG
+		int seg = 0;
+#endif
+		while (walk.get(tm2, tn, kt0, kt1, q)) {
+			const int tm = tm2 * CM + rank;
+#if PINGPONG
+			if (seg++ % 2 != wg - 1) {
+				// The other warpgroup's segment: step over its slots in the ring.
+				s += kt1 - kt0;
+				phase ^= (s / STAGES) & 1;
+				s %= STAGES;
+				continue;
+			}
+#endif
+			int prev = -1;
+			for (int kt = kt0; kt < kt1; kt++) {
+				mbar_wait(FULL(s), phase);
+				wgmma_fence_regs(d);
+				wgmma_fence();
+#pragma unroll
+				for (int kk = 0; kk < KB / 32; kk++)
+					wgmma_fmt<BN>(d, wgmma_desc(sA + s * A_BYTES + a_off + kk * 32, 16, 1024), wgmma_desc(sB + s * B_BYTES + kk * 32, 16, 1024),
+					              kt > kt0 || kk > 0);
+				wgmma_commit();
+				wgmma_wait<1>();                       // step kt-1 is done: its slot may be refilled
+				if (prev >= 0) release(prev);
+				prev = s;
+				if (++s == STAGES) { s = 0; phase ^= 1; }
+			}
+			wgmma_wait<0>();
 			wgmma_fence_regs(d);
-			wgmma_fence();
+			if (prev >= 0) release(prev);
+			if (kt1 <= kt0) {
 #pragma unroll
-			for (int kk = 0; kk < KB / 32; kk++)
-				wgmma_fmt<BN>(d, wgmma_desc(sA + s * A_BYTES + a_off + kk * 32, 16, 1024), wgmma_desc(sB + s * B_BYTES + kk * 32, 16, 1024),
-				              kt > 0 || kk > 0);
-			wgmma_commit();
-			wgmma_wait<1>();
-			if (prev >= 0 && lane == 0) mbar_arrive(EMPTY(prev));
-			prev = s;
-			if (++s == STAGES) { s = 0; phase ^= 1; }
-		}
-		wgmma_wait<0>();
-		wgmma_fence_regs(d);
-		if (prev >= 0 && lane == 0) mbar_arrive(EMPTY(prev));
-		if (ksteps == 0) {
+				for (int i = 0; i < ACC; i++) d[i] = 0.f;
+			}
+#if STREAMK
+			if (q >= 0 && (kt0 > 0 || kt1 < ksteps)) {
+				// Part of a shared super-tile. Slot `cluster` of the workspace holds this cluster's one
+				// part that does not start at k = 0 (only a range's first segment can start mid-tile);
+				// flags[q] counts the parts written. The owner of the part from k = 0 (its range's last
+				// segment, so it never waits while others wait for it) adds the others and stores. The
+				// parts are unscaled sums: FP8's scales are applied once, by the store.
+				const int who = PINGPONG ? (int)rank : (int)rank * CONSUMERS + (wg - 1);
+				unsigned *flag = flags + (size_t)q * PARTS + who;
+				if (kt0 > 0) {
+					float *w = work + ((size_t)cluster * PARTS + who) * (128 * ACC) + t;
 #pragma unroll
-			for (int i = 0; i < ACC; i++) d[i] = 0.f;
+					for (int i = 0; i < ACC; i++) __stcg(w + i * 128, d[i]);
+					named_sync(wg, 128);   // every thread's part is written before the count says so
+					if (t == 0) asm volatile("red.release.gpu.global.add.u32 [%0], 1;\n" ::"l"(flag) : "memory");
+					continue;
+				}
+				const long long first = (long long)q * ksteps;
+				const int last = walk.owner(first + ksteps - 1);
+				if (t == 0) {
+					unsigned seen;
+					do asm volatile("ld.acquire.gpu.global.u32 %0, [%1];\n" : "=r"(seen) : "l"(flag) : "memory");
+					while (seen < (unsigned)(last - cluster));
+					*flag = 0;   // read only here: ready for the next launch
+				}
+				named_sync(wg, 128);
+				for (int c = cluster + 1; c <= last; c++) {
+					const float *w = work + ((size_t)c * PARTS + who) * (128 * ACC) + t;
+#pragma unroll
+					for (int i = 0; i < ACC; i++) d[i] += __ldcg(w + i * 128);
+				}
+			}
+#endif
+#if EPILOGUE
+			if (n % 4 == 0)
+				store_tile_tma(d, tmC, sa, sb, m, n, tm * TROWS + wrow, tn * BN, sC + (wg - 1) * EPI_BOXES * BOX_BYTES);
+			else
+#endif
+				store_tile(d, C, sa, sb, m, n, tm * TROWS + wrow, tn * BN);
 		}
-		store_tile(d, C, sa, sb, m, n, tm * BM + (wg - 1) * 64, tn * BN);
+#if EPILOGUE
+		if (t == 0) tma_store_wait_read();   // the boxes outlive their stores' reads
+#endif
 	}
+	// A CTA's shared memory must outlive the peers' last arrivals on its barriers.
+#if CM > 1
+	cluster_sync();
+#endif
+	(void)tmC; (void)work; (void)flags;
 #undef FULL
 #undef EMPTY
 }
