@@ -1,0 +1,18 @@
+#!/bin/sh
+# precision_gemm's tensor-core stages at settings of their shared kernel (CM, EPILOGUE, STREAMK,
+# PINGPONG ...), each line one bench beside the format's own library (scripts/tune.sh): which
+# defaults to set, measured on the card this runs on. Usage, after make: scripts/tune-pgemm.sh [SIZE] [STAGE...]
+set -u
+cd "$(dirname "$0")/.." || exit 2
+size=${1:-}
+[ $# -gt 0 ] && shift
+sets=""
+[ -n "$size" ] && sets="m=$size n=$size k=$size"
+for st in ${*:-bf16 fp16 tf32 fp8}; do
+	{
+		echo "$sets"
+		for x in "CM=2" "CM=2 EPILOGUE=1" "CM=2 EPILOGUE=1 STREAMK=1" "CM=2 EPILOGUE=1 STREAMK=1 PINGPONG=1"; do echo "$sets $x"; done
+		[ "$st" = fp8 ] && echo "$sets CM=2 EPILOGUE=1 STREAMK=1 PINGPONG=1 EPI_BOXES=4"
+		[ "$st" = bf16 ] && echo "$sets CM=2 EPILOGUE=1 STREAMK=1 ORDER=1"
+	} | scripts/tune.sh precision_gemm "$st"
+done
