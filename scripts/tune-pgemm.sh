@@ -1,6 +1,6 @@
 #!/bin/sh
 # precision_gemm's tensor-core stages at settings of their shared kernel (CM, EPILOGUE, STREAMK,
-# PINGPONG ...), each line one bench beside the format's own library (scripts/tune.sh): which
+# ORDER ...), each line one bench beside the format's own library (scripts/tune.sh): which
 # defaults to set, measured on the card this runs on. Usage, after make: scripts/tune-pgemm.sh [SIZE] [STAGE...]
 set -u
 cd "$(dirname "$0")/.." || exit 2
@@ -11,8 +11,6 @@ sets=""
 for st in ${*:-bf16 fp16 tf32 fp8}; do
 	{
 		echo "$sets"
-		for x in "CM=2" "CM=2 EPILOGUE=1" "CM=2 EPILOGUE=1 STREAMK=1" "CM=2 EPILOGUE=1 STREAMK=1 PINGPONG=1"; do echo "$sets $x"; done
-		[ "$st" = fp8 ] && echo "$sets CM=2 EPILOGUE=1 STREAMK=1 PINGPONG=1 EPI_BOXES=4"
-		[ "$st" = bf16 ] && echo "$sets CM=2 EPILOGUE=1 STREAMK=1 ORDER=1"
+		for x in "CM=1 EPILOGUE=0" "CM=1" "STREAMK=1" "EPI_BOXES=4" "ORDER=1"; do echo "$sets $x"; done
 	} | scripts/tune.sh precision_gemm "$st"
 done

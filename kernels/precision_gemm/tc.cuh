@@ -32,12 +32,6 @@
 //  - STREAMK 1: the super-tiles that do not fill a whole round are cut into k-steps shared out evenly
 //    over all clusters (stream-K); a part that does not start at k = 0 goes to the cluster's slot of
 //    `work` and is counted in `flags`, and the cluster with the part from k = 0 adds them (see below).
-//  - PINGPONG 1 (BM 128): the two consumer warpgroups no longer share a 128-row tile; each takes whole
-//    64 x BN tiles, the first warpgroup the even segments of the walk and the second the odd ones, and
-//    skips the other's slots in the ring. Since the ring is filled in the walk's order, a warpgroup's
-//    next tile arrives as the other's mainloop ends, so one stores (and, for FP8, scales) its results
-//    while the other keeps the tensor cores busy (CUTLASS's "pingpong" schedule). A slot is read by one
-//    warpgroup, B is loaded once per 64 rows instead of 128.
 #include "sm90.cuh"
 #include "wgmma_fmt.cuh"
 
@@ -68,23 +62,10 @@
 #ifndef STREAMK
 #define STREAMK 0
 #endif
-#ifndef PINGPONG
-#define PINGPONG 0
-#endif
-#if PINGPONG
-#if BM != 128
-#error "PINGPONG needs BM 128: two consumer warpgroups taking turns"
-#endif
-#define TROWS 64                        // rows of a tile: one warpgroup's
-#define SLOT_WGS 1                      // consumer warpgroups that read one slot
-#else
-#define TROWS BM
-#define SLOT_WGS CONSUMERS
-#endif
 #define KB 128                          // bytes of k per slot: one swizzle row
 #define CONSUMERS (BM / 64)
 #define NT ((CONSUMERS + 1) * 128)
-#define A_BYTES (TROWS * KB)
+#define A_BYTES (BM * KB)
 #define B_BYTES (BN * KB)
 #define B_SHARE (BN / CM)               // rows of the B box that one CTA of a cluster loads
 #define BOX_BYTES (64 * 32 * 4)         // one staging box of C: 64 rows x 32 floats
@@ -97,10 +78,7 @@
 #define TC_CLUSTER
 #endif
 
-// Stream-K's parts and counts: one per CTA of a cluster and warpgroup that holds a tile.
-#define PARTS (CM * SLOT_WGS)
-
-// The work of one cluster, in order: segments (a super-tile of CM*TROWS x BN and a range of its k-steps);
+// The work of one cluster, in order: segments (a super-tile of CM*BM x BN and a range of its k-steps);
 // producer and consumers walk the same list (tensorcore/wgmma_cluster.cu's seg_walk). Without STREAMK
 // every segment is a whole super-tile: cluster c takes positions c, c + G, ... With STREAMK (and a
 // linear order: grouped, or a Hilbert square with no cell outside) the positions that fill whole
@@ -254,14 +232,14 @@ __device__ __forceinline__ void tc_gemm(const cc_tensormap &tmA, const cc_tensor
 #else
 	const unsigned rank = 0;
 #endif
-	const int tiles_m = (m + TROWS - 1) / TROWS, tiles_n = (n + BN - 1) / BN;
+	const int tiles_m = (m + BM - 1) / BM, tiles_n = (n + BN - 1) / BN;
 	const int tiles_m2 = (tiles_m + CM - 1) / CM;
 	const int ksteps = (int)(((long long)k * ES + KB - 1) / KB);
 
 	if (threadIdx.x == 0) {
 		for (int s = 0; s < STAGES; s++) {
 			mbar_init(FULL(s), 1);                     // our producer's expect_tx; then the TMA bytes
-			mbar_init(EMPTY(s), SLOT_WGS * 4 * CM);    // one arrival per consumer warp of the cluster that reads it
+			mbar_init(EMPTY(s), CONSUMERS * 4 * CM);   // one arrival per consumer warp of the cluster
 		}
 		mbar_fence_init();
 	}
@@ -283,7 +261,7 @@ __device__ __forceinline__ void tc_gemm(const cc_tensormap &tmA, const cc_tensor
 				for (int kt = kt0; kt < kt1; kt++) {
 					mbar_wait(EMPTY(s), phase ^ 1);   // a fresh barrier counts as freed once
 					mbar_expect_tx(FULL(s), A_BYTES + B_BYTES);
-					tma_load_2d(sA + s * A_BYTES, &tmA, kt * (KB / ES), tm * TROWS, FULL(s));
+					tma_load_2d(sA + s * A_BYTES, &tmA, kt * (KB / ES), tm * BM, FULL(s));
 #if CM > 1
 					tma_load_2d_multicast(sB + s * B_BYTES + rank * (B_SHARE * KB), &tmB, kt * (KB / ES), tn * BN + rank * B_SHARE, FULL(s),
 					                      (unsigned short)((1u << CM) - 1));
@@ -298,8 +276,7 @@ __device__ __forceinline__ void tc_gemm(const cc_tensormap &tmA, const cc_tensor
 		regs_claim<240>();
 		const int lane = threadIdx.x % 32, t = threadIdx.x % 128;
 		(void)t;   // read by the stream-K fix-up and the TMA epilogue only
-		const unsigned a_off = PINGPONG ? 0 : (wg - 1) * 64 * KB;   // this warpgroup's 64 rows of the A tile
-		const int wrow = PINGPONG ? 0 : (wg - 1) * 64;               // and of the tile of C
+		const unsigned a_off = (wg - 1) * 64 * KB;   // this warpgroup's 64 rows of the A tile
 		// Slot s is free again in every CTA of the cluster as far as this warp is concerned.
 		auto release = [&](int s) {
 			if (lane == 0) {
@@ -315,20 +292,8 @@ __device__ __forceinline__ void tc_gemm(const cc_tensormap &tmA, const cc_tensor
 		for (int i = 0; i < ACC; i++) d[i] = 0.f;
 		int s = 0; unsigned phase = 0;
 		int tm2, tn, kt0, kt1, q;
-#if PINGPONG
-		int seg = 0;
-#endif
 		while (walk.get(tm2, tn, kt0, kt1, q)) {
 			const int tm = tm2 * CM + rank;
-#if PINGPONG
-			if (seg++ % 2 != wg - 1) {
-				// The other warpgroup's segment: step over its slots in the ring.
-				s += kt1 - kt0;
-				phase ^= (s / STAGES) & 1;
-				s %= STAGES;
-				continue;
-			}
-#endif
 			int prev = -1;
 			for (int kt = kt0; kt < kt1; kt++) {
 				mbar_wait(FULL(s), phase);
@@ -358,10 +323,10 @@ __device__ __forceinline__ void tc_gemm(const cc_tensormap &tmA, const cc_tensor
 				// flags[q] counts the parts written. The owner of the part from k = 0 (its range's last
 				// segment, so it never waits while others wait for it) adds the others and stores. The
 				// parts are unscaled sums: FP8's scales are applied once, by the store.
-				const int who = PINGPONG ? (int)rank : (int)rank * CONSUMERS + (wg - 1);
-				unsigned *flag = flags + (size_t)q * PARTS + who;
+				const int who = (int)rank * CONSUMERS + (wg - 1);
+				unsigned *flag = flags + (size_t)q * CM * CONSUMERS + who;
 				if (kt0 > 0) {
-					float *w = work + ((size_t)cluster * PARTS + who) * (128 * ACC) + t;
+					float *w = work + ((size_t)cluster * CM * CONSUMERS + who) * (128 * ACC) + t;
 #pragma unroll
 					for (int i = 0; i < ACC; i++) __stcg(w + i * 128, d[i]);
 					named_sync(wg, 128);   // every thread's part is written before the count says so
@@ -378,7 +343,7 @@ __device__ __forceinline__ void tc_gemm(const cc_tensormap &tmA, const cc_tensor
 				}
 				named_sync(wg, 128);
 				for (int c = cluster + 1; c <= last; c++) {
-					const float *w = work + ((size_t)c * PARTS + who) * (128 * ACC) + t;
+					const float *w = work + ((size_t)c * CM * CONSUMERS + who) * (128 * ACC) + t;
 #pragma unroll
 					for (int i = 0; i < ACC; i++) d[i] += __ldcg(w + i * 128);
 				}
@@ -386,10 +351,10 @@ __device__ __forceinline__ void tc_gemm(const cc_tensormap &tmA, const cc_tensor
 #endif
 #if EPILOGUE
 			if (n % 4 == 0)
-				store_tile_tma(d, tmC, sa, sb, m, n, tm * TROWS + wrow, tn * BN, sC + (wg - 1) * EPI_BOXES * BOX_BYTES);
+				store_tile_tma(d, tmC, sa, sb, m, n, tm * BM + (wg - 1) * 64, tn * BN, sC + (wg - 1) * EPI_BOXES * BOX_BYTES);
 			else
 #endif
-				store_tile(d, C, sa, sb, m, n, tm * TROWS + wrow, tn * BN);
+				store_tile(d, C, sa, sb, m, n, tm * BM + (wg - 1) * 64, tn * BN);
 		}
 #if EPILOGUE
 		if (t == 0) tma_store_wait_read();   // the boxes outlive their stores' reads

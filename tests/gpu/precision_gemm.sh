@@ -14,8 +14,8 @@
 # SKIP with its reason), and cuBLASLt's INT8 (baseline.int8) run alone (checked once a stage names it:
 # before the INT8 stages its inputs are zeros). The four tensor-core stages again with CM=2 EPILOGUE=1
 # STREAMK=1 (clusters, TMA stores of C, stream-K) at the default size, the odd size, split along k there
-# (CLUSTERS=5), with TMA clipping C (n = 1004, also at CM=1 in Hilbert order) and smaller than a tile,
-# and the same with PINGPONG=1: each right, and with the default kernel's norm-wise error at the same size. Without a GPU: one SKIP
+# (CLUSTERS=5), with TMA clipping C (n = 1004, also at CM=1 in Hilbert order) and smaller than a tile:
+# each right, and with the default kernel's norm-wise error at the same size. Without a GPU: one SKIP
 # line. PGEMM_OUT=DIR keeps the JSON.
 . tests/lib.sh
 why=$($B device 2>&1); code=$?
@@ -49,21 +49,18 @@ run i8prime precision_gemm --stage int8_dp4a,int8_mma --set m=8191 --set n=131 -
 # The tensor-core stages with the wgmma_cluster machinery on (clusters of 2 with B multicast, C through
 # TMA stores, stream-K): at the default size (the last round split along k), at the odd size (n % 4 != 0:
 # direct stores), split along k there too (CLUSTERS=5), with C's rows TMA-clipped (n = 1004) at CM 1 and
-# 2, and smaller than one tile (m = 100: a cluster's second tile lies wholly below C).
+# 2, and smaller than one tile (m = 100: a cluster's second tile lies wholly below C); and with CM=1
+# EPILOGUE=0 (the kernel before those settings, no longer the default) at an odd size.
 TC=tf32,bf16,fp16,fp8
 TCSET="--set CM=2 --set EPILOGUE=1 --set STREAMK=1"
-run cl_default precision_gemm --stage $TC $TCSET --reps 5 --no-counters
+run cl_default precision_gemm --stage $TC $TCSET --reps 3 --no-counters
+run cl_plain_odd precision_gemm --stage $TC --set CM=1 --set EPILOGUE=0 --set m=1001 --set n=1004 --set k=1008 --reps 3 --no-counters
 run cl_odd precision_gemm --stage $TC $TCSET --set m=1001 --set n=999 --set k=1008 --reps 3 --no-counters
 run cl_odd_sk precision_gemm --stage $TC $TCSET --set CLUSTERS=5 --set m=1001 --set n=999 --set k=1008 --reps 3 --no-counters
 run cl_clip_sk precision_gemm --stage $TC $TCSET --set CLUSTERS=5 --set m=1001 --set n=1004 --set k=1008 --reps 3 --no-counters
 run cl_clip_cm1 precision_gemm --stage $TC --set CM=1 --set EPILOGUE=1 --set STREAMK=1 --set ORDER=1 --set CLUSTERS=7 --set m=1001 --set n=1004 --set k=1008 --reps 3 --no-counters
 run cl_small precision_gemm --stage $TC $TCSET --set m=100 --set n=60 --set k=64 --reps 3 --no-counters
 run cl_small_odd precision_gemm --stage $TC $TCSET --set m=37 --set n=45 --set k=64 --reps 3 --no-counters
-# ... and with the two consumer warpgroups taking 64-row tiles in turn (PINGPONG=1)
-run pp_default precision_gemm --stage $TC $TCSET --set PINGPONG=1 --reps 5 --no-counters
-run pp_odd_sk precision_gemm --stage $TC $TCSET --set PINGPONG=1 --set CLUSTERS=5 --set m=1001 --set n=999 --set k=1008 --reps 3 --no-counters
-run pp_clip_cm1 precision_gemm --stage $TC --set PINGPONG=1 --set EPILOGUE=1 --set STREAMK=1 --set CLUSTERS=7 --set m=1001 --set n=1004 --set k=1008 --reps 3 --no-counters
-run pp_small precision_gemm --stage $TC $TCSET --set PINGPONG=1 --set m=100 --set n=60 --set k=64 --reps 3 --no-counters
 $B --lessons "$tmp/bug" bench precision_gemm --stage fp32,fp8 --set m=1001 --set n=999 --set k=1008 --reps 3 --no-counters \
 	--timeout 120 --json >"$tmp/bug.json" 2>"$tmp/bug.err"
 
@@ -115,27 +112,24 @@ for name, label in (("default", "4096^3"), ("odd", "1001 x 999 x 1008"), ("k64",
                     ("cl_odd_sk", "1001 x 999 x 1008, CM=2 EPILOGUE=1 STREAMK=1 CLUSTERS=5"),
                     ("cl_clip_sk", "1001 x 1004 x 1008, CM=2 EPILOGUE=1 STREAMK=1 CLUSTERS=5"),
                     ("cl_clip_cm1", "1001 x 1004 x 1008, CM=1 EPILOGUE=1 STREAMK=1 ORDER=1 CLUSTERS=7"),
-                    ("cl_small", "100 x 60 x 64, CM=2 EPILOGUE=1 STREAMK=1"), ("cl_small_odd", "37 x 45 x 64, CM=2 EPILOGUE=1 STREAMK=1"),
-                    ("pp_default", "4096^3, CM=2 EPILOGUE=1 STREAMK=1 PINGPONG=1"),
-                    ("pp_odd_sk", "1001 x 999 x 1008, CM=2 EPILOGUE=1 STREAMK=1 PINGPONG=1 CLUSTERS=5"),
-                    ("pp_clip_cm1", "1001 x 1004 x 1008, CM=1 EPILOGUE=1 STREAMK=1 PINGPONG=1 CLUSTERS=7"),
-                    ("pp_small", "100 x 60 x 64, CM=2 EPILOGUE=1 STREAMK=1 PINGPONG=1")):
+                    ("cl_plain_odd", "1001 x 1004 x 1008, CM=1 EPILOGUE=0 (direct stores, no clusters)"),
+                    ("cl_small", "100 x 60 x 64, CM=2 EPILOGUE=1 STREAMK=1"), ("cl_small_odd", "37 x 45 x 64, CM=2 EPILOGUE=1 STREAMK=1")):
     rs = load(name)
     if rs is None:
         continue
-    if name.startswith(("cl_", "pp_")):
+    if name.startswith("cl_"):
         stages = set(r["stage"] for r in rs)
         for s in ("tf32", "bf16", "fp16", "fp8"):
             if s not in stages:
                 print("FAIL precision_gemm/%s (%s): no result" % (s, label))
-    want = 2 if name.startswith("i8") else 4 if name.startswith(("cl_", "pp_")) else 15
+    want = 2 if name.startswith("i8") else 4 if name.startswith("cl_") else 15
     if len(rs) < want:
         print("FAIL precision_gemm (%s): %d results, expected %s" % (label, len(rs), "the two INT8 stages" if want == 2 else "the four tensor-core stages" if want == 4 else "9 stages, cublasSgemm and 5 libraries in the stages' formats"))
     for r in rs:
         what = "precision_gemm/%s (%s)" % (r["stage"], label)
         if r["status"] == "unsupported":
             print("SKIP %s: %s" % (what, r["message"])); continue
-        if r["stage"].startswith("baseline.") and name not in ("default", "cl_default", "pp_default") and r["status"] != "ok":
+        if r["stage"].startswith("baseline.") and name not in ("default", "cl_default") and r["status"] != "ok":
             print("SKIP %s: the library declines this shape: %s" % (what, r["message"][:200])); continue
         if r["status"] != "ok" or not r["checked"] or not r["passed"]:
             print("FAIL %s: %s, checked %s, passed %s, norm-wise err %s, max abs err %s: %s" % (what, r["status"], r["checked"],
@@ -143,9 +137,9 @@ for name, label in (("default", "4096^3"), ("odd", "1001 x 999 x 1008"), ("k64",
             continue
         print("PASS %s: %.4f ms, %.1f TFLOP/s, norm-wise err %.3g, max abs err %.3g" % (what, r["ms_median"], r["gflops"] / 1e3,
               r["norm_rel_err"], r["max_abs_err"]))
-        if not name.startswith(("cl_", "pp_")):
+        if not name.startswith("cl_"):
             norms.setdefault(name, {})[r["stage"]] = r["norm_rel_err"]
-        elif name in ("cl_default", "pp_default") and not r["stage"].startswith("baseline") and r.get("pair") == "baseline":
+        elif name == "cl_default" and not r["stage"].startswith("baseline") and r.get("pair") == "baseline":
             print("INFO precision_gemm/%s (%s): %.3fx %s per pair" % (r["stage"], label, r["pair_ratio"], r.get("baseline", "?")))
 rs = load("default") or []
 got = {r["stage"]: r for r in rs}
@@ -201,11 +195,11 @@ for name, n in norms.items():
 # The machinery changes only the order of the sums in the tiles split along k: the norm-wise error of
 # each tensor-core stage is that of the default kernel at the same size, within 1%.
 clnorms = {}
-for name in ("cl_default", "cl_odd", "cl_odd_sk", "pp_default", "pp_odd_sk"):
+for name in ("cl_default", "cl_odd", "cl_odd_sk"):
     for r in load(name) or []:
         if r["status"] == "ok" and r["passed"] and not r["stage"].startswith("baseline"):
             clnorms.setdefault(name, {})[r["stage"]] = r["norm_rel_err"]
-for name, ref in (("cl_default", "default"), ("cl_odd", "odd"), ("cl_odd_sk", "odd"), ("pp_default", "default"), ("pp_odd_sk", "odd")):
+for name, ref in (("cl_default", "default"), ("cl_odd", "odd"), ("cl_odd_sk", "odd")):
     for s in ("tf32", "bf16", "fp16", "fp8"):
         a, b = clnorms.get(name, {}).get(s), norms.get(ref, {}).get(s)
         if a and b:
