@@ -1,5 +1,6 @@
-// The tensor-core GEMM of the tf32, bf16, fp16 and fp8 stages: one kernel, the number format chosen by
-// the stage file (FMT_*), everything else the same, so that the stages differ only in what they store.
+// The tensor-core GEMM of the tf32, bf16, fp16, fp8 and int8_wgmma stages: one kernel, the number format
+// chosen by the stage file (FMT_*), everything else the same, so that the stages differ only in what
+// they store. The sums are FP32 for the float formats and exact int32 for INT8 (acc_t, wgmma_fmt.cuh).
 // It is the warp-specialised, persistent design of tensorcore/wgmma_ws with both operands k-major
 // (a k-major operand's descriptor: 8-row groups of 128-byte rows, 1024 bytes apart):
 //  - warpgroup 0 (one thread) loads, for each 128-byte slice of k, a BM x 128-byte box of A and a
@@ -9,8 +10,10 @@
 //    (32 bytes of k each), one group kept in flight, the slot freed ("empty") when its group is done;
 //  - setmaxnreg moves registers from the loader to the consumers' BN/2 accumulators a thread.
 // TMA reads zeros outside the matrices, and C is written with bounds checks, so m and n may be
-// anything; k's rows must be a multiple of 16 bytes (TMA). The FP8 stage passes sa and sb, the scales
-// of A's rows and B's columns, and C[i][j] = sa[i] * sb[j] * (A8 . B8)[i][j]; the others pass NULL.
+// anything; k's rows must be a multiple of 16 bytes (TMA). The FP8 and INT8 stages pass sa and sb, the
+// scales of A's rows and B's columns, and C[i][j] = sa[i] * sb[j] * (A8 . B8)[i][j] (INT8: the int32
+// sum converted to FP32 and multiplied by the product sa[i] * sb[j], as the dp4a and mma stages do, so
+// all three give the same bits); the others pass NULL.
 //
 // The machinery of tensorcore/wgmma_cluster.cu, as tunables (each 0 or 1 leaves today's kernel):
 //  - CM 2: clusters of 2 CTAs (__cluster_dims__, TC_CLUSTER below) compute the tiles above each other
@@ -32,6 +35,7 @@
 //  - STREAMK 1: the super-tiles that do not fill a whole round are cut into k-steps shared out evenly
 //    over all clusters (stream-K); a part that does not start at k = 0 goes to the cluster's slot of
 //    `work` and is counted in `flags`, and the cluster with the part from k = 0 adds them (see below).
+//    INT8's int32 parts travel through the FP32 workspace as bits and are added as integers (exact).
 #include "sm90.cuh"
 #include "wgmma_fmt.cuh"
 
@@ -154,8 +158,9 @@ struct tc_walk {
 };
 
 // Warp w of a consumer warpgroup holds rows 16w + l/4 and 16w + l/4 + 8 of its 64, columns
-// 8j + 2(l%4) and the next, for j < N/8 (the m64nNk* accumulator layout).
-__device__ __forceinline__ void store_tile(const float (&d)[ACC], float *C, const float *sa, const float *sb,
+// 8j + 2(l%4) and the next, for j < N/8 (the m64nNk* accumulator layout). With scales: (sa * sb) * sum,
+// an INT8 sum converted to FP32 for the last multiply.
+__device__ __forceinline__ void store_tile(const acc_t (&d)[ACC], float *C, const float *sa, const float *sb,
                                            int m, int n, int row0, int col0)
 {
 	const int lane = threadIdx.x % 32, warp = (threadIdx.x % 128) / 32;
@@ -178,8 +183,9 @@ __device__ __forceinline__ void store_tile(const float (&d)[ACC], float *C, cons
 #if EPILOGUE
 // The TMA-store epilogue: box b holds columns 32b .. 32b+31 of this warpgroup's 64 rows (row0, col0
 // in C); the thread's d[4j .. 4j+3] are columns 8j + 2(lane%4) + {0, 1} of rows r and r + 8. FP8's
-// scales are applied on the way into the box. `mine` is this warpgroup's EPI_BOXES boxes.
-__device__ __forceinline__ void store_tile_tma(const float (&d)[ACC], const cc_tensormap &tmC, const float *sa, const float *sb,
+// and INT8's scales are applied on the way into the box (sum * (sa * sb): store_tile's bits, INT8's
+// sum converted to FP32 first). `mine` is this warpgroup's EPI_BOXES boxes.
+__device__ __forceinline__ void store_tile_tma(const acc_t (&d)[ACC], const cc_tensormap &tmC, const float *sa, const float *sb,
                                                int m, int n, int row0, int col0, unsigned mine)
 {
 	const int t = threadIdx.x % 128, lane = t % 32, wgid = threadIdx.x / 128;
@@ -194,7 +200,7 @@ __device__ __forceinline__ void store_tile_tma(const float (&d)[ACC], const cc_t
 #pragma unroll
 		for (int e = 0; e < 4; e++) {
 			const int j = 4 * b + e, chunk = 2 * e + (lane % 4) / 2, within = 8 * (lane % 2);
-			float v0 = d[4 * j], v1 = d[4 * j + 1], v2 = d[4 * j + 2], v3 = d[4 * j + 3];
+			float v0 = (float)d[4 * j], v1 = (float)d[4 * j + 1], v2 = (float)d[4 * j + 2], v3 = (float)d[4 * j + 3];
 			if (sb) {
 				const int col = col0 + 8 * j + 2 * (lane % 4);
 				const float b0 = col < n ? sb[col] : 0.f, b1 = col + 1 < n ? sb[col + 1] : 0.f;
@@ -287,9 +293,9 @@ __device__ __forceinline__ void tc_gemm(const cc_tensormap &tmA, const cc_tensor
 #endif
 			}
 		};
-		float d[ACC];
+		acc_t d[ACC];
 #pragma unroll
-		for (int i = 0; i < ACC; i++) d[i] = 0.f;
+		for (int i = 0; i < ACC; i++) d[i] = 0;
 		int s = 0; unsigned phase = 0;
 		int tm2, tn, kt0, kt1, q;
 		while (walk.get(tm2, tn, kt0, kt1, q)) {
@@ -314,7 +320,7 @@ __device__ __forceinline__ void tc_gemm(const cc_tensormap &tmA, const cc_tensor
 			if (prev >= 0) release(prev);
 			if (kt1 <= kt0) {
 #pragma unroll
-				for (int i = 0; i < ACC; i++) d[i] = 0.f;
+				for (int i = 0; i < ACC; i++) d[i] = 0;
 			}
 #if STREAMK
 			if (q >= 0 && (kt0 > 0 || kt1 < ksteps)) {
@@ -322,13 +328,13 @@ __device__ __forceinline__ void tc_gemm(const cc_tensormap &tmA, const cc_tensor
 				// part that does not start at k = 0 (only a range's first segment can start mid-tile);
 				// flags[q] counts the parts written. The owner of the part from k = 0 (its range's last
 				// segment, so it never waits while others wait for it) adds the others and stores. The
-				// parts are unscaled sums: FP8's scales are applied once, by the store.
+				// parts are unscaled sums: FP8's and INT8's scales are applied once, by the store.
 				const int who = (int)rank * CONSUMERS + (wg - 1);
 				unsigned *flag = flags + (size_t)q * CM * CONSUMERS + who;
 				if (kt0 > 0) {
 					float *w = work + ((size_t)cluster * CM * CONSUMERS + who) * (128 * ACC) + t;
 #pragma unroll
-					for (int i = 0; i < ACC; i++) __stcg(w + i * 128, d[i]);
+					for (int i = 0; i < ACC; i++) __stcg(w + i * 128, acc_to_work(d[i]));
 					named_sync(wg, 128);   // every thread's part is written before the count says so
 					if (t == 0) asm volatile("red.release.gpu.global.add.u32 [%0], 1;\n" ::"l"(flag) : "memory");
 					continue;
@@ -345,7 +351,7 @@ __device__ __forceinline__ void tc_gemm(const cc_tensormap &tmA, const cc_tensor
 				for (int c = cluster + 1; c <= last; c++) {
 					const float *w = work + ((size_t)c * CM * CONSUMERS + who) * (128 * ACC) + t;
 #pragma unroll
-					for (int i = 0; i < ACC; i++) d[i] += __ldcg(w + i * 128);
+					for (int i = 0; i < ACC; i++) d[i] += work_to_acc(__ldcg(w + i * 128));
 				}
 			}
 #endif

@@ -6,10 +6,11 @@
 # epilogue without B's scales (off by a factor per column), and the FP32 kernel dropping the last
 # value of k (off by one product per element: about 1/sqrt(k) norm-wise, caught only because the
 # FP32 stage is checked at FP32's precision); the exercise's starter, fixed, passes. The INT8 stages
-# (int8_dp4a, int8_mma) also at thin and odd sizes (1 x 257 x 16, 263 x 1 x 48, 7 x 13 x 48, 8191 x 131
+# (int8_dp4a, int8_mma, int8_wgmma) also at thin and odd sizes (1 x 257 x 16, 263 x 1 x 48, 7 x 13 x 48, 8191 x 131
 # x 4096: m a prime; not 1 x 1, where the norm-wise error is one element's relative error, unbounded
-# when that element is near 0, for any format), their errors equal (the same exact int32 sums and scales) and between BF16's and FP8's; the
-# int8_dp4a exercise's starter (unsigned bytes) fails and its own kernel passes. The libraries: each tensor-core stage timed in pairs with its own (cublasGemmEx in TF32, BF16, FP16, cuBLASLt in FP8),
+# when that element is near 0, for any format), their errors equal (the same exact int32 sums and scales) and between BF16's and FP8's;
+# int8_wgmma (tc.cuh with s8) also with CM=2 EPILOGUE=1 STREAMK=1 at the default and an odd size, its error again dp4a's; the
+# int8_dp4a exercise's starter (unsigned bytes) fails and its own kernel passes. The libraries: each tensor-core stage timed in pairs with its own (cublasGemmEx in TF32, BF16, FP16, cuBLASLt in FP8 and INT8),
 # each library right at its format's tolerance (at the odd size a shape the library declines is a
 # SKIP with its reason), and cuBLASLt's INT8 (baseline.int8) run alone (checked once a stage names it:
 # before the INT8 stages its inputs are zeros). The four tensor-core stages again with CM=2 EPILOGUE=1
@@ -42,10 +43,10 @@ run default precision_gemm --reps 5 --no-counters
 CUDACLIMB_BASELINE_LOG=1 $B run precision_gemm/baseline.int8 --reps 5 --no-counters --timeout 120 --json >"$tmp/int8.json" 2>"$tmp/int8.err"
 run odd precision_gemm --set m=1001 --set n=999 --set k=1008 --reps 3 --no-counters
 run k64 precision_gemm --set k=64 --reps 3 --no-counters
-run i8row precision_gemm --stage int8_dp4a,int8_mma --set m=1 --set n=257 --set k=16 --reps 3 --no-counters
-run i8col precision_gemm --stage int8_dp4a,int8_mma --set m=263 --set n=1 --set k=48 --reps 3 --no-counters
-run i8small precision_gemm --stage int8_dp4a,int8_mma --set m=7 --set n=13 --set k=48 --reps 3 --no-counters
-run i8prime precision_gemm --stage int8_dp4a,int8_mma --set m=8191 --set n=131 --set k=4096 --reps 3 --no-counters
+run i8row precision_gemm --stage int8_dp4a,int8_mma,int8_wgmma --set m=1 --set n=257 --set k=16 --reps 3 --no-counters
+run i8col precision_gemm --stage int8_dp4a,int8_mma,int8_wgmma --set m=263 --set n=1 --set k=48 --reps 3 --no-counters
+run i8small precision_gemm --stage int8_dp4a,int8_mma,int8_wgmma --set m=7 --set n=13 --set k=48 --reps 3 --no-counters
+run i8prime precision_gemm --stage int8_dp4a,int8_mma,int8_wgmma --set m=8191 --set n=131 --set k=4096 --reps 3 --no-counters
 # The tensor-core stages with the wgmma_cluster machinery on (clusters of 2 with B multicast, C through
 # TMA stores, stream-K): at the default size (the last round split along k), at the odd size (n % 4 != 0:
 # direct stores), split along k there too (CLUSTERS=5), with C's rows TMA-clipped (n = 1004) at CM 1 and
@@ -61,6 +62,11 @@ run cl_clip_sk precision_gemm --stage $TC $TCSET --set CLUSTERS=5 --set m=1001 -
 run cl_clip_cm1 precision_gemm --stage $TC --set CM=1 --set EPILOGUE=1 --set STREAMK=1 --set ORDER=1 --set CLUSTERS=7 --set m=1001 --set n=1004 --set k=1008 --reps 3 --no-counters
 run cl_small precision_gemm --stage $TC $TCSET --set m=100 --set n=60 --set k=64 --reps 3 --no-counters
 run cl_small_odd precision_gemm --stage $TC $TCSET --set m=37 --set n=45 --set k=64 --reps 3 --no-counters
+# int8_wgmma with the machinery on: stream-K's parts are int32 sums added as integers, so the result (and
+# its norm-wise error) is still the dp4a stage's to the bit, at 4096^3 (TMA stores) and at an odd size
+# split along k (direct stores: n % 4 != 0); dp4a runs beside it at the odd size.
+run i8cl_default precision_gemm --stage int8_wgmma $TCSET --reps 3 --no-counters
+run i8cl_odd precision_gemm --stage int8_dp4a,int8_wgmma $TCSET --set CLUSTERS=5 --set m=1001 --set n=999 --set k=1008 --reps 3 --no-counters
 $B --lessons "$tmp/bug" bench precision_gemm --stage fp32,fp8 --set m=1001 --set n=999 --set k=1008 --reps 3 --no-counters \
 	--timeout 120 --json >"$tmp/bug.json" 2>"$tmp/bug.err"
 
@@ -113,7 +119,8 @@ for name, label in (("default", "4096^3"), ("odd", "1001 x 999 x 1008"), ("k64",
                     ("cl_clip_sk", "1001 x 1004 x 1008, CM=2 EPILOGUE=1 STREAMK=1 CLUSTERS=5"),
                     ("cl_clip_cm1", "1001 x 1004 x 1008, CM=1 EPILOGUE=1 STREAMK=1 ORDER=1 CLUSTERS=7"),
                     ("cl_plain_odd", "1001 x 1004 x 1008, CM=1 EPILOGUE=0 (direct stores, no clusters)"),
-                    ("cl_small", "100 x 60 x 64, CM=2 EPILOGUE=1 STREAMK=1"), ("cl_small_odd", "37 x 45 x 64, CM=2 EPILOGUE=1 STREAMK=1")):
+                    ("cl_small", "100 x 60 x 64, CM=2 EPILOGUE=1 STREAMK=1"), ("cl_small_odd", "37 x 45 x 64, CM=2 EPILOGUE=1 STREAMK=1"),
+                    ("i8cl_default", "4096^3, CM=2 EPILOGUE=1 STREAMK=1"), ("i8cl_odd", "1001 x 999 x 1008, CM=2 EPILOGUE=1 STREAMK=1 CLUSTERS=5")):
     rs = load(name)
     if rs is None:
         continue
@@ -122,9 +129,14 @@ for name, label in (("default", "4096^3"), ("odd", "1001 x 999 x 1008"), ("k64",
         for s in ("tf32", "bf16", "fp16", "fp8"):
             if s not in stages:
                 print("FAIL precision_gemm/%s (%s): no result" % (s, label))
-    want = 2 if name.startswith("i8") else 4 if name.startswith("cl_") else 15
+    if name.startswith("i8"):
+        i8want = ("int8_wgmma",) if name == "i8cl_default" else ("int8_dp4a", "int8_wgmma") if name == "i8cl_odd" else ("int8_dp4a", "int8_mma", "int8_wgmma")
+        for s in i8want:
+            if s not in set(r["stage"] for r in rs):
+                print("FAIL precision_gemm/%s (%s): no result" % (s, label))
+    want = len(i8want) if name.startswith("i8") else 4 if name.startswith("cl_") else 16
     if len(rs) < want:
-        print("FAIL precision_gemm (%s): %d results, expected %s" % (label, len(rs), "the two INT8 stages" if want == 2 else "the four tensor-core stages" if want == 4 else "9 stages, cublasSgemm and 5 libraries in the stages' formats"))
+        print("FAIL precision_gemm (%s): %d results, expected %s" % (label, len(rs), "the INT8 stages " + ", ".join(i8want) if name.startswith("i8") else "the four tensor-core stages" if want == 4 else "10 stages, cublasSgemm and 5 libraries in the stages' formats"))
     for r in rs:
         what = "precision_gemm/%s (%s)" % (r["stage"], label)
         if r["status"] == "unsupported":
@@ -139,11 +151,11 @@ for name, label in (("default", "4096^3"), ("odd", "1001 x 999 x 1008"), ("k64",
               r["norm_rel_err"], r["max_abs_err"]))
         if not name.startswith("cl_"):
             norms.setdefault(name, {})[r["stage"]] = r["norm_rel_err"]
-        elif name == "cl_default" and not r["stage"].startswith("baseline") and r.get("pair") == "baseline":
+        if name in ("cl_default", "i8cl_default") and not r["stage"].startswith("baseline") and r.get("pair") == "baseline":
             print("INFO precision_gemm/%s (%s): %.3fx %s per pair" % (r["stage"], label, r["pair_ratio"], r.get("baseline", "?")))
 rs = load("default") or []
 got = {r["stage"]: r for r in rs}
-for s in ("fp64", "fp32", "tf32", "bf16", "fp16", "fp8", "tf32x3"):
+for s in ("fp64", "fp32", "tf32", "bf16", "fp16", "fp8", "tf32x3", "int8_dp4a", "int8_mma", "int8_wgmma"):
     r = got.get(s)
     if not r or r["status"] == "unsupported":
         continue
@@ -182,13 +194,16 @@ for name, n in norms.items():
         print("%s precision_gemm/tf32x3 (%s): norm-wise err %.3g, within 1.5x FP32's %.3g (or 2^-21) and under 1/100 of TF32's %.3g"
               % ("PASS" if ok else "FAIL", name, n["tf32x3"], n["fp32"], n["tf32"]))
 for name, n in norms.items():
-    # INT8: both stages sum the same integers exactly and scale them with the same FP32 multiplies, so
+    # INT8: the stages sum the same integers exactly and scale them with the same FP32 multiplies, so
     # their results, and errors, are the same to the last bit; the error (the rounding to 1/127 of each
     # row's largest value, about 5.6e-3 for uniform inputs) lies between BF16's and FP8's.
+    for other in ("int8_mma", "int8_wgmma"):
+        if "int8_dp4a" in n and other in n:
+            a, b = n["int8_dp4a"], n[other]
+            print("%s precision_gemm int8 (%s): int8_dp4a and %s have the same norm-wise error (%.6g, %.6g)"
+                  % ("PASS" if abs(a - b) <= 1e-9 * max(a, b) else "FAIL", name, other, a, b))
     if "int8_dp4a" in n and "int8_mma" in n:
-        a, b = n["int8_dp4a"], n["int8_mma"]
-        print("%s precision_gemm int8 (%s): int8_dp4a and int8_mma have the same norm-wise error (%.6g, %.6g)"
-              % ("PASS" if abs(a - b) <= 1e-9 * max(a, b) else "FAIL", name, a, b))
+        a = n["int8_dp4a"]
         if "bf16" in n and "fp8" in n:
             print("%s precision_gemm int8 (%s): norm-wise error bf16 %.3g < int8 %.3g < fp8 %.3g"
                   % ("PASS" if n["bf16"] < a < n["fp8"] else "FAIL", name, n["bf16"], a, n["fp8"]))
@@ -205,8 +220,14 @@ for name, ref in (("cl_default", "default"), ("cl_odd", "odd"), ("cl_odd_sk", "o
         if a and b:
             print("%s precision_gemm/%s (%s): norm-wise error %.4g, the default kernel's %.4g (within 1%%)"
                   % ("PASS" if abs(a / b - 1) < 0.01 else "FAIL", s, name, a, b))
+# int8_wgmma at 4096^3 with clusters, TMA stores and stream-K (its parts added as integers): the same
+# inputs (the same seed) and the same exact sums, so the dp4a stage's error in the default run to the bit.
+a, b = norms.get("i8cl_default", {}).get("int8_wgmma"), norms.get("default", {}).get("int8_dp4a")
+if a and b:
+    print("%s precision_gemm/int8_wgmma (4096^3, CM=2 EPILOGUE=1 STREAMK=1): norm-wise error %.6g, int8_dp4a's at the defaults %.6g (the same)"
+          % ("PASS" if abs(a - b) <= 1e-9 * max(a, b) else "FAIL", a, b))
 if "default" in norms and "k64" in norms:
-    for s in ("tf32", "bf16", "fp16", "fp8", "int8_dp4a", "int8_mma"):
+    for s in ("tf32", "bf16", "fp16", "fp8", "int8_dp4a", "int8_mma", "int8_wgmma"):
         a, b = norms["default"].get(s), norms["k64"].get(s)
         if a and b:
             print("%s precision_gemm/%s: norm-wise error %.3g at k = 4096 and %.3g at k = 64 (the same within 30%%)"
