@@ -152,6 +152,16 @@ static void test_states(void **state)
 	assert_int_equal(o[1].state, CLAIM_CONTRADICTED);
 	assert_int_equal(o[2].state, CLAIM_HOLDS);          /* its other half holds */
 
+	/* timed in alternating pairs with its baseline: the median of the pairs' ratios decides, not the two
+	 * medians taken apart (0.667 here; a pair ratio of 0.8: the baseline's pair took 0.8x this run's time) */
+	snprintf(run.pair, sizeof run.pair, "baseline");
+	run.pair_ratio = 0.8;
+	claims_check(l, 0, &runs, o, 8);
+	assert_non_null(strstr(o[3].values, "time_vs_baseline=1.25"));
+	run.pair[0] = 0, run.pair_ratio = 0;
+	claims_check(l, 0, &runs, o, 8);
+	assert_non_null(strstr(o[3].values, "time_vs_baseline=0.667"));
+
 	/* a previous stage at other parameters is no comparison */
 	snprintf(prev.settings, sizeof prev.settings, "n=128 BLOCK=128");
 	claims_check(l, 0, &runs, o, 8);

@@ -142,7 +142,12 @@ static int time_ratio(claim_ctx *c, const run_result *other, const char *which, 
 	if (!timed_ok(other)) strfmt(why, sizeof why, "no timed run of the %s", which);
 	else if (!same_params(c->l, r, other)) strfmt(why, sizeof why, "the %s ran with other parameters", which);
 	else if (!timed_ok(r)) strfmt(why, sizeof why, "this run was not timed");
-	else {
+	else if (other == c->runs->baseline && !strcmp(r->pair, "baseline") && r->pair_ratio > 0 && isfinite(r->pair_ratio)) {
+		/* timed in alternating pairs with its baseline: the median of the pairs' ratios, which a clock
+		 * step or another process shifts far less than it shifts two medians taken apart */
+		*out = (expr_value){ EXPR_FLOAT, 0, inverse ? r->pair_ratio : 1.0 / r->pair_ratio };
+		return 0;
+	} else {
 		*out = (expr_value){ EXPR_FLOAT, 0, inverse ? other->ms_median / r->ms_median : r->ms_median / other->ms_median };
 		return 0;
 	}
