@@ -21,7 +21,7 @@ sources_for() {
 	case $1 in
 	fuzz_expr) echo "src/lesson/expr.c src/core/fmt.c src/core/util.c" ;;
 	fuzz_arch) echo "src/cuda/arch.c src/core/yamldoc.c src/engine/occupancy.c src/core/fmt.c src/core/util.c" ;;
-	fuzz_lesson | fuzz_expect) echo "src/lesson/plan.c src/lesson/lesson.c src/lesson/lesson_yaml.c src/core/yamldoc.c src/lesson/lesson_stage.c src/lesson/lesson_exercise.c src/lesson/lesson_expect.c src/lesson/claim_names.c src/engine/claims.c src/engine/diagnose.c src/core/result.c src/lesson/expr.c src/core/fmt.c src/core/util.c" ;;
+	fuzz_lesson | fuzz_expect) echo "src/lesson/plan.c src/lesson/lesson.c src/lesson/lesson_yaml.c src/core/yamldoc.c src/lesson/lesson_stage.c src/lesson/stage_timing.c src/lesson/lesson_exercise.c src/lesson/lesson_expect.c src/lesson/claim_names.c src/engine/claims.c src/engine/diagnose.c src/core/result.c src/lesson/expr.c src/core/fmt.c src/core/util.c" ;;
 	fuzz_sanitize) echo "src/engine/sanitize.c src/core/fmt.c src/core/util.c" ;;
 	fuzz_progress) echo "src/engine/exercise_work.c src/core/fmt.c src/core/util.c" ;;
 	fuzz_stage_progress) echo "src/engine/progress.c src/core/fmt.c src/core/util.c" ;;
@@ -29,10 +29,10 @@ sources_for() {
 	fuzz_hotspots) echo "src/render/hotspots_map.c src/cuda/sass.c src/core/fmt.c src/core/util.c" ;;
 	fuzz_compile) echo "src/cuda/compile_parse.c src/core/fmt.c src/core/util.c" ;;
 	fuzz_fields) echo "src/core/result.c src/core/fmt.c src/core/util.c" ;;
-	fuzz_course) echo "src/engine/course.c src/engine/results.c src/core/sha256.c src/engine/exercise_kind.c src/app/class_report.c src/core/json.c src/core/result.c src/lesson/plan.c src/lesson/lesson.c src/lesson/lesson_yaml.c src/core/yamldoc.c src/lesson/lesson_stage.c src/lesson/lesson_exercise.c src/lesson/lesson_expect.c src/engine/claims.c src/engine/diagnose.c src/lesson/claim_names.c src/runner/runner.c src/runner/runner_local.c src/runner/runner_ssh.c src/runner/runner_slurm.c src/lesson/expr.c src/core/fmt.c src/core/util.c" ;;
+	fuzz_course) echo "src/engine/course.c src/engine/results.c src/core/sha256.c src/engine/exercise_kind.c src/app/class_report.c src/core/json.c src/core/result.c src/lesson/plan.c src/lesson/lesson.c src/lesson/lesson_yaml.c src/core/yamldoc.c src/lesson/lesson_stage.c src/lesson/stage_timing.c src/lesson/lesson_exercise.c src/lesson/lesson_expect.c src/engine/claims.c src/engine/diagnose.c src/lesson/claim_names.c src/runner/runner.c src/runner/runner_local.c src/runner/runner_ssh.c src/runner/runner_slurm.c src/lesson/expr.c src/core/fmt.c src/core/util.c" ;;
 	fuzz_rules) echo "src/engine/diagnose.c src/lesson/claim_names.c src/core/yamldoc.c src/core/result.c src/lesson/expr.c src/core/fmt.c src/core/util.c" ;;
-	fuzz_plan) echo "src/lesson/plan_wire.c src/lesson/plan.c src/lesson/lesson.c src/lesson/lesson_yaml.c src/core/yamldoc.c src/lesson/lesson_stage.c src/lesson/lesson_exercise.c src/lesson/lesson_expect.c src/lesson/claim_names.c src/core/result.c src/lesson/expr.c src/core/fmt.c src/core/util.c" ;;
-	fuzz_replay) echo "src/runner/replay.c src/lesson/plan.c src/lesson/lesson.c src/lesson/lesson_yaml.c src/core/yamldoc.c src/lesson/lesson_stage.c src/lesson/lesson_exercise.c src/lesson/lesson_expect.c src/lesson/claim_names.c src/core/result.c src/lesson/expr.c src/core/fmt.c src/core/util.c" ;;
+	fuzz_plan) echo "src/lesson/plan_wire.c src/lesson/plan.c src/lesson/lesson.c src/lesson/lesson_yaml.c src/core/yamldoc.c src/lesson/lesson_stage.c src/lesson/stage_timing.c src/lesson/lesson_exercise.c src/lesson/lesson_expect.c src/lesson/claim_names.c src/core/result.c src/lesson/expr.c src/core/fmt.c src/core/util.c" ;;
+	fuzz_replay) echo "src/runner/replay.c src/lesson/plan.c src/lesson/lesson.c src/lesson/lesson_yaml.c src/core/yamldoc.c src/lesson/lesson_stage.c src/lesson/stage_timing.c src/lesson/lesson_exercise.c src/lesson/lesson_expect.c src/lesson/claim_names.c src/core/result.c src/lesson/expr.c src/core/fmt.c src/core/util.c" ;;
 	*)
 		for f in src/*/*.c; do
 			case ${f##*/} in
