@@ -105,3 +105,12 @@ ESC=$(printf '\033')
 has_colour() { screen_esc | grep -qE "${ESC}\[([0-9;]*;)?(3[0-8]|4[0-8]|9[0-7]|10[0-7])(;[0-9;]*)?m"; }
 # has_attr N: the screen uses SGR attribute N alone (1 bold, 7 reverse...).
 has_attr() { screen_esc | grep -qE "${ESC}\[([0-9]*;)?$1m"; }
+
+# goto_lesson TITLE: on the lesson list, j until the selected line (▸, or > in ASCII) is TITLE's,
+# wherever the lesson sits in the list. open_lesson TITLE ID: then Enter, at its first stage.
+goto_lesson() {
+	wait_for "$1" >/dev/null
+	local i=0
+	while [ $i -lt 40 ] && ! screen | grep -qE "(▸|>)[^│|]*$1"; do keys j; sleep 0.1; i=$((i + 1)); done
+}
+open_lesson() { goto_lesson "$1"; keys Enter; wait_for "$2 1/" >/dev/null; }

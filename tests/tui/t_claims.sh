@@ -16,9 +16,7 @@ PY
 for size in "120 40" "80 24"; do
 	export XDG_STATE_HOME="$TMP/state-$N"
 	start $size -- --replay "$REPLAY"
-	wait_for "FP32 matrix multi" >/dev/null
-	keys j j j Enter
-	wait_for "sgemm 1/10" >/dev/null
+	open_lesson "FP32 matrix multi" sgemm
 	keys n n n n n n
 	wait_for "sgemm 7/10" >/dev/null
 	keys r

@@ -5,9 +5,7 @@
 
 REPLAY="$ROOT/tests/tui/fixtures/replay-bandwidth.json"
 start 120 40
-wait_for "FP32 matrix multi" >/dev/null
-keys j j j Enter
-wait_for "sgemm 1/10" >/dev/null
+open_lesson "FP32 matrix multi" sgemm
 keys n n n n n n n n
 check "warptile opens" wait_for "sgemm 9/10"
 check "header: the tunables are passed as -D" wait_for "tunables passed as -D: BM=128 BN=256 BK=32"

@@ -14,7 +14,7 @@ wait_for "FP32 matrix multi" >/dev/null
 check "list: a compute-bound lesson's best in GFLOP/s" shows "FP32 matrix multiply.* best 500 GFLOP/s"
 check "list: a memory-bound lesson's best in GB/s" shows "Memory bandwidth with.* best 2900 GB/s"
 check_not "list: no GB/s for sgemm" shows "FP32 matrix multiply.*GB/s"
-keys j j j
+goto_lesson "FP32 matrix multi"
 check "list: the stage lines in GFLOP/s" wait_re "1 naive .*275.000 ms +500 GFLOP/s"
 keys Enter
 wait_for "sgemm 1/10" >/dev/null

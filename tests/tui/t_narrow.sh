@@ -6,8 +6,7 @@
 start 80 24 -- --replay "$ROOT/tests/tui/fixtures/replay-sgemm.json"
 wait_for "FP32 matrix multi" >/dev/null
 check "list footer: help" shows "\? help"
-keys j j j Enter
-wait_for "sgemm 1/10" >/dev/null
+open_lesson "FP32 matrix multi" sgemm
 check "stage footer: help at 80 columns" shows "(F1/)?\? help"
 check "stage footer: z zoom" shows "z zoom"
 keys r

@@ -6,16 +6,10 @@
 
 SGEMM="$ROOT/tests/fixtures/recorded/h100-1707a90-sgemm.json"
 TC="$ROOT/tests/fixtures/recorded/h100-1707a90-tensorcore.json"
-# open_lesson TITLE KEYS ID: from the lesson list, the lesson (KEYS move to it) at its first stage.
-open_lesson() {
-	wait_for "$1" >/dev/null
-	keys $2 Enter
-	wait_for "$3 1/" >/dev/null
-}
 
 export XDG_STATE_HOME="$TMP/state-80"
 start 80 24 -- --replay "$SGEMM"
-open_lesson "FP32 matrix multi" "j j j" sgemm
+open_lesson "FP32 matrix multi" sgemm
 keys '?' G
 check "80x24: the help lists f (at its end)" wait_for "roofline of the runs"
 keys Escape
@@ -57,7 +51,7 @@ printf '%s\n' "$capture" >"$TMP/roofline-80x24.txt"
 # resize to 80x24 redraws it to fit.
 export XDG_STATE_HOME="$TMP/state-200"
 start 200 60 -- --replay "$SGEMM"
-open_lesson "FP32 matrix multi" "j j j" sgemm
+open_lesson "FP32 matrix multi" sgemm
 keys a
 wait_re "B cublas_?[sS]gemm .*77%" 120 >/dev/null
 keys n n n n n n n n
@@ -83,7 +77,7 @@ wait_for "EXITED rc=0" >/dev/null
 # ASCII and monochrome: / and - roofs, : ridge, > and ^ marks; the current point in reverse video.
 export XDG_STATE_HOME="$TMP/state-ascii"
 start 80 24 NO_COLOR=1 -- --replay "$SGEMM" --ascii
-open_lesson "FP32 matrix multi" "j j j" sgemm
+open_lesson "FP32 matrix multi" sgemm
 keys a
 wait_re "B cublas_?[sS]gemm" 120 >/dev/null
 keys n n n n n n n n f
@@ -100,7 +94,7 @@ wait_for "EXITED rc=0" >/dev/null
 # Tensor cores: the BF16 tensor roof, its ridge at 358 flop/B.
 export XDG_STATE_HOME="$TMP/state-tc"
 start 80 24 -- --replay "$TC"
-open_lesson "Tensor Cores" "j j j j" tensorcore
+open_lesson "Tensor Cores" tensorcore
 keys a
 wait_re "B cublas" 120 >/dev/null
 keys n n n n f
@@ -112,7 +106,7 @@ wait_for "EXITED rc=0" >/dev/null
 # No GPU and no replay: the view says why there are no roofs.
 export XDG_STATE_HOME="$TMP/state-nogpu"
 start 80 24 CUDA_VISIBLE_DEVICES= --
-open_lesson "FP32 matrix multi" "j j j" sgemm
+open_lesson "FP32 matrix multi" sgemm
 keys f
 check "no GPU: no roofline, and why" wait_for "No roofline:"
 check "... the footer still says how to leave" shows "f/Esc leave"

@@ -99,9 +99,7 @@ fi
 # Hopper's warpgroup MMA: the stage compiles for sm_90a without a GPU.
 export XDG_STATE_HOME="$TMP/state-tc"
 start 200 60
-wait_for "Tensor Cores" >/dev/null
-keys j j j j Enter
-wait_for "tensorcore 1/5" >/dev/null
+open_lesson "Tensor Cores" tensorcore
 keys n n n n
 wait_for "tensorcore 5/5" >/dev/null
 keys v v
@@ -144,9 +142,7 @@ fi
 REPLAY="$ROOT/tests/tui/fixtures/replay-sgemm.json"
 export XDG_STATE_HOME="$TMP/state-read"
 start 80 24 -- --replay "$REPLAY"
-wait_for "FP32 matrix multi" >/dev/null
-keys j j j Enter
-wait_for "sgemm 1/10" >/dev/null
+open_lesson "FP32 matrix multi" sgemm
 check "stage footer: o read" shows " o read"
 keys r
 wait_re "time +275.000 ms" >/dev/null
@@ -173,9 +169,7 @@ wait_for "EXITED rc=0" >/dev/null
 
 export XDG_STATE_HOME="$TMP/state-read-wide"
 start 200 60 -- --replay "$REPLAY"
-wait_for "FP32 matrix multi" >/dev/null
-keys j j j Enter
-wait_for "sgemm 1/10" >/dev/null
+open_lesson "FP32 matrix multi" sgemm
 keys r
 wait_re "time +275.000 ms" >/dev/null
 keys o

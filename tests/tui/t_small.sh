@@ -26,9 +26,7 @@ wait_for "EXITED rc=0" >/dev/null
 
 export XDG_STATE_HOME="$TMP/state-$N"
 start 80 24
-wait_for "FP32 matrix multi" >/dev/null
-keys j j j Enter
-wait_for "sgemm 1/10" >/dev/null
+open_lesson "FP32 matrix multi" sgemm
 keys n n n n n n n n G
 check "explanation scrolled to the end: 100%" wait_re "─ 100% ─"
 keys z
@@ -52,9 +50,7 @@ wait_for "EXITED rc=0" >/dev/null
 
 export XDG_STATE_HOME="$TMP/state-$N"
 start 120 40
-wait_for "Parallel reduction" >/dev/null
-keys j Enter
-wait_for "reduction 1/10" >/dev/null
+open_lesson "Parallel reduction" reduction
 check "a title that starts with the stage's id is not repeated" shows "reduction 1/10  reduce0: interleaved"
 check_not "... (no 'reduce0: reduce0:')" shows "reduce0: reduce0:"
 keys q
