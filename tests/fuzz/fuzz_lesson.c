@@ -118,7 +118,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (lesson_find_param(l, l->params[i].name) == NULL || !l->params[i].def.e) abort();
 	for (int i = 0; i < l->nbuffers; i++) {
 		const lesson_buffer *b = &l->buffers[i];
-		if (!b->count.e || (unsigned)b->type >= DT_COUNT || lesson_dtype_size(b->type) == 0) abort();
+		/* a packed buffer has a count; a pitched one rows and cols instead, and a copy source if copied */
+		if (!b->count.e == !b->pitch_rows.e || !b->pitch_rows.e != !b->pitch_cols.e) abort();
+		if ((b->init == INIT_COPY) != (b->copy_of != NULL) || (b->init == INIT_COPY && !b->pitch_rows.e)) abort();
+		if ((unsigned)b->type >= DT_COUNT || lesson_dtype_size(b->type) == 0) abort();
 		if (b->output && b->init != INIT_NONE) abort();
 		if ((b->init == INIT_EXPR) != (b->init_expr.e != NULL) || (unsigned)b->memory >= MEM_KIND_COUNT) abort();
 	}
