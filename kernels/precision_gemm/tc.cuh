@@ -82,80 +82,8 @@
 #define TC_CLUSTER
 #endif
 
-// The work of one cluster, in order: segments (a super-tile of CM*BM x BN and a range of its k-steps);
-// producer and consumers walk the same list (tensorcore/wgmma_cluster.cu's seg_walk). Without STREAMK
-// every segment is a whole super-tile: cluster c takes positions c, c + G, ... With STREAMK (and a
-// linear order: grouped, or a Hilbert square with no cell outside) the positions that fill whole
-// rounds go the same way, and the rest (fewer than G super-tiles) are cut into k-steps, U = rest *
-// ksteps units, cluster c taking units [U c / G, U (c+1) / G). Stream-K needs U >= G (no cluster
-// without work) and waits across clusters, so every cluster of the grid must be resident at once:
-// the grid is capped at sm_count / CM clusters.
-struct tc_walk {
-	int tiles_m2, tiles_n, dim, G, ksteps, full, next;
-	long long u, u_end, U;
-	bool linear;
-	__device__ tc_walk(int cluster, int clusters, int tm2, int tn, int kt) : tiles_m2(tm2), tiles_n(tn), G(clusters), ksteps(kt), next(cluster)
-	{
-		dim = 1;
-		while (dim < tm2 || dim < tn) dim *= 2;
-		const int P = tm2 * tn;
-		linear = ORDER == 0 || (dim == tm2 && dim == tn);
-		full = P;
-#if STREAMK
-		if (linear && P > G && P % G && (long long)(P % G) * ksteps >= G) full = P / G * G;
-#endif
-		U = (long long)(P - full) * ksteps;
-		u = U * cluster / G;
-		u_end = U * (cluster + 1) / G;
-	}
-	__device__ __forceinline__ void pos_to_tile(int p, int &tm2, int &tn) const
-	{
-#if ORDER == 1
-		// Hilbert curve: cell p of a dim x dim square to (x, y), two bits of p per level.
-		int x = 0, y = 0, t = p;
-		for (int s = 1; s < dim; s *= 2) {
-			int rx = 1 & (t / 2), ry = 1 & (t ^ rx);
-			if (ry == 0) {
-				if (rx == 1) { x = s - 1 - x; y = s - 1 - y; }
-				int tmp = x; x = y; y = tmp;
-			}
-			x += s * rx; y += s * ry;
-			t /= 4;
-		}
-		tm2 = x; tn = y;
-#else
-		// Grouped: down GROUP_M super-rows, then right, so concurrent tiles share A and B in L2.
-		const int per_group = GROUP_M * tiles_n, first = (p / per_group) * GROUP_M;
-		const int rows = min(tiles_m2 - first, GROUP_M), r = p % per_group;
-		tm2 = first + r % rows;
-		tn = r / rows;
-#endif
-	}
-	// The cluster that owns unit v of the split part: the last c with U c / G <= v.
-	__device__ __forceinline__ int owner(long long v) const { return (int)min((long long)G - 1, ((v + 1) * G - 1) / U); }
-	// The next segment: super-tile (tm2, tn), k-steps [kt0, kt1), q = its index among the split
-	// super-tiles (-1 for a whole one); false when there is none.
-	__device__ __forceinline__ bool get(int &tm2, int &tn, int &kt0, int &kt1, int &q)
-	{
-		kt0 = 0; kt1 = ksteps; q = -1;
-		if (!linear) {
-			for (; next < dim * dim; next += G) {
-				pos_to_tile(next, tm2, tn);
-				if (tm2 < tiles_m2 && tn < tiles_n) { next += G; return true; }
-			}
-			return false;
-		}
-		if (next < full) { pos_to_tile(next, tm2, tn); next += G; return true; }
-		if (u >= u_end) return false;
-		q = (int)(u / ksteps);
-		kt0 = (int)(u % ksteps);
-		const long long e = min(u_end, (long long)(q + 1) * ksteps);
-		kt1 = kt0 + (int)(e - u);
-		u = e;
-		pos_to_tile(full + q, tm2, tn);
-		return true;
-	}
-};
+// The work of one cluster, in order: kernels/common/seg_walk.cuh (the tensorcore lesson's too).
+#include "seg_walk.cuh"
 
 // Warp w of a consumer warpgroup holds rows 16w + l/4 and 16w + l/4 + 8 of its 64, columns
 // 8j + 2(l%4) and the next, for j < N/8 (the m64nNk* accumulator layout). With scales: (sa * sb) * sum,
@@ -256,7 +184,7 @@ __device__ __forceinline__ void tc_gemm(const cc_tensormap &tmA, const cc_tensor
 	__syncthreads();
 #endif
 	const int cluster = blockIdx.x / CM;
-	tc_walk walk(cluster, gridDim.x / CM, tiles_m2, tiles_n, ksteps);
+	seg_walk walk(cluster, gridDim.x / CM, tiles_m2, tiles_n, ksteps);
 
 	if (wg == 0) {
 		regs_release<PRODUCER_REGS>();
