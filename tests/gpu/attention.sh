@@ -1,7 +1,9 @@
 #!/bin/sh
 # GPU tests of the attention lesson: every stage (and cuDNN's SDPA, where the lesson has it and cuDNN is
 # installed) right at the default size and at odd sizes (seq 1000 and 777, batch 1, heads 3: no
-# multiple of any tile; dim 64 at seq 777); the tolerance tight enough to catch a fused kernel that does
+# multiple of any tile; dim 64 at seq 777); flash_wgmma where the persistent grid's last round is split
+# along the keys (batch 4, heads 9, seq 1000: 288 tiles, 24 of them split into pieces of one or two key
+# tiles, and the same at dim 64), where a merge that forgets to rescale its own part must fail; the tolerance tight enough to catch a fused kernel that does
 # not rescale its output when the row maximum grows (a copy of the lesson tree with that bug must fail);
 # no claim of the text contradicted at the default size. The best stage's speed against the baseline is
 # printed (INFO), not tested. Without a GPU: one SKIP line. ATTENTION_OUT=DIR keeps the JSON results.
@@ -18,12 +20,20 @@ mkdir -p "$tmp"
 mkdir -p "$tmp/bug" && cp -r lessons kernels "$tmp/bug/" &&
 	sed -i 's/o\[i\] \*= corr\[(i >> 1) & 1\];/o[i] *= 1.f;/' "$tmp/bug/kernels/attention/wgmma.cu"
 grep -q 'o\[i\] \*= 1.f;' "$tmp/bug/kernels/attention/wgmma.cu" || fail "attention: the rescale bug could not be planted in wgmma.cu"
+# The merge bug: the split tile's first piece is not rescaled to the merged maximum.
+mkdir -p "$tmp/mbug" && cp -r lessons kernels "$tmp/mbug/" &&
+	sed -i 's/o\[i\] = o\[i\] \* ca\[(i >> 1) & 1\] +/o[i] = o[i] +/' "$tmp/mbug/kernels/attention/wgmma.cu"
+grep -q 'o\[i\] = o\[i\] + __ldcg' "$tmp/mbug/kernels/attention/wgmma.cu" || fail "attention: the merge bug could not be planted in wgmma.cu"
 
 run() { name=$1; shift; CUDACLIMB_BASELINE_LOG=1 $B bench "$@" --timeout 120 --json >"$tmp/$name.json" 2>"$tmp/$name.err"; }
 run default attention --reps 5
 run s1000 attention --set batch=1 --set heads=3 --set seq=1000 --reps 3 --no-counters
 run s777 attention --set batch=1 --set heads=3 --set seq=777 --reps 3 --no-counters
 run d64 attention --set batch=1 --set heads=3 --set seq=777 --set dim=64 --reps 3 --no-counters
+run split attention --stage flash_wgmma --set batch=4 --set heads=9 --set seq=1000 --set PERSIST=1 --set SPLIT=1 --reps 3 --no-counters
+run split64 attention --stage flash_wgmma --set batch=7 --set heads=5 --set seq=777 --set dim=64 --set PERSIST=1 --set SPLIT=1 --reps 3 --no-counters
+$B --lessons "$tmp/mbug" run attention/flash_wgmma --set batch=4 --set heads=9 --set seq=1000 --set PERSIST=1 --set SPLIT=1 --reps 3 \
+	--no-counters --timeout 120 --json >"$tmp/mbug.json" 2>"$tmp/mbug.err"
 $B --lessons "$tmp/bug" run attention/flash_wgmma --set batch=1 --set heads=3 --set seq=1000 --reps 3 --no-counters \
 	--timeout 120 --json >"$tmp/bug.json" 2>"$tmp/bug.err"
 
@@ -42,11 +52,11 @@ def err(name):
     return open(os.path.join(tmp, name + ".err")).read()
 
 for name, label in (("default", "4 x 16 x 4096 x 128"), ("s1000", "1 x 3 x 1000 x 128"), ("s777", "1 x 3 x 777 x 128"),
-                    ("d64", "1 x 3 x 777 x 64")):
+                    ("d64", "1 x 3 x 777 x 64"), ("split", "4 x 9 x 1000 x 128, split"), ("split64", "7 x 5 x 777 x 64, split")):
     rs = load(name)
     if rs is None:
         continue
-    if len(rs) < 2:
+    if len(rs) < (1 if name.startswith("split") else 2):
         print("FAIL attention (%s): %d results, expected every stage" % (label, len(rs)))
     for r in rs:
         s = r["stage"]
@@ -83,4 +93,13 @@ try:
         print("FAIL attention: a fused kernel that does not rescale O was not caught: %s, passed %s" % (bug["status"], bug["passed"]))
 except Exception as e:
     print("FAIL attention: the planted bug's run gave no result (%s): %s" % (e, err("bug")[-300:]))
+try:
+    bug = json.load(open(os.path.join(tmp, "mbug.json")))["results"][0]
+    if bug["status"] == "wrong" and bug["checked"] and not bug["passed"]:
+        print("PASS attention: the tolerance catches a split-tile merge that does not rescale its own part (%s bad, max abs err %.3g)" % (
+              bug["bad_count"], bug["max_abs_err"]))
+    else:
+        print("FAIL attention: a split-tile merge without the rescale was not caught: %s, passed %s" % (bug["status"], bug["passed"]))
+except Exception as e:
+    print("FAIL attention: the planted merge bug's run gave no result (%s): %s" % (e, err("mbug")[-300:]))
 PY
