@@ -10,7 +10,7 @@
 // its 4 consecutive rows as one float4; ALOAD picks how it gets there (0: 4-byte cp.async, STAGES
 // ahead; 1 and 2: float4 global loads into registers one tile ahead, stored after the math).
 // Shared memory is dynamic: STAGES*BK*(BM+PAD+BN)*4 bytes.
-// m, n, k must be multiples of BM, BN, BK (no bounds checks).
+// m, n, k must be multiples of BM, BN, BK (no bounds checks). FRAG 1 and CLUSTER 2: warptile_x.cuh.
 #ifndef BM
 #define BM 128
 #endif
@@ -63,7 +63,7 @@ __device__ __forceinline__ void cp_async16(void *dst, const void *src)
 }
 __device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
 __device__ __forceinline__ void cp_async_wait_stages() { asm volatile("cp.async.wait_group %0;\n" ::"n"(STAGES - 2) : "memory"); }
-
+#if !FRAG && !(CLUSTER > 1)   // the defaults; the other settings use the kernel of warptile_x.cuh
 extern "C" __global__ void __launch_bounds__(NT, MINB)
 sgemm_warptile(const float *__restrict__ A, const float *__restrict__ B, float *__restrict__ C,
                int m, int n, int k)
@@ -211,3 +211,6 @@ sgemm_warptile(const float *__restrict__ A, const float *__restrict__ B, float *
 		}
 	}
 }
+#else
+#include "warptile_x.cuh"
+#endif
