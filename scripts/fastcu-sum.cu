@@ -65,6 +65,43 @@ namespace ours1024m1 {
 #undef BLOCK
 #undef UNROLL
 }
+// More blocks per SM with all UNROLL loads still in registers (2048 threads at 64 registers, or 1024 at 128).
+namespace ours512m2 {
+#define BLOCK 512
+#define UNROLL 16
+#define MINB 2
+#define reduce_lastblock reduce_lastblock_ours512m2
+#include "../kernels/reduction/lastblock.cu"
+#undef reduce_lastblock
+#undef LOAD4
+#undef MINB
+#undef BLOCK
+#undef UNROLL
+}
+namespace ours256m4 {
+#define BLOCK 256
+#define UNROLL 16
+#define MINB 4
+#define reduce_lastblock reduce_lastblock_ours256m4
+#include "../kernels/reduction/lastblock.cu"
+#undef reduce_lastblock
+#undef LOAD4
+#undef MINB
+#undef BLOCK
+#undef UNROLL
+}
+namespace ours256x32m2 {
+#define BLOCK 256
+#define UNROLL 32
+#define MINB 2
+#define reduce_lastblock reduce_lastblock_ours256x32m2
+#include "../kernels/reduction/lastblock.cu"
+#undef reduce_lastblock
+#undef LOAD4
+#undef MINB
+#undef BLOCK
+#undef UNROLL
+}
 // The defaults with cache hints on the loads: ld.global.cg (L2 only, as fast.cu's first load) and
 // ld.global.cs (streaming, evict first).
 namespace ours_cg {
@@ -126,9 +163,10 @@ int main(int argc, char **argv)
 	cub::DeviceReduce::Sum(tmp, tmp_bytes, x, cub_out, N);
 	cudaMalloc(&tmp, tmp_bytes);
 
-	const int K = 8;
+	const int K = 11;
 	const char *names[K] = { "fast.cu kernel4 (1024 x 16)", "cub::DeviceReduce::Sum", "ours 512 x 16 (stage default)", "ours 1024 x 8, MINB 1",
-	                         "ours 1024 x 16, MINB 0", "ours 1024 x 16, MINB 1", "ours 512 x 16, ld.global.cg", "ours 512 x 16, ld.global.cs" };
+	                         "ours 1024 x 16, MINB 0", "ours 1024 x 16, MINB 1", "ours 512 x 16, ld.global.cg", "ours 512 x 16, ld.global.cs",
+	                         "ours 512 x 16, MINB 2", "ours 256 x 16, MINB 4", "ours 256 x 32, MINB 2" };
 	auto launch = [&](int kernel) {
 		switch (kernel) {
 		case 0: sumKernel4<1024, 16><<<ceilDiv(N, 1024 * 4 * 16), 1024>>>(reinterpret_cast<int4 *>(x), out, N / 4); break;
@@ -139,6 +177,9 @@ int main(int argc, char **argv)
 		case 5: ours1024m1::reduce_lastblock_ours1024m1<<<ceilDiv(N, 4 * 1024 * 16), 1024>>>(x, acc, out, N); break;
 		case 6: ours_cg::reduce_lastblock_ours_cg<<<ceilDiv(N, 4 * 512 * 16), 512>>>(x, acc, out, N); break;
 		case 7: ours_cs::reduce_lastblock_ours_cs<<<ceilDiv(N, 4 * 512 * 16), 512>>>(x, acc, out, N); break;
+		case 8: ours512m2::reduce_lastblock_ours512m2<<<ceilDiv(N, 4 * 512 * 16), 512>>>(x, acc, out, N); break;
+		case 9: ours256m4::reduce_lastblock_ours256m4<<<ceilDiv(N, 4 * 256 * 16), 256>>>(x, acc, out, N); break;
+		case 10: ours256x32m2::reduce_lastblock_ours256x32m2<<<ceilDiv(N, 4 * 256 * 32), 256>>>(x, acc, out, N); break;
 		}
 	};
 	cudaEvent_t a, b;
