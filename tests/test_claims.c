@@ -440,10 +440,10 @@ static void planted(const char *id, const char *rec, const char *stage, const ch
 static void test_planted_slow(void **state)
 {
 	(void)state;
-	const char *h200 = "assets/recorded/h200/h200-899481e-2026-11-26-";
+	const char *h200 = "tests/fixtures/recorded/h200-899481e-2026-11-26-";
 	char rec[256];
 #define H200(lesson) (snprintf(rec, sizeof rec, "%s%s.json", h200, lesson), rec)
-	planted("fusion", "assets/recorded/h200/h200-b5db905-2026-11-26-fusion.json", "fused_vec4", "pct_attainable_bw >= 72");
+	planted("fusion", "tests/fixtures/recorded/h200-b5db905-2026-11-26-fusion.json", "fused_vec4", "pct_attainable_bw >= 72");
 	planted("fusion", "tests/fixtures/recorded/h100-7092b07-fusion.json", "fused_vec4", "pct_attainable_bw >= 72");
 	planted("dynamic", H200("dynamic"), "flat", "pct_attainable_bw >= 70");
 	planted("attention", H200("attention"), "flash", "time_vs_prev <= 0.7");

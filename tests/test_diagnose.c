@@ -668,9 +668,9 @@ static void test_order_and_max(void **state)
 	assert_int_equal(diagnose_run(&r, &h200, f, 0), 0);
 }
 
-/* ---- host copies: the recorded H200 streams run (assets/recorded/h200, counters and kernel_ms) ---- */
+/* ---- host copies: the recorded H200 streams run (a fixture copy of assets/recorded/h200 at 899481e, counters and kernel_ms) ---- */
 
-#define H200_STREAMS "assets/recorded/h200/h200-899481e-2026-11-26-streams.json"
+#define H200_STREAMS "tests/fixtures/recorded/h200-899481e-2026-11-26-streams.json"
 /* That recording's device: 132 SMs, copy attainable 4287.4 GB/s, FP32 66908 GFLOP/s, pinned copies
  * 55.41 GB/s to the device and 55.28 back. */
 static const diag_inputs h200_streams = {0, 0, 132, 4287.4, 66908.16, 55.41, 55.28};

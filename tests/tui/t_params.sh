@@ -55,13 +55,13 @@ keys q
 wait_for "EXITED rc=0" >/dev/null
 check "... saved as 'default'" grep -q "^set bandwidth - n default$" "$XDG_STATE_HOME/cudaclimb/progress"
 
-# sgemm's warptile stage at 80x24: 11 tunables and 3 parameters in a pane that has room for fewer.
+# sgemm's warptile stage at 80x24: 13 tunables and 3 parameters in a pane that has room for fewer.
 mkdir -p "$XDG_STATE_HOME/cudaclimb"
 printf 'cudaclimb-progress 1\nlast sgemm warptile\n' >"$XDG_STATE_HOME/cudaclimb/progress"
 start 80 24
 check "warptile at 80x24" wait_for "sgemm 9/10"
 check "rows that do not fit are counted on the frame" shows "└─+ ↓[0-9]+ ──┘"
-keys Tab Tab j j j j j j j j j j j
+keys Tab Tab j j j j j j j j j j j j j
 check "the pane scrolls to keep the selected parameter in view" wait_re "│▸m +4096 +1\.\.16384"
 check "... with its heading" shows "│ Parameters \(all stages\)"
 check "... and counts the rows above" shows "Tunables ─+ ↑[0-9]+ ─"
@@ -76,7 +76,7 @@ check "Left halves m down to BM" wait_re "▸m +128\* "
 keys Left
 check "halving below BM is refused with the reason" wait_for "m = 64 refused: m must be a multiple of BM"
 check "... and skipped" shows "▸m +128\* "
-keys k k k k k k k k k k k
+keys k k k k k k k k k k k k k
 check "back up at the first tunable" wait_re "│▸BM +128 "
 check "... nothing hidden above" shows "┌─ Tunables ─+┐"
 keys q
