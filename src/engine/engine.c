@@ -394,12 +394,18 @@ static void worker_label(const worker *w, char *out, size_t n)
 	else strfmt(out, n, "%s", where);
 }
 
-/* "job LESSON STAGE [NAME...]": what the run is, in words (runner_worker.h), for a recording to look it up. */
+/* "job LESSON STAGE [NAME...]": what the run is, in words (runner_worker.h), for a recording to look it up;
+ * a tunable set to its default is NAME*, so that a recording made before the tunable existed still
+ * answers for it. */
 static void job_line(const job *j, sb *b)
 {
 	const lesson *l = j->j.lesson;
 	sb_addf(b, "job %s %s", l->id, j->j.stage >= 0 ? l->stages[j->j.stage].id : lesson_baseline_at(l, j->j.stage)->id);
-	for (int i = 0; i < j->j.nsets; i++) sb_addf(b, " %s", j->j.sets[i].name);
+	for (int i = 0; i < j->j.nsets; i++) {
+		const lesson_tunable *t = j->j.stage >= 0 ? lesson_find_tunable(&l->stages[j->j.stage], j->j.sets[i].name) : NULL;
+		const expr_value *v = t ? plan_var_get(&j->p, t->name) : NULL;
+		sb_addf(b, " %s%s", j->j.sets[i].name, v && expr_as_int(*v) == t->def && expr_as_double(*v) == (double)t->def ? "*" : "");
+	}
 	sb_add(b, "\n");
 }
 

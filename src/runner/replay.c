@@ -149,8 +149,17 @@ static int record_agrees(const run_result *x, const char *const *names, int nnam
 	size_t len;
 	const char *v;
 	for (int k = 0; k < nnames; k++) {
-		const expr_value *mine = plan_var_get(p, names[k]);
-		if (!mine || !(v = recorded(x->settings, names[k], &len)) || !same_value(v, len, *mine)) return 0;
+		char name[64];
+		const size_t nl = strcspn(names[k], "*");
+		const int at_default = names[k][nl] == '*';
+		strfmt(name, sizeof name, "%.*s", (int)nl, names[k]);
+		const expr_value *mine = plan_var_get(p, name);
+		if (!mine) return 0;
+		if (!(v = recorded(x->settings, name, &len))) {
+			if (at_default) continue;   /* recorded before the tunable existed: it ran as its default does */
+			return 0;
+		}
+		if (!same_value(v, len, *mine)) return 0;
 	}
 	for (int i = 0; all && i < p->nvars; i++)
 		if ((v = recorded(x->settings, p->vars[i].name, &len)) && !same_value(v, len, p->vars[i].v)) return 0;

@@ -16,7 +16,8 @@ const device_info *replay_device(const replay *rp);
 /* Fills r with the recorded result for a run named as the worker protocol's "job" line names it
  * (runner_worker.h): the lesson's and the stage's ids ("baseline" for it) and the names of the settings the
  * job gives (nnames of them), compared as the values of p, the run's plan (so n=1<<26 finds
- * n=67108864): the first record that agrees with every evaluated value, else the first whose settings
+ * n=67108864); a name marked NAME* (a tunable at its default) also agrees with a record that lacks
+ * it, made before the tunable existed: the first record that agrees with every evaluated value, else the first whose settings
  * have every value the job sets; 0, or -1 when none matches. Text in the file comes with its control
  * characters replaced by '?'. */
 int replay_find(const replay *rp, const char *lesson, const char *stage, const char *const *names, int nnames, const plan *p,

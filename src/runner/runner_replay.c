@@ -97,9 +97,9 @@ static void answer_run(replay_state *s, char *job, const char *plan_text, size_t
 {
 	run_result r;
 	run_result_init(&r);
-	const char *words[18];
+	const char *words[66];
 	int n = 0;
-	for (char *save, *w = strtok_r(job, " ", &save); w && n < 18; w = strtok_r(NULL, " ", &save)) words[n++] = w;
+	for (char *save, *w = strtok_r(job, " ", &save); w && n < 66; w = strtok_r(NULL, " ", &save)) words[n++] = w;
 	plan p;
 	char err[512];
 	if (plan_wire_read(&p, plan_text ? plan_text : "", plan_len, err, sizeof err)) {

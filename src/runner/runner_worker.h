@@ -6,7 +6,7 @@
  * nothing assumes a filesystem shared with the worker.
  * Parent -> worker: "device\nend\n", or "run\n" then "job LESSON STAGE [NAME...]" (what the run is, in
  * words: the lesson's and the stage's ids, "baseline" for it, and the names of the settings the job
- * gives; a GPU worker needs none of it, a recording looks the run up by it: runner_replay.h), "plan LEN"
+ * gives, a tunable at its default marked NAME*; a GPU worker needs none of it, a recording looks the run up by it: runner_replay.h), "plan LEN"
  * + the run's evaluated plan (plan_wire.h:
  * buffers, launches with their typed arguments, memsets, tensor maps, the model, what is compared and
  * how closely, the compute peak; made once by the parent, so the worker loads no lesson and parses no

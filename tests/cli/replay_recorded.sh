@@ -33,3 +33,10 @@ print("%s replay recorded: bench --json keeps every stage's recorded diagnosis%s
 PY
 expect "replay recorded: the table shows the recorded diagnosis" 0 "strided +critical uncoalesced: The GPU moved 12\.9 GB to and from DRAM, 16\.0x the 805 MB" $B --replay $R run bandwidth/strided --set 'n=1<<26'
 expect "replay recorded: claims are checked against the recorded counters" 0 "holds +bytes_ratio >= 8 +bytes_ratio=16" $B --replay $R run bandwidth/strided --set 'n=1<<26'
+# A recording made before a tunable existed (sgemm/warptile's FRAG and CLUSTER came later): the
+# tunable at its default finds the record, named or not (the terminal interface names every tunable);
+# any other value is not recorded.
+S=tests/fixtures/recorded/h100-1707a90-sgemm.json
+expect "replay recorded: a newer tunable at its default finds the older record" 0 "^warptile +2\.9388 " $B --replay $S run sgemm/warptile --set FRAG=0 --set CLUSTER=1
+expect "replay recorded: ... and left out too" 0 "^warptile +2\.9388 " $B --replay $S run sgemm/warptile
+expect "replay recorded: ... another value of it is not recorded" 3 "not in the replay file" $B --replay $S run sgemm/warptile --set FRAG=1

@@ -17,7 +17,7 @@ check_not "saved refused value: no 'refused' after r" shows "refused"
 keys Tab Tab
 check "saved refused value: the default is used" wait_re "│ WM +64 "
 keys j j j Right
-check "arrow onto a refused value: it stays in the edit field" wait_for "WM     = 128_"
+check "arrow onto a refused value: it stays in the edit field" wait_re "WM += 128_"
 check "... with its reason in the pane" shows "✗ the warp tile WM x WN must"
 check "... and in the status line" shows "^ the warp tile WM x WN must divide"
 keys Left
