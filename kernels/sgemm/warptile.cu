@@ -48,6 +48,28 @@
 #define LM (WM / TM)      // lanes along M
 #define LN (WN / TN)      // lanes along N
 #define LDA_S (BM + PAD)
+#define A_LOADS ((BM * BK / 4 + NT - 1) / NT)
+
+// ALOAD 1's path for A (this kernel's and warptile_x.cuh's): A_LOADS float4s of 4 k-values a thread,
+// loaded one tile ahead into pa, then stored transposed into buffer buf of As (k-major, LDA_S apart).
+__device__ __forceinline__ void a_gload(float4 (&pa)[A_LOADS], const float *Ab, int k, int k0, int tid)
+{
+#pragma unroll
+	for (int s = 0; s < A_LOADS; ++s) {
+		const int i = tid + s * NT;
+		if (i < BM * BK / 4) pa[s] = *reinterpret_cast<const float4 *>(Ab + (size_t)(i % BM) * k + k0 + (i / BM) * 4);
+	}
+}
+__device__ __forceinline__ void a_sstore(const float4 (&pa)[A_LOADS], float *As, int buf, int tid)
+{
+#pragma unroll
+	for (int s = 0; s < A_LOADS; ++s) {
+		const int i = tid + s * NT;
+		if (i >= BM * BK / 4) break;
+		float *d = &As[buf * BK * LDA_S + (i / BM) * 4 * LDA_S + i % BM];
+		d[0] = pa[s].x; d[LDA_S] = pa[s].y; d[2 * LDA_S] = pa[s].z; d[3 * LDA_S] = pa[s].w;
+	}
+}
 
 __device__ __forceinline__ unsigned smem_addr(const void *p)
 {
@@ -89,24 +111,9 @@ sgemm_warptile(const float *__restrict__ A, const float *__restrict__ B, float *
 #if ALOAD == 1
 	// A one tile ahead in registers, a float4 of 4 k-values per load; lanes take consecutive rows at
 	// the same k, so the 4 scalar transposed stores each hit 32 different banks.
-#define A_LOADS ((BM * BK / 4 + NT - 1) / NT)
 	float4 pa[A_LOADS];
-	auto gload_a = [&](int k0) {
-#pragma unroll
-		for (int s = 0; s < A_LOADS; ++s) {
-			const int i = tid + s * NT;
-			if (i < BM * BK / 4) pa[s] = *reinterpret_cast<const float4 *>(Ab + (size_t)(i % BM) * k + k0 + (i / BM) * 4);
-		}
-	};
-	auto sstore_a = [&](int buf) {
-#pragma unroll
-		for (int s = 0; s < A_LOADS; ++s) {
-			const int i = tid + s * NT;
-			if (i >= BM * BK / 4) break;
-			float *d = &As[buf * BK * LDA_S + (i / BM) * 4 * LDA_S + i % BM];
-			d[0] = pa[s].x; d[LDA_S] = pa[s].y; d[2 * LDA_S] = pa[s].z; d[3 * LDA_S] = pa[s].w;
-		}
-	};
+	auto gload_a = [&](int k0) { a_gload(pa, Ab, k, k0, tid); };
+	auto sstore_a = [&](int buf) { a_sstore(pa, As, buf, tid); };
 #elif ALOAD == 2
 	// A one tile ahead in registers as 4 x 4 blocks: a thread loads rows r..r+3 at k-values c..c+3
 	// (four float4), and stores the block transposed as four float4 (As[c+e][r..r+3]): 4 shared

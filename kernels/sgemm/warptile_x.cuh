@@ -75,24 +75,9 @@ sgemm_warptile(const float *__restrict__ A, const float *__restrict__ B, float *
 #pragma unroll
 		for (int j = 0; j < TN; ++j) acc[i][j] = 0.0f;
 
-#define A_LOADS ((BM * BK / 4 + NT - 1) / NT)
 	float4 pa[A_LOADS];
-	auto gload_a = [&](int k0) {
-#pragma unroll
-		for (int s = 0; s < A_LOADS; ++s) {
-			const int i = tid + s * NT;
-			if (i < BM * BK / 4) pa[s] = *reinterpret_cast<const float4 *>(Ab + (size_t)(i % BM) * k + k0 + (i / BM) * 4);
-		}
-	};
-	auto sstore_a = [&](int buf) {
-#pragma unroll
-		for (int s = 0; s < A_LOADS; ++s) {
-			const int i = tid + s * NT;
-			if (i >= BM * BK / 4) break;
-			float *d = &As[buf * BK * LDA_S + (i / BM) * 4 * LDA_S + i % BM];
-			d[0] = pa[s].x; d[LDA_S] = pa[s].y; d[2 * LDA_S] = pa[s].z; d[3 * LDA_S] = pa[s].w;
-		}
-	};
+	auto gload_a = [&](int k0) { a_gload(pa, Ab, k, k0, tid); };
+	auto sstore_a = [&](int buf) { a_sstore(pa, As, buf, tid); };
 #if CLUSTER > 1
 	// This CTA's half of B's tile: BK/CLUSTER rows of BN, as float4, one tile ahead in registers.
 #define B_HALF (BK / CLUSTER)
