@@ -84,22 +84,16 @@ for name, label in (("default", "4 x 16 x 4096 x 128"), ("s1000", "1 x 3 x 1000 
                 line += ", baseline %.4f ms (%.0f TFLOP/s): %.2fx its speed" % (b["ms_median"], b["gflops"] / 1000, b["ms_median"] / best[0])
             print(line)
 
-try:
-    bug = json.load(open(os.path.join(tmp, "bug.json")))["results"][0]
-    if bug["status"] == "wrong" and bug["checked"] and not bug["passed"]:
-        print("PASS attention: the tolerance catches a fused kernel that does not rescale O (%s bad, max abs err %.3g)" % (
-              bug["bad_count"], bug["max_abs_err"]))
-    else:
-        print("FAIL attention: a fused kernel that does not rescale O was not caught: %s, passed %s" % (bug["status"], bug["passed"]))
-except Exception as e:
-    print("FAIL attention: the planted bug's run gave no result (%s): %s" % (e, err("bug")[-300:]))
-try:
-    bug = json.load(open(os.path.join(tmp, "mbug.json")))["results"][0]
-    if bug["status"] == "wrong" and bug["checked"] and not bug["passed"]:
-        print("PASS attention: the tolerance catches a split-tile merge that does not rescale its own part (%s bad, max abs err %.3g)" % (
-              bug["bad_count"], bug["max_abs_err"]))
-    else:
-        print("FAIL attention: a split-tile merge without the rescale was not caught: %s, passed %s" % (bug["status"], bug["passed"]))
-except Exception as e:
-    print("FAIL attention: the planted merge bug's run gave no result (%s): %s" % (e, err("mbug")[-300:]))
+def planted(name, caught, missed):
+    try:
+        bug = json.load(open(os.path.join(tmp, name + ".json")))["results"][0]
+        if bug["status"] == "wrong" and bug["checked"] and not bug["passed"]:
+            print("PASS attention: the tolerance catches %s (%s bad, max abs err %.3g)" % (caught, bug["bad_count"], bug["max_abs_err"]))
+        else:
+            print("FAIL attention: %s was not caught: %s, passed %s" % (missed, bug["status"], bug["passed"]))
+    except Exception as e:
+        print("FAIL attention: the planted bug's run (%s) gave no result (%s): %s" % (name, e, err(name)[-300:]))
+
+planted("bug", "a fused kernel that does not rescale O", "a fused kernel that does not rescale O")
+planted("mbug", "a split-tile merge that does not rescale its own part", "a split-tile merge without the rescale")
 PY
