@@ -49,8 +49,13 @@
 #if SPLIT && !PERSIST
 #error "SPLIT shares the last round out over the persistent grid: it needs PERSIST=1"
 #endif
+#ifndef BLOCK_M
 #define BLOCK_M 128                 // query rows per block: 64 per consumer warpgroup
-#define NT 384                      // the producer warpgroup and two consumers
+#endif
+#define NC (BLOCK_M / 64)           // consumer warpgroups
+#define NT ((NC + 1) * 128)         // the producer warpgroup and the consumers
+// The consumers' registers after setmaxnreg: what the producer's 24 leave of the 64K at launch.
+#define CONSUMER_REGS (NC == 2 ? 240 : 160)
 #define NS (BLOCK_N / 2)            // S accumulators a consumer thread holds (64 x BLOCK_N / 128)
 
 #if PINGPONG && !OVERLAP
@@ -203,7 +208,7 @@ __device__ __forceinline__ void flash_body(const cc_tensormap *tmQ, const cc_ten
 		return;
 	}
 
-	regs_claim<240>();
+	regs_claim<CONSUMER_REGS>();
 	const int c = wg - 1, lane = threadIdx.x % 32, warp = (threadIdx.x % 128) / 32;
 	const unsigned sq = sQ + c * 64 * 128;   // this consumer's 64 rows in each 64-column box of Q
 	// O is staged in this consumer's rows of a buffer of its own (PERSIST) or of the Q tile.
@@ -212,11 +217,12 @@ __device__ __forceinline__ void flash_body(const cc_tensormap *tmQ, const cc_ten
 	float o[D / 2], s[NS], m[2], l[2], corr[2];
 	unsigned p[NS / 2];
 #if OVERLAP && PINGPONG
-	// Turns: consumer c waits at barrier 1 + c before issuing, and the other one arrives there after
-	// issuing. Consumer 1 lets consumer 0 go first, and skips its very last arrival so the counts match.
+	// Turns, round the consumers in order: consumer c waits at barrier 1 + c before issuing, and the
+	// one before it arrives there after issuing. The last consumer lets consumer 0 go first, and skips
+	// its very last arrival so the counts match.
 #define TURN_WAIT() named_sync(1 + c, 256)
-#define TURN_PASS(j) do { if (c == 0 || !final || (j) < j1 - 1) named_arrive(2 - c, 256); } while (0)
-	if (c == 1) named_arrive(1, 256);
+#define TURN_PASS(j) do { if (c != NC - 1 || !final || (j) < j1 - 1) named_arrive(1 + (c + 1) % NC, 256); } while (0)
+	if (c == NC - 1) named_arrive(1, 256);
 #else
 #define TURN_WAIT() do {} while (0)
 #define TURN_PASS(j) do {} while (0)
@@ -327,9 +333,9 @@ __device__ __forceinline__ void flash_body(const cc_tensormap *tmQ, const cc_ten
 		// others wait for it) waits for the others, which belong to the blocks after this one, merges
 		// them as the online softmax merges two key tiles, and stores O.
 		const int t = threadIdx.x % 128;
-		unsigned *flag = flags + (size_t)(tile - walk.full()) * 2 + c;
+		unsigned *flag = flags + (size_t)(tile - walk.full()) * NC + c;
 		if (j0 > 0) {
-			float *w = work + ((size_t)blockIdx.x * 2 + c) * (D / 2 + 4) * 128 + t;
+			float *w = work + ((size_t)blockIdx.x * NC + c) * (D / 2 + 4) * 128 + t;
 #pragma unroll
 			for (int i = 0; i < D / 2; i++) __stcg(w + i * 128, o[i]);
 #pragma unroll
@@ -337,7 +343,7 @@ __device__ __forceinline__ void flash_body(const cc_tensormap *tmQ, const cc_ten
 				__stcg(w + (D / 2 + h) * 128, m[h]);
 				__stcg(w + (D / 2 + 2 + h) * 128, l[h]);
 			}
-			named_sync(3 + c, 128);   // every thread's part is written before the count says so
+			named_sync(1 + NC + c, 128);   // every thread's part is written before the count says so
 			if (t == 0) asm volatile("red.release.gpu.global.add.u32 [%0], 1;\n" ::"l"(flag) : "memory");
 			continue;
 		}
@@ -350,9 +356,9 @@ __device__ __forceinline__ void flash_body(const cc_tensormap *tmQ, const cc_ten
 			while (seen < (unsigned)others);
 			*flag = 0;   // read only here: ready for the next launch
 		}
-		named_sync(3 + c, 128);
+		named_sync(1 + NC + c, 128);
 		for (int b = blockIdx.x + 1; b <= (int)blockIdx.x + others; b++) {
-			const float *w = work + ((size_t)b * 2 + c) * (D / 2 + 4) * 128 + t;
+			const float *w = work + ((size_t)b * NC + c) * (D / 2 + 4) * 128 + t;
 			float ca[2], cb[2];
 #pragma unroll
 			for (int h = 0; h < 2; h++) {
@@ -385,7 +391,7 @@ __device__ __forceinline__ void flash_body(const cc_tensormap *tmQ, const cc_ten
 	}
 #if PERSIST
 	if (threadIdx.x % 128 == 0) tma_store_wait_read();
-	named_sync(3 + c, 128);
+	named_sync(1 + NC + c, 128);
 #endif
 	const int g = lane / 4;
 #pragma unroll
@@ -399,7 +405,7 @@ __device__ __forceinline__ void flash_body(const cc_tensormap *tmQ, const cc_ten
 		}
 	}
 	fence_async_shared();
-	named_sync(3 + c, 128);
+	named_sync(1 + NC + c, 128);
 	if (threadIdx.x % 128 == 0) {
 		for (int b = 0; b < D / 64; b++) tma_store_3d(tmO, so + b * BLOCK_M * 128, 64 * b, q0 + 64 * c, bh);
 		tma_store_commit();
@@ -435,14 +441,17 @@ flash_wgmma(const __grid_constant__ cc_tensormap tmQ, const __grid_constant__ cc
 		for (int s = 0; s < STAGES; s++) {
 			mbar_init(bars + 8 * (1 + s), 1);                 // KFULL
 			mbar_init(bars + 8 * (1 + STAGES + s), 1);        // VFULL
-			mbar_init(bars + 8 * (1 + 2 * STAGES + s), 8);    // KEMPTY: one arrival per consumer warp
-			mbar_init(bars + 8 * (1 + 3 * STAGES + s), 8);    // VEMPTY
+			mbar_init(bars + 8 * (1 + 2 * STAGES + s), NC * 4);   // KEMPTY: one arrival per consumer warp
+			mbar_init(bars + 8 * (1 + 3 * STAGES + s), NC * 4);   // VEMPTY
 		}
-		mbar_init(bars + 8 * (1 + 4 * STAGES), 8);   // QEMPTY: one arrival per consumer warp
+		mbar_init(bars + 8 * (1 + 4 * STAGES), NC * 4);   // QEMPTY: one arrival per consumer warp
 		mbar_fence_init();
 	}
 	__syncthreads();
+#if NC == 2
 	if (dim == 128) flash_body<128>(&tmQ, &tmK, &tmV, &tmO, seq, nbh, work, flags, base, bars);
-	else flash_body<64>(&tmQ, &tmK, &tmV, &tmO, seq, nbh, work, flags, base, bars);
+	else
+#endif
+		flash_body<64>(&tmQ, &tmK, &tmV, &tmO, seq, nbh, work, flags, base, bars);   // three consumers: dim 64 only
 #endif
 }
