@@ -24,4 +24,21 @@ __device__ __forceinline__ int row_of(const int *__restrict__ row_ptr, int lo, i
 	}
 	return lo;
 }
+
+// row_of by a whole warp: each step the 32 lanes probe 32 points of [lo, hi] at once and a ballot
+// keeps the piece between the last probe at or below j and the first above it, so 2^21 rows take 5
+// dependent loads instead of 21. Every lane of the warp must call it; every lane gets the answer.
+__device__ __forceinline__ int row_of_warp(const int *__restrict__ row_ptr, int lo, int hi, int j)
+{
+	const int lane = threadIdx.x % 32;
+	while (lo < hi) {   // row_ptr[lo] <= j holds throughout
+		const int p = lo + (int)((long long)(hi - lo) * (lane + 1) / 32);   // ascending, p of lane 31 is hi
+		const unsigned below = __ballot_sync(0xffffffffu, __ldg(&row_ptr[p]) <= j);
+		const int n = __popc(below);   // the probes at or below j are lanes 0 .. n-1 (row_ptr ascends)
+		const int nlo = n ? __shfl_sync(0xffffffffu, p, n - 1) : lo;
+		const int nhi = n < 32 ? __shfl_sync(0xffffffffu, p, n < 32 ? n : 31) - 1 : hi;
+		lo = nlo; hi = nhi;
+	}
+	return lo;
+}
 #endif

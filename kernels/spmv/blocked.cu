@@ -1,0 +1,236 @@
+/* blocked: x in shared memory (cache blocking). The balanced stage gathers x[col] from the L2, one
+ * 32-byte sector for each 4-byte value, and the L2 is then the busiest unit of the GPU. Here the rows
+ * are cut into blocks of rb rows, whose sums stay in shared memory, and the columns into slabs of
+ * `slab` columns, few enough that two slabs of x fit in shared memory beside those sums. Block b of
+ * the grid owns rows [b * rb, (b + 1) * rb) and walks the slabs in order: slab s of x is copied in
+ * whole (coalesced 16-byte cp.async, the next slab's copy in flight while this one is used), and the
+ * block's nonzeros whose columns lie in slab s are multiplied by x read from shared memory and added
+ * to their row's sum in shared memory. At the end the block writes its sums to y, each once. The L2
+ * sends each block all of x as whole lines instead of one sector a nonzero.
+ *
+ * That needs the nonzeros grouped by (row block, slab): blocked_pack makes that copy once per matrix,
+ * as the ell stage's ell_pack does (its flag, ready[0], makes it an empty launch afterwards). Within
+ * row block b the nonzeros keep the CSR's place [row_ptr[b * rb], row_ptr[(b + 1) * rb]), sorted by
+ * slab; off[b * ns + s] is where group (b, s) starts (off[nb * ns] = nnz) and runs[b * ns + s] where
+ * its runs start (below). An entry is a 32-bit word, the row within the block (14 bits, rb <= 16384)
+ * above the column within the slab (18 bits), and its value: 8 bytes a nonzero, as CSR's column and
+ * value. Within a group, the rows with at most LAYERS nonzeros in the slab come first, in layers
+ * (every such row's first entry, then every second one, ...), so that neighbouring entries are of
+ * different rows; the longer rows follow, each in one run, which a warp adds up before its atomic.
+ * RB: at most this many rows a block; EARLY: entries a thread loads a round ahead. */
+#ifndef RB
+#define RB 16384
+#endif
+#include "common.cuh"
+#define COL_BITS 18
+#define THREADS 1024
+#ifndef EARLY
+#define EARLY 8   // entries a thread loads a round ahead
+#endif
+#ifndef LAYERS
+#define LAYERS 4   // a row with at most this many nonzeros in a slab has them spread over layers
+#endif
+
+static_assert(RB <= (1 << (32 - COL_BITS)), "a row within its block must fit the entry's 14 bits");
+
+// Lanes of a warp holding keys in runs (a key's lanes next to each other; the valid lanes are the
+// first ones): is this lane the first of its run, the lane that starts its run, and the lane that
+// starts the next run or is the first invalid one (32: none).
+struct run { bool head; int start, next; };
+__device__ __forceinline__ run runs_of(bool valid, unsigned key)
+{
+	const int lane = threadIdx.x % 32;
+	const unsigned prev = __shfl_up_sync(0xffffffffu, key, 1);
+	const bool head = valid && (lane == 0 || prev != key);
+	const unsigned heads = __ballot_sync(0xffffffffu, head), nvalid = __popc(__ballot_sync(0xffffffffu, valid));
+	const unsigned bounds = heads | (nvalid < 32 ? 1u << nvalid : 0u);
+	const unsigned upto = (2u << lane) - 1u;   // lanes 0 .. lane (all 32 when lane is 31)
+	const unsigned later = bounds & ~upto;
+	run r;
+	r.head = head;
+	r.start = 31 - __clz(heads & upto);
+	r.next = later ? __ffs(later) - 1 : 32;
+	return r;
+}
+
+// Block b groups the nonzeros of rows [b * rb, (b + 1) * rb) by slab. Within a group, the entries of
+// the rows with at most LAYERS nonzeros in the slab (all of them on the regular matrix) go in layers:
+// every such row's first entry, then every second entry, and so on, so neighbouring entries are of
+// different rows and a warp's 32 lanes seldom add to the same row at once. A row with more lies in one
+// run after the layers, which add_step adds up with shuffles. The block counts each (slab, layer),
+// gives each its place (one thread adds up the counts; ns is at most a few hundred), then writes every
+// entry to its place. A warp takes a row at a time, 32 nonzeros a step; the length of a row's run in
+// a slab that goes on past the step is found by binary search in the row's columns.
+extern "C" __global__ void __launch_bounds__(THREADS) blocked_pack(const int *__restrict__ row_ptr, const int *__restrict__ col,
+                                                                  const float *__restrict__ val, unsigned *__restrict__ ent,
+                                                                  float *__restrict__ bval, int *__restrict__ off,
+                                                                  int *__restrict__ runs, unsigned *ready, int rows, int rb,
+                                                                  int slab, int ns)
+{
+	extern __shared__ int at[];   // (LAYERS + 1) counters a slab, then the next free places
+	if (*(volatile unsigned *)ready) return;
+	const int r0 = blockIdx.x * rb, r1 = min(r0 + rb, rows);
+	const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+	for (int s = threadIdx.x; s < ns * (LAYERS + 1); s += THREADS) at[s] = 0;
+	__syncthreads();
+	for (int pass = 0; pass < 2; pass++) {
+		for (int r = r0 + warp; r < r1; r += THREADS / 32) {
+			const int rs = row_ptr[r], re = row_ptr[r + 1];
+			// A run that the last step cut: its slab, its length, how much of it came before, its place.
+			int carry_s = -1, carry_len = 0, carry_done = 0, carry_p = 0;
+			for (int base = rs; base < re; base += 32) {
+				const int j = base + lane;
+				const bool valid = j < re;
+				const int c = valid ? col[j] : 0, s = c / slab;
+				const run u = runs_of(valid, (unsigned)s);
+				const bool cont = u.start == 0 && s == carry_s;   // lane 0's run began in an earlier step
+				int len = 0, p = 0;
+				if (u.head) {
+					if (cont) len = carry_len;
+					else if (u.next < 32) len = u.next - lane;
+					else {
+						const int lim = (s + 1) * slab;
+						int lo = base + 32, hi = re;
+						while (lo < hi) {
+							const int mid = (lo + hi) / 2;
+							if (col[mid] < lim) lo = mid + 1;
+							else hi = mid;
+						}
+						len = lo - j;
+					}
+					if (len > LAYERS) {
+						if (pass == 0) atomicAdd(&at[s * (LAYERS + 1) + LAYERS], u.next - lane);
+						else p = cont ? carry_p : atomicAdd(&at[s * (LAYERS + 1) + LAYERS], len);
+					}
+				}
+				len = __shfl_sync(0xffffffffu, len, u.start);
+				const int k = (cont ? carry_done : 0) + lane - u.start;   // this entry's place in its run
+				if (valid && len <= LAYERS) {
+					if (pass == 0) atomicAdd(&at[s * (LAYERS + 1) + k], 1);
+					else p = atomicAdd(&at[s * (LAYERS + 1) + k], 1);
+				}
+				const int head_p = __shfl_sync(0xffffffffu, p, u.start);
+				if (len > LAYERS) p = head_p + lane - u.start;
+				if (pass == 1 && valid) {
+					ent[p] = ((unsigned)(r - r0) << COL_BITS) | (unsigned)(c - s * slab);
+					bval[p] = val[j];
+				}
+				carry_s = __shfl_sync(0xffffffffu, s, 31);
+				carry_len = __shfl_sync(0xffffffffu, len, 31);
+				carry_done = __shfl_sync(0xffffffffu, k, 31) + 1;
+				carry_p = __shfl_sync(0xffffffffu, p, 31) + 1;
+			}
+		}
+		__syncthreads();
+		if (pass == 0 && threadIdx.x == 0) {
+			int sum = row_ptr[r0];
+			for (int s = 0; s < ns; s++) {
+				off[blockIdx.x * ns + s] = sum;
+				for (int k = 0; k <= LAYERS; k++) {
+					if (k == LAYERS) runs[blockIdx.x * ns + s] = sum;
+					const int n = at[s * (LAYERS + 1) + k];
+					at[s * (LAYERS + 1) + k] = sum;
+					sum += n;
+				}
+			}
+			if (blockIdx.x == gridDim.x - 1) off[gridDim.x * ns] = sum;   // = nnz
+		}
+		__syncthreads();
+	}
+	// The last block to finish marks the copy done (ell_pack's counter and flag).
+	if (threadIdx.x == 0) {
+		__threadfence();
+		if (atomicAdd(&ready[1], 1u) == gridDim.x - 1) atomicExch(&ready[0], 1u);
+	}
+}
+
+// Copy x[c0 .. c0 + slab) into xs, zeros past cols: 16-byte cp.async where four columns are whole
+// (c0 and slab are multiples of 4, and cudaMalloc's pointers are aligned), the ragged end by hand.
+__device__ __forceinline__ void load_slab(float *xs, const float *__restrict__ x, int c0, int slab, int cols)
+{
+	const int whole = max(0, min(slab, cols - c0)) / 4;
+	for (int i = threadIdx.x; i < whole; i += THREADS) {
+		const unsigned dst = (unsigned)__cvta_generic_to_shared(xs + 4 * i);
+		asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(dst), "l"(x + c0 + 4 * i) : "memory");
+	}
+	for (int i = 4 * whole + threadIdx.x; i < slab; i += THREADS) xs[i] = c0 + i < cols ? x[c0 + i] : 0.f;
+	asm volatile("cp.async.commit_group;" ::: "memory");
+}
+
+// One step of a warp: 32 consecutive entries (the valid lanes first). Each product is added to its
+// row's sum in shared memory (atomicAdd). In the layers (in_runs false) neighbouring entries are of
+// different rows. In the runs after them, each run of one row's entries is added up first by a
+// segmented scan of the warp, and the run's last lane adds the total: a row of thousands of nonzeros
+// is not thousands of atomics on one word.
+__device__ __forceinline__ void add_step(float *ys, const float *xs, bool valid, unsigned e, float v, bool in_runs)
+{
+	const int lane = threadIdx.x % 32;
+	const unsigned row = e >> COL_BITS;
+	float p = valid ? v * xs[e & ((1u << COL_BITS) - 1)] : 0.f;
+	if (in_runs) {   // the same for the whole warp
+		const run u = runs_of(valid, row);
+#pragma unroll
+		for (int o = 1; o < 32; o *= 2) {
+			const float q = __shfl_up_sync(0xffffffffu, p, o);
+			if (lane - o >= u.start) p += q;
+		}
+		if (valid && u.next == lane + 1) atomicAdd(&ys[row], p);
+	} else if (valid) atomicAdd(&ys[row], p);
+}
+
+__device__ __forceinline__ void load_early(unsigned (&e)[EARLY], float (&v)[EARLY], const unsigned *__restrict__ ent,
+                                           const float *__restrict__ bval, int e0, int e1)
+{
+#pragma unroll
+	for (int k = 0; k < EARLY; k++) {
+		const int j = e0 + k * THREADS + threadIdx.x;
+		e[k] = j < e1 ? ent[j] : 0u;
+		v[k] = j < e1 ? bval[j] : 0.f;
+	}
+}
+
+extern "C" __global__ void __launch_bounds__(THREADS, 1) spmv_blocked(const unsigned *__restrict__ ent, const float *__restrict__ bval,
+                                                                    const int *__restrict__ off, const int *__restrict__ runs,
+                                                                    const float *__restrict__ x, float *__restrict__ y, int rows,
+                                                                    int rb, int slab, int ns)
+{
+	extern __shared__ __align__(16) float smem[];
+	float *ys = smem;   // rb row sums, then two slabs of x at smem + rb and smem + rb + slab
+	const int b = blockIdx.x, r0 = b * rb, nr = min(rb, rows - r0), lane = threadIdx.x % 32;
+	for (int i = threadIdx.x; i < rb; i += THREADS) ys[i] = 0.f;
+	load_slab(smem + rb, x, 0, slab, rows);   // the matrix is square: x has rows columns
+	// The group bounds a round needs are loaded a round ahead, so no warp waits for them.
+	int e0 = off[b * ns], e1 = off[b * ns + 1], n1 = ns > 1 ? off[b * ns + 2] : e1, lr = runs[b * ns];
+	unsigned e[EARLY];
+	float v[EARLY];
+	load_early(e, v, ent, bval, e0, e1);
+	for (int s = 0; s < ns; s++) {
+		const float *xs = smem + rb + (s & 1) * slab;
+		if (s + 1 < ns) load_slab(smem + rb + ((s + 1) & 1) * slab, x, (s + 1) * slab, slab, rows);
+		else asm volatile("cp.async.commit_group;" ::: "memory");   // an empty group keeps the count
+		asm volatile("cp.async.wait_group 1;" ::: "memory");       // slab s (this thread's part) is in
+		__syncthreads();                                             // and everyone's, and ys is zeroed
+		// The next round's first entries, loaded while this round's are added.
+		const int n0 = e1, nn1 = n1, lr_here = lr;   // lr: where this group's runs begin
+		n1 = s + 2 < ns ? off[b * ns + s + 3] : nn1;
+		lr = s + 1 < ns ? runs[b * ns + s + 1] : 0;
+		unsigned en[EARLY];
+		float vn[EARLY];
+		load_early(en, vn, ent, bval, n0, nn1);
+#pragma unroll
+		for (int k = 0; k < EARLY; k++) {
+			const int base = e0 + k * THREADS + (int)(threadIdx.x - lane);   // the warp's first entry
+			if (base < e1) add_step(ys, xs, base + lane < e1, e[k], v[k], base + 31 >= lr_here);
+		}
+		for (int base = e0 + EARLY * THREADS + (int)(threadIdx.x - lane); base < e1; base += THREADS) {
+			const int j = base + lane;
+			const bool valid = j < e1;
+			add_step(ys, xs, valid, valid ? ent[j] : 0u, valid ? bval[j] : 0.f, base + 31 >= lr_here);
+		}
+		__syncthreads();   // slab s's buffer is refilled with slab s + 2 next round
+#pragma unroll
+		for (int k = 0; k < EARLY; k++) { e[k] = en[k]; v[k] = vn[k]; }
+		e0 = n0; e1 = nn1;
+	}
+	for (int i = threadIdx.x; i < nr; i += THREADS) y[r0 + i] = ys[i];
+}
