@@ -53,73 +53,88 @@ __device__ __forceinline__ run runs_of(bool valid, unsigned key)
 	return r;
 }
 
+// The first j in [lo, hi) with col[j] >= c (hi if none): where a row's columns reach c.
+__device__ __forceinline__ int first_at_or_past(const int *__restrict__ col, int lo, int hi, int c)
+{
+	while (lo < hi) {
+		const int mid = (lo + hi) / 2;
+		if (col[mid] < c) lo = mid + 1;
+		else hi = mid;
+	}
+	return lo;
+}
+
 // Block b groups the nonzeros of rows [b * rb, (b + 1) * rb) by slab. Within a group, the entries of
 // the rows with at most LAYERS nonzeros in the slab (all of them on the regular matrix) go in layers:
-// every such row's first entry, then every second entry, and so on, so neighbouring entries are of
-// different rows and a warp's 32 lanes seldom add to the same row at once. A row with more lies in one
-// run after the layers, which add_step adds up with shuffles. The block counts each (slab, layer),
-// gives each its place (one thread adds up the counts; ns is at most a few hundred), then writes every
-// entry to its place. A warp takes a row at a time, 32 nonzeros a step; the length of a row's run in
-// a slab that goes on past the step is found by binary search in the row's columns.
+// every such row's first entry, in row order, then every second entry, and so on, so neighbouring
+// entries are of different rows. The rows with more follow, each in one run, in row order; add_step
+// adds a run up before its atomic. Warp w owns slabs w, w + 32, ...: it takes the block's rows 32 at
+// a time, finds each row's piece of the slab by binary search in its (ascending) columns, and counts
+// (first pass) or places (second pass) the pieces with ballots and scans. No atomics, so the layout
+// is the same on every run; thread 0 turns the counts into places between the passes.
 extern "C" __global__ void __launch_bounds__(THREADS) blocked_pack(const int *__restrict__ row_ptr, const int *__restrict__ col,
                                                                   const float *__restrict__ val, unsigned *__restrict__ ent,
                                                                   float *__restrict__ bval, int *__restrict__ off,
                                                                   int *__restrict__ runs, unsigned *ready, int rows, int rb,
                                                                   int slab, int ns)
 {
-	extern __shared__ int at[];   // (LAYERS + 1) counters a slab, then the next free places
+	extern __shared__ int at[];   // LAYERS + 1 a slab: the layers' and the runs' sizes, then places
 	if (*(volatile unsigned *)ready) return;
 	const int r0 = blockIdx.x * rb, r1 = min(r0 + rb, rows);
 	const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-	for (int s = threadIdx.x; s < ns * (LAYERS + 1); s += THREADS) at[s] = 0;
-	__syncthreads();
+	const unsigned below = (1u << lane) - 1u;   // the lanes before this one
 	for (int pass = 0; pass < 2; pass++) {
-		for (int r = r0 + warp; r < r1; r += THREADS / 32) {
-			const int rs = row_ptr[r], re = row_ptr[r + 1];
-			// A run that the last step cut: its slab, its length, how much of it came before, its place.
-			int carry_s = -1, carry_len = 0, carry_done = 0, carry_p = 0;
-			for (int base = rs; base < re; base += 32) {
-				const int j = base + lane;
-				const bool valid = j < re;
-				const int c = valid ? col[j] : 0, s = c / slab;
-				const run u = runs_of(valid, (unsigned)s);
-				const bool cont = u.start == 0 && s == carry_s;   // lane 0's run began in an earlier step
-				int len = 0, p = 0;
-				if (u.head) {
-					if (cont) len = carry_len;
-					else if (u.next < 32) len = u.next - lane;
-					else {
-						const int lim = (s + 1) * slab;
-						int lo = base + 32, hi = re;
-						while (lo < hi) {
-							const int mid = (lo + hi) / 2;
-							if (col[mid] < lim) lo = mid + 1;
-							else hi = mid;
+		for (int s = warp; s < ns; s += THREADS / 32) {
+			int *sizes = at + s * (LAYERS + 1);
+			int place[LAYERS + 1];   // pass 1: the next free place of each layer and of the runs
+#pragma unroll
+			for (int k = 0; k <= LAYERS; k++) place[k] = pass ? sizes[k] : 0;
+			for (int rr = r0; rr < r1; rr += 32) {
+				const int r = rr + lane;
+				int a = 0, len = 0;
+				if (r < r1) {
+					const int rs = row_ptr[r], re = row_ptr[r + 1];
+					a = first_at_or_past(col, rs, re, s * slab);
+					len = first_at_or_past(col, a, re, (s + 1) * slab) - a;
+				}
+				const bool layered = len <= LAYERS;
+#pragma unroll
+				for (int k = 0; k < LAYERS; k++) {
+					const unsigned m = __ballot_sync(0xffffffffu, layered && len > k);
+					if (pass && layered && len > k) {
+						const int p = place[k] + __popc(m & below);
+						ent[p] = ((unsigned)(r - r0) << COL_BITS) | (unsigned)(col[a + k] - s * slab);
+						bval[p] = val[a + k];
+					}
+					place[k] += __popc(m);
+				}
+				// The long pieces, one run each: an exclusive scan of their lengths gives the places,
+				// then the whole warp copies each run in turn.
+				const int q = layered ? 0 : len;
+				int before = q;
+#pragma unroll
+				for (int o = 1; o < 32; o *= 2) {
+					const int t = __shfl_up_sync(0xffffffffu, before, o);
+					if (lane >= o) before += t;
+				}
+				const int total = __shfl_sync(0xffffffffu, before, 31);
+				before -= q;
+				if (pass) {
+					for (unsigned m = __ballot_sync(0xffffffffu, q > 0); m; m &= m - 1) {
+						const int l = __ffs(m) - 1;
+						const int ra = __shfl_sync(0xffffffffu, a, l), rq = __shfl_sync(0xffffffffu, q, l);
+						const int rp = place[LAYERS] + __shfl_sync(0xffffffffu, before, l);
+						const unsigned row_bits = (unsigned)(rr + l - r0) << COL_BITS;
+						for (int i = lane; i < rq; i += 32) {
+							ent[rp + i] = row_bits | (unsigned)(col[ra + i] - s * slab);
+							bval[rp + i] = val[ra + i];
 						}
-						len = lo - j;
-					}
-					if (len > LAYERS) {
-						if (pass == 0) atomicAdd(&at[s * (LAYERS + 1) + LAYERS], u.next - lane);
-						else p = cont ? carry_p : atomicAdd(&at[s * (LAYERS + 1) + LAYERS], len);
 					}
 				}
-				len = __shfl_sync(0xffffffffu, len, u.start);
-				const int k = (cont ? carry_done : 0) + lane - u.start;   // this entry's place in its run
-				if (valid && len <= LAYERS) {
-					if (pass == 0) atomicAdd(&at[s * (LAYERS + 1) + k], 1);
-					else p = atomicAdd(&at[s * (LAYERS + 1) + k], 1);
-				}
-				const int head_p = __shfl_sync(0xffffffffu, p, u.start);
-				if (len > LAYERS) p = head_p + lane - u.start;
-				if (pass == 1 && valid) {
-					ent[p] = ((unsigned)(r - r0) << COL_BITS) | (unsigned)(c - s * slab);
-					bval[p] = val[j];
-				}
-				carry_s = __shfl_sync(0xffffffffu, s, 31);
-				carry_len = __shfl_sync(0xffffffffu, len, 31);
-				carry_done = __shfl_sync(0xffffffffu, k, 31) + 1;
-				carry_p = __shfl_sync(0xffffffffu, p, 31) + 1;
+				place[LAYERS] += total;
 			}
+			if (!pass && lane == 0)
+				for (int k = 0; k <= LAYERS; k++) sizes[k] = place[k];
 		}
 		__syncthreads();
 		if (pass == 0 && threadIdx.x == 0) {
