@@ -11,12 +11,15 @@
  * That needs the nonzeros grouped by (row block, slab): blocked_pack makes that copy once per matrix,
  * as the ell stage's ell_pack does (its flag, ready[0], makes it an empty launch afterwards). Within
  * row block b the nonzeros keep the CSR's place [row_ptr[b * rb], row_ptr[(b + 1) * rb]), sorted by
- * slab; off[b * ns + s] is where group (b, s) starts (off[nb * ns] = nnz) and runs[b * ns + s] where
- * its runs start (below). An entry is a 32-bit word, the row within the block (14 bits, rb <= 16384)
+ * slab; off[b * (ns + 1) + s] is where group (b, s) starts (s = ns: where block b's groups end) and
+ * runs[b * ns + s] where * its runs start (below). An entry is a 32-bit word, the row within the block (14 bits, rb <= 16384)
  * above the column within the slab (18 bits), and its value: 8 bytes a nonzero, as CSR's column and
  * value. Within a group, the rows with at most LAYERS nonzeros in the slab come first, in layers
  * (every such row's first entry, then every second one, ...), so that neighbouring entries are of
  * different rows; the longer rows follow, each in one run, which a warp adds up before its atomic.
+ * Rows of at least LONG nonzeros stay out of the groups (one would make its block the last to finish):
+ * the pack lists them in chunks of CHUNK nonzeros and a third launch, spmv_long, adds each chunk up in
+ * its own block, gathering x from the L2, and adds it to y[row], which spmv_blocked set to 0.
  * RB: at most this many rows a block; EARLY: entries a thread loads a round ahead. */
 #ifndef RB
 #define RB 16384
@@ -27,6 +30,10 @@
 #ifndef EARLY
 #define EARLY 8   // entries a thread loads a round ahead
 #endif
+#ifndef LONG
+#define LONG 4096   // a row with at least this many nonzeros is added up by spmv_long instead
+#endif
+#define CHUNK 2048   // nonzeros of a long row that one block of spmv_long adds up
 #ifndef LAYERS
 #define LAYERS 4   // a row with at most this many nonzeros in a slab has them spread over layers
 #endif
@@ -75,14 +82,23 @@ __device__ __forceinline__ int first_at_or_past(const int *__restrict__ col, int
 extern "C" __global__ void __launch_bounds__(THREADS) blocked_pack(const int *__restrict__ row_ptr, const int *__restrict__ col,
                                                                   const float *__restrict__ val, unsigned *__restrict__ ent,
                                                                   float *__restrict__ bval, int *__restrict__ off,
-                                                                  int *__restrict__ runs, unsigned *ready, int rows, int rb,
-                                                                  int slab, int ns)
+                                                                  int *__restrict__ runs, int *__restrict__ chunk_row,
+                                                                  int *__restrict__ chunk_start, unsigned *ready, int rows,
+                                                                  int rb, int slab, int ns)
 {
 	extern __shared__ int at[];   // LAYERS + 1 a slab: the layers' and the runs' sizes, then places
 	if (*(volatile unsigned *)ready) return;
 	const int r0 = blockIdx.x * rb, r1 = min(r0 + rb, rows);
 	const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
 	const unsigned below = (1u << lane) - 1u;   // the lanes before this one
+	// The long rows stay out of the groups: spmv_long adds them up, CHUNK nonzeros a block, from the
+	// list of chunks made here (ready[2] counts them).
+	for (int r = r0 + threadIdx.x; r < r1; r += THREADS) {
+		const int rs = row_ptr[r], len = row_ptr[r + 1] - rs;
+		if (len < LONG) continue;
+		const int n = (len + CHUNK - 1) / CHUNK, at0 = (int)atomicAdd(&ready[2], (unsigned)n);
+		for (int i = 0; i < n; i++) { chunk_row[at0 + i] = r; chunk_start[at0 + i] = rs + i * CHUNK; }
+	}
 	for (int pass = 0; pass < 2; pass++) {
 		for (int s = warp; s < ns; s += THREADS / 32) {
 			int *sizes = at + s * (LAYERS + 1);
@@ -92,7 +108,7 @@ extern "C" __global__ void __launch_bounds__(THREADS) blocked_pack(const int *__
 			for (int rr = r0; rr < r1; rr += 32) {
 				const int r = rr + lane;
 				int a = 0, len = 0;
-				if (r < r1) {
+				if (r < r1 && row_ptr[r + 1] - row_ptr[r] < LONG) {
 					const int rs = row_ptr[r], re = row_ptr[r + 1];
 					a = first_at_or_past(col, rs, re, s * slab);
 					len = first_at_or_past(col, a, re, (s + 1) * slab) - a;
@@ -140,7 +156,7 @@ extern "C" __global__ void __launch_bounds__(THREADS) blocked_pack(const int *__
 		if (pass == 0 && threadIdx.x == 0) {
 			int sum = row_ptr[r0];
 			for (int s = 0; s < ns; s++) {
-				off[blockIdx.x * ns + s] = sum;
+				off[blockIdx.x * (ns + 1) + s] = sum;
 				for (int k = 0; k <= LAYERS; k++) {
 					if (k == LAYERS) runs[blockIdx.x * ns + s] = sum;
 					const int n = at[s * (LAYERS + 1) + k];
@@ -148,7 +164,7 @@ extern "C" __global__ void __launch_bounds__(THREADS) blocked_pack(const int *__
 					sum += n;
 				}
 			}
-			if (blockIdx.x == gridDim.x - 1) off[gridDim.x * ns] = sum;   // = nnz
+			off[blockIdx.x * (ns + 1) + ns] = sum;   // the end: the long rows' nonzeros are not here
 		}
 		__syncthreads();
 	}
@@ -215,7 +231,8 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) spmv_blocked(const unsi
 	for (int i = threadIdx.x; i < rb; i += THREADS) ys[i] = 0.f;
 	load_slab(smem + rb, x, 0, slab, rows);   // the matrix is square: x has rows columns
 	// The group bounds a round needs are loaded a round ahead, so no warp waits for them.
-	int e0 = off[b * ns], e1 = off[b * ns + 1], n1 = ns > 1 ? off[b * ns + 2] : e1, lr = runs[b * ns];
+	const int *boff = off + b * (ns + 1);
+	int e0 = boff[0], e1 = boff[1], n1 = ns > 1 ? boff[2] : e1, lr = runs[b * ns];
 	unsigned e[EARLY];
 	float v[EARLY];
 	load_early(e, v, ent, bval, e0, e1);
@@ -227,7 +244,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) spmv_blocked(const unsi
 		__syncthreads();                                             // and everyone's, and ys is zeroed
 		// The next round's first entries, loaded while this round's are added.
 		const int n0 = e1, nn1 = n1, lr_here = lr;   // lr: where this group's runs begin
-		n1 = s + 2 < ns ? off[b * ns + s + 3] : nn1;
+		n1 = s + 2 < ns ? boff[s + 3] : nn1;
 		lr = s + 1 < ns ? runs[b * ns + s + 1] : 0;
 		unsigned en[EARLY];
 		float vn[EARLY];
@@ -249,3 +266,34 @@ extern "C" __global__ void __launch_bounds__(THREADS, 1) spmv_blocked(const unsi
 	}
 	for (int i = threadIdx.x; i < nr; i += THREADS) y[r0 + i] = ys[i];
 }
+
+// The long rows: block i of the grid takes chunks i, i + gridDim.x, ... of the list blocked_pack made,
+// CHUNK nonzeros of one row each, gathers their x from the L2 as the balanced stage does, adds them up
+// (8 a thread, then the block's warps) and adds the sum to y[row] with one atomicAdd. It runs after
+// spmv_blocked, which wrote 0 for these rows.
+extern "C" __global__ void __launch_bounds__(256) spmv_long(const int *__restrict__ chunk_row, const int *__restrict__ chunk_start,
+                                                           const unsigned *__restrict__ ready, const int *__restrict__ row_ptr,
+                                                           const int *__restrict__ col, const float *__restrict__ val,
+                                                           const float *__restrict__ x, float *__restrict__ y)
+{
+	__shared__ float part[8];
+	const int chunks = (int)ready[2];
+	for (int c = blockIdx.x; c < chunks; c += gridDim.x) {
+		const int r = chunk_row[c], j0 = chunk_start[c], j1 = min(j0 + CHUNK, row_ptr[r + 1]);
+		float sum = 0.f;
+#pragma unroll
+		for (int k = 0; k < CHUNK / 256; k++) {
+			const int j = j0 + k * 256 + threadIdx.x;
+			if (j < j1) sum += val[j] * x[col[j]];
+		}
+		sum = warp_sum(sum);
+		if (threadIdx.x % 32 == 0) part[threadIdx.x / 32] = sum;
+		__syncthreads();
+		if (threadIdx.x < 32) {
+			sum = warp_sum(threadIdx.x < 8 ? part[threadIdx.x] : 0.f);
+			if (threadIdx.x == 0) atomicAdd(&y[r], sum);
+		}
+		__syncthreads();   // part is rewritten by the next chunk
+	}
+}
+

@@ -5,7 +5,8 @@
 # with no nonzeros at per_row 1 and skew 0.9, a row longer than a tile); the ELL stage at every
 # WIDTH; the balanced stage with SEARCH 0; the blocked stage at every LAYERS (0: every row in runs;
 # 32: every row of a regular matrix in layers), at small RB (many blocks, rows 4x longer than a slab
-# holds) and small EARLY (the rounds past the first chunk), on the power-law matrices; the exercise's starter not passing and the stage's own kernel passing as the learner's file;
+# holds) and small EARLY (the rounds past the first chunk), with LONG 1024 and with no long rows, on
+# the power-law matrices; the exercise's starter not passing and the stage's own kernel passing as the learner's file;
 # the lesson without cuSPARSE (CUDACLIMB_WITHOUT=cusparse): the stages still run, the baseline fails
 # as a library error. Without a GPU: one SKIP line. Run on the GPU box with scripts/gpu-tests.sh spmv.
 . tests/lib.sh
@@ -63,6 +64,9 @@ for l in 0 2 4 8 16 32; do
 done
 one_run "blocked at RB 2048, EARLY 2, skew 0.6" blocked RB=2048 EARLY=2 rows=1000003 per_row=64 skew=0.6
 one_run "blocked at RB 4096, LAYERS 32, the regular matrix" blocked RB=4096 LAYERS=32 rows=300007 per_row=33
+for long in 1024 2147483647; do
+	one_run "blocked at LONG $long, skew 0.9" blocked LONG=$long rows=999983 per_row=40 skew=0.9
+done
 
 try_exercise "gpu spmv vector" spmv/vector "$K" "wrong"
 
