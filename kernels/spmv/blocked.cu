@@ -9,14 +9,15 @@
  * sends each block all of x as whole lines instead of one sector a nonzero.
  *
  * That needs the nonzeros grouped by (row block, slab): blocked_pack makes that copy once per matrix,
- * as the ell stage's ell_pack does (its flag, ready[0], makes it an empty launch afterwards). Within
- * row block b the nonzeros keep the CSR's place [row_ptr[b * rb], row_ptr[(b + 1) * rb]), sorted by
- * slab; off[b * (ns + 1) + s] is where group (b, s) starts (s = ns: where block b's groups end) and
- * runs[b * ns + s] where * its runs start (below). An entry is a 32-bit word, the row within the block (14 bits, rb <= 16384)
- * above the column within the slab (18 bits), and its value: 8 bytes a nonzero, as CSR's column and
- * value. Within a group, the rows with at most LAYERS nonzeros in the slab come first, in layers
- * (every such row's first entry, then every second one, ...), so that neighbouring entries are of
- * different rows; the longer rows follow, each in one run, which a warp adds up before its atomic.
+ * as the ell stage's ell_pack does (its flag, ready[0], makes it an empty launch afterwards). Block b's
+ * groups start where its rows start in the CSR, row_ptr[b * rb], in slab order; off[b * (ns + 1) + s]
+ * is where group (b, s) starts (s = ns: where block b's groups end) and runs[b * ns + s] where its runs
+ * start (below). An entry is a 32-bit word, the row within the block (14 bits, rb <= 16384) above the
+ * column within the slab (18 bits), and its value: 8 bytes a nonzero, as CSR's column and value.
+ * Within a group, the rows with at most LAYERS nonzeros in the slab come first, in layers (every such
+ * row's first entry in row order, then every second one, ...), so that neighbouring entries are of
+ * different rows; the longer rows follow, each in one run, which a warp adds up before its atomic. The
+ * pack places the groups' entries without atomics, so their layout is the same on every run.
  * Rows of at least LONG nonzeros stay out of the groups (one would make its block the last to finish):
  * the pack lists them in chunks of CHUNK nonzeros and a third launch, spmv_long, adds each chunk up in
  * its own block, gathering x from the L2, and adds it to y[row], which spmv_blocked set to 0.
