@@ -1,9 +1,13 @@
 #!/bin/sh
-# The csr_rows / csr_cols buffer inits without a GPU: the spmv lesson checks at its edge sizes and
+# The csr_rows / csr_cols buffer inits without a GPU: the spmv lesson checks at its edge sizes (its
+# blocked stage sized for sm_90 and sm_120, refused on sm_75) and
 # shows its inputs; each malformed init is refused at file:line:col with what is wrong.
 . tests/lib.sh
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 expect "csr: spmv checks for sm_90 (every stage and the starter)" 0 "spmv +balanced +ok" $B check --arch sm_90
+expect "csr: spmv's blocked stage plans and compiles for sm_90 (227 KiB of shared memory a block)" 0 "spmv +blocked +ok +regs +[0-9]+ +smem +2[0-9]{5} " $B check --arch sm_90
+expect "csr: spmv's blocked stage plans smaller slabs for sm_120 (99 KiB a block)" 0 "spmv +blocked +ok +regs +[0-9]+ +smem +(9[0-9]{4}|10[0-9]{4}) " $B check --arch sm_120
+expect "csr: spmv's blocked stage is refused on sm_75 with its reason (cp.async)" 0 "spmv +blocked +unsupported needs sm_80: cp.async" $B check --arch sm_75
 
 # lesson BUFFERS: a tree whose lesson has these buffers, checked for sm_90.
 lesson() {
