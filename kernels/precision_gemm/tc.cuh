@@ -33,8 +33,9 @@
 //    tile; TMA clips what lies outside C. A box is reused once its last store has read it. TMA needs
 //    C's rows to be a multiple of 16 bytes: where n % 4 != 0 the direct stores are used instead.
 //  - STREAMK 1: the super-tiles that do not fill a whole round are cut into k-steps shared out evenly
-//    over all clusters (stream-K); a part that does not start at k = 0 goes to the cluster's slot of
-//    `work` and is counted in `flags`, and the cluster with the part from k = 0 adds them (see below).
+//    over all clusters (stream-K), each run taking its later super-tile's part first (seg_walk.cuh); a
+//    part that does not reach the last k-step goes to the cluster's slot of `work` and is counted in
+//    `flags`, and the cluster with the part that does adds them (see below).
 //    INT8's int32 parts travel through the FP32 workspace as bits and are added as integers (exact).
 #include "sm90.cuh"
 #include "wgmma_fmt.cuh"
@@ -252,14 +253,15 @@ __device__ __forceinline__ void tc_gemm(const cc_tensormap &tmA, const cc_tensor
 			}
 #if STREAMK
 			if (q >= 0 && (kt0 > 0 || kt1 < ksteps)) {
-				// Part of a shared super-tile. Slot `cluster` of the workspace holds this cluster's one
-				// part that does not start at k = 0 (only a range's first segment can start mid-tile);
-				// flags[q] counts the parts written. The owner of the part from k = 0 (its range's last
-				// segment, so it never waits while others wait for it) adds the others and stores. The
-				// parts are unscaled sums: FP8's and INT8's scales are applied once, by the store.
+				// Part of a shared super-tile. The part that reaches its last k-step adds the others and
+				// stores; every other part is the run's first (a run takes its later super-tile first), so
+				// each cluster writes at most one, into slot `cluster` of the workspace, and counts it in
+				// flags[q] before it computes anything it might wait for. The adder waits for the parts of
+				// clusters owner(first) .. cluster - 1, which all computed theirs first.
+				// The parts are unscaled sums: FP8's and INT8's scales are applied once, by the store.
 				const int who = (int)rank * CONSUMERS + (wg - 1);
 				unsigned *flag = flags + (size_t)q * CM * CONSUMERS + who;
-				if (kt0 > 0) {
+				if (kt1 < ksteps) {
 					float *w = work + ((size_t)cluster * CM * CONSUMERS + who) * (128 * ACC) + t;
 #pragma unroll
 					for (int i = 0; i < ACC; i++) __stcg(w + i * 128, acc_to_work(d[i]));
@@ -267,16 +269,16 @@ __device__ __forceinline__ void tc_gemm(const cc_tensormap &tmA, const cc_tensor
 					if (t == 0) asm volatile("red.release.gpu.global.add.u32 [%0], 1;\n" ::"l"(flag) : "memory");
 					continue;
 				}
-				const long long first = (long long)q * ksteps;
-				const int last = walk.owner(first + ksteps - 1);
+				const int first = q * ksteps;
+				const int lo = walk.owner(first), hi = cluster - 1;
 				if (t == 0) {
 					unsigned seen;
 					do asm volatile("ld.acquire.gpu.global.u32 %0, [%1];\n" : "=r"(seen) : "l"(flag) : "memory");
-					while (seen < (unsigned)(last - cluster));
+					while (seen < (unsigned)(hi - lo + 1));
 					*flag = 0;   // read only here: ready for the next launch
 				}
 				named_sync(wg, 128);
-				for (int c = cluster + 1; c <= last; c++) {
+				for (int c = lo; c <= hi; c++) {
 					const float *w = work + ((size_t)c * CM * CONSUMERS + who) * (128 * ACC) + t;
 #pragma unroll
 					for (int i = 0; i < ACC; i++) d[i] += work_to_acc(__ldcg(w + i * 128));

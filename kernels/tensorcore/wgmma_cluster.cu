@@ -184,13 +184,14 @@ tc_wgmma_cluster(const __grid_constant__ cc_tensormap tmA, const __grid_constant
 			if (prev >= 0) release(prev);
 #if STREAMK
 			if (q >= 0 && (kt0 > 0 || kt1 < ksteps)) {
-				// Part of a shared super-tile. Slot `cluster` of the workspace holds this cluster's one
-				// part that does not start at k = 0 (only a range's first segment can start mid-tile);
-				// flags[q] counts the parts written. The owner of the part from k = 0 (its range's last
-				// segment, so it never waits while others wait for it) adds the others and stores.
+				// Part of a shared super-tile. The part that reaches its last k-step adds the others and
+				// stores; every other part is the run's first (a run takes its later super-tile first), so
+				// each cluster writes at most one, into slot `cluster` of the workspace, and counts it in
+				// flags[q] before it computes anything it might wait for. The adder waits for the parts of
+				// clusters owner(first) .. cluster - 1, which all computed theirs first.
 				const int who = (int)rank * CONSUMERS + (wg - 1);
 				unsigned *flag = flags + (size_t)q * CM * CONSUMERS + who;
-				if (kt0 > 0) {
+				if (kt1 < ksteps) {
 					float *w = work + ((size_t)cluster * CM * CONSUMERS + who) * (128 * ACC) + t;
 #pragma unroll
 					for (int i = 0; i < ACC; i++) __stcg(w + i * 128, d[i]);
@@ -198,16 +199,16 @@ tc_wgmma_cluster(const __grid_constant__ cc_tensormap tmA, const __grid_constant
 					if (leader) asm volatile("red.release.gpu.global.add.u32 [%0], 1;\n" ::"l"(flag) : "memory");
 					continue;
 				}
-				const long long first = (long long)q * ksteps;
-				const int last = walk.owner(first + ksteps - 1);
+				const int first = q * ksteps;
+				const int lo = walk.owner(first), hi = cluster - 1;
 				if (leader) {
 					unsigned seen;
 					do asm volatile("ld.acquire.gpu.global.u32 %0, [%1];\n" : "=r"(seen) : "l"(flag) : "memory");
-					while (seen < (unsigned)(last - cluster));
+					while (seen < (unsigned)(hi - lo + 1));
 					*flag = 0;   // read only here: ready for the next launch
 				}
 				named_sync(wg, 128);
-				for (int c = cluster + 1; c <= last; c++) {
+				for (int c = lo; c <= hi; c++) {
 					const float *w = work + ((size_t)c * CM * CONSUMERS + who) * (128 * ACC) + t;
 #pragma unroll
 					for (int i = 0; i < ACC; i++) d[i] += __ldcg(w + i * 128);
