@@ -2,8 +2,8 @@
 // (100 launches back to back between two CUDA events, N = 2^30 ints), issue #18 part 3. fast.cu is not
 // ours and not in this repository: scripts/fastcu-sum.sh gets its sum.cu and compiles this file with
 // -DFASTCU_SUM="path". Its main() is renamed away; its kernels and launch shapes are used as they are.
-// The rounds alternate the kernels (fast.cu's kernel 4, CUB, ours in four shapes and with two cache
-// hints) so that clocks and power affect all alike; printed: the median time per launch of each, GB/s, and the median per-round
+// The rounds alternate the kernels (fast.cu's kernel 4, CUB, ours in seven shapes and with cache and
+// L2 prefetch-size hints) so that clocks and power affect all alike; printed: the median time per launch of each, GB/s, and the median per-round
 // ratio against fast.cu's kernel 4. Our sums are checked against CUB's at every round.
 #define main fastcu_sum_main
 #include FASTCU_SUM
@@ -131,6 +131,66 @@ namespace ours_cs {
 #undef UNROLL
 }
 
+// The L2's prefetch size as a hint on the loads (.L2::256B: each miss brings in 256 bytes, the two
+// 128-byte lines that the next warps of the chunk will read), alone and with the cache hints above.
+namespace ours_l2 {
+__device__ __forceinline__ int4 ld_hint(const int4 *p)
+{
+	int4 q;
+	asm volatile("ld.global.L2::256B.v4.s32 {%0, %1, %2, %3}, [%4];" : "=r"(q.x), "=r"(q.y), "=r"(q.z), "=r"(q.w) : "l"(p));
+	return q;
+}
+#define BLOCK 512
+#define UNROLL 16
+#define MINB 1
+#define LOAD4(p) ld_hint(p)
+#define reduce_lastblock reduce_lastblock_ours_l2
+#include "../kernels/reduction/lastblock.cu"
+#undef reduce_lastblock
+#undef LOAD4
+#undef MINB
+#undef BLOCK
+#undef UNROLL
+}
+namespace ours_csl2 {
+__device__ __forceinline__ int4 ld_hint(const int4 *p)
+{
+	int4 q;
+	asm volatile("ld.global.cs.L2::256B.v4.s32 {%0, %1, %2, %3}, [%4];" : "=r"(q.x), "=r"(q.y), "=r"(q.z), "=r"(q.w) : "l"(p));
+	return q;
+}
+#define BLOCK 512
+#define UNROLL 16
+#define MINB 1
+#define LOAD4(p) ld_hint(p)
+#define reduce_lastblock reduce_lastblock_ours_csl2
+#include "../kernels/reduction/lastblock.cu"
+#undef reduce_lastblock
+#undef LOAD4
+#undef MINB
+#undef BLOCK
+#undef UNROLL
+}
+namespace ours_ncl2 {
+__device__ __forceinline__ int4 ld_hint(const int4 *p)
+{
+	int4 q;
+	asm volatile("ld.global.nc.L1::no_allocate.L2::256B.v4.s32 {%0, %1, %2, %3}, [%4];" : "=r"(q.x), "=r"(q.y), "=r"(q.z), "=r"(q.w) : "l"(p));
+	return q;
+}
+#define BLOCK 512
+#define UNROLL 16
+#define MINB 1
+#define LOAD4(p) ld_hint(p)
+#define reduce_lastblock reduce_lastblock_ours_ncl2
+#include "../kernels/reduction/lastblock.cu"
+#undef reduce_lastblock
+#undef LOAD4
+#undef MINB
+#undef BLOCK
+#undef UNROLL
+}
+
 static __global__ void fill(int *x, long long n, unsigned seed)
 {
 	for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {
@@ -163,10 +223,11 @@ int main(int argc, char **argv)
 	cub::DeviceReduce::Sum(tmp, tmp_bytes, x, cub_out, N);
 	cudaMalloc(&tmp, tmp_bytes);
 
-	const int K = 11;
+	const int K = 14;
 	const char *names[K] = { "fast.cu kernel4 (1024 x 16)", "cub::DeviceReduce::Sum", "ours 512 x 16 (stage default)", "ours 1024 x 8, MINB 1",
 	                         "ours 1024 x 16, MINB 0", "ours 1024 x 16, MINB 1", "ours 512 x 16, ld.global.cg", "ours 512 x 16, ld.global.cs",
-	                         "ours 512 x 16, MINB 2", "ours 256 x 16, MINB 4", "ours 256 x 32, MINB 2" };
+	                         "ours 512 x 16, MINB 2", "ours 256 x 16, MINB 4", "ours 256 x 32, MINB 2",
+	                         "ours 512 x 16, L2::256B", "ours 512 x 16, .cs L2::256B", "ours 512 x 16, .nc L2::256B" };
 	auto launch = [&](int kernel) {
 		switch (kernel) {
 		case 0: sumKernel4<1024, 16><<<ceilDiv(N, 1024 * 4 * 16), 1024>>>(reinterpret_cast<int4 *>(x), out, N / 4); break;
@@ -180,6 +241,9 @@ int main(int argc, char **argv)
 		case 8: ours512m2::reduce_lastblock_ours512m2<<<ceilDiv(N, 4 * 512 * 16), 512>>>(x, acc, out, N); break;
 		case 9: ours256m4::reduce_lastblock_ours256m4<<<ceilDiv(N, 4 * 256 * 16), 256>>>(x, acc, out, N); break;
 		case 10: ours256x32m2::reduce_lastblock_ours256x32m2<<<ceilDiv(N, 4 * 256 * 32), 256>>>(x, acc, out, N); break;
+		case 11: ours_l2::reduce_lastblock_ours_l2<<<ceilDiv(N, 4 * 512 * 16), 512>>>(x, acc, out, N); break;
+		case 12: ours_csl2::reduce_lastblock_ours_csl2<<<ceilDiv(N, 4 * 512 * 16), 512>>>(x, acc, out, N); break;
+		case 13: ours_ncl2::reduce_lastblock_ours_ncl2<<<ceilDiv(N, 4 * 512 * 16), 512>>>(x, acc, out, N); break;
 		}
 	};
 	cudaEvent_t a, b;
