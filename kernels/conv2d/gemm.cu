@@ -1,26 +1,32 @@
 // Winograd's F(2x2, 3x3) (winograd.cu) with its 16 products done as register-tiled GEMMs.
 //
 // For each of the 16 positions e of the 4 x 4 matrices, M_e = V_e . U_e is a matrix product,
-// (tiles x c) . (c x k). A block of 256 threads takes 32 tiles and 64 output channels and walks the
+// (tiles x c) . (c x k). A block of NW warps takes 32 tiles and 64 output channels and walks the
 // input channels CB at a time:
 //  - each thread transforms one (tile, channel) pair's 4 x 4 input, V = B^T d B, into shared memory,
 //    laid out Vs[e][channel][tile];
 //  - cp.async copies the channels' transformed filters, Us[e][channel][output channel], from U, which
 //    winograd_filter_pos stores position-major once (rows of k rounded up to 4, so 16-byte copies);
-//  - warp w multiplies positions 2w and 2w + 1: each lane keeps an 8 x 8 block (8 tiles by 8 output
-//    channels) for both, 128 sums, and per channel reads 4 float4 of V and 4 of U for 128
-//    multiply-adds: the register tiling of a GEMM (sgemm's warptile), 16 times over.
+//  - with NW 8, warp w multiplies positions 2w and 2w + 1: each lane keeps an 8 x 8 block (8 tiles by
+//    8 output channels) for both, 128 sums, and per channel reads 4 float4 of V and 4 of U for 128
+//    multiply-adds: the register tiling of a GEMM (sgemm's warptile), 16 times over. With NW 16 each
+//    warp takes one position: 64 sums a lane, 128 registers, twice the warps to hide latencies.
 // The next channels' inputs are loaded into registers and their filters copied while these are
 // multiplied (two buffers). At the end the sums go through shared memory, Ms[e][output channel][tile],
 // 32 output channels at a time, so that one thread holds all 16 positions of a (tile, output channel)
 // pair, transforms them back, Y = A^T M A, and stores the 2 x 2 outputs (fewer at the edge when h or
 // w is odd).
 //
-// Tunables (-D): CB (input channels per round: 4, 8 or 16).
+// Tunables (-D): CB (input channels per round: 4, 8 or 16), NW (warps: 8 or 16).
 #ifndef CB
 #define CB 8
 #endif
-#define JV ((CB + 7) / 8)   // (tile, channel) pairs a thread transforms per round
+#ifndef NW
+#define NW 8   // warps: 8 (two positions each) or 16 (one each)
+#endif
+#define NT (32 * NW)
+#define PP (16 / NW)              // positions a warp multiplies
+#define JV ((CB + NW - 1) / NW)   // (tile, channel) pairs a thread transforms per round
 #define BT 32    // tiles per block
 #define BK 64    // output channels per block
 #define MS_LD (BT + 4)   // row of Ms: 16-byte aligned, and the rows of neighbouring lanes 16 banks apart
@@ -35,7 +41,7 @@ __device__ __forceinline__ void cp_async16(float *dst, const float *src, bool va
 	             "r"(valid ? 16 : 0) : "memory");
 }
 
-extern "C" __global__ void __launch_bounds__(256) conv2d_wgemm(const float *__restrict__ x, const float *__restrict__ U,
+extern "C" __global__ void __launch_bounds__(NT) conv2d_wgemm(const float *__restrict__ x, const float *__restrict__ U,
                                                               float *__restrict__ y, int n, int c, int k, int h, int w)
 {
 	extern __shared__ __align__(16) float sm[];
@@ -64,12 +70,12 @@ extern "C" __global__ void __launch_bounds__(256) conv2d_wgemm(const float *__re
 			if (tlive && ii >= 0 && ii < h && jj >= 0 && jj < w) inside |= 1u << (4 * r + s);
 		}
 	const float *xt = x + timg * c * hw + (long long)(ti0 - 1) * w + (tj0 - 1);   // the tile's corner, channel 0
-	// A round's channels: warp + 8j of the round's CB, for j < JV.
+	// A round's channels: warp + NW j of the round's CB, for j < JV.
 	float d[JV][16];
 	auto load_x = [&](int c0) {
 #pragma unroll
 		for (int j = 0; j < JV; j++) {
-			const int cl = warp + 8 * j, ch = c0 + cl;
+			const int cl = warp + NW * j, ch = c0 + cl;
 			const unsigned in = cl < CB && ch < c ? inside : 0u;
 			const float *xc = xt + ch * hw;
 #pragma unroll
@@ -82,7 +88,7 @@ extern "C" __global__ void __launch_bounds__(256) conv2d_wgemm(const float *__re
 	auto store_v = [&](float *vs) {   // V = B^T d B into vs[e][channel][tile]
 #pragma unroll
 		for (int j = 0; j < JV; j++) {
-			const int cl = warp + 8 * j;
+			const int cl = warp + NW * j;
 			if (cl >= CB) break;
 			float t[16], v[16];
 #pragma unroll
@@ -104,7 +110,7 @@ extern "C" __global__ void __launch_bounds__(256) conv2d_wgemm(const float *__re
 		}
 	};
 	auto copy_u = [&](float *us, int c0) {   // us[e][channel][output channel] from U[(ch * 16 + e) * kp + o]
-		for (int i = tid; i < 16 * CB * (BK / 4); i += 256) {
+		for (int i = tid; i < 16 * CB * (BK / 4); i += NT) {
 			const int q = i % (BK / 4), row = i / (BK / 4), ch = row % CB, e = row / CB;
 			const int o = k0 + 4 * q, cg = c0 + ch;
 			const bool valid = cg < c && o < kp;
@@ -115,10 +121,10 @@ extern "C" __global__ void __launch_bounds__(256) conv2d_wgemm(const float *__re
 
 	// Lane (tg, kg): tiles 4tg .. 4tg+3 and 16+4tg .. ; output channels 4kg .. 4kg+3 and 32+4kg .. .
 	const int tg = lane & 3, kg = lane >> 2;
-	const int e0 = 2 * warp;
-	float acc[2][8][8];
+	const int e0 = PP * warp;
+	float acc[PP][8][8];
 #pragma unroll
-	for (int p = 0; p < 2; p++)
+	for (int p = 0; p < PP; p++)
 #pragma unroll
 		for (int i = 0; i < 8; i++)
 #pragma unroll
@@ -141,7 +147,7 @@ extern "C" __global__ void __launch_bounds__(256) conv2d_wgemm(const float *__re
 #pragma unroll
 		for (int ch = 0; ch < CB; ch++) {
 #pragma unroll
-			for (int p = 0; p < 2; p++) {
+			for (int p = 0; p < PP; p++) {
 				const float4 *vr = (const float4 *)(vs + ((e0 + p) * CB + ch) * BT);
 				const float4 *ur = (const float4 *)(us + ((e0 + p) * CB + ch) * BK);
 				const float4 v0 = vr[tg], v1 = vr[4 + tg], u0 = ur[kg], u1 = ur[8 + kg];
@@ -168,7 +174,7 @@ extern "C" __global__ void __launch_bounds__(256) conv2d_wgemm(const float *__re
 	for (int half = 0; half < 2; half++) {
 		if (half) __syncthreads();   // the first pass's reads are done
 #pragma unroll
-		for (int p = 0; p < 2; p++)
+		for (int p = 0; p < PP; p++)
 #pragma unroll
 			for (int jj = 0; jj < 4; jj++) {
 				const int j = 4 * half + jj;
@@ -179,8 +185,8 @@ extern "C" __global__ void __launch_bounds__(256) conv2d_wgemm(const float *__re
 		__syncthreads();
 		if (!tlive) continue;
 #pragma unroll
-		for (int j = 0; j < 4; j++) {
-			const int ol = 4 * warp + j, o = k0 + 32 * half + ol;
+		for (int j = 0; j < 32 / NW; j++) {
+			const int ol = (32 / NW) * warp + j, o = k0 + 32 * half + ol;
 			if (o >= k) break;
 			float m[16];
 #pragma unroll

@@ -40,11 +40,14 @@ for set in "n=1 c=1 k=1 h=1 w=1" "n=1 c=7 k=7 h=7 w=7" "n=2 c=13 k=17 h=15 w=1" 
 	done
 done
 
-# wgemm's other round sizes (4 and 16 input channels a round; 16: two channels a thread) at an odd size
-for cb in 4 16; do
-	$B run conv2d/wgemm --set n=3 --set c=70 --set k=130 --set h=57 --set w=31 --set CB=$cb --reps 3 --no-counters --json >"$T/run.json" 2>"$T/run.err"
-	if [ -s "$T/run.json" ] && judge "$T/run.json" >"$T/judge.out"; then pass "gpu conv2d wgemm CB=$cb at 3 x 70 x 130 x 57 x 31: ok and correct"
-	else fail "gpu conv2d wgemm CB=$cb at 3 x 70 x 130 x 57 x 31"; cat "$T/judge.out" "$T/run.err" 2>/dev/null | head -10; fi
+# wgemm's other settings at an odd size: 4 and 16 input channels a round (16 with 8 warps: two
+# channels a thread), and 16 warps of one position each
+for cfg in "CB=4" "CB=16" "NW=16 CB=16" "NW=16 CB=4"; do
+	a=""; for s in $cfg; do a="$a --set $s"; done
+	# shellcheck disable=SC2086
+	$B run conv2d/wgemm --set n=3 --set c=70 --set k=130 --set h=57 --set w=31 $a --reps 3 --no-counters --json >"$T/run.json" 2>"$T/run.err"
+	if [ -s "$T/run.json" ] && judge "$T/run.json" >"$T/judge.out"; then pass "gpu conv2d wgemm $cfg at 3 x 70 x 130 x 57 x 31: ok and correct"
+	else fail "gpu conv2d wgemm $cfg at 3 x 70 x 130 x 57 x 31"; cat "$T/judge.out" "$T/run.err" 2>/dev/null | head -10; fi
 done
 
 # the exercise: the starter (the output transform unwritten) is wrong; the stage's own kernel passes
