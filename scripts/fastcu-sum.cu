@@ -133,63 +133,43 @@ namespace ours_cs {
 
 // The L2's prefetch size as a hint on the loads (.L2::256B: each miss brings in 256 bytes, the two
 // 128-byte lines that the next warps of the chunk will read), alone and with the cache hints above.
-namespace ours_l2 {
-__device__ __forceinline__ int4 ld_hint(const int4 *p)
-{
-	int4 q;
-	asm volatile("ld.global.L2::256B.v4.s32 {%0, %1, %2, %3}, [%4];" : "=r"(q.x), "=r"(q.y), "=r"(q.z), "=r"(q.w) : "l"(p));
-	return q;
-}
+#define LD_HINT(name, insn) \
+	__device__ __forceinline__ int4 name(const int4 *p) \
+	{ \
+		int4 q; \
+		asm volatile(insn " {%0, %1, %2, %3}, [%4];" : "=r"(q.x), "=r"(q.y), "=r"(q.z), "=r"(q.w) : "l"(p)); \
+		return q; \
+	}
+LD_HINT(ld_l2, "ld.global.L2::256B.v4.s32")
+LD_HINT(ld_cs_l2, "ld.global.cs.L2::256B.v4.s32")
+LD_HINT(ld_nc_l2, "ld.global.nc.L1::no_allocate.L2::256B.v4.s32")
 #define BLOCK 512
 #define UNROLL 16
 #define MINB 1
-#define LOAD4(p) ld_hint(p)
+#define LOAD4(p) ld_l2(p)
 #define reduce_lastblock reduce_lastblock_ours_l2
+namespace ours_l2 {
 #include "../kernels/reduction/lastblock.cu"
+}
 #undef reduce_lastblock
 #undef LOAD4
-#undef MINB
-#undef BLOCK
-#undef UNROLL
-}
-namespace ours_csl2 {
-__device__ __forceinline__ int4 ld_hint(const int4 *p)
-{
-	int4 q;
-	asm volatile("ld.global.cs.L2::256B.v4.s32 {%0, %1, %2, %3}, [%4];" : "=r"(q.x), "=r"(q.y), "=r"(q.z), "=r"(q.w) : "l"(p));
-	return q;
-}
-#define BLOCK 512
-#define UNROLL 16
-#define MINB 1
-#define LOAD4(p) ld_hint(p)
+#define LOAD4(p) ld_cs_l2(p)
 #define reduce_lastblock reduce_lastblock_ours_csl2
+namespace ours_csl2 {
 #include "../kernels/reduction/lastblock.cu"
+}
 #undef reduce_lastblock
 #undef LOAD4
-#undef MINB
-#undef BLOCK
-#undef UNROLL
-}
-namespace ours_ncl2 {
-__device__ __forceinline__ int4 ld_hint(const int4 *p)
-{
-	int4 q;
-	asm volatile("ld.global.nc.L1::no_allocate.L2::256B.v4.s32 {%0, %1, %2, %3}, [%4];" : "=r"(q.x), "=r"(q.y), "=r"(q.z), "=r"(q.w) : "l"(p));
-	return q;
-}
-#define BLOCK 512
-#define UNROLL 16
-#define MINB 1
-#define LOAD4(p) ld_hint(p)
+#define LOAD4(p) ld_nc_l2(p)
 #define reduce_lastblock reduce_lastblock_ours_ncl2
+namespace ours_ncl2 {
 #include "../kernels/reduction/lastblock.cu"
+}
 #undef reduce_lastblock
 #undef LOAD4
 #undef MINB
 #undef BLOCK
 #undef UNROLL
-}
 
 static __global__ void fill(int *x, long long n, unsigned seed)
 {
