@@ -3,8 +3,8 @@
 // For each of the 16 positions e of the 4 x 4 matrices, M_e = V_e . U_e is a matrix product,
 // (tiles x c) . (c x k). A block of NW warps takes 32 tiles and 64 output channels and walks the
 // input channels CB at a time:
-//  - each thread transforms one (tile, channel) pair's 4 x 4 input, V = B^T d B, into shared memory,
-//    laid out Vs[e][channel][tile];
+//  - each thread transforms one (tile, channel) pair's 4 x 4 input (two with CB 16 and NW 8),
+//    V = B^T d B, into shared memory, laid out Vs[e][channel][tile];
 //  - cp.async copies the channels' transformed filters, Us[e][channel][output channel], from U, which
 //    winograd_filter_pos stores position-major once (rows of k rounded up to 4, so 16-byte copies);
 //  - with NW 8, warp w multiplies positions 2w and 2w + 1: each lane keeps an 8 x 8 block (8 tiles by
@@ -53,7 +53,7 @@ extern "C" __global__ void __launch_bounds__(NT) conv2d_wgemm(const float *__res
 	const int k0 = blockIdx.y * BK, kp = (k + 3) & ~3;
 	const long long hw = (long long)h * w;
 
-	// The (tile, channel) pair this thread transforms each round: tile lane, channel warp (of CB).
+	// The (tile, channel) pairs this thread transforms each round: tile lane, channels warp + NW j.
 	const long long tt = t0 + lane;
 	const bool tlive = tt < tiles;
 	const long long timg = tlive ? tt / per_img : 0;
