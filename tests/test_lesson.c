@@ -328,7 +328,7 @@ static void test_full_lesson(void **state)
 	assert_int_equal(t->values[0], 64);
 	assert_int_equal(t->values[1], 128);
 	assert_int_equal(t->values[2], 256);
-	assert_int_equal(t->def, 128);
+	assert_int_equal(t->def_num, 128);
 	t = lesson_find_tunable(s, "R");
 	assert_int_equal(t->nvalues, 3);
 	assert_int_equal(t->values[0], 2);
@@ -338,7 +338,7 @@ static void test_full_lesson(void **state)
 	assert_int_equal(t->nvalues, 4);
 	assert_int_equal(t->values[0], 4);
 	assert_int_equal(t->values[3], 32);
-	assert_int_equal(t->def, 16);
+	assert_int_equal(t->def_num, 16);
 	t = lesson_find_tunable(s, "Q");
 	assert_int_equal(t->nvalues, 4);
 	assert_int_equal(t->values[0], 1);
@@ -640,6 +640,37 @@ static void test_tunable_errors(void **state)
 	             "t.yaml:18:7: tunable 'n' has the name of a parameter");
 	expect_error(HEAD STAGE "    tunables:\n      B: { values: [1, two], default: 1 }\n" LAUNCH,
 	             "t.yaml:18:24: a tunable value must be a whole number, not 'two'");
+	/* a default expression reads the device values only: not the lesson's parameters */
+	expect_error(HEAD STAGE "    tunables:\n      B: { values: [8, 16], default: \"n > 4 ? 16 : 8\" }\n" LAUNCH,
+	             "t.yaml:18:39: unknown name 'n' in 'n > 4 ? 16 : 8' (a tunable's default reads only the device values: sm_count,");
+	expect_error(HEAD STAGE "    tunables:\n      B: { values: [8, 16], default: \"cc >\" }\n" LAUNCH,
+	             "t.yaml:18:43: bad expression 'cc >' in the default of tunable 'B':");
+	/* one without names is a number, checked here */
+	expect_error(HEAD STAGE "    tunables:\n      B: { values: [8, 16], default: \"1 << 5\" }\n" LAUNCH,
+	             "t.yaml:18:38: default 32 of tunable 'B' is not one of its allowed values");
+	expect_error(HEAD STAGE "    tunables:\n      B: { values: [8, 16], default: \"16 / 0\" }\n" LAUNCH,
+	             "t.yaml:18:38: default '16 / 0' of tunable 'B': division by zero");
+	expect_error(HEAD STAGE "    tunables:\n      B: { values: [8, 16], default: \"16.5\" }\n" LAUNCH,
+	             "t.yaml:18:38: default '16.5' of tunable 'B' is not a whole number");
+}
+
+/* A default that is an expression: over the device values it is kept for plan_tunable_default; a
+ * constant one becomes a number. */
+static void test_tunable_default_expr(void **state)
+{
+	(void)state;
+	char err[1024];
+	lesson *l = load(HEAD STAGE "    tunables:\n      B: { values: [8, 16], default: \"max_shared_per_block >= 196608 ? 16 : 8\" }\n"
+	                 "      C: { values: [8, 16], default: \"1 << 3\" }\n" LAUNCH, err, sizeof err);
+	if (!l) fail_msg("%s", err);
+	const lesson_tunable *b = lesson_find_tunable(&l->stages[0], "B"), *c = lesson_find_tunable(&l->stages[0], "C");
+	assert_non_null(b->def_expr.e);
+	assert_string_equal(expr_source(b->def_expr.e), "max_shared_per_block >= 196608 ? 16 : 8");
+	assert_int_equal(b->def_expr.at.line, 18);
+	assert_int_equal(b->def_expr.at.col, 39);
+	assert_null(c->def_expr.e);
+	assert_int_equal(c->def_num, 8);
+	lesson_free(l);
 }
 
 /* Ranges near the ends of int64 expand without overflow. */
@@ -1397,7 +1428,8 @@ int main(void)
 		cmocka_unit_test(test_full_lesson),      cmocka_unit_test(test_exact_and_defaults),
 		cmocka_unit_test(test_yaml_syntax),      cmocka_unit_test(test_unknown_keys),
 		cmocka_unit_test(test_missing_keys),     cmocka_unit_test(test_bad_expressions),
-		cmocka_unit_test(test_tunable_errors),   cmocka_unit_test(test_range_edges),
+		cmocka_unit_test(test_tunable_errors),
+		cmocka_unit_test(test_tunable_default_expr),   cmocka_unit_test(test_range_edges),
 		cmocka_unit_test(test_argument_errors),  cmocka_unit_test(test_tensormap_args),
 		cmocka_unit_test(test_structure_errors), cmocka_unit_test(test_name_lengths), cmocka_unit_test(test_wrong_node_kinds),
 		cmocka_unit_test(test_kernel_files),     cmocka_unit_test(test_exercise),

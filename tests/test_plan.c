@@ -885,6 +885,63 @@ static void test_find_fit(void **state)
 	lesson_free(l);
 }
 
+/* A tunable whose default is an expression over the device: each GPU gets its own, a setting still
+ * wins, and a default that is not among the values on some GPU is refused there with where it is. */
+static void test_default_expr(void **state)
+{
+	(void)state;
+	char err[512];
+	static const char t[] =
+		"lesson: c\ntitle: C\nsummary: s\nbuffers:\n  z: { type: f32, count: 4, output: true }\nmodel: { bytes: 4 }\n"
+		"stages:\n  - id: s\n    title: S\n    kernel: k.cu\n    entry: k\n"
+		"    tunables:\n      B: { values: [8, 16], default: \"max_shared_per_block >= 196608 ? 16 : 8\" }\n"
+		"      C: { values: [80, 86], default: \"cc\" }\n"
+		"    launches:\n      - { grid: 1, block: \"32 * B\" }\n    explain: e\n    bottleneck: b\n";
+	lesson *l = lesson_load_buffer("c.yaml", t, strlen(t), NULL, err, sizeof err);
+	if (!l) fail_msg("%s", err);
+	int64_t v = 0;
+	assert_int_equal(plan_tunable_default(l, &l->stages[0], 0, &sm86, &v, err, sizeof err), 0);
+	assert_int_equal(v, 8);
+	assert_int_equal(plan_tunable_default(l, &l->stages[0], 0, &sm90, &v, err, sizeof err), 0);
+	assert_int_equal(v, 16);
+	assert_int_equal(plan_tunable_default(l, &l->stages[0], 0, NULL, &v, err, sizeof err), -1);
+	assert_string_equal(err, "the default of tunable B ('max_shared_per_block >= 196608 ? 16 : 8') depends on the GPU, and none is known");
+	plan p;
+	assert_int_equal(plan_make(&p, l, 0, NULL, 0, &sm86, err, sizeof err), 0);
+	assert_int_equal(plan_var_get(&p, "B")->i, 8);
+	assert_int_equal(plan_var_get(&p, "C")->i, 86);
+	assert_int_equal(p.launches[0].block[0], 256);
+	plan_free(&p);
+	/* on an H100 B's default is 16, but C's (cc, 90) is not one of C's values */
+	assert_int_equal(plan_make(&p, l, 0, NULL, 0, &sm90, err, sizeof err), -1);
+	plan_free(&p);
+	assert_string_equal(err, "c.yaml:14:40: the default of tunable C of stage s ('cc') is 90 on this GPU, not one of its values (80, 86)");
+	plan_setting set;
+	assert_int_equal(plan_setting_parse("C=80", &set, err, sizeof err), 0);
+	assert_int_equal(plan_make(&p, l, 0, &set, 1, &sm90, err, sizeof err), 0);
+	assert_int_equal(plan_var_get(&p, "B")->i, 16);
+	assert_int_equal(p.launches[0].block[0], 512);
+	plan_free(&p);
+	lesson_free(l);
+	/* the lesson that uses it: conv2d/wgemm takes 16 warps and 16 channels a round where 196 KiB of
+	 * shared memory fit a block, 8 and 8 (96 KiB) on a GeForce SM */
+	l = lesson_load("lessons/conv2d.yaml", "kernels", err, sizeof err);
+	if (!l) fail_msg("%s", err);
+	int s = lesson_stage_index(l, "wgemm");
+	assert_true(s >= 0);
+	assert_int_equal(plan_make(&p, l, s, NULL, 0, &sm86, err, sizeof err), 0);
+	assert_int_equal(plan_var_get(&p, "CB")->i, 8);
+	assert_int_equal(plan_var_get(&p, "NW")->i, 8);
+	assert_int_equal(plan_var_get(&p, "smem_bytes")->i, 98304);
+	plan_free(&p);
+	assert_int_equal(plan_make(&p, l, s, NULL, 0, &sm90, err, sizeof err), 0);
+	assert_int_equal(plan_var_get(&p, "CB")->i, 16);
+	assert_int_equal(plan_var_get(&p, "NW")->i, 16);
+	assert_int_equal(plan_var_get(&p, "smem_bytes")->i, 196608);
+	plan_free(&p);
+	lesson_free(l);
+}
+
 /* plan_fit_make: defaults that do not fit this GPU are adjusted; a refused setting says what fits. */
 static void test_make_fit(void **state)
 {
@@ -1306,7 +1363,7 @@ int main(void)
 		cmocka_unit_test(test_bandwidth),
 		cmocka_unit_test(test_chunks_and_stage_model),
 		cmocka_unit_test(test_refusal_numbers), cmocka_unit_test(test_find_fit),
-		cmocka_unit_test(test_make_fit),      cmocka_unit_test(test_value_api),
+		cmocka_unit_test(test_default_expr), cmocka_unit_test(test_make_fit),      cmocka_unit_test(test_value_api),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

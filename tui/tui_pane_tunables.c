@@ -151,7 +151,7 @@ static void tunable_row(const tui_stage *m, int y, int x, int w, int t, widths w
 	const lesson_tunable *tu = &m->l->stages[m->cur].tunables[t];
 	int64_t cur = m->slots[m->cur].tv[t];
 	char v[48];
-	snprintf(v, sizeof v, "%" PRId64 "%s", cur, cur == tu->def ? "" : "*");
+	snprintf(v, sizeof v, "%" PRId64 "%s", cur, cur == stage_tunable_default(m, m->cur, t) ? "" : "*");
 	int cx = row_start(m, y, x, w, t, tu->name, v, wd.name, wd.tval, at);
 	draw_values(y, cx + 1, x + w - cx - 1, tu, cur, at);
 }

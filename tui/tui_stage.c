@@ -67,9 +67,9 @@ static void drop_refused(tui_stage *m, int s)
 		return;
 	for (int t = 0; t < st->ntunables; t++) {
 		int64_t old = tv[t];
-		if (old == st->tunables[t].def)
+		if (old == stage_tunable_default(m, s, t))
 			continue;
-		tv[t] = st->tunables[t].def;
+		tv[t] = stage_tunable_default(m, s, t);
 		if (stage_check(m, s, -1, "", err, sizeof err, NULL) == 0) {
 			snprintf(v, sizeof v, "%" PRId64, tv[t]);
 			tui_state_set_setting(m->state, m->l->id, st->id, st->tunables[t].name, v);
@@ -80,6 +80,14 @@ static void drop_refused(tui_stage *m, int s)
 		}
 		tv[t] = old;
 	}
+}
+
+int64_t stage_tunable_default(const tui_stage *m, int s, int t)
+{
+	const lesson_stage *st = &m->l->stages[s];
+	int64_t v;
+	char err[64];
+	return plan_tunable_default(m->l, st, t, &m->pdev, &v, err, sizeof err) ? st->tunables[t].values[0] : v;
 }
 
 tui_stage *stage_new(engine *e, const lesson *l, const device_info *dev, tui_state *state)
@@ -110,7 +118,7 @@ tui_stage *stage_new(engine *e, const lesson *l, const device_info *dev, tui_sta
 		for (int t = 0; t < st->ntunables; t++) {
 			const char *saved = tui_state_get_setting(state, l->id, st->id, st->tunables[t].name);
 			int64_t v;
-			sl->tv[t] = saved && plan_tunable_value(st, t, &m->pdev, saved, &v, err, sizeof err) == 0 ? v : st->tunables[t].def;
+			sl->tv[t] = saved && plan_tunable_value(st, t, &m->pdev, saved, &v, err, sizeof err) == 0 ? v : stage_tunable_default(m, s, t);
 		}
 	}
 	for (int s = 0; s < l->nstages; s++)
@@ -287,7 +295,7 @@ void stage_reset(tui_stage *m, double now)
 	m->editing = 0;
 	char err[256];
 	for (int t = 0; t < st->ntunables; t++)
-		m->slots[m->cur].tv[t] = st->tunables[t].def;
+		m->slots[m->cur].tv[t] = stage_tunable_default(m, m->cur, t);
 	param_defaults(m->l, &m->pdev, m->pv, err, sizeof err);
 	changed(m, now);
 }

@@ -85,6 +85,9 @@ void stage_free(tui_stage *m);
 
 /* Rows of the tunables pane for the current stage: its tunables, then the lesson's parameters. */
 int stage_rows(const tui_stage *m);
+/* Tunable t of stage s's default on this GPU (plan_tunable_default); its first value when that fails
+ * (a lesson whose default is not among its values here: a run says why). */
+int64_t stage_tunable_default(const tui_stage *m, int s, int t);
 /* The parameter on row r of the current stage, or -1 when r is a tunable's (or no row). */
 int stage_row_param(const tui_stage *m, int r);
 /* The settings of stage s (-1: the baseline, parameters only) into sets[0..cap): every tunable's

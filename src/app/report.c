@@ -145,7 +145,8 @@ static void stage_text(FILE *f, const lesson *l, int i, const textvals_ref *ref)
 	fprintf(f, "\n%d. %s - %s   [%s, %s]\n", i + 1, s->id, s->title, s->kernel_rel, s->entry);
 	for (int t = 0; t < s->ntunables; t++) {
 		const lesson_tunable *tu = &s->tunables[t];
-		fprintf(f, "   %s = %lld  (", tu->name, (long long)tu->def);
+		if (tu->def_expr.e) fprintf(f, "   %s = %s  (", tu->name, expr_source(tu->def_expr.e));
+		else fprintf(f, "   %s = %lld  (", tu->name, (long long)tu->def_num);
 		for (int k = 0; k < tu->nvalues && k < 10; k++) fprintf(f, "%s%lld", k ? " " : "", (long long)tu->values[k]);
 		fprintf(f, "%s)\n", tu->nvalues > 10 ? " ..." : "");
 	}

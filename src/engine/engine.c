@@ -397,14 +397,21 @@ static void worker_label(const worker *w, char *out, size_t n)
 /* "job LESSON STAGE [NAME...]": what the run is, in words (runner_worker.h), for a recording to look it up;
  * a tunable set to its default is NAME*, so that a recording made before the tunable existed still
  * answers for it. */
-static void job_line(const job *j, sb *b)
+static void job_line(engine *e, const job *j, sb *b)
 {
 	const lesson *l = j->j.lesson;
-	sb_addf(b, "job %s %s", l->id, j->j.stage >= 0 ? l->stages[j->j.stage].id : lesson_baseline_at(l, j->j.stage)->id);
+	const lesson_stage *s = j->j.stage >= 0 ? &l->stages[j->j.stage] : NULL;
+	plan_device pd;
+	engine_plan_device(e, &pd);
+	sb_addf(b, "job %s %s", l->id, s ? s->id : lesson_baseline_at(l, j->j.stage)->id);
 	for (int i = 0; i < j->j.nsets; i++) {
-		const lesson_tunable *t = j->j.stage >= 0 ? lesson_find_tunable(&l->stages[j->j.stage], j->j.sets[i].name) : NULL;
+		const lesson_tunable *t = s ? lesson_find_tunable(s, j->j.sets[i].name) : NULL;
 		const expr_value *v = t ? plan_var_get(&j->p, t->name) : NULL;
-		sb_addf(b, " %s%s", j->j.sets[i].name, v && expr_as_int(*v) == t->def && expr_as_double(*v) == (double)t->def ? "*" : "");
+		int64_t def;
+		char err[64];
+		int at_def = v && !plan_tunable_default(l, s, (int)(t - s->tunables), &pd, &def, err, sizeof err) &&
+		             expr_as_int(*v) == def && expr_as_double(*v) == (double)def;
+		sb_addf(b, " %s%s", j->j.sets[i].name, at_def ? "*" : "");
 	}
 	sb_add(b, "\n");
 }
@@ -459,7 +466,7 @@ static void send_run(engine *e, job *j)
 		}
 	}
 	sb_add(&b, "run\n");
-	job_line(j, &b);
+	job_line(e, j, &b);
 	sb text = {0};
 	plan_wire_write(&text, &j->p);
 	runner_worker_add_blob(&b, "plan", NULL, text.s, text.len);

@@ -54,7 +54,9 @@ typedef struct {
 typedef struct {
 	char *name;
 	int64_t *values; int nvalues; /* the allowed values, ascending (a range is expanded, at most 4096) */
-	int64_t def;
+	/* The default: a number (def_expr.e NULL), or an expression over the device values whose value on
+	 * a GPU must be among values; plan_tunable_default gives it for a device. */
+	int64_t def_num; lesson_expr def_expr;
 	lesson_mark at;
 } lesson_tunable;
 

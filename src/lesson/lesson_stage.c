@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "lesson_yaml.h"
+#include "plan.h"
 #include "result.h"
 #include "util.h"
 
@@ -15,6 +16,58 @@ static int cmp_i64(const void *a, const void *b)
 {
 	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
 	return x < y ? -1 : x > y;
+}
+
+/* A name a tunable's default may read: a device value (plan.h's list), nothing of the lesson's. */
+typedef struct { ld *c; yaml_node_t *n; int off, count; } default_names;
+static int default_name(void *ctx, const char *name, size_t len, int col)
+{
+	default_names *dn = ctx;
+	dn->count++;
+	if (plan_device_var(NULL, name, len, NULL)) return 0;
+	sb known = {0};
+	for (int i = 0; plan_device_var_name(i); i++) sb_addf(&known, "%s%s", i ? ", " : "", plan_device_var_name(i));
+	yaml_mark_t m = dn->n->start_mark;
+	m.column += (size_t)(col - 1 + dn->off);
+	int rc = yd_fail_at(&dn->c->y, m, "unknown name '%.*s' in '%s' (a tunable's default reads only the device values: %s)",
+	                    (int)len, name, (const char *)dn->n->data.scalar.value, known.s);
+	sb_free(&known);
+	return rc;
+}
+
+/* Whether default def_num is one of t's values: 0, or -1 with the loader's message at d. */
+static int check_default(ld *c, yaml_node_t *d, const lesson_tunable *t)
+{
+	for (int i = 0; i < t->nvalues; i++) if (t->values[i] == t->def_num) return 0;
+	return yd_fail(&c->y, d, "default %lld of tunable '%s' is not one of its allowed values", (long long)t->def_num, t->name);
+}
+
+/* default: an expression. One over the device values is a GPU's own default, checked against the
+ * allowed values when a run is planned for that GPU (plan_tunable_default); one without names is
+ * evaluated here. */
+static int parse_default_expr(ld *c, yaml_node_t *d, lesson_tunable *t)
+{
+	const char *s = (const char *)d->data.scalar.value;
+	int off = d->data.scalar.style == YAML_SINGLE_QUOTED_SCALAR_STYLE || d->data.scalar.style == YAML_DOUBLE_QUOTED_SCALAR_STYLE;
+	expr_error e;
+	t->def_expr.e = expr_parse(s, &e);
+	t->def_expr.at.line = (int)d->start_mark.line + 1;
+	t->def_expr.at.col = (int)d->start_mark.column + 1 + off;
+	if (!t->def_expr.e) {
+		yaml_mark_t m = d->start_mark;
+		m.column += (size_t)(e.col - 1 + off);
+		return yd_fail_at(&c->y, m, "bad expression '%s' in the default of tunable '%s': %s", s, t->name, e.msg);
+	}
+	default_names dn = { c, d, off, 0 };
+	if (expr_names(t->def_expr.e, default_name, &dn)) { lesson_yaml_free_expr(&t->def_expr); return -1; }
+	if (dn.count) return 0;
+	expr_value v;
+	int bad = expr_eval(t->def_expr.e, NULL, NULL, &v, &e) ? 1 : v.kind != EXPR_INT ? 2 : 0;
+	lesson_yaml_free_expr(&t->def_expr);
+	if (bad == 1) return yd_fail(&c->y, d, "default '%s' of tunable '%s': %s", s, t->name, e.msg);
+	if (bad) return yd_fail(&c->y, d, "default '%s' of tunable '%s' is not a whole number", s, t->name);
+	t->def_num = v.i;
+	return check_default(c, d, t);
 }
 
 static int parse_tunable(ld *c, yaml_node_t *kn, yaml_node_t *v, lesson_tunable *t)
@@ -55,9 +108,11 @@ static int parse_tunable(ld *c, yaml_node_t *kn, yaml_node_t *v, lesson_tunable 
 		if (!t->nvalues) return yd_fail(&c->y, range, "range allows no value");
 	}
 	yaml_node_t *d = yd_get(&c->y, v, "default");
-	if (yd_int(&c->y, d, "default", INT64_MIN, INT64_MAX, &t->def)) return -1;
-	for (int i = 0; i < t->nvalues; i++) if (t->values[i] == t->def) return 0;
-	return yd_fail(&c->y, d, "default %lld of tunable '%s' is not one of its allowed values", (long long)t->def, t->name);
+	long long num;
+	if (d->type == YAML_SCALAR_NODE && yd_text_int((const char *)d->data.scalar.value, d->data.scalar.length, &num))
+		return parse_default_expr(c, d, t);
+	if (yd_int(&c->y, d, "default", INT64_MIN, INT64_MAX, &t->def_num)) return -1;
+	return check_default(c, d, t);
 }
 
 static int parse_dims(ld *c, yaml_node_t *n, const char *what, lesson_expr dims[3])
@@ -662,7 +717,9 @@ void lesson_stage_free(lesson_stage *s)
 	for (int i = 0; i < s->nderived; i++) { free(s->derived[i].name); lesson_yaml_free_expr(&s->derived[i].value); }
 	free(s->derived);
 	lesson_yaml_free_expr(&s->bytes); lesson_yaml_free_expr(&s->flops);
-	for (int i = 0; i < s->ntunables; i++) { free(s->tunables[i].name); free(s->tunables[i].values); }
+	for (int i = 0; i < s->ntunables; i++) {
+		free(s->tunables[i].name); free(s->tunables[i].values); lesson_yaml_free_expr(&s->tunables[i].def_expr);
+	}
 	free(s->tunables);
 	for (int i = 0; i < s->nconstraints; i++) { lesson_yaml_free_expr(&s->constraints[i].cond); free(s->constraints[i].message); }
 	free(s->constraints);

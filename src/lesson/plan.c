@@ -152,28 +152,48 @@ static int set_params(pctx *c, const plan_setting *sets, int nsets, int *used)
 	return 0;
 }
 
+/* "4, 8, 16" (the first 12 of t's values, then the last). */
+static void allowed_list(sb *b, const lesson_tunable *t)
+{
+	for (int k = 0; k < t->nvalues && k < 12; k++) sb_addf(b, "%s%lld", k ? ", " : "", (long long)t->values[k]);
+	if (t->nvalues > 12) sb_addf(b, ", ... %lld", (long long)t->values[t->nvalues - 1]);
+}
+
+/* Tunable t's default on the device whose values c's plan holds. Returns 0, or -1 with c's message. */
+static int tunable_default(pctx *c, const lesson_stage *s, const lesson_tunable *t, int64_t *out)
+{
+	if (!t->def_expr.e) { *out = t->def_num; return 0; }
+	expr_value v;
+	if (eval(c, &t->def_expr, &v)) return -1;
+	char x[32];
+	if (v.kind != EXPR_INT) {
+		strfmt(c->err, c->errlen, "%s:%d:%d: the default of tunable %s ('%s') is %s on this GPU, not a whole number", c->l->path,
+		       t->def_expr.at.line, t->def_expr.at.col, t->name, expr_source(t->def_expr.e), expr_format(v, x, sizeof x));
+		return -1;
+	}
+	for (int k = 0; k < t->nvalues; k++) if (t->values[k] == v.i) { *out = v.i; return 0; }
+	sb b = {0};
+	allowed_list(&b, t);
+	strfmt(c->err, c->errlen, "%s:%d:%d: the default of tunable %s of stage %s ('%s') is %lld on this GPU, not one of its values (%s)",
+	       c->l->path, t->def_expr.at.line, t->def_expr.at.col, t->name, s->id, expr_source(t->def_expr.e), (long long)v.i, b.s);
+	sb_free(&b);
+	return -1;
+}
+
 /* Tunable t's value: the setting st when there is one (evaluated, and one of its values), else its
- * default. Returns 0, or -1 with c's message. */
+ * default on the plan's device. Returns 0, or -1 with c's message. */
 static int tunable_value(pctx *c, const lesson_stage *s, const lesson_tunable *t, const plan_setting *st, int64_t *out)
 {
-	int64_t v = t->def;
-	if (st) {
-		expr_value ev;
-		if (eval_setting(c, st, &ev) || not_whole(c, t->name, ev)) return -1;
-		v = expr_as_int(ev);
-		int ok = 0;
-		for (int k = 0; k < t->nvalues; k++) ok |= t->values[k] == v;
-		if (!ok) {
-			sb b = {0};
-			for (int k = 0; k < t->nvalues && k < 12; k++) sb_addf(&b, "%s%lld", k ? ", " : "", (long long)t->values[k]);
-			if (t->nvalues > 12) sb_addf(&b, ", ... %lld", (long long)t->values[t->nvalues - 1]);
-			strfmt(c->err, c->errlen, "%s = %lld is not allowed for stage %s (allowed: %s)", t->name, (long long)v, s->id, b.s);
-			sb_free(&b);
-			return -1;
-		}
-	}
-	*out = v;
-	return 0;
+	if (!st) return tunable_default(c, s, t, out);
+	expr_value ev;
+	if (eval_setting(c, st, &ev) || not_whole(c, t->name, ev)) return -1;
+	int64_t v = expr_as_int(ev);
+	for (int k = 0; k < t->nvalues; k++) if (t->values[k] == v) { *out = v; return 0; }
+	sb b = {0};
+	allowed_list(&b, t);
+	strfmt(c->err, c->errlen, "%s = %lld is not allowed for stage %s (allowed: %s)", t->name, (long long)v, s->id, b.s);
+	sb_free(&b);
+	return -1;
 }
 
 static int set_tunables(pctx *c, const lesson_stage *s, const plan_setting *sets, int nsets, int *used)
@@ -1058,6 +1078,23 @@ int plan_tunable_value(const lesson_stage *s, int t, const plan_device *dev, con
 	if (dev) add_device_vars(&p, dev);
 	pctx c = { .p = &p, .err = err, .errlen = errlen };
 	int rc = tunable_value(&c, s, &s->tunables[t], &st, out);
+	plan_free(&p);
+	return rc;
+}
+
+int plan_tunable_default(const lesson *l, const lesson_stage *s, int t, const plan_device *dev, int64_t *out, char *err, size_t errlen)
+{
+	const lesson_tunable *tu = &s->tunables[t];
+	if (!tu->def_expr.e) { *out = tu->def_num; return 0; }
+	if (!dev) {
+		strfmt(err, errlen, "the default of tunable %s ('%s') depends on the GPU, and none is known", tu->name, expr_source(tu->def_expr.e));
+		return -1;
+	}
+	plan p;
+	memset(&p, 0, sizeof p);
+	add_device_vars(&p, dev);
+	pctx c = { .p = &p, .l = l, .err = err, .errlen = errlen, .dev = dev };
+	int rc = tunable_default(&c, s, tu, out);
 	plan_free(&p);
 	return rc;
 }

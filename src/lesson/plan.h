@@ -168,10 +168,15 @@ int plan_param_value(const lesson *l, const plan_device *dev, const expr_value *
                      expr_value *out, char *err, size_t errlen);
 /* Whether text, an expression over the device values of dev (may be NULL: constants only), is a value
  * tunable t of stage s allows: 0 with it in *out, or -1 with plan_make's message ("BLOCK = 100 is not
- * allowed for stage x (allowed: ...)"). Its default and allowed values are the lesson's (t->def,
- * t->values): they are numbers, nothing to evaluate. */
+ * allowed for stage x (allowed: ...)"). Its allowed values are the lesson's (t->values), numbers. */
 int plan_tunable_value(const lesson_stage *s, int t, const plan_device *dev, const char *text, int64_t *out,
                        char *err, size_t errlen);
+/* Tunable t of stage s (of lesson l)'s default on dev: its number, or its expression over the device
+ * values evaluated for dev (NULL: no GPU known, an error for an expression). 0 with it in *out, or -1
+ * with a message: the expression's error, or a value not among the tunable's ("file:line:col: the
+ * default of tunable CB of stage x ('...') is 12 on this GPU, not one of its values (4, 8, 16)"). */
+int plan_tunable_default(const lesson *l, const lesson_stage *s, int t, const plan_device *dev, int64_t *out,
+                         char *err, size_t errlen);
 
 /* ---- plan_fit.c: the nearest tunable value that fits ---- */
 

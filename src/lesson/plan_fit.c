@@ -39,11 +39,13 @@ static int fits_with(const lesson *l, int stage, const plan_setting *sets, int n
 	return ok;
 }
 
-/* The tunable's current value: the one the sets give (-1 when it is not among the allowed), else the default. */
-static int current_value(const lesson_tunable *t, const plan_setting *s, int64_t *cur)
+/* Tunable i's current value: the one the sets give (-1 when it is not among the allowed), else its
+ * default on dev (-1 when that is not among them either). */
+static int current_value(const lesson *l, const lesson_stage *st, int i, const plan_device *dev, const plan_setting *s, int64_t *cur)
 {
-	*cur = t->def;
-	if (!s) return 0;
+	const lesson_tunable *t = &st->tunables[i];
+	char err[64];
+	if (!s) return plan_tunable_default(l, st, i, dev, cur, err, sizeof err);
 	expr *e = expr_parse(s->value, NULL);
 	expr_value v;
 	int bad = !e || expr_eval(e, NULL, NULL, &v, NULL) || v.kind != EXPR_INT;
@@ -57,7 +59,8 @@ static int current_value(const lesson_tunable *t, const plan_setting *s, int64_t
 
 /* Every other value of the stage's tunables that the sets name (named) or leave alone (!named), into
  * c (grown); returns the count, or -1 when a named tunable's value is not allowed. */
-static int candidates(const lesson_stage *s, const plan_setting *sets, int nsets, int named, fit_cand **c)
+static int candidates(const lesson *l, const lesson_stage *s, const plan_setting *sets, int nsets, const plan_device *dev,
+                      int named, fit_cand **c)
 {
 	int n = 0;
 	for (int i = 0; i < s->ntunables; i++) {
@@ -65,7 +68,7 @@ static int candidates(const lesson_stage *s, const plan_setting *sets, int nsets
 		const plan_setting *set = setting_named(sets, nsets, t->name);
 		int64_t cur;
 		if ((set != NULL) != named) continue;
-		if (current_value(t, set, &cur)) return -1;
+		if (current_value(l, s, i, dev, set, &cur)) return -1;
 		*c = xrealloc(*c, (size_t)(n + t->nvalues + 1) * sizeof **c);
 		for (int k = 0; k < t->nvalues; k++)
 			if (t->values[k] != cur)
@@ -80,7 +83,7 @@ int plan_fit_find(const lesson *l, int stage, const plan_setting *sets, int nset
 	int found = -1;
 	for (int named = 1; named >= 0 && found < 0; named--) {
 		fit_cand *c = NULL;
-		int n = candidates(&l->stages[stage], sets, nsets, named, &c);
+		int n = candidates(l, &l->stages[stage], sets, nsets, dev, named, &c);
 		if (n > 0) qsort(c, (size_t)n, sizeof *c, cmp_cand);
 		for (int k = 0; k < n && found < 0; k++) {
 			if (!fits_with(l, stage, sets, nsets, dev, c[k].t->name, c[k].v)) continue;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "lesson.h"
+#include "plan.h"
 
 /* "fuzz.yaml:L:C: " with L, C >= 1 */
 static int has_position(const char *err)
@@ -78,6 +79,12 @@ static void check_steps(const lesson *l, const lesson_stage *s, const lesson_lau
 	}
 }
 
+static int not_device(void *ctx, const char *name, size_t len, int col)
+{
+	(void)ctx; (void)col;
+	return !plan_device_var(NULL, name, len, NULL);
+}
+
 static void check_stage(const lesson *l, const lesson_stage *s)
 {
 	if (!s->id || !s->entry || !s->kernel_rel || s->nlaunches < 1 || s->kernel_path) abort();
@@ -88,9 +95,10 @@ static void check_stage(const lesson *l, const lesson_stage *s)
 		if (t->nvalues < 1 || lesson_find_tunable(s, t->name) == NULL) abort();
 		for (int k = 0; k < t->nvalues; k++) {
 			if (k && t->values[k - 1] > t->values[k]) abort();   /* ascending */
-			found |= t->values[k] == t->def;
+			found |= t->values[k] == t->def_num;
 		}
-		if (!found) abort();
+		if (!found && !t->def_expr.e) abort();   /* a number among the values, or an expression */
+		if (t->def_expr.e && expr_names(t->def_expr.e, not_device, NULL)) abort();   /* over the device only */
 	}
 	check_steps(l, s, s->launches, s->nlaunches);
 	for (int i = 0; i < s->nbuffers; i++) if (s->buffers[i].memory != MEM_DEVICE) abort();   /* scratch is device memory */
