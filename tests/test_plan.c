@@ -923,7 +923,7 @@ static void test_default_expr(void **state)
 	assert_int_equal(p.launches[0].block[0], 512);
 	plan_free(&p);
 	lesson_free(l);
-	/* the lesson that uses it: conv2d/wgemm takes 16 warps and 16 channels a round where 196 KiB of
+	/* the lesson that uses it: conv2d/wgemm takes 16 warps and 16 channels a round where 192 KiB of
 	 * shared memory fit a block, 8 and 8 (96 KiB) on a GeForce SM */
 	l = lesson_load("lessons/conv2d.yaml", "kernels", err, sizeof err);
 	if (!l) fail_msg("%s", err);
