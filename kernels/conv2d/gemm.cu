@@ -35,6 +35,9 @@
 
 #define VS_FLOATS (16 * CB * BT)   // shared memory: two of these and two of US_FLOATS, then Ms, 16 * (BK / 2) * MS_LD
 #define US_FLOATS (16 * CB * BK)
+#define UCOPIES (16 * CB * (BK / 4) / NT)   // 16-byte copies of filters a thread makes per round
+#define ESTEP (NT / (BK / 4) / CB)          // positions between one thread's copies
+static_assert((NT / (BK / 4)) % CB == 0 && UCOPIES >= 1, "a thread copies one channel of every round");
 
 __device__ __forceinline__ void cp_async16(float *dst, const float *src, bool valid)
 {
@@ -110,13 +113,20 @@ extern "C" __global__ void __launch_bounds__(NT) conv2d_wgemm(const float *__res
 			for (int e = 0; e < 16; e++) vs[(e * CB + cl) * BT + lane] = v[e];
 		}
 	};
-	auto copy_u = [&](float *us, int c0) {   // us[e][channel][output channel] from U[(ch * 16 + e) * kp + o]
-		for (int i = tid; i < 16 * CB * (BK / 4); i += NT) {
-			const int q = i % (BK / 4), row = i / (BK / 4), ch = row % CB, e = row / CB;
-			const int o = k0 + 4 * q, cg = c0 + ch;
-			const bool valid = cg < c && o < kp;
-			cp_async16(us + row * BK + 4 * q, U + ((long long)(valid ? cg : 0) * 16 + e) * kp + (valid ? o : 0), valid);
-		}
+	// copy_u's share: one 16-byte column q of the block's output channels, one channel of each round
+	// (NT / 16 is a multiple of CB), and every ESTEP-th position from eu0: the same shared-memory
+	// offsets every round and source addresses that move by CB channels, worked out once here.
+	const int qu = tid % (BK / 4), chu = (tid / (BK / 4)) % CB, eu0 = tid / (BK / 4) / CB;
+	const bool ou = k0 + 4 * qu < kp;
+	const float *const usrc = U + ((long long)chu * 16 + eu0) * kp + k0 + 4 * qu;
+	float *const udst = Us + (eu0 * CB + chu) * BK + 4 * qu;
+	const long long ustep = (long long)ESTEP * kp;
+	auto copy_u = [&](int b, int c0) {   // Us[b][e][channel][output channel] from U[(ch * 16 + e) * kp + o]
+		const bool valid = ou && c0 + chu < c;
+		const float *src = valid ? usrc + (long long)c0 * 16 * kp : U;
+		const long long step = valid ? ustep : 0;
+#pragma unroll
+		for (int it = 0; it < UCOPIES; it++) cp_async16(udst + b * US_FLOATS + it * ESTEP * CB * BK, src + it * step, valid);
 		asm volatile("cp.async.commit_group;\n" ::: "memory");
 	};
 
@@ -133,7 +143,7 @@ extern "C" __global__ void __launch_bounds__(NT) conv2d_wgemm(const float *__res
 
 	const int rounds = (c + CB - 1) / CB;
 	load_x(0);
-	copy_u(Us, 0);
+	copy_u(0, 0);
 	store_v(Vs);
 	asm volatile("cp.async.wait_group 0;\n" ::: "memory");
 	__syncthreads();
@@ -141,7 +151,7 @@ extern "C" __global__ void __launch_bounds__(NT) conv2d_wgemm(const float *__res
 		const int b = r & 1;
 		const bool next = r + 1 < rounds;
 		if (next) {
-			copy_u(Us + (b ^ 1) * US_FLOATS, (r + 1) * CB);
+			copy_u(b ^ 1, (r + 1) * CB);
 			load_x((r + 1) * CB);
 		}
 		const float *vs = Vs + b * VS_FLOATS, *us = Us + b * US_FLOATS;
