@@ -81,12 +81,12 @@ extern "C" __global__ void __launch_bounds__(NT) conv2d_wgemm(const float *__res
 		for (int j = 0; j < JV; j++) {
 			const int cl = warp + NW * j, ch = c0 + cl;
 			const unsigned in = cl < CB && ch < c ? inside : 0u;
-			const float *xc = xt + ch * hw;
+			const float *xr = xt + ch * hw;
 #pragma unroll
-			for (int r = 0; r < 4; r++)
+			for (int r = 0; r < 4; r++, xr += w)   // a row pointer each, the four columns at offsets
 #pragma unroll
 				for (int s = 0; s < 4; s++)
-					d[j][4 * r + s] = (in >> (4 * r + s)) & 1u ? __ldg(xc + r * w + s) : 0.0f;
+					d[j][4 * r + s] = (in >> (4 * r + s)) & 1u ? __ldg(xr + s) : 0.0f;
 		}
 	};
 	auto store_v = [&](float *vs) {   // V = B^T d B into vs[e][channel][tile]
