@@ -42,7 +42,7 @@ static const char text[] =
 	"    entry: k\n"
 	"    tunables:\n"
 	"      BLOCK: { values: [32, 64, 128], default: 64 }\n"
-	"      VEC: { values: [1, 2, 4], default: 1 }\n"
+	"      VEC: { values: [1, 2, 4], default: \"max_shared_per_block >= 65536 ? 4 : 1\" }\n"   /* per GPU */
 	"    constraints:\n"
 	"      - { expr: \"n % BLOCK == 0\", message: \"n must be a multiple of BLOCK\" }\n"
 	"    launches:\n"
@@ -263,6 +263,22 @@ static void test_stage_sets(void **st)
 	assert_int_equal(stage_check(&m, 0, 0, "32", err, sizeof err, NULL), 0);
 }
 
+/* A tunable's default that depends on the GPU: the model's device decides it, and a default that is
+ * not among the values on a GPU falls back to the first value (a run says why). */
+static void test_tunable_default(void **st)
+{
+	(void)st;
+	tui_stage m;
+	stage_slot slot;
+	int64_t tv[2];
+	expr_value pv[NP];
+	make_model(&m, &slot, tv, pv);
+	assert_int_equal(stage_tunable_default(&m, 0, 0), 64);
+	assert_int_equal(stage_tunable_default(&m, 0, 1), 1);   /* 48 KiB a block */
+	m.pdev.max_shared_per_block = 232448;
+	assert_int_equal(stage_tunable_default(&m, 0, 1), 4);
+}
+
 static void test_keep_visible(void **st)
 {
 	(void)st;
@@ -285,6 +301,7 @@ int main(void)
 		cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_sets),
 		cmocka_unit_test(test_stage_sets),
+		cmocka_unit_test(test_tunable_default),
 		cmocka_unit_test(test_keep_visible),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
