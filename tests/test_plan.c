@@ -823,6 +823,11 @@ static lesson *load_tensorcore(int *stage)
 	return l;
 }
 
+/* A lesson of one stage, s, with one output buffer z: the tests' own tunables follow. */
+#define ONE_STAGE                                                                                         \
+	"lesson: c\ntitle: C\nsummary: s\nbuffers:\n  z: { type: f32, count: 4, output: true }\nmodel: { bytes: 4 }\n" \
+	"stages:\n  - id: s\n    title: S\n    kernel: k.cu\n    entry: k\n"
+
 /* A refused comparison says both sides: the bytes it needs and the limit. */
 static void test_refusal_numbers(void **state)
 {
@@ -838,8 +843,7 @@ static void test_refusal_numbers(void **state)
 	/* other comparisons: at least; no numbers for == or a constraint joined by || */
 	make_err(0, SETS("BLOCK=1024"), "a block over 512 threads needs VEC = 1");
 	static const char t[] =
-		"lesson: c\ntitle: C\nsummary: s\nbuffers:\n  z: { type: f32, count: 4, output: true }\nmodel: { bytes: 4 }\n"
-		"stages:\n  - id: s\n    title: S\n    kernel: k.cu\n    entry: k\n"
+		ONE_STAGE
 		"    tunables:\n      B: { values: [16, 32, 64, 128, 256], default: 64 }\n"
 		"    constraints:\n"
 		"      - { expr: \"B * 2 >= 64\", message: \"B too small\" }\n"
@@ -892,8 +896,7 @@ static void test_default_expr(void **state)
 	(void)state;
 	char err[512];
 	static const char t[] =
-		"lesson: c\ntitle: C\nsummary: s\nbuffers:\n  z: { type: f32, count: 4, output: true }\nmodel: { bytes: 4 }\n"
-		"stages:\n  - id: s\n    title: S\n    kernel: k.cu\n    entry: k\n"
+		ONE_STAGE
 		"    tunables:\n      B: { values: [8, 16], default: \"max_shared_per_block >= 196608 ? 16 : 8\" }\n"
 		"      C: { values: [80, 86], default: \"cc\" }\n"
 		"    launches:\n      - { grid: 1, block: \"32 * B\" }\n    explain: e\n    bottleneck: b\n";
