@@ -289,7 +289,12 @@ int stage_tick(tui_stage *m, double now)
 {
 	if (!m->want_run || now < m->due || m->run_job || sweep_pending(m))
 		return 0;
+	/* A key pressed while the run waited (a refused step, say) said something: that outlives the
+	 * run's own notice, until the next key. */
+	char said[sizeof m->msg];
+	snprintf(said, sizeof said, "%s", m->msg);
 	stage_run(m, now);
+	if (said[0]) snprintf(m->msg, sizeof m->msg, "%s", said);
 	return 1;
 }
 

@@ -71,10 +71,11 @@ keys Enter
 check "... and Enter does not commit it" shows "▸m += 1000_"
 keys Escape
 wait_re "▸m +4096 " >/dev/null
-keys Left Left Left Left Left
+keys Left Left Left Left Left Left
 check "Left halves m down to BM" wait_re "▸m +128\* "
-keys Left
 check "halving below BM is refused with the reason" wait_for "m = 64 refused: m must be a multiple of BM"
+sleep 0.5   # the rerun the fifth Left scheduled starts after the refusal: the reason stays
+check "... and outlives the rerun that follows" shows "m = 64 refused: m must be a multiple of BM"
 check "... and skipped" shows "▸m +128\* "
 keys k k k k k k k k k k k k k
 check "back up at the first tunable" wait_re "│▸BM +128 "
