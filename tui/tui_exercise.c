@@ -182,7 +182,7 @@ int exercise_try(tui_exercise *x, tui_stage *m, double now)
 static void verdict(tui_exercise *x, double now)
 {
 	const ex_verdict *v = ex_try_verdict(x->t);
-	char err[512];
+	char err[512], said[2300];
 	x->t_verdict = now;
 	const char *log = exercise_log(x);
 	x->ndiag = log ? exercise_log_parse(log, x->file, x->diag, EXERCISE_DIAGS) : 0;
@@ -196,8 +196,10 @@ static void verdict(tui_exercise *x, double now)
 		strfmt(x->msg + strlen(x->msg), sizeof x->msg - strlen(x->msg), "%s(replay: not recorded)", x->msg[0] ? " " : "");
 	else if (!x->recorded && ex_record(x->work, x->l, cur(x), v, err, sizeof err))
 		strfmt(x->msg, sizeof x->msg, "progress not saved: %s", err);
-	else if (!x->recorded && ex_record_class(x->e, x->l, cur(x), v, err, sizeof err))   /* an assigned exercise: to the course */
+	else if (!x->recorded && ex_record_class(x->e, x->l, cur(x), x->file, v, 0, said, sizeof said, err, sizeof err))   /* an assigned exercise: to the course */
 		strfmt(x->msg, sizeof x->msg, "not sent to the course: %s", err);
+	else if (!x->recorded && said[0])   /* the lab service's judge took it: its verdict is the course's */
+		strfmt(x->msg + strlen(x->msg), sizeof x->msg - strlen(x->msg), "%s%s", x->msg[0] ? "; " : "", said);
 	x->recorded = 1;
 	reread_progress(x);
 }

@@ -185,7 +185,7 @@ static int runner_word(const char *opt, const char *key, const char *value)
 
 /* The commands' names, for the checks below and the nearest name to a misspelt one. */
 static const char *const command_names[] = { "list", "show", "run", "bench", "check", "device", "exercises", "try", "watch", "hint",
-                                             "reset", "solution", "course", "report", "queue", "cache", "profile" };
+                                             "reset", "solution", "course", "report", "queue", "cache", "profile", "serve" };
 enum { NCOMMANDS = sizeof command_names / sizeof command_names[0] };
 
 /* Whether word names one of the commands (so that `--runner ssh run ...` is not a host "run"). */
@@ -985,6 +985,8 @@ int cli_main(int argc, char **argv)
 {
 	cli c = {0};
 	if (argc > 1 && !strcmp(argv[1], "cache")) return cmd_cache(argc - 1, argv + 1);   /* no lessons, no GPU */
+	if (argc > 1 && !strcmp(argv[1], "serve")) return cmd_serve(argc - 1, argv + 1);   /* the lab service: its own options */
+	if (argc > 1 && !strcmp(argv[1], "__judge")) return cmd_judge(argc - 1, argv + 1); /* the service's judge, in its account */
 	int r = parse(&c, argc, argv);
 	if (r) return r;
 	const char *cmd = c.nargs ? c.args[0] : NULL;

@@ -57,6 +57,11 @@ int cmd_report(cli *c, engine *e);
 /* cli_profile.c: profile LESSON/STAGE [--ncu | --nsys] [--exec]: the stage under Nsight Compute / Systems. */
 int cmd_profile(cli *c, engine *e);
 
+/* cli_serve.c: serve [--foreground] [--config FILE] (the lab service) and __judge (its judge); each
+ * takes its own argv (the command first) and needs no engine of the caller's. */
+int cmd_serve(int argc, char **argv);
+int cmd_judge(int argc, char **argv);
+
 /* cli_queue.c: queue [init] [N|UUID...] (needs no lessons). */
 int cmd_queue(cli *c);
 /* cli_cache.c: cache [--prune [--max SIZE]], with its own arguments (argv[0] is "cache"). */

@@ -18,6 +18,7 @@
 #include "exercise.h"
 #include "fmt.h"
 #include "json.h"
+#include "labwire.h"
 #include "util.h"
 
 /* LESSON/STAGE naming a stage that has an exercise. */
@@ -276,7 +277,13 @@ static int run_try(cli *c, engine *e, const lesson *l, int stage, const char *fi
 	if (c->json) print_json(engine_device(e), file, v);
 	else print_follow_ups(v);
 	if (ex_record(work, l, s, v, err, sizeof err)) fprintf(stderr, "cudaclimb: progress not saved: %s\n", err);
-	if (ex_record_class(e, l, s, v, err, sizeof err)) fprintf(stderr, "cudaclimb: your result was not sent to the course: %s\n", err);
+	char said[LABWIRE_LINE_MAX + 200];
+	if (ex_record_class(e, l, s, file, v, 1, said, sizeof said, err, sizeof err)) {
+		fputs("cudaclimb: your result was not sent to the course: ", stderr);
+		fput_clean(stderr, err);
+		fputc('\n', stderr);
+	}
+	if (said[0]) { fput_clean(stderr, said); fputc('\n', stderr); }
 	int code = verdict_exit(v);
 	engine_set_listener(e, NULL, NULL);
 	ex_try_free(t);

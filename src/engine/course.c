@@ -114,9 +114,25 @@ static int parse_runner(yd *c, yaml_node_t *root, course *co)
 	return 0;
 }
 
+/* service: { socket: PATH, store: PATH }: the lab service that queues the GPU and judges tries (both
+ * absolute paths: a student's relative path would name a folder of their own). */
+static int parse_service(yd *c, yaml_node_t *root, course *co)
+{
+	yaml_node_t *sn = yd_get(c, root, "service");
+	if (!sn) return 0;
+	static const char *const keys[] = { "!socket", "!store", NULL };
+	if (yd_check_keys(c, sn, "service", keys) || yd_get_str(c, sn, "socket", &co->service_socket) ||
+	    yd_get_str(c, sn, "store", &co->service_store)) return -1;
+	if (co->service_socket[0] != '/' || strlen(co->service_socket) >= 100)
+		return yd_fail(c, yd_get(c, sn, "socket"), "service's socket is an absolute path of under 100 bytes, e.g. /run/cudaclimb/cudaclimb.sock");
+	if (co->service_store[0] != '/')
+		return yd_fail(c, yd_get(c, sn, "store"), "service's store is an absolute path, e.g. /var/lib/cudaclimb/%s", co->id);
+	return 0;
+}
+
 static int parse_course(yd *c, yaml_node_t *root, course *co)
 {
-	static const char *const keys[] = { "!course", "!title", "!exercises", "lessons", "results", "share", "verify", "runner", "ssh", "slurm", NULL };
+	static const char *const keys[] = { "!course", "!title", "!exercises", "lessons", "results", "share", "verify", "runner", "ssh", "slurm", "service", NULL };
 	if (root->type != YAML_MAPPING_NODE) return yd_fail(c, root, "a course file is a mapping: course, title, exercises, ...");
 	if (yd_check_keys(c, root, "a course", keys) || yd_get_str(c, root, "course", &co->id) || yd_get_str(c, root, "title", &co->title))
 		return -1;
@@ -140,7 +156,11 @@ static int parse_course(yd *c, yaml_node_t *root, course *co)
 	if (results && results[0] != '/') free(results);
 	if (sh && yd_bool(c, sh, "share", &co->share)) return -1;
 	if (vn && yd_bool(c, vn, "verify", &co->verify)) return -1;
-	return parse_runner(c, root, co);
+	if (parse_service(c, root, co) || parse_runner(c, root, co)) return -1;
+	if (co->service_socket && co->runner != RUNNER_LOCAL)
+		return yd_fail(c, yd_get(c, root, "service"), "a lab service orders the GPUs of its own box: it cannot go with runner %s",
+		               runner_kind_name(co->runner));
+	return 0;
 }
 
 course *course_load_buffer(const char *name, const char *dir, const char *buf, size_t len, char *err, size_t errlen)
@@ -174,6 +194,7 @@ void course_free(course *c)
 {
 	if (!c) return;
 	free(c->id); free(c->title); free(c->dir); free(c->path); free(c->results);
+	free(c->service_socket); free(c->service_store);
 	for (int i = 0; i < c->nlessons; i++) free(c->lessons[i]);
 	free(c->lessons);
 	for (int i = 0; i < c->nitems; i++) { free(c->items[i].lesson); free(c->items[i].stage); free(c->items[i].due_text); }

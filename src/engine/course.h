@@ -26,6 +26,8 @@ typedef struct course_s {
 	char *results;              /* the results folder (absolute, or relative to the current folder) */
 	int share;                  /* students may read each other's results */
 	int verify;                 /* verify: true: report judges every claimed pass again (as --verify) */
+	char *service_socket;       /* service: { socket, store }: the lab service's socket (NULL: none, the file queue) */
+	char *service_store;        /* and the folder only it writes, where its verdicts are kept */
 	course_runner runner;
 	char *ssh_host, *ssh_worker;    /* ssh: { host: NAME, worker: PATH } */
 	char *slurm_partition, *slurm_gres, *slurm_time, *slurm_account;

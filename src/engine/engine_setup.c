@@ -148,6 +148,8 @@ engine *engine_new(const engine_opts *o, char *err, size_t errlen)
 		return NULL;
 	}
 	if (e->course) keep_course_lessons(e);
+	/* A course's lab service orders every GPU run of its members: the worker, a child, finds it here. */
+	if (e->course && e->course->service_socket) setenv("CUDACLIMB_SERVICE", e->course->service_socket, 1);
 	if (choose_runner(e, err, errlen)) { engine_free(e); return NULL; }
 	char self[4096];
 	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);

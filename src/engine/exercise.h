@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "engine.h"
+#include "results.h"
 
 /* ---- workspace (exercise_work.c) ---- */
 
@@ -138,8 +139,23 @@ double ex_judge_ratio(int kernels, const run_result *learner, const run_result *
 /* Records a finished verdict in the learner's progress (level, ratio, source hash). */
 int ex_record(const char *work, const lesson *l, const lesson_stage *s, const ex_verdict *v,
               char *err, size_t errlen);
-/* A verdict on an exercise the engine's course assigns, sent to the class's results (results.h); 0
- * when sent or when there is nothing to send (no course, not assigned, no GPU), -1 with one line in
- * err (the learner's own progress is not affected). */
-int ex_record_class(engine *e, const lesson *l, const lesson_stage *s, const ex_verdict *v, char *err, size_t errlen);
+/* A verdict on an exercise the engine's course assigns, sent to the class: appended to the results
+ * folder (results.h), or with a lab service (course.h's service) the learner's file (read from file)
+ * sent to the service's judge (ex_submit). 0 when sent or when there is nothing to send (no course,
+ * not assigned, no GPU), -1 with one line in err (the learner's own progress is not affected); said
+ * (may be NULL) gets what the service answered. */
+int ex_record_class(engine *e, const lesson *l, const lesson_stage *s, const char *file, const ex_verdict *v, int wait,
+                    char *said, size_t saidlen, char *err, size_t errlen);
+/* The class record of verdict v (r's source borrowed from v). */
+void ex_class_record(engine *e, const lesson *l, const lesson_stage *s, const ex_verdict *v, result_record *r);
+
+/* ---- a submission to the lab service (exercise_submit.c) ---- */
+
+/* Sends file (the learner's kernel for stage s) and the files it includes from its own folder (by
+ * #include "name", each a plain relative name: at most LABWIRE_FILES_MAX in all, each at most
+ * LABWIRE_FILE_MAX bytes, opened without following links or blocking) to the course's service for
+ * judging. With wait, waits for the judge's verdict and puts it in said ("the course's judge: passed,
+ * 1.02x (the bar 0.90x)"); else returns once the service has kept the files. 0, or -1 with err. */
+int ex_submit(const course *co, const lesson *l, const lesson_stage *s, const char *file, int wait, char *said, size_t saidlen,
+              char *err, size_t errlen);
 #endif

@@ -11,6 +11,8 @@
 #include "arch.h"
 #include "counters.h"
 #include "gpu.h"
+#include "gpulease.h"
+#include "labwire.h"
 #include "hotspots.h"
 #include "lesson.h"
 #include "plan_wire.h"
@@ -631,8 +633,11 @@ static void do_run(const request *q, run_result *r)
 	double norm_tol = q->has_tol ? q->norm_tol : p.norm_tol;
 	/* A queue that cannot be used safely refuses the run: never timed beside another unqueued. */
 	char qwhy[sizeof r->message];
-	if (gpulock_acquire(gpu_device()->uuid, (q->time ? (q->budget_ms > 0 ? q->budget_ms : 400) / 1000.0 : 0) + 0.2, send_note, NULL,
-	                    qwhy, sizeof qwhy)) {
+	/* A lab service ($CUDACLIMB_SERVICE) orders the runs where one is named; else the queue folder. */
+	double expect_s = (q->time ? (q->budget_ms > 0 ? q->budget_ms : 400) / 1000.0 : 0) + 0.2;
+	const char *service = labwire_service();
+	if (service ? gpulease_acquire(service, gpu_device()->uuid, expect_s, send_note, NULL, qwhy, sizeof qwhy)
+	            : gpulock_acquire(gpu_device()->uuid, expect_s, send_note, NULL, qwhy, sizeof qwhy)) {
 		r->status = RUN_REFUSED;
 		strfmt(r->message, sizeof r->message, "%s", qwhy);
 		goto out;
@@ -721,6 +726,7 @@ out:
 	watchdog_s = 0;
 	flush_now = 0;
 	gpulock_release();
+	gpulease_release();
 	plan_free(&p);
 	plan_free(&rp);
 	plan_free(&pp);

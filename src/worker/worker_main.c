@@ -2,6 +2,7 @@
 #include "worker_main.h"
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include "arch.h"
 #include "gpu.h"
 #include "util.h"
@@ -17,6 +18,14 @@ int worker_main(int argc, char **argv)
 		free(builtin);
 		free(arch);
 		free(root);
+	}
+	/* Under the lab service's judge the learner's source is compiled under a bound on address space
+	 * (RLIMIT_AS, soft); the worker runs only cudaclimb's own host code, and CUDA reserves address
+	 * space in proportion to the GPU's memory, so it lifts the soft bound to the hard one. */
+	struct rlimit as;
+	if (getenv("CUDACLIMB_JUDGE") && getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != as.rlim_max) {
+		as.rlim_cur = as.rlim_max;
+		setrlimit(RLIMIT_AS, &as);
 	}
 	const char *table = getenv("CUDACLIMB_ARCH_TABLE");
 	char err[512];

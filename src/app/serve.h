@@ -1,0 +1,80 @@
+/* serve: the lab service, `cudaclimb serve` (README "Courses: a lab", "The lab service"). One process
+ * per GPU box, under an unprivileged account of its own: it holds the GPU queue (a lease per
+ * connection, turns between users, the cap) and the judge (a student's source compiled and run in its
+ * own account, the verdict kept in a store only it writes). Clients speak labwire.h. Internal to
+ * src/app/serve*.c and cli_serve.c. */
+#ifndef CC_SERVE_H
+#define CC_SERVE_H
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include "course.h"
+
+/* ---- serve_config.c: the service's configuration file ---- */
+
+typedef struct {
+	char *socket;            /* the Unix socket (its folder: root's or the service's, written by nobody else) */
+	char *state;             /* the service's own folder: jobs waiting for the judge, the compile cache */
+	char *trace;             /* a file for one line per GPU hold (as CUDACLIMB_QUEUE_TRACE), or NULL */
+	char *lessons;           /* a lesson tree for the judge, or NULL: the installed one */
+	double cap;              /* seconds a run may hold a GPU before the next is let in */
+	int judges;              /* judges at once */
+	int64_t judge_mb;        /* a judge's address space (RLIMIT_AS, soft), MiB */
+	int64_t judge_cpu_s;     /* its CPU time (RLIMIT_CPU) */
+	int64_t judge_file_mb;   /* the largest file it may write (RLIMIT_FSIZE) */
+	int64_t judge_files;     /* files open at once (RLIMIT_NOFILE) */
+	double judge_s;          /* wall time before a judge is stopped */
+	int per_user;            /* connections and waiting jobs a user may have */
+	course **courses; int ncourses;   /* the courses it judges, from their folders' course.yaml */
+} serve_config;
+
+/* Reads the YAML file at path (see assets/cudaclimb-serve.yaml). 0, or -1 with "file:line:col:
+ * message" in err. */
+int serve_config_load(serve_config *c, const char *path, char *err, size_t errlen);
+void serve_config_free(serve_config *c);
+/* The course whose id is id, or NULL. */
+course *serve_config_course(const serve_config *c, const char *id);
+
+/* ---- serve_queue.c: the order of the GPU's waiters (no I/O: tested alone) ---- */
+
+typedef struct {
+	int conn;                /* the connection waiting (an index the caller knows) */
+	unsigned uid;            /* whose turn it is: the peer's, or the student a judge runs for */
+	long seq;                /* when it asked, in the order asked */
+} squeue_waiter;
+
+typedef struct {
+	squeue_waiter *w; int nw, cap_w;
+	struct { unsigned uid; long last; } *users; int nusers;   /* each user's last turn (its grant number) */
+	long grants, seqs;
+} squeue;
+
+/* Adds a waiter for conn of uid. */
+void squeue_add(squeue *q, int conn, unsigned uid);
+/* Removes conn's waiter if it has one; 1 when it did. */
+int squeue_remove(squeue *q, int conn);
+/* Takes the next waiter to serve: of the users waiting, the one whose last turn is oldest (never
+ * served first), and of theirs the first asked; so one user's many runs delay another's first by
+ * at most the run in progress. The waiter's conn, or -1 when none waits. */
+int squeue_next(squeue *q);
+/* The order the waiters would be served in, as indices into q->w, into order (q->nw entries). */
+void squeue_order(const squeue *q, int *order);
+void squeue_free(squeue *q);
+
+/* ---- serve_store.c: the verdicts, kept ---- */
+
+/* Checks (and, when missing, makes: 2750) the store folder of course co: a folder of this account,
+ * not writable by others. 0, or -1 with why. */
+int serve_store_ready(const course *co, char *why, size_t wn);
+/* Appends one record line (no newline) to uid's file in co's store ("UID-USER.jsonl", 0640, made
+ * with O_EXCL|O_NOFOLLOW when new), then fsyncs it. 0, or -1 with why. */
+int serve_store_append(const course *co, unsigned uid, const char *line, char *why, size_t wn);
+/* Whether uid's file in co's store already holds a record of that time and SHA-256 (a job judged
+ * before the service was stopped, then found again). */
+int serve_store_has(const course *co, unsigned uid, int64_t time, const char *sha256);
+
+/* ---- serve.c ---- */
+
+/* Runs the service until SIGTERM or SIGINT: 0, or an exit code with the reason on stderr. */
+int serve_run(serve_config *c, const char *self_exe);
+#endif

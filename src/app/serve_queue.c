@@ -1,0 +1,101 @@
+/* serve_queue: the order of one GPU's waiters in the lab service (serve.h). Turns go between users:
+ * the user served longest ago goes first, each user's own runs in the order asked. */
+#include <stdlib.h>
+#include <string.h>
+#include "serve.h"
+#include "util.h"
+
+static long last_turn(const squeue *q, unsigned uid)
+{
+	for (int i = 0; i < q->nusers; i++) if (q->users[i].uid == uid) return q->users[i].last;
+	return -1;   /* never served: before anyone who was */
+}
+
+static void set_turn(squeue *q, unsigned uid, long turn)
+{
+	for (int i = 0; i < q->nusers; i++) if (q->users[i].uid == uid) { q->users[i].last = turn; return; }
+	q->users = xrealloc(q->users, (size_t)(q->nusers + 1) * sizeof *q->users);
+	q->users[q->nusers].uid = uid;
+	q->users[q->nusers++].last = turn;
+}
+
+void squeue_add(squeue *q, int conn, unsigned uid)
+{
+	if (q->nw == q->cap_w) {
+		q->cap_w = q->cap_w ? 2 * q->cap_w : 16;
+		q->w = xrealloc(q->w, (size_t)q->cap_w * sizeof *q->w);
+	}
+	q->w[q->nw++] = (squeue_waiter){ .conn = conn, .uid = uid, .seq = q->seqs++ };
+}
+
+int squeue_remove(squeue *q, int conn)
+{
+	for (int i = 0; i < q->nw; i++)
+		if (q->w[i].conn == conn) {
+			memmove(q->w + i, q->w + i + 1, (size_t)(q->nw - i - 1) * sizeof *q->w);
+			q->nw--;
+			return 1;
+		}
+	return 0;
+}
+
+/* The index of the next waiter given each user's last turn (turns, by uid, through last). */
+static int pick(const squeue *q, const int *taken, long (*last)(const void *ctx, unsigned uid), const void *ctx)
+{
+	int best = -1;
+	long best_turn = 0;
+	for (int i = 0; i < q->nw; i++) {
+		if (taken && taken[i]) continue;
+		long t = last(ctx, q->w[i].uid);
+		/* the waiters are in the order asked: the first of a user is that user's next */
+		if (best < 0 || t < best_turn) { best = i; best_turn = t; }
+	}
+	return best;
+}
+
+static long last_of_queue(const void *ctx, unsigned uid) { return last_turn(ctx, uid); }
+
+int squeue_next(squeue *q)
+{
+	int i = pick(q, NULL, last_of_queue, q);
+	if (i < 0) return -1;
+	int conn = q->w[i].conn;
+	set_turn(q, q->w[i].uid, q->grants++);
+	memmove(q->w + i, q->w + i + 1, (size_t)(q->nw - i - 1) * sizeof *q->w);
+	q->nw--;
+	return conn;
+}
+
+/* For squeue_order: the turns as they would be after the turns already given in the simulation. */
+typedef struct { const squeue *q; unsigned *uids; long *turns; int n; } sim;
+
+static long last_of_sim(const void *ctx, unsigned uid)
+{
+	const sim *s = ctx;
+	for (int i = s->n - 1; i >= 0; i--) if (s->uids[i] == uid) return s->turns[i];
+	return last_turn(s->q, uid);
+}
+
+void squeue_order(const squeue *q, int *order)
+{
+	int *taken = xcalloc((size_t)q->nw + 1, sizeof *taken);
+	sim s = { q, xcalloc((size_t)q->nw + 1, sizeof *s.uids), xcalloc((size_t)q->nw + 1, sizeof *s.turns), 0 };
+	for (int k = 0; k < q->nw; k++) {
+		int i = pick(q, taken, last_of_sim, &s);
+		order[k] = i;
+		taken[i] = 1;
+		s.uids[s.n] = q->w[i].uid;
+		s.turns[s.n] = q->grants + k;
+		s.n++;
+	}
+	free(taken);
+	free(s.uids);
+	free(s.turns);
+}
+
+void squeue_free(squeue *q)
+{
+	free(q->w);
+	free(q->users);
+	memset(q, 0, sizeof *q);
+}
