@@ -145,13 +145,16 @@ fuzz:
 
 # make install [PREFIX=/usr/local] [DESTDIR=]: the binary, its data (lessons, kernels, assets) in
 # share/cudaclimb, the nvdisasm deps.sh fetched (if any) in libexec/cudaclimb, where the binary looks
-# for it, the man page and the bash and zsh completions. make uninstall removes exactly those files
+# for it, the man page, the bash and zsh completions, and the lab service's systemd unit and account
+# (lib/systemd/system, lib/sysusers.d: installed, never enabled or started). make uninstall removes exactly those files
 # (the list install wrote into share/cudaclimb/installed-files) and the folders that become empty.
 DATA_DIR  = $(PREFIX)/share/cudaclimb
 TOOL_DIR  = $(PREFIX)/libexec/cudaclimb
 MAN_DIR   = $(PREFIX)/share/man/man1
 BASH_DIR  = $(PREFIX)/share/bash-completion/completions
 ZSH_DIR   = $(PREFIX)/share/zsh/site-functions
+UNIT_DIR  = $(PREFIX)/lib/systemd/system
+SYSUSERS_DIR = $(PREFIX)/lib/sysusers.d
 MANIFEST  = $(DESTDIR)$(DATA_DIR)/installed-files
 install: all
 	@set -e; d='$(DESTDIR)'; list=$$(mktemp); trap 'rm -f "$$list"' EXIT; \
@@ -163,6 +166,9 @@ install: all
 	put 644 docs/cudaclimb.1 $(MAN_DIR)/cudaclimb.1; \
 	put 644 assets/completions/cudaclimb.bash $(BASH_DIR)/cudaclimb; \
 	put 644 assets/completions/_cudaclimb $(ZSH_DIR)/_cudaclimb; \
+	unit=$$(mktemp); sed 's|@BINDIR@|$(PREFIX)/bin|' assets/service/cudaclimb.service >"$$unit"; \
+	put 644 "$$unit" $(UNIT_DIR)/cudaclimb.service; rm -f "$$unit"; \
+	put 644 assets/service/sysusers.conf $(SYSUSERS_DIR)/cudaclimb.conf; \
 	echo "$(DATA_DIR)/installed-files" >>"$$list"; \
 	install -m 644 "$$list" "$(MANIFEST)"; \
 	echo "installed $$(grep -vc '/$$' "$$list") files under $$d$(PREFIX) (listed in $(MANIFEST); make uninstall removes them)"

@@ -24,7 +24,6 @@
 #include "labwire.h"
 #include "results.h"
 #include "serve.h"
-#include "sha256.h"
 #include "util.h"
 
 #define MAX_CONNS 1024
@@ -74,7 +73,7 @@ typedef struct {
 } gpu_line;
 
 typedef struct {
-	char dir[700], main[LABWIRE_NAME_MAX + 1], exercise[160], sha256[65];
+	char dir[700], main[LABWIRE_NAME_MAX + 1], exercise[160];
 	course *co;
 	unsigned uid;
 	int64_t received;         /* the service's clock, when the files were kept: lateness is judged by it */
@@ -323,12 +322,6 @@ static job *job_new(course *co, const char *exercise, unsigned uid, int64_t rece
 	strfmt(j->exercise, sizeof j->exercise, "%s", exercise);
 	strfmt(j->main, sizeof j->main, "%s", main);
 	strfmt(j->dir, sizeof j->dir, "%s", dir);
-	char *path = xasprintf("%s/src/%s", dir, main);
-	size_t len;
-	char *src = file_read_max(path, LABWIRE_FILE_MAX, FILE_NOFOLLOW, &len);
-	if (src) sha256_hex(src, len, j->sha256);
-	free(src);
-	free(path);
 	return j;
 }
 
@@ -633,6 +626,13 @@ static void finish_judge(int ji, int ws)
 		FILE *m = open_memstream(&line, &len);
 		results_write_json(m, &r);
 		fclose(m);
+		/* the job's name goes into the record, so that a job found again after a kill is not judged twice */
+		if (len && line[len - 1] == '}') {
+			line[len - 1] = 0;
+			char *with = xasprintf("%s, \"job\": \"%s\"}", line, strrchr(j->dir, '/') + 1);
+			free(line);
+			line = with;
+		}
 		char err[700];
 		if (serve_store_append(j->co, j->uid, line, err, sizeof err)) {
 			say("%s", err);
@@ -727,7 +727,7 @@ static void recover_jobs(void)
 			rm_tree(jd);
 		} else {
 			job *j = job_new(co, ex, uid, received, main, jd);
-			if (j->sha256[0] && serve_store_has(co, uid, received, j->sha256)) { rm_tree(jd); free(j); }
+			if (serve_store_has(co, uid, e->d_name)) { rm_tree(jd); free(j); }
 			else { jobs[njobs++] = j; say("judging again a submission kept before a stop: %s for uid %u", ex, uid); }
 		}
 		free(meta); free(mp); free(jd);

@@ -69,9 +69,9 @@ int serve_store_ready(const course *co, char *why, size_t wn);
 /* Appends one record line (no newline) to uid's file in co's store ("UID-USER.jsonl", 0640, made
  * with O_EXCL|O_NOFOLLOW when new), then fsyncs it. 0, or -1 with why. */
 int serve_store_append(const course *co, unsigned uid, const char *line, char *why, size_t wn);
-/* Whether uid's file in co's store already holds a record of that time and SHA-256 (a job judged
+/* Whether uid's file in co's store already holds the record of the job named job (a job judged
  * before the service was stopped, then found again). */
-int serve_store_has(const course *co, unsigned uid, int64_t time, const char *sha256);
+int serve_store_has(const course *co, unsigned uid, const char *job);
 
 /* ---- serve.c ---- */
 

@@ -65,23 +65,16 @@ int serve_store_append(const course *co, unsigned uid, const char *line, char *w
 	return bad ? -1 : 0;
 }
 
-int serve_store_has(const course *co, unsigned uid, int64_t time, const char *sha256)
+int serve_store_has(const course *co, unsigned uid, const char *job)
 {
 	char *path = store_file(co, uid);
 	size_t len;
 	char *buf = file_read_max(path, RESULTS_FILE_MAX, FILE_NOFOLLOW, &len);
 	free(path);
 	if (!buf) return 0;
-	char t[48], s[80];
-	strfmt(t, sizeof t, "{\"time\": %lld,", (long long)time);
-	strfmt(s, sizeof s, "\"sha256\": \"%s\"", sha256);
-	int found = 0;
-	for (char *line = buf; line && *line && !found;) {
-		char *nl = strchr(line, '\n');
-		if (nl) *nl = 0;
-		found = !strncmp(line, t, strlen(t)) && strstr(line, s) != NULL;
-		line = nl ? nl + 1 : NULL;
-	}
+	char *key = xasprintf(", \"job\": \"%s\"}\n", job);
+	int found = strstr(buf, key) != NULL;
+	free(key);
 	free(buf);
 	return found;
 }

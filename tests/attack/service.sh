@@ -1,0 +1,200 @@
+#!/bin/sh
+# Attacks on the lab service (`cudaclimb serve`, src/app/serve*.c) without a GPU: the service runs as
+# its own unprivileged account (uid 2010), students are uids 2001-2003, each attack bounded in time and
+# memory; the judge uses the fake worker (tests/fake_worker.c) so verdicts exist without a GPU.
+#   - the hog: a lease held past the cap is passed over, told, traced; the waiter goes ahead;
+#   - turns: 30 queued runs of one user delay another's first by at most the run in progress;
+#   - a student asks for another's turn ("for UID"), floods connections, sends a line without end,
+#     a request that never ends, an unknown request: refused or dropped, others unaffected;
+#   - submissions with names '..', absolute, hidden, too many or too large files, another course, an
+#     exercise not assigned, an include that is a FIFO: refused at once, nothing kept;
+#   - the store: only the service writes it; a verdict carries the service's clock and the uid the
+#     kernel gave; the service killed with -9 mid-judge comes back and loses no verdict, records once;
+#   - the service refuses root and a socket folder others may write; a client refuses a socket whose
+#     folder others may write, and a run is refused (not run unqueued) when the service is down.
+. tests/lib.sh
+if [ "$(id -u)" != 0 ] || ! command -v setpriv >/dev/null; then
+	skip "attack service: needs root (setpriv: the service as uid 2010, students as uids 2001-2003)"
+	exit 0
+fi
+tmp=$(mktemp -d /tmp/cc-svc.XXXXXX); chmod 755 "$tmp"
+svc_pid=
+trap '[ -n "$svc_pid" ] && kill -9 $svc_pid 2>/dev/null; [ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
+cuda=${CUDA_HOME:-/usr/local/cuda}
+inc="-Isrc/core -Isrc/lesson -Isrc/cuda -Isrc/engine -Isrc/runner -Isrc/render -Isrc/worker -Isrc/app -I$cuda/include"
+if ! cc -std=c11 -D_GNU_SOURCE $inc tests/lease_probe.c src/core/labwire.c src/worker/gpulease.c src/engine/exercise_submit.c src/core/util.c -o "$tmp/probe" 2>"$tmp/cc.log" ||
+   ! cc -std=c11 -D_GNU_SOURCE $inc tests/fake_worker.c src/core/result.c src/core/util.c -o "$tmp/fake" 2>>"$tmp/cc.log"; then
+	fail "attack service: the probes did not build: $(head -3 "$tmp/cc.log")"; exit 0
+fi
+if ! make --no-print-directory install PREFIX="$tmp/inst" >"$tmp/install.log" 2>&1; then fail "attack service: make install: $(tail -3 "$tmp/install.log")"; exit 0; fi
+cp -r tests/fixtures/exercise/lessons tests/fixtures/exercise/kernels "$tmp/"
+chmod -R a+rX "$tmp"
+P=$tmp/probe; CC=$tmp/inst/bin/cudaclimb; U=5f3e1a2b000011112222333344445555
+mkdir -m 755 "$tmp/run" "$tmp/course"; chown 2010:2010 "$tmp/run"
+install -d -o 2010 -g 2010 -m 700 "$tmp/state"
+install -d -o 2010 -g 2020 -m 2750 "$tmp/store"
+cat >"$tmp/course/course.yaml" <<EOF
+course: lab1
+title: Lab one
+exercises: [demo/scale]
+service: { socket: $tmp/run/sock, store: $tmp/store }
+EOF
+cat >"$tmp/serve.yaml" <<EOF
+socket: $tmp/run/sock
+state: $tmp/state
+trace: $tmp/state/trace.log
+lessons: $tmp/lessons
+cap: 3
+per_user: 40
+courses: [ $tmp/course ]
+EOF
+chmod 644 "$tmp/serve.yaml" "$tmp/course/course.yaml"
+asu() { u=$1; shift; setpriv --reuid="$u" --regid="$u" --clear-groups "$@"; }
+# bound S [asu U] CMD...: at most S seconds and 400 MB of address space (as user U)
+bound() {
+	s=$1; shift
+	if [ "$1" = asu ]; then u=$2; shift 2; set -- setpriv --reuid="$u" --regid="$u" --clear-groups "$@"; fi
+	( ulimit -v 409600; timeout -k 2 "$s" "$@" )
+}
+ms() { echo $(( ($(date +%s%N) - $1) / 1000000 )); }
+# start [FAKE-MODE]: the service as uid 2010 with the fake worker in that mode (default ok, ratio 1.2)
+start() {
+	CUDACLIMB_WORKER=$tmp/fake CC_FAKE=${1:-ok} CC_FAKE_RATIO=1.2 setpriv --reuid=2010 --regid=2010 --clear-groups \
+		"$CC" serve --foreground --config "$tmp/serve.yaml" >>"$tmp/serve.log" 2>&1 &
+	svc_pid=$!
+	i=0; while [ $i -lt 50 ] && [ "$(grep -c listening "$tmp/serve.log")" -le "$started" ]; do sleep 0.1; i=$((i + 1)); done
+	started=$((started + 1))
+}
+started=0; : >"$tmp/serve.log"
+log=$tmp/log; : >"$log"; chmod 666 "$log"
+
+# 0. What the service refuses to start with.
+out=$(bound 10 "$CC" serve --foreground --config "$tmp/serve.yaml" 2>&1); rc=$?
+[ $rc != 0 ] && printf '%s' "$out" | grep -q "does not run as root" && pass "attack service: the service refuses to run as root" \
+	|| fail "attack service: as root: exit $rc: $out"
+chmod 777 "$tmp/run"
+out=$(bound 10 asu 2010 "$CC" serve --foreground --config "$tmp/serve.yaml" 2>&1); rc=$?
+[ $rc != 0 ] && printf '%s' "$out" | grep -q "written by nobody else" && pass "attack service: a socket folder others may write is refused" \
+	|| fail "attack service: a 777 socket folder: exit $rc: $out"
+chmod 755 "$tmp/run"
+out=$(bound 10 asu 2001 "$P" lease "$tmp/run/sock" $U 10 "$log" 2>&1); rc=$?
+[ $rc = 5 ] && printf '%s' "$out" | grep -q "not running.*systemctl enable --now cudaclimb" && [ ! -s "$log" ] \
+	&& pass "attack service: with the service down a run is refused with what to do, nothing runs" || fail "attack service: service down: exit $rc: $out"
+start
+[ -S "$tmp/run/sock" ] && pass "attack service: the service listens ($(tail -1 "$tmp/serve.log" | cut -c1-80))" || { fail "attack service: did not start: $(cat "$tmp/serve.log")"; exit 0; }
+
+# 1. The hog: uid 2003 holds a lease and never gives it back; the cap is 3 s.
+asu 2003 "$P" hog "$tmp/run/sock" $U 12 2>"$tmp/hog.err" &
+hog=$!
+sleep 0.3
+t0=$(date +%s%N)
+bound 20 asu 2001 "$P" lease "$tmp/run/sock" $U 100 "$log" 2>"$tmp/w1"; rc=$?; w=$(ms "$t0")
+[ $rc = 0 ] && [ "$w" -lt 4500 ] && grep -q "uid2003's run has held the GPU for 3 s, past the cap of 3 s: passed over" "$tmp/w1" \
+	&& pass "attack service: a hog is passed over at the cap and the waiter is told ($w ms)" || fail "attack service: behind the hog: exit $rc after $w ms: $(cat "$tmp/w1")"
+wait $hog
+grep -q "past the lab's cap of 3 s" "$tmp/hog.err" && pass "attack service: the hog is told it was passed over" || fail "attack service: the hog was not told: $(cat "$tmp/hog.err")"
+grep -q "passed over: uid2003 (uid 2003" "$tmp/serve.log" && [ "$(awk '$6 == 2003' "$tmp/state/trace.log" | wc -l)" = 1 ] \
+	&& pass "attack service: the pass-over is in the service's log and the hold in its trace" || fail "attack service: no trace of the hog"
+
+# 2. Turns: uid 2001 queues 30 runs of 200 ms; uid 2002's one run then waits at most the run in progress.
+: >"$log"
+pids=
+i=0; while [ $i -lt 30 ]; do asu 2001 "$P" lease "$tmp/run/sock" $U 200 "$log" 2>/dev/null & pids="$pids $!"; i=$((i + 1)); done
+sleep 0.5
+t0=$(date +%s%N)
+bound 20 asu 2002 "$P" lease "$tmp/run/sock" $U 200 "$log" 2>"$tmp/w2"; rc=$?; w=$(ms "$t0")
+wait $pids
+before=$(sort -n -k2 "$log" | awk '$5 == 2002 { print NR - 1; exit }')
+[ $rc = 0 ] && [ "$before" -le 3 ] && [ "$w" -lt 800 ] && pass "attack service: 30 queued runs of one user delay another's first by one run ($before of theirs first, $w ms)" \
+	|| fail "attack service: turns: exit $rc, $before runs of 2001 before 2002's, waited $w ms"
+overlap=$(sort -n -k2 "$log" | awk 'NR > 1 && $2 < end { n++ } { end = $3 } END { print n + 0 }')
+[ "$(wc -l <"$log")" = 31 ] && [ "$overlap" = 0 ] && pass "attack service: 31 runs, no two holds overlap" || fail "attack service: $(wc -l <"$log") runs, $overlap overlaps"
+
+# 3. Requests a student may not make, or make badly.
+out=$(printf 'lease %s 1 for 2002\n' $U | bound 10 asu 2001 "$P" send "$tmp/run/sock" 3)
+printf '%s' "$out" | grep -q "error only the service's own judges may queue for another user" && printf '%s' "$out" | grep -q '\[closed\]' \
+	&& pass "attack service: a student cannot take another user's turn ('for UID')" || fail "attack service: for UID: $out"
+out=$(head -c 5000 /dev/zero | tr '\0' x | bound 10 asu 2001 "$P" send "$tmp/run/sock" 3)
+printf '%s' "$out" | grep -q "error a line is too long" && pass "attack service: a line without end is refused" || fail "attack service: long line: $out"
+out=$(printf 'gimme\n' | bound 10 asu 2001 "$P" send "$tmp/run/sock" 3)
+printf '%s' "$out" | grep -q "error unknown request" && pass "attack service: an unknown request is refused" || fail "attack service: unknown: $out"
+t0=$(date +%s%N)
+out=$(printf 'lea' | bound 25 asu 2001 "$P" send "$tmp/run/sock" 20); w=$(ms "$t0")
+printf '%s' "$out" | grep -q "did not arrive whole in time" && [ "$w" -lt 19000 ] \
+	&& pass "attack service: a request that never ends is dropped ($w ms)" || fail "attack service: slow request: $w ms: $out"
+asu 2003 "$P" conns "$tmp/run/sock" 200 6 >"$tmp/conns" 2>/dev/null &
+flood=$!
+sleep 1
+t0=$(date +%s%N)
+bound 10 asu 2002 "$P" lease "$tmp/run/sock" $U 50 "$log" 2>"$tmp/w3"; rc=$?; w=$(ms "$t0")
+kept=$(cat "$tmp/conns")
+[ $rc = 0 ] && [ "$w" -lt 1000 ] && [ "${kept:-999}" -le 40 ] \
+	&& pass "attack service: 200 connections of one user: $kept kept (per_user 40), another's run goes through in $w ms" \
+	|| fail "attack service: connection flood: kept ${kept:-?}, the other's run exit $rc after $w ms"
+kill $flood 2>/dev/null; wait $flood 2>/dev/null
+
+# 4. Submissions: refused at once when malformed, nothing kept.
+sub() { printf 'submit %s %s %s\n' "$1" "$2" "$3"; }
+for bad in "../x.cu" "/etc/passwd" ".hidden.cu" "a/b/c/d.cu" "x;rm.cu"; do
+	out=$( { sub lab1 demo/scale 1; printf 'file %s 3\nabc' "$bad"; } | bound 10 asu 2001 "$P" send "$tmp/run/sock" 3)
+	printf '%s' "$out" | grep -q "error a file's name is a relative path" || { fail "attack service: a file named '$bad' was not refused: $out"; badname=1; }
+done
+[ -z "${badname:-}" ] && pass "attack service: file names with '..', absolute, hidden, too deep or with ';' are refused"
+out=$( { sub lab1 demo/scale 1; printf 'file big.cu 300000\n'; } | bound 10 asu 2001 "$P" send "$tmp/run/sock" 3)
+printf '%s' "$out" | grep -q "error a file is over 256 KiB" && pass "attack service: a file over 256 KiB is refused before it is sent" || fail "attack service: big file: $out"
+out=$(sub lab1 demo/scale 17 | bound 10 asu 2001 "$P" send "$tmp/run/sock" 3)
+printf '%s' "$out" | grep -q "error a submission has 1 to 16 files" && pass "attack service: 17 files are refused" || fail "attack service: 17 files: $out"
+out=$(sub other demo/scale 1 | bound 10 asu 2001 "$P" send "$tmp/run/sock" 3)
+printf '%s' "$out" | grep -q "judges no course of that id" && pass "attack service: a course it does not judge is refused" || fail "attack service: other course: $out"
+out=$(sub lab1 demosum/sum 1 | bound 10 asu 2001 "$P" send "$tmp/run/sock" 3)
+printf '%s' "$out" | grep -q "does not assign that exercise" && pass "attack service: an exercise the course does not assign is refused" || fail "attack service: unassigned: $out"
+[ -z "$(ls "$tmp/state/jobs")" ] && pass "attack service: nothing of the refused submissions is kept" || fail "attack service: kept: $(ls "$tmp/state/jobs")"
+mkdir -m 700 "$tmp/s1"; cp tests/fixtures/exercise/learner/right.cu "$tmp/s1/scale.cu"; chown -R 2001 "$tmp/s1"
+asu 2001 sh -c "sed -i '1i #include \"pipe.cuh\"' '$tmp/s1/scale.cu'; mkfifo '$tmp/s1/pipe.cuh'"
+t0=$(date +%s%N)
+out=$(bound 10 asu 2001 "$P" submit "$tmp/run/sock" lab1 demo/scale "$tmp/s1/scale.cu" 2>&1); rc=$?; w=$(ms "$t0")
+[ $rc = 1 ] && [ "$w" -lt 3000 ] && printf '%s' "$out" | grep -q "pipe.cuh, included by scale.cu: not a regular file" \
+	&& pass "attack service: an include that is a FIFO is refused by the client at once ($w ms)" || fail "attack service: FIFO include: exit $rc after $w ms: $out"
+
+# 5. The judge and the store.
+asu 2001 sh -c "rm '$tmp/s1/pipe.cuh'; sed -i '1d' '$tmp/s1/scale.cu'"
+bound 10 asu 2002 sh -c "echo '{\"time\": 1, \"uid\": 2002}' > '$tmp/store/2002-x.jsonl'" 2>/dev/null
+[ ! -e "$tmp/store/2002-x.jsonl" ] && pass "attack service: a student cannot write into the store" || fail "attack service: uid 2002 wrote into the store"
+t0=$(date +%s)
+out=$(bound 60 asu 2001 "$P" submit "$tmp/run/sock" lab1 demo/scale "$tmp/s1/scale.cu" 2>&1); rc=$?
+t1=$(date +%s)
+rec=$(cat "$tmp/store/2001-"*.jsonl 2>/dev/null)
+when=$(printf '%s' "$rec" | sed -n 's/^{"time": \([0-9]*\),.*/\1/p')
+[ $rc = 0 ] && printf '%s' "$out" | grep -q "the course's judge: passed (counts as passed), 1.20x" && [ "$(printf '%s\n' "$rec" | grep -c .)" = 1 ] \
+	&& printf '%s' "$rec" | grep -q '"uid": 2001, "exercise": "demo/scale", "verdict": "passed", "passed": true' && [ "${when:-0}" -ge "$t0" ] && [ "${when:-0}" -le "$t1" ] \
+	&& pass "attack service: a submission is judged in the service's account and stored once, with the service's clock and the kernel's uid" \
+	|| fail "attack service: judged: exit $rc: $out; store: $(printf '%s' "$rec" | cut -c1-200)"
+[ "$(stat -c %U:%a "$tmp/store/2001-"*.jsonl)" = "$(getent passwd 2010 | cut -d: -f1 || echo 2010):640" ] || [ "$(stat -c %u:%a "$tmp/store/2001-"*.jsonl)" = "2010:640" ] \
+	&& pass "attack service: the store's file is the service's, mode 640" || fail "attack service: store file: $(stat -c %u:%a "$tmp/store/2001-"*.jsonl)"
+
+# 6. Killed with -9 while judging: back, the submission judged again, recorded once.
+kill -9 $svc_pid; wait $svc_pid 2>/dev/null
+start hang
+asu 2001 "$P" submit "$tmp/run/sock" lab1 demo/scale "$tmp/s1/scale.cu" >"$tmp/sub2" 2>&1 &
+sub=$!
+i=0; while [ $i -lt 50 ] && [ -z "$(ls "$tmp/state/jobs" 2>/dev/null)" ]; do sleep 0.1; i=$((i + 1)); done
+sleep 1
+kill -9 $svc_pid; wait $svc_pid 2>/dev/null; wait $sub
+kept=$(ls "$tmp/state/jobs" | wc -l)
+start ok
+i=0; while [ $i -lt 100 ] && [ "$(cat "$tmp/store/2001-"*.jsonl | wc -l)" -lt 2 ]; do sleep 0.2; i=$((i + 1)); done
+sleep 1
+n=$(cat "$tmp/store/2001-"*.jsonl | wc -l)
+[ "$kept" = 1 ] && [ "$n" = 2 ] && [ -z "$(ls "$tmp/state/jobs")" ] && grep -q "judging again a submission kept before a stop" "$tmp/serve.log" \
+	&& pass "attack service: killed with -9 mid-judge, the service comes back and records the kept submission once" \
+	|| fail "attack service: after kill -9: $kept kept, $n records, jobs left: $(ls "$tmp/state/jobs"); $(tail -3 "$tmp/serve.log")"
+kill -9 $svc_pid; wait $svc_pid 2>/dev/null; start ok
+sleep 1
+[ "$(cat "$tmp/store/2001-"*.jsonl | wc -l)" = 2 ] && pass "attack service: a second restart judges nothing twice" || fail "attack service: records after a second restart: $(cat "$tmp/store/2001-"*.jsonl | wc -l)"
+
+# 7. A client refuses a stand-in: a socket in a folder others may write.
+mkdir -m 1777 "$tmp/open"
+out=$(bound 10 asu 2001 "$P" lease "$tmp/open/sock" $U 10 "$log" 2>&1); rc=$?
+[ $rc = 5 ] && printf '%s' "$out" | grep -q "anyone could stand in for the service" && pass "attack service: a client refuses a socket folder others may write" \
+	|| fail "attack service: open socket folder: exit $rc: $out"
+kill $svc_pid; wait $svc_pid 2>/dev/null; svc_pid=
