@@ -383,13 +383,25 @@ static int link_device_runtime(const compile_request *rq, const void *obj, size_
 }
 
 /* The compile child's address space in MiB: $CUDACLIMB_COMPILE_AS_MB (0: no limit), else
- * COMPILE_AS_MB_DEFAULT. */
+ * COMPILE_AS_MB_DEFAULT; none in an AddressSanitizer build (its shadow memory alone reserves terabytes
+ * of address space). */
+#if defined(__SANITIZE_ADDRESS__)
+#define CC_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define CC_ASAN 1
+#endif
+#endif
 static long compile_as_mb(void)
 {
+#ifdef CC_ASAN
+	return 0;
+#else
 	const char *v = getenv("CUDACLIMB_COMPILE_AS_MB");
 	char *end;
 	long mb = v && *v ? strtol(v, &end, 10) : -1;
 	return v && *v && !*end && mb >= 0 ? mb : COMPILE_AS_MB_DEFAULT;
+#endif
 }
 
 /* In the child: its memory and CPU time bounded, so that no input makes a compile take the box. */
