@@ -308,7 +308,7 @@ int compile_key(const compile_request *rq, char out[17])
 	if (!src) return -1;
 	compile_includes inc;
 	key_of(rq, src, len, out, &inc);
-	compile_includes_free(&inc);
+	compile_include_free(&inc);
 	free(owned);
 	return 0;
 }
@@ -668,13 +668,13 @@ compile_job *compile_start(const compile_request *rq, char *err, size_t errlen)
 		j->r.tensor_sass = -1;
 		j->r.log = xasprintf("%s\n", j->inc.error);
 		j->done = 1;
-		compile_includes_free(&j->inc);
+		compile_include_free(&j->inc);
 		free(owned);
 		return j;
 	}
 	int cache;
 	char *dir = out_dir(&cache, err, errlen);
-	if (!dir) { free(owned); compile_includes_free(&j->inc); free(j); return NULL; }
+	if (!dir) { free(owned); compile_include_free(&j->inc); free(j); return NULL; }
 	strfmt(j->r.cubin_path, sizeof j->r.cubin_path, "%s/%s.cubin", dir, key);
 	strfmt(j->r.ptx_path, sizeof j->r.ptx_path, "%s/%s.ptx", dir, key);
 	strfmt(j->meta_path, sizeof j->meta_path, "%s/%s.log", dir, key);
@@ -708,11 +708,11 @@ compile_job *compile_start(const compile_request *rq, char *err, size_t errlen)
 		j->src_len = len;
 	}
 	int p[2];
-	if (pipe(p) != 0) { strfmt(err, errlen, "pipe: %s", strerror(errno)); free(j->src); compile_includes_free(&j->inc); free(j); return NULL; }
+	if (pipe(p) != 0) { strfmt(err, errlen, "pipe: %s", strerror(errno)); free(j->src); compile_include_free(&j->inc); free(j); return NULL; }
 	fflush(NULL);
 	j->started = now_ms();
 	j->pid = fork();
-	if (j->pid < 0) { strfmt(err, errlen, "fork: %s", strerror(errno)); close(p[0]); close(p[1]); free(j->src); compile_includes_free(&j->inc); free(j); return NULL; }
+	if (j->pid < 0) { strfmt(err, errlen, "fork: %s", strerror(errno)); close(p[0]); close(p[1]); free(j->src); compile_include_free(&j->inc); free(j); return NULL; }
 	if (j->pid == 0) {
 		close(p[0]);
 		signal(SIGINT, SIG_IGN);   /* the parent decides when a compile ends */
@@ -807,7 +807,7 @@ void compile_job_free(compile_job *j)
 	free(j->r.log);
 	free(j->src);
 	free(j->meta);
-	compile_includes_free(&j->inc);
+	compile_include_free(&j->inc);
 	sb_free(&j->out);
 	free(j);
 }

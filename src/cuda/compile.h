@@ -78,10 +78,10 @@ typedef struct {
 } compile_includes;
 /* Follows every #include (and __has_include) of src as NVRTC's preprocessor would, "x" in the
  * includer's folder first, then dirs[0..ndirs) in NVRTC's order (dirs[ntool], dirs[ntool + 1] the
- * toolkit's, not read); reads and checks each file found into out (free with compile_includes_free). */
+ * toolkit's, not read); reads and checks each file found into out (free with compile_include_free). */
 void compile_include_scan(const compile_request *rq, const char *const *dirs, int ndirs, int ntool, const char *src, size_t len,
                           compile_includes *out);
-void compile_includes_free(compile_includes *inc);
+void compile_include_free(compile_includes *inc);
 
 /* The least time a compile gets, whatever --timeout says: a first compile of a big kernel on a
  * busy shared box takes tens of seconds, and a run's watchdog (10 s by default) is not its measure. */

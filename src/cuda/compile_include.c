@@ -394,7 +394,7 @@ void compile_include_scan(const compile_request *rq, const char *const *dirs, in
 	for (int i = 0; i < sc.nroots; i++) free(sc.roots[i]);
 }
 
-void compile_includes_free(compile_includes *inc)
+void compile_include_free(compile_includes *inc)
 {
 	for (int i = 0; i < inc->nheaders; i++) { free(inc->headers[i].name); free(inc->headers[i].path); free(inc->headers[i].text); }
 	free(inc->headers);
