@@ -205,7 +205,8 @@ static int write_new(const char *path, const char *data, size_t len)
  * folder); nothing recorded. RESULT_VERIFIED when it is correct at the lesson's size with a ratio at
  * the course's bar, less VERIFY_SLACK; RESULT_UNVERIFIED when it could not be judged here (why says so). */
 #define VERIFY_SLACK 0.9   /* a correct re-run within 10% under the bar still verifies the pass */
-static result_check rejudge(engine *e, const course *co, const char *tmp, const result_record *r, char *why, size_t n)
+/* Stops at deadline (now_ms() time): a judgement not done by then is RESULT_UNVERIFIED, *late set. */
+static result_check rejudge(engine *e, const course *co, const char *tmp, const result_record *r, double deadline, int *late, char *why, size_t n)
 {
 	const course_item *it = NULL;
 	for (int i = 0; i < co->nitems && !it; i++) {
@@ -231,11 +232,12 @@ static result_check rejudge(engine *e, const course *co, const char *tmp, const 
 		strfmt(why, n, "%s", err);
 	} else {
 		vc.t = t;
-		while (ex_try_state(t) < 2) engine_poll(e, -1);
+		while (ex_try_state(t) < 2 && now_ms() < deadline) engine_poll(e, (int)(deadline - now_ms()) + 1);
 		const ex_verdict *v = ex_try_verdict(t);
 		double bar = it->pass > 0 ? it->pass : l->stages[s].exercise->pass;
 		int correct = v->kind == EXV_PASSED || v->kind == EXV_SLOW;
-		if (v->kind == EXV_NO_GPU) strfmt(why, n, "no GPU to judge it on");
+		if (ex_try_state(t) < 2) { *late = 1; strfmt(why, n, "not judged: the --verify time budget ran out while judging it"); }
+		else if (v->kind == EXV_NO_GPU) strfmt(why, n, "no GPU to judge it on");
 		else if (v->kind == EXV_REFUSED || v->kind == EXV_CRASH)   /* this box could not judge it: says nothing of the kernel */
 			strfmt(why, n, "not judged here: %s: %s", ex_kind_name(v->kind), v->headline);
 		else {
@@ -254,8 +256,19 @@ static result_check rejudge(engine *e, const course *co, const char *tmp, const 
 	return res;
 }
 
-/* Sets the check of every claimed pass in r: judged again once per exercise and source. Returns 0, or
- * EXIT_NO_GPU when there is no GPU here (every pass unverified, one line said). */
+/* The time --verify may take in all, in seconds: $CUDACLIMB_VERIFY_BUDGET when it is a positive
+ * number, else 600. */
+static double verify_budget_s(void)
+{
+	const char *v = getenv("CUDACLIMB_VERIFY_BUDGET");
+	char *end;
+	double s = v && *v ? strtod(v, &end) : 0;
+	return v && *v && !*end && s > 0 && s < 1e7 ? s : 600;
+}
+
+/* Sets the check of every claimed pass in r: judged again once per exercise and source, within the
+ * time budget (verify_budget_s: a pass not judged by then is unverified, and stderr says how many).
+ * Returns 0, or EXIT_NO_GPU when there is no GPU here (every pass unverified, one line said). */
 static int verify(engine *e, const course *co, result_record *r, int n)
 {
 	int claims = 0;
@@ -276,8 +289,9 @@ static int verify(engine *e, const course *co, result_record *r, int n)
 		return EXIT_FAILED;
 	}
 	/* identical sources (the same exercise and SHA-256) are judged once */
-	struct seen { const char *exercise, *sha256; result_check check; } *done = NULL;
-	int judged = 0, count[3] = {0};
+	struct seen { const char *exercise, *sha256; result_check check; int late; } *done = NULL;
+	int judged = 0, count[3] = {0}, late = 0;
+	double budget = verify_budget_s(), deadline = now_ms() + 1000 * budget;
 	for (int i = 0; i < n; i++) {
 		if (!r[i].passed) continue;
 		char why[256] = "";
@@ -287,11 +301,14 @@ static int verify(engine *e, const course *co, result_record *r, int n)
 		if (r[i].source_too_large) { r[i].check = RESULT_UNVERIFIED; strfmt(why, sizeof why, "its source was too large to record"); }
 		else if (m == 0) { r[i].check = RESULT_UNVERIFIED; strfmt(why, sizeof why, "no source in the record"); }
 		else if (m < 0) { r[i].check = RESULT_REFUTED; strfmt(why, sizeof why, "the source is not the one its SHA-256 names"); }
-		else if (same >= 0) r[i].check = done[same].check;
+		else if (same >= 0) { r[i].check = done[same].check; late += done[same].late; }
+		else if (now_ms() >= deadline) { r[i].check = RESULT_UNVERIFIED; late++; }   /* counted once, below */
 		else {
-			r[i].check = rejudge(e, co, tmp, &r[i], why, sizeof why);
+			int out_of_time = 0;
+			r[i].check = rejudge(e, co, tmp, &r[i], deadline, &out_of_time, why, sizeof why);
+			late += out_of_time;
 			done = xrealloc(done, (size_t)(judged + 1) * sizeof *done);
-			done[judged++] = (struct seen){ r[i].exercise, r[i].sha256, r[i].check };
+			done[judged++] = (struct seen){ r[i].exercise, r[i].sha256, r[i].check, out_of_time };
 		}
 		count[r[i].check]++;
 		if (r[i].check != RESULT_VERIFIED && why[0]) {
@@ -305,6 +322,9 @@ static int verify(engine *e, const course *co, result_record *r, int n)
 	free(done);
 	rmdir(tmp);
 	free(tmp);
+	if (late)
+		fprintf(stderr, "cudaclimb: --verify: %d claimed pass%s not judged in time and marked unverified: the budget of %.0f s "
+		        "(CUDACLIMB_VERIFY_BUDGET) ran out\n", late, late == 1 ? "" : "es", budget);
 	fprintf(stderr, "cudaclimb: --verify: %d claimed passes (%d sources judged again): %d verified, %d unverified, %d refuted\n", claims,
 	        judged, count[RESULT_VERIFIED], count[RESULT_UNVERIFIED], count[RESULT_REFUTED]);
 	return 0;

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -38,6 +39,7 @@ struct compile_job {
 	sb out;
 	char meta_path[512];
 	char *meta;               /* a cached compile's report, while a child disassembles its cubin */
+	compile_includes inc;     /* the checked headers the child hands NVRTC */
 	int cached;               /* the cubin came from the cache */
 	int done;
 };
@@ -219,94 +221,14 @@ static uint64_t hash_headers(uint64_t h, const char *dir)
 	return h;
 }
 
-/* The include scan: NVRTC 13 has no dependency output (no -MD/-MF, no include callback: nvrtc.h and
- * the library's option strings have none), so the files a compile reads are found the way its
- * preprocessor finds them: #include "x" in the including file's folder, then each -I folder in
- * NVRTC's order (the kernel's folder, kernels/common, the toolkit's, then -I options of the stage);
- * #include <x> in the -I folders. A header found in the toolkit is covered by NVRTC's version and
- * not read; one found nowhere is keyed as missing (creating it later changes the key). Includes in
- * inactive #if branches are keyed too (a key that is too wide only costs a compile); an #include
- * of a macro cannot be followed, which is why the headers beside the kernel are hashed as well. */
-enum { SCAN_MAX_FILES = 256, SCAN_MAX_DEPTH = 32 };
-typedef struct {
-	const char *dirs[COMPILE_MAX_PARAMS + 4];
-	int ndirs, ntool;          /* dirs[0..ndirs) in NVRTC's order; dirs[ntool], dirs[ntool + 1] the toolkit's */
-	char *seen[SCAN_MAX_FILES];
-	int nseen;
-	uint64_t h;
-} inc_scan;
-
-static void scan_file(inc_scan *sc, const char *path, const char *text, size_t len, int depth);
-
-/* The folder part of path ("." for a bare name), a new string. */
-static char *dir_of(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	return slash ? xstrndup(path, slash == path ? 1 : (size_t)(slash - path)) : xstrdup(".");
-}
-
-/* Follows one include of name (quoted: look in from_dir first) found in a file being scanned. */
-static void scan_include(inc_scan *sc, const char *name, int quoted, const char *from_dir, int depth)
-{
-	int first = quoted ? -1 : 0;
-	for (int i = first; i < sc->ndirs; i++) {
-		const char *d = i < 0 ? from_dir : sc->dirs[i];
-		char *p = name[0] == '/' ? xstrdup(name) : xasprintf("%s/%s", d, name);
-		if (!file_exists(p)) { free(p); if (name[0] == '/') break; continue; }
-		if (i == sc->ntool || i == sc->ntool + 1) {   /* the toolkit's: NVRTC's version stands for it */
-			sc->h = fnv1a(sc->h, "|tool|", 6);
-			sc->h = fnv1a(sc->h, name, strlen(name) + 1);
-			free(p);
-			return;
-		}
-		for (int k = 0; k < sc->nseen; k++) if (!strcmp(sc->seen[k], p)) { free(p); return; }
-		if (sc->nseen == SCAN_MAX_FILES || depth >= SCAN_MAX_DEPTH) {   /* keyed by name only */
-			sc->h = fnv1a(sc->h, "|deep|", 6);
-			sc->h = fnv1a(sc->h, p, strlen(p) + 1);
-			free(p);
-			return;
-		}
-		sc->seen[sc->nseen++] = p;
-		size_t len = 0;
-		char *text = file_read(p, &len);
-		sc->h = fnv1a(sc->h, "|file|", 6);
-		sc->h = fnv1a(sc->h, p, strlen(p) + 1);
-		if (text) { sc->h = fnv1a(sc->h, text, len); scan_file(sc, p, text, len, depth + 1); }
-		else sc->h = fnv1a(sc->h, "|unreadable|", 12);
-		free(text);
-		return;
-	}
-	sc->h = fnv1a(sc->h, "|missing|", 9);
-	sc->h = fnv1a(sc->h, name, strlen(name) + 1);
-	if (quoted) sc->h = fnv1a(sc->h, from_dir, strlen(from_dir) + 1);
-}
-
-/* Every #include line of text (the file path) followed. */
-static void scan_file(inc_scan *sc, const char *path, const char *text, size_t len, int depth)
-{
-	char *from = dir_of(path);
-	const char *end = text + len;
-	for (const char *line = text; line < end;) {
-		const char *nl = memchr(line, '\n', (size_t)(end - line));
-		const char *le = nl ? nl : end, *p = line;
-		line = nl ? nl + 1 : end;
-		while (p < le && (*p == ' ' || *p == '\t')) p++;
-		if (p == le || *p != '#') continue;
-		p++;
-		while (p < le && (*p == ' ' || *p == '\t')) p++;
-		if (le - p < 7 || strncmp(p, "include", 7)) continue;
-		p += 7;
-		while (p < le && (*p == ' ' || *p == '\t')) p++;
-		if (p == le || (*p != '"' && *p != '<')) continue;
-		char close = *p == '"' ? '"' : '>';
-		const char *q = memchr(p + 1, close, (size_t)(le - p - 1));
-		if (!q || q == p + 1 || q - p > 1024) continue;
-		char *name = xstrndup(p + 1, (size_t)(q - p - 1));
-		scan_include(sc, name, close == '"', from, depth);
-		free(name);
-	}
-	free(from);
-}
+/* The include scan (compile_include.c): NVRTC 13 has no dependency output (no -MD/-MF, no include
+ * callback: nvrtc.h and the library's option strings have none), so the files a compile reads are
+ * found the way its preprocessor finds them, in NVRTC's order of folders (the kernel's folder,
+ * kernels/common, the toolkit's, then -I options of the stage). A header found in the toolkit is
+ * covered by NVRTC's version and not read; one found nowhere is keyed as missing (creating it later
+ * changes the key). Includes in inactive #if branches are keyed too (a key that is too wide only
+ * costs a compile); an #include of a macro cannot be followed, which is why the headers beside the
+ * kernel are hashed as well. */
 
 /* The -I folder an option names (-Idir, -I dir, --include-path=dir); *skip set when it takes the
  * next option. NULL when it names none. */
@@ -320,32 +242,33 @@ static const char *include_option(char *const *options, int i, int n, int *skip)
 	return NULL;
 }
 
-/* The hash of every file that compiling src reads besides src (see inc_scan). */
-static uint64_t hash_includes(uint64_t h, const compile_request *rq, const char *src, size_t len)
+/* Every file that compiling src reads besides src, checked and read into inc, its hash extending h. */
+static void scan_includes(uint64_t h, const compile_request *rq, const char *src, size_t len, compile_includes *inc)
 {
-	inc_scan sc = { .h = h };
+	const char *dirs[COMPILE_MAX_PARAMS + 4];
+	int ndirs = 0, ntool;
 	char *common = common_dir(rq->include_dir);
 	char *tool = xstrdup(cuda_include()), *cccl = xasprintf("%s/cccl", tool);
 	/* as child() passes them: the kernel's folder, kernels/common, the toolkit's two, the options' */
-	sc.dirs[sc.ndirs++] = rq->include_dir;
-	if (common) sc.dirs[sc.ndirs++] = common;
-	sc.ntool = sc.ndirs;
-	sc.dirs[sc.ndirs++] = tool;
-	sc.dirs[sc.ndirs++] = cccl;
+	dirs[ndirs++] = rq->include_dir;
+	if (common) dirs[ndirs++] = common;
+	ntool = ndirs;
+	dirs[ndirs++] = tool;
+	dirs[ndirs++] = cccl;
 	int skip;
 	for (int i = 0; i < rq->noptions; i++) {
 		const char *d = include_option(rq->options, i, rq->noptions, &skip);
-		if (d && *d && sc.ndirs < (int)(sizeof sc.dirs / sizeof *sc.dirs)) sc.dirs[sc.ndirs++] = d;
+		if (d && *d && ndirs < (int)(sizeof dirs / sizeof *dirs)) dirs[ndirs++] = d;
 		i += skip;
 	}
-	scan_file(&sc, rq->kernel_path, src, len, 0);
-	for (int i = 0; i < sc.nseen; i++) free(sc.seen[i]);
+	memset(inc, 0, sizeof *inc);
+	inc->h = h;
+	compile_include_scan(rq, dirs, ndirs, ntool, src, len, inc);
 	free(common); free(tool); free(cccl);
-	return sc.h;
 }
 
-/* The key of rq over the source text src. */
-static void key_of(const compile_request *rq, const char *src, size_t len, char out[17])
+/* The key of rq over the source text src; the files it includes, checked, into inc. */
+static void key_of(const compile_request *rq, const char *src, size_t len, char out[17], compile_includes *inc)
 {
 	uint64_t h = fnv1a(FNV_OFFSET, src, len);
 	/* Headers beside the kernel, then the shared ones (kernels/common). */
@@ -353,7 +276,8 @@ static void key_of(const compile_request *rq, const char *src, size_t len, char 
 	char *common = common_dir(rq->include_dir);
 	if (common) { h = fnv1a(h, "|common|", 8); h = hash_headers(h, common); free(common); }
 	/* Every file the compile includes, wherever it is (beside the learner's file too). */
-	h = hash_includes(h, rq, src, len);
+	scan_includes(h, rq, src, len, inc);
+	h = inc->h;
 	for (int i = 0; i < rq->noptions; i++) h = fnv1a(h, rq->options[i], strlen(rq->options[i]) + 1);
 	int ma = 0, mi = 0;
 	nvrtcVersion(&ma, &mi);
@@ -382,7 +306,9 @@ int compile_key(const compile_request *rq, char out[17])
 	char *owned;
 	const char *src = source_of(rq, &len, &owned);
 	if (!src) return -1;
-	key_of(rq, src, len, out);
+	compile_includes inc;
+	key_of(rq, src, len, out, &inc);
+	compile_include_free(&inc);
 	free(owned);
 	return 0;
 }
@@ -456,18 +382,58 @@ static int link_device_runtime(const compile_request *rq, const void *obj, size_
 	return r == NVJITLINK_SUCCESS ? 0 : -1;
 }
 
+/* The compile child's address space in MiB: $CUDACLIMB_COMPILE_AS_MB (0: no limit), else
+ * COMPILE_AS_MB_DEFAULT; none in an AddressSanitizer build (its shadow memory alone reserves terabytes
+ * of address space). */
+#if defined(__SANITIZE_ADDRESS__)
+#define CC_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define CC_ASAN 1
+#endif
+#endif
+static long compile_as_mb(void)
+{
+#ifdef CC_ASAN
+	return 0;
+#else
+	const char *v = getenv("CUDACLIMB_COMPILE_AS_MB");
+	char *end;
+	long mb = v && *v ? strtol(v, &end, 10) : -1;
+	return v && *v && !*end && mb >= 0 ? mb : COMPILE_AS_MB_DEFAULT;
+#endif
+}
+
+/* In the child: its memory and CPU time bounded, so that no input makes a compile take the box. */
+static void child_limits(const compile_request *rq)
+{
+	long mb = compile_as_mb();
+	if (mb > 0) {
+		struct rlimit as = { (rlim_t)mb << 20, (rlim_t)mb << 20 };
+		setrlimit(RLIMIT_AS, &as);
+	}
+	rlim_t cpu = (rlim_t)(compile_timeout_ms(rq->timeout_s) / 1000) + 10;
+	struct rlimit c = { cpu, cpu + 5 };   /* SIGXCPU at the soft limit, SIGKILL at the hard one */
+	setrlimit(RLIMIT_CPU, &c);
+}
+
 /* In the child: compile src, write the cubin and the PTX, send "ok\n" or "fail\n" then the log.
  * Never returns. */
-static void child(const compile_request *rq, const char *src, const char *cubin_path, const char *ptx_path, int fd)
+static void child(const compile_request *rq, const char *src, const compile_includes *inc, const char *cubin_path, const char *ptx_path, int fd)
 {
 	FILE *out = fdopen(fd, "w");
 	if (!src || !out) _exit(3);
+	child_limits(rq);
 	/* Seen on a GPU box: a second compile of the same program returned the cubin with an empty log,
 	 * as if served from the driver's compute cache, and with it went the ptxas report we read the
 	 * resources from. Our own cache is the one that counts; always compile for real. */
 	setenv("CUDA_CACHE_DISABLE", "1", 1);
 	nvrtcProgram prog;
-	if (nvrtcCreateProgram(&prog, src, rq->kernel_path, 0, NULL, NULL) != NVRTC_SUCCESS) {
+	/* The headers the scan checked, by the names the #includes write: NVRTC takes these before any
+	 * file of the same name, so it opens none of them again (only the toolkit's own). */
+	const char **htext = xcalloc((size_t)inc->nheaders + 1, sizeof *htext), **hname = xcalloc((size_t)inc->nheaders + 1, sizeof *hname);
+	for (int i = 0; i < inc->nheaders; i++) { htext[i] = inc->headers[i].text; hname[i] = inc->headers[i].name; }
+	if (nvrtcCreateProgram(&prog, src, rq->kernel_path, inc->nheaders, htext, hname) != NVRTC_SUCCESS) {
 		fprintf(out, "fail\nnvrtcCreateProgram failed\n");
 		_exit(0);
 	}
@@ -478,8 +444,10 @@ static void child(const compile_request *rq, const char *src, const char *cubin_
 	const char **opts = xcalloc((size_t)rq->noptions + 8, sizeof(char *));
 	int n = 0;
 	opts[n++] = arch; opts[n++] = "--std=c++17"; opts[n++] = "--ptxas-options=--verbose"; opts[n++] = "-lineinfo";
-	opts[n++] = inc1;
-	if (inc4) opts[n++] = inc4;   /* kernels/common: after the lesson's folder, so a header there wins */
+	if (!rq->untrusted) {   /* a learner's compile has every header it may include in memory */
+		opts[n++] = inc1;
+		if (inc4) opts[n++] = inc4;   /* kernels/common: after the lesson's folder, so a header there wins */
+	}
 	opts[n++] = inc2; opts[n++] = inc3;
 	for (int i = 0; i < rq->noptions; i++) opts[n++] = rq->options[i];
 	nvrtcResult res = nvrtcCompileProgram(prog, n, opts);
@@ -487,6 +455,14 @@ static void child(const compile_request *rq, const char *src, const char *cubin_
 	nvrtcGetProgramLogSize(prog, &ls);
 	char *log = xcalloc(ls + 1, 1);
 	nvrtcGetProgramLog(prog, log);
+	/* Under RLIMIT_AS NVRTC says "out of memory", or fails to load its builtins: say which limit */
+	if (res != NVRTC_SUCCESS && compile_as_mb() > 0 &&
+	    (res == NVRTC_ERROR_OUT_OF_MEMORY || strstr(log, "out of memory") || strstr(log, "bad_alloc") || strstr(log, "failed to open libnvrtc-builtins"))) {
+		char *more = xasprintf("%s%sthe compiler ran out of memory: a compile may use %ld MiB (CUDACLIMB_COMPILE_AS_MB sets it)\n", log,
+		                       ls > 1 && log[strlen(log) - 1] != '\n' ? "\n" : "", compile_as_mb());
+		free(log);
+		log = more;
+	}
 	size_t cs = 0;
 	if (res == NVRTC_SUCCESS && !strncmp(rq->arch, "compute_", 8)) {
 		/* PTX only (a GPU newer than assets/arch.yaml, arch_fallback_target): the driver JITs it at load,
@@ -683,13 +659,22 @@ compile_job *compile_start(const compile_request *rq, char *err, size_t errlen)
 	size_t len;
 	const char *src = source_of(rq, &len, &owned);
 	if (!src) { strfmt(err, errlen, "cannot read %s: %s", rq->kernel_path, strerror(errno)); return NULL; }
-	key_of(rq, src, len, key);
 	compile_job *j = xcalloc(1, sizeof *j);
+	key_of(rq, src, len, key, &j->inc);
 	j->fd = -1;
 	strfmt(j->r.arch, sizeof j->r.arch, "%s", rq->arch);
+	if (j->inc.error) {   /* an include refused: the compile fails now, NVRTC never sees it */
+		j->r.refused = 1;
+		j->r.tensor_sass = -1;
+		j->r.log = xasprintf("%s\n", j->inc.error);
+		j->done = 1;
+		compile_include_free(&j->inc);
+		free(owned);
+		return j;
+	}
 	int cache;
 	char *dir = out_dir(&cache, err, errlen);
-	if (!dir) { free(owned); free(j); return NULL; }
+	if (!dir) { free(owned); compile_include_free(&j->inc); free(j); return NULL; }
 	strfmt(j->r.cubin_path, sizeof j->r.cubin_path, "%s/%s.cubin", dir, key);
 	strfmt(j->r.ptx_path, sizeof j->r.ptx_path, "%s/%s.ptx", dir, key);
 	strfmt(j->meta_path, sizeof j->meta_path, "%s/%s.log", dir, key);
@@ -723,16 +708,16 @@ compile_job *compile_start(const compile_request *rq, char *err, size_t errlen)
 		j->src_len = len;
 	}
 	int p[2];
-	if (pipe(p) != 0) { strfmt(err, errlen, "pipe: %s", strerror(errno)); free(j->src); free(j); return NULL; }
+	if (pipe(p) != 0) { strfmt(err, errlen, "pipe: %s", strerror(errno)); free(j->src); compile_include_free(&j->inc); free(j); return NULL; }
 	fflush(NULL);
 	j->started = now_ms();
 	j->pid = fork();
-	if (j->pid < 0) { strfmt(err, errlen, "fork: %s", strerror(errno)); close(p[0]); close(p[1]); free(j->src); free(j); return NULL; }
+	if (j->pid < 0) { strfmt(err, errlen, "fork: %s", strerror(errno)); close(p[0]); close(p[1]); free(j->src); compile_include_free(&j->inc); free(j); return NULL; }
 	if (j->pid == 0) {
 		close(p[0]);
 		signal(SIGINT, SIG_IGN);   /* the parent decides when a compile ends */
 		if (j->meta) child_disassemble(j->r.cubin_path, j->meta, p[1]);
-		child(rq, j->src, j->r.cubin_path, j->r.ptx_path, p[1]);
+		child(rq, j->src, &j->inc, j->r.cubin_path, j->r.ptx_path, p[1]);
 	}
 	close(p[1]);
 	j->fd = p[0];
@@ -784,12 +769,20 @@ int compile_step(compile_job *j, double timeout_ms)
 	waitpid(j->pid, &st, 0);
 	j->pid = 0;
 	j->r.ms = j->cached ? 0 : now_ms() - j->started;
-	char why[160];
-	if (WIFSIGNALED(st)) {
-		strfmt(why, sizeof why, "the compiler (NVRTC) crashed with signal %d (%s); cudaclimb kept running", WTERMSIG(st), strsignal(WTERMSIG(st)));
+	char why[400];
+	long mb = compile_as_mb();
+	char limit[160] = "";
+	if (mb > 0 && !j->cached)
+		strfmt(limit, sizeof limit, ": it may have run out of memory (a compile may use %ld MiB; CUDACLIMB_COMPILE_AS_MB sets it)", mb);
+	if (WIFSIGNALED(st) && WTERMSIG(st) == SIGXCPU) {
+		strfmt(why, sizeof why, "the compiler (NVRTC) used up its CPU time (the compile's time limit) and was stopped");
+		end_child(j, why, 0);
+	} else if (WIFSIGNALED(st)) {
+		strfmt(why, sizeof why, "the compiler (NVRTC) crashed with signal %d (%s)%s; cudaclimb kept running", WTERMSIG(st), strsignal(WTERMSIG(st)),
+		       WTERMSIG(st) == SIGABRT || WTERMSIG(st) == SIGSEGV || WTERMSIG(st) == SIGKILL ? limit : "");
 		end_child(j, why, 0);
 	} else if (!j->out.s || WEXITSTATUS(st) != 0) {
-		strfmt(why, sizeof why, "the compiler process failed (exit status %d)", WEXITSTATUS(st));
+		strfmt(why, sizeof why, "the compiler process failed (exit status %d)%s", WEXITSTATUS(st), limit);
 		end_child(j, why, 0);
 	} else {
 		finish_from_text(j, j->out.s);
@@ -814,6 +807,7 @@ void compile_job_free(compile_job *j)
 	free(j->r.log);
 	free(j->src);
 	free(j->meta);
+	compile_include_free(&j->inc);
 	sb_free(&j->out);
 	free(j);
 }

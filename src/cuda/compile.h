@@ -30,6 +30,7 @@ typedef struct {
 	int ok;                   /* 1: cubin_path holds the code */
 	int crashed;              /* the compiler process died (log says how) */
 	int timed_out;            /* the compiler ran past its time and was stopped ("compile timed out after N s") */
+	int refused;              /* an include was refused before NVRTC ran (log: compile_includes' error) */
 	int cached;
 	double ms;                /* wall time, 0 when cached */
 	char cubin_path[512];
@@ -54,11 +55,40 @@ typedef struct {
 	double timeout_s;         /* compile_run's limit: compile_timeout_ms(timeout_s) */
 	int sass;                 /* also disassemble the cubin (nvdisasm, in the child; the listing is cached
 	                           * beside it) so that tensor_sass is known; costs ~0.4 s the first time */
+	int untrusted;            /* a learner's source (try, watch, report --verify): includes only by a plain
+	                           * relative name, of files under its own folder, the lesson tree or the toolkit */
 } compile_request;
+
+/* What a compile may include, each file checked before NVRTC runs (compile_include_scan): a regular
+ * file (opened with O_NOFOLLOW|O_NONBLOCK: not a link, FIFO, device, socket or folder) of at most
+ * COMPILE_INCLUDE_MAX_BYTES, COMPILE_INCLUDE_MAX_TOTAL in all, COMPILE_INCLUDE_MAX_FILES files, nested
+ * at most 32 deep. Anything else fails the compile at once, naming the include's line. */
+#define COMPILE_INCLUDE_MAX_BYTES ((size_t)4 << 20)
+#define COMPILE_INCLUDE_MAX_TOTAL ((size_t)32 << 20)
+#define COMPILE_INCLUDE_MAX_FILES 256
+/* A checked header, handed to NVRTC in memory under the name its #include writes (nothing is opened
+ * twice); text is NUL-terminated. */
+typedef struct { char *name, *path, *text; size_t len; } compile_header;
+typedef struct {
+	uint64_t h;               /* in: the key so far; out: extended with every file found (or missing) */
+	compile_header *headers; int nheaders;
+	size_t total;             /* bytes read */
+	char *error;              /* the first refusal, compiler style: "k.cu:3: #include "/tmp/x": a FIFO, not a
+	                           * regular file: refused"; NULL when none */
+} compile_includes;
+/* Follows every #include (and __has_include) of src as NVRTC's preprocessor would, "x" in the
+ * includer's folder first, then dirs[0..ndirs) in NVRTC's order (dirs[ntool], dirs[ntool + 1] the
+ * toolkit's, not read); reads and checks each file found into out (free with compile_include_free). */
+void compile_include_scan(const compile_request *rq, const char *const *dirs, int ndirs, int ntool, const char *src, size_t len,
+                          compile_includes *out);
+void compile_include_free(compile_includes *inc);
 
 /* The least time a compile gets, whatever --timeout says: a first compile of a big kernel on a
  * busy shared box takes tens of seconds, and a run's watchdog (10 s by default) is not its measure. */
 #define COMPILE_TIMEOUT_MIN_S 120
+/* The compile child runs under RLIMIT_AS of this many MiB ($CUDACLIMB_COMPILE_AS_MB: another, 0 none)
+ * and RLIMIT_CPU of its time limit plus 10 s: a compile of odd input is bounded in memory too. */
+#define COMPILE_AS_MB_DEFAULT 2048
 /* The time a compile may take for a run timeout of timeout_s seconds: max(timeout_s, 120 s), in ms. */
 double compile_timeout_ms(double timeout_s);
 /* Starts a compile: a cache hit finishes at once; otherwise a child process runs NVRTC.

@@ -125,6 +125,7 @@ static compile_job *start_compile(engine *e, job *j, const lesson_stage *s, int 
 		rq.kernel_path = j->j.kernel_name;
 		rq.source = j->j.kernel_text;
 		rq.source_len = strlen(j->j.kernel_text);
+		rq.untrusted = 1;   /* a learner's file: its includes are held to its own folder, the lessons and the toolkit */
 	}
 	compile_job *cj = compile_start(&rq, err, errlen);
 	free(opts);
