@@ -310,20 +310,36 @@ static int verify(engine *e, const course *co, result_record *r, int n)
 	return 0;
 }
 
-/* One line per reason for what the report left out. */
+/* "'a', 'b', 'c' and 7 more" for the first names kept of count, each quoted (already cleaned). */
+static void say_names(const char (*names)[72], const char (*places)[96], int count)
+{
+	int shown = count < RESULTS_EXAMPLES ? count : RESULTS_EXAMPLES;
+	for (int i = 0; i < shown; i++) {
+		fputs(i ? ", " : ": ", stderr);
+		if (names) { fputc('\'', stderr); fput_clean(stderr, names[i]); fputc('\'', stderr); }
+		else fput_clean(stderr, places[i]);
+	}
+	if (count > shown) fprintf(stderr, " and %d more", count - shown);
+	fputc('\n', stderr);
+}
+
+/* One line per reason for what the report left out, with the first few names (files) or places
+ * (records) of each. */
 static void say_left_out(const course *co, const results_stats *st)
 {
-	const char *dir = co->results;
-	if (st->forged) fprintf(stderr, "cudaclimb: %d file%s in %s left out: not owned by the student named in it, a link, or not a regular file\n",
-	                        st->forged, st->forged == 1 ? "" : "s", dir);
-	if (st->too_large) fprintf(stderr, "cudaclimb: %d file%s in %s left out: larger than %d MiB (not read)\n", st->too_large,
-	                           st->too_large == 1 ? "" : "s", dir, RESULTS_FILE_MAX >> 20);
-	if (st->unreadable) fprintf(stderr, "cudaclimb: %d file%s in %s left out: unreadable\n", st->unreadable, st->unreadable == 1 ? "" : "s", dir);
-	if (st->over_cap) fprintf(stderr, "cudaclimb: %d file%s in %s left out: past the cap of %d files a student (or %d entries a folder)\n",
-	                          st->over_cap, st->over_cap == 1 ? "" : "s", dir, RESULTS_FILES_PER_UID, RESULTS_DIR_MAX);
-	for (int d = 0; d < RD_COUNT; d++)
-		if (st->dropped[d]) fprintf(stderr, "cudaclimb: %d record%s dropped: %s\n", st->dropped[d], st->dropped[d] == 1 ? "" : "s",
-		                            results_drop_text((results_drop)d));
+	for (int s = 0; s < RS_COUNT; s++) {
+		if (!st->skipped[s]) continue;
+		int n = st->skipped[s];
+		fprintf(stderr, "cudaclimb: %d %s in ", n, s == RS_NOT_NAMED ? (n == 1 ? "entry" : "entries") : (n == 1 ? "file" : "files"));
+		fput_clean(stderr, co->results);
+		fprintf(stderr, " left out: %s", results_skip_text((results_skip)s));
+		say_names((const char (*)[72])st->skipped_names[s], NULL, n);
+	}
+	for (int d = 0; d < RD_COUNT; d++) {
+		if (!st->dropped[d]) continue;
+		fprintf(stderr, "cudaclimb: %d record%s dropped: %s", st->dropped[d], st->dropped[d] == 1 ? "" : "s", results_drop_text((results_drop)d));
+		say_names(NULL, (const char (*)[96])st->dropped_at[d], st->dropped[d]);
+	}
 }
 
 int cmd_report(cli *c, engine *e)
