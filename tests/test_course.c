@@ -154,7 +154,7 @@ static void test_results_files(void **state)
 	results_stats rs;
 	assert_int_equal(results_read(c, &all, &n, &rs, err, sizeof err), 0);
 	assert_int_equal(n, 2);
-	assert_int_equal(rs.forged, 0);
+	assert_int_equal(rs.skipped[RS_FORGED], 0);
 	assert_string_equal(all[0].exercise, "demo/scale");
 	assert_true(all[0].passed && !all[1].passed);
 	char me[64];
@@ -174,7 +174,7 @@ static void test_results_files(void **state)
 	fclose(f);
 	assert_int_equal(results_read(c, &all, &n, &rs, err, sizeof err), 0);
 	assert_int_equal(n, 2);
-	assert_int_equal(rs.forged, 1);
+	assert_int_equal(rs.skipped[RS_FORGED], 1);
 	assert_int_equal(rs.dropped[RD_OTHER_UID], 1);
 	assert_int_equal(rs.dropped[RD_NOT_A_RECORD], 1);
 	results_free(all, n);
@@ -301,7 +301,7 @@ static void test_squatted_names(void **state)
 	results_stats rs;
 	assert_int_equal(results_read(c, &all, &n, &rs, err, sizeof err), 0);
 	assert_int_equal(n, 2);
-	assert_int_equal(rs.forged, root ? 4 : 3);   /* the folder, the link, the FIFO (never blocking), as root root's file */
+	assert_int_equal(rs.skipped[RS_FORGED], root ? 4 : 3);   /* the folder, the link, the FIFO (never blocking), as root root's file */
 	results_free(all, n);
 	/* over the size cap: not read, said */
 	char *huge = xasprintf("%s/%u-%s.9.jsonl", c->results, (unsigned)getuid(), "big");
@@ -310,7 +310,7 @@ static void test_squatted_names(void **state)
 	assert_int_equal(ftruncate(fileno(f), RESULTS_FILE_MAX + 1), 0);
 	fclose(f);
 	assert_int_equal(results_read(c, &all, &n, &rs, err, sizeof err), 0);
-	assert_int_equal(rs.too_large, 1);
+	assert_int_equal(rs.skipped[RS_TOO_LARGE], 1);
 	results_free(all, n);
 	char *cmd = xasprintf("rm -rf %s", dir);
 	assert_int_equal(system(cmd), 0);
@@ -344,7 +344,7 @@ static void test_valid_output(void **state)
 	assert_non_null(strstr(out, "\"verified\": \"verified\""));
 	assert_non_null(strstr(out, "\"verified\": \"refuted\""));
 	assert_non_null(strstr(out, "X refuted"));
-	assert_non_null(strstr(out, "passed 1.20x X"));
+	assert_non_null(strstr(out, "refuted 1.20x X"));
 	free(out);
 	f = open_memstream(&out, &len);
 	class_report_csv(f, &t);
@@ -352,7 +352,7 @@ static void test_valid_output(void **state)
 	assert_non_null(strstr(out, "\"'=HYPERLINK(\"\"x\"\")\""));
 	assert_non_null(strstr(out, "\"'+bob\""));
 	assert_non_null(strstr(out, "\"'@carol\""));
-	assert_non_null(strstr(out, ",refuted\n"));
+	assert_non_null(strstr(out, ",refuted,refuted,1,0\n"));
 	free(out);
 	class_table_free(&t);
 	course_free(c);
@@ -369,8 +369,10 @@ static void test_table(void **state)
 		rec("alice", 1, "a/y", "passed", 1.05, due + 60), rec("alice", 1, "a/y", "passed", 1.10, due + 90),
 		rec("carol", 3, "a/z", "passed", 2.0, 5),   /* not assigned: left out */
 	};
+	for (int i = 0; i < 6; i++) r[i].trusted = 1;   /* a trusted judge's records: facts, nothing claimed */
 	class_table t;
 	class_table_make(&t, c, r, 6);
+	assert_true(t.trusted);
 	assert_int_equal(t.nusers, 2);
 	assert_string_equal(t.users[0], "alice");                   /* in name order */
 	const class_cell *bx = class_cell_at(&t, 1, 0), *ay = class_cell_at(&t, 0, 1), *ax = class_cell_at(&t, 0, 0);
@@ -387,8 +389,93 @@ static void test_table(void **state)
 	class_report_html(f, &t);
 	fclose(f);
 	assert_non_null(strstr(out, "\"bob\",2,\"a/x\",1,0,0.9700,3,"));
-	assert_non_null(strstr(out, "<td class=\"late\" data-verified=\"unverified\">late 1.10x</td>"));
+	assert_non_null(strstr(out, "<td class=\"late\" data-status=\"passed\" data-verified=\"unverified\">late 1.10x</td>"));
+	assert_non_null(strstr(out, ">0.97x</text>"));              /* trusted ratios are ranked */
+	assert_null(strstr(out, "claimed pass"));
 	assert_non_null(strstr(out, "<svg"));
+	free(out);
+	class_table_free(&t);
+	course_free(c);
+}
+
+/* Records the students wrote (issue #45 item 5): a pass not judged again is "claimed", a ratio is
+ * claimed and ranks nobody (a forged "slow" 99x tops no chart), a refuted pass is on no chart, and a
+ * pass on time by its own time only, in a file changed after the deadline, is self-reported. */
+static void test_claims(void **state)
+{
+	(void)state;
+	char err[512];
+	course *c = load(HEAD "exercises:\n  - a/x\n  - { exercise: a/y, due: \"2026-01-01\" }\n", err);
+	int64_t due = c->items[1].due;
+	result_record r[] = {
+		rec("mallory", 4, "a/x", "passed", 1.00, 10),          /* a forged pass */
+		rec("mallory", 4, "a/x", "slow", 99, 11),              /* a forged slow 99x */
+		rec("mallory", 4, "a/y", "passed", 1.0, due - 3600),   /* "on time", appended after the deadline */
+		rec("eve", 5, "a/x", "passed", 3.0, 10),               /* refuted by --verify */
+		rec("alice", 1, "a/y", "passed", 1.05, due - 60),      /* on time, its file last changed before the deadline */
+		rec("bob", 2, "a/x", "passed", 1.1, 10),               /* verified */
+	};
+	r[2].written_by = due + 600;
+	r[3].check = RESULT_REFUTED;
+	r[4].written_by = due - 30;
+	r[5].check = RESULT_VERIFIED;
+	class_table t;
+	class_table_make(&t, c, r, 6);
+	assert_false(t.trusted);
+	t.verified = 1;
+	/* rows: alice, bob, eve, mallory */
+	const class_cell *mx = class_cell_at(&t, 3, 0), *my = class_cell_at(&t, 3, 1), *ex = class_cell_at(&t, 2, 0), *ay = class_cell_at(&t, 0, 1),
+	                 *bx = class_cell_at(&t, 1, 0);
+	assert_int_equal(mx->status, CELL_CLAIMED);
+	assert_true(mx->ratio_claimed && mx->best > 98);
+	assert_int_equal(my->status, CELL_CLAIMED);
+	assert_true(!my->late && my->time_claimed);
+	assert_int_equal(ex->status, CELL_REFUTED);
+	assert_int_equal(ay->status, CELL_CLAIMED);
+	assert_true(!ay->late && !ay->time_claimed);                  /* the file's change time proves it */
+	assert_int_equal(bx->status, CELL_PASSED);
+	assert_true(bx->ratio_claimed);
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+	class_report_html(f, &t);
+	fclose(f);
+	assert_null(strstr(out, "99.00x</text>"));                   /* no claimed ratio on a chart */
+	assert_null(strstr(out, "3.00x</text>"));
+	assert_null(strstr(out, ">eve</text>"));                      /* refuted: on no chart */
+	assert_non_null(strstr(out, "class=\"verified\">bob</text>"));
+	assert_non_null(strstr(out, "no ranking"));
+	assert_non_null(strstr(out, "data-status=\"claimed\""));
+	free(out);
+	f = open_memstream(&out, &len);
+	class_report_text(f, &t);
+	class_report_csv(f, &t);
+	class_report_json(f, &t);
+	fclose(f);
+	assert_non_null(strstr(out, "claimed pass 99.00x ?"));
+	assert_non_null(strstr(out, "claimed pass* 1.00x ?"));
+	assert_non_null(strstr(out, "refuted 3.00x X"));
+	assert_non_null(strstr(out, "passed 1.10x v"));
+	assert_non_null(strstr(out, "*: on time by the record's own time only"));
+	assert_non_null(strstr(out, "\"mallory\",4,\"a/x\",0,0,99.0000,2,"));  /* CSV: not passed */
+	assert_non_null(strstr(out, ",claimed,1,1\n"));
+	assert_non_null(strstr(out, "\"status\": \"claimed\", \"passed\": false, \"claimed\": true"));
+	assert_non_null(strstr(out, "\"trusted\": false"));
+	free(out);
+	class_table_free(&t);
+	/* the same records from a trusted judge: nothing claimed, the ratios ranked */
+	for (int i = 0; i < 6; i++) { r[i].trusted = 1; r[i].check = RESULT_UNVERIFIED; }
+	class_table_make(&t, c, r, 6);
+	assert_true(t.trusted);
+	assert_int_equal(class_cell_at(&t, 3, 0)->status, CELL_PASSED);
+	assert_false(class_cell_at(&t, 3, 1)->time_claimed);
+	f = open_memstream(&out, &len);
+	class_report_html(f, &t);
+	class_report_text(f, &t);
+	fclose(f);
+	assert_non_null(strstr(out, "99.00x</text>"));
+	assert_null(strstr(out, "claimed pass"));
+	assert_null(strstr(out, "<i>claimed"));
 	free(out);
 	class_table_free(&t);
 	course_free(c);
@@ -417,7 +504,7 @@ int main(int argc, char **argv)
 	if (argc >= 4 && !strcmp(argv[1], "append")) return append_main(argc, argv);
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_format), cmocka_unit_test(test_check), cmocka_unit_test(test_results_files), cmocka_unit_test(test_table),
-		cmocka_unit_test(test_record_checks), cmocka_unit_test(test_squatted_names), cmocka_unit_test(test_valid_output),
+		cmocka_unit_test(test_record_checks), cmocka_unit_test(test_squatted_names), cmocka_unit_test(test_valid_output), cmocka_unit_test(test_claims),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

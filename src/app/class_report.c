@@ -37,43 +37,70 @@ static int cmp_user(const void *a, const void *b) { return strcmp((const char *)
 /* A finite, non-negative ratio (records are checked on the way in; this is the last guard). */
 static double finite_ratio(double v) { return isfinite(v) && v > 0 ? (v > 1e6 ? 1e6 : v) : 0; }
 
+const char *class_cell_status_name(cell_status s)
+{
+	static const char *const names[] = { "none", "tried", "slow", "claimed", "passed", "refuted" };
+	return (unsigned)s < sizeof names / sizeof names[0] ? names[s] : "?";
+}
+
 void class_table_make(class_table *t, const course *c, const result_record *r, int n)
 {
 	memset(t, 0, sizeof *t);
 	t->c = c;
-	for (int i = 0; i < n; i++) if (item_index(c, r[i].exercise) >= 0) user_index(t, &r[i]);
+	t->trusted = n > 0;
+	for (int i = 0; i < n; i++) if (item_index(c, r[i].exercise) >= 0) { user_index(t, &r[i]); t->trusted &= r[i].trusted != 0; }
 	/* students in name order: sort the names with their uids kept alongside */
 	struct row { char name[64]; unsigned uid; } *rows = xcalloc((size_t)t->nusers + 1, sizeof *rows);
 	for (int i = 0; i < t->nusers; i++) { memcpy(rows[i].name, t->users[i], sizeof rows[i].name); rows[i].uid = t->uids[i]; }
 	qsort(rows, (size_t)t->nusers, sizeof *rows, cmp_user);
 	for (int i = 0; i < t->nusers; i++) { memcpy(t->users[i], rows[i].name, sizeof t->users[i]); t->uids[i] = rows[i].uid; }
 	free(rows);
-	t->cells = xcalloc((size_t)(t->nusers ? t->nusers : 1) * (size_t)(c->nitems ? c->nitems : 1), sizeof *t->cells);
-	int *claims = xcalloc((size_t)(t->nusers ? t->nusers : 1) * (size_t)(c->nitems ? c->nitems : 1), sizeof *claims);
+	size_t ncells = (size_t)(t->nusers ? t->nusers : 1) * (size_t)(c->nitems ? c->nitems : 1);
+	t->cells = xcalloc(ncells, sizeof *t->cells);
+	int *claims = xcalloc(ncells, sizeof *claims);
+	/* per cell: a pass that is a fact (trusted or verified); the first time of a pass not refuted; whether
+	 * some pass on time was written by the deadline (its file's change time says so) */
+	int *fact = xcalloc(ncells, sizeof *fact), *proven = xcalloc(ncells, sizeof *proven);
+	int64_t *first_ok = xcalloc(ncells, sizeof *first_ok);
 	for (int i = 0; i < n; i++) {
 		int it = item_index(c, r[i].exercise);
 		if (it < 0) continue;
-		int u = user_index(t, &r[i]);
-		class_cell *cell = &t->cells[u * c->nitems + it];
+		int u = user_index(t, &r[i]), k = u * c->nitems + it;
+		class_cell *cell = &t->cells[k];
+		int64_t due = c->items[it].due;
 		cell->tries++;
 		if (r[i].time > cell->last) cell->last = r[i].time;
 		if (r[i].time > t->last[u]) t->last[u] = r[i].time;
 		int correct = r[i].at_lesson_size && (!strcmp(r[i].verdict, "passed") || !strcmp(r[i].verdict, "slow"));
+		int refuted = r[i].passed && !r[i].trusted && r[i].check == RESULT_REFUTED;
 		if (correct && finite_ratio(r[i].ratio) > cell->best) cell->best = finite_ratio(r[i].ratio);
-		if (r[i].passed && (!cell->first_pass || r[i].time < cell->first_pass)) cell->first_pass = r[i].time;
-		if (r[i].passed) {
-			/* verified beats unverified beats refuted: one verified pass is a pass */
-			if (!claims[u * c->nitems + it]++) cell->check = r[i].check;
-			else if (r[i].check == RESULT_VERIFIED || (r[i].check == RESULT_UNVERIFIED && cell->check == RESULT_REFUTED)) cell->check = r[i].check;
-		}
+		if (correct && r[i].trusted && finite_ratio(r[i].ratio) > cell->best_trusted) cell->best_trusted = finite_ratio(r[i].ratio);
+		if (!r[i].passed) continue;
+		if (!cell->first_pass || r[i].time < cell->first_pass) cell->first_pass = r[i].time;
+		if (!refuted && (!first_ok[k] || r[i].time < first_ok[k])) first_ok[k] = r[i].time;
+		if (r[i].trusted || r[i].check == RESULT_VERIFIED) fact[k] = 1;
+		if (!refuted && due && r[i].time <= due && (r[i].trusted || (r[i].written_by && r[i].written_by <= due))) proven[k] = 1;
+		/* verified beats unverified beats refuted: one verified pass is a pass */
+		if (!claims[k]++) cell->check = r[i].check;
+		else if (r[i].check == RESULT_VERIFIED || (r[i].check == RESULT_UNVERIFIED && cell->check == RESULT_REFUTED)) cell->check = r[i].check;
 	}
-	free(claims);
 	for (int u = 0; u < t->nusers; u++)
 		for (int it = 0; it < c->nitems; it++) {
-			class_cell *cell = &t->cells[u * c->nitems + it];
+			int k = u * c->nitems + it;
+			class_cell *cell = &t->cells[k];
+			int64_t due = c->items[it].due;
 			cell->passed = cell->first_pass != 0;
-			cell->late = cell->passed && c->items[it].due && cell->first_pass > c->items[it].due;
+			if (first_ok[k]) cell->first_pass = first_ok[k];
+			cell->late = cell->passed && due && cell->first_pass > due;
+			cell->status = !cell->tries ? CELL_NONE : fact[k] ? CELL_PASSED : cell->passed && cell->check == RESULT_REFUTED ? CELL_REFUTED
+			             : cell->passed ? CELL_CLAIMED : cell->best > 0 ? CELL_SLOW : CELL_TRIED;
+			cell->ratio_claimed = cell->best > cell->best_trusted;
+			cell->time_claimed = (cell->status == CELL_PASSED || cell->status == CELL_CLAIMED) && due && !cell->late && !proven[k];
 		}
+	free(claims);
+	free(fact);
+	free(proven);
+	free(first_ok);
 }
 
 void class_table_free(class_table *t)
@@ -96,13 +123,34 @@ static void when(char *out, size_t n, int64_t t)
 /* The mark of a claimed pass after report --verify: "v" verified, "?" unverified, "X" refuted. */
 static const char *mark(const class_cell *c) { return c->check == RESULT_VERIFIED ? "v" : c->check == RESULT_REFUTED ? "X" : "?"; }
 
-/* "passed 1.02x", "late 0.97x", "0.61x", "tried", "-"; a pass with its mark when verified is set. */
+/* "passed 1.02x", "late 0.97x", "0.61x", "tried 3", "-" for facts; "claimed pass 1.02x", "claimed
+ * late 0.97x", "claimed 0.61x" for a student's word, "refuted 1.20x"; a '*' after the word when the
+ * pass is on time by the record's own time only; a pass's mark when verified is set. */
 static void cell_text(const class_cell *c, int verified, char *out, size_t n)
 {
-	if (!c->tries) strfmt(out, n, "-");
-	else if (c->passed) strfmt(out, n, "%s %.2fx%s%s", c->late ? "late" : "passed", c->best, verified ? " " : "", verified ? mark(c) : "");
-	else if (c->best > 0) strfmt(out, n, "%.2fx", c->best);
-	else strfmt(out, n, "tried %d", c->tries);
+	const char *star = c->time_claimed ? "*" : "";
+	int pass = c->status == CELL_PASSED || c->status == CELL_CLAIMED || c->status == CELL_REFUTED;
+	const char *v = verified && pass ? " " : "", *m = verified && pass ? mark(c) : "";
+	switch (c->status) {
+	case CELL_NONE: strfmt(out, n, "-"); break;
+	case CELL_TRIED: strfmt(out, n, "tried %d", c->tries); break;
+	case CELL_SLOW: strfmt(out, n, "%s%.2fx", c->ratio_claimed ? "claimed " : "", c->best); break;
+	case CELL_CLAIMED: strfmt(out, n, "claimed %s%s %.2fx%s%s", c->late ? "late" : "pass", star, c->best, v, m); break;
+	case CELL_PASSED: strfmt(out, n, "%s%s %.2fx%s%s", c->late ? "late" : "passed", star, c->best, v, m); break;
+	case CELL_REFUTED: strfmt(out, n, "refuted %.2fx%s%s", c->best, v, m); break;
+	}
+}
+
+/* Whether any cell of t is claimed (a pass, a ratio) or on time by a record's own time. */
+static void claims_in(const class_table *t, int *claimed, int *timed)
+{
+	*claimed = *timed = 0;
+	for (int u = 0; u < t->nusers; u++)
+		for (int i = 0; i < t->c->nitems; i++) {
+			const class_cell *cell = class_cell_at(t, u, i);
+			*claimed |= cell->status == CELL_CLAIMED || cell->ratio_claimed;
+			*timed |= cell->time_claimed;
+		}
 }
 
 void class_report_text(FILE *f, const class_table *t)
@@ -111,7 +159,7 @@ void class_report_text(FILE *f, const class_table *t)
 	fprintf(f, "%s - ", c->id);
 	fput_clean(f, c->title);
 	fprintf(f, "\n%d students, %d exercises\n\n%-16s", t->nusers, c->nitems, "student");
-	for (int i = 0; i < c->nitems; i++) fprintf(f, " %-18.18s", c->items[i].stage);
+	for (int i = 0; i < c->nitems; i++) fprintf(f, " %-20.20s", c->items[i].stage);
 	fprintf(f, " %-9s %s\n", "passed", "last activity");
 	for (int u = 0; u < t->nusers; u++) {
 		char name[17], buf[40];
@@ -122,13 +170,20 @@ void class_report_text(FILE *f, const class_table *t)
 		for (int i = 0; i < c->nitems; i++) {
 			const class_cell *cell = class_cell_at(t, u, i);
 			cell_text(cell, t->verified, buf, sizeof buf);
-			fprintf(f, " %-18s", buf);
-			passed += cell->passed && cell->check != RESULT_REFUTED;
+			fprintf(f, " %-20s", buf);
+			passed += cell->status == CELL_PASSED || cell->status == CELL_CLAIMED;
 		}
 		when(buf, sizeof buf, t->last[u]);
 		fprintf(f, " %d/%-7d %s\n", passed, c->nitems, buf);
 	}
 	if (!t->nusers) { fputs("(no results yet in ", f); fput_clean(f, c->results); fputs(")\n", f); }
+	int claimed, timed;
+	claims_in(t, &claimed, &timed);
+	if (claimed)
+		fprintf(f, "\nclaimed: the student's own record (the results folder is written by the students): a pass not judged\n"
+		           "  again (report --verify judges passes again) and every ratio are their word, not measured here.\n");
+	if (timed)
+		fprintf(f, "%s*: on time by the record's own time only (self-reported: its file was written after the deadline).\n", claimed ? "" : "\n");
 	if (t->verified)
 		fprintf(f, "\nv verified: judged again on this machine's GPU and passed;  ? unverified: not judged again (no GPU,\n"
 		           "  no source in the record, or a source too large);  X refuted: judged again and did not pass, or the\n"
@@ -148,7 +203,7 @@ static void csv_field(FILE *f, const char *s)
 void class_report_csv(FILE *f, const class_table *t)
 {
 	const course *c = t->c;
-	fprintf(f, "student,uid,exercise,passed,late,best_ratio,tries,first_passed,last_activity,verified\n");
+	fprintf(f, "student,uid,exercise,passed,late,best_ratio,tries,first_passed,last_activity,verified,status,ratio_claimed,late_self_reported\n");
 	for (int u = 0; u < t->nusers; u++)
 		for (int i = 0; i < c->nitems; i++) {
 			const class_cell *cell = class_cell_at(t, u, i);
@@ -159,8 +214,9 @@ void class_report_csv(FILE *f, const class_table *t)
 			csv_field(f, t->users[u]);
 			fprintf(f, ",%u,", t->uids[u]);
 			csv_field(f, ex);
-			fprintf(f, ",%d,%d,%.4f,%d,%s,%s,%s\n", cell->passed, cell->late, finite_ratio(cell->best), cell->tries, cell->first_pass ? a : "",
-			        cell->last ? b : "", results_check_name(cell->check));
+			fprintf(f, ",%d,%d,%.4f,%d,%s,%s,%s,%s,%d,%d\n", cell->status == CELL_PASSED, cell->late, finite_ratio(cell->best), cell->tries,
+			        cell->first_pass ? a : "", cell->last ? b : "", results_check_name(cell->check), class_cell_status_name(cell->status),
+			        cell->ratio_claimed, cell->time_claimed);
 		}
 }
 
@@ -178,7 +234,7 @@ void class_report_json(FILE *f, const class_table *t)
 		fprintf(f, "%s", i ? ", " : "");
 		json_string(f, ex);
 	}
-	fprintf(f, "], \"verify\": %s,\n\"students\": [", t->verified ? "true" : "false");
+	fprintf(f, "], \"verify\": %s, \"trusted\": %s,\n\"students\": [", t->verified ? "true" : "false", t->trusted ? "true" : "false");
 	for (int u = 0; u < t->nusers; u++) {
 		fprintf(f, "%s\n  {\"student\": ", u ? "," : "");
 		json_string(f, t->users[u]);
@@ -189,9 +245,11 @@ void class_report_json(FILE *f, const class_table *t)
 			strfmt(ex, sizeof ex, "%s/%s", c->items[i].lesson, c->items[i].stage);
 			fprintf(f, "%s", i ? ", " : "");
 			json_string(f, ex);
-			fprintf(f, ": {\"passed\": %s, \"late\": %s, \"best_ratio\": %.4f, \"tries\": %d, \"first_passed\": %lld, \"last\": %lld, \"verified\": \"%s\"}",
-			        cell->passed ? "true" : "false", cell->late ? "true" : "false", finite_ratio(cell->best), cell->tries, (long long)cell->first_pass,
-			        (long long)cell->last, results_check_name(cell->check));
+			fprintf(f, ": {\"status\": \"%s\", \"passed\": %s, \"claimed\": %s, \"late\": %s, \"late_self_reported\": %s, \"best_ratio\": %.4f, "
+			        "\"ratio_claimed\": %s, \"tries\": %d, \"first_passed\": %lld, \"last\": %lld, \"verified\": \"%s\"}",
+			        class_cell_status_name(cell->status), cell->status == CELL_PASSED ? "true" : "false", cell->status == CELL_CLAIMED ? "true" : "false",
+			        cell->late ? "true" : "false", cell->time_claimed ? "true" : "false", finite_ratio(cell->best), cell->ratio_claimed ? "true" : "false",
+			        cell->tries, (long long)cell->first_pass, (long long)cell->last, results_check_name(cell->check));
 		}
 		fprintf(f, "}}");
 	}
@@ -212,36 +270,54 @@ static void html_text(FILE *f, const char *s)
 	}
 }
 
-/* One exercise's leaderboard: the students' best correct ratios, fastest first, as SVG bars. */
+/* One exercise's leaderboard: the best correct ratios of trusted records, fastest first, as SVG bars.
+ * A ratio a student wrote ranks nobody (a forged 99x would top it) and a refuted pass is on no chart:
+ * in a results folder the students write, the chart lists the passes report --verify judged again,
+ * in name order, without ranking them. */
 static void html_chart(FILE *f, const class_table *t, int item)
 {
-	int *order = xcalloc((size_t)t->nusers + 1, sizeof *order), n = 0;
+	int *order = xcalloc((size_t)t->nusers + 1, sizeof *order), n = 0, nverified = 0;
 	double top = 1;
 	for (int u = 0; u < t->nusers; u++) {
-		double b = finite_ratio(class_cell_at(t, u, item)->best);
-		if (b <= 0) continue;
+		const class_cell *cell = class_cell_at(t, u, item);
+		if (cell->status == CELL_PASSED && cell->check == RESULT_VERIFIED && cell->best_trusted <= 0) nverified++;
+		double b = finite_ratio(cell->best_trusted);
+		if (b <= 0 || cell->status == CELL_REFUTED) continue;
 		int k = n++;
-		while (k > 0 && class_cell_at(t, order[k - 1], item)->best < b) { order[k] = order[k - 1]; k--; }
+		while (k > 0 && class_cell_at(t, order[k - 1], item)->best_trusted < b) { order[k] = order[k - 1]; k--; }
 		order[k] = u;
 		if (b > top) top = b;
 	}
 	double bar = t->c->items[item].pass > 0 && isfinite(t->c->items[item].pass) ? t->c->items[item].pass : 0;
-	int h = 22 * (n ? n : 1) + 24;
+	int lines = n ? n : 1 + (nverified > 0) + nverified;
+	int h = 22 * lines + 24;
 	fprintf(f, "<svg class=\"chart\" width=\"700\" height=\"%d\" role=\"img\" aria-label=\"fastest correct kernels\">\n", h);
-	if (!n) fprintf(f, "<text x=\"4\" y=\"16\">no correct kernel yet</text>\n");
+	if (!n && t->trusted) fprintf(f, "<text x=\"4\" y=\"16\">no correct kernel yet</text>\n");
+	if (!n && !t->trusted) {
+		fprintf(f, "<text x=\"4\" y=\"16\">no ranking: the ratios here are the students' own records (claimed), not measured</text>\n");
+		if (nverified) fprintf(f, "<text x=\"4\" y=\"38\">judged again by report --verify and passed (in name order):</text>\n");
+		for (int u = 0, k = 0; u < t->nusers; u++) {
+			const class_cell *cell = class_cell_at(t, u, item);
+			if (!(cell->status == CELL_PASSED && cell->check == RESULT_VERIFIED)) continue;
+			fprintf(f, "<text x=\"20\" y=\"%d\" class=\"verified\">", 22 * (k++ + 2) + 16);
+			html_text(f, t->users[u]);
+			fputs("</text>\n", f);
+		}
+	}
 	for (int k = 0; k < n; k++) {
 		const class_cell *cell = class_cell_at(t, order[k], item);
-		double w = 360 * finite_ratio(cell->best) / top;
+		double w = 360 * finite_ratio(cell->best_trusted) / top;
 		if (!(w >= 0)) w = 0;
 		if (w > 360) w = 360;
 		fprintf(f, "<text x=\"0\" y=\"%d\">", 22 * k + 15);
 		html_text(f, t->users[order[k]]);
 		fprintf(f, "</text><rect x=\"120\" y=\"%d\" width=\"%.1f\" height=\"16\" class=\"%s\"/><text x=\"%.1f\" y=\"%d\">%.2fx</text>\n",
-		        22 * k + 3, w, cell->passed ? "pass" : "slow", 126 + w, 22 * k + 15, cell->best);
+		        22 * k + 3, w, cell->status == CELL_PASSED ? "pass" : "slow", 126 + w, 22 * k + 15, finite_ratio(cell->best_trusted));
 	}
-	if (bar > 0) fprintf(f, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"0\" y2=\"%d\" class=\"bar\"/>\n", 120 + 360 * bar / top, 120 + 360 * bar / top, h - 20);
-	fprintf(f, "<text x=\"120\" y=\"%d\" class=\"axis\">speed ratio to the stage's own kernel, same run%s</text>\n</svg>\n", h - 4,
-	        bar > 0 ? "; the line is the course's bar" : "");
+	if (bar > 0 && n) fprintf(f, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"0\" y2=\"%d\" class=\"bar\"/>\n", 120 + 360 * bar / top, 120 + 360 * bar / top, h - 20);
+	if (n) fprintf(f, "<text x=\"120\" y=\"%d\" class=\"axis\">speed ratio to the stage's own kernel, same run%s</text>\n", h - 4,
+	               bar > 0 ? "; the line is the course's bar" : "");
+	fputs("</svg>\n", f);
 	free(order);
 }
 
@@ -255,6 +331,7 @@ void class_report_html(FILE *f, const class_table *t)
 	fputs("</title>\n<style>\nbody{font-family:system-ui,sans-serif;margin:2em;color:#222}\n"
 	      "table{border-collapse:collapse}th,td{border:1px solid #ccc;padding:.3em .6em;text-align:left}\n"
 	      "td.pass{background:#d9f2d9}td.late{background:#fff2cc}td.slow{background:#f2f2f2}\n"
+	      "td.claimed{background:#e8eef8;font-style:italic}td.refuted{background:#f6d6d6;text-decoration:line-through}\n"
 	      "rect.pass{fill:#3a8d3a}rect.slow{fill:#999}line.bar{stroke:#c00;stroke-dasharray:4}\n"
 	      "svg text{font-size:12px}text.axis{fill:#666}\n</style></head><body>\n<h1>", f);
 	html_text(f, c->title);
@@ -277,9 +354,11 @@ void class_report_html(FILE *f, const class_table *t)
 		fputs("</td>", f);
 		for (int i = 0; i < c->nitems; i++) {
 			const class_cell *cell = class_cell_at(t, u, i);
-			char buf[40];
+			char buf[48];
 			cell_text(cell, 0, buf, sizeof buf);
-			fprintf(f, "<td class=\"%s\" data-verified=\"%s\">%s%s%s</td>", cell->passed ? (cell->late ? "late" : "pass") : cell->tries ? "slow" : "",
+			const char *cls = cell->status == CELL_PASSED ? (cell->late ? "late" : "pass") : cell->status == CELL_CLAIMED ? "claimed"
+			                : cell->status == CELL_REFUTED ? "refuted" : cell->tries ? "slow" : "";
+			fprintf(f, "<td class=\"%s\" data-status=\"%s\" data-verified=\"%s\">%s%s%s</td>", cls, class_cell_status_name(cell->status),
 			        results_check_name(cell->check), buf, cell->passed && t->verified ? " " : "",
 			        cell->passed && t->verified ? (cell->check == RESULT_VERIFIED ? "&#10003; verified" : cell->check == RESULT_REFUTED ? "&#10007; refuted" : "? unverified") : "");
 		}
@@ -288,6 +367,12 @@ void class_report_html(FILE *f, const class_table *t)
 		fprintf(f, "<td>%s</td></tr>\n", last);
 	}
 	fputs("</table>\n", f);
+	int claimed, timed;
+	claims_in(t, &claimed, &timed);
+	if (claimed) fputs("<p class=\"legend\"><i>claimed</i>: the student's own record (the results folder is written by the students): a pass "
+	                   "not judged again (<code>report --verify</code> judges passes again) and every ratio are their word, not measured here; "
+	                   "no chart ranks them.</p>\n", f);
+	if (timed) fputs("<p class=\"legend\">*: on time by the record's own time only (self-reported: its file was written after the deadline).</p>\n", f);
 	for (int i = 0; i < c->nitems; i++) {
 		fputs("<h2>", f);
 		html_text(f, c->items[i].lesson);

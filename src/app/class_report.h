@@ -7,12 +7,31 @@
 #include "course.h"
 #include "results.h"
 
+/* What a cell shows. A record a student wrote (results_read) is the student's word: its pass is
+ * "claimed" until report --verify judges it again, its ratio is theirs, its time is theirs. A record
+ * of a trusted judge (result_record.trusted: the lab service) is a fact. */
+typedef enum {
+	CELL_NONE,      /* no try */
+	CELL_TRIED,     /* tries, none correct at the lesson's size */
+	CELL_SLOW,      /* a correct try at the lesson's size, no pass */
+	CELL_CLAIMED,   /* a pass only in the student's own records, not judged again (or not judgeable here) */
+	CELL_PASSED,    /* a pass of a trusted record, or one report --verify judged again and passed */
+	CELL_REFUTED,   /* every claimed pass judged again and failed: not counted, on no leaderboard */
+} cell_status;
+const char *class_cell_status_name(cell_status s);   /* "none", "tried", "slow", "claimed", "passed", "refuted" */
+
 typedef struct {
-	int tries, passed, late;    /* passed: a pass is claimed; late: first passed after the exercise's deadline */
+	int tries, passed, late;    /* passed: a pass is claimed (any record, even refuted); late: first passed
+	                             * after the exercise's deadline, by the records' times */
 	result_check check;         /* of the claimed passes: verified when one is, else unverified when one
 	                             * is, else refuted (every claim judged again and failed); unverified
 	                             * without a claim */
+	cell_status status;
 	double best;                /* best ratio of a correct try at the lesson's size, 0 none */
+	double best_trusted;        /* the same of trusted records only: the leaderboard's */
+	int ratio_claimed;          /* best is a number from a student's own record */
+	int time_claimed;           /* on time by a student's own record's time only (its file was changed
+	                             * after the deadline): lateness self-reported */
 	int64_t first_pass, last;   /* times; 0 none */
 } class_cell;
 
@@ -23,11 +42,12 @@ typedef struct {
 	int64_t *last;              /* per user: the last activity */
 	int verified;               /* the records' checks come from report --verify: the text shows a mark
 	                             * per pass and a legend (set after class_table_make) */
+	int trusted;                /* every record was trusted (set by class_table_make): nothing is claimed */
 } class_table;
 
 /* Builds the table from records (those of exercises the course does not assign are left out), one
- * row per uid, named by the record's user (results_read: the file's owner). Free with
- * class_table_free. */
+ * row per uid, named by the record's user (results_read: the file's owner); each cell's status from
+ * the records' trust and checks (cell_status). Free with class_table_free. */
 void class_table_make(class_table *t, const course *c, const result_record *r, int n);
 void class_table_free(class_table *t);
 const class_cell *class_cell_at(const class_table *t, int user, int item);
@@ -36,8 +56,11 @@ const class_cell *class_cell_at(const class_table *t, int user, int item);
 void class_report_text(FILE *f, const class_table *t);
 /* CSV: every field quoted, one starting with = + - @ tab or CR prefixed with ' (no formulas). */
 void class_report_csv(FILE *f, const class_table *t);
-/* JSON: each cell with "verified": "verified" | "unverified" | "refuted"; never inf or nan. */
+/* JSON: each cell with "status" (cell_status), "passed" (status passed), "claimed", "ratio_claimed",
+ * "late_self_reported" and "verified": "verified" | "unverified" | "refuted"; never inf or nan. */
 void class_report_json(FILE *f, const class_table *t);
-/* A whole HTML page, no external resources: the table and one bar chart (inline SVG) per exercise. */
+/* A whole HTML page, no external resources: the table and one bar chart (inline SVG) per exercise,
+ * ranking only ratios of trusted records (a student's own number ranks nobody); a refuted pass is
+ * on no chart. */
 void class_report_html(FILE *f, const class_table *t);
 #endif

@@ -87,7 +87,7 @@ static const char usage_text[] =
 	"                                  a new DIR: write a commented DIR/course.yaml\n"
 	"                                  to start from; then: check it and set up its\n"
 	"                                  results folder for a class\n"
-	"       cudaclimb report DIR [--csv|--json|--html FILE] [--verify]\n"
+	"       cudaclimb report DIR [--csv [FILE]|--json [FILE]|--html FILE] [--verify]\n"
 	"                                  the class: students x exercises, a leaderboard\n"
 	"                                  each; --verify judges every claimed pass again\n"
 	"                                  on this GPU (verified, unverified, refuted)\n"

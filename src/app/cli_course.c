@@ -3,6 +3,7 @@
  * judged again on this machine's GPU, in the instructor's account, from the source in its record). */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 #include "exercise.h"
 #include "results.h"
 #include "util.h"
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -165,7 +167,7 @@ static int course_init(cli *c, engine *e)
 		printf("  the folder is set so that students add their own records and cannot list, read or remove others'%s\n",
 		       co->share ? " (share: true: they may read them)" : "");
 		printf("students start with:   cudaclimb --course %s        (or CUDACLIMB_COURSE=%s)\n", co->dir, co->dir);
-		printf("the class's results:   cudaclimb report %s [--csv | --json | --html FILE]\n", co->dir);
+		printf("the class's results:   cudaclimb report %s [--csv [FILE] | --json [FILE] | --html FILE]\n", co->dir);
 	}
 	course_free(co);
 	return code;
@@ -330,25 +332,118 @@ static int verify(engine *e, const course *co, result_record *r, int n)
 	return 0;
 }
 
-/* One line per reason for what the report left out. */
+/* "'a', 'b', 'c' and 7 more" for the first names kept of count, each quoted (already cleaned). */
+static void say_names(const char (*names)[72], const char (*places)[96], int count)
+{
+	int shown = count < RESULTS_EXAMPLES ? count : RESULTS_EXAMPLES;
+	for (int i = 0; i < shown; i++) {
+		fputs(i ? ", " : ": ", stderr);
+		if (names) { fputc('\'', stderr); fput_clean(stderr, names[i]); fputc('\'', stderr); }
+		else fput_clean(stderr, places[i]);
+	}
+	if (count > shown) fprintf(stderr, " and %d more", count - shown);
+	fputc('\n', stderr);
+}
+
+/* One line per reason for what the report left out, with the first few names (files) or places
+ * (records) of each. */
 static void say_left_out(const course *co, const results_stats *st)
 {
-	const char *dir = co->results;
-	if (st->forged) fprintf(stderr, "cudaclimb: %d file%s in %s left out: not owned by the student named in it, a link, or not a regular file\n",
-	                        st->forged, st->forged == 1 ? "" : "s", dir);
-	if (st->too_large) fprintf(stderr, "cudaclimb: %d file%s in %s left out: larger than %d MiB (not read)\n", st->too_large,
-	                           st->too_large == 1 ? "" : "s", dir, RESULTS_FILE_MAX >> 20);
-	if (st->unreadable) fprintf(stderr, "cudaclimb: %d file%s in %s left out: unreadable\n", st->unreadable, st->unreadable == 1 ? "" : "s", dir);
-	if (st->over_cap) fprintf(stderr, "cudaclimb: %d file%s in %s left out: past the cap of %d files a student (or %d entries a folder)\n",
-	                          st->over_cap, st->over_cap == 1 ? "" : "s", dir, RESULTS_FILES_PER_UID, RESULTS_DIR_MAX);
-	for (int d = 0; d < RD_COUNT; d++)
-		if (st->dropped[d]) fprintf(stderr, "cudaclimb: %d record%s dropped: %s\n", st->dropped[d], st->dropped[d] == 1 ? "" : "s",
-		                            results_drop_text((results_drop)d));
+	for (int s = 0; s < RS_COUNT; s++) {
+		if (!st->skipped[s]) continue;
+		int n = st->skipped[s];
+		fprintf(stderr, "cudaclimb: %d %s in ", n, s == RS_NOT_NAMED ? (n == 1 ? "entry" : "entries") : (n == 1 ? "file" : "files"));
+		fput_clean(stderr, co->results);
+		fprintf(stderr, " left out: %s", results_skip_text((results_skip)s));
+		say_names((const char (*)[72])st->skipped_names[s], NULL, n);
+	}
+	for (int d = 0; d < RD_COUNT; d++) {
+		if (!st->dropped[d]) continue;
+		fprintf(stderr, "cudaclimb: %d record%s dropped: %s", st->dropped[d], st->dropped[d] == 1 ? "" : "s", results_drop_text((results_drop)d));
+		say_names(NULL, (const char (*)[96])st->dropped_at[d], st->dropped[d]);
+	}
+}
+
+/* ---- the report's file ---- */
+
+/* Opens a temporary file beside path for the report (a new name, O_EXCL|O_NOFOLLOW, mode 0600, or
+ * with share what the umask allows but never more open than 0644) after checking path: a symbolic
+ * link there is refused, not followed and not replaced (it is someone's plan, and the instructor
+ * should see it, not have it silently removed); so is anything but a regular file, a file of another
+ * user, and a folder where others could swap the names (another's, or open to all without the
+ * sticky bit). The temporary name goes in *tmp (free); -1 with the reason in err. */
+static FILE *report_open(const char *path, int share, char **tmp, char *err, size_t errlen)
+{
+	struct stat st;
+	*tmp = NULL;
+	if (lstat(path, &st) == 0) {
+		if (S_ISLNK(st.st_mode)) { strfmt(err, errlen, "%s is a symbolic link: not followed and not replaced (remove it, or write elsewhere)", path); return NULL; }
+		if (!S_ISREG(st.st_mode)) { strfmt(err, errlen, "%s is not a regular file: not replaced", path); return NULL; }
+		if (st.st_uid != getuid()) { strfmt(err, errlen, "%s belongs to uid %lu, not to you: not replaced", path, (unsigned long)st.st_uid); return NULL; }
+	} else if (errno != ENOENT) {
+		strfmt(err, errlen, "cannot write %s: %s", path, strerror(errno));
+		return NULL;
+	}
+	const char *slash = strrchr(path, '/');
+	char *dir = slash ? xasprintf("%.*s", (int)(slash == path ? 1 : slash - path), path) : xasprintf(".");
+	int gone = stat(dir, &st) != 0;
+	if (gone || !S_ISDIR(st.st_mode)) {
+		strfmt(err, errlen, "cannot write %s: its folder %s: %s", path, dir, gone ? strerror(errno) : "not a folder");
+		free(dir);
+		return NULL;
+	}
+	if ((st.st_uid != getuid() && st.st_uid != 0) || ((st.st_mode & 0022) && !(st.st_mode & S_ISVTX))) {
+		strfmt(err, errlen, "cannot write %s: its folder %s %s, who could replace the report; write it in a folder of your own", path, dir,
+		       st.st_uid != getuid() && st.st_uid != 0 ? "belongs to another user" : "is open to others without the sticky bit");
+		free(dir);
+		return NULL;
+	}
+	mode_t um = umask(0);
+	umask(um);
+	mode_t mode = share ? (0666 & ~um & 0644) : 0600;
+	const char *base = slash ? slash + 1 : path;
+	int fd = -1;
+	for (int k = 0; k < 16 && fd < 0; k++) {
+		uint32_t rnd = 0;
+		if (getrandom(&rnd, sizeof rnd, GRND_NONBLOCK) != sizeof rnd) rnd = (uint32_t)now_ms() ^ (uint32_t)getpid() << 8 ^ (uint32_t)k;
+		free(*tmp);
+		*tmp = xasprintf("%s/.%.64s.%08x.tmp", dir, base, rnd);
+		fd = open(*tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (fd < 0 && errno != EEXIST) break;
+	}
+	free(dir);
+	FILE *f = fd >= 0 && fchmod(fd, mode) == 0 ? fdopen(fd, "w") : NULL;
+	if (!f) {
+		strfmt(err, errlen, "cannot write %s: %s", path, strerror(errno));
+		if (fd >= 0) { close(fd); unlink(*tmp); }
+		free(*tmp);
+		*tmp = NULL;
+	}
+	return f;
+}
+
+/* Finishes report_open: the temporary file renamed over path (rename never follows a link), or
+ * removed on an error. 0, or -1 with err. */
+static int report_close(FILE *f, const char *path, char *tmp, char *err, size_t errlen)
+{
+	int bad = fflush(f) != 0 || ferror(f) || fsync(fileno(f)) != 0;
+	int keep = errno;
+	bad |= fclose(f) != 0;
+	if (!bad && rename(tmp, path) == 0) { free(tmp); return 0; }
+	strfmt(err, errlen, "cannot write %s: %s", path, strerror(bad ? keep : errno));
+	unlink(tmp);
+	free(tmp);
+	return -1;
 }
 
 int cmd_report(cli *c, engine *e)
 {
-	if (c->nargs != 2) return cli_usage_error("report takes the course folder: cudaclimb report DIR [--csv | --json | --html FILE] [--verify]%s", "");
+	/* report DIR --csv FILE and --json FILE as --html FILE ("-": standard output) */
+	const char *file = c->html;
+	if (c->nargs == 3 && (c->csv || c->json)) file = c->args[2];
+	else if (c->nargs != 2)
+		return cli_usage_error("report takes the course folder: cudaclimb report DIR [--csv [FILE] | --json [FILE] | --html FILE] [--verify]%s", "");
+	if (file && !strcmp(file, "-")) file = NULL;
 	char err[1024];
 	course *co = course_load(c->args[1], err, sizeof err);
 	if (!co) { fput_clean(stderr, err); fputc('\n', stderr); return EXIT_LESSONS; }
@@ -368,18 +463,27 @@ int cmd_report(cli *c, engine *e)
 	class_table_make(&t, co, r, n);
 	t.verified = verifying;
 	FILE *out = stdout;
-	if (c->html && strcmp(c->html, "-") && !(out = fopen(c->html, "w"))) {
-		fprintf(stderr, "cudaclimb: cannot write %s: %s\n", c->html, strerror(errno));
+	char *tmp = NULL;
+	if (file && !(out = report_open(file, co->share, &tmp, err, sizeof err))) {
+		fputs("cudaclimb: ", stderr);
+		fput_clean(stderr, err);
+		fputc('\n', stderr);
 		code = EXIT_FAILED;
-	} else if (c->html) {
-		class_report_html(out, &t);
-		if (out != stdout) { fclose(out); printf("wrote %s (%d students, %d exercises)\n", c->html, t.nusers, co->nitems); }
-	} else if (c->json) {
-		class_report_json(out, &t);
-	} else if (c->csv) {
-		class_report_csv(out, &t);
 	} else {
-		class_report_text(out, &t);
+		if (c->html) class_report_html(out, &t);
+		else if (c->json) class_report_json(out, &t);
+		else if (c->csv) class_report_csv(out, &t);
+		else class_report_text(out, &t);
+		if (file && report_close(out, file, tmp, err, sizeof err)) {
+			fputs("cudaclimb: ", stderr);
+			fput_clean(stderr, err);
+			fputc('\n', stderr);
+			code = EXIT_FAILED;
+		} else if (file) {
+			fputs("wrote ", stdout);
+			fput_clean(stdout, file);
+			printf(" (%d students, %d exercises; mode %s)\n", t.nusers, co->nitems, co->share ? "as the umask allows, at most 0644" : "0600: the class is private");
+		}
 	}
 	say_left_out(co, &st);
 	class_table_free(&t);

@@ -39,6 +39,18 @@ const char *results_drop_text(results_drop d)
 	return (unsigned)d < RD_COUNT ? text[d] : "?";
 }
 
+const char *results_skip_text(results_skip s)
+{
+	static const char *const text[RS_COUNT] = {
+		"not named UID-USER.jsonl (not a student's results file; not opened)",
+		"not owned by the student named in it, a link, or not a regular file",
+		"larger than 8 MiB (not read)",
+		"unreadable",
+		"past the cap of 32 files a student",
+	};
+	return (unsigned)s < RS_COUNT ? text[s] : "?";
+}
+
 int results_init(const course *c, const char *group, char *err, size_t errlen)
 {
 	gid_t gid = getgid();
@@ -329,15 +341,53 @@ int results_source_matches(const result_record *r)
 	return strcmp(hex, r->sha256) ? -1 : 1;
 }
 
-/* The uid in a results file's name, "UID-USER[.N].jsonl"; -1 when it is not one. */
+/* The uid in a results file's name, "UID-USER[.N].jsonl" (USER: no '/', no control character, N
+ * digits or "r" and hex); -1 when it is not one. */
 static long name_uid(const char *name)
 {
 	size_t len = strlen(name);
 	unsigned long uid;
 	int used = 0;
-	if (len < 8 || strcmp(name + len - 6, ".jsonl") || name[0] < '0' || name[0] > '9') return -1;
-	if (sscanf(name, "%lu-%n", &uid, &used) != 1 || !used || uid > 0xfffffffful) return -1;
+	if (len < 8 || len > 255 || strcmp(name + len - 6, ".jsonl") || name[0] < '0' || name[0] > '9') return -1;
+	if (sscanf(name, "%lu-%n", &uid, &used) != 1 || !used || uid > 0xfffffffful || (size_t)used + 6 >= len) return -1;
+	for (const unsigned char *p = (const unsigned char *)name + used; p < (const unsigned char *)name + len - 6; p++)
+		if (*p < 0x20 || *p == 0x7f) return -1;
 	return (long)uid;
+}
+
+/* src into dst (n bytes) without control characters (C0, DEL, C1 as UTF-8: '?'), cut with "..." when
+ * longer: a name another user chose, fit for a terminal. */
+static void clean_copy(char *dst, size_t n, const char *src)
+{
+	size_t k = 0;
+	const unsigned char *p = (const unsigned char *)src;
+	for (; *p && k + 4 < n; p++) {
+		if (p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) { dst[k++] = '?'; p++; continue; }
+		dst[k++] = *p < 0x20 || *p == 0x7f ? '?' : (char)*p;
+	}
+	if (*p) {   /* cut: not inside a UTF-8 sequence */
+		while (k && ((unsigned char)dst[k - 1] & 0xc0) == 0x80) k--;
+		if (k && (unsigned char)dst[k - 1] >= 0xc0) k--;
+		memcpy(dst + k, "...", 3);
+		k += 3;
+	}
+	dst[k] = 0;
+}
+
+static void skip(results_stats *st, results_skip why, const char *name)
+{
+	if (st->skipped[why] < RESULTS_EXAMPLES) clean_copy(st->skipped_names[why][st->skipped[why]], sizeof st->skipped_names[0][0], name);
+	st->skipped[why]++;
+}
+
+static void drop(results_stats *st, results_drop why, const char *name, int line)
+{
+	if (st->dropped[why] < RESULTS_EXAMPLES) {
+		char file[72];
+		clean_copy(file, sizeof file, name);
+		strfmt(st->dropped_at[why][st->dropped[why]], sizeof st->dropped_at[0][0], "%s line %d", file, line);
+	}
+	st->dropped[why]++;
 }
 
 /* fd's contents (a regular file of at most RESULTS_FILE_MAX bytes, checked by the caller), read up to
@@ -376,38 +426,45 @@ int results_read(const course *c, result_record **out, int *n, results_stats *st
 		if (dfd >= 0) close(dfd);
 		return -1;
 	}
+	/* Every entry is looked at: a flood of junk is counted by name alone (no system call each), so it
+	 * cannot hide a student's file; the per-student cap counts only files the student owns, which
+	 * nobody else can make. Only students' own files are kept in memory (uc: one per real owner). */
 	uid_count *uc = NULL;
-	int nuc = 0, entries = 0, cap = 0;
+	int nuc = 0, cap = 0;
 	for (struct dirent *e; (e = readdir(d));) {
-		if (++entries > RESULTS_DIR_MAX) { st->over_cap++; break; }
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
 		long uid = name_uid(e->d_name);
-		if (uid < 0) continue;
+		if (uid < 0) { skip(st, RS_NOT_NAMED, e->d_name); continue; }
 		int fd = openat(dfd, e->d_name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
 		struct stat fs;
 		if (fd < 0) {
-			if (errno == ELOOP) st->forged++; else st->unreadable++;
+			skip(st, errno == ELOOP ? RS_FORGED : RS_UNREADABLE, e->d_name);
 			continue;
 		}
-		if (fstat(fd, &fs) != 0 || !S_ISREG(fs.st_mode) || fs.st_uid != (uid_t)uid || fs.st_nlink != 1) { close(fd); st->forged++; continue; }
-		if (fs.st_size > RESULTS_FILE_MAX) { close(fd); st->too_large++; continue; }
+		if (fstat(fd, &fs) != 0 || !S_ISREG(fs.st_mode) || fs.st_uid != (uid_t)uid || fs.st_nlink != 1) { close(fd); skip(st, RS_FORGED, e->d_name); continue; }
+		if (fs.st_size > RESULTS_FILE_MAX) { close(fd); skip(st, RS_TOO_LARGE, e->d_name); continue; }
 		int u = 0;
 		while (u < nuc && uc[u].uid != (unsigned)uid) u++;
 		if (u == nuc) { uc = xrealloc(uc, (size_t)(nuc + 1) * sizeof *uc); uc[nuc++] = (uid_count){ (unsigned)uid, 0 }; }
-		if (++uc[u].files > RESULTS_FILES_PER_UID) { close(fd); st->over_cap++; continue; }
+		if (++uc[u].files > RESULTS_FILES_PER_UID) { close(fd); skip(st, RS_OVER_CAP, e->d_name); continue; }
 		size_t len;
 		char *buf = read_capped(fd, &len);
+		/* the change time after reading: every byte read was written by then */
+		int64_t written_by = fstat(fd, &fs) == 0 ? (int64_t)fs.st_ctim.tv_sec + (fs.st_ctim.tv_nsec > 0) : 0;
 		close(fd);
-		int records = 0;
+		int records = 0, lineno = 0;
 		for (char *p = buf, *end = buf + len; p < end;) {
 			char *nl = memchr(p, '\n', (size_t)(end - p));
 			if (nl) *nl = 0;
 			char *line = p;
 			p = nl ? nl + 1 : end;
+			lineno++;
 			if (!line[0]) continue;
-			if (records >= RESULTS_RECORDS_MAX) { st->dropped[RD_TOO_MANY]++; continue; }
+			if (records >= RESULTS_RECORDS_MAX) { drop(st, RD_TOO_MANY, e->d_name, lineno); continue; }
 			result_record r;
 			results_drop why;
-			if (results_parse_line(c, line, (unsigned)uid, &r, &why)) { st->dropped[why]++; continue; }
+			if (results_parse_line(c, line, (unsigned)uid, &r, &why)) { drop(st, why, e->d_name, lineno); continue; }
+			r.written_by = written_by;
 			records++;
 			if (*n == cap) *out = xrealloc(*out, (size_t)(cap = cap ? 2 * cap : 16) * sizeof **out);
 			(*out)[(*n)++] = r;

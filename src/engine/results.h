@@ -19,8 +19,8 @@ enum {
 	RESULTS_FILE_MAX = 8 * 1024 * 1024,  /* a larger file is not read (a notice); a writer moves on to the next name */
 	RESULTS_LINE_MAX = 512 * 1024,       /* a longer line is not a record */
 	RESULTS_RECORDS_MAX = 20000,         /* records read per file; the rest dropped */
-	RESULTS_FILES_PER_UID = 32,          /* files read per student */
-	RESULTS_DIR_MAX = 100000,            /* folder entries looked at */
+	RESULTS_FILES_PER_UID = 32,          /* files read per student (counted among the files that are the student's own) */
+	RESULTS_EXAMPLES = 3,                /* names kept per reason for the notice */
 };
 
 /* What re-judging says of a claimed pass (report --verify). */
@@ -40,6 +40,11 @@ typedef struct {
 	char *source; size_t source_len;   /* read: owned (results_free), NULL none; append: borrowed */
 	int source_too_large;      /* the source was over RESULTS_SOURCE_MAX and is not in the record */
 	result_check check;        /* set by the report's verification; RESULT_UNVERIFIED otherwise */
+	int64_t written_by;        /* read: the change time of the record's file when it was read (the kernel's
+	                            * clock, which the student cannot set back): the record was written by
+	                            * then; 0 unknown */
+	int trusted;               /* written by a trusted judge (the lab service), not by the student: its
+	                            * verdict, ratio and time are facts, not claims. results_read: always 0 */
 } result_record;
 
 /* Why a record was left out of the report. */
@@ -47,12 +52,23 @@ typedef enum { RD_NOT_A_RECORD, RD_OTHER_UID, RD_ROOT, RD_UNKNOWN_EXERCISE, RD_B
 /* One line for a reason: "not a record (not JSON, or a field missing)". */
 const char *results_drop_text(results_drop d);
 
+/* Why a folder entry was not read. */
+typedef enum {
+	RS_NOT_NAMED,              /* not named UID-USER[.N].jsonl: counted, never opened */
+	RS_FORGED,                 /* owner not the uid in the name, a link, not a regular file, more than one link */
+	RS_TOO_LARGE,              /* over RESULTS_FILE_MAX */
+	RS_UNREADABLE,             /* could not be opened */
+	RS_OVER_CAP,               /* a student's files past RESULTS_FILES_PER_UID */
+	RS_COUNT
+} results_skip;
+/* One line for a reason: "not named UID-USER.jsonl (not a student's results file)". */
+const char *results_skip_text(results_skip s);
+
 typedef struct {
-	int dropped[RD_COUNT];     /* records left out, by reason */
-	int forged;                /* files not read: owner not the uid in the name, a link, not a regular file */
-	int too_large;             /* files over RESULTS_FILE_MAX, not read */
-	int unreadable;            /* files that could not be opened */
-	int over_cap;              /* files past RESULTS_FILES_PER_UID, entries past RESULTS_DIR_MAX */
+	int skipped[RS_COUNT];                       /* folder entries not read, by reason */
+	char skipped_names[RS_COUNT][RESULTS_EXAMPLES][72];   /* the first few, without control characters */
+	int dropped[RD_COUNT];                       /* records left out, by reason */
+	char dropped_at[RD_COUNT][RESULTS_EXAMPLES][96];      /* the first few as "FILE line N", cleaned */
 } results_stats;
 
 /* Sets up dir's results folder for a class: created if missing, owned by this user, in group (when
@@ -65,10 +81,12 @@ int results_init(const course *c, const char *group, char *err, size_t errlen);
  * file; never blocks on a FIFO. Returns 0, or -1 with one line in err: the caller's own work (the
  * workspace) is unaffected. */
 int results_append(const course *c, const result_record *r, char *err, size_t errlen);
-/* Every record in c's results folder (count in *n, a new array in *out: results_free), each file
- * opened without following links or blocking and read only when it is a regular file of at most
- * RESULTS_FILE_MAX bytes with one link, owned by the uid in its name; what was left out is counted
- * in *st. Returns 0, or -1 with err when the folder cannot be read. */
+/* Every record in c's results folder (count in *n, a new array in *out: results_free). Every entry
+ * is looked at, however many there are: one not named UID-USER[.N].jsonl is only counted; the others
+ * are opened without following links or blocking and read only when they are regular files of at most
+ * RESULTS_FILE_MAX bytes with one link, owned by the uid in the name, at most RESULTS_FILES_PER_UID of
+ * them a student. What was left out is counted in *st, with the first few names (files) and places
+ * (records) of each reason. Returns 0, or -1 with err when the folder cannot be read. */
 int results_read(const course *c, result_record **out, int *n, results_stats *st, char *err, size_t errlen);
 void results_free(result_record *r, int n);
 /* One JSON line (NUL-terminated, at most RESULTS_LINE_MAX bytes) of a file owned by owner, checked:

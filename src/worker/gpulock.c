@@ -6,15 +6,21 @@
  * (and the one it is in) must belong to root or to this user: a folder that another user owns lets
  * that user delete tickets, so a run refuses it with what to do (`sudo cudaclimb queue init` makes
  * root's folders for every GPU; gpulock_init) and never runs unqueued. A ticket
- * is a file "t-UID-PID-RANDOM", made by its owner under a private name (O_EXCL, no symlinks), locked,
- * written and only then renamed into place; its owner holds an exclusive flock on it for as long as
- * it waits and runs: a ticket whose lock can be taken belongs to a
- * process that died, and is passed over. Tickets are served by their inode change time, which no
+ * is a file "t-UID-PID-RANDOM" (RANDOM: 16 hex digits; any other name is junk, counted and never
+ * opened, so a flood of names costs no system call each and hides no ticket), made by its owner under a
+ * private name (O_EXCL, no symlinks), locked, written and only then renamed into place; its owner holds
+ * an exclusive flock on it for as long as it waits and runs: a ticket whose lock can be taken belongs
+ * to a process that died, and is passed over. Every entry of the folder is read (no cap: a genuine
+ * ticket costs its owner an open, locked file). A waiter that does not find its own ticket in the
+ * listing looks for it directly, and when it is gone places a new one: it never runs unqueued. Tickets are served by their inode change time, which no
  * user can set back, then by name; a ticket whose owner's uid is not the one in its name is a fake
  * and passed over. The ticket is written once, before it is placed ("user pid expected-seconds",
  * for the estimates others see while they wait; the name shown is the ticket owner's account, never
  * the ticket's text): a later write would move its change time. Its owner marks
- * the start of its run with a second file, "s-" and the ticket's name.
+ * the start of its run with a second file, "s-" and the ticket's name, made by the owner (mode 0600,
+ * "waiting") before the ticket is placed, so that nobody can take the name first, and opened to
+ * 0644 when the run starts (its change time: the start); a mark counts only when the ticket's owner
+ * owns it.
  *
  * The cap. A run that holds the GPU longer than the cap ($CUDACLIMB_QUEUE_CAP, default 120 s) is
  * passed over, and so is a ticket at the head of the line that has not started within 30 s: the
@@ -25,7 +31,9 @@
  * tickets do not get a cap each). So that each new process of the same user does not wait a whole cap
  * again, the first sighting is also kept in the folder as "h-UID-" and the ticket's name, a file of
  * the waiter's own user (only that user can make or change it) holding the time it was first seen;
- * the waiters of that user remove it when the ticket is gone. The start mark's change time counts
+ * when another user has taken that name first, the mark is "h-UID-" the ticket's name "." and a random
+ * suffix, found by listing (only this user's own files count); the waiters of that user remove their
+ * marks when the ticket is gone. The start mark's change time counts
  * only to make a hold longer (its owner can move it later, never earlier). A passed-over ticket stays passed over for this
  * process; the waiter says so ("alice's run has held the GPU for 121 s, past the cap of 120 s: passed
  * over"), and a cudaclimb that held the GPU past the cap is told when it gives it back.
@@ -60,7 +68,7 @@ static double got_mono;             /* when this process got the GPU, on its own
 static void (*hold_note)(void *ctx, const char *text);
 static void *hold_ctx;
 #define HEAD_GRACE 30.0
-#define MAX_TICKETS 4096            /* read from one queue folder at most (a flood is not a hang) */
+#define MAX_MARKS 4096              /* this user's own h- marks kept from one listing */
 #define ADVICE "ask an administrator to run `sudo cudaclimb queue init`, or set CUDACLIMB_LOCK_DIR to a folder of your own"
 
 typedef struct {
@@ -81,6 +89,8 @@ typedef struct {
 } sighting;
 static sighting *seen;
 static int nseen;
+static char (*own_marks)[112];      /* this user's h- marks under a suffixed name (the ticket's name "." hex), last listing */
+static int nown;
 static unsigned long streak_uid;    /* the owner at the head, and since when without a break (this wait) */
 static double streak_since;
 static int streak_on;
@@ -204,33 +214,71 @@ static sighting *sighting_of(const char *name, int make)
 	return s;
 }
 
+/* The uid of a ticket's name "t-UID-PID-RANDOM" (RANDOM: 16 lower-case hex digits); 0 when name is
+ * not one (junk). */
+static int ticket_name(const char *name, unsigned long *uid)
+{
+	const char *p = name + 2;
+	char *end;
+	if (strncmp(name, "t-", 2) || *p < '0' || *p > '9') return 0;
+	*uid = strtoul(p, &end, 10);
+	if (*end != '-' || end[1] < '0' || end[1] > '9') return 0;
+	p = end + 1;
+	while (*p >= '0' && *p <= '9') p++;
+	if (*p != '-') return 0;
+	p++;
+	for (int i = 0; i < 16; i++, p++) if (!((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'f'))) return 0;
+	return *p == 0 && p - name < 96;
+}
+
+/* t from the ticket fd (opened at name in dir, owned by uid): its text, its start mark. */
+static void ticket_fill(const char *dir, const char *name, int fd, const struct stat *st, unsigned long uid, ticket *t)
+{
+	memset(t, 0, sizeof *t);
+	char buf[256];
+	ssize_t k = pread(fd, buf, sizeof buf - 1, 0);
+	buf[k > 0 ? k : 0] = 0;
+	long pid = 0;
+	char ignored[64];
+	if (sscanf(buf, "%63s %ld %lf", ignored, &pid, &t->expect) < 3 || !isfinite(t->expect) || t->expect < 0) t->expect = 1;
+	if (t->expect > 600) t->expect = 600;
+	t->uid = uid;
+	char mark[1100];
+	struct stat ms;
+	strfmt(mark, sizeof mark, "%s/s-%s", dir, name);
+	/* the owner's own mark, opened to others: started (made 0600 while waiting) */
+	if (lstat(mark, &ms) == 0 && S_ISREG(ms.st_mode) && ms.st_uid == (uid_t)uid && (ms.st_mode & 0044))
+		t->started = (double)ms.st_ctim.tv_sec + ms.st_ctim.tv_nsec / 1e9;
+	strfmt(t->name, sizeof t->name, "%s", name);
+	t->ctime = st->st_ctim;
+}
+
 /* The live, genuine tickets of the queue in serving order (a new array in *out); stale tickets of
- * this user are removed on the way. sweep: forget sightings of tickets that are gone. Returns the
- * count, or -1. */
+ * this user are removed on the way. Every entry is read; only genuine, locked tickets are kept (a
+ * name not of a ticket costs nothing; one whose file is not its owner's or not locked, an open).
+ * This process's own ticket is always in the list while it lives, found directly when the listing
+ * missed it. sweep: forget sightings of tickets that are gone, and remove this user's h- marks of
+ * them. Returns the count, or -1. */
 static int read_queue(const char *dir, ticket **out, int sweep)
 {
 	DIR *d = opendir(dir);
 	*out = NULL;
 	if (!d) return -1;
-	int n = 0, looked = 0, nmarks = 0;
+	int n = 0, nmarks = 0, cap = 0, have_mine = 0;
 	uid_t me = getuid();
-	char hpre[40], (*marks)[96] = NULL, (*names)[96] = NULL;
-	int nnames = 0;
+	char hpre[40], (*marks)[112] = NULL;
 	strfmt(hpre, sizeof hpre, "h-%lu-", (unsigned long)me);
 	for (int i = 0; i < nseen; i++) seen[i].present = 0;
-	for (struct dirent *e; (e = readdir(d)) && looked < MAX_TICKETS;) {
+	for (struct dirent *e; (e = readdir(d));) {
 		unsigned long uid;
-		if (sweep && !strncmp(e->d_name, hpre, strlen(hpre)) && strlen(e->d_name) - strlen(hpre) < 96 && nmarks < MAX_TICKETS) {
+		if (sweep && !strncmp(e->d_name, hpre, strlen(hpre)) && strlen(e->d_name) - strlen(hpre) < sizeof *marks && nmarks < MAX_MARKS) {
+			struct stat ms;   /* only this user's own marks: another's under our prefix is a squat */
+			if (fstatat(dirfd(d), e->d_name, &ms, AT_SYMLINK_NOFOLLOW) || !S_ISREG(ms.st_mode) || ms.st_uid != me) continue;
 			marks = xrealloc(marks, (size_t)(nmarks + 1) * sizeof *marks);
 			strfmt(marks[nmarks++], sizeof *marks, "%s", e->d_name + strlen(hpre));
 			continue;
 		}
-		if (strncmp(e->d_name, "t-", 2) || sscanf(e->d_name, "t-%lu-", &uid) != 1 || strlen(e->d_name) >= sizeof (*out)->name) continue;
-		looked++;
-		if (sweep) {
-			names = xrealloc(names, (size_t)(nnames + 1) * sizeof *names);
-			strfmt(names[nnames++], sizeof *names, "%s", e->d_name);
-		}
+		if (!ticket_name(e->d_name, &uid)) continue;   /* junk: counted by nobody, costs nothing */
 		sighting *s = sighting_of(e->d_name, 0);
 		if (s) s->present = 1;
 		char path[1024];
@@ -248,68 +296,93 @@ static int read_queue(const char *dir, ticket **out, int sweep)
 				unlink(path);
 			}
 		}
-		ticket t;
-		memset(&t, 0, sizeof t);
-		char buf[256];
-		ssize_t k = ok ? pread(fd, buf, sizeof buf - 1, 0) : -1;
+		if (!ok) { close(fd); continue; }
+		if (n == cap) *out = xrealloc(*out, (size_t)(cap = cap ? 2 * cap : 16) * sizeof **out);
+		ticket_fill(dir, e->d_name, fd, &st, uid, &(*out)[n]);
 		close(fd);
-		if (!ok) continue;
-		buf[k > 0 ? k : 0] = 0;
-		long pid = 0;
-		char ignored[64];
-		if (sscanf(buf, "%63s %ld %lf", ignored, &pid, &t.expect) < 3 || !isfinite(t.expect) || t.expect < 0) t.expect = 1;
-		if (t.expect > 600) t.expect = 600;
-		t.uid = uid;
-		char mark[1100];
-		struct stat ms;
-		strfmt(mark, sizeof mark, "%s/s-%s", dir, e->d_name);
-		if (lstat(mark, &ms) == 0 && S_ISREG(ms.st_mode) && ms.st_uid == (uid_t)uid)
-			t.started = (double)ms.st_ctim.tv_sec + ms.st_ctim.tv_nsec / 1e9;
-		strfmt(t.name, sizeof t.name, "%s", e->d_name);
-		t.ctime = st.st_ctim;
-		t.mine = !strcmp(path, ticket_path);
-		*out = xrealloc(*out, (size_t)(n + 1) * sizeof **out);
-		(*out)[n++] = t;
+		(*out)[n].mine = !strcmp(path, ticket_path);
+		have_mine |= (*out)[n].mine;
+		n++;
 	}
 	closedir(d);
-	for (int i = 0; i < nmarks; i++) {       /* this user's sightings of tickets that are gone */
-		int live = 0;
-		for (int j = 0; j < nnames && !live; j++) live = !strcmp(marks[i], names[j]);
-		if (live) continue;
-		char path[1200];
-		strfmt(path, sizeof path, "%s/%s%s", dir, hpre, marks[i]);
-		unlink(path);
+	/* our own ticket, missed by the listing: looked at directly (the same file as the one we hold) */
+	struct stat a, b;
+	if (ticket_fd >= 0 && !have_mine && lstat(ticket_path, &a) == 0 && fstat(ticket_fd, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino) {
+		const char *name = strrchr(ticket_path, '/') + 1;
+		*out = xrealloc(*out, (size_t)(n + 1) * sizeof **out);
+		ticket_fill(dir, name, ticket_fd, &b, (unsigned long)me, &(*out)[n]);
+		(*out)[n++].mine = 1;
 	}
-	free(marks);
-	free(names);
 	if (sweep) {
+		nown = 0;
+		for (int i = 0; i < nmarks; i++) {       /* this user's sightings of tickets that are gone */
+			size_t tl = strcspn(marks[i], ".");
+			int live = 0;
+			for (int j = 0; j < n && !live; j++) live = strlen((*out)[j].name) == tl && !strncmp(marks[i], (*out)[j].name, tl);
+			if (live) {
+				if (marks[i][tl]) { own_marks = xrealloc(own_marks, (size_t)(nown + 1) * sizeof *own_marks); strfmt(own_marks[nown++], sizeof *own_marks, "%s", marks[i]); }
+				continue;
+			}
+			char path[1200];
+			strfmt(path, sizeof path, "%s/%s%s", dir, hpre, marks[i]);
+			unlink(path);
+		}
 		int k = 0;
 		for (int i = 0; i < nseen; i++) if (seen[i].present) seen[k++] = seen[i];
 		nseen = k;
 	}
+	free(marks);
 	if (n > 1) qsort(*out, (size_t)n, sizeof **out, cmp_ticket);
 	/* Names for the tickets a waiter shows (the owner's account, looked up for the first few only). */
 	for (int i = 0; i < n && i < 8; i++) user_name((*out)[i].uid, (*out)[i].user, sizeof (*out)[i].user);
 	return n;
 }
 
+/* The time in the h- mark at path when it is this user's own regular file: 0 none (or not ours: *squat
+ * set), else the time (not later than the mark's change time). */
+static double head_mark_read(const char *path, int *squat)
+{
+	char buf[64];
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) { if (errno != ENOENT) *squat = 1; return 0; }
+	struct stat st;
+	int ours = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == getuid();
+	ssize_t k = ours ? pread(fd, buf, sizeof buf - 1, 0) : -1;
+	close(fd);
+	if (!ours) { *squat = 1; return 0; }
+	buf[k > 0 ? k : 0] = 0;
+	double t = k > 0 ? atof(buf) : 0;
+	if (!(k > 0 && isfinite(t) && t > 0)) return 0;
+	return t < st.st_ctim.tv_sec + 1.0 ? t : (double)st.st_ctim.tv_sec;
+}
+
 /* When this user's waiters first saw ticket name at the head (epoch seconds), from its "h-" mark in
- * dir; with none, makes one saying since (a time this process vouches for). */
+ * dir; with none, makes one saying since (a time this process vouches for). The mark is
+ * "h-UID-NAME", or, when another user took that name, "h-UID-NAME.RANDOM" (found in own_marks). */
 static double head_mark(const char *dir, const char *name, double since)
 {
 	char path[1200], buf[64];
+	int squat = 0;
 	strfmt(path, sizeof path, "%s/h-%lu-%s", dir, (unsigned long)getuid(), name);
-	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-	if (fd >= 0) {
-		struct stat st;
-		ssize_t k = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == getuid() ? pread(fd, buf, sizeof buf - 1, 0) : -1;
-		close(fd);
-		buf[k > 0 ? k : 0] = 0;
-		double t = k > 0 ? atof(buf) : 0;
-		if (k > 0 && isfinite(t) && t > 0) return t < st.st_ctim.tv_sec + 1.0 ? t : (double)st.st_ctim.tv_sec;
-		return since;
+	double t = head_mark_read(path, &squat);
+	if (t > 0) return t;
+	if (squat) {
+		size_t nl = strlen(name);
+		for (int i = 0; i < nown; i++) {
+			if (strncmp(own_marks[i], name, nl) || own_marks[i][nl] != '.') continue;
+			strfmt(path, sizeof path, "%s/h-%lu-%s", dir, (unsigned long)getuid(), own_marks[i]);
+			int s2 = 0;
+			if ((t = head_mark_read(path, &s2)) > 0) return t;
+		}
+		uint32_t r = 0;
+		if (getrandom(&r, sizeof r, GRND_NONBLOCK) != sizeof r) r = (uint32_t)now_ms() ^ (uint32_t)getpid();
+		strfmt(path, sizeof path, "%s/h-%lu-%s.%08x", dir, (unsigned long)getuid(), name, r);
+		if (nown < MAX_MARKS) {
+			own_marks = xrealloc(own_marks, (size_t)(nown + 1) * sizeof *own_marks);
+			strfmt(own_marks[nown++], sizeof *own_marks, "%s.%08x", name, r);
+		}
 	}
-	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (fd >= 0) {
 		int k = snprintf(buf, sizeof buf, "%.3f\n", since);
 		if (fchmod(fd, 0644) || write(fd, buf, (size_t)k) != k) {}
@@ -405,33 +478,59 @@ static void trace_release(void)
 	close(fd);
 }
 
+/* Places this process's ticket in dir: its start mark made first (0600: waiting; nobody can take the
+ * name before the ticket is seen), then the ticket under a private name, locked, readable by all
+ * (whatever the umask) and written, then renamed into place: a ticket others can see is always one
+ * whose owner holds its lock. A name another user took first (they saw the draft) gets a new random
+ * one. Sets ticket_fd, ticket_path, start_path; 0, or -1 with why. */
+static int place_ticket(const char *dir, double expect_s, char *why, size_t wn)
+{
+	char line[160], who[64];
+	user_name(getuid(), who, sizeof who);
+	for (char *p = who; *p; p++) if (*p == ' ') *p = '-';
+	strfmt(line, sizeof line, "%s %ld %.1f\n", who, (long)getpid(), expect_s);
+	int err = 0;
+	for (int attempt = 0; attempt < 16; attempt++) {
+		uint64_t r = 0;
+		if (getrandom(&r, sizeof r, 0) != sizeof r) r = (uint64_t)now_ms() ^ (uint64_t)getpid() << 32 ^ (uint64_t)attempt;
+		char draft[640];
+		strfmt(draft, sizeof draft, "%s/n-%lu-%ld-%016llx", dir, (unsigned long)getuid(), (long)getpid(), (unsigned long long)r);
+		strfmt(ticket_path, sizeof ticket_path, "%s/t-%lu-%ld-%016llx", dir, (unsigned long)getuid(), (long)getpid(), (unsigned long long)r);
+		strfmt(start_path, sizeof start_path, "%s/s-%s", dir, strrchr(ticket_path, '/') + 1);
+		int m = open(start_path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (m < 0) { err = errno; if (err == EEXIST) continue; break; }
+		int bad = fchmod(m, 0600) != 0;
+		close(m);
+		ticket_fd = bad ? -1 : open(draft, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+		if (ticket_fd >= 0 && flock(ticket_fd, LOCK_EX) == 0 && fchmod(ticket_fd, 0644) == 0 &&
+		    write(ticket_fd, line, strlen(line)) == (ssize_t)strlen(line) && rename(draft, ticket_path) == 0)
+			return 0;
+		err = errno;
+		if (ticket_fd >= 0) { close(ticket_fd); unlink(draft); }
+		ticket_fd = -1;
+		unlink(start_path);
+		if (err != EEXIST && err != EPERM) break;     /* a name taken by another user: try another */
+	}
+	strfmt(why, wn, "cannot queue for the GPU in %s: %s; " ADVICE, dir, strerror(err));
+	ticket_path[0] = start_path[0] = 0;
+	return -1;
+}
+
+/* Whether our ticket is still at ticket_path (the file we hold the lock of). */
+static int ticket_placed(void)
+{
+	struct stat a, b;
+	return ticket_fd >= 0 && lstat(ticket_path, &a) == 0 && fstat(ticket_fd, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
 int gpulock_acquire(const char *uuid, double expect_s, void (*note)(void *ctx, const char *text), void *ctx, char *why, size_t wn)
 {
 	char dir[512];
 	gpulock_release();
 	ask_ns = epoch_ns();
 	if (queue_dir(uuid, 1, dir, sizeof dir, why, wn)) return -1;
-	uint64_t r = 0;
-	if (getrandom(&r, sizeof r, 0) != sizeof r) r = (uint64_t)now_ms() ^ (uint64_t)getpid() << 32;
-	char draft[640];
-	strfmt(draft, sizeof draft, "%s/n-%lu-%ld-%016llx", dir, (unsigned long)getuid(), (long)getpid(), (unsigned long long)r);
-	strfmt(ticket_path, sizeof ticket_path, "%s/t-%lu-%ld-%016llx", dir, (unsigned long)getuid(), (long)getpid(), (unsigned long long)r);
 	strfmt(ticket_uuid, sizeof ticket_uuid, "%s", uuid);
-	char line[160], who[64];
-	user_name(getuid(), who, sizeof who);
-	for (char *p = who; *p; p++) if (*p == ' ') *p = '-';
-	strfmt(line, sizeof line, "%s %ld %.1f\n", who, (long)getpid(), expect_s);
-	/* Made under a private name, locked, readable by all (whatever the umask) and written; then placed:
-	 * a ticket others can see is always one whose owner holds its lock. */
-	ticket_fd = open(draft, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-	if (ticket_fd < 0 || flock(ticket_fd, LOCK_EX) != 0 || fchmod(ticket_fd, 0644) != 0 ||
-	    write(ticket_fd, line, strlen(line)) != (ssize_t)strlen(line) || rename(draft, ticket_path) != 0) {
-		strfmt(why, wn, "cannot queue for the GPU in %s: %s; " ADVICE, dir, strerror(errno));
-		if (ticket_fd >= 0) { close(ticket_fd); unlink(draft); }
-		ticket_fd = -1;
-		ticket_path[0] = 0;
-		return -1;
-	}
+	if (place_ticket(dir, expect_s, why, wn)) return -1;
 	struct stat tst;                     /* the queue's order is the placed ticket's change time */
 	if (stat(ticket_path, &tst) == 0) ask_ns = tst.st_ctim.tv_sec * 1000000000LL + tst.st_ctim.tv_nsec;
 	streak_on = 0;                       /* a run of one owner at the head counts only while watched */
@@ -443,7 +542,23 @@ int gpulock_acquire(const char *uuid, double expect_s, void (*note)(void *ctx, c
 		int n = read_queue(dir, &q, 1), pos = 0;
 		n = pass_over(dir, q, n, 1, note, ctx);
 		while (pos < n && !q[pos].mine) pos++;
-		if (pos == n) pos = 0;   /* our own ticket is always live; unreadable: go ahead */
+		if (pos == n && n >= 0) {
+			/* our ticket is not in the line: never go ahead without it. Gone (removed): placed again, at
+			 * the back; still there (a listing that cannot be read): look again */
+			free(q);
+			if (!ticket_placed()) {
+				if (note) note(ctx, "your ticket in the GPU queue was removed: queueing again");
+				if (start_path[0]) unlink(start_path);
+				if (ticket_fd >= 0) close(ticket_fd);
+				ticket_fd = -1;
+				if (place_ticket(dir, expect_s, why, wn)) { if (in >= 0) close(in); return -1; }
+			}
+			struct pollfd pf = { .fd = in, .events = POLLIN };
+			poll(&pf, in >= 0 ? 1 : 0, 200);
+			char buf[4096];
+			while (in >= 0 && read(in, buf, sizeof buf) > 0) {}
+			continue;
+		}
 		if (pos == 0) { free(q); break; }
 		char msg[600];
 		describe(q, pos, msg, sizeof msg);
@@ -458,8 +573,11 @@ int gpulock_acquire(const char *uuid, double expect_s, void (*note)(void *ctx, c
 		while (in >= 0 && read(in, buf, sizeof buf) > 0) {}
 	}
 	if (in >= 0) close(in);
-	strfmt(start_path, sizeof start_path, "%s/s-%s", dir, strrchr(ticket_path, '/') + 1);
-	int m = open(start_path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	/* the start: our mark opened to others (its change time is now); made again if it went missing */
+	int m = open(start_path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	struct stat ms;
+	if (m >= 0 && (fstat(m, &ms) != 0 || !S_ISREG(ms.st_mode) || ms.st_uid != getuid() || fchmod(m, 0644) != 0)) { close(m); m = -1; }
+	if (m < 0) m = open(start_path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (m >= 0) { if (fchmod(m, 0644)) {} close(m); }
 	got_ns = epoch_ns();
 	got_mono = now_mono();

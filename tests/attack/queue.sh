@@ -106,8 +106,11 @@ CUDACLIMB_LOCK_DIR=$sq bound 10 asu 2001 "$tmp/probe" UUIDBASE 10 "$log" 2>"$tmp
 q=$CUDACLIMB_LOCK_DIR/cudaclimb-gpu-UUIDESC.q
 mkdir -m 1777 "$q"
 esc=$(printf '\033]52;c;cm0gLXJmIH4=\007\033[2J\033[H')
-asu 2002 sh -c "printf '%s 1 99\n' '$esc' >'$q/n-esc'"
-setpriv --reuid=2002 --regid=2002 --clear-groups flock "$q/n-esc" sh -c "echo \$\$ >'$q/pid'; mv '$q/n-esc' '$q/t-2002-1-$esc'; touch '$q/s-t-2002-1-$esc'; exec sleep 20" >/dev/null 2>&1 &
+# (a ticket's name is t-UID-PID-RANDOM, 16 hex digits: one with escapes in its name is junk, never
+# opened; the text is what a genuine ticket can carry)
+asu 2002 sh -c "printf '%s 1 99\n' '$esc' >'$q/n-esc'; : >'$q/t-2002-1-$esc'"
+tn=t-2002-1-0123456789abcdef
+setpriv --reuid=2002 --regid=2002 --clear-groups flock "$q/n-esc" sh -c "echo \$\$ >'$q/pid'; mv '$q/n-esc' '$q/$tn'; touch '$q/s-$tn'; exec sleep 20" >/dev/null 2>&1 &
 holder=$!
 sleep 0.3
 CUDACLIMB_QUEUE_CAP=2 bound 15 asu 2001 "$tmp/probe" UUIDESC 10 "$log" 2>"$tmp/esc"; rc=$?

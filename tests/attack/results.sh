@@ -59,8 +59,8 @@ printf '%s' "$out" | python3 -c "
 import json, sys
 d = json.load(sys.stdin)
 m = {s['uid']: s['exercises'] for s in d['students']}
-assert m[2002]['demo/scale']['passed'] and m[2002]['demo/scale']['verified'] in ('unverified', 'refuted')
-assert not m[2001]['demosum/sum']['passed']
+assert not m[2002]['demo/scale']['passed'] and m[2002]['demo/scale']['status'] in ('claimed', 'refuted') and m[2002]['demo/scale']['verified'] in ('unverified', 'refuted')
+assert m[2001]['demosum/sum']['status'] == 'none'
 " && pass "attack results: the forged pass is never verified (report --verify: exit $code)" || fail "attack results: --verify --json: exit $code: $out"
 
 # 3. A FIFO and a 200 MB file for the report: it ends, in bounded time and memory, and says so.

@@ -59,12 +59,14 @@ else
 	who="one user"
 	A=$(id -un)
 fi
-expect "report: the class table, named by the files' owners" 0 "$A +passed 1.04x" C report "$tmp/lab"
-[ "$who" = "3 users" ] && expect "report: late, slow and tries" 0 "$Bn +0.61x +late 0.97x +1/2" C report "$tmp/lab"
+# The students write the results folder: a pass not judged again is "claimed", and so is a ratio.
+expect "report: the class table, named by the files' owners, each pass claimed" 0 "$A +claimed pass 1.04x" C report "$tmp/lab"
+[ "$who" = "3 users" ] && expect "report: late, slow and tries, claimed" 0 "$Bn +claimed 0.61x +claimed late 0.97x +1/2" C report "$tmp/lab"
+expect "report: says what claimed means" 0 "^claimed: the student's own record" C report "$tmp/lab"
 expect "report --csv: a header and a row per student and exercise" 0 '^student,uid,exercise,passed,late,best_ratio,tries' C report "$tmp/lab" --csv
 C report "$tmp/lab" --json >"$tmp/r.json" 2>/dev/null
-python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['course']=='demo_lab'; assert any(s['student']==sys.argv[2] and s['exercises']['demo/scale']['passed'] and s['exercises']['demo/scale']['verified']=='unverified' for s in d['students'])" "$tmp/r.json" "$A" \
-	&& pass "report --json: valid, with $A's pass (unverified)" || fail "report --json"
+python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['course']=='demo_lab' and not d['trusted']; assert any(s['student']==sys.argv[2] and s['exercises']['demo/scale']['status']=='claimed' and not s['exercises']['demo/scale']['passed'] and s['exercises']['demo/scale']['verified']=='unverified' for s in d['students'])" "$tmp/r.json" "$A" \
+	&& pass "report --json: valid, with $A's pass claimed (unverified)" || fail "report --json"
 expect "report --verify without a GPU: one line, every pass unverified, exit 3" 3 "cannot judge passes again here" C report "$tmp/lab" --verify
 C report "$tmp/lab" --verify --json 2>/dev/null | python3 -c "import json,sys; d=json.load(sys.stdin); assert d['verify']; assert all(e['verified']=='unverified' for s in d['students'] for e in s['exercises'].values())" \
 	&& pass "report --verify --json without a GPU: every cell unverified" || fail "report --verify --json without a GPU"

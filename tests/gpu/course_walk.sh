@@ -44,7 +44,7 @@ k=$(student $carol carol reduction/reduce1 kernels/reduction/reduce1.cu)
 "$bin" report "$tmp/course" >"$tmp/report.txt" 2>&1
 cat "$tmp/report.txt" >"${COURSE_REPORT:-/dev/null}" 2>/dev/null
 n1=$(getent passwd $alice | cut -d: -f1); n2=$(getent passwd $bob | cut -d: -f1); n3=$(getent passwd $carol | cut -d: -f1)
-grep -Eq "${n1:-user} .*passed" "$tmp/report.txt" && grep -Eq "${n2:-user} .*passed" "$tmp/report.txt" && grep -Eq "${n3:-user} .*passed" "$tmp/report.txt" \
+grep -Eq "${n1:-user} .*(passed|claimed pass)" "$tmp/report.txt" && grep -Eq "${n2:-user} .*(passed|claimed pass)" "$tmp/report.txt" && grep -Eq "${n3:-user} .*(passed|claimed pass)" "$tmp/report.txt" \
 	&& pass "course walk: the report shows the three passes ($who)" || fail "course walk: the report: $(head -20 "$tmp/report.txt")"
 "$bin" report "$tmp/course" --json >"$tmp/r.json" 2>/dev/null
 python3 - "$tmp/r.json" $alice $bob <<'PY' || fail "course walk: the class report could not be read"
@@ -55,7 +55,7 @@ alice, bob = int(sys.argv[2]), int(sys.argv[3])
 b = s.get(bob, {}).get("bandwidth/coalesced", {})
 a = s.get(alice, {}).get("bandwidth/coalesced", {})
 # as one user (not root) alice's and bob's tries are one student's: three tries
-ok = b.get("tries") == (2 if alice != bob else 3) and b.get("passed") and a.get("best_ratio", 0) > 0.9
+ok = b.get("tries") == (2 if alice != bob else 3) and b.get("status") in ("passed", "claimed") and a.get("best_ratio", 0) > 0.9
 print("%s course walk: report --json: bob's tries (%s) then passed, alice's best ratio %s" % ("PASS" if ok else "FAIL", b.get("tries"), a.get("best_ratio")))
 PY
 n=$(ls "$tmp/course/results" | wc -l)

@@ -52,7 +52,7 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 m = {s['uid']: s['exercises']['bandwidth/coalesced'] for s in d['students']}
 h, f = int(sys.argv[2]), int(sys.argv[3])
-assert m[h]['passed'] and m[h]['verified'] == 'verified', m[h]
-assert m[f]['passed'] and m[f]['verified'] == 'refuted', m[f]
+assert m[h]['passed'] and m[h]['status'] == 'passed' and m[h]['verified'] == 'verified', m[h]
+assert not m[f]['passed'] and m[f]['status'] == 'refuted' and m[f]['verified'] == 'refuted', m[f]
 PY
 grep -q "refuted: .*bandwidth/coalesced" "$tmp/r.err" && pass "verify: the report says which pass it refuted and why" || fail "verify: no refutation line: $(cat "$tmp/r.err")"
