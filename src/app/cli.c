@@ -840,7 +840,7 @@ static int run_stages(cli *c, engine *e, const lesson *l, const int *which, int 
 	else if (n) {
 		report_footer(stdout, l, m, d, rs, n);
 		report_claims(stdout, l, stages, rs, n, d);
-		if (!bench && n == 1) report_run_texts(stdout, l, stages[0], &rs[0], d);
+		if (!bench && n == 1) report_run_texts(stdout, l, stages[0], &rs[0], d, c->eo.replay_path);
 		if (c->roofline) print_roofline(c, l, d, stages, rs, n);
 		setlocale(LC_CTYPE, "");             /* not LC_ALL: numbers stay in the C locale */
 		for (int i = 0; i < n && !bench; i++) report_steps(stdout, &rs[i], d, !c->to.ascii && !strcmp(nl_langinfo(CODESET), "UTF-8"));

@@ -65,13 +65,14 @@ static void wrap(FILE *f, const char *indent, const char *text)
 }
 
 /* Formatted whole, then written clean: a device name or a text may come from a file someone else wrote. */
-void report_stage_texts(FILE *f, const lesson *l, int s, const claims_runs *live, const textvals_ref *ref)
+void report_stage_texts(FILE *f, const lesson *l, int s, const claims_runs *live, const char *live_from,
+                        const textvals_ref *ref)
 {
-	textvals_src src = { l, s, { NULL, NULL, NULL, NULL }, ref };
+	textvals_src src = { l, s, { NULL, NULL, NULL, NULL }, ref, live_from };
 	if (live) src.live = *live;
 	const lesson_stage *st = &l->stages[s];
-	char *ex = textvals_fill(&src, st->explain), *bn = textvals_fill(&src, st->bottleneck), note[512];
-	char *both = xasprintf("%s\n%s", st->explain ? st->explain : "", st->bottleneck ? st->bottleneck : "");
+	char *ex = NULL, *bn = NULL, note[512];
+	textvals_stage_fill(&src, st->explain, st->bottleneck, &ex, &bn, note, sizeof note);
 	char *text = NULL;
 	size_t len = 0;
 	FILE *m = open_memstream(&text, &len);
@@ -79,7 +80,6 @@ void report_stage_texts(FILE *f, const lesson *l, int s, const claims_runs *live
 		wrap(m, "   ", ex);
 		fprintf(m, "   Bottleneck:\n");
 		wrap(m, "   ", bn);
-		textvals_note(&src, both, note, sizeof note);
 		if (note[0]) {
 			char *paren = xasprintf("(%s)", note);
 			wrap(m, "   ", paren);
@@ -91,18 +91,20 @@ void report_stage_texts(FILE *f, const lesson *l, int s, const claims_runs *live
 	}
 	free(ex);
 	free(bn);
-	free(both);
 }
 
-void report_run_texts(FILE *f, const lesson *l, int s, const run_result *r, const device_info *d)
+void report_run_texts(FILE *f, const lesson *l, int s, const run_result *r, const device_info *d, const char *replayed)
 {
 	if (s < 0 || s >= l->nstages || (r->status != RUN_OK && r->status != RUN_WRONG)) return;
 	const lesson_stage *st = &l->stages[s];
 	if (!textvals_has(st->explain) && !textvals_has(st->bottleneck)) return;
 	textvals_ref *ref = textvals_ref_find(NULL, l->id);
 	claims_runs live = { r, NULL, NULL, d };
-	fprintf(f, "\nThe text of %s with this run's numbers:\n", st->id);
-	report_stage_texts(f, l, s, &live, ref);
+	const char *base = replayed ? strrchr(replayed, '/') : NULL;
+	char *from = replayed ? xasprintf("the replayed file %s", base ? base + 1 : replayed) : NULL;
+	fprintf(f, "\nThe text of %s:\n", st->id);
+	report_stage_texts(f, l, s, &live, from, ref);
+	free(from);
 	textvals_ref_free(ref);
 }
 static void stage_text(FILE *f, const lesson *l, int i, const textvals_ref *ref);
@@ -158,7 +160,7 @@ static void stage_text(FILE *f, const lesson *l, int i, const textvals_ref *ref)
 	char how[96];
 	if (s->timing.set) fprintf(f, "   timed its own way (timing:), not the tool's: %s\n", stage_timing_text(&s->timing, how, sizeof how));
 	fprintf(f, "\n");
-	report_stage_texts(f, l, i, NULL, ref);
+	report_stage_texts(f, l, i, NULL, NULL, ref);
 	if (s->nclaims) fprintf(f, "   Claims, checked on every run (expect:):\n");
 	for (int k = 0; k < s->nclaims; k++)
 		fprintf(f, "     %s%s%s%s\n", expr_source(s->claims[k].cond.e), s->claims[k].why ? "   (" : "",

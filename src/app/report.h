@@ -11,11 +11,14 @@
 
 void report_lesson(FILE *f, const lesson *l);
 /* Stage s's explain and bottleneck, their placeholders filled from live (this GPU's runs; may be
- * NULL) and the reference recording ref (may be NULL), and a line saying where the numbers came from. */
-void report_stage_texts(FILE *f, const lesson *l, int s, const claims_runs *live, const textvals_ref *ref);
+ * NULL; live_from: what they are when not the learner's, as textvals_src says) or the reference
+ * recording ref (may be NULL), and a line saying where the numbers came from. */
+void report_stage_texts(FILE *f, const lesson *l, int s, const claims_runs *live, const char *live_from,
+                        const textvals_ref *ref);
 /* After a run of stage s (-1: the baseline, nothing): its texts with this run's numbers, when they have
- * placeholders; the numbers this run lacks (the time ratios) from the reference recording. */
-void report_run_texts(FILE *f, const lesson *l, int s, const run_result *r, const device_info *d);
+ * placeholders and it measured them all; else the reference recording's. replay: the file the run was
+ * answered from (replayed: --replay; NULL: a run here), named as where the numbers came from. */
+void report_run_texts(FILE *f, const lesson *l, int s, const run_result *r, const device_info *d, const char *replayed);
 /* One stage of l (show LESSON/STAGE): its text, tunables, claims and its kernel file's summary (the
  * lines that declare kernels), printed clean. */
 void report_stage(FILE *f, const lesson *l, int stage);
