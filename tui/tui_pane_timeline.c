@@ -35,7 +35,7 @@ static const char *nothing_why(const tui_stage *m, char *buf, size_t n)
 		return m->replay ? "Not shown yet: r shows this stage's recorded run." : "Not run yet: r runs this stage.";
 	const run_result *r = &sl->last;
 	if (r->status != RUN_OK && r->status != RUN_WRONG) {
-		snprintf(buf, n, "Its last run ended in %s: no timeline. %s", run_status_name(r->status), r->message);
+		snprintf(buf, n, "Its last run: %s, no timeline. %s", run_status_words(r->status, r->message), r->message);
 		return buf;
 	}
 	return NULL;
