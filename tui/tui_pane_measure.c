@@ -15,11 +15,7 @@ enum { LABEL = 10 };
 /* Draws text wrapped to w over at most rows lines; returns the lines used. */
 static int wrapped(int y, int x, int w, int rows, const char *text, unsigned attr)
 {
-	text_span sp[16];
-	int n = text_wrap(text, w, sp, 16);
-	for (int i = 0; i < n && i < rows && i < 16; i++)
-		widget_textn(y + i, x, w, text + sp[i].off, sp[i].len, attr);
-	return n < rows ? n : rows;
+	return widget_wrap(y, x, w, rows, text, attr);
 }
 
 /* A change in percent with its role: good or bad by direction ("" when there is none). */
