@@ -622,13 +622,19 @@ void report_stage(FILE *f, const lesson *l, int stage)
 	free(text);
 }
 
-void report_check_row(FILE *f, const char *arch, const lesson *l, const run_result *r)
+int report_check_lesson_error(const run_result *r)
+{
+	return r->status == RUN_COMPILE_ERROR && (!strcmp(r->issue, "signature") || !strcmp(r->issue, "no_kernel")
+	                                          || !strcmp(r->issue, "constant"));
+}
+
+void report_check_row(FILE *f, const char *arch, const lesson *l, const run_result *r, int idw, int stw)
 {
 	char occ[64] = "-";
 	if (r->occ_max_warps) strfmt(occ, sizeof occ, "%3.0f%% (%s)", 100 * r->occ_theoretical, r->occ_limiter);
-	fprintf(f, "%-7s %-12s ", arch, l->id);
+	fprintf(f, "%-7s %-*s ", arch, idw, l->id);
 	fput_clean(f, r->stage);
-	fprintf(f, "%*s ", 14 - (int)strlen(r->stage) > 0 ? 14 - (int)strlen(r->stage) : 0, "");
+	fprintf(f, "%*s ", stw - (int)strlen(r->stage) > 0 ? stw - (int)strlen(r->stage) : 0, "");
 	if (r->status == RUN_OK) {
 		fprintf(f, "ok    regs %3d  smem %6lld  spill %4d  stack %4d  occupancy %s%s", r->regs,
 		        (long long)(r->static_smem + r->dynamic_smem), r->spill_stores + r->spill_loads, r->stack_bytes, occ,
@@ -637,10 +643,27 @@ void report_check_row(FILE *f, const char *arch, const lesson *l, const run_resu
 		fputc('\n', f);
 		return;
 	}
+	if (report_check_lesson_error(r)) {   /* the kernel compiled: the compiler's log says nothing of it */
+		fputs("lesson error: ", f);
+		fput_clean(f, r->message);
+		fputc('\n', f);
+		return;
+	}
 	fprintf(f, "%-5s ", run_status_name(r->status));
 	fput_clean(f, r->message);
 	fputc('\n', f);
 	if (r->status == RUN_COMPILE_ERROR && r->log) fput_clean(f, r->log);
+}
+
+void report_check_summary(FILE *f, const char *archs, const check_counts *n)
+{
+	fprintf(f, "\ncheck: %d kernel%s for %s: %d ok", n->rows, n->rows == 1 ? "" : "s", archs, n->ok);
+	if (n->unsupported) fprintf(f, ", %d need another GPU", n->unsupported);
+	if (n->failed) fprintf(f, ", %d did not compile", n->failed);
+	if (n->lesson_errors) fprintf(f, ", %d lesson error%s (a kernel that does not fit its stage)", n->lesson_errors,
+	                              n->lesson_errors == 1 ? "" : "s");
+	if (n->load_errors) fprintf(f, "; %d lesson file%s did not load", n->load_errors, n->load_errors == 1 ? "" : "s");
+	fputs(n->failed || n->lesson_errors || n->load_errors ? "\n" : "; all good\n", f);
 }
 
 /* One peak of the device: its value and where it comes from, or "not recorded" when a recording
