@@ -132,12 +132,12 @@ guard_off() {
 			name=$(printf '%s' "$unit" | sed 's/^S[0-9]*//')
 			if [ -z "$ROOT" ] && command -v update-rc.d >/dev/null 2>&1; then as_root update-rc.d "$name" disable >/dev/null 2>&1; fi
 			[ -L "$link" ] && as_root rm -f "$link"
-			units="$units $name(rc.d)" ;;
+			unit="$name(rc.d)" ;;
 		*)
 			if [ -z "$ROOT" ] && command -v deb-systemd-helper >/dev/null 2>&1; then as_root deb-systemd-helper disable "$unit" >/dev/null 2>&1; fi
-			as_root rm -f "$link"
-			units="$units $unit" ;;
+			as_root rm -f "$link" ;;
 		esac
+		case " $units " in *" $unit "*) ;; *) units="$units $unit" ;; esac   # once, though linked from each runlevel
 	done
 	echo "cudaclimb: disabled what the install enabled at boot:$units"
 }

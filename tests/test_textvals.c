@@ -39,13 +39,14 @@ static void test_reference(void **state)
 	textvals_ref *ref = textvals_ref_find("tests/fixtures/textvals", "bandwidth");
 	assert_non_null(ref);
 	assert_string_equal(textvals_ref_gpu(ref), "NVIDIA H200");
-	textvals_src src = { l, lesson_stage_index(l, "strided"), { NULL, NULL, NULL, NULL }, ref };
+	textvals_src src = { l, lesson_stage_index(l, "strided"), { NULL, NULL, NULL, NULL }, ref, NULL };
 	const char *t = "moved {dram_bytes}, {bytes_ratio} the model, at {gbps} ({pct_attainable_bw}); {speedup_vs_prev}";
 	char *f = textvals_fill(&src, t), note[400];
 	assert_string_equal(f, "moved 12.9 GB, 16.0x the model, at 196 GB/s (4.6%); ?");   /* the first stage has no previous one */
 	free(f);
 	textvals_note(&src, t, note, sizeof note);
-	has_text(note, "the recording h200-899481e-2026-11-26-bandwidth.json on an NVIDIA H200, not this GPU");
+	assert_string_equal(note, "Figures from the H200 recording h200-899481e-2026-11-26-bandwidth.json: no run of yours yet. "
+	                          "?: not in it.");
 	src.stage = lesson_stage_index(l, "coalesced");
 	f = textvals_fill(&src, "{speedup_vs_prev} faster, {time_vs_prev} of the time");
 	assert_string_equal(f, "17.8x faster, 0.06x of the time");
@@ -54,7 +55,8 @@ static void test_reference(void **state)
 	lesson_free(l);
 }
 
-/* A run here: its own values; what it lacks (the previous stage) from the recording, named. */
+/* A run here: its own values when it has them all; else every number from the recording, never a
+ * mix, and one line saying where (no tag after each number). */
 static void test_live(void **state)
 {
 	(void)state;
@@ -62,25 +64,44 @@ static void test_live(void **state)
 	char err[256];
 	replay *rp = replay_load("tests/fixtures/recorded/h100-7092b07-bandwidth.json", err, sizeof err);
 	assert_non_null(rp);
-	const run_result *run = NULL;
+	run_result *run = NULL;
 	for (int i = 0; i < replay_count(rp); i++)
 		if (!strcmp(replay_result(rp, i)->stage, "coalesced"))
-			run = replay_result(rp, i);
+			run = (run_result *)replay_result(rp, i);
 	assert_non_null(run);
 	textvals_ref *ref = textvals_ref_find("tests/fixtures/textvals", "bandwidth");
-	textvals_src src = { l, lesson_stage_index(l, "coalesced"), { run, NULL, NULL, replay_device(rp) }, ref };
+	textvals_src src = { l, lesson_stage_index(l, "coalesced"), { run, NULL, NULL, replay_device(rp) }, ref, NULL };
 	const char *t = "{gbps}, {speedup_vs_prev} faster";
 	char *f = textvals_fill(&src, t), note[400];
-	assert_string_equal(f, "2707 GB/s, 17.8x on the H200 of the recording faster");
+	assert_string_equal(f, "3494 GB/s, 17.8x faster");          /* the run lacks the previous stage: all the H200's */
+	assert_null(strstr(f, "of the recording"));
 	free(f);
 	textvals_note(&src, t, note, sizeof note);
-	has_text(note, "this GPU's last run (NVIDIA H100 80GB HBM3); the rest from the recording");
+	assert_string_equal(note, "Figures from the H200 recording h200-899481e-2026-11-26-bandwidth.json: "
+	                          "your last run did not measure them all.");
+	f = textvals_fill(&src, "{gbps}");
+	assert_string_equal(f, "2707 GB/s");
+	free(f);
 	textvals_note(&src, "{gbps}", note, sizeof note);
-	assert_string_equal(note, "Numbers: this GPU's last run (NVIDIA H100 80GB HBM3).");
-	src.ref = NULL;                              /* neither: a question mark */
+	assert_string_equal(note, "Figures from your last run (NVIDIA H100 80GB HBM3).");
+	src.live_from = "the replayed file x.json";                 /* a replay: not the learner's run */
+	textvals_note(&src, "{gbps}", note, sizeof note);
+	assert_string_equal(note, "Figures from the replayed file x.json (NVIDIA H100 80GB HBM3), not a run of yours.");
+	src.live_from = NULL;
+	run_status was = run->status;                              /* a run that measured nothing: no GPU */
+	run->status = RUN_NO_GPU;
+	f = textvals_fill(&src, t);
+	textvals_note(&src, t, note, sizeof note);
+	has_text(note, "no run of yours yet");
+	assert_null(strstr(f, "of the recording"));
+	free(f);
+	run->status = was;
+	src.ref = NULL;                              /* no recording: this run's, a question mark for the rest */
 	f = textvals_fill(&src, t);
 	assert_string_equal(f, "2707 GB/s, ? faster");
 	free(f);
+	textvals_note(&src, t, note, sizeof note);
+	assert_string_equal(note, "Figures from your last run (NVIDIA H100 80GB HBM3). ?: not measured in it.");
 	textvals_ref_free(ref);
 	replay_free(rp);
 	lesson_free(l);
@@ -96,7 +117,7 @@ static void test_syntax(void **state)
 	assert_int_equal(claims_text_check("at {gbps} and {gbs}", &n), 14);
 	assert_int_equal(n, 3);
 	assert_int_equal(claims_text_check("at {gbps}", &n), -1);
-	textvals_src src = { NULL, 0, { NULL, NULL, NULL, NULL }, NULL };
+	textvals_src src = { NULL, 0, { NULL, NULL, NULL, NULL }, NULL, NULL };
 	lesson *l = bandwidth();
 	src.l = l;
 	char *f = textvals_fill(&src, "if (x) { y = 1; } {A}");

@@ -125,7 +125,7 @@ static void test_verdict_compile_error(void **st)
 	assert_int_equal(out[2].role, ROLE_BAD);
 	assert_string_equal(out[3].text, "line 3: warning: variable \"i\" was declared but never referenced");
 	assert_int_equal(out[3].role, ROLE_WARN);
-	assert_string_equal(out[4].text, " tiny         n=3       FAIL compile_error");
+	assert_string_equal(out[4].text, " tiny         n=3       FAIL did not compile");
 	assert_string_equal(out[5].text, " odd          n=599189  not run");
 	assert_int_equal(n, 8);
 }

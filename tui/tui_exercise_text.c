@@ -109,7 +109,7 @@ static void check_line(lines *b, const ex_verdict *v, int i, int running)
 	char st[96];
 	tui_role role = ROLE_DIM;
 	if (c->done && c->r.status == RUN_OK) { snprintf(st, sizeof st, "ok"); role = ROLE_GOOD; }
-	else if (c->done) { snprintf(st, sizeof st, "FAIL %s", run_status_name(c->r.status)); role = ROLE_BAD; }
+	else if (c->done) { snprintf(st, sizeof st, "FAIL %s", run_status_words(c->r.status, c->r.message)); role = ROLE_BAD; }
 	else snprintf(st, sizeof st, "%s", running ? "..." : "not run");
 	add(b, role, " %-*s %-*s %s", lw, c->label, sw, c->sizes, st);
 }

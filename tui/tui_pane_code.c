@@ -99,7 +99,7 @@ static int sweep_walk(tui_app *a, int y, int x, int w, int first, int h)
 		} else if (it->state == SW_PENDING) {
 			widget_text(row, x + lw, w - lw, "queued", theme_attr(ROLE_DIM));
 		} else if (it->status != RUN_OK && it->status != RUN_WRONG) {
-			widget_printf(row, x + lw, w - lw, theme_attr(ROLE_BAD), "%s: %s", run_status_name(it->status),
+			widget_printf(row, x + lw, w - lw, theme_attr(ROLE_BAD), "%s: %s", run_status_words(it->status, it->reason),
 			              it->reason);
 		} else if (!m->can_run) {
 			widget_gauge(row, x + lw, bw, it->occ, -1);

@@ -74,21 +74,18 @@ static int explain_walk(tui_app *a, int parts, int width, int y, int x, int firs
 	}
 	/* The texts' placeholders: this stage's last run here, else the reference recording. */
 	const stage_slot *up = a->m->cur > 0 ? &a->m->slots[a->m->cur - 1] : NULL;
+	char replayed[200] = "";
+	if (a->opts.replay) {
+		const char *base = strrchr(a->opts.replay, '/');
+		snprintf(replayed, sizeof replayed, "the replayed file %s", base ? base + 1 : a->opts.replay);
+	}
 	textvals_src tv = { a->m->l, a->m->cur, { sl->have_last ? &sl->last : NULL, up && up->have_last ? &up->last : NULL,
 	                                          a->m->have_base && lesson_stage_baseline(a->m->l, a->m->cur) == -1 ? &a->m->base : NULL,
-	                                          a->dev }, NULL };
-	int filled = textvals_has(st->explain) || textvals_has(st->bottleneck);
+	                                          a->dev }, NULL, replayed[0] ? replayed : NULL };
 	char *ex = NULL, *bn = NULL, note[400] = "";
-	if (filled) {
+	if (textvals_has(st->explain) || textvals_has(st->bottleneck)) {
 		tv.ref = lesson_ref(a->m->l);
-		ex = textvals_fill(&tv, st->explain);
-		bn = textvals_fill(&tv, st->bottleneck);
-		char *both = malloc(strlen(st->explain ? st->explain : "") + strlen(st->bottleneck ? st->bottleneck : "") + 2);
-		if (both) {
-			sprintf(both, "%s\n%s", st->explain ? st->explain : "", st->bottleneck ? st->bottleneck : "");
-			textvals_note(&tv, both, note, sizeof note);
-			free(both);
-		}
+		textvals_stage_fill(&tv, st->explain, st->bottleneck, &ex, &bn, note, sizeof note);
 	}
 	part[np] = (explain_part){ np ? "This stage" : NULL, ex ? ex : st->explain, ROLE_NORMAL };
 	np++;

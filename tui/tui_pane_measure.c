@@ -15,11 +15,7 @@ enum { LABEL = 10 };
 /* Draws text wrapped to w over at most rows lines; returns the lines used. */
 static int wrapped(int y, int x, int w, int rows, const char *text, unsigned attr)
 {
-	text_span sp[16];
-	int n = text_wrap(text, w, sp, 16);
-	for (int i = 0; i < n && i < rows && i < 16; i++)
-		widget_textn(y + i, x, w, text + sp[i].off, sp[i].len, attr);
-	return n < rows ? n : rows;
+	return widget_wrap(y, x, w, rows, text, attr);
 }
 
 /* A change in percent with its role: good or bad by direction ("" when there is none). */
@@ -335,7 +331,10 @@ void pane_measure_draw(tui_app *a, tui_rect r, int focused)
 		wrapped(y + 1, x, w, 2, "cudaclimb carries on: change a tunable or the kernel and run again (r).", 0);
 		return;
 	case RUN_REFUSED: case RUN_UNSUPPORTED: case RUN_NO_GPU: case RUN_RUNNER_ERROR:
-		snprintf(text, sizeof text, "%s: %s", run_status_name(res->status), res->message);
+		if (strstr(res->message, "not in the replay file"))   /* the message says it all */
+			snprintf(text, sizeof text, "%s", res->message);
+		else
+			snprintf(text, sizeof text, "%s: %s", run_status_words(res->status, res->message), res->message);
 		wrapped(y, x, w, rows, text, theme_attr(ROLE_WARN));
 		return;
 	default:
@@ -442,7 +441,7 @@ void pane_ladder_draw(tui_app *a, tui_rect r, int focused)
 				widget_printfc(y, x + lw, w - lw - mw, theme_attr(ROLE_DIM), "%d regs, occ %.0f%%", lr->regs,
 				               lr->occ_theoretical * 100);
 			else
-				widget_textc(y, x + lw, w - lw - mw, run_status_name(lr->status), theme_attr(ROLE_BAD));
+				widget_textc(y, x + lw, w - lw - mw, run_status_words(lr->status, lr->message), theme_attr(ROLE_BAD));
 			continue;
 		}
 		if (f < 0) {
@@ -467,7 +466,8 @@ void pane_ladder_draw(tui_app *a, tui_rect r, int focused)
 			widget_gauge(y, x + lw, bw, base, -1);
 			widget_printf(y, x + lw + bw + 1, tw - 1, 0, "%3.0f%%", base * 100);
 		} else {
-			widget_printfc(y, x, w, theme_attr(ROLE_BAD), "baseline: %s", m->base.message);
+			widget_printfc(y, x, w, theme_attr(ROLE_BAD), "baseline: %s", strstr(m->base.message, "not in the replay file")
+			               ? run_status_words(m->base.status, m->base.message) : m->base.message);
 		}
 	}
 }

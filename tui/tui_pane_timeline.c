@@ -35,7 +35,7 @@ static const char *nothing_why(const tui_stage *m, char *buf, size_t n)
 		return m->replay ? "Not shown yet: r shows this stage's recorded run." : "Not run yet: r runs this stage.";
 	const run_result *r = &sl->last;
 	if (r->status != RUN_OK && r->status != RUN_WRONG) {
-		snprintf(buf, n, "Its last run ended in %s: no timeline. %s", run_status_name(r->status), r->message);
+		snprintf(buf, n, "Its last run: %s, no timeline. %s", run_status_words(r->status, r->message), r->message);
 		return buf;
 	}
 	return NULL;
@@ -52,10 +52,7 @@ void pane_timeline_draw(tui_app *a, tui_rect r)
 		return;
 	const char *none = nothing_why(m, why, sizeof why);
 	if (none) {
-		text_span sp[8];
-		int n = text_wrap(none, r.w - 4, sp, 8);
-		for (int i = 0; i < n && i < 8 && i < r.h - 2; i++)
-			widget_textn(r.y + 1 + i, r.x + 2, r.w - 4, none + sp[i].off, sp[i].len, theme_attr(ROLE_DIM));
+		widget_wrap(r.y + 1, r.x + 2, r.w - 4, r.h - 2, none, theme_attr(ROLE_DIM));
 		return;
 	}
 	cellgrid g;

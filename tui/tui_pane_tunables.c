@@ -24,10 +24,33 @@ int pane_tunables_lines(const tui_stage *m)
 	return m->l->nparams ? first_param_line(m) + m->l->nparams : first_param_line(m) - 1;
 }
 
-/* The list's page: the pane less its frame and the message lines. */
-static int page_of(tui_rect r)
+/* The values allowed that a refusal lists ("allowed: 32, 64, 128"), into out; 0 when it lists none. */
+static int allowed_of(const char *problem, char *out, size_t len)
 {
-	return r.h - 2 - MSG_LINES > 1 ? r.h - 2 - MSG_LINES : 1;
+	const char *al = strstr(problem, " (allowed: ");
+	if (!al) return 0;
+	snprintf(out, len, "%s", al + 2);
+	size_t n = strlen(out);
+	if (n && out[n - 1] == ')') out[n - 1] = 0;
+	return 1;
+}
+
+/* The message lines under the list: two, or a refusal's reason on one and the values it allows on
+ * as many as they take (up to 4), so that they are never cut. */
+static int msg_lines(const tui_stage *m, tui_rect r)
+{
+	char tail[512];
+	text_span sp[8];
+	if (!m->problem[0] || !allowed_of(m->problem, tail, sizeof tail)) return MSG_LINES;
+	int n = text_wrap(tail, r.w - 6, sp, 8);
+	return n + 1 > MSG_LINES ? (n + 1 < 5 ? n + 1 : 5) : MSG_LINES;
+}
+
+/* The list's page: the pane less its frame and the message lines. */
+static int page_of(const tui_stage *m, tui_rect r)
+{
+	int ml = msg_lines(m, r);
+	return r.h - 2 - ml > 1 ? r.h - 2 - ml : 1;
 }
 
 int pane_tunables_top(const tui_app *a, tui_rect r)
@@ -36,7 +59,7 @@ int pane_tunables_top(const tui_app *a, tui_rect r)
 	int p = stage_row_param(m, m->sel);
 	int line = p >= 0 ? first_param_line(m) + p : m->sel;
 	int lo = p == 0 ? line - 1 : line;          /* the first parameter shows its heading too */
-	return text_keep_visible(a->sv.scroll[PANE_TUNABLES], lo, line, pane_tunables_lines(m), page_of(r));
+	return text_keep_visible(a->sv.scroll[PANE_TUNABLES], lo, line, pane_tunables_lines(m), page_of(m, r));
 }
 
 int pane_tunables_row_at(const tui_app *a, tui_rect r, int y)
@@ -44,7 +67,7 @@ int pane_tunables_row_at(const tui_app *a, tui_rect r, int y)
 	const tui_stage *m = a->m;
 	int line = pane_tunables_top(a, r) + y - (r.y + 1), fp = first_param_line(m);
 	int nt = m->l->stages[m->cur].ntunables;
-	if (y < r.y + 1 || y >= r.y + 1 + page_of(r) || line >= pane_tunables_lines(m))
+	if (y < r.y + 1 || y >= r.y + 1 + page_of(m, r) || line >= pane_tunables_lines(m))
 		return -1;
 	if (line < fp - 1)
 		return nt ? line : -1;
@@ -55,7 +78,8 @@ int pane_tunables_row_at(const tui_app *a, tui_rect r, int y)
 static int span_width(const lesson_tunable *t, int lo, int hi)
 {
 	char buf[32];
-	int n = (lo > 0) + (hi < t->nvalues - 1);
+	const char *ell = theme_glyphs()->ellipsis;
+	int n = ((lo > 0) + (hi < t->nvalues - 1)) * text_width(ell, strlen(ell));
 	for (int i = lo; i <= hi; i++)
 		n += snprintf(buf, sizeof buf, "%" PRId64, t->values[i]) + (i > lo);
 	return n;
@@ -178,11 +202,23 @@ static void footer(const tui_stage *m, int y, int x, int w, int bottom, int focu
 	const tui_glyphs *g = theme_glyphs();
 	int p = stage_row_param(m, m->sel), utf8 = theme_utf8();
 	if (m->problem[0]) {
-		text_span sp[2];
-		int n = text_wrap(m->problem, w - 2, sp, 2);
+		/* The reason, and the values allowed on lines of their own: they stay whole when the
+		 * reason has to be cut (with the ellipsis). */
+		char tail[512];
+		int rows = bottom - y > 1 ? bottom - y : 1;
 		widget_text(y, x, 1, g->bad, theme_attr(ROLE_BAD));
-		for (int i = 0; i < n && i < 2 && y + i < bottom; i++)
-			widget_textn(y + i, x + 2, w - 2, m->problem + sp[i].off, sp[i].len, theme_attr(ROLE_BAD));
+		if (!allowed_of(m->problem, tail, sizeof tail) || rows < 2) {
+			widget_wrap(y, x + 2, w - 2, rows, m->problem, theme_attr(ROLE_BAD));
+			return;
+		}
+		char head[512];
+		snprintf(head, sizeof head, "%.*s", (int)(strstr(m->problem, " (allowed: ") - m->problem), m->problem);
+		text_span sp[8];
+		int nt = text_wrap(tail, w - 2, sp, 8), nh = text_wrap(head, w - 2, sp, 8);
+		if (nt > rows - 1) nt = rows - 1;
+		if (nh > rows - nt) nh = rows - nt;
+		widget_wrap(y, x + 2, w - 2, nh, head, theme_attr(ROLE_BAD));
+		widget_wrap(y + nh, x + 2, w - 2, nt, tail, theme_attr(ROLE_BAD));
 		return;
 	}
 	if (!focused || y >= bottom)
@@ -200,7 +236,7 @@ void pane_tunables_draw(tui_app *a, tui_rect r, int focused)
 	const lesson_stage *st = &m->l->stages[m->cur];
 	const tui_glyphs *g = theme_glyphs();
 	int x = r.x + 2, w = r.w - 4, bottom = r.y + r.h - 1;
-	int page = page_of(r), top = pane_tunables_top(a, r), n = pane_tunables_lines(m);
+	int page = page_of(m, r), top = pane_tunables_top(a, r), n = pane_tunables_lines(m);
 	int fp = first_param_line(m);
 	widths wd = measure(m);
 	widget_box(r.y, r.x, r.h, r.w, "Tunables", focused);
@@ -221,5 +257,6 @@ void pane_tunables_draw(tui_app *a, tui_rect r, int focused)
 	if (top + page < n)
 		widget_printf(bottom, r.x + r.w - 7, 6, theme_attr(ROLE_DIM), " %s%d ", g->down, n - top - page);
 	int y = r.y + 1 + (page < n ? page : n);
-	footer(m, y > bottom - MSG_LINES ? y : bottom - MSG_LINES, x, w, bottom, focused);
+	int ml = msg_lines(m, r);
+	footer(m, y > bottom - ml ? y : bottom - ml, x, w, bottom, focused);
 }

@@ -81,16 +81,14 @@ static void draw_detail(tui_app *a, int y, int x, int h, int w)
 {
 	const lesson *l = a->ls->items[a->lv.sel];
 	score_metric sm = app_lesson_metric(a, a->lv.sel);
-	text_span sp[64];
 	char sum[4096];
 	text_reflow(sum, sizeof sum, l->summary ? l->summary : "");
-	int row = 0, n = text_wrap(sum, w, sp, 64);
 	/* The stages (with this learner's progress) come before the reading list and take their rows
-	 * first: the summary gives way to them, down to 3 lines, when the pane is short. */
+	 * first: the summary gives way to them, down to 3 lines, when the pane is short, and says where
+	 * it is cut (o on the lesson's first stage reads it whole). */
 	int keep = h - (l->nstages + 2), lines = keep > 3 ? keep : 3;
-	if (lines > n) lines = n;
-	for (int i = 0; i < lines && i < 64 && row < h; i++)
-		widget_textn(y + row++, x, w, sum + sp[i].off, sp[i].len, 0);
+	if (lines > h) lines = h;
+	int row = widget_wrap(y, x, w, lines, sum, 0);
 	if (row + 1 < h) {
 		row++;
 		widget_text(y + row++, x, w, "Stages:", theme_attr(ROLE_HEADING));

@@ -90,6 +90,34 @@ int64_t stage_tunable_default(const tui_stage *m, int s, int t)
 	return plan_tunable_default(m->l, st, t, &m->pdev, &v, err, sizeof err) ? st->tunables[t].values[0] : v;
 }
 
+/* msg (when empty): the values restored from the last session that differ from the defaults, so
+ * that none carries over silently: "restored from last time: a=3, coalesced BLOCK=512 - R resets". */
+static void say_restored(tui_stage *m)
+{
+	char list[400] = "", v[48];
+	size_t o = 0;
+	int n = 0;
+	for (int i = 0; i < m->l->nparams && o < sizeof list; i++) {
+		if (param_is_default(m->l, &m->pdev, m->pv, i)
+		    || !tui_state_get_setting(m->state, m->l->id, LESSON_WIDE, m->l->params[i].name))
+			continue;
+		expr_format(m->pv[i], v, sizeof v);
+		o += (size_t)snprintf(list + o, sizeof list - o, "%s%s=%s", n++ ? ", " : "", m->l->params[i].name, v);
+	}
+	for (int s = 0; s < m->l->nstages && o < sizeof list; s++) {
+		const lesson_stage *st = &m->l->stages[s];
+		for (int t = 0; t < st->ntunables && o < sizeof list; t++) {
+			if (m->slots[s].tv[t] == stage_tunable_default(m, s, t)
+			    || !tui_state_get_setting(m->state, m->l->id, st->id, st->tunables[t].name))
+				continue;
+			o += (size_t)snprintf(list + o, sizeof list - o, "%s%s %s=%" PRId64, n++ ? ", " : "", st->id,
+			                      st->tunables[t].name, m->slots[s].tv[t]);
+		}
+	}
+	if (n && !m->msg[0])
+		snprintf(m->msg, sizeof m->msg, "restored from last time: %s - R resets", list);
+}
+
 tui_stage *stage_new(engine *e, const lesson *l, const device_info *dev, tui_state *state)
 {
 	if (l->nstages <= 0) return NULL;
@@ -123,6 +151,7 @@ tui_stage *stage_new(engine *e, const lesson *l, const device_info *dev, tui_sta
 	}
 	for (int s = 0; s < l->nstages; s++)
 		drop_refused(m, s);
+	say_restored(m);
 	m->metric = score_metric_of(e, l);   /* as the CLI scores it */
 	return m;
 }

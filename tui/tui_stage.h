@@ -63,6 +63,8 @@ typedef struct {
 	char problem[512];                 /* why the current or typed values are refused; "" if fine */
 	stage_job jobs[STAGE_JOBS]; int njobs;
 	int ladder_left, ladder_total;     /* the ladder's jobs (a) not yet done, and in all */
+	int ladder_ran;                    /* ... of those done, the ones that ran (timed) */
+	char ladder_why[64];               /* ... the first other's status in words ("not in the recording") */
 	int run_job;                       /* the current stage's run in flight, 0 when none */
 	job_phase phase; char note[256];   /* of the latest event */
 	double phase_since;

@@ -136,8 +136,13 @@ static void ladder_msg(tui_stage *m)
 {
 	if (m->ladder_left > 0)
 		snprintf(m->msg, sizeof m->msg, "running the ladder: %d of %d runs left", m->ladder_left, m->ladder_total);
-	else
+	else if (!m->can_run)
+		snprintf(m->msg, sizeof m->msg, "ladder done: nothing ran (no GPU: the stages compiled only)");
+	else if (m->ladder_ran == m->ladder_total)
 		snprintf(m->msg, sizeof m->msg, "ladder done: %d runs", m->ladder_total);
+	else
+		snprintf(m->msg, sizeof m->msg, "ladder done: %d of %d ran; %d did not (%s)", m->ladder_ran, m->ladder_total,
+		         m->ladder_total - m->ladder_ran, m->ladder_why);
 }
 
 int stage_ladder(tui_stage *m, double now)
@@ -159,6 +164,8 @@ int stage_ladder(tui_stage *m, double now)
 		}
 	}
 	m->ladder_left = m->ladder_total = n;
+	m->ladder_ran = 0;
+	m->ladder_why[0] = 0;
 	if (!n) {
 		snprintf(m->msg, sizeof m->msg, "the ladder: no stage can run with these values");
 		return -1;
@@ -216,11 +223,12 @@ static void finished(tui_stage *m, const stage_job *j, const run_result *r, doub
 		return;
 	}
 	stage_slot *sl = &m->slots[j->stage];
-	if (m->replay && r->status == RUN_NO_GPU && sl->have_last) {
+	if (m->replay && r->status == RUN_NO_GPU && sl->have_last && !j->ladder) {
 		/* values the recording lacks: no what-if without a GPU; the recorded result stays (marked
 		 * stale in the measurements pane) and the ladder keeps it */
-		snprintf(m->msg, sizeof m->msg, "a what-if needs a GPU; this is a replay, and %s is not in the recording",
-		         j->stage == m->cur ? "this setting" : "that stage's setting");
+		const char *why = strstr(r->message, "replay file: ");
+		snprintf(m->msg, sizeof m->msg, "a what-if needs a GPU; this is a replay, and %s is not in the recording%s%s",
+		         j->stage == m->cur ? "this setting" : "that stage's setting", why ? ": " : "", why ? why + 13 : "");
 		if (j->id == m->run_job) m->run_job = 0;
 		return;
 	}
@@ -245,7 +253,7 @@ static void finished(tui_stage *m, const stage_job *j, const run_result *r, doub
 		m->due = m->last_submit + LIVE_PERIOD > now ? m->last_submit + LIVE_PERIOD : now;
 	} else {
 		m->live = 0;
-		snprintf(m->msg, sizeof m->msg, "live paused: %s", run_status_name(r->status));
+		snprintf(m->msg, sizeof m->msg, "live paused: %s", run_status_words(r->status, r->message));
 	}
 }
 
@@ -272,6 +280,10 @@ int stage_event(tui_stage *m, int job, job_phase phase, const char *note, const 
 		m->slots[j.stage].code.job = 0;
 	if (j.ladder && m->ladder_left > 0) {
 		m->ladder_left--;
+		if (r && stage_timed(r)) m->ladder_ran++;
+		else if (!m->ladder_why[0])
+			snprintf(m->ladder_why, sizeof m->ladder_why, "%s", !r ? "cancelled" : r->status == RUN_OK ? "compiled only"
+			         : run_status_words(r->status, r->message));
 		if (!m->msg[0] || !strncmp(m->msg, "running the ladder", 18))
 			ladder_msg(m);
 	}

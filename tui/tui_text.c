@@ -78,9 +78,9 @@ int text_crop(char *out, size_t outlen, const char *s, int maxw, const char *ell
 	if (maxw < 0)
 		maxw = 0;
 	size_t n = text_fit(s, full, maxw, &cols);
-	int cut = n < full;
-	if (cut && ell && maxw > 0 && el + 1 < outlen)
-		n = text_fit(s, full, maxw - 1, &cols);
+	int cut = n < full, ew = ell ? text_width(ell, el) : 0;
+	if (cut && ell && maxw >= ew && el + 1 < outlen)
+		n = text_fit(s, full, maxw - ew, &cols);
 	else
 		el = 0;
 	if (n + el + 1 > outlen) {                /* the buffer is the limit: cut at a character */
@@ -92,7 +92,7 @@ int text_crop(char *out, size_t outlen, const char *s, int maxw, const char *ell
 	memcpy(out, s, n);
 	if (el) {
 		memcpy(out + n, ell, el);
-		cols++;
+		cols += ew;
 	}
 	out[n + el] = 0;
 	return cols;

@@ -15,8 +15,8 @@ int text_width(const char *s, size_t len);
 size_t text_fit(const char *s, size_t len, int maxw, int *cols);
 /* Byte offset after skipping cols columns of s (a wide character straddling the edge is skipped). */
 size_t text_skip(const char *s, size_t len, int cols);
-/* Copies s into out cropped to maxw columns; when s does not fit and ell is not NULL, the last
- * column is ell. Always NUL-terminates. Returns the columns written. */
+/* Copies s into out cropped to maxw columns; when s does not fit and ell is not NULL, it ends in ell
+ * (its display width: "..." takes three columns). Always NUL-terminates. Returns the columns written. */
 int text_crop(char *out, size_t outlen, const char *s, int maxw, const char *ell);
 
 /* A line made of n parts of widths[i] columns: which to keep within maxw columns. Parts go in

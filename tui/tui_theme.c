@@ -27,7 +27,7 @@ const tui_glyphs tui_glyphs_ascii = {
 	.eighth = { ".", ".", ".", ".", "#", "#", "#", "#", "#" },   /* rounds to whole cells */
 	.empty = ".", .mark = "|",
 	.spark = { "_", "_", ".", ".", "-", "-", "=", "#" },
-	.ok = "+", .bad = "x", .sel = ">", .ellipsis = "~", .up = "^", .down = "v", .pm = "+-",
+	.ok = "+", .bad = "x", .sel = ">", .ellipsis = "...", .up = "^", .down = "v", .pm = "+-",
 	.todo = ".", .seen = "o", .done = "*", .fail = "x",
 	.warn = "!", .from = "<-", .ex_todo = "-", .ex_started = "s", .ex_correct = "c", .ex_passed = "P",
 };

@@ -52,9 +52,17 @@ void widget_grid(int y, int x, const cellgrid *g, unsigned (*attr_of)(int role))
 		}
 }
 
+/* Cut with the ellipsis where it does not fit: no text is cut without saying so. */
 int widget_text(int y, int x, int maxw, const char *s, unsigned attr)
 {
-	return widget_textn(y, x, maxw, s, strlen(s), attr);
+	int sw = getmaxx(stdscr);
+	if (x >= 0 && x + maxw > sw) maxw = sw - x;
+	size_t len = strlen(s);
+	if (maxw <= 0 || text_width(s, len) <= maxw)
+		return widget_textn(y, x, maxw, s, len, attr);
+	char buf[1024];
+	text_crop(buf, sizeof buf, s, maxw, theme_glyphs()->ellipsis);
+	return widget_textn(y, x, maxw, buf, strlen(buf), attr);
 }
 
 int widget_printf(int y, int x, int maxw, unsigned attr, const char *fmt, ...)
@@ -67,13 +75,23 @@ int widget_printf(int y, int x, int maxw, unsigned attr, const char *fmt, ...)
 	return widget_text(y, x, maxw, buf, attr);
 }
 
+int widget_wrap(int y, int x, int w, int rows, const char *s, unsigned attr)
+{
+	text_span sp[64];
+	int n = text_wrap(s, w, sp, 64);
+	if (n > 64) n = 64;
+	for (int i = 0; i < n && i < rows; i++) {
+		if (i == rows - 1 && n > rows)   /* the rest on the last line, cut with the ellipsis */
+			widget_text(y + i, x, w, s + sp[i].off, attr);
+		else
+			widget_textn(y + i, x, w, s + sp[i].off, sp[i].len, attr);
+	}
+	return n < rows ? n : rows;
+}
+
 int widget_textc(int y, int x, int maxw, const char *s, unsigned attr)
 {
-	char buf[1024];
-	if (maxw <= 0)
-		return 0;
-	text_crop(buf, sizeof buf, s, maxw, theme_glyphs()->ellipsis);
-	return widget_text(y, x, maxw, buf, attr);
+	return maxw <= 0 ? 0 : widget_text(y, x, maxw, s, attr);
 }
 
 int widget_printfc(int y, int x, int maxw, unsigned attr, const char *fmt, ...)

@@ -9,11 +9,15 @@
 /* locale_utf8: the terminal takes UTF-8 (else non-ASCII text is drawn as '?'). Call once. */
 void widget_init(int locale_utf8);
 /* Draws len bytes of s at (y, x) cropped to maxw columns, control characters as '?'.
- * Returns the columns drawn. */
+ * Returns the columns drawn. For a piece of a text already fitted (wrapped lines, cells). */
 int widget_textn(int y, int x, int maxw, const char *s, size_t len, unsigned attr);
+/* s at (y, x) within maxw columns (and the screen), cut with the theme's ellipsis ("..." in ASCII)
+ * when it does not fit: no text is cut without saying so. widget_textc is the same. */
 int widget_text(int y, int x, int maxw, const char *s, unsigned attr);
-/* The same, cut with the theme's ellipsis when it does not fit. */
 int widget_textc(int y, int x, int maxw, const char *s, unsigned attr);
+/* s wrapped to w columns on at most rows lines from (y, x); what does not fit goes on the last line,
+ * cut with the ellipsis. Returns the lines drawn. */
+int widget_wrap(int y, int x, int w, int rows, const char *s, unsigned attr);
 int widget_printfc(int y, int x, int maxw, unsigned attr, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
 /* One part of a line drawn by widget_parts: prio 0 always stays, higher ones go first. */

@@ -5,11 +5,11 @@ _cudaclimb()
 	local cur prev cmd i words_
 	cur=${COMP_WORDS[COMP_CWORD]}
 	prev=${COMP_WORDS[COMP_CWORD-1]}
-	local commands="list show run bench check device exercises try watch hint reset solution course report cache"
+	local commands="list show run bench profile check device exercises try watch hint reset solution course report queue cache"
 	local options="--lessons --work --course --gpu --arch --set --json --timeout --seed --reps --no-counters
 		--roofline --hotspots --replay --runner --remote-worker --slurm-partition --slurm-gres --slurm-time
 		--slurm-account --no-color --ascii --frames --sass --ptx --stage --group --html --csv --prune --max
-		--help --version"
+		--ncu --nsys --exec --verify --help --version"
 	case $prev in
 	--lessons|--work|--course|--replay|--html) COMPREPLY=($(compgen -f -- "$cur")); return ;;
 	--arch) COMPREPLY=($(compgen -W "sm_80 sm_86 sm_89 sm_90 sm_100 sm_120" -- "$cur")); return ;;
@@ -31,6 +31,7 @@ _cudaclimb()
 	course) [[ $prev == course ]] && COMPREPLY=($(compgen -W "init" -- "$cur")) || COMPREPLY=($(compgen -d -- "$cur")) ;;
 	report) COMPREPLY=($(compgen -d -- "$cur")) ;;
 	cache) COMPREPLY=($(compgen -W "--prune --max" -- "$cur")) ;;
+	queue) [[ $prev == queue ]] && COMPREPLY=($(compgen -W "init" -- "$cur")) ;;
 	list|check|device) ;;
 	*)
 		if [[ $cur == */* ]]; then

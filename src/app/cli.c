@@ -290,39 +290,10 @@ static int parse(cli *c, int argc, char **argv)
 	return 0;
 }
 
-/* Edit distance between a and b, ignoring case, a swap of two neighbours counting as one (so that
- * "lsit" is one from "list"); 99 for names over 63 characters. */
-static int edit_distance(const char *a, const char *b)
-{
-	size_t m = strlen(a), n = strlen(b);
-	if (m > 63 || n > 63) return 99;
-	int d[64][64];
-	for (size_t i = 0; i <= m; i++) d[i][0] = (int)i;
-	for (size_t j = 0; j <= n; j++) d[0][j] = (int)j;
-	for (size_t i = 1; i <= m; i++)
-		for (size_t j = 1; j <= n; j++) {
-			int ai = tolower((unsigned char)a[i - 1]), bj = tolower((unsigned char)b[j - 1]);
-			int best = d[i - 1][j - 1] + (ai != bj);
-			if (d[i - 1][j] + 1 < best) best = d[i - 1][j] + 1;
-			if (d[i][j - 1] + 1 < best) best = d[i][j - 1] + 1;
-			if (i > 1 && j > 1 && ai == tolower((unsigned char)b[j - 2]) && tolower((unsigned char)a[i - 2]) == bj && d[i - 2][j - 2] + 1 < best)
-				best = d[i - 2][j - 2] + 1;
-			d[i][j] = best;
-		}
-	return d[m][n];
-}
-
-/* "; did you mean 'x'?" for the nearest of n names when it is near enough (a third of the typed
- * name's letters wrong at most), else "". */
+/* The nearest-name helper lives in util (util_suggest_name): the lesson layer uses it too. */
 static void suggest(const char *typed, const char *const *names, int n, char *out, size_t len)
 {
-	int best = -1, bd = 99, limit = (int)strlen(typed) / 3 > 1 ? (int)strlen(typed) / 3 : 1;
-	for (int i = 0; i < n; i++) {
-		int d = edit_distance(typed, names[i]);
-		if (d < bd) { bd = d; best = i; }
-	}
-	if (best >= 0 && bd <= limit) strfmt(out, len, "; did you mean '%s'?", names[best]);
-	else strfmt(out, len, "%s", "");
+	util_suggest_name(typed, names, n, out, len);
 }
 
 void cli_suggest_name(const char *typed, const char *const *names, int n, char *out, size_t len) { suggest(typed, names, n, out, len); }
@@ -523,8 +494,10 @@ static int cmd_list(cli *c, engine *e)
 		return s->nerrors ? EXIT_LESSONS : EXIT_OK;
 	}
 	if (!s->count && !s->nerrors) printf("no lessons in %s/lessons (a lesson is a .yaml file there; lessons/README.md says how to write one)\n", s->root);
+	int idw = 12;                          /* the longest id sets the column ("precision_gemm") */
+	for (int i = 0; i < s->count; i++) if ((int)strlen(s->items[i]->id) > idw) idw = (int)strlen(s->items[i]->id);
 	for (int i = 0; i < s->count; i++) {   /* the title is the lesson writer's text: no control sequences */
-		printf("%-12s %2d stages  ", s->items[i]->id, s->items[i]->nstages);
+		printf("%-*s %2d stages  ", idw, s->items[i]->id, s->items[i]->nstages);
 		fput_clean(stdout, s->items[i]->title);
 		putchar('\n');
 	}
@@ -840,7 +813,7 @@ static int run_stages(cli *c, engine *e, const lesson *l, const int *which, int 
 	else if (n) {
 		report_footer(stdout, l, m, d, rs, n);
 		report_claims(stdout, l, stages, rs, n, d);
-		if (!bench && n == 1) report_run_texts(stdout, l, stages[0], &rs[0], d);
+		if (!bench && n == 1) report_run_texts(stdout, l, stages[0], &rs[0], d, c->eo.replay_path);
 		if (c->roofline) print_roofline(c, l, d, stages, rs, n);
 		setlocale(LC_CTYPE, "");             /* not LC_ALL: numbers stay in the C locale */
 		for (int i = 0; i < n && !bench; i++) report_steps(stdout, &rs[i], d, !c->to.ascii && !strcmp(nl_langinfo(CODESET), "UTF-8"));
@@ -924,14 +897,24 @@ static int cmd_check(cli *c)
 	engine_free(probe);
 	if (bad) return bad;
 	int code = EXIT_OK, errors_shown = 0;
+	check_counts n = { 0 };
 	for (char *save, *a = strtok_r(archs, ",", &save); a; a = strtok_r(NULL, ",", &save)) {
 		engine_opts eo = c->eo;
 		eo.arch = a;
 		engine *e = engine_new(&eo, err, sizeof err);
 		if (!e) { fprintf(stderr, "cudaclimb: %s\n", err); return EXIT_USAGE; }
 		const lesson_set *s = engine_lessons(e);
-		if (!errors_shown) { print_load_errors(e); errors_shown = 1; if (s->nerrors) code = EXIT_LESSONS; }
+		if (!errors_shown) { print_load_errors(e); errors_shown = 1; if (s->nerrors) code = EXIT_LESSONS; n.load_errors = s->nerrors; }
 		if (!arch_find(a)) printf("%-7s (no limits table): NVRTC compiles for it; assets/arch.yaml has no entry, so no occupancy is shown\n", a);
+		int idw = 12, stw = 14;                /* columns as wide as the longest names */
+		for (int i = 0; i < s->count; i++) {
+			const lesson *l = s->items[i];
+			if ((int)strlen(l->id) > idw) idw = (int)strlen(l->id);
+			for (int k = 0; k < l->nstages; k++) {
+				int w = (int)strlen(l->stages[k].id) + (l->stages[k].exercise ? 8 : 0);   /* "/starter" */
+				if (w > stw) stw = w;
+			}
+		}
 		for (int i = 0; i < s->count; i++) {
 			const lesson *l = s->items[i];
 			for (int k = 0; k < l->nstages; k++) {
@@ -947,8 +930,17 @@ static int cmd_check(cli *c)
 					run_status st = starter && !text ? RUN_COMPILE_ERROR : engine_run_sync(e, &j, &r);
 					if (starter && !text) { run_result_init(&r); r.status = st; strfmt(r.message, sizeof r.message, "cannot read %s", x->start_path); }
 					if (starter) strfmt(r.stage, sizeof r.stage, "%s/starter", l->stages[k].id);
-					report_check_row(stdout, a, l, &r);
-					if (st != RUN_OK && st != RUN_UNSUPPORTED && code == EXIT_OK) code = EXIT_FAILED;
+					/* A kernel that compiles but does not fit the lesson (its name, its parameters,
+					 * a constant) is the lesson's error, not the compiler's: exit 4. */
+					int lesson_err = st == RUN_COMPILE_ERROR && report_check_lesson_error(&r);
+					report_check_row(stdout, a, l, &r, idw, stw);
+					n.rows++;
+					if (st == RUN_OK) n.ok++;
+					else if (st == RUN_UNSUPPORTED) n.unsupported++;
+					else if (lesson_err) n.lesson_errors++;
+					else n.failed++;
+					int ce = st == RUN_OK || st == RUN_UNSUPPORTED ? EXIT_OK : lesson_err ? EXIT_LESSONS : EXIT_FAILED;
+					if (ce > code) code = ce;
 					run_result_clear(&r);
 					free(text);
 				}
@@ -956,6 +948,7 @@ static int cmd_check(cli *c)
 		}
 		engine_free(e);
 	}
+	report_check_summary(stdout, c->archs ? c->archs : "sm_80,sm_90", &n);
 	return code;
 }
 

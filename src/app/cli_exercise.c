@@ -460,7 +460,8 @@ int cmd_watch(cli *c, engine *e)
 					printf("\nPassed, and that was the last exercise%s.\n", engine_course(e) ? " of this course" : "");
 				}
 				printf("\n(try %d) watching %s: save to try again%s\n", tries, w.file,
-				       tty ? (passed && have_next ? ", h hint, r run again, n next, q quit" : ", h hint, r run again, q quit") : ", Ctrl-C ends");
+				       tty ? (passed && have_next ? ", h hint, r run again, n next, q quit" : ", h hint, r run again, q quit") : passed && !have_next ? "; this was the last exercise: Ctrl-C ends"
+				       : "; without a terminal, a pass moves on to the next exercise by itself; Ctrl-C ends");
 			}
 			fflush(stdout);
 			if (passed && have_next && !tty) {   /* no keys to press: on to the next one, saying so (as rustlings) */

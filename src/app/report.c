@@ -65,13 +65,14 @@ static void wrap(FILE *f, const char *indent, const char *text)
 }
 
 /* Formatted whole, then written clean: a device name or a text may come from a file someone else wrote. */
-void report_stage_texts(FILE *f, const lesson *l, int s, const claims_runs *live, const textvals_ref *ref)
+void report_stage_texts(FILE *f, const lesson *l, int s, const claims_runs *live, const char *live_from,
+                        const textvals_ref *ref)
 {
-	textvals_src src = { l, s, { NULL, NULL, NULL, NULL }, ref };
+	textvals_src src = { l, s, { NULL, NULL, NULL, NULL }, ref, live_from };
 	if (live) src.live = *live;
 	const lesson_stage *st = &l->stages[s];
-	char *ex = textvals_fill(&src, st->explain), *bn = textvals_fill(&src, st->bottleneck), note[512];
-	char *both = xasprintf("%s\n%s", st->explain ? st->explain : "", st->bottleneck ? st->bottleneck : "");
+	char *ex = NULL, *bn = NULL, note[512];
+	textvals_stage_fill(&src, st->explain, st->bottleneck, &ex, &bn, note, sizeof note);
 	char *text = NULL;
 	size_t len = 0;
 	FILE *m = open_memstream(&text, &len);
@@ -79,7 +80,6 @@ void report_stage_texts(FILE *f, const lesson *l, int s, const claims_runs *live
 		wrap(m, "   ", ex);
 		fprintf(m, "   Bottleneck:\n");
 		wrap(m, "   ", bn);
-		textvals_note(&src, both, note, sizeof note);
 		if (note[0]) {
 			char *paren = xasprintf("(%s)", note);
 			wrap(m, "   ", paren);
@@ -91,18 +91,20 @@ void report_stage_texts(FILE *f, const lesson *l, int s, const claims_runs *live
 	}
 	free(ex);
 	free(bn);
-	free(both);
 }
 
-void report_run_texts(FILE *f, const lesson *l, int s, const run_result *r, const device_info *d)
+void report_run_texts(FILE *f, const lesson *l, int s, const run_result *r, const device_info *d, const char *replayed)
 {
 	if (s < 0 || s >= l->nstages || (r->status != RUN_OK && r->status != RUN_WRONG)) return;
 	const lesson_stage *st = &l->stages[s];
 	if (!textvals_has(st->explain) && !textvals_has(st->bottleneck)) return;
 	textvals_ref *ref = textvals_ref_find(NULL, l->id);
 	claims_runs live = { r, NULL, NULL, d };
-	fprintf(f, "\nThe text of %s with this run's numbers:\n", st->id);
-	report_stage_texts(f, l, s, &live, ref);
+	const char *base = replayed ? strrchr(replayed, '/') : NULL;
+	char *from = replayed ? xasprintf("the replayed file %s", base ? base + 1 : replayed) : NULL;
+	fprintf(f, "\nThe text of %s:\n", st->id);
+	report_stage_texts(f, l, s, &live, from, ref);
+	free(from);
 	textvals_ref_free(ref);
 }
 static void stage_text(FILE *f, const lesson *l, int i, const textvals_ref *ref);
@@ -158,7 +160,7 @@ static void stage_text(FILE *f, const lesson *l, int i, const textvals_ref *ref)
 	char how[96];
 	if (s->timing.set) fprintf(f, "   timed its own way (timing:), not the tool's: %s\n", stage_timing_text(&s->timing, how, sizeof how));
 	fprintf(f, "\n");
-	report_stage_texts(f, l, i, NULL, ref);
+	report_stage_texts(f, l, i, NULL, NULL, ref);
 	if (s->nclaims) fprintf(f, "   Claims, checked on every run (expect:):\n");
 	for (int k = 0; k < s->nclaims; k++)
 		fprintf(f, "     %s%s%s%s\n", expr_source(s->claims[k].cond.e), s->claims[k].why ? "   (" : "",
@@ -620,13 +622,19 @@ void report_stage(FILE *f, const lesson *l, int stage)
 	free(text);
 }
 
-void report_check_row(FILE *f, const char *arch, const lesson *l, const run_result *r)
+int report_check_lesson_error(const run_result *r)
+{
+	return r->status == RUN_COMPILE_ERROR && (!strcmp(r->issue, "signature") || !strcmp(r->issue, "no_kernel")
+	                                          || !strcmp(r->issue, "constant"));
+}
+
+void report_check_row(FILE *f, const char *arch, const lesson *l, const run_result *r, int idw, int stw)
 {
 	char occ[64] = "-";
 	if (r->occ_max_warps) strfmt(occ, sizeof occ, "%3.0f%% (%s)", 100 * r->occ_theoretical, r->occ_limiter);
-	fprintf(f, "%-7s %-12s ", arch, l->id);
+	fprintf(f, "%-7s %-*s ", arch, idw, l->id);
 	fput_clean(f, r->stage);
-	fprintf(f, "%*s ", 14 - (int)strlen(r->stage) > 0 ? 14 - (int)strlen(r->stage) : 0, "");
+	fprintf(f, "%*s ", stw - (int)strlen(r->stage) > 0 ? stw - (int)strlen(r->stage) : 0, "");
 	if (r->status == RUN_OK) {
 		fprintf(f, "ok    regs %3d  smem %6lld  spill %4d  stack %4d  occupancy %s%s", r->regs,
 		        (long long)(r->static_smem + r->dynamic_smem), r->spill_stores + r->spill_loads, r->stack_bytes, occ,
@@ -635,10 +643,27 @@ void report_check_row(FILE *f, const char *arch, const lesson *l, const run_resu
 		fputc('\n', f);
 		return;
 	}
+	if (report_check_lesson_error(r)) {   /* the kernel compiled: the compiler's log says nothing of it */
+		fputs("lesson error: ", f);
+		fput_clean(f, r->message);
+		fputc('\n', f);
+		return;
+	}
 	fprintf(f, "%-5s ", run_status_name(r->status));
 	fput_clean(f, r->message);
 	fputc('\n', f);
 	if (r->status == RUN_COMPILE_ERROR && r->log) fput_clean(f, r->log);
+}
+
+void report_check_summary(FILE *f, const char *archs, const check_counts *n)
+{
+	fprintf(f, "\ncheck: %d kernel%s for %s: %d ok", n->rows, n->rows == 1 ? "" : "s", archs, n->ok);
+	if (n->unsupported) fprintf(f, ", %d need another GPU", n->unsupported);
+	if (n->failed) fprintf(f, ", %d did not compile", n->failed);
+	if (n->lesson_errors) fprintf(f, ", %d lesson error%s (a kernel that does not fit its stage)", n->lesson_errors,
+	                              n->lesson_errors == 1 ? "" : "s");
+	if (n->load_errors) fprintf(f, "; %d lesson file%s did not load", n->load_errors, n->load_errors == 1 ? "" : "s");
+	fputs(n->failed || n->lesson_errors || n->load_errors ? "\n" : "; all good\n", f);
 }
 
 /* One peak of the device: its value and where it comes from, or "not recorded" when a recording

@@ -11,11 +11,14 @@
 
 void report_lesson(FILE *f, const lesson *l);
 /* Stage s's explain and bottleneck, their placeholders filled from live (this GPU's runs; may be
- * NULL) and the reference recording ref (may be NULL), and a line saying where the numbers came from. */
-void report_stage_texts(FILE *f, const lesson *l, int s, const claims_runs *live, const textvals_ref *ref);
+ * NULL; live_from: what they are when not the learner's, as textvals_src says) or the reference
+ * recording ref (may be NULL), and a line saying where the numbers came from. */
+void report_stage_texts(FILE *f, const lesson *l, int s, const claims_runs *live, const char *live_from,
+                        const textvals_ref *ref);
 /* After a run of stage s (-1: the baseline, nothing): its texts with this run's numbers, when they have
- * placeholders; the numbers this run lacks (the time ratios) from the reference recording. */
-void report_run_texts(FILE *f, const lesson *l, int s, const run_result *r, const device_info *d);
+ * placeholders and it measured them all; else the reference recording's. replay: the file the run was
+ * answered from (replayed: --replay; NULL: a run here), named as where the numbers came from. */
+void report_run_texts(FILE *f, const lesson *l, int s, const run_result *r, const device_info *d, const char *replayed);
 /* One stage of l (show LESSON/STAGE): its text, tunables, claims and its kernel file's summary (the
  * lines that declare kernels), printed clean. */
 void report_stage(FILE *f, const lesson *l, int stage);
@@ -31,7 +34,15 @@ void report_footer(FILE *f, const lesson *l, score_metric m, const device_info *
 /* The stages' claims (expect:) checked against the results of the same call: stages[i] is the stage
  * index of rs[i] (-1 the baseline). Nothing when no stage has claims. */
 void report_claims(FILE *f, const lesson *l, const int *stages, const run_result *rs, int n, const device_info *d);
-void report_check_row(FILE *f, const char *arch, const lesson *l, const run_result *r);
+/* One row of check: arch, lesson, stage (in columns idw and stw wide), ok with its resources, or the
+ * status and why; a lesson error (report_check_lesson_error) without the compiler's log. */
+void report_check_row(FILE *f, const char *arch, const lesson *l, const run_result *r, int idw, int stw);
+/* Whether a compile error of check is the lesson's: the kernel compiled but does not fit the stage
+ * (no kernel of the name, other parameters, a constant missing: sigcheck.h's issues). */
+int report_check_lesson_error(const run_result *r);
+typedef struct { int rows, ok, unsupported, failed, lesson_errors, load_errors; } check_counts;
+/* check's last line: how many kernels, and how many were ok, need another GPU, failed, or are lesson errors. */
+void report_check_summary(FILE *f, const char *archs, const check_counts *n);
 void report_device(FILE *f, const device_info *d);
 /* A stage of more than one step: a small table of its steps (kind, name, stream, grid or a copy's
  * bytes, block, shared memory, registers, median time, start and end from the stage's start), the

@@ -163,6 +163,17 @@ const char *run_status_name(run_status s)
 	return (unsigned)s < RUN_STATUS_COUNT ? status_names[s] : "?";
 }
 
+static const char *status_words[RUN_STATUS_COUNT] = {
+	"ran", "wrong result", "refused", "did not compile", "needs another GPU", "faulted", "hung", "crashed",
+	"no GPU to run on", "runner failed",
+};
+
+const char *run_status_words(run_status s, const char *message)
+{
+	if (s == RUN_NO_GPU && message && strstr(message, "not in the replay file")) return "not in the recording";
+	return (unsigned)s < RUN_STATUS_COUNT ? status_words[s] : "?";
+}
+
 int run_status_parse(const char *s)
 {
 	for (int i = 0; i < RUN_STATUS_COUNT; i++)

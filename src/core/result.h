@@ -229,6 +229,9 @@ void run_result_clear(run_result *r);
 void run_result_copy(run_result *dst, const run_result *src);
 const char *run_status_name(run_status s);     /* "ok", "wrong", "refused", ... */
 int run_status_parse(const char *s);            /* -1 when unknown */
+/* A status in words for a learner ("did not compile", "no GPU to run on"; "not in the recording" for a
+ * replay's miss, told by its message, which may be NULL), never the enum's name. */
+const char *run_status_words(run_status s, const char *message);
 
 /* "critical", "warning", "info", "done" ("?" out of range). */
 const char *diag_severity_name(diag_severity s);

@@ -1,5 +1,6 @@
 /* util: see util.h. */
 #include "util.h"
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -406,4 +407,39 @@ void fput_clean(FILE *f, const char *s)
 		if (*p == 0xC2 && p[1] >= 0x80 && p[1] <= 0x9F) { fputc('?', f); p++; continue; }   /* C1 as UTF-8 */
 		fputc((*p < 0x20 && *p != '\n' && *p != '\t') || *p == 0x7F ? '?' : *p, f);
 	}
+}
+
+/* Edit distance between a and b, ignoring case, a swap of two neighbours counting as one (so that
+ * "lsit" is one from "list"); 99 for names over 63 characters. */
+static int edit_distance(const char *a, const char *b)
+{
+	size_t m = strlen(a), n = strlen(b);
+	if (m > 63 || n > 63) return 99;
+	int d[64][64];
+	for (size_t i = 0; i <= m; i++) d[i][0] = (int)i;
+	for (size_t j = 0; j <= n; j++) d[0][j] = (int)j;
+	for (size_t i = 1; i <= m; i++)
+		for (size_t j = 1; j <= n; j++) {
+			int ai = tolower((unsigned char)a[i - 1]), bj = tolower((unsigned char)b[j - 1]);
+			int best = d[i - 1][j - 1] + (ai != bj);
+			if (d[i - 1][j] + 1 < best) best = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < best) best = d[i][j - 1] + 1;
+			if (i > 1 && j > 1 && ai == tolower((unsigned char)b[j - 2]) && tolower((unsigned char)a[i - 2]) == bj && d[i - 2][j - 2] + 1 < best)
+				best = d[i - 2][j - 2] + 1;
+			d[i][j] = best;
+		}
+	return d[m][n];
+}
+
+/* "; did you mean 'x'?" for the nearest of n names when it is near enough (a third of the typed
+ * name's letters wrong at most), else "". */
+void util_suggest_name(const char *typed, const char *const *names, int n, char *out, size_t len)
+{
+	int best = -1, bd = 99, limit = (int)strlen(typed) / 3 > 1 ? (int)strlen(typed) / 3 : 1;
+	for (int i = 0; i < n; i++) {
+		int d = edit_distance(typed, names[i]);
+		if (d < bd) { bd = d; best = i; }
+	}
+	if (best >= 0 && bd <= limit) strfmt(out, len, "; did you mean '%s'?", names[best]);
+	else strfmt(out, len, "%s", "");
 }

@@ -99,4 +99,7 @@ char *data_root(void);
 void fput_clean(FILE *f, const char *s);
 /* Removes trailing spaces and newlines in place. */
 void rtrim(char *s);
+/* "; did you mean 'x'?" into out for the nearest of n names when near enough (a third of the typed
+ * name's letters wrong at most, ignoring case; a swap of two neighbours counts as one), else "". */
+void util_suggest_name(const char *typed, const char *const *names, int n, char *out, size_t len);
 #endif

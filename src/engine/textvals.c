@@ -179,36 +179,61 @@ static void short_gpu(char *out, size_t len, const char *name)
 	strfmt(out, len, "%.*s", (int)k, name);
 }
 
-typedef struct { int live, recorded, none; } fill_counts;
+/* Where a text's numbers come from: all from one source, never mixed, so that a sentence states
+ * one GPU's figures and one line says which. */
+typedef enum { FROM_NONE, FROM_LIVE, FROM_REF } fill_from;
 
-/* The value of the placeholder name (n bytes) into out; counts where it came from. */
-static void fill_one(const textvals_src *s, const claims_runs *ref, const char *name, size_t n, char *out, size_t len,
-                     fill_counts *fc)
+/* A run that measured something: a failed one (no GPU, a replay miss, a fault) or a compile alone did not. */
+static int measured(const run_result *r) { return r && (r->status == RUN_OK || r->status == RUN_WRONG) && r->ms_median > 0; }
+
+/* The value of the placeholder name (n bytes) from runs into out; 0 when they have it, else "?". */
+static int fill_one(const textvals_src *s, const claims_runs *runs, const char *name, size_t n, char *out, size_t len)
 {
 	expr_value x;
-	if (s->live.run && claims_value(s->l, s->stage, &s->live, name, n, &x, NULL, 0) == 0) {
+	if (runs->run && claims_value(s->l, s->stage, runs, name, n, &x, NULL, 0) == 0) {
 		format_value(out, len, name, n, x);
-		fc->live++;
-		return;
-	}
-	if (ref->run && claims_value(s->l, s->stage, ref, name, n, &x, NULL, 0) == 0) {
-		char v[48], gpu[64];
-		format_value(v, sizeof v, name, n, x);
-		short_gpu(gpu, sizeof gpu, textvals_ref_gpu(s->ref));
-		if (s->live.run) strfmt(out, len, "%s on the %s of the recording", v, gpu);
-		else strfmt(out, len, "%s", v);
-		fc->recorded++;
-		return;
+		return 0;
 	}
 	strfmt(out, len, "?");
-	fc->none++;
+	return -1;
 }
 
-static char *fill(const textvals_src *s, const char *text, fill_counts *fc)
+typedef struct { int total, live, ref; } fill_counts;
+
+/* How many of text's placeholders each source can fill, added to fc. */
+static void count(const textvals_src *s, const claims_runs *live, const claims_runs *ref, const char *text, fill_counts *fc)
 {
-	memset(fc, 0, sizeof *fc);
+	for (const char *q = text ? strchr(text, '{') : NULL; q; q = strchr(q + 1, '{')) {
+		size_t n = claims_placeholder(q);
+		if (!n) continue;
+		char v[160];
+		fc->total++;
+		fc->live += live->run && fill_one(s, live, q + 1, n, v, sizeof v) == 0;
+		fc->ref += ref->run && fill_one(s, ref, q + 1, n, v, sizeof v) == 0;
+	}
+}
+
+/* The stage's own runs when they measured anything, else none. */
+static claims_runs live_runs(const textvals_src *s)
+{
+	claims_runs c = s->live;
+	if (!measured(c.run)) c.run = NULL;
+	return c;
+}
+
+/* One source for texts whose placeholders fc counted: this run's when it has every number; else the
+ * recording's when it has more of them; else this run's, the rest "?". */
+static fill_from pick(const fill_counts *fc)
+{
+	if (fc->live && fc->live == fc->total) return FROM_LIVE;
+	if (fc->ref > fc->live) return FROM_REF;
+	if (fc->live) return FROM_LIVE;
+	return FROM_NONE;
+}
+
+static char *fill(const textvals_src *s, const claims_runs *runs, const char *text)
+{
 	if (!text) return NULL;
-	claims_runs ref = ref_runs(s);
 	sb b = { 0 };
 	const char *p = text;
 	for (const char *q; (q = strchr(p, '{'));) {
@@ -216,7 +241,7 @@ static char *fill(const textvals_src *s, const char *text, fill_counts *fc)
 		if (!n) { sb_addn(&b, p, (size_t)(q - p) + 1); p = q + 1; continue; }
 		char v[160];
 		sb_addn(&b, p, (size_t)(q - p));
-		fill_one(s, &ref, q + 1, n, v, sizeof v, fc);
+		fill_one(s, runs, q + 1, n, v, sizeof v);
 		sb_add(&b, v);
 		p = q + n + 2;
 	}
@@ -224,27 +249,52 @@ static char *fill(const textvals_src *s, const char *text, fill_counts *fc)
 	return sb_take(&b);
 }
 
+/* The note on texts filled from `from` (fc their counts). */
+static void note(const textvals_src *src, fill_from from, const fill_counts *fc, char *out, size_t len)
+{
+	const char *here = src->live.device && src->live.device->name[0] ? src->live.device->name : "this GPU";
+	char gpu[64];
+	short_gpu(gpu, sizeof gpu, textvals_ref_gpu(src->ref));
+	int missing = fc->total - (from == FROM_LIVE ? fc->live : fc->ref);
+	if (from == FROM_LIVE && src->live_from)
+		strfmt(out, len, "Figures from %s (%s), not a run of yours.%s", src->live_from, here,
+		       missing ? " ?: not in it." : "");
+	else if (from == FROM_LIVE)
+		strfmt(out, len, "Figures from your last run (%s).%s", here, missing ? " ?: not measured in it." : "");
+	else if (from == FROM_REF) {
+		char why[200];
+		if (measured(src->live.run) && src->live_from) strfmt(why, sizeof why, "%s lacks some of them", src->live_from);
+		else if (measured(src->live.run)) strfmt(why, sizeof why, "your last run did not measure them all");
+		else strfmt(why, sizeof why, "no run of yours yet");   /* none, or one that measured nothing */
+		strfmt(out, len, "Figures from the %s recording %s: %s.%s", gpu, textvals_ref_file(src->ref), why,
+		       missing ? " ?: not in it." : "");
+	}
+	else
+		strfmt(out, len, "Figures not measured yet (?): run the stage.");
+}
+
+void textvals_stage_fill(const textvals_src *src, const char *a, const char *b, char **fa, char **fb, char *out, size_t len)
+{
+	if (len) out[0] = 0;
+	claims_runs live = live_runs(src), ref = ref_runs(src);
+	fill_counts fc = { 0, 0, 0 };
+	count(src, &live, &ref, a, &fc);
+	count(src, &live, &ref, b, &fc);
+	fill_from from = pick(&fc);
+	const claims_runs *runs = from == FROM_REF ? &ref : &live;
+	if (fa) *fa = fill(src, runs, a);
+	if (fb) *fb = fill(src, runs, b);
+	if (fc.total) note(src, from, &fc, out, len);
+}
+
 char *textvals_fill(const textvals_src *src, const char *text)
 {
-	fill_counts fc;
-	return fill(src, text, &fc);
+	char *f = NULL, n[8];
+	textvals_stage_fill(src, text, NULL, &f, NULL, n, sizeof n);
+	return f;
 }
 
 void textvals_note(const textvals_src *src, const char *text, char *out, size_t len)
 {
-	if (len) out[0] = 0;
-	if (!textvals_has(text)) return;
-	fill_counts fc;
-	free(fill(src, text, &fc));
-	const char *here = src->live.device && src->live.device->name[0] ? src->live.device->name : "this GPU";
-	const char *gpu = textvals_ref_gpu(src->ref), *file = textvals_ref_file(src->ref);
-	if (fc.live && !fc.recorded)
-		strfmt(out, len, "Numbers: this GPU's last run (%s).%s", here, fc.none ? " ?: not measured in it." : "");
-	else if (fc.live)
-		strfmt(out, len, "Numbers: this GPU's last run (%s); the rest from the recording %s on an %s.", here, file, gpu);
-	else if (fc.recorded)
-		strfmt(out, len, "Numbers: the recording %s on an %s, not this GPU%s; run the stage for yours.", file, gpu,
-		       fc.none ? " (?: not in it)" : "");
-	else
-		strfmt(out, len, "Numbers: not measured yet (?): run the stage.");
+	textvals_stage_fill(src, text, NULL, NULL, NULL, out, len);
 }

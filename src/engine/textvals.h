@@ -1,8 +1,8 @@
 /* textvals: a stage's text with its placeholders filled. A text (explain:, bottleneck:) may name a
  * measurement in braces, {gbps}, {speedup_vs_prev}, {bytes_ratio}: the names of the claims
- * (claims.h, lessons/README.md "Numbers in the text"). Each is filled with this GPU's last run of
- * the stage when there is one, else with the reference recording's (assets/recorded/GPU/..., a
- * `bench --json` of the lesson), named with its GPU; a value neither measured is "?". */
+ * (claims.h, lessons/README.md "Numbers in the text"). They are filled with the stage's last run
+ * when it measured them, else with the reference recording's (assets/recorded/GPU/..., a
+ * `bench --json` of the lesson), never mixed; one line says where they came from. */
 #ifndef CC_TEXTVALS_H
 #define CC_TEXTVALS_H
 #include <stddef.h>
@@ -28,14 +28,18 @@ typedef struct {
 	int stage;
 	claims_runs live;
 	const textvals_ref *ref;
+	const char *live_from;   /* what live is when not the learner's own run: "the replayed file X" (NULL: theirs) */
 } textvals_src;
 
 /* 1 when text has a placeholder. */
 int textvals_has(const char *text);
-/* text with its placeholders filled (malloc'd; the caller frees). A value from the recording while
- * this GPU's run lacks it reads "16.0x on the H100 of the recording". */
+/* Texts a and b (either may be NULL) with their placeholders filled, into *fa and *fb (malloc'd, the
+ * caller frees; either pointer may be NULL), and into out one line on where their numbers came from
+ * ("Figures from your last run (NVIDIA H200)."; "" when neither has a placeholder). The numbers all
+ * come from one source, so that a sentence states one GPU's figures: the stage's last run when it
+ * measured every one; else the recording when it has more of them; a number neither has reads "?". */
+void textvals_stage_fill(const textvals_src *src, const char *a, const char *b, char **fa, char **fb, char *out, size_t len);
+/* textvals_stage_fill of one text: the text filled, or the note. */
 char *textvals_fill(const textvals_src *src, const char *text);
-/* One line on where the numbers of a text came from ("Numbers: this GPU's last run (NVIDIA H200)."),
- * into out; "" when text has no placeholder. */
 void textvals_note(const textvals_src *src, const char *text, char *out, size_t len);
 #endif

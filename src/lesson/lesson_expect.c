@@ -141,6 +141,13 @@ int lesson_expect_check_text(ld *c, yaml_node_t *n, const char *text)
 	size_t len = 0;
 	long at = claims_text_check(text, &len);
 	if (at < 0) return 0;
-	return yd_fail(&c->y, n, "unknown measurement '{%.*s}' in the text (a placeholder names a measurement of "
-	               "lessons/README.md, Claims: {gbps}, {speedup_vs_prev}, ...)", len > 40 ? 40 : (int)len, text + at + 1);
+	char typed[48], near[96];
+	strfmt(typed, sizeof typed, "%.*s", len > 40 ? 40 : (int)len, text + at + 1);
+	const char *names[160];
+	int nn = 0;
+	for (const char *const *v = diagnose_names(); *v && nn < 160; v++) names[nn++] = *v;
+	for (const char *const *v = claims_extra_names(); *v && nn < 160; v++) names[nn++] = *v;
+	util_suggest_name(typed, names, nn, near, sizeof near);
+	return yd_fail(&c->y, n, "unknown measurement '{%s}' in the text%s (a placeholder names a measurement of "
+	               "lessons/README.md, Claims: {gbps}, {speedup_vs_prev}, ...)", typed, near);
 }

@@ -953,8 +953,14 @@ int plan_make(plan *p, const lesson *l, int stage, const plan_setting *sets, int
 		sb b = {0};
 		for (int k = 0; s && k < s->ntunables; k++) sb_addf(&b, "%s%s", b.len ? ", " : "", s->tunables[k].name);
 		for (int k = 0; k < l->nparams; k++) sb_addf(&b, "%s%s", b.len ? ", " : "", l->params[k].name);
-		strfmt(err, errlen, "unknown setting '%s' for %s/%s (known: %s)", sets[i].name, l->id, s ? s->id : base->id,
-		       b.len ? b.s : "none");
+		const char *names[96];
+		int nn = 0;
+		for (int k = 0; s && k < s->ntunables && nn < 96; k++) names[nn++] = s->tunables[k].name;
+		for (int k = 0; k < l->nparams && nn < 96; k++) names[nn++] = l->params[k].name;
+		char near[96];
+		util_suggest_name(sets[i].name, names, nn, near, sizeof near);
+		strfmt(err, errlen, "unknown setting '%s' for %s/%s%s (known: %s)", sets[i].name, l->id, s ? s->id : base->id,
+		       near, b.len ? b.s : "none");
 		sb_free(&b);
 		return -1;
 	}

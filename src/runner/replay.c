@@ -200,6 +200,24 @@ int replay_find(const replay *rp, const char *lesson_id, const char *stage_id, c
 	return 0;
 }
 
+void replay_miss(const replay *rp, const char *lesson_id, const char *stage_id, const plan *p, char *out, size_t n)
+{
+	const run_result *x = NULL;
+	int records = 0;
+	for (int i = 0; i < rp->n; i++)
+		if (!strcmp(rp->r[i].lesson, lesson_id) && !strcmp(rp->r[i].stage, stage_id)) {
+			if (!x) x = &rp->r[i];
+			records++;
+		}
+	if (!x) { strfmt(out, n, "this run is not in the replay file: it has no run of %s", stage_id); return; }
+	char why[400] = "";
+	differs(x, p, why, sizeof why);
+	if (why[0])
+		strfmt(out, n, "this run is not in the replay file: %s%s", why, records > 1 ? ", among others" : "");
+	else
+		strfmt(out, n, "this run is not in the replay file (its settings differ from the recording's)");
+}
+
 void replay_free(replay *rp)
 {
 	if (!rp) return;

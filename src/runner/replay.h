@@ -25,5 +25,9 @@ int replay_find(const replay *rp, const char *lesson, const char *stage, const c
 int replay_count(const replay *rp);
 /* The i-th recorded result, in file order (owned by rp), or NULL out of range: for tests. */
 const run_result *replay_result(const replay *rp, int i);
+/* Why no record answers a run of stage_id with plan p, into out: "this run is not in the replay file:
+ * recorded at BLOCK=256; asked BLOCK=512", the settings that differ from the stage's first
+ * record (or that the file has no run of the stage). */
+void replay_miss(const replay *rp, const char *lesson_id, const char *stage_id, const plan *p, char *out, size_t n);
 void replay_free(replay *rp);
 #endif

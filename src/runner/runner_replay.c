@@ -107,7 +107,8 @@ static void answer_run(replay_state *s, char *job, const char *plan_text, size_t
 		strfmt(r.message, sizeof r.message, "the plan that came with the request: %s", err);
 	} else if (n < 2 || replay_find(s->rp, words[0], words[1], words + 2, n - 2, &p, &r)) {
 		r.status = RUN_NO_GPU;   /* no lesson named: the engine keeps its own names for the job */
-		strfmt(r.message, sizeof r.message, "this run is not in the replay file");
+		if (n < 2) strfmt(r.message, sizeof r.message, "this run is not in the replay file");
+		else replay_miss(s->rp, words[0], words[1], &p, r.message, sizeof r.message);
 	}
 	plan_free(&p);
 	say_result(s, &r);

@@ -31,11 +31,11 @@ expect "replay: the message is still shown" 1 "coalesced: y: 5 of 67108864 eleme
 expect "replay: the diagnosis is still shown (an older file's \"warn\" read as warning)" 1 "coalesced +warning some_rule: \?\]52;c;aGk=" $B --replay $X run bandwidth/coalesced
 # A recording made before a stage existed: a bench shows that stage as not in the file and the rest as
 # recorded; a stage asked for that is not recorded makes it exit 1. With no stage recorded at all it is 3.
-expect "replay: a stage newer than the recording is shown as not in it, exit 1" 1 "^tf32x3: this run is not in the replay file$" $B --replay tests/cli/fixtures/replay-sgemm.json bench sgemm
+expect "replay: a stage newer than the recording is shown as not in it, exit 1" 1 "^tf32x3: this run is not in the replay file: it has no run of tf32x3$" $B --replay tests/cli/fixtures/replay-sgemm.json bench sgemm
 expect "replay: ... and the recorded stages still rank" 1 "^Fastest stage: warptile at 30\.4 TFLOP/s" $B --replay tests/cli/fixtures/replay-sgemm.json bench sgemm
 expect "replay: a bench with no stage recorded still exits 3" 3 "not in the replay file" $B --replay tests/cli/fixtures/replay-sgemm.json bench bandwidth
 expect "replay: bench --stage of recorded stages only exits 0" 0 "^warptile " $B --replay tests/cli/fixtures/replay-sgemm.json bench sgemm --stage warptile
-expect "replay: bench --stage naming a stage not recorded exits 1" 1 "^tf32x3: this run is not in the replay file$" \
+expect "replay: bench --stage naming a stage not recorded exits 1" 1 "^tf32x3: this run is not in the replay file: it has no run of tf32x3$" \
 	$B --replay tests/cli/fixtures/replay-sgemm.json bench sgemm --stage warptile,tf32x3
 # try under a replay: nothing is compiled, so no "0 registers, 0% theoretical occupancy, block 0x0x0".
 trywork=$(mktemp -d)

@@ -30,6 +30,10 @@ grep -q "^Passed. Next: demosum/sum" "$tmp/auto.out" && grep -q "^Moving on to d
 	&& pass "watch: the next exercise starts from its starter" || fail "watch: no starter copied for demosum/sum"
 grep -q "watching $tmp/w1/demosum/sum.cu" "$tmp/auto.out" && pass "watch: then watches the next exercise's file" || fail "watch: not watching the next file"
 grep -q "Passed, and that was the last exercise" "$tmp/auto.out" && pass "watch: the last exercise says so" || fail "watch: no last-exercise line"
+grep -q "without a terminal, a pass moves on to the next exercise by itself; Ctrl-C ends" "$tmp/auto.out" \
+	&& pass "watch: without a terminal it says how it ends (a pass moves on; Ctrl-C)" || fail "watch: not said how it ends"
+grep -q "this was the last exercise: Ctrl-C ends" "$tmp/auto.out" && pass "watch: ... and after the last one, that only Ctrl-C ends it" \
+	|| fail "watch: no end line after the last exercise"
 
 # In a terminal: keys.
 if ! command -v tmux >/dev/null 2>&1; then skip "watch: keys in a terminal (no tmux)"; exit 0; fi

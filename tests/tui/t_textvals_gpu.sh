@@ -18,4 +18,11 @@ keys Escape r
 wait_for "GB/s " >/dev/null
 keys o PgDn
 check "text numbers on a GPU (80 24): after a run, this GPU's own rate" wait_re "The stage ran at [0-9]+ GB/s"
-check "text numbers on a GPU (80 24): ... named as this GPU's" wait_re "Numbers: this GPU's last run \(NVIDIA H[0-9]+"
+check "text numbers on a GPU (80 24): ... named as this GPU's" wait_re "Figures from your last run \(NVIDIA H[0-9]+"
+# The ladder runs without counters: a text that quotes counters reads whole from the recording, said
+# once, never "on the H100 of the recording" after a number (#51 item 1).
+keys Escape a
+wait_re "ladder done" 120 >/dev/null
+keys o PgDn
+check "text numbers on a GPU (80 24): after the ladder, the recording's figures, said once" wait_re "Figures from the H200 recording"
+check_not "text numbers on a GPU (80 24): ... and no tag after a number" shows "of the recording"
