@@ -457,7 +457,9 @@ int cmd_report(cli *c, engine *e)
 		course_free(co);
 		return EXIT_FAILED;
 	}
-	int verifying = c->verify || co->verify;
+	int verifying = (c->verify || co->verify) && !co->service_store;
+	if (co->service_store && c->verify)   /* the service judged every record in its own account */
+		fputs("cudaclimb: --verify: the lab service judged every record in its store itself: nothing to judge again\n", stderr);
 	if (verifying) code = verify(e, co, r, n);
 	class_table t;
 	class_table_make(&t, co, r, n);

@@ -419,11 +419,21 @@ int results_read(const course *c, result_record **out, int *n, results_stats *st
 	*out = NULL;
 	*n = 0;
 	memset(st, 0, sizeof *st);
-	int dfd = open(c->results, O_RDONLY | O_DIRECTORY | O_NONBLOCK | O_CLOEXEC);
+	/* A course with a lab service reads the service's store: files of the store's owner (the service),
+	 * in a folder nobody else may write; their records are the service's word. */
+	const char *dir = c->service_store ? c->service_store : c->results;
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
 	DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
 	if (!d) {
-		strfmt(err, errlen, "cannot read the results folder %s: %s", c->results, strerror(errno));
+		strfmt(err, errlen, "cannot read the %s %s: %s", c->service_store ? "lab service's store" : "results folder", dir, strerror(errno));
 		if (dfd >= 0) close(dfd);
+		return -1;
+	}
+	struct stat ds;
+	if (c->service_store && (fstat(dfd, &ds) != 0 || ds.st_uid == 0 || (ds.st_mode & 0022))) {
+		strfmt(err, errlen, "the lab service's store %s is %s: its records cannot be the service's word", dir,
+		       ds.st_uid == 0 ? "root's (the service never runs as root)" : "writable by others");
+		closedir(d);
 		return -1;
 	}
 	/* Every entry is looked at: a flood of junk is counted by name alone (no system call each), so it
@@ -441,7 +451,8 @@ int results_read(const course *c, result_record **out, int *n, results_stats *st
 			skip(st, errno == ELOOP ? RS_FORGED : RS_UNREADABLE, e->d_name);
 			continue;
 		}
-		if (fstat(fd, &fs) != 0 || !S_ISREG(fs.st_mode) || fs.st_uid != (uid_t)uid || fs.st_nlink != 1) { close(fd); skip(st, RS_FORGED, e->d_name); continue; }
+		uid_t owner = c->service_store ? ds.st_uid : (uid_t)uid;
+		if (fstat(fd, &fs) != 0 || !S_ISREG(fs.st_mode) || fs.st_uid != owner || fs.st_nlink != 1) { close(fd); skip(st, RS_FORGED, e->d_name); continue; }
 		if (fs.st_size > RESULTS_FILE_MAX) { close(fd); skip(st, RS_TOO_LARGE, e->d_name); continue; }
 		int u = 0;
 		while (u < nuc && uc[u].uid != (unsigned)uid) u++;
@@ -464,7 +475,8 @@ int results_read(const course *c, result_record **out, int *n, results_stats *st
 			result_record r;
 			results_drop why;
 			if (results_parse_line(c, line, (unsigned)uid, &r, &why)) { drop(st, why, e->d_name, lineno); continue; }
-			r.written_by = written_by;
+			r.written_by = c->service_store ? r.time : written_by;   /* the service's clock, or the file's */
+			r.trusted = c->service_store != NULL;
 			records++;
 			if (*n == cap) *out = xrealloc(*out, (size_t)(cap = cap ? 2 * cap : 16) * sizeof **out);
 			(*out)[(*n)++] = r;

@@ -44,7 +44,8 @@ typedef struct {
 	                            * clock, which the student cannot set back): the record was written by
 	                            * then; 0 unknown */
 	int trusted;               /* written by a trusted judge (the lab service), not by the student: its
-	                            * verdict, ratio and time are facts, not claims. results_read: always 0 */
+	                            * verdict, ratio and time are facts, not claims. results_read: 1 for the
+	                            * records of a lab service's store, else 0 */
 } result_record;
 
 /* Why a record was left out of the report. */
@@ -86,7 +87,9 @@ int results_append(const course *c, const result_record *r, char *err, size_t er
  * are opened without following links or blocking and read only when they are regular files of at most
  * RESULTS_FILE_MAX bytes with one link, owned by the uid in the name, at most RESULTS_FILES_PER_UID of
  * them a student. What was left out is counted in *st, with the first few names (files) and places
- * (records) of each reason. Returns 0, or -1 with err when the folder cannot be read. */
+ * (records) of each reason. A course with a lab service (course.h) is read from the service's store
+ * instead: a folder nobody but its owner (not root) may write, files of that owner, each record
+ * trusted. Returns 0, or -1 with err when the folder cannot be read or the store is not safe. */
 int results_read(const course *c, result_record **out, int *n, results_stats *st, char *err, size_t errlen);
 void results_free(result_record *r, int n);
 /* One JSON line (NUL-terminated, at most RESULTS_LINE_MAX bytes) of a file owned by owner, checked:

@@ -192,6 +192,17 @@ kill -9 $svc_pid; wait $svc_pid 2>/dev/null; start ok
 sleep 1
 [ "$(cat "$tmp/store/2001-"*.jsonl | wc -l)" = 2 ] && pass "attack service: a second restart judges nothing twice" || fail "attack service: records after a second restart: $(cat "$tmp/store/2001-"*.jsonl | wc -l)"
 
+# The report reads the store: the service's records are facts, not claims.
+out=$(bound 20 "$CC" --lessons "$tmp/lessons" report "$tmp/course" 2>&1); rc=$?
+json=$(bound 20 "$CC" --lessons "$tmp/lessons" report "$tmp/course" --json 2>&1)
+[ $rc = 0 ] && printf '%s' "$out" | grep -q "uid2001" && ! printf '%s' "$out" | grep -qi "claimed" && printf '%s' "$json" | grep -q '"trusted": true' \
+	&& pass "attack service: report reads the store, and its passes are not marked claimed" || fail "attack service: report: exit $rc: $out $(printf '%s' "$json" | head -c 300)"
+chmod 2770 "$tmp/store"
+out=$(bound 20 "$CC" --lessons "$tmp/lessons" report "$tmp/course" 2>&1); rc=$?
+[ $rc != 0 ] && printf '%s' "$out" | grep -q "store .* is writable by others" && pass "attack service: a store others may write is not believed" \
+	|| fail "attack service: a 2770 store: exit $rc: $out"
+chmod 2750 "$tmp/store"
+
 # 7. A client refuses a stand-in: a socket in a folder others may write.
 mkdir -m 1777 "$tmp/open"
 out=$(bound 10 asu 2001 "$P" lease "$tmp/open/sock" $U 10 "$log" 2>&1); rc=$?
