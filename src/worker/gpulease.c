@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include "labwire.h"
 #include "util.h"
@@ -12,34 +13,38 @@ static labwire_reader lease = { .fd = -1 };
 static void (*hold_note)(void *ctx, const char *text);
 static void *hold_ctx;
 
-int gpulease_acquire(const char *socket_path, const char *uuid, double expect_s, void (*note)(void *ctx, const char *text),
-                     void *ctx, char *why, size_t wn)
+#define RECONNECT_S 60.0   /* a service restarted by systemd (Restart=always) is back within seconds */
+
+static double mono(void)
 {
-	gpulease_release();
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* One attempt: connect, ask, wait for "go". 0 held (r filled), 1 the service went away (worth
+ * asking again), -1 refused (why). */
+static int ask(const char *socket_path, const char *req, labwire_reader *r, void (*note)(void *ctx, const char *text), void *ctx,
+               char *why, size_t wn)
+{
+	r->fd = -1;
 	int fd = labwire_connect(socket_path, why, wn);
-	if (fd < 0) return -1;
-	char req[200];
-	const char *who = getenv("CUDACLIMB_SERVICE_FOR");
-	if (who && *who && strspn(who, "0123456789") == strlen(who) && strlen(who) < 11)
-		strfmt(req, sizeof req, "lease %s %.1f for %s\n", uuid, expect_s, who);
-	else
-		strfmt(req, sizeof req, "lease %s %.1f\n", uuid, expect_s);
+	if (fd < 0) return 1;
 	if (labwire_send(fd, req, strlen(req), 10000)) {
 		strfmt(why, wn, "the lab service at %s did not take the request: %s", socket_path, strerror(errno));
 		close(fd);
-		return -1;
+		return 1;
 	}
-	labwire_reader r = { .fd = fd };
+	*r = (labwire_reader){ .fd = fd };
 	char line[LABWIRE_LINE_MAX];
 	for (;;) {
-		int k = labwire_read_line(&r, line, sizeof line, -1);
+		int k = labwire_read_line(r, line, sizeof line, -1);
 		if (k <= 0) {
-			strfmt(why, wn, "the lab service at %s %s while this run waited; run it again", socket_path,
-			       k == 0 ? "closed the connection" : "broke off");
+			strfmt(why, wn, "the lab service at %s %s while this run waited", socket_path, k == 0 ? "closed the connection" : "broke off");
 			close(fd);
-			return -1;
+			return 1;
 		}
-		if (!strcmp(line, "go")) break;
+		if (!strcmp(line, "go")) return 0;
 		if (!strncmp(line, "wait ", 5) && note) { char t[LABWIRE_LINE_MAX]; strfmt(t, sizeof t, "%s", line + 5); note(ctx, t); continue; }
 		if (!strncmp(line, "error ", 6)) {
 			strfmt(why, wn, "the lab service refused the run: %s", line + 6);
@@ -47,6 +52,30 @@ int gpulease_acquire(const char *socket_path, const char *uuid, double expect_s,
 			return -1;
 		}
 	}
+}
+
+int gpulease_acquire(const char *socket_path, const char *uuid, double expect_s, void (*note)(void *ctx, const char *text),
+                     void *ctx, char *why, size_t wn)
+{
+	gpulease_release();
+	char req[200];
+	const char *who = getenv("CUDACLIMB_SERVICE_FOR");
+	if (who && *who && strspn(who, "0123456789") == strlen(who) && strlen(who) < 11)
+		strfmt(req, sizeof req, "lease %s %.1f for %s\n", uuid, expect_s, who);
+	else
+		strfmt(req, sizeof req, "lease %s %.1f\n", uuid, expect_s);
+	labwire_reader r;
+	int rc = ask(socket_path, req, &r, note, ctx, why, wn), was_up = r.fd >= 0;
+	/* A service that goes away while this run waits (killed, restarted) is asked again for a while:
+	 * the run loses its place in line, never its turn, and never runs unqueued. A service that is not
+	 * there at the first try is said at once. */
+	for (double until = mono() + RECONNECT_S; rc == 1 && was_up && mono() < until;) {
+		if (note) note(ctx, "the lab service went away while this run waited: asking again");
+		struct timespec w = { 0, 500000000L };
+		nanosleep(&w, NULL);
+		rc = ask(socket_path, req, &r, note, ctx, why, wn);
+	}
+	if (rc) return -1;
 	lease = r;
 	hold_note = note;
 	hold_ctx = ctx;

@@ -122,7 +122,7 @@ t0=$(date +%s%N)
 out=$(printf 'lea' | bound 25 asu 2001 "$P" send "$tmp/run/sock" 20); w=$(ms "$t0")
 printf '%s' "$out" | grep -q "did not arrive whole in time" && [ "$w" -lt 19000 ] \
 	&& pass "attack service: a request that never ends is dropped ($w ms)" || fail "attack service: slow request: $w ms: $out"
-asu 2003 "$P" conns "$tmp/run/sock" 200 6 >"$tmp/conns" 2>/dev/null &
+setpriv --reuid=2003 --regid=2003 --clear-groups "$P" conns "$tmp/run/sock" 200 6 >"$tmp/conns" 2>/dev/null &
 flood=$!
 sleep 1
 t0=$(date +%s%N)
@@ -172,7 +172,22 @@ when=$(printf '%s' "$rec" | sed -n 's/^{"time": \([0-9]*\),.*/\1/p')
 [ "$(stat -c %U:%a "$tmp/store/2001-"*.jsonl)" = "$(getent passwd 2010 | cut -d: -f1 || echo 2010):640" ] || [ "$(stat -c %u:%a "$tmp/store/2001-"*.jsonl)" = "2010:640" ] \
 	&& pass "attack service: the store's file is the service's, mode 640" || fail "attack service: store file: $(stat -c %u:%a "$tmp/store/2001-"*.jsonl)"
 
-# 6. Killed with -9 while judging: back, the submission judged again, recorded once.
+# 6. Killed with -9 while a run waits: the waiter asks the service again once it is back.
+asu 2003 "$P" hog "$tmp/run/sock" $U 6 2>"$tmp/hog4" &
+hog=$!
+sleep 0.3
+asu 2001 "$P" lease "$tmp/run/sock" $U 100 "$log" 2>"$tmp/w4" &
+waiter=$!
+sleep 0.5
+kill -9 $svc_pid; wait $svc_pid 2>/dev/null
+sleep 1
+start ok
+wait $waiter; rc=$?
+wait $hog
+[ $rc = 0 ] && grep -q "went away while this run waited: asking again" "$tmp/w4" \
+	&& pass "attack service: a run waiting when the service is killed asks again and runs once it is back" || fail "attack service: waiter across a restart: exit $rc: $(cat "$tmp/w4")"
+
+# 7. Killed with -9 while judging: back, the submission judged again, recorded once.
 kill -9 $svc_pid; wait $svc_pid 2>/dev/null
 start hang
 asu 2001 "$P" submit "$tmp/run/sock" lab1 demo/scale "$tmp/s1/scale.cu" >"$tmp/sub2" 2>&1 &
@@ -203,7 +218,7 @@ out=$(bound 20 "$CC" --lessons "$tmp/lessons" report "$tmp/course" 2>&1); rc=$?
 	|| fail "attack service: a 2770 store: exit $rc: $out"
 chmod 2750 "$tmp/store"
 
-# 7. A client refuses a stand-in: a socket in a folder others may write.
+# 8. A client refuses a stand-in: a socket in a folder others may write.
 mkdir -m 1777 "$tmp/open"
 out=$(bound 10 asu 2001 "$P" lease "$tmp/open/sock" $U 10 "$log" 2>&1); rc=$?
 [ $rc = 5 ] && printf '%s' "$out" | grep -q "anyone could stand in for the service" && pass "attack service: a client refuses a socket folder others may write" \
