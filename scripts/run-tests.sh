@@ -81,6 +81,7 @@ cmocka() {
 	sh tests/gpu/attention.sh
 	sh tests/gpu/verify.sh
 	sh tests/gpu/lab_hostile.sh
+	sh tests/gpu/lab_service.sh
 	sh tests/gpu/unknown_arch.sh
 	sh tests/gpu/conv1d.sh
 	sh tests/gpu/stream_order.sh
