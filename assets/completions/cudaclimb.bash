@@ -5,7 +5,7 @@ _cudaclimb()
 	local cur prev cmd i words_
 	cur=${COMP_WORDS[COMP_CWORD]}
 	prev=${COMP_WORDS[COMP_CWORD-1]}
-	local commands="list show run bench profile check device exercises try watch hint reset solution course report queue cache"
+	local commands="list show run bench profile check device exercises try watch hint reset solution course report queue cache serve"
 	local options="--lessons --work --course --gpu --arch --set --json --timeout --seed --reps --no-counters
 		--roofline --hotspots --replay --runner --remote-worker --slurm-partition --slurm-gres --slurm-time
 		--slurm-account --no-color --ascii --frames --sass --ptx --stage --group --html --csv --prune --max

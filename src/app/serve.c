@@ -506,7 +506,7 @@ static void take_input(conn *c, int ci)
 	}
 	memmove(c->in, c->in + off, c->inlen - off);
 	c->inlen -= off;
-	if (c->inlen >= LABWIRE_LINE_MAX && !(c->st == C_FILES && c->sub && c->sub->cur < c->sub->nfiles && c->sub->f[c->sub->cur].data))
+	if (c->inlen >= LABWIRE_LINE_MAX && !c->closing && !(c->st == C_FILES && c->sub && c->sub->cur < c->sub->nfiles && c->sub->f[c->sub->cur].data))
 		refuse(c, "a line is too long");
 	if (c->inlen && !c->deadline && c->st != C_FILES) c->deadline = mono() + REQUEST_S;
 }

@@ -45,7 +45,7 @@ int labwire_connect(const char *path, char *why, size_t wn)
 		       "(it must be a folder only root or the service may write)", dir, S_ISDIR(ds.st_mode) ? "writable by others" : "not a folder");
 		return -1;
 	}
-	if (lstat(path, &ss) != 0) { strfmt(why, wn, "the lab service is not running (no socket at %s); " ADVICE_DOWN, path); return -1; }
+	if (lstat(path, &ss) != 0) { strfmt(why, wn, "the lab service is not running (no socket at %s); " ADVICE_DOWN, path); errno = ENOENT; return -1; }
 	if (!S_ISSOCK(ss.st_mode)) { strfmt(why, wn, "%s is not the lab service's socket; ask the instructor", path); return -1; }
 	if (ds.st_uid != 0 && ds.st_uid != ss.st_uid) {
 		strfmt(why, wn, "the lab service's folder %s is not root's nor the service's; ask the instructor", dir);
@@ -58,6 +58,7 @@ int labwire_connect(const char *path, char *why, size_t wn)
 		int e = errno;
 		close(fd);
 		strfmt(why, wn, "cannot reach the lab service at %s: %s; " ADVICE_DOWN, path, strerror(e));
+		errno = e;
 		return -1;
 	}
 	struct ucred cr;
@@ -68,6 +69,19 @@ int labwire_connect(const char *path, char *why, size_t wn)
 		return -1;
 	}
 	return fd;
+}
+
+int labwire_connect_wait(const char *path, double wait_s, char *why, size_t wn)
+{
+	long long until = mono_ms() + (long long)(wait_s * 1000);
+	for (;;) {
+		errno = 0;
+		int fd = labwire_connect(path, why, wn);
+		/* only "nobody answers" is worth waiting for: no socket yet, or nobody listening on it */
+		if (fd >= 0 || (errno != ECONNREFUSED && errno != ENOENT) || mono_ms() >= until) return fd;
+		struct timespec w = { 0, 250000000L };
+		nanosleep(&w, NULL);
+	}
 }
 
 int labwire_send(int fd, const void *buf, size_t n, int timeout_ms)

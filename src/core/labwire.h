@@ -38,6 +38,9 @@ typedef struct {
  * of the socket's owner (so a student cannot stand in for the service). The socket (close it), or -1
  * with why: what failed and what to do. */
 int labwire_connect(const char *path, char *why, size_t wn);
+/* labwire_connect, tried again for up to wait_s seconds while nothing answers at path (a service
+ * being restarted is back within a second or two); a refusal for safety is said at once. */
+int labwire_connect_wait(const char *path, double wait_s, char *why, size_t wn);
 /* Writes all n bytes of buf to fd within timeout_ms (a blocking socket is fine); 0 or -1. */
 int labwire_send(int fd, const void *buf, size_t n, int timeout_ms);
 /* The next line (without its newline, NUL-terminated, control characters kept) into out, waiting at

@@ -382,7 +382,7 @@ static int link_device_runtime(const compile_request *rq, const void *obj, size_
 	return r == NVJITLINK_SUCCESS ? 0 : -1;
 }
 
-/* The compile child's address space in MiB: $CUDACLIMB_COMPILE_AS_MB (0: no limit), else
+/* The compile child's address space in MiB beyond what it maps when it starts: $CUDACLIMB_COMPILE_AS_MB (0: no limit), else
  * COMPILE_AS_MB_DEFAULT; none in an AddressSanitizer build (its shadow memory alone reserves terabytes
  * of address space). */
 #if defined(__SANITIZE_ADDRESS__)
@@ -409,7 +409,13 @@ static void child_limits(const compile_request *rq)
 {
 	long mb = compile_as_mb();
 	if (mb > 0) {
-		struct rlimit as = { (rlim_t)mb << 20, (rlim_t)mb << 20 };
+		/* on top of what the child already maps: a child of the GPU worker inherits CUDA's address
+		 * space reservations (far beyond any useful bound), which the compile never touches */
+		unsigned long pages = 0;
+		FILE *f = fopen("/proc/self/statm", "r");
+		if (f) { if (fscanf(f, "%lu", &pages) != 1) pages = 0; fclose(f); }
+		rlim_t lim = ((rlim_t)mb << 20) + (rlim_t)pages * (rlim_t)sysconf(_SC_PAGESIZE);
+		struct rlimit as = { lim, lim };
 		setrlimit(RLIMIT_AS, &as);
 	}
 	rlim_t cpu = (rlim_t)(compile_timeout_ms(rq->timeout_s) / 1000) + 10;

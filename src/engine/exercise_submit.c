@@ -100,7 +100,7 @@ int ex_submit(const course *co, const lesson *l, const lesson_stage *s, const ch
 	int rc = -1, fd = -1;
 	int n = gather(dir, base, f, err, errlen);
 	if (n > 0) strfmt(f[0].name, sizeof f[0].name, "%s", main_name);
-	if (n > 0 && (fd = labwire_connect(co->service_socket, err, errlen)) >= 0) {
+	if (n > 0 && (fd = labwire_connect_wait(co->service_socket, 5, err, errlen)) >= 0) {
 		char line[LABWIRE_LINE_MAX];
 		strfmt(line, sizeof line, "submit %s %s/%s %d\n", co->id, l->id, s->id, n);
 		int bad = labwire_send(fd, line, strlen(line), 10000);

@@ -14,6 +14,7 @@ static void (*hold_note)(void *ctx, const char *text);
 static void *hold_ctx;
 
 #define RECONNECT_S 60.0   /* a service restarted by systemd (Restart=always) is back within seconds */
+#define CONNECT_S 5.0      /* a first connection waits this long for a service that is not answering */
 
 static double mono(void)
 {
@@ -28,7 +29,7 @@ static int ask(const char *socket_path, const char *req, labwire_reader *r, void
                char *why, size_t wn)
 {
 	r->fd = -1;
-	int fd = labwire_connect(socket_path, why, wn);
+	int fd = labwire_connect_wait(socket_path, CONNECT_S, why, wn);
 	if (fd < 0) return 1;
 	if (labwire_send(fd, req, strlen(req), 10000)) {
 		strfmt(why, wn, "the lab service at %s did not take the request: %s", socket_path, strerror(errno));

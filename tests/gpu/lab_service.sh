@@ -24,7 +24,7 @@ tmp=$(mktemp -d /tmp/cc-lsvc.XXXXXX)
 chmod 755 "$tmp"
 made=""; bg=""; svc=""
 cleanup() {
-	for p in $bg $svc; do kill -9 "$p" 2>/dev/null; done
+	for p in $bg $svc $(cat "$tmp/home/mallory/flood.pid" 2>/dev/null); do kill -9 "$p" 2>/dev/null; done
 	[ -n "${KEEP:-}" ] || rm -rf "$tmp"
 	for m in $made; do userdel "$m" 2>/dev/null; done
 }
@@ -90,16 +90,20 @@ mh=$tmp/home/mallory; mkdir -p "$mh"; chown 2004 "$mh"; chmod 700 "$mh"
 hogs() { for g in $uuids; do setpriv --reuid=2004 --regid=2004 --clear-groups "$tmp/probe" hog "$sock" "$g" 100000 >/dev/null 2>>"$mh/hog.err" & bg="$bg $!"; done; }
 hogs
 sleep 1
-setpriv --reuid=2004 --regid=2004 --clear-groups "$tmp/probe" conns "$sock" 500 600 >"$mh/conns" 2>/dev/null &
-bg="$bg $!"
 g1=$(printf '%s\n' $uuids | head -1)
 printf 'lease %s 1 for 2001\n' "$g1" | as 2004 "$tmp/probe" send "$sock" 3 >"$mh/forwho" 2>&1
 head -c 100000 /dev/urandom | as 2004 "$tmp/probe" send "$sock" 3 >"$mh/noise" 2>&1
 { printf 'submit gpu_week3 %s 1\nfile ../../etc/x.cu 3\nabc' "$stage"; } | as 2004 "$tmp/probe" send "$sock" 3 >"$mh/badname" 2>&1
 as 2004 sh -c "echo '{\"time\": 1, \"uid\": 2004, \"exercise\": \"$stage\", \"verdict\": \"passed\", \"passed\": true}' >'$tmp/store/2004-mallory.jsonl'" 2>/dev/null
+forged_store=$(ls "$tmp/store")   # nothing: she cannot write there (the service's own file for her comes later)
 mkdir -p "$mh/work"; cp "kernels/$stage.cu" "$mh/evil.cu"; sed -i '1i #include "/etc/passwd"' "$mh/evil.cu"; chown -R 2004 "$mh"
-as 2004 env HOME="$mh" XDG_CACHE_HOME="$mh/cache" XDG_STATE_HOME="$mh/state" CUDACLIMB_WORK="$mh/work" \
-	timeout 600 "$bin" --course "$tmp/course" try "$stage" "$mh/evil.cu" --no-counters --timeout 60 >"$mh/try.log" 2>&1 &
+# the try first (its submission needs a connection of hers), then a flood of connections for the lab
+(
+	as 2004 env HOME="$mh" XDG_CACHE_HOME="$mh/cache" XDG_STATE_HOME="$mh/state" CUDACLIMB_WORK="$mh/work" \
+		timeout 600 "$bin" --course "$tmp/course" try "$stage" "$mh/evil.cu" --no-counters --timeout 60 >"$mh/try.log" 2>&1
+	setpriv --reuid=2004 --regid=2004 --clear-groups "$tmp/probe" conns "$sock" 500 600 >"$mh/conns" 2>/dev/null &
+	echo $! >"$mh/flood.pid"
+) &
 mtry=$!
 
 learner() {   # learner I: RUNS timed runs, and for the first of each user a try in the course
@@ -121,8 +125,10 @@ learner() {   # learner I: RUNS timed runs, and for the first of each user a try
 t0=$(date +%s%N)
 pids=""
 i=0; while [ $i -lt "$students" ]; do learner $i & pids="$pids $!"; i=$((i + 1)); done
-# Halfway (past the first cap): the service killed with -9 and started again; the hostile user's hogs again.
+# Halfway (past the first cap, and while the judge holds a submission if one comes within a minute):
+# the service killed with -9 and started again; the hostile user's hogs again.
 sleep $((cap + 10))
+i=0; while [ $i -lt 600 ] && [ -z "$(ls "$tmp/state/jobs" 2>/dev/null)" ]; do sleep 0.1; i=$((i + 1)); done
 mem1=$(hwm)
 kill -9 "$svc"; wait "$svc" 2>/dev/null
 kept=$(ls "$tmp/state/jobs" 2>/dev/null | wc -l)
@@ -140,7 +146,7 @@ mem2=$(hwm)
 done_runs=$(cat "$tmp"/home/s*/log | grep -c '^exit 0 ')
 bad_runs=$(cat "$tmp"/home/s*/log | grep -c '^exit [^0]')
 [ "$done_runs" = $((students * runs)) ] && [ "$bad_runs" = 0 ] && pass "lab service: every honest run finished ($done_runs of $((students * runs)), across a kill -9 of the service)" \
-	|| { fail "lab service: $done_runs of $((students * runs)) runs finished, $bad_runs failed; one log:"; grep -l '^exit [^0]' "$tmp"/home/s*/log | head -1 | xargs tail -8 2>/dev/null | sed 's/^/    /'; }
+	|| { fail "lab service: $done_runs of $((students * runs)) runs finished, $bad_runs failed; before each failure:"; cat "$tmp"/home/s*/log | grep -B4 '^exit [^0]' | cut -c1-300 | sed 's/^/    /'; }
 tries=$(cat "$tmp"/home/s*/log | grep -c '^try 0$')
 [ "$tries" = 3 ] && pass "lab service: the three course tries passed" || fail "lab service: $tries of 3 course tries passed"
 passed_note=$(cat "$tmp"/home/s*/log | grep -o "[^ ]*'s run has held the GPU for [0-9]* s, past the cap of [0-9]* s: passed over" | sort -t' ' -k7 -n | head -1)
@@ -148,8 +154,8 @@ after=$(printf '%s' "$passed_note" | sed -n 's/.*for \([0-9]*\) s, past.*/\1/p')
 [ -n "$after" ] && [ "$after" -le $((cap + 10)) ] && pass "lab service: the hog is passed over after $after s (cap $cap s): $passed_note" \
 	|| fail "lab service: the hog was not passed over within the cap ('$passed_note')"
 grep -q "only the service's own judges may queue for another user" "$mh/forwho" && grep -q "error" "$mh/noise" && grep -q "a file's name is a relative path" "$mh/badname" \
-	&& [ ! -e "$tmp/store/2004-mallory.jsonl" ] && pass "lab service: the hostile user's requests were refused and the store stayed the service's" \
-	|| fail "lab service: hostile requests: $(cat "$mh/forwho" "$mh/noise" "$mh/badname" | head -5)"
+	&& [ -z "$forged_store" ] && ! grep -q '"time": 1,' "$tmp"/store/*.jsonl && pass "lab service: the hostile user's requests were refused and the store stayed the service's" \
+	|| fail "lab service: hostile requests: for another's turn: $(head -2 "$mh/forwho" | tr '\n' ' '); noise: $(head -2 "$mh/noise" | tr '\n' ' '); a bad name: $(head -2 "$mh/badname" | tr '\n' ' '); store: $(ls "$tmp/store")"
 python3 - "$tmp/state/trace.log" "$tmp/summary" <<'PY'
 import sys
 runs = []
@@ -172,7 +178,7 @@ records=$(cat "$tmp"/store/*.jsonl 2>/dev/null | grep -c '"exercise"')
 honest=$(cat "$tmp"/store/200[123]-*.jsonl 2>/dev/null | grep -c '"passed": true')
 evil=$(cat "$tmp"/store/2004-*.jsonl 2>/dev/null | grep -c '"passed": true')
 dups=$(cat "$tmp"/store/*.jsonl 2>/dev/null | grep -o '"job": "[^"]*"' | sort | uniq -d | wc -l)
-[ "$honest" = 3 ] && [ "$evil" = 0 ] && [ "$dups" = 0 ] && [ -z "$(ls "$tmp/state/jobs")" ] \
+[ "$honest" = 3 ] && [ "$evil" = 0 ] && [ "$kept" -ge 1 ] && [ "$dups" = 0 ] && [ -z "$(ls "$tmp/state/jobs")" ] \
 	&& pass "lab service: the store holds the three passes once each, nothing of the hostile user passed, no submission left unjudged ($records records, $kept kept across the kill)" \
 	|| fail "lab service: store: $honest honest passes, $evil hostile, $dups duplicated, jobs left: $(ls "$tmp/state/jobs" | wc -l); $(tail -5 "$tmp/serve.log")"
 grep -q '"verdict": "compile_error"' "$tmp"/store/2004-*.jsonl 2>/dev/null && pass "lab service: the try including /etc/passwd by absolute path was judged a compile error" \
