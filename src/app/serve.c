@@ -68,7 +68,7 @@ typedef struct {
 
 typedef struct {
 	char uuid[40];
-	squeue q;
+	serve_queue q;
 	int holder;               /* the connection holding the GPU, or -1 */
 } gpu_line;
 
@@ -191,7 +191,7 @@ static void tell_waiters(int g)
 	gpu_line *gl = &gpus[g];
 	if (!gl->q.nw) return;
 	int *order = xcalloc((size_t)gl->q.nw, sizeof *order);
-	squeue_order(&gl->q, order);
+	serve_queue_order(&gl->q, order);
 	char holder[64] = "";
 	double ran = 0;
 	if (gl->holder >= 0) { user_of(conns[gl->holder].turn_uid, holder, sizeof holder); ran = mono() - conns[gl->holder].got_mono; }
@@ -218,7 +218,7 @@ static void grant(int g)
 {
 	gpu_line *gl = &gpus[g];
 	while (gl->holder < 0) {
-		int ci = squeue_next(&gl->q);
+		int ci = serve_queue_next(&gl->q);
 		if (ci < 0) return;
 		conn *c = &conns[ci];
 		if (c->st != C_WAIT || c->closing) continue;
@@ -283,7 +283,7 @@ static void do_lease(conn *c, int ci, const char *args)
 	c->st = C_WAIT;
 	c->deadline = 0;
 	c->shown_pos = 0;
-	squeue_add(&gpus[g].q, ci, c->turn_uid);
+	serve_queue_add(&gpus[g].q, ci, c->turn_uid);
 	grant(g);
 }
 
@@ -447,7 +447,7 @@ static void handle_line(conn *c, int ci, char *line)
 		break;
 	case C_WAIT:
 		if (strcmp(line, "done")) { refuse(c, "one request at a time: a lease is waiting"); break; }
-		squeue_remove(&gpus[c->gpu].q, ci);
+		serve_queue_remove(&gpus[c->gpu].q, ci);
 		c->st = C_IDLE;
 		c->deadline = mono() + REQUEST_S;
 		tell_waiters(c->gpu);
@@ -468,7 +468,7 @@ static void handle_line(conn *c, int ci, char *line)
 static void close_conn(int ci)
 {
 	conn *c = &conns[ci];
-	if (c->st == C_WAIT) { squeue_remove(&gpus[c->gpu].q, ci); tell_waiters(c->gpu); }
+	if (c->st == C_WAIT) { serve_queue_remove(&gpus[c->gpu].q, ci); tell_waiters(c->gpu); }
 	if (c->st == C_HELD) release(c, ci);
 	if (c->sub) { for (int i = 0; i < c->sub->nfiles; i++) free(c->sub->f[i].data); free(c->sub); }
 	if (c->st == C_JUDGING && c->job >= 0 && c->job < njobs && jobs[c->job]->conn == ci) jobs[c->job]->conn = -1;

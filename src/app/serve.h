@@ -41,25 +41,25 @@ typedef struct {
 	int conn;                /* the connection waiting (an index the caller knows) */
 	unsigned uid;            /* whose turn it is: the peer's, or the student a judge runs for */
 	long seq;                /* when it asked, in the order asked */
-} squeue_waiter;
+} serve_queue_waiter;
 
 typedef struct {
-	squeue_waiter *w; int nw, cap_w;
+	serve_queue_waiter *w; int nw, cap_w;
 	struct { unsigned uid; long last; } *users; int nusers;   /* each user's last turn (its grant number) */
 	long grants, seqs;
-} squeue;
+} serve_queue;
 
 /* Adds a waiter for conn of uid. */
-void squeue_add(squeue *q, int conn, unsigned uid);
+void serve_queue_add(serve_queue *q, int conn, unsigned uid);
 /* Removes conn's waiter if it has one; 1 when it did. */
-int squeue_remove(squeue *q, int conn);
+int serve_queue_remove(serve_queue *q, int conn);
 /* Takes the next waiter to serve: of the users waiting, the one whose last turn is oldest (never
  * served first), and of theirs the first asked; so one user's many runs delay another's first by
  * at most the run in progress. The waiter's conn, or -1 when none waits. */
-int squeue_next(squeue *q);
+int serve_queue_next(serve_queue *q);
 /* The order the waiters would be served in, as indices into q->w, into order (q->nw entries). */
-void squeue_order(const squeue *q, int *order);
-void squeue_free(squeue *q);
+void serve_queue_order(const serve_queue *q, int *order);
+void serve_queue_free(serve_queue *q);
 
 /* ---- serve_store.c: the verdicts, kept ---- */
 

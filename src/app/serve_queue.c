@@ -5,13 +5,13 @@
 #include "serve.h"
 #include "util.h"
 
-static long last_turn(const squeue *q, unsigned uid)
+static long last_turn(const serve_queue *q, unsigned uid)
 {
 	for (int i = 0; i < q->nusers; i++) if (q->users[i].uid == uid) return q->users[i].last;
 	return -1;   /* never served: before anyone who was */
 }
 
-static void set_turn(squeue *q, unsigned uid, long turn)
+static void set_turn(serve_queue *q, unsigned uid, long turn)
 {
 	for (int i = 0; i < q->nusers; i++) if (q->users[i].uid == uid) { q->users[i].last = turn; return; }
 	q->users = xrealloc(q->users, (size_t)(q->nusers + 1) * sizeof *q->users);
@@ -19,16 +19,16 @@ static void set_turn(squeue *q, unsigned uid, long turn)
 	q->users[q->nusers++].last = turn;
 }
 
-void squeue_add(squeue *q, int conn, unsigned uid)
+void serve_queue_add(serve_queue *q, int conn, unsigned uid)
 {
 	if (q->nw == q->cap_w) {
 		q->cap_w = q->cap_w ? 2 * q->cap_w : 16;
 		q->w = xrealloc(q->w, (size_t)q->cap_w * sizeof *q->w);
 	}
-	q->w[q->nw++] = (squeue_waiter){ .conn = conn, .uid = uid, .seq = q->seqs++ };
+	q->w[q->nw++] = (serve_queue_waiter){ .conn = conn, .uid = uid, .seq = q->seqs++ };
 }
 
-int squeue_remove(squeue *q, int conn)
+int serve_queue_remove(serve_queue *q, int conn)
 {
 	for (int i = 0; i < q->nw; i++)
 		if (q->w[i].conn == conn) {
@@ -40,7 +40,7 @@ int squeue_remove(squeue *q, int conn)
 }
 
 /* The index of the next waiter given each user's last turn (turns, by uid, through last). */
-static int pick(const squeue *q, const int *taken, long (*last)(const void *ctx, unsigned uid), const void *ctx)
+static int pick(const serve_queue *q, const int *taken, long (*last)(const void *ctx, unsigned uid), const void *ctx)
 {
 	int best = -1;
 	long best_turn = 0;
@@ -55,7 +55,7 @@ static int pick(const squeue *q, const int *taken, long (*last)(const void *ctx,
 
 static long last_of_queue(const void *ctx, unsigned uid) { return last_turn(ctx, uid); }
 
-int squeue_next(squeue *q)
+int serve_queue_next(serve_queue *q)
 {
 	int i = pick(q, NULL, last_of_queue, q);
 	if (i < 0) return -1;
@@ -66,8 +66,8 @@ int squeue_next(squeue *q)
 	return conn;
 }
 
-/* For squeue_order: the turns as they would be after the turns already given in the simulation. */
-typedef struct { const squeue *q; unsigned *uids; long *turns; int n; } sim;
+/* For serve_queue_order: the turns as they would be after the turns already given in the simulation. */
+typedef struct { const serve_queue *q; unsigned *uids; long *turns; int n; } sim;
 
 static long last_of_sim(const void *ctx, unsigned uid)
 {
@@ -76,7 +76,7 @@ static long last_of_sim(const void *ctx, unsigned uid)
 	return last_turn(s->q, uid);
 }
 
-void squeue_order(const squeue *q, int *order)
+void serve_queue_order(const serve_queue *q, int *order)
 {
 	int *taken = xcalloc((size_t)q->nw + 1, sizeof *taken);
 	sim s = { q, xcalloc((size_t)q->nw + 1, sizeof *s.uids), xcalloc((size_t)q->nw + 1, sizeof *s.turns), 0 };
@@ -93,7 +93,7 @@ void squeue_order(const squeue *q, int *order)
 	free(s.turns);
 }
 
-void squeue_free(squeue *q)
+void serve_queue_free(serve_queue *q)
 {
 	free(q->w);
 	free(q->users);

@@ -102,7 +102,7 @@ done
 
 # ---- the compile child's memory limit: a compile that runs into it says so
 w=$T/w-honest
-out=$(as env XDG_CACHE_HOME="$w/cache2" CUDACLIMB_COMPILE_AS_MB=120 timeout 60 "$B" --lessons "$L" --work "$w" try $EX 2>&1)
-if printf '%s\n' "$out" | grep -q "ran out of memory: a compile may use 120 MiB"; then pass "compile: under CUDACLIMB_COMPILE_AS_MB=120 the compile fails saying it ran out of memory"
-else fail "compile: CUDACLIMB_COMPILE_AS_MB=120: no word of the memory limit"; printf '%s\n' "$out" | tail -4 | sed 's/^/    /'; fi
+out=$(as env XDG_CACHE_HOME="$w/cache2" CUDACLIMB_COMPILE_AS_MB=8 timeout 60 "$B" --lessons "$L" --work "$w" try $EX 2>&1)
+if printf '%s\n' "$out" | grep -q "ran out of memory: a compile may use 8 MiB"; then pass "compile: under CUDACLIMB_COMPILE_AS_MB=8 (on top of what the child maps) the compile fails saying it ran out of memory"
+else fail "compile: CUDACLIMB_COMPILE_AS_MB=8: no word of the memory limit"; printf '%s\n' "$out" | tail -4 | sed 's/^/    /'; fi
 exit 0

@@ -156,8 +156,21 @@ out=$(bound 10 asu 2001 "$P" submit "$tmp/run/sock" lab1 demo/scale "$tmp/s1/sca
 [ $rc = 1 ] && [ "$w" -lt 3000 ] && printf '%s' "$out" | grep -q "pipe.cuh, included by scale.cu: not a regular file" \
 	&& pass "attack service: an include that is a FIFO is refused by the client at once ($w ms)" || fail "attack service: FIFO include: exit $rc after $w ms: $out"
 
-# 5. The judge and the store.
-asu 2001 sh -c "rm '$tmp/s1/pipe.cuh'; sed -i '1d' '$tmp/s1/scale.cu'"
+asu 2001 sh -c "rm '$tmp/s1/pipe.cuh'; truncate -s 6G '$tmp/s1/pipe.cuh'"
+t0=$(date +%s%N)
+out=$(bound 10 asu 2001 "$P" submit "$tmp/run/sock" lab1 demo/scale "$tmp/s1/scale.cu" 2>&1); rc=$?; w=$(ms "$t0")
+[ $rc = 1 ] && [ "$w" -lt 3000 ] && printf '%s' "$out" | grep -q "pipe.cuh, included by scale.cu: larger than" \
+	&& pass "attack service: an include of a 6 GB sparse file is refused by the client at once ($w ms)" || fail "attack service: sparse include: exit $rc after $w ms: $out"
+
+# 5. The judge and the store. A secret the service can read and the student cannot, included by its
+# absolute path to learn one bit: the judge's compile refuses the path; the verdict is a compile error.
+printf '#define SECRET 42\n' >"$tmp/state/secret.h"; chown 2010 "$tmp/state/secret.h"; chmod 600 "$tmp/state/secret.h"
+asu 2001 sh -c "rm '$tmp/s1/pipe.cuh'; sed -i '1d' '$tmp/s1/scale.cu'; { echo '#include \"$tmp/state/secret.h\"'; echo '#if SECRET != 42'; echo '#error not 42'; echo '#endif'; cat '$tmp/s1/scale.cu'; } >'$tmp/s1/leak.cu'"
+out=$(bound 60 asu 2001 "$P" submit "$tmp/run/sock" lab1 demo/scale "$tmp/s1/leak.cu" 2>&1); rc=$?
+[ $rc = 0 ] && printf '%s' "$out" | grep -q "the course's judge: compile_error" && grep -q '"verdict": "compile_error"' "$tmp/store/2001-"*.jsonl \
+	&& pass "attack service: an include of the service's own secret by absolute path is refused by the judge's compile (a compile error, recorded)" \
+	|| fail "attack service: the secret include: exit $rc: $out"
+mv "$tmp/store/2001-"*.jsonl "$tmp/leak.jsonl"
 bound 10 asu 2002 sh -c "echo '{\"time\": 1, \"uid\": 2002}' > '$tmp/store/2002-x.jsonl'" 2>/dev/null
 [ ! -e "$tmp/store/2002-x.jsonl" ] && pass "attack service: a student cannot write into the store" || fail "attack service: uid 2002 wrote into the store"
 t0=$(date +%s)

@@ -63,5 +63,5 @@ expect "format_examples: check plans at n = 1 and names the copy whose count is 
 # what the module has (#32 item 6); the README's spelling passes (above).
 rm -f "$E/lessons/"*.yaml
 sed 's/symbol: c_w9,/symbol: c_wq9,/' "$T/lessons/constants.yaml" > "$E/lessons/constants.yaml"
-expect "format_examples: check refuses a misspelt constant symbol with file:line:col and the module's names" 1 \
+expect "format_examples: check refuses a misspelt constant symbol with file:line:col and the module's names" 4 \
 	"constants\.yaml:[0-9]+:[0-9]+: constant 'c_wq9' is not in the compiled module.*it has: .*c_w9" $B --lessons "$E" check --arch sm_90

@@ -23,6 +23,7 @@ src/engine/engine_setup.c  engine -- engine.h's set-up functions (engine_new, en
 src/engine/exercise_kind.c ex -- the exercise module's prefix (exercise.h), split by job over exercise_*.c
 src/engine/exercise_try.c  ex -- the exercise module's prefix (exercise.h), split by job over exercise_*.c
 src/engine/exercise_work.c ex -- the exercise module's prefix (exercise.h), split by job over exercise_*.c
+src/engine/exercise_submit.c ex -- the exercise module's prefix (exercise.h), split by job over exercise_*.c
 src/render/hotspots_map.c  hot -- the hotspot samples' short prefix (hotspots_map.h), shared with report_hotspots.c's hot_view_
 src/render/report_hotspots.c hot_view -- the hotspots report's view of hotspots_map.c's samples
 src/render/report_sass.c   sass_tag -- the SASS report's class tags, beside sass.c's sass_ names
@@ -44,12 +45,13 @@ src/worker/read_bw.cu      cc_read_bw cc_read_evict -- extern "C" from nvcc's co
 src/worker/gpu_data.c      gpu -- the worker's GPU module (gpu.h), split by job over gpu_*.c
 src/worker/gpu_device.c    gpu -- the worker's GPU module (gpu.h), split by job over gpu_*.c
 src/worker/gpu_occupancy.cpp gpu -- the worker's GPU module (gpu.h), split by job over gpu_*.c
-src/app/class_report.c     class_table class_cell_at -- the table every report of a class is made from, named after its type (class_report.h)
+src/app/class_report.c     class_table class_cell_at class_cell_status_name -- the table every report of a class is made from, named after its type (class_report.h)
 src/app/cli_cache.c        cmd -- a subcommand: cmd_NAME runs `cudaclimb NAME` (cli_cmd.h lists which file has it)
 src/app/cli_course.c       cmd -- a subcommand: cmd_NAME runs `cudaclimb NAME` (cli_cmd.h lists which file has it)
 src/app/cli_exercise.c     cmd -- a subcommand: cmd_NAME runs `cudaclimb NAME` (cli_cmd.h lists which file has it)
 src/app/cli_queue.c        cmd -- a subcommand: cmd_NAME runs `cudaclimb NAME` (cli_cmd.h lists which file has it)
 src/app/cli_profile.c      cmd -- a subcommand: cmd_NAME runs `cudaclimb NAME` (cli_cmd.h lists which file has it)
+src/app/cli_serve.c        cmd -- a subcommand: cmd_NAME runs `cudaclimb NAME` (cli_cmd.h lists which file has it)
 tui/tui_app.c              tui_run -- the front end's one entry point (tui.h), named after its folder
 tui/tui_exercise_text.c    exercise -- exercise mode's pure text, declared with its model in tui_exercise.h
 tui/tui_pane_explain.c     pane_reading -- the explanation on the whole screen (o): the same text as the pane's
