@@ -265,20 +265,15 @@ static void check_caps(void)
 	}
 }
 
-/* lease UUID EXPECT_S [for UID] */
-static void do_lease(conn *c, int ci, const char *args)
+/* lease UUID EXPECT_S [for UID], read by serve_request_parse */
+static void do_lease(conn *c, int ci, const serve_request *rq)
 {
-	char uuid[64], word[8];
-	double expect;
-	unsigned long forwho = 0;
-	int k = sscanf(args, "%63s %lf %7s %lu", uuid, &expect, word, &forwho);
-	if (k != 2 && !(k == 4 && !strcmp(word, "for"))) { refuse(c, "lease takes a GPU's UUID and the seconds expected: lease UUID SECONDS"); return; }
-	if (strlen(uuid) != 32 || strspn(uuid, "0123456789abcdef") != 32) { refuse(c, "a GPU's UUID is 32 hex digits"); return; }
-	if (k == 4 && c->uid != geteuid()) { refuse(c, "only the service's own judges may queue for another user"); return; }
+	const char *uuid = rq->uuid;
+	if (rq->has_for && c->uid != geteuid()) { refuse(c, "only the service's own judges may queue for another user"); return; }
 	int g = gpu_index(uuid);
 	if (g < 0) { refuse(c, "too many GPUs"); return; }
 	c->gpu = g;
-	c->turn_uid = k == 4 ? (unsigned)forwho : c->uid;
+	c->turn_uid = rq->has_for ? rq->for_uid : c->uid;
 	c->ask_ns = epoch_ns();
 	c->st = C_WAIT;
 	c->deadline = 0;
@@ -371,26 +366,21 @@ static void submitted(conn *c, int ci)
 	c->sub = NULL;
 }
 
-/* submit COURSE LESSON/STAGE NFILES */
-static void do_submit(conn *c, const char *args)
+/* submit COURSE LESSON/STAGE NFILES, read by serve_request_parse */
+static void do_submit(conn *c, const serve_request *rq)
 {
-	char id[80], ex[160];
-	int n;
-	if (sscanf(args, "%79s %159s %d", id, ex, &n) != 3) { refuse(c, "submit takes COURSE LESSON/STAGE NFILES"); return; }
-	course *co = serve_config_course(cfg, id);
+	course *co = serve_config_course(cfg, rq->course);
 	if (!co) { refuse(c, "this service judges no course of that id"); return; }
-	char *slash = strchr(ex, '/');
-	if (!slash) { refuse(c, "an exercise is LESSON/STAGE"); return; }
-	*slash = 0;
-	int assigned = course_find(co, ex, slash + 1) != NULL;
-	*slash = '/';
-	if (!assigned) { refuse(c, "the course does not assign that exercise"); return; }
-	if (n < 1 || n > LABWIRE_FILES_MAX) { refuse(c, "a submission has 1 to 16 files"); return; }
+	char lid[80];
+	const char *slash = strchr(rq->exercise, '/');
+	strfmt(lid, sizeof lid, "%.*s", (int)(slash - rq->exercise), rq->exercise);
+	if (!course_find(co, lid, slash + 1)) { refuse(c, "the course does not assign that exercise"); return; }
+	int n = rq->nfiles;
 	if (jobs_of(c->uid) >= cfg->per_user) { refuse(c, "you have too many submissions waiting for the judge: wait for their verdicts"); return; }
 	submission *s = xcalloc(1, sizeof *s);
 	s->co = co;
 	s->nfiles = n;
-	strfmt(s->exercise, sizeof s->exercise, "%s", ex);
+	strfmt(s->exercise, sizeof s->exercise, "%s", rq->exercise);
 	c->sub = s;
 	c->st = C_FILES;
 	c->deadline = mono() + UPLOAD_S;
@@ -400,12 +390,11 @@ static void do_submit(conn *c, const char *args)
 static void do_file(conn *c, const char *line)
 {
 	submission *s = c->sub;
-	char name[LABWIRE_NAME_MAX + 2];
-	unsigned long len;
-	if (strncmp(line, "file ", 5) || sscanf(line + 5, "%97s %lu", name, &len) != 2) { refuse(c, "expected: file NAME LENGTH"); return; }
-	if (!labwire_name_ok(name)) { refuse(c, "a file's name is a relative path of letters, digits, '.', '_', '-' (no '..', no hidden files, two folders deep at most)"); return; }
+	serve_request rq;
+	if (serve_request_parse(line, 1, &rq)) { refuse(c, rq.why); return; }
+	const char *name = rq.name;
+	size_t len = rq.len;
 	for (int i = 0; i < s->cur; i++) if (!strcmp(s->f[i].name, name)) { refuse(c, "a file is sent twice"); return; }
-	if (len > LABWIRE_FILE_MAX) { refuse(c, "a file is over 256 KiB"); return; }
 	if (s->total + len > LABWIRE_TOTAL_MAX) { refuse(c, "the files are over 1 MiB in all"); return; }
 	subfile *f = &s->f[s->cur];
 	strfmt(f->name, sizeof f->name, "%s", name);
@@ -436,15 +425,16 @@ static void do_status(conn *c)
 static void handle_line(conn *c, int ci, char *line)
 {
 	switch (c->st) {
-	case C_IDLE:
+	case C_IDLE: {
 		c->deadline = mono() + REQUEST_S;
-		if (!strncmp(line, "lease ", 6)) do_lease(c, ci, line + 6);
-		else if (!strncmp(line, "submit ", 7)) do_submit(c, line + 7);
-		else if (!strcmp(line, "status")) do_status(c);
-		else if (!strcmp(line, "ping")) send_line(c, "pong");
-		else if (!strcmp(line, "done")) {}
-		else refuse(c, "unknown request (lease, submit, status)");
+		serve_request rq;
+		if (serve_request_parse(line, 0, &rq)) refuse(c, rq.why);
+		else if (rq.kind == SR_LEASE) do_lease(c, ci, &rq);
+		else if (rq.kind == SR_SUBMIT) do_submit(c, &rq);
+		else if (rq.kind == SR_STATUS) do_status(c);
+		else if (rq.kind == SR_PING) send_line(c, "pong");
 		break;
+	}
 	case C_WAIT:
 		if (strcmp(line, "done")) { refuse(c, "one request at a time: a lease is waiting"); break; }
 		serve_queue_remove(&gpus[c->gpu].q, ci);

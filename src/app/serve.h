@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 #include "course.h"
+#include "labwire.h"
 
 /* ---- serve_config.c: the service's configuration file ---- */
 
@@ -60,6 +61,26 @@ int serve_queue_next(serve_queue *q);
 /* The order the waiters would be served in, as indices into q->w, into order (q->nw entries). */
 void serve_queue_order(const serve_queue *q, int *order);
 void serve_queue_free(serve_queue *q);
+
+/* ---- serve_request.c: one request line read (no state, no I/O: tested and fuzzed alone) ---- */
+
+typedef enum { SR_BAD, SR_LEASE, SR_SUBMIT, SR_FILE, SR_STATUS, SR_PING, SR_DONE } serve_request_kind;
+
+typedef struct {
+	serve_request_kind kind;
+	const char *why;                 /* SR_BAD: what is wrong, one line for the client */
+	char uuid[33]; double expect_s;  /* lease */
+	int has_for; unsigned for_uid;   /* lease ... for UID */
+	char course[65], exercise[160];  /* submit */
+	int nfiles;
+	char name[LABWIRE_NAME_MAX + 1]; /* file */
+	size_t len;
+} serve_request;
+
+/* Reads line (no newline) as a request, or with files as a submission's "file NAME LENGTH" header.
+ * 0 with *r filled, or -1 with r->kind SR_BAD and r->why. Checks the form only (a course that
+ * exists, a user's limits: the service's). */
+int serve_request_parse(const char *line, int files, serve_request *r);
 
 /* ---- serve_store.c: the verdicts, kept ---- */
 
