@@ -6,7 +6,9 @@
 #include <unistd.h>
 #include "cli.h"
 #include "cli_cmd.h"
+#include "course.h"
 #include "gpu.h"
+#include "labwire.h"
 #include "util.h"
 
 #define MAX_GPUS 64
@@ -48,9 +50,44 @@ static int queue_gpus(cli *c, int first, char (*uuids)[40], char (*labels)[48])
 	return n;
 }
 
+/* The lab service's socket for this command: the course's (--course, $CUDACLIMB_COURSE), else
+ * $CUDACLIMB_SERVICE; NULL when runs use the queue folders. A new string. */
+static char *service_of(cli *c)
+{
+	const char *cd = c->eo.course_dir ? c->eo.course_dir : getenv("CUDACLIMB_COURSE");
+	if (cd && *cd) {
+		char err[512];
+		course *co = course_load(cd, err, sizeof err);
+		char *sock = co && co->service_socket ? xstrdup(co->service_socket) : NULL;
+		course_free(co);
+		if (sock) return sock;
+	}
+	return labwire_service() ? xstrdup(labwire_service()) : NULL;
+}
+
+/* The lab service's own view of its queues ("status"): one line each, then the judge. */
+static int service_status(const char *sock)
+{
+	char why[1024], line[LABWIRE_LINE_MAX] = "";
+	int fd = labwire_connect(sock, why, sizeof why);
+	if (fd < 0) { fputs("cudaclimb: queue: ", stderr); fput_clean(stderr, why); fputc('\n', stderr); return EXIT_FAILED; }
+	labwire_reader r = { .fd = fd };
+	int k = labwire_send(fd, "status\n", 7, 5000) ? -1 : 0;
+	printf("lab service at %s:\n", sock);
+	while (!k && (k = labwire_read_line(&r, line, sizeof line, 10000)) == 1 && strcmp(line, "end")) {
+		if (!strncmp(line, "line ", 5)) { fputs("  ", stdout); fput_clean(stdout, line + 5); putchar('\n'); }
+		k = 0;
+	}
+	close(fd);
+	if (strcmp(line, "end")) { fprintf(stderr, "cudaclimb: queue: the lab service did not answer in full\n"); return EXIT_FAILED; }
+	return EXIT_OK;
+}
+
 int cmd_queue(cli *c)
 {
 	int init = c->nargs > 1 && !strcmp(c->args[1], "init");
+	char *sock = init ? NULL : service_of(c);
+	if (sock) { int rc = service_status(sock); free(sock); return rc; }
 	if (init && geteuid() != 0) {
 		fprintf(stderr, "cudaclimb: queue init makes the GPU queue folders root's, so it needs root: sudo cudaclimb queue init "
 		        "(a folder you made would be yours, and other users' runs would refuse it)\n");

@@ -110,6 +110,10 @@ before=$(sort -n -k2 "$log" | awk '$5 == 2002 { print NR - 1; exit }')
 overlap=$(sort -n -k2 "$log" | awk 'NR > 1 && $2 < end { n++ } { end = $3 } END { print n + 0 }')
 [ "$(wc -l <"$log")" = 31 ] && [ "$overlap" = 0 ] && pass "attack service: 31 runs, no two holds overlap" || fail "attack service: $(wc -l <"$log") runs, $overlap overlaps"
 
+out=$(CUDACLIMB_SERVICE=$tmp/run/sock bound 10 asu 2002 "$CC" queue 2>&1); rc=$?
+[ $rc = 0 ] && printf '%s' "$out" | grep -q "lab service at $tmp/run/sock" && printf '%s' "$out" | grep -q "GPU $U: free, 0 waiting (cap 3 s)" \
+	&& pass "attack service: cudaclimb queue shows the service's own queues" || fail "attack service: queue: exit $rc: $out"
+
 # 3. Requests a student may not make, or make badly.
 out=$(printf 'lease %s 1 for 2002\n' $U | bound 10 asu 2001 "$P" send "$tmp/run/sock" 3)
 printf '%s' "$out" | grep -q "error only the service's own judges may queue for another user" && printf '%s' "$out" | grep -q '\[closed\]' \
