@@ -64,6 +64,11 @@ static void test_requests(void **state)
 	assert_int_equal(r.kind, SR_FILE);
 	assert_string_equal(r.name, "sub/my.cuh");
 	assert_int_equal(r.len, 1024);
+	snprintf(line, sizeof line, "length %s", uuid);
+	assert_int_equal(serve_request_parse(line, 0, &r), 0);
+	assert_int_equal(r.kind, SR_LENGTH);
+	assert_string_equal(r.uuid, uuid);
+	assert_int_equal(serve_request_parse("length 12", 0, &r), -1);
 	assert_int_equal(serve_request_parse("status", 0, &r), 0);
 	assert_int_equal(r.kind, SR_STATUS);
 	assert_int_equal(serve_request_parse("done", 0, &r), 0);

@@ -285,6 +285,11 @@ static void handle_line(conn *c, int ci, char *line)
 		else if (rq.kind == SR_SUBMIT) do_submit(c, &rq);
 		else if (rq.kind == SR_STATUS) do_status(c);
 		else if (rq.kind == SR_PING) serve_send(c, "pong");
+		else if (rq.kind == SR_LENGTH) {   /* runs holding or waiting for that GPU, for a client choosing one */
+			int n = 0;
+			for (int g = 0; g < ngpus; g++) if (!strcmp(gpus[g].uuid, rq.uuid)) n = gpus[g].q.nw + (gpus[g].holder >= 0);
+			serve_send(c, "length %d", n);
+		}
 		break;
 	}
 	case C_WAIT:

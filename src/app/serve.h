@@ -64,12 +64,12 @@ void serve_queue_free(serve_queue *q);
 
 /* ---- serve_request.c: one request line read (no state, no I/O: tested and fuzzed alone) ---- */
 
-typedef enum { SR_BAD, SR_LEASE, SR_SUBMIT, SR_FILE, SR_STATUS, SR_PING, SR_DONE } serve_request_kind;
+typedef enum { SR_BAD, SR_LEASE, SR_SUBMIT, SR_FILE, SR_STATUS, SR_PING, SR_DONE, SR_LENGTH } serve_request_kind;
 
 typedef struct {
 	serve_request_kind kind;
 	const char *why;                 /* SR_BAD: what is wrong, one line for the client */
-	char uuid[33]; double expect_s;  /* lease */
+	char uuid[33]; double expect_s;  /* lease (length: the uuid) */
 	int has_for; unsigned for_uid;   /* lease ... for UID */
 	char course[65], exercise[160];  /* submit */
 	int nfiles;

@@ -73,6 +73,13 @@ int serve_request_parse(const char *line, int files, serve_request *r)
 	if (!strcmp(line, "status")) { r->kind = SR_STATUS; return 0; }
 	if (!strcmp(line, "ping")) { r->kind = SR_PING; return 0; }
 	if (!strcmp(line, "done")) { r->kind = SR_DONE; return 0; }
+	if (!strncmp(line, "length ", 7)) {
+		const char *p = line + 6;
+		if (word(&p, w, sizeof w) || *p || strlen(w) != 32 || strspn(w, "0123456789abcdef") != 32) return fail(r, "length takes a GPU's UUID (32 hex digits)");
+		strfmt(r->uuid, sizeof r->uuid, "%s", w);
+		r->kind = SR_LENGTH;
+		return 0;
+	}
 	if (!strncmp(line, "lease ", 6)) {
 		const char *p = line + 5;
 		if (word(&p, w, sizeof w) || strlen(w) != 32 || strspn(w, "0123456789abcdef") != 32) return fail(r, "a GPU's UUID is 32 hex digits");
@@ -104,5 +111,5 @@ int serve_request_parse(const char *line, int files, serve_request *r)
 		r->kind = SR_SUBMIT;
 		return 0;
 	}
-	return fail(r, "unknown request (lease, submit, status)");
+	return fail(r, "unknown request (lease, submit, status, length)");
 }

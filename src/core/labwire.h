@@ -12,8 +12,9 @@
  *                                     TEXT" once the files are kept on disk, "verdict JSON" when the
  *                                     judge is done (the record it stored), or "error TEXT".
  *   status                           "line TEXT" for each GPU's queue, then "end".
+ *   length UUID                      "length N": the runs holding or waiting for that GPU.
  *
- * A malformed request gets "error TEXT" and the connection is closed. */
+ * A malformed request gets "error TEXT" and the connection is closed. serve_request.c reads them. */
 #ifndef CC_LABWIRE_H
 #define CC_LABWIRE_H
 #include <stddef.h>

@@ -5,6 +5,8 @@
 #include <string.h>
 #include "arch.h"
 #include "gpu.h"
+#include "gpulease.h"
+#include "labwire.h"
 #include "read_bw.h"
 #include "util.h"
 
@@ -177,7 +179,7 @@ int gpu_device_query(int gpu, device_info *d)
 				for (int b = 0; b < 16; b++) sprintf(ids[i] + 2 * b, "%02x", (unsigned char)q.uuid.bytes[b]);
 			uu[i] = ids[i];
 		}
-		gpu = gpulock_pick(uu, n, lens);
+		gpu = labwire_service() ? gpulease_pick(labwire_service(), uu, n, lens) : gpulock_pick(uu, n, lens);
 		strfmt(picked, sizeof picked, "GPU %d of %d: the shortest queue (%d in it; --gpu N chooses)", gpu, count, lens[gpu]);
 	}
 	if (gpu < 0) gpu = 0;

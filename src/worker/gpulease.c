@@ -96,3 +96,20 @@ void gpulease_release(void)
 	lease.len = 0;
 	hold_note = NULL;
 }
+
+int gpulease_pick(const char *socket_path, const char *const *uuids, int n, int *lengths)
+{
+	char why[512], line[LABWIRE_LINE_MAX];
+	int fd = labwire_connect(socket_path, why, sizeof why), best = 0, bestlen = 0;
+	labwire_reader r = { .fd = fd };
+	for (int i = 0; i < n; i++) {
+		int len = 0;
+		strfmt(line, sizeof line, "length %s\n", uuids[i]);
+		if (fd >= 0 && !labwire_send(fd, line, strlen(line), 2000) && labwire_read_line(&r, line, sizeof line, 2000) == 1 &&
+		    sscanf(line, "length %d", &len) != 1) len = 0;
+		if (lengths) lengths[i] = len;
+		if (i == 0 || len < bestlen) { best = i; bestlen = len; }
+	}
+	if (fd >= 0) close(fd);
+	return best;
+}

@@ -114,6 +114,14 @@ out=$(CUDACLIMB_SERVICE=$tmp/run/sock bound 10 asu 2002 "$CC" queue 2>&1); rc=$?
 [ $rc = 0 ] && printf '%s' "$out" | grep -q "lab service at $tmp/run/sock" && printf '%s' "$out" | grep -q "GPU $U: free, 0 waiting (cap 3 s)" \
 	&& pass "attack service: cudaclimb queue shows the service's own queues" || fail "attack service: queue: exit $rc: $out"
 
+asu 2003 "$P" hog "$tmp/run/sock" $U 2 2>/dev/null &
+hog=$!
+sleep 0.3
+out=$(printf 'length %s\nlength %s\n' $U 00000000000000000000000000000000 | bound 10 asu 2002 "$P" send "$tmp/run/sock" 1)
+wait $hog
+[ "$(printf '%s' "$out" | grep -c '^length')" = 2 ] && printf '%s' "$out" | grep -q '^length 1$' && printf '%s' "$out" | grep -q '^length 0$' \
+	&& pass "attack service: the length of a GPU's line, for a client choosing a GPU (1 held, 0 elsewhere)" || fail "attack service: length: $out"
+
 # 3. Requests a student may not make, or make badly.
 out=$(printf 'lease %s 1 for 2002\n' $U | bound 10 asu 2001 "$P" send "$tmp/run/sock" 3)
 printf '%s' "$out" | grep -q "error only the service's own judges may queue for another user" && printf '%s' "$out" | grep -q '\[closed\]' \
