@@ -278,7 +278,8 @@ static int run_try(cli *c, engine *e, const lesson *l, int stage, const char *fi
 	else print_follow_ups(v);
 	if (ex_record(work, l, s, v, err, sizeof err)) fprintf(stderr, "cudaclimb: progress not saved: %s\n", err);
 	char said[LABWIRE_LINE_MAX + 200];
-	if (ex_record_class(e, l, s, file, v, 1, said, sizeof said, err, sizeof err)) {
+	/* try waits for the course judge's verdict; watch, which tries on every save, only sends */
+	if (ex_record_class(e, l, s, file, v, !strcmp(c->args[0], "try"), said, sizeof said, err, sizeof err)) {
 		fputs("cudaclimb: your result was not sent to the course: ", stderr);
 		fput_clean(stderr, err);
 		fputc('\n', stderr);

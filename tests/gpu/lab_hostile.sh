@@ -11,6 +11,8 @@
 # a margin; `cudaclimb report COURSE --json --verify` finishes within REPORT_BOUND s (default 300)
 # and marks the forged pass "verified": "refuted" (a visible SKIP where --verify is unknown).
 # Prints a summary table last. Needs a GPU and root (setpriv); else a visible SKIP line.
+# LAB_MODE=service runs the same lab through the lab service instead (tests/gpu/lab_service.sh).
+[ "${LAB_MODE:-}" = service ] && exec sh tests/gpu/lab_service.sh
 . tests/lib.sh
 why=$($B device 2>&1); code=$?
 if [ $code = 3 ]; then skip "lab hostile: $(printf '%s' "$why" | head -1)"; exit 0; fi
