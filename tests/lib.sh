@@ -53,3 +53,24 @@ try_exercise() {
 	if [ $_rc -eq 0 ]; then pass "$_label try: the stage's own kernel passes"
 	else fail "$_label try: the stage's own kernel exits $_rc, expected 0"; printf '%s\n' "$_out" | head -20 | sed 's/^/    /'; fi
 }
+
+# lab_learner I [OPTION...]: learner I of a lab on the GPU box (tests/gpu/lab_*.sh): $runs timed runs of
+# $stage with $bin as the uid in $tmp/uidI, from the home $tmp/home/sI (each run's exit status and
+# milliseconds appended to its log as "exit S MS"), then for the first three learners a try of
+# $tmp/home/sI/mine.cu in the course $tmp/course ("try S"). OPTIONs go before each run's command.
+lab_learner() {
+	_h=$tmp/home/s$1; _u=$(cat "$tmp/uid$1"); _n=$1; shift
+	_k=0
+	while [ $_k -lt "$runs" ]; do
+		_s0=$(date +%s%N)
+		setpriv --reuid="$_u" --regid="$_u" --clear-groups env HOME="$_h" XDG_CACHE_HOME="$_h/cache" XDG_STATE_HOME="$_h/state" \
+			timeout 900 "$bin" "$@" run "$stage" --reps 20 --no-counters >>"$_h/log" 2>&1
+		echo "exit $? $(( ($(date +%s%N) - _s0) / 1000000 ))" >>"$_h/log"
+		_k=$((_k + 1))
+	done
+	if [ "$_n" -lt 3 ]; then
+		setpriv --reuid="$_u" --regid="$_u" --clear-groups env HOME="$_h" XDG_CACHE_HOME="$_h/cache" XDG_STATE_HOME="$_h/state" CUDACLIMB_WORK="$_h/work" \
+			timeout 900 "$bin" --course "$tmp/course" try "$stage" "$_h/mine.cu" --reps 20 --no-counters --timeout 60 >>"$_h/log" 2>&1
+		echo "try $?" >>"$_h/log"
+	fi
+}

@@ -84,25 +84,9 @@ as 2004 env HOME="$mh" XDG_CACHE_HOME="$mh/cache" XDG_STATE_HOME="$mh/state" CUD
 	timeout 600 "$bin" --course "$tmp/course" try "$stage" --reps 10 --no-counters --timeout 60 >"$mh/try.log" 2>&1 &
 mtry=$!
 
-learner() {   # learner I: RUNS timed runs, and for the first of each user a try in the course
-	h=$tmp/home/s$1; u=$(cat "$tmp/uid$1")
-	k=0
-	while [ $k -lt "$runs" ]; do
-		s0=$(date +%s%N)
-		as "$u" env HOME="$h" XDG_CACHE_HOME="$h/cache" XDG_STATE_HOME="$h/state" \
-			timeout 900 "$bin" run "$stage" --reps 20 --no-counters >>"$h/log" 2>&1
-		echo "exit $? $(( ($(date +%s%N) - s0) / 1000000 ))" >>"$h/log"
-		k=$((k + 1))
-	done
-	if [ "$1" -lt 3 ]; then
-		as "$u" env HOME="$h" XDG_CACHE_HOME="$h/cache" XDG_STATE_HOME="$h/state" CUDACLIMB_WORK="$h/work" \
-			timeout 900 "$bin" --course "$tmp/course" try "$stage" "$h/mine.cu" --reps 20 --no-counters --timeout 60 >>"$h/log" 2>&1
-		echo "try $?" >>"$h/log"
-	fi
-}
 t0=$(date +%s%N)
 pids=""
-i=0; while [ $i -lt "$students" ]; do learner $i & pids="$pids $!"; i=$((i + 1)); done
+i=0; while [ $i -lt "$students" ]; do lab_learner $i & pids="$pids $!"; i=$((i + 1)); done
 for p in $pids; do wait "$p"; done
 t1=$(date +%s%N)
 wall=$(( (t1 - t0) / 1000000 ))

@@ -106,25 +106,9 @@ mkdir -p "$mh/work"; cp "kernels/$stage.cu" "$mh/evil.cu"; sed -i '1i #include "
 ) &
 mtry=$!
 
-learner() {   # learner I: RUNS timed runs, and for the first of each user a try in the course
-	h=$tmp/home/s$1; u=$(cat "$tmp/uid$1")
-	k=0
-	while [ $k -lt "$runs" ]; do
-		s0=$(date +%s%N)
-		as "$u" env HOME="$h" XDG_CACHE_HOME="$h/cache" XDG_STATE_HOME="$h/state" \
-			timeout 900 "$bin" --course "$tmp/course" run "$stage" --reps 20 --no-counters >>"$h/log" 2>&1
-		echo "exit $? $(( ($(date +%s%N) - s0) / 1000000 ))" >>"$h/log"
-		k=$((k + 1))
-	done
-	if [ "$1" -lt 3 ]; then
-		as "$u" env HOME="$h" XDG_CACHE_HOME="$h/cache" XDG_STATE_HOME="$h/state" CUDACLIMB_WORK="$h/work" \
-			timeout 900 "$bin" --course "$tmp/course" try "$stage" "$h/mine.cu" --reps 20 --no-counters --timeout 60 >>"$h/log" 2>&1
-		echo "try $?" >>"$h/log"
-	fi
-}
 t0=$(date +%s%N)
 pids=""
-i=0; while [ $i -lt "$students" ]; do learner $i & pids="$pids $!"; i=$((i + 1)); done
+i=0; while [ $i -lt "$students" ]; do lab_learner $i --course "$tmp/course" & pids="$pids $!"; i=$((i + 1)); done
 # Halfway (past the first cap, and while the judge holds a submission if one comes within a minute):
 # the service killed with -9 and started again; the hostile user's hogs again.
 sleep $((cap + 10))
