@@ -74,3 +74,17 @@ lab_learner() {
 		echo "try $?" >>"$_h/log"
 	fi
 }
+
+# attack_tree NAME: for tests/attack/*.sh, a temporary folder $T (every user may enter; removed at
+# exit) holding $L, a lesson tree with the bandwidth lesson and kernels/common, readable by all, and
+# $EX, its first exercise.
+attack_tree() {
+	T=$(mktemp -d "/tmp/cc_attack_$1.XXXXXX")
+	chmod 755 "$T"
+	trap 'rm -rf "$T"' EXIT
+	L=$T/tree
+	mkdir -p "$L/lessons" "$L/kernels"
+	cp lessons/bandwidth.yaml "$L/lessons/" && cp -r kernels/bandwidth kernels/common "$L/kernels/"
+	chmod -R a+rX "$L"
+	EX=bandwidth/coalesced
+}

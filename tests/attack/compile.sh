@@ -9,14 +9,7 @@
 # learner is uid 2001 through setpriv when root, with a secret of uid 2002 to read; else the caller.
 . tests/lib.sh
 [ -x "$B" ] || { fail "compile: $B is not built"; exit 0; }
-T=$(mktemp -d /tmp/cc_attack_compile.XXXXXX)
-chmod 755 "$T"
-trap 'rm -rf "$T"' EXIT
-L=$T/tree
-mkdir -p "$L/lessons" "$L/kernels"
-cp lessons/bandwidth.yaml "$L/lessons/" && cp -r kernels/bandwidth kernels/common "$L/kernels/"
-chmod -R a+rX "$L"
-EX=bandwidth/coalesced
+attack_tree compile
 STARTER=kernels/bandwidth/exercises/coalesced.cu
 
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then

@@ -5,14 +5,7 @@
 # ulimit -v. Two users (uids 2001 attacker, 2002 victim) through setpriv when root, else SKIP.
 . tests/lib.sh
 [ -x "$B" ] || { fail "files: $B is not built"; exit 0; }
-T=$(mktemp -d /tmp/cc_attack_files.XXXXXX)
-chmod 755 "$T"
-trap 'rm -rf "$T"' EXIT
-L=$T/tree
-mkdir -p "$L/lessons" "$L/kernels"
-cp lessons/bandwidth.yaml "$L/lessons/" && cp -r kernels/bandwidth kernels/common "$L/kernels/"
-chmod -R a+rX "$L"
-EX=bandwidth/coalesced
+attack_tree files
 
 # ---- lesson files that are a FIFO and a link to /dev/zero: the other lessons load, an error in place
 mkfifo "$T/fifo.yaml" && cp -r "$L" "$T/bad" && mv "$T/fifo.yaml" "$T/bad/lessons/fifo.yaml"

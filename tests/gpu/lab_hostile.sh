@@ -103,21 +103,7 @@ after=$(printf '%s' "$passed_note" | sed -n 's/.*for \([0-9]*\) s, past.*/\1/p')
 [ -n "$after" ] && [ "$after" -le $((cap + 10)) ] && pass "lab hostile: the hog is passed over after $after s (cap $cap s): $passed_note" \
 	|| fail "lab hostile: the hog was not passed over within the cap ('$passed_note')"
 
-python3 - "$CUDACLIMB_QUEUE_TRACE" "$tmp/summary" <<'PY'
-import sys
-lines = [l.split() for l in open(sys.argv[1]) if l.startswith("run ")]
-runs = [(int(f[1]), int(f[2]), int(f[3]), f[5], f[6] if len(f) > 6 else "-") for f in lines]
-out = open(sys.argv[2], "w")
-bad = 0
-for g in sorted(set(r[4] for r in runs)):
-    mine = sorted((r for r in runs if r[4] == g), key=lambda r: r[1])
-    ov = sum(1 for a, b in zip(mine, mine[1:]) if b[1] < a[2])
-    bad += ov
-    out.write("GPU %-16s %4d holds %4d overlapping\n" % (g[:16], len(mine), ov))
-waits = [(r[1] - r[0]) / 1e9 for r in runs] or [0]
-out.write("longest wait %.1f s\n" % max(waits))
-print("%s lab hostile: no two holds on one GPU overlap (%d holds traced, %d overlapping)" % ("PASS" if bad == 0 and runs else "FAIL", len(runs), bad))
-PY
+python3 scripts/lab-trace.py "$CUDACLIMB_QUEUE_TRACE" "$tmp/summary" "lab hostile"
 
 # The instructor's report, verified: bounded, and the forged pass refuted.
 for f in $(ls "$res" 2>/dev/null | grep '^2004-'); do

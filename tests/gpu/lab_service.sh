@@ -140,24 +140,7 @@ after=$(printf '%s' "$passed_note" | sed -n 's/.*for \([0-9]*\) s, past.*/\1/p')
 grep -q "only the service's own judges may queue for another user" "$mh/forwho" && grep -q "error" "$mh/noise" && grep -q "a file's name is a relative path" "$mh/badname" \
 	&& [ -z "$forged_store" ] && ! grep -q '"time": 1,' "$tmp"/store/*.jsonl && pass "lab service: the hostile user's requests were refused and the store stayed the service's" \
 	|| fail "lab service: hostile requests: for another's turn: $(head -2 "$mh/forwho" | tr '\n' ' '); noise: $(head -2 "$mh/noise" | tr '\n' ' '); a bad name: $(head -2 "$mh/badname" | tr '\n' ' '); store: $(ls "$tmp/store")"
-python3 - "$tmp/state/trace.log" "$tmp/summary" <<'PY'
-import sys
-runs = []
-for l in open(sys.argv[1]):
-    f = l.split()
-    if len(f) >= 7 and f[0] == "run": runs.append((int(f[1]), int(f[2]), int(f[3]), f[5], f[6]))
-out = open(sys.argv[2], "w")
-bad = 0
-for g in sorted(set(r[4] for r in runs)):
-    mine = sorted((r for r in runs if r[4] == g), key=lambda r: r[1])
-    ov = sum(1 for a, b in zip(mine, mine[1:]) if b[1] < a[2])
-    bad += ov
-    out.write("GPU %-16s %4d holds %4d overlapping\n" % (g[:16], len(mine), ov))
-waits = sorted((r[1] - r[0]) / 1e9 for r in runs) or [0]
-p99 = waits[min(len(waits) - 1, int(0.99 * len(waits)))]
-out.write("longest wait %.1f s, p99 %.1f s, median %.2f s (%d holds)\n" % (waits[-1], p99, waits[len(waits) // 2], len(runs)))
-print("%s lab service: no two holds on one GPU overlap (%d holds traced, %d overlapping)" % ("PASS" if bad == 0 and runs else "FAIL", len(runs), bad))
-PY
+python3 scripts/lab-trace.py "$tmp/state/trace.log" "$tmp/summary" "lab service"
 records=$(cat "$tmp"/store/*.jsonl 2>/dev/null | grep -c '"exercise"')
 honest=$(cat "$tmp"/store/200[123]-*.jsonl 2>/dev/null | grep -c '"passed": true')
 evil=$(cat "$tmp"/store/2004-*.jsonl 2>/dev/null | grep -c '"passed": true')
