@@ -186,10 +186,26 @@ typedef enum { FROM_NONE, FROM_LIVE, FROM_REF } fill_from;
 /* A run that measured something: a failed one (no GPU, a replay miss, a fault) or a compile alone did not. */
 static int measured(const run_result *r) { return r && (r->status == RUN_OK || r->status == RUN_WRONG) && r->ms_median > 0; }
 
-/* The value of the placeholder name (n bytes) from runs into out; 0 when they have it, else "?". */
+/* Whether stalls ("long_scoreboard 41%, barrier 22%, ...", the top three) names the reason (n bytes). */
+static int among_stalls(const char *stalls, const char *reason, size_t n)
+{
+	for (const char *p = stalls; *p; p++) {
+		if ((p == stalls || (p >= stalls + 2 && p[-1] == ' ' && p[-2] == ',')) && !strncmp(p, reason, n) && p[n] == ' ')
+			return 1;
+	}
+	return 0;
+}
+
+/* The value of the placeholder name (n bytes) from runs into out; 0 when they have it, else "?". A
+ * stall reason the run measured the stalls without finding among its top three reads so, not 0%. */
 static int fill_one(const textvals_src *s, const claims_runs *runs, const char *name, size_t n, char *out, size_t len)
 {
 	expr_value x;
+	if (runs->run && starts(name, n, "stall_") && runs->run->stalls[0] &&
+	    !among_stalls(runs->run->stalls, name + 6, n - 6)) {
+		strfmt(out, len, "not among the top stalls");
+		return 0;
+	}
 	if (runs->run && claims_value(s->l, s->stage, runs, name, n, &x, NULL, 0) == 0) {
 		format_value(out, len, name, n, x);
 		return 0;
