@@ -102,6 +102,25 @@ static void test_types_and_keys(void **state)
 	assert_string_equal(err, "t.yaml:1:1: a thing needs 'name'");
 	yd_done(&c);
 
+	/* with all: every unknown key, the nearest name, in order of place; a needed key misspelt is not
+	 * also said to be missing; the first error still goes to err */
+	yd_errors all = {0};
+	c = (yd){ .file = "t.yaml", .err = err, .errlen = sizeof err, .all = &all };
+	static const char two[] = "nmae: x\n\nsise: 2\n";
+	assert_int_equal(yd_load(&c, two, sizeof two - 1), 0);
+	assert_int_equal(yd_check_keys(&c, yd_root(&c), "a thing", fewer), -1);
+	assert_int_equal(all.n, 2);
+	assert_string_equal(all.v[0].text, "t.yaml:1:1: unknown key 'nmae' in a thing (expected one of: name, size); did you mean 'name'?");
+	assert_string_equal(all.v[1].text, "t.yaml:3:1: unknown key 'sise' in a thing (expected one of: name, size); did you mean 'size'?");
+	assert_string_equal(err, all.v[0].text);
+	yd_fail_at(&c, (yaml_mark_t){ 0, 1, 0 }, "line two");
+	yd_fail_at(&c, (yaml_mark_t){ 0, 1, 0 }, "line two");   /* the same twice is kept once */
+	yd_errors_sort(&all);
+	assert_int_equal(all.n, 3);
+	assert_string_equal(all.v[1].text, "t.yaml:2:1: line two");
+	yd_done(&c);
+	yd_errors_free(&all);
+
 	root = load(&c, "- a\n- b\n");
 	assert_null(yd_get(&c, root, "a"));   /* not a mapping: yd_check_keys says so */
 	assert_int_equal(yd_check_keys(&c, root, "a thing", keys), -1);

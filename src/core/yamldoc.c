@@ -18,15 +18,45 @@ static void yd_oom(void)
 	abort();
 }
 
+/* ---- errors ---- */
+
+void yd_errors_add(yd_errors *e, const char *file, size_t line, size_t col, const char *msg)
+{
+	char *text = xasprintf("%s:%zu:%zu: %s", file, line, col, msg);
+	for (int i = 0; i < e->n; i++)
+		if (!strcmp(e->v[i].text, text)) { free(text); return; }   /* a node shared through an alias */
+	if (e->n == YD_ERRORS_MAX) { e->dropped++; free(text); return; }
+	e->v = xrealloc(e->v, (size_t)(e->n + 1) * sizeof *e->v);
+	e->v[e->n++] = (yd_error){ line, col, text };
+}
+
+void yd_errors_sort(yd_errors *e)
+{
+	for (int i = 1; i < e->n; i++) {   /* insertion: stable, and there are at most YD_ERRORS_MAX */
+		yd_error x = e->v[i];
+		int k = i;
+		for (; k > 0 && (e->v[k - 1].line > x.line || (e->v[k - 1].line == x.line && e->v[k - 1].col > x.col)); k--) e->v[k] = e->v[k - 1];
+		e->v[k] = x;
+	}
+}
+
+void yd_errors_free(yd_errors *e)
+{
+	for (int i = 0; i < e->n; i++) free(e->v[i].text);
+	free(e->v);
+	*e = (yd_errors){0};
+}
+
 __attribute__((format(printf, 3, 0)))
 static int yd_vfail(yd *c, yaml_mark_t m, const char *fmt, va_list ap)
 {
-	if (c->failed) return -1;
+	int first = !c->failed;
 	c->failed = 1;
-	if (!c->err || !c->errlen) return -1;
+	if (!first && !c->all) return -1;
 	char msg[400];
 	vsnprintf(msg, sizeof msg, fmt, ap);
-	strfmt(c->err, c->errlen, "%s:%zu:%zu: %s", c->file, m.line + 1, m.column + 1, msg);
+	if (c->all) yd_errors_add(c->all, c->file, m.line + 1, m.column + 1, msg);
+	if (first && c->err && c->errlen) strfmt(c->err, c->errlen, "%s:%zu:%zu: %s", c->file, m.line + 1, m.column + 1, msg);
 	return -1;
 }
 
@@ -340,23 +370,36 @@ yaml_node_t *yd_get(yd *c, yaml_node_t *map, const char *key)
 int yd_check_keys(yd *c, yaml_node_t *map, const char *what, const char *const *allowed)
 {
 	if (map->type != YAML_MAPPING_NODE) return yd_fail(c, map, "%s must be a mapping (key: value)", what);
+	int bad = 0, n = 0;
+	while (allowed[n]) n++;
+	const char **names = xcalloc((size_t)n + 1, sizeof *names);
+	char *meant = xcalloc((size_t)n + 1, 1);   /* names a misspelt key was taken for: not "needed" as well */
+	for (int i = 0; i < n; i++) names[i] = allowed[i] + (allowed[i][0] == '!');
 	for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top; p++) {
 		yaml_node_t *k = yd_node(c, p->key);
 		const char *ks = yd_scalar(c, k, "a key");
-		if (!ks) return -1;
+		if (!ks) { bad = -1; continue; }
 		int ok = 0;
-		for (const char *const *a = allowed; *a && !ok; a++) ok = !strcmp(ks, *a + (**a == '!'));
+		for (int i = 0; i < n && !ok; i++) ok = !strcmp(ks, names[i]);
 		if (!ok) {
 			sb b = {0};
-			for (const char *const *a = allowed; *a; a++) sb_addf(&b, "%s%s", a == allowed ? "" : ", ", *a + (**a == '!'));
-			yd_fail(c, k, "unknown key '%s' in %s (expected one of: %s)", ks, what, b.s);
+			char near[160];
+			for (int i = 0; i < n; i++) sb_addf(&b, "%s%s", i ? ", " : "", names[i]);
+			util_suggest_name(ks, names, n, near, sizeof near);
+			bad = yd_fail(c, k, "unknown key '%s' in %s (expected one of: %s)%s", ks, what, b.s, near);
+			for (int i = 0; i < n; i++) {
+				char said[160];
+				strfmt(said, sizeof said, "; did you mean '%s'?", names[i]);
+				if (!strcmp(near, said)) meant[i] = 1;
+			}
 			sb_free(&b);
-			return -1;
 		}
 	}
-	for (const char *const *a = allowed; *a; a++)
-		if (**a == '!' && !yd_get(c, map, *a + 1)) return yd_fail(c, map, "%s needs '%s'", what, *a + 1);
-	return 0;
+	for (int i = 0; i < n; i++)
+		if (allowed[i][0] == '!' && !yd_get(c, map, names[i]) && !(bad && meant[i])) bad = yd_fail(c, map, "%s needs '%s'", what, names[i]);
+	free(names);
+	free(meant);
+	return bad;
 }
 
 int yd_get_str(yd *c, yaml_node_t *map, const char *key, char **out)
