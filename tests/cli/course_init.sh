@@ -59,3 +59,12 @@ for want in "course.yaml:4:43: due '2026-13-45' is not a date" "course.yaml:5:39
 done
 printf '%s\n' "$out" | grep -q "4 errors in .*: nothing set up" && [ ! -e "$tmp/four/results" ] \
 	&& pass "course init: four errors counted, nothing set up" || fail "course init: the count or the set-up"
+
+# Issue #51 item 8: an indentation mistake in plain words at file:line:col, libyaml's own words kept
+# in parentheses (tests/fixtures/course_indent: line 7 is one space in).
+cp -r tests/fixtures/course_indent "$tmp/indent"
+expect "course init: an indentation mistake in plain words, at its line" 4 \
+	"^$tmp/indent/course.yaml:7:2: line 7 is indented differently from the lines around it: YAML nests by indentation, and the keys of the mapping that starts on line 2 are at column 1" \
+	$B course init "$tmp/indent"
+expect "course init: ... with libyaml's words in parentheses" 4 "\(libyaml: did not find expected key while parsing a block mapping \(line 2\)\)$" \
+	$B course init "$tmp/indent"
