@@ -568,7 +568,8 @@ static char **split_lines(const char *text, int *n)
 }
 
 /* The learner's file against the stage's kernel: the changed lines with two lines of context
- * around them, "..." between separate changes. */
+ * around them, "..." between separate changes; each line with its number in your file and in the
+ * stage's, in two labelled columns (blank where the line is not in that file). */
 static void print_diff(const char *mine_path, const char *mine, const char *theirs_path, const char *theirs)
 {
 	int na, nb;
@@ -578,6 +579,7 @@ static void print_diff(const char *mine_path, const char *mine, const char *thei
 	printf("--- yours  ");
 	fput_clean(stdout, mine_path);
 	printf("\n+++ stage  %s\n", theirs_path);
+	printf("(- only in yours, + only in the stage's kernel; each line's number in either file)\n  %5s %5s\n", "yours", "stage");
 	for (int i = 0; i < n; i++) {
 		int near = 0;
 		for (int k = i - 2; k <= i + 2; k++) near |= k >= 0 && k < n && ops[k].kind != DIFF_SAME;
@@ -585,7 +587,10 @@ static void print_diff(const char *mine_path, const char *mine, const char *thei
 		if (last >= 0 && i > last + 1) printf("...\n");
 		last = i;
 		const diff_op *d = &ops[i];
-		printf("%c%4d  ", d->kind == DIFF_ADD ? '+' : d->kind == DIFF_DEL ? '-' : ' ', (d->kind == DIFF_ADD ? d->b : d->a) + 1);
+		char in_a[16] = "", in_b[16] = "";
+		if (d->kind != DIFF_ADD) strfmt(in_a, sizeof in_a, "%d", d->a + 1);
+		if (d->kind != DIFF_DEL) strfmt(in_b, sizeof in_b, "%d", d->b + 1);
+		printf("%c %5s %5s  ", d->kind == DIFF_ADD ? '+' : d->kind == DIFF_DEL ? '-' : ' ', in_a, in_b);
 		fput_clean(stdout, d->kind == DIFF_ADD ? b[d->b] : a[d->a]);
 		printf("\n");
 	}
