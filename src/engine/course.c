@@ -218,7 +218,7 @@ static course *load_file(const char *dir, char *err, size_t errlen, yd_errors *a
 	if (buf) co = load_text(path, dir, buf, len, err, errlen, all);
 	else if (all) yd_errors_add(all, path, 1, 1, "cannot read the course file (a course folder holds course.yaml)");
 	else { strfmt(err, errlen, "%s:1:1: cannot read the course file (a course folder holds course.yaml)", path); clean_message(err); }
-	if (!buf && all) clean_message(all->v[all->n - 1].text);
+	if (!buf && all && all->n) clean_message(all->v[all->n - 1].text);
 	free(buf);
 	free(path);
 	return co;
