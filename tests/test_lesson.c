@@ -458,13 +458,16 @@ static void test_exact_and_defaults(void **state)
 static void test_yaml_syntax(void **state)
 {
 	(void)state;
-	/* a key indented deeper than its siblings: libyaml's own message, at its own position */
-	expect_error("lesson: t\ntitle: T\n  summary: s\n", "t.yaml:3:10: mapping values are not allowed in this context");
-	/* an unclosed quote: the end of the input, and where the scalar began */
+	/* a key indented deeper than its siblings: in plain words, libyaml's own in parentheses, at its position */
+	expect_error("lesson: t\ntitle: T\n  summary: s\n", "t.yaml:3:10: line 3 is indented more than line 2, so YAML reads it as more "
+	             "of line 2's value: YAML nests by indentation; line it up with the keys above it (libyaml: mapping values are not "
+	             "allowed in this context)");
+	/* an unclosed quote: where it opens */
 	expect_error("lesson: t\ntitle: \"T\nsummary: s\n",
-	             "t.yaml:4:1: found unexpected end of stream while scanning a quoted scalar (line 2)");
+	             "t.yaml:2:8: the quote opened on line 2 is never closed (libyaml: found unexpected end of stream while scanning a quoted scalar (line 2))");
 	/* a sequence item where a mapping key belongs */
-	expect_error(HEAD "- oops\n", "t.yaml:10:1: did not find expected key while parsing a block mapping (line 1)");
+	expect_error(HEAD "- oops\n", "t.yaml:10:1: line 10 is a list item ('- ') among the keys of the mapping that starts on line 1: indent "
+	             "it under the key it belongs to (libyaml: did not find expected key while parsing a block mapping (line 1))");
 	expect_error("", "t.yaml:1:1: the file is empty");
 	expect_error("# only a comment\n", "t.yaml:1:1: the file is empty");
 	expect_error("just a string\n", "t.yaml:1:1: a lesson must be a mapping (key: value)");

@@ -610,9 +610,9 @@ static void test_yaml_syntax_errors(void **state)
 		     "mapping values are not allowed in this context");
 	/* A tab as indentation on line 3. */
 	expect_error(write_yaml("tab.yaml", NULL, 3, "\tmax_threads_per_block: 1024", 0), 3, 1, "tab");
-	/* An unclosed quote on the last line (21) runs to the end of the file: line 22, column 1. */
-	expect_error(write_yaml("quote.yaml", NULL, NGOOD, "  typical_part: \"H100", 0), NGOOD + 1, 1,
-		     "unexpected end of stream");
+	/* An unclosed quote on the last line runs to the end of the file: shown where it opens. */
+	expect_error(write_yaml("quote.yaml", NULL, NGOOD, "  typical_part: \"H100", 0), NGOOD, 17,
+		     "the quote opened on line");
 	/* Invalid UTF-8 on line 4, at byte 5. */
 	expect_error(write_yaml("utf8.yaml", NULL, 4, "  max\xff_threads_per_sm: 2048", 0), 4, 6, "UTF-8");
 }

@@ -41,8 +41,24 @@ static void syntax_error(const char *text, const char *want)
 static void test_syntax(void **state)
 {
 	(void)state;
-	syntax_error("a: 1\nb: 2: 3\n", "t.yaml:2:5: mapping values are not allowed in this context");
-	syntax_error("a: \"x\nb: 1\n", "t.yaml:3:1: found unexpected end of stream while scanning a quoted scalar (line 1)");
+	/* libyaml's common problems in plain words, its own in parentheses */
+	syntax_error("a: 1\nb: 2: 3\n", "t.yaml:2:5: a second ': ' on line 2: YAML reads 'key: value: more' as a mapping inside a value; "
+	             "put the value in quotes if it holds ': ' (libyaml: mapping values are not allowed in this context)");
+	syntax_error("a: 1\nb: 2\n  c: 3\n", "t.yaml:3:4: line 3 is indented more than line 2, so YAML reads it as more of line 2's value: "
+	             "YAML nests by indentation; line it up with the keys above it (libyaml: mapping values are not allowed in this context)");
+	syntax_error("a:\n  b: 1\n  c: 2\n d: 3\n", "t.yaml:4:2: line 4 is indented differently from the lines around it: YAML nests by "
+	             "indentation, and the keys of the mapping that starts on line 1 are at column 1; line it up with them, or indent it "
+	             "under a key (libyaml: did not find expected key while parsing a block mapping (line 1))");
+	syntax_error("a:\n  - 1\n  - 2\n   x: 3\n", "t.yaml:4:5: line 4 is indented more than line 3, so YAML reads it as more of line 3's "
+	             "value: YAML nests by indentation; line it up with the keys above it (libyaml: mapping values are not allowed in this context)");
+	syntax_error("a: 1\nb\nc: 2\n", "t.yaml:2:1: line 2 has no ': ' after its key: YAML reads 'key: value' lines (is a ':' missing, or a "
+	             "value carried onto the next line without quotes?) (libyaml: could not find expected ':' while scanning a simple key (line 2))");
+	syntax_error("a: 1\n\tb: 2\n", "t.yaml:2:1: line 2 has a tab where YAML wants spaces: YAML indents with spaces only (libyaml: found a "
+	             "tab character that violates indentation while scanning a plain scalar (line 1))");
+	syntax_error("a: - 1\n", "t.yaml:1:4: a list item ('- ') on line 1 cannot start on a key's line: put each item on a line of its own "
+	             "below the key, indented (libyaml: block sequence entries are not allowed in this context)");
+	syntax_error("a: \"x\nb: 1\n", "t.yaml:1:4: the quote opened on line 1 is never closed (libyaml: found unexpected end of stream "
+	             "while scanning a quoted scalar (line 1))");
 	syntax_error("a: [1,\n", "t.yaml:2:1: did not find expected node content while parsing a flow node (line 2)");
 	/* encoding errors carry a byte offset: shown at their line and column */
 	syntax_error("a: 1\nb: x\xff\n", "t.yaml:2:5: invalid leading UTF-8 octet");
@@ -101,6 +117,25 @@ static void test_types_and_keys(void **state)
 	assert_int_equal(yd_check_keys(&c, root, "a thing", keys), -1);
 	assert_string_equal(err, "t.yaml:1:1: a thing needs 'name'");
 	yd_done(&c);
+
+	/* with all: every unknown key, the nearest name, in order of place; a needed key misspelt is not
+	 * also said to be missing; the first error still goes to err */
+	yd_errors all = {0};
+	c = (yd){ .file = "t.yaml", .err = err, .errlen = sizeof err, .all = &all };
+	static const char two[] = "nmae: x\n\nsise: 2\n";
+	assert_int_equal(yd_load(&c, two, sizeof two - 1), 0);
+	assert_int_equal(yd_check_keys(&c, yd_root(&c), "a thing", fewer), -1);
+	assert_int_equal(all.n, 2);
+	assert_string_equal(all.v[0].text, "t.yaml:1:1: unknown key 'nmae' in a thing (expected one of: name, size); did you mean 'name'?");
+	assert_string_equal(all.v[1].text, "t.yaml:3:1: unknown key 'sise' in a thing (expected one of: name, size); did you mean 'size'?");
+	assert_string_equal(err, all.v[0].text);
+	yd_fail_at(&c, (yaml_mark_t){ 0, 1, 0 }, "line two");
+	yd_fail_at(&c, (yaml_mark_t){ 0, 1, 0 }, "line two");   /* the same twice is kept once */
+	yd_errors_sort(&all);
+	assert_int_equal(all.n, 3);
+	assert_string_equal(all.v[1].text, "t.yaml:2:1: line two");
+	yd_done(&c);
+	yd_errors_free(&all);
 
 	root = load(&c, "- a\n- b\n");
 	assert_null(yd_get(&c, root, "a"));   /* not a mapping: yd_check_keys says so */

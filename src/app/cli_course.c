@@ -84,50 +84,6 @@ static int course_scaffold(engine *e, const char *dir)
 	return EXIT_OK;
 }
 
-/* Every error of the course against the lessons, one line each (file:line:col), with the nearest
- * name for a misspelt lesson or stage. Returns how many. */
-static int course_errors(const course *co, const lesson_set *ls)
-{
-	int n = 0;
-	char near[160], line[1024];
-	const char **names = xcalloc((size_t)ls->count + 1, sizeof *names);
-	for (int i = 0; i < ls->count; i++) names[i] = ls->items[i]->id;
-	for (int i = 0; i < co->nlessons; i++) {
-		if (lesson_set_find(ls, co->lessons[i])) continue;
-		cli_suggest_name(co->lessons[i], names, ls->count, near, sizeof near);
-		strfmt(line, sizeof line, "%s:1:1: lessons: no lesson '%s' in the lesson tree%s", co->path, co->lessons[i], near);
-		fput_clean(stderr, line);
-		fputc('\n', stderr);
-		n++;
-	}
-	for (int i = 0; i < co->nitems; i++) {
-		const course_item *it = &co->items[i];
-		const lesson *l = lesson_set_find(ls, it->lesson);
-		int s = l ? lesson_stage_index(l, it->stage) : -1;
-		near[0] = 0;
-		if (!l) {
-			cli_suggest_name(it->lesson, names, ls->count, near, sizeof near);
-			strfmt(line, sizeof line, "%s:%d:%d: %s/%s: no lesson '%s'%s", co->path, it->at.line, it->at.col, it->lesson, it->stage, it->lesson, near);
-		} else if (s < 0) {
-			const char **st = xcalloc((size_t)l->nstages + 1, sizeof *st);
-			for (int k = 0; k < l->nstages; k++) st[k] = l->stages[k].id;
-			cli_suggest_name(it->stage, st, l->nstages, near, sizeof near);
-			free(st);
-			strfmt(line, sizeof line, "%s:%d:%d: no stage '%s' in %s%s", co->path, it->at.line, it->at.col, it->stage, l->id, near);
-		} else if (!l->stages[s].exercise) {
-			strfmt(line, sizeof line, "%s:%d:%d: %s/%s: that stage has no exercise (cudaclimb exercises %s lists its exercises)", co->path,
-			       it->at.line, it->at.col, it->lesson, it->stage, l->id);
-		} else {
-			continue;
-		}
-		fput_clean(stderr, line);
-		fputc('\n', stderr);
-		n++;
-	}
-	free(names);
-	return n;
-}
-
 /* course init DIR [--group NAME]: a new folder (no course.yaml) gets a commented course.yaml to start
  * from; a course file is checked against the lessons (every error at once) and its results folder set
  * up. */
@@ -140,24 +96,24 @@ static int course_init(cli *c, engine *e)
 	int missing = lstat(file, &st) != 0 && errno == ENOENT;
 	free(file);
 	if (missing) return course_scaffold(e, c->args[2]);
-	course *co = course_load(c->args[2], err, sizeof err);
-	if (!co) {
-		fput_clean(stderr, err);
-		fputc('\n', stderr);
-		return EXIT_LESSONS;
-	}
-	int nerr = course_errors(co, engine_lessons(e));
-	if (nerr) {
-		fprintf(stderr, "cudaclimb: %d error%s in %s: nothing set up\n", nerr, nerr > 1 ? "s" : "", co->path);
+	yd_errors all = {0};   /* every error of the file and against the lessons, in one run */
+	course *co = course_load_all(c->args[2], &all);
+	if (co) course_check_all(co, engine_lessons(e), &all);
+	if (all.n || !co) {
+		yd_errors_sort(&all);
+		for (int i = 0; i < all.n; i++) { fput_clean(stderr, all.v[i].text); fputc('\n', stderr); }
+		int n = all.n + all.dropped;
+		if (all.dropped) fprintf(stderr, "cudaclimb: and %d more\n", all.dropped);
+		fprintf(stderr, "cudaclimb: %d error%s in ", n, n > 1 ? "s" : "");
+		char *path = xasprintf("%s/course.yaml", c->args[2]);
+		fput_clean(stderr, path);
+		fputs(": nothing set up\n", stderr);
+		free(path);
+		yd_errors_free(&all);
 		course_free(co);
 		return EXIT_LESSONS;
 	}
-	if (course_check(co, engine_lessons(e), err, sizeof err)) {   /* anything the loop above does not know of */
-		fput_clean(stderr, err);
-		fputc('\n', stderr);
-		course_free(co);
-		return EXIT_LESSONS;
-	}
+	yd_errors_free(&all);
 	int code = EXIT_OK;
 	if (results_init(co, c->group, err, sizeof err)) {
 		fprintf(stderr, "cudaclimb: %s\n", err);

@@ -49,7 +49,7 @@ int cmd_exercises(cli *c, engine *e)
 	const course *co = engine_course(e);
 	if (co && !c->json) { printf("Course %s: ", co->id); fput_clean(stdout, co->title); printf("\n"); }
 	if (c->json) { printf("{\"schema\": %d, \"workspace\": ", JSON_SCHEMA); json_string(stdout, work); printf(", \"exercises\": ["); }
-	else printf("Your workspace: %s\n\n%-26s %-12s %-12s %-6s %-7s %s\n", work, "exercise", "state", "last try", "hints", "best", "title");
+	else printf("Your workspace: %s\n\n%-26s %-12s %-12s %-6s %-7s %-6s %s\n", work, "exercise", "state", "last try", "hints", "best", "bar", "title");
 	for (int i = 0; i < ls->count; i++) {
 		const lesson *l = ls->items[i];
 		if (only && l != only) continue;
@@ -60,23 +60,29 @@ int cmd_exercises(cli *c, engine *e)
 			if (engine_course(e) && !ci) continue;   /* a course shows what it assigns */
 			ex_progress p;
 			if (ex_progress_get(work, l, st, &p, err, sizeof err)) { fprintf(stderr, "cudaclimb: %s\n", err); code = EXIT_FAILED; }
-			char name[160], ratio[16] = "-";
+			char name[160], ratio[16] = "-", bartext[16];
 			strfmt(name, sizeof name, "%s/%s", l->id, st->id);
 			if (p.best_ratio > 0) strfmt(ratio, sizeof ratio, "%.2fx", p.best_ratio);
+			double bar = ci && ci->pass > 0 ? ci->pass : st->exercise->pass;   /* the course's own bar, else the lesson's */
+			strfmt(bartext, sizeof bartext, "%.2fx", bar);
 			if (c->json) {
 				char *file = ex_file(work, l, st);
 				printf("%s\n  {\"exercise\": \"%s\", \"title\": ", n ? "," : "", name);
 				json_string(stdout, st->title);
-				printf(", \"state\": \"%s\", \"last\": \"%s\", \"hints_shown\": %d, \"hints\": %d, \"best_ratio\": %.4f, \"bar\": %.4f, \"file\": ",
-				       ex_level_name(p.best), ex_level_name(p.last), p.hints, st->exercise->nhints, p.best_ratio, st->exercise->pass);
+				printf(", \"state\": \"%s\", \"last\": \"%s\", \"hints_shown\": %d, \"hints\": %d, \"best_ratio\": %.4f, \"bar\": %.4f, "
+				       "\"bar_from\": \"%s\", \"due\": ", ex_level_name(p.best), ex_level_name(p.last), p.hints, st->exercise->nhints, p.best_ratio, bar,
+				       ci && ci->pass > 0 ? "course" : "lesson");
+				if (ci && ci->due_text) json_string(stdout, ci->due_text);
+				else printf("null");
+				printf(", \"file\": ");
 				json_string(stdout, file);
 				printf("}");
 				free(file);
 			} else {
-				printf("%-26s %-12s %-12s %d/%-4d %-7s ", name, ex_level_name(p.best), p.best == EX_NOT_STARTED ? "-" : ex_level_name(p.last),
-				       p.hints, st->exercise->nhints, ratio);
+				printf("%-26s %-12s %-12s %d/%-4d %-7s %-6s ", name, ex_level_name(p.best), p.best == EX_NOT_STARTED ? "-" : ex_level_name(p.last),
+				       p.hints, st->exercise->nhints, ratio, bartext);
 				fput_clean(stdout, st->title);   /* the lesson's text: no control sequences */
-				if (ci && ci->due_text) printf("  (due %s)", ci->due_text);
+				if (ci && ci->due_text) { printf("  (due "); fput_clean(stdout, ci->due_text); printf(")"); }
 				printf("\n");
 			}
 			n++;
@@ -84,7 +90,9 @@ int cmd_exercises(cli *c, engine *e)
 	}
 	if (c->json) printf("\n]}\n");
 	else if (!n) printf("(no exercises in %s)\n", only ? only->id : "these lessons");
-	else printf("\ncudaclimb try LESSON/STAGE starts one: it copies the starter into your workspace and judges it.\n");
+	else printf("\nbar: how fast a try must be against the stage's own kernel to pass (0.90x: 90%% of its speed)%s.\n"
+	            "cudaclimb try LESSON/STAGE starts one: it copies the starter into your workspace and judges it.\n",
+	            co ? "; the course's where it sets one, else the lesson's" : "");
 	free(work);
 	return code;
 }
@@ -561,7 +569,8 @@ static char **split_lines(const char *text, int *n)
 }
 
 /* The learner's file against the stage's kernel: the changed lines with two lines of context
- * around them, "..." between separate changes. */
+ * around them, "..." between separate changes; each line with its number in your file and in the
+ * stage's, in two labelled columns (blank where the line is not in that file). */
 static void print_diff(const char *mine_path, const char *mine, const char *theirs_path, const char *theirs)
 {
 	int na, nb;
@@ -571,6 +580,7 @@ static void print_diff(const char *mine_path, const char *mine, const char *thei
 	printf("--- yours  ");
 	fput_clean(stdout, mine_path);
 	printf("\n+++ stage  %s\n", theirs_path);
+	printf("(- only in yours, + only in the stage's kernel; each line's number in either file)\n  %5s %5s\n", "yours", "stage");
 	for (int i = 0; i < n; i++) {
 		int near = 0;
 		for (int k = i - 2; k <= i + 2; k++) near |= k >= 0 && k < n && ops[k].kind != DIFF_SAME;
@@ -578,7 +588,10 @@ static void print_diff(const char *mine_path, const char *mine, const char *thei
 		if (last >= 0 && i > last + 1) printf("...\n");
 		last = i;
 		const diff_op *d = &ops[i];
-		printf("%c%4d  ", d->kind == DIFF_ADD ? '+' : d->kind == DIFF_DEL ? '-' : ' ', (d->kind == DIFF_ADD ? d->b : d->a) + 1);
+		char in_a[16] = "", in_b[16] = "";
+		if (d->kind != DIFF_ADD) strfmt(in_a, sizeof in_a, "%d", d->a + 1);
+		if (d->kind != DIFF_DEL) strfmt(in_b, sizeof in_b, "%d", d->b + 1);
+		printf("%c %5s %5s  ", d->kind == DIFF_ADD ? '+' : d->kind == DIFF_DEL ? '-' : ' ', in_a, in_b);
 		fput_clean(stdout, d->kind == DIFF_ADD ? b[d->b] : a[d->a]);
 		printf("\n");
 	}

@@ -18,15 +18,45 @@ static void yd_oom(void)
 	abort();
 }
 
+/* ---- errors ---- */
+
+void yd_errors_add(yd_errors *e, const char *file, size_t line, size_t col, const char *msg)
+{
+	char *text = xasprintf("%s:%zu:%zu: %s", file, line, col, msg);
+	for (int i = 0; i < e->n; i++)
+		if (!strcmp(e->v[i].text, text)) { free(text); return; }   /* a node shared through an alias */
+	if (e->n == YD_ERRORS_MAX) { e->dropped++; free(text); return; }
+	e->v = xrealloc(e->v, (size_t)(e->n + 1) * sizeof *e->v);
+	e->v[e->n++] = (yd_error){ line, col, text };
+}
+
+void yd_errors_sort(yd_errors *e)
+{
+	for (int i = 1; i < e->n; i++) {   /* insertion: stable, and there are at most YD_ERRORS_MAX */
+		yd_error x = e->v[i];
+		int k = i;
+		for (; k > 0 && (e->v[k - 1].line > x.line || (e->v[k - 1].line == x.line && e->v[k - 1].col > x.col)); k--) e->v[k] = e->v[k - 1];
+		e->v[k] = x;
+	}
+}
+
+void yd_errors_free(yd_errors *e)
+{
+	for (int i = 0; i < e->n; i++) free(e->v[i].text);
+	free(e->v);
+	*e = (yd_errors){0};
+}
+
 __attribute__((format(printf, 3, 0)))
 static int yd_vfail(yd *c, yaml_mark_t m, const char *fmt, va_list ap)
 {
-	if (c->failed) return -1;
+	int first = !c->failed;
 	c->failed = 1;
-	if (!c->err || !c->errlen) return -1;
+	if (!first && !c->all) return -1;
 	char msg[400];
 	vsnprintf(msg, sizeof msg, fmt, ap);
-	strfmt(c->err, c->errlen, "%s:%zu:%zu: %s", c->file, m.line + 1, m.column + 1, msg);
+	if (c->all) yd_errors_add(c->all, c->file, m.line + 1, m.column + 1, msg);
+	if (first && c->err && c->errlen) strfmt(c->err, c->errlen, "%s:%zu:%zu: %s", c->file, m.line + 1, m.column + 1, msg);
 	return -1;
 }
 
@@ -60,15 +90,128 @@ static yaml_mark_t yd_mark_of_offset(const char *buf, size_t len, size_t off)
 	return m;
 }
 
-/* The parser's error as "file:line:col: problem[ context (line N)]". */
+/* ---- libyaml's syntax errors in plain words ---- */
+
+/* The start of line k (0-based) of the text, or NULL past its end. */
+static const char *yd_line_at(const yd *c, size_t k)
+{
+	const char *p = c->text, *end = c->text + c->len;
+	for (size_t i = 0; i < k; i++) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		if (!nl) return NULL;
+		p = nl + 1;
+	}
+	return p;
+}
+
+/* Line k's indentation in spaces, -1 when it is blank or a comment (or past the end); *first gets its
+ * first other character (0 when none). */
+static int yd_indent(const yd *c, size_t k, char *first)
+{
+	const char *p = yd_line_at(c, k), *end = c->text + c->len;
+	*first = 0;
+	if (!p) return -1;
+	int n = 0;
+	while (p < end && *p == ' ') p++, n++;
+	if (p == end || *p == '\n' || *p == '\r' || *p == '#') return -1;
+	*first = *p;
+	return n;
+}
+
+/* The last line before k that is neither blank nor a comment, or -1. */
+static long yd_prev_line(const yd *c, size_t k)
+{
+	char ch;
+	for (long i = (long)k - 1; i >= 0; i--) if (yd_indent(c, (size_t)i, &ch) >= 0) return i;
+	return -1;
+}
+
+/* Whether line k (not blank) ends in ':' before any comment: a key whose value is nested below. */
+static int yd_opens_block(const yd *c, size_t k)
+{
+	const char *p = yd_line_at(c, k), *end = c->text + c->len;
+	const char *nl = memchr(p, '\n', (size_t)(end - p));
+	const char *e = nl ? nl : end, *hash = memchr(p, '#', (size_t)(e - p));
+	if (hash && hash > p && (hash[-1] == ' ' || hash[-1] == '\t')) e = hash;
+	while (e > p && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r')) e--;
+	return e > p && (e[-1] == ':' || e[-1] == '|' || e[-1] == '>');
+}
+
+/* libyaml's common problems (indentation above all) in plain words, into out with the mark to show
+ * in *m; 0 when the problem is none of those. Line numbers are 1-based here. */
+static int yd_plain(const yd *c, const yaml_parser_t *p, yaml_mark_t *m, char *out, size_t n)
+{
+	const char *pr = p->problem, *cx = p->context ? p->context : "";
+	size_t line = p->problem_mark.line, cline = p->context_mark.line;
+	char ch;
+	int ind = yd_indent(c, line, &ch);
+	const char *at = yd_line_at(c, line);
+	int tab = at && p->problem_mark.index < c->len && c->text[p->problem_mark.index] == '\t';
+	if (strstr(pr, "tab character") || (tab && !strcmp(pr, "found character that cannot start any token"))) {
+		strfmt(out, n, "line %zu has a tab where YAML wants spaces: YAML indents with spaces only", line + 1);
+		return 1;
+	}
+	if (!strcmp(pr, "mapping values are not allowed in this context")) {
+		long prev = yd_prev_line(c, line);
+		char pch;
+		int pind = prev >= 0 ? yd_indent(c, (size_t)prev, &pch) : -1;
+		if (prev >= 0 && (size_t)prev != line && ind > pind && !yd_opens_block(c, (size_t)prev))
+			strfmt(out, n, "line %zu is indented more than line %ld, so YAML reads it as more of line %ld's value: YAML nests by "
+			       "indentation; line it up with the keys above it", line + 1, prev + 1, prev + 1);
+		else
+			strfmt(out, n, "a second ': ' on line %zu: YAML reads 'key: value: more' as a mapping inside a value; put the value "
+			       "in quotes if it holds ': '", line + 1);
+		return 1;
+	}
+	if (!strcmp(pr, "did not find expected key") && !strcmp(cx, "while parsing a block mapping")) {
+		if (ch == '-' && (size_t)ind == p->context_mark.column)
+			strfmt(out, n, "line %zu is a list item ('- ') among the keys of the mapping that starts on line %zu: indent it under "
+			       "the key it belongs to", line + 1, cline + 1);
+		else
+			strfmt(out, n, "line %zu is indented differently from the lines around it: YAML nests by indentation, and the keys "
+			       "of the mapping that starts on line %zu are at column %zu; line it up with them, or indent it under a key",
+			       line + 1, cline + 1, p->context_mark.column + 1);
+		return 1;
+	}
+	if (!strcmp(pr, "did not find expected '-' indicator")) {
+		strfmt(out, n, "line %zu is indented differently from the lines around it: YAML nests by indentation, and the items "
+		       "('- ') of the list that starts on line %zu are at column %zu; line it up with them, or indent it under an item",
+		       line + 1, cline + 1, p->context_mark.column + 1);
+		return 1;
+	}
+	if (!strcmp(pr, "could not find expected ':'")) {
+		*m = p->context_mark;   /* the key's line, not the one after it */
+		strfmt(out, n, "line %zu has no ': ' after its key: YAML reads 'key: value' lines (is a ':' missing, or a value "
+		       "carried onto the next line without quotes?)", cline + 1);
+		return 1;
+	}
+	if (!strcmp(pr, "block sequence entries are not allowed in this context")) {
+		strfmt(out, n, "a list item ('- ') on line %zu cannot start on a key's line: put each item on a line of its own "
+		       "below the key, indented", line + 1);
+		return 1;
+	}
+	if (!strcmp(pr, "found unexpected end of stream") && !strcmp(cx, "while scanning a quoted scalar")) {
+		*m = p->context_mark;   /* where the quote opens, not the end of the text */
+		strfmt(out, n, "the quote opened on line %zu is never closed", cline + 1);
+		return 1;
+	}
+	return 0;
+}
+
+/* The parser's error as "file:line:col: plain words (libyaml: problem[ context (line N)])", or
+ * libyaml's words alone where yd_plain has none. */
 static int yd_parser_fail(yd *c)
 {
 	yaml_parser_t *p = &c->parser;
 	if (p->error == YAML_MEMORY_ERROR) yd_oom();
 	const char *problem = p->problem ? p->problem : "syntax error";
 	yaml_mark_t m = p->error == YAML_READER_ERROR ? yd_mark_of_offset(c->text, c->len, p->problem_offset) : p->problem_mark;
-	if (p->context) return yd_fail_at(c, m, "%s %s (line %zu)", problem, p->context, p->context_mark.line + 1);
-	return yd_fail_at(c, m, "%s", problem);
+	char said[300], plain[400];
+	if (p->context) strfmt(said, sizeof said, "%s %s (line %zu)", problem, p->context, p->context_mark.line + 1);
+	else strfmt(said, sizeof said, "%s", problem);
+	if (p->error != YAML_READER_ERROR && p->problem && yd_plain(c, p, &m, plain, sizeof plain))
+		return yd_fail_at(c, m, "%s (libyaml: %s)", plain, said);
+	return yd_fail_at(c, m, "%s", said);
 }
 
 /* ---- loading: libyaml's events, built into a document with bounds ----
@@ -340,23 +483,36 @@ yaml_node_t *yd_get(yd *c, yaml_node_t *map, const char *key)
 int yd_check_keys(yd *c, yaml_node_t *map, const char *what, const char *const *allowed)
 {
 	if (map->type != YAML_MAPPING_NODE) return yd_fail(c, map, "%s must be a mapping (key: value)", what);
+	int bad = 0, n = 0;
+	while (allowed[n]) n++;
+	const char **names = xcalloc((size_t)n + 1, sizeof *names);
+	char *meant = xcalloc((size_t)n + 1, 1);   /* names a misspelt key was taken for: not "needed" as well */
+	for (int i = 0; i < n; i++) names[i] = allowed[i] + (allowed[i][0] == '!');
 	for (yaml_node_pair_t *p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top; p++) {
 		yaml_node_t *k = yd_node(c, p->key);
 		const char *ks = yd_scalar(c, k, "a key");
-		if (!ks) return -1;
+		if (!ks) { bad = -1; continue; }
 		int ok = 0;
-		for (const char *const *a = allowed; *a && !ok; a++) ok = !strcmp(ks, *a + (**a == '!'));
+		for (int i = 0; i < n && !ok; i++) ok = !strcmp(ks, names[i]);
 		if (!ok) {
 			sb b = {0};
-			for (const char *const *a = allowed; *a; a++) sb_addf(&b, "%s%s", a == allowed ? "" : ", ", *a + (**a == '!'));
-			yd_fail(c, k, "unknown key '%s' in %s (expected one of: %s)", ks, what, b.s);
+			char near[160];
+			for (int i = 0; i < n; i++) sb_addf(&b, "%s%s", i ? ", " : "", names[i]);
+			util_suggest_name(ks, names, n, near, sizeof near);
+			bad = yd_fail(c, k, "unknown key '%s' in %s (expected one of: %s)%s", ks, what, b.s, near);
+			for (int i = 0; i < n; i++) {
+				char said[160];
+				strfmt(said, sizeof said, "; did you mean '%s'?", names[i]);
+				if (!strcmp(near, said)) meant[i] = 1;
+			}
 			sb_free(&b);
-			return -1;
 		}
 	}
-	for (const char *const *a = allowed; *a; a++)
-		if (**a == '!' && !yd_get(c, map, *a + 1)) return yd_fail(c, map, "%s needs '%s'", what, *a + 1);
-	return 0;
+	for (int i = 0; i < n; i++)
+		if (allowed[i][0] == '!' && !yd_get(c, map, names[i]) && !(bad && meant[i])) bad = yd_fail(c, map, "%s needs '%s'", what, names[i]);
+	free(names);
+	free(meant);
+	return bad;
 }
 
 int yd_get_str(yd *c, yaml_node_t *map, const char *key, char **out)

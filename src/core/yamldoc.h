@@ -7,11 +7,24 @@
 #include <stdint.h>
 #include <yaml.h>
 
+/* Every error of a text, for a reader that goes on after the first (course init lists them all):
+ * each "file:line:col: message" with its place (1-based), at most YD_ERRORS_MAX (the rest counted). */
+#define YD_ERRORS_MAX 100
+typedef struct { size_t line, col; char *text; } yd_error;
+typedef struct { yd_error *v; int n; int dropped; } yd_errors;
+/* Adds "file:line:col: msg" unless the same text is there already (or counts it in dropped when full). */
+void yd_errors_add(yd_errors *e, const char *file, size_t line, size_t col, const char *msg);
+/* Orders them by place (line, then column; the order they came in on a tie). */
+void yd_errors_sort(yd_errors *e);
+void yd_errors_free(yd_errors *e);
+
 /* Zero it and set file, err and errlen; yd_load fills the rest; yd_done frees what it holds. */
 typedef struct {
 	const char *file;          /* names the text in messages */
 	char *err;                 /* the first error (may be NULL: errors are then only counted as failed) */
 	size_t errlen;
+	yd_errors *all;            /* when set, every error is also added here, not only the first (the caller
+	                            * owns it); a reader then goes on after an error where it can */
 	int failed;                /* an error is recorded */
 	yaml_document_t doc;       /* the first document, after yd_load */
 	yaml_parser_t parser;      /* kept after yd_load, for yd_end */
@@ -42,7 +55,8 @@ int yd_end(yd *c, const char *msg);
 /* Frees the document and the parser; c may be loaded, failed or untouched. */
 void yd_done(yd *c);
 
-/* Records "file:line:col: message" at mark m unless an error is recorded already; returns -1. */
+/* Records "file:line:col: message" at mark m unless an error is recorded already (with all set, adds
+ * it there in any case); returns -1. */
 int yd_fail_at(yd *c, yaml_mark_t m, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* The same at n's start. */
 int yd_fail(yd *c, const yaml_node_t *n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -56,8 +70,8 @@ const char *yd_scalar(yd *c, yaml_node_t *n, const char *what);
 /* The value under key in a mapping, or NULL (also when map is no mapping: yd_check_keys says so). */
 yaml_node_t *yd_get(yd *c, yaml_node_t *map, const char *key);
 /* map must be a mapping whose keys are all in allowed (NULL-terminated; "!key" = required):
- * "<what> must be a mapping (key: value)", "unknown key 'k' in <what> (expected one of: ...)",
- * "<what> needs 'k'". */
+ * "<what> must be a mapping (key: value)", "unknown key 'k' in <what> (expected one of: ...)[; did you
+ * mean 'x'?]", "<what> needs 'k'"; every key is looked at (with all set, each bad one is listed). */
 int yd_check_keys(yd *c, yaml_node_t *map, const char *what, const char *const *allowed);
 /* The scalar under key, copied into *out (the caller frees it); absent: 0 and *out untouched. */
 int yd_get_str(yd *c, yaml_node_t *map, const char *key, char **out);

@@ -49,31 +49,35 @@ static int split_exercise(const char *s, course_item *it)
 	return lesson_is_ident(it->lesson) && lesson_is_ident(it->stage) ? 0 : -1;
 }
 
+/* One assigned exercise into it; goes on after an error where it can (with the yd's all, each is
+ * listed). it->lesson stays NULL when the exercise's name could not be read. */
 static int parse_item(yd *c, yaml_node_t *n, course_item *it)
 {
 	it->at.line = (int)n->start_mark.line + 1;
 	it->at.col = (int)n->start_mark.column + 1;
 	yaml_node_t *name = n;
+	int bad = 0;
 	if (n->type == YAML_MAPPING_NODE) {
 		static const char *const keys[] = { "!exercise", "pass", "due", NULL };
-		if (yd_check_keys(c, n, "an assigned exercise", keys)) return -1;
+		bad = yd_check_keys(c, n, "an assigned exercise", keys);
 		name = yd_get(c, n, "exercise");
 		yaml_node_t *pn = yd_get(c, n, "pass"), *dn = yd_get(c, n, "due");
-		if (pn) {
-			if (yd_double(c, pn, "pass", -DBL_MAX, DBL_MAX, &it->pass)) return -1;
-			if (!(it->pass > 0 && it->pass <= 10)) return yd_fail(c, pn, "pass is the fraction of the stage kernel's speed to reach, above 0 and at most 10");
-		}
-		if (dn) {
-			const char *d = yd_scalar(c, dn, "due");
-			if (!d) return -1;
-			if (parse_due(d, &it->due)) return yd_fail(c, dn, "due '%s' is not a date: write 2026-12-01 or 2026-12-01 23:59 (local time)", d);
-			it->due_text = xstrdup(d);
-		}
+		if (pn && yd_double(c, pn, "pass", -DBL_MAX, DBL_MAX, &it->pass)) bad = -1;
+		else if (pn && !(it->pass > 0 && it->pass <= 10))
+			bad = yd_fail(c, pn, "pass is the fraction of the stage kernel's speed to reach, above 0 and at most 10");
+		const char *d = dn ? yd_scalar(c, dn, "due") : NULL;
+		if (dn && !d) bad = -1;
+		else if (d && parse_due(d, &it->due)) bad = yd_fail(c, dn, "due '%s' is not a date: write 2026-12-01 or 2026-12-01 23:59 (local time)", d);
+		else if (d) it->due_text = xstrdup(d);
 	}
-	const char *s = yd_scalar(c, name, "an exercise");
+	const char *s = name ? yd_scalar(c, name, "an exercise") : NULL;   /* no name: yd_check_keys said so */
 	if (!s) return -1;
-	if (split_exercise(s, it)) return yd_fail(c, name, "an exercise is LESSON/STAGE, e.g. bandwidth/coalesced, not '%s'", s);
-	return 0;
+	if (split_exercise(s, it)) {
+		free(it->lesson); free(it->stage);
+		it->lesson = it->stage = NULL;
+		return yd_fail(c, name, "an exercise is LESSON/STAGE, e.g. bandwidth/coalesced, not '%s'", s);
+	}
+	return bad;
 }
 
 /* A runner setting goes on a command line (ssh's, srun's): refused at its key when it could be
@@ -126,69 +130,103 @@ static int parse_service(yd *c, yaml_node_t *root, course *co)
 	if (co->service_socket[0] != '/' || strlen(co->service_socket) >= 100)
 		return yd_fail(c, yd_get(c, sn, "socket"), "service's socket is an absolute path of under 100 bytes, e.g. /run/cudaclimb/cudaclimb.sock");
 	if (co->service_store[0] != '/')
-		return yd_fail(c, yd_get(c, sn, "store"), "service's store is an absolute path, e.g. /var/lib/cudaclimb/%s", co->id);
+		return yd_fail(c, yd_get(c, sn, "store"), "service's store is an absolute path, e.g. /var/lib/cudaclimb/%s", co->id ? co->id : "COURSE");
 	return 0;
 }
 
+/* The course file into co; goes on after an error where it can (each top-level key and each
+ * exercise on its own), so that with the yd's all every error is listed. */
 static int parse_course(yd *c, yaml_node_t *root, course *co)
 {
 	static const char *const keys[] = { "!course", "!title", "!exercises", "lessons", "results", "share", "verify", "runner", "ssh", "slurm", "service", NULL };
 	if (root->type != YAML_MAPPING_NODE) return yd_fail(c, root, "a course file is a mapping: course, title, exercises, ...");
-	if (yd_check_keys(c, root, "a course", keys) || yd_get_str(c, root, "course", &co->id) || yd_get_str(c, root, "title", &co->title))
-		return -1;
-	if (!lesson_is_ident(co->id)) return yd_fail(c, yd_get(c, root, "course"), "course id '%s' must be an identifier ([a-z0-9_])", co->id);
+	int bad = yd_check_keys(c, root, "a course", keys);
+	if (yd_get_str(c, root, "course", &co->id) || yd_get_str(c, root, "title", &co->title)) bad = -1;
+	if (co->id && !lesson_is_ident(co->id)) bad = yd_fail(c, yd_get(c, root, "course"), "course id '%s' must be an identifier ([a-z0-9_])", co->id);
 	yaml_node_t *ln = yd_get(c, root, "lessons"), *en = yd_get(c, root, "exercises"), *rn = yd_get(c, root, "results"),
 	            *sh = yd_get(c, root, "share"), *vn = yd_get(c, root, "verify");
-	if (ln && yd_strings(c, ln, "lessons", &co->lessons, &co->nlessons)) return -1;
-	if (en->type != YAML_SEQUENCE_NODE || yd_seq_len(en) < 1) return yd_fail(c, en, "exercises is a list of LESSON/STAGE (at least one)");
-	co->items = xcalloc((size_t)yd_seq_len(en), sizeof *co->items);
-	for (int i = 0; i < yd_seq_len(en); i++) {
-		yaml_node_t *in = yd_seq_at(c, en, i);
-		if (parse_item(c, in, &co->items[co->nitems++])) return -1;
-		for (int k = 0; k < co->nitems - 1; k++)
-			if (!strcmp(co->items[k].lesson, co->items[i].lesson) && !strcmp(co->items[k].stage, co->items[i].stage))
-				return yd_fail(c, in, "%s/%s is assigned twice", co->items[i].lesson, co->items[i].stage);
+	if (ln && yd_strings(c, ln, "lessons", &co->lessons, &co->nlessons)) bad = -1;
+	else if (ln) {
+		co->lessons_at = xcalloc((size_t)co->nlessons + 1, sizeof *co->lessons_at);
+		for (int i = 0; i < co->nlessons; i++) {
+			yaml_node_t *at = ln->type == YAML_SEQUENCE_NODE ? yd_seq_at(c, ln, i) : ln;
+			co->lessons_at[i] = (lesson_mark){ .line = (int)at->start_mark.line + 1, .col = (int)at->start_mark.column + 1 };
+		}
+	}
+	if (en && (en->type != YAML_SEQUENCE_NODE || yd_seq_len(en) < 1)) bad = yd_fail(c, en, "exercises is a list of LESSON/STAGE (at least one)");
+	else if (en) {
+		co->items = xcalloc((size_t)yd_seq_len(en), sizeof *co->items);
+		for (int i = 0; i < yd_seq_len(en); i++) {
+			yaml_node_t *in = yd_seq_at(c, en, i);
+			course_item *it = &co->items[co->nitems++];
+			if (parse_item(c, in, it)) bad = -1;
+			for (int k = 0; it->lesson && k < co->nitems - 1; k++)
+				if (co->items[k].lesson && !strcmp(co->items[k].lesson, it->lesson) && !strcmp(co->items[k].stage, it->stage))
+					bad = yd_fail(c, in, "%s/%s is assigned twice", it->lesson, it->stage);
+		}
+	} else {
+		bad = -1;   /* yd_check_keys said it is needed */
 	}
 	char *results = NULL;
-	if (rn && yd_get_str(c, root, "results", &results)) return -1;
-	if (results && !*results) { free(results); return yd_fail(c, rn, "results names a folder"); }
+	if (rn && yd_get_str(c, root, "results", &results)) bad = -1;
+	if (results && !*results) { free(results); results = NULL; bad = yd_fail(c, rn, "results names a folder"); }
 	co->results = !results ? xasprintf("%s/results", co->dir) : results[0] == '/' ? results : xasprintf("%s/%s", co->dir, results);
 	if (results && results[0] != '/') free(results);
-	if (sh && yd_bool(c, sh, "share", &co->share)) return -1;
-	if (vn && yd_bool(c, vn, "verify", &co->verify)) return -1;
-	if (parse_service(c, root, co) || parse_runner(c, root, co)) return -1;
+	if (sh && yd_bool(c, sh, "share", &co->share)) bad = -1;
+	if (vn && yd_bool(c, vn, "verify", &co->verify)) bad = -1;
+	if (parse_service(c, root, co)) bad = -1;
+	if (parse_runner(c, root, co)) bad = -1;
 	if (co->service_socket && co->runner != RUNNER_LOCAL)
-		return yd_fail(c, yd_get(c, root, "service"), "a lab service orders the GPUs of its own box: it cannot go with runner %s",
-		               runner_kind_name(co->runner));
-	return 0;
+		bad = yd_fail(c, yd_get(c, root, "service"), "a lab service orders the GPUs of its own box: it cannot go with runner %s",
+		              runner_kind_name(co->runner));
+	return bad;
+}
+
+/* The file's text into a course: NULL with the first error in err; or, with all, every error added
+ * there and the course as far as it could be read (NULL only when the text is no YAML or empty). */
+static course *load_text(const char *name, const char *dir, const char *buf, size_t len, char *err, size_t errlen, yd_errors *all)
+{
+	int from = all ? all->n : 0;
+	yd c = { .file = name, .err = err, .errlen = errlen, .all = all };
+	course *co = NULL;
+	if (!yd_load(&c, buf, len)) {
+		co = xcalloc(1, sizeof *co);
+		co->dir = xstrdup(dir);
+		co->path = xstrdup(name);
+		yaml_node_t *root = yd_root(&c);
+		int bad = !root ? yd_fail_at(&c, (yaml_mark_t){0, 0, 0}, "the file is empty") : parse_course(&c, root, co);
+		if (bad && (!all || !root)) { course_free(co); co = NULL; }
+		yd_done(&c);
+	}
+	if (!co || c.failed) clean_message(err);
+	for (int i = from; all && i < all->n; i++) clean_message(all->v[i].text);
+	return co;
 }
 
 course *course_load_buffer(const char *name, const char *dir, const char *buf, size_t len, char *err, size_t errlen)
 {
-	yd c = { .file = name, .err = err, .errlen = errlen };
-	if (yd_load(&c, buf, len)) return NULL;
-	course *co = xcalloc(1, sizeof *co);
-	co->dir = xstrdup(dir);
-	co->path = xstrdup(name);
-	yaml_node_t *root = yd_root(&c);
-	int bad = !root ? yd_fail_at(&c, (yaml_mark_t){0, 0, 0}, "the file is empty") : parse_course(&c, root, co);
-	yd_done(&c);
-	if (bad) { clean_message(err); course_free(co); return NULL; }
-	return co;
+	return load_text(name, dir, buf, len, err, errlen, NULL);
 }
 
-course *course_load(const char *dir, char *err, size_t errlen)
+/* DIR/course.yaml's text into load_text. */
+static course *load_file(const char *dir, char *err, size_t errlen, yd_errors *all)
 {
 	char *path = xasprintf("%s/course.yaml", dir);
 	size_t len;
 	char *buf = file_read(path, &len);
 	course *co = NULL;
-	if (!buf) { strfmt(err, errlen, "%s:1:1: cannot read the course file (a course folder holds course.yaml)", path); clean_message(err); }
-	else co = course_load_buffer(path, dir, buf, len, err, errlen);
+	if (buf) co = load_text(path, dir, buf, len, err, errlen, all);
+	else if (all) yd_errors_add(all, path, 1, 1, "cannot read the course file (a course folder holds course.yaml)");
+	else { strfmt(err, errlen, "%s:1:1: cannot read the course file (a course folder holds course.yaml)", path); clean_message(err); }
+	if (!buf && all && all->n) clean_message(all->v[all->n - 1].text);
 	free(buf);
 	free(path);
 	return co;
 }
+
+course *course_load(const char *dir, char *err, size_t errlen) { return load_file(dir, err, errlen, NULL); }
+
+course *course_load_all(const char *dir, yd_errors *all) { return load_file(dir, NULL, 0, all); }
 
 void course_free(course *c)
 {
@@ -196,7 +234,7 @@ void course_free(course *c)
 	free(c->id); free(c->title); free(c->dir); free(c->path); free(c->results);
 	free(c->service_socket); free(c->service_store);
 	for (int i = 0; i < c->nlessons; i++) free(c->lessons[i]);
-	free(c->lessons);
+	free(c->lessons); free(c->lessons_at);
 	for (int i = 0; i < c->nitems; i++) { free(c->items[i].lesson); free(c->items[i].stage); free(c->items[i].due_text); }
 	free(c->items);
 	free(c->ssh_host); free(c->ssh_worker); free(c->slurm_partition); free(c->slurm_gres); free(c->slurm_time); free(c->slurm_account);
@@ -207,7 +245,7 @@ int course_check(const course *c, const lesson_set *ls, char *err, size_t errlen
 {
 	for (int i = 0; i < c->nlessons; i++)
 		if (!lesson_set_find(ls, c->lessons[i])) {
-			strfmt(err, errlen, "%s:1:1: lessons: no lesson '%s' in the lesson tree", c->path, c->lessons[i]);
+			strfmt(err, errlen, "%s:%d:%d: lessons: no lesson '%s' in the lesson tree", c->path, c->lessons_at[i].line, c->lessons_at[i].col, c->lessons[i]);
 			clean_message(err);
 			return -1;
 		}
@@ -223,6 +261,45 @@ int course_check(const course *c, const lesson_set *ls, char *err, size_t errlen
 		}
 	}
 	return 0;
+}
+
+int course_check_all(const course *c, const lesson_set *ls, yd_errors *all)
+{
+	int before = all->n + all->dropped;
+	char near[160], msg[512];
+	const char **names = xcalloc((size_t)ls->count + 1, sizeof *names);
+	for (int i = 0; i < ls->count; i++) names[i] = ls->items[i]->id;
+	for (int i = 0; i < c->nlessons; i++) {
+		if (lesson_set_find(ls, c->lessons[i])) continue;
+		util_suggest_name(c->lessons[i], names, ls->count, near, sizeof near);
+		strfmt(msg, sizeof msg, "lessons: no lesson '%s' in the lesson tree%s", c->lessons[i], near);
+		yd_errors_add(all, c->path, (size_t)c->lessons_at[i].line, (size_t)c->lessons_at[i].col, msg);
+	}
+	for (int i = 0; i < c->nitems; i++) {
+		const course_item *it = &c->items[i];
+		if (!it->lesson) continue;   /* its name could not be read: course_load_all said so */
+		const lesson *l = lesson_set_find(ls, it->lesson);
+		int s = l ? lesson_stage_index(l, it->stage) : -1;
+		near[0] = 0;
+		if (!l) {
+			util_suggest_name(it->lesson, names, ls->count, near, sizeof near);
+			strfmt(msg, sizeof msg, "%s/%s: no lesson '%s'%s", it->lesson, it->stage, it->lesson, near);
+		} else if (s < 0) {
+			const char **st = xcalloc((size_t)l->nstages + 1, sizeof *st);
+			for (int k = 0; k < l->nstages; k++) st[k] = l->stages[k].id;
+			util_suggest_name(it->stage, st, l->nstages, near, sizeof near);
+			free(st);
+			strfmt(msg, sizeof msg, "no stage '%s' in %s%s", it->stage, l->id, near);
+		} else if (!l->stages[s].exercise) {
+			strfmt(msg, sizeof msg, "%s/%s: that stage has no exercise (cudaclimb exercises %s lists its exercises)", it->lesson, it->stage, l->id);
+		} else {
+			continue;
+		}
+		yd_errors_add(all, c->path, (size_t)it->at.line, (size_t)it->at.col, msg);
+	}
+	free(names);
+	for (int i = 0; i < all->n; i++) clean_message(all->v[i].text);
+	return all->n + all->dropped - before;
 }
 
 const course_item *course_find(const course *c, const char *lid, const char *sid)

@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include "lesson.h"
 #include "runner.h"
+#include "yamldoc.h"
 
 typedef struct {
 	char *lesson, *stage;       /* the exercise: a stage with an exercise: block */
@@ -22,6 +23,7 @@ typedef struct course_s {
 	char *id, *title;
 	char *dir, *path;           /* the course folder and its course.yaml */
 	char **lessons; int nlessons;   /* the lessons shown, in order (default: the exercises' lessons) */
+	lesson_mark *lessons_at;    /* where each is named in the file */
 	course_item *items; int nitems;
 	char *results;              /* the results folder (absolute, or relative to the current folder) */
 	int share;                  /* students may read each other's results */
@@ -36,6 +38,11 @@ typedef struct course_s {
 /* Reads DIR/course.yaml. Returns a new course (course_free), or NULL with "file:line:col: message"
  * (one line, its control characters made '?': the message quotes the file). */
 course *course_load(const char *dir, char *err, size_t errlen);
+/* As course_load, but going on after an error: every error of the file is added to all (each
+ * "file:line:col: message", control characters as '?'), and the course returned holds what could be
+ * read (an exercise whose name could not be read has lesson NULL; NULL when the file cannot be read,
+ * is no YAML or is empty). Use it only to report: with errors it is no course to run. */
+course *course_load_all(const char *dir, yd_errors *all);
 /* The same from a buffer (name in messages, dir the course folder). */
 course *course_load_buffer(const char *name, const char *dir, const char *buf, size_t len, char *err, size_t errlen);
 void course_free(course *c);
@@ -43,6 +50,10 @@ void course_free(course *c);
  * exercise. Returns 0, or -1 with "file:line:col: message" (one line, no control characters) for the
  * first that is not. */
 int course_check(const course *c, const lesson_set *ls, char *err, size_t errlen);
+/* The item for lesson/stage, or NULL when the course does not assign it. */
+/* course_check's checks, every error added to all (a misspelt lesson or stage with the nearest
+ * name: "; did you mean 'x'?"); returns how many were found. */
+int course_check_all(const course *c, const lesson_set *ls, yd_errors *all);
 /* The item for lesson/stage, or NULL when the course does not assign it. */
 const course_item *course_find(const course *c, const char *lid, const char *sid);
 /* Whether the course shows lesson id (its lessons: list, else the lessons of its exercises). */

@@ -143,7 +143,8 @@ int ex_record(const char *work, const lesson *l, const lesson_stage *s, const ex
  * folder (results.h), or with a lab service (course.h's service) the learner's file (read from file)
  * sent to the service's judge (ex_submit). 0 when sent or when there is nothing to send (no course,
  * not assigned, no GPU), -1 with one line in err (the learner's own progress is not affected); said
- * (may be NULL) gets what the service answered. */
+ * (may be NULL) gets what the service answered, or for an assigned exercise not judged for want of a
+ * GPU the one line that nothing was recorded and why. */
 int ex_record_class(engine *e, const lesson *l, const lesson_stage *s, const char *file, const ex_verdict *v, int wait,
                     char *said, size_t saidlen, char *err, size_t errlen);
 /* The class record of verdict v (r's source borrowed from v). */

@@ -517,7 +517,14 @@ int ex_record_class(engine *e, const lesson *l, const lesson_stage *s, const cha
 {
 	const course *co = engine_course(e);
 	if (said && saidlen) said[0] = 0;
-	if (!course_find(co, l->id, s->id) || v->kind == EXV_NO_GPU) return 0;
+	if (!course_find(co, l->id, s->id)) return 0;
+	if (v->kind == EXV_NO_GPU) {   /* compiled, never judged: nothing for the class, and the learner is told */
+		int runner_failed = v->failed >= 0 && v->checks[v->failed].r.status == RUN_RUNNER_ERROR;
+		if (said && saidlen)
+			strfmt(said, saidlen, "nothing recorded for the course %s: %s, so the try was not judged (a try is recorded once it runs on a GPU)",
+			       co->id, runner_failed ? "the runner failed" : "no GPU here");
+		return 0;
+	}
 	/* with a lab service, the service judges the file again and keeps the verdict: nothing is written here */
 	if (co->service_socket) return ex_submit(co, l, s, file, wait, said, saidlen, err, errlen);
 	result_record r;

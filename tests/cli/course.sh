@@ -1,5 +1,6 @@
 #!/bin/sh
-# Courses without a GPU: --course narrows the lessons and exercises (with due dates); a malformed
+# Courses without a GPU: --course narrows the lessons and exercises (with due dates and bars; a try
+# not judged for want of a GPU says nothing was recorded); a malformed
 # course file is one line with file:line:col; course init sets the results folder up for a class
 # (3 local users, when this runs as root: each adds a file of their own and can neither list the
 # folder nor read nor remove another's; a file forged in another's name is left out of the report);
@@ -19,6 +20,19 @@ out=$($B --course "$tmp/lab" list 2>&1); code=$?
 	|| fail "course: against the built-in lessons: exit $code: $out"
 expect "course: exercises lists what it assigns, with the due date" 0 "demosum/sum .*\(due 2026-12-01 23:59\)" C --course "$tmp/lab" exercises
 expect "course: exercises names the course" 0 "Course demo_lab: Demo lab" C --course "$tmp/lab" exercises
+# Issue #51 item 6: the course's own bars (pass: 0.8 for demosum/sum), else the lesson's (0.9).
+expect "course: exercises shows the course's bar" 0 "demosum/sum +not started +- +0/1 +- +0\.80x " C --course "$tmp/lab" exercises
+expect "course: exercises shows the lesson's bar where the course sets none" 0 "demo/scale +not started +- +0/2 +- +0\.90x " C --course "$tmp/lab" exercises
+expect "course: exercises --json has the bar and where it comes from" 0 '"exercise": "demosum/sum".*"bar": 0\.8000, "bar_from": "course", "due": "2026-12-01 23:59"' \
+	C --course "$tmp/lab" exercises --json
+# Without a GPU a try is not judged, so nothing goes to the course: try says so, in one line.
+if $B device >/dev/null 2>&1; then
+	skip "course: try without a GPU says nothing was recorded (this machine has a GPU)"
+else
+	expect "course: try without a GPU says nothing was recorded for the course, and why" 3 \
+		"^nothing recorded for the course demo_lab: no GPU here, so the try was not judged" C --course "$tmp/lab" try demo/scale
+	[ -z "$(ls -A "$tmp/lab/results" 2>/dev/null)" ] && pass "course: ... and indeed nothing was recorded" || fail "course: a record was written without a GPU"
+fi
 mkdir "$tmp/bad"; printf 'course: x\ntitle: T\nexercises:\n  - demo\n' >"$tmp/bad/course.yaml"
 expect "course: a malformed course file is one line with its place" 4 "^$tmp/bad/course.yaml:4:5: an exercise is LESSON/STAGE" C --course "$tmp/bad" list
 expect "course: a folder without course.yaml says so" 4 "cannot read the course file" C --course "$tmp/nothere" list

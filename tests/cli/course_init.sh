@@ -43,3 +43,28 @@ printf '%s\n' "$out" | grep -q "course.yaml:6:5: bandwidth/strided: that stage h
 	&& pass "course init: all errors in one pass (a third, later error too)" || fail "course init: later errors not reported"
 printf '%s\n' "$out" | grep -q "3 errors in .*: nothing set up" && [ ! -e "$tmp/bad/results" ] \
 	&& pass "course init: nothing set up when there are errors" || fail "course init: set up despite errors"
+
+# Issue #51 item 3: four mistakes of different kinds (a bad date, an unknown key, two misspelt
+# exercises) all in one run, each at file:line:col, with the nearest names; exit 4, nothing set up.
+mkdir -p "$tmp/four"
+printf 'course: four\ntitle: T\nexercises:\n  - { exercise: bandwidth/coalesced, due: "2026-13-45" }\n  - { exercise: bandwidth/vectorized, pas: 0.95 }\n  - bandwidth/gridstrid\n  - redution/reduce1\n' >"$tmp/four/course.yaml"
+out=$($B course init "$tmp/four" 2>&1); code=$?
+[ $code = 4 ] && pass "course init: four mistakes exit 4" || fail "course init: four mistakes exit $code"
+n=$(printf '%s\n' "$out" | grep -c "^$tmp/four/course.yaml:[0-9]*:[0-9]*: ")
+[ "$n" = 4 ] && pass "course init: four mistakes give four file:line:col lines in one run" \
+	|| { fail "course init: $n file:line:col lines for four mistakes"; printf '%s\n' "$out" | sed 's/^/    /'; }
+for want in "course.yaml:4:43: due '2026-13-45' is not a date" "course.yaml:5:39: unknown key 'pas' in an assigned exercise .*; did you mean 'pass'\?" \
+	"course.yaml:6:5: no stage 'gridstrid' in bandwidth; did you mean 'gridstride'\?" "course.yaml:7:5: .*no lesson 'redution'; did you mean 'reduction'\?"; do
+	printf '%s\n' "$out" | grep -q "$want" && pass "course init: one run says $(printf '%s' "$want" | cut -c1-40)..." || fail "course init: no line /$want/"
+done
+printf '%s\n' "$out" | grep -q "4 errors in .*: nothing set up" && [ ! -e "$tmp/four/results" ] \
+	&& pass "course init: four errors counted, nothing set up" || fail "course init: the count or the set-up"
+
+# Issue #51 item 8: an indentation mistake in plain words at file:line:col, libyaml's own words kept
+# in parentheses (tests/fixtures/course_indent: line 7 is one space in).
+cp -r tests/fixtures/course_indent "$tmp/indent"
+expect "course init: an indentation mistake in plain words, at its line" 4 \
+	"^$tmp/indent/course.yaml:7:2: line 7 is indented differently from the lines around it: YAML nests by indentation, and the keys of the mapping that starts on line 2 are at column 1" \
+	$B course init "$tmp/indent"
+expect "course init: ... with libyaml's words in parentheses" 4 "\(libyaml: did not find expected key while parsing a block mapping \(line 2\)\)$" \
+	$B course init "$tmp/indent"

@@ -21,7 +21,7 @@ expect "list" 0 "bandwidth +4 stages" $B list
 expect "show" 0 "Bottleneck:" $B show bandwidth
 # A malformed lesson is reported as file:line:col and the good one still loads.
 expect "malformed: still lists the good lesson" 4 "fixture +6 stages" $B --lessons $F list
-expect "malformed: syntax" 4 "bad_syntax.yaml:3:1: found unexpected end of stream" $B --lessons $F list
+expect "malformed: syntax (an unclosed quote, where it opens, libyaml's words kept)" 4 "bad_syntax.yaml:2:8: the quote opened on line 2 is never closed \(libyaml: found unexpected end of stream" $B --lessons $F list
 expect "malformed: unknown key" 4 "bad_key.yaml:6:1: unknown key 'colour'" $B --lessons $F list
 expect "malformed: bad expression" 4 "bad_expr.yaml:5:45: bad expression 'n \* \(2 \+ '" $B --lessons $F list
 expect "malformed: unknown tunable" 4 "bad_tunable.yaml:12:35: unknown name 'BLOCK'" $B --lessons $F list

@@ -67,6 +67,12 @@ grep -q "Hint 2 of 2: i = blockIdx.x" $tmp/hint2.out && grep -q "That was the la
 	&& pass "hint: the second, and says it was the last" || { fail "hint: the second"; cat $tmp/hint2.out; }
 expect "hint: after the last, the last again" 0 "Hint 2 of 2" E hint demo/scale
 expect "solution: after every hint, the diff against the stage's kernel" 0 "\+ +5  	if \(i < n\) y\[i\] = 2.0f \* x\[i\];" E solution demo/scale
+# Two labelled number columns (issue #51 item 8): your file's line, the stage's line, blank where a
+# line is only in the other file.
+expect "solution: the number columns are labelled" 0 "^  yours stage$" E solution demo/scale
+expect "solution: a line in both files has both numbers (yours 4, the stage's 2)" 0 "^      4     2  extern \"C\"" E solution demo/scale
+expect "solution: a line only in the stage's kernel has only the stage's number" 0 "^\+           5  	if \(i < n\)" E solution demo/scale
+expect "solution: a line only in yours has only yours" 0 "^-     6        	// TODO" E solution demo/scale
 
 # reset: the starter again, the learner's file kept; a second reset keeps both backups.
 expect "reset: restores the starter and keeps the old file" 0 "is the starter again; your previous file is kept as $tmp/work/demo/scale.cu.1.bak" E reset demo/scale
