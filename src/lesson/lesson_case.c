@@ -131,7 +131,7 @@ static int parse_case(ld *c, yaml_node_t *kn, yaml_node_t *v, lesson_case *k)
 		return yd_fail(&c->y, kn, "case name '%.24s...' is %zu characters long (at most %d)", name, strlen(name), LESSON_CASE_NAME_MAX);
 	if (!lesson_is_ident(name)) return yd_fail(&c->y, kn, "case name '%s' is not an identifier ([A-Za-z_][A-Za-z0-9_]*)", name);
 	if (lesson_case_is_default(name)) return yd_fail(&c->y, kn, "case name 'default' is taken: it names the lesson's own settings");
-	for (int j = 0; j < c->l->ncases; j++)
+	for (int j = 0; j < c->l->ncases && &c->l->cases[j] != k; j++)   /* the cases before this one */
 		if (!strcasecmp(c->l->cases[j].name, name)) return yd_fail(&c->y, kn, "case name '%s' is used twice (names match in any letter case)", name);
 	k->name = xstrdup(name);
 	if (v->type != YAML_MAPPING_NODE) return yd_fail(&c->y, v, "case %s must be a mapping of parameter: value (and help: TEXT)", name);
