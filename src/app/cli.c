@@ -49,7 +49,7 @@ static const char usage_text[] =
 	"                                  LESSON/baseline, or LESSON/baseline.NAME for a\n"
 	"                                  named one); names in any case, STAGE by\n"
 	"                                  name or number, LESSON STAGE too\n"
-	"       cudaclimb bench LESSON [--stage S[,S...]] [--case C] [--set NAME=VALUE]...\n"
+	"       cudaclimb bench LESSON [--stage S[,S...]] [--case C] [--set N=V]...\n"
 	"                                  [--json]\n"
 	"                                  every stage (or those named) and the baselines\n"
 	"                                  they use, as a table; each stage timed in\n"
