@@ -21,7 +21,7 @@ sources_for() {
 	case $1 in
 	fuzz_expr) echo "src/lesson/expr.c src/core/fmt.c src/core/util.c" ;;
 	fuzz_arch) echo "src/cuda/arch.c src/core/yamldoc.c src/engine/occupancy.c src/core/fmt.c src/core/util.c" ;;
-	fuzz_lesson | fuzz_expect) echo "src/lesson/plan.c src/lesson/lesson.c src/lesson/lesson_yaml.c src/core/yamldoc.c src/lesson/lesson_stage.c src/lesson/stage_timing.c src/lesson/lesson_exercise.c src/lesson/lesson_expect.c src/lesson/claim_names.c src/engine/claims.c src/engine/diagnose.c src/core/result.c src/lesson/expr.c src/core/fmt.c src/core/util.c" ;;
+	fuzz_lesson | fuzz_expect) echo "src/lesson/plan.c src/lesson/lesson.c src/lesson/lesson_yaml.c src/core/yamldoc.c src/lesson/lesson_stage.c src/lesson/stage_timing.c src/lesson/lesson_exercise.c src/lesson/lesson_expect.c src/lesson/lesson_case.c src/lesson/claim_names.c src/engine/claims.c src/engine/diagnose.c src/core/result.c src/lesson/expr.c src/core/fmt.c src/core/util.c" ;;
 	fuzz_sanitize) echo "src/engine/sanitize.c src/core/fmt.c src/core/util.c" ;;
 	fuzz_progress) echo "src/engine/exercise_work.c src/core/fmt.c src/core/util.c" ;;
 	fuzz_stage_progress) echo "src/engine/progress.c src/core/fmt.c src/core/util.c" ;;

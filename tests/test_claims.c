@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "claims.h"
+#include "lesson_case.h"
 #include "replay.h"
 #include "lesson.h"
 #include "diagnose.h"
@@ -99,7 +100,7 @@ static void test_parse_errors(void **state)
 	load_error("      - { that: \"ms > 0\", because: x }\n", "t.yaml:20:27: unknown key 'because' in an expect: item");
 	load_error("      - { why: x }\n", "t.yaml:20:9: an expect: item needs 'that'");
 	load_error("      - { that: \"ms > 0\", why: \"\" }\n", "t.yaml:20:32: expect: why must be one line");
-	load_error("      - [ms, 1]\n", "t.yaml:20:9: an expect: item is a condition string or {that: CONDITION, why: TEXT, when: CONDITION}");
+	load_error("      - [ms, 1]\n", "t.yaml:20:9: an expect: item is a condition string or {that: CONDITION, why: TEXT, when: CONDITION or {case: NAME, if: CONDITION}}");
 	load_error("      ms > 0\n", "t.yaml:20:7: expect must be a list");
 	load_error("      []\n", "t.yaml:20:7: expect takes 1 to 32 conditions");
 }
@@ -391,6 +392,62 @@ static void test_when(void **state)
 	lesson_free(l);
 }
 
+/* when: { case: NAME, if: COND }: judged only on a run at the case's settings (its parameters, and
+ * its tunables the stage has), the condition too; elsewhere not applied, saying which case and what
+ * the run has instead. The lesson is tests/fixtures/cases (cases wide: n=1024, skewed: skew=0.6). */
+static void test_when_case(void **state)
+{
+	(void)state;
+	char err[1024];
+	lesson *l = lesson_load("tests/fixtures/cases/lessons/cases.yaml", "tests/fixtures/cases/kernels", err, sizeof err);
+	if (!l)
+		fail_msg("%s", err);
+	assert_int_equal(l->ncases, 2);
+	assert_int_equal(l->stages[0].claims[0].when_case, 0);
+	run_result r;
+	memset(&r, 0, sizeof r);
+	r.status = RUN_OK;
+	r.ms_median = 1;
+	r.bytes = 4096;
+	r.dram_bytes_read = 4096;
+	r.dram_bytes_write = 0;
+	device_info d;
+	memset(&d, 0, sizeof d);
+	d.cc = 90;
+	claims_runs runs = { &r, NULL, NULL, &d };
+	claim_outcome o[4];
+	snprintf(r.settings, sizeof r.settings, "n=32 skew=0 BLOCK=32");   /* the defaults */
+	assert_int_equal(claims_check(l, 0, &runs, o, 4), 2);
+	assert_int_equal(o[0].state, CLAIM_UNKNOWN);
+	assert_string_equal(o[0].why, "not applied: judged in case wide (n=1024; --case wide), this run has n 32");
+	snprintf(r.settings, sizeof r.settings, "n=1024 skew=0 BLOCK=64");   /* in the case (BLOCK is not the case's) */
+	claims_check(l, 0, &runs, o, 4);
+	assert_int_equal(o[0].state, CLAIM_HOLDS);
+	assert_int_equal(o[1].state, CLAIM_HOLDS);
+	snprintf(r.settings, sizeof r.settings, "n=1024.0 skew=0");   /* the same number, written another way */
+	claims_check(l, 0, &runs, o, 4);
+	assert_int_equal(o[0].state, CLAIM_HOLDS);
+	r.dram_bytes_read = 4096 * 5;   /* contradicted in the case, never outside it */
+	claims_check(l, 0, &runs, o, 4);
+	assert_int_equal(o[0].state, CLAIM_CONTRADICTED);
+	snprintf(r.settings, sizeof r.settings, "n=1000 skew=0");
+	claims_check(l, 0, &runs, o, 4);
+	assert_int_equal(o[0].state, CLAIM_UNKNOWN);
+	assert_true(strstr(o[0].why, "this run has n 1000") != NULL);
+	lesson_free(l);
+	/* the case's tunable is the case's only on a stage that has it: here s has BLOCK */
+	l = lesson_load("tests/fixtures/cases/lessons/cases.yaml", "tests/fixtures/cases/kernels", err, sizeof err);
+	assert_int_equal(lesson_case_find(l, "SKEWED"), 1);
+	assert_int_equal(lesson_case_find(l, "default"), -1);
+	plan_setting sets[4] = { { "BLOCK", "128" } };
+	int n = lesson_case_merge(l, 1, 0, sets, 1, 4);
+	assert_int_equal(n, 2);   /* skew from the case; BLOCK stays the learner's */
+	assert_string_equal(sets[0].value, "128");
+	assert_string_equal(sets[1].name, "skew");
+	assert_int_equal(lesson_case_merge(l, 1, -1, sets, 0, 4), 1);   /* the baseline: parameters only */
+	lesson_free(l);
+}
+
 /* The claims rewritten to hold on the H100 and the H200 still catch a slow stage: each recording
  * holds as recorded, and contradicts once the stage is made 30% slower. */
 static void planted(const char *id, const char *rec, const char *stage, const char *claim)
@@ -601,6 +658,7 @@ int main(void)
 		cmocka_unit_test(test_peaks),
 		cmocka_unit_test(test_when),
 		cmocka_unit_test(test_when_params_and_copies),
+		cmocka_unit_test(test_when_case),
 		cmocka_unit_test(test_stage_ratios),
 		cmocka_unit_test(test_readme_names),
 		cmocka_unit_test(test_planted_slow),

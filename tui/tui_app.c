@@ -166,7 +166,10 @@ static void draw_title(tui_app *a)
 		const char *title = st->title ? st->title : "";
 		size_t n = strlen(st->id);
 		int repeats = !strncmp(title, st->id, n) && (title[n] == ':' || title[n] == ' ' || !title[n]);
-		snprintf(left, sizeof left, " cudaclimb  %s  %s %d/%d  %s%s%s", theme_glyphs()->v, a->m->l->id,
+		int k = stage_case(a->m);   /* the case the values are in, beside the lesson: cropping keeps it */
+		char cs[64] = "";
+		if (k >= 0) snprintf(cs, sizeof cs, " [case %s]", a->m->l->cases[k].name);
+		snprintf(left, sizeof left, " cudaclimb  %s  %s%s %d/%d  %s%s%s", theme_glyphs()->v, a->m->l->id, cs,
 		         a->m->cur + 1, a->m->l->nstages, repeats ? "" : st->id, repeats ? "" : ": ", title);
 	} else {
 		snprintf(left, sizeof left, " cudaclimb");

@@ -405,6 +405,7 @@ static unsigned stage_key_do(tui_app *a, int ch)
 	case 's': if (stage_sweep(m, a->now) == 0) { v->code = CODE_SWEEP; v->scroll[PANE_CODE] = 0; } break;
 	case 'a': stage_ladder(m, a->now); break;
 	case 'R': stage_reset(m, a->now); retry_exercise(a); break;
+	case 'C': stage_case_next(m, a->now); retry_exercise(a); app_save(a); break;
 	case 'd':
 		if (v->code == CODE_SASS || v->code == CODE_SASS_DIFF) {   /* the SASS against the previous stage's */
 			v->code = v->code == CODE_SASS ? CODE_SASS_DIFF : CODE_SASS;

@@ -1,10 +1,12 @@
 /* The stage view's model: values, checks, jobs and results. */
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "tui_param.h"
 #include "tui_stage.h"
+#include "lesson_case.h"
 #include "util.h"
 
 #define DEBOUNCE 0.05     /* after a value changes, so that a held key (about 30 repeats a second) does not queue runs */
@@ -316,6 +318,66 @@ void stage_edit_cancel(tui_stage *m)
 	m->editing = 0;
 	m->edit[0] = 0;
 	stage_validate(m);
+}
+
+int stage_case(const tui_stage *m)
+{
+	const lesson *l = m->l;
+	for (int k = 0; k < l->ncases; k++) {
+		const lesson_case *cs = &l->cases[k];
+		int in = 1;
+		for (int i = 0; i < cs->n && in; i++) {
+			double want;
+			if (lesson_case_value(cs, i, &want)) { in = 0; break; }
+			const lesson_param *p = lesson_find_param(l, cs->names[i]);
+			if (p) { in = fabs(expr_as_double(m->pv[p - l->params]) - want) <= 1e-9 * fmax(1, fabs(want)); continue; }
+			const lesson_stage *st = cur_stage(m);
+			for (int t = 0; t < st->ntunables; t++)
+				if (!strcmp(st->tunables[t].name, cs->names[i])) in = (double)m->slots[m->cur].tv[t] == want;
+		}
+		if (in) return k;
+	}
+	return -1;
+}
+
+int stage_case_next(tui_stage *m, double now)
+{
+	const lesson *l = m->l;
+	if (!l->ncases) {
+		snprintf(m->msg, sizeof m->msg, "%s has no cases: its defaults show every point", l->id);
+		return -1;
+	}
+	int was = stage_case(m), k = was + 1 < l->ncases ? was + 1 : -1;
+	char err[256];
+	m->editing = 0;
+	param_defaults(l, &m->pdev, m->pv, err, sizeof err);
+	for (int s = 0; s < l->nstages; s++)   /* the tunables the cases set go back to their defaults */
+		for (int t = 0; t < l->stages[s].ntunables; t++)
+			for (int c = 0; c < l->ncases; c++)
+				for (int i = 0; i < l->cases[c].n; i++)
+					if (!strcmp(l->cases[c].names[i], l->stages[s].tunables[t].name)) m->slots[s].tv[t] = stage_tunable_default(m, s, t);
+	if (k >= 0) {
+		const lesson_case *cs = &l->cases[k];
+		for (int i = 0; i < cs->n; i++) {
+			const lesson_param *p = lesson_find_param(l, cs->names[i]);
+			expr_value v;
+			double d;
+			if (p && param_parse(l, &m->pdev, m->pv, (int)(p - l->params), cs->values[i], &v) == 0) param_set(l, &m->pdev, m->pv, (int)(p - l->params), v);
+			else if (!p && lesson_case_value(cs, i, &d) == 0)
+				for (int s = 0; s < l->nstages; s++)
+					for (int t = 0; t < l->stages[s].ntunables; t++)
+						if (!strcmp(l->stages[s].tunables[t].name, cs->names[i])) m->slots[s].tv[t] = (int64_t)d;
+		}
+	}
+	changed(m, now);
+	if (!m->problem[0]) {
+		char set[256] = "";
+		if (k >= 0) lesson_case_describe(&l->cases[k], set, sizeof set);
+		if (k >= 0) snprintf(m->msg, sizeof m->msg, "case %s: %s%s%s (C: the next case)", l->cases[k].name, set,
+		                     l->cases[k].help ? " - " : "", l->cases[k].help ? l->cases[k].help : "");
+		else snprintf(m->msg, sizeof m->msg, "the lesson's defaults (C: its first case, %s)", l->cases[0].name);
+	}
+	return k;
 }
 
 void stage_reset(tui_stage *m, double now)

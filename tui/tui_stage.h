@@ -116,6 +116,15 @@ void stage_edit_cancel(tui_stage *m);
 /* Back to the lesson's defaults: this stage's tunables and every parameter. */
 void stage_reset(tui_stage *m, double now);
 
+/* The lesson's case (lesson_case.h) the values are in now: the first whose parameters all have its
+ * values (and the tunables of the current stage it sets, theirs); -1: none (the defaults, or values
+ * of the learner's own). */
+int stage_case(const tui_stage *m);
+/* Switches to the next case (after the last, back to the defaults): the parameters to their defaults
+ * and then the case's values, its tunables on every stage that has them; reruns after a short pause.
+ * msg names the case and its settings. Returns the new case, or -1 (the defaults). */
+int stage_case_next(tui_stage *m, double now);
+
 /* Submits a run of the current stage now (compile only without a GPU). Returns 0, or -1 with
  * m->msg set. */
 int stage_run(tui_stage *m, double now);

@@ -26,6 +26,8 @@ static int submit(tui_stage *m, int s, stage_job_kind kind, int item, int ot, co
 		         STAGE_SETS_MAX);
 		return -1;
 	}
+	int k = stage_case(m);   /* the case these values are (the result records it) */
+	if (k >= 0) snprintf(j.case_name, sizeof j.case_name, "%s", m->l->cases[k].name);
 	if (m->njobs == STAGE_JOBS) {
 		snprintf(m->msg, sizeof m->msg, "too many jobs queued");
 		return -1;

@@ -15,6 +15,7 @@
 #include "claims.h"
 #include "course.h"
 #include "json.h"
+#include "lesson_case.h"
 #include "report.h"
 #include "roofline.h"
 #include "report_hotspots.h"
@@ -42,12 +43,14 @@ static const char usage_text[] =
 	"       cudaclimb show LESSON/STAGE --sass|--ptx\n"
 	"                                  its machine code (SASS, under its source\n"
 	"                                  lines) or its PTX\n"
-	"       cudaclimb run LESSON/STAGE [--set NAME=VALUE]... [--json] [--hotspots]\n"
+	"       cudaclimb run LESSON/STAGE [--case C] [--set NAME=VALUE]... [--json]\n"
+	"                                  [--hotspots]\n"
 	"                                  compile, check and time one stage (or\n"
 	"                                  LESSON/baseline, or LESSON/baseline.NAME for a\n"
 	"                                  named one); names in any case, STAGE by\n"
 	"                                  name or number, LESSON STAGE too\n"
-	"       cudaclimb bench LESSON [--stage S[,S...]] [--set NAME=VALUE]... [--json]\n"
+	"       cudaclimb bench LESSON [--stage S[,S...]] [--case C] [--set N=V]...\n"
+	"                                  [--json]\n"
 	"                                  every stage (or those named) and the baselines\n"
 	"                                  they use, as a table; each stage timed in\n"
 	"                                  alternating pairs with its own baseline\n"
@@ -119,6 +122,9 @@ static const char usage_text[] =
 	"                    driver JITs, limits from the device, peaks unknown)\n"
 	"  --set NAME=VALUE  set a parameter or tunable (repeatable; VALUE may be an\n"
 	"                    expression)\n"
+	"  --case NAME       run, bench, try, watch, show: the lesson's case NAME (show\n"
+	"                    lists them), its settings as if given with --set before\n"
+	"                    the others (a --set of the same name wins); default: none\n"
 	"  --json            machine-readable output: {\"schema\": 1, \"metric\": \"GB/s\",\n"
 	"                    \"device\": {...}, \"results\": [...]}; booleans are true/false\n"
 	"  --timeout S       watchdog for one run, in seconds (default 10); a compile may\n"
@@ -201,7 +207,7 @@ static int is_command(const char *word)
 static int parse(cli *c, int argc, char **argv)
 {
 	enum { O_LESSONS = 256, O_GPU, O_ARCH, O_SET, O_JSON, O_TIMEOUT, O_SEED, O_REPS, O_NOCOUNT, O_REPLAY, O_NOCOLOR, O_ASCII, O_FRAMES, O_WORK, O_SASS, O_PTX, O_COURSE, O_GROUP, O_HTML, O_CSV,
-	       O_RUNNER, O_REMOTE_WORKER, O_SLURM_PARTITION, O_SLURM_GRES, O_SLURM_TIME, O_SLURM_ACCOUNT, O_ROOFLINE, O_HOTSPOTS, O_STAGE, O_VERIFY, O_NCU, O_NSYS, O_EXEC };
+	       O_RUNNER, O_REMOTE_WORKER, O_SLURM_PARTITION, O_SLURM_GRES, O_SLURM_TIME, O_SLURM_ACCOUNT, O_ROOFLINE, O_HOTSPOTS, O_STAGE, O_VERIFY, O_NCU, O_NSYS, O_EXEC, O_CASE };
 	static const struct option opts[] = {
 		{ "lessons", 1, 0, O_LESSONS }, { "gpu", 1, 0, O_GPU }, { "arch", 1, 0, O_ARCH }, { "set", 1, 0, O_SET },
 		{ "json", 0, 0, O_JSON }, { "timeout", 1, 0, O_TIMEOUT }, { "seed", 1, 0, O_SEED }, { "reps", 1, 0, O_REPS },
@@ -211,7 +217,7 @@ static int parse(cli *c, int argc, char **argv)
 		{ "runner", 1, 0, O_RUNNER }, { "remote-worker", 1, 0, O_REMOTE_WORKER }, { "slurm-partition", 1, 0, O_SLURM_PARTITION },
 		{ "slurm-gres", 1, 0, O_SLURM_GRES }, { "slurm-time", 1, 0, O_SLURM_TIME }, { "slurm-account", 1, 0, O_SLURM_ACCOUNT },
 		{ "roofline", 0, 0, O_ROOFLINE }, { "hotspots", 0, 0, O_HOTSPOTS }, { "stage", 1, 0, O_STAGE }, { "verify", 0, 0, O_VERIFY },
-		{ "ncu", 0, 0, O_NCU }, { "nsys", 0, 0, O_NSYS }, { "exec", 0, 0, O_EXEC }, { "help", 0, 0, 'h' }, { "version", 0, 0, 'V' }, { 0, 0, 0, 0 },
+		{ "ncu", 0, 0, O_NCU }, { "nsys", 0, 0, O_NSYS }, { "exec", 0, 0, O_EXEC }, { "case", 1, 0, O_CASE }, { "help", 0, 0, 'h' }, { "version", 0, 0, 'V' }, { 0, 0, 0, 0 },
 	};
 	c->eo.gpu = -1;
 	opterr = 0;
@@ -253,6 +259,10 @@ static int parse(cli *c, int argc, char **argv)
 			if (c->nsets == 16) return cli_usage_error("at most 16 --set options%s", "");
 			if (plan_setting_parse(optarg, &c->sets[c->nsets], err, sizeof err)) return cli_usage_error("--set %s", err);
 			c->nsets++;
+			break;
+		case O_CASE:
+			if (c->case_name) return cli_usage_error("--case is given once: a run is in one case (--set changes single values)%s", "");
+			c->case_name = optarg;
 			break;
 		case O_JSON: c->json = 1; break;
 		case O_TIMEOUT: c->eo.timeout_s = strtod(optarg, &end); if (*end || c->eo.timeout_s <= 0) return cli_usage_error("--timeout takes seconds, not '%s'", optarg); break;
@@ -489,6 +499,18 @@ static int cmd_list(cli *c, engine *e)
 			printf("], \"exercises\": [");
 			for (int k = 0, n = 0; k < l->nstages; k++)
 				if (l->stages[k].exercise) { if (n++) printf(", "); json_string(stdout, l->stages[k].id); }
+			printf("], \"cases\": [");
+			for (int k = 0; k < l->ncases; k++) {   /* {"name", "settings": "skew=0.6", "help"} */
+				char set[256];
+				lesson_case_describe(&l->cases[k], set, sizeof set);
+				printf("%s{\"name\": ", k ? ", " : "");
+				json_string(stdout, l->cases[k].name);
+				printf(", \"settings\": ");
+				json_string(stdout, set);
+				printf(", \"help\": ");
+				json_string(stdout, l->cases[k].help ? l->cases[k].help : "");
+				putchar('}');
+			}
 			printf("]}");
 		}
 		printf("\n], \"errors\": [");
@@ -517,6 +539,7 @@ static int show_code(cli *c, engine *e)
 	int stage, r = cli_find_stage(e, c->args[1], &l, &stage);
 	if (r) return r;
 	if (stage < 0) return cli_usage_error("the baseline is a library call: it has no code of ours to show%s", "");
+	if (cli_use_case(c, l, LESSON_CASE_ALL_STAGES)) return EXIT_USAGE;   /* each stage below keeps what it has */
 	run_result res[2];
 	for (int k = 0; k < 2; k++) run_result_init(&res[k]);
 	/* this stage, and the previous one for the counts beside */
@@ -589,14 +612,34 @@ static int cmd_show(cli *c, engine *e)
 	if (too_many(c, 1, "LESSON")) return EXIT_USAGE;
 	if (strchr(c->args[1], '/')) {   /* show LESSON/STAGE: that stage's text, as run takes the form */
 		int stage, r = cli_find_stage(e, c->args[1], &l, &stage);
+		if (!r) r = cli_use_case(c, l, stage);
 		if (r) return r;
 		if (stage < 0) { report_lesson(stdout, l); return EXIT_OK; }   /* the baseline is told in the lesson's text */
 		report_stage(stdout, l, stage);
 		return EXIT_OK;
 	}
-	if (cli_find_lesson(e, c->args[1], &l)) return EXIT_USAGE;
+	if (cli_find_lesson(e, c->args[1], &l) || cli_use_case(c, l, LESSON_CASE_ALL_STAGES)) return EXIT_USAGE;
 	report_lesson(stdout, l);
 	return EXIT_OK;
+}
+
+int cli_use_case(cli *c, const lesson *l, int stage)
+{
+	if (!c->case_name || lesson_case_is_default(c->case_name)) return 0;
+	int k = lesson_case_find(l, c->case_name);
+	char msg[600], near[400];
+	if (k < 0) {
+		lesson_case_suggest(l, c->case_name, near, sizeof near);
+		strfmt(msg, sizeof msg, "no case '%s' in %s%s%s%s%s", c->case_name, l->id, near, l->ncases ? " (cudaclimb show " : "",
+		       l->ncases ? l->id : "", l->ncases ? " lists them)" : "");
+		return cli_usage_error("%s", msg);
+	}
+	int n = lesson_case_merge(l, k, stage, c->sets, c->nsets, (int)(sizeof c->sets / sizeof c->sets[0]));
+	if (n < 0) return cli_usage_error("--case %s and --set give more than 16 settings", l->cases[k].name);
+	c->nsets = n;
+	strfmt(c->case_used, sizeof c->case_used, "%s", l->cases[k].name);
+	report_use_case(l->cases[k].name);
+	return 0;
 }
 
 int cli_status_exit(run_status s)
@@ -619,6 +662,7 @@ static engine_job stage_job(cli *c, const lesson *l, int stage, int bench)
 	for (int k = 0; k < c->nsets; k++)
 		if (!bench || lesson_find_param(l, c->sets[k].name) || (stage >= 0 && lesson_find_tunable(&l->stages[stage], c->sets[k].name)))
 			j.sets[j.nsets++] = c->sets[k];
+	strfmt(j.case_name, sizeof j.case_name, "%s", c->case_used);
 	return j;
 }
 
@@ -837,6 +881,7 @@ static int cmd_run(cli *c, engine *e)
 	char spec[192];
 	if (c->bench_stages) strfmt(spec, sizeof spec, "%s/%s", c->args[1], c->bench_stages);   /* run LESSON --stage S */
 	int r = cli_find_stage(e, c->bench_stages ? spec : c->args[1], &l, &stage);
+	if (!r) r = cli_use_case(c, l, stage);
 	if (!r && c->hotspots && stage < 0) return cli_usage_error("--hotspots: the baseline is a library call, with no code of ours to sample%s", "");
 	return r ? r : run_stages(c, e, l, &stage, 1);
 }
@@ -845,7 +890,7 @@ static int cmd_bench(cli *c, engine *e)
 {
 	if (c->nargs < 2) return cli_usage_error("bench needs a lesson%s", "");
 	const lesson *l;
-	if (too_many(c, 1, "LESSON") || cli_find_lesson(e, c->args[1], &l)) return EXIT_USAGE;
+	if (too_many(c, 1, "LESSON") || cli_find_lesson(e, c->args[1], &l) || cli_use_case(c, l, LESSON_CASE_ALL_STAGES)) return EXIT_USAGE;
 	for (int k = 0; k < c->nsets; k++) {
 		int known = lesson_find_param(l, c->sets[k].name) != NULL;
 		for (int s = 0; s < l->nstages && !known; s++) known = lesson_find_tunable(&l->stages[s], c->sets[k].name) != NULL;
@@ -1001,6 +1046,8 @@ int cli_main(int argc, char **argv)
 		strfmt(msg, sizeof msg, "unknown command '%s'%s", cmd, near);
 		return cli_usage_error("%s", msg);
 	}
+	if (c.case_name && (!cmd || (strcmp(cmd, "run") && strcmp(cmd, "bench") && strcmp(cmd, "try") && strcmp(cmd, "watch") && strcmp(cmd, "show"))))
+		return cli_usage_error("--case is for run, bench, try, watch and show (in the terminal interface C switches the case)%s", "");
 	if (c.hotspots && (!cmd || strcmp(cmd, "run"))) return cli_usage_error("--hotspots is for run LESSON/STAGE, one stage at a time%s", "");
 	if ((c.profile_tool || c.profile_exec) && (!cmd || strcmp(cmd, "profile")))
 		return cli_usage_error("--ncu, --nsys and --exec are for profile LESSON/STAGE%s", "");

@@ -10,6 +10,8 @@ typedef struct {
 	tui_opts to;
 	int json;
 	plan_setting sets[16]; int nsets;
+	const char *case_name;          /* --case NAME as given; cli_use_case applies it */
+	char case_used[48];             /* the case applied (its name as the lesson spells it), "" none */
 	const char *archs;
 	const char *work;               /* --work DIR: the learner's workspace */
 	const char *group;              /* course init --group NAME */
@@ -39,6 +41,10 @@ int cli_not_in_course(engine *e, const char *what);
 /* "; did you mean 'x'?" into out for the nearest of n names when near enough (a third of the typed
  * letters wrong at most; a swap of two neighbours counts as one), else "". */
 void cli_suggest_name(const char *typed, const char *const *names, int n, char *out, size_t len);
+/* --case for lesson l: the case's settings merged into c->sets after the learner's --set (which win),
+ * those that apply to stage (LESSON_CASE_ALL_STAGES: all, for a bench); c->case_used names it. 0, or
+ * EXIT_USAGE with a message (the nearest case's name) when l has no such case. */
+int cli_use_case(cli *c, const lesson *l, int stage);
 /* A run's status as the exit code. */
 int cli_status_exit(run_status s);
 

@@ -325,7 +325,7 @@ int cmd_try(cli *c, engine *e)
 	int stage, code = find_exercise(c, e, "try", &l, &stage);
 	if (code) return code;
 	if (c->nargs > 3) return cli_usage_error("try takes LESSON/STAGE and at most one FILE, not '%s'", c->args[3]);
-	if ((code = check_sets(c, l, stage))) return code;
+	if ((code = cli_use_case(c, l, stage)) || (code = check_sets(c, l, stage))) return code;
 	char *work = ex_workspace(c->work), *file = try_file(c, work, l, &l->stages[stage], &code);
 	if (file) code = run_try(c, e, l, stage, file, work, 0, 0);
 	free(file);
@@ -413,7 +413,7 @@ int cmd_watch(cli *c, engine *e)
 	int stage, code = find_exercise(c, e, "watch", &l, &stage);
 	if (code) return code;
 	if (c->nargs > 3) return cli_usage_error("watch takes LESSON/STAGE and at most one FILE, not '%s'", c->args[3]);
-	if ((code = check_sets(c, l, stage))) return code;
+	if ((code = cli_use_case(c, l, stage)) || (code = check_sets(c, l, stage))) return code;
 	const lesson_stage *s = &l->stages[stage];
 	char *work = ex_workspace(c->work), *file = try_file(c, work, l, s, &code);
 	if (!file) { free(work); return code; }

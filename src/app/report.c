@@ -2,9 +2,11 @@
 #include "report.h"
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include "arch.h"
 #include "claims.h"
 #include "fmt.h"
+#include "lesson_case.h"
 #include "textvals.h"
 #include "timeline.h"
 #include "util.h"
@@ -93,12 +95,19 @@ void report_stage_texts(FILE *f, const lesson *l, int s, const claims_runs *live
 	free(bn);
 }
 
+/* The case show and run were asked for (--case), whose recording the texts' numbers come from. */
+static const char *report_case;
+
+void report_use_case(const char *name) { report_case = name; }
+
+static textvals_ref *ref_find(const lesson *l) { return textvals_ref_find_case(NULL, l->id, report_case); }
+
 void report_run_texts(FILE *f, const lesson *l, int s, const run_result *r, const device_info *d, const char *replayed)
 {
 	if (s < 0 || s >= l->nstages || (r->status != RUN_OK && r->status != RUN_WRONG)) return;
 	const lesson_stage *st = &l->stages[s];
 	if (!textvals_has(st->explain) && !textvals_has(st->bottleneck)) return;
-	textvals_ref *ref = textvals_ref_find(NULL, l->id);
+	textvals_ref *ref = ref_find(l);
 	claims_runs live = { r, NULL, NULL, d };
 	const char *base = replayed ? strrchr(replayed, '/') : NULL;
 	char *from = replayed ? xasprintf("the replayed file %s", base ? base + 1 : replayed) : NULL;
@@ -111,7 +120,7 @@ static void stage_text(FILE *f, const lesson *l, int i, const textvals_ref *ref)
 
 static void lesson_text(FILE *f, const lesson *l)
 {
-	textvals_ref *ref = textvals_ref_find(NULL, l->id);
+	textvals_ref *ref = ref_find(l);
 	fprintf(f, "%s - %s\n\n", l->id, l->title);
 	wrap(f, "  ", l->summary);
 	if (l->nread_first) {
@@ -124,6 +133,14 @@ static void lesson_text(FILE *f, const lesson *l)
 		fprintf(f, "  %-10s = %s%s%s%s%s\n", p->name, expr_source(p->def.e), p->min.e ? "  min " : "", p->min.e ? expr_source(p->min.e) : "",
 		        p->max.e ? "  max " : "", p->max.e ? expr_source(p->max.e) : "");
 		if (p->help) fprintf(f, "               %s\n", p->help);
+	}
+	for (int i = 0; i < l->ncases; i++) {
+		const lesson_case *k = &l->cases[i];
+		char set[256];
+		lesson_case_describe(k, set, sizeof set);
+		if (!i) fprintf(f, "\nCases (--case NAME, or C in the interface; the defaults are the case 'default'):\n");
+		fprintf(f, "  %-12s %s%s\n", k->name, set, report_case && !strcasecmp(report_case, k->name) ? "   (shown)" : "");
+		if (k->help) fprintf(f, "               %s\n", k->help);
 	}
 	if (l->baseline) fprintf(f, "\nBaseline: %s (%s)\n", l->baseline->title, l->baseline->library);
 	for (int i = 0; i < l->nbaselines; i++) {   /* baselines: the named ones, and the stages that meet each */
@@ -613,7 +630,7 @@ void report_stage(FILE *f, const lesson *l, int stage)
 	FILE *m = open_memstream(&text, &len);
 	if (!m) return;
 	fprintf(m, "%s - %s\n", l->id, l->title);
-	textvals_ref *ref = textvals_ref_find(NULL, l->id);
+	textvals_ref *ref = ref_find(l);
 	stage_text(m, l, stage, ref);
 	textvals_ref_free(ref);
 	source_summary(m, &l->stages[stage]);

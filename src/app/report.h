@@ -18,6 +18,9 @@ void report_stage_texts(FILE *f, const lesson *l, int s, const claims_runs *live
 /* After a run of stage s (-1: the baseline, nothing): its texts with this run's numbers, when they have
  * placeholders and it measured them all; else the reference recording's. replay: the file the run was
  * answered from (replayed: --replay; NULL: a run here), named as where the numbers came from. */
+/* The lesson's case (--case) that show and run print the texts of: its recording's numbers, the case
+ * marked in the list of cases. NULL: none. */
+void report_use_case(const char *name);
 void report_run_texts(FILE *f, const lesson *l, int s, const run_result *r, const device_info *d, const char *replayed);
 /* One stage of l (show LESSON/STAGE): its text, tunables, claims and its kernel file's summary (the
  * lines that declare kernels), printed clean. */

@@ -8,7 +8,8 @@
 #define R(name, type) F(run_result, name, type)
 const field run_result_fields[] = {
 	R(lesson, FT_STR), R(stage, FT_STR), R(title, FT_STR), R(status, FT_STATUS), R(message, FT_STR),
-	R(settings, FT_STR), R(reference, FT_STR), R(regs, FT_INT), R(spill_stores, FT_INT), R(spill_loads, FT_INT),
+	R(settings, FT_STR), { "case", FT_STR, offsetof(run_result, case_name), sizeof(((run_result *)0)->case_name) },
+	R(reference, FT_STR), R(regs, FT_INT), R(spill_stores, FT_INT), R(spill_loads, FT_INT),
 	R(stack_bytes, FT_INT), R(cached, FT_BOOL), R(static_smem, FT_I64), R(dynamic_smem, FT_I64),
 	R(compile_ms, FT_DBL), R(arch, FT_STR), R(cubin, FT_STR), R(grid, FT_U3), R(block, FT_U3), R(occ_blocks, FT_INT),
 	R(occ_warps, FT_INT), R(occ_max_warps, FT_INT), R(occ_theoretical, FT_DBL), R(occ_limiter, FT_STR),

@@ -65,6 +65,7 @@ typedef struct {
 	run_status status;
 	char message[512];              /* one line, for any status but OK */
 	char settings[512];             /* "BLOCK=256 n=67108864 ..." the values used */
+	char case_name[48];             /* the lesson's case the run was asked in (--case, C; JSON "case"): "" none */
 	char reference[256];            /* what the check compared with: "plain SCALE=2", "baseline"; "" none */
 	/* compile */
 	int regs, spill_stores, spill_loads, stack_bytes, cached;

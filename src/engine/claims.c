@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "diagnose.h"
+#include "lesson_case.h"
 #include "util.h"
 
 
@@ -65,9 +66,46 @@ static int when_visit(void *ctx, const char *name, size_t len, int col)
 	return 0;
 }
 
-/* Whether claim k applies on d to run r: 1, or 0 with the reason ("not applied: ...") in why. */
-static int claim_applies(const lesson_claim *k, const device_info *d, const run_result *r, char *why, size_t len)
+/* Whether run r has case cs's settings: each parameter at the case's value, and each tunable the
+ * stage st has. 1, or 0 with "skew 0, cols 8192" (what the run has instead) in have. */
+static int in_case(const lesson *l, const lesson_stage *st, const lesson_case *cs, const run_result *r, char *have, size_t len)
 {
+	have[0] = 0;
+	int ok = 1;
+	for (int i = 0; i < cs->n; i++) {
+		if (!lesson_find_param(l, cs->names[i]) && !lesson_find_tunable(st, cs->names[i])) continue;
+		char val[64] = "";
+		double want = 0, got = 0;
+		int known = r && !setting(r->settings, cs->names[i], val, sizeof val);
+		if (known) {
+			expr *e = expr_parse(val, NULL);
+			expr_value x;
+			known = e && !expr_eval(e, NULL, NULL, &x, NULL);
+			if (known) got = expr_as_double(x);
+			expr_free(e);
+		}
+		if (lesson_case_value(cs, i, &want) || !known || fabs(got - want) > 1e-9 * fmax(1, fabs(want))) {
+			size_t u = strlen(have);
+			strfmt(have + u, len - u, "%s%s %s", ok ? "" : ", ", cs->names[i], val[0] ? val : "no value");
+			ok = 0;
+		}
+	}
+	return ok;
+}
+
+/* Whether claim k of stage st applies on d to run r: 1, or 0 with the reason ("not applied: ...") in why. */
+static int claim_applies(const lesson *l, const lesson_stage *st, const lesson_claim *k, const device_info *d, const run_result *r,
+                         char *why, size_t len)
+{
+	if (k->when_case >= 0 && k->when_case < l->ncases) {
+		const lesson_case *cs = &l->cases[k->when_case];
+		char have[128], set[160];
+		if (!in_case(l, st, cs, r, have, sizeof have)) {
+			lesson_case_describe(cs, set, sizeof set);
+			strfmt(why, len, "not applied: judged in case %s (%s; --case %s), this run has %s", cs->name, set, cs->name, have);
+			return 0;
+		}
+	}
 	if (!k->when.e) return 1;
 	const char *src = expr_source(k->when.e);
 	if (!d || !d->cc) { strfmt(why, len, "not applied: needs %s, and no GPU was described", src); return 0; }
@@ -275,7 +313,7 @@ int claims_check_stages(const lesson *l, int s, const claims_runs *runs, const r
 			strfmt(o->why, sizeof o->why, "the run %s", r->status == RUN_WRONG ? "gave a wrong result" : "did not finish");
 			continue;
 		}
-		if (!claim_applies(o->claim, d, r, o->why, sizeof o->why)) continue;
+		if (!claim_applies(l, st, o->claim, d, r, o->why, sizeof o->why)) continue;
 		claim_ctx c;
 		ctx_init(&c, l, s, runs);
 		c.by_stage = by_stage;

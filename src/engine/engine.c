@@ -560,6 +560,7 @@ static void start_job(engine *e, job *j)
 	strfmt(j->r.lesson, sizeof j->r.lesson, "%s", l->id);
 	const lesson_baseline *own = j->j.stage < 0 ? lesson_baseline_at(l, j->j.stage) : NULL;
 	strfmt(j->r.stage, sizeof j->r.stage, "%s", j->j.stage >= 0 ? l->stages[j->j.stage].id : own->id);
+	strfmt(j->r.case_name, sizeof j->r.case_name, "%s", j->j.case_name);
 	strfmt(j->r.title, sizeof j->r.title, "%s", j->j.stage >= 0 ? l->stages[j->j.stage].title : own->title);
 	/* The baseline a stage is compared with (timed beside it in a bench, its time_vs_baseline). */
 	const lesson_baseline *cmp = lesson_baseline_at(l, lesson_stage_baseline(l, j->j.stage));
@@ -737,7 +738,7 @@ static void take_result(engine *e, job *j, run_result *w)
 	static const char *const kept[] = {
 		"regs", "spill_stores", "spill_loads", "stack_bytes", "cached", "static_smem", "dynamic_smem", "compile_ms",
 		"tensor_sass", "arch", "cubin", "grid", "block", "occ_blocks", "occ_warps", "occ_max_warps", "occ_theoretical", "occ_limiter",
-		"title", "lesson", "stage", "settings", "reference", "baseline", "baseline_title", NULL,
+		"title", "lesson", "stage", "settings", "case", "reference", "baseline", "baseline_title", NULL,
 	};
 	if (field_copy_named(run_result_fields, run_result_nfields, w, r, kept)) {
 		fprintf(stderr, "cudaclimb: take_result names a field run_result does not have\n");

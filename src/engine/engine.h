@@ -57,6 +57,8 @@ typedef struct {
 	const lesson *lesson;
 	int stage;
 	plan_setting sets[16]; int nsets;
+	char case_name[48];         /* the lesson's case these settings came from (its settings are in sets):
+	                             * recorded in the result's case_name; "" none */
 	int compile_only;
 	int no_time;                /* verify only */
 	int counters;               /* also read hardware counters (when available) */

@@ -83,6 +83,17 @@ textvals_ref *textvals_ref_find(const char *dir, const char *lesson_id)
 	return r;
 }
 
+textvals_ref *textvals_ref_find_case(const char *dir, const char *lesson_id, const char *case_name)
+{
+	textvals_ref *r = NULL;
+	if (case_name && *case_name && lesson_id && !strchr(case_name, '/')) {
+		char *id = xasprintf("%s.%s", lesson_id, case_name);
+		r = textvals_ref_find(dir, id);
+		free(id);
+	}
+	return r ? r : textvals_ref_find(dir, lesson_id);
+}
+
 void textvals_ref_free(textvals_ref *r)
 {
 	if (!r) return;

@@ -16,6 +16,9 @@ typedef struct textvals_ref textvals_ref;
  * $CUDACLIMB_RECORDED when set (empty: none), else under <data root>/assets/recorded, holding a
  * file named *-LESSON.json. NULL when there is none or it does not load. Free with textvals_ref_free. */
 textvals_ref *textvals_ref_find(const char *dir, const char *lesson_id);
+/* The same for a case of the lesson (case_name "" or NULL: none): its own recording, *-LESSON.CASE.json,
+ * else the lesson's. */
+textvals_ref *textvals_ref_find_case(const char *dir, const char *lesson_id, const char *case_name);
 void textvals_ref_free(textvals_ref *r);
 /* "NVIDIA H100 80GB HBM3" of the recording, and its file name ("h100-899481e-2026-11-26-fusion.json"). */
 const char *textvals_ref_gpu(const textvals_ref *r);

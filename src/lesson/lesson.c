@@ -198,7 +198,7 @@ static int model_names_everywhere(ld *c, yaml_node_t *n, const char *key, const 
 static int parse_lesson(ld *c, yaml_node_t *root)
 {
 	static const char *const keys[] = { "!lesson", "!title", "order", "!summary", "read_first", "params", "derived",
-	                                    "!buffers", "!model", "check", "baseline", "baselines", "!stages", NULL };
+	                                    "!buffers", "!model", "check", "baseline", "baselines", "cases", "!stages", NULL };
 	lesson *l = c->l;
 	if (yd_check_keys(&c->y, root, "a lesson", keys) || yd_get_str(&c->y, root, "lesson", &l->id) ||
 	    yd_get_str(&c->y, root, "title", &l->title) || yd_get_str(&c->y, root, "summary", &l->summary)) return -1;
@@ -220,6 +220,8 @@ static int parse_lesson(ld *c, yaml_node_t *root)
 	if (parse_model(c, md, NULL, NULL, &l->peak, &l->traffic, 1, 0)) return -1;
 	if ((n = yd_get(&c->y, root, "baseline")) && parse_baseline(c, n, "baseline", "baseline", &l->baseline)) return -1;
 	if ((n = yd_get(&c->y, root, "baselines")) && parse_baselines(c, n)) return -1;
+	/* The cases before the stages, whose claims may name them; their tunables are checked after. */
+	if ((n = yd_get(&c->y, root, "cases")) && lesson_case_parse(c, n)) return -1;
 	yaml_node_t *st = yd_get(&c->y, root, "stages");
 	if (st->type != YAML_SEQUENCE_NODE || yd_seq_len(st) < 1) return yd_fail(&c->y, st, "stages must be a list of at least one stage");
 	l->stages = xcalloc((size_t)yd_seq_len(st), sizeof *l->stages);
@@ -229,7 +231,7 @@ static int parse_lesson(ld *c, yaml_node_t *root)
 		for (int j = 0; j < l->nstages - 1; j++)
 			if (!strcmp(l->stages[j].id, l->stages[i].id)) return yd_fail(&c->y, si, "stage id '%s' is used twice", l->stages[i].id);
 	}
-	if (lesson_expect_check_claim_stages(c)) return -1;
+	if (lesson_expect_check_claim_stages(c) || lesson_case_check_tunables(c)) return -1;
 	/* The model after the stages: it may name a tunable (or a stage's derived value) that every stage
 	 * using it has. */
 	c->model_scope = 1;
@@ -312,6 +314,7 @@ void lesson_free(lesson *l)
 	free(l->baselines);
 	for (int i = 0; i < l->nstages; i++) lesson_stage_free(&l->stages[i]);
 	free(l->stages);
+	lesson_case_free(l);
 	free(l);
 }
 

@@ -155,7 +155,9 @@ typedef struct {
 /* A claim of the stage's text (expect:): a condition over a run's measurements (the names of
  * src/engine/claims.h) that should hold; why, optional, is the sentence it checks; when, optional
  * (when.e NULL: always), a condition over the device (claims_device_names) under which it applies. */
-typedef struct { lesson_expr cond; char *why; lesson_expr when; } lesson_claim;
+/* when_case >= 0: the claim is judged only in that case of the lesson (when: { case: NAME }): on a
+ * run whose settings are the case's (lesson_case.h), and then only where when (if:) holds too. */
+typedef struct { lesson_expr cond; char *why; lesson_expr when; int when_case; } lesson_claim;
 
 typedef struct {
 	char *id, *title, *kernel_path /* resolved, inside kernels/<lesson>/ */, *kernel_rel, *entry;
@@ -195,6 +197,19 @@ struct lesson_baseline {
 	char *peak;                   /* peak: its compute peak ("bf16_tensor", ...); NULL: the lesson's */
 };
 
+/* A case (cases:): named settings of the lesson's parameters (and of tunables, for the stages that
+ * have them) that a learner switches to (--case NAME, a key in the interface). names[i] = values[i]
+ * as --set would take them; each value is a number or an expression of numbers. help: one line or
+ * NULL. marks[i]: where names[i] is written. */
+typedef struct {
+	char *name, *help;
+	char **names, **values; lesson_mark *marks; int n;
+	lesson_mark at;
+} lesson_case;
+/* The longest case name, and the most settings a case holds. */
+#define LESSON_CASE_NAME_MAX 40
+#define LESSON_CASE_SETS_MAX 8
+
 typedef struct {
 	char *id, *title, *summary, *path /* the YAML file */, *kernel_dir;
 	int order;
@@ -214,6 +229,7 @@ typedef struct {
 	lesson_baseline *baseline;    /* NULL when none */
 	lesson_baseline **baselines; int nbaselines;   /* baselines: the named ones, in the file's order */
 	lesson_stage *stages; int nstages;
+	lesson_case *cases; int ncases;   /* cases:, in the file's order */
 } lesson;
 
 /* Stage numbers name the baselines too: -1 is the lesson's baseline:, LESSON_BASELINE(i) (-2 - i) its

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "claim_names.h"
+#include "lesson_case.h"
 #include "lesson_yaml.h"
 #include "util.h"
 
@@ -72,6 +73,24 @@ static int parse_cond(ld *c, yaml_node_t *cond, lesson_expr *out, int device)
 	return 0;
 }
 
+/* when: { case: NAME, if: CONDITION }: judged only in case NAME of the lesson (and where the
+ * condition, optional, holds too). */
+static int parse_when_case(ld *c, yaml_node_t *when, lesson_claim *k)
+{
+	static const char *const keys[] = { "!case", "if", NULL };
+	if (yd_check_keys(&c->y, when, "an expect: when:", keys)) return -1;
+	yaml_node_t *cn = yd_get(&c->y, when, "case"), *cond = yd_get(&c->y, when, "if");
+	const char *name = yd_scalar(&c->y, cn, "a case name");
+	if (!name) return -1;
+	k->when_case = lesson_case_find(c->l, name);
+	if (k->when_case < 0) {
+		char near[256];
+		lesson_case_suggest(c->l, name, near, sizeof near);
+		return yd_fail(&c->y, cn, "expect: when: no case '%s' in this lesson%s", name, near);
+	}
+	return cond ? parse_cond(c, cond, &k->when, 1) : 0;
+}
+
 int lesson_expect_parse(ld *c, yaml_node_t *n, lesson_stage *s)
 {
 	if (n->type != YAML_SEQUENCE_NODE)
@@ -83,6 +102,7 @@ int lesson_expect_parse(ld *c, yaml_node_t *n, lesson_stage *s)
 	for (int i = 0; i < len; i++) {
 		yaml_node_t *it = yd_seq_at(&c->y, n, i), *cond = it;
 		lesson_claim *k = &s->claims[s->nclaims++];
+		k->when_case = -1;
 		if (!it) return -1;
 		if (it->type == YAML_MAPPING_NODE) {
 			if (yd_check_keys(&c->y, it, "an expect: item", keys) || yd_get_str(&c->y, it, "why", &k->why)) return -1;
@@ -90,9 +110,9 @@ int lesson_expect_parse(ld *c, yaml_node_t *n, lesson_stage *s)
 			if (k->why && (!k->why[0] || strlen(k->why) > EXPECT_WHY_MAX || strchr(k->why, '\n')))
 				return yd_fail(&c->y, yd_get(&c->y, it, "why"), "expect: why must be one line of 1 to %d characters", EXPECT_WHY_MAX);
 			yaml_node_t *when = yd_get(&c->y, it, "when");
-			if (when && parse_cond(c, when, &k->when, 1)) return -1;
+			if (when && when->type == YAML_MAPPING_NODE ? parse_when_case(c, when, k) : when && parse_cond(c, when, &k->when, 1)) return -1;
 		} else if (it->type != YAML_SCALAR_NODE) {
-			return yd_fail(&c->y, it, "an expect: item is a condition string or {that: CONDITION, why: TEXT, when: CONDITION}");
+			return yd_fail(&c->y, it, "an expect: item is a condition string or {that: CONDITION, why: TEXT, when: CONDITION or {case: NAME, if: CONDITION}}");
 		}
 		if (parse_cond(c, cond, &k->cond, 0)) return -1;
 	}

@@ -82,6 +82,11 @@ int lesson_expect_check_claim_stages(ld *c);
 int lesson_expect_check_text(ld *c, yaml_node_t *n, const char *text);
 
 /* lesson_exercise.c: the stage's exercise: block (the stage's entries are known). */
+/* lesson_case.c: cases: (lesson_case.h), read before the stages (their claims may name a case); the
+ * names that are no parameter checked as tunables after them. */
+int lesson_case_parse(ld *c, yaml_node_t *map);
+int lesson_case_check_tunables(ld *c);
+void lesson_case_free(lesson *l);
 int lesson_exercise_parse(ld *c, yaml_node_t *n, lesson_stage *s);
 void lesson_exercise_free(lesson_exercise *x);
 #endif

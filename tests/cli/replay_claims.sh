@@ -1,6 +1,7 @@
 #!/bin/sh
 # Every recording in assets/recorded/GPU/ (bench LESSON --json on a real GPU, named
-# GPU-COMMIT-DATE-LESSON.json) replayed through its lesson's claims as they are now: one line per
+# GPU-COMMIT-DATE-LESSON.json, or GPU-COMMIT-DATE-LESSON.CASE.json for a bench in the lesson's case
+# CASE, replayed with --case CASE) replayed through its lesson's claims as they are now: one line per
 # lesson and GPU, PASS when every claim holds (or is not applied on that GPU, or names a stage the
 # recording lacks), FAIL for each contradicted claim, and for a claim left unknown on a stage whose
 # counters were recorded (a name the lesson spells wrong, a counter the claim cannot read).
@@ -17,7 +18,9 @@ for f in "$DIR"/*/*.json; do
 	gpu=$(basename "$(dirname "$f")")
 	lesson=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["results"][0]["lesson"])' "$f" 2>/dev/null)
 	if [ -z "$lesson" ]; then fail "replay claims $gpu $(basename "$f"): not a bench --json recording"; continue; fi
-	out=$(timeout 60 $B --replay "$f" bench "$lesson" --json 2>&1)
+	# GPU-COMMIT-DATE-LESSON.CASE.json: a bench in the lesson's case CASE, replayed in it
+	case $(basename "$f" .json) in *-"$lesson".*) cs=${f##*-"$lesson".}; cs=${cs%.json} ;; *) cs=default ;; esac
+	out=$(timeout 60 $B --replay "$f" bench "$lesson" --case "$cs" --json 2>&1)
 	printf '%s' "$out" | python3 -c '
 import json, sys
 gpu, lesson, path = sys.argv[1:4]

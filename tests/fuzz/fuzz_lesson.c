@@ -1,7 +1,7 @@
 /* libFuzzer target for the lesson loader (src/lesson/lesson.c, lesson_stage.c, lesson_yaml.c, over expr.c):
  * any bytes either load into a lesson whose invariants hold, or fail with "fuzz.yaml:line:col: ...".
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Isrc/core -Isrc/lesson -Isrc/cuda -Isrc/engine -Isrc/runner -Isrc/worker -Isrc/app -I/usr/local/cuda/include tests/fuzz/fuzz_lesson.c \
- *     src/lesson/lesson.c src/lesson/lesson_yaml.c src/core/yamldoc.c src/lesson/lesson_stage.c src/lesson/lesson_exercise.c src/lesson/lesson_expect.c src/engine/claims.c \
+ *     src/lesson/lesson.c src/lesson/lesson_yaml.c src/core/yamldoc.c src/lesson/lesson_stage.c src/lesson/lesson_exercise.c src/lesson/lesson_expect.c src/lesson/lesson_case.c src/engine/claims.c \
  *     src/engine/diagnose.c src/lesson/claim_names.c src/core/result.c src/lesson/expr.c src/core/util.c -lyaml -lm -o build-fuzz/fuzz_lesson
  *   build-fuzz/fuzz_lesson -max_total_time=60 NEW_CORPUS_DIR tests/fuzz/corpus/lesson */
 #include <stddef.h>
@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "lesson.h"
+#include "lesson_case.h"
 #include "plan.h"
 
 /* "fuzz.yaml:L:C: " with L, C >= 1 */
@@ -141,6 +142,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (l->reference && !strcmp(l->reference, "baseline") && !l->baseline) abort();
 	if (l->rel_tol < 0 || l->abs_tol < 0) abort();
 	for (int i = 0; i < l->nstages; i++) check_stage(l, &l->stages[i]);
+	/* cases: identifiers, each setting a parameter or some stage's tunable to a number; a claim's case is one of them */
+	for (int i = 0; i < l->ncases; i++) {
+		const lesson_case *k = &l->cases[i];
+		if (!k->name || !lesson_is_ident(k->name) || lesson_case_is_default(k->name) || k->n < 1 || k->n > LESSON_CASE_SETS_MAX) abort();
+		for (int j = 0; j < k->n; j++) {
+			double v;
+			int tunable = 0;
+			for (int s = 0; s < l->nstages; s++) tunable |= lesson_find_tunable(&l->stages[s], k->names[j]) != NULL;
+			if ((!lesson_find_param(l, k->names[j]) && !tunable) || lesson_case_value(k, j, &v)) abort();
+		}
+	}
+	for (int i = 0; i < l->nstages; i++)
+		for (int j = 0; j < l->stages[i].nclaims; j++)
+			if (l->stages[i].claims[j].when_case >= l->ncases || l->stages[i].claims[j].when_case < -1) abort();
 	lesson_free(l);
 	return 0;
 }
