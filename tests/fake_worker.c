@@ -15,7 +15,8 @@
  * run lists its plan's steps ("step" lines), each taking 0.25 ms one after the other. With
  * CC_FAKE_NAME set, an ok result's message says it ("ran by NAME"), for tests of several workers;
  * CC_FAKE_FAULT_GPU=N makes the worker started for GPU N ("__worker N") fault on every run; CC_FAKE_RATIO=R
- * gives an ok result a timed pair at speed ratio R (so that a try passes when R is at least its bar). A plan with
+ * gives an ok result a timed pair at speed ratio R (so that a try passes when R is at least its bar); CC_FAKE_TIME_BY=NAME
+ * times an ok run of a plan with the integer variable NAME (a tunable) at 64/NAME ms (BLOCK=256: 0.25 ms). A plan with
  * a "timing" line (a stage's own timing method) gets a result whose timing field is "plan: " and that line's words. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,6 +46,7 @@ static void device(void)
 static int hot_wanted;          /* the request asked for a hotspot pass */
 static int pair_baseline;       /* the request's pair_plan is a baseline's (its result's pair says "baseline") */
 static run_result planned;      /* the steps of the request's plan */
+static double planned_ms;       /* CC_FAKE_TIME_BY: the run's time from the plan's variable; 0: 1 ms */
 
 /* The plan's steps (src/lesson/plan_wire.h: "memset BUFFER VALUE", "launch ENTRY GX GY GZ BX BY BZ SHARED
  * NARGS"), timed 0.25 ms each, one after the other. */
@@ -52,6 +54,11 @@ static void plan_steps(const char *text)
 {
 	int stage = strstr(text, "\nstage -1\n") ? -1 : 0;
 	planned.nsteps = 0;
+	const char *by = getenv("CC_FAKE_TIME_BY");
+	char var[96];
+	snprintf(var, sizeof var, "\nvar %s i ", by ? by : "");
+	const char *v = by ? strstr(text, var) : NULL;
+	planned_ms = v && atof(v + strlen(var)) > 0 ? 64.0 / atof(v + strlen(var)) : 0;
 	/* a stage's own timing (plan_wire.h "timing ..."): its words as the plan sent them, where the real
 	 * worker writes stage_timing_text's ("plan: host 0 -1 1 flush median") */
 	const char *tm = strstr(text, "\ntiming ");
@@ -81,7 +88,7 @@ static void result(run_status st, const char *msg)
 	run_result_init(&r);
 	r.status = st;
 	snprintf(r.message, sizeof r.message, "%s", msg);
-	if (st == RUN_OK) { r.reps = 10; r.ms_median = r.ms_min = r.ms_max = 1.0; r.checked = r.passed = 1; }
+	if (st == RUN_OK) { r.reps = 10; r.ms_median = r.ms_min = r.ms_max = planned_ms > 0 ? planned_ms : 1.0; r.checked = r.passed = 1; }
 	const char *ratio = getenv("CC_FAKE_RATIO");   /* a timed pair at this speed ratio (a try passes at >= its bar) */
 	if (st == RUN_OK && ratio) {
 		r.pair_ratio = r.pair_ratio_p20 = r.pair_ratio_p80 = atof(ratio);

@@ -275,6 +275,45 @@ static void test_record(void **st)
 	progress_free(&p);
 }
 
+/* tune --save: the best tunables per GPU model, kept through a save, a merge and a reset. */
+static void test_tuned(void **st)
+{
+	(void)st;
+	char dir[] = "/tmp/cc-progress-test-XXXXXX", path[256], err[256], key[64];
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/progress", dir);
+	progress_gpu_key("NVIDIA H200 (MIG 1g.18gb)", key, sizeof key);
+	assert_string_equal(key, "NVIDIA_H200__MIG_1g.18gb_");
+	progress_gpu_key("", key, sizeof key);
+	assert_string_equal(key, "-");
+	progress_state s, r, o;
+	progress_init(&s);
+	progress_tuned_set(&s, "NVIDIA H200", "sgemm", "warptile", "BM=128,BN=64");
+	assert_string_equal(progress_tuned_get(&s, "NVIDIA H200", "sgemm", "warptile"), "BM=128,BN=64");
+	assert_null(progress_tuned_get(&s, "NVIDIA H100 80GB HBM3", "sgemm", "warptile"));   /* per GPU model */
+	assert_int_equal(progress_save(&s, path, err, sizeof err), 0);
+	progress_init(&r);
+	assert_int_equal(progress_load(&r, path, err, sizeof err), 0);
+	assert_string_equal(progress_tuned_get(&r, "NVIDIA H200", "sgemm", "warptile"), "BM=128,BN=64");
+	/* a reset is a record: merged with the older file, the values do not come back */
+	progress_tuned_set(&r, "NVIDIA H200", "sgemm", "warptile", NULL);
+	assert_int_equal(r.dirty, 1);
+	assert_null(progress_tuned_get(&r, "NVIDIA H200", "sgemm", "warptile"));
+	progress_init(&o);
+	assert_int_equal(progress_load(&o, path, err, sizeof err), 0);
+	progress_merge(&r, &o);
+	assert_null(progress_tuned_get(&r, "NVIDIA H200", "sgemm", "warptile"));
+	char *text = progress_format(&r);
+	assert_non_null(strstr(text, "tuned NVIDIA_H200 sgemm warptile -\n"));
+	free(text);
+	progress_free(&s); progress_free(&r); progress_free(&o);
+	unlink(path);
+	char lock[300];
+	snprintf(lock, sizeof lock, "%s.lock", path);
+	unlink(lock);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -285,6 +324,7 @@ int main(void)
 		cmocka_unit_test(test_existing_file),
 		cmocka_unit_test(test_private),
 		cmocka_unit_test(test_record),
+		cmocka_unit_test(test_tuned),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

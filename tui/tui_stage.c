@@ -93,7 +93,8 @@ int64_t stage_tunable_default(const tui_stage *m, int s, int t)
 }
 
 /* msg (when empty): the values restored from the last session that differ from the defaults, so
- * that none carries over silently: "restored from last time: a=3, coalesced BLOCK=512 - R resets". */
+ * that none carries over silently: "restored from last time: a=3, coalesced BLOCK=512 - R resets"; a stage's
+ * values from cudaclimb tune --save for this GPU as "tuned on this GPU: warptile BM=128,BN=64". */
 static void say_restored(tui_stage *m)
 {
 	char list[400] = "", v[48];
@@ -106,8 +107,16 @@ static void say_restored(tui_stage *m)
 		expr_format(m->pv[i], v, sizeof v);
 		o += (size_t)snprintf(list + o, sizeof list - o, "%s%s=%s", n++ ? ", " : "", m->l->params[i].name, v);
 	}
+	char tuned[300] = "";
+	size_t to = 0;
 	for (int s = 0; s < m->l->nstages && o < sizeof list; s++) {
 		const lesson_stage *st = &m->l->stages[s];
+		/* cudaclimb tune --save's values for this GPU: said as tuned, not as restored */
+		const char *tv = m->dev->present ? progress_tuned_get(m->state, m->dev->name, m->l->id, st->id) : NULL;
+		if (tv && to < sizeof tuned) {
+			to += (size_t)snprintf(tuned + to, sizeof tuned - to, "%s%s %s", to ? ", " : "", st->id, tv);
+			continue;
+		}
 		for (int t = 0; t < st->ntunables && o < sizeof list; t++) {
 			if (m->slots[s].tv[t] == stage_tunable_default(m, s, t)
 			    || !tui_state_get_setting(m->state, m->l->id, st->id, st->tunables[t].name))
@@ -116,8 +125,9 @@ static void say_restored(tui_stage *m)
 			                      st->tunables[t].name, m->slots[s].tv[t]);
 		}
 	}
-	if (n && !m->msg[0])
-		snprintf(m->msg, sizeof m->msg, "restored from last time: %s - R resets", list);
+	if ((n || to) && !m->msg[0])
+		snprintf(m->msg, sizeof m->msg, "%s%s%s%s%s - R resets", to ? "tuned on this GPU: " : "", tuned, to && n ? "; " : "",
+		         n ? "restored from last time: " : "", n ? list : "");
 }
 
 tui_stage *stage_new(engine *e, const lesson *l, const device_info *dev, tui_state *state)
@@ -387,6 +397,8 @@ void stage_reset(tui_stage *m, double now)
 	char err[256];
 	for (int t = 0; t < st->ntunables; t++)
 		m->slots[m->cur].tv[t] = stage_tunable_default(m, m->cur, t);
+	if (progress_tuned_get(m->state, m->dev->name, m->l->id, st->id))   /* tuned values go too: run starts from the defaults again */
+		progress_tuned_set(m->state, m->dev->name, m->l->id, st->id, NULL);
 	param_defaults(m->l, &m->pdev, m->pv, err, sizeof err);
 	changed(m, now);
 }

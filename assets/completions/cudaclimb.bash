@@ -5,22 +5,26 @@ _cudaclimb()
 	local cur prev cmd i words_
 	cur=${COMP_WORDS[COMP_CWORD]}
 	prev=${COMP_WORDS[COMP_CWORD-1]}
-	local commands="list show run bench profile check device exercises try watch hint reset solution course report queue cache serve"
+	local commands="list show run bench tune profile check device exercises try watch hint reset solution course report queue cache serve"
 	local options="--lessons --work --course --gpu --arch --set --case --json --timeout --seed --reps --no-counters
 		--roofline --hotspots --replay --runner --remote-worker --slurm-partition --slurm-gres --slurm-time
 		--slurm-account --no-color --ascii --frames --sass --ptx --stage --group --html --csv --prune --max
-		--ncu --nsys --exec --verify --help --version"
+		--ncu --nsys --exec --verify --over --budget --strategy --plan --save --help --version"
 	case $prev in
 	--lessons|--work|--course|--replay|--html) COMPREPLY=($(compgen -f -- "$cur")); return ;;
 	--arch) COMPREPLY=($(compgen -W "sm_80 sm_86 sm_89 sm_90 sm_100 sm_120" -- "$cur")); return ;;
 	--runner) COMPREPLY=($(compgen -W "local ssh slurm" -- "$cur")); return ;;
+	--strategy) COMPREPLY=($(compgen -W "grid random" -- "$cur")); return ;;
+	--over|--budget) return ;;
 	--gpu|--set|--case|--timeout|--seed|--reps|--frames|--stage|--group|--remote-worker|--slurm-*|--max) return ;;
 	esac
 	if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "$options" -- "$cur")); return; fi
 	cmd=
 	for ((i = 1; i < COMP_CWORD; i++)); do
 		case ${COMP_WORDS[i]} in
-		--lessons|--work|--course|--replay|--html|--arch|--runner|--gpu|--set|--case|--timeout|--seed|--reps|--frames|--stage|--group|--remote-worker|--slurm-*|--max) ((i++)) ;;
+	--strategy) COMPREPLY=($(compgen -W "grid random" -- "$cur")); return ;;
+	--over|--budget) return ;;
+	--gpu|--set|--case|--timeout|--seed|--reps|--frames|--stage|--group|--remote-worker|--slurm-*|--max) return ;;
 		-*) ;;
 		*) cmd=${COMP_WORDS[i]}; break ;;
 		esac

@@ -5,6 +5,7 @@
 #include <getopt.h>
 #include <langinfo.h>
 #include <locale.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 #include "course.h"
 #include "json.h"
 #include "lesson_case.h"
+#include "progress.h"
 #include "report.h"
 #include "roofline.h"
 #include "report_hotspots.h"
@@ -54,6 +56,14 @@ static const char usage_text[] =
 	"                                  every stage (or those named) and the baselines\n"
 	"                                  they use, as a table; each stage timed in\n"
 	"                                  alternating pairs with its own baseline\n"
+	"       cudaclimb tune LESSON/STAGE [--over NAME,...] [--budget SECONDS]\n"
+	"                  [--strategy grid|random] [--plan] [--save] [--json]\n"
+	"                                  try the stage's tunables' allowed values (the\n"
+	"                                  constraints checked first), each timed right\n"
+	"                                  after the defaults, within the budget (120 s);\n"
+	"                                  the five best; --plan (or no GPU: exit 3) the\n"
+	"                                  plan only; --save keeps the best as this GPU's\n"
+	"                                  for run and the terminal interface\n"
 	"       cudaclimb check [--arch sm_80,sm_90]\n"
 	"                                  load every lesson, compile every stage (no GPU\n"
 	"                                  needed)\n"
@@ -194,7 +204,7 @@ static int runner_word(const char *opt, const char *key, const char *value)
 
 /* The commands' names, for the checks below and the nearest name to a misspelt one. */
 static const char *const command_names[] = { "list", "show", "run", "bench", "check", "device", "exercises", "try", "watch", "hint",
-                                             "reset", "solution", "course", "report", "queue", "cache", "profile", "serve" };
+                                             "reset", "solution", "course", "report", "queue", "cache", "profile", "serve", "tune" };
 enum { NCOMMANDS = sizeof command_names / sizeof command_names[0] };
 
 /* Whether word names one of the commands (so that `--runner ssh run ...` is not a host "run"). */
@@ -207,7 +217,8 @@ static int is_command(const char *word)
 static int parse(cli *c, int argc, char **argv)
 {
 	enum { O_LESSONS = 256, O_GPU, O_ARCH, O_SET, O_JSON, O_TIMEOUT, O_SEED, O_REPS, O_NOCOUNT, O_REPLAY, O_NOCOLOR, O_ASCII, O_FRAMES, O_WORK, O_SASS, O_PTX, O_COURSE, O_GROUP, O_HTML, O_CSV,
-	       O_RUNNER, O_REMOTE_WORKER, O_SLURM_PARTITION, O_SLURM_GRES, O_SLURM_TIME, O_SLURM_ACCOUNT, O_ROOFLINE, O_HOTSPOTS, O_STAGE, O_VERIFY, O_NCU, O_NSYS, O_EXEC, O_CASE };
+	       O_RUNNER, O_REMOTE_WORKER, O_SLURM_PARTITION, O_SLURM_GRES, O_SLURM_TIME, O_SLURM_ACCOUNT, O_ROOFLINE, O_HOTSPOTS, O_STAGE, O_VERIFY, O_NCU, O_NSYS, O_EXEC, O_CASE,
+	       O_OVER, O_BUDGET, O_STRATEGY, O_PLAN, O_SAVE };
 	static const struct option opts[] = {
 		{ "lessons", 1, 0, O_LESSONS }, { "gpu", 1, 0, O_GPU }, { "arch", 1, 0, O_ARCH }, { "set", 1, 0, O_SET },
 		{ "json", 0, 0, O_JSON }, { "timeout", 1, 0, O_TIMEOUT }, { "seed", 1, 0, O_SEED }, { "reps", 1, 0, O_REPS },
@@ -217,7 +228,9 @@ static int parse(cli *c, int argc, char **argv)
 		{ "runner", 1, 0, O_RUNNER }, { "remote-worker", 1, 0, O_REMOTE_WORKER }, { "slurm-partition", 1, 0, O_SLURM_PARTITION },
 		{ "slurm-gres", 1, 0, O_SLURM_GRES }, { "slurm-time", 1, 0, O_SLURM_TIME }, { "slurm-account", 1, 0, O_SLURM_ACCOUNT },
 		{ "roofline", 0, 0, O_ROOFLINE }, { "hotspots", 0, 0, O_HOTSPOTS }, { "stage", 1, 0, O_STAGE }, { "verify", 0, 0, O_VERIFY },
-		{ "ncu", 0, 0, O_NCU }, { "nsys", 0, 0, O_NSYS }, { "exec", 0, 0, O_EXEC }, { "case", 1, 0, O_CASE }, { "help", 0, 0, 'h' }, { "version", 0, 0, 'V' }, { 0, 0, 0, 0 },
+		{ "ncu", 0, 0, O_NCU }, { "nsys", 0, 0, O_NSYS }, { "exec", 0, 0, O_EXEC }, { "case", 1, 0, O_CASE },
+		{ "over", 1, 0, O_OVER }, { "budget", 1, 0, O_BUDGET }, { "strategy", 1, 0, O_STRATEGY }, { "plan", 0, 0, O_PLAN }, { "save", 0, 0, O_SAVE },
+		{ "help", 0, 0, 'h' }, { "version", 0, 0, 'V' }, { 0, 0, 0, 0 },
 	};
 	c->eo.gpu = -1;
 	opterr = 0;
@@ -239,6 +252,18 @@ static int parse(cli *c, int argc, char **argv)
 			c->profile_tool = o == O_NCU ? PROFILE_NCU : PROFILE_NSYS;
 			break;
 		case O_EXEC: c->profile_exec = 1; break;
+		case O_OVER: c->tune_over = optarg; break;
+		case O_BUDGET:
+			c->tune_budget = strtod(optarg, &end);
+			if (end == optarg || *end || !(c->tune_budget > 0) || !isfinite(c->tune_budget))
+				return cli_usage_error("--budget takes a positive number of seconds, not '%s'", optarg);
+			break;
+		case O_STRATEGY:
+			if (strcmp(optarg, "grid") && strcmp(optarg, "random")) return cli_usage_error("--strategy takes grid or random, not '%s'", optarg);
+			c->tune_strategy = optarg;
+			break;
+		case O_PLAN: c->tune_plan = 1; break;
+		case O_SAVE: c->tune_save = 1; break;
 		case O_ROOFLINE: c->roofline = 1; break;
 		case O_HOTSPOTS: c->hotspots = 1; break;
 		case O_STAGE: c->bench_stages = optarg; break;
@@ -604,6 +629,21 @@ static int show_code(cli *c, engine *e)
 	return code;
 }
 
+/* What tune --save kept for the stage, per GPU model (show starts no worker, so every model is named). */
+static void show_tuned(const lesson *l, int stage)
+{
+	char path[4096], err[512];
+	progress_state ps;
+	progress_init(&ps);
+	if (!progress_path(path, sizeof path) && !progress_load(&ps, path, err, sizeof err))
+		for (int i = 0; i < ps.ntuned; i++) {
+			const progress_tuned *t = &ps.tuned[i];
+			if (t->sets[0] && !strcmp(t->lesson, l->id) && !strcmp(t->stage, l->stages[stage].id))
+				printf("\ntuned on %s (cudaclimb tune --save; run starts from them on that GPU): %s\n", t->gpu, t->sets);
+		}
+	progress_free(&ps);
+}
+
 static int cmd_show(cli *c, engine *e)
 {
 	if (c->nargs < 2) return cli_usage_error("show needs a lesson%s", "");
@@ -616,6 +656,7 @@ static int cmd_show(cli *c, engine *e)
 		if (r) return r;
 		if (stage < 0) { report_lesson(stdout, l); return EXIT_OK; }   /* the baseline is told in the lesson's text */
 		report_stage(stdout, l, stage);
+		show_tuned(l, stage);
 		return EXIT_OK;
 	}
 	if (cli_find_lesson(e, c->args[1], &l) || cli_use_case(c, l, LESSON_CASE_ALL_STAGES)) return EXIT_USAGE;
@@ -883,6 +924,12 @@ static int cmd_run(cli *c, engine *e)
 	int r = cli_find_stage(e, c->bench_stages ? spec : c->args[1], &l, &stage);
 	if (!r) r = cli_use_case(c, l, stage);
 	if (!r && c->hotspots && stage < 0) return cli_usage_error("--hotspots: the baseline is a library call, with no code of ours to sample%s", "");
+	char said[300];   /* tune --save's best on this GPU, for what --set leaves */
+	if (!r && stage >= 0 && !c->eo.replay_path && cli_tune_saved(e, l, stage, c->sets, &c->nsets, 16, said, sizeof said)) {
+		fprintf(stderr, "cudaclimb: tuned on this GPU (");
+		fput_clean(stderr, engine_device(e)->name);
+		fprintf(stderr, "): %s (cudaclimb tune --save; --set overrides, R in the interface resets)\n", said);
+	}
 	return r ? r : run_stages(c, e, l, &stage, 1);
 }
 
@@ -1037,6 +1084,7 @@ int cli_main(int argc, char **argv)
 		{ "list", cmd_list }, { "show", cmd_show }, { "run", cmd_run }, { "bench", cmd_bench }, { "device", cmd_device },
 		{ "exercises", cmd_exercises }, { "try", cmd_try }, { "watch", cmd_watch }, { "hint", cmd_hint }, { "reset", cmd_reset },
 		{ "solution", cmd_solution }, { "course", cmd_course }, { "report", cmd_report }, { "profile", cmd_profile },
+		{ "tune", cmd_tune },
 	};
 	int (*fn)(cli *c, engine *e) = NULL;
 	for (size_t i = 0; cmd && i < sizeof cmds / sizeof cmds[0] && !fn; i++) if (!strcmp(cmd, cmds[i].name)) fn = cmds[i].fn;
@@ -1049,6 +1097,15 @@ int cli_main(int argc, char **argv)
 	if (c.case_name && (!cmd || (strcmp(cmd, "run") && strcmp(cmd, "bench") && strcmp(cmd, "try") && strcmp(cmd, "watch") && strcmp(cmd, "show"))))
 		return cli_usage_error("--case is for run, bench, try, watch and show (in the terminal interface C switches the case)%s", "");
 	if (c.hotspots && (!cmd || strcmp(cmd, "run"))) return cli_usage_error("--hotspots is for run LESSON/STAGE, one stage at a time%s", "");
+	int tuning = cmd && !strcmp(cmd, "tune");
+	if ((c.tune_over || c.tune_budget > 0 || c.tune_strategy || c.tune_plan || c.tune_save) && !tuning)
+		return cli_usage_error("--over, --budget, --strategy, --plan and --save are for tune LESSON/STAGE%s", "");
+	if (tuning && c.tune_budget <= 0) c.tune_budget = 120;
+	if (tuning) {   /* settings compile beside the runs, one per core */
+		long cores = sysconf(_SC_NPROCESSORS_ONLN);
+		c.eo.compilers = cores < 1 ? 1 : cores > 56 ? 56 : (int)cores;
+		c.eo.no_counters = 1;
+	}
 	if ((c.profile_tool || c.profile_exec) && (!cmd || strcmp(cmd, "profile")))
 		return cli_usage_error("--ncu, --nsys and --exec are for profile LESSON/STAGE%s", "");
 	/* The interface draws on a terminal and reads keys from one: without both it would draw into a

@@ -24,6 +24,10 @@ typedef struct {
 	int moved_on;                   /* watch: on to a later exercise, whose file is the workspace's */
 	enum { PROFILE_BOTH, PROFILE_NCU, PROFILE_NSYS } profile_tool;   /* profile --ncu | --nsys (neither: both) */
 	int profile_exec;               /* profile --exec: run the tool */
+	const char *tune_over;          /* tune --over A,B: the tunables tuned (default: every one --set leaves free) */
+	double tune_budget;             /* tune --budget SECONDS (> 0; 0: not given, 120 s) */
+	const char *tune_strategy;      /* tune --strategy grid|random (NULL: grid) */
+	int tune_plan, tune_save;       /* tune --plan: the plan only; --save: keep the best as this GPU's */
 	enum { SHOW_TEXT, SHOW_SASS, SHOW_PTX } code;   /* show: the lesson's text, or a stage's SASS or PTX */
 	char *const *args; int nargs;   /* the command and its operands */
 	char spec[192]; char **own_args;/* LESSON STAGE joined into LESSON/STAGE: args then points at own_args */
@@ -67,6 +71,13 @@ int cmd_profile(cli *c, engine *e);
  * takes its own argv (the command first) and needs no engine of the caller's. */
 int cmd_serve(int argc, char **argv);
 int cmd_judge(int argc, char **argv);
+
+/* cli_tune.c: tune LESSON/STAGE [--over A,B] [--budget S] [--strategy grid|random] [--plan] [--save]. */
+int cmd_tune(cli *c, engine *e);
+/* cli_tune.c: the tunables tune --save kept for stage on this GPU (the progress file, keyed by the GPU's
+ * model) appended to sets (at most cap; one --set names already is left out), said as "BM=128 BN=64"
+ * into said. Returns how many were added (0 also without a GPU or a record). */
+int cli_tune_saved(engine *e, const lesson *l, int stage, plan_setting *sets, int *nsets, int cap, char *said, size_t len);
 
 /* cli_queue.c: queue [init] [N|UUID...] (needs no lessons). */
 int cmd_queue(cli *c);

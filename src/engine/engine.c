@@ -623,6 +623,20 @@ int engine_check_job(engine *e, const engine_job *jb, char *err, size_t errlen)
 	return r;
 }
 
+int engine_check_sets(engine *e, const engine_job *jb, char *err, size_t errlen)
+{
+	const lesson *l = jb->lesson;
+	char arch[16], why[256];
+	if (!l || jb->stage >= l->nstages || (jb->stage < 0 && !lesson_baseline_at(l, jb->stage))) { strfmt(err, errlen, "no such stage"); return -1; }
+	if (jb->stage >= 0 && !compile_arch(e, &l->stages[jb->stage], arch, sizeof arch, why, sizeof why)) return 0;
+	plan_device pd;
+	engine_plan_device(e, &pd);
+	plan p;
+	int r = plan_make(&p, l, jb->stage, jb->sets, jb->nsets, &pd, err, errlen);
+	plan_free(&p);
+	return r;
+}
+
 /* "coalesced.cu:6: identifier "foo" is undefined" from NVRTC's "PATH(6): error: identifier ...",
  * else the first line that says error, else the first line. */
 static void first_error(const char *log, char *out, size_t n)
@@ -868,11 +882,12 @@ static void advance(engine *e, job *j)
  * *finished counts them. Returns whether anything changed. */
 static int pass(engine *e, int *finished)
 {
-	int changed = 0, under_way = 0;
+	int changed = 0, under_way = 0, compiling = 0;
 	for (job **at = &e->queue; *at;) {
 		job *j = *at;
+		int beside = j->j.compile_only && e->o.compilers > 0;   /* a compile ahead of the runs: not in their line */
 		if (j->cancelled && j->step == ST_QUEUED) j->step = ST_DONE;
-		if (j->step == ST_QUEUED && under_way >= e->nws) { at = &j->next; continue; }
+		if (j->step == ST_QUEUED && (beside ? compiling >= e->o.compilers : under_way >= e->nws)) { at = &j->next; continue; }
 		job_step before = j->step;
 		if (j->step != ST_DONE) advance(e, j);
 		if (j->step == ST_DONE) {
@@ -883,7 +898,8 @@ static int pass(engine *e, int *finished)
 			continue;
 		}
 		changed |= j->step != before;
-		under_way++;
+		if (beside) compiling++;
+		else under_way++;
 		at = &j->next;
 	}
 	return changed;
@@ -899,9 +915,9 @@ int engine_poll(engine *e, int timeout_ms)
 		if (finished) return finished;
 		double left = deadline < 0 ? 250 : deadline - now_ms();
 		if (left <= 0) return finished;
-		struct pollfd pf[ENGINE_MAX_WORKERS];
+		struct pollfd pf[64];   /* the workers and the compiles beside them (engine_opts.compilers) */
 		/* At most 250 ms at a time: the watchdog needs a tick even when the worker is silent. */
-		int n = engine_pollfds(e, pf, ENGINE_MAX_WORKERS);
+		int n = engine_pollfds(e, pf, 64);
 		if (n) poll(pf, (nfds_t)n, left < 250 ? (int)left : 250);
 		else usleep(1000);
 	}

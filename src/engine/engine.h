@@ -26,6 +26,8 @@ typedef struct {
 	int reps;                   /* timed repetitions; 0: automatic (enough for time_budget_ms) */
 	int time_budget_ms;         /* automatic repetitions aim at this much timed work; 0: 400 ms */
 	int quiet;                  /* no progress lines on stderr (the TUI sets it) */
+	int compilers;              /* compile_only jobs start beside the runs, this many at a time (tune: the cores,
+	                             * filling the compile cache ahead of the runs); 0: they queue with the runs */
 	const char *runner;         /* where the GPU worker runs (runner.h): "local", "ssh HOST", "slurm", then KEY=VALUE
 	                             * settings; over $CUDACLIMB_RUNNER, over the course's runner; NULL: those, else local */
 } engine_opts;
@@ -103,6 +105,9 @@ int engine_poll(engine *e, int timeout_ms);
  * not fit the GPU adjusted): 0, or -1 with the refusal in err. A stage for another GPU is not refused
  * here (its run says why). Use engine_device first for the GPU's own limits. */
 int engine_check_job(engine *e, const engine_job *j, char *err, size_t errlen);
+/* As engine_check_job, without looking for a value that would fit (plan_fit_find tries every other
+ * value of every tunable): cheap enough to check each setting of a tuning grid. */
+int engine_check_sets(engine *e, const engine_job *j, char *err, size_t errlen);
 /* Convenience for the CLI: submit and wait; fills *r (caller clears it). Returns r->status. */
 run_status engine_run_sync(engine *e, const engine_job *j, run_result *r);
 

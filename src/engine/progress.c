@@ -3,7 +3,8 @@
  *   cudaclimb-progress 1
  *   last LESSON STAGE                    (or "last - -": the lesson list)
  *   stage LESSON STAGE seen=1 compiled=1 passed=0 failed=0 best_ms=0.41 best_gbps=2900 best_gflops=480
- *   set LESSON STAGE NAME VALUE */
+ *   set LESSON STAGE NAME VALUE
+ *   tuned GPU LESSON STAGE NAME=VALUE,NAME=VALUE   (GPU: progress_gpu_key; "-" for the values: reset) */
 #include "progress.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -46,6 +47,7 @@ void progress_free(progress_state *p)
 {
 	free(p->st);
 	free(p->sets);
+	free(p->tuned);
 	progress_init(p);
 }
 
@@ -100,6 +102,50 @@ void progress_setting_set(progress_state *p, const char *lesson_id, const char *
 	p->dirty = 1;
 }
 
+void progress_gpu_key(const char *name, char *out, size_t len)
+{
+	size_t n = 0;
+	for (const char *c = name ? name : ""; *c && n + 1 < len; c++)
+		out[n++] = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '.' || *c == '-' ? *c : '_';
+	if (len) out[n] = 0;
+	if (!n) strfmt(out, len, "-");
+}
+
+static progress_tuned *tuned_find(const progress_state *p, const char *gpu, const char *lesson_id, const char *stage_id)
+{
+	char key[64];
+	progress_gpu_key(gpu, key, sizeof key);
+	for (int i = 0; i < p->ntuned; i++) {
+		progress_tuned *t = &p->tuned[i];
+		if (!strcmp(t->gpu, key) && same(t->lesson, sizeof t->lesson, lesson_id) && same(t->stage, sizeof t->stage, stage_id)) return t;
+	}
+	return NULL;
+}
+
+const char *progress_tuned_get(const progress_state *p, const char *gpu, const char *lesson_id, const char *stage_id)
+{
+	const progress_tuned *t = tuned_find(p, gpu, lesson_id, stage_id);
+	return t && t->sets[0] ? t->sets : NULL;
+}
+
+void progress_tuned_set(progress_state *p, const char *gpu, const char *lesson_id, const char *stage_id, const char *sets)
+{
+	progress_tuned *t = tuned_find(p, gpu, lesson_id, stage_id);
+	if (!sets || !strcmp(sets, "-")) sets = "";
+	int fresh = !t;
+	if (fresh) {
+		p->tuned = xrealloc(p->tuned, sizeof *p->tuned * (size_t)(p->ntuned + 1));
+		t = &p->tuned[p->ntuned++];
+		memset(t, 0, sizeof *t);
+		progress_gpu_key(gpu, t->gpu, sizeof t->gpu);
+		copy(t->lesson, sizeof t->lesson, lesson_id);
+		copy(t->stage, sizeof t->stage, stage_id);
+	}
+	if (!fresh && !strcmp(t->sets, sets)) return;
+	copy(t->sets, sizeof t->sets, strchr(sets, ' ') ? "" : sets);   /* words have no spaces */
+	p->dirty = 1;
+}
+
 void progress_set_last(progress_state *p, const char *lesson_id, const char *stage_id)
 {
 	if (same(p->last_lesson, sizeof p->last_lesson, lesson_id ? lesson_id : "") && same(p->last_stage, sizeof p->last_stage, stage_id ? stage_id : "")) return;
@@ -148,6 +194,8 @@ void progress_parse(progress_state *p, const char *text, size_t len)
 			parse_stage(p, w, n);
 		else if (n == 5 && !strcmp(w[0], "set"))
 			progress_setting_set(p, w[1], w[2], w[3], w[4]);
+		else if (n == 5 && !strcmp(w[0], "tuned"))
+			progress_tuned_set(p, w[1], w[2], w[3], w[4]);
 		free(line);
 		at = k + 1;
 	}
@@ -189,6 +237,10 @@ void progress_merge(progress_state *p, const progress_state *other)
 		if (!progress_setting_get(p, t->lesson, t->stage, t->name))
 			progress_setting_set(p, t->lesson, t->stage, t->name, t->value);
 	}
+	for (int i = 0; i < other->ntuned; i++) {
+		const progress_tuned *t = &other->tuned[i];
+		if (!tuned_find(p, t->gpu, t->lesson, t->stage)) progress_tuned_set(p, t->gpu, t->lesson, t->stage, t->sets);
+	}
 	p->dirty = dirty;   /* what came from the file is not a change of this session's */
 }
 
@@ -205,6 +257,8 @@ char *progress_format(const progress_state *p)
 	}
 	for (int i = 0; i < p->nsets; i++)
 		sb_addf(&b, "set %s %s %s %s\n", p->sets[i].lesson, p->sets[i].stage, p->sets[i].name, p->sets[i].value);
+	for (int i = 0; i < p->ntuned; i++)
+		sb_addf(&b, "tuned %s %s %s %s\n", p->tuned[i].gpu, p->tuned[i].lesson, p->tuned[i].stage, p->tuned[i].sets[0] ? p->tuned[i].sets : "-");
 	return sb_take(&b);
 }
 

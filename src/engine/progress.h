@@ -1,7 +1,7 @@
 /* progress: what the learner has done in the lessons, kept between runs in
  * $XDG_STATE_HOME/cudaclimb/progress (default ~/.local/state/cudaclimb/progress): where they left
  * off, per stage whether it was opened, compiled, ran correctly or failed, the best numbers, and the
- * tunable values they chose. The file is lines of words, written atomically (a temporary file, then
+ * tunable values they chose, and per GPU model the tunables `cudaclimb tune --save` found best. The file is lines of words, written atomically (a temporary file, then
  * rename) under an exclusive lock on PATH.lock and merged with what another session wrote since, so
  * two sessions of one learner lose nothing. (An exercise's own record is exercise.h's, in the work
  * folder.) */
@@ -20,10 +20,14 @@ typedef struct {
 
 typedef struct { char lesson[64], stage[64], name[64], value[64]; } progress_setting;
 
+/* The best tunables of a stage on one GPU model (tune --save): "BM=128,BN=64"; "" once reset. */
+typedef struct { char gpu[64], lesson[64], stage[64], sets[256]; } progress_tuned;
+
 typedef struct {
 	char last_lesson[64], last_stage[64];    /* where to reopen; "" for the lesson list */
 	progress_stage *st; int nst;             /* owned */
 	progress_setting *sets; int nsets;       /* owned */
+	progress_tuned *tuned; int ntuned;       /* owned */
 	int dirty;                               /* changed since loaded or saved */
 } progress_state;
 
@@ -48,7 +52,7 @@ char *progress_format(const progress_state *p);
 int progress_save(progress_state *p, const char *path, char *err, size_t errlen);
 /* Merges other into p: per stage the furthest state (seen, compiled, passed, failed: any) and the
  * best numbers (the least time, the most GB/s and GFLOP/s); stages only other has are added;
- * settings are p's, with other's for names p has not set; the last position stays p's, and so
+ * settings and tuned values are p's, with other's for names p has not set; the last position stays p's, and so
  * does p's dirty flag. */
 void progress_merge(progress_state *p, const progress_state *other);
 
@@ -61,6 +65,15 @@ const progress_stage *progress_get(const progress_state *p, const char *lesson_i
 const char *progress_setting_get(const progress_state *p, const char *lesson_id, const char *stage_id, const char *name);
 /* Remembers a tunable value, replacing any earlier one (marks p dirty when it changes). */
 void progress_setting_set(progress_state *p, const char *lesson_id, const char *stage_id, const char *name, const char *value);
+/* A GPU model's name as the file's key: every byte but letters, digits, '.', '-' and '_' becomes '_'
+ * ("NVIDIA H200" -> "NVIDIA_H200"; "" -> "-"). */
+void progress_gpu_key(const char *name, char *out, size_t len);
+/* The tunables tuned for lesson/stage on the GPU model gpu (its name, as the device gives it), as
+ * "NAME=VALUE,..." owned by p; NULL when none were saved or they were reset. */
+const char *progress_tuned_get(const progress_state *p, const char *gpu, const char *lesson_id, const char *stage_id);
+/* Keeps sets ("NAME=VALUE,...") as lesson/stage's tuned values on gpu; NULL or "": reset (kept as a
+ * record, so that a merge with an older file does not bring them back). Marks p dirty on a change. */
+void progress_tuned_set(progress_state *p, const char *gpu, const char *lesson_id, const char *stage_id, const char *sets);
 /* Where to reopen: a stage, or the lesson list ("" or NULL). */
 void progress_set_last(progress_state *p, const char *lesson_id, const char *stage_id);
 

@@ -50,6 +50,7 @@ src/app/cli_cache.c        cmd -- a subcommand: cmd_NAME runs `cudaclimb NAME` (
 src/app/cli_course.c       cmd -- a subcommand: cmd_NAME runs `cudaclimb NAME` (cli_cmd.h lists which file has it)
 src/app/cli_exercise.c     cmd -- a subcommand: cmd_NAME runs `cudaclimb NAME` (cli_cmd.h lists which file has it)
 src/app/cli_queue.c        cmd -- a subcommand: cmd_NAME runs `cudaclimb NAME` (cli_cmd.h lists which file has it)
+src/app/cli_tune.c         cmd -- a subcommand: cmd_NAME runs `cudaclimb NAME` (cli_cmd.h lists which file has it)
 src/app/cli_profile.c      cmd -- a subcommand: cmd_NAME runs `cudaclimb NAME` (cli_cmd.h lists which file has it)
 src/app/cli_serve.c        cmd -- a subcommand: cmd_NAME runs `cudaclimb NAME` (cli_cmd.h lists which file has it)
 tui/tui_app.c              tui_run -- the front end's one entry point (tui.h), named after its folder
