@@ -22,8 +22,10 @@ FAST = re.compile(r"\b(time_vs_\w+|ms|kernel_ms)\s*<=?(?!=)|\b(speedup_vs_\w+|gb
                   r"pct_theoretical_bw|pct_compute_peak)\s*>=?")
 
 
-def bench(binary, path, lesson):
-    out = subprocess.run([binary, "--replay", path, "bench", lesson, "--json"], capture_output=True,
+def bench(binary, path, lesson, case=""):
+    """The recording replayed through bench, in its case (a file named ...-LESSON.CASE.json)."""
+    extra = ["--case", case] if case else []
+    out = subprocess.run([binary, "--replay", path, "bench", lesson, "--json"] + extra, capture_output=True,
                          text=True, timeout=60).stdout
     return json.loads(out)
 
@@ -39,7 +41,9 @@ def main():
         try:
             rec = json.load(open(path))
             lesson = rec["results"][0]["lesson"]
-            base = bench(binary, path, lesson)
+            m = re.search(r"-%s\.(\w+)\.json$" % re.escape(lesson), path)
+            case = m.group(1) if m else ""
+            base = bench(binary, path, lesson, case)
         except Exception as e:
             print("FAIL %s: not replayable (%s)" % (name, e))
             continue
@@ -58,7 +62,7 @@ def main():
                     if isinstance(r.get(k), (int, float)) and r[k] > 0: r[k] /= SLOW
             slow = os.path.join(tmp, "slow.json")
             json.dump(d, open(slow, "w"))
-            got = bench(binary, slow, lesson)
+            got = bench(binary, slow, lesson, case)
             for r in got["results"]:
                 if r["stage"] != stage: continue
                 cs = r.get("claims", [])
