@@ -51,7 +51,7 @@ static const help_entry keys[] = {
 	{ "0-9 Enter", "type a value" },
 	{ "Esc", "cancel typing" },
 	{ "R", "reset, parameters too" },
-	{ "C", "next case of the lesson" },
+	{ "C", "next case (settings)" },
 	{ NULL, "Ladder pane" },
 	{ "Up/Down j/k", "choose a stage" },
 	{ "Enter, click", "open it" },

@@ -21,5 +21,5 @@ keys C
 check "C after the last: back to the defaults, no case named" wait_re "spmv 4/"
 check "... the status line says so" shows "the lesson's defaults"
 keys '?'
-check "? lists the key" wait_re "C +next case of the lesson"
+check "? lists the key" wait_re "C +next case \(settings\)"
 keys q q
