@@ -64,9 +64,9 @@ static const char usage_text[] =
 	"                                  the five best; --plan (or no GPU: exit 3) the\n"
 	"                                  plan only; --save keeps the best as this GPU's\n"
 	"                                  for run and the terminal interface\n"
-	"       cudaclimb check [--arch sm_80,sm_90]\n"
+	"       cudaclimb check [--arch sm_80,sm_90] [--set NAME=VALUE]...\n"
 	"                                  load every lesson, compile every stage (no GPU\n"
-	"                                  needed)\n"
+	"                                  needed); --set in every stage that has NAME\n"
 	"       cudaclimb device           the GPU, its peaks and where each number comes\n"
 	"                                  from\n"
 	"       cudaclimb profile LESSON/STAGE [--ncu|--nsys] [--exec] [--set N=V]...\n"
@@ -978,6 +978,47 @@ static int cmd_bench(cli *c, engine *e)
 	return r;
 }
 
+/* Whether every --set name is a parameter or a tunable of some lesson in ls; else EXIT_USAGE, said with
+ * the nearest name. */
+static int check_set_names(const cli *c, const lesson_set *ls)
+{
+	for (int i = 0; i < c->nsets; i++) {
+		const char **names = NULL;
+		int n = 0, found = 0;
+		for (int a = 0; a < ls->count && !found; a++) {
+			const lesson *l = ls->items[a];
+			for (int p = 0; p < l->nparams; p++, n++) {
+				names = xrealloc(names, (size_t)(n + 1) * sizeof *names);
+				names[n] = l->params[p].name;
+				found |= !strcmp(names[n], c->sets[i].name);
+			}
+			for (int k = 0; k < l->nstages; k++)
+				for (int t = 0; t < l->stages[k].ntunables; t++, n++) {
+					names = xrealloc(names, (size_t)(n + 1) * sizeof *names);
+					names[n] = l->stages[k].tunables[t].name;
+					found |= !strcmp(names[n], c->sets[i].name);
+				}
+		}
+		char near[160] = "";
+		if (!found) util_suggest_name(c->sets[i].name, names, n, near, sizeof near);
+		free(names);
+		if (!found) {
+			char msg[300];
+			strfmt(msg, sizeof msg, "--set %s: no lesson here has a parameter or tunable of that name%s", c->sets[i].name, near);
+			return cli_usage_error("%s", msg);
+		}
+	}
+	return 0;
+}
+
+/* The --set values that apply to stage k of l (its lesson's parameters, the stage's tunables) into j:
+ * check compiles each stage with them, and the others as they are. */
+static void check_job_sets(const cli *c, const lesson *l, int k, engine_job *j)
+{
+	for (int i = 0; i < c->nsets && j->nsets < (int)(sizeof j->sets / sizeof j->sets[0]); i++)
+		if (lesson_find_param(l, c->sets[i].name) || lesson_find_tunable(&l->stages[k], c->sets[i].name)) j->sets[j->nsets++] = c->sets[i];
+}
+
 static int cmd_check(cli *c)
 {
 	char archs[256], err[512];
@@ -989,6 +1030,7 @@ static int cmd_check(cli *c)
 	engine *probe = engine_new(&po, err, sizeof err);
 	if (!probe) { fprintf(stderr, "cudaclimb: %s\n", err); return EXIT_USAGE; }
 	int bad = check_archs(archs, 1);
+	if (!bad) bad = check_set_names(c, engine_lessons(probe));
 	engine_free(probe);
 	if (bad) return bad;
 	int code = EXIT_OK, errors_shown = 0;
@@ -1018,6 +1060,7 @@ static int cmd_check(cli *c)
 				const lesson_exercise *x = l->stages[k].exercise;
 				for (int starter = 0; starter <= (x != NULL); starter++) {
 					engine_job j = { .lesson = l, .stage = k, .compile_only = 1 };
+					check_job_sets(c, l, k, &j);
 					char *text = starter ? file_read(x->start_path, NULL) : NULL;
 					j.kernel_text = text;
 					j.kernel_name = starter ? x->start_path : NULL;
