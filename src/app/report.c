@@ -178,10 +178,16 @@ static void stage_text(FILE *f, const lesson *l, int i, const textvals_ref *ref)
 	if (s->timing.set) fprintf(f, "   timed its own way (timing:), not the tool's: %s\n", stage_timing_text(&s->timing, how, sizeof how));
 	fprintf(f, "\n");
 	report_stage_texts(f, l, i, NULL, NULL, ref);
-	if (s->nclaims) fprintf(f, "   Claims, checked on every run (expect:):\n");
-	for (int k = 0; k < s->nclaims; k++)
-		fprintf(f, "     %s%s%s%s\n", expr_source(s->claims[k].cond.e), s->claims[k].why ? "   (" : "",
-		        s->claims[k].why ? s->claims[k].why : "", s->claims[k].why ? ")" : "");
+	if (s->nclaims) fprintf(f, "   Claims, checked on every run where they apply (expect:):\n");
+	for (int k = 0; k < s->nclaims; k++) {
+		const lesson_claim *cl = &s->claims[k];
+		fprintf(f, "     %s%s%s%s\n", expr_source(cl->cond.e), cl->why ? "   (" : "", cl->why ? cl->why : "", cl->why ? ")" : "");
+		/* where it applies (#46 item 4): its case and its condition, as the lesson says them */
+		if (cl->when_case >= 0 && cl->when_case < l->ncases)
+			fprintf(f, "       in case %s%s%s\n", l->cases[cl->when_case].name, cl->when.e ? ", when " : "", cl->when.e ? expr_source(cl->when.e) : "");
+		else if (cl->when.e)
+			fprintf(f, "       when %s\n", expr_source(cl->when.e));
+	}
 }
 
 /* The lesson's compute peak (its model's peak:, checked when the lesson loaded). */

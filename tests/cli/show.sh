@@ -15,3 +15,6 @@ expect "show: the paragraph after a list starts its line" 0 "^   TMA writes the 
 expect "show: sgemm's list" 0 "^   - Reading B: a thread's TN columns" $B show sgemm
 expect_not "show: no item run into the paragraph before it" 0 "it: - mma\.sync|changes: - Transposed" $B show tensorcore
 expect_not "show: no runs of spaces inside a line" 0 "[a-z,.;:]   +[a-zA-Z(]" $B show tensorcore
+# Each claim says where it applies (#46 item 4): its case, and its when: condition.
+expect "show: a claim's case and its condition" 0 "^ +in case skewed, when rows >= 1 << 20$" $B show spmv/ell
+expect "show: a claim's when: condition" 0 "^ +when skew <= 0\.5 && bins >= 64 && bins <= 4096 && n >= 1 << 22$" $B show histogram/warp
