@@ -31,12 +31,7 @@ static gpu_line gpus[MAX_GPUS]; static int ngpus;
 static int listen_fd = -1;
 static volatile sig_atomic_t stopping;
 
-double serve_mono(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
+double serve_mono(void) { return now_ms() / 1e3; }
 
 long long serve_epoch_ns(void)
 {

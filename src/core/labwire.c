@@ -14,12 +14,6 @@
 
 #define ADVICE_DOWN "ask the instructor to start the lab service (sudo systemctl enable --now cudaclimb), or leave the course"
 
-static long long mono_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
-}
 
 const char *labwire_service(void)
 {
@@ -73,12 +67,12 @@ int labwire_connect(const char *path, char *why, size_t wn)
 
 int labwire_connect_wait(const char *path, double wait_s, char *why, size_t wn)
 {
-	long long until = mono_ms() + (long long)(wait_s * 1000);
+	long long until = (long long)now_ms() + (long long)(wait_s * 1000);
 	for (;;) {
 		errno = 0;
 		int fd = labwire_connect(path, why, wn);
 		/* only "nobody answers" is worth waiting for: no socket yet, or nobody listening on it */
-		if (fd >= 0 || (errno != ECONNREFUSED && errno != ENOENT) || mono_ms() >= until) return fd;
+		if (fd >= 0 || (errno != ECONNREFUSED && errno != ENOENT) || (long long)now_ms() >= until) return fd;
 		struct timespec w = { 0, 250000000L };
 		nanosleep(&w, NULL);
 	}
@@ -87,13 +81,13 @@ int labwire_connect_wait(const char *path, double wait_s, char *why, size_t wn)
 int labwire_send(int fd, const void *buf, size_t n, int timeout_ms)
 {
 	const char *p = buf;
-	long long end = mono_ms() + timeout_ms;
+	long long end = (long long)now_ms() + timeout_ms;
 	while (n > 0) {
 		ssize_t w = send(fd, p, n, MSG_NOSIGNAL | MSG_DONTWAIT);
 		if (w > 0) { p += w; n -= (size_t)w; continue; }
 		if (w < 0 && errno == EINTR) continue;
 		if (w < 0 && errno != EAGAIN && errno != EWOULDBLOCK) return -1;
-		long long left = end - mono_ms();
+		long long left = end - (long long)now_ms();
 		if (left <= 0) { errno = ETIMEDOUT; return -1; }
 		struct pollfd pf = { .fd = fd, .events = POLLOUT };
 		poll(&pf, 1, (int)(left > 1000 ? 1000 : left));
@@ -103,7 +97,7 @@ int labwire_send(int fd, const void *buf, size_t n, int timeout_ms)
 
 int labwire_read_line(labwire_reader *r, char *out, size_t n, int timeout_ms)
 {
-	long long end = timeout_ms < 0 ? 0 : mono_ms() + timeout_ms;
+	long long end = timeout_ms < 0 ? 0 : (long long)now_ms() + timeout_ms;
 	for (;;) {
 		char *nl = memchr(r->buf, '\n', r->len);
 		if (nl) {
@@ -119,7 +113,7 @@ int labwire_read_line(labwire_reader *r, char *out, size_t n, int timeout_ms)
 		int wait = 1000;
 		long long left = 0;
 		if (timeout_ms >= 0) {
-			left = end - mono_ms();
+			left = end - (long long)now_ms();
 			wait = left <= 0 ? 0 : (int)(left > 1000 ? 1000 : left);
 		}
 		struct pollfd pf = { .fd = r->fd, .events = POLLIN };

@@ -16,13 +16,6 @@ static void *hold_ctx;
 #define RECONNECT_S 60.0   /* a service restarted by systemd (Restart=always) is back within seconds */
 #define CONNECT_S 5.0      /* a first connection waits this long for a service that is not answering */
 
-static double mono(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 /* One attempt: connect, ask, wait for "go". 0 held (r filled), 1 the service went away (worth
  * asking again), -1 refused (why). */
 static int ask(const char *socket_path, const char *req, labwire_reader *r, void (*note)(void *ctx, const char *text), void *ctx,
@@ -70,7 +63,7 @@ int gpulease_acquire(const char *socket_path, const char *uuid, double expect_s,
 	/* A service that goes away while this run waits (killed, restarted) is asked again for a while:
 	 * the run loses its place in line, never its turn, and never runs unqueued. A service that is not
 	 * there at the first try is said at once. */
-	for (double until = mono() + RECONNECT_S; rc == 1 && was_up && mono() < until;) {
+	for (double until = now_ms() / 1e3 + RECONNECT_S; rc == 1 && was_up && now_ms() / 1e3 < until;) {
 		if (note) note(ctx, "the lab service went away while this run waited: asking again");
 		struct timespec w = { 0, 500000000L };
 		nanosleep(&w, NULL);
