@@ -66,6 +66,7 @@ typedef struct {
 	sb out;
 	double started;
 	int conn;                 /* the client waiting for the verdict, or -1 */
+	int seq;                  /* its place in the judges' line (serve_queue: turns between students) */
 	int done;
 } job;
 

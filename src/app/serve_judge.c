@@ -58,6 +58,18 @@ static job *job_new(course *co, const char *exercise, unsigned uid, int64_t rece
 	return j;
 }
 
+/* The judges' line: waiting jobs by their seq, served in turns between students as the GPU's line is
+ * (serve_queue.c), so that one student's many submissions delay another's first by one judge at most. */
+static serve_queue judge_line;
+static int job_seq;
+
+static void queue_job(job *j)
+{
+	j->seq = job_seq++;
+	serve_jobs[serve_njobs++] = j;
+	serve_queue_add(&judge_line, j->seq, j->uid);
+}
+
 int serve_judge_count(unsigned uid)
 {
 	int n = 0;
@@ -90,7 +102,7 @@ void serve_judge_take(conn *c, int ci)
 	} else {
 		job *j = job_new(s->co, s->exercise, c->uid, now / 1000000000LL, s->f[0].name, dir);
 		j->conn = ci;
-		serve_jobs[serve_njobs++] = j;
+		queue_job(j);
 		int ahead = 0;
 		for (int i = 0; i < serve_njobs - 1; i++) ahead += !serve_jobs[i]->done;
 		c->st = C_JUDGING;
@@ -255,8 +267,14 @@ void serve_judge_run(void)
 			kill(-j->pid, SIGKILL);
 		}
 	}
-	for (int i = 0; i < serve_njobs && running < serve_cfg->judges; i++)
-		if (serve_jobs[i]->pid == 0 && !serve_jobs[i]->done) { start_judge(serve_jobs[i]); running += serve_jobs[i]->pid > 0; }
+	for (int seq, failed = 0; !failed && running < serve_cfg->judges && (seq = serve_queue_next(&judge_line)) >= 0;)
+		for (int i = 0; i < serve_njobs; i++) {
+			job *j = serve_jobs[i];
+			if (j->seq != seq || j->pid != 0 || j->done) continue;
+			start_judge(j);
+			running += j->pid > 0;
+			if (j->pid == 0) { serve_queue_add(&judge_line, j->seq, j->uid); failed = 1; }   /* again next round */
+		}
 }
 
 /* Jobs kept on disk by an earlier run of the service (stopped or killed before their verdict). */
@@ -282,7 +300,7 @@ void serve_judge_recover(void)
 		} else {
 			job *j = job_new(co, ex, uid, received, main, jd);
 			if (serve_store_has(co, uid, e->d_name)) { rm_tree(jd); free(j); }
-			else { serve_jobs[serve_njobs++] = j; serve_say("judging again a submission kept before a stop: %s for uid %u", ex, uid); }
+			else { queue_job(j); serve_say("judging again a submission kept before a stop: %s for uid %u", ex, uid); }
 		}
 		free(meta); free(mp); free(jd);
 	}
