@@ -170,8 +170,9 @@ static void print_verdict(const lesson *l, const lesson_stage *s, const char *fi
 		printf("  speed ratio: the kernels alone, without the host copies: the stage's %.3f ms over your %.3f ms, %.2fx; the bar is %.2fx\n",
 		       v->own_kernel_ms, v->kernel_ms, v->ratio, v->bar);
 	else if ((v->kind == EXV_PASSED || v->kind == EXV_SLOW) && t)
-		printf("  speed ratio: median of %d alternating pairs %.2fx (p20 %.2fx, p80 %.2fx); the bar is %.2fx\n", t->r.reps, v->ratio,
-		       t->r.pair_ratio_p20, t->r.pair_ratio_p80, v->bar);
+		printf("  speed ratio: median of %d alternating pairs %.2fx (p20 %.2fx, p80 %.2fx); the bar is %.2fx%s\n", t->r.reps, v->ratio,
+		       t->r.pair_ratio_p20, t->r.pair_ratio_p80, v->bar,
+		       t->r.decided_early ? " (stopped once the pairs decided it: a sign test, odds of a wrong side under 1 in 1000)" : "");
 	const run_result *f = v->failed >= 0 ? &v->checks[v->failed].r : NULL;
 	if (f && (v->kind == EXV_COMPILE_ERROR || v->kind == EXV_CRASH) && f->log && f->log[0]) {
 		printf("  compiler output:\n");

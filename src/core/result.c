@@ -21,7 +21,7 @@ const field run_result_fields[] = {
 	R(max_abs_err, FT_DBL), R(max_rel_err, FT_DBL), R(norm_rel_err, FT_DBL),
 	R(bad_count, FT_I64), R(first_bad, FT_I64),
 	R(nan_count, FT_I64), R(unwritten, FT_I64), R(issue, FT_STR), R(seed, FT_U64), R(pair_ms_median, FT_DBL),
-	R(pair_ratio, FT_DBL), R(pair_ratio_p20, FT_DBL), R(pair_ratio_p80, FT_DBL),
+	R(pair_ratio, FT_DBL), R(pair_ratio_p20, FT_DBL), R(pair_ratio_p80, FT_DBL), R(decided_early, FT_BOOL),
 	R(pair, FT_STR), R(baseline, FT_STR), R(baseline_title, FT_STR), R(sm_clock_mhz, FT_DBL), R(sm_clock_min_mhz, FT_DBL), R(sm_clock_max_mhz, FT_DBL),
 	R(pair_sm_clock_mhz, FT_DBL), R(flop_per_cycle_sm, FT_DBL), R(pair_flop_per_cycle_sm, FT_DBL),
 	R(clock_note, FT_STR), R(l2_flush, FT_INT), R(inputs, FT_STR), R(timing, FT_STR),

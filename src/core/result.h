@@ -105,6 +105,8 @@ typedef struct {
 	/* pair: the stage's own kernel timed in the same run, repetitions alternating with this one */
 	double pair_ms_median;          /* 0 when there was no pair */
 	double pair_ratio, pair_ratio_p20, pair_ratio_p80;   /* per-pair speed ratio (pair time / this time) */
+	int decided_early;              /* the pairs stopped before the time budget: a sign test had decided the
+	                                 * median ratio against the verdict's bar (the job's decide_bar) */
 	/* fair timing (docs/how-it-works.md "How the times are taken"): what the pair was, the SM clock (NVML) read while each
 	 * timed repetition ran, FLOP per cycle per SM from the median time and the median clock, the explicit L2
 	 * flush, the inputs. Clocks and FLOP/cycle -1 when not measured (clock_note says why once). */

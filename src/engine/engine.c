@@ -490,6 +490,7 @@ static void send_run(engine *e, job *j)
 	        (unsigned long long)seed, !j->j.no_time && !j->j.sanitize, e->o.reps, e->o.time_budget_ms,
 	        j->j.counters && !e->o.no_counters && !j->j.sanitize, limit + 5);   /* our watchdog acts first */
 	if (j->j.untrusted) sb_add(&b, "untrusted 1\n");
+	if (j->j.pair && j->j.decide_bar > 0) sb_addf(&b, "decide %.17g\n", j->j.decide_bar);
 	if (j->j.hotspots && !j->j.sanitize) sb_add(&b, "hotspots 1\n");
 	if (j->j.has_tolerance) sb_addf(&b, "tolerance %d %.17g %.17g %.17g\n", j->j.exact, j->j.rel_tol, j->j.abs_tol, j->j.norm_tol);
 	sb_add(&b, "end\n");

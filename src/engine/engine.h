@@ -71,6 +71,8 @@ typedef struct {
 	const char *kernel_text, *kernel_name;
 	int untrusted;              /* a learner's kernel: the worker hides the reference from it (runner_worker.h) */
 	int pair;                   /* time the stage's own kernel in the same run, repetitions alternating */
+	double decide_bar;          /* with pair, > 0: the pairs may stop once a sign test decides their median
+	                             * ratio against this bar (a verdict's), before the time budget */
 	int pair_baseline;          /* a stage: time the lesson's baseline in the same run, repetitions alternating
 	                             * (the result's pair_* fields: its median, the per-pair ratio); not with pair */
 	uint64_t seed; int has_seed;/* this job's inputs; without it the engine's seed */

@@ -129,6 +129,7 @@ static int submit(ex_try *t, const ex_size *z, int pair, int counters, int sanit
 	j.nsets = merge_sets(t, z, j.sets);
 	j.no_time = !pair;
 	j.pair = pair;
+	if (pair && !t->v.judged_kernels) j.decide_bar = t->v.bar;   /* judged on this pair's ratio: it may stop once decided */
 	j.counters = counters;
 	j.kernel_text = t->text;
 	j.kernel_name = t->name;

@@ -18,6 +18,7 @@
 #include "plan_wire.h"
 #include "read_bw.h"
 #include "sha256.h"
+#include "stats.h"
 #include "util.h"
 
 /* Bytes that came on the pipe (runner_worker.h: "KEY LEN", then LEN bytes). */
@@ -32,6 +33,8 @@ typedef struct {
 	int watchdog_s;                 /* no progress for this long in a run: the worker ends itself (0: never) */
 	int untrusted;                  /* a learner's kernel: see runner_worker.h */
 	int has_tol, exact; double rel_tol, abs_tol, norm_tol;
+	double decide;                  /* > 0: the paired runs may stop once they decide the median ratio
+	                                 * against this bar (a verdict's; decided() says when) */
 	uint64_t seed;
 } request;
 
@@ -350,6 +353,7 @@ static void time_runs(gpu_exec *x, gpu_exec *y, const request *q, const plan *p,
 		if ((e = time_one(x, q, tm, p->nstreams, e0, e1, &ms[done], &clk[done]))) break;
 		if (y && !(done % 2) && (e = time_one(y, &trusted, NULL, 1, e0, e1, &pms[done], &pclk[done]))) break;
 		if (y) ratio[done] = ms[done] > 0 ? pms[done] / ms[done] : 0;
+		if (y && q->decide > 0 && !tm && stats_sign_decided(ratio, done + 1, q->decide)) { r->decided_early = 1; done++; break; }
 		if (now_ms() - beat > 250) { fputs("beat\n", out); fflush(out); beat = now_ms(); alive(); }
 	}
 	if (e) {
@@ -776,6 +780,7 @@ static int read_request(FILE *in, request *q)
 		else if (!strcmp(line, "time")) q->time = atoi(v);
 		else if (!strcmp(line, "reps")) q->reps = atoi(v);
 		else if (!strcmp(line, "budget")) q->budget_ms = atoi(v);
+		else if (!strcmp(line, "decide")) q->decide = strtod(v, NULL);
 		else if (!strcmp(line, "counters")) q->counters = atoi(v);
 		else if (!strcmp(line, "hotspots")) q->hotspots = atoi(v);
 		else if (!strcmp(line, "watchdog")) q->watchdog_s = atoi(v);
