@@ -10,7 +10,7 @@ A quoted figure is a number with a unit: 1.9x, 47%, 0.2 ms, 360 ns, 3000 GB/s, 3
 (text in `backticks` is code and left out). Each must be in a sentence that names its card, H100 or
 H200 (a number belongs to the first card named after it in the sentence, else the last one before
 it), and be within 10% of some figure of that card's recording of the lesson with the same unit:
-times, rates, shares (of the peaks, the hit rates, the top stalls, occupancy, and 1 - r for a time
+times (and a time per step where the stage's settings have steps=N), rates, shares (of the peaks, the hit rates, the top stalls, occupancy, and 1 - r for a time
 ratio r, "takes 2% off"), time ratios between any two of its runs, DRAM bytes. A figure that is no
 recorded measurement (a datasheet's, a paper's, arithmetic on the lesson's sizes, another run's)
 is listed in ALLOW with its reason: "LESSON[/STAGE] FIGURE reason", FIGURE as the text writes it
@@ -45,12 +45,16 @@ def figures(path):
         ms[r["stage"]] = r["ms_median"]
         for k in ("ms_median", "ms_min", "ms_max", "kernel_ms", "bound_ms", "pair_ms_median"):
             if num(r.get(k)) and r[k] > 0: f["s"].append(r[k] * 1e-3)
+        st = re.search(r"\bsteps=(\d+)", r.get("settings") or "")   # a chase's time per dependent step
+        if st and int(st.group(1)) > 0: f["s"].append(r["ms_median"] * 1e-3 / int(st.group(1)))
         for s in r.get("steps") or []:
             if num(s.get("ms_median")) and s["ms_median"] > 0: f["s"].append(s["ms_median"] * 1e-3)
         if num(r.get("gbps")): f["B/s"].append(r["gbps"] * 1e9)
         if num(r.get("gflops")): f["F/s"].append(r["gflops"] * 1e9)
         for k in PCT:
             if num(r.get(k)): f["%"].append(r[k])
+        for k in ("max_rel_err", "norm_rel_err"):   # the check's errors, quoted as shares ("0.31%")
+            if num(r.get(k)) and r[k] > 0: f["%"].append(100 * r[k])
         for k in ("achieved_occupancy", "occ_theoretical"):
             if num(r.get(k)) and r[k] >= 0: f["%"].append(100 * r[k])
         for m in re.finditer(r"(\d+(?:\.\d+)?)%", r.get("stalls") or ""): f["%"].append(float(m.group(1)))
