@@ -9,12 +9,15 @@ them with no recording (CUDACLIMB_RECORDED=, so a placeholder reads "?" and is n
 A quoted figure is a number with a unit: 1.9x, 47%, 0.2 ms, 360 ns, 3000 GB/s, 38 TFLOP/s, 12.9 GB
 (text in `backticks` is code and left out). Each must be in a sentence that names its card, H100 or
 H200 (a number belongs to the first card named after it in the sentence, else the last one before
-it), and be within 10% of some figure of that card's recording of the lesson with the same unit:
-times (and a time per step where the stage's settings have steps=N), rates, shares (of the peaks, the hit rates, the top stalls, occupancy, and 1 - r for a time
-ratio r, "takes 2% off"), time ratios between any two of its runs, DRAM bytes. A figure that is no
-recorded measurement (a datasheet's, a paper's, arithmetic on the lesson's sizes, another run's)
-is listed in ALLOW with its reason: "LESSON[/STAGE] FIGURE reason", FIGURE as the text writes it
-with "_" for a space ("268_MB").
+it), or says it holds on "both cards" (then it is checked against each), and be within 10% of some
+figure of that card's recording of the lesson with the same unit: times (and a time per step where
+the stage's settings have steps=N), rates, shares (of the peaks, the hit rates, the top stalls,
+occupancy, the check's errors, and 1 - r for a time ratio r, "takes 2% off"), time ratios and
+norm-wise error ratios between any two of its runs, DRAM bytes. Sizes worked from the parameters
+are written in binary units (256 MiB, 16 KiB), which are not figures here. A figure that is no
+recorded measurement (a datasheet's, a paper's, another run's or size's) is listed in ALLOW with
+its reason: "LESSON[/STAGE] FIGURE reason", FIGURE as the text writes it with "_" for a space
+("268_MB").
 One line per lesson: PASS, or FAIL with each figure and why.
 """
 import glob, json, os, re, subprocess, sys
@@ -72,6 +75,8 @@ def figures(path):
         for b in ms.values():
             f["x"].append(a / b)
             f["%"].append(abs(1 - a / b) * 100)
+    errs = [r["norm_rel_err"] for r in d["results"] if num(r.get("norm_rel_err")) and r["norm_rel_err"] > 0]
+    f["x"] += [a / b for a in errs for b in errs]   # "8x TF32's error": error ratios between two runs
     return f
 
 
