@@ -6,8 +6,8 @@ usage: text_numbers.py CUDACLIMB ALLOW RECORDED_DIR
 
 The texts are the lesson's summary and each stage's explain and bottleneck as `show LESSON` prints
 them with no recording (CUDACLIMB_RECORDED=, so a placeholder reads "?" and is never a number here).
-A quoted figure is a number with a unit: 1.9x, 47%, 0.2 ms, 360 ns, 3000 GB/s, 38 TFLOP/s, 12.9 GB
-(text in `backticks` is code and left out). Each must be in a sentence that names its card, H100 or
+A quoted figure is a number with a unit: 1.9x, 47%, 0.2 ms, 360 ns, 3000 GB/s, 38 TFLOP/s, 12.9 GB,
+and the upper end of a range, "1.00-1.02 ms" (text in `backticks` is code and left out). Each must be in a sentence that names its card, H100 or
 H200 (a number belongs to the first card named after it in the sentence, else the last one before
 it), or says it holds on "both cards" (then it is checked against each), and be within 10% of some
 figure of that card's recording of the lesson with the same unit: times (and a time per step where
@@ -24,7 +24,7 @@ import glob, json, os, re, subprocess, sys
 
 CARDS = re.compile(r"\bH(100|200)\b")
 BOTH = re.compile(r"\bboth (cards|recordings|GPUs)\b")   # a figure said of both: checked against each
-FIG = re.compile(r"(?<![\w.^/-])(\d+(?:,\d{3})*(?:\.\d+)?)(x(?![\w\d])|\s?(?:%|ms\b|us\b|µs\b|ns\b|GB/s|TB/s|"
+FIG = re.compile(r"(?<![\w.^/])(?<![^\d]-)(\d+(?:,\d{3})*(?:\.\d+)?)(x(?![\w\d])|\s?(?:%|ms\b|us\b|µs\b|ns\b|GB/s|TB/s|"
                  r"TFLOP/s|GFLOP/s|TOPS\b|GB\b|MB\b))")
 UNIT = {"x": "x", "%": "%", "ms": "s", "us": "s", "µs": "s", "ns": "s", "GB/s": "B/s", "TB/s": "B/s",
         "TFLOP/s": "F/s", "GFLOP/s": "F/s", "TOPS": "F/s", "GB": "B", "MB": "B"}
