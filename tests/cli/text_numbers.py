@@ -7,9 +7,10 @@ usage: text_numbers.py CUDACLIMB ALLOW RECORDED_DIR
 The texts are the lesson's summary and each stage's explain and bottleneck as `show LESSON` prints
 them with no recording (CUDACLIMB_RECORDED=, so a placeholder reads "?" and is never a number here).
 A quoted figure is a number with a unit: 1.9x, 47%, 0.2 ms, 360 ns, 3000 GB/s, 38 TFLOP/s, 12.9 GB,
-and the upper end of a range, "1.00-1.02 ms" (text in `backticks` is code and left out). Each must be in a sentence that names its card, H100 or
-H200 (a number belongs to the first card named after it in the sentence, else the last one before
-it), or says it holds on "both cards" (then it is checked against each), and be within 10% of some
+and the upper end of a range, "1.00-1.02 ms" (text in `backticks` is code and left out). Each must
+be in a sentence that names its card, H100 or H200 (a number belongs to the first card named after
+it in the sentence, else the last one before it), or says it holds on "both cards" (then it is
+checked against each), and be within 10% of some
 figure of that card's recording of the lesson with the same unit: times (and a time per step where
 the stage's settings have steps=N), rates, shares (of the peaks, the hit rates, the top stalls,
 occupancy, the check's errors, and 1 - r for a time ratio r, "takes 2% off"), time ratios and
