@@ -14,7 +14,9 @@ checked against each), and be within 10% of some
 figure of that card's recording of the lesson with the same unit: times (and a time per step where
 the stage's settings have steps=N), rates, shares (of the peaks, the hit rates, the top stalls,
 occupancy, the check's errors, and 1 - r for a time ratio r, "takes 2% off"), time ratios and
-norm-wise error ratios between any two of its runs, DRAM bytes. Sizes worked from the parameters
+norm-wise error ratios between any two of its runs, DRAM bytes. A share (%) in a stage's text must be
+one of that stage's, the stage's before it or the baselines': shares are many, and any figure would
+be within 10% of one of the whole lesson's. Sizes worked from the parameters
 are written in binary units (256 MiB, 16 KiB), which are not figures here. A figure that is no
 recorded measurement (a datasheet's, a paper's, another run's or size's) is listed in ALLOW with
 its reason: "LESSON[/STAGE] FIGURE reason", FIGURE as the text writes it with "_" for a space
@@ -39,9 +41,14 @@ def num(v):
     return isinstance(v, (int, float)) and not isinstance(v, bool) and v == v and v not in (float("inf"),)
 
 
-def figures(path):
-    """The recording's figures by unit: {"x": [...], "%": [...], "s": [...], ...}."""
+def figures(path, stage=None):
+    """The recording's figures by unit: {"x": [...], "%": [...], "s": [...], ...}; with stage, only
+    from that stage's run, the stage before it and the baselines (a share quoted in a stage's text)."""
     d = json.load(open(path))
+    if stage is not None:
+        order = [r["stage"] for r in d["results"] if not r["stage"].startswith("baseline")]
+        keep = {stage} | ({order[order.index(stage) - 1]} if stage in order and order.index(stage) > 0 else set())
+        d["results"] = [r for r in d["results"] if r["stage"] in keep or r["stage"].startswith("baseline")]
     f = {u: [] for u in ("x", "%", "s", "B/s", "F/s", "B")}
     ms = {}
     for r in d["results"]:
@@ -118,11 +125,11 @@ def main():
             w, fig, _ = (line.split(None, 2) + ["", ""])[:3]
             allow.setdefault((w, fig), 0)
     lessons = sorted({re.sub(r"^.*-(\w+)\.json$", r"\1", p) for p in glob.glob(rec_dir + "/h100/*.json")})
-    recs = {}
+    recs, paths, shares = {}, {}, {}
     for card in ("h100", "h200"):
         for p in glob.glob("%s/%s/*.json" % (rec_dir, card)):
             m = re.match(r".*-(\w+)\.json$", p)
-            if m: recs[(card, m.group(1))] = figures(p)
+            if m: recs[(card, m.group(1))] = figures(p); paths[(card, m.group(1))] = p
     for lesson in lessons:
         bad, n = [], 0
         for where, text in texts(binary, lesson):
@@ -145,6 +152,10 @@ def main():
                     v = float(raw.replace(",", "")) * SCALE.get(u, 1)
                     for card in [card] if card else ["h100", "h200"]:
                         cand = recs.get((card, lesson), {}).get(UNIT[u], [])
+                        if u == "%" and "/" in where and (card, lesson) in paths:   # a stage's share: its own
+                            key = (card, where)
+                            if key not in shares: shares[key] = figures(paths[(card, lesson)], where.split("/")[1])["%"]
+                            cand = shares[key]
                         if not any(abs(v - c) <= 0.1 * abs(c) for c in cand):
                             near = min(cand, key=lambda c: abs(v - c) / abs(c) if c else 1e9, default=None)
                             bad.append("%s: %s is no figure of the %s recording within 10%% (nearest %s): ...%s..." % (
