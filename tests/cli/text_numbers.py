@@ -10,14 +10,14 @@ A quoted figure is a number with a unit: 1.9x, 47%, 0.2 ms, 360 ns, 3000 GB/s, 3
 and the upper end of a range, "1.00-1.02 ms" (text in `backticks` is code and left out). Each must
 be in a sentence that names its card, H100 or H200 (a number belongs to the first card named after
 it in the sentence, else the last one before it), or says it holds on "both cards" (then it is
-checked against each), and be within 10% of some
-figure of that card's recording of the lesson with the same unit: times (and a time per step where
-the stage's settings have steps=N), rates, shares (of the peaks, the hit rates, the top stalls,
-occupancy, the check's errors, and 1 - r for a time ratio r, "takes 2% off"), time ratios and
-norm-wise error ratios between any two of its runs, DRAM bytes. A share (%) in a stage's text must be
-one of that stage's, the stage's before it or the baselines': shares are many, and any figure would
-be within 10% of one of the whole lesson's. Sizes worked from the parameters
-are written in binary units (256 MiB, 16 KiB), which are not figures here. A figure that is no
+checked against each), and be within 10% of some figure of that card's recording of the lesson
+with the same unit: times (and a time per step where the stage's settings have steps=N), rates,
+shares (of the peaks, the hit rates, the top stalls, occupancy, the check's errors, and 1 - r for a
+time ratio r, "takes 2% off"), time ratios and norm-wise error ratios between any two of its runs,
+DRAM bytes. A share (%) in a stage's text must be one of that stage's, the stage's before it or the
+baselines': shares are many, and nearly any percentage is within 10% of one of the whole lesson's.
+Sizes worked from the parameters are written in binary units (256 MiB, 16 KiB), which are not
+figures here. A figure that is no
 recorded measurement (a datasheet's, a paper's, another run's or size's) is listed in ALLOW with
 its reason: "LESSON[/STAGE] FIGURE reason", FIGURE as the text writes it with "_" for a space
 ("268_MB").
