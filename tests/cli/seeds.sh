@@ -2,8 +2,8 @@
 # docs/seeds.md, the seed articles' techniques and the stages that teach them (#34), cannot rot: every
 # `lesson/stage` it names must be a stage (cudaclimb show LESSON/STAGE answers with exactly that lesson
 # and stage id), every row must say how it is taught ("not yet: issue #34 item N", "`lesson/…` (in
-# progress: issue #34 item N)" or at least one stage), and the count line at its top must match the
-# rows. The checker then runs on broken copies of the table, so the test is seen to fail.
+# progress: issue #34 item N)", at least one stage, or "partly:" with at least one stage and what is
+# missing), and the count line at its top must match the rows. The checker then runs on broken copies of the table, so the test is seen to fail.
 . tests/lib.sh
 doc=${SEEDS_DOC:-docs/seeds.md}
 tmp=$(mktemp -d /tmp/cc-seeds.XXXXXX)
@@ -27,7 +27,7 @@ check_table() {
 	[ -r "$f" ] || { echo "problem: cannot read $f"; return; }
 	grep -E '^\| *[0-9]{3} *\|' "$f" >"$tmp/rows"
 	[ -s "$tmp/rows" ] || { echo "problem: no table rows in $f"; return; }
-	n=0 m=0 k=0 p=0
+	n=0 m=0 k=0 p=0 q=0
 	while IFS= read -r row; do
 		n=$((n + 1))
 		cells=$(printf '%s\n' "$row" | awk -F'|' '{ print NF }')
@@ -45,6 +45,10 @@ check_table() {
 			if [ -f "lessons/$l.yaml" ] && ! $B --lessons lessons show "$l" >/dev/null 2>&1; then
 				echo "problem: lesson $l is in lessons/ but does not load: $row"
 			fi
+		elif printf '%s\n' "$by" | grep -Eq '^ *partly: '; then
+			q=$((q + 1))
+			[ -n "$refs" ] || echo "problem: a 'partly:' row names no lesson/stage: $row"
+			printf '%s\n' "$by" | grep -q 'missing:' || echo "problem: a 'partly:' row does not say what is missing: $row"
 		elif [ -n "$refs" ]; then
 			m=$((m + 1))
 		else
@@ -57,11 +61,11 @@ check_table() {
 	for s in 000 001 002 003 004; do
 		grep -q "^| $s |" "$tmp/rows" || echo "problem: no row for seed $s"
 	done
-	line=$(grep -E '^\*\*[0-9]+ techniques, [0-9]+ taught, [0-9]+ not yet \([0-9]+ of them in progress' "$f" | head -1)
+	line=$(grep -E '^\*\*[0-9]+ techniques, [0-9]+ taught, [0-9]+ partly, [0-9]+ not yet \([0-9]+ of them in progress' "$f" | head -1)
 	if [ -z "$line" ]; then
-		echo "problem: no count line ('**N techniques, M taught, K not yet (P of them in progress...')"
+		echo "problem: no count line ('**N techniques, M taught, Q partly, K not yet (P of them in progress...')"
 	else
-		want="**$n techniques, $m taught, $k not yet ($p of them in progress"
+		want="**$n techniques, $m taught, $q partly, $k not yet ($p of them in progress"
 		case "$line" in "$want"*) ;; *) echo "problem: the count line says '$line'; the rows say '$want'" ;; esac
 	fi
 }
@@ -93,5 +97,7 @@ sed 's#| `fusion/fused` |$#| fused |#' "$doc" >"$tmp/bad.md"
 catches "a row that names no stage" 'problem: names no lesson/stage.*\| 002 \| Kernel fusion'
 sed -E 's/^\*\*([0-9]+) techniques/**1\1 techniques/' "$doc" >"$tmp/bad.md"
 catches "a count line that does not match the rows" "problem: the count line says"
+sed 's#| partly: `timing/events`#| partly: timing events#' "$doc" >"$tmp/bad.md"
+catches "a 'partly:' row that names no stage" "problem: a 'partly:' row names no lesson/stage"
 grep -v '^| 003 ' "$doc" >"$tmp/bad.md"
 catches "a seed with no rows" "problem: no row for seed 003"
