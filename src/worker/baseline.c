@@ -46,7 +46,7 @@ int baseline_withheld(const char *family)
 	return 0;
 }
 
-static char choice[256];
+static char choice[320];
 
 void baseline_choice_set(const char *fmt, ...)
 {

@@ -174,7 +174,7 @@ typedef dnn_status (*conv_call)(const void *ctx, int algo);
 
 /* For each of the n algorithms: one untimed call, then CONV_TRIALS calls each between two events on
  * stream s (ms[i * CONV_TRIALS + t]; -1 for an algorithm the call refuses). 0, or a CUDA error. */
-static cudaError_t time_algos(const int *algos, int n, conv_call call, const void *ctx, cudaStream_t s, float *ms)
+static cudaError_t time_algos(const int *algos, int n, conv_call call, const void *ctx, cudaStream_t s, const char *what, float *ms)
 {
 	cudaEvent_t e0, e1;
 	cudaError_t e;
@@ -191,8 +191,8 @@ static cudaError_t time_algos(const int *algos, int n, conv_call call, const voi
 			ms[i * CONV_TRIALS + t] = ok ? v : -1;
 		}
 		if (baseline_logging())
-			fprintf(stderr, "cudaclimb worker: cuDNN timed %s: %.4f ms (first of %d trials; -1: refused)\n", algo_names[algos[i]],
-			        ms[i * CONV_TRIALS], CONV_TRIALS);
+			fprintf(stderr, "cudaclimb worker: cuDNN %s with %s: %.4f ms (first of %d trials; -1: refused)\n", what,
+			        algo_names[algos[i]], ms[i * CONV_TRIALS], CONV_TRIALS);
 	}
 	cudaEventDestroy(e0);
 	cudaEventDestroy(e1);
@@ -222,7 +222,7 @@ static int conv_choose(const int *cand, int n, conv_call call, const void *ctx, 
 {
 	float ms[CONV_TIMED * CONV_TRIALS], best_ms = -1;
 	if (n > CONV_TIMED) n = CONV_TIMED;
-	if ((*err = time_algos(cand, n, call, ctx, s, ms))) return -1;
+	if ((*err = time_algos(cand, n, call, ctx, s, what, ms))) return -1;
 	int best = baseline_pick_fastest(ms, n, CONV_TRIALS, &best_ms);
 	if (best < 0) return -1;
 	strfmt(chose, chose_len, "cuDNN %s for the %s, FMA math: the fastest of Find's first %d FP32 algorithms timed again (median of %d, %.4f ms)",
@@ -242,8 +242,8 @@ static int conv_find(dnn_desc xd, dnn_desc fd, dnn_desc cd, dnn_desc yd, int *ca
 		const int ok = all[i].status == DNN_OK && all[i].math != DNN_TENSOR_OP_MATH && all[i].math != DNN_TENSOR_OP_ALLOW_CONVERSION &&
 		               all[i].algo >= 0 && all[i].algo < DNN_NALGO;
 		if (ok && baseline_logging())
-			fprintf(stderr, "cudaclimb worker: cuDNN Find (%s): %s %.4f ms, workspace %zu bytes\n", what, algo_names[all[i].algo],
-			        all[i].time, all[i].memory);
+			fprintf(stderr, "cudaclimb worker: cuDNN Find: %s %.4f ms, workspace %zu bytes (%s)\n", algo_names[all[i].algo],
+			        all[i].time, all[i].memory, what);
 		if (ok) cand[n++] = all[i].algo;
 	}
 	if (!n) {
@@ -343,7 +343,7 @@ static cudaError_t conv_algo(const cudnn_conv_job *j, int which, cudaStream_t s)
 	if (cv.algo[which] >= 0) return cudaSuccess;
 	char key[BASELINE_PICK_KEY_MAX];
 	const int dims[5] = { j->n, j->c, j->k, j->h, j->w };
-	const char *what = which ? "fused 1x1 convolution + bias + ReLU" : "1x1 convolution (then bias add, then ReLU)";
+	const char *what = which ? "fused call" : "1x1 convolution (then bias add, then ReLU)";
 	conv_key(key, sizeof key, which ? "cudnn_conv_bias_relu_fused" : "cudnn_conv_bias_relu", dims);
 	cudaError_t e;
 	size_t ws = 0;
@@ -365,7 +365,8 @@ static cudaError_t conv_algo(const cudnn_conv_job *j, int which, cudaStream_t s)
 		}
 	}
 	if (baseline_logging())
-		fprintf(stderr, "cudaclimb worker: n=%d c=%d k=%d h=%d w=%d: %s, workspace %zu bytes\n", j->n, j->c, j->k, j->h, j->w,
+		fprintf(stderr, "cudaclimb worker: cuDNN 1x1 convolution, bias, ReLU for n=%d c=%d k=%d h=%d w=%d: %s, workspace %zu bytes\n",
+		        j->n, j->c, j->k, j->h, j->w,
 		        cv.chose[which], cv.ws_bytes);
 	return cudaSuccess;
 }
@@ -468,7 +469,7 @@ static cudaError_t conv3_setup(const conv3_job *j, int n, int c, int k, int h, i
 	}
 	c3.n = n, c3.c = c, c3.k = k, c3.h = h, c3.w = w;
 	if (baseline_logging())
-		fprintf(stderr, "cudaclimb worker: 3x3 convolution, padding 1, for n=%d c=%d k=%d h=%d w=%d: %s, workspace %zu bytes\n", n, c, k,
+		fprintf(stderr, "cudaclimb worker: cuDNN 3x3 convolution, padding 1, for n=%d c=%d k=%d h=%d w=%d: %s, workspace %zu bytes\n", n, c, k,
 		        h, w, c3.chose, c3.ws_bytes);
 	return cudaSuccess;
 }
