@@ -472,9 +472,10 @@ static cudaError_t plans(const cudnn_sdpa_job *j, void *handle)
 			        "them (%d tried): %s\n", j->batch, j->heads, j->seq, j->dim, tried[0], why[0], tried[1], why[1]);
 			return cudaErrorNotSupported;
 		}
-		sd.plan = sd.cand[0];
-		strfmt(sd.chose, sizeof sd.chose, "cuDNN SDPA %s, heuristics A configuration %lld of %d (the only one that finalized), "
-		       "%s row statistics", sd.cand_tag[0], (long long)sd.cand_index[0] + 1, sd.cand_of, sd.stats ? "with" : "without");
+		sd.plan = sd.cand[0];   /* until choose() times them, when there are several */
+		strfmt(sd.chose, sizeof sd.chose, "cuDNN SDPA %s, heuristics A configuration %lld of %d (%s), %s row statistics",
+		       sd.cand_tag[0], (long long)sd.cand_index[0] + 1, sd.cand_of, sd.ncand == 1 ? "the only one that finalized" : "not timed yet",
+		       sd.stats ? "with" : "without");
 		if (sd.ncand == 1) sd.ncand = 0;
 	}
 	int64_t most = 0;
@@ -521,8 +522,11 @@ static cudaError_t choose(void *handle, cudaStream_t s)
 	cudaEventDestroy(e1);
 	if (e) return e;
 	int best = baseline_pick_fastest(ms, sd.ncand, SDPA_TRIALS, &best_ms);
-	if (best < 0) best = 0;   /* none ran: the first, whose failure the call then says */
-	else {
+	if (best < 0) {   /* none ran: the first, whose failure the call then says */
+		best = 0;
+		strfmt(sd.chose, sizeof sd.chose, "cuDNN SDPA %s, heuristics A configuration %lld of %d: none of the %d that finalized "
+		       "executed when timed", sd.cand_tag[0], (long long)sd.cand_index[0] + 1, sd.cand_of, sd.ncand);
+	} else {
 		strfmt(sd.chose, sizeof sd.chose, "cuDNN SDPA %s, heuristics A configuration %lld of %d, %s row statistics: the fastest "
 		       "of the first %d that finalize (median of %d, %.4f ms)", sd.cand_tag[best], (long long)sd.cand_index[best] + 1,
 		       sd.cand_of, sd.stats ? "with" : "without", sd.ncand, SDPA_TRIALS, best_ms);
