@@ -231,8 +231,26 @@ static cudaError_t lt_gemm(const plan *p, gpu_data *d, cudaStream_t s, int kind)
 	    B->count < n * k || C->count < m * n || sa->count < na || sbv->count < nb ||
 	    (int8 && (!acc || acc->type != DT_I32 || acc->count < m * n)))
 		return cudaErrorInvalidValue;
-	cublaslt_gemm_job j = { A->ptr, B->ptr, sa->ptr, sbv->ptr, C->ptr, acc ? acc->ptr : NULL, (int)m, (int)n, (int)k, C->type == DT_BF16 };
+	cublaslt_gemm_job j = { .A = A->ptr, .Bt = B->ptr, .sa = sa->ptr, .sb = sbv->ptr, .C = C->ptr, .acc = acc ? acc->ptr : NULL,
+	                        .m = (int)m, .n = (int)n, .k = (int)k, .c_bf16 = C->type == DT_BF16 };
 	return int8 ? cublaslt_int8(&j, s) : kind == LT_FP8_TENSOR ? cublaslt_fp8_tensor(&j, s) : cublaslt_fp8(&j, s);
+}
+
+/* cublaslt_gemm: row-major C (m x n) = A (m x k) . B, B k x n (transb 0) or n x k (transb 1), through
+ * cuBLASLt as PyTorch's matmul: A and B both bf16, f16 or f32 (multiplied as TF32); C f32, or the
+ * inputs' type for bf16 and f16. */
+static cudaError_t lt_plain(const plan *p, gpu_data *d, cudaStream_t s)
+{
+	gpu_buffer *A = buf(p, d, "A"), *B = buf(p, d, "B"), *C = buf(p, d, "C");
+	long long m = num(p, "m"), n = num(p, "n"), k = num(p, "k"), tb = num(p, "transb");
+	if (!A || !B || !C || !dim_ok(m) || !dim_ok(n) || !dim_ok(k) || (tb != 0 && tb != 1) || A->type != B->type ||
+	    A->count < m * k || B->count < k * n || C->count < m * n)
+		return cudaErrorInvalidValue;
+	const int format = A->type == DT_BF16 ? CUBLASLT_BF16 : A->type == DT_F16 ? CUBLASLT_F16 : A->type == DT_F32 ? CUBLASLT_TF32 : -1;
+	if (format < 0 || (C->type != DT_F32 && (C->type != A->type || format == CUBLASLT_TF32))) return cudaErrorInvalidValue;
+	cublaslt_gemm_job j = { .A = A->ptr, .Bt = B->ptr, .C = C->ptr, .m = (int)m, .n = (int)n, .k = (int)k, .format = format,
+	                        .transb = (int)tb, .c_same = C->type != DT_F32 };
+	return cublaslt_gemm(&j, s);
 }
 
 /* cublas_gemm_batched: for each b < batch, row-major C[b] (m x n) = alpha A[b] (m x k) op(B[b]), B[b]
@@ -379,6 +397,7 @@ cudaError_t baseline_run(const plan *p, gpu_data *d, cudaStream_t s, char *err, 
 	if (!strcmp(lib, "cublaslt_fp8")) return lt_gemm(p, d, s, LT_FP8);
 	if (!strcmp(lib, "cublaslt_fp8_tensor")) return lt_gemm(p, d, s, LT_FP8_TENSOR);
 	if (!strcmp(lib, "cublaslt_int8")) return lt_gemm(p, d, s, LT_INT8);
+	if (!strcmp(lib, "cublaslt_gemm")) return lt_plain(p, d, s);
 	if (!strcmp(lib, "cublas_gemm_batched")) return gemm_batched(p, d, s);
 	if (!strcmp(lib, "cudnn_conv_bias_relu")) return conv_bias_relu(p, d, s, 0);
 	if (!strcmp(lib, "cudnn_conv_bias_relu_fused")) return conv_bias_relu(p, d, s, 1);

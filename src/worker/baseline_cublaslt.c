@@ -55,13 +55,15 @@ static const struct { const char *name; void **slot; } symbols[] = {
 	{ "cublasLtMatmul", (void **)&fn.matmul },
 };
 
-enum { KIND_FP8, KIND_INT8, KIND_FP8_TENSOR };
-static const char *const kind_names[] = { "cublaslt_fp8", "cublaslt_int8", "cublaslt_fp8_tensor" };
+enum { KIND_FP8, KIND_INT8, KIND_FP8_TENSOR, KIND_GEMM };
+static const char *const kind_names[] = { "cublaslt_fp8", "cublaslt_int8", "cublaslt_fp8_tensor", "cublaslt_gemm" };
+static const char *const format_names[] = { "bf16", "f16", "tf32" };
 
 /* One shape's call, made once: descriptors, the algorithm, and for fp8 whether the scales are cuBLASLt's
  * (outer vectors) or a pass of ours after it. */
 typedef struct {
 	int used, kind, m, n, k, bf16_out;
+	int format, transb, c_same;  /* KIND_GEMM: CUBLASLT_BF16..., B k x n (0) or n x k (1), C in the inputs' type */
 	int scales_apart;            /* fp8: outer-vector scales refused; unit scales, then cc_gemm_scale_f32 */
 	cublasLtMatmulDesc_t desc;
 	cublasLtMatrixLayout_t a, b, d;
@@ -127,13 +129,16 @@ static void shape_free(shape *p)
  * A scale (n values) is sb and its B scale (m values) is sa. outer: ask for outer-vector scales. */
 static cudaError_t describe(shape *p, int outer)
 {
-	const int fp8 = p->kind != KIND_INT8;
-	const cudaDataType in = fp8 ? CUDA_R_8F_E4M3 : CUDA_R_8I, out = !fp8 ? CUDA_R_32I : p->bf16_out ? CUDA_R_16BF : CUDA_R_32F;
+	const int gemm = p->kind == KIND_GEMM, fp8 = p->kind != KIND_INT8 && !gemm;
+	static const cudaDataType gemm_in[] = { CUDA_R_16BF, CUDA_R_16F, CUDA_R_32F };
+	const cudaDataType in = gemm ? gemm_in[p->format] : fp8 ? CUDA_R_8F_E4M3 : CUDA_R_8I;
+	const cudaDataType out = gemm ? (p->c_same ? in : CUDA_R_32F) : !fp8 ? CUDA_R_32I : p->bf16_out ? CUDA_R_16BF : CUDA_R_32F;
+	const cublasComputeType_t ct = p->kind == KIND_INT8 ? CUBLAS_COMPUTE_32I
+	                             : gemm && p->format == CUBLASLT_TF32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F;
 	cudaError_t e;
-	if ((e = status(fn.desc_create(&p->desc, fp8 ? CUBLAS_COMPUTE_32F : CUBLAS_COMPUTE_32I, fp8 ? CUDA_R_32F : CUDA_R_32I),
-	                "cublasLtMatmulDescCreate")))
+	if ((e = status(fn.desc_create(&p->desc, ct, p->kind == KIND_INT8 ? CUDA_R_32I : CUDA_R_32F), "cublasLtMatmulDescCreate")))
 		return e;
-	const int32_t ta = CUBLAS_OP_T, tb = CUBLAS_OP_N;
+	const int32_t ta = gemm && !p->transb ? CUBLAS_OP_N : CUBLAS_OP_T, tb = CUBLAS_OP_N;
 	const int8_t fast = 0;   /* FP32 accumulation throughout, as the lesson's own FP8 kernel */
 	if ((e = status(fn.desc_set(p->desc, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof ta), "CUBLASLT_MATMUL_DESC_TRANSA")) ||
 	    (e = status(fn.desc_set(p->desc, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof tb), "CUBLASLT_MATMUL_DESC_TRANSB")))
@@ -146,7 +151,10 @@ static cudaError_t describe(shape *p, int outer)
 		               st_b = fn.desc_set(p->desc, CUBLASLT_MATMUL_DESC_B_SCALE_MODE, &mode, sizeof mode);
 		if (st_a != CUBLAS_STATUS_SUCCESS || st_b != CUBLAS_STATUS_SUCCESS) return cudaErrorNotSupported;
 	}
-	if ((e = status(fn.layout_create(&p->a, in, (uint64_t)p->k, (uint64_t)p->n, p->k), "cublasLtMatrixLayoutCreate")) ||
+	/* cuBLASLt's A, our B: column-major k x n (stored n x k, OP_T), or n x k (stored k x n, OP_N) */
+	const int a_kn = !gemm || p->transb;
+	if ((e = status(a_kn ? fn.layout_create(&p->a, in, (uint64_t)p->k, (uint64_t)p->n, p->k)
+	                     : fn.layout_create(&p->a, in, (uint64_t)p->n, (uint64_t)p->k, p->n), "cublasLtMatrixLayoutCreate")) ||
 	    (e = status(fn.layout_create(&p->b, in, (uint64_t)p->k, (uint64_t)p->m, p->k), "cublasLtMatrixLayoutCreate")) ||
 	    (e = status(fn.layout_create(&p->d, out, (uint64_t)p->n, (uint64_t)p->m, p->n), "cublasLtMatrixLayoutCreate")))
 		return e;
@@ -157,7 +165,7 @@ static cudaError_t describe(shape *p, int outer)
  * first value); nothing for INT8 or scales applied apart. */
 static cudaError_t set_scales(shape *p, const cublaslt_gemm_job *j)
 {
-	if (p->kind == KIND_INT8 || p->scales_apart) return cudaSuccess;
+	if (p->kind == KIND_INT8 || p->kind == KIND_GEMM || p->scales_apart) return cudaSuccess;
 	const void *a_scale = j->sb, *b_scale = j->sa;   /* cuBLASLt's A is our Bt (see describe) */
 	cudaError_t e;
 	if ((e = status(fn.desc_set(p->desc, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, &a_scale, sizeof a_scale), "CUBLASLT_MATMUL_DESC_A_SCALE_POINTER")) ||
@@ -226,7 +234,9 @@ static int pick(shape *p, const cublaslt_gemm_job *j, cudaStream_t s, cublasStat
 	char key[BASELINE_PICK_KEY_MAX], what[64];
 	const long long dims[3] = { p->m, p->n, p->k };
 	const device_info *dev = gpu_device();
-	strfmt(what, sizeof what, "%s%s%s", kind_names[p->kind], p->bf16_out ? "_bf16out" : "", p->scales_apart ? "_apart" : "");
+	strfmt(what, sizeof what, "%s%s%s%s%s%s", kind_names[p->kind], p->kind == KIND_GEMM ? "_" : "",
+	       p->kind == KIND_GEMM ? format_names[p->format] : "", p->kind == KIND_GEMM && p->transb ? "_bt" : "",
+	       p->bf16_out || p->c_same ? "_narrowout" : "", p->scales_apart ? "_apart" : "");
 	int keyed = baseline_pick_key(key, sizeof key, what, (long long)fn.version(), dims, 3, dev ? dev->uuid : NULL) == 0;
 	long long kept = -1;
 	if (keyed && baseline_pick_get(key, &kept, NULL, 0) && kept >= 0 && kept < n) {
@@ -259,17 +269,18 @@ static int pick(shape *p, const cublaslt_gemm_job *j, cudaStream_t s, cublasStat
 /* The shape's call, made at its first use (which times the algorithms on j's buffers). */
 static cudaError_t shape_for(int kind, const cublaslt_gemm_job *j, cudaStream_t s, shape **out)
 {
-	const int m = j->m, n = j->n, k = j->k, bf16 = j->c_bf16 != 0;
+	const int m = j->m, n = j->n, k = j->k, bf16 = kind != KIND_GEMM && j->c_bf16;
+	const int format = kind == KIND_GEMM ? j->format : 0, transb = kind == KIND_GEMM && j->transb, same = kind == KIND_GEMM && j->c_same;
 	for (int i = 0; i < MAX_SHAPES; i++)
 		if (shapes[i].used && shapes[i].kind == kind && shapes[i].m == m && shapes[i].n == n && shapes[i].k == k &&
-		    shapes[i].bf16_out == bf16) {
+		    shapes[i].bf16_out == bf16 && shapes[i].format == format && shapes[i].transb == transb && shapes[i].c_same == same) {
 			*out = &shapes[i];
 			return cudaSuccess;
 		}
 	shape *p = &shapes[next_slot];
 	next_slot = (next_slot + 1) % MAX_SHAPES;
 	shape_free(p);
-	*p = (shape){ .used = 1, .kind = kind, .m = m, .n = n, .k = k, .bf16_out = bf16 };
+	*p = (shape){ .used = 1, .kind = kind, .m = m, .n = n, .k = k, .bf16_out = bf16, .format = format, .transb = transb, .c_same = same };
 	cublasStatus_t why = CUBLAS_STATUS_SUCCESS;
 	cudaError_t e = describe(p, 1), te = cudaSuccess;
 	if (e == cudaSuccess) e = set_scales(p, j);
@@ -290,16 +301,19 @@ static cudaError_t shape_for(int kind, const cublaslt_gemm_job *j, cudaStream_t 
 		}
 		if (te) { shape_free(p); return te; }
 	}
-	if (e == cudaSuccess) e = status(why, kind == KIND_INT8 ? "cublasLtMatmulAlgoGetHeuristic (INT8, TN)" : "cublasLtMatmulAlgoGetHeuristic (FP8 e4m3, TN)");
+	if (e == cudaSuccess)
+		e = status(why, kind == KIND_INT8 ? "cublasLtMatmulAlgoGetHeuristic (INT8, TN)" : kind == KIND_GEMM ? "cublasLtMatmulAlgoGetHeuristic (GEMM)"
+		                                                                    : "cublasLtMatmulAlgoGetHeuristic (FP8 e4m3, TN)");
 	shape_free(p);
 	return e == cudaSuccess ? cudaErrorNotSupported : e;
 chosen:
 	if (baseline_logging())
-		fprintf(stderr, "cudaclimb worker: cuBLASLt %s for m=%d n=%d k=%d, %s out: %s; %s\n",
-		        kind == KIND_INT8 ? "INT8 (int32 sums, then the dequantisation pass)" : "FP8 e4m3 (FP32 accumulation, no fast accumulation)",
-		        m, n, k, kind == KIND_INT8 ? "int32" : bf16 ? "bf16" : "f32",
-		        kind == KIND_INT8 ? "no scales" : kind == KIND_FP8_TENSOR ? "per-tensor scales" : p->scales_apart ? "unit scales, scales applied apart" : "outer-vector scales",
-		        p->chose);
+		fprintf(stderr, "cudaclimb worker: cuBLASLt %s%s for m=%d n=%d k=%d, %s out: %s; %s\n",
+		        kind == KIND_INT8 ? "INT8 (int32 sums, then the dequantisation pass)" : kind == KIND_GEMM ? "GEMM " :
+		        "FP8 e4m3 (FP32 accumulation, no fast accumulation)", kind == KIND_GEMM ? format_names[format] : "",
+		        m, n, k, kind == KIND_INT8 ? "int32" : bf16 ? "bf16" : same ? format_names[format] : "f32",
+		        kind == KIND_INT8 || kind == KIND_GEMM ? "no scales" : kind == KIND_FP8_TENSOR ? "per-tensor scales"
+		        : p->scales_apart ? "unit scales, scales applied apart" : "outer-vector scales", p->chose);
 	return cudaSuccess;
 }
 
@@ -315,7 +329,9 @@ static cudaError_t ready(void)
 
 static cudaError_t run(int kind, const cublaslt_gemm_job *j, cudaStream_t s)
 {
-	if (!j->A || !j->Bt || !j->sa || !j->sb || !j->C || j->m < 1 || j->n < 1 || j->k < 1 || (kind == KIND_INT8 && (!j->acc || j->c_bf16)))
+	if (!j->A || !j->Bt || !j->C || j->m < 1 || j->n < 1 || j->k < 1 || (kind != KIND_GEMM && (!j->sa || !j->sb)) ||
+	    (kind == KIND_INT8 && (!j->acc || j->c_bf16)) ||
+	    (kind == KIND_GEMM && (j->format < CUBLASLT_BF16 || j->format > CUBLASLT_TF32 || (j->c_same && j->format == CUBLASLT_TF32))))
 		return cudaErrorInvalidValue;
 	cudaError_t e = ready();
 	shape *p = NULL;
@@ -330,6 +346,7 @@ static cudaError_t run(int kind, const cublaslt_gemm_job *j, cudaStream_t s)
 cudaError_t cublaslt_fp8(const cublaslt_gemm_job *j, cudaStream_t s) { return run(KIND_FP8, j, s); }
 cudaError_t cublaslt_fp8_tensor(const cublaslt_gemm_job *j, cudaStream_t s) { return run(KIND_FP8_TENSOR, j, s); }
 cudaError_t cublaslt_int8(const cublaslt_gemm_job *j, cudaStream_t s) { return run(KIND_INT8, j, s); }
+cudaError_t cublaslt_gemm(const cublaslt_gemm_job *j, cudaStream_t s) { return run(KIND_GEMM, j, s); }
 
 void cublaslt_cleanup(void)
 {

@@ -18,7 +18,12 @@ typedef struct {
 	int *acc;          /* int8 only */
 	int m, n, k;
 	int c_bf16;        /* fp8: C is bf16 (PyTorch's _scaled_mm output); 0: f32 */
+	int format;        /* cublaslt_gemm: CUBLASLT_BF16, CUBLASLT_F16 or CUBLASLT_TF32 (f32 words) */
+	int transb;        /* cublaslt_gemm: B (Bt) stored k x n (0) or n x k (1) */
+	int c_same;        /* cublaslt_gemm: C in the inputs' type (bf16, f16; PyTorch's matmul output); 0: f32 */
 } cublaslt_gemm_job;
+
+enum { CUBLASLT_BF16, CUBLASLT_F16, CUBLASLT_TF32 };
 
 /* cublasLtMatmul for j on stream s, with a 32 MiB workspace (allocated once) and the algorithm chosen
  * at the first call for the shape (the worker's warm-up, outside the timing): of the first 8 that
@@ -35,6 +40,11 @@ cudaError_t cublaslt_int8(const cublaslt_gemm_job *j, cudaStream_t s);
  * CUBLASLT_MATMUL_DESC_A_SCALE_POINTER and B_SCALE_POINTER (the default scalar scale mode): the
  * library's fastest FP8 call on Hopper, with no pass of ours. */
 cudaError_t cublaslt_fp8_tensor(const cublaslt_gemm_job *j, cudaStream_t s);
+/* A plain GEMM through cuBLASLt, as PyTorch's matmul calls it: row-major C = A . B (A m x k, B in Bt k
+ * x n or, transb, n x k) in format (bf16 or f16 with CUBLAS_COMPUTE_32F, or f32 words with
+ * CUBLAS_COMPUTE_32F_FAST_TF32), C f32 or (c_same) the inputs' 16-bit type; alpha 1, beta 0, no
+ * scales (sa, sb, acc unused). The algorithm and workspace as above. */
+cudaError_t cublaslt_gemm(const cublaslt_gemm_job *j, cudaStream_t s);
 /* Frees the handle, the descriptors and the workspace. */
 void cublaslt_cleanup(void);
 #endif
