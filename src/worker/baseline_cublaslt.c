@@ -245,23 +245,27 @@ static int pick(shape *p, const cublaslt_gemm_job *j, cudaStream_t s, cublasStat
 		       kept + 1, n, WORKSPACE_BYTES >> 20);
 		return 0;
 	}
-	int timed = n < TIMED_ALGOS ? n : TIMED_ALGOS, best = 0;
+	/* Timed even when there is one: a call the heuristic offers may still be refused (then, for fp8,
+	 * the outer-vector scales are given up as when the heuristic offers nothing). */
+	int timed = n < TIMED_ALGOS ? n : TIMED_ALGOS, best;
 	float ms[TIMED_ALGOS * TRIALS], best_ms = -1;
-	if (timed > 1) {
-		if ((*cerr = time_algos(p, r, timed, j, s, ms))) return -1;
-		best = baseline_pick_fastest(ms, timed, TRIALS, &best_ms);
-		if (best < 0) best = 0;
-		if (baseline_logging())
-			for (int i = 0; i < timed; i++)
-				fprintf(stderr, "cudaclimb worker: %s m=%d n=%d k=%d: the heuristic's algorithm %d: %.4f ms (first of %d trials; -1: failed)\n",
-				        what, p->m, p->n, p->k, i + 1, ms[i * TRIALS], TRIALS);
+	if ((*cerr = time_algos(p, r, timed, j, s, ms))) return -1;
+	best = baseline_pick_fastest(ms, timed, TRIALS, &best_ms);
+	if (baseline_logging())
+		for (int i = 0; i < timed; i++)
+			fprintf(stderr, "cudaclimb worker: %s m=%d n=%d k=%d: the heuristic's algorithm %d: %.4f ms (first of %d trials; -1: failed)\n",
+			        what, p->m, p->n, p->k, i + 1, ms[i * TRIALS], TRIALS);
+	if (best < 0) {
+		*why = CUBLAS_STATUS_NOT_SUPPORTED;
+		return -1;
 	}
 	p->algo = r[best].algo;
 	if (timed > 1)
 		strfmt(p->chose, sizeof p->chose, "cuBLASLt algorithm %d of the heuristic's %d, the fastest of its first %d timed (median of %d, %.4f ms), %u MiB workspace",
 		       best + 1, n, timed, TRIALS, best_ms, WORKSPACE_BYTES >> 20);
 	else
-		strfmt(p->chose, sizeof p->chose, "cuBLASLt's only algorithm from the heuristic, %u MiB workspace", WORKSPACE_BYTES >> 20);
+		strfmt(p->chose, sizeof p->chose, "cuBLASLt's only algorithm from the heuristic (%.4f ms), %u MiB workspace", best_ms,
+		       WORKSPACE_BYTES >> 20);
 	if (keyed && timed > 1) baseline_pick_put(key, best, p->chose);
 	return 0;
 }
