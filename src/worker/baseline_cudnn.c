@@ -220,12 +220,12 @@ static int conv_kept(const char *key)
 static int conv_choose(const int *cand, int n, conv_call call, const void *ctx, cudaStream_t s, const char *key, const char *what,
                        char *chose, size_t chose_len, cudaError_t *err)
 {
-	float ms[CONV_TIMED * CONV_TRIALS], best_ms = -1;
-	if (n > CONV_TIMED) n = CONV_TIMED;
+	float ms[DNN_NALGO * CONV_TRIALS], best_ms = -1;
+	if (n > DNN_NALGO) n = DNN_NALGO;
 	if ((*err = time_algos(cand, n, call, ctx, s, what, ms))) return -1;
 	int best = baseline_pick_fastest(ms, n, CONV_TRIALS, &best_ms);
 	if (best < 0) return -1;
-	strfmt(chose, chose_len, "cuDNN %s for the %s, FMA math: the fastest of Find's first %d FP32 algorithms timed again (median of %d, %.4f ms)",
+	strfmt(chose, chose_len, "cuDNN %s for the %s, FMA math: the fastest of Find's first %d FP32 algorithms timed on the call (median of %d, %.4f ms)",
 	       algo_names[cand[best]], what, n, CONV_TRIALS, best_ms);
 	if (key[0]) baseline_pick_put(key, cand[best], chose);
 	return cand[best];
@@ -354,7 +354,8 @@ static cudaError_t conv_algo(const cudnn_conv_job *j, int which, cudaStream_t s)
 		       algo_names[kept], what);
 	} else {
 		if (!cv.ncand && (cv.ncand = conv_find(cv.xd, cv.fd, cv.cd, cv.yd, cv.cand, "1x1 convolution", &e)) < 0) { cv.ncand = 0; return e; }
-		int n = cv.ncand < CONV_TIMED ? cv.ncand : CONV_TIMED;
+		/* the fused call refuses some algorithms: all of Find's are tried there, the first few for the chain */
+		int n = which || cv.ncand < CONV_TIMED ? cv.ncand : CONV_TIMED;
 		for (int i = 0; i < n; i++) if ((e = conv_workspace(cv.cand[i], &ws))) return e;
 		cv.algo[which] = conv_choose(cv.cand, n, which ? fused_call : chain_conv_call, j, s, key, what, cv.chose[which],
 		                             sizeof cv.chose[which], &e);
