@@ -216,7 +216,7 @@ static int conv_kept(const char *key)
 
 /* Of the n candidates (Find's order), the fastest by time_algos, kept under key and said in chose
  * (chose_len bytes; what: the call, in words); -1 when the call refuses them all, or a CUDA error in
- * *err. grow(algo) must have made the workspace big enough for every candidate. */
+ * *err. The caller must have made the workspace big enough for every candidate. */
 static int conv_choose(const int *cand, int n, conv_call call, const void *ctx, cudaStream_t s, const char *key, const char *what,
                        char *chose, size_t chose_len, cudaError_t *err)
 {
