@@ -476,7 +476,10 @@ static cudaError_t plans(const cudnn_sdpa_job *j, void *handle)
 		strfmt(sd.chose, sizeof sd.chose, "cuDNN SDPA %s, heuristics A configuration %lld of %d (%s), %s row statistics",
 		       sd.cand_tag[0], (long long)sd.cand_index[0] + 1, sd.cand_of, sd.ncand == 1 ? "the only one that finalized" : "not timed yet",
 		       sd.stats ? "with" : "without");
-		if (sd.ncand == 1) sd.ncand = 0;
+		if (sd.ncand == 1) {   /* kept too, so that a later worker need not finalize the others to find it */
+			if (sd.key[0]) baseline_pick_put(sd.key, (sd.stats ? 1000 : 0) + sd.cand_index[0], sd.chose);
+			sd.ncand = 0;
+		}
 	}
 	int64_t most = 0;
 	for (int i = 0; i < (sd.ncand ? sd.ncand : 1); i++) {
