@@ -489,6 +489,14 @@ static void footer_timing(FILE *f, const lesson *l, score_metric m, const device
 		for (int i = 0; i < n; i++)
 			if (rs[i].clock_note[0]) { fput_clean(f, rs[i].clock_note); fputc('\n', f); break; }
 	if (first->inputs[0]) { fputs("Inputs: ", f); fput_clean(f, first->inputs); fputs(".\n", f); }
+	for (int i = 0; i < n; i++)   /* what each baseline's library chose (timed once per GPU and shape, then kept) */
+		if (rs[i].library_choice[0]) {
+			fputs("Library (", f);
+			fput_clean(f, rs[i].stage);
+			fputs("): ", f);
+			fput_clean(f, rs[i].library_choice);
+			fputs(".\n", f);
+		}
 }
 
 /* "Fastest stage: warptile at 30.4 TFLOP/s (45.4% of the FP32 peak), 0.72x the baseline (...)". */

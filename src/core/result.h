@@ -115,6 +115,9 @@ typedef struct {
 	                                 * or "baseline.NAME" (lessons/README.md, "Baselines per stage"); "" none or
 	                                 * a recording from before named baselines (then: "baseline") */
 	char baseline_title[128];       /* that baseline's title */
+	char library_choice[256];       /* a baseline's own result: what its library chose and how (the algorithm or
+	                                 * engine, timed once per GPU and shape and kept: "cuBLASLt algorithm 2 of 8,
+	                                 * ..."); "" when it chose nothing or for a stage */
 	double sm_clock_mhz, sm_clock_min_mhz, sm_clock_max_mhz, pair_sm_clock_mhz;
 	double flop_per_cycle_sm, pair_flop_per_cycle_sm;
 	char clock_note[160];

@@ -27,7 +27,9 @@ const char *const lesson_yaml_baseline_libs[LESSON_YAML_NLIBS][LESSON_YAML_MAX_L
 	{ "cudnn_conv2d", "x", "filter", "y", "n", "c", "k", "h", "w", NULL },
 	{ "cublas_gemm_ex", "A", "B", "C", "m", "n", "k", "transb", NULL },
 	{ "cublaslt_fp8", "A", "B", "C", "sa", "sb", "m", "n", "k", NULL },
+	{ "cublaslt_fp8_tensor", "A", "B", "C", "sa", "sb", "m", "n", "k", NULL },
 	{ "cublaslt_int8", "A", "B", "C", "sa", "sb", "acc", "m", "n", "k", NULL },
+	{ "cublaslt_gemm", "A", "B", "C", "m", "n", "k", "transb", NULL },
 };
 const char *const lesson_yaml_dtype_names[DT_COUNT] = { "f32", "f64", "f16", "bf16", "i32", "u32", "i64", "u64", "i8", "u8" };
 const size_t lesson_yaml_dtype_sizes[DT_COUNT] = { 4, 8, 2, 2, 4, 4, 8, 8, 1, 1 };

@@ -4,6 +4,7 @@
  * (with cuBLASLt) were paged in at every start of the program, even to show the lesson list. */
 #include <cublas_v2.h>
 #include <dlfcn.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +44,21 @@ int baseline_withheld(const char *family)
 		if (!strncmp(p, family, n) && (p[n] == ',' || p[n] == ' ' || !p[n])) return 1;
 	}
 	return 0;
+}
+
+static char choice[320];
+
+void baseline_choice_set(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(choice, sizeof choice, fmt, ap);
+	va_end(ap);
+}
+
+const char *baseline_choice(void)
+{
+	return choice;
 }
 
 int baseline_logging(void)
@@ -197,20 +213,44 @@ static cudaError_t gemm_ex(const plan *p, gpu_data *d, cudaStream_t s, int bf16_
 	                             tb ? (int)k : (int)n, A->ptr, t, (int)k, &zero, C->ptr, CUDA_R_32F, (int)n, ct, CUBLAS_GEMM_DEFAULT));
 }
 
-/* cublaslt_fp8 and cublaslt_int8: row-major C = sa[i] sb[j] (A . B^T), A m x k and B n x k (one byte each:
- * u8 e4m3 bit patterns, or i8), sa m and sb n f32; int8 needs acc, an i32 m x n scratch buffer. */
-static cudaError_t lt_gemm(const plan *p, gpu_data *d, cudaStream_t s, int int8)
+enum { LT_FP8, LT_INT8, LT_FP8_TENSOR };
+
+/* cublaslt_fp8, cublaslt_fp8_tensor and cublaslt_int8: row-major C = sa[i] sb[j] (A . B^T), A m x k and
+ * B n x k (one byte each: u8 e4m3 bit patterns, or i8), sa m and sb n f32 (per tensor: sa[0] and sb[0]
+ * only, any count); C f32, or bf16 for the FP8 ones; int8 needs acc, an i32 m x n scratch buffer. */
+static cudaError_t lt_gemm(const plan *p, gpu_data *d, cudaStream_t s, int kind)
 {
 	gpu_buffer *A = buf(p, d, "A"), *B = buf(p, d, "B"), *C = buf(p, d, "C"), *sa = buf(p, d, "sa"), *sbv = buf(p, d, "sb");
+	const int int8 = kind == LT_INT8;
 	gpu_buffer *acc = int8 ? buf(p, d, "acc") : NULL;
 	long long m = num(p, "m"), n = num(p, "n"), k = num(p, "k");
+	const long long na = kind == LT_FP8_TENSOR ? 1 : m, nb = kind == LT_FP8_TENSOR ? 1 : n;
 	const lesson_dtype in = int8 ? DT_I8 : DT_U8;
 	if (!A || !B || !C || !sa || !sbv || !dim_ok(m) || !dim_ok(n) || !dim_ok(k) || A->type != in || B->type != in ||
-	    C->type != DT_F32 || sa->type != DT_F32 || sbv->type != DT_F32 || A->count < m * k || B->count < n * k ||
-	    C->count < m * n || sa->count < m || sbv->count < n || (int8 && (!acc || acc->type != DT_I32 || acc->count < m * n)))
+	    (C->type != DT_F32 && (int8 || C->type != DT_BF16)) || sa->type != DT_F32 || sbv->type != DT_F32 || A->count < m * k ||
+	    B->count < n * k || C->count < m * n || sa->count < na || sbv->count < nb ||
+	    (int8 && (!acc || acc->type != DT_I32 || acc->count < m * n)))
 		return cudaErrorInvalidValue;
-	cublaslt_gemm_job j = { A->ptr, B->ptr, sa->ptr, sbv->ptr, C->ptr, acc ? acc->ptr : NULL, (int)m, (int)n, (int)k };
-	return int8 ? cublaslt_int8(&j, s) : cublaslt_fp8(&j, s);
+	cublaslt_gemm_job j = { .A = A->ptr, .Bt = B->ptr, .sa = sa->ptr, .sb = sbv->ptr, .C = C->ptr, .acc = acc ? acc->ptr : NULL,
+	                        .m = (int)m, .n = (int)n, .k = (int)k, .c_bf16 = C->type == DT_BF16 };
+	return int8 ? cublaslt_int8(&j, s) : kind == LT_FP8_TENSOR ? cublaslt_fp8_tensor(&j, s) : cublaslt_fp8(&j, s);
+}
+
+/* cublaslt_gemm: row-major C (m x n) = A (m x k) . B, B k x n (transb 0) or n x k (transb 1), through
+ * cuBLASLt as PyTorch's matmul: A and B both bf16, f16 or f32 (multiplied as TF32); C f32, or the
+ * inputs' type for bf16 and f16. */
+static cudaError_t lt_plain(const plan *p, gpu_data *d, cudaStream_t s)
+{
+	gpu_buffer *A = buf(p, d, "A"), *B = buf(p, d, "B"), *C = buf(p, d, "C");
+	long long m = num(p, "m"), n = num(p, "n"), k = num(p, "k"), tb = num(p, "transb");
+	if (!A || !B || !C || !dim_ok(m) || !dim_ok(n) || !dim_ok(k) || (tb != 0 && tb != 1) || A->type != B->type ||
+	    A->count < m * k || B->count < k * n || C->count < m * n)
+		return cudaErrorInvalidValue;
+	const int format = A->type == DT_BF16 ? CUBLASLT_BF16 : A->type == DT_F16 ? CUBLASLT_F16 : A->type == DT_F32 ? CUBLASLT_TF32 : -1;
+	if (format < 0 || (C->type != DT_F32 && (C->type != A->type || format == CUBLASLT_TF32))) return cudaErrorInvalidValue;
+	cublaslt_gemm_job j = { .A = A->ptr, .Bt = B->ptr, .C = C->ptr, .m = (int)m, .n = (int)n, .k = (int)k, .format = format,
+	                        .transb = (int)tb, .c_same = C->type != DT_F32 };
+	return cublaslt_gemm(&j, s);
 }
 
 /* cublas_gemm_batched: for each b < batch, row-major C[b] (m x n) = alpha A[b] (m x k) op(B[b]), B[b]
@@ -316,6 +356,7 @@ static cudaError_t sdpa(const plan *p, gpu_data *d, cudaStream_t s)
 cudaError_t baseline_run(const plan *p, gpu_data *d, cudaStream_t s, char *err, size_t errlen)
 {
 	const char *lib = p->launches[0].entry;
+	choice[0] = 0;
 	if (!strcmp(lib, "memcpy")) {
 		gpu_buffer *dst = buf(p, d, "dst"), *src = buf(p, d, "src");
 		long long bytes = num(p, "bytes");
@@ -353,8 +394,10 @@ cudaError_t baseline_run(const plan *p, gpu_data *d, cudaStream_t s, char *err, 
 	if (!strcmp(lib, "cublas_sgemm")) return sgemm(p, d, s);
 	if (!strcmp(lib, "cublas_gemm_bf16")) return gemm_ex(p, d, s, 1);
 	if (!strcmp(lib, "cublas_gemm_ex")) return gemm_ex(p, d, s, 0);
-	if (!strcmp(lib, "cublaslt_fp8")) return lt_gemm(p, d, s, 0);
-	if (!strcmp(lib, "cublaslt_int8")) return lt_gemm(p, d, s, 1);
+	if (!strcmp(lib, "cublaslt_fp8")) return lt_gemm(p, d, s, LT_FP8);
+	if (!strcmp(lib, "cublaslt_fp8_tensor")) return lt_gemm(p, d, s, LT_FP8_TENSOR);
+	if (!strcmp(lib, "cublaslt_int8")) return lt_gemm(p, d, s, LT_INT8);
+	if (!strcmp(lib, "cublaslt_gemm")) return lt_plain(p, d, s);
 	if (!strcmp(lib, "cublas_gemm_batched")) return gemm_batched(p, d, s);
 	if (!strcmp(lib, "cudnn_conv_bias_relu")) return conv_bias_relu(p, d, s, 0);
 	if (!strcmp(lib, "cudnn_conv_bias_relu_fused")) return conv_bias_relu(p, d, s, 1);

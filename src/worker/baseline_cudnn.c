@@ -3,7 +3,9 @@
  * The few types and values used are declared here, so building needs no cuDNN headers; where they
  * are present, the values are checked against them at compile time. */
 #include "baseline_cudnn.h"
+#include "baseline_pick.h"
 #include "gpu.h"
+#include "util.h"
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -162,13 +164,105 @@ cudaError_t cudnn_shared(cudaStream_t s, void **library, void **cudnn)
 	return cudaSuccess;
 }
 
+/* ---- Choosing an algorithm by timing, once per GPU, cuDNN version and shape ---- */
+
+#define CONV_TIMED 4    /* Find's first few FP32 (FMA) algorithms, timed again here */
+#define CONV_TRIALS 7   /* timed calls of each after one untimed: the median counts */
+
+/* One convolution call with algo (the job and descriptors are the caller's, behind ctx). */
+typedef dnn_status (*conv_call)(const void *ctx, int algo);
+
+/* For each of the n algorithms: one untimed call, then CONV_TRIALS calls each between two events on
+ * stream s (ms[i * CONV_TRIALS + t]; -1 for an algorithm the call refuses). 0, or a CUDA error. */
+static cudaError_t time_algos(const int *algos, int n, conv_call call, const void *ctx, cudaStream_t s, const char *what, float *ms)
+{
+	cudaEvent_t e0, e1;
+	cudaError_t e;
+	if ((e = cudaEventCreate(&e0))) return e;
+	if ((e = cudaEventCreate(&e1))) { cudaEventDestroy(e0); return e; }
+	for (int i = 0; i < n && !e; i++) {
+		int ok = call(ctx, algos[i]) == DNN_OK;
+		for (int t = 0; t < CONV_TRIALS && !e; t++) {
+			float v = -1;
+			if (ok && !(e = cudaEventRecord(e0, s))) {
+				ok = call(ctx, algos[i]) == DNN_OK;
+				if (!(e = cudaEventRecord(e1, s)) && !(e = cudaEventSynchronize(e1)) && ok) e = cudaEventElapsedTime(&v, e0, e1);
+			}
+			ms[i * CONV_TRIALS + t] = ok ? v : -1;
+		}
+		if (baseline_logging())
+			fprintf(stderr, "cudaclimb worker: cuDNN %s with %s: %.4f ms (first of %d trials; -1: refused)\n", what,
+			        algo_names[algos[i]], ms[i * CONV_TRIALS], CONV_TRIALS);
+	}
+	cudaEventDestroy(e0);
+	cudaEventDestroy(e1);
+	return e;
+}
+
+/* The key of a convolution's choice: what, this cuDNN's version, the shape, this GPU. */
+static void conv_key(char *key, size_t n, const char *what, const int dims[5])
+{
+	const long long d[5] = { dims[0], dims[1], dims[2], dims[3], dims[4] };
+	const device_info *dev = gpu_device();
+	if (baseline_pick_key(key, n, what, (long long)fn.version(), d, 5, dev ? dev->uuid : NULL)) key[0] = 0;
+}
+
+/* The algorithm kept for key (a valid index), or -1. */
+static int conv_kept(const char *key)
+{
+	long long v = -1;
+	return key[0] && baseline_pick_get(key, &v, NULL, 0) && v >= 0 && v < DNN_NALGO ? (int)v : -1;
+}
+
+/* Of the n candidates (Find's order), the fastest by time_algos, kept under key and said in chose
+ * (chose_len bytes; what: the call, in words); -1 when the call refuses them all, or a CUDA error in
+ * *err. The caller must have made the workspace big enough for every candidate. */
+static int conv_choose(const int *cand, int n, conv_call call, const void *ctx, cudaStream_t s, const char *key, const char *what,
+                       char *chose, size_t chose_len, cudaError_t *err)
+{
+	float ms[DNN_NALGO * CONV_TRIALS], best_ms = -1;
+	if (n > DNN_NALGO) n = DNN_NALGO;
+	if ((*err = time_algos(cand, n, call, ctx, s, what, ms))) return -1;
+	int best = baseline_pick_fastest(ms, n, CONV_TRIALS, &best_ms);
+	if (best < 0) return -1;
+	strfmt(chose, chose_len, "cuDNN %s for the %s, FMA math: the fastest of Find's first %d FP32 algorithms timed on the call (median of %d, %.4f ms)",
+	       algo_names[cand[best]], what, n, CONV_TRIALS, best_ms);
+	if (key[0]) baseline_pick_put(key, cand[best], chose);
+	return cand[best];
+}
+
+/* Find's FP32 (FMA) algorithms for descriptors x, f, conv, y, fastest first, into cand (at most
+ * DNN_NALGO); their number, or -1 with a CUDA error in *err. */
+static int conv_find(dnn_desc xd, dnn_desc fd, dnn_desc cd, dnn_desc yd, int *cand, const char *what, cudaError_t *err)
+{
+	int got = 0, n = 0;
+	dnn_algo_perf all[DNN_NALGO];
+	if ((*err = status(fn.find_fwd(handle, xd, fd, cd, yd, DNN_NALGO, &got, all), "cudnnFindConvolutionForwardAlgorithm"))) return -1;
+	for (int i = 0; i < got && i < DNN_NALGO; i++) {
+		const int ok = all[i].status == DNN_OK && all[i].math != DNN_TENSOR_OP_MATH && all[i].math != DNN_TENSOR_OP_ALLOW_CONVERSION &&
+		               all[i].algo >= 0 && all[i].algo < DNN_NALGO;
+		if (ok && baseline_logging())
+			fprintf(stderr, "cudaclimb worker: cuDNN Find: %s %.4f ms, workspace %zu bytes (%s)\n", algo_names[all[i].algo],
+			        all[i].time, all[i].memory, what);
+		if (ok) cand[n++] = all[i].algo;
+	}
+	if (!n) {
+		fprintf(stderr, "cudaclimb worker: cuDNN has no FP32 (FMA) algorithm for this %s\n", what);
+		*err = cudaErrorNotSupported;
+		return -1;
+	}
+	return n;
+}
+
+/* ---- The 1x1 convolution, bias and ReLU (fusion) ---- */
+
 /* The convolution's descriptors and choices, for one shape at a time. */
 static struct {
 	int n, c, k, h, w;              /* the shape described; n == 0: nothing yet */
 	dnn_desc xd, yd, bd, fd, cd, ad;
-	dnn_algo_perf found[DNN_NALGO]; /* Find's answer, fastest first */
-	int nfound;
+	int cand[DNN_NALGO], ncand;     /* Find's FP32 algorithms, fastest first; ncand 0: Find not run yet */
 	int algo[2];                    /* chosen for the chain [0] and the fused call [1]; -1: not yet */
+	char chose[2][192];             /* how */
 	void *ws; size_t ws_bytes;      /* one workspace, the largest asked for */
 } cv;
 
@@ -184,8 +278,7 @@ static void conv_free(void)
 	memset(&cv, 0, sizeof cv);
 }
 
-/* Descriptors for j's shape and cuDNN's ranking of its algorithms (measured by Find, FP32 with FMA
- * math: tensor-core and TF32 kernels are not allowed). */
+/* Descriptors for j's shape (FP32 with FMA math: tensor-core and TF32 kernels are not allowed). */
 static cudaError_t conv_setup(const cudnn_conv_job *j)
 {
 	if (cv.n == j->n && cv.c == j->c && cv.k == j->k && cv.h == j->h && cv.w == j->w) return cudaSuccess;
@@ -207,24 +300,6 @@ static cudaError_t conv_setup(const cudnn_conv_job *j)
 		conv_free();
 		return e;
 	}
-	int got = 0;
-	dnn_algo_perf all[DNN_NALGO];
-	if ((e = status(fn.find_fwd(handle, cv.xd, cv.fd, cv.cd, cv.yd, DNN_NALGO, &got, all), "cudnnFindConvolutionForwardAlgorithm"))) {
-		conv_free();
-		return e;
-	}
-	for (int i = 0; i < got && i < DNN_NALGO; i++)
-		if (all[i].status == DNN_OK && all[i].math != DNN_TENSOR_OP_MATH && all[i].math != DNN_TENSOR_OP_ALLOW_CONVERSION &&
-		    all[i].algo >= 0 && all[i].algo < DNN_NALGO)
-			cv.found[cv.nfound++] = all[i];
-	if (!cv.nfound) {
-		fprintf(stderr, "cudaclimb worker: cuDNN has no FP32 (FMA) algorithm for this convolution\n");
-		conv_free();
-		return cudaErrorNotSupported;
-	}
-	if (baseline_logging())
-		for (int i = 0; i < cv.nfound; i++)
-			fprintf(stderr, "cudaclimb worker: cuDNN Find: %s %.4f ms\n", algo_names[cv.found[i].algo], cv.found[i].time);
 	cv.n = j->n, cv.c = j->c, cv.k = j->k, cv.h = j->h, cv.w = j->w;
 	cv.algo[0] = cv.algo[1] = -1;
 	return cudaSuccess;
@@ -244,91 +319,85 @@ static cudaError_t conv_workspace(int algo, size_t *bytes)
 	return cudaSuccess;
 }
 
-static dnn_status fused_call(const cudnn_conv_job *j, int algo)
+static dnn_status fused_call(const void *ctx, int algo)
 {
+	const cudnn_conv_job *j = ctx;
 	const float one = 1, zero = 0;
 	/* y = ReLU(conv(x) + 0 * z + bias): z must be described, and is y itself (alpha2 = 0). */
 	return fn.conv_bias_act(handle, &one, cv.xd, j->x, cv.fd, j->filter, cv.cd, algo, cv.ws, cv.ws_bytes, &zero, cv.yd, j->y,
 	                        cv.bd, j->bias, cv.ad, cv.yd, j->y);
 }
 
-static void log_choice(const char *what, int algo, size_t ws)
+static dnn_status chain_conv_call(const void *ctx, int algo)
 {
-	if (!baseline_logging()) return;
-	float ms = -1;
-	for (int i = 0; i < cv.nfound; i++) if (cv.found[i].algo == algo) ms = cv.found[i].time;
-	fprintf(stderr, "cudaclimb worker: cuDNN %s for n=%d c=%d k=%d h=%d w=%d: %s (Find timed the convolution alone at %.4f ms), "
-	        "FMA math, workspace %zu bytes\n", what, cv.n, cv.c, cv.k, cv.h, cv.w, algo_names[algo], ms, ws);
+	const cudnn_conv_job *j = ctx;
+	const float one = 1, zero = 0;
+	return fn.conv_fwd(handle, &one, cv.xd, j->x, cv.fd, j->filter, cv.cd, algo, cv.ws, cv.ws_bytes, &zero, cv.yd, j->y);
 }
 
-/* The fastest of Find's algorithms for the fused call itself (Find times the convolution alone,
- * and the fused call's speed ranks the algorithms differently): each one that the call accepts is
- * run three times on stream s, timed with events, and the best time counts. Leaves y computed. */
-static cudaError_t fused_choose(const cudnn_conv_job *j, cudaStream_t s)
+/* The algorithm of the chain's convolution (which 0) or of the fused call (1), chosen once: the one
+ * kept for this GPU and shape, else the fastest of Find's first few, each timed on the call itself
+ * (Find times the convolution alone, and the fused call ranks them differently). */
+static cudaError_t conv_algo(const cudnn_conv_job *j, int which, cudaStream_t s)
 {
-	cudaEvent_t e0, e1;
+	if (cv.algo[which] >= 0) return cudaSuccess;
+	char key[BASELINE_PICK_KEY_MAX];
+	const int dims[5] = { j->n, j->c, j->k, j->h, j->w };
+	const char *what = which ? "fused call" : "1x1 convolution (then bias add, then ReLU)";
+	conv_key(key, sizeof key, which ? "cudnn_conv_bias_relu_fused" : "cudnn_conv_bias_relu", dims);
 	cudaError_t e;
-	if ((e = cudaEventCreate(&e0))) return e;
-	if ((e = cudaEventCreate(&e1))) { cudaEventDestroy(e0); return e; }
-	float best = -1;
-	size_t ws = 0, best_ws = 0;
-	for (int i = 0; !e && i < cv.nfound; i++) {
-		const int algo = cv.found[i].algo;
-		if ((e = conv_workspace(algo, &ws))) break;
-		float ms = -1;
-		for (int rep = 0; rep < 3; rep++) {
-			float t;
-			if ((e = cudaEventRecord(e0, s))) break;
-			dnn_status st = fused_call(j, algo);
-			if (st != DNN_OK) { ms = -1; break; }   /* not for this algorithm: try the next */
-			if ((e = cudaEventRecord(e1, s)) || (e = cudaEventSynchronize(e1)) || (e = cudaEventElapsedTime(&t, e0, e1))) break;
-			if (ms < 0 || t < ms) ms = t;
+	size_t ws = 0;
+	int kept = conv_kept(key);
+	if (kept >= 0 && conv_workspace(kept, &ws) == cudaSuccess) {
+		cv.algo[which] = kept;
+		strfmt(cv.chose[which], sizeof cv.chose[which], "cuDNN %s for the %s, FMA math (kept from an earlier timing on this GPU)",
+		       algo_names[kept], what);
+	} else {
+		if (!cv.ncand && (cv.ncand = conv_find(cv.xd, cv.fd, cv.cd, cv.yd, cv.cand, "1x1 convolution", &e)) < 0) { cv.ncand = 0; return e; }
+		/* the fused call refuses some algorithms: all of Find's are tried there, the first few for the chain */
+		int n = which || cv.ncand < CONV_TIMED ? cv.ncand : CONV_TIMED;
+		for (int i = 0; i < n; i++) if ((e = conv_workspace(cv.cand[i], &ws))) return e;
+		cv.algo[which] = conv_choose(cv.cand, n, which ? fused_call : chain_conv_call, j, s, key, what, cv.chose[which],
+		                             sizeof cv.chose[which], &e);
+		if (e) return e;
+		if (cv.algo[which] < 0) {
+			fprintf(stderr, "cudaclimb worker: cuDNN's %s accepts none of the %d algorithms Find offered\n", what, n);
+			return cudaErrorNotSupported;
 		}
-		if (e) break;
-		if (baseline_logging() && ms >= 0) fprintf(stderr, "cudaclimb worker: cuDNN fused call with %s: %.4f ms\n", algo_names[algo], ms);
-		if (ms >= 0 && (best < 0 || ms < best)) best = ms, cv.algo[1] = algo, best_ws = ws;
 	}
-	cudaEventDestroy(e0);
-	cudaEventDestroy(e1);
-	if (e) { cv.algo[1] = -1; return e; }
-	if (cv.algo[1] < 0) {
-		fprintf(stderr, "cudaclimb worker: cudnnConvolutionBiasActivationForward accepts none of the %d algorithms found\n", cv.nfound);
-		return cudaErrorNotSupported;
-	}
-	log_choice("fused convolution + bias + ReLU", cv.algo[1], best_ws);
-	return status(fused_call(j, cv.algo[1]), "cudnnConvolutionBiasActivationForward");
+	if (baseline_logging())
+		fprintf(stderr, "cudaclimb worker: cuDNN 1x1 convolution, bias, ReLU for n=%d c=%d k=%d h=%d w=%d: %s, workspace %zu bytes\n",
+		        j->n, j->c, j->k, j->h, j->w,
+		        cv.chose[which], cv.ws_bytes);
+	return cudaSuccess;
 }
 
 cudaError_t cudnn_conv_bias_relu(const cudnn_conv_job *j, int fused, cudaStream_t s)
 {
 	cudaError_t e;
-	if ((e = ready(s)) || (e = conv_setup(j))) return e;
+	if ((e = ready(s)) || (e = conv_setup(j)) || (e = conv_algo(j, fused != 0, s))) return e;
+	baseline_choice_set("%s", cv.chose[fused != 0]);
+	if (fused) return status(fused_call(j, cv.algo[1]), "cudnnConvolutionBiasActivationForward");
 	const float one = 1, zero = 0;
-	size_t ws = 0;
-	if (fused) {
-		if (cv.algo[1] >= 0) return status(fused_call(j, cv.algo[1]), "cudnnConvolutionBiasActivationForward");
-		return fused_choose(j, s);
-	}
-	if (cv.algo[0] < 0) {
-		if ((e = conv_workspace(cv.found[0].algo, &ws))) return e;
-		cv.algo[0] = cv.found[0].algo;
-		log_choice("convolution (then bias add, then ReLU)", cv.algo[0], ws);
-	}
-	if ((e = status(fn.conv_fwd(handle, &one, cv.xd, j->x, cv.fd, j->filter, cv.cd, cv.algo[0], cv.ws, cv.ws_bytes, &zero,
-	                            cv.yd, j->y), "cudnnConvolutionForward")) ||
+	if ((e = status(chain_conv_call(j, cv.algo[0]), "cudnnConvolutionForward")) ||
 	    (e = status(fn.add_tensor(handle, &one, cv.bd, j->bias, &one, cv.yd, j->y), "cudnnAddTensor")))
 		return e;
 	return status(fn.act_fwd(handle, cv.ad, &one, cv.yd, j->y, &zero, cv.yd, j->y), "cudnnActivationForward");
 }
 
+/* ---- The 3x3 convolution (conv2d) ---- */
+
 /* cudnn_conv2d: a 3x3 convolution with padding 1, its own descriptors and choice (apart from the 1x1
- * chain's, so that a lesson of each in one worker does not make either find again). */
+ * chain's, so that a lesson of each in one worker does not make either choose again). */
 static struct {
 	int n, c, k, h, w;              /* the shape described; n == 0: nothing yet */
 	dnn_desc xd, yd, fd, cd;
 	int algo;
+	char chose[192];
 	void *ws; size_t ws_bytes;
 } c3;
+
+typedef struct { const float *x, *filter; float *y; } conv3_job;
 
 static void conv3_free(void)
 {
@@ -340,8 +409,30 @@ static void conv3_free(void)
 	memset(&c3, 0, sizeof c3);
 }
 
-/* Descriptors for the shape, Find's fastest FP32 (FMA math) algorithm and its workspace, once. */
-static cudaError_t conv3_setup(int n, int c, int k, int h, int w)
+/* A workspace of at least what algo needs; grows, never shrinks. */
+static cudaError_t conv3_workspace(int algo)
+{
+	size_t bytes = 0;
+	cudaError_t e = status(fn.fwd_workspace(handle, c3.xd, c3.fd, c3.cd, c3.yd, algo, &bytes), "cudnnGetConvolutionForwardWorkspaceSize");
+	if (e || bytes <= c3.ws_bytes) return e;
+	cudaFree(c3.ws);
+	c3.ws = NULL;
+	c3.ws_bytes = 0;
+	if ((e = cudaMalloc(&c3.ws, bytes))) return e;
+	c3.ws_bytes = bytes;
+	return cudaSuccess;
+}
+
+static dnn_status conv3_call(const void *ctx, int algo)
+{
+	const conv3_job *j = ctx;
+	const float one = 1, zero = 0;
+	return fn.conv_fwd(handle, &one, c3.xd, j->x, c3.fd, j->filter, c3.cd, algo, c3.ws, c3.ws_bytes, &zero, c3.yd, j->y);
+}
+
+/* Descriptors for the shape and its algorithm, once: the one kept for this GPU and shape, else the
+ * fastest of Find's first FP32 (FMA math) algorithms timed again on j's buffers, then kept. */
+static cudaError_t conv3_setup(const conv3_job *j, int n, int c, int k, int h, int w, cudaStream_t s)
 {
 	if (c3.n == n && c3.c == c && c3.k == k && c3.h == h && c3.w == w) return cudaSuccess;
 	conv3_free();
@@ -358,49 +449,39 @@ static cudaError_t conv3_setup(int n, int c, int k, int h, int w)
 		conv3_free();
 		return e;
 	}
-	int got = 0, best = -1;
-	dnn_algo_perf all[DNN_NALGO];
-	if ((e = status(fn.find_fwd(handle, c3.xd, c3.fd, c3.cd, c3.yd, DNN_NALGO, &got, all), "cudnnFindConvolutionForwardAlgorithm"))) {
-		conv3_free();
-		return e;
+	char key[BASELINE_PICK_KEY_MAX];
+	const int dims[5] = { n, c, k, h, w };
+	conv_key(key, sizeof key, "cudnn_conv2d_3x3", dims);
+	int kept = conv_kept(key);
+	if (kept >= 0 && conv3_workspace(kept) == cudaSuccess) {
+		c3.algo = kept;
+		strfmt(c3.chose, sizeof c3.chose, "cuDNN %s for the 3x3 convolution, FMA math (kept from an earlier timing on this GPU)", algo_names[kept]);
+	} else {
+		int cand[DNN_NALGO], nc = conv_find(c3.xd, c3.fd, c3.cd, c3.yd, cand, "3x3 convolution", &e);
+		if (nc < 0) { conv3_free(); return e; }
+		if (nc > CONV_TIMED) nc = CONV_TIMED;
+		for (int i = 0; i < nc; i++) if ((e = conv3_workspace(cand[i]))) { conv3_free(); return e; }
+		c3.algo = conv_choose(cand, nc, conv3_call, j, s, key, "3x3 convolution", c3.chose, sizeof c3.chose, &e);
+		if (e || c3.algo < 0) {
+			if (!e) fprintf(stderr, "cudaclimb worker: cudnnConvolutionForward accepts none of the %d algorithms Find offered\n", nc);
+			conv3_free();
+			return e ? e : cudaErrorNotSupported;
+		}
 	}
-	for (int i = 0; i < got && i < DNN_NALGO; i++) {   /* Find lists the fastest first */
-		const int ok = all[i].status == DNN_OK && all[i].math != DNN_TENSOR_OP_MATH &&
-		               all[i].math != DNN_TENSOR_OP_ALLOW_CONVERSION && all[i].algo >= 0 && all[i].algo < DNN_NALGO;
-		if (ok && baseline_logging())
-			fprintf(stderr, "cudaclimb worker: cuDNN Find (3x3): %s %.4f ms, workspace %zu bytes\n", algo_names[all[i].algo],
-			        all[i].time, all[i].memory);
-		if (ok && best < 0) best = i;
-	}
-	if (best < 0) {
-		fprintf(stderr, "cudaclimb worker: cuDNN has no FP32 (FMA) algorithm for this 3x3 convolution\n");
-		conv3_free();
-		return cudaErrorNotSupported;
-	}
-	size_t bytes = 0;
-	if ((e = status(fn.fwd_workspace(handle, c3.xd, c3.fd, c3.cd, c3.yd, all[best].algo, &bytes),
-	                "cudnnGetConvolutionForwardWorkspaceSize")) ||
-	    (bytes && (e = cudaMalloc(&c3.ws, bytes)))) {
-		c3.ws = NULL;
-		conv3_free();
-		return e;
-	}
-	c3.ws_bytes = bytes;
-	c3.algo = all[best].algo;
 	c3.n = n, c3.c = c, c3.k = k, c3.h = h, c3.w = w;
 	if (baseline_logging())
-		fprintf(stderr, "cudaclimb worker: cuDNN 3x3 convolution, padding 1, for n=%d c=%d k=%d h=%d w=%d: %s (Find timed it at "
-		        "%.4f ms), FMA math, workspace %zu bytes\n", n, c, k, h, w, algo_names[c3.algo], all[best].time, bytes);
+		fprintf(stderr, "cudaclimb worker: cuDNN 3x3 convolution, padding 1, for n=%d c=%d k=%d h=%d w=%d: %s, workspace %zu bytes\n", n, c, k,
+		        h, w, c3.chose, c3.ws_bytes);
 	return cudaSuccess;
 }
 
 cudaError_t cudnn_conv2d_3x3(const float *x, const float *filter, float *y, int n, int c, int k, int h, int w, cudaStream_t s)
 {
 	cudaError_t e;
-	if ((e = ready(s)) || (e = conv3_setup(n, c, k, h, w))) return e;
-	const float one = 1, zero = 0;
-	return status(fn.conv_fwd(handle, &one, c3.xd, x, c3.fd, filter, c3.cd, c3.algo, c3.ws, c3.ws_bytes, &zero, c3.yd, y),
-	              "cudnnConvolutionForward");
+	const conv3_job j = { x, filter, y };
+	if ((e = ready(s)) || (e = conv3_setup(&j, n, c, k, h, w, s))) return e;
+	baseline_choice_set("%s", c3.chose);
+	return status(conv3_call(&j, c3.algo), "cudnnConvolutionForward");
 }
 
 static struct { int rows, cols; dnn_desc d; } sm;

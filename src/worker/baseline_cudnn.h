@@ -13,17 +13,21 @@ typedef struct {
 } cudnn_conv_job;
 
 /* Runs j on stream s: as three cuDNN calls (convolution, bias add, activation) when fused is 0, as
- * cudnnConvolutionBiasActivationForward when 1. The first call for a shape ranks the algorithms with
- * cudnnFindConvolutionForwardAlgorithm (FP32 FMA math: no TF32), takes Find's fastest for the chain
- * and, for the fused call, the fastest of those when timing that call; it allocates the workspace
- * once. Later calls reuse both. cudaErrorSharedObjectInitFailed when cuDNN 9 cannot be loaded (said once on stderr). */
+ * cudnnConvolutionBiasActivationForward when 1. The algorithm (FP32 FMA math: no TF32) is chosen at
+ * the first call for a shape, outside the timing: the one kept for this GPU, cuDNN version and shape
+ * (baseline_pick.h), else the fastest of cudnnFindConvolutionForwardAlgorithm's first 4 timed again
+ * on the call itself (the chain's convolution, or the fused call; the median of 7 calls each), then
+ * kept for the worker's life and in the cache folder, so that every bench on this GPU times the same
+ * one. The workspace grows once. The choice is named in the result (baseline_choice).
+ * cudaErrorSharedObjectInitFailed when cuDNN 9 cannot be loaded (said once on stderr). */
 cudaError_t cudnn_conv_bias_relu(const cudnn_conv_job *j, int fused, cudaStream_t s);
 
 /* A 3x3 convolution, stride 1, padding 1, FP32 NCHW (a cross-correlation, as cuDNN's CROSS_CORRELATION):
  * y[n][k][i][j] = sum over c, r < 3, s < 3 of filter[k][c][r][s] * x[n][c][i + r - 1][j + s - 1], x read
- * as 0 outside the image, so y has x's h x w. Runs cudnnConvolutionForward on stream s with the fastest
- * FP32 (FMA math) algorithm cudnnFindConvolutionForwardAlgorithm measured for the shape, found once per
- * shape (with its workspace) outside the timing; CUDACLIMB_BASELINE_LOG=1 says which won.
+ * as 0 outside the image, so y has x's h x w. Runs cudnnConvolutionForward on stream s with an FP32
+ * (FMA math) algorithm chosen as cudnn_conv_bias_relu's (kept per GPU, cuDNN version and shape, else
+ * the fastest of Find's first 4 timed again, median of 7), with its workspace, outside the timing;
+ * the result names it, and CUDACLIMB_BASELINE_LOG=1 says how each candidate timed.
  * cudaErrorSharedObjectInitFailed when cuDNN 9 cannot be loaded (said once on stderr). */
 cudaError_t cudnn_conv2d_3x3(const float *x, const float *filter, float *y, int n, int c, int k, int h, int w, cudaStream_t s);
 

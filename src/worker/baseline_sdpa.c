@@ -17,7 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "baseline_cudnn.h"
+#include "baseline_pick.h"
 #include "gpu.h"
+#include "util.h"
 
 typedef void *bk_desc;   /* cudnnBackendDescriptor_t */
 typedef int dnn_status;
@@ -125,6 +127,7 @@ static struct {
 	dnn_status (*execute)(void *handle, bk_desc plan, bk_desc pack);
 	const char *(*error_string)(dnn_status);
 	void (*last_error)(char *message, size_t max);   /* optional: cuDNN's last message */
+	size_t (*version)(void);                         /* optional: the key of a kept choice */
 } bk;
 
 static const struct { const char *name; void **slot; } symbols[] = {
@@ -151,6 +154,7 @@ static int load(void *lib)
 		}
 	}
 	*(void **)&bk.last_error = dlsym(lib, "cudnnGetLastErrorString");
+	*(void **)&bk.version = dlsym(lib, "cudnnGetVersion");
 	loaded = lib;
 	return 0;
 }
@@ -321,12 +325,23 @@ static bk_desc sdpa_graph(build *b, const cudnn_sdpa_job *j, void *handle, bool 
 	return b->st ? NULL : g;
 }
 
+#define SDPA_TIMED 4    /* engine configurations that finalize, timed once per GPU and shape */
+#define SDPA_TRIALS 5   /* timed executions of each after one untimed: the median counts */
+#define SDPA_BUDGET_MS 3000   /* no further candidate is finalized once finalizing took this long (an engine
+                               * compiled at run time takes seconds, and the run's watchdog is 10 s by default) */
+
 /* The plan for one shape, and what it was made with. */
 static struct {
 	int batch, heads, seq, dim;   /* batch == 0: none */
 	void *handle;
-	build b;                      /* every descriptor of the graph and plan */
+	build b;                      /* every descriptor of the graph and plans */
 	bk_desc plan, pack;
+	bk_desc cand[SDPA_TIMED];     /* plans still to be timed (ncand > 1), the chosen one among them */
+	int64_t cand_index[SDPA_TIMED];
+	char cand_tag[SDPA_TIMED][96];
+	int ncand, cand_of, stats;    /* cand_of: how many configurations the heuristics offered */
+	char key[BASELINE_PICK_KEY_MAX];
+	char chose[CUDNN_SDPA_CHOICE_MAX];
 	const void *pq, *pk, *pv;     /* what the variant pack points at */
 	void *po;
 	void *ws;
@@ -370,12 +385,14 @@ static void engine_tag(bk_desc cfg, char *out, size_t n)
 	if (!out[0]) snprintf(out, n, "(engine not reported)");
 }
 
-/* Graph, heuristics (mode A) and the first configuration that finalizes into a plan, into sd.b; the
- * plan, or NULL with *why set (cuDNN's words) and the descriptors freed. */
-static bk_desc plan_for(const cudnn_sdpa_job *j, void *handle, bool stats, int *tried, char *why, size_t whylen)
+/* Graph, heuristics (mode A) and plans into sd.b: the first SDPA_TIMED configurations that finalize
+ * into a plan (fewer once finalizing took SDPA_BUDGET_MS; only configuration want when want >= 0) into sd.cand, their number into sd.ncand
+ * (0, with *why set in cuDNN's words and the descriptors freed, when none does). */
+static void plans_for(const cudnn_sdpa_job *j, void *handle, bool stats, int64_t want, int *tried, char *why, size_t whylen)
 {
 	build *b = &sd.b;
 	*tried = 0;
+	sd.ncand = 0;
 	bk_desc g = sdpa_graph(b, j, handle, stats);
 	const int mode = HEUR_MODE_A;
 	bk_desc h = create(b, D_ENGINEHEUR, "cudnnBackendCreateDescriptor(ENGINEHEUR)");
@@ -392,84 +409,170 @@ static bk_desc plan_for(const cudnn_sdpa_job *j, void *handle, bool stats, int *
 	if (b->st) {
 		snprintf(why, whylen, "%s failed: %s%s%s", b->what, bk.error_string(b->st), b->msg[0] ? ": " : "", b->msg);
 		build_free(b);
-		return NULL;
+		return;
 	}
 	if (got == 0) snprintf(why, whylen, "the heuristics offered no engine configuration%s%s", last_message()[0] ? ": " : "",
 	                       last_message());
-	for (int64_t i = 0; i < got && i < count; i++) {
+	else if (want >= got) snprintf(why, whylen, "the heuristics offered %lld configurations, not the %lld-th kept", (long long)got,
+	                               (long long)want + 1);
+	const double t0 = now_ms();
+	for (int64_t i = want >= 0 ? want : 0; i < got && i < count && sd.ncand < SDPA_TIMED; i++) {
+		if (sd.ncand && now_ms() - t0 > SDPA_BUDGET_MS) break;
 		bk_desc ep = create(b, D_EXECUTION_PLAN, "cudnnBackendCreateDescriptor(EXECUTION_PLAN)");
 		set(b, ep, A_EXECUTION_PLAN_HANDLE, T_HANDLE, 1, &handle, "plan handle");
 		set(b, ep, A_EXECUTION_PLAN_ENGINE_CONFIG, T_BACKEND_DESCRIPTOR, 1, &cfgs[i], "plan engine configuration");
 		finalize(b, ep, "cudnnBackendFinalize(EXECUTION_PLAN)");
 		++*tried;
 		if (!b->st) {
-			if (baseline_logging()) {
-				char tag[512];
-				engine_tag(cfgs[i], tag, sizeof tag);
-				fprintf(stderr, "cudaclimb worker: cuDNN SDPA plan for batch=%d heads=%d seq=%d dim=%d: %s, configuration %lld of "
-				        "%lld from heuristics mode A, graph %s the row statistics\n", j->batch, j->heads, j->seq, j->dim, tag,
-				        (long long)i + 1, (long long)got, stats ? "with" : "without");
-			}
-			return ep;
+			sd.cand[sd.ncand] = ep;
+			sd.cand_index[sd.ncand] = i;
+			engine_tag(cfgs[i], sd.cand_tag[sd.ncand], sizeof sd.cand_tag[sd.ncand]);
+			sd.ncand++;
+		} else {
+			snprintf(why, whylen, "configuration %lld of %lld: %s: %s%s%s", (long long)i + 1, (long long)got, b->what,
+			         bk.error_string(b->st), b->msg[0] ? ": " : "", b->msg);
+			if (b->n > 0 && b->d[b->n - 1] == ep) bk.destroy(b->d[--b->n]);   /* this plan only; keep the rest */
+			b->st = ST_OK;
 		}
-		snprintf(why, whylen, "configuration %lld of %lld: %s: %s%s%s", (long long)i + 1, (long long)got, b->what,
-		         bk.error_string(b->st), b->msg[0] ? ": " : "", b->msg);
-		if (b->n > 0 && b->d[b->n - 1] == ep) bk.destroy(b->d[--b->n]);   /* this plan only; keep the rest */
-		b->st = ST_OK;
+		if (want >= 0) break;
 	}
-	build_free(b);
-	return NULL;
+	sd.cand_of = (int)got;
+	sd.stats = stats;
+	if (!sd.ncand) build_free(b);
 }
 
-/* The plan, its workspace and the variant pack for j, built when the shape, handle or buffers changed. */
-static cudaError_t prepare(const cudnn_sdpa_job *j, void *handle)
+/* The candidate plans for j's shape, the largest workspace any of them needs: the configuration kept
+ * for this GPU, cuDNN version and shape when there is one, else the first few that finalize (the
+ * graph with the row statistics first, without them when no engine takes it). */
+static cudaError_t plans(const cudnn_sdpa_job *j, void *handle)
 {
-	if (sd.batch != j->batch || sd.heads != j->heads || sd.seq != j->seq || sd.dim != j->dim || sd.handle != handle) {
-		cudnn_sdpa_cleanup();
-		char why[2][1400] = { "", "" };
-		int tried[2] = { 0, 0 };
-		sd.plan = plan_for(j, handle, true, &tried[0], why[0], sizeof why[0]);
-		if (!sd.plan) sd.plan = plan_for(j, handle, false, &tried[1], why[1], sizeof why[1]);
-		if (!sd.plan) {
+	char why[2][1400] = { "", "" };
+	int tried[2] = { 0, 0 };
+	long long kept = -1;
+	const size_t version = bk.version ? bk.version() : 0;
+	const long long dims[4] = { j->batch, j->heads, j->seq, j->dim };
+	const device_info *dev = gpu_device();
+	if (baseline_pick_key(sd.key, sizeof sd.key, "cudnn_sdpa", (long long)version, dims, 4, dev ? dev->uuid : NULL)) sd.key[0] = 0;
+	if (sd.key[0] && baseline_pick_get(sd.key, &kept, NULL, 0) && kept >= 0 && kept % 1000 < 16) {
+		plans_for(j, handle, kept / 1000 != 0, kept % 1000, &tried[0], why[0], sizeof why[0]);
+		if (sd.ncand == 1) {
+			strfmt(sd.chose, sizeof sd.chose, "cuDNN SDPA %s, heuristics A configuration %lld of %d, %s row statistics (kept "
+			       "from an earlier timing on this GPU)", sd.cand_tag[0], (long long)sd.cand_index[0] + 1, sd.cand_of,
+			       sd.stats ? "with" : "without");
+			sd.plan = sd.cand[0];
+			sd.ncand = 0;
+		}
+	}
+	if (!sd.plan) {
+		plans_for(j, handle, true, -1, &tried[0], why[0], sizeof why[0]);
+		if (!sd.ncand) plans_for(j, handle, false, -1, &tried[1], why[1], sizeof why[1]);
+		if (!sd.ncand) {
 			fprintf(stderr, "cudaclimb worker: cuDNN SDPA: no engine of this cuDNN runs the attention graph for batch=%d heads=%d "
 			        "seq=%d dim=%d (bf16, FP32 softmax). With the row statistics (%d configurations tried): %s. Without "
 			        "them (%d tried): %s\n", j->batch, j->heads, j->seq, j->dim, tried[0], why[0], tried[1], why[1]);
 			return cudaErrorNotSupported;
 		}
+		sd.plan = sd.cand[0];   /* until choose() times them, when there are several */
+		strfmt(sd.chose, sizeof sd.chose, "cuDNN SDPA %s, heuristics A configuration %lld of %d (%s), %s row statistics",
+		       sd.cand_tag[0], (long long)sd.cand_index[0] + 1, sd.cand_of, sd.ncand == 1 ? "the only one that finalized" : "not timed yet",
+		       sd.stats ? "with" : "without");
+		if (sd.ncand == 1) {   /* kept too, so that a later worker need not finalize the others to find it */
+			if (sd.key[0]) baseline_pick_put(sd.key, (sd.stats ? 1000 : 0) + sd.cand_index[0], sd.chose);
+			sd.ncand = 0;
+		}
+	}
+	int64_t most = 0;
+	for (int i = 0; i < (sd.ncand ? sd.ncand : 1); i++) {
 		int64_t got = 0, bytes = 0;
-		dnn_status st = bk.get(sd.plan, A_EXECUTION_PLAN_WORKSPACE_SIZE, T_INT64, 1, &got, &bytes);
+		dnn_status st = bk.get(sd.ncand ? sd.cand[i] : sd.plan, A_EXECUTION_PLAN_WORKSPACE_SIZE, T_INT64, 1, &got, &bytes);
 		if (st || bytes < 0) {
 			fprintf(stderr, "cudaclimb worker: cuDNN SDPA: the plan's workspace size: %s %s\n", bk.error_string(st), last_message());
-			cudnn_sdpa_cleanup();
 			return cudaErrorUnknown;
 		}
-		cudaError_t e;
-		if (bytes > 0 && (e = cudaMalloc(&sd.ws, (size_t)bytes))) { cudnn_sdpa_cleanup(); return e; }
-		if (baseline_logging()) fprintf(stderr, "cudaclimb worker: cuDNN SDPA workspace %lld bytes\n", (long long)bytes);
-		sd.ws_bytes = bytes;
+		if (bytes > most) most = bytes;
+	}
+	cudaError_t e;
+	if (most > 0 && (e = cudaMalloc(&sd.ws, (size_t)most))) return e;
+	if (baseline_logging()) fprintf(stderr, "cudaclimb worker: cuDNN SDPA workspace %lld bytes\n", (long long)most);
+	sd.ws_bytes = most;
+	return cudaSuccess;
+}
+
+/* Times each candidate plan with the variant pack on stream s (one untimed execution, then
+ * SDPA_TRIALS between events), keeps the fastest as sd.plan and under sd.key. 0, or an error. */
+static cudaError_t choose(void *handle, cudaStream_t s)
+{
+	float ms[SDPA_TIMED * SDPA_TRIALS], best_ms = -1;
+	cudaEvent_t e0, e1;
+	cudaError_t e;
+	if ((e = cudaEventCreate(&e0))) return e;
+	if ((e = cudaEventCreate(&e1))) { cudaEventDestroy(e0); return e; }
+	for (int i = 0; i < sd.ncand && !e; i++) {
+		int ok = bk.execute(handle, sd.cand[i], sd.pack) == ST_OK;
+		for (int t = 0; t < SDPA_TRIALS && !e; t++) {
+			float v = -1;
+			if (ok && !(e = cudaEventRecord(e0, s))) {
+				ok = bk.execute(handle, sd.cand[i], sd.pack) == ST_OK;
+				if (!(e = cudaEventRecord(e1, s)) && !(e = cudaEventSynchronize(e1)) && ok) e = cudaEventElapsedTime(&v, e0, e1);
+			}
+			ms[i * SDPA_TRIALS + t] = ok ? v : -1;
+		}
+		if (baseline_logging())
+			fprintf(stderr, "cudaclimb worker: cuDNN SDPA %s (configuration %lld): %.4f ms (first of %d trials; -1: failed)\n",
+			        sd.cand_tag[i], (long long)sd.cand_index[i] + 1, ms[i * SDPA_TRIALS], SDPA_TRIALS);
+	}
+	cudaEventDestroy(e0);
+	cudaEventDestroy(e1);
+	if (e) return e;
+	int best = baseline_pick_fastest(ms, sd.ncand, SDPA_TRIALS, &best_ms);
+	if (best < 0) {   /* none ran: the first, whose failure the call then says */
+		best = 0;
+		strfmt(sd.chose, sizeof sd.chose, "cuDNN SDPA %s, heuristics A configuration %lld of %d: none of the %d that finalized "
+		       "executed when timed", sd.cand_tag[0], (long long)sd.cand_index[0] + 1, sd.cand_of, sd.ncand);
+	} else {
+		strfmt(sd.chose, sizeof sd.chose, "cuDNN SDPA %s, heuristics A configuration %lld of %d, %s row statistics: the fastest "
+		       "of the first %d that finalize (median of %d, %.4f ms)", sd.cand_tag[best], (long long)sd.cand_index[best] + 1,
+		       sd.cand_of, sd.stats ? "with" : "without", sd.ncand, SDPA_TRIALS, best_ms);
+		if (sd.key[0]) baseline_pick_put(sd.key, (sd.stats ? 1000 : 0) + sd.cand_index[best], sd.chose);
+	}
+	sd.plan = sd.cand[best];
+	sd.ncand = 0;
+	return cudaSuccess;
+}
+
+/* The plan, its workspace and the variant pack for j, built when the shape, handle or buffers changed;
+ * the plan chosen by timing at the first call for a shape (on stream s). */
+static cudaError_t prepare(const cudnn_sdpa_job *j, void *handle, cudaStream_t s)
+{
+	if (sd.batch != j->batch || sd.heads != j->heads || sd.seq != j->seq || sd.dim != j->dim || sd.handle != handle) {
+		cudnn_sdpa_cleanup();
+		cudaError_t e = plans(j, handle);
+		if (e) { cudnn_sdpa_cleanup(); return e; }
 		sd.batch = j->batch, sd.heads = j->heads, sd.seq = j->seq, sd.dim = j->dim;
 		sd.handle = handle;
 	}
-	if (sd.pack && sd.pq == j->q && sd.pk == j->k && sd.pv == j->v && sd.po == j->o) return cudaSuccess;
-	if (sd.pack) bk.destroy(sd.pack);
-	sd.pack = NULL;
-	scale_value = (float)(1.0 / sqrt((double)j->dim));
-	const int64_t uids[5] = { UID_Q, UID_K, UID_V, UID_O, UID_SCALE };
-	void *ptrs[5] = { (void *)j->q, (void *)j->k, (void *)j->v, j->o, &scale_value };
-	bk_desc pack = NULL;
-	dnn_status st = bk.create(D_VARIANT_PACK, &pack);
-	const char *what = "cudnnBackendCreateDescriptor(VARIANT_PACK)";
-	if (!st) st = bk.set(pack, A_VARIANT_PACK_UNIQUE_IDS, T_INT64, 5, uids), what = "variant pack ids";
-	if (!st) st = bk.set(pack, A_VARIANT_PACK_DATA_POINTERS, T_VOID_PTR, 5, ptrs), what = "variant pack pointers";
-	if (!st) st = bk.set(pack, A_VARIANT_PACK_WORKSPACE, T_VOID_PTR, 1, &sd.ws), what = "variant pack workspace";
-	if (!st) st = bk.finalize(pack), what = "cudnnBackendFinalize(VARIANT_PACK)";
-	if (st) {
-		fprintf(stderr, "cudaclimb worker: cuDNN SDPA: %s: %s %s\n", what, bk.error_string(st), last_message());
-		if (pack) bk.destroy(pack);
-		return st == ST_NOT_SUPPORTED ? cudaErrorNotSupported : cudaErrorUnknown;
+	if (!sd.pack || sd.pq != j->q || sd.pk != j->k || sd.pv != j->v || sd.po != j->o) {
+		if (sd.pack) bk.destroy(sd.pack);
+		sd.pack = NULL;
+		scale_value = (float)(1.0 / sqrt((double)j->dim));
+		const int64_t uids[5] = { UID_Q, UID_K, UID_V, UID_O, UID_SCALE };
+		void *ptrs[5] = { (void *)j->q, (void *)j->k, (void *)j->v, j->o, &scale_value };
+		bk_desc pack = NULL;
+		dnn_status st = bk.create(D_VARIANT_PACK, &pack);
+		const char *what = "cudnnBackendCreateDescriptor(VARIANT_PACK)";
+		if (!st) st = bk.set(pack, A_VARIANT_PACK_UNIQUE_IDS, T_INT64, 5, uids), what = "variant pack ids";
+		if (!st) st = bk.set(pack, A_VARIANT_PACK_DATA_POINTERS, T_VOID_PTR, 5, ptrs), what = "variant pack pointers";
+		if (!st) st = bk.set(pack, A_VARIANT_PACK_WORKSPACE, T_VOID_PTR, 1, &sd.ws), what = "variant pack workspace";
+		if (!st) st = bk.finalize(pack), what = "cudnnBackendFinalize(VARIANT_PACK)";
+		if (st) {
+			fprintf(stderr, "cudaclimb worker: cuDNN SDPA: %s: %s %s\n", what, bk.error_string(st), last_message());
+			if (pack) bk.destroy(pack);
+			return st == ST_NOT_SUPPORTED ? cudaErrorNotSupported : cudaErrorUnknown;
+		}
+		sd.pack = pack;
+		sd.pq = j->q, sd.pk = j->k, sd.pv = j->v, sd.po = j->o;
 	}
-	sd.pack = pack;
-	sd.pq = j->q, sd.pk = j->k, sd.pv = j->v, sd.po = j->o;
+	if (sd.ncand > 1) return choose(handle, s);
 	return cudaSuccess;
 }
 
@@ -481,7 +584,8 @@ cudaError_t cudnn_sdpa(const cudnn_sdpa_job *j, cudaStream_t s)
 	cudaError_t e = cudnn_shared(s, &lib, &handle);
 	if (e) return e;
 	if (load(lib)) return cudaErrorSharedObjectInitFailed;
-	if ((e = prepare(j, handle))) return e;
+	if ((e = prepare(j, handle, s))) return e;
+	baseline_choice_set("%s", sd.chose);
 	dnn_status st = bk.execute(handle, sd.plan, sd.pack);
 	if (st == ST_OK) return cudaSuccess;
 	fprintf(stderr, "cudaclimb worker: cudnnBackendExecute (SDPA): %s %s\n", bk.error_string(st), last_message());

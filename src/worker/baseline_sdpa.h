@@ -13,9 +13,14 @@ typedef struct {
 	int batch, heads, seq, dim;
 } cudnn_sdpa_job;
 
-/* Runs j on stream s. The first call for a shape builds the graph, takes the first of cuDNN's
- * heuristics (mode A) that finalizes into an execution plan, and allocates its workspace; later calls
- * with that shape only execute. cudaErrorInvalidValue for a job with a NULL pointer or a size below 1
+#define CUDNN_SDPA_CHOICE_MAX 256
+
+/* Runs j on stream s. The first call for a shape builds the graph and chooses its engine
+ * configuration: the one kept for this GPU, cuDNN version and shape (baseline_pick.h), else the first
+ * 4 of cuDNN's heuristics (mode A) that finalize into an execution plan, each executed 5 times on j's
+ * buffers after one untimed run, the smallest median winning and kept for the worker's life and in
+ * the cache folder; it allocates the workspace (the largest the candidates need). Later calls with
+ * that shape only execute. The choice is named in the result (baseline_choice). cudaErrorInvalidValue for a job with a NULL pointer or a size below 1
  * (cuDNN is not touched); cudaErrorSharedObjectInitFailed when cuDNN 9 cannot be loaded;
  * cudaErrorNotSupported when no engine of this cuDNN takes the graph; those and other cuDNN failures
  * are said on stderr with cuDNN's own message. */

@@ -140,6 +140,11 @@ void baseline_cleanup(void);
 /* Whether $CUDACLIMB_WITHOUT (a comma list: cublas, cudnn, npp) withholds this library family, so that
  * its baselines fail as if it were not installed: how the tests check that cudaclimb runs without it. */
 int baseline_withheld(const char *family);
+/* What the last baseline_run's library chose and how ("cuBLASLt algorithm 2 of 8, the fastest of ...",
+ * "cuDNN WINOGRAD_NONFUSED, ..."), or "" when it chose nothing: the library modules set it (printf
+ * style) at each call, baseline_run clears it first. The string stays owned here. */
+void baseline_choice_set(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+const char *baseline_choice(void);
 /* Whether $CUDACLIMB_BASELINE_LOG is set (non-empty): the baselines then say on stderr what they
  * loaded and chose. */
 int baseline_logging(void);

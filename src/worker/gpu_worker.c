@@ -711,6 +711,8 @@ static void do_run(const request *q, run_result *r)
 		r->status = RUN_FAULT;
 		strfmt(r->message, sizeof r->message, "checking the result: %s", err);
 	} else if (!g) {
+		/* the baseline's own call just ran: what its library chose */
+		if (p.stage < 0) strfmt(r->library_choice, sizeof r->library_choice, "%s", baseline_choice());
 		if (checked && !r->passed) r->status = RUN_WRONG;
 		if (q->time && !cold && y) y = pair_or_alone(y, q->pair_plan.len && pp.stage < 0, r);
 		if (q->time && !cold && (e = plan_flush(r))) fault(r, "the L2 flush's buffer", e);

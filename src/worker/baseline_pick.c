@@ -1,0 +1,161 @@
+/* baseline_pick: see baseline_pick.h. */
+#include "baseline_pick.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cache.h"
+#include "util.h"
+
+#define PICK_FILE "baseline-picks.txt"
+
+typedef struct {
+	char key[BASELINE_PICK_KEY_MAX];
+	long long value;
+	char desc[BASELINE_PICK_DESC_MAX];
+} pick;
+
+static pick *picks;
+static int npicks, cap;
+static int file_read_once;
+
+static int repick(void)
+{
+	const char *v = getenv("CUDACLIMB_BASELINE_REPICK");
+	return v && *v && strcmp(v, "0");
+}
+
+/* Copies s into out (n bytes), each byte of bad replaced by with. */
+static void clean(char *out, size_t n, const char *s, const char *bad, char with)
+{
+	strfmt(out, n, "%s", s ? s : "");
+	for (char *c = out; *c; c++) if (strchr(bad, *c)) *c = with;
+}
+
+int baseline_pick_key(char *out, size_t n, const char *what, long long version, const long long *dims, int ndims,
+                      const char *device)
+{
+	char w[96], d[96];
+	clean(w, sizeof w, what, " \t\n\r", '_');
+	clean(d, sizeof d, device && *device ? device : "unknown", " \t\n\r", '_');
+	size_t len = (size_t)snprintf(out, n, "%s v%lld ", w, version);
+	for (int i = 0; i < ndims && len < n; i++) len += (size_t)snprintf(out + len, n - len, "%s%lld", i ? "," : "", dims[i]);
+	if (len < n) len += (size_t)snprintf(out + len, n - len, " @%s", d);
+	return len < n ? 0 : -1;
+}
+
+static pick *find(const char *key)
+{
+	for (int i = npicks - 1; i >= 0; i--) if (!strcmp(picks[i].key, key)) return &picks[i];
+	return NULL;
+}
+
+/* Keeps value under key in memory (replacing). */
+static void remember(const char *key, long long value, const char *desc)
+{
+	pick *p = find(key);
+	if (!p) {
+		if (npicks == cap) {
+			cap = cap ? 2 * cap : 16;
+			picks = xrealloc(picks, (size_t)cap * sizeof *picks);
+		}
+		p = &picks[npicks++];
+		strfmt(p->key, sizeof p->key, "%s", key);
+	}
+	p->value = value;
+	clean(p->desc, sizeof p->desc, desc, "\t\n\r", ' ');
+}
+
+static char *file_path(void)
+{
+	char *dir = cache_dir();
+	char *path = xasprintf("%s/%s", dir, PICK_FILE);
+	free(dir);
+	return path;
+}
+
+/* The file's lines into memory, once; a malformed line is skipped. */
+static void load_file(void)
+{
+	if (file_read_once) return;
+	file_read_once = 1;
+	char *path = file_path();
+	char *text = file_read_max(path, 4 << 20, 0, NULL);
+	free(path);
+	if (!text) return;
+	for (char *line = text, *next; line && *line; line = next) {
+		next = strchr(line, '\n');
+		if (next) *next++ = 0;
+		char *t1 = strchr(line, '\t'), *t2 = t1 ? strchr(t1 + 1, '\t') : NULL, *end;
+		if (!t1 || !t2 || t1 == line || (size_t)(t1 - line) >= BASELINE_PICK_KEY_MAX) continue;
+		*t1 = *t2 = 0;
+		long long v = strtoll(t1 + 1, &end, 10);
+		if (end == t1 + 1 || *end) continue;
+		remember(line, v, t2 + 1);
+	}
+	free(text);
+}
+
+int baseline_pick_get(const char *key, long long *value, char *desc, size_t desclen)
+{
+	if (repick()) return 0;
+	load_file();
+	const pick *p = find(key);
+	if (!p) return 0;
+	*value = p->value;
+	if (desc && desclen) strfmt(desc, desclen, "%s", p->desc);
+	return 1;
+}
+
+void baseline_pick_put(const char *key, long long value, const char *desc)
+{
+	load_file();
+	remember(key, value, desc);
+	const pick *p = find(key);
+	char *dir = xdg_dir("XDG_CACHE_HOME", ".cache");   /* created, as the calibration's */
+	char *path = xasprintf("%s/%s", dir, PICK_FILE);
+	free(dir);
+	FILE *f = fopen(path, "a");   /* one short line in one write: workers appending at once do not interleave */
+	if (f) {
+		char line[BASELINE_PICK_KEY_MAX + BASELINE_PICK_DESC_MAX + 32];
+		int len = snprintf(line, sizeof line, "%s\t%lld\t%s\n", p->key, p->value, p->desc);
+		setvbuf(f, NULL, _IOFBF, sizeof line);
+		if (len > 0 && (size_t)len < sizeof line) fwrite(line, 1, (size_t)len, f);
+		fclose(f);
+	}
+	free(path);
+}
+
+static int cmp_float(const void *a, const void *b)
+{
+	float x = *(const float *)a, y = *(const float *)b;
+	return (x > y) - (x < y);
+}
+
+int baseline_pick_fastest(const float *ms, int ncand, int trials, float *best_ms)
+{
+	int best = -1;
+	float best_med = 0;
+	float *v = trials > 0 ? xcalloc((size_t)trials, sizeof *v) : NULL;
+	for (int c = 0; c < ncand && trials > 0; c++) {
+		int ok = 1;
+		for (int t = 0; t < trials; t++) {
+			v[t] = ms[(size_t)c * (size_t)trials + (size_t)t];
+			if (!(v[t] >= 0)) ok = 0;   /* negative or NaN: a failed trial */
+		}
+		if (!ok) continue;
+		qsort(v, (size_t)trials, sizeof *v, cmp_float);
+		float med = trials % 2 ? v[trials / 2] : (v[trials / 2 - 1] + v[trials / 2]) / 2;
+		if (best < 0 || med < best_med) best = c, best_med = med;
+	}
+	free(v);
+	if (best >= 0 && best_ms) *best_ms = best_med;
+	return best;
+}
+
+void baseline_pick_reset(void)
+{
+	free(picks);
+	picks = NULL;
+	npicks = cap = 0;
+	file_read_once = 0;
+}
