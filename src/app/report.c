@@ -754,7 +754,8 @@ static void kinds_text(const run_result *r, int from, int to, char *buf, size_t 
 	static const char *const one[TL_KIND_COUNT] = { "h2d copy", "d2h copy", "d2d copy", "kernel", "memset" };
 	static const char *const many[TL_KIND_COUNT] = { "h2d copies", "d2h copies", "d2d copies", "kernels", "memsets" };
 	int count[TL_KIND_COUNT] = {0};
-	for (int i = from; i < to; i++) count[timeline_kind_of(&r->steps[i])]++;
+	for (int i = from; i < to; i++)   /* a record: or wait: step is no work */
+		if (strcmp(r->steps[i].kind, "record") && strcmp(r->steps[i].kind, "wait")) count[timeline_kind_of(&r->steps[i])]++;
 	sb b = {0};
 	sb_add(&b, "");
 	static const timeline_kind order[] = { TL_H2D, TL_MEMSET, TL_KERNEL, TL_D2D, TL_D2H };

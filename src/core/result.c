@@ -325,7 +325,8 @@ int run_step_parse(run_result *r, const char *v)
 	char *end;
 	long idx = strtol(w[0], &end, 10);
 	if (*end || end == w[0] || idx != r->nsteps || r->nsteps >= RUN_MAX_STEPS) return -1;
-	if (strcmp(w[1], "launch") && strcmp(w[1], "memset") && strcmp(w[1], "copy") && strcmp(w[1], "library")) return -1;
+	if (strcmp(w[1], "launch") && strcmp(w[1], "memset") && strcmp(w[1], "copy") && strcmp(w[1], "library") && strcmp(w[1], "record") &&
+	    strcmp(w[1], "wait")) return -1;
 	strfmt(s.kind, sizeof s.kind, "%s", w[1]);
 	/* The rest through the field table: the same parsing as every other field. */
 	const char *names[] = { "stream", "grid", "block", "dynamic_smem", "regs", "static_smem", "ms_median", "start_ms", "end_ms", "dir", "bytes" };

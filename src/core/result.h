@@ -45,8 +45,8 @@ typedef struct { int n; diag_finding f[RUN_FINDINGS_MAX]; } run_findings;
 /* One step of a stage (a kernel launch or a memset), as it ran: what the stage's timeline draws. */
 #define RUN_MAX_STEPS 128
 typedef struct {
-	char kind[12];                  /* "launch", "memset", "copy", "library" (plan_result_step_name) */
-	char entry[64];                 /* the kernel's name; a memset's buffer; a copy's "src>dst" */
+	char kind[12];                  /* "launch", "memset", "copy", "library", "record", "wait" (plan_result_step_name) */
+	char entry[64];                 /* the kernel's name; a memset's buffer; a copy's "src>dst"; an event's name */
 	int stream;                     /* the stream it ran on (0: the default stream) */
 	char dir[8];                    /* a copy's direction: "h2d", "d2h", "d2d"; "" for the others */
 	int64_t bytes;                  /* a copy's or memset's bytes; 0 for a launch */
