@@ -636,6 +636,10 @@ static void test_clock_ratio(void **state)
 	assert_int_equal(claims_check_set(l, stages, rs, 2, 1, NULL, o, 4), 3);
 	for (int i = 0; i < 3; i++) assert_int_equal(o[i].state, CLAIM_HOLDS);
 	assert_non_null(strstr(o[0].values, "clock_vs_s1=0.78"));
+	claims_runs runs = { &rs[1], &rs[0], NULL, NULL };   /* the same through clock_vs_prev */
+	expr_value v;
+	assert_int_equal(claims_value(l, 1, &runs, "clock_vs_prev", 13, &v, NULL, 0), 0);
+	assert_true(v.f > 0.78 && v.f < 0.79);
 	rs[1].sm_clock_mhz = 1980;
 	claims_check_set(l, stages, rs, 2, 1, NULL, o, 4);
 	assert_int_equal(o[0].state, CLAIM_CONTRADICTED);

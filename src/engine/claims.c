@@ -242,6 +242,7 @@ static int claim_lookup(void *ctx, const char *name, size_t len, expr_value *out
 	case X_SM_CLOCK_MIN_MHZ: return known(c, name, len, r->sm_clock_min_mhz, r->clock_note[0] ? r->clock_note : "no SM clock read in this run", out);
 	case X_SM_CLOCK_MAX_MHZ: return known(c, name, len, r->sm_clock_max_mhz, r->clock_note[0] ? r->clock_note : "no SM clock read in this run", out);
 	case X_POWER_W: return known(c, name, len, r->power_w, r->power_note[0] ? r->power_note : "no power read in this run", out);
+	case X_CLOCK_VS_PREV: return clock_ratio(c, c->runs->prev, "previous stage", name, len, out);
 	case X_POWER_MAX_W: return known(c, name, len, r->power_max_w, r->power_note[0] ? r->power_note : "no power read in this run", out);
 	default: break;
 	}

@@ -26,7 +26,7 @@ static const char *const diag_var_names[V_COUNT + 1] = {
 static const char *const extra_names[X_COUNT + 1] = { "time_vs_prev", "time_vs_baseline", "speedup_vs_prev", "speedup_vs_baseline",
                                                       "bound_ms", "kernel_ms", "time_vs_bound", "h2d_bytes", "d2h_bytes",
                                                       "h2d_gbps", "d2h_gbps", "sm_clock_mhz", "sm_clock_min_mhz",
-                                                      "sm_clock_max_mhz", "power_w", "power_max_w", NULL };
+                                                      "sm_clock_max_mhz", "power_w", "power_max_w", "clock_vs_prev", NULL };
 
 /* The device values a when: condition may use. */
 static const char *const device_names[] = { "cc", "sm_count", "l2_bytes", "warp_size", "max_threads_per_block",

@@ -29,7 +29,7 @@ typedef enum {
 /* The claims' own names, in claims_extra_names' order. */
 enum { X_TIME_VS_PREV, X_TIME_VS_BASELINE, X_SPEEDUP_VS_PREV, X_SPEEDUP_VS_BASELINE, X_BOUND_MS, X_KERNEL_MS,
        X_TIME_VS_BOUND, X_H2D_BYTES, X_D2H_BYTES, X_H2D_GBPS, X_D2H_GBPS, X_SM_CLOCK_MHZ, X_SM_CLOCK_MIN_MHZ,
-       X_SM_CLOCK_MAX_MHZ, X_POWER_W, X_POWER_MAX_W, X_COUNT };
+       X_SM_CLOCK_MAX_MHZ, X_POWER_W, X_POWER_MAX_W, X_CLOCK_VS_PREV, X_COUNT };
 
 /* The names expressions may use, NULL-terminated (static). */
 const char *const *diagnose_names(void);
