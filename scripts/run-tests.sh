@@ -75,6 +75,7 @@ cmocka() {
 	sh tests/gpu/without_libs.sh
 	sh tests/gpu/stencil.sh
 	sh tests/gpu/streams.sh
+	sh tests/gpu/stream_events.sh
 	sh tests/gpu/dynamic.sh
 	sh tests/gpu/timing.sh
 	sh tests/gpu/reduction.sh

@@ -609,6 +609,53 @@ static void test_stage_ratios(void **state)
 	assert_non_null(strstr(err, "t.yaml:20:10: expect: 'time_vs_naive' names no stage of this lesson"));
 }
 
+/* clock_vs_ID: the median SM clocks' ratio against another stage; the clock and power of the run
+ * itself by name; unknown without a reading. */
+static void test_clock_ratio(void **state)
+{
+	(void)state;
+	char text[4096], err[1024];
+	snprintf(text, sizeof text, LESSON "%s",
+	         "      - \"ms > 0\"\n"
+	         "  - { id: s2, title: S, kernel: k.cu, entry: k, explain: e, bottleneck: b, launches: [{ grid: 1, block: 32, args: [x, z] }],\n"
+	         "      expect: [\"clock_vs_s1 <= 0.95\", \"power_w >= 0.9 * power_max_w\", \"sm_clock_min_mhz < sm_clock_max_mhz\"] }\n");
+	lesson *l = load(text, err, sizeof err);
+	if (!l) fail_msg("%s", err);
+	run_result rs[2];
+	for (int i = 0; i < 2; i++) {
+		run_result_init(&rs[i]);
+		rs[i].status = RUN_OK;
+		rs[i].ms_median = 1 + i;
+		strfmt(rs[i].settings, sizeof rs[i].settings, "n=64");
+	}
+	rs[0].sm_clock_mhz = 1980;
+	rs[1].sm_clock_mhz = 1550, rs[1].sm_clock_min_mhz = 1545, rs[1].sm_clock_max_mhz = 1560;
+	rs[1].power_w = 659, rs[1].power_max_w = 700;
+	int stages[2] = { 0, 1 };
+	claim_outcome o[4];
+	assert_int_equal(claims_check_set(l, stages, rs, 2, 1, NULL, o, 4), 3);
+	for (int i = 0; i < 3; i++) assert_int_equal(o[i].state, CLAIM_HOLDS);
+	assert_non_null(strstr(o[0].values, "clock_vs_s1=0.78"));
+	claims_runs runs = { &rs[1], &rs[0], NULL, NULL };   /* the same through clock_vs_prev */
+	expr_value v;
+	assert_int_equal(claims_value(l, 1, &runs, "clock_vs_prev", 13, &v, NULL, 0), 0);
+	assert_true(v.f > 0.78 && v.f < 0.79);
+	rs[1].sm_clock_mhz = 1980;
+	claims_check_set(l, stages, rs, 2, 1, NULL, o, 4);
+	assert_int_equal(o[0].state, CLAIM_CONTRADICTED);
+	rs[0].sm_clock_mhz = -1;   /* no clock read in the other run */
+	claims_check_set(l, stages, rs, 2, 1, NULL, o, 4);
+	assert_int_equal(o[0].state, CLAIM_UNKNOWN);
+	assert_non_null(strstr(o[0].why, "no SM clock"));
+	rs[1].power_w = rs[1].power_max_w = -1;
+	strfmt(rs[1].power_note, sizeof rs[1].power_note, "no power: this NVML lacks nvmlDeviceGetPowerUsage");
+	claims_check_set(l, stages, rs, 2, 1, NULL, o, 4);
+	assert_int_equal(o[1].state, CLAIM_UNKNOWN);
+	assert_non_null(strstr(o[1].why, "nvmlDeviceGetPowerUsage"));
+	for (int i = 0; i < 2; i++) run_result_clear(&rs[i]);
+	lesson_free(l);
+}
+
 /* lessons/README.md's table of claim names is the code's list, neither more nor less. */
 static void test_readme_names(void **state)
 {
@@ -659,7 +706,7 @@ int main(void)
 		cmocka_unit_test(test_when),
 		cmocka_unit_test(test_when_params_and_copies),
 		cmocka_unit_test(test_when_case),
-		cmocka_unit_test(test_stage_ratios),
+		cmocka_unit_test(test_stage_ratios), cmocka_unit_test(test_clock_ratio),
 		cmocka_unit_test(test_readme_names),
 		cmocka_unit_test(test_planted_slow),
 	};

@@ -564,7 +564,7 @@ static void test_missing_keys(void **state)
 	expect_error(HEAD "check: { reference: s1, compare: [z] }\n" STAGE LAUNCH, "t.yaml:10:8: check needs 'tolerance'");
 	expect_error(HEAD "baseline: { title: c, library: memcpy }\n" STAGE LAUNCH, "t.yaml:10:11: baseline needs 'args'");
 	expect_error(HEAD "stages: []\n", "t.yaml:10:9: stages must be a list of at least one stage");
-	expect_error(HEAD STAGE "    launches: []\n", "t.yaml:17:15: launches must be a list of at least one step (a launch, a copy, a memset, a library call or a repeat block)");
+	expect_error(HEAD STAGE "    launches: []\n", "t.yaml:17:15: launches must be a list of at least one step (a launch, a copy, a memset, a library call, a record, a wait or a repeat block)");
 }
 
 /* l freed; whether it was not NULL. */
@@ -1208,6 +1208,50 @@ static void test_v2_forms(void **state)
 	lesson_free(l);
 }
 
+/* record: and wait: steps name events; a wait needs an earlier record; each error at its place. */
+static void test_events(void **state)
+{
+	(void)state;
+	char err[1024];
+	lesson *l = load(HEAD STAGE
+	                 "    launches:\n"                                           /* 17 */
+	                 "      - { grid: 1, block: 32, stream: 1, args: [x, z] }\n" /* 18 */
+	                 "      - { record: done, stream: 1 }\n"                     /* 19 */
+	                 "      - repeat: 2\n        as: c\n        steps:\n"
+	                 "          - { wait: done, stream: \"2 + c\" }\n"
+	                 "          - { record: other }\n"
+	                 "      - { record: done, stream: 2 }\n"
+	                 "      - { wait: other }\n",
+	                 err, sizeof err);
+	if (!l) fail_msg("%s", err);
+	const lesson_stage *s = &l->stages[0];
+	assert_int_equal(s->nevents, 2);
+	assert_string_equal(s->events[0], "done");
+	assert_string_equal(s->events[1], "other");
+	assert_int_equal(s->launches[1].kind, STEP_RECORD);
+	assert_int_equal(s->launches[1].event, 0);
+	assert_string_equal(expr_source(s->launches[1].stream.e), "1");
+	assert_int_equal(s->launches[2].body[0].kind, STEP_WAIT);
+	assert_int_equal(s->launches[2].body[0].event, 0);
+	assert_int_equal(s->launches[2].body[1].event, 1);
+	assert_null(s->launches[2].body[1].stream.e);
+	assert_int_equal(s->launches[3].event, 0);
+	assert_int_equal(s->launches[4].kind, STEP_WAIT);
+	assert_int_equal(s->launches[4].event, 1);
+	lesson_free(l);
+
+	expect_error(HEAD STAGE "    launches:\n      - { wait: done, stream: 2 }\n      - { record: done, stream: 1 }\n",
+	             "t.yaml:18:17: wait: no step before this one records event 'done'");
+	expect_error(HEAD STAGE "    launches:\n      - { record: \"a b\" }\n", "t.yaml:18:19: record: event 'a b' is not an identifier");
+	expect_error(HEAD STAGE "    launches:\n      - { record: e, stream: 1, count: 2 }\n", "t.yaml:18:33: unknown key 'count' in a record step (expected one of: record, stream)");
+	expect_error(HEAD STAGE "    launches:\n      - { record: e }\n      - { wait: e, stream: \"1 +\" }\n", "t.yaml:19:");
+	/* 16 events at most */
+	char text[4096];
+	int k = snprintf(text, sizeof text, "%s%s    launches:\n", HEAD, STAGE);
+	for (int i = 0; i <= LESSON_MAX_EVENTS; i++) k += snprintf(text + k, sizeof text - (size_t)k, "      - { record: e%d }\n", i);
+	expect_error(text, "t.yaml:34:19: record: a stage names at most 16 events");
+}
+
 /* Every malformed v2 form is refused at its place, naming what is wrong. */
 static void test_v2_errors(void **state)
 {
@@ -1437,7 +1481,7 @@ int main(void)
 		cmocka_unit_test(test_structure_errors), cmocka_unit_test(test_name_lengths), cmocka_unit_test(test_wrong_node_kinds),
 		cmocka_unit_test(test_kernel_files),     cmocka_unit_test(test_exercise),
 		cmocka_unit_test(test_lesson_set),       cmocka_unit_test(test_v2_forms),
-		cmocka_unit_test(test_v2_errors),        cmocka_unit_test(test_pitched), cmocka_unit_test(test_stage_timing),
+		cmocka_unit_test(test_v2_errors),        cmocka_unit_test(test_events),        cmocka_unit_test(test_pitched), cmocka_unit_test(test_stage_timing),
 		cmocka_unit_test(test_named_baselines),
 		cmocka_unit_test(test_shipped_lessons),
 	};

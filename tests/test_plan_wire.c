@@ -67,6 +67,8 @@ static const char text[] =
 	"          - copy: { dst: dx, src: hx, offset: \"k * ceil_div(n, CH)\", count: \"min(ceil_div(n, CH), n - k * ceil_div(n, CH))\", stream: \"1 + k % 2\" }\n"
 	"          - { grid: 4, block: 32, stream: \"1 + k % 2\", args: [dx, \"i64(k)\", { texture: img, dims: [64, 8], pitch: 128, filter: linear, read: normalized, address: border }, { texture: w, dims: [9] }] }\n"
 	"          - copy: { dst: hy, src: dx, offset: \"k * ceil_div(n, CH)\", count: \"min(ceil_div(n, CH), n - k * ceil_div(n, CH))\", stream: \"1 + k % 2\" }\n"
+	"          - { record: chunk, stream: \"1 + k % 2\" }\n"
+	"      - { wait: chunk, stream: 3 }\n"
 	"      - memset: { buffer: z, value: 0, stream: 3 }\n"
 	"  - id: lib\n    title: L\n    kernel: k.cu\n    entry: k\n    explain: e\n    bottleneck: b\n"
 	"    buffers: { S: { type: f32, count: 64 } }\n"
@@ -194,6 +196,7 @@ static void same_plan(const plan *a, const plan *b)
 			continue;
 		}
 		if (x->kind == STEP_MEMSET) { assert_string_equal(x->buffer, y->buffer); assert_int_equal(x->value, y->value); continue; }
+		if (x->kind == STEP_RECORD || x->kind == STEP_WAIT) { assert_string_equal(x->entry, y->entry); assert_int_equal(x->event, y->event); continue; }
 		assert_string_equal(x->entry, y->entry);
 		assert_memory_equal(x->grid, y->grid, sizeof x->grid);
 		assert_memory_equal(x->block, y->block, sizeof x->block);
@@ -456,7 +459,7 @@ static const char good2[] =
 	"constant c_w f32 3 12 buffer w\nconstant c_n i32 1 4 bytes 08000000\n"
 	"copy d hx 0 0 16 1\ncopy d hx 16 16 16 2\nmemset d 0 2\n"
 	"launch k 1 1 1 32 1 1 0 2 1\narg - buffer d\narg - texture w f32 1 3 1 0 point clamp 0 0\n"
-	"copy hy d 0 0 32 0\nend\n";
+	"copy hy d 0 0 32 0\nrecord done 0 2\nwait done 0 1\nend\n";
 
 /* good2 with from replaced by to: refused with msg. */
 static void refused2_at(const char *from, const char *to, const char *msg, int line)
@@ -489,7 +492,8 @@ static void test_v2_lines(void **state)
 	assert_int_equal(p.nconstants, 2);
 	assert_string_equal(p.constants[0].buffer, "w");
 	assert_memory_equal(p.constants[1].bytes, ((unsigned char[]){ 8, 0, 0, 0 }), 4);
-	assert_int_equal(p.nlaunches, 5);
+	assert_int_equal(p.nlaunches, 7);
+	assert_true(p.launches[5].kind == STEP_RECORD && p.launches[6].kind == STEP_WAIT && p.launches[6].stream == 1);
 	assert_int_equal(p.launches[1].kind, STEP_COPY);
 	assert_true(p.launches[1].dst_off == 16 && p.launches[1].bytes == 16);
 	assert_int_equal(p.launches[1].stream, 2);
@@ -497,7 +501,7 @@ static void test_v2_lines(void **state)
 	assert_true(p.launches[3].args[1].tex.width == 3);
 	plan_free(&p);
 	refused2("streams 3", "streams 17", "plan line 10: '17' is not a whole number from 1 to 16");
-	refused2("streams 3", "streams 2", "plan line 29: step 2 runs on stream 2 of 2");   /* checked at the end */
+	refused2("streams 3", "streams 2", "plan line 31: step 2 runs on stream 2 of 2");   /* checked at the end */
 	refused2("copied 32 32", "copied -1 32", "plan line 11: copied bytes cannot be negative");
 	refused2("rdc 1", "rdc 2", "plan line 12: '2' is not a whole number from 0 to 1");
 	refused2("0 1 pageable", "0 1 host", "plan line 15: 'host' is not a kind of memory");
@@ -535,6 +539,55 @@ static void test_v2_lines(void **state)
 	refused2("point clamp", "cubic clamp", "plan line 27: 'cubic' is not a texture filter");
 	refused2("point clamp", "point edge", "plan line 27: 'edge' is not a texture address mode");
 	refused2("point clamp 0 0", "point clamp 0", "plan line 27: a texture arg has 13 fields, not 12");
+	refused2("record done 0 2", "record done 16 2", "plan line 29: '16' is not a whole number from 0 to 15");
+	refused2("record done 0 2", "record done 0 16", "plan line 29: '16' is not a whole number from 0 to 15");
+	refused2("record done 0 2", "record done 0", "plan line 29: record takes NAME EVENT STREAM");
+	refused2("record done 0 2", "record done 1 2", "plan line 30: wait for event 0, which no step before it records");
+	refused2("wait done 0 1", "wait done 0 3", "plan line 31: step 7 runs on stream 3 of 3");
+}
+
+/* record: and wait: steps: planned with their event and stream, shown as steps named by the event; a
+ * wait whose record a repeat block of 0 times left out is refused at the wait's place. */
+static void test_events(void **state)
+{
+	(void)state;
+	plan p;
+	char err[512] = "";
+	assert_int_equal(plan_make(&p, L, 2, NULL, 0, &dev, err, sizeof err), 0);
+	int n = p.nlaunches;
+	assert_int_equal(p.launches[n - 3].kind, STEP_RECORD);
+	assert_int_equal(p.launches[n - 3].stream, 1);   /* k = 2 */
+	assert_int_equal(p.launches[n - 2].kind, STEP_WAIT);
+	assert_int_equal(p.launches[n - 2].stream, 3);
+	assert_int_equal(p.launches[n - 2].event, 0);
+	assert_string_equal(p.launches[n - 2].entry, "chunk");
+	run_result r;
+	run_result_init(&r);
+	plan_result_steps(&p, &r);
+	assert_string_equal(r.steps[n - 2].kind, "wait");
+	assert_string_equal(r.steps[n - 2].entry, "chunk");
+	assert_string_equal(r.steps[n - 3].kind, "record");
+	run_result_clear(&r);
+	plan_free(&p);
+	static const char t0[] =
+		"lesson: e\ntitle: E\nsummary: s\nparams:\n  m: { default: 1, min: 0 }\n"
+		"buffers:\n  z: { type: f32, count: 8, output: true }\nmodel: { bytes: 32 }\n"
+		"stages:\n  - id: s\n    title: S\n    kernel: k.cu\n    entry: k\n    explain: e\n    bottleneck: b\n"
+		"    launches:\n"
+		"      - repeat: m\n        as: i\n        steps: [{ record: e, stream: 1 }]\n"
+		"      - { wait: e, stream: 2 }\n"
+		"      - { grid: 1, block: 32, stream: 2, args: [z] }\n";
+	lesson *l = lesson_load_buffer("e.yaml", t0, sizeof t0 - 1, NULL, err, sizeof err);
+	if (!l) fail_msg("%s", err);
+	plan_setting s;
+	assert_int_equal(plan_make(&p, l, 0, NULL, 0, &dev, err, sizeof err), 0);
+	assert_int_equal(p.nstreams, 3);
+	plan_free(&p);
+	assert_int_equal(plan_setting_parse("m=0", &s, err, sizeof err), 0);
+	assert_int_equal(plan_make(&p, l, 0, &s, 1, &dev, err, sizeof err), -1);
+	assert_string_equal(err, "e.yaml:20:9: wait e: no step before it records e at these settings (a repeat block before it ran 0 times?)");
+	plan_free(&p);
+	lesson_free(l);
 }
 
 /* pitch: { rows, cols } and init: { copy }: the rows, columns and source travel on a pitch line of
@@ -624,7 +677,7 @@ int main(void)
 		cmocka_unit_test(test_round_trip), cmocka_unit_test(test_library_step), cmocka_unit_test(test_stage_tolerance),
 		cmocka_unit_test(test_text), cmocka_unit_test(test_hot),
 		cmocka_unit_test(test_refused), cmocka_unit_test(test_timing),
-		cmocka_unit_test(test_v2_lines), cmocka_unit_test(test_pitch),
+		cmocka_unit_test(test_v2_lines), cmocka_unit_test(test_pitch), cmocka_unit_test(test_events),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

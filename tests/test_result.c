@@ -44,6 +44,8 @@ static void sample(run_result *r)
 	r->sm_clock_mhz = 1755; r->sm_clock_min_mhz = 1740; r->sm_clock_max_mhz = 1980; r->pair_sm_clock_mhz = 1762.5;
 	r->flop_per_cycle_sm = 3022.75;
 	strcpy(r->clock_note, "a \"note\"\twith a tab");
+	r->power_w = 658.25; r->power_max_w = 700.5;
+	strcpy(r->power_note, "no power: a note");
 	r->l2_flush = 1;
 	strcpy(r->inputs, "A, B: f32, uniform in [-1, 1]; seed 18446744073709551557");
 }
@@ -74,6 +76,8 @@ static void assert_same(const run_result *a, const run_result *b)
 	assert_true(a->sm_clock_mhz == b->sm_clock_mhz && a->sm_clock_min_mhz == b->sm_clock_min_mhz && a->sm_clock_max_mhz == b->sm_clock_max_mhz);
 	assert_true(a->pair_sm_clock_mhz == b->pair_sm_clock_mhz && a->flop_per_cycle_sm == b->flop_per_cycle_sm);
 	assert_true(a->pair_flop_per_cycle_sm == b->pair_flop_per_cycle_sm);   /* -1: not measured */
+	assert_true(a->power_w == b->power_w && a->power_max_w == b->power_max_w);
+	assert_string_equal(a->power_note, b->power_note);
 	assert_string_equal(a->clock_note, b->clock_note);
 	assert_int_equal(a->l2_flush, b->l2_flush);
 	assert_string_equal(a->inputs, b->inputs);
@@ -483,6 +487,7 @@ static void test_replay_older_record(void **state)
 	assert_true(b.ms_median == 0.5);
 	assert_true(b.sm_clock_mhz == -1 && b.sm_clock_min_mhz == -1 && b.sm_clock_max_mhz == -1 && b.pair_sm_clock_mhz == -1);
 	assert_true(b.flop_per_cycle_sm == -1 && b.pair_flop_per_cycle_sm == -1);
+	assert_true(b.power_w == -1 && b.power_max_w == -1);   /* a recording from before power was read */
 	assert_int_equal(b.l2_flush, -1);
 	assert_string_equal(b.pair, "");
 	assert_string_equal(b.inputs, "");

@@ -107,6 +107,44 @@ static void test_live(void **state)
 	lesson_free(l);
 }
 
+/* The SM clock and the board's power read with the run: MHz and W; a run without a power reading
+ * (an older recording, NVML without it) leaves the recording's figures, here none: "?". */
+static void test_clock_power(void **state)
+{
+	(void)state;
+	lesson *l = bandwidth();
+	char err[256];
+	replay *rp = replay_load("tests/fixtures/recorded/h100-7092b07-bandwidth.json", err, sizeof err);
+	assert_non_null(rp);
+	run_result *run = NULL;
+	for (int i = 0; i < replay_count(rp); i++)
+		if (!strcmp(replay_result(rp, i)->stage, "coalesced")) run = (run_result *)replay_result(rp, i);
+	assert_non_null(run);
+	double was[5] = { run->sm_clock_mhz, run->sm_clock_min_mhz, run->sm_clock_max_mhz, run->power_w, run->power_max_w };
+	assert_true(run->power_w == -1 && run->power_max_w == -1);   /* recorded before power was read */
+	textvals_src src = { l, lesson_stage_index(l, "coalesced"), { run, NULL, NULL, replay_device(rp) }, NULL, NULL };
+	const char *t = "{sm_clock_mhz} ({sm_clock_min_mhz} to {sm_clock_max_mhz}) at {power_w}, {power_max_w} at most";
+	char *f = textvals_fill(&src, t);
+	has_text(f, "? at most");
+	free(f);
+	run->sm_clock_mhz = 1545.5;
+	run->sm_clock_min_mhz = 1545;
+	run->sm_clock_max_mhz = 1980;
+	run->power_w = 658.7;
+	run->power_max_w = 701.2;
+	f = textvals_fill(&src, t);
+	assert_string_equal(f, "1546 MHz (1545 MHz to 1980 MHz) at 659 W, 701 W at most");
+	free(f);
+	claims_runs cr = { run, NULL, NULL, replay_device(rp) };
+	expr_value v;
+	char why[160] = "";
+	assert_int_equal(claims_value(l, lesson_stage_index(l, "coalesced"), &cr, "power_w", 7, &v, why, sizeof why), 0);
+	assert_true(v.f == 658.7);
+	run->sm_clock_mhz = was[0], run->sm_clock_min_mhz = was[1], run->sm_clock_max_mhz = was[2], run->power_w = was[3], run->power_max_w = was[4];
+	replay_free(rp);
+	lesson_free(l);
+}
+
 /* Braces that are no placeholder stay as they are; an unknown name is refused when the lesson loads. */
 static void test_syntax(void **state)
 {
@@ -152,7 +190,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_reference),
-		cmocka_unit_test(test_live),
+		cmocka_unit_test(test_live), cmocka_unit_test(test_clock_power),
 		cmocka_unit_test(test_syntax),
 		cmocka_unit_test(test_no_reference),
 	};

@@ -165,6 +165,25 @@ static void test_stats(void **state)
 	assert_int_equal(s.streams[3], 4);
 	assert_double_equal(s.overlap_ms, 5, 1e-12);    /* [1, 6) */
 	assert_double_equal(s.copies_ms, 2, 1e-12);     /* [2, 4) */
+	/* record: and wait: steps are points in a stream's order: listed, neither drawn nor counted (a
+	 * wait's span, the time its stream was held, would read as a kernel) */
+	fx_run(&r, "events", 3);
+	fx_step(&r, "launch", "produce", 1, "", 0, 0, 4);
+	fx_step(&r, "record", "done", 1, "", 0, 4, 4);
+	fx_step(&r, "wait", "done", 2, "", 0, 0, 4);
+	fx_step(&r, "launch", "consume", 2, "", 0, 4, 6);
+	timeline_stats_of(&r, &s);
+	assert_int_equal(s.nsteps, 4);
+	assert_int_equal(s.ntimed, 2);
+	assert_int_equal(s.count[TL_KERNEL], 2);
+	assert_double_equal(s.busy_ms[TL_KERNEL], 6, 1e-12);
+	device_info d;
+	cellgrid g;
+	fx_device(&d, 52, 50);
+	timeline_render(&r, &d, 80, timeline_height(&r, &d, 80) + 8, TIMELINE_UTF8 | TIMELINE_STEPS, 0, &g);
+	expect_shows(&g, "  3   wait   done");
+	expect_shows(&g, "  2   record done");
+	cellgrid_free(&g);
 }
 
 static void test_bound(void **state)

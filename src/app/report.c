@@ -445,7 +445,7 @@ static const char *opt_text(char *buf, size_t n, const char *fmt, double v)
  * times were taken (docs/how-it-works.md "How the times are taken") and the inputs. */
 static void footer_timing(FILE *f, const lesson *l, score_metric m, const device_info *d, const run_result *rs, int n)
 {
-	int rows = 0, flush = -1, pairs = 0, clocked = 0;
+	int rows = 0, flush = -1, pairs = 0, clocked = 0, powered = 0;
 	const run_result *first = NULL;
 	for (int i = 0; i < n; i++) {
 		const run_result *r = &rs[i];
@@ -453,15 +453,16 @@ static void footer_timing(FILE *f, const lesson *l, score_metric m, const device
 		if (!rows++) {
 			first = r;
 			fprintf(f, "\nTiming (FLOP/cyc: per SM per cycle; pair: what was timed alternately with the stage):\n");
-			fprintf(f, "%-14s %4s %9s %18s %9s  %-8s %-26s %9s %6s %9s\n", "stage", "reps", m == SCORE_GFLOPS ? "TFLOP/s" : "GB/s",
-			        "SM MHz (min-max)", "FLOP/cyc", "pair", "pair/this per pair [p20,p80]", "pair ms", "MHz", "FLOP/cyc");
+			fprintf(f, "%-14s %4s %9s %18s %10s %9s  %-8s %-26s %9s %6s %9s\n", "stage", "reps", m == SCORE_GFLOPS ? "TFLOP/s" : "GB/s",
+			        "SM MHz (min-max)", "W (max)", "FLOP/cyc", "pair", "pair/this per pair [p20,p80]", "pair ms", "MHz", "FLOP/cyc");
 		}
-		char v[24], clk[40] = "-", fpc[24], pr[48], pms[24], pmhz[16], pfpc[24];
+		char v[24], clk[40] = "-", pw[32] = "-", fpc[24], pr[48], pms[24], pmhz[16], pfpc[24];
 		strfmt(v, sizeof v, m == SCORE_GFLOPS ? "%.1f" : "%.0f", m == SCORE_GFLOPS ? r->gflops / 1000 : r->gbps);
 		if (r->sm_clock_mhz > 0) strfmt(clk, sizeof clk, "%.0f (%.0f-%.0f)", r->sm_clock_mhz, r->sm_clock_min_mhz, r->sm_clock_max_mhz);
+		if (r->power_w > 0) strfmt(pw, sizeof pw, "%.0f (%.0f)", r->power_w, r->power_max_w);
 		fput_clean(f, r->stage);
-		fprintf(f, "%*s %4d %9s %18s %9s  ", 14 - (int)strlen(r->stage) > 0 ? 14 - (int)strlen(r->stage) : 0, "", r->reps, v, clk,
-		        opt_text(fpc, sizeof fpc, "%.1f", r->flop_per_cycle_sm));
+		fprintf(f, "%*s %4d %9s %18s %10s %9s  ", 14 - (int)strlen(r->stage) > 0 ? 14 - (int)strlen(r->stage) : 0, "", r->reps, v, clk,
+		        pw, opt_text(fpc, sizeof fpc, "%.1f", r->flop_per_cycle_sm));
 		fput_clean(f, r->pair[0] ? r->pair : "-");
 		fprintf(f, "%*s %-26s %9s %6s %9s\n", 8 - (int)strlen(r->pair[0] ? r->pair : "-") > 0 ? 8 - (int)strlen(r->pair[0] ? r->pair : "-") : 0, "",
 		        pair_text(pr, sizeof pr, r), opt_text(pms, sizeof pms, "%.4f", r->pair_ms_median),
@@ -469,6 +470,7 @@ static void footer_timing(FILE *f, const lesson *l, score_metric m, const device
 		if (r->l2_flush >= 0) flush = flush < 0 ? r->l2_flush : flush != r->l2_flush ? 2 : flush;
 		pairs += r->pair_ratio > 0;
 		clocked += r->sm_clock_mhz > 0;
+		powered += r->power_w > 0;
 	}
 	if (!rows) return;
 	fprintf(f, "Method: CUDA events around each repetition, after a warm-up (3 runs and 25 ms at least); medians over the\n"
@@ -483,11 +485,16 @@ static void footer_timing(FILE *f, const lesson *l, score_metric m, const device
 	else if (flush == 0) fprintf(f, ";\nL2 not flushed apart: the outputs' poisoning writes at least twice its size before each repetition");
 	else if (flush == 2) fprintf(f, ";\nL2 flushed before each repetition (2x its size, outside the events) where the outputs' poisoning writes less");
 	if (clocked) fprintf(f, ";\nSM clock read through NVML once each repetition has started, before waiting for its end");
+	if (powered) fprintf(f, ";\nboard power (W: median and highest) read through NVML beside the clock; on Ampere and later (but\n"
+	                        "the A100) NVML averages it over the last second, so a run much shorter than that reads what came before");
 	if (clocked && l->flops.e) fprintf(f, ";\nFLOP/cycle = the model's flops / (median time x median SM clock x %d SMs)", d->sm_count);
 	fputs(".\n", f);
 	if (!clocked)
 		for (int i = 0; i < n; i++)
 			if (rs[i].clock_note[0]) { fput_clean(f, rs[i].clock_note); fputc('\n', f); break; }
+	if (clocked && !powered)   /* the clock but no power: say why once */
+		for (int i = 0; i < n; i++)
+			if (rs[i].power_note[0]) { fput_clean(f, rs[i].power_note); fputc('\n', f); break; }
 	if (first->inputs[0]) { fputs("Inputs: ", f); fput_clean(f, first->inputs); fputs(".\n", f); }
 	for (int i = 0; i < n; i++)   /* what each baseline's library chose (timed once per GPU and shape, then kept) */
 		if (rs[i].library_choice[0]) {
@@ -762,7 +769,8 @@ static void kinds_text(const run_result *r, int from, int to, char *buf, size_t 
 	static const char *const one[TL_KIND_COUNT] = { "h2d copy", "d2h copy", "d2d copy", "kernel", "memset" };
 	static const char *const many[TL_KIND_COUNT] = { "h2d copies", "d2h copies", "d2d copies", "kernels", "memsets" };
 	int count[TL_KIND_COUNT] = {0};
-	for (int i = from; i < to; i++) count[timeline_kind_of(&r->steps[i])]++;
+	for (int i = from; i < to; i++)   /* a record: or wait: step is no work */
+		if (strcmp(r->steps[i].kind, "record") && strcmp(r->steps[i].kind, "wait")) count[timeline_kind_of(&r->steps[i])]++;
 	sb b = {0};
 	sb_add(&b, "");
 	static const timeline_kind order[] = { TL_H2D, TL_MEMSET, TL_KERNEL, TL_D2D, TL_D2H };

@@ -24,7 +24,7 @@ const field run_result_fields[] = {
 	R(pair_ratio, FT_DBL), R(pair_ratio_p20, FT_DBL), R(pair_ratio_p80, FT_DBL), R(decided_early, FT_BOOL),
 	R(pair, FT_STR), R(baseline, FT_STR), R(baseline_title, FT_STR), R(sm_clock_mhz, FT_DBL), R(sm_clock_min_mhz, FT_DBL), R(sm_clock_max_mhz, FT_DBL),
 	R(pair_sm_clock_mhz, FT_DBL), R(flop_per_cycle_sm, FT_DBL), R(pair_flop_per_cycle_sm, FT_DBL),
-	R(library_choice, FT_STR), R(clock_note, FT_STR), R(l2_flush, FT_INT), R(inputs, FT_STR), R(timing, FT_STR),
+	R(library_choice, FT_STR), R(clock_note, FT_STR), R(power_w, FT_DBL), R(power_max_w, FT_DBL), R(power_note, FT_STR), R(l2_flush, FT_INT), R(inputs, FT_STR), R(timing, FT_STR),
 	R(achieved_occupancy, FT_DBL), R(dram_bytes_read, FT_DBL),
 	R(dram_bytes_write, FT_DBL), R(dram_pct, FT_DBL), R(l1_hit_pct, FT_DBL), R(l2_hit_pct, FT_DBL),
 	R(smem_conflicts_ld, FT_DBL), R(smem_conflicts_st, FT_DBL), R(warp_efficiency, FT_DBL),
@@ -267,6 +267,7 @@ void run_result_init(run_result *r)
 	for (size_t i = 0; i < sizeof neg / sizeof neg[0]; i++) *neg[i] = -1;
 	r->sm_clock_mhz = r->sm_clock_min_mhz = r->sm_clock_max_mhz = r->pair_sm_clock_mhz = -1;
 	r->flop_per_cycle_sm = r->pair_flop_per_cycle_sm = -1;
+	r->power_w = r->power_max_w = -1;
 	r->l2_flush = -1;
 }
 
@@ -325,7 +326,8 @@ int run_step_parse(run_result *r, const char *v)
 	char *end;
 	long idx = strtol(w[0], &end, 10);
 	if (*end || end == w[0] || idx != r->nsteps || r->nsteps >= RUN_MAX_STEPS) return -1;
-	if (strcmp(w[1], "launch") && strcmp(w[1], "memset") && strcmp(w[1], "copy") && strcmp(w[1], "library")) return -1;
+	if (strcmp(w[1], "launch") && strcmp(w[1], "memset") && strcmp(w[1], "copy") && strcmp(w[1], "library") && strcmp(w[1], "record") &&
+	    strcmp(w[1], "wait")) return -1;
 	strfmt(s.kind, sizeof s.kind, "%s", w[1]);
 	/* The rest through the field table: the same parsing as every other field. */
 	const char *names[] = { "stream", "grid", "block", "dynamic_smem", "regs", "static_smem", "ms_median", "start_ms", "end_ms", "dir", "bytes" };

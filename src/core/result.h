@@ -45,8 +45,8 @@ typedef struct { int n; diag_finding f[RUN_FINDINGS_MAX]; } run_findings;
 /* One step of a stage (a kernel launch or a memset), as it ran: what the stage's timeline draws. */
 #define RUN_MAX_STEPS 128
 typedef struct {
-	char kind[12];                  /* "launch", "memset", "copy", "library" (plan_result_step_name) */
-	char entry[64];                 /* the kernel's name; a memset's buffer; a copy's "src>dst" */
+	char kind[12];                  /* "launch", "memset", "copy", "library", "record", "wait" (plan_result_step_name) */
+	char entry[64];                 /* the kernel's name; a memset's buffer; a copy's "src>dst"; an event's name */
 	int stream;                     /* the stream it ran on (0: the default stream) */
 	char dir[8];                    /* a copy's direction: "h2d", "d2h", "d2d"; "" for the others */
 	int64_t bytes;                  /* a copy's or memset's bytes; 0 for a launch */
@@ -121,6 +121,11 @@ typedef struct {
 	double sm_clock_mhz, sm_clock_min_mhz, sm_clock_max_mhz, pair_sm_clock_mhz;
 	double flop_per_cycle_sm, pair_flop_per_cycle_sm;
 	char clock_note[160];
+	/* the board's power (NVML nvmlDeviceGetPowerUsage, watts) read beside the SM clock in each timed repetition:
+	 * the median and the largest reading; -1 when not measured (power_note says why). On Ampere and later (but
+	 * GA100) NVML averages it over the last second, so a run much shorter than that reads mostly what came before. */
+	double power_w, power_max_w;
+	char power_note[160];
 	int l2_flush;                   /* 3: a read of 2x L2 after the poisoning, before each timed sample, outside the
 	                                 * events (the L2 starts clean); in older recordings 1: a 2x-L2 memset; 0: none
 	                                 * (the poisoning wrote >= 2x L2); -1 not timed or not recorded */

@@ -193,6 +193,23 @@ static int time_ratio(claim_ctx *c, const run_result *other, const char *which, 
 	return -1;
 }
 
+/* The median SM clock of this run over other's (clock_vs_ID), or -1 with the reason noted. */
+static int clock_ratio(claim_ctx *c, const run_result *other, const char *which, const char *name, size_t len, expr_value *out)
+{
+	char why[96];
+	const run_result *r = c->runs->run;
+	if (!timed_ok(other)) strfmt(why, sizeof why, "no timed run of the %s", which);
+	else if (!same_params(c->l, r, other)) strfmt(why, sizeof why, "the %s ran with other parameters", which);
+	else if (!timed_ok(r)) strfmt(why, sizeof why, "this run was not timed");
+	else if (!(r->sm_clock_mhz > 0) || !(other->sm_clock_mhz > 0)) strfmt(why, sizeof why, "no SM clock read in this run or the %s's", which);
+	else {
+		*out = (expr_value){ EXPR_FLOAT, 0, r->sm_clock_mhz / other->sm_clock_mhz };
+		return 0;
+	}
+	note_missing(c, name, len, why);
+	return -1;
+}
+
 /* A value of the run that is 0 when it was not measured (a stage without copies has no bound). */
 static int known(claim_ctx *c, const char *name, size_t len, double v, const char *why, expr_value *out)
 {
@@ -221,6 +238,12 @@ static int claim_lookup(void *ctx, const char *name, size_t len, expr_value *out
 	case X_D2H_BYTES: *out = (expr_value){ EXPR_FLOAT, 0, r->d2h_bytes }; return 0;
 	case X_H2D_GBPS: return known(c, name, len, d ? d->h2d_gbps : 0, "the GPU's copy bandwidth was not measured", out);
 	case X_D2H_GBPS: return known(c, name, len, d ? d->d2h_gbps : 0, "the GPU's copy bandwidth was not measured", out);
+	case X_SM_CLOCK_MHZ: return known(c, name, len, r->sm_clock_mhz, r->clock_note[0] ? r->clock_note : "no SM clock read in this run", out);
+	case X_SM_CLOCK_MIN_MHZ: return known(c, name, len, r->sm_clock_min_mhz, r->clock_note[0] ? r->clock_note : "no SM clock read in this run", out);
+	case X_SM_CLOCK_MAX_MHZ: return known(c, name, len, r->sm_clock_max_mhz, r->clock_note[0] ? r->clock_note : "no SM clock read in this run", out);
+	case X_POWER_W: return known(c, name, len, r->power_w, r->power_note[0] ? r->power_note : "no power read in this run", out);
+	case X_CLOCK_VS_PREV: return clock_ratio(c, c->runs->prev, "previous stage", name, len, out);
+	case X_POWER_MAX_W: return known(c, name, len, r->power_max_w, r->power_note[0] ? r->power_note : "no power read in this run", out);
 	default: break;
 	}
 	const char *id;
@@ -232,6 +255,7 @@ static int claim_lookup(void *ctx, const char *name, size_t len, expr_value *out
 		char which[96];
 		strfmt(which, sizeof which, "stage %.*s", (int)(idlen > 64 ? 64 : idlen), id);
 		const run_result *other = k >= 0 && k < c->nstages && c->by_stage ? c->by_stage[k] : NULL;
+		if (name[0] == 'c') return clock_ratio(c, other, which, name, len, out);
 		return time_ratio(c, other, which, name, len, inverse, out);
 	}
 	if (diagnose_value(r, &c->in, name, len, out) == 0) return 0;

@@ -168,9 +168,11 @@ static void format_value(char *out, size_t len, const char *name, size_t n, expr
 	else if (is(name, n, "gbps")) fmt_gbps(out, len, v);
 	else if (is(name, n, "gflops")) fmt_gflops(out, len, v);
 	else if (is(name, n, "dram_bytes") || starts(name, n, "dram_bytes_")) fmt_traffic(out, len, v);
+	else if (ends(name, n, "_mhz")) strfmt(out, len, "%.0f MHz", v);
+	else if (is(name, n, "power_w") || is(name, n, "power_max_w")) strfmt(out, len, "%.0f W", v);
 	else if (ends(name, n, "_occupancy")) fmt_pct(out, len, v);
 	else if (starts(name, n, "pct_") || ends(name, n, "_pct") || starts(name, n, "stall_")) fmt_pct(out, len, v / 100);
-	else if (ends(name, n, "_ratio") || starts(name, n, "time_vs_") || starts(name, n, "speedup_vs_"))
+	else if (ends(name, n, "_ratio") || starts(name, n, "time_vs_") || starts(name, n, "speedup_vs_") || starts(name, n, "clock_vs_"))
 		strfmt(out, len, v >= 10 ? "%.1fx" : "%.2fx", v);
 	else fmt_num(out, len, v);
 }

@@ -25,7 +25,8 @@ static const char *const diag_var_names[V_COUNT + 1] = {
 
 static const char *const extra_names[X_COUNT + 1] = { "time_vs_prev", "time_vs_baseline", "speedup_vs_prev", "speedup_vs_baseline",
                                                       "bound_ms", "kernel_ms", "time_vs_bound", "h2d_bytes", "d2h_bytes",
-                                                      "h2d_gbps", "d2h_gbps", NULL };
+                                                      "h2d_gbps", "d2h_gbps", "sm_clock_mhz", "sm_clock_min_mhz",
+                                                      "sm_clock_max_mhz", "power_w", "power_max_w", "clock_vs_prev", NULL };
 
 /* The device values a when: condition may use. */
 static const char *const device_names[] = { "cc", "sm_count", "l2_bytes", "warp_size", "max_threads_per_block",
@@ -43,18 +44,18 @@ int claims_extra_find(const char *name, size_t len)
 const char *const *claims_extra_names(void) { return extra_names; }
 const char *const *claims_device_names(void) { return device_names; }
 
-/* The stage id in "time_vs_ID" / "speedup_vs_ID" (*inverse set for speedup_), or NULL. */
-static const char *stage_ratio(const char *name, size_t len, size_t *idlen, int *inverse)
+/* The stage id in "time_vs_ID" / "speedup_vs_ID" / "clock_vs_ID" (*kind 0, 1, 2), or NULL. */
+static const char *stage_ratio(const char *name, size_t len, size_t *idlen, int *kind)
 {
-	static const char *const pre[2] = { "time_vs_", "speedup_vs_" };
-	for (int k = 0; k < 2; k++) {
+	static const char *const pre[3] = { "time_vs_", "speedup_vs_", "clock_vs_" };
+	for (int k = 0; k < 3; k++) {
 		size_t n = strlen(pre[k]);
 		if (len <= n || strncmp(name, pre[k], n)) continue;
 		for (size_t i = n; i < len; i++)
 			if (!((name[i] >= 'a' && name[i] <= 'z') || (name[i] >= 'A' && name[i] <= 'Z') || (name[i] >= '0' && name[i] <= '9') || name[i] == '_'))
 				return NULL;
 		*idlen = len - n;
-		*inverse = k;
+		*kind = k;
 		return name + n;
 	}
 	return NULL;
@@ -62,9 +63,9 @@ static const char *stage_ratio(const char *name, size_t len, size_t *idlen, int 
 
 int claims_stage_ratio(const char *name, size_t len, const char **id, size_t *idlen)
 {
-	int inverse;
+	int kind;
 	if (claims_extra_find(name, len) >= 0) return 0;
-	*id = stage_ratio(name, len, idlen, &inverse);
+	*id = stage_ratio(name, len, idlen, &kind);
 	return *id != NULL;
 }
 

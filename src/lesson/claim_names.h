@@ -28,7 +28,8 @@ typedef enum {
 
 /* The claims' own names, in claims_extra_names' order. */
 enum { X_TIME_VS_PREV, X_TIME_VS_BASELINE, X_SPEEDUP_VS_PREV, X_SPEEDUP_VS_BASELINE, X_BOUND_MS, X_KERNEL_MS,
-       X_TIME_VS_BOUND, X_H2D_BYTES, X_D2H_BYTES, X_H2D_GBPS, X_D2H_GBPS, X_COUNT };
+       X_TIME_VS_BOUND, X_H2D_BYTES, X_D2H_BYTES, X_H2D_GBPS, X_D2H_GBPS, X_SM_CLOCK_MHZ, X_SM_CLOCK_MIN_MHZ,
+       X_SM_CLOCK_MAX_MHZ, X_POWER_W, X_POWER_MAX_W, X_CLOCK_VS_PREV, X_COUNT };
 
 /* The names expressions may use, NULL-terminated (static). */
 const char *const *diagnose_names(void);
@@ -36,8 +37,8 @@ const char *const *diagnose_names(void);
 const char *const *claims_extra_names(void);
 /* The device values a when: condition may name (cc, sm_count, ..., copy_engines), NULL-terminated. */
 const char *const *claims_device_names(void);
-/* Whether name is "time_vs_ID" or "speedup_vs_ID" for a stage id (not prev, baseline or bound): 1 with
- * the id (not NUL-terminated) in *id, *idlen. */
+/* Whether name is "time_vs_ID", "speedup_vs_ID" or "clock_vs_ID" (the median SM clocks' ratio) for a
+ * stage id (not prev, baseline or bound): 1 with the id (not NUL-terminated) in *id, *idlen. */
 int claims_stage_ratio(const char *name, size_t len, const char **id, size_t *idlen);
 /* 1 when name (len bytes) may appear in a claim. */
 int claims_name_known(const char *name, size_t len);

@@ -67,8 +67,9 @@ typedef struct { lesson_expr cond; char *message; } lesson_constraint;
 /* ARG_PITCH: a pitched buffer's pitch in bytes (what cudaMallocPitch returned), passed as a long long. */
 typedef enum { ARG_VALUE, ARG_BUFFER, ARG_TENSORMAP, ARG_TEXTURE, ARG_PITCH, ARG_KIND_COUNT } lesson_arg_kind;
 /* What a step of a stage is (a zeroed one is a kernel launch); gpu_exec.c runs each kind through its
- * own entry of a table. */
-typedef enum { STEP_LAUNCH, STEP_MEMSET, STEP_COPY, STEP_LIBRARY, STEP_KIND_COUNT } lesson_step_kind;
+ * own entry of a table. STEP_RECORD records a named event on the step's stream (cudaEventRecord),
+ * STEP_WAIT makes the step's stream wait for its latest record (cudaStreamWaitEvent). */
+typedef enum { STEP_LAUNCH, STEP_MEMSET, STEP_COPY, STEP_LIBRARY, STEP_RECORD, STEP_WAIT, STEP_KIND_COUNT } lesson_step_kind;
 /* A texture's filter and address modes (cudaFilterMode, cudaTextureAddressMode, in their order). */
 typedef enum { TEX_POINT, TEX_LINEAR } lesson_tex_filter;
 typedef enum { TEX_WRAP, TEX_CLAMP, TEX_MIRROR, TEX_BORDER } lesson_tex_address;
@@ -107,6 +108,7 @@ struct lesson_launch {
 	lesson_expr copy_offset, copy_dst_offset, copy_src_offset, copy_count;
 	lesson_expr stream;           /* the step's stream, 0..LESSON_MAX_STREAMS-1 (NULL = 0, the default stream) */
 	lesson_baseline *call;        /* STEP_LIBRARY: a library run, as a baseline names it (title NULL, the model unused) */
+	int event;                    /* STEP_RECORD, STEP_WAIT: the event, an index into the stage's events */
 	/* A repeat block (body not NULL; kind and the rest unused): body's steps repeat_count times, in
 	 * order, with repeat_var bound to 0, 1, ... in their expressions. Blocks may nest. */
 	lesson_launch *body; int nbody;
@@ -119,6 +121,8 @@ struct lesson_launch {
 };
 /* Streams a stage may use (stream 0 is CUDA's legacy default stream, which waits for the others). */
 #define LESSON_MAX_STREAMS 16
+/* Named events a stage's record: and wait: steps may use. */
+#define LESSON_MAX_EVENTS 16
 /* Steps a stage may expand to, repeat blocks unrolled. */
 #define LESSON_MAX_STEPS 1024
 
@@ -166,6 +170,7 @@ typedef struct {
 	lesson_constraint *constraints; int nconstraints;
 	lesson_buffer *buffers; int nbuffers;   /* scratch */
 	lesson_launch *launches; int nlaunches;
+	char **events; int nevents;   /* the events its record: steps name, in the order first recorded */
 	lesson_constant *constants; int nconstants;   /* constants: */
 	/* memory: overrides of where the lesson's host buffers live, for this stage (pageable or pinned) */
 	char **memory_buffers; lesson_memory *memory_kinds; int nmemory;

@@ -130,7 +130,7 @@ static int stage_name_visit(void *ctx, const char *name, size_t len, int col)
 	const lesson *l = x->c->l;
 	for (int i = 0; i < l->nstages; i++) if (strlen(l->stages[i].id) == idlen && !memcmp(l->stages[i].id, id, idlen)) return 0;
 	yaml_mark_t m = { 0, (size_t)(x->k->cond.at.line - 1), (size_t)(x->k->cond.at.col - 1 + col - 1) };
-	return yd_fail_at(&x->c->y, m, "expect: '%.*s' names no stage of this lesson ('%.*s'; the names are time_vs_ID and speedup_vs_ID "
+	return yd_fail_at(&x->c->y, m, "expect: '%.*s' names no stage of this lesson ('%.*s'; the names are time_vs_ID, speedup_vs_ID and clock_vs_ID "
 	                  "for a stage id, time_vs_prev, time_vs_baseline)", len > 60 ? 60 : (int)len, name, idlen > 60 ? 60 : (int)idlen, id);
 }
 

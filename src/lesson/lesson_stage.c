@@ -314,11 +314,43 @@ static int parse_repeat(ld *c, lesson_stage *s, yaml_node_t *n, lesson_launch *L
 	return r;
 }
 
+/* { record: NAME, stream } or { wait: NAME, stream } (key is "record" or "wait"): a record names a
+ * new event or records one again; a wait names an event that a step before it in the stage records. */
+static int parse_event(ld *c, lesson_stage *s, yaml_node_t *n, const char *key, lesson_launch *L)
+{
+	static const char *const rkeys[] = { "!record", "stream", NULL }, *const wkeys[] = { "!wait", "stream", NULL };
+	int rec = !strcmp(key, "record");
+	char *name = NULL;
+	if (yd_check_keys(&c->y, n, rec ? "a record step" : "a wait step", rec ? rkeys : wkeys) || yd_get_str(&c->y, n, key, &name)) return -1;
+	yaml_node_t *nn = yd_get(&c->y, n, key);
+	int bad = lesson_yaml_check_length(c, nn, key, name) ? -1 : !lesson_is_ident(name)
+	          ? yd_fail(&c->y, nn, "%s: event '%s' is not an identifier", key, name) : 0;
+	int at = -1;
+	for (int i = 0; !bad && i < s->nevents; i++) if (!strcmp(s->events[i], name)) at = i;
+	if (!bad && at < 0 && !rec)
+		bad = yd_fail(&c->y, nn, "wait: no step before this one records event '%s' (a record: %s step on the producing stream must come first)",
+		              name, name);
+	if (!bad && at < 0 && s->nevents == LESSON_MAX_EVENTS)
+		bad = yd_fail(&c->y, nn, "record: a stage names at most %d events", LESSON_MAX_EVENTS);
+	if (bad) { free(name); return -1; }
+	if (at < 0) {
+		s->events = xrealloc(s->events, (size_t)(s->nevents + 1) * sizeof *s->events);
+		s->events[at = s->nevents++] = name;
+	} else {
+		free(name);
+	}
+	L->kind = rec ? STEP_RECORD : STEP_WAIT;
+	L->event = at;
+	return lesson_yaml_get_expr(c, n, "stream", &L->stream);
+}
+
 static int parse_launch(ld *c, lesson_stage *s, yaml_node_t *n, lesson_launch *L)
 {
 	L->at.line = (int)n->start_mark.line + 1;
 	L->at.col = (int)n->start_mark.column + 1;
 	if (n->type == YAML_MAPPING_NODE && yd_get(&c->y, n, "repeat")) return parse_repeat(c, s, n, L);
+	if (n->type == YAML_MAPPING_NODE && yd_get(&c->y, n, "record")) return parse_event(c, s, n, "record", L);
+	if (n->type == YAML_MAPPING_NODE && yd_get(&c->y, n, "wait")) return parse_event(c, s, n, "wait", L);
 	if (n->type == YAML_MAPPING_NODE && yd_get(&c->y, n, "copy")) {
 		static const char *const keys[] = { "copy", NULL };
 		return yd_check_keys(&c->y, n, "a copy step", keys) ? -1 : parse_copy(c, s, yd_get(&c->y, n, "copy"), L);
@@ -368,7 +400,7 @@ static int parse_launch(ld *c, lesson_stage *s, yaml_node_t *n, lesson_launch *L
 static int parse_steps(ld *c, lesson_stage *s, yaml_node_t *seq, const char *what, lesson_launch **out, int *n)
 {
 	if (seq->type != YAML_SEQUENCE_NODE || yd_seq_len(seq) < 1)
-		return yd_fail(&c->y, seq, "%s must be a list of at least one step (a launch, a copy, a memset, a library call or a repeat block)", what);
+		return yd_fail(&c->y, seq, "%s must be a list of at least one step (a launch, a copy, a memset, a library call, a record, a wait or a repeat block)", what);
 	*out = xcalloc((size_t)yd_seq_len(seq), sizeof **out);
 	for (int i = 0; i < yd_seq_len(seq); i++) {
 		lesson_launch *L = &(*out)[(*n)++];
@@ -725,6 +757,8 @@ void lesson_stage_free(lesson_stage *s)
 	free(s->constraints);
 	lesson_yaml_free_buffers(s->buffers, s->nbuffers);
 	free_steps(s->launches, s->nlaunches);
+	for (int i = 0; i < s->nevents; i++) free(s->events[i]);
+	free(s->events);
 	for (int i = 0; i < s->nconstants; i++) {
 		lesson_constant *k = &s->constants[i];
 		free(k->symbol); free(k->buffer); lesson_yaml_free_expr(&k->count); lesson_yaml_free_expr(&k->value);

@@ -15,6 +15,7 @@ typedef struct {
 	const plan_device *dev;   /* NULL when not known */
 	int64_t device_bytes;     /* the device buffers' bytes so far */
 	int in_repeat;            /* inside a repeat block: an empty copy or launch is dropped, not refused */
+	unsigned recorded;        /* bit k: a step so far records event k */
 } pctx;
 
 /* The device values expressions may name: the one list (plan.h). */
@@ -675,6 +676,19 @@ static int make_launch(pctx *c, const plan_device *dev, const lesson_stage *s, c
 		strfmt(step, sizeof step, "library step %s", L->call->library);
 		return make_stream(c, L, step, out) || make_call(c, L->call, out) ? -1 : 0;
 	}
+	if (L->kind == STEP_RECORD || L->kind == STEP_WAIT) {
+		const char *name = L->event >= 0 && L->event < s->nevents ? s->events[L->event] : "?";
+		*out = (plan_launch){ .kind = L->kind, .event = L->event, .entry = name };
+		char step[96];
+		strfmt(step, sizeof step, "%s %s", L->kind == STEP_RECORD ? "record" : "wait", name);
+		if (L->kind == STEP_WAIT && !(c->recorded & 1u << L->event)) {   /* a repeat block of 0 times left the record out */
+			strfmt(c->err, c->errlen, "%s:%d:%d: %s: no step before it records %s at these settings (a repeat block before it ran 0 times?)",
+			       c->l->path, L->at.line, L->at.col, step, name);
+			return -1;
+		}
+		c->recorded |= 1u << L->event;
+		return make_stream(c, L, step, out);
+	}
 	if (L->kind == STEP_MEMSET) {
 		*out = (plan_launch){ .kind = STEP_MEMSET, .buffer = L->memset_buffer, .value = L->memset_value };
 		char step[96];
@@ -918,7 +932,7 @@ int plan_make(plan *p, const lesson *l, int stage, const plan_setting *sets, int
 	p->l = l;
 	p->stage = stage < 0 ? -1 : stage;   /* every baseline is one library call to the worker */
 	p->nstreams = 1;
-	pctx c = { p, l, err, errlen, dev, 0, 0 };
+	pctx c = { p, l, err, errlen, dev, 0, 0, 0 };
 	const lesson_baseline *base = stage < 0 ? lesson_baseline_at(l, stage) : NULL;
 	if (stage >= l->nstages || (stage < 0 && !base)) {
 		strfmt(err, errlen, "lesson %s has no %s", l->id, stage == -1 ? "baseline" : stage < 0 ? "such baseline" : "such stage");

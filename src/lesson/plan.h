@@ -71,6 +71,8 @@ typedef struct {
 	const char *src;                        /* STEP_COPY: the source buffer */
 	uint64_t dst_off, src_off, bytes;       /* STEP_COPY, in bytes; checked to lie inside both buffers */
 	int stream;                             /* 0..LESSON_MAX_STREAMS-1; 0 is the legacy default stream */
+	int event;                              /* STEP_RECORD, STEP_WAIT: 0..LESSON_MAX_EVENTS-1; a wait's event is
+	                                         * recorded by an earlier step (entry: its name) */
 	const char *entry;
 	unsigned grid[3], block[3];
 	size_t shared;
@@ -195,7 +197,7 @@ int plan_fit_make(plan *p, const lesson *l, int stage, plan_setting *sets, int *
 
 /* ---- plan_result.c: what a plan puts in a run's result ---- */
 
-const char *plan_result_step_name(lesson_step_kind k);   /* "launch", "memset", "copy", "library" */
+const char *plan_result_step_name(lesson_step_kind k);   /* "launch", "memset", "copy", "library", "record", "wait" */
 /* r's steps from a stage's plan p (the first RUN_MAX_STEPS; none for a baseline): kind, entry (a memset's
  * buffer), grid, block, dynamic shared memory, stream 0; resources and times not known (run_step_init). */
 void plan_result_steps(const plan *p, run_result *r);

@@ -29,7 +29,7 @@ void plan_result_steps(const plan *p, run_result *r)
 			continue;
 		}
 		strfmt(s->entry, sizeof s->entry, "%s", L->entry);
-		if (L->kind == STEP_LIBRARY) continue;   /* no grid of ours: the library picks its own launches */
+		if (L->kind == STEP_LIBRARY || L->kind == STEP_RECORD || L->kind == STEP_WAIT) continue;   /* no grid of ours; an event's name */
 		memcpy(s->grid, L->grid, sizeof s->grid);
 		memcpy(s->block, L->block, sizeof s->block);
 		s->dynamic_smem = (int64_t)L->shared;
@@ -38,7 +38,8 @@ void plan_result_steps(const plan *p, run_result *r)
 
 const char *plan_result_step_name(lesson_step_kind k)
 {
-	static const char *const names[STEP_KIND_COUNT] = { [STEP_LAUNCH] = "launch", [STEP_MEMSET] = "memset", [STEP_COPY] = "copy", [STEP_LIBRARY] = "library" };
+	static const char *const names[STEP_KIND_COUNT] = { [STEP_LAUNCH] = "launch", [STEP_MEMSET] = "memset", [STEP_COPY] = "copy", [STEP_LIBRARY] = "library",
+	                                                     [STEP_RECORD] = "record", [STEP_WAIT] = "wait" };
 	return (unsigned)k < STEP_KIND_COUNT ? names[k] : "?";
 }
 

@@ -144,6 +144,12 @@ void plan_wire_write(sb *b, const plan *p)
 			        L->stream);
 			continue;
 		}
+		if (L->kind == STEP_RECORD || L->kind == STEP_WAIT) {
+			sb_add(b, L->kind == STEP_RECORD ? "record" : "wait");
+			put_name(b, L->entry);
+			sb_addf(b, " %d %d\n", L->event, L->stream);
+			continue;
+		}
 		if (L->kind == STEP_LIBRARY) {
 			sb_add(b, "library");
 			put_name(b, L->entry);
@@ -624,6 +630,19 @@ static int read_line(rd *r, char **t, int n, const char *rest)
 		if (b->memory != MEM_DEVICE) return bad(r, "memset of host buffer %s", t[1]);
 		plan_launch L = { .kind = STEP_MEMSET, .buffer = b->name };
 		if (get_int(r, t[2], 0, 255, &L.value) || get_int(r, t[3], 0, LESSON_MAX_STREAMS - 1, &L.stream)) return -1;
+		p->launches = xrealloc(p->launches, (size_t)(p->nlaunches + 1) * sizeof *p->launches);
+		p->launches[p->nlaunches++] = L;
+		return 0;
+	}
+	if (!strcmp(k, "record") || !strcmp(k, "wait")) {   /* record|wait NAME EVENT STREAM: a wait's event recorded before it */
+		if (n != 4) return bad(r, "%s takes NAME EVENT STREAM", k);
+		if (grow(r, p->nlaunches, "launches")) return -1;
+		plan_launch L = { .kind = !strcmp(k, "record") ? STEP_RECORD : STEP_WAIT };
+		if (get_int(r, t[2], 0, LESSON_MAX_EVENTS - 1, &L.event) || get_int(r, t[3], 0, LESSON_MAX_STREAMS - 1, &L.stream) ||
+		    get_name(r, t[1], 64, &L.entry)) return -1;
+		int recorded = 0;
+		for (int i = 0; i < p->nlaunches && !recorded; i++) recorded = p->launches[i].kind == STEP_RECORD && p->launches[i].event == L.event;
+		if (L.kind == STEP_WAIT && !recorded) return bad(r, "wait for event %d, which no step before it records", L.event);
 		p->launches = xrealloc(p->launches, (size_t)(p->nlaunches + 1) * sizeof *p->launches);
 		p->launches[p->nlaunches++] = L;
 		return 0;

@@ -111,9 +111,15 @@ typedef struct {
 	timeline_kind k;
 } span;
 
+/* A record: or wait: step marks a point in its stream's order, not work: listed, never drawn. */
+static int is_event(const run_step *s)
+{
+	return !strcmp(s->kind, "record") || !strcmp(s->kind, "wait");
+}
+
 static int timed(const run_step *s)
 {
-	return s->start_ms >= 0 && s->end_ms >= s->start_ms && isfinite(s->start_ms) && isfinite(s->end_ms);
+	return !is_event(s) && s->start_ms >= 0 && s->end_ms >= s->start_ms && isfinite(s->start_ms) && isfinite(s->end_ms);
 }
 
 static int row_of(const timeline_stats *s, int stream)
@@ -528,8 +534,8 @@ static void draw_steps(cellgrid *g, const tl_ctx *c, int y, int first, const tl_
 		char num[8], ms[24], a[24], b[24], bytes[32] = "";
 		strfmt(num, sizeof num, "%3d", i + 1);
 		cellgrid_text(g, y, 0, 3, num, TLR_TEXT);
-		cellgrid_put(g, y, 4, gl->kind[k], timeline_role_of(k));
-		cellgrid_text(g, y, 6, 6, timeline_kind_name(k), TLR_TEXT);
+		if (!is_event(s)) cellgrid_put(g, y, 4, gl->kind[k], timeline_role_of(k));
+		cellgrid_text(g, y, 6, 6, is_event(s) ? s->kind : timeline_kind_name(k), TLR_TEXT);
 		cellgrid_text(g, y, 13, nw, s->entry, TLR_TEXT);
 		fmt_ms_col(ms, sizeof ms, s->ms_median);
 		fmt_ms_col(a, sizeof a, s->start_ms);

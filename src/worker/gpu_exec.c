@@ -28,6 +28,7 @@ typedef struct {
 	int nargs;
 	plan *call;           /* STEP_LIBRARY: the plan seen as a baseline of this one step (baseline_run's view) */
 	gpu_data *d;          /* STEP_LIBRARY */
+	cudaEvent_t *ev;      /* STEP_RECORD, STEP_WAIT: the stage's event, in its gpu_exec */
 } xlaunch;
 
 struct gpu_exec {
@@ -35,6 +36,7 @@ struct gpu_exec {
 	gpu_data *d;
 	xlaunch *L; int n;
 	cudaTextureObject_t *tex; int ntex;   /* created for the arguments, destroyed with x */
+	cudaEvent_t events[LESSON_MAX_EVENTS];   /* the record: and wait: steps' events, created for them */
 };
 
 /* The worker's streams 1..LESSON_MAX_STREAMS-1, created at first use and kept for the process, and
@@ -316,6 +318,17 @@ gpu_exec *gpu_exec_new(const plan *p, gpu_data *d, const char *cubin, char *err,
 			L->value = pl->value;
 			continue;
 		}
+		if (pl->kind == STEP_RECORD || pl->kind == STEP_WAIT) {
+			cudaError_t e = cudaSuccess;
+			if (pl->event < 0 || pl->event >= LESSON_MAX_EVENTS ||
+			    (!x->events[pl->event] && (e = cudaEventCreateWithFlags(&x->events[pl->event], cudaEventDisableTiming)))) {
+				strfmt(err, errlen, "event %s: %s", pl->entry ? pl->entry : "?", e ? cudaGetErrorString(e) : "not one of the stage's events");
+				gpu_exec_free(x);
+				return NULL;
+			}
+			L->ev = &x->events[pl->event];
+			continue;
+		}
 		if (pl->kind == STEP_LIBRARY) {
 			/* baseline_run reads the library and its arguments from its plan's first step. */
 			L->call = xmalloc(sizeof *L->call);
@@ -438,12 +451,25 @@ static cudaError_t run_library(const xlaunch *L, cudaStream_t s)
 	return baseline_run(L->call, L->d, s, NULL, 0);
 }
 
+static cudaError_t run_record(const xlaunch *L, cudaStream_t s)
+{
+	return cudaEventRecord(*L->ev, s);
+}
+
+/* The stream waits, on the GPU, for the work before the event's latest record; the host does not. */
+static cudaError_t run_wait(const xlaunch *L, cudaStream_t s)
+{
+	return cudaStreamWaitEvent(s, *L->ev, 0);
+}
+
 /* One entry per kind of step (lesson.h). */
 static cudaError_t (*const step_fn[STEP_KIND_COUNT])(const xlaunch *, cudaStream_t) = {
 	[STEP_LAUNCH] = run_launch,
 	[STEP_MEMSET] = run_memset,
 	[STEP_COPY] = run_copy,
 	[STEP_LIBRARY] = run_library,
+	[STEP_RECORD] = run_record,
+	[STEP_WAIT] = run_wait,
 };
 
 int gpu_exec_nsteps(const gpu_exec *x) { return x->n; }
@@ -542,6 +568,7 @@ void gpu_exec_free(gpu_exec *x)
 	/* A texture may still be read by launches in flight: they finish first. */
 	if (x->ntex) cudaDeviceSynchronize();
 	for (int i = 0; i < x->ntex; i++) cudaDestroyTextureObject(x->tex[i]);
+	for (int i = 0; i < LESSON_MAX_EVENTS; i++) if (x->events[i]) cudaEventDestroy(x->events[i]);   /* released once done */
 	free(x->tex);
 	free(x->L);
 	free(x);

@@ -52,6 +52,10 @@ static void check_steps(const lesson *l, const lesson_stage *s, const lesson_lau
 			if (!is_device(l, s, L->memset_buffer) || L->memset_value < 0 || L->memset_value > 255) abort();
 			continue;
 		}
+		if (L->kind == STEP_RECORD || L->kind == STEP_WAIT) {   /* an event the stage names */
+			if (L->event < 0 || L->event >= s->nevents || s->nevents > LESSON_MAX_EVENTS || !lesson_is_ident(s->events[L->event])) abort();
+			continue;
+		}
 		if (L->kind == STEP_LIBRARY) {   /* a known library, each argument a buffer in scope or an expression */
 			const lesson_baseline *c = L->call;
 			if (!c || !c->library || c->nargs < 1) abort();
