@@ -24,6 +24,7 @@
 #include "report_sass.h"
 #include "runner.h"
 #include "sass.h"
+#include "tune.h"
 #include "tui.h"
 #include "tui_roofline.h"
 #include "util.h"
@@ -259,7 +260,7 @@ static int parse(cli *c, int argc, char **argv)
 				return cli_usage_error("--budget takes a positive number of seconds, not '%s'", optarg);
 			break;
 		case O_STRATEGY:
-			if (strcmp(optarg, "grid") && strcmp(optarg, "random")) return cli_usage_error("--strategy takes grid or random, not '%s'", optarg);
+			if (!tune_strategy_find(optarg)) return cli_usage_error("--strategy takes grid, random or ils, not '%s'", optarg);
 			c->tune_strategy = optarg;
 			break;
 		case O_PLAN: c->tune_plan = 1; break;
@@ -1147,7 +1148,8 @@ int cli_main(int argc, char **argv)
 	if (tuning) {   /* settings compile beside the runs, one per core */
 		long cores = sysconf(_SC_NPROCESSORS_ONLN);
 		c.eo.compilers = cores < 1 ? 1 : cores > 56 ? 56 : (int)cores;
-		c.eo.no_counters = 1;
+		/* the search's jobs ask for no counters; the best and the defaults run with them once at
+		 * the end unless --no-counters */
 	}
 	if ((c.profile_tool || c.profile_exec) && (!cmd || strcmp(cmd, "profile")))
 		return cli_usage_error("--ncu, --nsys and --exec are for profile LESSON/STAGE%s", "");
