@@ -160,7 +160,9 @@ static void tune_loop(const cli *c, engine *e, const tune_space *g, tune_search 
 	double t0 = now_ms();
 	long pos;
 	while ((pos = tune_search_next(se)) >= 0) {
-		if (o->tried && (now_ms() - t0) / 1000 >= c->tune_budget) { o->out_of_time = 1; break; }   /* the first always runs */
+		/* the first always runs; a later one only when it would end inside the budget, at the mean pace so far */
+		double spent = (now_ms() - t0) / 1000;
+		if (o->tried && spent + spent / (double)o->tried > c->tune_budget) { o->out_of_time = 1; break; }
 		compiled[pos] = 1;
 		long want[64];
 		int nw = tune_search_ahead(se, want, ahead < 64 ? ahead : 64);
