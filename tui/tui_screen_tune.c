@@ -40,8 +40,11 @@ static void draw_map(tui_app *a, tui_tune *t, int y0, int rows)
 	if (down < 1) return;
 	int fx = window_first(t->cx, tx->nvalues, across), fy = window_first(t->cy, ty->nvalues, down);
 	char buf[64];
-	widget_printf(y0, 1, a->cols - 2, theme_attr(ROLE_HEADING), "x the defaults' time: %s across, %s down, the rest at the best%s",
-	              tx->name, ty->name, t->ax == t->ay ? " (one tunable)" : "");
+	if (t->ax == t->ay)
+		widget_printf(y0, 1, a->cols - 2, theme_attr(ROLE_HEADING), "x the defaults' time over %s", tx->name);
+	else
+		widget_printf(y0, 1, a->cols - 2, theme_attr(ROLE_HEADING), "x the defaults' time: %s across, %s down, the rest at the best",
+		              tx->name, ty->name);
 	widget_text(y0 + 1, 1, LABEL_W, t->ax == t->ay ? "" : ty->name, theme_attr(ROLE_DIM));
 	for (int i = fx; i < tx->nvalues && i < fx + across; i++) {
 		snprintf(buf, sizeof buf, "%*" PRId64, CELL_W - 1, tx->values[i]);

@@ -110,7 +110,7 @@ int tui_tune_tick(tui_tune *t, engine *e, double now)
 	}
 	long pos = tune_search_next(&t->se);
 	if (pos < 0) {
-		tui_tune_stop(t, e, tried ? "every setting the strategy proposes was tried" : "nothing to try");
+		tui_tune_stop(t, e, tried ? "the strategy has no more" : "nothing to try");
 		return 1;
 	}
 	engine_job dj, j;
@@ -179,7 +179,9 @@ void tui_tune_axis(tui_tune *t, int which)
 double tui_tune_frac(const tui_tune *t, double now)
 {
 	double s = t->running ? now - t->t0 : t->spent;
-	return t->budget > 0 ? (s >= t->budget ? 1 : s / t->budget) : 1;
+	double f = t->budget > 0 ? (s >= t->budget ? 1 : s / t->budget) : 1;
+	double all = t->sp.nok ? (double)t->se.tried / (double)t->sp.nok : 1;   /* a search that tried everything: full */
+	return all > f ? all : f;
 }
 
 void tui_tune_line(const tui_tune *t, double now, char *out, size_t n)
