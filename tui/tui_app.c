@@ -390,6 +390,8 @@ static int loop(tui_app *a, const sigset_t *waitmask, char *fatal, size_t fatal_
 			timeout = t;
 		if (a->tune.running && (timeout < 0 || timeout > 250))   /* its next pair, the seconds left */
 			timeout = 250;
+		if (a->tune.building)                                     /* its next step of checks, keys between */
+			timeout = 0;
 		struct timespec ts = { timeout / 1000, (timeout % 1000) * 1000000L };
 		if (ppoll(fds, (nfds_t)nall, timeout >= 0 ? &ts : NULL, waitmask) < 0 && errno != EINTR) {
 			snprintf(fatal, fatal_len, "poll: %s", strerror(errno));

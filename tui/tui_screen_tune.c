@@ -80,12 +80,17 @@ static void tune_draw(tui_app *a)
 		return;
 	}
 	const lesson_stage *st = &t->l->stages[t->stage];
-	widget_printf(y++, 1, w, theme_attr(ROLE_HEADING), "Tune %s/%s: %s over %d tunables, %zu allowed (%" PRIu64 " refused)", t->l->id, st->id,
-	              t->se.st->name, t->sp.nover, t->sp.nok, t->sp.refused);
+	if (t->searching)
+		widget_printf(y++, 1, w, theme_attr(ROLE_HEADING), "Tune %s/%s: %s over %d tunables, %zu allowed (%" PRIu64 " refused)", t->l->id,
+		              st->id, t->se.st->name, t->sp.nover, t->sp.nok, t->sp.refused);
+	else
+		widget_printf(y++, 1, w, theme_attr(ROLE_HEADING), "Tune %s/%s: %d tunables, %" PRIu64 " settings", t->l->id, st->id, t->sp.nover,
+		              t->sp.total);
 	int gw = w / 4 < 10 ? 10 : w / 4;
 	widget_gauge(y, 1, gw, tui_tune_frac(t, a->now), -1);
 	tui_tune_line(t, a->now, line, sizeof line);
 	widget_text(y++, 2 + gw, w - gw - 1, line, t->running ? 0 : theme_attr(ROLE_DIM));
+	if (!t->searching) return;          /* the settings are being checked: no scores yet */
 	tui_tune_best(t, line, sizeof line);
 	widget_wrap(y, 1, w, 2, line, theme_attr(t->se.best >= 0 ? ROLE_GOOD : ROLE_DIM));
 	y += 2;
@@ -137,8 +142,9 @@ static void save_best(tui_app *a)
 static unsigned tune_key(tui_app *a, int ch)
 {
 	tui_tune *t = &a->tune;
-	if (!t->open) {
-		if (ch == 27 || ch == 'h' || ch == KEY_BACKSPACE || ch == 127) { screen_stage_sync(a); app_switch(a, &tui_screen_stage); }
+	if (!t->searching) {
+		if (ch == ' ') tui_tune_stop(t, a->e, "stopped (Space)");
+		if (ch == 27 || ch == 'h' || ch == KEY_BACKSPACE || ch == 127) { tui_tune_stop(t, a->e, "stopped: left the view"); screen_stage_sync(a); app_switch(a, &tui_screen_stage); }
 		return TUI_REDRAW;
 	}
 	int nx = axis(t, t->ax)->nvalues, ny = t->ax == t->ay ? 1 : axis(t, t->ay)->nvalues;

@@ -15,10 +15,8 @@ void tui_tune_free(tui_tune *t, engine *e)
 {
 	if (e && t->def_job) engine_cancel(e, t->def_job);
 	if (e && t->set_job) engine_cancel(e, t->set_job);
-	if (t->open) {
-		tune_search_free(&t->se);
-		tune_space_free(&t->sp);
-	}
+	if (t->searching) tune_search_free(&t->se);
+	if (t->open) tune_space_free(&t->sp);
 	tui_tune_init(t);
 }
 
@@ -44,18 +42,30 @@ int tui_tune_start(tui_tune *t, tui_stage *m, double now, char *msg, size_t n)
 	t->sp.stage = m->cur;
 	for (int k = 0; k < st->ntunables && k < TUNE_MAX_OVER && t->sp.nfixed + k < 16; k++) t->sp.over[t->sp.nover++] = k;
 	char err[300];
-	if (tune_space_build(&t->sp, m->e, err, sizeof err)) { snprintf(msg, n, "tune: %s", err); tune_space_free(&t->sp); return -1; }
-	if (!t->sp.nok) { snprintf(msg, n, "tune: the constraints refuse every setting of %s here", st->id); tune_space_free(&t->sp); return -1; }
-	const tune_strategy *s = tune_strategy_find(t->sp.nok <= TUI_TUNE_GRID_MAX ? "grid" : "ils");
-	tune_search_start(&t->se, &t->sp, s, 1);
-	t->open = t->running = 1;
+	if (tune_space_begin(&t->sp, err, sizeof err)) { snprintf(msg, n, "tune: %s", err); tune_space_free(&t->sp); return -1; }
+	t->open = t->running = t->building = 1;
 	t->budget = TUI_TUNE_BUDGET_S;
 	t->t0 = now;
+	snprintf(msg, n, "tuning %s: checking %" PRIu64 " settings against the constraints, then %d s of search", st->id, t->sp.total,
+	         TUI_TUNE_BUDGET_S);
+	return 0;
+}
+
+/* The settings all checked: the search starts. */
+static void search_begin(tui_tune *t, engine *e, double now)
+{
+	t->building = 0;
+	if (!t->sp.nok) {
+		tui_tune_stop(t, e, "the constraints refuse every setting here");
+		return;
+	}
+	tune_search_start(&t->se, &t->sp, tune_strategy_find(t->sp.nok <= TUI_TUNE_GRID_MAX ? "grid" : "ils"), 1);
+	t->searching = 1;
+	t->t0 = now;
+	t->spent = 0;
 	t->ax = t->sp.nover > 1 ? 1 : 0;
 	t->ay = 0;
 	tui_tune_cursor_best(t);
-	snprintf(msg, n, "tuning %s: %s over %d tunables, %zu allowed settings, %d s", st->id, s->name, t->sp.nover, t->sp.nok, TUI_TUNE_BUDGET_S);
-	return 0;
 }
 
 void tui_tune_stop(tui_tune *t, engine *e, const char *why)
@@ -65,7 +75,7 @@ void tui_tune_stop(tui_tune *t, engine *e, const char *why)
 	if (t->set_job) engine_cancel(e, t->set_job);
 	t->def_job = t->set_job = 0;
 	t->pos = -1;
-	t->running = 0;
+	t->running = t->building = 0;
 	snprintf(t->end, sizeof t->end, "%s", why);
 }
 
@@ -99,6 +109,10 @@ int tui_tune_event(tui_tune *t, engine *e, int job, job_phase phase, const run_r
 int tui_tune_tick(tui_tune *t, engine *e, double now)
 {
 	if (!t->running) return 0;
+	if (t->building) {
+		if (tune_space_check(&t->sp, e, TUI_TUNE_CHECK_STEP)) search_begin(t, e, now);
+		return 1;
+	}
 	int second = (int)t->spent;
 	t->spent = now - t->t0;
 	int changed = (int)t->spent != second;
@@ -136,7 +150,7 @@ int tui_tune_tick(tui_tune *t, engine *e, double now)
 /* The setting the heat map's other tunables come from: the best so far, else the defaults, else the first. */
 static uint64_t base_idx(const tui_tune *t)
 {
-	if (t->se.best >= 0) return t->sp.ok[t->se.best];
+	if (t->searching && t->se.best >= 0) return t->sp.ok[t->se.best];
 	if (t->sp.def_pos >= 0) return t->sp.ok[t->sp.def_pos];
 	return t->sp.nok ? t->sp.ok[0] : 0;
 }
@@ -147,7 +161,7 @@ double tui_tune_cell(const tui_tune *t, int i, int j, long *pos, uint64_t *idx)
 	if (t->ay != t->ax) x = tune_space_with(&t->sp, x, t->ay, j);
 	*idx = x;
 	*pos = tune_space_find(&t->sp, x);
-	return *pos >= 0 ? t->se.score[*pos] : NAN;
+	return *pos >= 0 && t->searching ? t->se.score[*pos] : NAN;
 }
 
 char *tui_tune_cell_text(double score, long pos, char *out, size_t n)
@@ -178,6 +192,7 @@ void tui_tune_axis(tui_tune *t, int which)
 
 double tui_tune_frac(const tui_tune *t, double now)
 {
+	if (!t->searching) return t->sp.total ? (double)t->sp.checked / (double)t->sp.total : 0;
 	double s = t->running ? now - t->t0 : t->spent;
 	double f = t->budget > 0 ? (s >= t->budget ? 1 : s / t->budget) : 1;
 	double all = t->sp.nok ? (double)t->se.tried / (double)t->sp.nok : 1;   /* a search that tried everything: full */
@@ -188,7 +203,10 @@ void tui_tune_line(const tui_tune *t, double now, char *out, size_t n)
 {
 	double s = t->running ? now - t->t0 : t->spent;
 	double left = t->budget - s;
-	if (t->running)
+	if (!t->searching)
+		snprintf(out, n, "%" PRIu64 " of %" PRIu64 " settings checked against the constraints, %zu allowed%s%s", t->sp.checked, t->sp.total,
+		         t->sp.nok, t->running ? "" : ": ", t->running ? "" : t->end);
+	else if (t->running)
 		snprintf(out, n, "%zu of %zu tried, %zu ok; %.0f s left of %.0f", t->se.tried, t->sp.nok, t->ok, left > 0 ? left : 0, t->budget);
 	else
 		snprintf(out, n, "%zu of %zu tried, %zu ok, in %.0f s: %s", t->se.tried, t->sp.nok, t->ok, s, t->end);
@@ -196,7 +214,7 @@ void tui_tune_line(const tui_tune *t, double now, char *out, size_t n)
 
 void tui_tune_best(const tui_tune *t, char *out, size_t n)
 {
-	if (t->se.best < 0) { snprintf(out, n, "best: none yet"); return; }
+	if (!t->searching || t->se.best < 0) { snprintf(out, n, "best: none yet"); return; }
 	char txt[256];
 	tune_space_text(&t->sp, t->sp.ok[t->se.best], " ", txt, sizeof txt);
 	snprintf(out, n, "best x%.2f the defaults (trial %zu): %s", t->se.best_score, t->se.best_at, txt);

@@ -9,11 +9,17 @@
 #include "tune.h"
 #include "tui_stage.h"
 
-enum { TUI_TUNE_BUDGET_S = 60, TUI_TUNE_GRID_MAX = 300 };   /* a grid this small is searched whole, in order */
+enum {
+	TUI_TUNE_BUDGET_S = 60,
+	TUI_TUNE_GRID_MAX = 300,       /* a grid this small is searched whole, in order */
+	TUI_TUNE_CHECK_STEP = 20000,   /* settings checked against the constraints per tick (about 0.1 s) */
+};
 
 typedef struct {
 	int open;                          /* a search was started (running or over) */
-	int running;
+	int running;                       /* checking the settings or searching, not stopped */
+	int building;                      /* checking the settings against the constraints, a step a tick */
+	int searching;                     /* se was started (the map has scores to show) */
 	const lesson *l; int stage;        /* what it tunes */
 	tune_space sp;
 	tune_search se;
@@ -32,8 +38,9 @@ void tui_tune_init(tui_tune *t);
 /* Cancels the pair in flight (e may be NULL) and frees the search. */
 void tui_tune_free(tui_tune *t, engine *e);
 /* Starts a search of m's current stage over all its tunables (the lesson's parameters at m's values):
- * the grid when it has at most TUI_TUNE_GRID_MAX allowed settings, else ils from the defaults. 0, or
- * -1 with why in msg (no GPU, a replay, nothing allowed). */
+ * the settings are checked against the constraints a step each tick, then searched: the grid when at
+ * most TUI_TUNE_GRID_MAX are allowed, else ils from the defaults. 0, or -1 with why in msg (no GPU, a
+ * replay, no tunables, a grid too large). */
 int tui_tune_start(tui_tune *t, tui_stage *m, double now, char *msg, size_t n);
 /* Stops the search (the results stay). */
 void tui_tune_stop(tui_tune *t, engine *e, const char *why);

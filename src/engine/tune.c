@@ -104,7 +104,7 @@ static long default_pos(const tune_space *sp, engine *e)
 	return tune_space_find(sp, idx);
 }
 
-int tune_space_build(tune_space *sp, engine *e, char *err, size_t errlen)
+int tune_space_begin(tune_space *sp, char *err, size_t errlen)
 {
 	const lesson_stage *s = &sp->l->stages[sp->stage];
 	double total = 1;
@@ -115,15 +115,29 @@ int tune_space_build(tune_space *sp, engine *e, char *err, size_t errlen)
 	}
 	sp->total = (uint64_t)total;
 	sp->ok = xcalloc(sp->total ? sp->total : 1, sizeof *sp->ok);
-	sp->nok = 0; sp->refused = 0; sp->nreasons = 0; sp->other_reasons = 0;
-	for (uint64_t idx = 0; idx < sp->total; idx++) {
+	sp->nok = 0; sp->refused = 0; sp->nreasons = 0; sp->other_reasons = 0; sp->checked = 0;
+	sp->def_pos = -1;
+	return 0;
+}
+
+int tune_space_check(tune_space *sp, engine *e, uint64_t max)
+{
+	for (uint64_t n = 0; sp->checked < sp->total && n < max; n++, sp->checked++) {
 		engine_job j;
 		char why[512];
-		tune_space_job(sp, idx, &j);
+		tune_space_job(sp, sp->checked, &j);
 		if (engine_check_sets(e, &j, why, sizeof why)) { sp->refused++; note_reason(sp, why); }
-		else sp->ok[sp->nok++] = idx;
+		else sp->ok[sp->nok++] = sp->checked;
 	}
+	if (sp->checked < sp->total) return 0;
 	sp->def_pos = default_pos(sp, e);
+	return 1;
+}
+
+int tune_space_build(tune_space *sp, engine *e, char *err, size_t errlen)
+{
+	if (tune_space_begin(sp, err, errlen)) return -1;
+	tune_space_check(sp, e, UINT64_MAX);
 	return 0;
 }
 

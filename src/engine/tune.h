@@ -29,12 +29,18 @@ typedef struct {
 	struct { char why[160]; uint64_t n; } reasons[TUNE_REASONS]; int nreasons;   /* the first reasons, each counted */
 	uint64_t other_reasons;                /* refused for a reason past those */
 	long def_pos;                          /* the stage's defaults among ok, or -1 (not allowed, or no GPU to say) */
+	uint64_t checked;                      /* settings checked so far (tune_space_check) */
 } tune_space;
 
 /* Fills sp's grid for the tunables sp->over of sp->l's stage sp->stage (the caller sets those, and
  * fixed): every setting checked as a run would check it (engine_check_sets). 0, or -1 with err (a grid
  * over TUNE_MAX_GRID). */
 int tune_space_build(tune_space *sp, engine *e, char *err, size_t errlen);
+/* The same in steps, for a caller that must stay responsive (the interface): tune_space_begin sizes the
+ * grid (0, or -1 with err as above), then each tune_space_check checks up to max more settings and
+ * returns 1 once all are (def_pos is then set), else 0. */
+int tune_space_begin(tune_space *sp, char *err, size_t errlen);
+int tune_space_check(tune_space *sp, engine *e, uint64_t max);
 void tune_space_free(tune_space *sp);
 /* Setting idx as NAME=VALUE entries written at sets[n..]; the new count, or -1 past cap. */
 int tune_space_sets(const tune_space *sp, uint64_t idx, plan_setting *sets, int n, int cap);
