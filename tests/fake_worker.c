@@ -17,7 +17,11 @@
  * CC_FAKE_FAULT_GPU=N makes the worker started for GPU N ("__worker N") fault on every run; CC_FAKE_RATIO=R
  * gives an ok result a timed pair at speed ratio R (so that a try passes when R is at least its bar); CC_FAKE_TIME_BY=NAME
  * times an ok run of a plan with the integer variable NAME (a tunable) at 64/NAME ms (BLOCK=256: 0.25 ms). A plan with
- * a "timing" line (a stage's own timing method) gets a result whose timing field is "plan: " and that line's words. */
+ * a "timing" line (a stage's own timing method) gets a result whose timing field is "plan: " and that line's words.
+ * CC_FAKE_TIME_AT="A=64,B=4" times an ok run as a landscape over the plan's integer variables (tunables): 1 ms at
+ * that setting, 0.1 ms more for each step of two away on each variable named (|log2(value/target)| x 0.1 ms);
+ * CC_FAKE_TIME_TRAP="A=4,B=16" adds a second, worse valley (0.1 ms above the best at its floor), the
+ * time being the lower of the two: a local search that starts near the trap must leave it to find the best. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,7 +50,38 @@ static void device(void)
 static int hot_wanted;          /* the request asked for a hotspot pass */
 static int pair_baseline;       /* the request's pair_plan is a baseline's (its result's pair says "baseline") */
 static run_result planned;      /* the steps of the request's plan */
-static double planned_ms;       /* CC_FAKE_TIME_BY: the run's time from the plan's variable; 0: 1 ms */
+static double planned_ms;       /* CC_FAKE_TIME_BY, CC_FAKE_TIME_AT: the run's time from the plan's variables; 0: 1 ms */
+
+/* |log2(r)|, exact at powers of two and straight between them (no libm: the tests build this with cc alone). */
+static double steps2(double r)
+{
+	double n = 0;
+	if (r < 1) r = 1 / r;
+	while (r >= 2) { r /= 2; n++; }
+	return n + (r - 1);
+}
+
+/* 1 + 0.1 x the sum over "NAME=TARGET,..." of |log2(value / target)|, value the plan's "var NAME i VALUE". */
+static double valley(const char *text, const char *spec)
+{
+	double ms = 1;
+	for (const char *p = spec; p && *p;) {
+		size_t k = strcspn(p, ",");
+		char name[64], var[96];
+		double target = 0;
+		const char *eq = memchr(p, '=', k);
+		if (eq && (size_t)(eq - p) < sizeof name) {
+			snprintf(name, sizeof name, "%.*s", (int)(eq - p), p);
+			target = atof(eq + 1);
+			snprintf(var, sizeof var, "\nvar %s i ", name);
+			const char *v = strstr(text, var);
+			double value = v ? atof(v + strlen(var)) : 0;
+			if (value > 0 && target > 0) ms += 0.1 * steps2(value / target);
+		}
+		p += k + (p[k] == ',');
+	}
+	return ms;
+}
 
 /* The plan's steps (src/lesson/plan_wire.h: "memset BUFFER VALUE", "launch ENTRY GX GY GZ BX BY BZ SHARED
  * NARGS"), timed 0.25 ms each, one after the other. */
@@ -59,6 +94,9 @@ static void plan_steps(const char *text)
 	snprintf(var, sizeof var, "\nvar %s i ", by ? by : "");
 	const char *v = by ? strstr(text, var) : NULL;
 	planned_ms = v && atof(v + strlen(var)) > 0 ? 64.0 / atof(v + strlen(var)) : 0;
+	const char *at = getenv("CC_FAKE_TIME_AT"), *trap = getenv("CC_FAKE_TIME_TRAP");
+	if (at) planned_ms = valley(text, at);
+	if (at && trap && valley(text, trap) + 0.1 < planned_ms) planned_ms = valley(text, trap) + 0.1;
 	/* a stage's own timing (plan_wire.h "timing ..."): its words as the plan sent them, where the real
 	 * worker writes stage_timing_text's ("plan: host 0 -1 1 flush median") */
 	const char *tm = strstr(text, "\ntiming ");

@@ -91,6 +91,10 @@ score_metric app_lesson_metric(tui_app *a, int i)
 static void on_engine(void *ctx, int job, job_phase phase, const char *note, const run_result *r)
 {
 	tui_app *a = ctx;
+	if (tui_tune_event(&a->tune, a->e, job, phase, r)) {   /* the tune view's pairs (T) */
+		a->pending |= TUI_REDRAW;
+		return;
+	}
 	int hev = heat_event(&a->sv.heat, job, phase, r, a->msg, sizeof a->msg);   /* a hotspot pass (H) */
 	if (hev) {
 		if (hev == 2 && a->sv.code == CODE_SOURCE)   /* its samples came: the hottest line in view */
@@ -384,6 +388,10 @@ static int loop(tui_app *a, const sigset_t *waitmask, char *fatal, size_t fatal_
 			t = xt;
 		if (t >= 0 && (timeout < 0 || t < timeout))
 			timeout = t;
+		if (a->tune.running && (timeout < 0 || timeout > 250))   /* its next pair, the seconds left */
+			timeout = 250;
+		if (a->tune.building)                                     /* its next step of checks, keys between */
+			timeout = 0;
 		struct timespec ts = { timeout / 1000, (timeout % 1000) * 1000000L };
 		if (ppoll(fds, (nfds_t)nall, timeout >= 0 ? &ts : NULL, waitmask) < 0 && errno != EINTR) {
 			snprintf(fatal, fatal_len, "poll: %s", strerror(errno));
@@ -426,6 +434,8 @@ static int loop(tui_app *a, const sigset_t *waitmask, char *fatal, size_t fatal_
 			flags |= TUI_REDRAW;
 		if (a->m && exercise_tick(&a->ex, a->m, a->now))
 			flags |= TUI_REDRAW;
+		if (tui_tune_tick(&a->tune, a->e, a->now))
+			flags |= TUI_REDRAW;
 		engine_poll(a->e, 0);           /* starts what the keys and timers just submitted */
 		int busy = a->m && engine_busy(a->e) ? (int)(a->now - a->m->phase_since) : -1;
 		if (busy != busy_shown) {
@@ -448,6 +458,7 @@ int tui_run(engine *e, const tui_opts *o)
 	a->sv.src_stage = -1;
 	mcode_init(&a->sv.mc);
 	heat_init(&a->sv.heat);
+	tui_tune_init(&a->tune);
 	setlocale(LC_CTYPE, "");                 /* not LC_ALL: numbers stay in the C locale */
 	const char *cs = nl_langinfo(CODESET), *nc = getenv("NO_COLOR");
 	int utf8 = cs && (!strcmp(cs, "UTF-8") || !strcmp(cs, "utf8"));
@@ -489,6 +500,7 @@ int tui_run(engine *e, const tui_opts *o)
 		if (a->scr && a->scr->free)
 			a->scr->free(a);
 		exercise_free(&a->ex);               /* before the model: its try's jobs are cancelled */
+		tui_tune_free(&a->tune, a->e);
 		stage_free(a->m);               /* cancels its jobs; the listener (static app) stays valid */
 		a->m = NULL;
 		endwin();

@@ -10,6 +10,7 @@
 #include "tui_mcode.h"
 #include "tui_source.h"
 #include "tui_stage.h"
+#include "tui_tune.h"
 #include "progress.h"
 
 /* What a key handler did. */
@@ -85,6 +86,7 @@ struct tui_app {
 	tui_stage_view sv;
 	tui_stage *m;                     /* the open lesson's model, NULL when none */
 	tui_exercise ex;                  /* exercise mode's model (open on the stage view) and the marks */
+	tui_tune tune;                    /* the tune view's search (T on a stage) */
 	int lesson;                       /* its index in ls */
 	double now;                       /* monotonic seconds, updated by the loop */
 	char msg[512];                    /* a message for the status bar, cleared by the next key */
@@ -93,6 +95,7 @@ struct tui_app {
 
 extern const tui_screen tui_screen_lessons;
 extern const tui_screen tui_screen_stage;
+extern const tui_screen tui_screen_tune;
 
 /* Opens lesson i at stage s (reusing the model when it is the same lesson). */
 void app_open_lesson(tui_app *a, int i, int s);

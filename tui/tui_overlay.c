@@ -41,6 +41,7 @@ static const help_entry keys[] = {
 	{ "", "o or Esc leaves it" },
 	{ "f", "roofline of the runs" },
 	{ "t", "timeline of steps" },
+	{ "T", "tune: best settings" },
 	{ "z", "zoom the pane" },
 	{ "Esc h Bksp", "close view, go back" },
 	{ "x", "exercise: write it" },

@@ -372,6 +372,14 @@ static void retry_exercise(tui_app *a)
 	exercise_schedule(&a->ex, a->m->due);
 }
 
+/* T: the tune view of this stage: its search when there is one, else a new one. */
+static void tune_open(tui_app *a)
+{
+	if (!tui_tune_of(&a->tune, a->m) && tui_tune_start(&a->tune, a->m, a->now, a->msg, sizeof a->msg) < 0)
+		return;
+	app_switch(a, &tui_screen_tune);
+}
+
 static unsigned stage_key_do(tui_app *a, int ch)
 {
 	tui_stage *m = a->m;
@@ -417,6 +425,7 @@ static unsigned stage_key_do(tui_app *a, int ch)
 		break;
 	case 'v': cycle_code(a); break;
 	case 'H': heat_key(a); break;
+	case 'T': tune_open(a); break;
 	case 'o': v->reading = 1; v->read_scroll = 0; break;
 	case 'f': v->roofline = 1; break;
 	case 't': v->timeline = 1; v->tl_first = 0; break;
@@ -454,10 +463,10 @@ static int stage_hints(tui_app *a, const char *const **pairs)
 	 * columns they are what shows */
 	static const char *const tun[] = { "\u2190\u2192", "value", "0-9", "type", "Tab", "pane",
 		"r", "run", "n/p", "stage", "o", "read", "Esc", "back", "v", "PTX/SASS", "H", "hotspots", "z", "zoom", "d", "diff",
-		"l", "live", "s", "sweep", "a", "ladder", "f", "roofline", "t", "timeline" };
+		"l", "live", "s", "sweep", "a", "ladder", "f", "roofline", "t", "timeline", "T", "tune" };
 	static const char *const tun_ascii[] = { "<-/->", "value", "0-9", "type", "Tab", "pane",
 		"r", "run", "n/p", "stage", "o", "read", "Esc", "back", "v", "PTX/SASS", "H", "hotspots", "z", "zoom", "d", "diff",
-		"l", "live", "s", "sweep", "a", "ladder", "f", "roofline", "t", "timeline" };
+		"l", "live", "s", "sweep", "a", "ladder", "f", "roofline", "t", "timeline", "T", "tune" };
 	static const char *const reading[] = { "\u2191\u2193 PgUp/PgDn", "scroll", "n/p", "stage", "r", "run", "o/Esc", "leave" };
 	static const char *const reading_ascii[] = { "Up/Dn PgUp/PgDn", "scroll", "n/p", "stage", "r", "run", "o/Esc", "leave" };
 	static const char *const ladder[] = { "\u2191\u2193", "stage", "Enter", "open", "Tab", "pane", "r", "run",

@@ -390,6 +390,23 @@ int stage_case_next(tui_stage *m, double now)
 	return k;
 }
 
+int stage_set_tunables(tui_stage *m, const plan_setting *sets, int n, double now)
+{
+	const lesson_stage *st = cur_stage(m);
+	int done = 0;
+	m->editing = 0;
+	for (int i = 0; i < n; i++) {
+		const lesson_tunable *t = lesson_find_tunable(st, sets[i].name);
+		char *end;
+		long long v = strtoll(sets[i].value, &end, 10);
+		if (!t || end == sets[i].value || *end) continue;
+		m->slots[m->cur].tv[t - st->tunables] = v;
+		done++;
+	}
+	if (done) changed(m, now);
+	return done;
+}
+
 void stage_reset(tui_stage *m, double now)
 {
 	const lesson_stage *st = cur_stage(m);

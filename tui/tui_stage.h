@@ -113,6 +113,10 @@ void stage_edit_char(tui_stage *m, int c);
 void stage_edit_backspace(tui_stage *m);
 int stage_edit_commit(tui_stage *m, double now);
 void stage_edit_cancel(tui_stage *m);
+/* Sets the current stage's tunables named in sets (others keep theirs; a value that is not a number
+ * or a name the stage lacks is skipped), as if chosen by hand: recorded, rerun after a short pause.
+ * Returns how many were set. */
+int stage_set_tunables(tui_stage *m, const plan_setting *sets, int n, double now);
 /* Back to the lesson's defaults: this stage's tunables and every parameter. */
 void stage_reset(tui_stage *m, double now);
 

@@ -24,6 +24,7 @@
 #include "report_sass.h"
 #include "runner.h"
 #include "sass.h"
+#include "tune.h"
 #include "tui.h"
 #include "tui_roofline.h"
 #include "util.h"
@@ -57,13 +58,19 @@ static const char usage_text[] =
 	"                                  they use, as a table; each stage timed in\n"
 	"                                  alternating pairs with its own baseline\n"
 	"       cudaclimb tune LESSON/STAGE [--over NAME,...] [--budget SECONDS]\n"
-	"                  [--strategy grid|random] [--plan] [--save] [--json]\n"
+	"                  [--strategy grid|random|ils] [--seed N] [--plan] [--save]\n"
+	"                  [--json]\n"
 	"                                  try the stage's tunables' allowed values (the\n"
 	"                                  constraints checked first), each timed right\n"
 	"                                  after the defaults, within the budget (120 s);\n"
-	"                                  the five best; --plan (or no GPU: exit 3) the\n"
-	"                                  plan only; --save keeps the best as this GPU's\n"
-	"                                  for run and the terminal interface\n"
+	"                                  the five best, then the best and the defaults\n"
+	"                                  once more with counters, side by side (not\n"
+	"                                  with --no-counters); ils: a local search from\n"
+	"                                  the defaults, one tunable one step at a time,\n"
+	"                                  with restarts, for thousands of settings;\n"
+	"                                  --plan (or no GPU: exit 3) the plan only;\n"
+	"                                  --save keeps the best as this GPU's for run\n"
+	"                                  and the terminal interface\n"
 	"       cudaclimb check [--arch sm_80,sm_90] [--set NAME=VALUE]...\n"
 	"                                  load every lesson, compile every stage (no GPU\n"
 	"                                  needed); --set in every stage that has NAME\n"
@@ -259,7 +266,7 @@ static int parse(cli *c, int argc, char **argv)
 				return cli_usage_error("--budget takes a positive number of seconds, not '%s'", optarg);
 			break;
 		case O_STRATEGY:
-			if (strcmp(optarg, "grid") && strcmp(optarg, "random")) return cli_usage_error("--strategy takes grid or random, not '%s'", optarg);
+			if (!tune_strategy_find(optarg)) return cli_usage_error("--strategy takes grid, random or ils, not '%s'", optarg);
 			c->tune_strategy = optarg;
 			break;
 		case O_PLAN: c->tune_plan = 1; break;
@@ -1147,7 +1154,8 @@ int cli_main(int argc, char **argv)
 	if (tuning) {   /* settings compile beside the runs, one per core */
 		long cores = sysconf(_SC_NPROCESSORS_ONLN);
 		c.eo.compilers = cores < 1 ? 1 : cores > 56 ? 56 : (int)cores;
-		c.eo.no_counters = 1;
+		/* the search's jobs ask for no counters; the best and the defaults run with them once at
+		 * the end unless --no-counters */
 	}
 	if ((c.profile_tool || c.profile_exec) && (!cmd || strcmp(cmd, "profile")))
 		return cli_usage_error("--ncu, --nsys and --exec are for profile LESSON/STAGE%s", "");

@@ -11,20 +11,10 @@
 #include "cli_cmd.h"
 #include "json.h"
 #include "progress.h"
+#include "tune.h"
 #include "util.h"
 
-enum { TUNE_MAX_OVER = 16, TUNE_TOP = 5, TUNE_REASONS = 8 };
-#define TUNE_MAX_GRID 2000000.0   /* settings enumerated at most; more: name fewer with --over */
-
-typedef struct {
-	const lesson *l; int stage;
-	int over[TUNE_MAX_OVER], nover;       /* the tunables tuned (indices into the stage's) */
-	uint64_t total;                        /* settings in the grid */
-	uint64_t *ok; size_t nok;              /* the allowed ones (mixed-radix numbers, the last tunable fastest) */
-	uint64_t refused;                      /* removed by a constraint or a device limit */
-	struct { char why[160]; uint64_t n; } reasons[TUNE_REASONS]; int nreasons;   /* the first reasons, each counted */
-	uint64_t other_reasons;                /* refused for a reason past those */
-} tune_grid;
+enum { TUNE_TOP = 5 };
 
 typedef struct {
 	uint64_t idx;
@@ -34,58 +24,9 @@ typedef struct {
 
 typedef struct { int pend[64], npend; } tune_ctx;   /* the compiles in flight ahead of the runs */
 
-/* Setting idx of g as NAME=VALUE entries appended to sets (at most cap). */
-static int grid_sets(const tune_grid *g, uint64_t idx, plan_setting *sets, int n, int cap)
-{
-	const lesson_stage *s = &g->l->stages[g->stage];
-	int at = n + g->nover;
-	if (at > cap) return -1;
-	for (int k = g->nover - 1; k >= 0; k--) {
-		const lesson_tunable *t = &s->tunables[g->over[k]];
-		snprintf(sets[n + k].name, sizeof sets[n + k].name, "%s", t->name);
-		snprintf(sets[n + k].value, sizeof sets[n + k].value, "%" PRId64, t->values[idx % (uint64_t)t->nvalues]);
-		idx /= (uint64_t)t->nvalues;
-	}
-	return at;
-}
-
-/* "BM=128 BN=64" for idx (sep between). */
-static void grid_text(const tune_grid *g, uint64_t idx, const char *sep, char *out, size_t len)
-{
-	plan_setting sets[TUNE_MAX_OVER];
-	int n = grid_sets(g, idx, sets, 0, TUNE_MAX_OVER);
-	size_t o = 0;
-	out[0] = 0;
-	for (int i = 0; i < n && o < len; i++) o += (size_t)snprintf(out + o, len - o, "%s%s=%s", i ? sep : "", sets[i].name, sets[i].value);
-}
-
-static void note_reason(tune_grid *g, const char *why)
-{
-	char w[160];
-	snprintf(w, sizeof w, "%.159s", why);
-	char *p = strstr(w, ": needs ");   /* a device limit's numbers differ setting by setting: one reason, counted */
-	if (p) *p = 0;
-	for (int i = 0; i < g->nreasons; i++) if (!strcmp(g->reasons[i].why, w)) { g->reasons[i].n++; return; }
-	if (g->nreasons < TUNE_REASONS) { snprintf(g->reasons[g->nreasons].why, sizeof g->reasons[0].why, "%s", w); g->reasons[g->nreasons++].n = 1; }
-	else g->other_reasons++;
-}
-
-/* The job of setting idx (UINT64_MAX: the defaults): the command line's --set, then the setting. */
-static int grid_job(const cli *c, const tune_grid *g, uint64_t idx, engine_job *j)
-{
-	*j = (engine_job){ .lesson = g->l, .stage = g->stage };
-	memcpy(j->sets, c->sets, sizeof c->sets[0] * (size_t)c->nsets);
-	j->nsets = c->nsets;
-	if (idx == UINT64_MAX) return 0;
-	int n = grid_sets(g, idx, j->sets, c->nsets, 16);
-	if (n < 0) return -1;
-	j->nsets = n;
-	return 0;
-}
-
 /* --over (or every tunable that --set leaves free) into g->over; EXIT_USAGE with a message on a name
  * the stage lacks (and the nearest), twice, or also set. */
-static int pick_over(const cli *c, tune_grid *g)
+static int pick_over(const cli *c, tune_space *g)
 {
 	const lesson_stage *s = &g->l->stages[g->stage];
 	const char *names[64];
@@ -125,47 +66,6 @@ static int pick_over(const cli *c, tune_grid *g)
 	return 0;
 }
 
-/* Every setting of the grid checked as a run would check it (engine_check_sets: the lesson's
- * constraints, the block and shared memory limits of the device); the allowed ones into g->ok. */
-static int build_grid(const cli *c, engine *e, tune_grid *g)
-{
-	const lesson_stage *s = &g->l->stages[g->stage];
-	double total = 1;
-	for (int i = 0; i < g->nover; i++) total *= s->tunables[g->over[i]].nvalues;
-	if (total > TUNE_MAX_GRID) {
-		char msg[200];
-		snprintf(msg, sizeof msg, "the grid has %.0f settings, more than %.0f: name fewer tunables with --over (or fix some with --set)", total, TUNE_MAX_GRID);
-		return cli_usage_error("%s", msg);
-	}
-	g->total = (uint64_t)total;
-	g->ok = xcalloc(g->total ? g->total : 1, sizeof *g->ok);
-	for (uint64_t idx = 0; idx < g->total; idx++) {
-		engine_job j;
-		char err[512];
-		if (grid_job(c, g, idx, &j)) return EXIT_USAGE;
-		if (engine_check_sets(e, &j, err, sizeof err)) { g->refused++; note_reason(g, err); }
-		else g->ok[g->nok++] = idx;
-	}
-	return 0;
-}
-
-static uint64_t splitmix(uint64_t *x)
-{
-	uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-/* The order the settings are tried in: grid, as enumerated; random, a seeded shuffle (no repeats). */
-static void order(tune_grid *g, int random, uint64_t seed)
-{
-	for (size_t i = g->nok; random && i > 1; i--) {
-		size_t k = (size_t)(splitmix(&seed) % i);
-		uint64_t t = g->ok[i - 1]; g->ok[i - 1] = g->ok[k]; g->ok[k] = t;
-	}
-}
-
 /* Seconds one setting is expected to take: it and the defaults, each its timed runs and a check. */
 static double per_setting_s(const cli *c)
 {
@@ -173,11 +73,12 @@ static double per_setting_s(const cli *c)
 	return 2 * (timed + 0.15);
 }
 
-static void print_plan(const cli *c, const tune_grid *g, const device_info *d, int random, uint64_t seed)
+static void print_plan(const cli *c, const tune_space *g, const device_info *d, const tune_strategy *st, uint64_t seed)
 {
 	const lesson_stage *s = &g->l->stages[g->stage];
 	double each = per_setting_s(c);
 	uint64_t fit = (uint64_t)(c->tune_budget / each);
+	int seeded = strcmp(st->name, "grid") != 0;
 	if (fit > g->nok) fit = g->nok;
 	if (c->json) {
 		printf("{\"schema\": %d, \"lesson\": ", JSON_SCHEMA);
@@ -195,9 +96,8 @@ static void print_plan(const cli *c, const tune_grid *g, const device_info *d, i
 			for (int k = 0; k < t->nvalues; k++) printf("%s%" PRId64, k ? ", " : "", t->values[k]);
 			printf("]}");
 		}
-		printf("], \"settings\": %" PRIu64 ", \"refused\": %" PRIu64 ", \"allowed\": %zu, \"strategy\": \"%s\"", g->total, g->refused, g->nok,
-		       random ? "random" : "grid");
-		if (random) printf(", \"seed\": %" PRIu64, seed);
+		printf("], \"settings\": %" PRIu64 ", \"refused\": %" PRIu64 ", \"allowed\": %zu, \"strategy\": \"%s\"", g->total, g->refused, g->nok, st->name);
+		if (seeded) printf(", \"seed\": %" PRIu64, seed);
 		printf(", \"budget_s\": %g, \"seconds_per_setting\": %.2f, \"would_try\": %" PRIu64 "}\n", c->tune_budget, each, fit);
 		return;
 	}
@@ -214,8 +114,8 @@ static void print_plan(const cli *c, const tune_grid *g, const device_info *d, i
 	printf("%" PRIu64 " refused by the constraints and the device's limits, %zu allowed\n", g->refused, g->nok);
 	for (int i = 0; i < g->nreasons; i++) printf("  %" PRIu64 " x %s\n", g->reasons[i].n, g->reasons[i].why);
 	if (g->other_reasons) printf("  %" PRIu64 " x other reasons\n", g->other_reasons);
-	if (random) printf("strategy random (seed %" PRIu64 ", --seed repeats it): ", seed);
-	else printf("strategy grid (in order, the last tunable fastest): ");
+	if (seeded) printf("strategy %s (seed %" PRIu64 ", --seed repeats it): %s\n", st->name, seed, st->help);
+	else printf("strategy %s (%s)\n", st->name, st->help);
 	printf("at about %.1f s a setting (it and the defaults, each timed and checked), the budget of %g s tries about %" PRIu64 " of %zu\n", each,
 	       c->tune_budget, fit, g->nok);
 }
@@ -235,32 +135,162 @@ static int by_ratio(const void *a, const void *b)
 	return x->ratio < y->ratio ? 1 : x->ratio > y->ratio ? -1 : x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
+/* What a search did: the rows that ran right, the trials in order, the counts. */
+typedef struct {
+	tune_row *rows; size_t nrows;
+	long *trial; double *trial_ratio; size_t tried;   /* positions in the order tried; their ratio (0: not right) */
+	uint64_t wrong, slow, late_refused, failed;
+	int out_of_time;
+	double elapsed_s;
+	size_t best_at;                                   /* the trial that found the best (1-based) */
+} tune_out;
+
+/* The search: each proposed setting timed right after the defaults (dj), until the strategy has no
+ * more or the budget is spent; the settings it will likely ask for next compiled ahead meanwhile. */
+static void tune_loop(const cli *c, engine *e, const tune_space *g, tune_search *se, const engine_job *dj, tune_out *o)
+{
+	tune_ctx tc = {0};
+	engine_set_listener(e, tune_listener, &tc);
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	int ahead = cores < 1 ? 1 : cores > 56 ? 56 : (int)cores, tty = isatty(STDERR_FILENO);
+	char *compiled = xcalloc(g->nok ? g->nok : 1, 1);   /* compile submitted (or run) already */
+	o->rows = xcalloc(g->nok ? g->nok : 1, sizeof *o->rows);
+	o->trial = xcalloc(g->nok ? g->nok : 1, sizeof *o->trial);
+	o->trial_ratio = xcalloc(g->nok ? g->nok : 1, sizeof *o->trial_ratio);
+	double t0 = now_ms();
+	long pos;
+	while ((pos = tune_search_next(se)) >= 0) {
+		/* the first always runs; a later one only when it would end inside the budget, at the mean pace so far */
+		double spent = (now_ms() - t0) / 1000;
+		if (o->tried && spent + spent / (double)o->tried > c->tune_budget) { o->out_of_time = 1; break; }
+		compiled[pos] = 1;
+		long want[64];
+		int nw = tune_search_ahead(se, want, ahead < 64 ? ahead : 64);
+		for (int k = 0; k < nw && tc.npend < ahead; k++) {
+			if (compiled[want[k]]) continue;
+			engine_job pj;
+			char err[512];
+			tune_space_job(g, g->ok[want[k]], &pj);
+			pj.compile_only = 1;
+			int id = engine_submit(e, &pj, err, sizeof err);
+			if (id > 0) tc.pend[tc.npend++] = id;
+			compiled[want[k]] = 1;
+		}
+		/* The defaults, then the setting, back to back: the medians compared. */
+		engine_job j;
+		run_result def, one;
+		tune_space_job(g, g->ok[pos], &j);
+		run_status ds = engine_run_sync(e, dj, &def);
+		run_status st = engine_run_sync(e, &j, &one);
+		o->trial[o->tried++] = pos;
+		if (!c->json && tty) {
+			char txt[256];
+			tune_space_text(g, g->ok[pos], " ", txt, sizeof txt);
+			fprintf(stderr, "\r[%zu/%zu %.0fs] %-56.56s %s", o->tried, g->nok, (now_ms() - t0) / 1000, txt, run_status_name(st));
+		}
+		double score = TUNE_FAILED;
+		if (st == RUN_OK && one.ms_median > 0 && ds == RUN_OK && def.ms_median > 0) {
+			tune_row *w = &o->rows[o->nrows++];
+			w->idx = g->ok[pos];
+			w->ms = one.ms_median; w->def_ms = def.ms_median; w->ratio = def.ms_median / one.ms_median;
+			w->regs = one.regs; w->occ = one.occ_theoretical;
+			snprintf(w->limiter, sizeof w->limiter, "%s", one.occ_limiter);
+			score = o->trial_ratio[o->tried - 1] = w->ratio;
+		} else if (st == RUN_WRONG) o->wrong++;
+		else if (st == RUN_HANG || !strcmp(one.issue, "compile_timeout")) o->slow++;
+		else if (st == RUN_REFUSED) o->late_refused++;   /* after its compile: registers, a block over the device's limit */
+		else o->failed++;
+		tune_search_report(se, pos, score);
+		run_result_clear(&def);
+		run_result_clear(&one);
+	}
+	o->elapsed_s = (now_ms() - t0) / 1000;
+	o->best_at = se->best_at;
+	if (!c->json && tty && o->tried) fprintf(stderr, "\n");
+	for (int i = 0; i < tc.npend; i++) engine_cancel(e, tc.pend[i]);
+	engine_set_listener(e, NULL, NULL);
+	free(compiled);
+	qsort(o->rows, o->nrows, sizeof *o->rows, by_ratio);
+}
+
+/* Why the best is best: it and the defaults once more, with counters, side by side. 0: both ran. */
+static int tune_why(engine *e, const tune_space *g, const engine_job *dj, uint64_t best, run_result *rd, run_result *rb)
+{
+	engine_job j = *dj, bj;
+	j.counters = 1;
+	tune_space_job(g, best, &bj);
+	bj.counters = 1;
+	run_status a = engine_run_sync(e, &j, rd), b = engine_run_sync(e, &bj, rb);
+	return a == RUN_OK && b == RUN_OK ? 0 : -1;
+}
+
+static void print_why_json(const run_result *r)
+{
+	tune_why_col w;
+	tune_why_column(r, &w);
+	printf("{\"ms_median\": %.6g, \"occupancy_achieved\": ", r->ms_median);
+	if (r->achieved_occupancy >= 0) printf("%.4f", r->achieved_occupancy); else printf("null");
+	printf(", \"occupancy\": %.4f, \"occ_limiter\": ", r->occ_theoretical);
+	json_string(stdout, r->occ_limiter);
+	printf(", \"regs\": %d, \"bank_conflicts\": ", r->regs);
+	if (r->smem_conflicts_ld >= 0 && r->smem_conflicts_st >= 0) printf("%.0f", r->smem_conflicts_ld + r->smem_conflicts_st); else printf("null");
+	printf(", \"dram_bytes\": ");
+	if (r->dram_bytes_read >= 0 && r->dram_bytes_write >= 0) printf("%.0f", r->dram_bytes_read + r->dram_bytes_write); else printf("null");
+	printf(", \"stalls\": ");
+	json_string(stdout, r->stalls);
+	printf(", \"finding\": ");
+	json_string(stdout, strcmp(w.finding, "-") ? w.finding : "");
+	printf("}");
+}
+
+static void print_why_text(const run_result *rd, const run_result *rb)
+{
+	tune_why_col d, b;
+	tune_why_column(rd, &d);
+	tune_why_column(rb, &b);
+	char changed[600];
+	tune_why_changed(rd, rb, changed, sizeof changed);
+	printf("\nwhy: the defaults and the best once more, with counters\n");
+	printf("  %-15s %-32s %s\n", "", "defaults", "best");
+	printf("  %-15s %-32s %s\n", "ms", d.ms, b.ms);
+	printf("  %-15s %-32s %s\n", "occupancy", d.occ, b.occ);
+	printf("  %-15s %-32s %s\n", "limited by", d.limiter, b.limiter);
+	printf("  %-15s %-32s %s\n", "registers", d.regs, b.regs);
+	printf("  %-15s %-32s %s\n", "bank conflicts", d.conflicts, b.conflicts);
+	printf("  %-15s %-32s %s\n", "DRAM bytes", d.dram, b.dram);
+	printf("  %-15s %-32.31s %s\n", "top stalls", d.stalls, b.stalls);
+	printf("  %-15s %-32.31s %s\n", "diagnosis", d.finding, b.finding);
+	printf("what changed: %s\n", changed);
+}
+
 int cmd_tune(cli *c, engine *e)
 {
 	if (c->nargs < 2) return cli_usage_error("tune needs LESSON/STAGE%s", "");
 	if (c->nargs > 2) return cli_usage_error("tune takes one LESSON/STAGE, not '%s' too", c->args[2]);
-	tune_grid g = {0};
+	tune_space g = {0};
 	int r = cli_find_stage(e, c->args[1], &g.l, &g.stage);
 	if (r) return r;
 	if (g.stage < 0) return cli_usage_error("the baseline is a library call: it has no tunables%s", "");
 	if ((r = pick_over(c, &g))) return r;
+	memcpy(g.fixed, c->sets, sizeof c->sets[0] * (size_t)c->nsets);
+	g.nfixed = c->nsets;
 	const device_info *d = engine_device(e);
-	if ((r = build_grid(c, e, &g))) { free(g.ok); return r; }
-	int random = c->tune_strategy && !strcmp(c->tune_strategy, "random");
+	char err[512];
+	if (tune_space_build(&g, e, err, sizeof err)) { tune_space_free(&g); return cli_usage_error("%s", err); }
+	const tune_strategy *strat = tune_strategy_find(c->tune_strategy ? c->tune_strategy : "grid");
+	if (!strat) { tune_space_free(&g); return cli_usage_error("--strategy: no strategy '%s'", c->tune_strategy); }
 	uint64_t seed = c->eo.has_seed ? c->eo.seed : (uint64_t)now_ms() ^ ((uint64_t)getpid() << 32);
-	order(&g, random, seed);
+	int seeded = strcmp(strat->name, "grid") != 0;
 	if (c->tune_plan || !d->present) {
-		print_plan(c, &g, d, random, seed);
+		print_plan(c, &g, d, strat, seed);
 		if (!d->present && !c->tune_plan) fprintf(stderr, "cudaclimb: tune needs a GPU to time the settings: %s\n", d->why);
-		free(g.ok);
+		tune_space_free(&g);
 		return c->tune_plan ? EXIT_OK : engine_runner_failed(e) ? EXIT_RUNNER : EXIT_NO_GPU;
 	}
-	if (!c->json) print_plan(c, &g, d, random, seed);
+	if (!c->json) print_plan(c, &g, d, strat, seed);
 	const lesson_stage *s = &g.l->stages[g.stage];
-	tune_ctx tc = {0};
-	engine_set_listener(e, tune_listener, &tc);
 	/* The baseline once, when the stage has one: each setting's ratio to it. */
-	run_result base, def, one;
+	run_result base, def;
 	double base_ms = 0;
 	int bs = lesson_stage_baseline(g.l, g.stage);
 	run_result_init(&base);
@@ -270,65 +300,27 @@ int cmd_tune(cli *c, engine *e)
 		if (engine_run_sync(e, &bj, &base) == RUN_OK && base.ms_median > 0) base_ms = base.ms_median;
 	}
 	engine_job dj;
-	grid_job(c, &g, UINT64_MAX, &dj);
+	tune_space_job(&g, UINT64_MAX, &dj);
 	run_status st = engine_run_sync(e, &dj, &def);
 	if (st != RUN_OK || def.ms_median <= 0) {
 		fprintf(stderr, "cudaclimb: %s/%s at its defaults: %s: %s\n", g.l->id, s->id, run_status_name(st), def.message);
-		run_result_clear(&def); run_result_clear(&base); free(g.ok);
+		run_result_clear(&def); run_result_clear(&base); tune_space_free(&g);
 		return st == RUN_OK ? EXIT_FAILED : cli_status_exit(st);
 	}
 	char def_text[sizeof def.settings];
 	snprintf(def_text, sizeof def_text, "%s", def.settings);
 	run_result_clear(&def);
-	long cores = sysconf(_SC_NPROCESSORS_ONLN);
-	int ahead = cores < 1 ? 1 : cores > 56 ? 56 : (int)cores;
-	tune_row *rows = xcalloc(g.nok ? g.nok : 1, sizeof *rows);
-	size_t nrows = 0, next = 0, tried = 0;
-	uint64_t wrong = 0, slow = 0, late_refused = 0, failed = 0;
-	double t0 = now_ms();
-	int out_of_time = 0, tty = isatty(STDERR_FILENO);
-	for (size_t i = 0; i < g.nok; i++) {
-		if (i && (now_ms() - t0) / 1000 >= c->tune_budget) { out_of_time = 1; break; }   /* the first always runs */
-		/* Compile ahead: as many settings at once as there are cores, while the GPU runs. */
-		if (next <= i) next = i + 1;
-		while (next < g.nok && tc.npend < ahead && next <= i + (size_t)ahead) {
-			engine_job pj;
-			char err[512];
-			grid_job(c, &g, g.ok[next++], &pj);
-			pj.compile_only = 1;
-			int id = engine_submit(e, &pj, err, sizeof err);
-			if (id > 0) tc.pend[tc.npend++] = id;
-		}
-		/* The defaults, then the setting, back to back: the medians compared. */
-		engine_job j;
-		grid_job(c, &g, g.ok[i], &j);
-		run_status ds = engine_run_sync(e, &dj, &def);
-		st = engine_run_sync(e, &j, &one);
-		tried++;
-		if (!c->json && tty) {
-			char txt[256];
-			grid_text(&g, g.ok[i], " ", txt, sizeof txt);
-			fprintf(stderr, "\r[%zu/%zu] %-60.60s %s", i + 1, g.nok, txt, run_status_name(st));
-		}
-		if (st == RUN_OK && one.ms_median > 0 && ds == RUN_OK && def.ms_median > 0) {
-			tune_row *w = &rows[nrows++];
-			w->idx = g.ok[i];
-			w->ms = one.ms_median; w->def_ms = def.ms_median; w->ratio = def.ms_median / one.ms_median;
-			w->regs = one.regs; w->occ = one.occ_theoretical;
-			snprintf(w->limiter, sizeof w->limiter, "%s", one.occ_limiter);
-		} else if (st == RUN_WRONG) wrong++;
-		else if (st == RUN_HANG || !strcmp(one.issue, "compile_timeout")) slow++;
-		else if (st == RUN_REFUSED) late_refused++;   /* after its compile: registers, a block over the device's limit */
-		else failed++;
-		run_result_clear(&def);
-		run_result_clear(&one);
-	}
-	if (!c->json && tty && tried) fprintf(stderr, "\n");
-	for (int i = 0; i < tc.npend; i++) engine_cancel(e, tc.pend[i]);
-	engine_set_listener(e, NULL, NULL);
-	qsort(rows, nrows, sizeof *rows, by_ratio);
-	size_t untried = g.nok - tried;
-	int top = nrows < TUNE_TOP ? (int)nrows : TUNE_TOP;
+	tune_search se;
+	tune_search_start(&se, &g, strat, seed);
+	tune_out o = {0};
+	tune_loop(c, e, &g, &se, &dj, &o);
+	size_t untried = g.nok - o.tried;
+	int top = o.nrows < TUNE_TOP ? (int)o.nrows : TUNE_TOP;
+	/* Why: the best and the defaults with counters (unless --no-counters). */
+	run_result wd, wb;
+	run_result_init(&wd);
+	run_result_init(&wb);
+	int why = top && !c->eo.no_counters && !tune_why(e, &g, &dj, o.rows[0].idx, &wd, &wb);
 	if (c->json) {
 		printf("{\"schema\": %d, \"lesson\": ", JSON_SCHEMA);
 		json_string(stdout, g.l->id);
@@ -336,27 +328,33 @@ int cmd_tune(cli *c, engine *e)
 		json_string(stdout, s->id);
 		printf(", \"device\": ");
 		json_string(stdout, d->name);
-		printf(", \"strategy\": \"%s\"", random ? "random" : "grid");
-		if (random) printf(", \"seed\": %" PRIu64, seed);
-		printf(", \"budget_s\": %g, \"settings\": %" PRIu64 ", \"refused\": %" PRIu64 ", \"allowed\": %zu, \"tried\": %zu, \"ok\": %zu, "
+		printf(", \"strategy\": \"%s\"", strat->name);
+		if (seeded) printf(", \"seed\": %" PRIu64, seed);
+		printf(", \"budget_s\": %g, \"elapsed_s\": %.3f, \"settings\": %" PRIu64 ", \"refused\": %" PRIu64 ", \"allowed\": %zu, \"tried\": %zu, \"ok\": %zu, "
 		       "\"wrong\": %" PRIu64 ", \"too_slow\": %" PRIu64 ", \"refused_after_compile\": %" PRIu64 ", \"failed\": %" PRIu64
-		       ", \"untried\": %zu, \"out_of_budget\": %s, \"defaults\": ",
-		       c->tune_budget, g.total, g.refused, g.nok, tried, nrows, wrong, slow, late_refused, failed, untried, out_of_time ? "true" : "false");
+		       ", \"untried\": %zu, \"out_of_budget\": %s, \"best_found_at\": %zu, \"defaults\": ",
+		       c->tune_budget, o.elapsed_s, g.total, g.refused, g.nok, o.tried, o.nrows, o.wrong, o.slow, o.late_refused, o.failed, untried,
+		       o.out_of_time ? "true" : "false", o.best_at);
 		json_string(stdout, def_text);
 		printf(", \"baseline_ms\": ");
 		if (base_ms > 0) printf("%.6g", base_ms); else printf("null");
-		printf(", \"tried_settings\": [");   /* in the order tried: a seed repeats a random order */
-		for (size_t i = 0; i < tried; i++) {
+		printf(", \"tried_settings\": [");   /* in the order tried: a seed repeats a strategy's order */
+		for (size_t i = 0; i < o.tried; i++) {
 			char txt[256];
-			grid_text(&g, g.ok[i], " ", txt, sizeof txt);
+			tune_space_text(&g, g.ok[o.trial[i]], " ", txt, sizeof txt);
 			printf("%s", i ? ", " : "");
 			json_string(stdout, txt);
 		}
+		printf("], \"tried_vs_defaults\": [");   /* each one's ratio to the defaults, null: it did not run right */
+		for (size_t i = 0; i < o.tried; i++) {
+			if (o.trial_ratio[i] > 0) printf("%s%.4f", i ? ", " : "", o.trial_ratio[i]);
+			else printf("%snull", i ? ", " : "");
+		}
 		printf("], \"best\": [");
 		for (int i = 0; i < top; i++) {
-			const tune_row *w = &rows[i];
+			const tune_row *w = &o.rows[i];
 			plan_setting sets[TUNE_MAX_OVER];
-			int n = grid_sets(&g, w->idx, sets, 0, TUNE_MAX_OVER);
+			int n = tune_space_sets(&g, w->idx, sets, 0, TUNE_MAX_OVER);
 			printf("%s{\"settings\": {", i ? ", " : "");
 			for (int k = 0; k < n; k++) { printf("%s", k ? ", " : ""); json_string(stdout, sets[k].name); printf(": %s", sets[k].value); }
 			printf("}, \"ms_median\": %.6g, \"defaults_ms_median\": %.6g, \"vs_defaults\": %.4f, \"vs_baseline\": ", w->ms, w->def_ms, w->ratio);
@@ -365,13 +363,25 @@ int cmd_tune(cli *c, engine *e)
 			json_string(stdout, w->limiter);
 			printf("}");
 		}
-		printf("]}\n");
+		printf("], \"why\": ");
+		if (why) {
+			char changed[600];
+			tune_why_changed(&wd, &wb, changed, sizeof changed);
+			printf("{\"defaults\": ");
+			print_why_json(&wd);
+			printf(", \"best\": ");
+			print_why_json(&wb);
+			printf(", \"changed\": ");
+			json_string(stdout, changed);
+			printf("}");
+		} else printf("null");
+		printf("}\n");
 	} else {
 		printf("\n%-40s %10s %8s %8s %5s %5s  %s\n", "best settings", "ms", "x dflt", base_ms > 0 ? "x base" : "", "regs", "occ", "limiter");
 		for (int i = 0; i < top; i++) {
-			const tune_row *w = &rows[i];
+			const tune_row *w = &o.rows[i];
 			char txt[256], b[16] = "";
-			grid_text(&g, w->idx, " ", txt, sizeof txt);
+			tune_space_text(&g, w->idx, " ", txt, sizeof txt);
 			if (base_ms > 0) snprintf(b, sizeof b, "%.3f", base_ms / w->ms);
 			printf("%-40s %10.4f %8.3f %8s %5d %4.0f%%  %s\n", txt, w->ms, w->ratio, b, w->regs, 100 * w->occ, w->limiter);
 		}
@@ -379,14 +389,18 @@ int cmd_tune(cli *c, engine *e)
 		if (base_ms > 0) printf("baseline %s: %.4f ms, timed once before the settings\n", lesson_baseline_at(g.l, bs)->id, base_ms);
 		printf("tried %zu of %zu allowed (%" PRIu64 " refused by constraints before, %" PRIu64 " after compiling): %zu right, %" PRIu64
 		       " wrong, %" PRIu64 " too slow to finish, %" PRIu64 " failed otherwise",
-		       tried, g.nok, g.refused, late_refused, nrows, wrong, slow, failed);
-		if (out_of_time) printf("; the budget of %g s ran out with %zu untried", c->tune_budget, untried);
+		       o.tried, g.nok, g.refused, o.late_refused, o.nrows, o.wrong, o.slow, o.failed);
+		if (o.out_of_time) printf("; the budget of %g s ran out with %zu untried", c->tune_budget, untried);
 		printf("\n");
+		if (top) printf("strategy %s: the best found at trial %zu of %zu, in %.1f s\n", strat->name, o.best_at, o.tried, o.elapsed_s);
+		if (why) print_why_text(&wd, &wb);
 	}
+	run_result_clear(&wd);
+	run_result_clear(&wb);
 	int code = EXIT_OK;
 	if (c->tune_save && top) {
-		char sets[256], path[4096], err[512];
-		grid_text(&g, rows[0].idx, ",", sets, sizeof sets);
+		char sets[256], path[4096];
+		tune_space_text(&g, o.rows[0].idx, ",", sets, sizeof sets);
 		progress_state ps;
 		progress_init(&ps);
 		if (progress_path(path, sizeof path) || progress_load(&ps, path, err, sizeof err)) {
@@ -395,7 +409,7 @@ int cmd_tune(cli *c, engine *e)
 		} else {
 			progress_tuned_set(&ps, d->name, g.l->id, s->id, sets);
 			plan_setting ts[TUNE_MAX_OVER];   /* the interface starts from them too */
-			int n = grid_sets(&g, rows[0].idx, ts, 0, TUNE_MAX_OVER);
+			int n = tune_space_sets(&g, o.rows[0].idx, ts, 0, TUNE_MAX_OVER);
 			for (int k = 0; k < n; k++) progress_setting_set(&ps, g.l->id, s->id, ts[k].name, ts[k].value);
 			if (progress_save(&ps, path, err, sizeof err)) { fprintf(stderr, "cudaclimb: --save: %s\n", err); code = EXIT_FAILED; }
 			else fprintf(stderr, "cudaclimb: saved as tuned on this GPU (%s) for %s/%s: %s (run and the interface start from them; R in the interface resets)\n",
@@ -406,10 +420,11 @@ int cmd_tune(cli *c, engine *e)
 		fprintf(stderr, "cudaclimb: --save: no setting ran right: nothing saved\n");
 		code = EXIT_FAILED;
 	}
-	if (!nrows && tried && code == EXIT_OK) code = EXIT_FAILED;
+	if (!o.nrows && o.tried && code == EXIT_OK) code = EXIT_FAILED;
 	run_result_clear(&base);
-	free(rows);
-	free(g.ok);
+	free(o.rows); free(o.trial); free(o.trial_ratio);
+	tune_search_free(&se);
+	tune_space_free(&g);
 	return code;
 }
 

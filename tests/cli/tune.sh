@@ -19,7 +19,8 @@ expect "tune: ... --over: the grid of those, the rest at their defaults" 0 "^1 r
 expect "tune: --over an unknown name gets the nearest (exit 2)" 2 "has no tunable 'BX'; did you mean 'BM'\?" $B tune sgemm/warptile --over BM,BX
 expect "tune: a budget that is not a number (exit 2)" 2 "--budget takes a positive number of seconds, not 'soon'" $B tune sgemm/warptile --budget soon
 expect "tune: a budget of 0 (exit 2)" 2 "--budget takes a positive number of seconds, not '0'" $B tune sgemm/warptile --budget 0
-expect "tune: --strategy other than grid or random (exit 2)" 2 "--strategy takes grid or random" $B tune sgemm/warptile --strategy best
+expect "tune: --strategy other than grid, random or ils (exit 2)" 2 "--strategy takes grid, random or ils" $B tune sgemm/warptile --strategy best
+expect "tune: --strategy ils in the plan, with its seed" 0 "^strategy ils \(seed 5, --seed repeats it\): iterated local search" $B tune sgemm/warptile --over BM,BN,BK --plan --arch sm_90 --strategy ils --seed 5
 expect "tune: its options elsewhere are refused" 2 "are for tune LESSON/STAGE" $B run sgemm/warptile --budget 5
 
 cuda=${CUDA_HOME:-/usr/local/cuda}
@@ -60,3 +61,46 @@ expect "tune: ... --set overrides it" 0 '"settings": "[^"]*BLOCK=64' F run demo/
 expect "tune: ... show names it" 0 "tuned on Fake_GPU .*: BLOCK=512" F show demo/scale
 grep -q "^tuned Fake_GPU demo scale BLOCK=512$" "$XDG_STATE_HOME/cudaclimb/progress" && pass "tune: ... kept in the progress file, keyed by the GPU model" \
 	|| { fail "tune: the progress file lacks the tuned record"; cat "$XDG_STATE_HOME/cudaclimb/progress"; }
+
+# A search that scales (#49 item 2): tests/fixtures/tune's land/land has 21168 allowed settings of five
+# tunables; the fake worker times them as a landscape (CC_FAKE_TIME_AT: 1 ms at the best, 0.1 ms more per
+# step of two on each tunable; CC_FAKE_TIME_TRAP: a second valley 0.1 ms worse, closer to the defaults).
+L() { CUDACLIMB_WORKER=$tmp/fake CC_FAKE=ok CC_FAKE_TIME_AT=A=64,B=4,C=32,D=16,E=2 CC_FAKE_TIME_TRAP=A=4,B=16,C=8,D=4,E=16 $B --lessons tests/fixtures/tune "$@"; }
+expect "tune: the landscape's plan" 0 "^11600 refused by the constraints and the device.s limits, 21168 allowed" L tune land/land --plan
+L tune land/land --reps 3 --json --strategy ils --seed 3 --budget 25 >"$tmp/i1.json" 2>"$tmp/i1.err"
+L tune land/land --reps 3 --json --strategy ils --seed 3 --budget 25 --no-counters >"$tmp/i2.json" 2>/dev/null
+L tune land/land --reps 3 --json --over A,B,C,D,E --budget 1 >"$tmp/g.json" 2>/dev/null
+if command -v python3 >/dev/null; then
+	python3 - "$tmp/i1.json" "$tmp/i2.json" "$tmp/g.json" <<'PY'
+import json, sys
+try:
+    i1, i2, g = (json.load(open(p)) for p in sys.argv[1:4])
+except Exception as e:
+    print("FAIL tune: ils --json does not parse (%s)" % e); sys.exit(0)
+best = {"A": 64, "B": 4, "C": 32, "D": 16, "E": 2}
+b = i1["best"][0] if i1["best"] else {}
+# the grid reaches the best at its place in the grid's order, A slowest
+order = [(a, bb, c, d, e) for a in [1,2,4,8,16,32,64,128] for bb in [1,2,4,8,16,32,64,128] for c in [1,2,4,8,16,32,64,128]
+         for d in [1,2,4,8,16,32,64,128] for e in [1,2,4,8,16,32,64,128] if a * bb <= 1024 and c <= 4 * d]
+at = order.index((64, 4, 32, 16, 2)) + 1
+ok = b.get("settings") == best and abs(b["vs_defaults"] - 1.5) < 1e-6 and i1["best_found_at"] <= i1["allowed"] // 20
+print("%s tune: ils finds the landscape's best (%s, x%.3g) at trial %s of %s allowed; the grid reaches it at trial %d"
+      % ("PASS" if ok else "FAIL", b.get("settings"), b.get("vs_defaults", 0), i1["best_found_at"], i1["allowed"], at))
+ok = i1["tried_settings"][0] == "A=8 B=8 C=8 D=8 E=8" and len(set(i1["tried_settings"])) == len(i1["tried_settings"])
+print("%s tune: ils starts at the defaults and tries no setting twice (%s first, %d tried)" % ("PASS" if ok else "FAIL", i1["tried_settings"][:1], i1["tried"]))
+n = min(len(i1["tried_settings"]), len(i2["tried_settings"]))
+ok = n > 50 and i1["tried_settings"][:n] == i2["tried_settings"][:n]
+print("%s tune: ils with the same --seed walks the same way (the first %d agree)" % ("PASS" if ok else "FAIL", n))
+allowed = set("A=%d B=%d C=%d D=%d E=%d" % t for t in order)
+ok = all(s in allowed for s in i1["tried_settings"])
+print("%s tune: ils tries only settings the constraints allow" % ("PASS" if ok else "FAIL"))
+ok = len(g["tried_settings"]) < at and (not g["best"] or g["best"][0]["settings"] != best)
+print("%s tune: grid within a budget does not get there (%d tried)" % ("PASS" if ok else "FAIL", len(g["tried_settings"])))
+w = i1.get("why") or {}
+ok = w.get("defaults", {}).get("ms_median") == 1.5 and w.get("best", {}).get("ms_median") == 1 and "changed" in w and i2.get("why") is None
+print("%s tune: why: the defaults and the best run again side by side (none with --no-counters) (%s)" % ("PASS" if ok else "FAIL", w.get("changed")))
+PY
+fi
+expect "tune: why, in text: the side by side and what changed" 0 "what changed: " L tune land/land --reps 3 --over A,B --budget 1
+expect "tune: ... with the top stalls and the diagnosis rows" 0 "^  top stalls +" L tune land/land --reps 3 --over A,B --budget 1
+expect "tune: the strategy says when it found the best" 0 "^strategy ils: the best found at trial [0-9]+ of [0-9]+, in " L tune land/land --reps 3 --over A,B --strategy ils --seed 1 --budget 2
