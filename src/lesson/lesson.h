@@ -266,6 +266,9 @@ const char *lesson_top_peak(const lesson *l, const device_info *d);
 const lesson_tunable *lesson_find_tunable(const lesson_stage *s, const char *name);
 const lesson_param *lesson_find_param(const lesson *l, const char *name);
 const lesson_buffer *lesson_find_buffer(const lesson *l, const lesson_stage *s, const char *name);
+/* The i-th library a baseline may call (the loader's list): its name, then the arguments it needs,
+ * NULL-terminated; NULL past the end. */
+const char *const *lesson_library(int i);
 
 /* The longest name a lesson may give (a lesson or stage id, a parameter, buffer or tunable name). */
 #define LESSON_NAME_MAX 64
