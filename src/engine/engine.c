@@ -663,9 +663,12 @@ static int check_signature(engine *e, job *j, const compile_result *cr)
 {
 	const char *file = j->j.kernel_name ? j->j.kernel_name : j->j.lesson->stages[j->j.stage].kernel_rel;
 	char msg[1024];
-	if (!sigcheck_interface(&j->p, cr, file, j->r.issue, sizeof j->r.issue, msg, sizeof msg) &&
-	    !sigcheck_constants(j->j.lesson, j->j.stage, cr, j->r.issue, sizeof j->r.issue, msg, sizeof msg))
-		return 0;
+	char *src = j->j.kernel_text ? NULL : file_read(j->j.lesson->stages[j->j.stage].kernel_path, NULL);
+	int ok = !sigcheck_interface(&j->p, cr, file, j->r.issue, sizeof j->r.issue, msg, sizeof msg) &&
+	         !sigcheck_pointer_types(&j->p, j->j.kernel_text ? j->j.kernel_text : src, file, j->r.issue, sizeof j->r.issue, msg, sizeof msg) &&
+	         !sigcheck_constants(j->j.lesson, j->j.stage, cr, j->r.issue, sizeof j->r.issue, msg, sizeof msg);
+	free(src);
+	if (ok) return 0;
 	finish(e, j, RUN_COMPILE_ERROR, msg);
 	return -1;
 }
