@@ -232,6 +232,11 @@ static int parse_lesson(ld *c, yaml_node_t *root)
 			if (!strcmp(l->stages[j].id, l->stages[i].id)) return yd_fail(&c->y, si, "stage id '%s' is used twice", l->stages[i].id);
 	}
 	if (lesson_expect_check_claim_stages(c) || lesson_case_check_tunables(c)) return -1;
+	for (int i = 0; i < l->nstages; i++) {
+		yaml_node_t *si = yd_seq_at(&c->y, st, i);
+		if (lesson_expect_check_text_stages(c, yd_get(&c->y, si, "explain"), l->stages[i].explain) ||
+		    lesson_expect_check_text_stages(c, yd_get(&c->y, si, "bottleneck"), l->stages[i].bottleneck)) return -1;
+	}
 	/* The model after the stages: it may name a tunable (or a stage's derived value) that every stage
 	 * using it has. */
 	c->model_scope = 1;

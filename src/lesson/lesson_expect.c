@@ -171,3 +171,26 @@ int lesson_expect_check_text(ld *c, yaml_node_t *n, const char *text)
 	return yd_fail(&c->y, n, "unknown measurement '{%s}' in the text%s (a placeholder names a measurement of "
 	               "lessons/README.md, Claims: {gbps}, {speedup_vs_prev}, ...)", typed, near);
 }
+
+int lesson_expect_check_text_stages(ld *c, yaml_node_t *n, const char *text)
+{
+	const lesson *l = c->l;
+	for (const char *p = text ? strchr(text, '{') : NULL; p; p = strchr(p + 1, '{')) {
+		size_t len = claims_placeholder(p), idlen;
+		const char *id;
+		if (!len || !claims_stage_ratio(p + 1, len, &id, &idlen)) continue;
+		int found = 0;
+		for (int i = 0; i < l->nstages && !found; i++) found = strlen(l->stages[i].id) == idlen && !memcmp(l->stages[i].id, id, idlen);
+		if (found) continue;
+		/* the nearest of this ratio's names for the lesson's stages */
+		size_t head = (size_t)(id - (p + 1));
+		char **names = xcalloc((size_t)l->nstages, sizeof *names), typed[128], near[160];
+		for (int i = 0; i < l->nstages; i++) names[i] = xasprintf("%.*s%s", (int)head, p + 1, l->stages[i].id);
+		strfmt(typed, sizeof typed, "%.*s", len > 100 ? 100 : (int)len, p + 1);
+		util_suggest_name(typed, (const char *const *)names, l->nstages, near, sizeof near);
+		for (int i = 0; i < l->nstages; i++) free(names[i]);
+		free(names);
+		return yd_fail(&c->y, n, "'{%s}' in the text names no stage of this lesson ('%.*s')%s", typed, idlen > 60 ? 60 : (int)idlen, id, near);
+	}
+	return 0;
+}

@@ -80,6 +80,9 @@ int lesson_expect_check_claim_stages(ld *c);
 /* A stage text's placeholders ({gbps}: lessons/README.md, "Numbers in the text") name claims'
  * measurements: 0, or -1 with the error at node n. */
 int lesson_expect_check_text(ld *c, yaml_node_t *n, const char *text);
+/* Once every stage is read: each {time_vs_ID} and {speedup_vs_ID} of a text names a stage of the
+ * lesson; else the error at node n, with the nearest stage's name. */
+int lesson_expect_check_text_stages(ld *c, yaml_node_t *n, const char *text);
 
 /* lesson_exercise.c: the stage's exercise: block (the stage's entries are known). */
 /* lesson_case.c: cases: (lesson_case.h), read before the stages (their claims may name a case); the
