@@ -14,10 +14,34 @@
 
 typedef struct { ld *c; yaml_node_t *n; int off; int names; int device; } expect_names;
 
+/* Whether the steps (repeat blocks' bodies too) copy between host and device. */
+static int steps_copy(const lesson_launch *steps, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (steps[i].body ? steps_copy(steps[i].body, steps[i].nbody) : steps[i].kind == STEP_COPY) return 1;
+	return 0;
+}
+
+/* The measurements a stage without copy steps never has (lessons/README.md, Claims: "unknown when the
+ * stage copies nothing"): a claim on them could only ever be unjudged. */
+static int copies_only(const char *name, size_t len)
+{
+	static const char *const names[] = { "bound_ms", "time_vs_bound", "kernel_ms", NULL };
+	for (int i = 0; names[i]; i++) if (strlen(names[i]) == len && !memcmp(names[i], name, len)) return 1;
+	return 0;
+}
+
 static int expect_name(void *ctx, const char *name, size_t len, int col)
 {
 	expect_names *x = ctx;
 	x->names++;
+	if (!x->device && copies_only(name, len) && x->c->stage && !steps_copy(x->c->stage->launches, x->c->stage->nlaunches)) {
+		yaml_mark_t m = x->n->start_mark;
+		m.column += (size_t)(col - 1 + x->off);
+		return yd_fail_at(&x->c->y, m, "expect: '%.*s' is known only on a stage with copy steps (host to device or back), and "
+		                  "this stage copies nothing: the claim could never be judged (time it against the model with "
+		                  "pct_attainable_bw or pct_compute_peak instead)", (int)len, name);
+	}
 	if (x->device ? claims_device_name_known(name, len) : claims_name_known(name, len)) return 0;
 	char buf[LESSON_NAME_MAX + 1];
 	if (x->device && len <= LESSON_NAME_MAX) {   /* or one of the run's parameters, or the stage's tunables */
