@@ -24,6 +24,7 @@
 #include "report_sass.h"
 #include "runner.h"
 #include "sass.h"
+#include "show_plan.h"
 #include "tui.h"
 #include "tui_roofline.h"
 #include "util.h"
@@ -684,12 +685,22 @@ static int cmd_show(cli *c, engine *e)
 		if (!r) r = cli_use_case(c, l, stage);
 		if (r) return r;
 		if (stage < 0) { report_lesson(stdout, l); return EXIT_OK; }   /* the baseline is told in the lesson's text */
+		run_result *compiled = show_plan_compiles(e, l, stage, c->sets, c->nsets);
+		report_use_compiled(compiled, l->nstages);
 		report_stage(stdout, l, stage);
+		report_use_compiled(NULL, 0);
+		show_plan_compiles_free(compiled, l->nstages);
+		show_plan_stage(stdout, e, l, stage, c->sets, c->nsets);
 		show_tuned(l, stage);
 		return EXIT_OK;
 	}
 	if (cli_find_lesson(e, c->args[1], &l) || cli_use_case(c, l, LESSON_CASE_ALL_STAGES)) return EXIT_USAGE;
+	run_result *compiled = show_plan_compiles(e, l, -1, c->sets, c->nsets);
+	report_use_compiled(compiled, l->nstages);
 	report_lesson(stdout, l);
+	report_use_compiled(NULL, 0);
+	show_plan_compiles_free(compiled, l->nstages);
+	show_plan_bounds(stdout, e, l, c->sets, c->nsets);
 	return EXIT_OK;
 }
 
