@@ -77,7 +77,7 @@ static int parse_check(ld *c, yaml_node_t *n)
 		const lesson_buffer *b = lesson_find_buffer(l, NULL, l->compare[i]);
 		if (!b || !b->output) return yd_fail(&c->y, yd_get(&c->y, n, "compare"), "'%s' is not an output buffer", l->compare[i]);
 	}
-	return lesson_yaml_parse_tolerance(c, yd_get(&c->y, n, "tolerance"), &l->exact, &l->rel_tol, &l->abs_tol, &l->norm_tol);
+	return lesson_yaml_parse_tolerance(c, yd_get(&c->y, n, "tolerance"), &l->exact, &l->rel_tol, &l->abs_tol, &l->norm_tol, l->tol_expr);
 }
 
 /* The words "(known: a, b)" for an unknown name among count names that name(i) gives. */
@@ -128,7 +128,7 @@ static int parse_baseline(ld *c, yaml_node_t *n, const char *what, const char *i
 		return yd_fail(&c->y, pk, "unknown peak '%s' (known: %s)", b->peak, known_names(known, sizeof known, PEAK_COUNT, peak_i));
 	if (tol) {   /* a library in another number format checks at that format's precision */
 		b->has_tolerance = 1;
-		if (lesson_yaml_parse_tolerance(c, tol, &b->exact, &b->rel_tol, &b->abs_tol, &b->norm_tol)) return -1;
+		if (lesson_yaml_parse_tolerance(c, tol, &b->exact, &b->rel_tol, &b->abs_tol, &b->norm_tol, b->tol_expr)) return -1;
 	}
 	return 0;
 }
@@ -310,6 +310,7 @@ void lesson_free(lesson *l)
 	free(l->derived);
 	lesson_yaml_free_buffers(l->buffers, l->nbuffers);
 	lesson_yaml_free_expr(&l->bytes); lesson_yaml_free_expr(&l->flops);
+	for (int i = 0; i < 3; i++) lesson_yaml_free_expr(&l->tol_expr[i]);
 	for (int i = 0; i < l->ncompare; i++) free(l->compare[i]);
 	free(l->compare);
 	for (int i = 0; i < l->nfollow; i++) free(l->follow[i]);

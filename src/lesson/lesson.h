@@ -177,6 +177,7 @@ typedef struct {
 	stage_timing timing;          /* timing: how its repetitions are timed (set 0: the tool's method) */
 	/* tolerance: this stage's check instead of the lesson's (a ladder of number formats) */
 	int has_tolerance, exact; double rel_tol, abs_tol, norm_tol;
+	lesson_expr tol_expr[3];      /* rel, abs, norm given as expressions (e NULL: the number above), evaluated when planned */
 	char *peak;                   /* peak: this stage's compute peak ("fp64", "fp8_tensor", ...); NULL: the lesson's */
 	/* derived: values over the lesson's names and this stage's tunables, evaluated in order after them */
 	lesson_derived *derived; int nderived;
@@ -194,6 +195,7 @@ struct lesson_baseline {
 	int check;
 	/* tolerance: this baseline's check instead of the lesson's (a library in another number format) */
 	int has_tolerance, exact; double rel_tol, abs_tol, norm_tol;
+	lesson_expr tol_expr[3];      /* as a stage's */
 	char *peak;                   /* peak: its compute peak ("bf16_tensor", ...); NULL: the lesson's */
 };
 
@@ -226,6 +228,7 @@ typedef struct {
 	/* an element passes when |out - ref| <= abs_tol + rel_tol |ref| (exact: equal); with norm_tol > 0
 	 * the outputs also need ||out - ref|| / ||ref|| <= norm_tol */
 	int exact; double rel_tol, abs_tol, norm_tol;
+	lesson_expr tol_expr[3];      /* as a stage's: "1e-8 * n" grows with the problem */
 	lesson_baseline *baseline;    /* NULL when none */
 	lesson_baseline **baselines; int nbaselines;   /* baselines: the named ones, in the file's order */
 	lesson_stage *stages; int nstages;

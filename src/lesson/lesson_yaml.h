@@ -58,8 +58,10 @@ void lesson_yaml_free_expr(lesson_expr *e);
 void lesson_yaml_free_buffers(lesson_buffer *b, int n);
 
 /* tolerance: 'exact' or { rel: r, abs: a, norm: n } (each optional; norm 0 when absent, abs infinite when
- * norm comes alone). 0, or -1 with the error at file:line:col. */
-int lesson_yaml_parse_tolerance(ld *c, yaml_node_t *t, int *exact, double *rel, double *abs, double *norm);
+ * norm comes alone). With exprs (3: rel, abs, norm), a value that is not a number is an expression of
+ * the names in scope ("1e-8 * n"), kept there for the plan to evaluate (its number then 0); without,
+ * numbers only. 0, or -1 with the error at file:line:col. */
+int lesson_yaml_parse_tolerance(ld *c, yaml_node_t *t, int *exact, double *rel, double *abs, double *norm, lesson_expr *exprs);
 
 /* lesson_stage.c */
 int lesson_stage_parse(ld *c, yaml_node_t *n, lesson_stage *s);
