@@ -26,7 +26,7 @@ static const textvals_ref *lesson_ref(const lesson *l)
 {
 	if (!ref_tried || strcmp(ref_lesson, l->id)) {
 		textvals_ref_free(ref_cache);
-		ref_cache = textvals_ref_find(NULL, l->id);
+		ref_cache = textvals_ref_find_lesson(l, NULL);
 		snprintf(ref_lesson, sizeof ref_lesson, "%s", l->id);
 		ref_tried = 1;
 	}

@@ -121,8 +121,13 @@ static const char usage_text[] =
 	"                                  it to SIZE (default 512M, CUDACLIMB_CACHE_MAX)\n"
 	"\n"
 	"options:\n"
-	"  --lessons DIR     use the lesson tree DIR (DIR/lessons/*.yaml, DIR/kernels/);\n"
+	"  --lessons DIR     add the lesson tree DIR (DIR/lessons/*.yaml, DIR/kernels/,\n"
+	"                    DIR/recorded/) to the shipped lessons; a lesson of DIR\n"
+	"                    replaces a shipped one of the same id (said on stderr);\n"
 	"                    also CUDACLIMB_LESSONS\n"
+	"  --lessons-only DIR\n"
+	"                    DIR's lessons alone (CUDACLIMB_LESSONS_ONLY=1 makes\n"
+	"                    --lessons and CUDACLIMB_LESSONS mean this)\n"
 	"  --work DIR        your exercise files and progress (default ~/cudaclimb-work);\n"
 	"                    also CUDACLIMB_WORK\n"
 	"  --course DIR      a course (DIR/course.yaml): its lessons and exercises only,\n"
@@ -222,7 +227,7 @@ static int parse(cli *c, int argc, char **argv)
 {
 	enum { O_LESSONS = 256, O_GPU, O_ARCH, O_SET, O_JSON, O_TIMEOUT, O_SEED, O_REPS, O_NOCOUNT, O_REPLAY, O_NOCOLOR, O_ASCII, O_FRAMES, O_WORK, O_SASS, O_PTX, O_COURSE, O_GROUP, O_HTML, O_CSV,
 	       O_RUNNER, O_REMOTE_WORKER, O_SLURM_PARTITION, O_SLURM_GRES, O_SLURM_TIME, O_SLURM_ACCOUNT, O_ROOFLINE, O_HOTSPOTS, O_STAGE, O_VERIFY, O_NCU, O_NSYS, O_EXEC, O_CASE,
-	       O_OVER, O_BUDGET, O_STRATEGY, O_PLAN, O_SAVE, O_LIBRARIES };
+	       O_OVER, O_BUDGET, O_STRATEGY, O_PLAN, O_SAVE, O_LIBRARIES, O_LESSONS_ONLY };
 	static const struct option opts[] = {
 		{ "lessons", 1, 0, O_LESSONS }, { "gpu", 1, 0, O_GPU }, { "arch", 1, 0, O_ARCH }, { "set", 1, 0, O_SET },
 		{ "json", 0, 0, O_JSON }, { "timeout", 1, 0, O_TIMEOUT }, { "seed", 1, 0, O_SEED }, { "reps", 1, 0, O_REPS },
@@ -234,7 +239,7 @@ static int parse(cli *c, int argc, char **argv)
 		{ "roofline", 0, 0, O_ROOFLINE }, { "hotspots", 0, 0, O_HOTSPOTS }, { "stage", 1, 0, O_STAGE }, { "verify", 0, 0, O_VERIFY },
 		{ "ncu", 0, 0, O_NCU }, { "nsys", 0, 0, O_NSYS }, { "exec", 0, 0, O_EXEC }, { "case", 1, 0, O_CASE },
 		{ "over", 1, 0, O_OVER }, { "budget", 1, 0, O_BUDGET }, { "strategy", 1, 0, O_STRATEGY }, { "plan", 0, 0, O_PLAN }, { "save", 0, 0, O_SAVE },
-		{ "libraries", 0, 0, O_LIBRARIES },
+		{ "libraries", 0, 0, O_LIBRARIES }, { "lessons-only", 1, 0, O_LESSONS_ONLY },
 		{ "help", 0, 0, 'h' }, { "version", 0, 0, 'V' }, { 0, 0, 0, 0 },
 	};
 	c->eo.gpu = -1;
@@ -243,7 +248,11 @@ static int parse(cli *c, int argc, char **argv)
 	char err[256], *end;
 	while ((o = getopt_long(argc, argv, "hV", opts, NULL)) != -1) {
 		switch (o) {
-		case O_LESSONS: c->eo.lessons_root = optarg; break;
+		case O_LESSONS: case O_LESSONS_ONLY:
+			if (c->eo.lessons_root) return cli_usage_error("--lessons and --lessons-only name one tree: give one of them once%s", "");
+			c->eo.lessons_root = optarg;
+			c->eo.lessons_only = o == O_LESSONS_ONLY;
+			break;
 		case O_WORK: c->work = optarg; break;
 		case O_SASS: if (c->code == SHOW_PTX) return cli_usage_error("--sass and --ptx each choose what show prints: give one%s", ""); c->code = SHOW_SASS; break;
 		case O_COURSE: c->eo.course_dir = optarg; break;
@@ -1207,6 +1216,10 @@ int cli_main(int argc, char **argv)
 	engine *e = engine_new(&c.eo, err, sizeof err);
 	if (!e && strstr(err, "course.yaml:")) { fprintf(stderr, "%s\n", err); return EXIT_LESSONS; }   /* file:line:col, as a lesson's */
 	if (!e) { fprintf(stderr, "cudaclimb: %s\n", err); return EXIT_USAGE; }
+	if (cmd) {   /* a tree's lesson that replaced a shipped one: said, never silently the one run */
+		const lesson_set *ls = engine_lessons(e);
+		for (int i = 0; i < ls->nnotes; i++) { fputs("cudaclimb: note: ", stderr); fput_clean(stderr, ls->notes[i]); fputc('\n', stderr); }
+	}
 	c.to.work = c.work; c.to.replay = c.eo.replay_path;
 	if (cmd) join_stage_operands(&c, e);
 	r = check_archs(c.eo.arch, 0);

@@ -111,7 +111,7 @@ static const char *report_case;
 
 void report_use_case(const char *name) { report_case = name; }
 
-static textvals_ref *ref_find(const lesson *l) { return textvals_ref_find_case(NULL, l->id, report_case); }
+static textvals_ref *ref_find(const lesson *l) { return textvals_ref_find_lesson(l, report_case); }
 
 void report_run_texts(FILE *f, const lesson *l, int s, const run_result *r, const device_info *d, const char *replayed)
 {

@@ -40,6 +40,11 @@ static void put_vars(FILE *f, const plan *p, const char *label, const char *cons
 static int recorded_roofs(int cc, const lesson *l, int stage, textvals_ref **ref, roofline_roofs *rf)
 {
 	char why[256];
+	if (!*ref) {   /* the lesson's tree's recordings first, then the shipped ones */
+		char *own = textvals_tree_recorded(l);
+		if (own) *ref = textvals_ref_find_device(own, cc);
+		free(own);
+	}
 	if (!*ref) *ref = textvals_ref_find_device(NULL, cc);
 	const device_info *d = textvals_ref_device(*ref);
 	return d && !roofline_roofs_of(d, lesson_stage_peak(l, stage), rf, why, sizeof why) ? 0 : -1;

@@ -119,8 +119,8 @@ static compile_job *start_compile(engine *e, job *j, const lesson_stage *s, int 
 	int n = 0;
 	for (int i = 0; i < ndefs; i++) opts[n++] = defs[i];
 	for (int i = 0; i < s->noptions; i++) opts[n++] = s->options[i];
-	compile_request rq = { .kernel_path = s->kernel_path, .include_dir = j->j.lesson->kernel_dir, .arch = arch, .options = opts, .noptions = n,
-	                       .sass = j->j.counters };   /* the listing's tensor-core count goes with the counters */
+	compile_request rq = { .kernel_path = s->kernel_path, .include_dir = j->j.lesson->kernel_dir, .shared_dir = e->shipped_common,
+	                       .arch = arch, .options = opts, .noptions = n, .sass = j->j.counters };   /* the listing's tensor-core count goes with the counters */
 	if (own && j->j.kernel_text) {
 		rq.kernel_path = j->j.kernel_name;
 		rq.source = j->j.kernel_text;

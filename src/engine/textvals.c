@@ -133,6 +133,31 @@ textvals_ref *textvals_ref_find_case(const char *dir, const char *lesson_id, con
 	return r ? r : textvals_ref_find(dir, lesson_id);
 }
 
+char *textvals_tree_recorded(const lesson *l)
+{
+	if (!l || !l->path) return NULL;
+	char *d = xstrdup(l->path);
+	for (int up = 0; up < 2; up++) {   /* TREE/lessons/x.yaml -> TREE */
+		char *slash = strrchr(d, '/');
+		if (!slash) { free(d); return NULL; }
+		*slash = 0;
+	}
+	char *rec = xasprintf("%s/recorded", *d ? d : "/");
+	free(d);
+	DIR *dir = opendir(rec);
+	if (dir) { closedir(dir); return rec; }
+	free(rec);
+	return NULL;
+}
+
+textvals_ref *textvals_ref_find_lesson(const lesson *l, const char *case_name)
+{
+	char *own = textvals_tree_recorded(l);
+	textvals_ref *r = own ? textvals_ref_find_case(own, l->id, case_name) : NULL;
+	free(own);
+	return r ? r : textvals_ref_find_case(NULL, l->id, case_name);
+}
+
 void textvals_ref_free(textvals_ref *r)
 {
 	if (!r) return;

@@ -19,6 +19,12 @@ textvals_ref *textvals_ref_find(const char *dir, const char *lesson_id);
 /* The same for a case of the lesson (case_name "" or NULL: none): its own recording, *-LESSON.CASE.json,
  * else the lesson's. */
 textvals_ref *textvals_ref_find_case(const char *dir, const char *lesson_id, const char *case_name);
+/* The recording of lesson l (in case case_name, as textvals_ref_find_case): first in the recorded/
+ * folder of l's own tree (TREE/recorded/GPU/NAME-LESSON.json beside TREE/lessons, for a tree added with
+ * --lessons), then as textvals_ref_find_case(NULL, ...) finds it. NULL when none. */
+textvals_ref *textvals_ref_find_lesson(const lesson *l, const char *case_name);
+/* The recorded/ folder of l's tree when it has one (malloc'd), else NULL. */
+char *textvals_tree_recorded(const lesson *l);
 /* A recording made on a GPU of compute capability cc (x10), of any lesson: the first GPU folder under
  * dir (as textvals_ref_find chooses dir) whose first recording's device has that cc; NULL when none.
  * For the device's recorded peaks (textvals_ref_device), e.g. the model's bound before any run. */

@@ -447,10 +447,38 @@ int lesson_set_load(lesson_set *set, const char *root, char *err, size_t errlen)
 	return 0;
 }
 
+int lesson_set_add(lesson_set *set, const char *root, char *err, size_t errlen)
+{
+	lesson_set more;
+	if (lesson_set_load(&more, root, err, errlen)) return -1;
+	set->items = xrealloc(set->items, (size_t)(set->count + more.count + 1) * sizeof *set->items);
+	for (int i = 0; i < more.count; i++) {
+		lesson *l = more.items[i];
+		int k = 0;
+		while (k < set->count && strcmp(set->items[k]->id, l->id)) k++;
+		if (k < set->count) {   /* the tree's wins: said, so that a course's copy is never silently the one run */
+			set->notes = xrealloc(set->notes, (size_t)(set->nnotes + 1) * sizeof *set->notes);
+			set->notes[set->nnotes++] = xasprintf("%s: lesson '%s' replaces the one of the same id in %s", l->path, l->id, set->items[k]->path);
+			lesson_free(set->items[k]);
+			set->items[k] = l;
+		} else {
+			set->items[set->count++] = l;
+		}
+	}
+	set->errors = xrealloc(set->errors, (size_t)(set->nerrors + more.nerrors + 1) * sizeof *set->errors);
+	for (int i = 0; i < more.nerrors; i++) set->errors[set->nerrors++] = more.errors[i];
+	free(more.items); free(more.errors); free(more.root);
+	free(more.notes);
+	if (set->count) qsort(set->items, (size_t)set->count, sizeof *set->items, cmp_lesson);
+	return 0;
+}
+
 void lesson_set_free(lesson_set *set)
 {
 	for (int i = 0; i < set->count; i++) lesson_free(set->items[i]);
 	for (int i = 0; i < set->nerrors; i++) free(set->errors[i]);
+	for (int i = 0; i < set->nnotes; i++) free(set->notes[i]);
+	free(set->notes);
 	free(set->items); free(set->errors); free(set->root);
 	memset(set, 0, sizeof *set);
 }

@@ -286,10 +286,15 @@ int lesson_dtype_is_float(lesson_dtype t);
 typedef struct {
 	lesson **items; int count;    /* sorted by order, then id */
 	char **errors; int nerrors;   /* "file:line:col: message" */
-	char *root;                   /* the tree: root/lessons, root/kernels */
+	char *root;                   /* the tree: root/lessons, root/kernels (the first tree loaded) */
+	char **notes; int nnotes;     /* what lesson_set_add replaced ("... replaces the shipped lesson ...") */
 } lesson_set;
 /* Loads root/lessons/<name>.yaml. Returns 0 (even when some lessons failed), -1 when the folder is missing. */
 int lesson_set_load(lesson_set *set, const char *root, char *err, size_t errlen);
+/* Adds root's lessons (root/lessons/NAME.yaml, root/kernels) to set: a lesson whose id set has already is
+ * replaced by root's, and a note says so; root's load errors join set's. Returns 0, or -1 when root
+ * has no lessons folder (set unchanged). */
+int lesson_set_add(lesson_set *set, const char *root, char *err, size_t errlen);
 void lesson_set_free(lesson_set *set);
 lesson *lesson_set_find(const lesson_set *set, const char *id);
 #endif
