@@ -73,8 +73,9 @@ void show_plan_stage(FILE *f, engine *e, const lesson *l, int stage, const plan_
 	const arch_info *a = arch_find(an);
 	plan_setting own[16];
 	int n = stage_sets(l, stage, sets, nsets, own);
-	fprintf(f, "\nPlanned at the %s for %s (no GPU needed: %s%s, %d SMs; --arch, --set and --case change it):\n", n ? "settings given" : "defaults",
-	        an, a ? "a typical " : "", a ? a->typical_part : "the GPU's own limits", pd.sm_count);
+	int typical = a && pd.sm_count == a->typical_sm_count;   /* the table's part, not a GPU a compile asked about */
+	fprintf(f, "\nPlanned at the %s for %s (no GPU needed: %s%s%s%d SMs; --arch, --set and --case change it):\n", n ? "settings given" : "defaults",
+	        an, typical ? "a typical " : "", typical ? a->typical_part : "", typical ? ", " : "", pd.sm_count);
 	plan p;
 	char err[1024];
 	if (plan_make(&p, l, stage, own, n, &pd, err, sizeof err)) {
