@@ -704,11 +704,7 @@ static int cmd_show(cli *c, engine *e)
 		return EXIT_OK;
 	}
 	if (cli_find_lesson(e, c->args[1], &l) || cli_use_case(c, l, LESSON_CASE_ALL_STAGES)) return EXIT_USAGE;
-	run_result *compiled = show_plan_compiles(e, l, -1, c->sets, c->nsets);
-	report_use_compiled(compiled, l->nstages);
-	report_lesson(stdout, l);
-	report_use_compiled(NULL, 0);
-	show_plan_compiles_free(compiled, l->nstages);
+	report_lesson(stdout, l);   /* no compiles: show LESSON/STAGE makes a stage concrete (its occupancy too) */
 	show_plan_bounds(stdout, e, l, c->sets, c->nsets);
 	return EXIT_OK;
 }

@@ -15,7 +15,8 @@ void show_plan_stage(FILE *f, engine *e, const lesson *l, int stage, const plan_
 void show_plan_bounds(FILE *f, engine *e, const lesson *l, const plan_setting *sets, int nsets);
 /* Compiles (compile_only, cached) of the stages whose texts name {theoretical_occupancy} (stage < 0:
  * every stage, else that one), l->nstages results, the others left as run_result_init makes them;
- * NULL when no text names it. Free with show_plan_compiles_free. */
+ * NULL when no text names it. Free with show_plan_compiles_free. show LESSON/STAGE asks for its stage
+ * only: show LESSON compiles nothing (a lesson not yet compiled would wait for all its stages). */
 run_result *show_plan_compiles(engine *e, const lesson *l, int stage, const plan_setting *sets, int nsets);
 void show_plan_compiles_free(run_result *r, int n);
 #endif

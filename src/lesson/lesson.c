@@ -447,6 +447,11 @@ int lesson_set_load(lesson_set *set, const char *root, char *err, size_t errlen)
 	return 0;
 }
 
+const char *const *lesson_library(int i)
+{
+	return i >= 0 && i < LESSON_YAML_NLIBS ? lesson_yaml_baseline_libs[i] : NULL;
+}
+
 int lesson_set_add(lesson_set *set, const char *root, char *err, size_t errlen)
 {
 	lesson_set more;

@@ -14,11 +14,23 @@
 
 typedef struct { ld *c; yaml_node_t *n; int off; int names; int device; } expect_names;
 
-/* Whether the steps (repeat blocks' bodies too) copy between host and device. */
-static int steps_copy(const lesson_launch *steps, int n)
+/* Whether buffer name is in host memory for stage s (its memory: choice, else the buffer's own). */
+static int host_buffer(const lesson *l, const lesson_stage *s, const char *name)
 {
-	for (int i = 0; i < n; i++)
-		if (steps[i].body ? steps_copy(steps[i].body, steps[i].nbody) : steps[i].kind == STEP_COPY) return 1;
+	for (int i = 0; name && i < s->nmemory; i++) if (!strcmp(s->memory_buffers[i], name)) return s->memory_kinds[i] != MEM_DEVICE;
+	const lesson_buffer *b = name ? lesson_find_buffer(l, s, name) : NULL;
+	return b && b->memory != MEM_DEVICE;
+}
+
+/* Whether the steps (repeat blocks' bodies too) copy between host and device: a copy step with a
+ * host buffer at one end (the worker's bound is known only then). */
+static int steps_copy(const lesson *l, const lesson_stage *s, const lesson_launch *steps, int n)
+{
+	for (int i = 0; i < n; i++) {
+		const lesson_launch *L = &steps[i];
+		if (L->body ? steps_copy(l, s, L->body, L->nbody)
+		            : L->kind == STEP_COPY && (host_buffer(l, s, L->copy_dst) || host_buffer(l, s, L->copy_src))) return 1;
+	}
 	return 0;
 }
 
@@ -35,11 +47,12 @@ static int expect_name(void *ctx, const char *name, size_t len, int col)
 {
 	expect_names *x = ctx;
 	x->names++;
-	if (!x->device && copies_only(name, len) && x->c->stage && !steps_copy(x->c->stage->launches, x->c->stage->nlaunches)) {
+	if (!x->device && copies_only(name, len) && x->c->stage &&
+	    !steps_copy(x->c->l, x->c->stage, x->c->stage->launches, x->c->stage->nlaunches)) {
 		yaml_mark_t m = x->n->start_mark;
 		m.column += (size_t)(col - 1 + x->off);
 		return yd_fail_at(&x->c->y, m, "expect: '%.*s' is known only on a stage with copy steps (host to device or back), and "
-		                  "this stage copies nothing: the claim could never be judged (time it against the model with "
+		                  "this stage copies nothing between host and device: the claim could never be judged (time it against the model with "
 		                  "pct_attainable_bw or pct_compute_peak instead)", (int)len, name);
 	}
 	if (x->device ? claims_device_name_known(name, len) : claims_name_known(name, len)) return 0;

@@ -30,11 +30,6 @@ const char *const lesson_yaml_baseline_libs[LESSON_YAML_NLIBS][LESSON_YAML_MAX_L
 	{ "cublaslt_int8", "A", "B", "C", "sa", "sb", "acc", "m", "n", "k", NULL },
 	{ "cublas_sgemv", "A", "x", "y", "m", "n", NULL },
 };
-const char *const *lesson_library(int i)
-{
-	return i >= 0 && i < LESSON_YAML_NLIBS ? lesson_yaml_baseline_libs[i] : NULL;
-}
-
 const char *const lesson_yaml_dtype_names[DT_COUNT] = { "f32", "f64", "f16", "bf16", "i32", "u32", "i64", "u64", "i8", "u8" };
 const size_t lesson_yaml_dtype_sizes[DT_COUNT] = { 4, 8, 2, 2, 4, 4, 8, 8, 1, 1 };
 

@@ -305,8 +305,8 @@ static cudaError_t sgemv(const plan *p, gpu_data *d, cudaStream_t s)
 	if (!dim_ok(m) || !dim_ok(n)) return cudaErrorInvalidValue;
 	gpu_buffer *A = f32_buf(p, d, "A", m * n), *x = f32_buf(p, d, "x", n), *y = f32_buf(p, d, "y", m);
 	if (!A || !x || !y) return cudaErrorInvalidValue;
-	cublas_gemv_job j = { A->ptr, x->ptr, y->ptr, (int)m, (int)n };
-	return cublas_gemv(&j, s);
+	baseline_cublas_gemv_job j = { A->ptr, x->ptr, y->ptr, (int)m, (int)n };
+	return baseline_cublas_gemv_run(&j, s);
 }
 
 /* cudnn_sdpa: attention forward over q, k, v (bf16 batch x heads x seq x dim) into o. */
@@ -398,5 +398,5 @@ void baseline_cleanup(void)
 	cudnn_baseline_cleanup();
 	npp_baseline_cleanup();
 	cusparse_baseline_cleanup();
-	cublas_gemv_cleanup();
+	baseline_cublas_gemv_cleanup();
 }

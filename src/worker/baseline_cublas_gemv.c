@@ -51,7 +51,7 @@ static int load(void)
 	return 0;
 }
 
-cudaError_t cublas_gemv(const cublas_gemv_job *j, cudaStream_t s)
+cudaError_t baseline_cublas_gemv_run(const baseline_cublas_gemv_job *j, cudaStream_t s)
 {
 	if (!j->A || !j->x || !j->y || j->m < 1 || j->n < 1) return cudaErrorInvalidValue;
 	if (load()) return cudaErrorSharedObjectInitFailed;
@@ -64,7 +64,7 @@ cudaError_t cublas_gemv(const cublas_gemv_job *j, cudaStream_t s)
 	return cudaErrorInvalidValue;
 }
 
-void cublas_gemv_cleanup(void)
+void baseline_cublas_gemv_cleanup(void)
 {
 	if (handle) fn.destroy(handle);
 	handle = NULL;

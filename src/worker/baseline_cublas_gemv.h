@@ -10,13 +10,13 @@ typedef struct {
 	const float *A, *x;
 	float *y;
 	int m, n;
-} cublas_gemv_job;
+} baseline_cublas_gemv_job;
 
 /* Runs j on stream s with cublasSgemv_v2 (A read as the column-major n x m matrix A^T, so OP_T). 0;
  * cudaErrorInvalidValue for a shape cuBLAS refuses; cudaErrorSharedObjectInitFailed when cuBLAS
  * (libcublas.so.13) cannot be loaded (said once on stderr). */
-cudaError_t cublas_gemv(const cublas_gemv_job *j, cudaStream_t s);
+cudaError_t baseline_cublas_gemv_run(const baseline_cublas_gemv_job *j, cudaStream_t s);
 
 /* Frees the handle (the library stays loaded). */
-void cublas_gemv_cleanup(void);
+void baseline_cublas_gemv_cleanup(void);
 #endif
