@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 #include "diagnose.h"
@@ -32,6 +33,13 @@ static int has_yaml(const char *dir)
 	}
 	if (d) closedir(d);
 	return found;
+}
+
+/* Whether a and b name one folder (--lessons naming the shipped tree adds nothing). */
+static int same_dir(const char *a, const char *b)
+{
+	struct stat x, y;
+	return !stat(a, &x) && !stat(b, &y) && x.st_dev == y.st_dev && x.st_ino == y.st_ino;
 }
 
 /* The lesson tree named by --lessons or CUDACLIMB_LESSONS: dir itself, or the tree above it when dir
@@ -146,7 +154,7 @@ engine *engine_new(const engine_opts *o, char *err, size_t errlen)
 	free(table);
 	free(rules);
 	if (!bad) bad = lesson_set_load(&e->lessons, e->lessons_root, err, errlen);
-	if (!bad && tree && !only) bad = lesson_set_add(&e->lessons, tree, err, errlen);
+	if (!bad && tree && !only && !same_dir(tree, e->lessons_root)) bad = lesson_set_add(&e->lessons, tree, err, errlen);
 	if (!only) free(tree);
 	if (bad) { engine_free(e); return NULL; }
 	const char *cd = o->course_dir ? o->course_dir : getenv("CUDACLIMB_COURSE");

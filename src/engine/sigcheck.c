@@ -141,10 +141,8 @@ static int find_params(const char *t, const char *entry, const char **open, cons
 		if (*q != '(') continue;
 		const char *start = p;   /* the declaration: back to the previous ';', '}' or '{' */
 		while (start > t && start[-1] != ';' && start[-1] != '}' && start[-1] != '{') start--;
-		const char *g = start;
-		int global = 0;
-		while ((g = strstr(g, "__global__")) && g < p) { global = 1; break; }
-		if (!global) continue;
+		const char *g = strstr(start, "__global__");
+		if (!g || g > p) continue;
 		int depth = 0;
 		const char *e = q;
 		for (; *e; e++) {

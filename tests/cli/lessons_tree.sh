@@ -18,6 +18,9 @@ else fail "tree: --lessons-only"; printf '%s\n' "$out" | head -5; fi
 out=$(CUDACLIMB_LESSONS_ONLY=1 $B --lessons $G list 2>&1)
 if printf '%s\n' "$out" | grep -q "^gemv " && ! printf '%s\n' "$out" | grep -q "^bandwidth "; then pass "tree: CUDACLIMB_LESSONS_ONLY=1 makes --lessons the tree alone"
 else fail "tree: CUDACLIMB_LESSONS_ONLY"; printf '%s\n' "$out" | head -5; fi
+out=$($B --lessons . list 2>&1)
+if ! printf '%s\n' "$out" | grep -q "note:" && [ "$(printf '%s\n' "$out" | grep -c "^bandwidth ")" = 1 ]; then pass "tree: --lessons naming the shipped tree adds nothing and notes nothing"
+else fail "tree: --lessons ."; printf '%s\n' "$out" | head -3; fi
 expect "tree: --lessons and --lessons-only are one tree" 2 "--lessons and --lessons-only name one tree" $B --lessons $G --lessons-only $G list
 expect "tree: a missing tree is refused" 2 "no lesson tree at $T/none" $B --lessons $T/none list
 
