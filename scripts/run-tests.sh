@@ -89,6 +89,7 @@ cmocka() {
 	sh tests/gpu/follow.sh
 	sh tests/gpu/histogram.sh
 	sh tests/gpu/scan.sh
+	sh tests/gpu/gemv_baseline.sh
 	sh tests/gpu/latency.sh
 	sh tests/gpu/dp.sh
 	fi

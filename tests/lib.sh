@@ -1,6 +1,9 @@
 # Shared by the test scripts: pass/fail/skip lines that scripts/run-tests.sh counts, and a bounded
 # wait for text instead of fixed sleeps.
 B=${CUDACLIMB:-build/cudaclimb}
+# The scripts' fixture trees are meant alone: --lessons DIR (and CUDACLIMB_LESSONS) mean DIR's lessons
+# only, not DIR's added to the shipped ones (tests/cli/lessons_tree.sh unsets this to test adding).
+export CUDACLIMB_LESSONS_ONLY=1
 pass() { echo "PASS $*"; }
 fail() { echo "FAIL $*"; }
 skip() { echo "SKIP $*"; }

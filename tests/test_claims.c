@@ -514,16 +514,72 @@ static void test_planted_slow(void **state)
 #undef H200
 }
 
+/* text (LESSON and its claims) with x a pinned host buffer, copied into d_x (the stage's) for the kernel. */
+static void with_copy(char *text, size_t n)
+{
+	char *tail = xstrdup(strstr(text, "    expect:\n"));
+	char *head = xstrdup(text);
+	head[strstr(text, "stages:\n") - text] = 0;
+	char *x = strstr(head, "init: iota }");
+	memmove(x + strlen("init: iota, host: pinned }"), x + strlen("init: iota }"), strlen(x + strlen("init: iota }")) + 1);
+	memcpy(x, "init: iota, host: pinned }", strlen("init: iota, host: pinned }"));
+	snprintf(text, n, "%s%s", head,
+	         "stages:\n  - id: s1\n    title: S\n    kernel: k.cu\n    entry: k\n    explain: e\n    bottleneck: b\n"
+	         "    buffers: { d_x: { type: f32, count: n } }\n"
+	         "    launches:\n      - copy: { dst: d_x, src: x }\n      - { grid: 1, block: 32, args: [d_x, z] }\n");
+	strncat(text, tail, n - strlen(text) - 1);
+	free(head);
+	free(tail);
+}
+
+/* A claim on a copy name (time_vs_bound, bound_ms, kernel_ms) on a stage that copies nothing is
+ * refused at load, at the name: it could never be judged. */
+static void test_copy_names_need_copies(void **state)
+{
+	(void)state;
+	char text[4096], err[1024];
+	snprintf(text, sizeof text, "%s%s", LESSON, "      - \"ms > 0 && time_vs_bound <= 1.5\"\n");
+	assert_null(load(text, err, sizeof err));
+	assert_string_equal(err, "t.yaml:20:20: expect: 'time_vs_bound' is known only on a stage with copy steps (host to device or back), "
+	                         "and this stage copies nothing between host and device: the claim could never be judged (time it against the model with "
+	                         "pct_attainable_bw or pct_compute_peak instead)");
+	snprintf(text, sizeof text, "%s%s", LESSON, "      - { that: \"kernel_ms < 1\", why: w }\n");
+	assert_null(load(text, err, sizeof err));
+	assert_non_null(strstr(err, "t.yaml:20:18: expect: 'kernel_ms' is known only on a stage with copy steps"));
+	/* the other copy names are 0 without copies, not unknown: allowed */
+	snprintf(text, sizeof text, "%s%s", LESSON, "      - \"h2d_bytes == 0 && copy_share < 0.1\"\n");
+	lesson *l = load(text, err, sizeof err);
+	if (!l)
+		fail_msg("%s", err);
+	lesson_free(l);
+	/* a copy between two device buffers moves nothing over the bus: no bound either */
+	snprintf(text, sizeof text, "%s%s", LESSON, "      - \"time_vs_bound <= 1.5\"\n");
+	with_copy(text, sizeof text);
+	char *pinned = strstr(text, ", host: pinned");
+	memmove(pinned, pinned + strlen(", host: pinned"), strlen(pinned + strlen(", host: pinned")) + 1);
+	assert_null(load(text, err, sizeof err));
+	assert_non_null(strstr(err, "'time_vs_bound' is known only on a stage with copy steps"));
+	/* with a copy step from a host buffer: loads */
+	snprintf(text, sizeof text, "%s%s", LESSON, "      - \"time_vs_bound <= 1.5\"\n");
+	with_copy(text, sizeof text);
+	l = load(text, err, sizeof err);
+	if (!l)
+		fail_msg("%s", err);
+	lesson_free(l);
+}
+
 /* when: over the run's parameters and the device's copy engines; the copy names (bound_ms, kernel_ms,
  * time_vs_bound, h2d_bytes, d2h_bytes, h2d_gbps, d2h_gbps). */
 static void test_when_params_and_copies(void **state)
 {
 	(void)state;
 	char text[4096], err[1024];
-	snprintf(text, sizeof text, LESSON "%s",
+	/* the lesson's stage with a copy step (from x into a device buffer): the copy names are known there */
+	snprintf(text, sizeof text, "%s%s", LESSON,
 	         "      - { that: \"time_vs_bound <= 1.5\", when: \"n >= 1 << 20 && copy_engines >= 2\" }\n"
 	         "      - \"bound_ms > 0 && kernel_ms < ms && h2d_bytes == 4000 && d2h_bytes == 0\"\n"
 	         "      - \"h2d_gbps > 20 && d2h_gbps > 20\"\n");
+	with_copy(text, sizeof text);
 	lesson *l = load(text, err, sizeof err);
 	if (!l)
 		fail_msg("%s", err);
@@ -705,6 +761,7 @@ int main(void)
 		cmocka_unit_test(test_peaks),
 		cmocka_unit_test(test_when),
 		cmocka_unit_test(test_when_params_and_copies),
+		cmocka_unit_test(test_copy_names_need_copies),
 		cmocka_unit_test(test_when_case),
 		cmocka_unit_test(test_stage_ratios), cmocka_unit_test(test_clock_ratio),
 		cmocka_unit_test(test_readme_names),

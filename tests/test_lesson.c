@@ -855,13 +855,20 @@ static void test_structure_errors(void **state)
 	expect_error(HEAD "check: { reference: s1, compare: [z], tolerance: { norm: 0 } }\n" STAGE LAUNCH,
 	             "t.yaml:10:58: norm must be above 0 (leave it out for no norm-wise check)");
 	expect_error(HEAD "check: { reference: s1, compare: [z], tolerance: { norm: -1 } }\n" STAGE LAUNCH,
-	             "t.yaml:10:50: tolerances cannot be negative");
+	             "t.yaml:10:58: tolerances cannot be negative");
+	/* a tolerance may be an expression of the lesson's names (evaluated when planned: test_plan.c) */
+	expect_error(HEAD "check: { reference: s1, compare: [z], tolerance: { abs: \"1e-8 * nn\" } }\n" STAGE LAUNCH,
+	             "t.yaml:10:65: unknown name 'nn' in '1e-8 * nn'");
+	expect_error(HEAD "check: { reference: s1, compare: [z], tolerance: { abs: \"1e-8 * (n\" } }\n" STAGE LAUNCH,
+	             "t.yaml:10:");
+	expect_error(HEAD "check: { reference: s1, compare: [z], tolerance: { rel: nan } }\n" STAGE LAUNCH,
+	             "t.yaml:10:57: rel: 'nan' is not a finite number");
 	expect_error(HEAD "check: { reference: s1, compare: [z], tolerance: exact }\n" STAGE "    peak: fp4_tensor\n" LAUNCH,
 	             "t.yaml:18:11: unknown peak 'fp4_tensor' (known: fp32, bf16_tensor, fp64, tf32_tensor, fp16_tensor, fp8_tensor, int8_tensor)");
 	expect_error(HEAD "check: { reference: s1, compare: [z], tolerance: exact }\n" STAGE "    tolerance: { bad: 1 }\n" LAUNCH,
 	             "t.yaml:18:18: unknown key 'bad' in tolerance (expected one of: rel, abs, norm)");
 	expect_error(HEAD "check: { reference: s1, compare: [z], tolerance: { rel: -1 } }\n" STAGE LAUNCH,
-	             "t.yaml:10:50: tolerances cannot be negative");
+	             "t.yaml:10:57: tolerances cannot be negative");
 	expect_error(HEAD "baseline: { title: c, library: cudnn, args: { dst: z } }\n" STAGE LAUNCH,
 	             "t.yaml:10:32: unknown library 'cudnn' (known: memcpy, cub_reduce_sum, cub_histogram_even, cublas_sgemm, cublas_gemm_bf16, "
 	             "cudnn_conv_bias_relu, cudnn_conv_bias_relu_fused, cudnn_softmax, cudnn_sdpa, npp_gauss, cublas_gemm_batched");

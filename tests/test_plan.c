@@ -697,6 +697,45 @@ static void test_named_baseline(void **state)
 	lesson_free(l);
 }
 
+/* Tolerances as expressions of the parameters (#46 item 4): evaluated at each plan's settings, from the
+ * holder that gives the tolerance (the lesson, a stage, a baseline); a value below 0 (or a norm of 0)
+ * there is a refusal at the expression's file:line:col. */
+static void test_tolerance_exprs(void **state)
+{
+	(void)state;
+	static const char t[] =
+		"lesson: q\ntitle: Q\nsummary: s\nparams:\n  n: { default: 100, min: 1 }\n"
+		"buffers:\n  x: { type: f32, count: n, init: iota }\n  z: { type: f32, count: n, output: true }\n"
+		"model: { bytes: 8 * n }\ncheck: { reference: s1, compare: [z], tolerance: { rel: 1e-6, abs: \"1e-8 * n\" } }\n"
+		"baseline: { title: C, library: memcpy, args: { dst: z, src: x, bytes: 4 * n }, tolerance: { norm: \"0.001 * (n - 50)\" } }\n"
+		"stages:\n  - { id: s1, title: S, kernel: k.cu, entry: k, explain: e, bottleneck: b, launches: [{ grid: 1, block: 32 }] }\n"
+		"  - { id: s2, title: S, kernel: k.cu, entry: k, explain: e, bottleneck: b, tolerance: { rel: \"n > 60 ? 0.5 : 0.25\" },\n"
+		"      launches: [{ grid: 1, block: 32 }] }\n";
+	char err[512];
+	lesson *l = lesson_load_buffer("q.yaml", t, strlen(t), NULL, err, sizeof err);
+	if (!l) fail_msg("%s", err);
+	plan p;
+	plan_setting st[1];
+	if (plan_make(&p, l, 0, NULL, 0, &dev48k, err, sizeof err)) fail_msg("%s", err);
+	assert_true(p.rel_tol == 1e-6 && fabs(p.abs_tol - 1e-6) < 1e-18 && p.norm_tol == 0);   /* n = 100 */
+	plan_free(&p);
+	assert_int_equal(plan_setting_parse("n=7000", &st[0], err, sizeof err), 0);
+	if (plan_make(&p, l, 0, st, 1, &dev48k, err, sizeof err)) fail_msg("%s", err);
+	assert_true(fabs(p.abs_tol - 7e-5) < 1e-15);   /* grows with n */
+	plan_free(&p);
+	if (plan_make(&p, l, 1, st, 1, &dev48k, err, sizeof err)) fail_msg("%s", err);
+	assert_true(p.rel_tol == 0.5 && p.abs_tol == 0);   /* the stage's own */
+	plan_free(&p);
+	if (plan_make(&p, l, -1, st, 1, &dev48k, err, sizeof err)) fail_msg("%s", err);
+	assert_true(fabs(p.norm_tol - 6.95) < 1e-12 && isinf(p.abs_tol));   /* the baseline's: norm alone */
+	plan_free(&p);
+	assert_int_equal(plan_setting_parse("n=50", &st[0], err, sizeof err), 0);
+	assert_int_equal(plan_make(&p, l, -1, st, 1, &dev48k, err, sizeof err), -1);
+	assert_string_equal(err, "q.yaml:11:100: the tolerance's norm, '0.001 * (n - 50)', is 0 here: it must be above 0");
+	plan_free(&p);
+	lesson_free(l);
+}
+
 /* The inputs in words (a bench's "Inputs:" line): buffers filled alike named together, outputs and
  * scratch left out, the seed only with something random, and the text cut to the room given. */
 static void test_inputs_text(void **state)
@@ -1361,7 +1400,7 @@ int main(void)
 		cmocka_unit_test(test_arg_abi), cmocka_unit_test(test_v2_plan),
 		cmocka_unit_test(test_defaults),      cmocka_unit_test(test_overrides),
 		cmocka_unit_test(test_refusals),      cmocka_unit_test(test_grid_limits), cmocka_unit_test(test_byte_counts),
-		cmocka_unit_test(test_baseline),      cmocka_unit_test(test_named_baseline),      cmocka_unit_test(test_setting_parse), cmocka_unit_test(test_inputs_text),
+		cmocka_unit_test(test_baseline),      cmocka_unit_test(test_named_baseline), cmocka_unit_test(test_tolerance_exprs),      cmocka_unit_test(test_setting_parse), cmocka_unit_test(test_inputs_text),
 		cmocka_unit_test(test_tensormaps),   cmocka_unit_test(test_occupancy_values),
 		cmocka_unit_test(test_bandwidth),
 		cmocka_unit_test(test_chunks_and_stage_model),

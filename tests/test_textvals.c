@@ -39,7 +39,7 @@ static void test_reference(void **state)
 	textvals_ref *ref = textvals_ref_find("tests/fixtures/textvals", "bandwidth");
 	assert_non_null(ref);
 	assert_string_equal(textvals_ref_gpu(ref), "NVIDIA H200");
-	textvals_src src = { l, lesson_stage_index(l, "strided"), { NULL, NULL, NULL, NULL }, ref, NULL };
+	textvals_src src = { l, lesson_stage_index(l, "strided"), { NULL, NULL, NULL, NULL }, ref, NULL, NULL };
 	const char *t = "moved {dram_bytes}, {bytes_ratio} the model, at {gbps} ({pct_attainable_bw}); {speedup_vs_prev}";
 	char *f = textvals_fill(&src, t), note[400];
 	assert_string_equal(f, "moved 12.9 GB, 16.0x the model, at 196 GB/s (4.6%); ?");   /* the first stage has no previous one */
@@ -70,7 +70,7 @@ static void test_live(void **state)
 			run = (run_result *)replay_result(rp, i);
 	assert_non_null(run);
 	textvals_ref *ref = textvals_ref_find("tests/fixtures/textvals", "bandwidth");
-	textvals_src src = { l, lesson_stage_index(l, "coalesced"), { run, NULL, NULL, replay_device(rp) }, ref, NULL };
+	textvals_src src = { l, lesson_stage_index(l, "coalesced"), { run, NULL, NULL, replay_device(rp) }, ref, NULL, NULL };
 	const char *t = "{gbps}, {speedup_vs_prev} faster";
 	char *f = textvals_fill(&src, t), note[400];
 	assert_string_equal(f, "3494 GB/s, 17.8x faster");          /* the run lacks the previous stage: all the H200's */
@@ -155,7 +155,7 @@ static void test_syntax(void **state)
 	assert_int_equal(claims_text_check("at {gbps} and {gbs}", &n), 14);
 	assert_int_equal(n, 3);
 	assert_int_equal(claims_text_check("at {gbps}", &n), -1);
-	textvals_src src = { NULL, 0, { NULL, NULL, NULL, NULL }, NULL, NULL };
+	textvals_src src = { NULL, 0, { NULL, NULL, NULL, NULL }, NULL, NULL, NULL };
 	lesson *l = bandwidth();
 	src.l = l;
 	char *f = textvals_fill(&src, "if (x) { y = 1; } {A}");

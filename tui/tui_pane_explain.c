@@ -26,7 +26,7 @@ static const textvals_ref *lesson_ref(const lesson *l)
 {
 	if (!ref_tried || strcmp(ref_lesson, l->id)) {
 		textvals_ref_free(ref_cache);
-		ref_cache = textvals_ref_find(NULL, l->id);
+		ref_cache = textvals_ref_find_lesson(l, NULL);
 		snprintf(ref_lesson, sizeof ref_lesson, "%s", l->id);
 		ref_tried = 1;
 	}
@@ -81,7 +81,7 @@ static int explain_walk(tui_app *a, int parts, int width, int y, int x, int firs
 	}
 	textvals_src tv = { a->m->l, a->m->cur, { sl->have_last ? &sl->last : NULL, up && up->have_last ? &up->last : NULL,
 	                                          a->m->have_base && lesson_stage_baseline(a->m->l, a->m->cur) == -1 ? &a->m->base : NULL,
-	                                          a->dev }, NULL, replayed[0] ? replayed : NULL };
+	                                          a->dev }, NULL, replayed[0] ? replayed : NULL, NULL };
 	char *ex = NULL, *bn = NULL, note[400] = "";
 	if (textvals_has(st->explain) || textvals_has(st->bottleneck)) {
 		tv.ref = lesson_ref(a->m->l);

@@ -8,7 +8,7 @@ _cudaclimb()
 	local commands="list show run bench tune profile check device exercises try watch hint reset solution course report queue cache serve"
 	local options="--lessons --work --course --gpu --arch --set --case --json --timeout --seed --reps --no-counters
 		--roofline --hotspots --replay --runner --remote-worker --slurm-partition --slurm-gres --slurm-time
-		--slurm-account --no-color --ascii --frames --sass --ptx --stage --group --html --csv --prune --max
+		--slurm-account --no-color --ascii --frames --sass --ptx --libraries --lessons-only --stage --group --html --csv --prune --max
 		--ncu --nsys --exec --verify --over --budget --strategy --plan --save --help --version"
 	case $prev in
 	--lessons|--work|--course|--replay|--html) COMPREPLY=($(compgen -f -- "$cur")); return ;;

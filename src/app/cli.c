@@ -24,6 +24,7 @@
 #include "report_sass.h"
 #include "runner.h"
 #include "sass.h"
+#include "show_plan.h"
 #include "tune.h"
 #include "tui.h"
 #include "tui_roofline.h"
@@ -43,6 +44,9 @@ static const char usage_text[] =
 	"       cudaclimb show LESSON[/STAGE]\n"
 	"                                  a lesson's (or one stage's) text, tunables and\n"
 	"                                  kernel\n"
+	"       cudaclimb show --libraries\n"
+	"                                  the libraries a baseline may call, their\n"
+	"                                  arguments and the lessons that call them\n"
 	"       cudaclimb show LESSON/STAGE --sass|--ptx\n"
 	"                                  its machine code (SASS, under its source\n"
 	"                                  lines) or its PTX\n"
@@ -124,8 +128,13 @@ static const char usage_text[] =
 	"                                  it to SIZE (default 512M, CUDACLIMB_CACHE_MAX)\n"
 	"\n"
 	"options:\n"
-	"  --lessons DIR     use the lesson tree DIR (DIR/lessons/*.yaml, DIR/kernels/);\n"
+	"  --lessons DIR     add the lesson tree DIR (DIR/lessons/*.yaml, DIR/kernels/,\n"
+	"                    DIR/recorded/) to the shipped lessons; a lesson of DIR\n"
+	"                    replaces a shipped one of the same id (said on stderr);\n"
 	"                    also CUDACLIMB_LESSONS\n"
+	"  --lessons-only DIR\n"
+	"                    DIR's lessons alone (CUDACLIMB_LESSONS_ONLY=1 makes\n"
+	"                    --lessons and CUDACLIMB_LESSONS mean this)\n"
 	"  --work DIR        your exercise files and progress (default ~/cudaclimb-work);\n"
 	"                    also CUDACLIMB_WORK\n"
 	"  --course DIR      a course (DIR/course.yaml): its lessons and exercises only,\n"
@@ -225,7 +234,7 @@ static int parse(cli *c, int argc, char **argv)
 {
 	enum { O_LESSONS = 256, O_GPU, O_ARCH, O_SET, O_JSON, O_TIMEOUT, O_SEED, O_REPS, O_NOCOUNT, O_REPLAY, O_NOCOLOR, O_ASCII, O_FRAMES, O_WORK, O_SASS, O_PTX, O_COURSE, O_GROUP, O_HTML, O_CSV,
 	       O_RUNNER, O_REMOTE_WORKER, O_SLURM_PARTITION, O_SLURM_GRES, O_SLURM_TIME, O_SLURM_ACCOUNT, O_ROOFLINE, O_HOTSPOTS, O_STAGE, O_VERIFY, O_NCU, O_NSYS, O_EXEC, O_CASE,
-	       O_OVER, O_BUDGET, O_STRATEGY, O_PLAN, O_SAVE };
+	       O_OVER, O_BUDGET, O_STRATEGY, O_PLAN, O_SAVE, O_LIBRARIES, O_LESSONS_ONLY };
 	static const struct option opts[] = {
 		{ "lessons", 1, 0, O_LESSONS }, { "gpu", 1, 0, O_GPU }, { "arch", 1, 0, O_ARCH }, { "set", 1, 0, O_SET },
 		{ "json", 0, 0, O_JSON }, { "timeout", 1, 0, O_TIMEOUT }, { "seed", 1, 0, O_SEED }, { "reps", 1, 0, O_REPS },
@@ -237,6 +246,7 @@ static int parse(cli *c, int argc, char **argv)
 		{ "roofline", 0, 0, O_ROOFLINE }, { "hotspots", 0, 0, O_HOTSPOTS }, { "stage", 1, 0, O_STAGE }, { "verify", 0, 0, O_VERIFY },
 		{ "ncu", 0, 0, O_NCU }, { "nsys", 0, 0, O_NSYS }, { "exec", 0, 0, O_EXEC }, { "case", 1, 0, O_CASE },
 		{ "over", 1, 0, O_OVER }, { "budget", 1, 0, O_BUDGET }, { "strategy", 1, 0, O_STRATEGY }, { "plan", 0, 0, O_PLAN }, { "save", 0, 0, O_SAVE },
+		{ "libraries", 0, 0, O_LIBRARIES }, { "lessons-only", 1, 0, O_LESSONS_ONLY },
 		{ "help", 0, 0, 'h' }, { "version", 0, 0, 'V' }, { 0, 0, 0, 0 },
 	};
 	c->eo.gpu = -1;
@@ -245,7 +255,11 @@ static int parse(cli *c, int argc, char **argv)
 	char err[256], *end;
 	while ((o = getopt_long(argc, argv, "hV", opts, NULL)) != -1) {
 		switch (o) {
-		case O_LESSONS: c->eo.lessons_root = optarg; break;
+		case O_LESSONS: case O_LESSONS_ONLY:
+			if (c->eo.lessons_root) return cli_usage_error("--lessons and --lessons-only name one tree: give one of them once%s", "");
+			c->eo.lessons_root = optarg;
+			c->eo.lessons_only = o == O_LESSONS_ONLY;
+			break;
 		case O_WORK: c->work = optarg; break;
 		case O_SASS: if (c->code == SHOW_PTX) return cli_usage_error("--sass and --ptx each choose what show prints: give one%s", ""); c->code = SHOW_SASS; break;
 		case O_COURSE: c->eo.course_dir = optarg; break;
@@ -271,6 +285,7 @@ static int parse(cli *c, int argc, char **argv)
 			break;
 		case O_PLAN: c->tune_plan = 1; break;
 		case O_SAVE: c->tune_save = 1; break;
+		case O_LIBRARIES: c->libraries = 1; break;
 		case O_ROOFLINE: c->roofline = 1; break;
 		case O_HOTSPOTS: c->hotspots = 1; break;
 		case O_STAGE: c->bench_stages = optarg; break;
@@ -651,8 +666,32 @@ static void show_tuned(const lesson *l, int stage)
 	progress_free(&ps);
 }
 
+/* show --libraries: each library a baseline may call, the arguments it needs, and the lessons here
+ * that call it (lessons/README.md, "Library baselines", says what each computes). */
+static int show_libraries(cli *c, engine *e)
+{
+	if (too_many(c, 0, NULL)) return EXIT_USAGE;
+	const lesson_set *s = engine_lessons(e);
+	printf("Libraries a baseline may call (library: NAME, args: { ... }; lessons/README.md says what each computes):\n");
+	const char *const *lib;
+	for (int i = 0; (lib = lesson_library(i)); i++) {
+		printf("  %-27s", lib[0]);
+		for (int a = 1; lib[a]; a++) printf("%s%s", a > 1 ? ", " : "", lib[a]);
+		int n = 0;
+		for (int k = 0; k < s->count; k++) {
+			const lesson *l = s->items[k];
+			int uses = l->baseline && !strcmp(l->baseline->library, lib[0]);
+			for (int b = 0; b < l->nbaselines && !uses; b++) uses = !strcmp(l->baselines[b]->library, lib[0]);
+			if (uses) printf("%s%s", n++ ? ", " : "   (used by ", l->id);
+		}
+		printf("%s\n", n ? ")" : "");
+	}
+	return EXIT_OK;
+}
+
 static int cmd_show(cli *c, engine *e)
 {
+	if (c->libraries) return c->code ? cli_usage_error("--libraries lists the libraries: it takes no --sass or --ptx%s", "") : show_libraries(c, e);
 	if (c->nargs < 2) return cli_usage_error("show needs a lesson%s", "");
 	if (c->code) return too_many(c, 1, "LESSON/STAGE") ? EXIT_USAGE : show_code(c, e);
 	const lesson *l;
@@ -662,12 +701,18 @@ static int cmd_show(cli *c, engine *e)
 		if (!r) r = cli_use_case(c, l, stage);
 		if (r) return r;
 		if (stage < 0) { report_lesson(stdout, l); return EXIT_OK; }   /* the baseline is told in the lesson's text */
+		run_result *compiled = show_plan_compiles(e, l, stage, c->sets, c->nsets);
+		report_use_compiled(compiled, l->nstages);
 		report_stage(stdout, l, stage);
+		report_use_compiled(NULL, 0);
+		show_plan_compiles_free(compiled, l->nstages);
+		show_plan_stage(stdout, e, l, stage, c->sets, c->nsets);
 		show_tuned(l, stage);
 		return EXIT_OK;
 	}
 	if (cli_find_lesson(e, c->args[1], &l) || cli_use_case(c, l, LESSON_CASE_ALL_STAGES)) return EXIT_USAGE;
-	report_lesson(stdout, l);
+	report_lesson(stdout, l);   /* no compiles: show LESSON/STAGE makes a stage concrete (its occupancy too) */
+	show_plan_bounds(stdout, e, l, c->sets, c->nsets);
 	return EXIT_OK;
 }
 
@@ -1146,6 +1191,7 @@ int cli_main(int argc, char **argv)
 	}
 	if (c.case_name && (!cmd || (strcmp(cmd, "run") && strcmp(cmd, "bench") && strcmp(cmd, "try") && strcmp(cmd, "watch") && strcmp(cmd, "show"))))
 		return cli_usage_error("--case is for run, bench, try, watch and show (in the terminal interface C switches the case)%s", "");
+	if (c.libraries && (!cmd || strcmp(cmd, "show"))) return cli_usage_error("--libraries is for show (cudaclimb show --libraries)%s", "");
 	if (c.hotspots && (!cmd || strcmp(cmd, "run"))) return cli_usage_error("--hotspots is for run LESSON/STAGE, one stage at a time%s", "");
 	int tuning = cmd && !strcmp(cmd, "tune");
 	if ((c.tune_over || c.tune_budget > 0 || c.tune_strategy || c.tune_plan || c.tune_save) && !tuning)
@@ -1174,6 +1220,10 @@ int cli_main(int argc, char **argv)
 	engine *e = engine_new(&c.eo, err, sizeof err);
 	if (!e && strstr(err, "course.yaml:")) { fprintf(stderr, "%s\n", err); return EXIT_LESSONS; }   /* file:line:col, as a lesson's */
 	if (!e) { fprintf(stderr, "cudaclimb: %s\n", err); return EXIT_USAGE; }
+	if (cmd) {   /* a tree's lesson that replaced a shipped one: said, never silently the one run */
+		const lesson_set *ls = engine_lessons(e);
+		for (int i = 0; i < ls->nnotes; i++) { fputs("cudaclimb: note: ", stderr); fput_clean(stderr, ls->notes[i]); fputc('\n', stderr); }
+	}
 	c.to.work = c.work; c.to.replay = c.eo.replay_path;
 	if (cmd) join_stage_operands(&c, e);
 	r = check_archs(c.eo.arch, 0);

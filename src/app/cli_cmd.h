@@ -28,6 +28,7 @@ typedef struct {
 	double tune_budget;             /* tune --budget SECONDS (> 0; 0: not given, 120 s) */
 	const char *tune_strategy;      /* tune --strategy grid|random (NULL: grid) */
 	int tune_plan, tune_save;       /* tune --plan: the plan only; --save: keep the best as this GPU's */
+	int libraries;                  /* show --libraries: the libraries a baseline may call */
 	enum { SHOW_TEXT, SHOW_SASS, SHOW_PTX } code;   /* show: the lesson's text, or a stage's SASS or PTX */
 	char *const *args; int nargs;   /* the command and its operands */
 	char spec[192]; char **own_args;/* LESSON STAGE joined into LESSON/STAGE: args then points at own_args */

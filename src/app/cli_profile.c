@@ -110,7 +110,7 @@ static void run_words(const cli *c, argl *a, const lesson *l, const lesson_stage
 	char self[PATH_MAX], buf[256];
 	self_path(self, sizeof self);
 	add(a, self);
-	if (c->eo.lessons_root) { add(a, "--lessons"); add(a, c->eo.lessons_root); }
+	if (c->eo.lessons_root) { add(a, c->eo.lessons_only ? "--lessons-only" : "--lessons"); add(a, c->eo.lessons_root); }
 	add(a, "run");
 	strfmt(buf, sizeof buf, "%s/%s", l->id, s->id);
 	add(a, buf);

@@ -66,11 +66,22 @@ static void wrap(FILE *f, const char *indent, const char *text)
 	}
 }
 
+static const run_result *report_compiled;
+static int report_ncompiled;
+
+void report_use_compiled(const run_result *r, int n) { report_compiled = r; report_ncompiled = r ? n : 0; }
+
+/* Stage s's compile alone, when show made one that knows its occupancy; else NULL. */
+static const run_result *report_compiled_of(int s)
+{
+	return s >= 0 && s < report_ncompiled && report_compiled[s].occ_max_warps ? &report_compiled[s] : NULL;
+}
+
 /* Formatted whole, then written clean: a device name or a text may come from a file someone else wrote. */
 void report_stage_texts(FILE *f, const lesson *l, int s, const claims_runs *live, const char *live_from,
                         const textvals_ref *ref)
 {
-	textvals_src src = { l, s, { NULL, NULL, NULL, NULL }, ref, live_from };
+	textvals_src src = { l, s, { NULL, NULL, NULL, NULL }, ref, live_from, report_compiled_of(s) };
 	if (live) src.live = *live;
 	const lesson_stage *st = &l->stages[s];
 	char *ex = NULL, *bn = NULL, note[512];
@@ -100,7 +111,7 @@ static const char *report_case;
 
 void report_use_case(const char *name) { report_case = name; }
 
-static textvals_ref *ref_find(const lesson *l) { return textvals_ref_find_case(NULL, l->id, report_case); }
+static textvals_ref *ref_find(const lesson *l) { return textvals_ref_find_lesson(l, report_case); }
 
 void report_run_texts(FILE *f, const lesson *l, int s, const run_result *r, const device_info *d, const char *replayed)
 {

@@ -21,6 +21,9 @@ void report_stage_texts(FILE *f, const lesson *l, int s, const claims_runs *live
 /* The lesson's case (--case) that show and run print the texts of: its recording's numbers, the case
  * marked in the list of cases. NULL: none. */
 void report_use_case(const char *name);
+/* Compiles of the lesson's stages alone (r[i] for stage i, n of them; r NULL: none), whose theoretical
+ * occupancy fills {theoretical_occupancy} in the texts show prints (textvals_src.compiled). */
+void report_use_compiled(const run_result *r, int n);
 void report_run_texts(FILE *f, const lesson *l, int s, const run_result *r, const device_info *d, const char *replayed);
 /* One stage of l (show LESSON/STAGE): its text, tunables, claims and its kernel file's summary (the
  * lines that declare kernels), printed clean. */

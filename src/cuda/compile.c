@@ -192,6 +192,16 @@ static char *common_dir(const char *dir)
 	return NULL;
 }
 
+/* rq's shared_dir when it is a folder other than the tree's own kernels/common (common, may be NULL);
+ * a new string, or NULL. */
+static char *shared_dir(const compile_request *rq, const char *common)
+{
+	struct stat a, b;
+	if (!rq->shared_dir || stat(rq->shared_dir, &a) || !S_ISDIR(a.st_mode)) return NULL;
+	if (common && !stat(common, &b) && a.st_dev == b.st_dev && a.st_ino == b.st_ino) return NULL;
+	return xstrdup(rq->shared_dir);
+}
+
 /* h extended with the names and texts of the headers (.cuh, .h) in dir, in a stable order. */
 static uint64_t hash_headers(uint64_t h, const char *dir)
 {
@@ -247,11 +257,12 @@ static void scan_includes(uint64_t h, const compile_request *rq, const char *src
 {
 	const char *dirs[COMPILE_MAX_PARAMS + 4];
 	int ndirs = 0, ntool;
-	char *common = common_dir(rq->include_dir);
+	char *common = common_dir(rq->include_dir), *shared = shared_dir(rq, common);
 	char *tool = xstrdup(cuda_include()), *cccl = xasprintf("%s/cccl", tool);
-	/* as child() passes them: the kernel's folder, kernels/common, the toolkit's two, the options' */
+	/* as child() passes them: the kernel's folder, kernels/common, the shipped one, the toolkit's two, the options' */
 	dirs[ndirs++] = rq->include_dir;
 	if (common) dirs[ndirs++] = common;
+	if (shared) dirs[ndirs++] = shared;
 	ntool = ndirs;
 	dirs[ndirs++] = tool;
 	dirs[ndirs++] = cccl;
@@ -264,7 +275,7 @@ static void scan_includes(uint64_t h, const compile_request *rq, const char *src
 	memset(inc, 0, sizeof *inc);
 	inc->h = h;
 	compile_include_scan(rq, dirs, ndirs, ntool, src, len, inc);
-	free(common); free(tool); free(cccl);
+	free(common); free(shared); free(tool); free(cccl);
 }
 
 /* The key of rq over the source text src; the files it includes, checked, into inc. */
@@ -273,8 +284,9 @@ static void key_of(const compile_request *rq, const char *src, size_t len, char 
 	uint64_t h = fnv1a(FNV_OFFSET, src, len);
 	/* Headers beside the kernel, then the shared ones (kernels/common). */
 	h = hash_headers(h, rq->include_dir);
-	char *common = common_dir(rq->include_dir);
+	char *common = common_dir(rq->include_dir), *shared = shared_dir(rq, common);
 	if (common) { h = fnv1a(h, "|common|", 8); h = hash_headers(h, common); free(common); }
+	if (shared) { h = fnv1a(h, "|shared|", 8); h = hash_headers(h, shared); free(shared); }
 	/* Every file the compile includes, wherever it is (beside the learner's file too). */
 	scan_includes(h, rq, src, len, inc);
 	h = inc->h;
@@ -446,13 +458,15 @@ static void child(const compile_request *rq, const char *src, const compile_incl
 	char *arch = xasprintf("--gpu-architecture=%s", rq->arch);
 	char *inc1 = xasprintf("-I%s", rq->include_dir), *inc2 = xasprintf("-I%s", cuda_include());
 	char *common = common_dir(rq->include_dir), *inc4 = common ? xasprintf("-I%s", common) : NULL;
+	char *shared = shared_dir(rq, common), *inc5 = shared ? xasprintf("-I%s", shared) : NULL;
 	char *inc3 = xasprintf("-I%s/cccl", cuda_include());
-	const char **opts = xcalloc((size_t)rq->noptions + 8, sizeof(char *));
+	const char **opts = xcalloc((size_t)rq->noptions + 10, sizeof(char *));   /* the 9 below and a NULL */
 	int n = 0;
 	opts[n++] = arch; opts[n++] = "--std=c++17"; opts[n++] = "--ptxas-options=--verbose"; opts[n++] = "-lineinfo";
 	if (!rq->untrusted) {   /* a learner's compile has every header it may include in memory */
 		opts[n++] = inc1;
 		if (inc4) opts[n++] = inc4;   /* kernels/common: after the lesson's folder, so a header there wins */
+		if (inc5) opts[n++] = inc5;   /* the shipped kernels/common, for a lesson of an added tree: after its own */
 	}
 	opts[n++] = inc2; opts[n++] = inc3;
 	for (int i = 0; i < rq->noptions; i++) opts[n++] = rq->options[i];

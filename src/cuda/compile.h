@@ -48,6 +48,8 @@ typedef struct compile_job compile_job;
 typedef struct {
 	const char *kernel_path;  /* as shown in messages, e.g. kernels/bandwidth/strided.cu */
 	const char *include_dir;  /* the kernel's folder (its .cuh headers are hashed too) */
+	const char *shared_dir;   /* another kernels/common searched after the tree's own (the shipped one, for a
+	                           * lesson of an added tree); NULL, or the tree's own: none */
 	const char *arch;         /* "sm_90", "sm_90a" */
 	char *const *options; int noptions;   /* -D defines and the stage's options */
 	const char *source;       /* the text to compile, or NULL: read kernel_path (once) */

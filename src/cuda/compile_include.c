@@ -379,6 +379,8 @@ void compile_include_scan(const compile_request *rq, const char *const *dirs, in
 		int nc = 0;
 		cand[nc++] = own;
 		cand[nc++] = tree;
+		/* the shared folders after the kernel's (kernels/common; the shipped one for an added tree's lesson) */
+		for (int i = 1; i < ntool && nc < (int)(sizeof cand / sizeof *cand); i++) cand[nc++] = dirs[i];
 		for (int i = ntool; i < ndirs && nc < (int)(sizeof cand / sizeof *cand); i++) cand[nc++] = dirs[i];
 		for (int i = 0; i < nc; i++) {
 			char *r = realpath(cand[i], NULL);

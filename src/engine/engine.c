@@ -119,8 +119,8 @@ static compile_job *start_compile(engine *e, job *j, const lesson_stage *s, int 
 	int n = 0;
 	for (int i = 0; i < ndefs; i++) opts[n++] = defs[i];
 	for (int i = 0; i < s->noptions; i++) opts[n++] = s->options[i];
-	compile_request rq = { .kernel_path = s->kernel_path, .include_dir = j->j.lesson->kernel_dir, .arch = arch, .options = opts, .noptions = n,
-	                       .sass = j->j.counters };   /* the listing's tensor-core count goes with the counters */
+	compile_request rq = { .kernel_path = s->kernel_path, .include_dir = j->j.lesson->kernel_dir, .shared_dir = e->shipped_common,
+	                       .arch = arch, .options = opts, .noptions = n, .sass = j->j.counters };   /* the listing's tensor-core count goes with the counters */
 	if (own && j->j.kernel_text) {
 		rq.kernel_path = j->j.kernel_name;
 		rq.source = j->j.kernel_text;
@@ -664,9 +664,12 @@ static int check_signature(engine *e, job *j, const compile_result *cr)
 {
 	const char *file = j->j.kernel_name ? j->j.kernel_name : j->j.lesson->stages[j->j.stage].kernel_rel;
 	char msg[1024];
-	if (!sigcheck_interface(&j->p, cr, file, j->r.issue, sizeof j->r.issue, msg, sizeof msg) &&
-	    !sigcheck_constants(j->j.lesson, j->j.stage, cr, j->r.issue, sizeof j->r.issue, msg, sizeof msg))
-		return 0;
+	char *src = j->j.kernel_text ? NULL : file_read(j->j.lesson->stages[j->j.stage].kernel_path, NULL);
+	int ok = !sigcheck_interface(&j->p, cr, file, j->r.issue, sizeof j->r.issue, msg, sizeof msg) &&
+	         !sigcheck_pointer_types(&j->p, j->j.kernel_text ? j->j.kernel_text : src, file, j->r.issue, sizeof j->r.issue, msg, sizeof msg) &&
+	         !sigcheck_constants(j->j.lesson, j->j.stage, cr, j->r.issue, sizeof j->r.issue, msg, sizeof msg);
+	free(src);
+	if (ok) return 0;
 	finish(e, j, RUN_COMPILE_ERROR, msg);
 	return -1;
 }

@@ -13,7 +13,10 @@ typedef struct engine engine;
 #define ENGINE_MAX_WORKERS 8
 
 typedef struct {
-	const char *lessons_root;   /* NULL: $CUDACLIMB_LESSONS, else the built-in tree */
+	const char *lessons_root;   /* a tree added to the shipped lessons (its lesson wins over a shipped one of the
+	                             * same id); NULL: $CUDACLIMB_LESSONS, else none */
+	int lessons_only;           /* the tree's lessons alone, not the shipped ones (--lessons-only;
+	                             * also $CUDACLIMB_LESSONS_ONLY set and not "0") */
 	const char *arch;           /* compile for this (sm_80, sm_90a...) instead of the GPU's */
 	int gpu;                    /* device index; -1: the first visible one */
 	int gpus[ENGINE_MAX_WORKERS]; int ngpus;   /* more than one: a worker on each of these GPUs (gpu unused), queued jobs

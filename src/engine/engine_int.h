@@ -37,7 +37,8 @@ typedef struct job {
 
 struct engine {
 	engine_opts o;
-	char *data_root, *lessons_root, *exe;
+	char *data_root, *lessons_root, *exe;   /* lessons_root: the shipped tree, or the one tree with lessons_only */
+	char *shipped_common;        /* the shipped tree's kernels/common, which a tree's kernels see too */
 	lesson_set lessons;
 	course *course;
 	device_info dev;

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 #include "diagnose.h"
@@ -32,6 +33,13 @@ static int has_yaml(const char *dir)
 	}
 	if (d) closedir(d);
 	return found;
+}
+
+/* Whether a and b name one folder (--lessons naming the shipped tree adds nothing). */
+static int same_dir(const char *a, const char *b)
+{
+	struct stat x, y;
+	return !stat(a, &x) && !stat(b, &y) && x.st_dev == y.st_dev && x.st_ino == y.st_ino;
 }
 
 /* The lesson tree named by --lessons or CUDACLIMB_LESSONS: dir itself, or the tree above it when dir
@@ -134,14 +142,21 @@ engine *engine_new(const engine_opts *o, char *err, size_t errlen)
 	if (!e->data_root) { strfmt(err, errlen, "cannot find cudaclimb's data (assets/arch.yaml) near the executable"); free(e); return NULL; }
 	char *abs = realpath(e->data_root, NULL);
 	if (abs) { free(e->data_root); e->data_root = abs; }
-	const char *lr = o->lessons_root ? o->lessons_root : getenv("CUDACLIMB_LESSONS");
-	e->lessons_root = lr && *lr ? tree_root(lr, err, errlen) : shorter_path(e->data_root);
-	if (!e->lessons_root) { engine_free(e); return NULL; }
+	/* --lessons DIR adds a tree to the shipped lessons; --lessons-only DIR (CUDACLIMB_LESSONS_ONLY) is DIR alone */
+	const char *lr = o->lessons_root ? o->lessons_root : getenv("CUDACLIMB_LESSONS"), *oe = getenv("CUDACLIMB_LESSONS_ONLY");
+	int only = lr && *lr && (o->lessons_only || (oe && *oe && strcmp(oe, "0")));
+	char *tree = lr && *lr ? tree_root(lr, err, errlen) : NULL;
+	if (lr && *lr && !tree) { engine_free(e); return NULL; }
+	e->lessons_root = only ? tree : shorter_path(e->data_root);
+	e->shipped_common = xasprintf("%s/kernels/common", only ? e->data_root : e->lessons_root);
 	char *table = xasprintf("%s/assets/arch.yaml", e->data_root), *rules = xasprintf("%s/assets/rules.yaml", e->data_root);
 	int bad = arch_load(table, err, errlen) || diagnose_load(rules, err, errlen);
 	free(table);
 	free(rules);
-	if (bad || lesson_set_load(&e->lessons, e->lessons_root, err, errlen)) { engine_free(e); return NULL; }
+	if (!bad) bad = lesson_set_load(&e->lessons, e->lessons_root, err, errlen);
+	if (!bad && tree && !only && !same_dir(tree, e->lessons_root)) bad = lesson_set_add(&e->lessons, tree, err, errlen);
+	if (!only) free(tree);
+	if (bad) { engine_free(e); return NULL; }
 	const char *cd = o->course_dir ? o->course_dir : getenv("CUDACLIMB_COURSE");
 	if (cd && *cd && (!(e->course = course_load(cd, err, errlen)) || course_check(e->course, &e->lessons, err, errlen))) {
 		engine_free(e);
@@ -174,7 +189,7 @@ void engine_free(engine *e)
 	course_free(e->course);
 	arch_unload();
 	diagnose_unload();
-	free(e->data_root); free(e->lessons_root); free(e->exe);
+	free(e->data_root); free(e->lessons_root); free(e->exe); free(e->shipped_common);
 	free(e);
 }
 

@@ -36,6 +36,58 @@ static void free_list(char **v, int n)
 	for (int i = 0; i < n; i++) free(v[i]);
 }
 
+/* The folder of GPU folders: dir, else $CUDACLIMB_RECORDED, else the data root's assets/recorded;
+ * malloc'd, or NULL. */
+static char *recorded_dir(const char *dir)
+{
+	const char *env = getenv("CUDACLIMB_RECORDED");
+	if (!dir && env) dir = env;
+	if (dir) return xstrdup(dir);
+	char *root = data_root();
+	if (!root) return NULL;
+	char *own = xasprintf("%s/assets/recorded", root);
+	free(root);
+	return own;
+}
+
+static textvals_ref *ref_of(replay *rp, const char *path)
+{
+	textvals_ref *r = xcalloc(1, sizeof *r);
+	r->rp = rp;
+	const char *slash = strrchr(path, '/');
+	r->file = xstrdup(slash ? slash + 1 : path);
+	return r;
+}
+
+textvals_ref *textvals_ref_find_device(const char *dir, int cc)
+{
+	char *top = recorded_dir(dir), *gpus[REF_DIRS_MAX];
+	textvals_ref *found = NULL;
+	int ng = top && *top ? list_sorted(top, gpus, REF_DIRS_MAX) : 0;
+	for (int g = 0; g < ng && !found; g++) {
+		char *sub = xasprintf("%s/%s", top, gpus[g]), *files[256], err[256];
+		int nf = list_sorted(sub, files, 256);
+		for (int i = 0; i < nf; i++) {
+			size_t fl = strlen(files[i]);
+			if (fl < 6 || strcmp(files[i] + fl - 5, ".json")) continue;
+			char *path = xasprintf("%s/%s", sub, files[i]);
+			replay *rp = replay_load(path, err, sizeof err);
+			const device_info *d = rp ? replay_device(rp) : NULL;
+			if (d && d->cc == cc) found = ref_of(rp, path);
+			else replay_free(rp);
+			free(path);
+			break;   /* a GPU folder holds one GPU's recordings: its first file says which */
+		}
+		free_list(files, nf);
+		free(sub);
+	}
+	free_list(gpus, ng);
+	free(top);
+	return found;
+}
+
+const device_info *textvals_ref_device(const textvals_ref *r) { return r ? replay_device(r->rp) : NULL; }
+
 /* The first file *-LESSON.json in dir/GPU/ over the GPU folders in name order, malloc'd, or NULL. */
 static char *find_file(const char *dir, const char *lesson_id)
 {
@@ -60,25 +112,12 @@ static char *find_file(const char *dir, const char *lesson_id)
 textvals_ref *textvals_ref_find(const char *dir, const char *lesson_id)
 {
 	if (!lesson_id || !*lesson_id || strchr(lesson_id, '/')) return NULL;
-	char *own = NULL;
-	const char *env = getenv("CUDACLIMB_RECORDED");
-	if (!dir && env) dir = env;
-	if (!dir) {
-		char *root = data_root();
-		if (!root) return NULL;
-		own = xasprintf("%s/assets/recorded", root);
-		free(root);
-		dir = own;
-	}
-	char *path = *dir ? find_file(dir, lesson_id) : NULL, err[256];
-	free(own);
+	char *top = recorded_dir(dir);
+	char *path = top && *top ? find_file(top, lesson_id) : NULL, err[256];
+	free(top);
 	if (!path) return NULL;
 	replay *rp = replay_load(path, err, sizeof err);
-	if (!rp) { free(path); return NULL; }
-	textvals_ref *r = xcalloc(1, sizeof *r);
-	r->rp = rp;
-	const char *slash = strrchr(path, '/');
-	r->file = xstrdup(slash ? slash + 1 : path);
+	textvals_ref *r = rp ? ref_of(rp, path) : NULL;
 	free(path);
 	return r;
 }
@@ -92,6 +131,31 @@ textvals_ref *textvals_ref_find_case(const char *dir, const char *lesson_id, con
 		free(id);
 	}
 	return r ? r : textvals_ref_find(dir, lesson_id);
+}
+
+char *textvals_tree_recorded(const lesson *l)
+{
+	if (!l || !l->path) return NULL;
+	char *d = xstrdup(l->path);
+	for (int up = 0; up < 2; up++) {   /* TREE/lessons/x.yaml -> TREE */
+		char *slash = strrchr(d, '/');
+		if (!slash) { free(d); return NULL; }
+		*slash = 0;
+	}
+	char *rec = xasprintf("%s/recorded", *d ? d : "/");
+	free(d);
+	DIR *dir = opendir(rec);
+	if (dir) { closedir(dir); return rec; }
+	free(rec);
+	return NULL;
+}
+
+textvals_ref *textvals_ref_find_lesson(const lesson *l, const char *case_name)
+{
+	char *own = textvals_tree_recorded(l);
+	textvals_ref *r = own ? textvals_ref_find_case(own, l->id, case_name) : NULL;
+	free(own);
+	return r ? r : textvals_ref_find_case(NULL, l->id, case_name);
 }
 
 void textvals_ref_free(textvals_ref *r)
@@ -260,7 +324,16 @@ static fill_from pick(const fill_counts *fc)
 	return FROM_NONE;
 }
 
-static char *fill(const textvals_src *s, const claims_runs *runs, const char *text)
+/* {theoretical_occupancy} from the source's compile alone, when it has one that knows it: 0, else -1. */
+static int fill_compiled(const textvals_src *s, const char *name, size_t n, char *out, size_t len)
+{
+	if (!s->compiled || !s->compiled->occ_max_warps || !is(name, n, "theoretical_occupancy")) return -1;
+	format_value(out, len, name, n, (expr_value){ EXPR_FLOAT, 0, s->compiled->occ_theoretical });
+	return 0;
+}
+
+/* text filled from runs; *compiled set when a number came from the compile alone (fill_compiled). */
+static char *fill(const textvals_src *s, const claims_runs *runs, const char *text, int *compiled)
 {
 	if (!text) return NULL;
 	sb b = { 0 };
@@ -270,7 +343,7 @@ static char *fill(const textvals_src *s, const claims_runs *runs, const char *te
 		if (!n) { sb_addn(&b, p, (size_t)(q - p) + 1); p = q + 1; continue; }
 		char v[160];
 		sb_addn(&b, p, (size_t)(q - p));
-		fill_one(s, runs, q + 1, n, v, sizeof v);
+		if (fill_one(s, runs, q + 1, n, v, sizeof v) && !fill_compiled(s, q + 1, n, v, sizeof v)) *compiled = 1;
 		sb_add(&b, v);
 		p = q + n + 2;
 	}
@@ -311,9 +384,19 @@ void textvals_stage_fill(const textvals_src *src, const char *a, const char *b, 
 	count(src, &live, &ref, b, &fc);
 	fill_from from = pick(&fc);
 	const claims_runs *runs = from == FROM_REF ? &ref : &live;
-	if (fa) *fa = fill(src, runs, a);
-	if (fb) *fb = fill(src, runs, b);
+	int compiled = 0;
+	if (fa) *fa = fill(src, runs, a, &compiled);
+	if (fb) *fb = fill(src, runs, b, &compiled);
+	if (!fa && !fb) {   /* the note alone: would the compile fill one? */
+		char *x = fill(src, runs, a, &compiled), *y = fill(src, runs, b, &compiled);
+		free(x);
+		free(y);
+	}
 	if (fc.total) note(src, from, &fc, out, len);
+	if (compiled && len) {
+		size_t k = strlen(out);
+		strfmt(out + k, len - k, "%sTheoretical occupancy: compiled for %s.", k ? " " : "", src->compiled->arch[0] ? src->compiled->arch : "this GPU");
+	}
 }
 
 char *textvals_fill(const textvals_src *src, const char *text)

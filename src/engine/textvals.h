@@ -19,6 +19,18 @@ textvals_ref *textvals_ref_find(const char *dir, const char *lesson_id);
 /* The same for a case of the lesson (case_name "" or NULL: none): its own recording, *-LESSON.CASE.json,
  * else the lesson's. */
 textvals_ref *textvals_ref_find_case(const char *dir, const char *lesson_id, const char *case_name);
+/* The recording of lesson l (in case case_name, as textvals_ref_find_case): first in the recorded/
+ * folder of l's own tree (TREE/recorded/GPU/NAME-LESSON.json beside TREE/lessons, for a tree added with
+ * --lessons), then as textvals_ref_find_case(NULL, ...) finds it. NULL when none. */
+textvals_ref *textvals_ref_find_lesson(const lesson *l, const char *case_name);
+/* The recorded/ folder of l's tree when it has one (malloc'd), else NULL. */
+char *textvals_tree_recorded(const lesson *l);
+/* A recording made on a GPU of compute capability cc (x10), of any lesson: the first GPU folder under
+ * dir (as textvals_ref_find chooses dir) whose first recording's device has that cc; NULL when none.
+ * For the device's recorded peaks (textvals_ref_device), e.g. the model's bound before any run. */
+textvals_ref *textvals_ref_find_device(const char *dir, int cc);
+/* The recording's device: its name, peaks and attainable bandwidth as measured when it was made. */
+const device_info *textvals_ref_device(const textvals_ref *r);
 void textvals_ref_free(textvals_ref *r);
 /* "NVIDIA H100 80GB HBM3" of the recording, and its file name ("h100-899481e-2026-11-26-fusion.json"). */
 const char *textvals_ref_gpu(const textvals_ref *r);
@@ -32,6 +44,9 @@ typedef struct {
 	claims_runs live;
 	const textvals_ref *ref;
 	const char *live_from;   /* what live is when not the learner's own run: "the replayed file X" (NULL: theirs) */
+	/* A compile of the stage alone (check's, show's; NULL: none): its theoretical occupancy fills
+	 * {theoretical_occupancy} where the chosen source lacks it, and the note names its architecture. */
+	const run_result *compiled;
 } textvals_src;
 
 /* 1 when text has a placeholder. */

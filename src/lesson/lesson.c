@@ -77,7 +77,7 @@ static int parse_check(ld *c, yaml_node_t *n)
 		const lesson_buffer *b = lesson_find_buffer(l, NULL, l->compare[i]);
 		if (!b || !b->output) return yd_fail(&c->y, yd_get(&c->y, n, "compare"), "'%s' is not an output buffer", l->compare[i]);
 	}
-	return lesson_yaml_parse_tolerance(c, yd_get(&c->y, n, "tolerance"), &l->exact, &l->rel_tol, &l->abs_tol, &l->norm_tol);
+	return lesson_yaml_parse_tolerance(c, yd_get(&c->y, n, "tolerance"), &l->exact, &l->rel_tol, &l->abs_tol, &l->norm_tol, l->tol_expr);
 }
 
 /* The words "(known: a, b)" for an unknown name among count names that name(i) gives. */
@@ -128,7 +128,7 @@ static int parse_baseline(ld *c, yaml_node_t *n, const char *what, const char *i
 		return yd_fail(&c->y, pk, "unknown peak '%s' (known: %s)", b->peak, known_names(known, sizeof known, PEAK_COUNT, peak_i));
 	if (tol) {   /* a library in another number format checks at that format's precision */
 		b->has_tolerance = 1;
-		if (lesson_yaml_parse_tolerance(c, tol, &b->exact, &b->rel_tol, &b->abs_tol, &b->norm_tol)) return -1;
+		if (lesson_yaml_parse_tolerance(c, tol, &b->exact, &b->rel_tol, &b->abs_tol, &b->norm_tol, b->tol_expr)) return -1;
 	}
 	return 0;
 }
@@ -232,6 +232,11 @@ static int parse_lesson(ld *c, yaml_node_t *root)
 			if (!strcmp(l->stages[j].id, l->stages[i].id)) return yd_fail(&c->y, si, "stage id '%s' is used twice", l->stages[i].id);
 	}
 	if (lesson_expect_check_claim_stages(c) || lesson_case_check_tunables(c)) return -1;
+	for (int i = 0; i < l->nstages; i++) {
+		yaml_node_t *si = yd_seq_at(&c->y, st, i);
+		if (lesson_expect_check_text_stages(c, yd_get(&c->y, si, "explain"), l->stages[i].explain) ||
+		    lesson_expect_check_text_stages(c, yd_get(&c->y, si, "bottleneck"), l->stages[i].bottleneck)) return -1;
+	}
 	/* The model after the stages: it may name a tunable (or a stage's derived value) that every stage
 	 * using it has. */
 	c->model_scope = 1;
@@ -305,6 +310,7 @@ void lesson_free(lesson *l)
 	free(l->derived);
 	lesson_yaml_free_buffers(l->buffers, l->nbuffers);
 	lesson_yaml_free_expr(&l->bytes); lesson_yaml_free_expr(&l->flops);
+	for (int i = 0; i < 3; i++) lesson_yaml_free_expr(&l->tol_expr[i]);
 	for (int i = 0; i < l->ncompare; i++) free(l->compare[i]);
 	free(l->compare);
 	for (int i = 0; i < l->nfollow; i++) free(l->follow[i]);
@@ -441,10 +447,43 @@ int lesson_set_load(lesson_set *set, const char *root, char *err, size_t errlen)
 	return 0;
 }
 
+const char *const *lesson_library(int i)
+{
+	return i >= 0 && i < LESSON_YAML_NLIBS ? lesson_yaml_baseline_libs[i] : NULL;
+}
+
+int lesson_set_add(lesson_set *set, const char *root, char *err, size_t errlen)
+{
+	lesson_set more;
+	if (lesson_set_load(&more, root, err, errlen)) return -1;
+	set->items = xrealloc(set->items, (size_t)(set->count + more.count + 1) * sizeof *set->items);
+	for (int i = 0; i < more.count; i++) {
+		lesson *l = more.items[i];
+		int k = 0;
+		while (k < set->count && strcmp(set->items[k]->id, l->id)) k++;
+		if (k < set->count) {   /* the tree's wins: said, so that a course's copy is never silently the one run */
+			set->notes = xrealloc(set->notes, (size_t)(set->nnotes + 1) * sizeof *set->notes);
+			set->notes[set->nnotes++] = xasprintf("%s: lesson '%s' replaces the one of the same id in %s", l->path, l->id, set->items[k]->path);
+			lesson_free(set->items[k]);
+			set->items[k] = l;
+		} else {
+			set->items[set->count++] = l;
+		}
+	}
+	set->errors = xrealloc(set->errors, (size_t)(set->nerrors + more.nerrors + 1) * sizeof *set->errors);
+	for (int i = 0; i < more.nerrors; i++) set->errors[set->nerrors++] = more.errors[i];
+	free(more.items); free(more.errors); free(more.root);
+	free(more.notes);
+	if (set->count) qsort(set->items, (size_t)set->count, sizeof *set->items, cmp_lesson);
+	return 0;
+}
+
 void lesson_set_free(lesson_set *set)
 {
 	for (int i = 0; i < set->count; i++) lesson_free(set->items[i]);
 	for (int i = 0; i < set->nerrors; i++) free(set->errors[i]);
+	for (int i = 0; i < set->nnotes; i++) free(set->notes[i]);
+	free(set->notes);
 	free(set->items); free(set->errors); free(set->root);
 	memset(set, 0, sizeof *set);
 }

@@ -182,6 +182,7 @@ typedef struct {
 	stage_timing timing;          /* timing: how its repetitions are timed (set 0: the tool's method) */
 	/* tolerance: this stage's check instead of the lesson's (a ladder of number formats) */
 	int has_tolerance, exact; double rel_tol, abs_tol, norm_tol;
+	lesson_expr tol_expr[3];      /* rel, abs, norm given as expressions (e NULL: the number above), evaluated when planned */
 	char *peak;                   /* peak: this stage's compute peak ("fp64", "fp8_tensor", ...); NULL: the lesson's */
 	/* derived: values over the lesson's names and this stage's tunables, evaluated in order after them */
 	lesson_derived *derived; int nderived;
@@ -199,6 +200,7 @@ struct lesson_baseline {
 	int check;
 	/* tolerance: this baseline's check instead of the lesson's (a library in another number format) */
 	int has_tolerance, exact; double rel_tol, abs_tol, norm_tol;
+	lesson_expr tol_expr[3];      /* as a stage's */
 	char *peak;                   /* peak: its compute peak ("bf16_tensor", ...); NULL: the lesson's */
 };
 
@@ -231,6 +233,7 @@ typedef struct {
 	/* an element passes when |out - ref| <= abs_tol + rel_tol |ref| (exact: equal); with norm_tol > 0
 	 * the outputs also need ||out - ref|| / ||ref|| <= norm_tol */
 	int exact; double rel_tol, abs_tol, norm_tol;
+	lesson_expr tol_expr[3];      /* as a stage's: "1e-8 * n" grows with the problem */
 	lesson_baseline *baseline;    /* NULL when none */
 	lesson_baseline **baselines; int nbaselines;   /* baselines: the named ones, in the file's order */
 	lesson_stage *stages; int nstages;
@@ -271,6 +274,9 @@ const char *lesson_top_peak(const lesson *l, const device_info *d);
 const lesson_tunable *lesson_find_tunable(const lesson_stage *s, const char *name);
 const lesson_param *lesson_find_param(const lesson *l, const char *name);
 const lesson_buffer *lesson_find_buffer(const lesson *l, const lesson_stage *s, const char *name);
+/* The i-th library a baseline may call (the loader's list): its name, then the arguments it needs,
+ * NULL-terminated; NULL past the end. */
+const char *const *lesson_library(int i);
 
 /* The longest name a lesson may give (a lesson or stage id, a parameter, buffer or tunable name). */
 #define LESSON_NAME_MAX 64
@@ -285,10 +291,15 @@ int lesson_dtype_is_float(lesson_dtype t);
 typedef struct {
 	lesson **items; int count;    /* sorted by order, then id */
 	char **errors; int nerrors;   /* "file:line:col: message" */
-	char *root;                   /* the tree: root/lessons, root/kernels */
+	char *root;                   /* the tree: root/lessons, root/kernels (the first tree loaded) */
+	char **notes; int nnotes;     /* what lesson_set_add replaced ("... replaces the shipped lesson ...") */
 } lesson_set;
 /* Loads root/lessons/<name>.yaml. Returns 0 (even when some lessons failed), -1 when the folder is missing. */
 int lesson_set_load(lesson_set *set, const char *root, char *err, size_t errlen);
+/* Adds root's lessons (root/lessons/NAME.yaml, root/kernels) to set: a lesson whose id set has already is
+ * replaced by root's, and a note says so; root's load errors join set's. Returns 0, or -1 when root
+ * has no lessons folder (set unchanged). */
+int lesson_set_add(lesson_set *set, const char *root, char *err, size_t errlen);
 void lesson_set_free(lesson_set *set);
 lesson *lesson_set_find(const lesson_set *set, const char *id);
 #endif

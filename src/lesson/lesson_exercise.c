@@ -87,7 +87,7 @@ int lesson_exercise_parse(ld *c, yaml_node_t *n, lesson_stage *s)
 	}
 	if (tn) {
 		x->has_tolerance = 1;
-		if (lesson_yaml_parse_tolerance(c, tn, &x->exact, &x->rel_tol, &x->abs_tol, &x->norm_tol)) return -1;
+		if (lesson_yaml_parse_tolerance(c, tn, &x->exact, &x->rel_tol, &x->abs_tol, &x->norm_tol, NULL)) return -1;
 	}
 	return 0;
 }

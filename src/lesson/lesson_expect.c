@@ -14,10 +14,47 @@
 
 typedef struct { ld *c; yaml_node_t *n; int off; int names; int device; } expect_names;
 
+/* Whether buffer name is in host memory for stage s (its memory: choice, else the buffer's own). */
+static int host_buffer(const lesson *l, const lesson_stage *s, const char *name)
+{
+	for (int i = 0; name && i < s->nmemory; i++) if (!strcmp(s->memory_buffers[i], name)) return s->memory_kinds[i] != MEM_DEVICE;
+	const lesson_buffer *b = name ? lesson_find_buffer(l, s, name) : NULL;
+	return b && b->memory != MEM_DEVICE;
+}
+
+/* Whether the steps (repeat blocks' bodies too) copy between host and device: a copy step with a
+ * host buffer at one end (the worker's bound is known only then). */
+static int steps_copy(const lesson *l, const lesson_stage *s, const lesson_launch *steps, int n)
+{
+	for (int i = 0; i < n; i++) {
+		const lesson_launch *L = &steps[i];
+		if (L->body ? steps_copy(l, s, L->body, L->nbody)
+		            : L->kind == STEP_COPY && (host_buffer(l, s, L->copy_dst) || host_buffer(l, s, L->copy_src))) return 1;
+	}
+	return 0;
+}
+
+/* The measurements a stage without copy steps never has (lessons/README.md, Claims: "unknown when the
+ * stage copies nothing"): a claim on them could only ever be unjudged. */
+static int copies_only(const char *name, size_t len)
+{
+	static const char *const names[] = { "bound_ms", "time_vs_bound", "kernel_ms", NULL };
+	for (int i = 0; names[i]; i++) if (strlen(names[i]) == len && !memcmp(names[i], name, len)) return 1;
+	return 0;
+}
+
 static int expect_name(void *ctx, const char *name, size_t len, int col)
 {
 	expect_names *x = ctx;
 	x->names++;
+	if (!x->device && copies_only(name, len) && x->c->stage &&
+	    !steps_copy(x->c->l, x->c->stage, x->c->stage->launches, x->c->stage->nlaunches)) {
+		yaml_mark_t m = x->n->start_mark;
+		m.column += (size_t)(col - 1 + x->off);
+		return yd_fail_at(&x->c->y, m, "expect: '%.*s' is known only on a stage with copy steps (host to device or back), and "
+		                  "this stage copies nothing between host and device: the claim could never be judged (time it against the model with "
+		                  "pct_attainable_bw or pct_compute_peak instead)", (int)len, name);
+	}
 	if (x->device ? claims_device_name_known(name, len) : claims_name_known(name, len)) return 0;
 	char buf[LESSON_NAME_MAX + 1];
 	if (x->device && len <= LESSON_NAME_MAX) {   /* or one of the run's parameters, or the stage's tunables */
@@ -170,4 +207,27 @@ int lesson_expect_check_text(ld *c, yaml_node_t *n, const char *text)
 	util_suggest_name(typed, names, nn, near, sizeof near);
 	return yd_fail(&c->y, n, "unknown measurement '{%s}' in the text%s (a placeholder names a measurement of "
 	               "lessons/README.md, Claims: {gbps}, {speedup_vs_prev}, ...)", typed, near);
+}
+
+int lesson_expect_check_text_stages(ld *c, yaml_node_t *n, const char *text)
+{
+	const lesson *l = c->l;
+	for (const char *p = text ? strchr(text, '{') : NULL; p; p = strchr(p + 1, '{')) {
+		size_t len = claims_placeholder(p), idlen;
+		const char *id;
+		if (!len || !claims_stage_ratio(p + 1, len, &id, &idlen)) continue;
+		int found = 0;
+		for (int i = 0; i < l->nstages && !found; i++) found = strlen(l->stages[i].id) == idlen && !memcmp(l->stages[i].id, id, idlen);
+		if (found) continue;
+		/* the nearest of this ratio's names for the lesson's stages */
+		size_t head = (size_t)(id - (p + 1));
+		char **names = xcalloc((size_t)l->nstages, sizeof *names), typed[128], near[160];
+		for (int i = 0; i < l->nstages; i++) names[i] = xasprintf("%.*s%s", (int)head, p + 1, l->stages[i].id);
+		strfmt(typed, sizeof typed, "%.*s", len > 100 ? 100 : (int)len, p + 1);
+		util_suggest_name(typed, (const char *const *)names, l->nstages, near, sizeof near);
+		for (int i = 0; i < l->nstages; i++) free(names[i]);
+		free(names);
+		return yd_fail(&c->y, n, "'{%s}' in the text names no stage of this lesson ('%.*s')%s", typed, idlen > 60 ? 60 : (int)idlen, id, near);
+	}
+	return 0;
 }

@@ -633,7 +633,7 @@ int lesson_stage_parse(ld *c, yaml_node_t *n, lesson_stage *s)
 	yaml_node_t *tol = yd_get(&c->y, n, "tolerance");
 	if (tol) {
 		s->has_tolerance = 1;
-		if (lesson_yaml_parse_tolerance(c, tol, &s->exact, &s->rel_tol, &s->abs_tol, &s->norm_tol)) return -1;
+		if (lesson_yaml_parse_tolerance(c, tol, &s->exact, &s->rel_tol, &s->abs_tol, &s->norm_tol, s->tol_expr)) return -1;
 	}
 	s->check = 1;
 	s->at.line = (int)n->start_mark.line + 1;
@@ -749,6 +749,7 @@ void lesson_stage_free(lesson_stage *s)
 	for (int i = 0; i < s->nderived; i++) { free(s->derived[i].name); lesson_yaml_free_expr(&s->derived[i].value); }
 	free(s->derived);
 	lesson_yaml_free_expr(&s->bytes); lesson_yaml_free_expr(&s->flops);
+	for (int i = 0; i < 3; i++) lesson_yaml_free_expr(&s->tol_expr[i]);
 	for (int i = 0; i < s->ntunables; i++) {
 		free(s->tunables[i].name); free(s->tunables[i].values); lesson_yaml_free_expr(&s->tunables[i].def_expr);
 	}

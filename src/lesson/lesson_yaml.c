@@ -30,6 +30,7 @@ const char *const lesson_yaml_baseline_libs[LESSON_YAML_NLIBS][LESSON_YAML_MAX_L
 	{ "cublaslt_fp8_tensor", "A", "B", "C", "sa", "sb", "m", "n", "k", NULL },
 	{ "cublaslt_int8", "A", "B", "C", "sa", "sb", "acc", "m", "n", "k", NULL },
 	{ "cublaslt_gemm", "A", "B", "C", "m", "n", "k", "transb", NULL },
+	{ "cublas_sgemv", "A", "x", "y", "m", "n", NULL },
 };
 const char *const lesson_yaml_dtype_names[DT_COUNT] = { "f32", "f64", "f16", "bf16", "i32", "u32", "i64", "u64", "i8", "u8" };
 const size_t lesson_yaml_dtype_sizes[DT_COUNT] = { 4, 8, 2, 2, 4, 4, 8, 8, 1, 1 };
@@ -271,7 +272,26 @@ int lesson_yaml_parse_buffers(ld *c, yaml_node_t *map, lesson_buffer **out, int 
 	return 0;
 }
 
-int lesson_yaml_parse_tolerance(ld *c, yaml_node_t *t, int *exact, double *rel, double *abs, double *norm)
+/* One tolerance value at n: a number not below 0 into *v, or (with e) an expression into *e. */
+static int tolerance_value(ld *c, yaml_node_t *n, const char *what, double *v, lesson_expr *e)
+{
+	const char *s = yd_scalar(&c->y, n, what);
+	if (!s) return -1;
+	char *end;
+	double x = strtod(s, &end);
+	while (*end == ' ') end++;
+	if (end == s || *end) {
+		if (!e) return yd_fail(&c->y, n, "%s: '%s' is not a number (an exercise's tolerance is numbers only)", what, s);
+		*v = 0;
+		return lesson_yaml_parse_expr(c, n, what, e);
+	}
+	if (!isfinite(x)) return yd_fail(&c->y, n, "%s: '%s' is not a finite number", what, s);
+	if (x < 0) return yd_fail(&c->y, n, "tolerances cannot be negative");
+	*v = x;
+	return 0;
+}
+
+int lesson_yaml_parse_tolerance(ld *c, yaml_node_t *t, int *exact, double *rel, double *abs, double *norm, lesson_expr *exprs)
 {
 	*norm = 0;
 	if (t->type == YAML_SCALAR_NODE) {
@@ -284,10 +304,9 @@ int lesson_yaml_parse_tolerance(ld *c, yaml_node_t *t, int *exact, double *rel, 
 	yaml_node_t *r = yd_get(&c->y, t, "rel"), *a = yd_get(&c->y, t, "abs"), *nm = yd_get(&c->y, t, "norm");
 	*exact = 0;
 	*rel = *abs = 0;
-	if ((r && yd_double(&c->y, r, "rel", -DBL_MAX, DBL_MAX, rel)) || (a && yd_double(&c->y, a, "abs", -DBL_MAX, DBL_MAX, abs)) ||
-	    (nm && yd_double(&c->y, nm, "norm", -DBL_MAX, DBL_MAX, norm))) return -1;
-	if (*rel < 0 || *abs < 0 || *norm < 0) return yd_fail(&c->y, t, "tolerances cannot be negative");
-	if (nm && *norm == 0) return yd_fail(&c->y, nm, "norm must be above 0 (leave it out for no norm-wise check)");
+	if ((r && tolerance_value(c, r, "rel", rel, exprs ? &exprs[0] : NULL)) || (a && tolerance_value(c, a, "abs", abs, exprs ? &exprs[1] : NULL)) ||
+	    (nm && tolerance_value(c, nm, "norm", norm, exprs ? &exprs[2] : NULL))) return -1;
+	if (nm && *norm == 0 && !(exprs && exprs[2].e)) return yd_fail(&c->y, nm, "norm must be above 0 (leave it out for no norm-wise check)");
 	/* norm alone: only the norm-wise error decides (NaN and unwritten elements still fail) */
 	if (nm && !r && !a) *abs = INFINITY;
 	return 0;
@@ -342,6 +361,7 @@ void lesson_yaml_free_library(lesson_baseline *b)
 	for (int i = 0; i < b->nargs; i++) { free(b->arg_names[i]); free(b->arg_strings[i]); lesson_yaml_free_expr(&b->arg_values[i]); }
 	free(b->arg_names); free(b->arg_strings); free(b->arg_values);
 	free(b->id); free(b->title); free(b->library); free(b->peak); lesson_yaml_free_expr(&b->bytes); lesson_yaml_free_expr(&b->flops);
+	for (int i = 0; i < 3; i++) lesson_yaml_free_expr(&b->tol_expr[i]);
 	free(b);
 }
 

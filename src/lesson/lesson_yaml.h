@@ -21,7 +21,7 @@ typedef struct {
 	int model_scope;             /* the lesson's model: a stage's tunables and derived values are in scope too */
 } ld;
 
-#define LESSON_YAML_NLIBS 19
+#define LESSON_YAML_NLIBS 20
 #define LESSON_YAML_MAX_LIB_ARGS 10   /* the name, the arguments, and room for the NULL */
 /* library name, then its required args (NULL-terminated) */
 extern const char *const lesson_yaml_baseline_libs[LESSON_YAML_NLIBS][LESSON_YAML_MAX_LIB_ARGS + 1];
@@ -58,8 +58,10 @@ void lesson_yaml_free_expr(lesson_expr *e);
 void lesson_yaml_free_buffers(lesson_buffer *b, int n);
 
 /* tolerance: 'exact' or { rel: r, abs: a, norm: n } (each optional; norm 0 when absent, abs infinite when
- * norm comes alone). 0, or -1 with the error at file:line:col. */
-int lesson_yaml_parse_tolerance(ld *c, yaml_node_t *t, int *exact, double *rel, double *abs, double *norm);
+ * norm comes alone). With exprs (3: rel, abs, norm), a value that is not a number is an expression of
+ * the names in scope ("1e-8 * n"), kept there for the plan to evaluate (its number then 0); without,
+ * numbers only. 0, or -1 with the error at file:line:col. */
+int lesson_yaml_parse_tolerance(ld *c, yaml_node_t *t, int *exact, double *rel, double *abs, double *norm, lesson_expr *exprs);
 
 /* lesson_stage.c */
 int lesson_stage_parse(ld *c, yaml_node_t *n, lesson_stage *s);
@@ -80,6 +82,9 @@ int lesson_expect_check_claim_stages(ld *c);
 /* A stage text's placeholders ({gbps}: lessons/README.md, "Numbers in the text") name claims'
  * measurements: 0, or -1 with the error at node n. */
 int lesson_expect_check_text(ld *c, yaml_node_t *n, const char *text);
+/* Once every stage is read: each {time_vs_ID} and {speedup_vs_ID} of a text names a stage of the
+ * lesson; else the error at node n, with the nearest stage's name. */
+int lesson_expect_check_text_stages(ld *c, yaml_node_t *n, const char *text);
 
 /* lesson_exercise.c: the stage's exercise: block (the stage's entries are known). */
 /* lesson_case.c: cases: (lesson_case.h), read before the stages (their claims may name a case); the

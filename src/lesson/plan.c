@@ -962,6 +962,21 @@ int plan_make(plan *p, const lesson *l, int stage, const plan_setting *sets, int
 		if (eval(&c, &s->derived[i].value, &v)) return -1;
 		add_var(p, s->derived[i].name, v);
 	}
+	/* A tolerance given as an expression of the parameters ("1e-8 * n"), from whichever holder gave it */
+	const lesson_expr *te = own ? s->tol_expr : base_own ? base->tol_expr : l->tol_expr;
+	double *tv[3] = { &p->rel_tol, &p->abs_tol, &p->norm_tol };
+	for (int i = 0; i < 3; i++) {
+		expr_value v;
+		if (!te[i].e) continue;
+		if (eval(&c, &te[i], &v)) return -1;
+		double x = v.kind == EXPR_INT ? (double)v.i : v.f;
+		if (!(x >= 0) || !isfinite(x) || (i == 2 && x == 0)) {
+			strfmt(err, errlen, "%s:%d:%d: the tolerance's %s, '%s', is %g here: it must be %s", l->path, te[i].at.line, te[i].at.col,
+			       i == 0 ? "rel" : i == 1 ? "abs" : "norm", expr_source(te[i].e), x, i == 2 ? "above 0" : "0 or more");
+			return -1;
+		}
+		*tv[i] = x;
+	}
 	for (int i = 0; i < nsets; i++) {
 		if (used[i]) continue;
 		sb b = {0};

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "baseline_cublas_gemv.h"
 #include "baseline_cublaslt.h"
 #include "baseline_cudnn.h"
 #include "baseline_npp.h"
@@ -337,6 +338,17 @@ static cudaError_t spmv(const plan *p, gpu_data *d, cudaStream_t s)
 	return cusparse_spmv(&j, s);
 }
 
+/* cublas_sgemv: y = A x in FP32, A row-major m x n (baseline_cublas_gemv.c). */
+static cudaError_t sgemv(const plan *p, gpu_data *d, cudaStream_t s)
+{
+	long long m = num(p, "m"), n = num(p, "n");
+	if (!dim_ok(m) || !dim_ok(n)) return cudaErrorInvalidValue;
+	gpu_buffer *A = f32_buf(p, d, "A", m * n), *x = f32_buf(p, d, "x", n), *y = f32_buf(p, d, "y", m);
+	if (!A || !x || !y) return cudaErrorInvalidValue;
+	baseline_cublas_gemv_job j = { A->ptr, x->ptr, y->ptr, (int)m, (int)n };
+	return baseline_cublas_gemv_run(&j, s);
+}
+
 /* cudnn_sdpa: attention forward over q, k, v (bf16 batch x heads x seq x dim) into o. */
 static cudaError_t sdpa(const plan *p, gpu_data *d, cudaStream_t s)
 {
@@ -412,6 +424,7 @@ cudaError_t baseline_run(const plan *p, gpu_data *d, cudaStream_t s, char *err, 
 	if (!strcmp(lib, "cudnn_sdpa")) return sdpa(p, d, s);
 	if (!strcmp(lib, "npp_gauss")) return gauss(p, d, s);
 	if (!strcmp(lib, "cusparse_spmv_csr")) return spmv(p, d, s);
+	if (!strcmp(lib, "cublas_sgemv")) return sgemv(p, d, s);
 	if (err) strfmt(err, errlen, "unknown library %s", lib);
 	return cudaErrorInvalidValue;
 }
@@ -428,4 +441,5 @@ void baseline_cleanup(void)
 	cudnn_baseline_cleanup();
 	npp_baseline_cleanup();
 	cusparse_baseline_cleanup();
+	baseline_cublas_gemv_cleanup();
 }

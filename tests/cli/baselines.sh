@@ -85,7 +85,7 @@ bad "a stage names a baseline, the lesson has no baselines:" "duo.yaml:[0-9]+:15
 	'i = s.index("baselines:\n"); j = s.index("stages:"); s = s[:i] + s[j:]; s = s.replace("    baseline: wide\n", "")'
 bad "an entry's name that is not an identifier" "duo.yaml:[0-9]+:3: baseline name 'no-dash' is not an identifier" \
 	's = s.replace("  wide:\n", "  no-dash:\n").replace("baseline: wide", "baseline: fast")'
-bad "a bad tolerance of an entry" "duo.yaml:[0-9]+:16: tolerances cannot be negative" \
+bad "a bad tolerance of an entry" "duo.yaml:[0-9]+:23: tolerances cannot be negative" \
 	's = s.replace("tolerance: { abs: 0.5 }", "tolerance: { abs: -1 }")'
 bad "an unknown argument of its library" "duo.yaml:[0-9]+:[0-9]+: library memcpy takes no argument 'count'" \
 	's = s.replace("args: { dst: y, src: x, bytes: \"4 * n\" }\n  wide", "args: { dst: y, src: x, bytes: \"4 * n\", count: n }\n  wide")'

@@ -48,6 +48,7 @@ expect "try: a compile error shows the compiler's output" 1 "compile_error.cu\(4
 [ "$before" = "$(cksum <$L/compile_error.cu)" ] && pass "try: the learner's file is not touched" || fail "try: the learner's file changed"
 expect "try: no kernel of the stage's name (mangled: extern \"C\" missing)" 1 "no_kernel.cu has no kernel named scale.*_Z5scalePKfPfx.*lacks extern \"C\"" E try demo/scale $L/no_kernel.cu
 expect "try: a wrong signature names the parameter" 1 "parameter 3 of scale is an integer or pointer of 4 bytes, but the stage passes an i64 value \(8 bytes\)" E try demo/scale $L/signature.cu
+expect "try: a pointer to the wrong element type names the parameter and both types" 1 "pointer_type.cu:2: parameter 1 of scale is a double \*, but the stage passes buffer x of f32 \(float \*\)" E try demo/scale $L/pointer_type.cu
 expect "try --json: the verdict kind" 1 '"verdict": \{"kind": "signature", "passed": false' E try demo/scale $L/signature.cu --json
 E try demo/scale $L/compile_error.cu --json >$tmp/ce.json 2>/dev/null
 if python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['verdict']['kind']=='compile_error'; assert d['checks'][0]['result']['status']=='compile_error'" $tmp/ce.json 2>/dev/null
