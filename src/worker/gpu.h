@@ -41,13 +41,13 @@ int gpu_clock_open(const device_info *d, int cuda_dev, char *why, size_t n);
 int gpu_clock_sm_mhz(void);
 /* Starts collecting the board's power for the repetitions of owner (the stage's gpu_exec): readings
  * taken for any other owner (its pair) are ignored. */
-void gpu_power_start(const void *owner);
+void gpu_clock_power_start(const void *owner);
 /* Reads the board's power now (NVML, watts, a 1 s average on Ampere and later but GA100) into the
- * collection when owner is the one gpu_power_start named; a failed read is noted, not fatal. */
-void gpu_power_sample(const void *owner);
+ * collection when owner is the one gpu_clock_power_start named; a failed read is noted, not fatal. */
+void gpu_clock_power_sample(const void *owner);
 /* The collection's median and largest reading in *median and *max (-1 each when none, why says why;
  * otherwise why is ""), and the collection closed. */
-void gpu_power_stats(double *median, double *max, char *why, size_t n);
+void gpu_clock_power_stats(double *median, double *max, char *why, size_t n);
 
 /* --- gpu_data.c: device and host buffers, fill, poison, compare --- */
 /* Every buffer sits between two guard zones of this many bytes, filled with GPU_GUARD_BYTE: a kernel

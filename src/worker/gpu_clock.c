@@ -21,7 +21,7 @@ static struct {
 	const char *(*error_string)(nvml_ret);
 } nv;
 
-/* The power readings of the repetitions being timed (gpu_power_start .. gpu_power_stats). */
+/* The power readings of the repetitions being timed (gpu_clock_power_start .. gpu_clock_power_stats). */
 static struct {
 	const void *owner;    /* the runs whose readings count (the stage's, not its pair's) */
 	double *w; int n, cap;
@@ -88,14 +88,14 @@ int gpu_clock_sm_mhz(void)
 	return (int)mhz;
 }
 
-void gpu_power_start(const void *owner)
+void gpu_clock_power_start(const void *owner)
 {
 	pw.owner = owner;
 	pw.n = 0;
 	pw.why[0] = 0;
 }
 
-void gpu_power_sample(const void *owner)
+void gpu_clock_power_sample(const void *owner)
 {
 	if (!owner || owner != pw.owner) return;
 	unsigned mw = 0;
@@ -119,7 +119,7 @@ static int cmp_watts(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-void gpu_power_stats(double *median, double *max, char *why, size_t n)
+void gpu_clock_power_stats(double *median, double *max, char *why, size_t n)
 {
 	*median = *max = -1;
 	if (!pw.n) {

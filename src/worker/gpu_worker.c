@@ -281,7 +281,7 @@ static cudaError_t time_one(gpu_exec *x, const request *q, const stage_timing *t
 		if ((e = gpu_exec_launch(x, 0))) return e;
 		double t1 = host_ms();
 		*mhz = gpu_clock_sm_mhz();
-		gpu_power_sample(x);
+		gpu_clock_power_sample(x);
 		if (tm->sync) {
 			if ((e = nstreams > 1 ? cudaDeviceSynchronize() : cudaStreamSynchronize(0))) return e;
 			t1 = host_ms();
@@ -292,7 +292,7 @@ static cudaError_t time_one(gpu_exec *x, const request *q, const stage_timing *t
 	if ((e = prepare_timed(q, tm)) || (e = cudaEventRecord(e0, 0)) || (e = gpu_exec_launch(x, 0)) || (e = cudaEventRecord(e1, 0))) return e;
 	while (cudaEventQuery(e0) == cudaErrorNotReady) {}
 	*mhz = gpu_clock_sm_mhz();
-	gpu_power_sample(x);   /* beside the clock; counted for the stage only (gpu_power_start) */
+	gpu_clock_power_sample(x);   /* beside the clock; counted for the stage only (gpu_clock_power_start) */
 	if ((e = cudaEventSynchronize(e1)) || (e = cudaEventElapsedTime(&t, e0, e1))) return e;
 	*ms = t;
 	return cudaSuccess;
@@ -347,7 +347,7 @@ static void time_runs(gpu_exec *x, gpu_exec *y, const request *q, const plan *p,
 	double *clk = xcalloc((size_t)reps, sizeof *clk), *pclk = xcalloc((size_t)reps, sizeof *pclk);
 	char why[160];
 	if (gpu_clock_open(gpu_device(), gpu_device()->index, why, sizeof why)) strfmt(r->clock_note, sizeof r->clock_note, "%s", why);
-	gpu_power_start(x);
+	gpu_clock_power_start(x);
 	request trusted = *q;
 	trusted.untrusted = 0;
 	int done = 0;
@@ -380,7 +380,7 @@ static void time_runs(gpu_exec *x, gpu_exec *y, const request *q, const plan *p,
 		clock_stats(clk, done, &r->sm_clock_mhz, &r->sm_clock_min_mhz, &r->sm_clock_max_mhz);
 		if (y) clock_stats(pclk, done, &r->pair_sm_clock_mhz, &lo, &hi);
 		if (!r->clock_note[0] && r->sm_clock_mhz < 0) strfmt(r->clock_note, sizeof r->clock_note, "no SM clock: NVML gave no reading during the timed runs");
-		gpu_power_stats(&r->power_w, &r->power_max_w, r->power_note, sizeof r->power_note);
+		gpu_clock_power_stats(&r->power_w, &r->power_max_w, r->power_note, sizeof r->power_note);
 	}
 	free(ms);
 	free(pms);
