@@ -44,6 +44,14 @@ static void test_fastest(void **state)
 	assert_int_equal(baseline_pick_fastest(ms, 0, 3, NULL), -1);
 	const float even[4] = { 3, 1, 2, 2 };   /* medians 2 and 2: the first */
 	assert_int_equal(baseline_pick_fastest(even, 2, 2, NULL), 0);
+	/* the library's first choice stays unless another is more than 3% faster: 2% is noise, 5% is not */
+	const float near[6] = { 1, 1, 1, 0.98f, 0.98f, 0.98f }, clear[6] = { 1, 1, 1, 0.95f, 0.95f, 0.95f };
+	assert_int_equal(baseline_pick_fastest(near, 2, 3, &best), 0);
+	assert_true(best == 1.0f);
+	assert_int_equal(baseline_pick_fastest(clear, 2, 3, &best), 1);
+	/* a failed first choice leaves the fastest of the rest */
+	const float failed[6] = { 1, -1, 1, 2, 2, 2 };
+	assert_int_equal(baseline_pick_fastest(failed, 2, 3, NULL), 1);
 }
 
 static void test_kept(void **state)

@@ -15,7 +15,7 @@
 #define MAX_SHAPES 16   /* shapes whose algorithm is kept (a bench uses one or two) */
 #define MAX_ALGOS 8     /* asked of the heuristic */
 #define TIMED_ALGOS 4   /* of those, the first few timed once per GPU and shape */
-#define TRIALS 5        /* timed calls of each, after one untimed: the median counts */
+#define TRIALS 7        /* timed calls of each, in turns after a warm-up: the median counts */
 
 static struct {
 	cublasStatus_t (*create)(cublasLtHandle_t *);
@@ -185,8 +185,10 @@ static cublasStatus_t matmul_with(const shape *p, const cublasLtMatmulAlgo_t *al
 	                 i8 ? (const void *)&izero : (const void *)&zero, d, p->d, d, p->d, algo, workspace, WORKSPACE_BYTES, s);
 }
 
-/* The median times of the first n algorithms of r on j's buffers, TRIALS each after one untimed call
- * (ms[i * TRIALS + t]; -1 for an algorithm that fails); 0, or a CUDA error. */
+/* The times of the first n algorithms of r on j's buffers, TRIALS each (ms[i * TRIALS + t]; -1 for an
+ * algorithm that fails): one untimed call of each, the first for at least 25 ms more (the clocks
+ * settle: at first use the GPU may still be ramping up), then the calls in turns, trial by trial, so
+ * that a drift of clock or temperature falls on all alike. 0, or a CUDA error. */
 static cudaError_t time_algos(shape *p, const cublasLtMatmulHeuristicResult_t *r, int n, const cublaslt_gemm_job *j,
                               cudaStream_t s, float *ms)
 {
@@ -194,15 +196,19 @@ static cudaError_t time_algos(shape *p, const cublasLtMatmulHeuristicResult_t *r
 	cudaError_t e;
 	if ((e = cudaEventCreate(&e0))) return e;
 	if ((e = cudaEventCreate(&e1))) { cudaEventDestroy(e0); return e; }
-	for (int i = 0; i < n && !e; i++) {
-		int ok = matmul_with(p, &r[i].algo, j, s) == CUBLAS_STATUS_SUCCESS;
-		for (int t = 0; t < TRIALS && !e; t++) {
+	int ok[TIMED_ALGOS];
+	for (int i = 0; i < n; i++) ok[i] = matmul_with(p, &r[i].algo, j, s) == CUBLAS_STATUS_SUCCESS;
+	double t0 = now_ms();
+	for (int w = 0; ok[0] && !e && (w < 3 || now_ms() - t0 < 25) && w < 1000; w++)
+		if (matmul_with(p, &r[0].algo, j, s) != CUBLAS_STATUS_SUCCESS || (e = cudaStreamSynchronize(s))) break;
+	for (int t = 0; t < TRIALS && !e; t++) {
+		for (int i = 0; i < n && !e; i++) {
 			float v = -1;
-			if (ok && !(e = cudaEventRecord(e0, s))) {
-				ok = matmul_with(p, &r[i].algo, j, s) == CUBLAS_STATUS_SUCCESS;
-				if (!(e = cudaEventRecord(e1, s)) && !(e = cudaEventSynchronize(e1)) && ok) e = cudaEventElapsedTime(&v, e0, e1);
+			if (ok[i] && !(e = cudaEventRecord(e0, s))) {
+				ok[i] = matmul_with(p, &r[i].algo, j, s) == CUBLAS_STATUS_SUCCESS;
+				if (!(e = cudaEventRecord(e1, s)) && !(e = cudaEventSynchronize(e1)) && ok[i]) e = cudaEventElapsedTime(&v, e0, e1);
 			}
-			ms[i * TRIALS + t] = ok ? v : -1;
+			ms[i * TRIALS + t] = ok[i] ? v : -1;
 		}
 	}
 	cudaEventDestroy(e0);
@@ -261,7 +267,8 @@ static int pick(shape *p, const cublaslt_gemm_job *j, cudaStream_t s, cublasStat
 	}
 	p->algo = r[best].algo;
 	if (timed > 1)
-		strfmt(p->chose, sizeof p->chose, "cuBLASLt algorithm %d of the heuristic's %d, the fastest of its first %d timed (median of %d, %.4f ms), %u MiB workspace",
+		strfmt(p->chose, sizeof p->chose, "cuBLASLt algorithm %d of the heuristic's %d (its first, unless one of its first %d timed "
+		       "more than 3%% faster: medians of %d in turns; %.4f ms), %u MiB workspace",
 		       best + 1, n, timed, TRIALS, best_ms, WORKSPACE_BYTES >> 20);
 	else
 		strfmt(p->chose, sizeof p->chose, "cuBLASLt's only algorithm from the heuristic (%.4f ms), %u MiB workspace", best_ms,

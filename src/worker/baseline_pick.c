@@ -134,7 +134,7 @@ static int cmp_float(const void *a, const void *b)
 int baseline_pick_fastest(const float *ms, int ncand, int trials, float *best_ms)
 {
 	int best = -1;
-	float best_med = 0;
+	float best_med = 0, first_med = -1;
 	float *v = trials > 0 ? xcalloc((size_t)trials, sizeof *v) : NULL;
 	for (int c = 0; c < ncand && trials > 0; c++) {
 		int ok = 1;
@@ -145,9 +145,11 @@ int baseline_pick_fastest(const float *ms, int ncand, int trials, float *best_ms
 		if (!ok) continue;
 		qsort(v, (size_t)trials, sizeof *v, cmp_float);
 		float med = trials % 2 ? v[trials / 2] : (v[trials / 2 - 1] + v[trials / 2]) / 2;
+		if (c == 0) first_med = med;
 		if (best < 0 || med < best_med) best = c, best_med = med;
 	}
 	free(v);
+	if (best > 0 && first_med >= 0 && best_med >= first_med * (1 - BASELINE_PICK_MARGIN)) best = 0, best_med = first_med;
 	if (best >= 0 && best_ms) *best_ms = best_med;
 	return best;
 }

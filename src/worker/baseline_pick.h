@@ -28,7 +28,11 @@ void baseline_pick_put(const char *key, long long value, const char *desc);
 
 /* Among ncand candidates timed trials times each (ms[c * trials + t]; a negative time is a failed
  * trial, and a candidate with any failed trial is out), the index of the smallest median, ties to
- * the lower index; -1 when none is left. *best_ms gets its median when best_ms is not NULL. */
+ * the lower index; but the first candidate (the library's own first choice) stays unless another's
+ * median is more than BASELINE_PICK_MARGIN below its own, so that timing noise does not swap a
+ * library's choice for one that only looked faster once. -1 when none is left. *best_ms gets the
+ * chosen one's median when best_ms is not NULL. */
+#define BASELINE_PICK_MARGIN 0.03
 int baseline_pick_fastest(const float *ms, int ncand, int trials, float *best_ms);
 
 /* Forgets what is in memory (the file is read again at the next get); for tests. */
