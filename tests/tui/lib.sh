@@ -7,6 +7,7 @@ TMP=$(mktemp -d /tmp/cc-tui.XXXXXX)
 N=0
 SOCK=cc-tui-$$-0
 export XDG_STATE_HOME=$TMP/state
+export CUDACLIMB_LESSONS_ONLY=1   # a fixture tree (--lessons) is meant alone, as in tests/lib.sh
 WAIT=${TUI_WAIT:-10}      # seconds a wait may take
 # Every server this script started (start with KEEP=1 leaves the previous one running).
 trap 'i=0; while [ $i -le $N ]; do tmux -L "cc-tui-$$-$i" kill-server 2>/dev/null; i=$((i + 1)); done; rm -rf "$TMP"' EXIT
@@ -109,7 +110,7 @@ has_attr() { screen_esc | grep -qE "${ESC}\[([0-9]*;)?$1m"; }
 # goto_lesson TITLE: on the lesson list, j until the selected line (▸, or > in ASCII) is TITLE's,
 # wherever the lesson sits in the list. open_lesson TITLE ID: then Enter, at its first stage.
 goto_lesson() {
-	wait_for "$1" >/dev/null
+	wait_for "Lesson" >/dev/null   # the list; the lesson itself may lie below its last row
 	local i=0
 	while [ $i -lt 40 ] && ! screen | grep -qE "(▸|>)[^│|]*$1"; do keys j; sleep 0.1; i=$((i + 1)); done
 }

@@ -3,7 +3,7 @@
 # is answered by a recording of that case, and the case's claims are judged on it.
 . "$(dirname "$0")/lib.sh"
 
-REPLAY="$ROOT/assets/recorded/h200/h200-b5db905-2026-11-26-spmv.skewed.json"
+REPLAY="$ROOT/assets/recorded/h200/h200-c63ba9f-2026-11-29-spmv.skewed.json"
 start 120 34 -- --replay "$REPLAY"
 open_lesson "Sparse matrix" "spmv"
 check_not "cases: no case named at the defaults" seen_re "\[case "
