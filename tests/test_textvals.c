@@ -122,7 +122,7 @@ static void test_clock_power(void **state)
 	assert_non_null(run);
 	double was[5] = { run->sm_clock_mhz, run->sm_clock_min_mhz, run->sm_clock_max_mhz, run->power_w, run->power_max_w };
 	assert_true(run->power_w == -1 && run->power_max_w == -1);   /* recorded before power was read */
-	textvals_src src = { l, lesson_stage_index(l, "coalesced"), { run, NULL, NULL, replay_device(rp) }, NULL, NULL };
+	textvals_src src = { l, lesson_stage_index(l, "coalesced"), { run, NULL, NULL, replay_device(rp) }, NULL, NULL, NULL };
 	const char *t = "{sm_clock_mhz} ({sm_clock_min_mhz} to {sm_clock_max_mhz}) at {power_w}, {power_max_w} at most";
 	char *f = textvals_fill(&src, t);
 	has_text(f, "? at most");
@@ -141,6 +141,34 @@ static void test_clock_power(void **state)
 	assert_int_equal(claims_value(l, lesson_stage_index(l, "coalesced"), &cr, "power_w", 7, &v, why, sizeof why), 0);
 	assert_true(v.f == 658.7);
 	run->sm_clock_mhz = was[0], run->sm_clock_min_mhz = was[1], run->sm_clock_max_mhz = was[2], run->power_w = was[3], run->power_max_w = was[4];
+	replay_free(rp);
+	lesson_free(l);
+}
+
+/* Every time reads as a time and a share as a share: {kernel_ms}, {copy_ms} and {bound_ms} with their
+ * unit, {copy_share} as a percentage (they read as bare numbers before: "0.625"). From the H200's
+ * recording of timing/pipe_slow, a stage with host copies. */
+static void test_units(void **state)
+{
+	(void)state;
+	char err[1024];
+	lesson *l = lesson_load("lessons/timing.yaml", "kernels", err, sizeof err);
+	if (!l) fail_msg("%s", err);
+	replay *rp = replay_load("assets/recorded/h200/h200-b95e90e-2026-11-29-timing.json", err, sizeof err);
+	assert_non_null(rp);
+	const run_result *run = NULL;
+	for (int i = 0; i < replay_count(rp); i++)
+		if (!strcmp(replay_result(rp, i)->stage, "pipe_slow")) run = replay_result(rp, i);
+	assert_non_null(run);
+	assert_true(run->kernel_ms > 0 && run->ms_median > run->kernel_ms);
+	textvals_src src = { l, lesson_stage_index(l, "pipe_slow"), { run, NULL, NULL, replay_device(rp) }, NULL, NULL, NULL };
+	char *f = textvals_fill(&src, "[{kernel_ms}] [{copy_ms}] [{copy_share}]");
+	char k[32], c[32], sh[32];
+	if (sscanf(f, "[%31[^]]] [%31[^]]] [%31[^]]]", k, c, sh) != 3) fail_msg("not three values: %s", f);
+	if (!strstr(k, "ms") && !strstr(k, "us") && !strstr(k, " s")) fail_msg("kernel_ms without a unit: %s", f);
+	if (!strstr(c, "ms") && !strstr(c, "us") && !strstr(c, " s")) fail_msg("copy_ms without a unit: %s", f);
+	if (!strchr(sh, '%')) fail_msg("copy_share not a percentage: %s", f);
+	free(f);
 	replay_free(rp);
 	lesson_free(l);
 }
@@ -190,7 +218,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_reference),
-		cmocka_unit_test(test_live), cmocka_unit_test(test_clock_power),
+		cmocka_unit_test(test_live), cmocka_unit_test(test_clock_power), cmocka_unit_test(test_units),
 		cmocka_unit_test(test_syntax),
 		cmocka_unit_test(test_no_reference),
 	};

@@ -228,7 +228,9 @@ static void format_value(char *out, size_t len, const char *name, size_t n, expr
 	}
 	double v = x.kind == EXPR_INT ? (double)x.i : x.f;
 	if (!isfinite(v)) strfmt(out, len, "?");
-	else if (is(name, n, "ms")) fmt_time(out, len, v);
+	else if (is(name, n, "ms") || ends(name, n, "_ms")) fmt_time(out, len, v);   /* kernel_ms, bound_ms, copy_ms too */
+	else if (is(name, n, "copy_share")) fmt_pct(out, len, v);                  /* a share, 0..1 */
+	else if (ends(name, n, "_gbps")) fmt_gbps(out, len, v);                    /* h2d_gbps, d2h_gbps */
 	else if (is(name, n, "gbps")) fmt_gbps(out, len, v);
 	else if (is(name, n, "gflops")) fmt_gflops(out, len, v);
 	else if (is(name, n, "dram_bytes") || starts(name, n, "dram_bytes_")) fmt_traffic(out, len, v);
