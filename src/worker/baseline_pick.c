@@ -1,9 +1,11 @@
 /* baseline_pick: see baseline_pick.h. */
 #include "baseline_pick.h"
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "cache.h"
+#include <sys/stat.h>
+#include <unistd.h>
 #include "util.h"
 
 #define PICK_FILE "baseline-picks.txt"
@@ -65,9 +67,10 @@ static void remember(const char *key, long long value, const char *desc)
 	clean(p->desc, sizeof p->desc, desc, "\t\n\r", ' ');
 }
 
+/* The file's path in the cache folder (xdg_dir's, created 0700 as the calibration's). */
 static char *file_path(void)
 {
-	char *dir = cache_dir();
+	char *dir = xdg_dir("XDG_CACHE_HOME", ".cache");
 	char *path = xasprintf("%s/%s", dir, PICK_FILE);
 	free(dir);
 	return path;
@@ -79,7 +82,7 @@ static void load_file(void)
 	if (file_read_once) return;
 	file_read_once = 1;
 	char *path = file_path();
-	char *text = file_read_max(path, 4 << 20, 0, NULL);
+	char *text = file_read_max(path, 4 << 20, FILE_NOFOLLOW, NULL);
 	free(path);
 	if (!text) return;
 	for (char *line = text, *next; line && *line; line = next) {
@@ -111,16 +114,18 @@ void baseline_pick_put(const char *key, long long value, const char *desc)
 	load_file();
 	remember(key, value, desc);
 	const pick *p = find(key);
-	char *dir = xdg_dir("XDG_CACHE_HOME", ".cache");   /* created, as the calibration's */
-	char *path = xasprintf("%s/%s", dir, PICK_FILE);
-	free(dir);
-	FILE *f = fopen(path, "a");   /* one short line in one write: workers appending at once do not interleave */
-	if (f) {
+	char *path = file_path();
+	/* one short line in one write (O_APPEND: workers appending at once do not interleave); never
+	 * through a link, never blocking on a FIFO, private to the user */
+	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0600);
+	if (fd >= 0) {
+		struct stat st;
 		char line[BASELINE_PICK_KEY_MAX + BASELINE_PICK_DESC_MAX + 32];
 		int len = snprintf(line, sizeof line, "%s\t%lld\t%s\n", p->key, p->value, p->desc);
-		setvbuf(f, NULL, _IOFBF, sizeof line);
-		if (len > 0 && (size_t)len < sizeof line) fwrite(line, 1, (size_t)len, f);
-		fclose(f);
+		if (!fstat(fd, &st) && S_ISREG(st.st_mode) && len > 0 && (size_t)len < sizeof line && write(fd, line, (size_t)len) < 0) {
+			/* a failure to write is ignored: the file is an aid */
+		}
+		close(fd);
 	}
 	free(path);
 }
