@@ -39,15 +39,9 @@ cudaError_t gpu_occ_potential_block(cudaKernel_t k, size_t dynamic_smem, int *bl
 int gpu_clock_open(const device_info *d, int cuda_dev, char *why, size_t n);
 /* The SM clock now, in MHz; -1 when NVML is not open or does not answer. */
 int gpu_clock_sm_mhz(void);
-/* Starts collecting the board's power for the repetitions of owner (the stage's gpu_exec): readings
- * taken for any other owner (its pair) are ignored. */
-void gpu_clock_power_start(const void *owner);
-/* Reads the board's power now (NVML, watts, a 1 s average on Ampere and later but GA100) into the
- * collection when owner is the one gpu_clock_power_start named; a failed read is noted, not fatal. */
-void gpu_clock_power_sample(const void *owner);
-/* The collection's median and largest reading in *median and *max (-1 each when none, why says why;
- * otherwise why is ""), and the collection closed. */
-void gpu_clock_power_stats(double *median, double *max, char *why, size_t n);
+/* The board's power now, in watts (NVML: a 1 s average on Ampere and later but GA100); -1 when NVML is
+ * not open or does not answer, with the reason in why ("no power: ...") unless why is NULL. */
+double gpu_clock_power_w(char *why, size_t n);
 
 /* --- gpu_data.c: device and host buffers, fill, poison, compare --- */
 /* Every buffer sits between two guard zones of this many bytes, filled with GPU_GUARD_BYTE: a kernel

@@ -2,7 +2,6 @@
  * machine without it (or a driver that refuses it) gives a reason instead of a failure to start. Only
  * the few NVML calls used here are declared, by their documented C signatures. */
 #include <dlfcn.h>
-#include <stdlib.h>
 #include <string.h>
 #include "gpu.h"
 #include "util.h"
@@ -20,13 +19,6 @@ static struct {
 	nvml_ret (*get_power)(nvml_device, unsigned *);   /* nvmlDeviceGetPowerUsage: milliwatts; NULL when absent */
 	const char *(*error_string)(nvml_ret);
 } nv;
-
-/* The power readings of the repetitions being timed (gpu_clock_power_start .. gpu_clock_power_stats). */
-static struct {
-	const void *owner;    /* the runs whose readings count (the stage's, not its pair's) */
-	double *w; int n, cap;
-	char why[160];        /* the first reason a reading failed */
-} pw;
 
 /* "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx", as NVML names devices, from the 32 hex digits of uuid. */
 static int nvml_uuid(const char *uuid, char *out, size_t n)
@@ -88,48 +80,13 @@ int gpu_clock_sm_mhz(void)
 	return (int)mhz;
 }
 
-void gpu_clock_power_start(const void *owner)
+double gpu_clock_power_w(char *why, size_t n)
 {
-	pw.owner = owner;
-	pw.n = 0;
-	pw.why[0] = 0;
-}
-
-void gpu_clock_power_sample(const void *owner)
-{
-	if (!owner || owner != pw.owner) return;
 	unsigned mw = 0;
 	nvml_ret r = !nv.ok ? -1 : !nv.get_power ? -2 : nv.get_power(nv.dev, &mw);
-	if (r || !mw) {
-		if (!pw.why[0])
-			strfmt(pw.why, sizeof pw.why, "no power: %s", r == -1 ? "NVML is not open" : r == -2 ? "this NVML lacks nvmlDeviceGetPowerUsage"
-			                                              : r ? err_text(r) : "nvmlDeviceGetPowerUsage answers 0 mW");
-		return;
-	}
-	if (pw.n == pw.cap) {
-		pw.cap = pw.cap ? 2 * pw.cap : 64;
-		pw.w = xrealloc(pw.w, (size_t)pw.cap * sizeof *pw.w);
-	}
-	pw.w[pw.n++] = mw / 1000.0;
-}
-
-static int cmp_watts(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
-
-void gpu_clock_power_stats(double *median, double *max, char *why, size_t n)
-{
-	*median = *max = -1;
-	if (!pw.n) {
-		strfmt(why, n, "%s", pw.why[0] ? pw.why : nv.ok ? "no power: no reading during the timed runs" : nv.why[0] ? nv.why : "no power: NVML is not open");
-		pw.owner = NULL;
-		return;
-	}
-	qsort(pw.w, (size_t)pw.n, sizeof *pw.w, cmp_watts);
-	*median = pw.n % 2 ? pw.w[pw.n / 2] : (pw.w[pw.n / 2 - 1] + pw.w[pw.n / 2]) / 2;
-	*max = pw.w[pw.n - 1];
-	if (n) why[0] = 0;
-	pw.owner = NULL;
+	if (!r && mw) return mw / 1000.0;
+	if (why && n)
+		strfmt(why, n, "no power: %s", r == -1 ? (nv.why[0] ? nv.why : "NVML is not open") : r == -2 ? "this NVML lacks nvmlDeviceGetPowerUsage"
+		                                 : r ? err_text(r) : "nvmlDeviceGetPowerUsage answers 0 mW");
+	return -1;
 }

@@ -264,11 +264,12 @@ static double median_of(double *v, int n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-/* One timed repetition of x on stream 0, into *ms; the SM clock into *mhz (-1 unread), read once the
+/* One timed repetition of x on stream 0, into *ms; the SM clock into *mhz (-1 unread), and the board's
+ * power into *watts when watts is not NULL (-1 unread, the first reason in power_why), read once the
  * start event has passed (what came before it, the poisoning and the flush, is done) and before
  * waiting for the end: while the repetition runs, unless it is shorter than the read. */
 static cudaError_t time_one(gpu_exec *x, const request *q, const stage_timing *tm, int nstreams, cudaEvent_t e0, cudaEvent_t e1,
-                            double *ms, double *mhz)
+                            double *ms, double *mhz, double *watts, char *power_why, size_t why_len)
 {
 	float t;
 	cudaError_t e;
@@ -281,7 +282,7 @@ static cudaError_t time_one(gpu_exec *x, const request *q, const stage_timing *t
 		if ((e = gpu_exec_launch(x, 0))) return e;
 		double t1 = host_ms();
 		*mhz = gpu_clock_sm_mhz();
-		gpu_clock_power_sample(x);
+		if (watts) *watts = gpu_clock_power_w(power_why[0] ? NULL : power_why, why_len);
 		if (tm->sync) {
 			if ((e = nstreams > 1 ? cudaDeviceSynchronize() : cudaStreamSynchronize(0))) return e;
 			t1 = host_ms();
@@ -292,7 +293,7 @@ static cudaError_t time_one(gpu_exec *x, const request *q, const stage_timing *t
 	if ((e = prepare_timed(q, tm)) || (e = cudaEventRecord(e0, 0)) || (e = gpu_exec_launch(x, 0)) || (e = cudaEventRecord(e1, 0))) return e;
 	while (cudaEventQuery(e0) == cudaErrorNotReady) {}
 	*mhz = gpu_clock_sm_mhz();
-	gpu_clock_power_sample(x);   /* beside the clock; counted for the stage only (gpu_clock_power_start) */
+	if (watts) *watts = gpu_clock_power_w(power_why[0] ? NULL : power_why, why_len);   /* beside the clock */
 	if ((e = cudaEventSynchronize(e1)) || (e = cudaEventElapsedTime(&t, e0, e1))) return e;
 	*ms = t;
 	return cudaSuccess;
@@ -344,17 +345,16 @@ static void time_runs(gpu_exec *x, gpu_exec *y, const request *q, const plan *p,
 	int reps = tm && tm->runs > 0 ? tm->runs : q->reps > 0 ? q->reps : !warm ? 10   /* no warm-up: no single run's time to go by */
 	         : (int)fmin(300, fmax(budget >= 400 ? 10 : 5, budget / fmax(single, 1e-3)));
 	double *ms = xcalloc((size_t)reps, sizeof *ms), *pms = xcalloc((size_t)reps, sizeof *pms), *ratio = xcalloc((size_t)reps, sizeof *ratio);
-	double *clk = xcalloc((size_t)reps, sizeof *clk), *pclk = xcalloc((size_t)reps, sizeof *pclk);
-	char why[160];
+	double *clk = xcalloc((size_t)reps, sizeof *clk), *pclk = xcalloc((size_t)reps, sizeof *pclk), *watts = xcalloc((size_t)reps, sizeof *watts);
+	char why[160], power_why[sizeof r->power_note] = "";
 	if (gpu_clock_open(gpu_device(), gpu_device()->index, why, sizeof why)) strfmt(r->clock_note, sizeof r->clock_note, "%s", why);
-	gpu_clock_power_start(x);
 	request trusted = *q;
 	trusted.untrusted = 0;
 	int done = 0;
 	for (; !e && done < reps; done++) {
-		if (y && done % 2 && (e = time_one(y, &trusted, NULL, 1, e0, e1, &pms[done], &pclk[done]))) break;
-		if ((e = time_one(x, q, tm, p->nstreams, e0, e1, &ms[done], &clk[done]))) break;
-		if (y && !(done % 2) && (e = time_one(y, &trusted, NULL, 1, e0, e1, &pms[done], &pclk[done]))) break;
+		if (y && done % 2 && (e = time_one(y, &trusted, NULL, 1, e0, e1, &pms[done], &pclk[done], NULL, NULL, 0))) break;
+		if ((e = time_one(x, q, tm, p->nstreams, e0, e1, &ms[done], &clk[done], &watts[done], power_why, sizeof power_why))) break;
+		if (y && !(done % 2) && (e = time_one(y, &trusted, NULL, 1, e0, e1, &pms[done], &pclk[done], NULL, NULL, 0))) break;
 		if (y) ratio[done] = ms[done] > 0 ? pms[done] / ms[done] : 0;
 		if (y && q->decide > 0 && !tm && stats_sign_decided(ratio, done + 1, q->decide)) { r->decided_early = 1; done++; break; }
 		if (now_ms() - beat > 250) { fputs("beat\n", out); fflush(out); beat = now_ms(); alive(); }
@@ -380,13 +380,15 @@ static void time_runs(gpu_exec *x, gpu_exec *y, const request *q, const plan *p,
 		clock_stats(clk, done, &r->sm_clock_mhz, &r->sm_clock_min_mhz, &r->sm_clock_max_mhz);
 		if (y) clock_stats(pclk, done, &r->pair_sm_clock_mhz, &lo, &hi);
 		if (!r->clock_note[0] && r->sm_clock_mhz < 0) strfmt(r->clock_note, sizeof r->clock_note, "no SM clock: NVML gave no reading during the timed runs");
-		gpu_clock_power_stats(&r->power_w, &r->power_max_w, r->power_note, sizeof r->power_note);
+		clock_stats(watts, done, &r->power_w, &lo, &r->power_max_w);   /* the stage's readings only, not its pair's */
+		if (r->power_w < 0) strfmt(r->power_note, sizeof r->power_note, "%s", power_why[0] ? power_why : "no power: no reading during the timed runs");
 	}
 	free(ms);
 	free(pms);
 	free(ratio);
 	free(clk);
 	free(pclk);
+	free(watts);
 	cudaEventDestroy(e0);
 	cudaEventDestroy(e1);
 }
