@@ -28,6 +28,7 @@ sources_for() {
 	fuzz_sass) echo "src/cuda/sass.c src/core/fmt.c src/core/util.c" ;;
 	fuzz_hotspots) echo "src/render/hotspots_map.c src/cuda/sass.c src/core/fmt.c src/core/util.c" ;;
 	fuzz_compile) echo "src/cuda/compile_parse.c src/core/fmt.c src/core/util.c" ;;
+	fuzz_sigcheck) echo "src/engine/sigcheck.c src/cuda/compile_parse.c src/lesson/plan.c src/lesson/lesson.c src/lesson/lesson_case.c src/lesson/lesson_yaml.c src/core/yamldoc.c src/lesson/lesson_stage.c src/lesson/stage_timing.c src/lesson/lesson_exercise.c src/lesson/lesson_expect.c src/lesson/claim_names.c src/core/result.c src/lesson/expr.c src/core/fmt.c src/core/util.c" ;;
 	fuzz_serve) echo "src/app/serve_request.c src/core/labwire.c src/core/util.c" ;;
 	fuzz_fields) echo "src/core/result.c src/core/fmt.c src/core/util.c" ;;
 	fuzz_course) echo "src/engine/course.c src/engine/results.c src/core/sha256.c src/engine/exercise_kind.c src/app/class_report.c src/core/json.c src/core/result.c src/lesson/plan.c src/lesson/lesson.c src/lesson/lesson_case.c src/lesson/lesson_yaml.c src/core/yamldoc.c src/lesson/lesson_stage.c src/lesson/stage_timing.c src/lesson/lesson_exercise.c src/lesson/lesson_expect.c src/engine/claims.c src/engine/diagnose.c src/lesson/claim_names.c src/runner/runner.c src/runner/runner_local.c src/runner/runner_ssh.c src/runner/runner_slurm.c src/lesson/expr.c src/core/fmt.c src/core/util.c" ;;

@@ -1,0 +1,1 @@
+extern "C" __global__ void k(const double *x, int *idx, int n) {}
