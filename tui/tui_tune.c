@@ -82,8 +82,8 @@ void tui_tune_stop(tui_tune *t, engine *e, const char *why)
 /* Both of the pair came: the setting's score. */
 static void pair_done(tui_tune *t)
 {
-	double score = TUNE_FAILED;
-	if (t->set_status == RUN_OK && t->set_ms > 0 && t->def_ms > 0) { score = t->def_ms / t->set_ms; t->ok++; }
+	double score = tune_score(t->set_status, t->def_ms, t->set_ms);
+	if (score > TUNE_FAILED) t->ok++;
 	else t->failed++;
 	tune_search_report(&t->se, t->pos, score);
 	t->pos = -1;
@@ -118,7 +118,7 @@ int tui_tune_tick(tui_tune *t, engine *e, double now)
 	int changed = (int)t->spent != second;
 	if (t->pos >= 0) return changed;
 	size_t tried = t->se.tried;
-	if (tried && t->spent + t->spent / (double)tried > t->budget) {   /* the next would end past the budget */
+	if (!tune_budget_allows(t->spent, tried, t->budget)) {   /* the next would end past the budget */
 		tui_tune_stop(t, e, "the budget ran out");
 		return 1;
 	}

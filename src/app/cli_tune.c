@@ -161,8 +161,7 @@ static void tune_loop(const cli *c, engine *e, const tune_space *g, tune_search 
 	long pos;
 	while ((pos = tune_search_next(se)) >= 0) {
 		/* the first always runs; a later one only when it would end inside the budget, at the mean pace so far */
-		double spent = (now_ms() - t0) / 1000;
-		if (o->tried && spent + spent / (double)o->tried > c->tune_budget) { o->out_of_time = 1; break; }
+		if (!tune_budget_allows((now_ms() - t0) / 1000, o->tried, c->tune_budget)) { o->out_of_time = 1; break; }
 		compiled[pos] = 1;
 		long want[64];
 		int nw = tune_search_ahead(se, want, ahead < 64 ? ahead : 64);
@@ -188,14 +187,14 @@ static void tune_loop(const cli *c, engine *e, const tune_space *g, tune_search 
 			tune_space_text(g, g->ok[pos], " ", txt, sizeof txt);
 			fprintf(stderr, "\r[%zu/%zu %.0fs] %-56.56s %s", o->tried, g->nok, (now_ms() - t0) / 1000, txt, run_status_name(st));
 		}
-		double score = TUNE_FAILED;
-		if (st == RUN_OK && one.ms_median > 0 && ds == RUN_OK && def.ms_median > 0) {
+		double score = tune_score(ds == RUN_OK ? st : RUN_CRASH, def.ms_median, one.ms_median);
+		if (score > TUNE_FAILED) {
 			tune_row *w = &o->rows[o->nrows++];
 			w->idx = g->ok[pos];
 			w->ms = one.ms_median; w->def_ms = def.ms_median; w->ratio = def.ms_median / one.ms_median;
 			w->regs = one.regs; w->occ = one.occ_theoretical;
 			snprintf(w->limiter, sizeof w->limiter, "%s", one.occ_limiter);
-			score = o->trial_ratio[o->tried - 1] = w->ratio;
+			o->trial_ratio[o->tried - 1] = w->ratio;
 		} else if (st == RUN_WRONG) o->wrong++;
 		else if (st == RUN_HANG || !strcmp(one.issue, "compile_timeout")) o->slow++;
 		else if (st == RUN_REFUSED) o->late_refused++;   /* after its compile: registers, a block over the device's limit */

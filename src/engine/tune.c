@@ -336,6 +336,16 @@ void tune_search_report(tune_search *se, long pos, double score)
 	se->st->reported(se, pos, score);
 }
 
+double tune_score(run_status st, double defaults_ms, double setting_ms)
+{
+	return st == RUN_OK && setting_ms > 0 && defaults_ms > 0 ? defaults_ms / setting_ms : TUNE_FAILED;
+}
+
+int tune_budget_allows(double spent_s, size_t tried, double budget_s)
+{
+	return !tried || spent_s + spent_s / (double)tried <= budget_s;
+}
+
 void tune_search_free(tune_search *se)
 {
 	free(se->score);

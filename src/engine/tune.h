@@ -96,6 +96,12 @@ void tune_search_start(tune_search *se, const tune_space *sp, const tune_strateg
 long tune_search_next(tune_search *se);
 int tune_search_ahead(tune_search *se, long *out, int max);
 void tune_search_report(tune_search *se, long pos, double score);
+/* A setting's score from its pair of runs: the defaults' median over the setting's when both ran right
+ * (status of the setting's run, the medians in ms), else TUNE_FAILED. */
+double tune_score(run_status st, double defaults_ms, double setting_ms);
+/* Whether a next setting may start after tried settings in spent_s seconds: the first always; a later
+ * one only when, at the mean pace so far, it would end within budget_s. */
+int tune_budget_allows(double spent_s, size_t tried, double budget_s);
 void tune_search_free(tune_search *se);
 
 /* ---- Why the best is best: it and the defaults run once more with counters ---- */
