@@ -86,24 +86,58 @@
 // The work of one cluster, in order: kernels/common/seg_walk.cuh (the tensorcore lesson's too).
 #include "seg_walk.cuh"
 
+// The scales of one consumer's tile (FP8, INT8; without scales a0 = a1 = 1 and b unused), loaded into
+// registers where the tile's k loop starts, so that the loads' latency hides behind the loop instead
+// of stalling the store (on the H200 the epilogue's scale loads were 28% of gemm_fp8's warp samples,
+// three quarters of them waiting on those loads). a0, a1: sa of the thread's rows r and r + 8; lane L
+// holds sb of columns col0 + 64h + 2L + e in b[2h + e] (coalesced float pairs), and scale_b hands a
+// lane the sb of its own columns by a shuffle.
+struct tile_scales {
+	float a0, a1;
+	float b[BN / 32];
+};
+
+__device__ __forceinline__ void scales_load(tile_scales &sc, const float *sa, const float *sb, int m, int n, int row0, int col0)
+{
+	const int lane = threadIdx.x % 32, r = (threadIdx.x % 128) / 32 * 16 + lane / 4;
+	sc.a0 = sa && row0 + r < m ? sa[row0 + r] : 1.f;
+	sc.a1 = sa && row0 + r + 8 < m ? sa[row0 + r + 8] : 1.f;
+#pragma unroll
+	for (int h = 0; h < BN / 64; h++)
+#pragma unroll
+		for (int e = 0; e < 2; e++) {
+			const int col = col0 + 64 * h + 2 * lane + e;
+			sc.b[2 * h + e] = sb && col < n ? sb[col] : 0.f;
+		}
+}
+
+// sb of column col0 + 8j + 2(lane % 4) + e (0 past n), from the lane that loaded it; every lane of the
+// warp must call it (a shuffle).
+__device__ __forceinline__ float scale_b(const tile_scales &sc, int j, int e)
+{
+	return __shfl_sync(0xffffffffu, sc.b[2 * (j / 8) + e], 4 * (j % 8) + threadIdx.x % 4);
+}
+
 // Warp w of a consumer warpgroup holds rows 16w + l/4 and 16w + l/4 + 8 of its 64, columns
 // 8j + 2(l%4) and the next, for j < N/8 (the m64nNk* accumulator layout). With scales: (sa * sb) * sum,
 // an INT8 sum converted to FP32 for the last multiply.
-__device__ __forceinline__ void store_tile(const acc_t (&d)[ACC], float *C, const float *sa, const float *sb,
+__device__ __forceinline__ void store_tile(const acc_t (&d)[ACC], float *C, const tile_scales &sc, bool scaled,
                                            int m, int n, int row0, int col0)
 {
 	const int lane = threadIdx.x % 32, warp = (threadIdx.x % 128) / 32;
 #pragma unroll
-	for (int h = 0; h < 2; h++) {
-		const int row = row0 + warp * 16 + lane / 4 + 8 * h;
-		if (row >= m) continue;
-		const float s = sa ? sa[row] : 1.f;
+	for (int j = 0; j < BN / 8; j++) {
+		float bj[2] = {1.f, 1.f};
+		if (scaled) { bj[0] = scale_b(sc, j, 0); bj[1] = scale_b(sc, j, 1); }
 #pragma unroll
-		for (int j = 0; j < BN / 8; j++) {
+		for (int h = 0; h < 2; h++) {
+			const int row = row0 + warp * 16 + lane / 4 + 8 * h;
+			const float s = h ? sc.a1 : sc.a0;
+			if (row >= m) continue;
 #pragma unroll
 			for (int e = 0; e < 2; e++) {
 				const int col = col0 + 8 * j + 2 * (lane % 4) + e;
-				if (col < n) C[(size_t)row * n + col] = sb ? s * sb[col] * d[4 * j + 2 * h + e] : d[4 * j + 2 * h + e];
+				if (col < n) C[(size_t)row * n + col] = scaled ? s * bj[e] * d[4 * j + 2 * h + e] : (float)d[4 * j + 2 * h + e];
 			}
 		}
 	}
@@ -114,13 +148,13 @@ __device__ __forceinline__ void store_tile(const acc_t (&d)[ACC], float *C, cons
 // in C); the thread's d[4j .. 4j+3] are columns 8j + 2(lane%4) + {0, 1} of rows r and r + 8. FP8's
 // and INT8's scales are applied on the way into the box (sum * (sa * sb): store_tile's bits, INT8's
 // sum converted to FP32 first). `mine` is this warpgroup's EPI_BOXES boxes.
-__device__ __forceinline__ void store_tile_tma(const acc_t (&d)[ACC], const cc_tensormap &tmC, const float *sa, const float *sb,
-                                               int m, int n, int row0, int col0, unsigned mine)
+__device__ __forceinline__ void store_tile_tma(const acc_t (&d)[ACC], const cc_tensormap &tmC, const tile_scales &sc, bool scaled,
+                                               unsigned mine, int row0, int col0)
 {
 	const int t = threadIdx.x % 128, lane = t % 32, wgid = threadIdx.x / 128;
 	const bool leader = t == 0;
 	const int r = t / 32 * 16 + lane / 4;
-	const float s0 = sa && row0 + r < m ? sa[row0 + r] : 1.f, s1 = sa && row0 + r + 8 < m ? sa[row0 + r + 8] : 1.f;
+	const float s0 = sc.a0, s1 = sc.a1;
 #pragma unroll
 	for (int b = 0; b < BN / 32; b++) {
 		const unsigned box = mine + (b % EPI_BOXES) * BOX_BYTES;
@@ -130,9 +164,8 @@ __device__ __forceinline__ void store_tile_tma(const acc_t (&d)[ACC], const cc_t
 		for (int e = 0; e < 4; e++) {
 			const int j = 4 * b + e, chunk = 2 * e + (lane % 4) / 2, within = 8 * (lane % 2);
 			float v0 = (float)d[4 * j], v1 = (float)d[4 * j + 1], v2 = (float)d[4 * j + 2], v3 = (float)d[4 * j + 3];
-			if (sb) {
-				const int col = col0 + 8 * j + 2 * (lane % 4);
-				const float b0 = col < n ? sb[col] : 0.f, b1 = col + 1 < n ? sb[col + 1] : 0.f;
+			if (scaled) {
+				const float b0 = scale_b(sc, j, 0), b1 = scale_b(sc, j, 1);
 				v0 *= s0 * b0; v1 *= s0 * b1; v2 *= s1 * b0; v3 *= s1 * b1;
 			}
 			// 128-byte swizzle: the 16-byte chunk index is XORed with the row's index mod 8.
@@ -229,6 +262,9 @@ __device__ __forceinline__ void tc_gemm(const cc_tensormap &tmA, const cc_tensor
 		int tm2, tn, kt0, kt1, q;
 		while (walk.get(tm2, tn, kt0, kt1, q)) {
 			const int tm = tm2 * CM + rank;
+			const int row0 = tm * BM + (wg - 1) * 64, col0 = tn * BN;
+			tile_scales sc;
+			scales_load(sc, sa, sb, m, n, row0, col0);   // used by the store, after the loop
 			int prev = -1;
 			for (int kt = kt0; kt < kt1; kt++) {
 				mbar_wait(FULL(s), phase);
@@ -287,10 +323,10 @@ __device__ __forceinline__ void tc_gemm(const cc_tensormap &tmA, const cc_tensor
 #endif
 #if EPILOGUE
 			if (n % 4 == 0)
-				store_tile_tma(d, tmC, sa, sb, m, n, tm * BM + (wg - 1) * 64, tn * BN, sC + (wg - 1) * EPI_BOXES * BOX_BYTES);
+				store_tile_tma(d, tmC, sc, sb != nullptr, sC + (wg - 1) * EPI_BOXES * BOX_BYTES, row0, col0);
 			else
 #endif
-				store_tile(d, C, sa, sb, m, n, tm * BM + (wg - 1) * 64, tn * BN);
+				store_tile(d, C, sc, sb != nullptr, m, n, row0, col0);
 		}
 #if EPILOGUE
 		if (t == 0) tma_store_wait_read();   // the boxes outlive their stores' reads
