@@ -159,6 +159,14 @@ static void test_states(void **state)
 	run.pair_ratio = 0.8;
 	claims_check(l, 0, &runs, o, 8);
 	assert_non_null(strstr(o[3].values, "time_vs_baseline=1.25"));
+	/* a pair recorded against another baseline (the stage's baseline: changed since) is not this one's */
+	snprintf(run.baseline, sizeof run.baseline, "baseline.other");
+	claims_check(l, 0, &runs, o, 8);
+	assert_non_null(strstr(o[3].values, "time_vs_baseline=0.667"));
+	snprintf(run.baseline, sizeof run.baseline, "baseline");
+	claims_check(l, 0, &runs, o, 8);
+	assert_non_null(strstr(o[3].values, "time_vs_baseline=1.25"));
+	run.baseline[0] = 0;
 	run.pair[0] = 0, run.pair_ratio = 0;
 	claims_check(l, 0, &runs, o, 8);
 	assert_non_null(strstr(o[3].values, "time_vs_baseline=0.667"));

@@ -180,9 +180,11 @@ static int time_ratio(claim_ctx *c, const run_result *other, const char *which, 
 	if (!timed_ok(other)) strfmt(why, sizeof why, "no timed run of the %s", which);
 	else if (!same_params(c->l, r, other)) strfmt(why, sizeof why, "the %s ran with other parameters", which);
 	else if (!timed_ok(r)) strfmt(why, sizeof why, "this run was not timed");
-	else if (other == c->runs->baseline && !strcmp(r->pair, "baseline") && r->pair_ratio > 0 && isfinite(r->pair_ratio)) {
+	else if (other == c->runs->baseline && !strcmp(r->pair, "baseline") && r->pair_ratio > 0 && isfinite(r->pair_ratio)
+	         && (!r->baseline[0] || !strcmp(r->baseline, c->base))) {
 		/* timed in alternating pairs with its baseline: the median of the pairs' ratios, which a clock
-		 * step or another process shifts far less than it shifts two medians taken apart */
+		 * step or another process shifts far less than it shifts two medians taken apart (not a pair
+		 * recorded against another baseline, before the stage's baseline: changed) */
 		*out = (expr_value){ EXPR_FLOAT, 0, inverse ? r->pair_ratio : 1.0 / r->pair_ratio };
 		return 0;
 	} else {
