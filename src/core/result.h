@@ -137,7 +137,7 @@ typedef struct {
 	double l1_hit_pct, l2_hit_pct, smem_conflicts_ld, smem_conflicts_st;
 	double warp_efficiency, branch_uniform_pct, sm_pct, tensor_pct;
 	double warp_efficiency_pred_on;  /* threads per instruction that are active and not predicated off, 0..32 */
-	double tensor_inst;             /* warp instructions the tensor-pipe counters report (HMMA + GMMA + IMMA); NOT 0
+	double tensor_inst;             /* warp instructions the tensor-pipe counters report (HMMA + IMMA, or GMMA where larger); NOT 0
 	                                 * without them on Hopper (16.8M on an integer reduction): see tensor_sass */
 	double tensor_sass;             /* tensor-core instructions in the stage's SASS (sass.h), from the cubin, not a
 	                                 * counter: 0 proves no tensor core ran; -1 not counted (no nvdisasm) */

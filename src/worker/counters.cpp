@@ -82,12 +82,12 @@ const cupti_symbol api_symbols[] = {
 
 /* ---- what we ask for ---- */
 
-enum metric_kind { M_FIELD, M_FRACTION, M_TENSOR, M_SUM, M_STALL };
+enum metric_kind { M_FIELD, M_FRACTION, M_TENSOR, M_SUM, M_GMMA, M_STALL };
 
 struct metric_def {
 	const char *name;
 	metric_kind kind;
-	size_t field;            /* offset of a double in run_result (M_FIELD, M_FRACTION, M_SUM) */
+	size_t field;            /* offset of a double in run_result (M_FIELD, M_FRACTION, M_SUM, M_GMMA) */
 };
 
 const metric_def metric_defs[] = {
@@ -111,11 +111,13 @@ const metric_def metric_defs[] = {
 	{"smsp__thread_inst_executed_pred_on_per_inst_executed.ratio", M_FIELD, offsetof(run_result, warp_efficiency_pred_on)},
 	{"l1tex__throughput.avg.pct_of_peak_sustained_active", M_FIELD, offsetof(run_result, l1_pct)},
 	{"l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio", M_FIELD, offsetof(run_result, gld_sectors_per_request)},
-	/* tensor instructions, summed over the kinds the chip has (HMMA: mma.sync and WMMA; GMMA: Hopper's
-	 * wgmma; IMMA: integer): a count that only tensor-core instructions make non-zero, unlike a pipe's
-	 * utilisation (which reads a few % on kernels without any) */
+	/* tensor instructions (HMMA: mma.sync and WMMA; IMMA: integer mma.sync; GMMA: Hopper's wgmma): a
+	 * count that only tensor-core instructions make non-zero, unlike a pipe's utilisation (which reads
+	 * a few % on kernels without any). HMMA + IMMA, or GMMA where that is larger: on an H200 the hmma
+	 * counter counts every wgmma too (bf16, fp8 and int8 wgmma stages: hmma = gmma = the wgmma warp
+	 * instructions), so adding all three counted each wgmma twice */
 	{"sm__inst_executed_pipe_tensor_op_hmma.sum", M_SUM, offsetof(run_result, tensor_inst)},
-	{"sm__inst_executed_pipe_tensor_op_gmma.sum", M_SUM, offsetof(run_result, tensor_inst)},
+	{"sm__inst_executed_pipe_tensor_op_gmma.sum", M_GMMA, offsetof(run_result, tensor_inst)},
 	{"sm__inst_executed_pipe_tensor_op_imma.sum", M_SUM, offsetof(run_result, tensor_inst)},
 	/* the tensor pipes: names differ by generation (all tensor work where the chip has it, hmma for
 	 * mma.sync/WMMA, gmma for Hopper's wgmma); tensor_pct is the largest of those the GPU has */
@@ -425,7 +427,7 @@ fail:
 /* Fills r from the values of c->metrics, in order. */
 void fill_result(const counters *c, const std::vector<double> &v, run_result *r)
 {
-	double tensor = -1, stall[sizeof stall_reasons / sizeof stall_reasons[0]];
+	double tensor = -1, gmma = -1, stall[sizeof stall_reasons / sizeof stall_reasons[0]];
 	bool have_stall = false;
 	for (int i = 0; i < nstall; i++)
 		stall[i] = -1;
@@ -440,9 +442,12 @@ void fill_result(const counters *c, const std::vector<double> &v, run_result *r)
 		case M_FRACTION: *field = x / 100.0; break;
 		case M_TENSOR: tensor = std::max(tensor, x); break;
 		case M_SUM: *field = (*field > 0 ? *field : 0) + x; break;
+		case M_GMMA: gmma = x; break;
 		case M_STALL: stall[m.stall] = x; have_stall = true; break;
 		}
 	}
+	if (gmma >= 0 && gmma > r->tensor_inst)   /* the wgmma count, where hmma + imma did not include it */
+		r->tensor_inst = gmma;
 	if (tensor >= 0)
 		r->tensor_pct = tensor;
 	if (!have_stall)

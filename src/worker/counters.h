@@ -12,7 +12,7 @@
  * tensor_pct is the busiest tensor-pipe metric the GPU has (all tensor work on Hopper; hmma, and gmma
  * where it exists, elsewhere); it reads a few % on kernels without a tensor instruction (5% on an
  * integer reduction on an H100), so whether Tensor Cores ran at all is tensor_inst, the count of
- * HMMA, GMMA and IMMA warp instructions. warp_efficiency_pred_on counts only the lanes whose predicate
+ * HMMA and IMMA warp instructions, or of GMMA where larger (Hopper's hmma counter counts wgmma too). warp_efficiency_pred_on counts only the lanes whose predicate
  * is on, so it sees the divergence that warp_efficiency (active lanes) misses.
  * The range runs from before the first launch to after the last, so "% of peak over elapsed time"
  * (dram_pct, sm_pct) counts the launch gap too: for a 0.14 ms copy they read about 20% below ncu's
