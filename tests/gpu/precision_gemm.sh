@@ -28,9 +28,9 @@ tmp=${PGEMM_OUT:-$(mktemp -d)}
 mkdir -p "$tmp"
 
 mkdir -p "$tmp/bug" && cp -r lessons kernels "$tmp/bug/" &&
-	sed -i 's/C\[(size_t)row \* n + col\] = sb ? s \* sb\[col\] \* d/C[(size_t)row * n + col] = sb ? s * d/' "$tmp/bug/kernels/precision_gemm/tc.cuh" &&
+	sed -i 's/C\[(size_t)row \* n + col\] = scaled ? s \* bj\[e\] \* d/C[(size_t)row * n + col] = scaled ? s * d/' "$tmp/bug/kernels/precision_gemm/tc.cuh" &&
 	sed -i 's/ra\[e\] = row0 + r < m \&\& k0 + c < k ?/ra[e] = row0 + r < m \&\& k0 + c < k - 1 ?/' "$tmp/bug/kernels/precision_gemm/simt.cuh"
-grep -q 'sb ? s \* d' "$tmp/bug/kernels/precision_gemm/tc.cuh" || fail "precision_gemm: the scale bug could not be planted in tc.cuh"
+grep -q 'scaled ? s \* d' "$tmp/bug/kernels/precision_gemm/tc.cuh" || fail "precision_gemm: the scale bug could not be planted in tc.cuh"
 grep -q 'k0 + c < k - 1' "$tmp/bug/kernels/precision_gemm/simt.cuh" || fail "precision_gemm: the k bug could not be planted in simt.cuh"
 # the planted k bug also changes the reference (fp64 uses simt.cuh): keep the reference right
 cp kernels/precision_gemm/fp64.cu "$tmp/bug/kernels/precision_gemm/fp64.cu"
