@@ -28,6 +28,7 @@ const char *const lesson_yaml_baseline_libs[LESSON_YAML_NLIBS][LESSON_YAML_MAX_L
 	{ "cublas_gemm_ex", "A", "B", "C", "m", "n", "k", "transb", NULL },
 	{ "cublaslt_fp8", "A", "B", "C", "sa", "sb", "m", "n", "k", NULL },
 	{ "cublaslt_fp8_tensor", "A", "B", "C", "sa", "sb", "m", "n", "k", NULL },
+	{ "cublaslt_fp8_tensor_fast", "A", "B", "C", "sa", "sb", "m", "n", "k", NULL },
 	{ "cublaslt_int8", "A", "B", "C", "sa", "sb", "acc", "m", "n", "k", NULL },
 	{ "cublaslt_gemm", "A", "B", "C", "m", "n", "k", "transb", NULL },
 	{ "cublas_sgemv", "A", "x", "y", "m", "n", NULL },

@@ -21,7 +21,7 @@ typedef struct {
 	int model_scope;             /* the lesson's model: a stage's tunables and derived values are in scope too */
 } ld;
 
-#define LESSON_YAML_NLIBS 20
+#define LESSON_YAML_NLIBS 21
 #define LESSON_YAML_MAX_LIB_ARGS 10   /* the name, the arguments, and room for the NULL */
 /* library name, then its required args (NULL-terminated) */
 extern const char *const lesson_yaml_baseline_libs[LESSON_YAML_NLIBS][LESSON_YAML_MAX_LIB_ARGS + 1];

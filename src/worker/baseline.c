@@ -214,9 +214,9 @@ static cudaError_t gemm_ex(const plan *p, gpu_data *d, cudaStream_t s, int bf16_
 	                             tb ? (int)k : (int)n, A->ptr, t, (int)k, &zero, C->ptr, CUDA_R_32F, (int)n, ct, CUBLAS_GEMM_DEFAULT));
 }
 
-enum { LT_FP8, LT_INT8, LT_FP8_TENSOR };
+enum { LT_FP8, LT_INT8, LT_FP8_TENSOR, LT_FP8_TENSOR_FAST };
 
-/* cublaslt_fp8, cublaslt_fp8_tensor and cublaslt_int8: row-major C = sa[i] sb[j] (A . B^T), A m x k and
+/* cublaslt_fp8, cublaslt_fp8_tensor(_fast) and cublaslt_int8: row-major C = sa[i] sb[j] (A . B^T), A m x k and
  * B n x k (one byte each: u8 e4m3 bit patterns, or i8), sa m and sb n f32 (per tensor: sa[0] and sb[0]
  * only, any count); C f32, or bf16 for the FP8 ones; int8 needs acc, an i32 m x n scratch buffer. */
 static cudaError_t lt_gemm(const plan *p, gpu_data *d, cudaStream_t s, int kind)
@@ -225,7 +225,8 @@ static cudaError_t lt_gemm(const plan *p, gpu_data *d, cudaStream_t s, int kind)
 	const int int8 = kind == LT_INT8;
 	gpu_buffer *acc = int8 ? buf(p, d, "acc") : NULL;
 	long long m = num(p, "m"), n = num(p, "n"), k = num(p, "k");
-	const long long na = kind == LT_FP8_TENSOR ? 1 : m, nb = kind == LT_FP8_TENSOR ? 1 : n;
+	const int tensor = kind == LT_FP8_TENSOR || kind == LT_FP8_TENSOR_FAST;
+	const long long na = tensor ? 1 : m, nb = tensor ? 1 : n;
 	const lesson_dtype in = int8 ? DT_I8 : DT_U8;
 	if (!A || !B || !C || !sa || !sbv || !dim_ok(m) || !dim_ok(n) || !dim_ok(k) || A->type != in || B->type != in ||
 	    (C->type != DT_F32 && (int8 || C->type != DT_BF16)) || sa->type != DT_F32 || sbv->type != DT_F32 || A->count < m * k ||
@@ -234,7 +235,8 @@ static cudaError_t lt_gemm(const plan *p, gpu_data *d, cudaStream_t s, int kind)
 		return cudaErrorInvalidValue;
 	cublaslt_gemm_job j = { .A = A->ptr, .Bt = B->ptr, .sa = sa->ptr, .sb = sbv->ptr, .C = C->ptr, .acc = acc ? acc->ptr : NULL,
 	                        .m = (int)m, .n = (int)n, .k = (int)k, .c_bf16 = C->type == DT_BF16 };
-	return int8 ? cublaslt_int8(&j, s) : kind == LT_FP8_TENSOR ? cublaslt_fp8_tensor(&j, s) : cublaslt_fp8(&j, s);
+	return int8 ? cublaslt_int8(&j, s) : kind == LT_FP8_TENSOR ? cublaslt_fp8_tensor(&j, s)
+	     : kind == LT_FP8_TENSOR_FAST ? cublaslt_fp8_tensor_fast(&j, s) : cublaslt_fp8(&j, s);
 }
 
 /* cublaslt_gemm: row-major C (m x n) = A (m x k) . B, B k x n (transb 0) or n x k (transb 1), through
@@ -408,6 +410,7 @@ cudaError_t baseline_run(const plan *p, gpu_data *d, cudaStream_t s, char *err, 
 	if (!strcmp(lib, "cublas_gemm_ex")) return gemm_ex(p, d, s, 0);
 	if (!strcmp(lib, "cublaslt_fp8")) return lt_gemm(p, d, s, LT_FP8);
 	if (!strcmp(lib, "cublaslt_fp8_tensor")) return lt_gemm(p, d, s, LT_FP8_TENSOR);
+	if (!strcmp(lib, "cublaslt_fp8_tensor_fast")) return lt_gemm(p, d, s, LT_FP8_TENSOR_FAST);
 	if (!strcmp(lib, "cublaslt_int8")) return lt_gemm(p, d, s, LT_INT8);
 	if (!strcmp(lib, "cublaslt_gemm")) return lt_plain(p, d, s);
 	if (!strcmp(lib, "cublas_gemm_batched")) return gemm_batched(p, d, s);

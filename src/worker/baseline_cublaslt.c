@@ -55,8 +55,8 @@ static const struct { const char *name; void **slot; } symbols[] = {
 	{ "cublasLtMatmul", (void **)&fn.matmul },
 };
 
-enum { KIND_FP8, KIND_INT8, KIND_FP8_TENSOR, KIND_GEMM };
-static const char *const kind_names[] = { "cublaslt_fp8", "cublaslt_int8", "cublaslt_fp8_tensor", "cublaslt_gemm" };
+enum { KIND_FP8, KIND_INT8, KIND_FP8_TENSOR, KIND_GEMM, KIND_FP8_TENSOR_FAST };
+static const char *const kind_names[] = { "cublaslt_fp8", "cublaslt_int8", "cublaslt_fp8_tensor", "cublaslt_gemm", "cublaslt_fp8_tensor_fast" };
 static const char *const format_names[] = { "bf16", "f16", "tf32" };
 
 /* One shape's call, made once: descriptors, the algorithm, and for fp8 whether the scales are cuBLASLt's
@@ -139,7 +139,11 @@ static cudaError_t describe(shape *p, int outer)
 	if ((e = status(fn.desc_create(&p->desc, ct, p->kind == KIND_INT8 ? CUDA_R_32I : CUDA_R_32F), "cublasLtMatmulDescCreate")))
 		return e;
 	const int32_t ta = gemm && !p->transb ? CUBLAS_OP_N : CUBLAS_OP_T, tb = CUBLAS_OP_N;
-	const int8_t fast = 0;   /* FP32 accumulation throughout, as the lesson's own FP8 kernel */
+	/* No fast accumulation: partial sums added into FP32 registers as k goes (the FADDs of cuBLASLt's FP8
+	 * kernel, Nsight Compute on an H200), where fast accumulation, like the lesson's own FP8 kernel,
+	 * keeps them in the tensor cores' accumulators (which on Hopper keep fewer bits than FP32 for FP8:
+	 * DeepSeek-V3's report measured about 14) */
+	const int8_t fast = p->kind == KIND_FP8_TENSOR_FAST;
 	if ((e = status(fn.desc_set(p->desc, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof ta), "CUBLASLT_MATMUL_DESC_TRANSA")) ||
 	    (e = status(fn.desc_set(p->desc, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof tb), "CUBLASLT_MATMUL_DESC_TRANSB")))
 		return e;
@@ -321,9 +325,10 @@ chosen:
 	if (baseline_logging())
 		fprintf(stderr, "cudaclimb worker: cuBLASLt %s%s for m=%d n=%d k=%d, %s out: %s; %s\n",
 		        kind == KIND_INT8 ? "INT8 (int32 sums, then the dequantisation pass)" : kind == KIND_GEMM ? "GEMM " :
-		        "FP8 e4m3 (FP32 accumulation, no fast accumulation)", kind == KIND_GEMM ? format_names[format] : "",
+		        kind == KIND_FP8_TENSOR_FAST ? "FP8 e4m3 (fast accumulation)" : "FP8 e4m3 (FP32 accumulation, no fast accumulation)",
+		        kind == KIND_GEMM ? format_names[format] : "",
 		        m, n, k, kind == KIND_INT8 ? "int32" : bf16 ? "bf16" : same ? format_names[format] : "f32",
-		        kind == KIND_INT8 || kind == KIND_GEMM ? "no scales" : kind == KIND_FP8_TENSOR ? "per-tensor scales"
+		        kind == KIND_INT8 || kind == KIND_GEMM ? "no scales" : kind == KIND_FP8_TENSOR || kind == KIND_FP8_TENSOR_FAST ? "per-tensor scales"
 		        : p->scales_apart ? "unit scales, scales applied apart" : "outer-vector scales", p->chose);
 	return cudaSuccess;
 }
@@ -356,6 +361,7 @@ static cudaError_t run(int kind, const cublaslt_gemm_job *j, cudaStream_t s)
 
 cudaError_t cublaslt_fp8(const cublaslt_gemm_job *j, cudaStream_t s) { return run(KIND_FP8, j, s); }
 cudaError_t cublaslt_fp8_tensor(const cublaslt_gemm_job *j, cudaStream_t s) { return run(KIND_FP8_TENSOR, j, s); }
+cudaError_t cublaslt_fp8_tensor_fast(const cublaslt_gemm_job *j, cudaStream_t s) { return run(KIND_FP8_TENSOR_FAST, j, s); }
 cudaError_t cublaslt_int8(const cublaslt_gemm_job *j, cudaStream_t s) { return run(KIND_INT8, j, s); }
 cudaError_t cublaslt_gemm(const cublaslt_gemm_job *j, cudaStream_t s) { return run(KIND_GEMM, j, s); }
 

@@ -9,7 +9,8 @@
 
 /* Row-major C (m x n, f32, or bf16 for FP8 with c_bf16) = sa[i] * sb[j] * sum over k of A[i][k] *
  * Bt[j][k]: A m x k and Bt n x k (B stored transposed), sa m and sb n f32 (per tensor: sa[0] and
- * sb[0] only). fp8: A, Bt e4m3 bit patterns, FP32 accumulation (no fast accumulation). int8: A, Bt
+ * sb[0] only). fp8: A, Bt e4m3 bit patterns, FP32 accumulation (no fast accumulation, but for
+ * cublaslt_fp8_tensor_fast). int8: A, Bt
  * int8, the int32 sums into acc (m x n int32, scratch) and a pass that dequantises them into C. */
 typedef struct {
 	const void *A, *Bt;
@@ -37,9 +38,13 @@ enum { CUBLASLT_BF16, CUBLASLT_F16, CUBLASLT_TF32 };
 cudaError_t cublaslt_fp8(const cublaslt_gemm_job *j, cudaStream_t s);
 cudaError_t cublaslt_int8(const cublaslt_gemm_job *j, cudaStream_t s);
 /* FP8 e4m3 with per-tensor scales: C = sa[0] * sb[0] * A . Bt^T, the scalars passed to cuBLASLt as
- * CUBLASLT_MATMUL_DESC_A_SCALE_POINTER and B_SCALE_POINTER (the default scalar scale mode): the
- * library's fastest FP8 call on Hopper, with no pass of ours. */
+ * CUBLASLT_MATMUL_DESC_A_SCALE_POINTER and B_SCALE_POINTER (the default scalar scale mode), as
+ * PyTorch's _scaled_mm calls it by default, with no pass of ours. */
 cudaError_t cublaslt_fp8_tensor(const cublaslt_gemm_job *j, cudaStream_t s);
+/* The same with fast accumulation (CUBLASLT_MATMUL_DESC_FAST_ACCUM 1, PyTorch's _scaled_mm with
+ * use_fast_accum=True): the sums stay in the tensor cores' accumulators over all of k, as the lesson's
+ * own FP8 kernel keeps them, where the call above adds partial sums into FP32 registers as it goes. */
+cudaError_t cublaslt_fp8_tensor_fast(const cublaslt_gemm_job *j, cudaStream_t s);
 /* A plain GEMM through cuBLASLt, as PyTorch's matmul calls it: row-major C = A . B (A m x k, B in Bt k
  * x n or, transb, n x k) in format (bf16 or f16 with CUBLAS_COMPUTE_32F, or f32 words with
  * CUBLAS_COMPUTE_32F_FAST_TF32), C f32 or (c_same) the inputs' 16-bit type; alpha 1, beta 0, no
