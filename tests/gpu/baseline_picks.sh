@@ -2,7 +2,7 @@
 # The library baselines' timed choices on a GPU (#48 items 2 and 3): each cuBLASLt and cuDNN baseline
 # runs, is right where it is checked, and names its choice (library_choice); a second worker with the
 # same cache folder runs the kept choice ("kept from an earlier timing"), and CUDACLIMB_BASELINE_REPICK=1
-# times them again; a fourth worker keeps again. baseline.fp8_tensor (per-tensor scales, unchecked)
+# times them again; a fourth worker keeps again. baseline.fp8_tensor and baseline.fp8_tensor_fast (per-tensor scales, unchecked)
 # and the cuBLASLt GEMMs (baseline.bf16_lt and its twins) run. Each run has the tool's default
 # repetitions. The spread of each baseline's median is said (INFO), not judged, twice: between the
 # first worker (which timed the candidates just before, on a warmer card) and the second, and between
@@ -15,7 +15,7 @@ if [ $? -eq 3 ]; then skip "gpu baseline picks: no GPU"; exit 0; fi
 if ! command -v python3 >/dev/null 2>&1; then skip "gpu baseline picks: python3 is needed to read --json"; exit 0; fi
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 export XDG_CACHE_HOME="$tmp/cache"   # a fresh store of choices: the first worker times, the second keeps
-set -- precision_gemm/baseline.fp8 precision_gemm/baseline.fp8_tensor precision_gemm/baseline.int8 \
+set -- precision_gemm/baseline.fp8 precision_gemm/baseline.fp8_tensor precision_gemm/baseline.fp8_tensor_fast precision_gemm/baseline.int8 \
 	precision_gemm/baseline.bf16_lt precision_gemm/baseline.fp16_lt precision_gemm/baseline.tf32_lt \
 	conv2d/baseline fusion/baseline fusion/baseline.three_calls attention/baseline
 for round in 1 2 3 4; do
