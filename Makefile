@@ -35,8 +35,10 @@ CFLAGS    += -std=c11 -D_GNU_SOURCE $(WARN) -MMD -MP -I$(CUDA_HOME)/include $(PK
              -DCC_DATADIR='"$(PREFIX)/share/cudaclimb"' -DCUDA_BIN='"$(CUDA_HOME)/bin"'
 .DEFAULT_GOAL := all
 # --version names the commit it was built from (git describe; nothing outside a git checkout). cli.o
-# depends on a file that changes only when the commit does, so a new commit rebuilds it.
-CC_COMMIT_NOW := $(shell git describe --always --dirty 2>/dev/null)
+# depends on a file that changes only when the commit does, so a new commit rebuilds it. CUDACLIMB_COMMIT
+# names it instead where the checkout's git is not the tree's (a copy of the tree beside an older .git,
+# as on the GPU box of scripts/gpu-check.sh).
+CC_COMMIT_NOW := $(or $(CUDACLIMB_COMMIT),$(shell git describe --always --dirty 2>/dev/null))
 $(BUILD)/obj/src/app/cli.o: CFLAGS += -DCC_COMMIT='"$(CC_COMMIT_NOW)"'
 $(BUILD)/obj/src/app/cli.o: $(BUILD)/commit.txt
 $(BUILD)/commit.txt: FORCE

@@ -4,7 +4,9 @@
 # Usage, from the repository root:
 #   source .deps/env.sh; scripts/gpu-check.sh [lesson ...]
 # SKIP_BENCH=1 leaves out the lesson benchmarks, SKIP_TESTS=1 the test suite, SKIP_CLASS=1 the lab
-# benchmark (scripts/class-bench.sh); TEST_SECTIONS as in scripts/run-tests.sh.
+# benchmark (scripts/class-bench.sh); TEST_SECTIONS as in scripts/run-tests.sh. CUDACLIMB_COMMIT=HASH
+# names the commit of the tree where the box's .git is not the tree's (a device tool that ships the
+# working tree beside the .git of an earlier call): the build and the summary use it.
 set -u
 FINAL=${OUT:-build/gpu-check}
 OUT=$(mktemp -d /tmp/gpu-check.XXXXXX)
@@ -12,7 +14,8 @@ mkdir -p "$FINAL"
 trap 'tar -czf "$FINAL/gpu-check.tgz" -C "$OUT" . 2>/dev/null' EXIT
 export XDG_CACHE_HOME=${XDG_CACHE_HOME:-/tmp/cudaclimb-cache}
 {
-	echo "commit $(git -c safe.directory='*' rev-parse --short HEAD 2>/dev/null)$(git -c safe.directory='*' diff --quiet 2>/dev/null || echo ' (with uncommitted changes)')"
+	if [ -n "${CUDACLIMB_COMMIT:-}" ]; then echo "commit $CUDACLIMB_COMMIT (as given: CUDACLIMB_COMMIT)"
+	else echo "commit $(git -c safe.directory='*' rev-parse --short HEAD 2>/dev/null)$(git -c safe.directory='*' diff --quiet 2>/dev/null || echo ' (with uncommitted changes)')"; fi
 	nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu --format=csv,noheader
 } | tee "$OUT/about.txt"
 if ! make -j8 all >"$OUT/build.log" 2>&1; then echo "BUILD FAILED"; tail -30 "$OUT/build.log"; exit 1; fi
