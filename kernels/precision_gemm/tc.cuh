@@ -67,6 +67,9 @@
 #ifndef STREAMK
 #define STREAMK 0
 #endif
+#ifndef EPI_SWZ
+#define EPI_SWZ 0
+#endif
 #define KB 128                          // bytes of k per slot: one swizzle row
 #define CONSUMERS (BM / 64)
 #define NT ((CONSUMERS + 1) * 128)
@@ -148,6 +151,13 @@ __device__ __forceinline__ void store_tile(const acc_t (&d)[ACC], float *C, cons
 // in C); the thread's d[4j .. 4j+3] are columns 8j + 2(lane%4) + {0, 1} of rows r and r + 8. FP8's
 // and INT8's scales are applied on the way into the box (sum * (sa * sb): store_tile's bits, INT8's
 // sum converted to FP32 first). `mine` is this warpgroup's EPI_BOXES boxes.
+// Bank conflicts: a half-warp's 8-byte stores cover rows r .. r+3 (lane / 4), each row's four lanes 32
+// bytes of one column group e; under the swizzle rows 2i and 2i+1 put group e on the same 32 bytes of
+// banks, so each store takes two wavefronts where one would do. EPI_SWZ 1: the lanes of odd rows
+// (r % 8 odd) take the groups in the order e ^ 3, which puts the four rows on four different 32-byte
+// groups of banks (scripts/tc-epilogue-banks.py models these addresses for every lane, group and box:
+// each element lands once, where the box has it, one wavefront per half-warp). The lane's values are
+// picked with selects, as registers cannot be indexed by a lane's own number.
 __device__ __forceinline__ void store_tile_tma(const acc_t (&d)[ACC], const cc_tensormap &tmC, const tile_scales &sc, bool scaled,
                                                unsigned mine, int row0, int col0)
 {
@@ -162,12 +172,25 @@ __device__ __forceinline__ void store_tile_tma(const acc_t (&d)[ACC], const cc_t
 		named_sync(wgid, 128);
 #pragma unroll
 		for (int e = 0; e < 4; e++) {
+#if EPI_SWZ
+			const bool odd = (lane >> 2) & 1;                  // r % 8 is odd
+			const int ja = 4 * b + e, jb = 4 * b + (e ^ 3), eo = odd ? e ^ 3 : e;
+			const int chunk = 2 * eo + (lane % 4) / 2, within = 8 * (lane % 2);
+			float v0 = (float)(odd ? d[4 * jb] : d[4 * ja]), v1 = (float)(odd ? d[4 * jb + 1] : d[4 * ja + 1]),
+			      v2 = (float)(odd ? d[4 * jb + 2] : d[4 * ja + 2]), v3 = (float)(odd ? d[4 * jb + 3] : d[4 * ja + 3]);
+			if (scaled) {   // scale_b for j = 4b + eo: j / 8 is b / 2 for every eo < 4, j % 8 is 4(b % 2) + eo
+				const int src = 4 * (4 * (b % 2) + eo) + lane % 4;
+				const float b0 = __shfl_sync(0xffffffffu, sc.b[2 * (b / 2)], src), b1 = __shfl_sync(0xffffffffu, sc.b[2 * (b / 2) + 1], src);
+				v0 *= s0 * b0; v1 *= s0 * b1; v2 *= s1 * b0; v3 *= s1 * b1;
+			}
+#else
 			const int j = 4 * b + e, chunk = 2 * e + (lane % 4) / 2, within = 8 * (lane % 2);
 			float v0 = (float)d[4 * j], v1 = (float)d[4 * j + 1], v2 = (float)d[4 * j + 2], v3 = (float)d[4 * j + 3];
 			if (scaled) {
 				const float b0 = scale_b(sc, j, 0), b1 = scale_b(sc, j, 1);
 				v0 *= s0 * b0; v1 *= s0 * b1; v2 *= s1 * b0; v3 *= s1 * b1;
 			}
+#endif
 			// 128-byte swizzle: the 16-byte chunk index is XORed with the row's index mod 8.
 			const unsigned at = box + r * 128 + ((chunk ^ (r % 8)) << 4) + within;
 			asm volatile("st.shared.v2.f32 [%0], {%1, %2};\n" ::"r"(at), "f"(v0), "f"(v1) : "memory");
