@@ -9,7 +9,7 @@
 # (int8_dp4a, int8_mma, int8_wgmma) also at thin and odd sizes (1 x 257 x 16, 263 x 1 x 48, 7 x 13 x 48, 8191 x 131
 # x 4096: m a prime; not 1 x 1, where the norm-wise error is one element's relative error, unbounded
 # when that element is near 0, for any format), their errors equal (the same exact int32 sums and scales) and between BF16's and FP8's;
-# int8_wgmma (tc.cuh with s8) also with CM=2 EPILOGUE=1 STREAMK=1 at the default and an odd size, its error again dp4a's; the
+# int8_wgmma (tc.cuh with s8) also with CM=2 EPILOGUE=1 STREAMK=1 at the default and an odd size, and with EPI_SWZ=1, its error again dp4a's; the
 # int8_dp4a exercise's starter (unsigned bytes) fails and its own kernel passes. The libraries: each tensor-core stage timed in pairs with its own (cuBLASLt in TF32, BF16, FP16, FP8 with per-tensor scales (unchecked: a speed yardstick) and INT8),
 # each library right at its format's tolerance (at the odd size a shape the library declines is a
 # SKIP with its reason), and cuBLASLt's INT8 (baseline.int8) run alone (checked once a stage names it:
@@ -62,6 +62,11 @@ run cl_clip_sk precision_gemm --stage $TC $TCSET --set CLUSTERS=5 --set m=1001 -
 run cl_clip_cm1 precision_gemm --stage $TC --set CM=1 --set EPILOGUE=1 --set STREAMK=1 --set ORDER=1 --set CLUSTERS=7 --set m=1001 --set n=1004 --set k=1008 --reps 3 --no-counters
 run cl_small precision_gemm --stage $TC $TCSET --set m=100 --set n=60 --set k=64 --reps 3 --no-counters
 run cl_small_odd precision_gemm --stage $TC $TCSET --set m=37 --set n=45 --set k=64 --reps 3 --no-counters
+# EPI_SWZ 1 (the epilogue's odd rows in another order, no bank conflicts; scripts/tc-epilogue-banks.py
+# models its addresses): at the default size and with C's rows clipped and split along k
+run cl_swz precision_gemm --stage $TC --set EPI_SWZ=1 --reps 3 --no-counters
+run cl_swz_clip precision_gemm --stage $TC $TCSET --set EPI_SWZ=1 --set CLUSTERS=5 --set m=1001 --set n=1004 --set k=1008 --reps 3 --no-counters
+run i8cl_swz precision_gemm --stage int8_wgmma --set EPI_SWZ=1 --reps 3 --no-counters --seed 20261126
 # int8_wgmma with the machinery on: stream-K's parts are int32 sums added as integers, so the result (and
 # its norm-wise error) is still the dp4a stage's to the bit, at 4096^3 (TMA stores) and at an odd size
 # split along k (direct stores: n % 4 != 0); dp4a runs beside it at the odd size.
@@ -124,7 +129,9 @@ for name, label in (("default", "4096^3"), ("odd", "1001 x 999 x 1008"), ("k64",
                     ("cl_clip_cm1", "1001 x 1004 x 1008, CM=1 EPILOGUE=1 STREAMK=1 ORDER=1 CLUSTERS=7"),
                     ("cl_plain_odd", "1001 x 1004 x 1008, CM=1 EPILOGUE=0 (direct stores, no clusters)"),
                     ("cl_small", "100 x 60 x 64, CM=2 EPILOGUE=1 STREAMK=1"), ("cl_small_odd", "37 x 45 x 64, CM=2 EPILOGUE=1 STREAMK=1"),
-                    ("i8cl_default", "4096^3, CM=2 EPILOGUE=1 STREAMK=1"), ("i8cl_odd", "1001 x 999 x 1008, CM=2 EPILOGUE=1 STREAMK=1 CLUSTERS=5")):
+                    ("i8cl_default", "4096^3, CM=2 EPILOGUE=1 STREAMK=1"), ("i8cl_odd", "1001 x 999 x 1008, CM=2 EPILOGUE=1 STREAMK=1 CLUSTERS=5"),
+                    ("cl_swz", "4096^3, EPI_SWZ=1"), ("cl_swz_clip", "1001 x 1004 x 1008, CM=2 EPILOGUE=1 STREAMK=1 CLUSTERS=5 EPI_SWZ=1"),
+                    ("i8cl_swz", "4096^3, EPI_SWZ=1")):
     rs = load(name)
     if rs is None:
         continue
@@ -134,7 +141,7 @@ for name, label in (("default", "4096^3"), ("odd", "1001 x 999 x 1008"), ("k64",
             if s not in stages:
                 print("FAIL precision_gemm/%s (%s): no result" % (s, label))
     if name.startswith("i8"):
-        i8want = ("int8_wgmma",) if name == "i8cl_default" else ("int8_dp4a", "int8_wgmma") if name == "i8cl_odd" else ("int8_dp4a", "int8_mma", "int8_wgmma")
+        i8want = ("int8_wgmma",) if name in ("i8cl_default", "i8cl_swz") else ("int8_dp4a", "int8_wgmma") if name == "i8cl_odd" else ("int8_dp4a", "int8_mma", "int8_wgmma")
         for s in i8want:
             if s not in set(r["stage"] for r in rs):
                 print("FAIL precision_gemm/%s (%s): no result" % (s, label))
@@ -230,10 +237,12 @@ for name, ref in (("cl_default", "default"), ("cl_odd", "odd"), ("cl_odd_sk", "o
                   % ("PASS" if abs(a / b - 1) < 0.01 else "FAIL", s, name, a, b))
 # int8_wgmma at 4096^3 with clusters, TMA stores and stream-K (its parts added as integers): the same
 # inputs (both runs take --seed 20261126) and the same exact sums, so the dp4a stage's error in the default run to the bit.
-a, b = norms.get("i8cl_default", {}).get("int8_wgmma"), norms.get("default", {}).get("int8_dp4a")
-if a and b:
-    print("%s precision_gemm/int8_wgmma (4096^3, CM=2 EPILOGUE=1 STREAMK=1): norm-wise error %.6g, int8_dp4a's at the defaults %.6g (the same)"
-          % ("PASS" if abs(a - b) <= 1e-9 * max(a, b) else "FAIL", a, b))
+# So does EPI_SWZ 1 (the same values, stored in another order).
+for name, label in (("i8cl_default", "CM=2 EPILOGUE=1 STREAMK=1"), ("i8cl_swz", "EPI_SWZ=1")):
+    a, b = norms.get(name, {}).get("int8_wgmma"), norms.get("default", {}).get("int8_dp4a")
+    if a and b:
+        print("%s precision_gemm/int8_wgmma (4096^3, %s): norm-wise error %.6g, int8_dp4a's at the defaults %.6g (the same)"
+              % ("PASS" if abs(a - b) <= 1e-9 * max(a, b) else "FAIL", label, a, b))
 if "default" in norms and "k64" in norms:
     for s in ("tf32", "bf16", "fp16", "fp8", "int8_dp4a", "int8_mma", "int8_wgmma"):
         a, b = norms["default"].get(s), norms["k64"].get(s)
