@@ -8,7 +8,7 @@ _cudaclimb()
 	local commands="list show run bench tune profile check device exercises try watch hint reset solution course report queue cache serve"
 	local options="--lessons --work --course --gpu --arch --set --case --json --timeout --seed --reps --no-counters
 		--roofline --hotspots --replay --runner --remote-worker --slurm-partition --slurm-gres --slurm-time
-		--slurm-account --no-color --ascii --frames --sass --ptx --libraries --lessons-only --stage --group --html --csv --prune --max
+		--slurm-account --no-color --ascii --frames --sass --ptx --libraries --lessons-only --stage --pair --group --html --csv --prune --max
 		--ncu --nsys --exec --verify --over --budget --strategy --plan --save --help --version"
 	case $prev in
 	--lessons|--work|--course|--replay|--html) COMPREPLY=($(compgen -f -- "$cur")); return ;;
@@ -16,7 +16,7 @@ _cudaclimb()
 	--runner) COMPREPLY=($(compgen -W "local ssh slurm" -- "$cur")); return ;;
 	--strategy) COMPREPLY=($(compgen -W "grid random" -- "$cur")); return ;;
 	--over|--budget) return ;;
-	--gpu|--set|--case|--timeout|--seed|--reps|--frames|--stage|--group|--remote-worker|--slurm-*|--max) return ;;
+	--gpu|--set|--case|--timeout|--seed|--reps|--frames|--stage|--pair|--group|--remote-worker|--slurm-*|--max) return ;;
 	esac
 	if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W "$options" -- "$cur")); return; fi
 	cmd=
@@ -24,7 +24,7 @@ _cudaclimb()
 		case ${COMP_WORDS[i]} in
 	--strategy) COMPREPLY=($(compgen -W "grid random" -- "$cur")); return ;;
 	--over|--budget) return ;;
-	--gpu|--set|--case|--timeout|--seed|--reps|--frames|--stage|--group|--remote-worker|--slurm-*|--max) return ;;
+	--gpu|--set|--case|--timeout|--seed|--reps|--frames|--stage|--pair|--group|--remote-worker|--slurm-*|--max) return ;;
 		-*) ;;
 		*) cmd=${COMP_WORDS[i]}; break ;;
 		esac

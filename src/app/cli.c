@@ -57,10 +57,11 @@ static const char usage_text[] =
 	"                                  named one); names in any case, STAGE by\n"
 	"                                  name or number, LESSON STAGE too\n"
 	"       cudaclimb bench LESSON [--stage S[,S...]] [--case C] [--set N=V]...\n"
-	"                                  [--json]\n"
+	"                  [--pair BASELINE] [--json]\n"
 	"                                  every stage (or those named) and the baselines\n"
 	"                                  they use, as a table; each stage timed in\n"
-	"                                  alternating pairs with its own baseline\n"
+	"                                  alternating pairs with its own baseline (or\n"
+	"                                  with --pair's: baseline or baseline.NAME)\n"
 	"       cudaclimb tune LESSON/STAGE [--over NAME,...] [--budget SECONDS]\n"
 	"                  [--strategy grid|random|ils] [--seed N] [--plan] [--save]\n"
 	"                  [--json]\n"
@@ -233,7 +234,7 @@ static int is_command(const char *word)
 static int parse(cli *c, int argc, char **argv)
 {
 	enum { O_LESSONS = 256, O_GPU, O_ARCH, O_SET, O_JSON, O_TIMEOUT, O_SEED, O_REPS, O_NOCOUNT, O_REPLAY, O_NOCOLOR, O_ASCII, O_FRAMES, O_WORK, O_SASS, O_PTX, O_COURSE, O_GROUP, O_HTML, O_CSV,
-	       O_RUNNER, O_REMOTE_WORKER, O_SLURM_PARTITION, O_SLURM_GRES, O_SLURM_TIME, O_SLURM_ACCOUNT, O_ROOFLINE, O_HOTSPOTS, O_STAGE, O_VERIFY, O_NCU, O_NSYS, O_EXEC, O_CASE,
+	       O_RUNNER, O_REMOTE_WORKER, O_SLURM_PARTITION, O_SLURM_GRES, O_SLURM_TIME, O_SLURM_ACCOUNT, O_ROOFLINE, O_HOTSPOTS, O_STAGE, O_PAIR, O_VERIFY, O_NCU, O_NSYS, O_EXEC, O_CASE,
 	       O_OVER, O_BUDGET, O_STRATEGY, O_PLAN, O_SAVE, O_LIBRARIES, O_LESSONS_ONLY };
 	static const struct option opts[] = {
 		{ "lessons", 1, 0, O_LESSONS }, { "gpu", 1, 0, O_GPU }, { "arch", 1, 0, O_ARCH }, { "set", 1, 0, O_SET },
@@ -243,7 +244,7 @@ static int parse(cli *c, int argc, char **argv)
 		{ "course", 1, 0, O_COURSE }, { "group", 1, 0, O_GROUP }, { "html", 1, 0, O_HTML }, { "csv", 0, 0, O_CSV },
 		{ "runner", 1, 0, O_RUNNER }, { "remote-worker", 1, 0, O_REMOTE_WORKER }, { "slurm-partition", 1, 0, O_SLURM_PARTITION },
 		{ "slurm-gres", 1, 0, O_SLURM_GRES }, { "slurm-time", 1, 0, O_SLURM_TIME }, { "slurm-account", 1, 0, O_SLURM_ACCOUNT },
-		{ "roofline", 0, 0, O_ROOFLINE }, { "hotspots", 0, 0, O_HOTSPOTS }, { "stage", 1, 0, O_STAGE }, { "verify", 0, 0, O_VERIFY },
+		{ "roofline", 0, 0, O_ROOFLINE }, { "hotspots", 0, 0, O_HOTSPOTS }, { "stage", 1, 0, O_STAGE }, { "pair", 1, 0, O_PAIR }, { "verify", 0, 0, O_VERIFY },
 		{ "ncu", 0, 0, O_NCU }, { "nsys", 0, 0, O_NSYS }, { "exec", 0, 0, O_EXEC }, { "case", 1, 0, O_CASE },
 		{ "over", 1, 0, O_OVER }, { "budget", 1, 0, O_BUDGET }, { "strategy", 1, 0, O_STRATEGY }, { "plan", 0, 0, O_PLAN }, { "save", 0, 0, O_SAVE },
 		{ "libraries", 0, 0, O_LIBRARIES }, { "lessons-only", 1, 0, O_LESSONS_ONLY },
@@ -289,6 +290,7 @@ static int parse(cli *c, int argc, char **argv)
 		case O_ROOFLINE: c->roofline = 1; break;
 		case O_HOTSPOTS: c->hotspots = 1; break;
 		case O_STAGE: c->bench_stages = optarg; break;
+		case O_PAIR: c->bench_pair = optarg; break;
 		case O_PTX: if (c->code == SHOW_SASS) return cli_usage_error("--sass and --ptx each choose what show prints: give one%s", ""); c->code = SHOW_PTX; break;
 		case O_GPU:
 			c->eo.ngpus = 0;
@@ -346,6 +348,8 @@ static int parse(cli *c, int argc, char **argv)
 		return cli_usage_error("--json, --csv and --html each choose the output format: give one of them%s", "");
 	c->args = argv + optind;
 	c->nargs = argc - optind;
+	if (c->bench_pair && (c->nargs < 1 || strcmp(c->args[0], "bench")))
+		return cli_usage_error("--pair is bench's: it times every stage of a bench beside that baseline (%s)", "cudaclimb bench LESSON --pair BASELINE");
 	if (runner_text[0]) c->eo.runner = runner_text;
 	return 0;
 }
@@ -751,7 +755,8 @@ static void listener(void *ctx, int id, job_phase ph, const char *note, const ru
 static engine_job stage_job(cli *c, const lesson *l, int stage, int bench)
 {
 	engine_job j = { .lesson = l, .stage = stage, .counters = 1, .hotspots = c->hotspots && !bench && stage >= 0,
-	                 .pair_baseline = bench && lesson_stage_baseline(l, stage) < 0 };   /* the stage's own baseline */   /* the fair comparison: docs/how-it-works.md "How the times are taken" */
+	                 .pair_baseline = bench && (c->pair_with < 0 || lesson_stage_baseline(l, stage) < 0),   /* its own, or --pair's */
+	                 .pair_with = bench && stage >= 0 ? c->pair_with : 0 };   /* the fair comparison: docs/how-it-works.md "How the times are taken" */
 	for (int k = 0; k < c->nsets; k++)
 		if (!bench || lesson_find_param(l, c->sets[k].name) || (stage >= 0 && lesson_find_tunable(&l->stages[stage], c->sets[k].name)))
 			j.sets[j.nsets++] = c->sets[k];
@@ -940,8 +945,9 @@ static int run_stages(cli *c, engine *e, const lesson *l, const int *which, int 
 		else if (!missing) answered = 1;
 		int ce = st == RUN_UNSUPPORTED || missing ? EXIT_OK : st == RUN_REFUSED ? refusal_exit(l, rs[i].message) : cli_status_exit(st);
 		if (ce > code) code = ce;
-		const run_result *base = NULL;   /* the row's own baseline, when it is in the table */
-		for (int k = 0; k < n && n > 1; k++) if (stages[k] < 0 && stages[k] == lesson_stage_baseline(l, stages[i])) base = &rs[k];
+		const run_result *base = NULL;   /* the row's own baseline (or --pair's), when it is in the table */
+		const int want = stages[i] >= 0 && c->pair_with < 0 ? c->pair_with : lesson_stage_baseline(l, stages[i]);
+		for (int k = 0; k < n && n > 1; k++) if (stages[k] < 0 && stages[k] == want) base = &rs[k];
 		if (!c->json) report_row(stdout, l, m, &rs[i], i == 0, base);
 		if (!c->json && c->eo.replay_path && !strncmp(rs[i].message, "recorded at ", 12))   /* not what was asked */
 			printf("  %s: %s\n", stages[i] >= 0 ? l->stages[stages[i]].id : lesson_baseline_at(l, stages[i])->id, rs[i].message);
@@ -997,10 +1003,24 @@ static int cmd_bench(cli *c, engine *e)
 	}
 	/* The baselines first, so that every stage's row can show its ratio to its own: the lesson's, then
 	 * the named ones that a stage of the bench names (one no stage names runs as LESSON/baseline.NAME). */
+	if (c->bench_pair) {   /* --pair BASELINE: "baseline" or "baseline.NAME" (NAME alone too) */
+		char full[LESSON_BASELINE_NAME_MAX + 16];
+		strfmt(full, sizeof full, "baseline.%s", c->bench_pair);
+		if (!(c->pair_with = lesson_baseline_named(l, c->bench_pair)) && !(c->pair_with = lesson_baseline_named(l, full))) {
+			sb b = {0};
+			sb_addf(&b, "no baseline '%s' in %s (it has:", c->bench_pair, l->id);
+			for (int i = l->baseline ? -1 : 0; i < l->nbaselines; i++)
+				sb_addf(&b, "%s%s", i == (l->baseline ? -1 : 0) ? " " : ", ", i < 0 ? "baseline" : l->baselines[i]->id);
+			sb_addf(&b, "%s)", l->baseline || l->nbaselines ? "" : " none");
+			int r = cli_usage_error("--pair: %s", b.s);
+			free(b.s);
+			return r;
+		}
+	}
 	int *stages = xcalloc((size_t)l->nstages + 1 + (size_t)l->nbaselines, sizeof *stages), n = 0;
 	if (l->baseline) stages[n++] = -1;
 	for (int i = 0; i < l->nbaselines; i++) {
-		int used = 0;
+		int used = c->pair_with == LESSON_BASELINE(i);
 		for (int k = 0; k < l->nstages && !c->bench_stages && !used; k++) used = l->stages[k].baseline == LESSON_BASELINE(i);
 		for (const char *p = c->bench_stages; p && *p && !used;) {
 			size_t k = strcspn(p, ",");

@@ -21,6 +21,8 @@ typedef struct {
 	int roofline;                   /* run, bench --roofline: a roofline chart after the table */
 	int hotspots;                   /* run --hotspots: a hotspot pass after the other runs, shown after the table */
 	const char *bench_stages;       /* bench --stage A[,B...]: only these stages (and the baseline) */
+	const char *bench_pair;         /* bench --pair BASELINE: every stage timed in pairs with it, not its own */
+	int pair_with;                  /* bench_pair as a baseline number (-1, LESSON_BASELINE(i)); 0: none */
 	int moved_on;                   /* watch: on to a later exercise, whose file is the workspace's */
 	enum { PROFILE_BOTH, PROFILE_NCU, PROFILE_NSYS } profile_tool;   /* profile --ncu | --nsys (neither: both) */
 	int profile_exec;               /* profile --exec: run the tool */

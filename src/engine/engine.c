@@ -452,7 +452,7 @@ static void send_run(engine *e, job *j)
 	if (ref) reference_text(j, ref, j->r.reference, sizeof j->r.reference);
 	/* The stage's baseline beside it (its baseline: NAME, else the lesson's): its plan, made with the
 	 * lesson's parameters as the stage's run has them. */
-	int base = lesson_stage_baseline(j->j.lesson, j->j.stage);
+	int base = j->j.pair_with < 0 ? j->j.pair_with : lesson_stage_baseline(j->j.lesson, j->j.stage);
 	int pair_base = j->j.pair_baseline && j->j.stage >= 0 && base < 0 && !j->j.sanitize && !j->j.no_time;
 	if (pair_base && !j->have_bp) {
 		plan_device pd;
@@ -564,7 +564,7 @@ static void start_job(engine *e, job *j)
 	strfmt(j->r.case_name, sizeof j->r.case_name, "%s", j->j.case_name);
 	strfmt(j->r.title, sizeof j->r.title, "%s", j->j.stage >= 0 ? l->stages[j->j.stage].title : own->title);
 	/* The baseline a stage is compared with (timed beside it in a bench, its time_vs_baseline). */
-	const lesson_baseline *cmp = lesson_baseline_at(l, lesson_stage_baseline(l, j->j.stage));
+	const lesson_baseline *cmp = lesson_baseline_at(l, j->j.stage >= 0 && j->j.pair_with < 0 ? j->j.pair_with : lesson_stage_baseline(l, j->j.stage));
 	if (j->j.stage >= 0 && cmp) {
 		strfmt(j->r.baseline, sizeof j->r.baseline, "%s", cmp->id);
 		strfmt(j->r.baseline_title, sizeof j->r.baseline_title, "%s", cmp->title);

@@ -78,6 +78,8 @@ typedef struct {
 	                             * ratio against this bar (a verdict's), before the time budget */
 	int pair_baseline;          /* a stage: time the lesson's baseline in the same run, repetitions alternating
 	                             * (the result's pair_* fields: its median, the per-pair ratio); not with pair */
+	int pair_with;              /* with pair_baseline: that baseline (-1, or LESSON_BASELINE(i)) instead of the
+	                             * stage's own (0); the result's baseline field names it */
 	uint64_t seed; int has_seed;/* this job's inputs; without it the engine's seed */
 	int has_tolerance, exact; double rel_tol, abs_tol, norm_tol;   /* the check's tolerance instead of the lesson's */
 	int sanitize;               /* a san_tool (sanitize.h): check only, in a worker run under compute-sanitizer,

@@ -32,6 +32,22 @@ grep -Eq "^other .* 1\.250x  vs wide$" "$tmp/ratio" && grep -Eq "^slow .* 1\.250
 expect "baselines: bench --stage runs only the baselines of the stages chosen" 0 "^quick: .*pair_plan" E bench duo --stage quick --reps 3
 E bench duo --stage quick --reps 3 2>&1 | grep -Eq "^baseline\.wide " && fail "baselines: bench --stage ran a baseline no chosen stage names" \
 	|| pass "baselines: bench --stage leaves out the others' baselines"
+# bench --pair BASELINE: every stage beside that one (here the spare, which no stage names), the table and
+# the JSON say so, the stages' own baselines still run, and their claims are not judged on the other pair
+# (CC_FAKE_RATIO 1.25 per pair; the medians are all 1: time_vs_baseline 1, not 0.8).
+CC_FAKE=echo CC_FAKE_RATIO=1.25 $B $L bench duo --pair baseline.spare --reps 3 >"$tmp/pair" 2>&1
+grep -Eq "^slow: .*pair_plan [0-9]+ bytes memcpy " "$tmp/pair" && grep -Eq "^other: .*pair_plan [0-9]+ bytes memcpy " "$tmp/pair" \
+	&& grep -Eq "^other .* 1\.250x  vs spare$" "$tmp/pair" && grep -Eq "^slow .* 1\.250x  vs spare$" "$tmp/pair" && grep -Eq "^baseline\.spare +1\.0000" "$tmp/pair" \
+	&& pass "baselines: bench --pair times every stage beside that baseline, and runs it" || { fail "baselines: bench --pair"; grep -E "^(slow|other|baseline)" "$tmp/pair"; }
+grep -Eq "slow +CONTRADICTED +time_vs_baseline < 0.6 +time_vs_baseline=1$" "$tmp/pair" \
+	&& pass "baselines: under --pair a stage's claims take its own baseline's run, not the other pair" || { fail "baselines: claims under --pair"; grep -A4 "^Claims" "$tmp/pair"; }
+CC_FAKE=ok CC_FAKE_RATIO=1.25 $B $L bench duo --pair spare --reps 3 --json 2>/dev/null | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+ok = all(r.get("baseline") == "baseline.spare" and r.get("pair") == "baseline" for r in d["results"] if not r["stage"].startswith("baseline"))
+print("%s baselines: --pair NAME (without baseline.): each stage result names the pair it was timed with" % ("PASS" if ok else "FAIL"))'
+expect "baselines: --pair names an unknown baseline" 2 "--pair: no baseline 'nope' in duo \(it has: baseline, baseline.fast, baseline.wide, baseline.spare\)" $B $L bench duo --pair nope
+expect "baselines: --pair is bench's" 2 "--pair is bench's" $B $L run duo/slow --pair baseline
 # JSON: each stage's result names its baseline and title; a recording of it, its times changed (the
 # lesson's baseline 2 ms, baselines.fast 0.5 ms, the stages 1 ms), replayed: each stage's claims use
 # its own baseline (slow: 1/2 < 0.6 holds; quick: 1/0.5 > 1.5 holds).
