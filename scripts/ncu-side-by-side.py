@@ -36,7 +36,9 @@ STALLS = ["long_scoreboard", "barrier", "mio_throttle", "short_scoreboard", "wai
           "no_instruction", "sleeping", "branch_resolving", "tex_throttle", "selected"]
 STALL_METRIC = "smsp__average_warps_issue_stalled_%s_per_issue_active.ratio"
 
-# (JSON field, [ncu metrics], how: "one" | "sum" | "max" | "pct" (the JSON's fraction x 100), kind)
+# (JSON field, [ncu metrics], how: "one" | "sum" | "max" | "pct" (the JSON's fraction x 100) | "tensor"
+# (hmma + imma, or gmma where larger: cudaclimb's rule since 660841e, as Hopper's hmma count includes
+# every wgmma), kind)
 ROWS = [
     ("dram_bytes_read", ["dram__bytes_read.sum"], "one", "count"),
     ("dram_bytes_write", ["dram__bytes_write.sum"], "one", "count"),
@@ -55,7 +57,7 @@ ROWS = [
     ("l1_pct", ["l1tex__throughput.avg.pct_of_peak_sustained_active"], "one", "pct"),
     ("gld_sectors_per_request", ["l1tex__average_t_sectors_per_request_pipe_lsu_mem_global_op_ld.ratio"], "one", "ratio"),
     ("tensor_inst", ["sm__inst_executed_pipe_tensor_op_hmma.sum", "sm__inst_executed_pipe_tensor_op_gmma.sum",
-                     "sm__inst_executed_pipe_tensor_op_imma.sum"], "sum", "count"),
+                     "sm__inst_executed_pipe_tensor_op_imma.sum"], "tensor", "count"),
     ("tensor_pct", ["sm__pipe_tensor_cycles_active.avg.pct_of_peak_sustained_active",
                     "sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active",
                     "sm__pipe_tensor_op_gmma_cycles_active.avg.pct_of_peak_sustained_active"], "max", "pct"),
@@ -121,6 +123,9 @@ def ncu_value(ncu, metrics, how):
         return sum(have)
     if how == "max":
         return max(have)
+    if how == "tensor":   # metrics: hmma, gmma, imma
+        hmma, gmma, imma = (v or 0 for v in vs)
+        return max(hmma + imma, gmma)
     return have[0]
 
 
@@ -188,11 +193,15 @@ def main(argv):
         names = "`%s`" % have[0] + "".join((" + " if how == "sum" else ", ") + short(have[0], m) for m in have[1:])
         if how == "max":
             names = "largest of " + names
+        if how == "tensor":
+            names = "`%s` + %s, or %s where larger" % (metrics[0], short(metrics[0], metrics[2]), short(metrics[0], metrics[1]))
         if lacks:
             names += " (%s: n/a)" % ", ".join(short(have[0], m) for m in lacks)
         theirs_shown = fmt(theirs, kind)
         if how == "sum" and len(have) > 1:
             theirs_shown += " (%s)" % " + ".join(fmt(ncu[m], kind) for m in have)
+        if how == "tensor":
+            theirs_shown += " (%s)" % ", ".join("%s %s" % (m.split("_op_")[1].split(".")[0], fmt(ncu[m], kind)) for m in have)
         print("| `%s` | %s | %s | %s | %s |" % (field, shown, names, theirs_shown, diff(ours, theirs, kind)))
     share, total = shares(ncu)
     for item in (r.get("stalls") or "").split(","):
@@ -207,7 +216,8 @@ def main(argv):
     print("ncu's 17 stall ratios add up to %.2f warps per issued instruction; its top three: %s"
           % (total, ", ".join("%s %.1f%%" % (s, v) for v, s in top)))
     # _elapsed metrics average over the elapsed time: bytes / dram_pct is proportional to it on each side
-    b_ours = r.get("dram_bytes_read", -1) + r.get("dram_bytes_write", -1)
+    rd, wr = r.get("dram_bytes_read", -1), r.get("dram_bytes_write", -1)
+    b_ours = rd + wr if rd > 0 and wr > 0 else -1
     b_ncu = (ncu.get("dram__bytes_read.sum") or 0) + (ncu.get("dram__bytes_write.sum") or 0)
     p_ours, p_ncu = r.get("dram_pct"), ncu.get("gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed")
     if b_ours > 0 and b_ncu > 0 and p_ours and p_ncu:

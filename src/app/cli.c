@@ -348,8 +348,6 @@ static int parse(cli *c, int argc, char **argv)
 		return cli_usage_error("--json, --csv and --html each choose the output format: give one of them%s", "");
 	c->args = argv + optind;
 	c->nargs = argc - optind;
-	if (c->bench_pair && (c->nargs < 1 || strcmp(c->args[0], "bench")))
-		return cli_usage_error("--pair is bench's: it times every stage of a bench beside that baseline (%s)", "cudaclimb bench LESSON --pair BASELINE");
 	if (runner_text[0]) c->eo.runner = runner_text;
 	return 0;
 }
@@ -1213,6 +1211,10 @@ int cli_main(int argc, char **argv)
 		return cli_usage_error("--case is for run, bench, try, watch and show (in the terminal interface C switches the case)%s", "");
 	if (c.libraries && (!cmd || strcmp(cmd, "show"))) return cli_usage_error("--libraries is for show (cudaclimb show --libraries)%s", "");
 	if (c.hotspots && (!cmd || strcmp(cmd, "run"))) return cli_usage_error("--hotspots is for run LESSON/STAGE, one stage at a time%s", "");
+	if (c.bench_pair && (!cmd || strcmp(cmd, "bench")))
+		return cli_usage_error("--pair is bench's: it times every stage of a bench beside that baseline (%s)", "cudaclimb bench LESSON --pair BASELINE");
+	if (c.bench_pair && c.eo.replay_path)   /* a recording's pairs are the ones it was made with */
+		return cli_usage_error("--pair times new pairs: a recording (--replay) has the pairs it was made with%s", "");
 	int tuning = cmd && !strcmp(cmd, "tune");
 	if ((c.tune_over || c.tune_budget > 0 || c.tune_strategy || c.tune_plan || c.tune_save) && !tuning)
 		return cli_usage_error("--over, --budget, --strategy, --plan and --save are for tune LESSON/STAGE%s", "");

@@ -450,8 +450,8 @@ static void send_run(engine *e, job *j)
 		return;
 	}
 	if (ref) reference_text(j, ref, j->r.reference, sizeof j->r.reference);
-	/* The stage's baseline beside it (its baseline: NAME, else the lesson's): its plan, made with the
-	 * lesson's parameters as the stage's run has them. */
+	/* The stage's baseline beside it (its baseline: NAME, else the lesson's; bench --pair's instead):
+	 * its plan, made with the lesson's parameters as the stage's run has them. */
 	int base = j->j.pair_with < 0 ? j->j.pair_with : lesson_stage_baseline(j->j.lesson, j->j.stage);
 	int pair_base = j->j.pair_baseline && j->j.stage >= 0 && base < 0 && !j->j.sanitize && !j->j.no_time;
 	if (pair_base && !j->have_bp) {

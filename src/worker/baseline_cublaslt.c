@@ -139,10 +139,10 @@ static cudaError_t describe(shape *p, int outer)
 	if ((e = status(fn.desc_create(&p->desc, ct, p->kind == KIND_INT8 ? CUDA_R_32I : CUDA_R_32F), "cublasLtMatmulDescCreate")))
 		return e;
 	const int32_t ta = gemm && !p->transb ? CUBLAS_OP_N : CUBLAS_OP_T, tb = CUBLAS_OP_N;
-	/* No fast accumulation: partial sums added into FP32 registers as k goes (the FADDs of cuBLASLt's FP8
-	 * kernel, Nsight Compute on an H200), where fast accumulation, like the lesson's own FP8 kernel,
-	 * keeps them in the tensor cores' accumulators (which on Hopper keep fewer bits than FP32 for FP8:
-	 * DeepSeek-V3's report measured about 14) */
+	/* No fast accumulation but for cublaslt_fp8_tensor_fast: partial sums added into FP32 registers as k
+	 * goes (the FADDs of cuBLASLt's FP8 kernel, Nsight Compute on an H200), where fast accumulation, like
+	 * the lesson's own FP8 kernel, keeps them in the tensor cores' accumulators (which on Hopper keep
+	 * fewer bits than FP32 for FP8: DeepSeek-V3's report measured about 14) */
 	const int8_t fast = p->kind == KIND_FP8_TENSOR_FAST;
 	if ((e = status(fn.desc_set(p->desc, CUBLASLT_MATMUL_DESC_TRANSA, &ta, sizeof ta), "CUBLASLT_MATMUL_DESC_TRANSA")) ||
 	    (e = status(fn.desc_set(p->desc, CUBLASLT_MATMUL_DESC_TRANSB, &tb, sizeof tb), "CUBLASLT_MATMUL_DESC_TRANSB")))

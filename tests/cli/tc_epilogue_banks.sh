@@ -21,6 +21,7 @@ python3 "$tmp/order.py" 2>&1 | grep -q "EPI_SWZ 1: every element once, where the
 	pass "tc epilogue banks: another order for the odd rows (e ^ 1) conflicts again" || fail "tc epilogue banks: the order e ^ 1 was not seen to conflict"
 # the kernel still has the formulas the model transcribes
 K=kernels/precision_gemm/tc.cuh
-grep -q 'eo = odd ? e ^ 3 : e' $K && grep -q 'chunk = 2 \* eo + (lane % 4) / 2, within = 8 \* (lane % 2)' $K &&
+grep -q 'jb = 4 \* b + (e ^ 3), eo = odd ? e ^ 3 : e' $K && grep -q 'chunk = 2 \* eo + (lane % 4) / 2, within = 8 \* (lane % 2)' $K &&
+	grep -q 'const int src = 4 \* (4 \* (b % 2) + eo) + lane % 4;' $K &&
 	grep -q 'box + r \* 128 + ((chunk ^ (r % 8)) << 4) + within' $K && grep -q 'const bool odd = (lane >> 2) & 1' $K &&
 	pass "tc epilogue banks: tc.cuh has the formulas the model checks" || fail "tc epilogue banks: tc.cuh's epilogue formulas changed: update scripts/tc-epilogue-banks.py"

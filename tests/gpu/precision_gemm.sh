@@ -64,7 +64,7 @@ run cl_small precision_gemm --stage $TC $TCSET --set m=100 --set n=60 --set k=64
 run cl_small_odd precision_gemm --stage $TC $TCSET --set m=37 --set n=45 --set k=64 --reps 3 --no-counters
 # EPI_SWZ 1 (the epilogue's odd rows in another order, no bank conflicts; scripts/tc-epilogue-banks.py
 # models its addresses): at the default size and with C's rows clipped and split along k
-run cl_swz precision_gemm --stage $TC --set EPI_SWZ=1 --reps 3 --no-counters
+run cl_swz precision_gemm --stage $TC --set EPI_SWZ=1 --reps 3 --no-counters --seed 20261126
 run cl_swz_clip precision_gemm --stage $TC $TCSET --set EPI_SWZ=1 --set CLUSTERS=5 --set m=1001 --set n=1004 --set k=1008 --reps 3 --no-counters
 run i8cl_swz precision_gemm --stage int8_wgmma --set EPI_SWZ=1 --reps 3 --no-counters --seed 20261126
 # int8_wgmma with the machinery on: stream-K's parts are int32 sums added as integers, so the result (and
@@ -110,8 +110,8 @@ CUDACLIMB_WORK=$tmp/work $B try precision_gemm/fp32 "$tmp/fixed.cu" --json --tim
 python3 - "$tmp" <<'PY' || fail "precision_gemm: the results could not be read"
 import json, os, sys
 tmp = sys.argv[1]
-# Each tensor-core stage's pair, as the lesson names it (cuBLASLt as PyTorch calls it; FP8's the library's
-# fastest FP8 call, per-tensor scales), and the baselines the lesson leaves unchecked (check: false).
+# Each tensor-core stage's pair, as the lesson names it (cuBLASLt as PyTorch calls it; FP8's with per-tensor
+# scales, _scaled_mm's default call), and the baselines the lesson leaves unchecked (check: false).
 PAIRS = {"tf32": "baseline.tf32_lt", "bf16": "baseline.bf16_lt", "fp16": "baseline.fp16_lt", "fp8": "baseline.fp8_tensor"}
 UNCHECKED = {"baseline.fp8_tensor"}
 def load(name):
@@ -237,7 +237,20 @@ for name, ref in (("cl_default", "default"), ("cl_odd", "odd"), ("cl_odd_sk", "o
                   % ("PASS" if abs(a / b - 1) < 0.01 else "FAIL", s, name, a, b))
 # int8_wgmma at 4096^3 with clusters, TMA stores and stream-K (its parts added as integers): the same
 # inputs (both runs take --seed 20261126) and the same exact sums, so the dp4a stage's error in the default run to the bit.
-# So does EPI_SWZ 1 (the same values, stored in another order).
+# So does EPI_SWZ 1 (the same values, stored in another order); and its float stages' errors are the
+# default run's to the bit (the same inputs, --seed 20261126, the same sums and scales).
+cl = {}
+try:
+    cl = {r["stage"]: r for r in json.load(open(os.path.join(tmp, "cl_swz.json")))["results"]}
+except Exception as e:
+    print("FAIL precision_gemm (4096^3, EPI_SWZ=1): no JSON results (%s)" % e)
+for s in ("tf32", "bf16", "fp16", "fp8"):
+    a, b = (cl.get(s) or {}).get("norm_rel_err"), norms.get("default", {}).get(s)
+    if a is not None and b:
+        print("%s precision_gemm/%s (4096^3, EPI_SWZ=1): norm-wise error %.6g, the default run's %.6g (the same)"
+              % ("PASS" if abs(a - b) <= 1e-9 * max(a, b) else "FAIL", s, a, b))
+    else:
+        print("FAIL precision_gemm/%s (4096^3, EPI_SWZ=1): no error to compare with the default run's" % s)
 for name, label in (("i8cl_default", "CM=2 EPILOGUE=1 STREAMK=1"), ("i8cl_swz", "EPI_SWZ=1")):
     a, b = norms.get(name, {}).get("int8_wgmma"), norms.get("default", {}).get("int8_dp4a")
     if a and b:
