@@ -114,12 +114,16 @@ __device__ __forceinline__ void scales_load(tile_scales &sc, const float *sa, co
 		}
 }
 
-// sb of column col0 + 8j + 2(lane % 4) + e (0 past n), from the lane that loaded it; every lane of the
-// warp must call it (a shuffle).
-__device__ __forceinline__ float scale_b(const tile_scales &sc, int j, int e)
+// sb of column col0 + 64h + 8i + 2(lane % 4) + e (0 past n; i < 8), from the lane that loaded it
+// (lane 4i + lane % 4, its b[2h + e]); every lane of the warp must call it (a shuffle). h must be known
+// at compile time (registers cannot be indexed at run time); i may differ from lane to lane.
+__device__ __forceinline__ float scale_b_at(const tile_scales &sc, int h, int i, int e)
 {
-	return __shfl_sync(0xffffffffu, sc.b[2 * (j / 8) + e], 4 * (j % 8) + threadIdx.x % 4);
+	return __shfl_sync(0xffffffffu, sc.b[2 * h + e], 4 * i + threadIdx.x % 4);
 }
+
+// sb of column col0 + 8j + 2(lane % 4) + e, for j known at compile time.
+__device__ __forceinline__ float scale_b(const tile_scales &sc, int j, int e) { return scale_b_at(sc, j / 8, j % 8, e); }
 
 // Warp w of a consumer warpgroup holds rows 16w + l/4 and 16w + l/4 + 8 of its 64, columns
 // 8j + 2(l%4) and the next, for j < N/8 (the m64nNk* accumulator layout). With scales: (sa * sb) * sum,
@@ -178,9 +182,8 @@ __device__ __forceinline__ void store_tile_tma(const acc_t (&d)[ACC], const cc_t
 			const int chunk = 2 * eo + (lane % 4) / 2, within = 8 * (lane % 2);
 			float v0 = (float)(odd ? d[4 * jb] : d[4 * ja]), v1 = (float)(odd ? d[4 * jb + 1] : d[4 * ja + 1]),
 			      v2 = (float)(odd ? d[4 * jb + 2] : d[4 * ja + 2]), v3 = (float)(odd ? d[4 * jb + 3] : d[4 * ja + 3]);
-			if (scaled) {   // scale_b for j = 4b + eo: j / 8 is b / 2 for every eo < 4, j % 8 is 4(b % 2) + eo
-				const int src = 4 * (4 * (b % 2) + eo) + lane % 4;
-				const float b0 = __shfl_sync(0xffffffffu, sc.b[2 * (b / 2)], src), b1 = __shfl_sync(0xffffffffu, sc.b[2 * (b / 2) + 1], src);
+			if (scaled) {   // j = 4b + eo: j / 8 is b / 2 for every eo < 4 (known at compile time), j % 8 is 4(b % 2) + eo
+				const float b0 = scale_b_at(sc, b / 2, 4 * (b % 2) + eo, 0), b1 = scale_b_at(sc, b / 2, 4 * (b % 2) + eo, 1);
 				v0 *= s0 * b0; v1 *= s0 * b1; v2 *= s1 * b0; v3 *= s1 * b1;
 			}
 #else

@@ -748,12 +748,18 @@ static void listener(void *ctx, int id, job_phase ph, const char *note, const ru
 	if (ph == JOB_WAITING_GPU && note) fprintf(stderr, "cudaclimb: %s\n", note);
 }
 
+/* The baseline stage s of l is timed beside in a bench: --pair's, else its own (0: none, or s a baseline). */
+static int bench_pair_of(const cli *c, const lesson *l, int s)
+{
+	return s >= 0 && c->pair_with < 0 ? c->pair_with : lesson_stage_baseline(l, s);
+}
+
 /* The job for a stage of a run or a bench: --set names a parameter or a tunable; in a bench, a
  * tunable only some stages have is left out of the rest. */
 static engine_job stage_job(cli *c, const lesson *l, int stage, int bench)
 {
 	engine_job j = { .lesson = l, .stage = stage, .counters = 1, .hotspots = c->hotspots && !bench && stage >= 0,
-	                 .pair_baseline = bench && (c->pair_with < 0 || lesson_stage_baseline(l, stage) < 0),   /* its own, or --pair's */
+	                 .pair_baseline = bench && bench_pair_of(c, l, stage) < 0,
 	                 .pair_with = bench && stage >= 0 ? c->pair_with : 0 };   /* the fair comparison: docs/how-it-works.md "How the times are taken" */
 	for (int k = 0; k < c->nsets; k++)
 		if (!bench || lesson_find_param(l, c->sets[k].name) || (stage >= 0 && lesson_find_tunable(&l->stages[stage], c->sets[k].name)))
@@ -944,8 +950,7 @@ static int run_stages(cli *c, engine *e, const lesson *l, const int *which, int 
 		int ce = st == RUN_UNSUPPORTED || missing ? EXIT_OK : st == RUN_REFUSED ? refusal_exit(l, rs[i].message) : cli_status_exit(st);
 		if (ce > code) code = ce;
 		const run_result *base = NULL;   /* the row's own baseline (or --pair's), when it is in the table */
-		const int want = stages[i] >= 0 && c->pair_with < 0 ? c->pair_with : lesson_stage_baseline(l, stages[i]);
-		for (int k = 0; k < n && n > 1; k++) if (stages[k] < 0 && stages[k] == want) base = &rs[k];
+		for (int k = 0; k < n && n > 1; k++) if (stages[k] < 0 && stages[k] == bench_pair_of(c, l, stages[i])) base = &rs[k];
 		if (!c->json) report_row(stdout, l, m, &rs[i], i == 0, base);
 		if (!c->json && c->eo.replay_path && !strncmp(rs[i].message, "recorded at ", 12))   /* not what was asked */
 			printf("  %s: %s\n", stages[i] >= 0 ? l->stages[stages[i]].id : lesson_baseline_at(l, stages[i])->id, rs[i].message);

@@ -429,6 +429,14 @@ static void take_recorded(engine *e, job *j, run_result *w)
 	notify(e, j, JOB_DONE, NULL);
 }
 
+/* The baseline a stage is compared with and timed beside: bench --pair's (pair_with), else its own
+ * (its baseline: NAME, else the lesson's); 0 for a baseline's own job or a stage without one. */
+static int paired_baseline(const job *j)
+{
+	if (j->j.stage < 0) return 0;
+	return j->j.pair_with < 0 ? j->j.pair_with : lesson_stage_baseline(j->j.lesson, j->j.stage);
+}
+
 static void send_run(engine *e, job *j)
 {
 	char err[1024];
@@ -450,10 +458,10 @@ static void send_run(engine *e, job *j)
 		return;
 	}
 	if (ref) reference_text(j, ref, j->r.reference, sizeof j->r.reference);
-	/* The stage's baseline beside it (its baseline: NAME, else the lesson's; bench --pair's instead):
-	 * its plan, made with the lesson's parameters as the stage's run has them. */
-	int base = j->j.pair_with < 0 ? j->j.pair_with : lesson_stage_baseline(j->j.lesson, j->j.stage);
-	int pair_base = j->j.pair_baseline && j->j.stage >= 0 && base < 0 && !j->j.sanitize && !j->j.no_time;
+	/* The stage's baseline beside it (paired_baseline): its plan, made with the lesson's parameters as
+	 * the stage's run has them. */
+	int base = paired_baseline(j);
+	int pair_base = j->j.pair_baseline && base < 0 && !j->j.sanitize && !j->j.no_time;
 	if (pair_base && !j->have_bp) {
 		plan_device pd;
 		plan_setting sets[16];
@@ -564,8 +572,8 @@ static void start_job(engine *e, job *j)
 	strfmt(j->r.case_name, sizeof j->r.case_name, "%s", j->j.case_name);
 	strfmt(j->r.title, sizeof j->r.title, "%s", j->j.stage >= 0 ? l->stages[j->j.stage].title : own->title);
 	/* The baseline a stage is compared with (timed beside it in a bench, its time_vs_baseline). */
-	const lesson_baseline *cmp = lesson_baseline_at(l, j->j.stage >= 0 && j->j.pair_with < 0 ? j->j.pair_with : lesson_stage_baseline(l, j->j.stage));
-	if (j->j.stage >= 0 && cmp) {
+	const lesson_baseline *cmp = lesson_baseline_at(l, paired_baseline(j));
+	if (cmp) {
 		strfmt(j->r.baseline, sizeof j->r.baseline, "%s", cmp->id);
 		strfmt(j->r.baseline_title, sizeof j->r.baseline_title, "%s", cmp->title);
 	}

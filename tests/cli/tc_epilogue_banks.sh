@@ -22,6 +22,6 @@ python3 "$tmp/order.py" 2>&1 | grep -q "EPI_SWZ 1: every element once, where the
 # the kernel still has the formulas the model transcribes
 K=kernels/precision_gemm/tc.cuh
 grep -q 'jb = 4 \* b + (e ^ 3), eo = odd ? e ^ 3 : e' $K && grep -q 'chunk = 2 \* eo + (lane % 4) / 2, within = 8 \* (lane % 2)' $K &&
-	grep -q 'const int src = 4 \* (4 \* (b % 2) + eo) + lane % 4;' $K &&
+	grep -q 'scale_b_at(sc, b / 2, 4 \* (b % 2) + eo, 0)' $K && grep -q 'return __shfl_sync(0xffffffffu, sc.b\[2 \* h + e\], 4 \* i + threadIdx.x % 4);' $K &&
 	grep -q 'box + r \* 128 + ((chunk ^ (r % 8)) << 4) + within' $K && grep -q 'const bool odd = (lane >> 2) & 1' $K &&
 	pass "tc epilogue banks: tc.cuh has the formulas the model checks" || fail "tc epilogue banks: tc.cuh's epilogue formulas changed: update scripts/tc-epilogue-banks.py"
