@@ -22,7 +22,7 @@
 //    [r*BN/CM, (r+1)*BN/CM) of it (the tensor map's box is BN/CM rows) and TMA multicast writes them
 //    into every CTA of the cluster at the same offset, counting the bytes on the same slot's "full"
 //    barrier in each. Each CTA still loads its own A. A slot is refilled only when the consumers of
-//    the whole cluster are done with it: "empty" counts CM * CONSUMERS * 4 arrivals, each consumer
+//    the whole cluster are done with it: "empty" counts CM * 4 arrivals per reading warpgroup, each consumer
 //    warp arriving on the barrier of every CTA (mapa), released at CTA scope.
 //  - ORDER: the CTAs walk super-tiles of CM*BM x BN, cluster c taking c, c + clusters, ..., in grouped
 //    order (ORDER 0: GROUP_M super-rows at a time) or along a Hilbert curve (ORDER 1); CLUSTERS (the
@@ -37,6 +37,12 @@
 //    part that does not reach the last k-step goes to the cluster's slot of `work` and is counted in
 //    `flags`, and the cluster with the part that does adds them (see below).
 //    INT8's int32 parts travel through the FP32 workspace as bits and are added as integers (exact).
+//  - PINGPONG 1: the two consumer warpgroups take the walk's tiles in turn, each computing a whole
+//    BM x BN tile (BM/64 halves of 64 rows, BM*BN/128 sums a thread, so BN 128 with BM 128). One
+//    warpgroup's epilogue then runs while the other's wgmma keep the tensor cores busy; with both on
+//    one tile (0, "cooperative") the tensor cores wait while both store. The ring is the same: the
+//    slots come in the walk's order and each is read by one warpgroup, which steps over the slots of
+//    the tiles that are not its own. cuBLASLt's fastest FP8 kernel on the H200 is of this kind.
 #include "sm90.cuh"
 #include "wgmma_fmt.cuh"
 
@@ -70,8 +76,25 @@
 #ifndef EPI_SWZ
 #define EPI_SWZ 0
 #endif
+#ifndef PINGPONG
+#define PINGPONG 0
+#endif
 #define KB 128                          // bytes of k per slot: one swizzle row
+#if PINGPONG
+#define CONSUMERS 2                     // each a whole tile, in turn
+#define HALVES (BM / 64)                // m64 wgmma per k-step and warpgroup
+#define SLOT_READERS 1                  // consumer warpgroups that read one slot
+#if STREAMK
+#error "PINGPONG 1 keeps whole tiles: set STREAMK 0"
+#endif
+#if BM * BN / 128 > 128
+#error "PINGPONG 1 holds a whole BM x BN tile in one warpgroup, BM*BN/128 sums a thread: at most 128 (BM 128 with BN 128, or BM 64)"
+#endif
+#else
 #define CONSUMERS (BM / 64)
+#define HALVES 1
+#define SLOT_READERS CONSUMERS
+#endif
 #define NT ((CONSUMERS + 1) * 128)
 #define A_BYTES (BM * KB)
 #define B_BYTES (BN * KB)
@@ -162,8 +185,10 @@ __device__ __forceinline__ void store_tile(const acc_t (&d)[ACC], float *C, cons
 // groups of banks (scripts/tc-epilogue-banks.py models these addresses for every lane, group and box:
 // each element lands once, where the box has it, one wavefront per half-warp). The lane's values are
 // picked with selects, as registers cannot be indexed by a lane's own number.
+// `used` counts the boxes this warpgroup has handed to TMA so far (kept across tiles): the boxes are
+// taken in turn, so the one about to be written is the one of EPI_BOXES stores ago, whatever BN is.
 __device__ __forceinline__ void store_tile_tma(const acc_t (&d)[ACC], const cc_tensormap &tmC, const tile_scales &sc, bool scaled,
-                                               unsigned mine, int row0, int col0)
+                                               unsigned mine, unsigned &used, int row0, int col0)
 {
 	const int t = threadIdx.x % 128, lane = t % 32, wgid = threadIdx.x / 128;
 	const bool leader = t == 0;
@@ -171,7 +196,7 @@ __device__ __forceinline__ void store_tile_tma(const acc_t (&d)[ACC], const cc_t
 	const float s0 = sc.a0, s1 = sc.a1;
 #pragma unroll
 	for (int b = 0; b < BN / 32; b++) {
-		const unsigned box = mine + (b % EPI_BOXES) * BOX_BYTES;
+		const unsigned box = mine + (used++ % EPI_BOXES) * BOX_BYTES;
 		if (leader) tma_store_wait_read_n<EPI_BOXES - 1>();   // this box's last store has read it
 		named_sync(wgid, 128);
 #pragma unroll
@@ -233,7 +258,7 @@ __device__ __forceinline__ void tc_gemm(const cc_tensormap &tmA, const cc_tensor
 	if (threadIdx.x == 0) {
 		for (int s = 0; s < STAGES; s++) {
 			mbar_init(FULL(s), 1);                     // our producer's expect_tx; then the TMA bytes
-			mbar_init(EMPTY(s), CONSUMERS * 4 * CM);   // one arrival per consumer warp of the cluster
+			mbar_init(EMPTY(s), SLOT_READERS * 4 * CM);   // one arrival per reading consumer warp of the cluster
 		}
 		mbar_fence_init();
 	}
@@ -270,7 +295,8 @@ __device__ __forceinline__ void tc_gemm(const cc_tensormap &tmA, const cc_tensor
 		regs_claim<240>();
 		const int lane = threadIdx.x % 32, t = threadIdx.x % 128;
 		(void)t;   // read by the stream-K fix-up and the TMA epilogue only
-		const unsigned a_off = (wg - 1) * 64 * KB;   // this warpgroup's 64 rows of the A tile
+		// The k-major A box of the slot holds BM rows; this warpgroup's 64-row halves start at a_off(h).
+		auto a_off = [&](int h) { return (unsigned)((PINGPONG ? h : wg - 1) * 64 * KB); };
 		// Slot s is free again in every CTA of the cluster as far as this warp is concerned.
 		auto release = [&](int s) {
 			if (lane == 0) {
@@ -281,25 +307,46 @@ __device__ __forceinline__ void tc_gemm(const cc_tensormap &tmA, const cc_tensor
 #endif
 			}
 		};
-		acc_t d[ACC];
+		acc_t d[HALVES][ACC];
 #pragma unroll
-		for (int i = 0; i < ACC; i++) d[i] = 0;
+		for (int h = 0; h < HALVES; h++)
+#pragma unroll
+			for (int i = 0; i < ACC; i++) d[h][i] = 0;
 		int s = 0; unsigned phase = 0;
 		int tm2, tn, kt0, kt1, q;
+#if EPILOGUE
+		unsigned boxes_used = 0;
+#endif
+#if PINGPONG
+		int turn = 0;
+#endif
 		while (walk.get(tm2, tn, kt0, kt1, q)) {
+#if PINGPONG
+			if ((turn++ & 1) != wg - 1) {   // the other warpgroup's tile: step over its slots
+				const int at = s + (kt1 - kt0);
+				phase ^= (unsigned)(at / STAGES) & 1u;
+				s = at % STAGES;
+				continue;
+			}
+#endif
 			const int tm = tm2 * CM + rank;
-			const int row0 = tm * BM + (wg - 1) * 64, col0 = tn * BN;
-			tile_scales sc;
-			scales_load(sc, sa, sb, m, n, row0, col0);   // used by the store, after the loop
+			const int col0 = tn * BN;
+			auto row0 = [&](int h) { return tm * BM + (PINGPONG ? h : wg - 1) * 64; };
+			tile_scales sc[HALVES];
+#pragma unroll
+			for (int h = 0; h < HALVES; h++) scales_load(sc[h], sa, sb, m, n, row0(h), col0);   // used by the store, after the loop
 			int prev = -1;
 			for (int kt = kt0; kt < kt1; kt++) {
 				mbar_wait(FULL(s), phase);
-				wgmma_fence_regs(d);
+#pragma unroll
+				for (int h = 0; h < HALVES; h++) wgmma_fence_regs(d[h]);
 				wgmma_fence();
 #pragma unroll
 				for (int kk = 0; kk < KB / 32; kk++)
-					wgmma_fmt<BN>(d, wgmma_desc(sA + s * A_BYTES + a_off + kk * 32, 16, 1024), wgmma_desc(sB + s * B_BYTES + kk * 32, 16, 1024),
-					              kt > kt0 || kk > 0);
+#pragma unroll
+					for (int h = 0; h < HALVES; h++)
+						wgmma_fmt<BN>(d[h], wgmma_desc(sA + s * A_BYTES + a_off(h) + kk * 32, 16, 1024),
+						              wgmma_desc(sB + s * B_BYTES + kk * 32, 16, 1024), kt > kt0 || kk > 0);
 				wgmma_commit();
 				wgmma_wait<1>();                       // step kt-1 is done: its slot may be refilled
 				if (prev >= 0) release(prev);
@@ -307,11 +354,14 @@ __device__ __forceinline__ void tc_gemm(const cc_tensormap &tmA, const cc_tensor
 				if (++s == STAGES) { s = 0; phase ^= 1; }
 			}
 			wgmma_wait<0>();
-			wgmma_fence_regs(d);
+#pragma unroll
+			for (int h = 0; h < HALVES; h++) wgmma_fence_regs(d[h]);
 			if (prev >= 0) release(prev);
 			if (kt1 <= kt0) {
 #pragma unroll
-				for (int i = 0; i < ACC; i++) d[i] = 0;
+				for (int h = 0; h < HALVES; h++)
+#pragma unroll
+					for (int i = 0; i < ACC; i++) d[h][i] = 0;
 			}
 #if STREAMK
 			if (q >= 0 && (kt0 > 0 || kt1 < ksteps)) {
@@ -326,7 +376,7 @@ __device__ __forceinline__ void tc_gemm(const cc_tensormap &tmA, const cc_tensor
 				if (kt1 < ksteps) {
 					float *w = work + ((size_t)cluster * CM * CONSUMERS + who) * (128 * ACC) + t;
 #pragma unroll
-					for (int i = 0; i < ACC; i++) __stcg(w + i * 128, acc_to_work(d[i]));
+					for (int i = 0; i < ACC; i++) __stcg(w + i * 128, acc_to_work(d[0][i]));
 					named_sync(wg, 128);   // every thread's part is written before the count says so
 					if (t == 0) asm volatile("red.release.gpu.global.add.u32 [%0], 1;\n" ::"l"(flag) : "memory");
 					continue;
@@ -343,16 +393,19 @@ __device__ __forceinline__ void tc_gemm(const cc_tensormap &tmA, const cc_tensor
 				for (int c = lo; c <= hi; c++) {
 					const float *w = work + ((size_t)c * CM * CONSUMERS + who) * (128 * ACC) + t;
 #pragma unroll
-					for (int i = 0; i < ACC; i++) d[i] += work_to_acc(__ldcg(w + i * 128));
+					for (int i = 0; i < ACC; i++) d[0][i] += work_to_acc(__ldcg(w + i * 128));
 				}
 			}
 #endif
+#pragma unroll
+			for (int h = 0; h < HALVES; h++) {
 #if EPILOGUE
-			if (n % 4 == 0)
-				store_tile_tma(d, tmC, sc, sb != nullptr, sC + (wg - 1) * EPI_BOXES * BOX_BYTES, row0, col0);
-			else
+				if (n % 4 == 0)
+					store_tile_tma(d[h], tmC, sc[h], sb != nullptr, sC + (wg - 1) * EPI_BOXES * BOX_BYTES, boxes_used, row0(h), col0);
+				else
 #endif
-				store_tile(d, C, sc, sb != nullptr, m, n, row0, col0);
+					store_tile(d[h], C, sc[h], sb != nullptr, m, n, row0(h), col0);
+			}
 		}
 #if EPILOGUE
 		if (t == 0) tma_store_wait_read();   // the boxes outlive their stores' reads
