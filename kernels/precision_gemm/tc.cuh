@@ -322,12 +322,18 @@ __device__ __forceinline__ void tc_gemm(const cc_tensormap &tmA, const cc_tensor
 #endif
 		while (walk.get(tm2, tn, kt0, kt1, q)) {
 #if PINGPONG
-			if ((turn++ & 1) != wg - 1) {   // the other warpgroup's tile: step over its slots
+			// The k loops take turns (named barriers 3 and 4): the owner of the CTA's tile i waits until
+			// the owner of tile i-1 has waited on all of that tile's slots. A warpgroup that steps over
+			// the other's slots is then at most one fill behind each slot's barrier; without the turn it
+			// could take an earlier fill of a slot (a phase of the same parity) for its own.
+			const int i = turn++;
+			if ((i & 1) != wg - 1) {   // the other warpgroup's tile: step over its slots
 				const int at = s + (kt1 - kt0);
 				phase ^= (unsigned)(at / STAGES) & 1u;
 				s = at % STAGES;
 				continue;
 			}
+			if (i > 0) named_sync(3 + (i & 1), 256);
 #endif
 			const int tm = tm2 * CM + rank;
 			const int col0 = tn * BN;
@@ -353,6 +359,13 @@ __device__ __forceinline__ void tc_gemm(const cc_tensormap &tmA, const cc_tensor
 				prev = s;
 				if (++s == STAGES) { s = 0; phase ^= 1; }
 			}
+#if PINGPONG
+			{   // the other warpgroup's k loop may start (if the CTA has a tile i+1) while this one stores
+				seg_walk peek = walk;
+				int a, b, c, e, f;
+				if (peek.get(a, b, c, e, f)) named_arrive(3 + ((i + 1) & 1), 256);
+			}
+#endif
 			wgmma_wait<0>();
 #pragma unroll
 			for (int h = 0; h < HALVES; h++) wgmma_fence_regs(d[h]);
