@@ -307,6 +307,10 @@ __device__ __forceinline__ void tc_gemm(const cc_tensormap &tmA, const cc_tensor
 #endif
 			}
 		};
+		// The wgmma descriptors' constant high word (stride 1024 bytes between 8-row groups, 128-byte
+		// swizzle) and low words of slot 0 (leading offset 16 bytes, start addresses / 16).
+		const unsigned long long desc_hi = wgmma_desc(0, 16, 1024) & ~0xFFFFFFFFull;
+		const unsigned dA = (unsigned)wgmma_desc(sA, 16, 1024), dB = (unsigned)wgmma_desc(sB, 16, 1024);
 		acc_t d[HALVES][ACC];
 #pragma unroll
 		for (int h = 0; h < HALVES; h++)
@@ -347,12 +351,15 @@ __device__ __forceinline__ void tc_gemm(const cc_tensormap &tmA, const cc_tensor
 #pragma unroll
 				for (int h = 0; h < HALVES; h++) wgmma_fence_regs(d[h]);
 				wgmma_fence();
+				// Slot s's descriptors: slot 0's plus the offset / 16 in the start-address field (bits 0-13,
+				// which cannot carry: shared memory ends below 256 KB), one add each instead of wgmma_desc's
+				// masks and shifts before every wgmma.
+				const unsigned da = dA + (unsigned)s * (A_BYTES / 16), db = dB + (unsigned)s * (B_BYTES / 16);
 #pragma unroll
 				for (int kk = 0; kk < KB / 32; kk++)
 #pragma unroll
 					for (int h = 0; h < HALVES; h++)
-						wgmma_fmt<BN>(d[h], wgmma_desc(sA + s * A_BYTES + a_off(h) + kk * 32, 16, 1024),
-						              wgmma_desc(sB + s * B_BYTES + kk * 32, 16, 1024), kt > kt0 || kk > 0);
+						wgmma_fmt<BN>(d[h], desc_hi | (da + (a_off(h) + kk * 32) / 16), desc_hi | (db + kk * 32 / 16), kt > kt0 || kk > 0);
 				wgmma_commit();
 				wgmma_wait<1>();                       // step kt-1 is done: its slot may be refilled
 				if (prev >= 0) release(prev);
