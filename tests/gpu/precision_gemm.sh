@@ -13,7 +13,10 @@
 # int8_dp4a exercise's starter (unsigned bytes) fails and its own kernel passes. The libraries: each tensor-core stage timed in pairs with its own (cuBLASLt in TF32, BF16, FP16, FP8 with per-tensor scales (unchecked: a speed yardstick) and INT8),
 # each library right at its format's tolerance (at the odd size a shape the library declines is a
 # SKIP with its reason), and cuBLASLt's INT8 (baseline.int8) run alone (checked once a stage names it:
-# before the INT8 stages its inputs are zeros). The four tensor-core stages again with CM=2 EPILOGUE=1
+# before the INT8 stages its inputs are zeros). The four tensor-core stages again as the cooperative kernel
+# (PINGPONG=0 BN=256 STAGES=4: both consumer warpgroups on one tile, the default until 2026-11-29), at
+# 4096^3 with the default (pingpong) run's errors; the pingpong kernel with CM=2 and C clipped, and with
+# BM=64 at the odd size; and the cooperative kernel with CM=2 EPILOGUE=1
 # STREAMK=1 (clusters, TMA stores of C, stream-K) at the default size, the odd size, split along k there
 # (CLUSTERS=5), with TMA clipping C (n = 1004, also at CM=1 in Hilbert order) and smaller than a tile:
 # each right, and with the default kernel's norm-wise error at the same size. Without a GPU: one SKIP
@@ -53,13 +56,16 @@ run i8prime precision_gemm --stage int8_dp4a,int8_mma,int8_wgmma --set m=8191 --
 # 2, and smaller than one tile (m = 100: a cluster's second tile lies wholly below C); and with CM=1
 # EPILOGUE=0 (the kernel before those settings, no longer the default) at an odd size.
 TC=tf32,bf16,fp16,fp8
-TCSET="--set CM=2 --set EPILOGUE=1 --set STREAMK=1"
+# The defaults are PINGPONG 1 (each consumer warpgroup a whole 128 x 128 tile, in turn); stream-K needs
+# both warpgroups on one tile, so TCSET also sets the cooperative kernel of before (PINGPONG 0, BN 256, 4 slots).
+COOP="--set PINGPONG=0 --set BN=256 --set STAGES=4"
+TCSET="$COOP --set CM=2 --set EPILOGUE=1 --set STREAMK=1"
 run cl_default precision_gemm --stage $TC $TCSET --reps 3 --no-counters
-run cl_plain_odd precision_gemm --stage $TC --set CM=1 --set EPILOGUE=0 --set m=1001 --set n=1004 --set k=1008 --reps 3 --no-counters
+run cl_plain_odd precision_gemm --stage $TC $COOP --set CM=1 --set EPILOGUE=0 --set m=1001 --set n=1004 --set k=1008 --reps 3 --no-counters
 run cl_odd precision_gemm --stage $TC $TCSET --set m=1001 --set n=999 --set k=1008 --reps 3 --no-counters
 run cl_odd_sk precision_gemm --stage $TC $TCSET --set CLUSTERS=5 --set m=1001 --set n=999 --set k=1008 --reps 3 --no-counters
 run cl_clip_sk precision_gemm --stage $TC $TCSET --set CLUSTERS=5 --set m=1001 --set n=1004 --set k=1008 --reps 3 --no-counters
-run cl_clip_cm1 precision_gemm --stage $TC --set CM=1 --set EPILOGUE=1 --set STREAMK=1 --set ORDER=1 --set CLUSTERS=7 --set m=1001 --set n=1004 --set k=1008 --reps 3 --no-counters
+run cl_clip_cm1 precision_gemm --stage $TC $COOP --set CM=1 --set EPILOGUE=1 --set STREAMK=1 --set ORDER=1 --set CLUSTERS=7 --set m=1001 --set n=1004 --set k=1008 --reps 3 --no-counters
 run cl_small precision_gemm --stage $TC $TCSET --set m=100 --set n=60 --set k=64 --reps 3 --no-counters
 run cl_small_odd precision_gemm --stage $TC $TCSET --set m=37 --set n=45 --set k=64 --reps 3 --no-counters
 # EPI_SWZ 1 (the epilogue's odd rows in another order, no bank conflicts; scripts/tc-epilogue-banks.py
@@ -67,6 +73,12 @@ run cl_small_odd precision_gemm --stage $TC $TCSET --set m=37 --set n=45 --set k
 run cl_swz precision_gemm --stage $TC --set EPI_SWZ=1 --reps 3 --no-counters --seed 20261126
 run cl_swz_clip precision_gemm --stage $TC $TCSET --set EPI_SWZ=1 --set CLUSTERS=5 --set m=1001 --set n=1004 --set k=1008 --reps 3 --no-counters
 run i8cl_swz precision_gemm --stage int8_wgmma --set EPI_SWZ=1 --reps 3 --no-counters --seed 20261126
+# PINGPONG 1 (the default) beside the cooperative kernel: that one at 4096^3 with the default run's inputs
+# (the same sums in the same k order: the same errors), pingpong with clusters of 2 and C's rows clipped,
+# and with BM 64 (a 64 x 256 tile a warpgroup) at the odd size (direct stores).
+run cl_coop precision_gemm --stage $TC $COOP --reps 3 --no-counters --seed 20261126
+run cl_pp_cm2_clip precision_gemm --stage $TC --set CM=2 --set CLUSTERS=5 --set m=1001 --set n=1004 --set k=1008 --reps 3 --no-counters
+run cl_pp_bm64_odd precision_gemm --stage $TC --set BM=64 --set BN=256 --set STAGES=4 --set m=1001 --set n=999 --set k=1008 --reps 3 --no-counters
 # int8_wgmma with the machinery on: stream-K's parts are int32 sums added as integers, so the result (and
 # its norm-wise error) is still the dp4a stage's to the bit, at 4096^3 (TMA stores) and at an odd size
 # split along k (direct stores: n % 4 != 0); dp4a runs beside it at the odd size.
@@ -123,15 +135,17 @@ def load(name):
 norms = {}
 for name, label in (("default", "4096^3"), ("odd", "1001 x 999 x 1008"), ("k64", "4096 x 4096 x 64"),
                     ("i8row", "1 x 257 x 16"), ("i8col", "263 x 1 x 48"), ("i8small", "7 x 13 x 48"), ("i8prime", "8191 x 131 x 4096"),
-                    ("cl_default", "4096^3, CM=2 EPILOGUE=1 STREAMK=1"), ("cl_odd", "1001 x 999 x 1008, CM=2 EPILOGUE=1 STREAMK=1"),
+                    ("cl_default", "4096^3, cooperative CM=2 EPILOGUE=1 STREAMK=1"), ("cl_odd", "1001 x 999 x 1008, CM=2 EPILOGUE=1 STREAMK=1"),
                     ("cl_odd_sk", "1001 x 999 x 1008, CM=2 EPILOGUE=1 STREAMK=1 CLUSTERS=5"),
                     ("cl_clip_sk", "1001 x 1004 x 1008, CM=2 EPILOGUE=1 STREAMK=1 CLUSTERS=5"),
                     ("cl_clip_cm1", "1001 x 1004 x 1008, CM=1 EPILOGUE=1 STREAMK=1 ORDER=1 CLUSTERS=7"),
                     ("cl_plain_odd", "1001 x 1004 x 1008, CM=1 EPILOGUE=0 (direct stores, no clusters)"),
                     ("cl_small", "100 x 60 x 64, CM=2 EPILOGUE=1 STREAMK=1"), ("cl_small_odd", "37 x 45 x 64, CM=2 EPILOGUE=1 STREAMK=1"),
-                    ("i8cl_default", "4096^3, CM=2 EPILOGUE=1 STREAMK=1"), ("i8cl_odd", "1001 x 999 x 1008, CM=2 EPILOGUE=1 STREAMK=1 CLUSTERS=5"),
+                    ("i8cl_default", "4096^3, cooperative CM=2 EPILOGUE=1 STREAMK=1"), ("i8cl_odd", "1001 x 999 x 1008, CM=2 EPILOGUE=1 STREAMK=1 CLUSTERS=5"),
                     ("cl_swz", "4096^3, EPI_SWZ=1"), ("cl_swz_clip", "1001 x 1004 x 1008, CM=2 EPILOGUE=1 STREAMK=1 CLUSTERS=5 EPI_SWZ=1"),
-                    ("i8cl_swz", "4096^3, EPI_SWZ=1")):
+                    ("i8cl_swz", "4096^3, EPI_SWZ=1"), ("cl_coop", "4096^3, PINGPONG=0 BN=256 STAGES=4 (cooperative)"),
+                    ("cl_pp_cm2_clip", "1001 x 1004 x 1008, PINGPONG=1 CM=2 CLUSTERS=5"),
+                    ("cl_pp_bm64_odd", "1001 x 999 x 1008, PINGPONG=1 BM=64 BN=256 STAGES=4")):
     rs = load(name)
     if rs is None:
         continue
@@ -251,6 +265,20 @@ for s in ("tf32", "bf16", "fp16", "fp8"):
               % ("PASS" if abs(a - b) <= 1e-9 * max(a, b) else "FAIL", s, a, b))
     else:
         print("FAIL precision_gemm/%s (4096^3, EPI_SWZ=1): no error to compare with the default run's" % s)
+# The cooperative kernel (PINGPONG 0, BN 256) at the default run's inputs: each element's sum in the same
+# k order (k-steps of 32 bytes, one accumulator), so the same norm-wise errors, within 1e-6 of each other.
+coop = {}
+try:
+    coop = {r["stage"]: r for r in json.load(open(os.path.join(tmp, "cl_coop.json")))["results"]}
+except Exception as e:
+    print("FAIL precision_gemm (4096^3, PINGPONG=0): no JSON results (%s)" % e)
+for s in ("tf32", "bf16", "fp16", "fp8"):
+    a, b = (coop.get(s) or {}).get("norm_rel_err"), norms.get("default", {}).get(s)
+    if a is not None and b:
+        print("%s precision_gemm/%s (4096^3, PINGPONG=0 BN=256 STAGES=4): norm-wise error %.6g, the default (PINGPONG=1) run's %.6g"
+              % ("PASS" if abs(a - b) <= 1e-6 * max(a, b) else "FAIL", s, a, b))
+    else:
+        print("FAIL precision_gemm/%s (4096^3, PINGPONG=0): no error to compare with the default run's" % s)
 for name, label in (("i8cl_default", "CM=2 EPILOGUE=1 STREAMK=1"), ("i8cl_swz", "EPI_SWZ=1")):
     a, b = norms.get(name, {}).get("int8_wgmma"), norms.get("default", {}).get("int8_dp4a")
     if a and b:
