@@ -83,7 +83,7 @@ run cl_pp_bm64_odd precision_gemm --stage $TC --set BM=64 --set BN=256 --set STA
 # its norm-wise error) is still the dp4a stage's to the bit, at 4096^3 (TMA stores) and at an odd size
 # split along k (direct stores: n % 4 != 0); dp4a runs beside it at the odd size.
 run i8cl_default precision_gemm --stage int8_wgmma $TCSET --reps 3 --no-counters --seed 20261126
-run i8cl_odd precision_gemm --stage int8_dp4a,int8_wgmma $TCSET --set CLUSTERS=5 --set m=1001 --set n=999 --set k=1008 --reps 3 --no-counters
+run i8cl_odd precision_gemm --stage int8_dp4a,int8_wgmma $TCSET --set BN=128 --set CLUSTERS=5 --set m=1001 --set n=999 --set k=1008 --reps 3 --no-counters
 $B --lessons "$tmp/bug" bench precision_gemm --stage fp32,fp8 --set m=1001 --set n=999 --set k=1008 --reps 3 --no-counters \
 	--timeout 120 --json >"$tmp/bug.json" 2>"$tmp/bug.err"
 
