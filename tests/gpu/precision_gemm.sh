@@ -81,9 +81,9 @@ run cl_pp_cm2_clip precision_gemm --stage $TC --set CM=2 --set CLUSTERS=5 --set 
 run cl_pp_bm64_odd precision_gemm --stage $TC --set BM=64 --set BN=256 --set STAGES=4 --set m=1001 --set n=999 --set k=1008 --reps 3 --no-counters
 # int8_wgmma with the machinery on: stream-K's parts are int32 sums added as integers, so the result (and
 # its norm-wise error) is still the dp4a stage's to the bit, at 4096^3 (TMA stores) and at an odd size
-# split along k (direct stores: n % 4 != 0); dp4a runs beside it at the odd size.
+# split along k (direct stores: n % 4 != 0; BN 128 there, which dp4a, run beside it, also takes).
 run i8cl_default precision_gemm --stage int8_wgmma $TCSET --reps 3 --no-counters --seed 20261126
-run i8cl_odd precision_gemm --stage int8_dp4a,int8_wgmma $TCSET --set BN=128 --set CLUSTERS=5 --set m=1001 --set n=999 --set k=1008 --reps 3 --no-counters
+run i8cl_odd precision_gemm --stage int8_dp4a,int8_wgmma --set PINGPONG=0 --set BN=128 --set STAGES=4 --set CM=2 --set EPILOGUE=1 --set STREAMK=1 --set CLUSTERS=5 --set m=1001 --set n=999 --set k=1008 --reps 3 --no-counters
 $B --lessons "$tmp/bug" bench precision_gemm --stage fp32,fp8 --set m=1001 --set n=999 --set k=1008 --reps 3 --no-counters \
 	--timeout 120 --json >"$tmp/bug.json" 2>"$tmp/bug.err"
 
