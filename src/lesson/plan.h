@@ -186,7 +186,7 @@ int plan_tunable_default(const lesson *l, const lesson_stage *s, int t, const pl
  * to another of its allowed values. The tunables the sets name are tried first, then the others; among
  * them the value nearest to the tunable's current one first (relative distance; on a tie the tunable
  * declared first, then the smaller value). Returns 0 with *fix filled ("STAGES", "2"), or -1 when no
- * single value fits (or a set tunable's value is not allowed: the refusal lists those). */
+ * single value fits (or a set tunable's value is not allowed: the refusal lists those; or a name is set twice). */
 int plan_fit_find(const lesson *l, int stage, const plan_setting *sets, int nsets, const plan_device *dev, plan_setting *fix);
 /* plan_make for a run. When the stage's default tunables do not fit dev (sets name none of them and
  * the stage refuses even without sets), the nearest fitting value is used: appended to sets (*nsets

@@ -13,7 +13,7 @@ expect "unknown lesson" 2 "no lesson 'nope'" $B run nope/x
 expect "unknown stage" 2 "no stage 'nope'" $B run bandwidth/nope
 expect "stage missing" 2 "name a stage" $B run bandwidth
 expect "unknown tunable" 2 "unknown setting 'TILE'.*known: BLOCK" $B run bandwidth/coalesced --set TILE=4
-expect "a setting given twice" 2 "'BLOCK' is set twice \(BLOCK=128, then BLOCK=256\)" $B run bandwidth/coalesced --set BLOCK=128 --set BLOCK=256
+expect "a setting given twice" 2 "'BLOCK' is set twice \(BLOCK=128, then BLOCK=256\): give each setting once$" $B run bandwidth/coalesced --set BLOCK=128 --set BLOCK=256
 expect "tunable not allowed" 2 "BLOCK = 100 is not allowed for stage coalesced \(allowed: 32, 64" $B run bandwidth/coalesced --set BLOCK=100
 expect "param out of range" 2 "n = 0 is outside its range" $B run bandwidth/coalesced --set n=0
 expect "broken constraint" 2 "BLOCK must be a multiple of the warp size" $B --lessons tests/fixtures/constraint run demo/s --set BLOCK=48
