@@ -6,9 +6,12 @@
 //  - warpgroup 0 (one thread) loads, for each 128-byte slice of k, a BM x 128-byte box of A and a
 //    BN x 128-byte box of the transposed B copy with TMA into a ring of STAGES slots, 128-byte
 //    swizzled, counting the bytes on the slot's "full" mbarrier;
-//  - warpgroups 1..BM/64 each multiply 64 rows of the tile by the BN columns: four wgmma per slot
-//    (32 bytes of k each), one group kept in flight, the slot freed ("empty") when its group is done;
-//  - setmaxnreg moves registers from the loader to the consumers' BN/2 accumulators a thread.
+//  - with PINGPONG 0, warpgroups 1..BM/64 each multiply 64 rows of the tile by the BN columns: four
+//    wgmma per slot (32 bytes of k each), one group kept in flight, the slot freed ("empty") when its
+//    group is done; with PINGPONG 1 (below) warpgroups 1 and 2 each take a whole tile, BM/64 wgmma
+//    per 32 bytes of k;
+//  - setmaxnreg moves registers from the loader to the consumers' accumulators (BN/2 a thread, or
+//    BM*BN/128 with PINGPONG 1).
 // TMA reads zeros outside the matrices, and C is written with bounds checks, so m and n may be
 // anything; k's rows must be a multiple of 16 bytes (TMA). The FP8 and INT8 stages pass sa and sb, the
 // scales of A's rows and B's columns, and C[i][j] = sa[i] * sb[j] * (A8 . B8)[i][j] (INT8: the int32
@@ -27,7 +30,7 @@
 //  - ORDER: the CTAs walk super-tiles of CM*BM x BN, cluster c taking c, c + clusters, ..., in grouped
 //    order (ORDER 0: GROUP_M super-rows at a time) or along a Hilbert curve (ORDER 1); CLUSTERS (the
 //    launch's cap) sets how many clusters walk it.
-//  - EPILOGUE 1: each consumer writes its 64 x BN results (scaled first, for FP8) into EPI_BOXES boxes
+//  - EPILOGUE 1: each consumer writes its results, 64 x BN at a time (scaled first, for FP8), into EPI_BOXES boxes
 //    of 64 rows x 32 floats in shared memory (128-byte swizzle) and one thread hands each box to a
 //    TMA store (the tmC tensor map), which writes it to C while the warpgroup goes on to the next
 //    tile; TMA clips what lies outside C. A box is reused once its last store has read it. TMA needs
