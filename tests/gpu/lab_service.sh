@@ -127,8 +127,8 @@ for p in $pids; do wait "$p"; done
 t1=$(date +%s%N)
 wall=$(( (t1 - t0) / 1000000 ))
 wait $mtry 2>/dev/null
-# the judges finish what was kept
-i=0; while [ $i -lt 300 ] && [ -n "$(ls "$tmp/state/jobs" 2>/dev/null)" ]; do sleep 1; i=$((i + 1)); done
+# the judges finish what was kept (within JUDGE_WAIT s, default 300)
+i=0; while [ $i -lt "${JUDGE_WAIT:-300}" ] && [ -n "$(ls "$tmp/state/jobs" 2>/dev/null)" ]; do sleep 1; i=$((i + 1)); done
 mem2=$(hwm)
 
 done_runs=$(cat "$tmp"/home/s*/log | grep -c '^exit 0 ')
