@@ -25,8 +25,10 @@ students=${STUDENTS:-30}; runs=${RUNS:-3}; cap=${LAB_CAP:-20}
 stage=${LAB_STAGE:-bandwidth/coalesced}
 tmp=$(mktemp -d /tmp/cc-lsvc.XXXXXX)
 chmod 755 "$tmp"
-made=""; bg=""; svc=""
+made=""; bg=""; svc=""; kept_trace=""
 cleanup() {
+	# stopped early (a caller's time limit): the trace so far, before the hogs' leases end in it
+	[ -n "${KEEP_TRACE:-}" ] && [ -z "$kept_trace" ] && cp "$tmp/state/trace.log" "$KEEP_TRACE" 2>/dev/null
 	for p in $bg $svc $(cat "$tmp/home/mallory/flood.pid" 2>/dev/null); do kill -9 "$p" 2>/dev/null; done
 	[ -n "${KEEP:-}" ] || rm -rf "$tmp"
 	for m in $made; do userdel "$m" 2>/dev/null; done
@@ -145,7 +147,7 @@ grep -q "only the service's own judges may queue for another user" "$mh/forwho" 
 	&& [ -z "$forged_store" ] && ! grep -q '"time": 1,' "$tmp"/store/*.jsonl && pass "lab service: the hostile user's requests were refused and the store stayed the service's" \
 	|| fail "lab service: hostile requests: for another's turn: $(head -2 "$mh/forwho" | tr '\n' ' '); noise: $(head -2 "$mh/noise" | tr '\n' ' '); a bad name: $(head -2 "$mh/badname" | tr '\n' ' '); store: $(ls "$tmp/store")"
 python3 scripts/lab-trace.py "$tmp/state/trace.log" "$tmp/summary" "lab service" "$uuids" "$hog0"
-[ -n "${KEEP_TRACE:-}" ] && cp "$tmp/state/trace.log" "$KEEP_TRACE"
+[ -n "${KEEP_TRACE:-}" ] && cp "$tmp/state/trace.log" "$KEEP_TRACE"; kept_trace=1
 # The hog on each GPU: the service says whom it passed over, on which GPU, after how long.
 hogline=""; hogok=1
 for g in $uuids; do
