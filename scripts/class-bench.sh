@@ -6,9 +6,12 @@
 #   - the total wall time against the sum of the GPU holds (what the queue and the processes cost);
 #   - the longest wait, and whether service followed the order of the tickets;
 #   - whether any two holds on one GPU overlapped (they must not), per GPU (the trace names each
-#     hold's GPU by UUID; holds on different GPUs may overlap).
+#     hold's GPU by UUID; holds on different GPUs may overlap), with each GPU's longest and p99 wait;
+#   - on a box of several GPUs (nvidia-smi lists them), whether each got holds (a run without --gpu
+#     takes the GPU with the shortest line; a GPU left idle fails).
 # Usage, on the GPU box after make: scripts/class-bench.sh [LESSON/STAGE]  (default bandwidth/coalesced)
-# REPS (default 50) timed repetitions per run. Needs a GPU: without one it says so and exits 3.
+# REPS (default 50) timed repetitions per run. KEEP_TRACE=FILE copies the trace to FILE. Needs a GPU:
+# without one it says so and exits 3.
 set -u
 stage=${1:-bandwidth/coalesced}
 students=${STUDENTS:-30}; runs=${RUNS:-10}; reps=${REPS:-50}
@@ -60,16 +63,21 @@ t0=$(date +%s%N)
 i=0; while [ $i -lt "$students" ]; do learner $i & i=$((i + 1)); done
 wait
 t1=$(date +%s%N)
+[ -n "${KEEP_TRACE:-}" ] && cp "$CUDACLIMB_QUEUE_TRACE" "$KEEP_TRACE"
+# the box's GPUs, each of which should get holds (not when CUDA_VISIBLE_DEVICES hides some)
+uuids=$(nvidia-smi --query-gpu=uuid --format=csv,noheader 2>/dev/null | sed 's/^GPU-//; s/-//g' | tr 'A-F' 'a-f' | grep -E '^[0-9a-f]{32}$' | tr '\n' ' ')
+[ -n "${CUDA_VISIBLE_DEVICES+set}" ] && uuids=""
 bad=$(cat "$tmp"/home/s*/log | grep -c '^exit [^0]')
 echo "class-bench: $students learners as $who, $runs runs each of $stage (--reps $reps), on $(sed -n 's/^GPU [0-9]*: \([^(]*\) (.*/\1/p' "$tmp/device" | head -1)"
 [ "$bad" = 0 ] || { echo "class-bench: $bad runs failed; one log:"; grep -l '^exit [^0]' "$tmp"/home/s*/log | head -1 | xargs tail -15; }
-python3 - "$CUDACLIMB_QUEUE_TRACE" "$t0" "$t1" "$((students * runs))" <<'PY'
+python3 - "$CUDACLIMB_QUEUE_TRACE" "$t0" "$t1" "$((students * runs))" "$uuids" <<'PY'
 import sys
 trace, t0, t1, want = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+box = sys.argv[5].split()   # the box's GPUs, by UUID (nvidia-smi's, as the trace writes them)
 # "run ASK START END PID UID UUID" (older traces lack the UUID: one GPU, "-")
 lines = [l.split() for l in open(trace) if l.startswith("run ")]
 runs = sorted((int(f[1]), int(f[2]), int(f[3]), f[4], f[5], f[6] if len(f) > 6 else "-") for f in lines)
-gpus = sorted(set(r[5] for r in runs))
+gpus = sorted(set(r[5] for r in runs) | set(box))
 held = sum(r[2] - r[1] for r in runs) / 1e9
 total = (t1 - t0) / 1e9
 overlaps = out_of_order = 0
@@ -82,19 +90,25 @@ for g in gpus:
     ooo = sum(1 for a, b in zip(order, order[1:]) if b < a)
     overlaps += ov; out_of_order += ooo
     gaps += [(b[1] - a[2]) / 1e6 for a, b in zip(mine, mine[1:])]
-    per_gpu.append((g, len(mine), sum(r[2] - r[1] for r in mine) / 1e9, ov, ooo))
+    w = sorted((r[1] - r[0]) / 1e9 for r in mine) or [0]
+    per_gpu.append((g, len(mine), sum(r[2] - r[1] for r in mine) / 1e9, ov, ooo, w[-1], w[min(len(w) - 1, int(0.99 * len(w)))]))
 waits = [(r[1] - r[0]) / 1e9 for r in runs] or [0]
 gaps.sort()
-print("holds traced        %d of %d runs, by %d users, on %d GPU%s" % (len(runs), want, len(set(r[4] for r in runs)), len(gpus), "" if len(gpus) == 1 else "s"))
+used = len(set(r[5] for r in runs))
+print("holds traced        %d of %d runs, by %d users, on %d GPU%s" % (len(runs), want, len(set(r[4] for r in runs)), used, "" if used == 1 else "s"))
 print("total wall time     %.2f s" % total)
 print("sum of GPU holds    %.2f s  (%.0f%% of the wall time; the rest is process start, compile-cache reads and CUDA set-up,"
       " which overlap the holds)" % (held, 100 * held / total if total else 0))
 print("hand-over gap       median %.1f ms, max %.1f ms between one hold's end and the next's start on its GPU" %
       (gaps[len(gaps) // 2] if gaps else 0, gaps[-1] if gaps else 0))
 print("longest wait        %.2f s (ticket placed to GPU got); mean %.2f s" % (max(waits), sum(waits) / len(waits)))
-for g, n, h, ov, ooo in per_gpu:
-    print("GPU %-16s %d holds, %.2f s held, %d overlapping, %s" % (g[:16], n, h, ov, "in ticket order" if ooo == 0 else "%d out of order" % ooo))
+for g, n, h, ov, ooo, longest, p99 in per_gpu:
+    print("GPU %-16s %d holds, %.2f s held, %d overlapping, %s, longest wait %.2f s, p99 %.2f s" %
+          (g[:16], n, h, ov, "in ticket order" if ooo == 0 else "%d out of order" % ooo, longest, p99))
+idle = [g[:16] for g, n, *_ in per_gpu if n == 0]
+if len(box) > 1:
+    print("GPUs used           %d of the box's %d%s" % (len(box) - len(idle), len(box), "; no holds on " + ", ".join(idle) if idle else ""))
 print("service order       %s" % ("in the order the tickets were placed, on each GPU" if out_of_order == 0 else "%d out of order" % out_of_order))
 print("overlapping holds   %d (holds on one GPU that overlap; on different GPUs they may)" % overlaps)
-sys.exit(0 if overlaps == 0 and out_of_order == 0 and len(runs) >= want else 1)
+sys.exit(0 if overlaps == 0 and out_of_order == 0 and len(runs) >= want and not idle else 1)
 PY

@@ -6,11 +6,15 @@
 #     the line and refreshes its start mark for ever (tests/queue_probe.c's "hog");
 #   - plants FIFOs in the course's results folder, at the students' usual names and others;
 #   - forges a pass: its own starter's record edited to "passed": true.
-# Asserts: every honest run finishes (exit 0); no two traced holds on one GPU overlap; the hog is
-# passed over (students say so) within the cap (CUDACLIMB_QUEUE_CAP, here LAB_CAP, default 20 s) and
-# a margin; `cudaclimb report COURSE --json --verify` finishes within REPORT_BOUND s (default 300)
-# and marks the forged pass "verified": "refuted" (a visible SKIP where --verify is unknown).
-# Prints a summary table last. Needs a GPU and root (setpriv); else a visible SKIP line.
+# Asserts: every honest run finishes (exit 0); no two traced holds on one GPU overlap, and every GPU of
+# the box got holds (a run takes the GPU with the shortest line); the hog is passed over (students say
+# so) within the cap (CUDACLIMB_QUEUE_CAP, here LAB_CAP, default 20 s) and a margin, and on each GPU:
+# its hog held the head of the line to the end, and runs started there after it (the trace);
+# `cudaclimb report COURSE --json --verify` finishes within REPORT_BOUND s (default 300) and marks the
+# forged pass "verified": "refuted" (a visible SKIP where --verify is unknown).
+# Prints a summary table last (per GPU the holds, the longest and p99 wait, and when its first hold
+# after the hogs started). KEEP_TRACE=FILE copies the trace of GPU holds to FILE. Needs a GPU and root
+# (setpriv); else a visible SKIP line.
 # LAB_MODE=service runs the same lab through the lab service instead (tests/gpu/lab_service.sh).
 [ "${LAB_MODE:-}" = service ] && exec sh tests/gpu/lab_service.sh
 . tests/lib.sh
@@ -103,7 +107,14 @@ after=$(printf '%s' "$passed_note" | sed -n 's/.*for \([0-9]*\) s, past.*/\1/p')
 [ -n "$after" ] && [ "$after" -le $((cap + 10)) ] && pass "lab hostile: the hog is passed over after $after s (cap $cap s): $passed_note" \
 	|| fail "lab hostile: the hog was not passed over within the cap ('$passed_note')"
 
-python3 scripts/lab-trace.py "$CUDACLIMB_QUEUE_TRACE" "$tmp/summary" "lab hostile"
+# The hog on each GPU: alive to the end, at the head of its line (it said so); then any run that
+# started on that GPU after the hogs began was let past it.
+alive=0; for p in $hogs; do kill -0 "$p" 2>/dev/null && alive=$((alive + 1)); done
+heads=0; for g in $uuids; do grep -q "hog holds .*cudaclimb-gpu-$g\.q/" "$tmp/hog-$g.err" 2>/dev/null && heads=$((heads + 1)); done
+[ "$alive" = "$ngpu" ] && [ "$heads" = "$ngpu" ] && pass "lab hostile: a hog held the head of each GPU's line to the end ($ngpu GPUs)" \
+	|| fail "lab hostile: of $ngpu hogs $heads took the head of their line and $alive lived to the end: $(cat "$tmp"/hog-*.err 2>/dev/null | head -3)"
+python3 scripts/lab-trace.py "$CUDACLIMB_QUEUE_TRACE" "$tmp/summary" "lab hostile" "$uuids" "$hog0"
+[ -n "${KEEP_TRACE:-}" ] && cp "$CUDACLIMB_QUEUE_TRACE" "$KEEP_TRACE"
 
 # The instructor's report, verified: bounded, and the forged pass refuted.
 for f in $(ls "$res" 2>/dev/null | grep '^2004-'); do

@@ -8,11 +8,14 @@
 # requests, a request for another user's turn, bad submissions, a write into the store, a try whose
 # source includes a file by absolute path. Halfway, the service is killed with -9 and started again
 # (as systemd's Restart=always would).
-# Asserts: every honest run finishes; no two traced holds on one GPU overlap; the hog is passed over
-# within the cap (LAB_CAP, default 20 s) and a margin; every try kept by the service has its verdict in
-# the store once, with nothing of the hostile user's passed; the report (read from the store) shows the
-# three passes and marks nothing claimed. Prints the wall time, the longest and p99 wait, and the
-# service's memory last. Needs a GPU and root (setpriv); else a visible SKIP line.
+# Asserts: every honest run finishes; no two traced holds on one GPU overlap, and every GPU of the box
+# got holds (the students take the GPU with the shortest line); the hog is passed over within the cap
+# (LAB_CAP, default 20 s) and a margin, on each GPU (the service's log names the GPU); every try kept by
+# the service has its verdict in the store once, with nothing of the hostile user's passed; the report
+# (read from the store) shows the three passes and marks nothing claimed. Prints the wall time, per GPU
+# the holds and the longest and p99 wait, the hog per GPU, the verdicts lost and the service's memory
+# last. KEEP_TRACE=FILE copies the trace of GPU holds to FILE (scripts/gpu-x2.sh). Needs a GPU and root
+# (setpriv); else a visible SKIP line.
 . tests/lib.sh
 why=$($B device 2>&1); code=$?
 if [ $code = 3 ]; then skip "lab service: $(printf '%s' "$why" | head -1)"; exit 0; fi
@@ -22,8 +25,10 @@ students=${STUDENTS:-30}; runs=${RUNS:-3}; cap=${LAB_CAP:-20}
 stage=${LAB_STAGE:-bandwidth/coalesced}
 tmp=$(mktemp -d /tmp/cc-lsvc.XXXXXX)
 chmod 755 "$tmp"
-made=""; bg=""; svc=""
+made=""; bg=""; svc=""; kept_trace=""
 cleanup() {
+	# stopped early (a caller's time limit): the trace so far, before the hogs' leases end in it
+	[ -n "${KEEP_TRACE:-}" ] && [ -z "$kept_trace" ] && cp "$tmp/state/trace.log" "$KEEP_TRACE" 2>/dev/null
 	for p in $bg $svc $(cat "$tmp/home/mallory/flood.pid" 2>/dev/null); do kill -9 "$p" 2>/dev/null; done
 	[ -n "${KEEP:-}" ] || rm -rf "$tmp"
 	for m in $made; do userdel "$m" 2>/dev/null; done
@@ -88,6 +93,7 @@ done
 # The hostile user, every attack at once.
 mh=$tmp/home/mallory; mkdir -p "$mh"; chown 2004 "$mh"; chmod 700 "$mh"
 hogs() { for g in $uuids; do setpriv --reuid=2004 --regid=2004 --clear-groups "$tmp/probe" hog "$sock" "$g" 100000 >/dev/null 2>>"$mh/hog.err" & bg="$bg $!"; done; }
+hog0=$(date +%s%N)
 hogs
 sleep 1
 g1=$(printf '%s\n' $uuids | head -1)
@@ -123,8 +129,8 @@ for p in $pids; do wait "$p"; done
 t1=$(date +%s%N)
 wall=$(( (t1 - t0) / 1000000 ))
 wait $mtry 2>/dev/null
-# the judges finish what was kept
-i=0; while [ $i -lt 300 ] && [ -n "$(ls "$tmp/state/jobs" 2>/dev/null)" ]; do sleep 1; i=$((i + 1)); done
+# the judges finish what was kept (within JUDGE_WAIT s, default 300)
+i=0; while [ $i -lt "${JUDGE_WAIT:-300}" ] && [ -n "$(ls "$tmp/state/jobs" 2>/dev/null)" ]; do sleep 1; i=$((i + 1)); done
 mem2=$(hwm)
 
 done_runs=$(cat "$tmp"/home/s*/log | grep -c '^exit 0 ')
@@ -140,11 +146,29 @@ after=$(printf '%s' "$passed_note" | sed -n 's/.*for \([0-9]*\) s, past.*/\1/p')
 grep -q "only the service's own judges may queue for another user" "$mh/forwho" && grep -q "error" "$mh/noise" && grep -q "a file's name is a relative path" "$mh/badname" \
 	&& [ -z "$forged_store" ] && ! grep -q '"time": 1,' "$tmp"/store/*.jsonl && pass "lab service: the hostile user's requests were refused and the store stayed the service's" \
 	|| fail "lab service: hostile requests: for another's turn: $(head -2 "$mh/forwho" | tr '\n' ' '); noise: $(head -2 "$mh/noise" | tr '\n' ' '); a bad name: $(head -2 "$mh/badname" | tr '\n' ' '); store: $(ls "$tmp/store")"
-python3 scripts/lab-trace.py "$tmp/state/trace.log" "$tmp/summary" "lab service"
+python3 scripts/lab-trace.py "$tmp/state/trace.log" "$tmp/summary" "lab service" "$uuids" "$hog0"
+[ -n "${KEEP_TRACE:-}" ] && cp "$tmp/state/trace.log" "$KEEP_TRACE"; kept_trace=1
+# The hog on each GPU: the service says whom it passed over, on which GPU, after how long.
+hogline=""; hogok=1
+for g in $uuids; do
+	secs=$(grep -o "(uid 2004, pid [0-9]*) held GPU $g for [0-9]* s" "$tmp/serve.log" | sed 's/.* for \([0-9]*\) s$/\1/' | sort -n)
+	first=$(printf '%s\n' $secs | head -1)
+	times=$(printf '%s\n' $secs | grep -c .)
+	hogline="$hogline${hogline:+; }$(printf '%.16s' "$g"): ${first:+after $first s, }$times time$([ "$times" = 1 ] || echo s)"
+	[ -n "$first" ] && [ "$first" -le $((cap + 10)) ] || hogok=0
+done
+[ $hogok = 1 ] && pass "lab service: the hog is passed over on each of the $ngpu GPUs within the cap ($hogline)" \
+	|| fail "lab service: the hog was not passed over within the cap on every GPU ($hogline)"
 records=$(cat "$tmp"/store/*.jsonl 2>/dev/null | grep -c '"exercise"')
 honest=$(cat "$tmp"/store/200[123]-*.jsonl 2>/dev/null | grep -c '"passed": true')
 evil=$(cat "$tmp"/store/2004-*.jsonl 2>/dev/null | grep -c '"passed": true')
 dups=$(cat "$tmp"/store/*.jsonl 2>/dev/null | grep -o '"job": "[^"]*"' | sort | uniq -d | wc -l)
+# Verdicts lost: of the tries made (the honest ones and the hostile user's), those with no verdict in
+# the store, and submissions left unjudged.
+jobs=$(cat "$tmp"/store/*.jsonl 2>/dev/null | grep -o '"job": "[^"]*"' | sort -u | wc -l)
+tried=$(( $(cat "$tmp"/home/s*/log | grep -c '^try ') + 1 ))
+left=$(ls "$tmp/state/jobs" 2>/dev/null | wc -l)
+lost=$(( (tried > jobs ? tried - jobs : 0) + left ))
 [ "$honest" = 3 ] && [ "$evil" = 0 ] && [ "$kept" -ge 1 ] && [ "$dups" = 0 ] && [ -z "$(ls "$tmp/state/jobs")" ] \
 	&& pass "lab service: the store holds the three passes once each, nothing of the hostile user passed, no submission left unjudged ($records records, $kept kept across the kill)" \
 	|| fail "lab service: store: $honest honest passes, $evil hostile, $dups duplicated, jobs left: $(ls "$tmp/state/jobs" | wc -l); $(tail -5 "$tmp/serve.log")"
@@ -161,5 +185,7 @@ printf '  %-22s %s\n' "wall time" "$((wall / 1000)).$((wall % 1000 / 100)) s"
 printf '  %-22s %s\n' "GPUs" "$ngpu"
 sed 's/^/  /' "$tmp/summary"
 printf '  %-22s %s\n' "hog passed over after" "${after:-?} s (cap $cap s)"
+printf '  %-22s %s\n' "hog per GPU" "$hogline"
+printf '  %-22s %s\n' "verdicts lost" "$lost ($tried tries made, $jobs verdicts stored, $dups duplicated, $left left unjudged)"
 printf '  %-22s %s\n' "service memory (HWM)" "${mem1:-?} before the kill, ${mem2:-?} after the restart"
 printf '  %-22s %s\n' "store" "$records records; $kept submissions kept across the kill"
