@@ -209,11 +209,14 @@ const device_info *engine_device(engine *e)
 	e->have_dev = 1;
 	char err[512];
 	if (!e->ws[0]) e->ws[0] = engine_setup_worker(e, engine_setup_worker_gpu(e, 0), NULL);
-	if (runner_worker_ensure(e->ws[0], err, sizeof err) || runner_worker_send(e->ws[0], "device\nend\n", 11)) {
+	if (runner_worker_ensure(e->ws[0], err, sizeof err)) {
 		strfmt(e->dev.why, sizeof e->dev.why, "%s", err);
 		e->runner_failed = e->runner.kind != RUNNER_LOCAL;
 		return &e->dev;
 	}
+	/* A worker that is already gone (an ssh that could not connect, say) cannot take the request; the
+	 * loop below reads why it went, in its own words, instead of reporting an empty reason. */
+	(void)runner_worker_send(e->ws[0], "device\nend\n", 11);
 	double start = now_ms();
 	for (;;) {
 		struct pollfd pf = { .fd = runner_worker_fd(e->ws[0]), .events = POLLIN };
