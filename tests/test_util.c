@@ -182,11 +182,33 @@ static int teardown(void **state)
 	return 0;
 }
 
+/* util_pick_shortest: the shortest line wins whatever the salt; among equals, every tied index (and
+ * no other) is chosen by some salt, in about equal shares over consecutive process ids. */
+static void test_pick_shortest(void **state)
+{
+	(void)state;
+	int one[] = {3, 1, 2};
+	for (unsigned salt = 0; salt < 100; salt++) assert_int_equal(util_pick_shortest(one, 3, salt), 1);
+	int solo[] = {5};
+	assert_int_equal(util_pick_shortest(solo, 1, 7), 0);
+	int tied[] = {0, 4, 0, 0};
+	int count[4] = {0};
+	for (unsigned pid = 1000; pid < 1300; pid++) count[util_pick_shortest(tied, 4, pid)]++;
+	assert_int_equal(count[1], 0);
+	const int tied_at[] = {0, 2, 3};
+	for (int t = 0; t < 3; t++) assert_true(count[tied_at[t]] >= 60 && count[tied_at[t]] <= 140);   /* 100 each when even */
+	int two[] = {2, 2};
+	int c2[2] = {0};
+	for (unsigned pid = 4000; pid < 4030; pid += 2) c2[util_pick_shortest(two, 2, pid)]++;   /* even ids only */
+	assert_true(c2[0] > 0 && c2[1] > 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_read_fifo), cmocka_unit_test(test_read_dev_zero), cmocka_unit_test(test_read_limits),
 		cmocka_unit_test(test_write_planted_links), cmocka_unit_test(test_dir_private), cmocka_unit_test(test_no_shared_tmp),
+		cmocka_unit_test(test_pick_shortest),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

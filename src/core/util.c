@@ -443,3 +443,21 @@ void util_suggest_name(const char *typed, const char *const *names, int n, char 
 	if (best >= 0 && bd <= limit) strfmt(out, len, "; did you mean '%s'?", names[best]);
 	else strfmt(out, len, "%s", "");
 }
+
+int util_pick_shortest(const int *lengths, int n, unsigned salt)
+{
+	int ties = 0, min = 0;
+	for (int i = 0; i < n; i++)
+		if (i == 0 || lengths[i] < min) { min = lengths[i]; ties = 1; }
+		else if (lengths[i] == min) ties++;
+	if (ties <= 1) {
+		for (int i = 0; i < n; i++) if (lengths[i] == min) return i;
+		return 0;
+	}
+	/* Runs that start together all see equal lines: a multiplicative hash of the salt (the process id)
+	 * spreads them over the tied GPUs instead of sending every one to the first. */
+	unsigned k = (unsigned)(((unsigned long long)(salt * 2654435761u) * (unsigned)ties) >> 32);
+	for (int i = 0; i < n; i++)
+		if (lengths[i] == min && k-- == 0) return i;
+	return 0;
+}

@@ -102,4 +102,8 @@ void rtrim(char *s);
 /* "; did you mean 'x'?" into out for the nearest of n names when near enough (a third of the typed
  * name's letters wrong at most, ignoring case; a swap of two neighbours counts as one), else "". */
 void util_suggest_name(const char *typed, const char *const *names, int n, char *out, size_t len);
+/* The index of the shortest of n queue lengths; among equals, one chosen by salt (a process id), so
+ * that runs starting together spread over the GPUs instead of all taking the first. n > 0. */
+int util_pick_shortest(const int *lengths, int n, unsigned salt);
+
 #endif

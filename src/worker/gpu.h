@@ -172,8 +172,8 @@ void gpulock_release(void);
 const char *gpulock_ticket(void);
 /* How many live tickets the queue of GPU uuid holds (waiting or running); 0 when it has none. */
 int gpulock_queue_length(const char *uuid);
-/* The index of the GPU with the shortest queue among n (the first of equals); each queue's length
- * in lengths[i] when lengths is not NULL. */
+/* The index of the GPU with the shortest queue among n (among equals, util_pick_shortest's choice
+ * for this process); each queue's length in lengths[i] when lengths is not NULL. */
 int gpulock_pick(const char *const *uuids, int n, int *lengths);
 /* A GPU's UUID as the queue names it (32 lower-case hex digits) from that or nvidia-smi's
  * "GPU-xxxxxxxx-xxxx-..." form; 0, or -1 when in is not one. */

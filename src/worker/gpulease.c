@@ -93,16 +93,17 @@ void gpulease_release(void)
 int gpulease_pick(const char *socket_path, const char *const *uuids, int n, int *lengths)
 {
 	char why[512], line[LABWIRE_LINE_MAX];
-	int fd = labwire_connect(socket_path, why, sizeof why), best = 0, bestlen = 0;
+	int fd = labwire_connect(socket_path, why, sizeof why), lens[64];
 	labwire_reader r = { .fd = fd };
+	if (n > 64) n = 64;
 	for (int i = 0; i < n; i++) {
 		int len = 0;
 		strfmt(line, sizeof line, "length %s\n", uuids[i]);
 		if (fd >= 0 && !labwire_send(fd, line, strlen(line), 2000) && labwire_read_line(&r, line, sizeof line, 2000) == 1 &&
 		    sscanf(line, "length %d", &len) != 1) len = 0;
+		lens[i] = len;
 		if (lengths) lengths[i] = len;
-		if (i == 0 || len < bestlen) { best = i; bestlen = len; }
 	}
 	if (fd >= 0) close(fd);
-	return best;
+	return n > 0 ? util_pick_shortest(lens, n, (unsigned)getpid()) : 0;
 }

@@ -12,7 +12,7 @@
  * refused, never run unqueued. */
 int gpulease_acquire(const char *socket_path, const char *uuid, double expect_s, void (*note)(void *ctx, const char *text),
                      void *ctx, char *why, size_t wn);
-/* The index of the GPU with the shortest line at the service among n uuids (the first of equals),
+/* The index of the GPU with the shortest line at the service among n uuids (among equals as util_pick_shortest chooses),
  * each line's length in lengths[i] when not NULL (0 for all when the service does not answer). */
 int gpulease_pick(const char *socket_path, const char *const *uuids, int n, int *lengths);
 /* Gives the GPU back (a no-op without a lease); when the service passed this run over meanwhile,

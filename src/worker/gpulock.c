@@ -622,13 +622,13 @@ int gpulock_queue_length(const char *uuid)
 
 int gpulock_pick(const char *const *uuids, int n, int *lengths)
 {
-	int best = 0;
+	int lens[64];
+	if (n > 64) n = 64;
 	for (int i = 0; i < n; i++) {
-		int len = gpulock_queue_length(uuids[i]);
-		if (lengths) lengths[i] = len;
-		if (i > 0 && len < (lengths ? lengths[best] : gpulock_queue_length(uuids[best]))) best = i;
+		lens[i] = gpulock_queue_length(uuids[i]);
+		if (lengths) lengths[i] = lens[i];
 	}
-	return best;
+	return n > 0 ? util_pick_shortest(lens, n, (unsigned)getpid()) : 0;
 }
 
 const char *gpulock_ticket(void) { return ticket_fd >= 0 ? ticket_path : NULL; }
