@@ -450,12 +450,8 @@ int util_pick_shortest(const int *lengths, int n, unsigned salt)
 	for (int i = 0; i < n; i++)
 		if (i == 0 || lengths[i] < min) { min = lengths[i]; ties = 1; }
 		else if (lengths[i] == min) ties++;
-	if (ties <= 1) {
-		for (int i = 0; i < n; i++) if (lengths[i] == min) return i;
-		return 0;
-	}
 	/* Runs that start together all see equal lines: a multiplicative hash of the salt (the process id)
-	 * spreads them over the tied GPUs instead of sending every one to the first. */
+	 * spreads them over the tied GPUs instead of sending every one to the first (k is 0 for one). */
 	unsigned k = (unsigned)(((unsigned long long)(salt * 2654435761u) * (unsigned)ties) >> 32);
 	for (int i = 0; i < n; i++)
 		if (lengths[i] == min && k-- == 0) return i;

@@ -925,6 +925,14 @@ static void add_device_vars(plan *p, const plan_device *dev)
 	add_var(p, "occ_min_grid", ival(dev->occ_min_grid > 0 ? dev->occ_min_grid : dev->sm_count));
 }
 
+int plan_setting_twice(const plan_setting *sets, int nsets)
+{
+	for (int i = 1; i < nsets; i++)
+		for (int j = 0; j < i; j++)
+			if (!strcmp(sets[j].name, sets[i].name)) return j;
+	return -1;
+}
+
 int plan_make(plan *p, const lesson *l, int stage, const plan_setting *sets, int nsets, const plan_device *dev,
               char *err, size_t errlen)
 {
@@ -979,12 +987,12 @@ int plan_make(plan *p, const lesson *l, int stage, const plan_setting *sets, int
 	}
 	for (int i = 0; i < nsets; i++) {
 		if (used[i]) continue;
-		for (int j = 0; j < i; j++)   /* the first of two with one name was taken; the second is not unknown */
-			if (!strcmp(sets[j].name, sets[i].name)) {
-				strfmt(err, errlen, "'%s' is set twice (%s=%s, then %s=%s): give each setting once", sets[i].name, sets[j].name,
-				       sets[j].value, sets[i].name, sets[i].value);
-				return -1;
-			}
+		int j = plan_setting_twice(sets, i + 1);   /* the first of two with one name was taken; the second is not unknown */
+		if (j >= 0 && !strcmp(sets[j].name, sets[i].name)) {
+			strfmt(err, errlen, "'%s' is set twice (%s=%s, then %s=%s): give each setting once", sets[i].name, sets[j].name,
+			       sets[j].value, sets[i].name, sets[i].value);
+			return -1;
+		}
 		sb b = {0};
 		for (int k = 0; s && k < s->ntunables; k++) sb_addf(&b, "%s%s", b.len ? ", " : "", s->tunables[k].name);
 		for (int k = 0; k < l->nparams; k++) sb_addf(&b, "%s%s", b.len ? ", " : "", l->params[k].name);

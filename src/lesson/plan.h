@@ -187,6 +187,9 @@ int plan_tunable_default(const lesson *l, const lesson_stage *s, int t, const pl
  * them the value nearest to the tunable's current one first (relative distance; on a tie the tunable
  * declared first, then the smaller value). Returns 0 with *fix filled ("STAGES", "2"), or -1 when no
  * single value fits (or a set tunable's value is not allowed: the refusal lists those; or a name is set twice). */
+/* The index of the first of two sets that share a name (the earlier of the pair), or -1 when every
+ * name is given once. */
+int plan_setting_twice(const plan_setting *sets, int nsets);
 int plan_fit_find(const lesson *l, int stage, const plan_setting *sets, int nsets, const plan_device *dev, plan_setting *fix);
 /* plan_make for a run. When the stage's default tunables do not fit dev (sets name none of them and
  * the stage refuses even without sets), the nearest fitting value is used: appended to sets (*nsets

@@ -80,9 +80,7 @@ static int candidates(const lesson *l, const lesson_stage *s, const plan_setting
 int plan_fit_find(const lesson *l, int stage, const plan_setting *sets, int nsets, const plan_device *dev, plan_setting *fix)
 {
 	if (stage < 0 || stage >= l->nstages) return -1;
-	for (int i = 0; i < nsets; i++)   /* a name given twice is the error, whatever value would fit */
-		for (int j = 0; j < i; j++)
-			if (!strcmp(sets[i].name, sets[j].name)) return -1;
+	if (plan_setting_twice(sets, nsets) >= 0) return -1;   /* a name given twice is the error, whatever value would fit */
 	int found = -1;
 	for (int named = 1; named >= 0 && found < 0; named--) {
 		fit_cand *c = NULL;
