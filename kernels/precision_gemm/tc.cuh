@@ -356,12 +356,8 @@ __device__ __forceinline__ void tc_gemm(const cc_tensormap &tmA, const cc_tensor
 				wgmma_fence();
 				// Slot s's descriptors: slot 0's plus the offset / 16 in the start-address field (bits 0-13,
 				// which cannot carry: shared memory ends below 256 KB), one add each instead of wgmma_desc's
-				// masks and shifts before every wgmma. Every lane holds the same values; taking lane 0's by
-				// a shuffle lets ptxas see that, so the adds of the eight wgmma run on the uniform datapath
-				// instead of each descriptor being moved there (R2UR): 53 instructions a slot instead of 79
-				// in fp8's SASS (not yet timed on a GPU).
-				const unsigned da = __shfl_sync(0xffffffffu, dA + (unsigned)s * (A_BYTES / 16), 0),
-				               db = __shfl_sync(0xffffffffu, dB + (unsigned)s * (B_BYTES / 16), 0);
+				// masks and shifts before every wgmma.
+				const unsigned da = dA + (unsigned)s * (A_BYTES / 16), db = dB + (unsigned)s * (B_BYTES / 16);
 #pragma unroll
 				for (int kk = 0; kk < KB / 32; kk++)
 #pragma unroll
