@@ -109,6 +109,43 @@ __device__ __forceinline__ unsigned long long peek(const unsigned long long *p)
 	return *(const volatile unsigned long long *)p;
 }
 
+/* Warp 0 (all 32 lanes) for tile `tile` whose aggregate is total: publishes the aggregate, looks
+ * back for the sum of every tile before it, publishes its inclusive prefix and returns that sum (in
+ * every lane). */
+__device__ __forceinline__ int look_back(unsigned long long *desc, long long tile, int total)
+{
+	const int lane = threadIdx.x;
+	int prefix = 0;
+	if (tile == 0) {
+		if (lane == 0)
+			publish(desc, STATUS_PREFIX, total);
+	} else {
+		if (lane == 0)
+			publish(desc + tile, STATUS_AGGREGATE, total);
+		for (long long end = tile - 1;; end -= 32) {
+			const long long j = end - lane;
+			unsigned long long d = j >= 0 ? peek(desc + j) : STATUS_PREFIX << 32;
+			while (__any_sync(0xffffffffu, (d >> 32) == 0)) {
+				if (SLEEP)
+					__nanosleep(SLEEP);
+				if ((d >> 32) == 0)
+					d = peek(desc + j);
+			}
+			const unsigned int has_prefix = __ballot_sync(0xffffffffu, (d >> 32) == STATUS_PREFIX);
+			const int value = (int)(unsigned int)d;
+			if (has_prefix) {
+				const int nearest = __ffs(has_prefix) - 1;
+				prefix += warp_all_sum(lane <= nearest ? value : 0);
+				break;
+			}
+			prefix += warp_all_sum(value);
+		}
+		if (lane == 0)
+			publish(desc + tile, STATUS_PREFIX, prefix + total);
+	}
+	return prefix;
+}
+
 extern "C" __global__ void __launch_bounds__(BLOCK, MINB) scan_lookback(const int *__restrict__ x, int *__restrict__ y,
                                                                   unsigned long long *state, long long n)
 {
@@ -138,36 +175,8 @@ extern "C" __global__ void __launch_bounds__(BLOCK, MINB) scan_lookback(const in
 	int before = block_exclusive_scan(mine, warp_tot, total);
 
 	if (threadIdx.x < 32) {
-		const int lane = threadIdx.x;
-		int prefix = 0;
-		if (tile == 0) {
-			if (lane == 0)
-				publish(desc, STATUS_PREFIX, total);
-		} else {
-			if (lane == 0)
-				publish(desc + tile, STATUS_AGGREGATE, total);
-			for (long long end = tile - 1;; end -= 32) {
-				const long long j = end - lane;
-				unsigned long long d = j >= 0 ? peek(desc + j) : STATUS_PREFIX << 32;
-				while (__any_sync(0xffffffffu, (d >> 32) == 0)) {
-					if (SLEEP)
-						__nanosleep(SLEEP);
-					if ((d >> 32) == 0)
-						d = peek(desc + j);
-				}
-				const unsigned int has_prefix = __ballot_sync(0xffffffffu, (d >> 32) == STATUS_PREFIX);
-				const int value = (int)(unsigned int)d;
-				if (has_prefix) {
-					const int nearest = __ffs(has_prefix) - 1;
-					prefix += warp_all_sum(lane <= nearest ? value : 0);
-					break;
-				}
-				prefix += warp_all_sum(value);
-			}
-			if (lane == 0)
-				publish(desc + tile, STATUS_PREFIX, prefix + total);
-		}
-		if (lane == 0)
+		const int prefix = look_back(desc, tile, total);
+		if (threadIdx.x == 0)
 			s_prefix = prefix;
 	}
 	__syncthreads();
