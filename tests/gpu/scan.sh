@@ -5,7 +5,11 @@
 # 1000003 (a prime) and 2^20 + 1; the look-back stage with small tiles (BLOCK 32, ITEMS 4: 31251
 # tiles at n = 1000003, look-backs over many windows of 32) and at the largest n, 2^29 - 3 (4 GiB of
 # data, prefixes up to 3 x 2^29); the exercise's starter not passing through `try` and the stage's
-# own kernel passing. Without a GPU: one SKIP line. SCAN_OUT=DIR keeps the JSON results there.
+# own kernel passing. The look-back stage with TMA 1 (Hopper on: each tile moved by TMA, the n % 32
+# inputs past the last whole row by hand) at n = 1, 7, 31 (no whole row: placeholder maps), 32 and 33
+# (one row, and one row and one more), 4099, 1000003, 2^20 + 1, 8192 * 5 (five whole tiles), 2^29 - 3,
+# and with BLOCK 128 and 64 (smaller boxes); on a GPU before Hopper one SKIP line for them.
+# Without a GPU: one SKIP line. SCAN_OUT=DIR keeps the JSON results there.
 . tests/lib.sh
 K=kernels/scan
 
@@ -77,6 +81,24 @@ for set in "n=1000003 BLOCK=32 ITEMS=4" "n=(1<<29)-3"; do
 		fail "gpu scan lookback at $set"; cat "$T/judge.out" "$T/run.err" 2>/dev/null | head -10 | sed 's/^/    /'
 	fi
 done
+
+cc=$($B device --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["cc"])')
+if [ "${cc:-0}" -lt 90 ]; then
+	skip "gpu scan lookback TMA=1: needs Hopper (compute capability $cc)"
+else
+	for set in "n=1" "n=7" "n=31" "n=32" "n=33" "n=4099" "n=1000003" "n=(1<<20)+1" "n=8192*5" "n=(1<<29)-3" \
+		"n=1000003 BLOCK=128" "n=(1<<20)+1 BLOCK=64" "n=33 BLOCK=64"; do
+		args="--set TMA=1"
+		for s in $set; do args="$args --set $s"; done
+		# shellcheck disable=SC2086
+		$B run scan/lookback $args --reps 3 --no-counters --timeout 120 --json >"$T/run.json" 2>"$T/run.err"
+		if [ -s "$T/run.json" ] && judge "$T/run.json" >"$T/judge.out"; then
+			pass "gpu scan lookback TMA=1 at $set: exact"
+		else
+			fail "gpu scan lookback TMA=1 at $set"; cat "$T/judge.out" "$T/run.err" 2>/dev/null | head -10 | sed 's/^/    /'
+		fi
+	done
+fi
 
 # the exercise: the starter as it is must not pass; the stage's own kernel must
 try_exercise "gpu scan" scan/shuffle "$K" 'wrong'
