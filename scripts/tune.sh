@@ -2,7 +2,7 @@
 # What-ifs of one stage in one call to the GPU box: each line of stdin is a set of NAME=VALUE settings
 # (blank: the defaults); each gives one bench of LESSON's STAGE beside its baseline (no counters), and
 # one line: the settings, the status, the median time and the per-pair ratio to the baseline (above 1:
-# faster than the baseline).   Usage: printf 'ITEMS=8\nITEMS=32\n' | scripts/tune.sh scan lookback
+# faster than the baseline).   Usage: printf 'TMA=0 ITEMS=8\nTMA=1\n' | scripts/tune.sh scan lookback
 set -u
 cd "$(dirname "$0")/.." || exit 2
 B=${CUDACLIMB:-build/cudaclimb}

@@ -1,7 +1,7 @@
 #!/bin/sh
 # scan/lookback's TMA setting, without a GPU: TMA=1 compiles for sm_90 to TMA loads and stores of
 # the tile counted on an mbarrier, with the proxy fence before the store and the wait for its reads;
-# the default (TMA=0) has none of it; each constraint refuses with its own message (ITEMS, BLOCK,
+# the default is TMA 1 on sm_90 and TMA 0 before (TMA=0 has none of it); each constraint refuses with its own message (ITEMS, BLOCK,
 # before Hopper); the plans with tensor maps are made at sizes around a row (7, 31: placeholder maps;
 # 32, 33) and a prime, for every BLOCK TMA allows; the kernel keeps few registers and no spills (six
 # blocks of 256 threads a Hopper SM), and where nvdisasm is installed its SASS has UTMALDG, UTMASTG
@@ -27,15 +27,22 @@ else
 	fail "scan TMA: the TMA copies' cache hints do not follow STREAM"
 fi
 timeout 300 $B show $S --ptx --arch sm_90 >"$tmp/d.ptx" 2>&1
-if grep -q "^\.visible \.entry scan_lookback" "$tmp/d.ptx" && ! grep -Eq "cp\.async\.bulk|mbarrier|fence\.proxy" "$tmp/d.ptx"; then
-	pass "scan TMA: the default (TMA=0) has no TMA, mbarrier or proxy fence"
+timeout 300 $B show $S --ptx --arch sm_80 >"$tmp/d80.ptx" 2>&1
+timeout 300 $B show $S --set TMA=0 --ptx --arch sm_90 >"$tmp/z.ptx" 2>&1
+if grep -q "cp.async.bulk.tensor" "$tmp/d.ptx" && grep -q "^\.visible \.entry scan_lookback" "$tmp/d80.ptx" &&
+	! grep -Eq "cp\.async\.bulk|mbarrier|fence\.proxy" "$tmp/d80.ptx" && grep -q "^\.visible \.entry scan_lookback" "$tmp/z.ptx" &&
+	! grep -Eq "cp\.async\.bulk|mbarrier|fence\.proxy" "$tmp/z.ptx"; then
+	pass "scan TMA: the default is TMA 1 on sm_90 and TMA 0 on sm_80; TMA=0 has no TMA, mbarrier or proxy fence"
 else
-	fail "scan TMA: the default PTX changed (TMA instructions in it, or no scan_lookback)"
+	fail "scan TMA: the default's PTX does not follow the GPU (TMA on sm_90, none on sm_80), or TMA=0 has TMA in it"
 fi
 
-expect "scan TMA: TMA=1 needs ITEMS 32" 2 "TMA 1 gives each thread one row of 32 ints.*set ITEMS=32" \
+expect "scan TMA: TMA=1 needs ITEMS 32" 2 "gives each thread one row of 32 ints.*ITEMS=32, or TMA=0 for fewer" \
 	$B show $S --set TMA=1 --set ITEMS=16 --ptx --arch sm_90
-expect "scan TMA: TMA=1 needs BLOCK 256 or less" 2 "a box has at most 256: BLOCK 256 or less" \
+expect "scan TMA: ITEMS 16 alone on Hopper (TMA 1 by default) is told to set TMA=0" 2 "the default from Hopper on.*TMA=0 for fewer" \
+	$B show $S --set ITEMS=16 --ptx --arch sm_90
+expect "scan TMA: ITEMS 16 with TMA=0 compiles on Hopper" 0 "scan_lookback" $B show $S --set ITEMS=16 --set TMA=0 --ptx --arch sm_90
+expect "scan TMA: TMA=1 needs BLOCK 256 or less" 2 "a box has at most 256: BLOCK 256 or less, or TMA=0 for more" \
 	$B show $S --set TMA=1 --set BLOCK=512 --ptx --arch sm_90
 expect "scan TMA: TMA=1 refused before Hopper" 2 "TMA 1 needs the tensor memory accelerator.*TMA=0 here" \
 	$B show $S --set TMA=1 --ptx --arch sm_80

@@ -70,7 +70,8 @@ for n in 1 7 4099 1000003 "(1<<20)+1"; do
 	done
 done
 
-for set in "n=1000003 BLOCK=32 ITEMS=4" "n=(1<<29)-3"; do
+# TMA=0 (the threads' own loads and stores, the default before Hopper) on every GPU
+for set in "n=1000003 BLOCK=32 ITEMS=4 TMA=0" "n=(1<<29)-3 TMA=0" "n=7 TMA=0" "n=4099 TMA=0" "n=(1<<20)+1 TMA=0"; do
 	args=""
 	for s in $set; do args="$args --set $s"; done
 	# shellcheck disable=SC2086
