@@ -11,7 +11,10 @@
 //    group is done; with PINGPONG 1 (below) warpgroups 1 and 2 each take a whole tile, BM/64 wgmma
 //    per 32 bytes of k;
 //  - setmaxnreg moves registers from the loader to the consumers' accumulators (BN/2 a thread, or
-//    BM*BN/128 with PINGPONG 1).
+//    BM*BN/128 with PINGPONG 1): 240 a consumer thread, the loader's PRODUCER_REGS (24 beside two
+//    consumer warpgroups: 2 * 128 * 240 + 128 * 24 <= 64K). BN is 128, 160, 176, 192 or 256 (the
+//    wgmma of wgmma_fmt.cuh); where it is not a multiple of 32 (176) the TMA epilogue stores the last
+//    16 columns of each row directly (store_tile), as a box of 32 would reach into the next tile.
 // TMA reads zeros outside the matrices, and C is written with bounds checks, so m and n may be
 // anything; k's rows must be a multiple of 16 bytes (TMA). The FP8 and INT8 stages pass sa and sb, the
 // scales of A's rows and B's columns, and C[i][j] = sa[i] * sb[j] * (A8 . B8)[i][j] (INT8: the int32
@@ -31,7 +34,8 @@
 //    order (ORDER 0: GROUP_M super-rows at a time) or along a Hilbert curve (ORDER 1); CLUSTERS (the
 //    launch's cap) sets how many clusters walk it.
 //  - EPILOGUE 1: each consumer writes its results, 64 x BN at a time (scaled first, for FP8), into EPI_BOXES boxes
-//    of 64 rows x 32 floats in shared memory (128-byte swizzle) and one thread hands each box to a
+//    of 64 rows x 32 floats in shared memory (128-byte swizzle; with BN 176 the last 16 columns are
+//    stored directly, as a box would reach into the next tile) and one thread hands each box to a
 //    TMA store (the tmC tensor map), which writes it to C while the warpgroup goes on to the next
 //    tile; TMA clips what lies outside C. A box is reused once its last store has read it. TMA needs
 //    C's rows to be a multiple of 16 bytes: where n % 4 != 0 the direct stores are used instead.
@@ -41,7 +45,8 @@
 //    `flags`, and the cluster with the part that does adds them (see below).
 //    INT8's int32 parts travel through the FP32 workspace as bits and are added as integers (exact).
 //  - PINGPONG 1: the two consumer warpgroups take the walk's tiles in turn, each computing a whole
-//    BM x BN tile (BM/64 halves of 64 rows, BM*BN/128 sums a thread, so BN 128 with BM 128). One
+//    BM x BN tile (BM/64 halves of 64 rows, BM*BN/128 sums a thread, so BN 128, 160 or 176 with BM
+//    128; at 192 ptxas spills). One
 //    warpgroup's epilogue then runs while the other's wgmma keep the tensor cores busy; with both on
 //    one tile (0, "cooperative") the tensor cores wait while both store. The ring is the same: the
 //    slots come in the walk's order and each is read by one warpgroup, which steps over the slots of
@@ -90,8 +95,9 @@
 #if STREAMK
 #error "PINGPONG 1 keeps whole tiles: set STREAMK 0"
 #endif
-#if BM * BN / 128 > 128
-#error "PINGPONG 1 holds a whole BM x BN tile in one warpgroup, BM*BN/128 sums a thread: at most 128 (BM 128 with BN 128, or BM 64)"
+// 176 sums fit the consumers' 240 registers beside the rest (ptxas for sm_90a: no spills); 192 spill.
+#if BM * BN / 128 > 176
+#error "PINGPONG 1 holds a whole BM x BN tile in one warpgroup, BM*BN/128 sums a thread: at most 176 (BM 128 with BN 128, 160 or 176; or BM 64)"
 #endif
 #else
 #define CONSUMERS (BM / 64)
@@ -102,8 +108,12 @@
 #define A_BYTES (BM * KB)
 #define B_BYTES (BN * KB)
 #define B_SHARE (BN / CM)               // rows of the B box that one CTA of a cluster loads
+#if B_SHARE % 8 != 0
+#error "each CTA's share of B's box, BN/CM rows, must be whole 8-row groups (1024 bytes, the swizzle's period)"
+#endif
 #define BOX_BYTES (64 * 32 * 4)         // one staging box of C: 64 rows x 32 floats
 #define ACC (BN / 2)
+#define SB_PAIRS ((BN + 63) / 64)       // sb's coalesced pairs a lane loads (tile_scales)
 // The loader's registers a thread after setmaxnreg: what the consumers' 240 leave of the 64K, at most 40.
 #define PRODUCER_REGS (CONSUMERS == 1 ? 40 : 24)
 #if CM > 1
@@ -123,7 +133,7 @@
 // lane the sb of its own columns by a shuffle.
 struct tile_scales {
 	float a0, a1;
-	float b[BN / 32];
+	float b[2 * SB_PAIRS];
 };
 
 __device__ __forceinline__ void scales_load(tile_scales &sc, const float *sa, const float *sb, int m, int n, int row0, int col0)
@@ -132,11 +142,11 @@ __device__ __forceinline__ void scales_load(tile_scales &sc, const float *sa, co
 	sc.a0 = sa && row0 + r < m ? sa[row0 + r] : 1.f;
 	sc.a1 = sa && row0 + r + 8 < m ? sa[row0 + r + 8] : 1.f;
 #pragma unroll
-	for (int h = 0; h < BN / 64; h++)
+	for (int h = 0; h < SB_PAIRS; h++)
 #pragma unroll
-		for (int e = 0; e < 2; e++) {
-			const int col = col0 + 64 * h + 2 * lane + e;
-			sc.b[2 * h + e] = sb && col < n ? sb[col] : 0.f;
+		for (int e = 0; e < 2; e++) {   // where BN % 64 != 0 the last h reaches past the tile: not loaded
+			const int at = 64 * h + 2 * lane + e, col = col0 + at;
+			sc.b[2 * h + e] = sb && col < n && (BN % 64 == 0 || at < BN) ? sb[col] : 0.f;
 		}
 }
 
@@ -153,13 +163,15 @@ __device__ __forceinline__ float scale_b(const tile_scales &sc, int j, int e) { 
 
 // Warp w of a consumer warpgroup holds rows 16w + l/4 and 16w + l/4 + 8 of its 64, columns
 // 8j + 2(l%4) and the next, for j < N/8 (the m64nNk* accumulator layout). With scales: (sa * sb) * sum,
-// an INT8 sum converted to FP32 for the last multiply.
+// an INT8 sum converted to FP32 for the last multiply. The column groups J0 <= j < BN/8 (all, or the
+// last 16 columns that the TMA epilogue leaves where BN % 32 != 0).
+template <int J0 = 0>
 __device__ __forceinline__ void store_tile(const acc_t (&d)[ACC], float *C, const tile_scales &sc, bool scaled,
                                            int m, int n, int row0, int col0)
 {
 	const int lane = threadIdx.x % 32, warp = (threadIdx.x % 128) / 32;
 #pragma unroll
-	for (int j = 0; j < BN / 8; j++) {
+	for (int j = J0; j < BN / 8; j++) {
 		float bj[2] = {1.f, 1.f};
 		if (scaled) { bj[0] = scale_b(sc, j, 0); bj[1] = scale_b(sc, j, 1); }
 #pragma unroll
@@ -180,7 +192,8 @@ __device__ __forceinline__ void store_tile(const acc_t (&d)[ACC], float *C, cons
 // The TMA-store epilogue: box b holds columns 32b .. 32b+31 of this warpgroup's 64 rows (row0, col0
 // in C); the thread's d[4j .. 4j+3] are columns 8j + 2(lane%4) + {0, 1} of rows r and r + 8. FP8's
 // and INT8's scales are applied on the way into the box (sum * (sa * sb): store_tile's bits, INT8's
-// sum converted to FP32 first). `mine` is this warpgroup's EPI_BOXES boxes.
+// sum converted to FP32 first). `mine` is this warpgroup's EPI_BOXES boxes. BN/32 boxes: where BN is not
+// a multiple of 32 (176) the caller stores the columns past the last box directly (store_tile<J0>).
 // Bank conflicts: a half-warp's 8-byte stores cover rows r .. r+3 (lane / 4), each row's four lanes 32
 // bytes of one column group e; under the swizzle rows 2i and 2i+1 put group e on the same 32 bytes of
 // banks, so each store takes two wavefronts where one would do. EPI_SWZ 1: the lanes of odd rows
@@ -423,9 +436,12 @@ __device__ __forceinline__ void tc_gemm(const cc_tensormap &tmA, const cc_tensor
 #pragma unroll
 			for (int h = 0; h < HALVES; h++) {
 #if EPILOGUE
-				if (n % 4 == 0)
+				if (n % 4 == 0) {
 					store_tile_tma(d[h], tmC, sc[h], sb != nullptr, sC + (wg - 1) * EPI_BOXES * BOX_BYTES, boxes_used, row0(h), col0);
-				else
+					// BN % 32 == 16 (176): the boxes end 16 columns short of the tile's edge; those are
+					// stored directly (the same bits as through a box: sum * (sa * sb))
+					if constexpr (BN % 32 != 0) store_tile<BN / 32 * 4>(d[h], C, sc[h], sb != nullptr, m, n, row0(h), col0);
+				} else
 #endif
 					store_tile(d[h], C, sc[h], sb != nullptr, m, n, row0(h), col0);
 			}

@@ -1,4 +1,4 @@
-// The wgmma calls of the tensor-core stages, one per tile width N (128 or 256), for the number format
+// The wgmma calls of the tensor-core stages, one per tile width N (128, 160, 176, 192 or 256), for the number format
 // the stage file chose before including this (FMT_TF32, FMT_BF16, FMT_F16, FMT_E4M3 or FMT_S8). Every
 // format reads 32 bytes of k per instruction from each operand: 8 TF32, 16 BF16 or FP16, 32 FP8 or
 // INT8 values. Both operands are k-major (TF32, FP8 and INT8 allow nothing else), so BF16 and FP16
@@ -42,11 +42,12 @@
 #error "define FMT_TF32, FMT_BF16, FMT_F16, FMT_E4M3 or FMT_S8 before including wgmma_fmt.cuh"
 #endif
 
+// The operand lists of one wgmma: WG_Dr(d) binds the r sums a thread of d[0 .. r-1], WG_C's constraint
+// on each ("+f" or "+r"), eight at a time; WG_Rr is the text "%0, %1, ..., %(r-1)" that names them
+// in the instruction, ten at a time (WG_R10(a): operands 10a .. 10a+9).
 #ifdef WG_INT
 typedef int acc_t;
-// The "+r" constraints on int32 sums, like sm90.cuh's CC_WG_D64 and CC_WG_D128 ("+f").
-#define WG_D64(d) "+r"((d)[0]), "+r"((d)[1]), "+r"((d)[2]), "+r"((d)[3]), "+r"((d)[4]), "+r"((d)[5]), "+r"((d)[6]), "+r"((d)[7]), "+r"((d)[8]), "+r"((d)[9]), "+r"((d)[10]), "+r"((d)[11]), "+r"((d)[12]), "+r"((d)[13]), "+r"((d)[14]), "+r"((d)[15]), "+r"((d)[16]), "+r"((d)[17]), "+r"((d)[18]), "+r"((d)[19]), "+r"((d)[20]), "+r"((d)[21]), "+r"((d)[22]), "+r"((d)[23]), "+r"((d)[24]), "+r"((d)[25]), "+r"((d)[26]), "+r"((d)[27]), "+r"((d)[28]), "+r"((d)[29]), "+r"((d)[30]), "+r"((d)[31]), "+r"((d)[32]), "+r"((d)[33]), "+r"((d)[34]), "+r"((d)[35]), "+r"((d)[36]), "+r"((d)[37]), "+r"((d)[38]), "+r"((d)[39]), "+r"((d)[40]), "+r"((d)[41]), "+r"((d)[42]), "+r"((d)[43]), "+r"((d)[44]), "+r"((d)[45]), "+r"((d)[46]), "+r"((d)[47]), "+r"((d)[48]), "+r"((d)[49]), "+r"((d)[50]), "+r"((d)[51]), "+r"((d)[52]), "+r"((d)[53]), "+r"((d)[54]), "+r"((d)[55]), "+r"((d)[56]), "+r"((d)[57]), "+r"((d)[58]), "+r"((d)[59]), "+r"((d)[60]), "+r"((d)[61]), "+r"((d)[62]), "+r"((d)[63])
-#define WG_D128(d) "+r"((d)[0]), "+r"((d)[1]), "+r"((d)[2]), "+r"((d)[3]), "+r"((d)[4]), "+r"((d)[5]), "+r"((d)[6]), "+r"((d)[7]), "+r"((d)[8]), "+r"((d)[9]), "+r"((d)[10]), "+r"((d)[11]), "+r"((d)[12]), "+r"((d)[13]), "+r"((d)[14]), "+r"((d)[15]), "+r"((d)[16]), "+r"((d)[17]), "+r"((d)[18]), "+r"((d)[19]), "+r"((d)[20]), "+r"((d)[21]), "+r"((d)[22]), "+r"((d)[23]), "+r"((d)[24]), "+r"((d)[25]), "+r"((d)[26]), "+r"((d)[27]), "+r"((d)[28]), "+r"((d)[29]), "+r"((d)[30]), "+r"((d)[31]), "+r"((d)[32]), "+r"((d)[33]), "+r"((d)[34]), "+r"((d)[35]), "+r"((d)[36]), "+r"((d)[37]), "+r"((d)[38]), "+r"((d)[39]), "+r"((d)[40]), "+r"((d)[41]), "+r"((d)[42]), "+r"((d)[43]), "+r"((d)[44]), "+r"((d)[45]), "+r"((d)[46]), "+r"((d)[47]), "+r"((d)[48]), "+r"((d)[49]), "+r"((d)[50]), "+r"((d)[51]), "+r"((d)[52]), "+r"((d)[53]), "+r"((d)[54]), "+r"((d)[55]), "+r"((d)[56]), "+r"((d)[57]), "+r"((d)[58]), "+r"((d)[59]), "+r"((d)[60]), "+r"((d)[61]), "+r"((d)[62]), "+r"((d)[63]), "+r"((d)[64]), "+r"((d)[65]), "+r"((d)[66]), "+r"((d)[67]), "+r"((d)[68]), "+r"((d)[69]), "+r"((d)[70]), "+r"((d)[71]), "+r"((d)[72]), "+r"((d)[73]), "+r"((d)[74]), "+r"((d)[75]), "+r"((d)[76]), "+r"((d)[77]), "+r"((d)[78]), "+r"((d)[79]), "+r"((d)[80]), "+r"((d)[81]), "+r"((d)[82]), "+r"((d)[83]), "+r"((d)[84]), "+r"((d)[85]), "+r"((d)[86]), "+r"((d)[87]), "+r"((d)[88]), "+r"((d)[89]), "+r"((d)[90]), "+r"((d)[91]), "+r"((d)[92]), "+r"((d)[93]), "+r"((d)[94]), "+r"((d)[95]), "+r"((d)[96]), "+r"((d)[97]), "+r"((d)[98]), "+r"((d)[99]), "+r"((d)[100]), "+r"((d)[101]), "+r"((d)[102]), "+r"((d)[103]), "+r"((d)[104]), "+r"((d)[105]), "+r"((d)[106]), "+r"((d)[107]), "+r"((d)[108]), "+r"((d)[109]), "+r"((d)[110]), "+r"((d)[111]), "+r"((d)[112]), "+r"((d)[113]), "+r"((d)[114]), "+r"((d)[115]), "+r"((d)[116]), "+r"((d)[117]), "+r"((d)[118]), "+r"((d)[119]), "+r"((d)[120]), "+r"((d)[121]), "+r"((d)[122]), "+r"((d)[123]), "+r"((d)[124]), "+r"((d)[125]), "+r"((d)[126]), "+r"((d)[127])
+#define WG_C(x) "+r"(x)
 template <int R> __device__ __forceinline__ void wgmma_fence_regs(int (&d)[R])
 {
 #pragma unroll
@@ -57,28 +58,46 @@ __device__ __forceinline__ float acc_to_work(int v) { return __int_as_float(v); 
 __device__ __forceinline__ int work_to_acc(float w) { return __float_as_int(w); }
 #else
 typedef float acc_t;
-#define WG_D64(d) CC_WG_D64(d)
-#define WG_D128(d) CC_WG_D128(d)
+#define WG_C(x) "+f"(x)
 __device__ __forceinline__ float acc_to_work(float v) { return v; }
 __device__ __forceinline__ float work_to_acc(float w) { return w; }
 #endif
+#define WG_C8(d, i) WG_C((d)[i]), WG_C((d)[i + 1]), WG_C((d)[i + 2]), WG_C((d)[i + 3]), WG_C((d)[i + 4]), WG_C((d)[i + 5]), WG_C((d)[i + 6]), WG_C((d)[i + 7])
+#define WG_D64(d) WG_C8(d, 0), WG_C8(d, 8), WG_C8(d, 16), WG_C8(d, 24), WG_C8(d, 32), WG_C8(d, 40), WG_C8(d, 48), WG_C8(d, 56)
+#define WG_D80(d) WG_D64(d), WG_C8(d, 64), WG_C8(d, 72)
+#define WG_D88(d) WG_D80(d), WG_C8(d, 80)
+#define WG_D96(d) WG_D88(d), WG_C8(d, 88)
+#define WG_D128(d) WG_D96(d), WG_C8(d, 96), WG_C8(d, 104), WG_C8(d, 112), WG_C8(d, 120)
+#define WG_R10(a) "%" #a "0, %" #a "1, %" #a "2, %" #a "3, %" #a "4, %" #a "5, %" #a "6, %" #a "7, %" #a "8, %" #a "9"
+#define WG_R60 "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, " WG_R10(1) ", " WG_R10(2) ", " WG_R10(3) ", " WG_R10(4) ", " WG_R10(5)
+#define WG_R64 WG_R60 ", %60, %61, %62, %63"
+#define WG_R80 WG_R60 ", " WG_R10(6) ", " WG_R10(7)
+#define WG_R88 WG_R80 ", %80, %81, %82, %83, %84, %85, %86, %87"
+#define WG_R96 WG_R80 ", " WG_R10(8) ", %90, %91, %92, %93, %94, %95"
+#define WG_R128 WG_R96 ", %96, %97, %98, %99, " WG_R10(10) ", " WG_R10(11) ", %120, %121, %122, %123, %124, %125, %126, %127"
 
-__device__ __forceinline__ void wgmma_n128(acc_t (&d)[64], unsigned long long da, unsigned long long db, int acc)
-{
-	asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %66, 0;\n"
-	             WG_OP "128" WG_K " {" CC_WG_R64 "}, %64, %65, p" WG_SCALES WG_TAIL ";\n}\n"
-	             : WG_D64(d) : "l"(da), "l"(db), "r"(acc));
-}
-
-__device__ __forceinline__ void wgmma_n256(acc_t (&d)[128], unsigned long long da, unsigned long long db, int acc)
-{
-	asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n"
-	             WG_OP "256" WG_K " {" CC_WG_R128 "}, %128, %129, p" WG_SCALES WG_TAIL ";\n}\n"
-	             : WG_D128(d) : "l"(da), "l"(db), "r"(acc));
-}
+// wgmma_nN: one m64nNk* wgmma, R = N/2 sums a thread; its other operands are %R (A's descriptor),
+// %R+1 (B's) and %R+2 (acc), written out because the preprocessor cannot add.
+#define WG_MMA(N, R, DA, DB, ACC) \
+	__device__ __forceinline__ void wgmma_n##N(acc_t (&d)[R], unsigned long long da, unsigned long long db, int acc) \
+	{ \
+		asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %" #ACC ", 0;\n" \
+		             WG_OP #N WG_K " {" WG_R##R "}, %" #DA ", %" #DB ", p" WG_SCALES WG_TAIL ";\n}\n" \
+		             : WG_D##R(d) : "l"(da), "l"(db), "r"(acc)); \
+	}
+WG_MMA(128, 64, 64, 65, 66)
+WG_MMA(160, 80, 80, 81, 82)
+WG_MMA(176, 88, 88, 89, 90)
+WG_MMA(192, 96, 96, 97, 98)
+WG_MMA(256, 128, 128, 129, 130)
+#undef WG_MMA
 
 template <int N> __device__ __forceinline__ void wgmma_fmt(acc_t (&d)[N / 2], unsigned long long da, unsigned long long db, int acc)
 {
-	if constexpr (N == 256) wgmma_n256(d, da, db, acc);
-	else wgmma_n128(d, da, db, acc);
+	static_assert(N == 128 || N == 160 || N == 176 || N == 192 || N == 256, "wgmma_fmt: N is 128, 160, 176, 192 or 256");
+	if constexpr (N == 128) wgmma_n128(d, da, db, acc);
+	else if constexpr (N == 160) wgmma_n160(d, da, db, acc);
+	else if constexpr (N == 176) wgmma_n176(d, da, db, acc);
+	else if constexpr (N == 192) wgmma_n192(d, da, db, acc);
+	else wgmma_n256(d, da, db, acc);
 }

@@ -20,8 +20,12 @@
 # CTA, so that the warpgroups take turns); and the cooperative kernel with CM=2 EPILOGUE=1
 # STREAMK=1 (clusters, TMA stores of C, stream-K) at the default size, the odd size, split along k there
 # (CLUSTERS=5), with TMA clipping C (n = 1004, also at CM=1 in Hilbert order) and smaller than a tile:
-# each right, and with the default kernel's norm-wise error at the same size. Without a GPU: one SKIP
-# line. PGEMM_OUT=DIR keeps the JSON.
+# each right, and with the default kernel's norm-wise error at the same size. The five tensor-core
+# stages with BN=176 (cuBLASLt's tile width: 176 = 5 x 32 + 16, five boxes of the TMA epilogue and 16
+# columns stored directly; 5 slots): pingpong at 4096^3 (the last tile column 48 wide) with the default
+# run's errors (INT8: dp4a's to the bit), also with CM=2 and EPI_SWZ=1; with C's rows clipped inside those
+# 16 columns (n = 1048), with direct stores (n % 4 != 0, and EPILOGUE=0); BN=160 with clusters, and
+# BN=192 (cooperative only) with stream-K. Without a GPU: one SKIP line. PGEMM_OUT=DIR keeps the JSON.
 . tests/lib.sh
 why=$($B device 2>&1); code=$?
 if [ $code = 3 ]; then skip "precision_gemm gpu tests: $(printf '%s' "$why" | head -1)"; exit 0; fi
@@ -91,6 +95,23 @@ run cl_pp_hilbert precision_gemm --stage $TC --set ORDER=1 --set STAGES=2 --set 
 # split along k (direct stores: n % 4 != 0; BN 128 there, which dp4a, run beside it, also takes).
 run i8cl_default precision_gemm --stage int8_wgmma $TCSET --reps 3 --no-counters --seed 20261126
 run i8cl_odd precision_gemm --stage int8_dp4a,int8_wgmma --set PINGPONG=0 --set BN=128 --set STAGES=4 --set CM=2 --set EPILOGUE=1 --set STREAMK=1 --set CLUSTERS=5 --set m=1001 --set n=999 --set k=1008 --reps 3 --no-counters
+# BN 176 (and 160, 192): tiles of 176 columns (one m64n176 wgmma per 64 rows), 5 slots. At 4096^3 (24 tile
+# columns, the last 48 wide: B's rows past n read as zeros, C's stores clipped, the scales not read past n)
+# with the default run's inputs, CM 1 and CM 2 with EPI_SWZ 1; at 1001 x 1048 (1048 - 5 x 176 = 168: n
+# falls inside the last tile's 16 directly stored columns, 160 .. 175) with clusters; with direct stores at
+# n = 999 (n % 4 != 0) and EPILOGUE 0 at n = 1048; several tiles a CTA at the odd sizes (CLUSTERS), so that
+# the warpgroups take turns. Then BN 160 (five whole boxes, no column stored directly) with clusters and
+# EPI_SWZ, and BN 192, which only the cooperative kernel takes (PINGPONG 1 would spill), with clusters and
+# stream-K.
+TC5=$TC,int8_wgmma
+BN176="--set BN=176 --set STAGES=5"
+run bn176 precision_gemm --stage $TC5 $BN176 --reps 3 --no-counters --seed 20261126
+run bn176_cm2_swz precision_gemm --stage $TC5 $BN176 --set CM=2 --set EPI_SWZ=1 --reps 3 --no-counters --seed 20261126
+run bn176_clip precision_gemm --stage $TC5 $BN176 --set CM=2 --set CLUSTERS=5 --set m=1001 --set n=1048 --set k=1008 --reps 3 --no-counters
+run bn176_direct precision_gemm --stage $TC5 $BN176 --set CLUSTERS=5 --set m=1001 --set n=999 --set k=1008 --reps 3 --no-counters
+run bn176_e0 precision_gemm --stage $TC5 $BN176 --set EPILOGUE=0 --set CM=2 --set CLUSTERS=5 --set m=1001 --set n=1048 --set k=1008 --reps 3 --no-counters
+run bn160_clip precision_gemm --stage $TC5 --set BN=160 --set STAGES=5 --set CM=2 --set EPI_SWZ=1 --set CLUSTERS=5 --set m=1001 --set n=1004 --set k=1008 --reps 3 --no-counters
+run bn192_coop_sk precision_gemm --stage $TC5 --set PINGPONG=0 --set BN=192 --set STAGES=4 --set CM=2 --set STREAMK=1 --set CLUSTERS=5 --set m=1001 --set n=1004 --set k=1008 --reps 3 --no-counters
 $B --lessons "$tmp/bug" bench precision_gemm --stage fp32,fp8 --set m=1001 --set n=999 --set k=1008 --reps 3 --no-counters \
 	--timeout 120 --json >"$tmp/bug.json" 2>"$tmp/bug.err"
 
@@ -155,13 +176,19 @@ for name, label in (("default", "4096^3"), ("odd", "1001 x 999 x 1008"), ("k64",
                     ("cl_pp_bm64_odd", "1001 x 999 x 1008, PINGPONG=1 BM=64 BN=256 STAGES=4 CLUSTERS=5"),
                     ("cl_pp_boxes", "4096^3, PINGPONG=1 EPI_BOXES=8 STAGES=3"),
                     ("cl_pp_direct", "1001 x 999 x 1008, PINGPONG=1 EPILOGUE=0 CLUSTERS=5"),
-                    ("cl_pp_hilbert", "1001 x 1004 x 1008, PINGPONG=1 ORDER=1 STAGES=2 CLUSTERS=7")):
+                    ("cl_pp_hilbert", "1001 x 1004 x 1008, PINGPONG=1 ORDER=1 STAGES=2 CLUSTERS=7"),
+                    ("bn176", "4096^3, BN=176 STAGES=5"), ("bn176_cm2_swz", "4096^3, BN=176 STAGES=5 CM=2 EPI_SWZ=1"),
+                    ("bn176_clip", "1001 x 1048 x 1008, BN=176 STAGES=5 CM=2 CLUSTERS=5"),
+                    ("bn176_direct", "1001 x 999 x 1008, BN=176 STAGES=5 CLUSTERS=5 (direct stores)"),
+                    ("bn176_e0", "1001 x 1048 x 1008, BN=176 STAGES=5 EPILOGUE=0 CM=2 CLUSTERS=5"),
+                    ("bn160_clip", "1001 x 1004 x 1008, BN=160 STAGES=5 CM=2 EPI_SWZ=1 CLUSTERS=5"),
+                    ("bn192_coop_sk", "1001 x 1004 x 1008, PINGPONG=0 BN=192 STAGES=4 CM=2 STREAMK=1 CLUSTERS=5")):
     rs = load(name)
     if rs is None:
         continue
-    if name.startswith("cl_"):
+    if name.startswith("cl_") or name.startswith("bn"):
         stages = set(r["stage"] for r in rs)
-        for s in ("tf32", "bf16", "fp16", "fp8"):
+        for s in ("tf32", "bf16", "fp16", "fp8") + (("int8_wgmma",) if name.startswith("bn") else ()):
             if s not in stages:
                 print("FAIL precision_gemm/%s (%s): no result" % (s, label))
     if name.startswith("i8"):
@@ -169,9 +196,9 @@ for name, label in (("default", "4096^3"), ("odd", "1001 x 999 x 1008"), ("k64",
         for s in i8want:
             if s not in set(r["stage"] for r in rs):
                 print("FAIL precision_gemm/%s (%s): no result" % (s, label))
-    want = len(i8want) if name.startswith("i8") else 4 if name.startswith("cl_") else 16
+    want = len(i8want) if name.startswith("i8") else 4 if name.startswith("cl_") else 5 if name.startswith("bn") else 16
     if len(rs) < want:
-        print("FAIL precision_gemm (%s): %d results, expected %s" % (label, len(rs), "the INT8 stages " + ", ".join(i8want) if name.startswith("i8") else "the four tensor-core stages" if want == 4 else "10 stages, cublasSgemm and 5 libraries in the stages' formats"))
+        print("FAIL precision_gemm (%s): %d results, expected %s" % (label, len(rs), "the INT8 stages " + ", ".join(i8want) if name.startswith("i8") else "the four tensor-core stages" if want == 4 else "the five tensor-core stages" if want == 5 else "10 stages, cublasSgemm and 5 libraries in the stages' formats"))
     for r in rs:
         what = "precision_gemm/%s (%s)" % (r["stage"], label)
         if r["status"] == "unsupported":
@@ -188,7 +215,7 @@ for name, label in (("default", "4096^3"), ("odd", "1001 x 999 x 1008"), ("k64",
             continue
         print("PASS %s: %.4f ms, %.1f TFLOP/s, norm-wise err %.3g, max abs err %.3g" % (what, r["ms_median"], r["gflops"] / 1e3,
               r["norm_rel_err"], r["max_abs_err"]))
-        if not name.startswith("cl_"):
+        if not name.startswith("cl_") and not name.startswith("bn"):
             norms.setdefault(name, {})[r["stage"]] = r["norm_rel_err"]
         if name in ("cl_default", "i8cl_default") and not r["stage"].startswith("baseline") and r.get("pair") == "baseline":
             print("INFO precision_gemm/%s (%s): %.3fx %s per pair" % (r["stage"], label, r["pair_ratio"], r.get("baseline", "?")))
@@ -289,6 +316,25 @@ for s in ("tf32", "bf16", "fp16", "fp8"):
               % ("PASS" if abs(a - b) <= 1e-6 * max(a, b) else "FAIL", s, a, b, abs(a - b) / max(a, b)))
     else:
         print("FAIL precision_gemm/%s (4096^3, PINGPONG=0): no error to compare with the default run's" % s)
+# BN 176 at the default run's inputs: each element's sum in the same k order (k-steps of 32 bytes, one
+# accumulator), so the float stages' errors within 1e-6 of the default (BN 128) run's, as the cooperative
+# kernel's above, and int8_wgmma's exact sums the dp4a stage's error to the bit.
+for name, label in (("bn176", "BN=176 STAGES=5"), ("bn176_cm2_swz", "BN=176 STAGES=5 CM=2 EPI_SWZ=1")):
+    got176 = {}
+    try:
+        got176 = {r["stage"]: r for r in json.load(open(os.path.join(tmp, name + ".json")))["results"]}
+    except Exception as e:
+        print("FAIL precision_gemm (4096^3, %s): no JSON results (%s)" % (label, e))
+    for s in ("tf32", "bf16", "fp16", "fp8", "int8_wgmma"):
+        r = got176.get(s) or {}
+        a = r.get("norm_rel_err") if r.get("status") == "ok" and r.get("passed") else None
+        b = norms.get("default", {}).get("int8_dp4a" if s == "int8_wgmma" else s)
+        tol = 1e-9 if s == "int8_wgmma" else 1e-6
+        if a is not None and b:
+            print("%s precision_gemm/%s (4096^3, %s): norm-wise error %.9g, the default run's %s %.9g (relative difference %.2g, at most %g)"
+                  % ("PASS" if abs(a - b) <= tol * max(a, b) else "FAIL", s, label, a, "int8_dp4a" if s == "int8_wgmma" else s, b, abs(a - b) / max(a, b), tol))
+        else:
+            print("FAIL precision_gemm/%s (4096^3, %s): no error to compare with the default run's" % (s, label))
 for name, label in (("i8cl_default", "CM=2 EPILOGUE=1 STREAMK=1"), ("i8cl_swz", "EPI_SWZ=1")):
     a, b = norms.get(name, {}).get("int8_wgmma"), norms.get("default", {}).get("int8_dp4a")
     if a and b:
