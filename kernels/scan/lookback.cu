@@ -24,7 +24,7 @@
  * blocks in index order, as CUB does). STREAM: streaming cache hints, 1 on the loads (__ldcs), 2 on the
  * stores (__stcs), 3 both: x and y are touched once, so their lines are the first L2 evicts.
  * BLOCK: a power of two from 32 to 1024; ITEMS: 4, 8, 16 or 32.
- * TMA 1 (Hopper on, ITEMS 32, BLOCK up to 256; the kernels at the end of this file) moves the tile
+ * TMA 1 (Hopper on, ITEMS 32, BLOCK up to 256; the kernel at the end of this file) moves the tile
  * with the tensor memory accelerator instead of the threads' loads and stores. x and y are seen as
  * tensors of n / 32 rows of 32 ints (the lesson's tensor maps), and a tile is a box of BLOCK rows,
  * one row (128 bytes) a thread. The thread that takes the ticket asks TMA for the box at once; it
@@ -37,18 +37,7 @@
  * memory, not in registers. TMA covers whole rows only: the n % 32 inputs after the last whole row
  * (all of them below n = 32, where the maps are placeholders) are read and written by their thread
  * with plain loads and stores. STREAM's hints become an L2 evict-first policy on the TMA copies;
- * STRIPED does not apply.
- * PERSIST 1 (with TMA 1) launches only PBLOCKS blocks an SM, which stay: each block loops over tiles
- * through a ring of DEPTH tile buffers in dynamic shared memory, each with its own mbarrier (the
- * parity a thread waits for flips with each load into the slot). Block b first asks TMA for tiles
- * b, b + G, ... (G blocks in the grid), one a slot. Then, slot after slot, it waits for the slot's
- * tile, scans it as above and hands it to TMA for y; once that store has read the slot, the block
- * loads its next tile there: with TICKET 1 the tile DEPTH G + a ticket taken as the tile before it
- * started, with TICKET 0 the tile DEPTH G further on. While a block scans a tile, its next ones are
- * on their way, and no block waits for a launch or a ticket between tiles. A tile past the end ends
- * the loop. Why it cannot hang is said above that kernel: it needs every block resident at once,
- * which the lesson's constraint on PBLOCKS and __launch_bounds__(BLOCK, PBLOCKS) see to. MINB does
- * not apply. */
+ * STRIPED does not apply. */
 #include "common.cuh"
 
 #ifndef BLOCK
@@ -75,15 +64,6 @@
 #endif
 #ifndef TMA
 #define TMA 0
-#endif
-#ifndef PERSIST
-#define PERSIST 0
-#endif
-#ifndef DEPTH
-#define DEPTH 2
-#endif
-#ifndef PBLOCKS
-#define PBLOCKS 2
 #endif
 #if TMA
 #include "sm90.cuh"
@@ -264,75 +244,6 @@ __device__ __forceinline__ void store_rows(const cc_tensormap *map, unsigned src
 		tma_store_2d(map, src, 0, row);
 }
 
-/* Thread 0 asks TMA for tile `tile`'s box, its BLOCK rows counted on bar. */
-__device__ __forceinline__ void load_tile(unsigned dst, const cc_tensormap *map, long long tile, unsigned bar)
-{
-	mbar_expect_tx(bar, BLOCK * ROW_BYTES);   /* a box partly past the map's end still counts every byte (zeros) */
-	load_rows(dst, map, (int)(tile * BLOCK), bar);
-}
-
-/* The rest of a tile once its box is in shared memory (or, past the last whole row, not even that):
- * every thread of the block calls it. Thread r owns row r of the tile, at mine; its chunk c (16 bytes)
- * lies at mine[c ^ sw], TMA's 128-byte swizzle. first: the row's first input, left: its inputs below n
- * (32 for a whole row, which TMA brought). The row sums, the block scan of them, warp 0's look-back,
- * then each row's exclusive scan with its prefix: whole rows in place (for TMA to store), the rest
- * straight to y. warp_tot and s_prefix: the block's shared scratch. */
-__device__ __forceinline__ void scan_rows(int4 *mine, int sw, long long first, int left, const int *__restrict__ x,
-                                          int *__restrict__ y, unsigned long long *desc, long long tile,
-                                          int *warp_tot, int *s_prefix)
-{
-	const bool whole = left == 32;   /* the row is in the tensor maps */
-	if (!whole) {   /* past the last whole row (at most one thread has inputs here): by hand, zeros past n */
-#pragma unroll 1
-		for (int k = 0; k < 32; k++)
-			reinterpret_cast<int *>(mine + ((k >> 2) ^ sw))[k & 3] = k < left ? x[first + k] : 0;
-	}
-	int run = 0;
-#pragma unroll
-	for (int c = 0; c < 8; c++) {
-		const int4 q = mine[c ^ sw];
-		run += (q.x + q.y) + (q.z + q.w);
-	}
-	int total;
-	int before = block_exclusive_scan(run, warp_tot, total);
-	if (threadIdx.x < 32) {
-		const int prefix = look_back(desc, tile, total);
-		if (threadIdx.x == 0)
-			*s_prefix = prefix;
-	}
-	__syncthreads();
-	before += *s_prefix;
-	if (whole) {   /* the row scanned in place, for TMA to store */
-#pragma unroll
-		for (int c = 0; c < 8; c++) {
-			const int4 q = mine[c ^ sw];
-			mine[c ^ sw] = make_int4(before, before + q.x, before + q.x + q.y, before + q.x + q.y + q.z);
-			before += (q.x + q.y) + (q.z + q.w);
-		}
-	} else {
-#pragma unroll 1
-		for (int k = 0; k < 32; k++) {
-			const int v = reinterpret_cast<const int *>(mine + ((k >> 2) ^ sw))[k & 3];
-			if (k < left)
-				y[first + k] = before;
-			before += v;
-		}
-	}
-}
-
-/* After scan_rows, in a tile with a box: every thread's writes to the box made visible to TMA, and
- * thread 0 hands the box at src to TMA for y's rows from row0, as one bulk group. */
-__device__ __forceinline__ void store_tile(const cc_tensormap *map, unsigned src, long long row0)
-{
-	fence_async_shared();   /* this thread's writes to the tile, seen by TMA */
-	__syncthreads();
-	if (threadIdx.x == 0) {
-		store_rows(map, src, (int)row0);
-		tma_store_commit();
-	}
-}
-
-#if !PERSIST
 /* tmx, tmy: x and y as n / 32 rows of 32 ints, boxes of 32 x BLOCK, 128-byte swizzle (placeholders
  * when n < 32: no row is whole and the kernel does not touch them). */
 extern "C" __global__ void __launch_bounds__(BLOCK, MINB) scan_lookback(const int *__restrict__ x, int *__restrict__ y,
@@ -355,7 +266,8 @@ extern "C" __global__ void __launch_bounds__(BLOCK, MINB) scan_lookback(const in
 		if (t * BLOCK < nrows) {
 			mbar_init(sfull, 1);
 			mbar_fence_init();
-			load_tile(sbuf, &tmx, t, sfull);
+			mbar_expect_tx(sfull, BLOCK * ROW_BYTES);   /* a box partly past the map's end still counts every byte (zeros) */
+			load_rows(sbuf, &tmx, (int)(t * BLOCK), sfull);
 		}
 		s_tile = t;
 	}
@@ -363,100 +275,55 @@ extern "C" __global__ void __launch_bounds__(BLOCK, MINB) scan_lookback(const in
 	const long long tile = s_tile, row0 = tile * BLOCK, first = (row0 + threadIdx.x) * 32;
 	const bool boxed = row0 < nrows;   /* the same in every thread: the tile has whole rows, TMA moves them */
 	const int left = (int)max(0LL, min(32LL, n - first));   /* this row's inputs below n */
+	const bool whole = left == 32;   /* the row is in the tensor maps */
 	const int sw = ((sbuf >> 7) + threadIdx.x) & 7;   /* TMA's swizzle: address bits 4-6 ^= bits 7-9 (= r & 7 here) */
+	int4 *const mine = rows + threadIdx.x * (ROW_BYTES / 16);
 	if (boxed)
 		mbar_wait(sfull, 0);
-	scan_rows(rows + threadIdx.x * (ROW_BYTES / 16), sw, first, left, x, y, desc, tile, warp_tot, &s_prefix);
-	if (boxed) {
-		store_tile(&tmy, sbuf, row0);
-		if (threadIdx.x == 0)
-			tma_store_wait_read();   /* the block's shared memory must outlive TMA's reads of it */
+	if (!whole) {   /* past the last whole row (at most one thread has inputs here): by hand, zeros past n */
+#pragma unroll 1
+		for (int k = 0; k < 32; k++)
+			reinterpret_cast<int *>(mine + ((k >> 2) ^ sw))[k & 3] = k < left ? x[first + k] : 0;
 	}
-}
-#else
-/* ---- PERSIST 1: a grid that stays, each block looping over tiles through a ring of DEPTH ---- */
-
-/* The grid is PBLOCKS blocks an SM (never more blocks than tiles), all of them resident at once: the
- * lesson's constraint keeps PBLOCKS blocks' shared memory within an SM's and __launch_bounds__ their
- * registers. Block b's first DEPTH tiles are b, b + G, ... (G = gridDim.x), loaded into its ring as it
- * starts; after each tile the slot is refilled with the block's next tile: with TICKET 1 tile
- * DEPTH G + a ticket (atomicAdd on state[0], taken as the tile before it starts), with TICKET 0 the
- * tile DEPTH G further on. A block's tiles only grow and every tile is owned by a running block that
- * scans its tiles in order, so the lowest unfinished tile always has an owner at work on it, whose
- * look-back waits only on lower tiles, all finished: the scan always moves on. This rests on every
- * block being resident: a tile of the first DEPTH rounds belongs to a block by its blockIdx.x, and a
- * block that never started would hold it up forever (hence the constraint on PBLOCKS). Taking the
- * first DEPTH tiles by ticket instead would be safe without that, but a block would then hold two
- * neighbouring tiles, and the later one's aggregate, needed by the next block's look-back, would
- * wait until the block had finished the first: the first round of tiles would run one after another. */
-extern "C" __global__ void __launch_bounds__(BLOCK, PBLOCKS) scan_lookback(const int *__restrict__ x, int *__restrict__ y,
-                                                                     unsigned long long *state, long long n,
-                                                                     const __grid_constant__ cc_tensormap tmx,
-                                                                     const __grid_constant__ cc_tensormap tmy)
-{
-	/* the ring: DEPTH tiles of BLOCK rows, laid out as the one tile of PERSIST 0, from the first 1024-byte
-	 * boundary of the dynamic shared memory (the launch gives 1024 bytes more for that) */
-	extern __shared__ int4 ring_mem[];
-	__shared__ __align__(8) unsigned long long full[DEPTH];   /* slot d's mbarrier: its loads, one phase each */
-	__shared__ int warp_tot[32];
-	__shared__ long long s_tile[DEPTH];   /* slot d's tile, written by thread 0 */
-	__shared__ int s_prefix;
-	unsigned long long *const desc = state + 1;
-	const long long nrows = n / 32, ntiles = (n + BLOCK * 32 - 1) / (BLOCK * 32), grid = gridDim.x;
-	const unsigned mem = smem_u32(ring_mem), ring = (mem + 1023) & ~1023u;
-	int4 *const rows0 = ring_mem + (ring - mem) / 16;
-	if (threadIdx.x == 0) {
-		for (int d = 0; d < DEPTH; d++)
-			mbar_init(smem_u32(&full[d]), 1);
-		mbar_fence_init();
-		for (int d = 0; d < DEPTH; d++) {
-			const long long t = blockIdx.x + d * grid;
-			if (t * BLOCK < nrows)
-				load_tile(ring + d * (BLOCK * ROW_BYTES), &tmx, t, smem_u32(&full[d]));
-			s_tile[d] = t;
-		}
+	int run = 0;
+#pragma unroll
+	for (int c = 0; c < 8; c++) {
+		const int4 q = mine[c ^ sw];
+		run += (q.x + q.y) + (q.z + q.w);
+	}
+	int total;
+	int before = block_exclusive_scan(run, warp_tot, total);
+	if (threadIdx.x < 32) {
+		const int prefix = look_back(desc, tile, total);
+		if (threadIdx.x == 0)
+			s_prefix = prefix;
 	}
 	__syncthreads();
-	unsigned phase = 0;   /* bit d: the parity of the next phase of slot d's mbarrier (one per load) */
-	for (int slot = 0;;) {
-		/* every thread reads the same s_tile[slot] (written before a __syncthreads), so all leave
-		 * together; a block's tiles only grow, so the ones left in the ring are past the end too, and
-		 * none of them was loaded */
-		const long long tile = s_tile[slot];
-		if (tile >= ntiles)
-			break;
-		long long next = 0;   /* the slot's next tile (thread 0) */
-		if (threadIdx.x == 0)
-			next = TICKET ? DEPTH * grid + (long long)atomicAdd(state, 1ull) : tile + DEPTH * grid;
-		const unsigned sbuf = ring + slot * (BLOCK * ROW_BYTES), sfull = smem_u32(&full[slot]);
-		const long long row0 = tile * BLOCK, first = (row0 + threadIdx.x) * 32;
-		const bool boxed = row0 < nrows;   /* the same in every thread: the tile has whole rows, TMA moved them */
-		const int left = (int)max(0LL, min(32LL, n - first));
-		const int sw = ((sbuf >> 7) + threadIdx.x) & 7;
-		if (boxed) {
-			mbar_wait(sfull, (phase >> slot) & 1);
-			phase ^= 1u << slot;
+	before += s_prefix;
+	if (whole) {   /* the row scanned in place, for TMA to store */
+#pragma unroll
+		for (int c = 0; c < 8; c++) {
+			const int4 q = mine[c ^ sw];
+			mine[c ^ sw] = make_int4(before, before + q.x, before + q.x + q.y, before + q.x + q.y + q.z);
+			before += (q.x + q.y) + (q.z + q.w);
 		}
-		scan_rows(rows0 + slot * (BLOCK * ROW_BYTES / 16) + threadIdx.x * (ROW_BYTES / 16), sw, first, left, x, y, desc,
-		          tile, warp_tot, &s_prefix);
-		if (boxed)
-			store_tile(&tmy, sbuf, row0);
-		else
-			__syncthreads();   /* every thread is done with the slot and has read s_tile[slot] */
-		if (threadIdx.x == 0) {
-			if (next < ntiles) {
-				/* the store must have read the slot before anything is written to it again: the
-				 * load, or the hand-written last row of a tile without a box */
-				tma_store_wait_read();
-				if (next * BLOCK < nrows)
-					load_tile(sbuf, &tmx, next, sfull);
-			}
-			s_tile[slot] = next;   /* read at the slot's next turn, after the barriers of the iterations between */
+	} else {
+#pragma unroll 1
+		for (int k = 0; k < 32; k++) {
+			const int v = reinterpret_cast<const int *>(mine + ((k >> 2) ^ sw))[k & 3];
+			if (k < left)
+				y[first + k] = before;
+			before += v;
 		}
-		slot = slot + 1 == DEPTH ? 0 : slot + 1;
 	}
-	if (threadIdx.x == 0)
-		tma_store_wait_read();   /* the block's shared memory must outlive TMA's reads of it */
+	if (boxed) {
+		fence_async_shared();   /* this thread's writes to the tile, seen by TMA */
+		__syncthreads();
+		if (threadIdx.x == 0) {
+			store_rows(&tmy, sbuf, (int)row0);
+			tma_store_commit();
+			tma_store_wait_read();   /* the block's shared memory must outlive TMA's reads of it */
+		}
+	}
 }
-#endif
 #endif

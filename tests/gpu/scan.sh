@@ -9,11 +9,6 @@
 # inputs past the last whole row by hand) at n = 1, 7, 31 (no whole row: placeholder maps), 32 and 33
 # (one row, and one row and one more), 4099, 1000003, 2^20 + 1, 8192 * 5 (five whole tiles), 2^29 - 3,
 # and with BLOCK 128 and 64 (smaller boxes); on a GPU before Hopper one SKIP line for them.
-# PERSIST 1 (Hopper on: a grid of PBLOCKS blocks an SM looping over tiles through a ring of DEPTH) at
-# n = 1, 7, 33, 4099, 1000003, 2^20 + 1, 8192 * 5 (five blocks, one tile each), 8192 * 1000 + 17 (1001
-# tiles: each block refills its ring, and the last tile, 17 inputs, has no whole row) and 2^29 - 3;
-# DEPTH 3, PBLOCKS 1 and 3, TICKET 0 and STREAM 0 at the larger sizes; BLOCK 128 and 64 with rings
-# refilled at n = 1000003 and 2^20 + 1 (whose last tile, one input, has no whole row).
 # Without a GPU: one SKIP line. SCAN_OUT=DIR keeps the JSON results there.
 . tests/lib.sh
 K=kernels/scan
@@ -102,24 +97,6 @@ else
 			pass "gpu scan lookback TMA=1 at $set: exact"
 		else
 			fail "gpu scan lookback TMA=1 at $set"; cat "$T/judge.out" "$T/run.err" 2>/dev/null | head -10 | sed 's/^/    /'
-		fi
-	done
-	for set in "n=1" "n=7" "n=33" "n=4099" "n=1000003" "n=(1<<20)+1" "n=8192*5" "n=8192*1000+17" "n=(1<<29)-3" \
-		"n=7 DEPTH=3" "n=4099 DEPTH=3" "n=8192*1000+17 DEPTH=3" "n=(1<<29)-3 DEPTH=3" \
-		"n=8192*1000+17 PBLOCKS=1" "n=(1<<29)-3 PBLOCKS=1" "n=8192*1000+17 PBLOCKS=3" "n=(1<<29)-3 PBLOCKS=3" \
-		"n=8192*1000+17 DEPTH=3 PBLOCKS=1" "n=8192*1000+17 TICKET=0" "n=(1<<29)-3 TICKET=0" \
-		"n=33 BLOCK=128 DEPTH=3 PBLOCKS=3" "n=1000003 BLOCK=128 DEPTH=3 PBLOCKS=3" "n=(1<<20)+1 BLOCK=128 PBLOCKS=1" \
-		"n=8192*1000+17 BLOCK=128 DEPTH=3 PBLOCKS=3" "n=33 BLOCK=64 PBLOCKS=1" "n=1000003 BLOCK=64 PBLOCKS=1" \
-		"n=(1<<20)+1 BLOCK=64 DEPTH=3 PBLOCKS=1" "n=8192*1000+17 BLOCK=64 DEPTH=3 PBLOCKS=3" \
-		"n=1000003 BLOCK=64 PBLOCKS=1 STREAM=0"; do
-		args="--set TMA=1 --set PERSIST=1"
-		for s in $set; do args="$args --set $s"; done
-		# shellcheck disable=SC2086
-		$B run scan/lookback $args --reps 3 --no-counters --timeout 120 --json >"$T/run.json" 2>"$T/run.err"
-		if [ -s "$T/run.json" ] && judge "$T/run.json" >"$T/judge.out"; then
-			pass "gpu scan lookback PERSIST=1 at $set: exact"
-		else
-			fail "gpu scan lookback PERSIST=1 at $set"; cat "$T/judge.out" "$T/run.err" 2>/dev/null | head -10 | sed 's/^/    /'
 		fi
 	done
 fi
