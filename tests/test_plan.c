@@ -511,7 +511,7 @@ static void test_occupancy_values(void **state)
 	assert_int_equal(p.launches[0].block[0], 1024);
 	assert_int_equal(p.launches[0].grid[0], 132 * 11 / 10);
 	assert_int_equal(p.launches[0].args[1].v.i64, 10);
-	assert_ptr_equal(plan_first_launch(&p), &p.launches[0]);
+	assert_ptr_equal(plan_main_launch(&p), &p.launches[0]);
 	plan_free(&p);
 	/* What the worker fills in from cudaOccupancyMaxPotentialBlockSize. */
 	plan_device d = dev48k;
@@ -693,6 +693,46 @@ static void test_named_baseline(void **state)
 	plan_free(&p);
 	assert_int_equal(plan_make(&p, l, -1, NULL, 0, &dev48k, err, sizeof err), -1);
 	assert_string_equal(err, "lesson q has no baseline");
+	plan_free(&p);
+	lesson_free(l);
+}
+
+/* The stage's kernel (plan_main_launch): the first launch of the stage's own entry, after a helper
+ * launched first (as conv2d/winograd's filter transform) and after a memset. The
+ * occupancy and the CUDA API's answer are both taken from it (the run.sh GPU test compares them); a
+ * baseline's is its library call, as before. */
+static void test_main_launch(void **state)
+{
+	(void)state;
+	static const char t[] =
+		"lesson: m\ntitle: M\nsummary: s\nparams:\n  n: { default: 100, min: 1 }\n"
+		"buffers:\n  x: { type: f32, count: n, init: iota }\n  z: { type: f32, count: n, output: true }\n"
+		"model: { bytes: 8 * n }\ncheck: { reference: s1, compare: [z], tolerance: exact }\n"
+		"baseline: { title: C, library: memcpy, args: { dst: z, src: x, bytes: 4 * n } }\n"
+		"stages:\n"
+		"  - { id: s1, title: S, kernel: k.cu, entry: k, explain: e, bottleneck: b,\n"
+		"      launches: [{ memset: { buffer: z, value: 0 } }, { grid: 1, block: 256, entry: helper }, { grid: 2, block: 64, shared: 4096 }, { grid: 3, block: 32 }] }\n"
+		"  - { id: s2, title: S, kernel: k.cu, entry: k, explain: e, bottleneck: b,\n"
+		"      launches: [{ grid: 1, block: 128, entry: helper }, { grid: 1, block: 96, entry: other }] }\n";
+	char err[512];
+	lesson *l = lesson_load_buffer("m.yaml", t, strlen(t), NULL, err, sizeof err);
+	if (!l) fail_msg("%s", err);
+	plan p;
+	if (plan_make(&p, l, 0, NULL, 0, &dev48k, err, sizeof err)) fail_msg("%s", err);
+	assert_int_equal(p.main_launch, 2);
+	assert_ptr_equal(plan_main_launch(&p), &p.launches[2]);
+	assert_int_equal(plan_main_launch(&p)->block[0], 64);
+	assert_true(plan_main_launch(&p)->shared == 4096);
+	plan_free(&p);
+	/* no launch of its own entry: the first kernel launch */
+	if (plan_make(&p, l, 1, NULL, 0, &dev48k, err, sizeof err)) fail_msg("%s", err);
+	assert_int_equal(p.main_launch, -1);
+	assert_ptr_equal(plan_main_launch(&p), &p.launches[0]);
+	plan_free(&p);
+	if (plan_make(&p, l, -1, NULL, 0, &dev48k, err, sizeof err)) fail_msg("%s", err);
+	assert_int_equal(p.main_launch, -1);
+	assert_ptr_equal(plan_main_launch(&p), &p.launches[0]);   /* its one step, the library call */
+	assert_string_equal(plan_main_launch(&p)->entry, "memcpy");
 	plan_free(&p);
 	lesson_free(l);
 }
@@ -1400,7 +1440,7 @@ int main(void)
 		cmocka_unit_test(test_arg_abi), cmocka_unit_test(test_v2_plan),
 		cmocka_unit_test(test_defaults),      cmocka_unit_test(test_overrides),
 		cmocka_unit_test(test_refusals),      cmocka_unit_test(test_grid_limits), cmocka_unit_test(test_byte_counts),
-		cmocka_unit_test(test_baseline),      cmocka_unit_test(test_named_baseline), cmocka_unit_test(test_tolerance_exprs),      cmocka_unit_test(test_setting_parse), cmocka_unit_test(test_inputs_text),
+		cmocka_unit_test(test_baseline),      cmocka_unit_test(test_named_baseline), cmocka_unit_test(test_main_launch), cmocka_unit_test(test_tolerance_exprs),      cmocka_unit_test(test_setting_parse), cmocka_unit_test(test_inputs_text),
 		cmocka_unit_test(test_tensormaps),   cmocka_unit_test(test_occupancy_values),
 		cmocka_unit_test(test_bandwidth),
 		cmocka_unit_test(test_chunks_and_stage_model),

@@ -174,6 +174,7 @@ static void same_plan(const plan *a, const plan *b)
 	assert_memory_equal(&a->h2d_bytes, &b->h2d_bytes, sizeof a->h2d_bytes);
 	assert_memory_equal(&a->d2h_bytes, &b->d2h_bytes, sizeof a->d2h_bytes);
 	assert_int_equal(a->rdc, b->rdc);
+	assert_int_equal(a->main_launch, b->main_launch);
 	assert_int_equal(a->nconstants, b->nconstants);
 	for (int i = 0; i < a->nconstants; i++) {
 		const plan_constant *x = &a->constants[i], *y = &b->constants[i];
@@ -301,7 +302,7 @@ static void test_text(void **state)
 	plan_wire_write(&t, &p);
 	assert_non_null(strstr(t.s, "plan 2\nstage 0\nlesson w.yaml\npeak bf16_tensor\ncheck 1\n"));
 	assert_int_equal(p.traffic, TRAFFIC_READ);           /* the lesson's traffic: read, carried */
-	assert_non_null(strstr(t.s, "\nrdc 0\ntraffic read\n"));
+	assert_non_null(strstr(t.s, "\nrdc 0\nmain 1\ntraffic read\n"));   /* the stage's kernel: step 2, after the memset */
 	assert_non_null(strstr(t.s, "\nmemset partial 7 0\nlaunch k 16 3 1 256 1 1 1024 9 0\narg - buffer x\n"));
 	assert_non_null(strstr(t.s, "\narg - value i64 -4096\narg - value i32 -5\narg - value u32 2048\n"));
 	assert_non_null(strstr(t.s, "\narg - value u64 132\nlaunch finish 1 1 1 32 2 2 0 1 0\narg - buffer partial\nend\n"));
@@ -504,6 +505,14 @@ static void test_v2_lines(void **state)
 	refused2("streams 3", "streams 2", "plan line 31: step 2 runs on stream 2 of 2");   /* checked at the end */
 	refused2("copied 32 32", "copied -1 32", "plan line 11: copied bytes cannot be negative");
 	refused2("rdc 1", "rdc 2", "plan line 12: '2' is not a whole number from 0 to 1");
+	/* main: the stage's own kernel, a launch among the steps (checked at the end) */
+	if (plan_wire_read(&p, good2, strlen(good2), err, sizeof err)) fail_msg("%s", err);
+	assert_int_equal(p.main_launch, -1);   /* no main line: none, and plan_main_launch takes the first launch */
+	assert_ptr_equal(plan_main_launch(&p), &p.launches[3]);
+	plan_free(&p);
+	refused2("rdc 1", "rdc 1\nmain -2", "plan line 13: '-2' is not a whole number from -1 to 1023");
+	refused2("rdc 1", "rdc 1\nmain 0", "plan line 32: main names step 1, which is not a kernel launch of the 7 steps");
+	refused2("rdc 1", "rdc 1\nmain 7", "plan line 32: main names step 8, which is not a kernel launch of the 7 steps");
 	refused2("0 1 pageable", "0 1 host", "plan line 15: 'host' is not a kind of memory");
 	refused2("buffer d f32 8 0 1 4 0 0 device", "buffer d f32 8 0 1 4 0 0 pinned", "plan line 17: scratch buffer d in host memory");
 	refused2("values w 3 0.5 1 0.5\n", "", "plan line 19: buffer w wants its values line next");
@@ -641,11 +650,11 @@ static void test_pitch(void **state)
 	if (!strstr(words, "p: f32, x's values in rows of 7, pitched")) fail_msg("%s", words);
 	/* broken pitch lines */
 	static const struct { const char *from, *to, *msg; } bad[] = {
-		{ "pitch p 5 7 x", "pitch p 5 6 x", "plan line 28: pitch p: 5 x 6 is not its 35 elements" },
-		{ "pitch p 5 7 x", "pitch p 5 7 z", "plan line 28: pitch p: cannot copy from 'z'" },
-		{ "pitch p 5 7 x", "pitch p 5 7 -", "plan line 28: pitch p: init 8 does not go with its source" },
-		{ "pitch p 5 7 x", "pitch z 5 7 x", "plan line 28: pitch for buffer z, which cannot be pitched" },
-		{ "arg - pitch p", "arg - pitch x", "plan line 33: no pitched buffer named 'x'" },
+		{ "pitch p 5 7 x", "pitch p 5 6 x", "plan line 29: pitch p: 5 x 6 is not its 35 elements" },
+		{ "pitch p 5 7 x", "pitch p 5 7 z", "plan line 29: pitch p: cannot copy from 'z'" },
+		{ "pitch p 5 7 x", "pitch p 5 7 -", "plan line 29: pitch p: init 8 does not go with its source" },
+		{ "pitch p 5 7 x", "pitch z 5 7 x", "plan line 29: pitch for buffer z, which cannot be pitched" },
+		{ "arg - pitch p", "arg - pitch x", "plan line 34: no pitched buffer named 'x'" },
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		const char *at = strstr(t.s, bad[i].from);

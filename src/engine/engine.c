@@ -163,11 +163,7 @@ static void take_compile(engine *e, job *j, const compile_result *cr)
 	}
 	/* The stage's kernel: the first launch of the stage's own entry (a stage may launch a helper
 	 * first, as conv2d/winograd's filter transform), else its first launch. */
-	const plan_launch *L = NULL;
-	const char *own = j->j.stage >= 0 ? j->j.lesson->stages[j->j.stage].entry : NULL;
-	for (int i = 0; i < j->p.nlaunches && !L && own; i++)
-		if (j->p.launches[i].kind == STEP_LAUNCH && j->p.launches[i].entry && !strcmp(j->p.launches[i].entry, own)) L = &j->p.launches[i];
-	for (int i = 0; i < j->p.nlaunches && !L; i++) if (j->p.launches[i].kind == STEP_LAUNCH) L = &j->p.launches[i];
+	const plan_launch *L = plan_main_launch(&j->p);
 	if (!L) return;
 	memcpy(r->grid, L->grid, sizeof r->grid);
 	memcpy(r->block, L->block, sizeof r->block);
@@ -217,7 +213,7 @@ static const arch_info *occ_limits(engine *e, arch_info *live, int *sm_count)
 
 static void occupancy_into(engine *e, const job *j, run_result *r)
 {
-	const plan_launch *L = plan_first_launch(&j->p);
+	const plan_launch *L = plan_main_launch(&j->p);
 	if (!L || r->regs <= 0) return;
 	arch_info live;
 	int sm_count;
@@ -244,7 +240,7 @@ static void occupancy_into(engine *e, const job *j, run_result *r)
  * known), or -1 with err when the new plan is refused. */
 static int plan_occ(engine *e, plan *p, const plan_setting *sets, int nsets, const compile_result *cr, char *err, size_t errlen)
 {
-	const plan_launch *L = plan_first_launch(p);
+	const plan_launch *L = plan_main_launch(p);
 	const compile_entry *ce = L ? compile_find_entry(cr, L->entry) : NULL;
 	if (!p->uses_occ || !ce || ce->regs <= 0) return 0;
 	arch_info live;

@@ -940,6 +940,7 @@ int plan_make(plan *p, const lesson *l, int stage, const plan_setting *sets, int
 	p->l = l;
 	p->stage = stage < 0 ? -1 : stage;   /* every baseline is one library call to the worker */
 	p->nstreams = 1;
+	p->main_launch = -1;
 	pctx c = { p, l, err, errlen, dev, 0, 0, 0 };
 	const lesson_baseline *base = stage < 0 ? lesson_baseline_at(l, stage) : NULL;
 	if (stage >= l->nstages || (stage < 0 && !base)) {
@@ -1016,6 +1017,8 @@ int plan_make(plan *p, const lesson *l, int stage, const plan_setting *sets, int
 	if (s) {
 		p->rdc = wants_rdc(s);
 		if (make_constants(&c, s) || unroll(&c, dev, s, s->launches, s->nlaunches)) return -1;
+		for (int i = 0; i < p->nlaunches && p->main_launch < 0; i++)
+			if (p->launches[i].kind == STEP_LAUNCH && p->launches[i].entry && !strcmp(p->launches[i].entry, s->entry)) p->main_launch = i;
 	} else if (make_baseline(&c, base)) {
 		return -1;
 	}
@@ -1051,8 +1054,10 @@ const expr_value *plan_var_get(const plan *p, const char *name)
 	return NULL;
 }
 
-const plan_launch *plan_first_launch(const plan *p)
+const plan_launch *plan_main_launch(const plan *p)
 {
+	if (p->main_launch >= 0 && p->main_launch < p->nlaunches && p->launches[p->main_launch].kind == STEP_LAUNCH)
+		return &p->launches[p->main_launch];
 	for (int i = 0; i < p->nlaunches; i++) if (p->launches[i].kind == STEP_LAUNCH) return &p->launches[i];
 	return NULL;
 }

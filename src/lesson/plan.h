@@ -108,6 +108,8 @@ typedef struct {
 	plan_buffer *buffers; int nbuffers;   /* the lesson's, then the stage's scratch */
 	plan_launch *launches; int nlaunches;   /* the steps, repeat blocks unrolled (at most LESSON_MAX_STEPS) */
 	int nstreams;                   /* the highest stream a step names, plus one (1: all on the default stream) */
+	int main_launch;                /* launches[main_launch] is the first launch of the stage's own entry (a
+	                                 * stage may launch a helper first); -1: none (a baseline) */
 	double h2d_bytes, d2h_bytes;    /* bytes the copy steps move each way (host to device, device to host) */
 	plan_constant *constants; int nconstants;
 	int rdc;                        /* the stage's options ask for relocatable device code (-rdc=true) */
@@ -145,8 +147,10 @@ void plan_free(plan *p);
 const expr_value *plan_var_get(const plan *p, const char *name);
 /* The buffer named name, or NULL. */
 const plan_buffer *plan_buffer_get(const plan *p, const char *name);
-/* The first kernel launch (not a memset), or NULL. */
-const plan_launch *plan_first_launch(const plan *p);
+/* The stage's kernel: the first launch of its own entry (main_launch), else the first kernel launch
+ * (not a memset; a baseline: its library call); NULL when there is none. The stage's occupancy, the
+ * CUDA API's check of it and the grid shown are all of this launch. */
+const plan_launch *plan_main_launch(const plan *p);
 /* Whether sets plan for stage (as plan_make, then freed): 0, or -1 with plan_make's message. With
  * name, that variable's evaluated value goes to *value (when the plan has it). */
 int plan_check(const lesson *l, int stage, const plan_setting *sets, int nsets, const plan_device *dev,

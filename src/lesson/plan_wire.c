@@ -72,7 +72,7 @@ void plan_wire_write(sb *b, const plan *p)
 	sb_addf(b, "\npeak %s\ncheck %d\ntolerance %d %.17g %.17g %.17g\n", peak_name(p->peak), p->check, p->exact, p->rel_tol, p->abs_tol, p->norm_tol);
 	for (int i = 0; i < p->ncompare; i++) { sb_add(b, "compare"); put_name(b, p->compare[i]); sb_add(b, "\n"); }
 	sb_addf(b, "model %.17g %.17g %lld\nuses_occ %d\n", p->bytes, p->flops, (long long)p->working_set, p->uses_occ);
-	sb_addf(b, "streams %d\ncopied %.17g %.17g\nrdc %d\n", p->nstreams, p->h2d_bytes, p->d2h_bytes, p->rdc);
+	sb_addf(b, "streams %d\ncopied %.17g %.17g\nrdc %d\nmain %d\n", p->nstreams, p->h2d_bytes, p->d2h_bytes, p->rdc, p->main_launch);
 	if (p->traffic != TRAFFIC_COPY) sb_addf(b, "traffic %s\n", traffic_name(p->traffic));
 	if (p->timing.set)
 		sb_addf(b, "timing %s %d %d %d %s %s\n", stage_timing_clock_name(p->timing.clock), p->timing.sync, p->timing.warmup,
@@ -539,6 +539,7 @@ static int read_line(rd *r, char **t, int n, const char *rest)
 	if (!strcmp(k, "uses_occ")) return n != 2 ? bad(r, "uses_occ takes 0 or 1") : get_int(r, t[1], 0, 1, &p->uses_occ);
 	if (!strcmp(k, "streams")) return n != 2 ? bad(r, "streams takes N") : get_int(r, t[1], 1, LESSON_MAX_STREAMS, &p->nstreams);
 	if (!strcmp(k, "rdc")) return n != 2 ? bad(r, "rdc takes 0 or 1") : get_int(r, t[1], 0, 1, &p->rdc);
+	if (!strcmp(k, "main")) return n != 2 ? bad(r, "main takes a step's index or -1") : get_int(r, t[1], -1, LESSON_MAX_STEPS - 1, &p->main_launch);
 	if (!strcmp(k, "copied")) {
 		if (n != 3) return bad(r, "copied takes H2D D2H (bytes)");
 		if (get_dbl(r, t[1], &p->h2d_bytes) || get_dbl(r, t[2], &p->d2h_bytes)) return -1;
@@ -658,6 +659,7 @@ int plan_wire_read(plan *p, const char *text, size_t len, char *err, size_t errl
 	memset(p, 0, sizeof *p);
 	p->timing = stage_timing_default();
 	p->stage = -2;
+	p->main_launch = -1;
 	rd r = { p, 0, err, errlen, NULL, 0, NULL };
 	if (memchr(text, 0, len)) return bad(&r, "a NUL byte in the text");
 	char *buf = xmalloc(len + 1);
@@ -701,6 +703,10 @@ int plan_wire_read(plan *p, const char *text, size_t len, char *err, size_t errl
 	if (p->stage == -1 && p->nlaunches != 1) { bad(&r, "a baseline has one library call, not %d", p->nlaunches); goto out; }
 	if (p->first_param + p->nparams > p->nvars) { bad(&r, "params past the variables"); goto out; }
 	if (!p->nstreams) p->nstreams = 1;
+	if (p->main_launch >= p->nlaunches || (p->main_launch >= 0 && p->launches[p->main_launch].kind != STEP_LAUNCH)) {
+		bad(&r, "main names step %d, which is not a kernel launch of the %d steps", p->main_launch + 1, p->nlaunches);
+		goto out;
+	}
 	for (int i = 0; i < p->nlaunches; i++)
 		if (p->launches[i].stream >= p->nstreams) { bad(&r, "step %d runs on stream %d of %d", i + 1, p->launches[i].stream, p->nstreams); goto out; }
 	rc = 0;

@@ -132,8 +132,9 @@ lesson_step_kind gpu_exec_step_kind(const gpu_exec *x, int i);
 cudaStream_t gpu_exec_stream(int k);
 /* Step i's kernel, or NULL for a memset or a copy. */
 cudaKernel_t gpu_exec_step_kernel(const gpu_exec *x, int i);
-/* The first kernel (for attributes and occupancy), or NULL for a baseline. */
-cudaKernel_t gpu_exec_first_kernel(gpu_exec *x, int *threads, size_t *shared);
+/* Step i's kernel with its threads and dynamic shared memory (for attributes and occupancy), or NULL
+ * when step i is not a kernel launch (a baseline's library call, a memset). */
+cudaKernel_t gpu_exec_launch_kernel(gpu_exec *x, int i, int *threads, size_t *shared);
 void gpu_exec_free(gpu_exec *x);
 
 /* --- baseline.c --- */

@@ -550,15 +550,12 @@ cudaError_t gpu_exec_launch(gpu_exec *x, cudaStream_t s)
 	return e;
 }
 
-cudaKernel_t gpu_exec_first_kernel(gpu_exec *x, int *threads, size_t *shared)
+cudaKernel_t gpu_exec_launch_kernel(gpu_exec *x, int i, int *threads, size_t *shared)
 {
-	for (int i = 0; i < x->n; i++) {
-		if (x->L[i].kind != STEP_LAUNCH) continue;
-		*threads = (int)(x->L[i].block.x * x->L[i].block.y * x->L[i].block.z);
-		*shared = x->L[i].shared;
-		return x->L[i].k;
-	}
-	return NULL;
+	if (i < 0 || i >= x->n || x->L[i].kind != STEP_LAUNCH) return NULL;
+	*threads = (int)(x->L[i].block.x * x->L[i].block.y * x->L[i].block.z);
+	*shared = x->L[i].shared;
+	return x->L[i].k;
 }
 
 void gpu_exec_free(gpu_exec *x)

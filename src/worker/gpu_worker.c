@@ -631,7 +631,7 @@ static void do_run(const request *q, run_result *r)
 		return;
 	}
 	plan_result_inputs(&p, q->seed, r->inputs, sizeof r->inputs);
-	const plan_launch *first = plan_first_launch(&p);
+	const plan_launch *first = plan_main_launch(&p);
 	if (first) { memcpy(r->grid, first->grid, sizeof r->grid); memcpy(r->block, first->block, sizeof r->block); }
 	plan_result_steps(&p, r);   /* with each step's stream, and a copy's direction and bytes */
 	r->h2d_bytes = p.h2d_bytes;
@@ -683,7 +683,9 @@ static void do_run(const request *q, run_result *r)
 	step_resources(x, r);
 	int threads = 0;
 	size_t shared = 0;
-	cudaKernel_t k = gpu_exec_first_kernel(x, &threads, &shared);
+	/* the same launch as the parent's occupancy (plan_main_launch), so that the two can be compared */
+	const plan_launch *own = plan_main_launch(&p);
+	cudaKernel_t k = own ? gpu_exec_launch_kernel(x, (int)(own - p.launches), &threads, &shared) : NULL;
 	if (k) {
 		/* The driver's view of the kernel's resources: the parent uses it when the compiler's
 		 * report is missing. */
