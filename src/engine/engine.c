@@ -178,7 +178,7 @@ static void take_compile(engine *e, job *j, const compile_result *cr)
 	occupancy_into(e, j, r);
 }
 
-/* Theoretical occupancy of the first kernel launch from r's resources, with the GPU's own limits
+/* Theoretical occupancy of the stage's kernel (plan_main_launch) from r's resources, with the GPU's own limits
  * when there is one (the table's granularity rules), else the --arch table's. */
 /* The limits occupancy is computed with: the GPU's own when there is one (the table's granularity
  * rules), else the --arch table's; its SM count into *sm_count. */
