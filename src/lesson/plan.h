@@ -109,7 +109,8 @@ typedef struct {
 	plan_launch *launches; int nlaunches;   /* the steps, repeat blocks unrolled (at most LESSON_MAX_STEPS) */
 	int nstreams;                   /* the highest stream a step names, plus one (1: all on the default stream) */
 	int main_launch;                /* launches[main_launch] is the first launch of the stage's own entry (a
-	                                 * stage may launch a helper first); -1: none (a baseline) */
+	                                 * stage may launch a helper first); -1: none (a baseline, or no launch
+	                                 * of the entry left after the repeat blocks) */
 	double h2d_bytes, d2h_bytes;    /* bytes the copy steps move each way (host to device, device to host) */
 	plan_constant *constants; int nconstants;
 	int rdc;                        /* the stage's options ask for relocatable device code (-rdc=true) */

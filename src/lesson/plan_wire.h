@@ -29,7 +29,8 @@
 
 /* The protocol's version: the worker's first line is "hello N"; a parent that reads another N (or
  * anything else first) says so and uses no such worker. */
-#define WORKER_PROTOCOL 10  /* 9: library steps in a stage's plan; 10: a norm-wise tolerance, peaks per number format */
+#define WORKER_PROTOCOL 11  /* 9: library steps in a stage's plan; 10: a norm-wise tolerance, peaks per number format;
+                             * 11: the plan's main line (the stage's own kernel) */
 
 /* Appends p's text to b. */
 void plan_wire_write(sb *b, const plan *p);

@@ -336,6 +336,7 @@ gpu_exec *gpu_exec_new(const plan *p, gpu_data *d, const char *cubin, char *err,
 			L->call->launches = (plan_launch *)pl;
 			L->call->nlaunches = 1;
 			L->call->stage = -1;
+			L->call->main_launch = -1;   /* a library call: no kernel of its own */
 			L->d = d;
 			continue;
 		}
