@@ -90,17 +90,16 @@
 #define KB 128                          // bytes of k per slot: one swizzle row
 #if PINGPONG
 #define CONSUMERS 2                     // each a whole tile, in turn
+#define TILE_WGS 1                      // consumer warpgroups on one tile
 #define HALVES (BM / 64)                // m64 wgmma per k-step and warpgroup
 #define SLOT_READERS 1                  // consumer warpgroups that read one slot
-#if STREAMK
-#error "PINGPONG 1 keeps whole tiles: set STREAMK 0"
-#endif
 // 176 sums fit the consumers' 240 registers beside the rest (ptxas for sm_90a: no spills); 192 spill.
 #if BM * BN / 128 > 176
 #error "PINGPONG 1 holds a whole BM x BN tile in one warpgroup, BM*BN/128 sums a thread: at most 176 (BM 128 with BN 128, 160 or 176; or BM 64)"
 #endif
 #else
 #define CONSUMERS (BM / 64)
+#define TILE_WGS CONSUMERS
 #define HALVES 1
 #define SLOT_READERS CONSUMERS
 #endif
@@ -407,12 +406,16 @@ __device__ __forceinline__ void tc_gemm(const cc_tensormap &tmA, const cc_tensor
 				// flags[q] before it computes anything it might wait for. The adder waits for the parts of
 				// clusters owner(first) .. cluster - 1, which all computed theirs first.
 				// The parts are unscaled sums: FP8's and INT8's scales are applied once, by the store.
-				const int who = (int)rank * CONSUMERS + (wg - 1);
-				unsigned *flag = flags + (size_t)q * CM * CONSUMERS + who;
+				// With PINGPONG one warpgroup holds the whole part (HALVES x ACC sums a thread), whichever
+				// of the two it is: the slot is the CTA's, not the warpgroup's.
+				const int who = (int)rank * TILE_WGS + (PINGPONG ? 0 : wg - 1);
+				unsigned *flag = flags + (size_t)q * CM * TILE_WGS + who;
+				auto slot = [&](int c, int h) { return work + (((size_t)c * CM * TILE_WGS + who) * HALVES + h) * (128 * ACC) + t; };
 				if (kt1 < ksteps) {
-					float *w = work + ((size_t)cluster * CM * CONSUMERS + who) * (128 * ACC) + t;
 #pragma unroll
-					for (int i = 0; i < ACC; i++) __stcg(w + i * 128, acc_to_work(d[0][i]));
+					for (int h = 0; h < HALVES; h++)
+#pragma unroll
+						for (int i = 0; i < ACC; i++) __stcg(slot(cluster, h) + i * 128, acc_to_work(d[h][i]));
 					named_sync(wg, 128);   // every thread's part is written before the count says so
 					if (t == 0) asm volatile("red.release.gpu.global.add.u32 [%0], 1;\n" ::"l"(flag) : "memory");
 					continue;
@@ -426,11 +429,11 @@ __device__ __forceinline__ void tc_gemm(const cc_tensormap &tmA, const cc_tensor
 					*flag = 0;   // read only here: ready for the next launch
 				}
 				named_sync(wg, 128);
-				for (int c = lo; c <= hi; c++) {
-					const float *w = work + ((size_t)c * CM * CONSUMERS + who) * (128 * ACC) + t;
+				for (int c = lo; c <= hi; c++)
 #pragma unroll
-					for (int i = 0; i < ACC; i++) d[0][i] += work_to_acc(__ldcg(w + i * 128));
-				}
+					for (int h = 0; h < HALVES; h++)
+#pragma unroll
+						for (int i = 0; i < ACC; i++) d[h][i] += work_to_acc(__ldcg(slot(c, h) + i * 128));
 			}
 #endif
 #pragma unroll

@@ -25,7 +25,10 @@
 # columns stored directly; 5 slots): pingpong at 4096^3 (the last tile column 48 wide) with the default
 # run's errors (INT8: dp4a's to the bit), also with CM=2 and EPI_SWZ=1; with C's rows clipped inside those
 # 16 columns (n = 1048), with direct stores (n % 4 != 0, and EPILOGUE=0); BN=160 with clusters, and
-# BN=192 (cooperative only) with stream-K. Without a GPU: one SKIP line. PGEMM_OUT=DIR keeps the JSON.
+# BN=192 (cooperative only) with stream-K. The pingpong kernel with STREAMK=1 (the last round's tiles
+# split along k, each part taken by whichever warpgroup's turn it is): at 4096^3 with the default run's
+# errors (INT8: dp4a's to the bit), at the odd size split over 5 CTAs, with clusters and C clipped, with
+# BM=64 and with BN=176. Without a GPU: one SKIP line. PGEMM_OUT=DIR keeps the JSON.
 . tests/lib.sh
 why=$($B device 2>&1); code=$?
 if [ $code = 3 ]; then skip "precision_gemm gpu tests: $(printf '%s' "$why" | head -1)"; exit 0; fi
@@ -61,8 +64,9 @@ run i8prime precision_gemm --stage int8_dp4a,int8_mma,int8_wgmma --set m=8191 --
 # 2, and smaller than one tile (m = 100: a cluster's second tile lies wholly below C); and with CM=1
 # EPILOGUE=0 (the kernel before those settings, no longer the default) at an odd size.
 TC=tf32,bf16,fp16,fp8
-# The defaults are PINGPONG 1 (each consumer warpgroup a whole 128 x 128 tile, in turn); stream-K needs
-# both warpgroups on one tile, so TCSET also sets the cooperative kernel of before (PINGPONG 0, BN 256, 4 slots).
+# The defaults are PINGPONG 1 (each consumer warpgroup a whole 128 x 128 tile, in turn);
+# TCSET sets the cooperative kernel of before (PINGPONG 0, BN 256, 4 slots) with stream-K; the pingpong kernel
+# with stream-K is tested further down (bnsk_pp*).
 COOP="--set PINGPONG=0 --set BN=256 --set STAGES=4"
 TCSET="$COOP --set CM=2 --set EPILOGUE=1 --set STREAMK=1"
 run cl_default precision_gemm --stage $TC $TCSET --reps 3 --no-counters
@@ -112,6 +116,18 @@ run bn176_direct precision_gemm --stage $TC5 $BN176 --set CLUSTERS=5 --set m=100
 run bn176_e0 precision_gemm --stage $TC5 $BN176 --set EPILOGUE=0 --set CM=2 --set CLUSTERS=5 --set m=1001 --set n=1048 --set k=1008 --reps 3 --no-counters
 run bn160_clip precision_gemm --stage $TC5 --set BN=160 --set STAGES=5 --set CM=2 --set EPI_SWZ=1 --set CLUSTERS=5 --set m=1001 --set n=1004 --set k=1008 --reps 3 --no-counters
 run bn192_coop_sk precision_gemm --stage $TC5 --set PINGPONG=0 --set BN=192 --set STAGES=4 --set CM=2 --set STREAMK=1 --set CLUSTERS=5 --set m=1001 --set n=1004 --set k=1008 --reps 3 --no-counters
+# PINGPONG 1 (the defaults) with STREAMK 1: the tiles of the last partial round cut along k, each part
+# taken by whichever warpgroup's turn it is and the whole part (both 64-row halves) in the CTA's slot of
+# the workspace. At 4096^3 with the default run's inputs (1024 tiles over the grid: 100 split; INT8's
+# parts added as integers, so dp4a's error to the bit; the float stages' within 1% of the default run's),
+# at the odd size split over 5 CTAs (direct stores), with clusters of 2 and C's rows TMA-clipped, with
+# BM 64, and with BN 176 (16 columns stored directly) in Hilbert order.
+PPSK="--set STREAMK=1"
+run bnsk_pp precision_gemm --stage $TC5 $PPSK --reps 3 --no-counters --seed 20261126
+run bnsk_pp_odd precision_gemm --stage $TC5 $PPSK --set CLUSTERS=5 --set m=1001 --set n=999 --set k=1008 --reps 3 --no-counters
+run bnsk_pp_cm2_clip precision_gemm --stage $TC5 $PPSK --set CM=2 --set CLUSTERS=5 --set m=1001 --set n=1004 --set k=1008 --reps 3 --no-counters
+run bnsk_pp_bm64 precision_gemm --stage $TC5 $PPSK --set BM=64 --set BN=256 --set STAGES=4 --set CLUSTERS=5 --set m=1001 --set n=1004 --set k=1008 --reps 3 --no-counters
+run bnsk_pp_176 precision_gemm --stage $TC5 $PPSK $BN176 --set ORDER=0 --set CLUSTERS=7 --set m=1001 --set n=1048 --set k=1008 --reps 3 --no-counters
 $B --lessons "$tmp/bug" bench precision_gemm --stage fp32,fp8 --set m=1001 --set n=999 --set k=1008 --reps 3 --no-counters \
 	--timeout 120 --json >"$tmp/bug.json" 2>"$tmp/bug.err"
 
@@ -182,7 +198,12 @@ for name, label in (("default", "4096^3"), ("odd", "1001 x 999 x 1008"), ("k64",
                     ("bn176_direct", "1001 x 999 x 1008, BN=176 STAGES=5 CLUSTERS=5 (direct stores)"),
                     ("bn176_e0", "1001 x 1048 x 1008, BN=176 STAGES=5 EPILOGUE=0 CM=2 CLUSTERS=5"),
                     ("bn160_clip", "1001 x 1004 x 1008, BN=160 STAGES=5 CM=2 EPI_SWZ=1 CLUSTERS=5"),
-                    ("bn192_coop_sk", "1001 x 1004 x 1008, PINGPONG=0 BN=192 STAGES=4 CM=2 STREAMK=1 CLUSTERS=5")):
+                    ("bn192_coop_sk", "1001 x 1004 x 1008, PINGPONG=0 BN=192 STAGES=4 CM=2 STREAMK=1 CLUSTERS=5"),
+                    ("bnsk_pp", "4096^3, PINGPONG=1 STREAMK=1"),
+                    ("bnsk_pp_odd", "1001 x 999 x 1008, PINGPONG=1 STREAMK=1 CLUSTERS=5 (direct stores)"),
+                    ("bnsk_pp_cm2_clip", "1001 x 1004 x 1008, PINGPONG=1 STREAMK=1 CM=2 CLUSTERS=5"),
+                    ("bnsk_pp_bm64", "1001 x 1004 x 1008, PINGPONG=1 STREAMK=1 BM=64 BN=256 STAGES=4 CLUSTERS=5"),
+                    ("bnsk_pp_176", "1001 x 1048 x 1008, PINGPONG=1 STREAMK=1 BN=176 STAGES=5 CLUSTERS=7")):
     rs = load(name)
     if rs is None:
         continue
@@ -335,6 +356,23 @@ for name, label in (("bn176", "BN=176 STAGES=5"), ("bn176_cm2_swz", "BN=176 STAG
                   % ("PASS" if abs(a - b) <= tol * max(a, b) else "FAIL", s, label, a, "int8_dp4a" if s == "int8_wgmma" else s, b, abs(a - b) / max(a, b), tol))
         else:
             print("FAIL precision_gemm/%s (4096^3, %s): no error to compare with the default run's" % (s, label))
+# PINGPONG 1 with STREAMK 1 at the default run's inputs: the split tiles' sums in another order (parts
+# added), so the float stages' errors within 1% of the default run's, int8_wgmma's exact: dp4a's to the bit.
+sk = {}
+try:
+    sk = {r["stage"]: r for r in json.load(open(os.path.join(tmp, "bnsk_pp.json")))["results"]}
+except Exception as e:
+    print("FAIL precision_gemm (4096^3, PINGPONG=1 STREAMK=1): no JSON results (%s)" % e)
+for s in ("tf32", "bf16", "fp16", "fp8", "int8_wgmma"):
+    r = sk.get(s) or {}
+    a = r.get("norm_rel_err") if r.get("status") == "ok" and r.get("passed") else None
+    b = norms.get("default", {}).get("int8_dp4a" if s == "int8_wgmma" else s)
+    tol = 1e-9 if s == "int8_wgmma" else 1e-2
+    if a is not None and b:
+        print("%s precision_gemm/%s (4096^3, PINGPONG=1 STREAMK=1): norm-wise error %.9g, the default run's %s %.9g (relative difference %.2g, at most %g)"
+              % ("PASS" if abs(a - b) <= tol * max(a, b) else "FAIL", s, a, "int8_dp4a" if s == "int8_wgmma" else s, b, abs(a - b) / max(a, b), tol))
+    else:
+        print("FAIL precision_gemm/%s (4096^3, PINGPONG=1 STREAMK=1): no error to compare with the default run's" % s)
 for name, label in (("i8cl_default", "CM=2 EPILOGUE=1 STREAMK=1"), ("i8cl_swz", "EPI_SWZ=1")):
     a, b = norms.get(name, {}).get("int8_wgmma"), norms.get("default", {}).get("int8_dp4a")
     if a and b:
