@@ -125,14 +125,15 @@ export CUDACLIMB_LOCK_DIR=$tmp
 q=$tmp/cudaclimb-gpu-$uuid.q
 mkdir -m 1777 "$q"
 if command -v flock >/dev/null; then
-	t=$q/t-$(id -u)-4242-alice
+	# a ticket as the queue takes it: t-UID-PID-RANDOM, RANDOM 16 hex digits (any other name is junk)
+	t=$q/t-$(id -u)-4242-00000000a11ce000
 	echo "alice 4242 4" >"$t"
-	flock "$t" sh -c ": >'$q/s-t-$(id -u)-4242-alice'; sleep 4" &
+	flock "$t" sh -c ": >'$q/s-t-$(id -u)-4242-00000000a11ce000'; sleep 4" &
 	holder=$!
-	i=0; while [ $i -lt 50 ] && [ ! -e "$q/s-t-$(id -u)-4242-alice" ]; do sleep 0.1; i=$((i + 1)); done
+	i=0; while [ $i -lt 50 ] && [ ! -e "$q/s-t-$(id -u)-4242-00000000a11ce000" ]; do sleep 0.1; i=$((i + 1)); done
 	out=$($B --gpu 0 run bandwidth/coalesced --reps 3 2>&1); code=$?
 	wait $holder
-	rm -f "$t" "$q/s-t-$(id -u)-4242-alice"
+	rm -f "$t" "$q/s-t-$(id -u)-4242-00000000a11ce000"
 	if [ $code = 0 ] && printf '%s' "$out" | grep -q "waiting for the GPU: 2nd in line, behind $(id -un) (running for"; then pass "gpu queue: a second run waits in line and names the holder"
 	else fail "gpu queue: exit $code, no waiting message"; printf '%s\n' "$out" | head -5; fi
 else
