@@ -44,6 +44,7 @@
 //    part that does not reach the last k-step goes to the cluster's slot of `work` and is counted in
 //    `flags`, and the cluster with the part that does adds them (see below).
 //    INT8's int32 parts travel through the FP32 workspace as bits and are added as integers (exact).
+//    With PINGPONG 1 a part is taken by whichever warpgroup's turn it is, and its slot is the CTA's.
 //  - PINGPONG 1: the two consumer warpgroups take the walk's tiles in turn, each computing a whole
 //    BM x BN tile (BM/64 halves of 64 rows, BM*BN/128 sums a thread, so BN 128, 160 or 176 with BM
 //    128; at 192 ptxas spills). One
