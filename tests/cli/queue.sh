@@ -84,19 +84,21 @@ ms=$(( (k1 - k0) / 1000000 ))
 [ "$ms" -lt 1500 ] && grep -q "in line" "$tmp/killnote" && pass "queue: a killed holder does not block ($ms ms after the kill)" \
 	|| fail "queue: after the holder was killed the next waited $ms ms"
 
-# A forged ticket (named for another user) and a stale one (its lock not held) are passed over.
+# A forged ticket (named for another user) and a stale one (its lock not held) are passed over. Both
+# are named as genuine tickets are (t-UID-PID and 16 hex digits): any other name is junk, never opened,
+# and would pass this test without reaching the owner and lock checks.
 q=$CUDACLIMB_LOCK_DIR/cudaclimb-gpu-UUIDFAKE.q
 mkdir -m 1777 "$q"
 if [ "$(id -u)" = 0 ]; then
-	as 2001 sh -c "echo mallory 1 99 >$q/t-2002-1-forged; sleep 10" &
+	as 2001 sh -c "echo mallory 1 99 >$q/t-2002-1-00000000000f0e9d; sleep 10" &
 	forger=$!
 	sleep 0.2
-	as 2001 flock "$q/t-2002-1-forged" sleep 10 &
+	as 2001 flock "$q/t-2002-1-00000000000f0e9d" sleep 10 &
 	locker=$!
 else
 	forger=""; locker=""
 fi
-echo "ghost 1 99" >"$q/t-$(id -u)-1-stale"
+echo "ghost 1 99" >"$q/t-$(id -u)-1-000000000057a1e0"
 : >"$log"
 s0=$(date +%s%N); as 2003 "$tmp/probe" UUIDFAKE 10 "$log" 2>/dev/null; rc=$?; s1=$(date +%s%N)
 [ $rc = 0 ] && [ $(( (s1 - s0) / 1000000 )) -lt 1500 ] && pass "queue: forged and stale tickets are passed over" \
