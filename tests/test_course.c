@@ -355,6 +355,25 @@ static void test_valid_output(void **state)
 	assert_non_null(strstr(out, ",refuted,refuted,1,0\n"));
 	free(out);
 	class_table_free(&t);
+	/* A name with markup and control sequences (an account name is the last line of defence's input:
+	 * the report trusts no text): no ESC or BEL reaches the terminal or the CSV, no tag the HTML. */
+	result_record e = rec("<script>dan\033]52;c;eA==\a\033[2J", 4, "a/y", "slow", 0.5, 40);
+	class_table_make(&t, c, &e, 1);
+	f = open_memstream(&out, &len);
+	class_report_text(f, &t);
+	class_report_csv(f, &t);
+	fclose(f);
+	assert_null(strchr(out, '\033'));
+	assert_null(strchr(out, '\a'));
+	free(out);
+	f = open_memstream(&out, &len);
+	class_report_html(f, &t);
+	fclose(f);
+	assert_null(strstr(out, "<script>"));
+	assert_non_null(strstr(out, "&lt;script&gt;dan"));
+	assert_null(strchr(out, '\033'));
+	free(out);
+	class_table_free(&t);
 	course_free(c);
 }
 
