@@ -1,7 +1,8 @@
 /* report: the CLI's text for a lesson (show): paragraphs wrapped, "- " and "1. " lines kept as list
  * items with a hanging indent (#19), and text from the lesson file printed without its control
  * characters; a run's steps (their streams and bytes, the first and last of many, the timeline on
- * more than one stream) and the bound of a stage that copies, beside its result. */
+ * more than one stream) and the bound of a stage that copies, beside its result; a device name in the
+ * header without its control characters. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -214,6 +215,28 @@ static void test_footer_bound(void **state)
 	lesson_free(l);
 }
 
+/* A device name comes from a recording or results file someone else may have written: the header
+ * prints it without control sequences (ESC, BEL, a C1 CSI as UTF-8). */
+static void test_header_device_name(void **state)
+{
+	(void)state;
+	char err[512];
+	lesson *l = lesson_load_buffer("r.yaml", text, strlen(text), NULL, err, sizeof err);
+	if (!l) fail_msg("%s", err);
+	device_info d;
+	capture c;
+	fx_device(&d, 50, 40);
+	snprintf(d.name, sizeof d.name, "GPU \033]52;c;aGk=\a\033[2J\302\2332J end");
+	report_header(capture_start(&c), l, &d);
+	char *out = capture_end(&c);
+	expect_in(out, "GPU ?]52;c;aGk=??[2J?2J end");
+	assert_null(strchr(out, '\033'));
+	assert_null(strchr(out, '\a'));
+	assert_null(strstr(out, "\302\233"));
+	free(out);
+	lesson_free(l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -223,6 +246,7 @@ int main(void)
 		cmocka_unit_test(test_steps_one_stream),
 		cmocka_unit_test(test_steps_many),
 		cmocka_unit_test(test_footer_bound),
+		cmocka_unit_test(test_header_device_name),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
