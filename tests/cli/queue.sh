@@ -3,7 +3,9 @@
 # of 30 processes as 3 users (when this runs as root, with setpriv; else one user, said so) queue
 # at once; no two "timed runs" overlap, they are served in the order their tickets were made, and
 # all are served. A holder killed with SIGKILL does not block the next; a forged ticket (named for
-# another user) and a stale one (nobody holds its lock) are passed over; a queue folder that is a
+# another user) and a stale one (nobody holds its lock) are passed over; a head not yet started is
+# not shown running; one user's runs in a row are passed over at the cap as one hold, and a run is
+# held from its start, not from when a waiter first saw it; a queue folder that is a
 # symlink, or writable by all without the sticky bit, is refused with a message and nothing runs
 # (never unqueued). The trace names the GPU. A holder past the cap is told so when it gives the GPU back.
 . tests/lib.sh
@@ -104,6 +106,60 @@ s0=$(date +%s%N); as 2003 "$tmp/probe" UUIDFAKE 10 "$log" 2>/dev/null; rc=$?; s1
 [ $rc = 0 ] && [ $(( (s1 - s0) / 1000000 )) -lt 1500 ] && pass "queue: forged and stale tickets are passed over" \
 	|| fail "queue: a forged or stale ticket held up the run (exit $rc, $(( (s1 - s0) / 1000000 )) ms)"
 [ -n "$forger" ] && kill $forger $locker 2>/dev/null
+
+# A ticket at the head whose run has not started (its start mark still 0600, as its owner makes it
+# while waiting) is not shown running: only a mark opened to others (0644, at the start) says so,
+# and a head that never starts is passed over sooner (after the head's grace, not the cap).
+q=$CUDACLIMB_LOCK_DIR/cudaclimb-gpu-UUIDWAIT.q
+mkdir -m 1777 "$q"
+tn=t-$(id -u)-1-00000000000a11ed
+echo "waiter 1 99" >"$q/$tn"
+(umask 077; : >"$q/s-$tn")
+timeout 20 flock "$q/$tn" sh -c "echo \$\$ >'$tmp/wpid'; exec sleep 15" &
+wl=$!
+i=0; while [ $i -lt 50 ] && [ ! -s "$tmp/wpid" ]; do sleep 0.05; i=$((i + 1)); done
+st1=$(timeout 10 "$tmp/probe" status UUIDWAIT 2>&1)
+chmod 644 "$q/s-$tn"
+st2=$(timeout 10 "$tmp/probe" status UUIDWAIT 2>&1)
+kill "$(cat "$tmp/wpid")" $wl 2>/dev/null; wait $wl 2>/dev/null
+case "$st1" in *"1 in line"*"(running)"* | *"0 in line"*) fail "queue: a head whose start mark is 0600 (waiting): status '$st1'" ;;
+*"1 in line"*) case "$st2" in *"1 in line"*"(running)"*) pass "queue: a head whose start mark is still 0600 is waiting, not running; opened to 0644 it is running" ;;
+	*) fail "queue: a head whose start mark is 0644: status '$st2', expected running" ;; esac ;;
+*) fail "queue: status of a waiting head: '$st1'" ;;
+esac
+
+# One user's runs one after another count as one hold: six runs of 1.5 s of one user, queued ahead,
+# are passed over once they have held the GPU 3 s in a row (the cap), not after all six (9 s). (The
+# waiter's head mark of each next ticket carries the streak, so the note may name the run or the runs.)
+q=$CUDACLIMB_LOCK_DIR/cudaclimb-gpu-UUIDSTREAK.q
+mkdir -m 1777 "$q"
+: >"$log"
+set -- $users; u1=$1 u2=$2 u3=$3
+pids=
+for k in 1 2 3 4 5 6; do as "$u2" env CUDACLIMB_QUEUE_CAP=3 timeout 30 "$tmp/probe" UUIDSTREAK 1500 "$log" 2>/dev/null & pids="$pids $!"; done
+i=0; while [ $i -lt 100 ] && [ "$(ls "$q" | grep -c '^t-')" -lt 6 ]; do sleep 0.05; i=$((i + 1)); done
+s0=$(date +%s%N)
+as "$u1" env CUDACLIMB_QUEUE_CAP=3 timeout 30 "$tmp/probe" UUIDSTREAK 10 "$log" 2>"$tmp/streak"; rc=$?; w=$(( ($(date +%s%N) - s0) / 1000000 ))
+wait $pids
+[ $rc = 0 ] && [ "$w" -lt 6000 ] && grep -Eq "(runs have held the GPU for [0-9]* s in a row|run has held the GPU for [0-9]* s), past the cap of 3 s: passed over" "$tmp/streak" \
+	&& pass "queue: six runs in a row of one user are passed over at the cap ($w ms; cap 3 s, 9 s of runs)" \
+	|| fail "queue: behind six runs of one user: exit $rc after $w ms: $(tail -2 "$tmp/streak")"
+
+# A run that started before a waiter came: its hold counts from its start (the start mark's change
+# time), not from when this waiter first saw it. Started 2.2 s before, with a cap of 3 s: the waiter
+# goes ahead in about a second, not 3 s.
+q=$CUDACLIMB_LOCK_DIR/cudaclimb-gpu-UUIDLATE.q
+mkdir -m 1777 "$q"
+as "$u3" timeout 30 "$tmp/probe" UUIDLATE 6000 "$log" 2>/dev/null &
+h=$!
+i=0; while [ $i -lt 100 ] && [ "$(stat -c %a "$q"/s-* 2>/dev/null)" != 644 ]; do sleep 0.02; i=$((i + 1)); done
+sleep 2.2
+s0=$(date +%s%N)
+as "$u1" env CUDACLIMB_QUEUE_CAP=3 timeout 30 "$tmp/probe" UUIDLATE 10 "$log" 2>"$tmp/late"; rc=$?; w=$(( ($(date +%s%N) - s0) / 1000000 ))
+wait $h
+[ $rc = 0 ] && [ "$w" -lt 2000 ] && grep -q "run has held the GPU for [0-9]* s, past the cap of 3 s: passed over" "$tmp/late" \
+	&& pass "queue: a run that started before the waiter came is passed over at the cap from its start ($w ms)" \
+	|| fail "queue: behind a run started 2.2 s before: exit $rc after $w ms (cap 3 s): $(tail -2 "$tmp/late")"
 
 # Several GPUs: without --gpu a run goes to the one with the shortest queue (gpulock_pick), here
 # UUIDB's empty queue while UUIDA has a holder and a waiter; with equal queues, one by process id.
