@@ -5,7 +5,8 @@
 #     (CUDACLIMB_QUEUE_CAP=3): a waiter goes ahead within the cap and a few seconds, says so, and a
 #     second process of the same user does not wait a whole cap again;
 #   - a queue folder squatted by another user (0755 or 1777), or a folder of queues of another user:
-#     the run is refused with what to do, and nothing runs unqueued;
+#     the run is refused with what to do, and nothing runs unqueued; a symlink planted at a queue's
+#     name is replaced by queue init, its target untouched;
 #   - a ticket whose text and name carry escape sequences (OSC 52 clipboard, clear screen): the
 #     waiter's output has no ESC byte;
 #   - in a root-made queue folder, another user cannot delete a waiting user's ticket;
@@ -96,6 +97,16 @@ out=$(bound 10 "$B" queue init $UUID 2>&1); rc=$?
 	&& pass "attack queue: sudo cudaclimb queue init takes the squatted folder back (root's, 1777)" || fail "attack queue: queue init: exit $rc: $out"
 out=$(bound 10 asu 2002 "$B" queue init $UUID 2>&1); rc=$?
 [ $rc = 2 ] && printf '%s' "$out" | grep -q "needs root" && pass "attack queue: queue init as a user is refused" || fail "attack queue: queue init as 2002: exit $rc: $out"
+# A symbolic link planted at a queue's name, to a folder of uid 2002's: queue init puts root's folder
+# in its place and leaves the link's target as it was (not made root's, not opened to all).
+U2=5f3e1a2b000011112222333344446666
+mkdir -m 755 "$tmp/target"; chown 2002 "$tmp/target"
+asu 2002 ln -s "$tmp/target" "$CUDACLIMB_LOCK_DIR/cudaclimb-gpu-$U2.q"
+out=$(bound 10 "$B" queue init $U2 2>&1); rc=$?
+[ $rc = 0 ] && [ ! -L "$CUDACLIMB_LOCK_DIR/cudaclimb-gpu-$U2.q" ] && [ "$(stat -c %u:%a "$CUDACLIMB_LOCK_DIR/cudaclimb-gpu-$U2.q")" = "0:1777" ] \
+	&& [ "$(stat -c %u:%a "$tmp/target")" = "2002:755" ] \
+	&& pass "attack queue: queue init replaces a planted symlink with root's folder; the link's target is untouched" \
+	|| fail "attack queue: queue init over a planted symlink: exit $rc: $out; target $(stat -c %u:%a "$tmp/target")"
 sq=$tmp/squat; mkdir -m 755 "$sq"; chown 2002 "$sq"
 CUDACLIMB_LOCK_DIR=$sq bound 10 asu 2001 "$tmp/probe" UUIDBASE 10 "$log" 2>"$tmp/sq"; rc=$?
 [ $rc = 5 ] && [ ! -s "$log" ] && grep -q "folder of the GPU queues .* belongs to uid 2002" "$tmp/sq" \
