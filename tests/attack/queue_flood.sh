@@ -7,7 +7,9 @@
 #     2001 waits behind 2003: 2001's run must still be seen as running (its own mark), not as a ticket
 #     that never started (which a waiter passes over after the head's grace);
 #   - a squatted head mark: 2002 holds the line and makes "h-2001-TICKET" for its own ticket first:
-#     2001's second waiting process must not wait a whole cap again.
+#     2001's second waiting process must not wait a whole cap again;
+#   - a flood of head marks: 2002 makes thousands of files under the names of 2001's own marks: they
+#     cannot push 2001's real mark out of its listing.
 # Every process is bounded in time (timeout) and memory (ulimit -v); without root: SKIP.
 . tests/lib.sh
 if [ "$(id -u)" != 0 ] || ! command -v setpriv >/dev/null; then
@@ -94,3 +96,38 @@ fi
 [ "$(stat -c %u "$q/h-2001-$t" 2>/dev/null)" = 2002 ] && ls "$q" | grep -q "^h-2001-$t\.[0-9a-f]\{8\}$" \
 	&& pass "attack queue flood: the waiters' own mark went under a name of their own (h-2001-TICKET.RANDOM)" \
 	|| fail "attack queue flood: no suffixed mark: $(ls "$q" | grep '^h-' | head -5)"
+
+# 4. A flood of squatted head marks: 2002 holds the line, takes h-2001-TICKET first, and makes
+# thousands of files under the names 2001's own suffixed marks have (h-2001-TICKET.N), before and
+# after 2001's first run. Only 2001's own files count as its marks (at most 4096 are kept from a
+# listing), so the junk cannot push the real mark out: 2001's next run does not wait a whole cap again.
+# On a tmpfs (mounted when it can be) a listing is in the order the files were made, newest or oldest
+# first, so junk made before and after the real mark stands ahead of it either way; on a disk the order
+# is a hash, and more junk makes it likely.
+q=$CUDACLIMB_LOCK_DIR/cudaclimb-gpu-UUIDHFLOOD.q
+mkdir -m 1777 "$q"
+if mount -t tmpfs -o size=64m,nr_inodes=100000,mode=1777 tmpfs "$q" 2>/dev/null; then
+	mounted=$q; trap 'umount -l "$mounted" 2>/dev/null; [ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT; n=5000; where="a tmpfs"
+else
+	mounted=; n=30000; where="the disk (no tmpfs)"
+fi
+bound 60 2002 "$tmp/probe" hog UUIDHFLOOD 40 >/dev/null 2>"$tmp/hog4" & hog=$!
+i=0; while [ $i -lt 100 ] && [ -z "$(ls "$q" | grep '^s-t-2002-')" ]; do sleep 0.05; i=$((i + 1)); done
+t=$(ls "$q" | grep '^t-2002-' | head -1)
+junk() { bound 60 2002 sh -c "cd '$q' && seq -f 'h-2001-$t.%08.0f' $1 $2 | xargs touch"; }
+bound 5 2002 sh -c "echo 1 >'$q/h-2001-$t'; chmod 644 '$q/h-2001-$t'"
+junk 1 $n
+t0=$(date +%s%N)
+bound 20 2001 "$tmp/probe" UUIDHFLOOD 10 "$log" 2>"$tmp/j1"; r1=$?; w1=$(( ($(date +%s%N) - t0) / 1000000 ))
+junk $((n + 1)) $((2 * n))
+t0=$(date +%s%N)
+bound 20 2001 "$tmp/probe" UUIDHFLOOD 10 "$log" 2>"$tmp/j2"; r2=$?; w2=$(( ($(date +%s%N) - t0) / 1000000 ))
+# the hog itself, by the pid it names (killing the bounding subshell would leave it holding the folder)
+kill $(sed -n 's/^\([0-9]*\): hog holds .*/\1/p' "$tmp/hog4") $hog 2>/dev/null; wait $hog 2>/dev/null
+made=$(ls -f "$q" | grep -c "^h-2001-$t\.")
+[ -n "$mounted" ] && umount "$mounted"
+if [ $r1 = 0 ] && [ $r2 = 0 ] && [ "$w1" -lt 7000 ] && [ "$w2" -lt 1500 ]; then
+	pass "attack queue flood: $made files under 2001's mark names on $where: the first run waits the cap once ($w1 ms), the next $w2 ms (cap 3 s)"
+else
+	fail "attack queue flood: flooded h- marks on $where ($made): exits $r1 $r2 after $w1 ms and $w2 ms: $(tail -n 2 "$tmp/j1" "$tmp/j2")"
+fi
