@@ -6,11 +6,13 @@
 #   - turns: 30 queued runs of one user delay another's first by at most the run in progress;
 #   - a student asks for another's turn ("for UID"), floods connections, sends a line without end,
 #     a request that never ends, an unknown request: refused or dropped, others unaffected;
-#   - submissions with names '..', absolute, hidden, too many or too large files, another course, an
-#     exercise not assigned, an include that is a FIFO: refused at once, nothing kept;
+#   - submissions with names '..', absolute, hidden, too many or too large files (one, or all together),
+#     another course, an exercise not assigned, an include that is a FIFO: refused at once, nothing kept;
+#     a third submission waiting for the judge with per_user 2, though the student hung up: refused;
 #   - the store: only the service writes it; a verdict carries the service's clock and the uid the
 #     kernel gave; the service killed with -9 mid-judge comes back and loses no verdict, records once;
-#   - the service refuses root and a socket folder others may write; a client refuses a socket whose
+#   - the service refuses root, a socket folder others may write, a state folder or a store not its own
+#     or open to others; a client refuses a socket whose
 #     folder others may write, and a run is refused (not run unqueued) when the service is down.
 . tests/lib.sh
 if [ "$(id -u)" != 0 ] || ! command -v setpriv >/dev/null; then
@@ -57,10 +59,11 @@ bound() {
 	( ulimit -v 409600; timeout -k 2 "$s" "$@" )
 }
 ms() { echo $(( ($(date +%s%N) - $1) / 1000000 )); }
-# start [FAKE-MODE]: the service as uid 2010 with the fake worker in that mode (default ok, ratio 1.2)
+# start [FAKE-MODE]: the service as uid 2010 with the fake worker in that mode (default ok, ratio 1.2),
+# configured by $conf (default $tmp/serve.yaml)
 start() {
 	CUDACLIMB_WORKER=$tmp/fake CC_FAKE=${1:-ok} CC_FAKE_RATIO=1.2 setpriv --reuid=2010 --regid=2010 --clear-groups \
-		"$CC" serve --foreground --config "$tmp/serve.yaml" >>"$tmp/serve.log" 2>&1 &
+		"$CC" serve --foreground --config "${conf:-$tmp/serve.yaml}" >>"$tmp/serve.log" 2>&1 &
 	svc_pid=$!
 	i=0; while [ $i -lt 50 ] && [ "$(grep -c listening "$tmp/serve.log")" -le "$started" ]; do sleep 0.1; i=$((i + 1)); done
 	started=$((started + 1))
@@ -77,6 +80,16 @@ out=$(bound 10 asu 2010 "$CC" serve --foreground --config "$tmp/serve.yaml" 2>&1
 [ $rc != 0 ] && printf '%s' "$out" | grep -q "written by nobody else" && pass "attack service: a socket folder others may write is refused" \
 	|| fail "attack service: a 777 socket folder: exit $rc: $out"
 chmod 755 "$tmp/run"
+# the state folder keeps the students' submissions until judged: the service's own, mode 700; the
+# store keeps the verdicts the report believes: the service's own, written by nobody else
+refused() {   # refused WHAT PATTERN: the service as uid 2010 does not start, and says PATTERN
+	out=$(bound 5 asu 2010 "$CC" serve --foreground --config "$tmp/serve.yaml" 2>&1); rc=$?
+	[ $rc = 1 ] && printf '%s' "$out" | grep -q "$2" && pass "attack service: $1 is refused" || fail "attack service: $1: exit $rc: $out"
+}
+chmod 755 "$tmp/state"; refused "a state folder others may read" "the state folder .* must be the service's own, mode 700"; chmod 700 "$tmp/state"
+chown 2001 "$tmp/state"; refused "a state folder of a student's" "the state folder .* must be the service's own, mode 700"; chown 2010 "$tmp/state"
+chmod 2770 "$tmp/store"; refused "a store its group may write" "the store .* is writable by others"; chmod 2750 "$tmp/store"
+chown 2001 "$tmp/store"; refused "a store of a student's" "the store .* belongs to uid 2001, not to the service"; chown 2010 "$tmp/store"
 out=$(bound 10 asu 2001 "$P" lease "$tmp/run/sock" $U 10 "$log" 2>&1); rc=$?
 [ $rc = 5 ] && printf '%s' "$out" | grep -q "not running.*systemctl enable --now cudaclimb" && [ ! -s "$log" ] \
 	&& pass "attack service: with the service down a run is refused with what to do, nothing runs" || fail "attack service: service down: exit $rc: $out"
@@ -160,6 +173,11 @@ out=$(sub other demo/scale 1 | bound 10 asu 2001 "$P" send "$tmp/run/sock" 3)
 printf '%s' "$out" | grep -q "judges no course of that id" && pass "attack service: a course it does not judge is refused" || fail "attack service: other course: $out"
 out=$(sub lab1 demosum/sum 1 | bound 10 asu 2001 "$P" send "$tmp/run/sock" 3)
 printf '%s' "$out" | grep -q "does not assign that exercise" && pass "attack service: an exercise the course does not assign is refused" || fail "attack service: unassigned: $out"
+# four files of 256 KiB (each at the bound) and one byte more: over 1 MiB in all, refused as it is announced
+out=$( { sub lab1 demo/scale 5; for f in a b c d; do printf 'file %s.cu 262144\n' $f; head -c 262144 /dev/zero | tr '\0' x; done; printf 'file e.cu 1\nx'; } \
+	| bound 20 asu 2001 "$P" send "$tmp/run/sock" 3)
+printf '%s' "$out" | grep -q "error the files are over 1 MiB in all" && pass "attack service: files over 1 MiB in all (each under 256 KiB) are refused" \
+	|| fail "attack service: 1 MiB and a byte in five files: $(printf '%s' "$out" | head -3)"
 [ -z "$(ls "$tmp/state/jobs")" ] && pass "attack service: nothing of the refused submissions is kept" || fail "attack service: kept: $(ls "$tmp/state/jobs")"
 mkdir -m 700 "$tmp/s1"; cp tests/fixtures/exercise/learner/right.cu "$tmp/s1/scale.cu"; chown -R 2001 "$tmp/s1"
 asu 2001 sh -c "sed -i '1i #include \"pipe.cuh\"' '$tmp/s1/scale.cu'; mkfifo '$tmp/s1/pipe.cuh'"
@@ -249,3 +267,22 @@ out=$(bound 10 asu 2001 "$P" lease "$tmp/open/sock" $U 10 "$log" 2>&1); rc=$?
 [ $rc = 5 ] && printf '%s' "$out" | grep -q "anyone could stand in for the service" && pass "attack service: a client refuses a socket folder others may write" \
 	|| fail "attack service: open socket folder: exit $rc: $out"
 kill $svc_pid; wait $svc_pid 2>/dev/null; svc_pid=
+
+# 9. Submissions waiting for the judge, per student: at most per_user (here 2), even when the student
+# hangs up once each is kept (a kept submission stays for its verdict, so hanging up frees no slot).
+# The judge hangs, so the first two are still there when the third comes: it is refused, not kept.
+sed 's/^per_user: 40$/per_user: 2/' "$tmp/serve.yaml" >"$tmp/serve2.yaml"; chmod 644 "$tmp/serve2.yaml"
+conf=$tmp/serve2.yaml; start hang; conf=
+n=$(wc -c <"$tmp/s1/scale.cu")
+said=
+for k in 1 2 3; do
+	said="$said $( { sub lab1 demo/scale 1; printf 'file scale.cu %s\n' "$n"; cat "$tmp/s1/scale.cu"; } | bound 10 asu 2001 "$P" send "$tmp/run/sock" 2 | head -1 | cut -c1-60)"
+done
+kept=$(ls "$tmp/state/jobs" | wc -l)
+case "$said" in
+*queued*queued*"error you have too many submissions waiting for the judge"*)
+	[ "$kept" = 2 ] && pass "attack service: a student's third submission waiting for the judge is refused (per_user 2; two kept)" \
+		|| fail "attack service: per-student submissions: $kept kept: $said" ;;
+*) fail "attack service: per-student submissions (per_user 2): $said; $kept kept" ;;
+esac
+kill -9 $svc_pid; wait $svc_pid 2>/dev/null; svc_pid=
