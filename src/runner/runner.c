@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -142,6 +143,7 @@ int runner_child_start(runner *r, char *const *argv, int flags, char *err, size_
 		return -1;
 	}
 	fflush(NULL);
+	const pid_t parent = getpid();
 	pid_t pid = fork();
 	if (pid < 0) {
 		strfmt(err, errlen, "fork: %s", strerror(errno));
@@ -149,6 +151,12 @@ int runner_child_start(runner *r, char *const *argv, int flags, char *err, size_
 		return -1;
 	}
 	if (pid == 0) {
+		/* The child ends with us. A cudaclimb killed with SIGKILL (a judge whose lab service died, a
+		 * closed SSH session) would otherwise leave its worker running a hung kernel, or holding its
+		 * GPU turn, with nobody left to stop it. ssh and srun (their own group) get SIGTERM, on which
+		 * they end the remote side (srun cancels its step); a local worker gets SIGKILL. */
+		prctl(PR_SET_PDEATHSIG, (flags & RC_OWN_GROUP) ? SIGTERM : SIGKILL);
+		if (getppid() != parent) _exit(127);   /* we died before the line above could take effect */
 		dup2(a[0], 0);
 		dup2(b[1], 1);
 		if (c[1] >= 0) dup2(c[1], 2);

@@ -18,6 +18,18 @@ expect "fake worker: ... with the CUDA error" 1 "scale: the kernel failed: an il
 t0=$(date +%s)
 expect "fake worker: a hang is stopped by the watchdog" 1 "did not finish within 2 s" F hang run demo/scale --timeout 2
 [ $(( $(date +%s) - t0 )) -lt 10 ] && pass "fake worker: the hang ended in time" || fail "fake worker: the hang took $(( $(date +%s) - t0 )) s"
+# A cudaclimb killed with SIGKILL takes its worker with it (PR_SET_PDEATHSIG): a hung worker left
+# behind would keep the GPU busy and hold its turn in the queue with nobody to stop it.
+CC_FAKE=hang $B --lessons tests/fixtures/exercise run demo/scale --timeout 60 >/dev/null 2>&1 &
+cpid=$!
+child() { grep -l "^PPid:[[:space:]]*$1\$" /proc/[0-9]*/status 2>/dev/null | sed -n 's|^/proc/\([0-9]*\)/status$|\1|p' | head -1; }
+i=0; w=; while [ $i -lt 100 ] && [ -z "$w" ]; do sleep 0.05; w=$(child $cpid); i=$((i + 1)); done
+sleep 0.3   # the job sent: the worker is in its hang
+kill -9 $cpid; wait $cpid 2>/dev/null
+i=0; while [ $i -lt 40 ] && [ -n "$w" ] && kill -0 "$w" 2>/dev/null; do sleep 0.05; i=$((i + 1)); done
+if [ -z "$w" ]; then fail "fake worker: no worker process seen under cudaclimb (pid $cpid)"
+elif kill -0 "$w" 2>/dev/null; then fail "fake worker: the hung worker $w outlived its cudaclimb, killed with SIGKILL, by 2 s"; kill -9 "$w"
+else pass "fake worker: a hung worker ends with its cudaclimb (killed with SIGKILL)"; fi
 expect "fake worker: noise is not the protocol" 1 "scale: the GPU worker sent something that is not the protocol" F garbage run demo/scale
 expect "fake worker: ... and its control bytes are not printed" 1 "not the protocol: '\?\? zzz noise'" F garbage run demo/scale
 expect "fake worker: a garbled reply" 1 "scale: the GPU worker sent a garbled reply: 'ms_median not-a-number'" F garbled run demo/scale
