@@ -37,6 +37,17 @@ f=$(find "$R" -maxdepth 1 -user 2001 -type f -name '2001-*.jsonl' | head -1)
 	|| fail "attack results: no victim's file ($f)"
 [ ! -s "$R/2001-$V.jsonl" ] && [ ! -e "$R/2002-x.jsonl" ] && pass "attack results: nothing written to the squatter's file or through the symlink" \
 	|| fail "attack results: the squatter's file or the link's target was written"
+# A symlink named for the victim, to the victim's own file: read through it, the victim's records
+# would count twice (the target is the victim's, one link). The report leaves it out as a link.
+# (Counted: the report names only the first three files of a reason.)
+forged() { printf '%s' "$1" | sed -n 's/^cudaclimb: \([0-9]*\) files* in .* left out: not owned by the student named in it, a link, or not a regular file.*/\1/p'; }
+n0=$(forged "$( (ulimit -v $VM; timeout 20 $B --lessons $FX report "$tmp/lab") 2>&1)")
+as 2002 ln -s "$f" "$R/2001-$V.9.jsonl"
+out=$( (ulimit -v $VM; timeout 20 $B --lessons $FX report "$tmp/lab") 2>&1); code=$?
+as 2002 rm -f "$R/2001-$V.9.jsonl"
+[ $code = 0 ] && [ -n "$n0" ] && [ "$(forged "$out")" = $((n0 + 1)) ] \
+	&& pass "attack results: a symlink to the victim's own file, named for the victim, is left out (its records would count twice)" \
+	|| fail "attack results: a symlink to the victim's file: exit $code, links and forgeries left out before: '$n0': $out"
 # the FIFO with a reader held open by the attacker: the victim still does not block
 as 2002 sh -c "exec 3<>'$R/2001-$V.3.jsonl'; sleep 8" & holder=$!
 sleep 0.3
