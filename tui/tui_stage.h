@@ -159,7 +159,7 @@ stage_code_state stage_code(tui_stage *m, int s, double now, const char **cubin,
 enum { STAGE_EV_SHOWN = 1, STAGE_EV_CODE = 2 };
 int stage_event(tui_stage *m, int job, job_phase phase, const char *note, const run_result *r,
                 double now);
-/* Timers (debounce, live). Returns non-zero when something shown changed. */
+/* Timers (debounce, live); a run waits while a value is typed. Returns non-zero when something shown changed. */
 int stage_tick(tui_stage *m, double now);
 /* Milliseconds until the next timer, or -1 when none. */
 int stage_timeout(const tui_stage *m, double now);

@@ -44,8 +44,9 @@ static int submit(tui_stage *m, int s, stage_job_kind kind, int item, int ot, co
 int stage_run(tui_stage *m, double now)
 {
 	m->want_run = 0;
-	if (stage_validate(m) != 0) {
-		snprintf(m->msg, sizeof m->msg, "%s", m->problem);
+	/* The values set, never a value half typed: that one's message stays in the pane as it is. */
+	if (m->editing ? stage_check(m, m->cur, -1, "", m->msg, sizeof m->msg, NULL) != 0 : stage_validate(m) != 0) {
+		if (!m->editing) snprintf(m->msg, sizeof m->msg, "%s", m->problem);
 		return -1;
 	}
 	if (m->run_job) engine_cancel(m->e, m->run_job);
@@ -301,7 +302,9 @@ static int sweep_pending(const tui_stage *m)
 
 int stage_tick(tui_stage *m, double now)
 {
-	if (!m->want_run || now < m->due || m->run_job || sweep_pending(m))
+	/* A run due while a value is typed waits for Enter or Esc: it would measure the values being
+	 * replaced, and its notices would cover what the typing says. */
+	if (!m->want_run || now < m->due || m->run_job || sweep_pending(m) || m->editing)
 		return 0;
 	/* A key pressed while the run waited (a refused step, say) said something: that outlives the
 	 * run's own notice, until the next key. */
@@ -314,7 +317,7 @@ int stage_tick(tui_stage *m, double now)
 
 int stage_timeout(const tui_stage *m, double now)
 {
-	if (!m->want_run || m->run_job || sweep_pending(m))
+	if (!m->want_run || m->run_job || sweep_pending(m) || m->editing)
 		return -1;
 	double ms = (m->due - now) * 1000;
 	return ms <= 0 ? 0 : (int)ms + 1;

@@ -28,7 +28,10 @@ check "R resets the parameters too" wait_re "▸n +67108864 +1\."
 keys Right
 check "Right doubles the default" wait_re "▸n +134217728\* "
 keys 2 0 0 0 0 0 0 0 0 0
-check "above the max: the range message as you type" wait_for "n = 2000000000 is outside its range"
+# In the pane, under the value, as soon as the digit that makes it too big is typed. The run due
+# from Right waits for the typing (it would measure the value being replaced): before, it ran or was
+# refused depending on how many digits had arrived, so the status line showed this or not.
+check "above the max: the range message as you type" wait_re "│ ✗ n = 2000000000 is outside its +│"
 keys Enter
 check "... and Enter does not commit it" shows "▸n += 2000000000_"
 keys Escape
@@ -54,6 +57,30 @@ check "R back at the defaults saves them as such" wait_re "│ n +67108864 "
 keys q
 wait_for "EXITED rc=0" >/dev/null
 check "... saved as 'default'" grep -q "^set bandwidth - n default$" "$XDG_STATE_HOME/cudaclimb/progress"
+
+# A run due (from Right) waits while a value is typed: it would measure the value being replaced.
+# Before, it ran or was refused depending on how many digits had come in by then. Read where nothing
+# has compiled yet (no GPU: no run on entering the stage), from a fresh start.
+rm -f "$XDG_STATE_HOME/cudaclimb/progress"
+start 100 30
+wait_for "Memory bandwidth with SAXPY" >/dev/null
+keys Enter
+wait_for "Tunables" >/dev/null
+if screen | grep -q "no GPU: compile only"; then
+	keys Tab Tab
+	i=0; while [ $i -lt 4 ] && ! screen | grep -q "│▸n "; do keys j; sleep 0.2; i=$((i + 1)); done
+	keys Right j 3     # in one write: the run is due 50 ms after Right, the typing starts at once
+	check "a run due waits while a value is typed" wait_re "▸a += 3_"
+	sleep 1
+	check "... nothing compiled during the typing" shows "Not compiled yet"
+	keys Escape
+	check "... and Esc lets it go ahead" wait_gone "Not compiled yet"
+	check "... with the value set by Right" shows "│ n +134217728\\* "
+else
+	echo "SKIP a run due waits while a value is typed: read where entering a stage runs nothing (no GPU)"
+fi
+keys q
+wait_for "EXITED rc=0" >/dev/null
 
 # sgemm's warptile stage at 80x24: 13 tunables and 3 parameters in a pane that has room for fewer.
 mkdir -p "$XDG_STATE_HOME/cudaclimb"
