@@ -417,6 +417,32 @@ static void test_table(void **state)
 	course_free(c);
 }
 
+/* A refuted pass is no pass in time either: a forged pass before the deadline and a verified one
+ * after it make the cell late, its first pass the verified one. */
+static void test_refuted_not_on_time(void **state)
+{
+	(void)state;
+	char err[512];
+	course *c = load(HEAD "exercises:\n  - { exercise: a/y, due: \"2026-01-01\" }\n", err);
+	int64_t due = c->items[0].due;
+	result_record r[] = {
+		rec("frank", 6, "a/y", "passed", 1.0, due - 3600),     /* refuted by --verify */
+		rec("frank", 6, "a/y", "passed", 1.1, due + 3600),     /* verified, after the deadline */
+	};
+	r[0].written_by = due - 3000;
+	r[0].check = RESULT_REFUTED;
+	r[1].check = RESULT_VERIFIED;
+	class_table t;
+	class_table_make(&t, c, r, 2);
+	t.verified = 1;
+	const class_cell *fy = class_cell_at(&t, 0, 0);
+	assert_int_equal(fy->status, CELL_PASSED);
+	assert_true(fy->late);
+	assert_true(fy->first_pass == due + 3600);
+	class_table_free(&t);
+	course_free(c);
+}
+
 /* Records the students wrote (issue #45 item 5): a pass not judged again is "claimed", a ratio is
  * claimed and ranks nobody (a forged "slow" 99x tops no chart), a refuted pass is on no chart, and a
  * pass on time by its own time only, in a file changed after the deadline, is self-reported. */
@@ -524,6 +550,7 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_format), cmocka_unit_test(test_check), cmocka_unit_test(test_results_files), cmocka_unit_test(test_table),
 		cmocka_unit_test(test_record_checks), cmocka_unit_test(test_squatted_names), cmocka_unit_test(test_valid_output), cmocka_unit_test(test_claims),
+		cmocka_unit_test(test_refuted_not_on_time),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
