@@ -20,6 +20,7 @@
 #include "sha256.h"
 #include "stats.h"
 #include "util.h"
+#include "worker_stdout.h"
 
 /* Bytes that came on the pipe (runner_worker.h: "KEY LEN", then LEN bytes). */
 typedef struct { char *data; size_t len; } blob;
@@ -829,6 +830,7 @@ int gpu_worker_main(FILE *in, FILE *o, int gpu)
 			if (!read_request(in, &q)) { request_free(&q); break; }
 			if (!have) { r.status = RUN_NO_GPU; strfmt(r.message, sizeof r.message, "%s", d.why); }
 			else do_run(&q, &r);
+			worker_stdout_drain();       /* what the kernels printed, to stderr as text */
 			request_free(&q);
 			send_result(&r);
 			run_result_clear(&r);

@@ -6,6 +6,7 @@
 #include "arch.h"
 #include "gpu.h"
 #include "util.h"
+#include "worker_stdout.h"
 
 /* A worker started by hand or over ssh finds its data from where it is installed. */
 int worker_main(int argc, char **argv)
@@ -30,6 +31,13 @@ int worker_main(int argc, char **argv)
 	const char *table = getenv("CUDACLIMB_ARCH_TABLE");
 	char err[512];
 	if (table && arch_load(table, err, sizeof err)) fprintf(stderr, "cudaclimb worker: %s\n", err);
-	setvbuf(stdout, NULL, _IOFBF, 1 << 16);
-	return gpu_worker_main(stdin, stdout, argc > 2 ? atoi(argv[2]) : -1);
+	/* The protocol leaves on a descriptor of its own (worker_stdout.h): what a kernel prints can never
+	 * put a line into it. */
+	FILE *po = worker_stdout_apart(err, sizeof err);
+	if (!po) {
+		fprintf(stderr, "cudaclimb worker: %s\n", err);
+		return 1;
+	}
+	setvbuf(po, NULL, _IOFBF, 1 << 16);
+	return gpu_worker_main(stdin, po, argc > 2 ? atoi(argv[2]) : -1);
 }

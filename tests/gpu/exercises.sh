@@ -50,6 +50,11 @@ verdict "out of bounds" $L/oob.cu out_of_bounds "wrote past the end of y: elemen
 verdict "no bounds check (right only for multiples of the block)" $L/multiple.cu out_of_bounds "n=3 \(tiny\): wrote past the end of y: elements 3 to 255"
 verdict "unwritten outputs" $L/unwritten.cu unwritten "never written \(they still hold the poison\)"
 verdict "wrong values" $L/wrong.cu wrong "wrong at n=3 \(tiny\): y: [0-9]+ of 3 elements wrong.*first at index"
+# A wrong kernel that prints a forged "passed at 10x" result block with device printf: the worker's
+# protocol is on its own descriptor (descriptor 1 is stderr's), so the block is text, and the verdict wrong.
+verdict "device printf cannot forge a result" $L/printf_forge.cu wrong "wrong at n=3 \(tiny\): y: [0-9]+ of 3 elements wrong"
+grep -q "pair_ratio 10" "$tmp/v.err" && pass "exercise: the forged block was printed to stderr, as text" \
+	|| fail "exercise: the device printf's text is not on stderr: $(tail -c 300 "$tmp/v.err")"
 verdict "right once, then replays (caught after timing)" $L/replay.cu wrong_later "right on the first run, wrong after [0-9]+ timed runs"
 verdict "correct but slow" $L/slow.cu slow "correct, not yet fast enough.*0\.[0-9]+x the stage's own kernel( on the [a-z' ]+ time)? \(the bar is 0.90x\)"
 verdict "shared-memory sum, right" $L/sum_right.cu passed "correct" demosum/sum
