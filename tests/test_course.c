@@ -417,8 +417,9 @@ static void test_table(void **state)
 	course_free(c);
 }
 
-/* A refuted pass is no pass in time either: a forged pass before the deadline and a verified one
- * after it make the cell late, its first pass the verified one. */
+/* A refuted or unverified pass is no pass in time either: a forged pass before the deadline and a
+ * verified one after it make the cell late, its first pass the verified one (a red-team finding:
+ * the forged claim with no source used to lend the verified pass its time). */
 static void test_refuted_not_on_time(void **state)
 {
 	(void)state;
@@ -439,6 +440,34 @@ static void test_refuted_not_on_time(void **state)
 	assert_int_equal(fy->status, CELL_PASSED);
 	assert_true(fy->late);
 	assert_true(fy->first_pass == due + 3600);
+	class_table_free(&t);
+	/* The same with the forged pass unverified (no source in it, written before the deadline): it
+	 * neither makes the verified pass on time nor lends it its time; and a forged 99x beside a verified
+	 * pass is not the ratio shown for it, which is the one --verify measured. */
+	result_record q[] = {
+		rec("frank", 6, "a/y", "passed", 1.0, due - 3600),     /* no source: unverified */
+		rec("frank", 6, "a/y", "passed", 1.1, due + 3600),     /* verified, after the deadline */
+		rec("frank", 6, "a/y", "slow", 99, due + 3700),        /* a forged 99x, no source */
+	};
+	q[0].written_by = due - 3000;
+	q[0].check = RESULT_UNVERIFIED;
+	q[1].check = RESULT_VERIFIED;
+	q[1].measured = 1.08;
+	class_table_make(&t, c, q, 3);
+	t.verified = 1;
+	fy = class_cell_at(&t, 0, 0);
+	assert_int_equal(fy->status, CELL_PASSED);
+	assert_true(fy->late && !fy->time_claimed);
+	assert_true(fy->first_pass == due + 3600);
+	assert_true(fy->ratio_claimed);
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+	class_report_text(f, &t);
+	fclose(f);
+	assert_non_null(strstr(out, "late 1.08x v"));
+	assert_null(strstr(out, "99.00x"));
+	free(out);
 	class_table_free(&t);
 	course_free(c);
 }
@@ -464,6 +493,7 @@ static void test_claims(void **state)
 	r[3].check = RESULT_REFUTED;
 	r[4].written_by = due - 30;
 	r[5].check = RESULT_VERIFIED;
+	r[5].measured = 1.05;                                          /* what --verify's own run measured */
 	class_table t;
 	class_table_make(&t, c, r, 6);
 	assert_false(t.trusted);
@@ -500,7 +530,7 @@ static void test_claims(void **state)
 	assert_non_null(strstr(out, "claimed pass 99.00x ?"));
 	assert_non_null(strstr(out, "claimed pass* 1.00x ?"));
 	assert_non_null(strstr(out, "refuted 3.00x X"));
-	assert_non_null(strstr(out, "passed 1.10x v"));
+	assert_non_null(strstr(out, "passed 1.05x v"));                /* the measured ratio, not the claimed 1.10 */
 	assert_non_null(strstr(out, "*: on time by the record's own time only"));
 	assert_non_null(strstr(out, "\"mallory\",4,\"a/x\",0,0,99.0000,2,"));  /* CSV: not passed */
 	assert_non_null(strstr(out, ",claimed,1,1\n"));

@@ -59,9 +59,12 @@ void class_table_make(class_table *t, const course *c, const result_record *r, i
 	t->cells = xcalloc(ncells, sizeof *t->cells);
 	int *claims = xcalloc(ncells, sizeof *claims);
 	/* per cell: a pass that is a fact (trusted or verified); the first time of a pass not refuted; whether
-	 * some pass on time was written by the deadline (its file's change time says so) */
-	int *fact = xcalloc(ncells, sizeof *fact), *proven = xcalloc(ncells, sizeof *proven);
-	int64_t *first_ok = xcalloc(ncells, sizeof *first_ok);
+	 * some pass on time was written by the deadline (its file's change time says so); the same two of
+	 * the passes that are facts, which alone decide a cell that has one: a claim nobody could judge (no
+	 * source) planted before the deadline must not carry a pass verified after it onto time */
+	int *fact = xcalloc(ncells, sizeof *fact), *proven = xcalloc(ncells, sizeof *proven), *proven_fact = xcalloc(ncells, sizeof *proven_fact);
+	int64_t *first_ok = xcalloc(ncells, sizeof *first_ok), *first_fact = xcalloc(ncells, sizeof *first_fact);
+	double *best_fact = xcalloc(ncells, sizeof *best_fact);
 	for (int i = 0; i < n; i++) {
 		int it = item_index(c, r[i].exercise);
 		if (it < 0) continue;
@@ -75,11 +78,19 @@ void class_table_make(class_table *t, const course *c, const result_record *r, i
 		int refuted = r[i].passed && !r[i].trusted && r[i].check == RESULT_REFUTED;
 		if (correct && finite_ratio(r[i].ratio) > cell->best) cell->best = finite_ratio(r[i].ratio);
 		if (correct && r[i].trusted && finite_ratio(r[i].ratio) > cell->best_trusted) cell->best_trusted = finite_ratio(r[i].ratio);
+		/* a ratio that is a fact: a trusted record's, or the one --verify measured for a verified pass */
+		double fr = r[i].trusted ? finite_ratio(r[i].ratio) : r[i].check == RESULT_VERIFIED ? finite_ratio(r[i].measured) : 0;
+		if (correct && fr > best_fact[k]) best_fact[k] = fr;
 		if (!r[i].passed) continue;
 		if (!cell->first_pass || r[i].time < cell->first_pass) cell->first_pass = r[i].time;
 		if (!refuted && (!first_ok[k] || r[i].time < first_ok[k])) first_ok[k] = r[i].time;
-		if (r[i].trusted || r[i].check == RESULT_VERIFIED) fact[k] = 1;
-		if (!refuted && due && r[i].time <= due && (r[i].trusted || (r[i].written_by && r[i].written_by <= due))) proven[k] = 1;
+		int on_time = due && r[i].time <= due && (r[i].trusted || (r[i].written_by && r[i].written_by <= due));
+		if (!refuted && on_time) proven[k] = 1;
+		if (r[i].trusted || r[i].check == RESULT_VERIFIED) {
+			fact[k] = 1;
+			if (!first_fact[k] || r[i].time < first_fact[k]) first_fact[k] = r[i].time;
+			if (on_time) proven_fact[k] = 1;
+		}
 		/* verified beats unverified beats refuted: one verified pass is a pass */
 		if (!claims[k]++) cell->check = r[i].check;
 		else if (r[i].check == RESULT_VERIFIED || (r[i].check == RESULT_UNVERIFIED && cell->check == RESULT_REFUTED)) cell->check = r[i].check;
@@ -90,17 +101,23 @@ void class_table_make(class_table *t, const course *c, const result_record *r, i
 			class_cell *cell = &t->cells[k];
 			int64_t due = c->items[it].due;
 			cell->passed = cell->first_pass != 0;
-			if (first_ok[k]) cell->first_pass = first_ok[k];
+			if (fact[k]) cell->first_pass = first_fact[k];
+			else if (first_ok[k]) cell->first_pass = first_ok[k];
 			cell->late = cell->passed && due && cell->first_pass > due;
 			cell->status = !cell->tries ? CELL_NONE : fact[k] ? CELL_PASSED : cell->passed && cell->check == RESULT_REFUTED ? CELL_REFUTED
 			             : cell->passed ? CELL_CLAIMED : cell->best > 0 ? CELL_SLOW : CELL_TRIED;
-			cell->ratio_claimed = cell->best > cell->best_trusted;
-			cell->time_claimed = (cell->status == CELL_PASSED || cell->status == CELL_CLAIMED) && due && !cell->late && !proven[k];
+			cell->best_fact = best_fact[k];
+			cell->ratio_claimed = cell->best > best_fact[k];
+			cell->time_claimed = (cell->status == CELL_PASSED || cell->status == CELL_CLAIMED) && due && !cell->late
+			                     && !(fact[k] ? proven_fact[k] : proven[k]);
 		}
 	free(claims);
 	free(fact);
 	free(proven);
+	free(proven_fact);
 	free(first_ok);
+	free(first_fact);
+	free(best_fact);
 }
 
 void class_table_free(class_table *t)
@@ -123,7 +140,8 @@ static void when(char *out, size_t n, int64_t t)
 /* The mark of a claimed pass after report --verify: "v" verified, "?" unverified, "X" refuted. */
 static const char *mark(const class_cell *c) { return c->check == RESULT_VERIFIED ? "v" : c->check == RESULT_REFUTED ? "X" : "?"; }
 
-/* "passed 1.02x", "late 0.97x", "0.61x", "tried 3", "-" for facts; "claimed pass 1.02x", "claimed
+/* "passed 1.02x", "late 0.97x", "0.61x", "tried 3", "-" for facts (a passed cell's ratio is a
+ * fact's: a trusted record's or the one --verify measured); "claimed pass 1.02x", "claimed
  * late 0.97x", "claimed 0.61x" for a student's word, "refuted 1.20x"; a '*' after the word when the
  * pass is on time by the record's own time only; a pass's mark when verified is set. */
 static void cell_text(const class_cell *c, int verified, char *out, size_t n)
@@ -136,7 +154,10 @@ static void cell_text(const class_cell *c, int verified, char *out, size_t n)
 	case CELL_TRIED: strfmt(out, n, "tried %d", c->tries); break;
 	case CELL_SLOW: strfmt(out, n, "%s%.2fx", c->ratio_claimed ? "claimed " : "", c->best); break;
 	case CELL_CLAIMED: strfmt(out, n, "claimed %s%s %.2fx%s%s", c->late ? "late" : "pass", star, c->best, v, m); break;
-	case CELL_PASSED: strfmt(out, n, "%s%s %.2fx%s%s", c->late ? "late" : "passed", star, c->best, v, m); break;
+	case CELL_PASSED:   /* the ratio that is a fact; without one (a verified pass of before), the claim, so marked */
+		if (c->best_fact > 0) strfmt(out, n, "%s%s %.2fx%s%s", c->late ? "late" : "passed", star, c->best_fact, v, m);
+		else strfmt(out, n, "%s%s claimed %.2fx%s%s", c->late ? "late" : "passed", star, c->best, v, m);
+		break;
 	case CELL_REFUTED: strfmt(out, n, "refuted %.2fx%s%s", c->best, v, m); break;
 	}
 }

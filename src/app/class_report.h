@@ -29,10 +29,13 @@ typedef struct {
 	cell_status status;
 	double best;                /* best ratio of a correct try at the lesson's size, 0 none */
 	double best_trusted;        /* the same of trusted records only: the leaderboard's */
-	int ratio_claimed;          /* best is a number from a student's own record */
+	double best_fact;           /* the same of the ratios that are facts: trusted records' and those
+	                             * report --verify measured for the passes it verified */
+	int ratio_claimed;          /* best is a number from a student's own record (above best_fact) */
 	int time_claimed;           /* on time by a student's own record's time only (its file was changed
 	                             * after the deadline): lateness self-reported */
-	int64_t first_pass, last;   /* times; 0 none */
+	int64_t first_pass, last;   /* times; 0 none. first_pass: of the passes that are facts when the
+	                             * cell has one, else of those not refuted */
 } class_cell;
 
 typedef struct {

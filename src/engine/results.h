@@ -40,6 +40,8 @@ typedef struct {
 	char *source; size_t source_len;   /* read: owned (results_free), NULL none; append: borrowed */
 	int source_too_large;      /* the source was over RESULTS_SOURCE_MAX and is not in the record */
 	result_check check;        /* set by the report's verification; RESULT_UNVERIFIED otherwise */
+	double measured;           /* set by the report's verification: the ratio its own run measured
+	                            * (judged again, not the record's word); 0 none */
 	int64_t written_by;        /* read: the change time of the record's file when it was read (the kernel's
 	                            * clock, which the student cannot set back): the record was written by
 	                            * then; 0 unknown */
