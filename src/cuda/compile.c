@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "compile_jail.h"
 #include "sass.h"
 #include "util.h"
 
@@ -435,6 +436,46 @@ static void child_limits(const compile_request *rq)
 	setrlimit(RLIMIT_CPU, &c);
 }
 
+/* The folder of path (a new string), the path itself when it has none. */
+static char *folder_of(const char *path)
+{
+	char *d = xstrdup(path), *slash = strrchr(d, '/');
+	if (slash && slash != d) *slash = 0;
+	return d;
+}
+
+/* In the child of a learner's compile, before NVRTC runs: what it loads by itself loaded now, then the
+ * process closed in (compile_jail.h), so that NVRTC can open only the system's and the toolkit's
+ * folders and the cache's (write). Every header the learner may include is in memory already. 0, or
+ * -1 with why when it could not be closed in (the compile is refused: never run it open); a kernel
+ * without Landlock leaves it open, the include scan alone standing. */
+static int child_jail(const compile_request *rq, const char *cubin_path, const char *ptx_path, char *why, size_t n)
+{
+	int major = 0, minor = 0;
+	char lib[64], tool[512] = "", devrt[512] = "", e[256];
+	if (nvrtcVersion(&major, &minor) == NVRTC_SUCCESS) {   /* NVRTC's builtins, which it loads at its first compile */
+		strfmt(lib, sizeof lib, "libnvrtc-builtins.so.%d.%d", major, minor);
+		dlopen(lib, RTLD_NOW | RTLD_GLOBAL);
+		strfmt(lib, sizeof lib, "libnvrtc-builtins.alt.so.%d.%d", major, minor);
+		dlopen(lib, RTLD_NOW | RTLD_GLOBAL);
+	}
+	if (compile_options_rdc(rq->options, rq->noptions)) {
+		jitlink_get(e, sizeof e);
+		compile_find_devrt(devrt, sizeof devrt);
+	}
+	if (rq->sass) sass_find_tool(tool, sizeof tool);
+	Dl_info info;
+	char *nvrtc_dir = dladdr((void *)nvrtcCompileProgram, &info) && info.dli_fname ? folder_of(info.dli_fname) : NULL;
+	char *tool_dir = tool[0] ? folder_of(tool) : NULL, *devrt_dir = devrt[0] ? folder_of(devrt) : NULL;
+	char *cubin_dir = folder_of(cubin_path), *ptx_dir = folder_of(ptx_path);
+	const char *read[] = { "/usr", "/lib", "/lib32", "/lib64", "/opt", "/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d",
+	                       cuda_root(), nvrtc_dir, tool_dir, devrt_dir };
+	const char *write[] = { cubin_dir, ptx_dir, "/dev/null" };
+	int rc = compile_jail_enter(read, (int)(sizeof read / sizeof *read), write, (int)(sizeof write / sizeof *write), why, n);
+	free(nvrtc_dir); free(tool_dir); free(devrt_dir); free(cubin_dir); free(ptx_dir);
+	return rc < 0 ? -1 : 0;
+}
+
 /* In the child: compile src, write the cubin and the PTX, send "ok\n" or "fail\n" then the log.
  * Never returns. */
 static void child(const compile_request *rq, const char *src, const compile_includes *inc, const char *cubin_path, const char *ptx_path, int fd)
@@ -442,6 +483,12 @@ static void child(const compile_request *rq, const char *src, const compile_incl
 	FILE *out = fdopen(fd, "w");
 	if (!src || !out) _exit(3);
 	child_limits(rq);
+	char why[600];
+	if (rq->untrusted && child_jail(rq, cubin_path, ptx_path, why, sizeof why)) {
+		fprintf(out, "fail\nthe compile of a learner's file could not be closed in (Landlock): %s\n", why);
+		fclose(out);
+		_exit(0);
+	}
 	/* Seen on a GPU box: a second compile of the same program returned the cubin with an empty log,
 	 * as if served from the driver's compute cache, and with it went the ptxas report we read the
 	 * resources from. Our own cache is the one that counts; always compile for real. */

@@ -351,8 +351,12 @@ static void scan_text(scan *sc, const char *shown, const char *from_dir, const c
 			const char *a = h + 13;
 			if (le - a >= 5 && !memcmp(a, "_next", 5)) a += 5;
 			if (a < le && ident_char(*a)) continue;
+			const char *ie = a;                  /* the identifier's end */
 			while (a < le && (*a == ' ' || *a == '\t')) a++;
 			if (a < le && *a == '(') scan_operand(sc, shown, at, a + 1, le, 1, from_dir, depth);
+			else if (sc->rq->untrusted && !sc->out->error)   /* `#define P __has_include`, then P("/abs"): unseen */
+				sc->out->error = xasprintf("%s:%d: %.*s without its parenthesis (behind a macro) cannot be checked: refused", shown, at,
+				                           (int)(ie - h), h);
 		}
 		while (p < le && strchr(" \t\r\f\v", *p)) p++;
 		if (p < le && *p == '#') p++;

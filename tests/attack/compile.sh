@@ -56,6 +56,24 @@ attack dotdot '#include "../../instructor/secret.h"' 'coalesced\.cu:1: #include 
 attack angle-dotdot '#include <../../../../../../../../dev/zero>' 'a path with "\.\."'
 attack macro '#define F "fifo.h"
 #include F' 'coalesced\.cu:2: #include F: an #include of a macro cannot be checked' 'mkfifo fifo.h'
+# __has_include answers whether a file exists, as the account compiling (the judge's, the instructor's):
+# behind a macro the scan refuses it; built by pasting (here through a macro of the file's own, a
+# toolkit header's would do as well) the scan cannot see it, and the compile is closed in (Landlock)
+# so that NVRTC finds nothing outside the toolkit's and the system's library folders.
+attack has-include-macro "#define P __has_include
+#if P(\"$SECRET\")
+#endif" 'coalesced\.cu:1: __has_include without its parenthesis \(behind a macro\) cannot be checked: refused'
+if python3 -c 'import ctypes, sys; sys.exit(0 if ctypes.CDLL(None).syscall(444, None, 0, 1) > 0 else 1)' 2>/dev/null; then
+	# /etc/passwd: a file every account sees, so that only the closing in can make it MISSING
+	attack has-include-pasted "#define CAT(a, b) a##b
+#if CAT(__has_, include)(\"/etc/passwd\")
+#error EXISTS
+#else
+#error MISSING
+#endif" 'catastrophic error: #error directive: MISSING'
+else
+	skip "compile: __has_include built by pasting: this kernel has no Landlock, so the compile is not closed in (the scan alone stands)"
+fi
 printf '#define OUTSIDE 1\n' >"$T/outside.h"; chmod 644 "$T/outside.h"
 attack dirlink '#include "up/outside.h"' 'coalesced\.cu:1: #include "up/outside\.h": .*outside\.h is outside your folder, the lesson tree and the toolkit' "ln -s $T up"
 # a comment opener inside a character literal after a digit separator: a naive scan would skip line 2
