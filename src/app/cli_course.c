@@ -224,9 +224,130 @@ static double verify_budget_s(void)
 	return v && *v && !*end && s > 0 && s < 1e7 ? s : 600;
 }
 
-/* Sets the check of every claimed pass in r: judged again once per exercise and source, within the
- * time budget (verify_budget_s: a pass not judged by then is unverified, and stderr says how many).
- * Returns 0, or EXIT_NO_GPU when there is no GPU here (every pass unverified, one line said). */
+/* ---- the order --verify judges in ----
+ * One student must not be able to spend the whole budget before another's passes are looked at (say,
+ * with thousands of claims, each a copy of a kernel with a different comment, in files read first).
+ * So the claims are judged in turns, one student after another in uid order, each turn judging one
+ * source of that student's: the first turn the earliest pass of their first exercise, the next the
+ * earliest of their second, and so on round their exercises, then the next pass of each exercise not
+ * yet verified. An exercise with a pass verified needs no more of its passes judged: one verified
+ * pass decides the cell. The order depends on the records alone, never on the folder's. */
+
+/* A claimed pass: its record and its exercise's place in the course (nitems when not in it). */
+typedef struct { result_record *r; int item; } verify_claim;
+
+/* Claims by student (uid), exercise (the course's order), then time: the earliest pass, the one that
+ * decides when the exercise was passed, first. Ties by SHA-256 and source, so that equal keys mean
+ * equal outcomes. */
+static int claim_cmp(const void *pa, const void *pb)
+{
+	const verify_claim *a = pa, *b = pb;
+	if (a->r->uid != b->r->uid) return a->r->uid < b->r->uid ? -1 : 1;
+	if (a->item != b->item) return a->item < b->item ? -1 : 1;
+	int c = strcmp(a->r->exercise, b->r->exercise);
+	if (c) return c;
+	if (a->r->time != b->r->time) return a->r->time < b->r->time ? -1 : 1;
+	if ((c = strcmp(a->r->sha256, b->r->sha256))) return c;
+	if (a->r->source_len != b->r->source_len) return a->r->source_len < b->r->source_len ? -1 : 1;
+	return a->r->source && b->r->source ? memcmp(a->r->source, b->r->source, a->r->source_len) : !!a->r->source - !!b->r->source;
+}
+
+/* The exercise's place among the course's items, or co->nitems when it is not one of them. */
+static int course_item_of(const course *co, const char *exercise)
+{
+	for (int i = 0; i < co->nitems; i++) {
+		char name[160];
+		strfmt(name, sizeof name, "%s/%s", co->items[i].lesson, co->items[i].stage);
+		if (!strcmp(name, exercise)) return i;
+	}
+	return co->nitems;
+}
+
+/* A source judged: identical sources (the same exercise and SHA-256) are judged once. */
+typedef struct { const char *exercise, *sha256; result_check check; int late; } verify_seen;
+
+/* The judgement of r's source when it was judged already, else NULL. */
+static const verify_seen *seen_find(const verify_seen *done, int judged, const result_record *r)
+{
+	for (int k = 0; k < judged; k++)
+		if (!strcmp(done[k].sha256, r->sha256) && !strcmp(done[k].exercise, r->exercise)) return &done[k];
+	return NULL;
+}
+
+/* The line on stderr for a claimed pass not verified, with why. */
+static void say_check(const result_record *r, const char *why)
+{
+	if (r->check == RESULT_VERIFIED || !why[0]) return;
+	fprintf(stderr, "cudaclimb: %s: ", results_check_name(r->check));
+	fput_clean(stderr, r->user);
+	fprintf(stderr, " (uid %u), %s: ", r->uid, r->exercise);
+	fput_clean(stderr, why);
+	fputc('\n', stderr);
+}
+
+/* The claims of one student and exercise, [first, end) of the sorted claims; next: the first not yet
+ * looked at; settled: one of them is verified. */
+typedef struct { int first, end, next, settled; } verify_cell;
+/* The cells of one student, [first, end); turn: the cell their next turn starts at. */
+typedef struct { int first, end, turn; } verify_student;
+
+/* What verify's turns share. */
+typedef struct {
+	engine *e;
+	const course *co;
+	const char *tmp;                /* the private folder the sources are written to */
+	verify_claim *claims;
+	unsigned char *decided;         /* per claim: its check is set */
+	verify_cell *cells;
+	verify_seen *done;
+	int judged;                     /* sources judged (done's length) */
+	double deadline;                /* now_ms() time the budget ends */
+	int out_of_time;                /* a judgement was cut short by the deadline */
+} verify_run;
+
+/* One turn of student s: their cells from s->turn on, round, until one source is judged (a claim whose
+ * source was judged already costs nothing: it takes that check on the way). 1 when a source was
+ * judged, 0 when the student has nothing left to judge or the budget is spent. */
+static int verify_turn(verify_run *v, verify_student *s)
+{
+	int ncells = s->end - s->first;
+	for (int step = 0; step < ncells; step++) {
+		int ci = s->first + (s->turn - s->first + step) % ncells;
+		verify_cell *cell = &v->cells[ci];
+		for (; !cell->settled && cell->next < cell->end; cell->next++) {
+			int k = cell->next;
+			result_record *r = v->claims[k].r;
+			if (v->decided[k]) continue;   /* no source, or not the one its SHA-256 names: set already */
+			const verify_seen *same = seen_find(v->done, v->judged, r);
+			if (same && same->late) continue;   /* left for the sweep at the end, which counts it */
+			if (same) {
+				r->check = same->check;
+				v->decided[k] = 1;
+				cell->settled = r->check == RESULT_VERIFIED;
+				continue;
+			}
+			if (now_ms() >= v->deadline) return 0;
+			char why[256] = "";
+			int late = 0;
+			r->check = rejudge(v->e, v->co, v->tmp, r, v->deadline, &late, why, sizeof why);
+			v->decided[k] = !late;
+			v->out_of_time |= late;
+			v->done = xrealloc(v->done, (size_t)(v->judged + 1) * sizeof *v->done);
+			v->done[v->judged++] = (verify_seen){ r->exercise, r->sha256, r->check, late };
+			say_check(r, why);
+			cell->settled = r->check == RESULT_VERIFIED;
+			cell->next++;
+			s->turn = s->first + (ci - s->first + 1) % ncells;   /* the next turn starts at the next exercise */
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* Sets the check of every claimed pass in r: judged again once per exercise and source, the students
+ * in turn (above), within the time budget (verify_budget_s: a pass not judged by then is unverified,
+ * and stderr says how many). Returns 0, or EXIT_NO_GPU when there is no GPU here (every pass
+ * unverified, one line said). */
 static int verify(engine *e, const course *co, result_record *r, int n)
 {
 	int claims = 0;
@@ -246,45 +367,77 @@ static int verify(engine *e, const course *co, result_record *r, int n)
 		free(tmp);
 		return EXIT_FAILED;
 	}
-	/* identical sources (the same exercise and SHA-256) are judged once */
-	struct seen { const char *exercise, *sha256; result_check check; int late; } *done = NULL;
-	int judged = 0, count[3] = {0}, late = 0;
-	double budget = verify_budget_s(), deadline = now_ms() + 1000 * budget;
-	for (int i = 0; i < n; i++) {
-		if (!r[i].passed) continue;
+	double budget = verify_budget_s();
+	verify_run v = { .e = e, .co = co, .tmp = tmp, .deadline = now_ms() + 1000 * budget };
+	v.claims = xcalloc((size_t)claims, sizeof *v.claims);
+	v.decided = xcalloc((size_t)claims, 1);
+	int nc = 0;
+	for (int i = 0; i < n; i++)
+		if (r[i].passed) v.claims[nc++] = (verify_claim){ &r[i], course_item_of(co, r[i].exercise) };
+	qsort(v.claims, (size_t)nc, sizeof *v.claims, claim_cmp);
+	/* what needs no judging is set first: no source, or a source that is not the one its SHA-256 names */
+	for (int k = 0; k < nc; k++) {
+		result_record *q = v.claims[k].r;
 		char why[256] = "";
-		int m = results_source_matches(&r[i]), same = -1;
-		for (int k = 0; m == 1 && k < judged && same < 0; k++)
-			if (!strcmp(done[k].sha256, r[i].sha256) && !strcmp(done[k].exercise, r[i].exercise)) same = k;
-		if (r[i].source_too_large) { r[i].check = RESULT_UNVERIFIED; strfmt(why, sizeof why, "its source was too large to record"); }
-		else if (m == 0) { r[i].check = RESULT_UNVERIFIED; strfmt(why, sizeof why, "no source in the record"); }
-		else if (m < 0) { r[i].check = RESULT_REFUTED; strfmt(why, sizeof why, "the source is not the one its SHA-256 names"); }
-		else if (same >= 0) { r[i].check = done[same].check; late += done[same].late; }
-		else if (now_ms() >= deadline) { r[i].check = RESULT_UNVERIFIED; late++; }   /* counted once, below */
-		else {
-			int out_of_time = 0;
-			r[i].check = rejudge(e, co, tmp, &r[i], deadline, &out_of_time, why, sizeof why);
-			late += out_of_time;
-			done = xrealloc(done, (size_t)(judged + 1) * sizeof *done);
-			done[judged++] = (struct seen){ r[i].exercise, r[i].sha256, r[i].check, out_of_time };
+		int m = q->source_too_large ? 0 : results_source_matches(q);
+		if (q->source_too_large) { q->check = RESULT_UNVERIFIED; strfmt(why, sizeof why, "its source was too large to record"); }
+		else if (m == 0) { q->check = RESULT_UNVERIFIED; strfmt(why, sizeof why, "no source in the record"); }
+		else if (m < 0) { q->check = RESULT_REFUTED; strfmt(why, sizeof why, "the source is not the one its SHA-256 names"); }
+		else continue;
+		v.decided[k] = 1;
+		say_check(q, why);
+	}
+	/* the cells (a student and an exercise) and the students, runs of the sorted claims */
+	int ncells = 0, nstudents = 0;
+	v.cells = xcalloc((size_t)nc, sizeof *v.cells);
+	verify_student *students = xcalloc((size_t)nc, sizeof *students);
+	for (int k = 0; k < nc; k++) {
+		const result_record *q = v.claims[k].r, *p = k ? v.claims[k - 1].r : NULL;
+		int new_student = !p || p->uid != q->uid;
+		if (new_student || strcmp(p->exercise, q->exercise)) {
+			if (ncells) v.cells[ncells - 1].end = k;
+			v.cells[ncells++] = (verify_cell){ k, nc, k, 0 };
 		}
-		count[r[i].check]++;
-		if (r[i].check != RESULT_VERIFIED && why[0]) {
-			fprintf(stderr, "cudaclimb: %s: ", results_check_name(r[i].check));
-			fput_clean(stderr, r[i].user);
-			fprintf(stderr, " (uid %u), %s: ", r[i].uid, r[i].exercise);
-			fput_clean(stderr, why);
-			fputc('\n', stderr);
+		if (new_student) {
+			if (nstudents) students[nstudents - 1].end = ncells - 1;
+			students[nstudents++] = (verify_student){ ncells - 1, 0, ncells - 1 };
 		}
 	}
-	free(done);
+	if (nstudents) students[nstudents - 1].end = ncells;
+	/* the turns: round the students, one source each, until nobody has anything left or time is up */
+	for (int any = 1; any && !v.out_of_time && now_ms() < v.deadline;) {
+		any = 0;
+		for (int s = 0; s < nstudents && !v.out_of_time; s++) any |= verify_turn(&v, &students[s]);
+	}
+	/* the sweep: a claim whose source was judged takes its check; the others are unverified, either
+	 * not needed (their exercise's pass is verified) or not judged in time */
+	int count[3] = {0}, late = 0, unneeded = 0;
+	for (int c = 0; c < ncells; c++)
+		for (int k = v.cells[c].first; k < v.cells[c].end; k++) {
+			result_record *q = v.claims[k].r;
+			if (!v.decided[k]) {
+				const verify_seen *same = seen_find(v.done, v.judged, q);
+				if (same) { q->check = same->check; late += same->late; }
+				else if (v.cells[c].settled) { q->check = RESULT_UNVERIFIED; unneeded++; }
+				else { q->check = RESULT_UNVERIFIED; late++; }
+			}
+			count[q->check]++;
+		}
+	free(v.done);
+	free(v.claims);
+	free(v.decided);
+	free(v.cells);
+	free(students);
 	rmdir(tmp);
 	free(tmp);
 	if (late)
 		fprintf(stderr, "cudaclimb: --verify: %d claimed pass%s not judged in time and marked unverified: the budget of %.0f s "
 		        "(CUDACLIMB_VERIFY_BUDGET) ran out\n", late, late == 1 ? "" : "es", budget);
+	if (unneeded)
+		fprintf(stderr, "cudaclimb: --verify: %d claimed pass%s not judged, as not needed: another pass of the same student and "
+		        "exercise is verified\n", unneeded, unneeded == 1 ? "" : "es");
 	fprintf(stderr, "cudaclimb: --verify: %d claimed passes (%d sources judged again): %d verified, %d unverified, %d refuted\n", claims,
-	        judged, count[RESULT_VERIFIED], count[RESULT_UNVERIFIED], count[RESULT_REFUTED]);
+	        v.judged, count[RESULT_VERIFIED], count[RESULT_UNVERIFIED], count[RESULT_REFUTED]);
 	return 0;
 }
 
