@@ -164,9 +164,11 @@ static int write_new(const char *path, const char *data, size_t len)
  * the course's bar, less VERIFY_SLACK; RESULT_UNVERIFIED when it could not be judged here (why says so). */
 #define VERIFY_SLACK 0.9   /* a correct re-run within 10% under the bar still verifies the pass */
 /* Stops at deadline (now_ms() time): a judgement not done by then is RESULT_UNVERIFIED, *late set. */
-static result_check rejudge(engine *e, const course *co, const char *tmp, const result_record *r, double deadline, int *late, char *why, size_t n)
+static result_check rejudge(engine *e, const course *co, const char *tmp, const result_record *r, double deadline, int *late, double *measured,
+                            char *why, size_t n)
 {
 	const course_item *it = NULL;
+	*measured = 0;
 	for (int i = 0; i < co->nitems && !it; i++) {
 		char name[160];
 		strfmt(name, sizeof name, "%s/%s", co->items[i].lesson, co->items[i].stage);
@@ -203,6 +205,7 @@ static result_check rejudge(engine *e, const course *co, const char *tmp, const 
 			 * the run-to-run spread of a timing on a shared box (VERIFY_SLACK), so an honest pass at the
 			 * bar is not called a forgery because the instructor's run was a little slower. */
 			res = correct && v->at_lesson_size && v->ratio >= bar * VERIFY_SLACK ? RESULT_VERIFIED : RESULT_REFUTED;
+			*measured = correct && v->at_lesson_size ? v->ratio : 0;   /* this run's own ratio, not the record's word */
 			strfmt(why, n, "judged again: %s, %.2fx (the bar %.2fx, %.2fx with the timing slack)", ex_kind_name(v->kind), v->ratio,
 			       bar, bar * VERIFY_SLACK);
 		}
@@ -264,7 +267,7 @@ static int course_item_of(const course *co, const char *exercise)
 }
 
 /* A source judged: identical sources (the same exercise and SHA-256) are judged once. */
-typedef struct { const char *exercise, *sha256; result_check check; int late; } verify_seen;
+typedef struct { const char *exercise, *sha256; result_check check; int late; double measured; } verify_seen;
 
 /* The judgement of r's source when it was judged already, else NULL. */
 static const verify_seen *seen_find(const verify_seen *done, int judged, const result_record *r)
@@ -322,6 +325,7 @@ static int verify_turn(verify_run *v, verify_student *s)
 			if (same && same->late) continue;   /* left for the sweep at the end, which counts it */
 			if (same) {
 				r->check = same->check;
+				r->measured = same->measured;
 				v->decided[k] = 1;
 				cell->settled = r->check == RESULT_VERIFIED;
 				continue;
@@ -329,11 +333,11 @@ static int verify_turn(verify_run *v, verify_student *s)
 			if (now_ms() >= v->deadline) return 0;
 			char why[256] = "";
 			int late = 0;
-			r->check = rejudge(v->e, v->co, v->tmp, r, v->deadline, &late, why, sizeof why);
+			r->check = rejudge(v->e, v->co, v->tmp, r, v->deadline, &late, &r->measured, why, sizeof why);
 			v->decided[k] = !late;
 			v->out_of_time |= late;
 			v->done = xrealloc(v->done, (size_t)(v->judged + 1) * sizeof *v->done);
-			v->done[v->judged++] = (verify_seen){ r->exercise, r->sha256, r->check, late };
+			v->done[v->judged++] = (verify_seen){ r->exercise, r->sha256, r->check, late, r->measured };
 			say_check(r, why);
 			cell->settled = r->check == RESULT_VERIFIED;
 			cell->next++;
@@ -417,7 +421,7 @@ static int verify(engine *e, const course *co, result_record *r, int n)
 			result_record *q = v.claims[k].r;
 			if (!v.decided[k]) {
 				const verify_seen *same = seen_find(v.done, v.judged, q);
-				if (same) { q->check = same->check; late += same->late; }
+				if (same) { q->check = same->check; q->measured = same->measured; late += same->late; }
 				else if (v.cells[c].settled) { q->check = RESULT_UNVERIFIED; unneeded++; }
 				else { q->check = RESULT_UNVERIFIED; late++; }
 			}

@@ -30,3 +30,12 @@ elif ! printf '%s' "$out" | python3 -c "import json,sys; d=json.load(sys.stdin);
 	fail "verify budget: the passes not judged are not all unverified in the JSON"
 elif [ $secs -gt 15 ]; then fail "verify budget: the report took $secs s with a budget of 3 s"
 else pass "verify budget: 2 passes not judged within CUDACLIMB_VERIFY_BUDGET=3 are unverified, said on stderr, in $secs s"; fi
+
+# A verified pass shows the ratio --verify's own run measured, not the record's: the records claim
+# 1.2x, the (fake) worker measures 1.37x; the claim stays in the JSON as ratio_claimed.
+out=$(CUDACLIMB_WORKER=$tmp/fake CC_FAKE=ok CC_FAKE_RATIO=1.37 XDG_CACHE_HOME=$tmp/cache timeout 60 $B --lessons $FX report "$tmp/lab" --verify 2>"$tmp/err2")
+if printf '%s' "$out" | grep -q "passed 1\.37x v" && ! printf '%s' "$out" | grep -q "1\.20x"; then
+	pass "verify: a verified pass shows the ratio measured in the instructor's run (1.37x), not the record's (1.20x)"
+else
+	fail "verify: the verified pass's ratio: $(printf '%s' "$out" | grep -E "x v|x ?" | head -3) $(tail -3 "$tmp/err2")"
+fi
