@@ -28,6 +28,7 @@ conn serve_conns[MAX_CONNS];
 job *serve_jobs[MAX_JOBS];
 int serve_njobs;
 static gpu_line gpus[MAX_GPUS]; static int ngpus;
+static long leases;   /* leases asked for so far: the clock of gpu_line.used */
 static int listen_fd = -1;
 static volatile sig_atomic_t stopping;
 
@@ -105,15 +106,51 @@ static void trace_hold(const conn *c)
 	close(fd);
 }
 
+/* Marks in live (MAX_GPUS bytes) the GPU lines in use: held, waited for, or still run on by a
+ * connection passed over at the cap. The others are idle, and free to reuse. */
+static void live_lines(unsigned char *live)
+{
+	memset(live, 0, MAX_GPUS);
+	for (int g = 0; g < ngpus; g++) live[g] = gpus[g].holder >= 0 || gpus[g].q.nw > 0;
+	for (int i = 0; i < MAX_CONNS; i++)
+		if (serve_conns[i].st == C_WAIT || serve_conns[i].st == C_HELD) live[serve_conns[i].gpu] = 1;
+}
+
+/* The line of GPU uuid: its own, a new one, or else the idle line asked for longest ago, emptied of
+ * its old GPU's turns and waiters. -1 when every line is live, which cannot happen: each live line
+ * has a connection of its own in it, the asking connection is in none, and there are as many lines
+ * as connections. */
 static int gpu_index(const char *uuid)
 {
 	for (int i = 0; i < ngpus; i++) if (!strcmp(gpus[i].uuid, uuid)) return i;
-	if (ngpus == MAX_GPUS) return -1;
-	gpu_line *g = &gpus[ngpus];
-	memset(g, 0, sizeof *g);
-	strfmt(g->uuid, sizeof g->uuid, "%s", uuid);
-	g->holder = -1;
-	return ngpus++;
+	int g = -1;
+	if (ngpus < MAX_GPUS) g = ngpus++;
+	else {
+		unsigned char live[MAX_GPUS];
+		live_lines(live);
+		for (int i = 0; i < ngpus; i++) if (!live[i] && (g < 0 || gpus[i].used < gpus[g].used)) g = i;
+		if (g < 0) return -1;
+	}
+	gpu_line *gl = &gpus[g];
+	serve_queue_free(&gl->q);
+	memset(gl, 0, sizeof *gl);
+	strfmt(gl->uuid, sizeof gl->uuid, "%s", uuid);
+	gl->holder = -1;
+	return g;
+}
+
+/* How many GPUs other than uuid uid holds or waits for now, on all its connections. */
+static int user_gpus(unsigned uid, const char *uuid)
+{
+	unsigned char seen[MAX_GPUS] = {0};
+	int n = 0;
+	for (int i = 0; i < MAX_CONNS; i++) {
+		const conn *c = &serve_conns[i];
+		if (c->uid != uid || (c->st != C_WAIT && c->st != C_HELD) || seen[c->gpu] || !strcmp(gpus[c->gpu].uuid, uuid)) continue;
+		seen[c->gpu] = 1;
+		n++;
+	}
+	return n;
 }
 
 /* Tells each waiter of GPU g where it stands, when that changed. */
@@ -201,8 +238,16 @@ static void do_lease(conn *c, int ci, const serve_request *rq)
 {
 	const char *uuid = rq->uuid;
 	if (rq->has_for && c->uid != geteuid()) { serve_refuse(c, "only the service's own judges may queue for another user"); return; }
+	/* any id makes a line, so a user's lines are bounded; the service's own judges run for everyone */
+	if (c->uid != geteuid() && user_gpus(c->uid, uuid) >= GPUS_PER_USER) {
+		char why[160];
+		strfmt(why, sizeof why, "too many GPUs at once: a user may hold or wait for at most %d GPUs (give one back first)", GPUS_PER_USER);
+		serve_refuse(c, why);
+		return;
+	}
 	int g = gpu_index(uuid);
-	if (g < 0) { serve_refuse(c, "too many GPUs"); return; }
+	if (g < 0) { serve_refuse(c, "too many GPUs in use: try again in a minute"); return; }
+	gpus[g].used = ++leases;
 	c->gpu = g;
 	c->turn_uid = rq->has_for ? rq->for_uid : c->uid;
 	c->ask_ns = serve_epoch_ns();
@@ -251,11 +296,29 @@ static void do_file(conn *c, const char *line)
 	s->total += len;
 }
 
+#define STATUS_GPUS 64   /* GPU lines status shows at most, so that its answer stays small */
+
+/* For do_status: the lines in use first, then the others, the one asked for last first. */
+typedef struct { int g, live; long used; } shown;
+
+static int by_shown(const void *a, const void *b)
+{
+	const shown *x = a, *y = b;
+	if (x->live != y->live) return y->live - x->live;
+	return (x->used < y->used) - (x->used > y->used);
+}
+
 static void do_status(conn *c)
 {
 	double now = serve_mono();
-	for (int g = 0; g < ngpus; g++) {
-		gpu_line *gl = &gpus[g];
+	unsigned char live[MAX_GPUS];
+	live_lines(live);
+	shown *order = xcalloc((size_t)ngpus + 1, sizeof *order);
+	for (int g = 0; g < ngpus; g++) order[g] = (shown){ g, live[g], gpus[g].used };
+	qsort(order, (size_t)ngpus, sizeof *order, by_shown);
+	int n = ngpus < STATUS_GPUS ? ngpus : STATUS_GPUS, busy = 0;
+	for (int k = 0; k < n; k++) {
+		gpu_line *gl = &gpus[order[k].g];
 		char who[64] = "";
 		if (gl->holder >= 0) serve_user_of(serve_conns[gl->holder].turn_uid, who, sizeof who);
 		if (gl->holder >= 0)
@@ -263,6 +326,9 @@ static void do_status(conn *c)
 		else
 			serve_send(c, "line GPU %s: free, %d waiting (cap %.0f s)", gl->uuid, gl->q.nw, serve_cfg->cap);
 	}
+	for (int k = n; k < ngpus; k++) busy += order[k].live;
+	if (ngpus > n) serve_send(c, "line and %d more GPUs asked for longer ago, %d of them in use", ngpus - n, busy);
+	free(order);
 	int running = 0, waiting = 0;
 	for (int i = 0; i < serve_njobs; i++) { running += serve_jobs[i]->pid > 0; waiting += serve_jobs[i]->pid == 0 && !serve_jobs[i]->done; }
 	serve_send(c, "line judge: %d running, %d waiting (at most %d at once)", running, waiting, serve_cfg->judges);

@@ -11,7 +11,8 @@
 #include "util.h"
 
 #define MAX_CONNS 1024
-#define MAX_GPUS 64
+#define MAX_GPUS MAX_CONNS    /* GPU lines: one lease per connection, so one is always free to reuse */
+#define GPUS_PER_USER 8       /* GPUs one user may hold or wait for at once (a run uses up to 8: --gpu) */
 #define MAX_JOBS 4096
 #define REQUEST_S 15.0        /* a request line must arrive whole within this */
 #define UPLOAD_S 60.0         /* and a submission's files */
@@ -54,6 +55,7 @@ typedef struct {
 	char uuid[40];
 	serve_queue q;
 	int holder;               /* the connection holding the GPU, or -1 */
+	long used;                /* when it was last asked for (a count of leases): idle lines are reused oldest first */
 } gpu_line;
 
 typedef struct {

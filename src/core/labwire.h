@@ -8,10 +8,12 @@
  *                                     sends "done" or closes; past the cap the service sends "over
  *                                     TEXT" and lets the next run in. "for UID" is taken only from
  *                                     the service's own account (its judges run for a student).
+ *                                     A user holds or waits for at most 8 GPUs at once.
  *   submit COURSE LESSON/STAGE N     then N files, the first the learner's kernel: answers "queued
  *                                     TEXT" once the files are kept on disk, "verdict JSON" when the
  *                                     judge is done (the record it stored), or "error TEXT".
- *   status                           "line TEXT" for each GPU's queue, then "end".
+ *   status                           "line TEXT" for each GPU's queue (64 at most, those in use
+ *                                     first), then "end".
  *   length UUID                      "length N": the runs holding or waiting for that GPU.
  *
  * A malformed request gets "error TEXT" and the connection is closed. serve_request.c reads them. */

@@ -9,6 +9,8 @@
 #   - submissions with names '..', absolute, hidden, too many or too large files (one, or all together),
 #     another course, an exercise not assigned, an include that is a FIFO: refused at once, nothing kept;
 #     a third submission waiting for the judge with per_user 2, though the student hung up: refused;
+#   - GPU lines: 1100 made-up GPUs leased by one student just after a start leave the real GPU's
+#     lease served at once; a student holding 8 GPUs is refused a 9th, others unaffected;
 #   - the store: only the service writes it; a verdict carries the service's clock and the uid the
 #     kernel gave; the service killed with -9 mid-judge comes back and loses no verdict, records once;
 #   - the service refuses root, a socket folder others may write, a state folder or a store not its own
@@ -286,3 +288,44 @@ case "$said" in
 *) fail "attack service: per-student submissions (per_user 2): $said; $kept kept" ;;
 esac
 kill -9 $svc_pid; wait $svc_pid 2>/dev/null; svc_pid=
+
+# 10. GPU lines. The service makes a line for any GPU id a lease names, so idle lines are reused and
+# each user is bounded. Just after a start, uid 2003 leases 1100 made-up GPUs on one connection (more
+# than the service's 1024 lines) and leaves; uid 2001's lease of the real GPU then goes through at once.
+start ok
+made() { printf '%032x' "$1"; }
+out=$(printf 'lease %032x 1\ndone\n' $(seq 1100) | bound 30 asu 2003 "$P" send "$tmp/run/sock" 3)
+gos=$(printf '%s\n' "$out" | grep -c '^go$')
+t0=$(date +%s%N)
+bound 10 asu 2001 "$P" lease "$tmp/run/sock" $U 50 "$log" 2>"$tmp/w10"; rc=$?; w=$(ms "$t0")
+[ $rc = 0 ] && [ "$w" -lt 1000 ] \
+	&& pass "attack service: after 1100 made-up GPUs leased by one student ($gos served), another's lease of the real GPU goes through ($w ms)" \
+	|| fail "attack service: GPU lines after 1100 made-up GPUs ($gos served): exit $rc after $w ms: $(cat "$tmp/w10") $(printf '%s' "$out" | grep -v '^go$' | head -2)"
+out=$(CUDACLIMB_SERVICE=$tmp/run/sock bound 10 asu 2002 "$CC" queue 2>&1); rc=$?
+[ $rc = 0 ] && printf '%s' "$out" | grep -q "GPU $U: free, 0 waiting" && printf '%s' "$out" | grep -q "and [0-9]* more GPUs asked for longer ago, 0 of them in use" \
+	&& [ "$(printf '%s\n' "$out" | grep -c ' GPU ')" -le 64 ] \
+	&& pass "attack service: cudaclimb queue shows 64 GPU lines at most, the last asked for first" || fail "attack service: queue after 1100 GPUs: exit $rc: $(printf '%s' "$out" | head -4)"
+# uid 2003 holds 8 made-up GPUs (the bound a user): a 9th is refused with the bound said, a second
+# lease of one it holds still queues, and uid 2001 and 2002 are served at once; once the 8 are given
+# back, uid 2003 may lease the 9th.
+: >"$tmp/hogs10"; chmod 666 "$tmp/hogs10"
+hogs=
+for i in 1 2 3 4 5 6 7 8; do bound 20 asu 2003 "$P" hog "$tmp/run/sock" "$(made $((5000 + i)))" 6 2>>"$tmp/hogs10" & hogs="$hogs $!"; done
+i=0; while [ $i -lt 50 ] && [ "$(grep -c 'hog holds' "$tmp/hogs10")" -lt 8 ]; do sleep 0.1; i=$((i + 1)); done
+held=$(grep -c 'hog holds' "$tmp/hogs10")
+bound 20 asu 2003 "$P" lease "$tmp/run/sock" "$(made 5001)" 50 "$log" 2>"$tmp/w10same" &
+same=$!
+out=$(bound 10 asu 2003 "$P" lease "$tmp/run/sock" "$(made 5009)" 50 "$log" 2>&1); rc=$?
+[ "$held" = 8 ] && [ $rc = 5 ] && printf '%s' "$out" | grep -q "too many GPUs at once: a user may hold or wait for at most 8 GPUs" \
+	&& pass "attack service: a student holding 8 GPUs is refused a 9th, the bound said" || fail "attack service: a 9th GPU ($held held): exit $rc: $out"
+t0=$(date +%s%N)
+bound 10 asu 2001 "$P" lease "$tmp/run/sock" $U 50 "$log" 2>"$tmp/w10b"; rc=$?
+bound 10 asu 2002 "$P" lease "$tmp/run/sock" "$(made 5009)" 50 "$log" 2>"$tmp/w10c"; rc2=$?; w=$(ms "$t0")
+[ $rc = 0 ] && [ $rc2 = 0 ] && [ "$w" -lt 1500 ] && pass "attack service: meanwhile two other students are served at once ($w ms)" \
+	|| fail "attack service: beside the 8 held: exit $rc and $rc2 after $w ms: $(cat "$tmp/w10b" "$tmp/w10c")"
+wait $hogs
+wait $same; rc=$?
+[ $rc = 0 ] && pass "attack service: a second lease of a GPU the student already holds is not counted again" || fail "attack service: a second lease of a held GPU: exit $rc: $(cat "$tmp/w10same")"
+bound 10 asu 2003 "$P" lease "$tmp/run/sock" "$(made 5009)" 50 "$log" 2>"$tmp/w10d"; rc=$?
+[ $rc = 0 ] && pass "attack service: with the 8 given back, the student's 9th GPU is served" || fail "attack service: after the 8: exit $rc: $(cat "$tmp/w10d")"
+kill $svc_pid; wait $svc_pid 2>/dev/null; svc_pid=
