@@ -43,7 +43,9 @@ _cudaclimb()
 			local stages=$("$bin" show "$lesson" 2>/dev/null | sed -n 's/^[0-9][0-9]*\. \([A-Za-z0-9_.-]*\) - .*/\1/p')
 			COMPREPLY=($(compgen -P "$lesson/" -W "baseline $stages" -- "${cur#*/}"))
 		else
-			local lessons=$("$bin" list 2>/dev/null | awk '{ print $1 }')
+			# only ids made of the characters an id may have: compgen -W expands what it is given, and
+			# a lesson tree is someone else's text ($(...) in a title once ran here)
+			local lessons=$("$bin" list 2>/dev/null | awk '$1 ~ /^[A-Za-z0-9_.-]+$/ { print $1 }')
 			COMPREPLY=($(compgen -W "$lessons" -S / -- "$cur"))
 			[[ $cmd == show || $cmd == bench || $cmd == exercises ]] && COMPREPLY+=($(compgen -W "$lessons" -- "$cur"))
 			compopt -o nospace 2>/dev/null

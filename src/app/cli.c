@@ -570,9 +570,9 @@ static int cmd_list(cli *c, engine *e)
 	if (!s->count && !s->nerrors) printf("no lessons in %s/lessons (a lesson is a .yaml file there; lessons/README.md says how to write one)\n", s->root);
 	int idw = 12;                          /* the longest id sets the column ("precision_gemm") */
 	for (int i = 0; i < s->count; i++) if ((int)strlen(s->items[i]->id) > idw) idw = (int)strlen(s->items[i]->id);
-	for (int i = 0; i < s->count; i++) {   /* the title is the lesson writer's text: no control sequences */
+	for (int i = 0; i < s->count; i++) {   /* the title is the lesson writer's text: no control sequences, one line */
 		printf("%-*s %2d stages  ", idw, s->items[i]->id, s->items[i]->nstages);
-		fput_clean(stdout, s->items[i]->title);
+		fput_clean_line(stdout, s->items[i]->title);
 		putchar('\n');
 	}
 	print_load_errors(e);

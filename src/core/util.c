@@ -409,6 +409,15 @@ void fput_clean(FILE *f, const char *s)
 	}
 }
 
+void fput_clean_line(FILE *f, const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+		if (*p == '\n' || *p == '\r' || *p == '\t') { fputc(' ', f); continue; }
+		if (*p == 0xC2 && p[1] >= 0x80 && p[1] <= 0x9F) { fputc('?', f); p++; continue; }   /* C1 as UTF-8 */
+		fputc(*p < 0x20 || *p == 0x7F ? '?' : *p, f);
+	}
+}
+
 /* Edit distance between a and b, ignoring case, a swap of two neighbours counting as one (so that
  * "lsit" is one from "list"); 99 for names over 63 characters. */
 static int edit_distance(const char *a, const char *b)

@@ -97,6 +97,9 @@ char *data_root(void);
 /* Writes s to f with its control characters (C0 but tab and newline, DEL, C1 in UTF-8) as '?': text
  * that someone else wrote (a learner's compile log, a replay file) never drives the terminal. */
 void fput_clean(FILE *f, const char *s);
+/* The same on one line: a newline, carriage return or tab is a space too (a field of a line that
+ * scripts read, such as list's titles, cannot start a line of its own). */
+void fput_clean_line(FILE *f, const char *s);
 /* Removes trailing spaces and newlines in place. */
 void rtrim(char *s);
 /* "; did you mean 'x'?" into out for the nearest of n names when near enough (a third of the typed
