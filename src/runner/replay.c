@@ -95,6 +95,9 @@ replay *replay_load_buffer(const char *path, const char *text, size_t len, char 
 		} else if (!strcmp(name, "results")) {
 			if (v->type != YAML_SEQUENCE_NODE) { bad = yd_fail(&c, v, "results must be a list"); break; }
 			int n = yd_seq_len(v);
+			/* a result takes about 33 KB (its steps are inline), so a small file of many "{}" would take
+			 * gigabytes: a replay is someone else's file */
+			if (n > REPLAY_MAX_RESULTS) { bad = yd_fail(&c, v, "%d results, more than a replay may hold (%d)", n, REPLAY_MAX_RESULTS); break; }
 			rp->r = xcalloc((size_t)n + 1, sizeof *rp->r);
 			for (int i = 0; i < n && !bad; i++) {
 				run_result *r = &rp->r[rp->n++];

@@ -8,7 +8,9 @@
 #include "result.h"
 
 typedef struct replay replay;
-/* Loads path; NULL with "file:line:col: message" in err. */
+/* The most results one file may hold (a lesson's bench and a sweep's points are far fewer). */
+#define REPLAY_MAX_RESULTS 4096
+/* Loads path; NULL with "file:line:col: message" in err (also past REPLAY_MAX_RESULTS). */
 replay *replay_load(const char *path, char *err, size_t errlen);
 /* The same from len bytes of text (path names it in messages). */
 replay *replay_load_buffer(const char *path, const char *text, size_t len, char *err, size_t errlen);

@@ -16,6 +16,14 @@ elif ! printf '%s\n' "$out" | grep -q "Memory bandwidth"; then fail "files: the 
 elif ! printf '%s\n' "$out" | grep -q "fifo.yaml" || ! printf '%s\n' "$out" | grep -q "zero.yaml"; then fail "files: no error in place for fifo.yaml and zero.yaml: $out"
 else pass "files: FIFO and /dev/zero lessons give an error in place within 5 s and 200 MB, bandwidth loads"; fi
 
+# ---- a replay file of 30 000 empty results (90 KB): each result is ~33 KB in memory, so read whole it
+# took 1 GB; refused with its count within 400 MB, as a recording found in a lesson tree would be too
+python3 -c "import sys; sys.stdout.write('{\"device\": {}, \"results\": [' + ','.join(['{}'] * 30000) + ']}')" >"$T/bomb.json"
+out=$( (ulimit -v 400000; timeout 20 "$B" --lessons "$L" --replay "$T/bomb.json" run $EX) 2>&1); rc=$?
+if [ $rc = 124 ] || [ $rc -ge 128 ]; then fail "files: a replay of 30000 empty results: killed or timed out (exit $rc)"
+elif ! printf '%s\n' "$out" | grep -q "30000 results, more than a replay may hold (4096)"; then fail "files: a replay of 30000 results: $(printf '%s' "$out" | head -3)"
+else pass "files: a replay of 30000 empty results (90 KB) is refused with its count, within 400 MB"; fi
+
 # ---- workspace and cache are private after a try (no GPU needed: the kernel compiles)
 H=$T/home-me
 mkdir -p "$H"
