@@ -51,13 +51,37 @@ const char *results_skip_text(results_skip s)
 	return (unsigned)s < RS_COUNT ? text[s] : "?";
 }
 
+/* Whether gid is this user's own group alone: named as the user (a user private group) with no other
+ * member listed. Students in the group would read each other's records (0640, the folder's group). */
+static int group_is_mine(gid_t gid, char *name, size_t n)
+{
+	struct group *g = getgrgid(gid);
+	strfmt(name, n, "%u", (unsigned)gid);
+	if (!g) return 0;
+	strfmt(name, n, "%s", g->gr_name);
+	struct passwd *pw = getpwuid(getuid());
+	if (!pw || strcmp(g->gr_name, pw->pw_name)) return 0;
+	for (char **m = g->gr_mem; m && *m; m++)
+		if (strcmp(*m, pw->pw_name)) return 0;
+	return 1;
+}
+
 int results_init(const course *c, const char *group, char *err, size_t errlen)
 {
 	gid_t gid = getgid();
-	if (group) {
+	char gname[64];
+	if (!group && !c->share && !group_is_mine(gid, gname, sizeof gname)) {
+		strfmt(err, errlen, "the results would be readable by your group %s, which is not yours alone: students in it could read "
+		       "each other's kernels. Name the staff's group: course init --group STAFF (or --group %s to accept it)", gname, gname);
+		return -1;
+	}
+	if (group) {   /* a name, or a number (a group without a name, as the message above may say) */
 		struct group *g = getgrnam(group);
-		if (!g) { strfmt(err, errlen, "no group '%s' on this machine (getent group %s)", group, group); return -1; }
-		gid = g->gr_gid;
+		char *end;
+		unsigned long num = strtoul(group, &end, 10);
+		if (g) gid = g->gr_gid;
+		else if (*group >= '0' && *group <= '9' && !*end && num < 0xffffffffUL) gid = (gid_t)num;
+		else { strfmt(err, errlen, "no group '%s' on this machine (getent group %s)", group, group); return -1; }
 	}
 	if (mkdir_p(c->results, 0755) != 0) { strfmt(err, errlen, "cannot create %s: %s", c->results, strerror(errno)); return -1; }
 	struct stat st;

@@ -75,8 +75,9 @@ typedef struct {
 } results_stats;
 
 /* Sets up dir's results folder for a class: created if missing, owned by this user, in group (when
- * not NULL; else this user's group), mode 3773 (students add files, staff read them), or 3777 with
- * share. Returns 0 or -1 with err. */
+ * not NULL; else this user's group, which must then be theirs alone unless the course shares its
+ * results), mode 3773 (students add files, staff read them), or 3777 with share. Returns 0 or -1 with
+ * err. */
 int results_init(const course *c, const char *group, char *err, size_t errlen);
 /* Appends r (with its source, r->source_len bytes, when r->source is set: the SHA-256 is computed
  * here) to this user's file in c's results folder, created with O_EXCL|O_NOFOLLOW|O_NONBLOCK (mode

@@ -68,3 +68,20 @@ expect "course init: an indentation mistake in plain words, at its line" 4 \
 	$B course init "$tmp/indent"
 expect "course init: ... with libyaml's words in parentheses" 4 "\(libyaml: did not find expected key while parsing a block mapping \(line 2\)\)$" \
 	$B course init "$tmp/indent"
+
+# The results folder takes the instructor's group when no --group is named: only when that group is
+# theirs alone. An instructor whose primary group is a shared one (here "users", gid 100, as on some
+# distributions) would let every student in it read each other's records (0640, the folder's group).
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && getent group users >/dev/null; then
+	chmod 755 "$tmp"; mkdir -p "$tmp/shared" && cp "$tmp/new/course.yaml" "$tmp/shared/" && chown -R 2004:100 "$tmp/shared"
+	inst() { setpriv --reuid=2004 --regid=100 --clear-groups "$@"; }
+	out=$(inst $B course init "$tmp/shared" 2>&1); code=$?
+	if [ $code != 0 ] && printf '%s' "$out" | grep -q "readable by your group users, which is not yours alone" && [ ! -e "$tmp/shared/results" ]; then
+		pass "course init: a shared primary group is refused for the results, nothing set up (exit $code)"
+	else fail "course init: a shared primary group: exit $code, results $(ls -d "$tmp/shared/results" 2>/dev/null): $out"; fi
+	out=$(inst $B course init "$tmp/shared" --group users 2>&1); code=$?
+	[ $code = 0 ] && [ "$(stat -c '%G %a' "$tmp/shared/results" 2>/dev/null)" = "users 3773" ] \
+		&& pass "course init: ... and taken when named with --group" || fail "course init: --group users: exit $code: $out"
+else
+	skip "course init: a shared primary group: needs root, setpriv and a group 'users'"
+fi

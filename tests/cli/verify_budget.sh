@@ -11,7 +11,7 @@ if ! cc -std=c11 -D_GNU_SOURCE -Isrc/core -Isrc/lesson -Isrc/engine -Isrc/runner
 	fail "verify budget: the fake worker did not build: $(head -3 "$tmp/cc.log")"; exit 0
 fi
 cp -r tests/fixtures/course "$tmp/lab"
-$B --lessons $FX course init "$tmp/lab" >/dev/null 2>&1 || { fail "verify budget: course init"; exit 0; }
+$B --lessons $FX course init "$tmp/lab" --group "$(id -g)" >/dev/null 2>&1 || { fail "verify budget: course init"; exit 0; }
 U=$(id -u); [ "$U" = 0 ] && U=2001   # root's tries are not a student's: the file is then uid 2001's
 rec() {   # exercise file: a claimed pass carrying the file as its source
 	sha=$(sha256sum "$2" | cut -d' ' -f1) src=$(base64 -w0 "$2")

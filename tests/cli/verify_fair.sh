@@ -17,7 +17,7 @@ if ! cc -std=c11 -D_GNU_SOURCE -Isrc/core -Isrc/lesson -Isrc/engine -Isrc/runner
 	fail "verify fair: the fake worker did not build: $(head -3 "$tmp/cc.log")"; exit 0
 fi
 cp -r tests/fixtures/course "$tmp/lab"
-$B --lessons $FX course init "$tmp/lab" >/dev/null 2>&1 || { fail "verify fair: course init"; exit 0; }
+$B --lessons $FX course init "$tmp/lab" --group "$(id -g)" >/dev/null 2>&1 || { fail "verify fair: course init"; exit 0; }
 # The flooder (uid 2001) and the victim (uid 2003). The folder's order is the file system's: learn it in
 # a scratch folder beside the results and name the flood's file so that it comes before the victim's.
 if ! timeout 60 python3 - "$tmp/lab" $FX/learner <<'PY' >"$tmp/py.out" 2>"$tmp/py.log"; then

@@ -57,7 +57,7 @@ ngpu=$(printf '%s\n' $uuids | grep -c .)
 
 # The course, and its results folder as course init makes it.
 cp -r assets/example-course "$tmp/course"; chmod -R a+rX "$tmp/course"
-"$bin" course init "$tmp/course" >"$tmp/cinit" 2>&1 || { fail "lab hostile: course init: $(cat "$tmp/cinit")"; exit 0; }
+"$bin" course init "$tmp/course" --group "$(id -g)" >"$tmp/cinit" 2>&1 || { fail "lab hostile: course init: $(cat "$tmp/cinit")"; exit 0; }
 
 # Each learner a home of their own, compiled once before the clock starts (as class-bench does).
 i=0

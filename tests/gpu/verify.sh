@@ -6,7 +6,7 @@
 # must mark the honest pass verified and the forged one refuted. Without a GPU: one visible SKIP.
 . tests/lib.sh
 lab_setup "verify" || exit 0
-"$bin" course init "$tmp/course" >/dev/null 2>&1 || { fail "verify: course init"; exit 0; }
+"$bin" course init "$tmp/course" --group "$(id -g)" >/dev/null 2>&1 || { fail "verify: course init"; exit 0; }
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 	as() { u=$1; shift; setpriv --reuid="$u" --regid="$u" --clear-groups "$@"; }
 	honest=2001 forger=2002
