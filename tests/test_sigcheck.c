@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <setjmp.h>
 #include <cmocka.h>
 
@@ -74,12 +75,33 @@ static void test_finds_the_definition(void **state)
 	assert_int_equal(check("const char *s = \"__global__ void k(double *x, int *y, int n) {}\";\n", "k", "x", "idx", msg, sizeof msg), 0);
 }
 
+/* The kernel named thousands of times before its definition (a 240 KB learner's file, blanked in
+ * "#if 0", or calls and declarations): its real definition is still found and judged, the mentions
+ * each looked at within a bounded stretch (they used to scan back and ahead to the file's ends). */
+static void test_many_mentions(void **state)
+{
+	(void)state;
+	char msg[512];
+	const char *def = "\nextern \"C\" __global__ void k(const double *x, int *idx, int n) {}\n";
+	size_t reps = 40000, len = reps * 2 + 64 + strlen(def);
+	char *src = malloc(len);
+	strcpy(src, "#if 0\n");
+	char *w = src + strlen(src);
+	for (size_t i = 0; i < reps; i++) { memcpy(w, "k(", 2); w += 2; }
+	strcpy(w, "\n#endif\nvoid k(float *x, int *idx, int n);");
+	strcat(w, def);
+	assert_int_equal(check(src, "k", "x", "idx", msg, sizeof msg), -1);
+	assert_non_null(strstr(msg, "parameter 1 of k is a double *"));
+	free(src);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_matching_types_pass),
 		cmocka_unit_test(test_wrong_element_type_fails),
 		cmocka_unit_test(test_finds_the_definition),
+		cmocka_unit_test(test_many_mentions),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

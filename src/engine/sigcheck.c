@@ -130,28 +130,36 @@ static char *blank_comments(const char *src)
 static int ident_char(char c) { return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); }
 
 /* The parameter list of the __global__ definition of entry in t (blanked): [*open, *close) inside the
- * parentheses; 0, or -1 when t has none (declared in a header, or a declaration only). */
+ * parentheses; 0, or -1 when t has none (declared in a header, or a declaration only). Linear in t's
+ * length: the last separator and the last __global__ before each mention are carried forward, not
+ * looked for again, and a parameter list is at most PARAMS_MAX bytes (a learner's file of 256 KiB
+ * naming the kernel thousands of times took seconds when each mention scanned back and ahead), and so
+ * is what may stand between it and the body's '{'. */
+#define PARAMS_MAX 8192
 static int find_params(const char *t, const char *entry, const char **open, const char **close)
 {
 	size_t n = strlen(entry);
+	const char *scanned = t, *sep = t, *global = NULL;
 	for (const char *p = strstr(t, entry); p; p = strstr(p + 1, entry)) {
+		for (; scanned < p; scanned++) {   /* the declaration starts after the previous ';', '}' or '{' */
+			if (*scanned == ';' || *scanned == '}' || *scanned == '{') sep = scanned + 1;
+			else if (*scanned == '_' && !strncmp(scanned, "__global__", 10)) global = scanned;
+		}
 		if ((p > t && ident_char(p[-1])) || ident_char(p[n])) continue;
 		const char *q = p + n;
 		while (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\r') q++;
 		if (*q != '(') continue;
-		const char *start = p;   /* the declaration: back to the previous ';', '}' or '{' */
-		while (start > t && start[-1] != ';' && start[-1] != '}' && start[-1] != '{') start--;
-		const char *g = strstr(start, "__global__");
-		if (!g || g > p) continue;
-		int depth = 0;
+		if (!global || global < sep) continue;
+		int depth = 0, matched = 0;
 		const char *e = q;
-		for (; *e; e++) {
+		for (; *e && e - q < PARAMS_MAX; e++) {
 			if (*e == '(') depth++;
-			else if (*e == ')' && --depth == 0) break;
+			else if (*e == ')' && --depth == 0) { matched = 1; break; }
 		}
 		if (!*e) return -1;
-		const char *after = e + 1;   /* a definition, not a declaration */
-		while (*after && *after != '{' && *after != ';') after++;
+		if (!matched) continue;            /* longer than any parameter list */
+		const char *after = e + 1;        /* a definition, not a declaration: '{' before any ';' */
+		while (*after && *after != '{' && *after != ';' && after - e < PARAMS_MAX) after++;
 		if (*after != '{') continue;
 		*open = q + 1;
 		*close = e;
