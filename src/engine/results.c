@@ -96,9 +96,19 @@ int results_init(const course *c, const char *group, char *err, size_t errlen)
 
 void results_owner_name(unsigned uid, char *out, size_t n)
 {
-	struct passwd *pw = getpwuid((uid_t)uid);
-	if (pw && pw->pw_name && pw->pw_name[0]) strfmt(out, n, "%s", pw->pw_name);
-	else strfmt(out, n, "uid%u", uid);
+	/* the last answer kept: a file's records are all its owner's, and a lookup can be slow (NSS,
+	 * LDAP, a uid with no entry) while a file may hold 100 000 records */
+	static unsigned last_uid;
+	static char last[64];
+	static int have;
+	if (!have || uid != last_uid) {
+		struct passwd *pw = getpwuid((uid_t)uid);
+		if (pw && pw->pw_name && pw->pw_name[0]) strfmt(last, sizeof last, "%s", pw->pw_name);
+		else strfmt(last, sizeof last, "uid%u", uid);
+		last_uid = uid;
+		have = 1;
+	}
+	strfmt(out, n, "%s", last);
 }
 
 /* ---- base64 (RFC 4648), for the source: any bytes, one JSON string libyaml always reads ---- */
