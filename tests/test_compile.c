@@ -174,11 +174,11 @@ static int teardown(void **state)
 
 /* ---- the cache key ---- */
 
-static void key_of(const char *kernel, const char *arch, char *const *opts, int nopts, char out[17])
+static void key_of(const char *kernel, const char *arch, char *const *opts, int nopts, char out[COMPILE_KEY_LEN])
 {
 	compile_request rq = { .kernel_path = kernel, .include_dir = kdir, .arch = arch, .options = opts, .noptions = nopts };
 	assert_int_equal(compile_key(&rq, out), 0);
-	assert_int_equal(strlen(out), 16);
+	assert_int_equal(strlen(out), 64);   /* SHA-256 in hex */
 }
 
 static void test_key(void **state)
@@ -186,7 +186,7 @@ static void test_key(void **state)
 	(void)state;
 	char *k = path_in(kdir, "key.cu"), *h = path_in(kdir, "key_extra.cuh"), *txt = path_in(kdir, "notes.txt");
 	char *opts[] = { "-DBLOCK=256", "--use_fast_math" }, *opts2[] = { "-DBLOCK=128", "--use_fast_math" };
-	char base[17], again[17], other[17];
+	char base[COMPILE_KEY_LEN], again[COMPILE_KEY_LEN], other[COMPILE_KEY_LEN];
 	write_text(k, "extern \"C\" __global__ void f() {}\n");
 	key_of(k, "sm_90", opts, 2, base);
 	key_of(k, "sm_90", opts, 2, again);
@@ -204,7 +204,7 @@ static void test_key(void **state)
 	write_text(h, "#define X 1\n");
 	key_of(k, "sm_90", opts, 2, other);
 	assert_string_not_equal(base, other);
-	char with_header[17];
+	char with_header[COMPILE_KEY_LEN];
 	memcpy(with_header, other, 17);
 	write_text(h, "#define X 2\n");
 	key_of(k, "sm_90", opts, 2, other);
@@ -257,7 +257,7 @@ static void test_common_headers(void **state)
 	char *shared = path_in(common, "shared_inc.cuh"), *k = path_in(kdir, "uses_common.cu");
 	write_text(shared, "__device__ inline float inc(float v) { return v + 1.0f; }\n");
 	write_text(k, "#include \"shared_inc.cuh\"\nextern \"C\" __global__ void g(float *x) { x[0] = inc(x[0]); }\n");
-	char first[17], again[17];
+	char first[COMPILE_KEY_LEN], again[COMPILE_KEY_LEN];
 	key_of(k, "sm_90", NULL, 0, first);
 	write_text(shared, "__device__ inline float inc(float v) { return v + 2.0f; }\n");
 	key_of(k, "sm_90", NULL, 0, again);
@@ -297,6 +297,28 @@ static void expect_no_tmp_files(void)
 	closedir(d);
 	assert_true(files > 0);
 	free(dir);
+}
+
+/* A compile for a virtual architecture (compute_90: PTX that the driver JITs, for a GPU newer than
+ * the table) is served from the cache the second time too; its code file holds PTX, not ELF, and was
+ * taken for a damaged entry and compiled again every time. */
+static void test_compile_ptx_cached(void **state)
+{
+	(void)state;
+	char *k = path_in(kdir, "add1.cu");
+	char *opts[] = { "-DBLOCK=64" };
+	compile_request rq = { .kernel_path = k, .include_dir = kdir, .arch = "compute_90", .options = opts, .noptions = 1 };
+	compile_result r;
+	char err[256] = "";
+	assert_int_equal(compile_run(&rq, &r, err, sizeof err), 0);
+	if (!r.ok) fail_msg("compute_90: compile failed: %s", r.log ? r.log : "(no log)");
+	assert_false(r.cached);
+	free(r.log);
+	assert_int_equal(compile_run(&rq, &r, err, sizeof err), 0);
+	assert_true(r.ok);
+	assert_int_equal(r.cached, 1);
+	free(r.log);
+	free(k);
 }
 
 static void test_compile(void **state)
@@ -525,7 +547,7 @@ static void test_save_during_compile(void **state)
 	static const char second[] = "extern \"C\" __global__ void saved(int *x) { x[0] = ; }\n";
 	write_text(k, first);
 	compile_request rq = { .kernel_path = k, .include_dir = kdir, .arch = "sm_80" };
-	char err[256] = "", key_first[17], key_second[17];
+	char err[256] = "", key_first[COMPILE_KEY_LEN], key_second[COMPILE_KEY_LEN];
 	compile_job *j = compile_start(&rq, err, sizeof err);
 	assert_non_null(j);
 	write_text(k, second);                         /* saved while the compiler runs */
@@ -545,7 +567,7 @@ static void test_save_during_compile(void **state)
 	assert_string_not_equal(key_first, key_second);
 	const char *base = strrchr(r->cubin_path, '/');
 	assert_non_null(base);
-	char want[32];
+	char want[COMPILE_KEY_LEN + 8];
 	snprintf(want, sizeof want, "/%s.cubin", key_first);
 	assert_string_equal(base, want);
 	compile_job_free(j);
@@ -778,7 +800,7 @@ static void test_rdc_missing(void **state)
 	char *rdc[] = { "-rdc=true" };
 	compile_request rq = { .kernel_path = k, .include_dir = kdir, .arch = "sm_90", .options = rdc, .noptions = 1 };
 	compile_request rp = { .kernel_path = plain, .include_dir = kdir, .arch = "sm_90" };
-	char key_with[17], key_without[17], plain_with[17], plain_without[17];
+	char key_with[COMPILE_KEY_LEN], key_without[COMPILE_KEY_LEN], plain_with[COMPILE_KEY_LEN], plain_without[COMPILE_KEY_LEN];
 	assert_int_equal(compile_key(&rq, key_with), 0);
 	assert_int_equal(compile_key(&rp, plain_with), 0);
 
@@ -840,7 +862,7 @@ static void test_key_includes(void **state)
 	char *opts[] = { opt };
 	compile_request rq = { .kernel_path = learner, .include_dir = kdir, .arch = "sm_90", .options = opts, .noptions = 1,
 	                       .source = src, .source_len = strlen(src) };
-	char k0[17], k1[17], k2[17], k3[17], k4[17];
+	char k0[COMPILE_KEY_LEN], k1[COMPILE_KEY_LEN], k2[COMPILE_KEY_LEN], k3[COMPILE_KEY_LEN], k4[COMPILE_KEY_LEN];
 	assert_int_equal(compile_key(&rq, k0), 0);
 	write_text(other, "// still nobody\n");
 	assert_int_equal(compile_key(&rq, k1), 0);
@@ -1030,7 +1052,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_ptxas), cmocka_unit_test(test_parse_ptx_params), cmocka_unit_test(test_source_text), cmocka_unit_test(test_save_during_compile),   cmocka_unit_test(test_parse_ptxas_device_function),
 		cmocka_unit_test(test_parse_ptxas_many),
-		cmocka_unit_test(test_key),           cmocka_unit_test(test_compile), cmocka_unit_test(test_common_headers),
+		cmocka_unit_test(test_key),           cmocka_unit_test(test_compile), cmocka_unit_test(test_compile_ptx_cached), cmocka_unit_test(test_common_headers),
 		cmocka_unit_test(test_compile_error), cmocka_unit_test(test_job), cmocka_unit_test(test_tensor_sass),
 		cmocka_unit_test(test_options_rdc), cmocka_unit_test(test_parse_link_report), cmocka_unit_test(test_rdc_link),
 		cmocka_unit_test(test_rdc_link_error), cmocka_unit_test(test_rdc_missing),

@@ -203,8 +203,8 @@ static char *shared_dir(const compile_request *rq, const char *common)
 	return xstrdup(rq->shared_dir);
 }
 
-/* h extended with the names and texts of the headers (.cuh, .h) in dir, in a stable order. */
-static uint64_t hash_headers(uint64_t h, const char *dir)
+/* The key extended with the names and texts of the headers (.cuh, .h) in dir, in a stable order. */
+static void hash_headers(sha256_ctx *h, const char *dir)
 {
 	size_t hl;
 	DIR *d = opendir(dir);
@@ -224,12 +224,11 @@ static uint64_t hash_headers(uint64_t h, const char *dir)
 	for (int i = 0; i < n; i++) {
 		char *p = xasprintf("%s/%s", dir, names[i]);
 		char *text = file_read(p, &hl);
-		h = fnv1a(h, names[i], strlen(names[i]) + 1);
-		if (text) h = fnv1a(h, text, hl);
+		compile_key_add(h, names[i], strlen(names[i]));
+		compile_key_add(h, text ? text : "", text ? hl : 0);
 		free(text); free(p); free(names[i]);
 	}
 	free(names);
-	return h;
 }
 
 /* The include scan (compile_include.c): NVRTC 13 has no dependency output (no -MD/-MF, no include
@@ -253,8 +252,8 @@ static const char *include_option(char *const *options, int i, int n, int *skip)
 	return NULL;
 }
 
-/* Every file that compiling src reads besides src, checked and read into inc, its hash extending h. */
-static void scan_includes(uint64_t h, const compile_request *rq, const char *src, size_t len, compile_includes *inc)
+/* Every file that compiling src reads besides src, checked and read into inc, each added to the key h. */
+static void scan_includes(sha256_ctx *h, const compile_request *rq, const char *src, size_t len, compile_includes *inc)
 {
 	const char *dirs[COMPILE_MAX_PARAMS + 4];
 	int ndirs = 0, ntool;
@@ -274,35 +273,40 @@ static void scan_includes(uint64_t h, const compile_request *rq, const char *src
 		i += skip;
 	}
 	memset(inc, 0, sizeof *inc);
-	inc->h = h;
+	inc->key = h;
 	compile_include_scan(rq, dirs, ndirs, ntool, src, len, inc);
 	free(common); free(shared); free(tool); free(cccl);
 }
 
 /* The key of rq over the source text src; the files it includes, checked, into inc. */
-static void key_of(const compile_request *rq, const char *src, size_t len, char out[17], compile_includes *inc)
+static void key_of(const compile_request *rq, const char *src, size_t len, char out[COMPILE_KEY_LEN], compile_includes *inc)
 {
-	uint64_t h = fnv1a(FNV_OFFSET, src, len);
+	sha256_ctx h;
+	sha256_init(&h);
+	compile_key_add(&h, "cudaclimb compile key 4", 23);
+	compile_key_add(&h, src, len);
 	/* Headers beside the kernel, then the shared ones (kernels/common). */
-	h = hash_headers(h, rq->include_dir);
+	hash_headers(&h, rq->include_dir);
 	char *common = common_dir(rq->include_dir), *shared = shared_dir(rq, common);
-	if (common) { h = fnv1a(h, "|common|", 8); h = hash_headers(h, common); free(common); }
-	if (shared) { h = fnv1a(h, "|shared|", 8); h = hash_headers(h, shared); free(shared); }
+	if (common) { compile_key_add(&h, "|common|", 8); hash_headers(&h, common); free(common); }
+	if (shared) { compile_key_add(&h, "|shared|", 8); hash_headers(&h, shared); free(shared); }
 	/* Every file the compile includes, wherever it is (beside the learner's file too). */
-	scan_includes(h, rq, src, len, inc);
-	h = inc->h;
-	for (int i = 0; i < rq->noptions; i++) h = fnv1a(h, rq->options[i], strlen(rq->options[i]) + 1);
+	scan_includes(&h, rq, src, len, inc);
+	inc->key = NULL;                        /* the context is this function's */
+	for (int i = 0; i < rq->noptions; i++) compile_key_add(&h, rq->options[i], strlen(rq->options[i]));
 	int ma = 0, mi = 0;
 	nvrtcVersion(&ma, &mi);
 	char tail[96];
 	strfmt(tail, sizeof tail, "|%s|nvrtc %d.%d|%s|format 3", rq->arch, ma, mi, rq->kernel_path);
-	h = fnv1a(h, tail, strlen(tail));
+	compile_key_add(&h, tail, strlen(tail));
 	if (compile_options_rdc(rq->options, rq->noptions)) {   /* the cubin is a linked one */
 		char link[1200];
 		link_key(link, sizeof link);
-		h = fnv1a(h, link, strlen(link));
+		compile_key_add(&h, link, strlen(link));
 	}
-	strfmt(out, 17, "%016llx", (unsigned long long)h);
+	unsigned char d[32];
+	sha256_final(&h, d);
+	for (int i = 0; i < 32; i++) strfmt(out + 2 * i, 3, "%02x", d[i]);
 }
 
 /* rq's source: its text, or the file read now (a new buffer in *owned). NULL when unreadable. */
@@ -313,7 +317,7 @@ static const char *source_of(const compile_request *rq, size_t *len, char **owne
 	return *owned = file_read(rq->kernel_path, len);   /* FILE_READ_MAX bounds a kernel source */
 }
 
-int compile_key(const compile_request *rq, char out[17])
+int compile_key(const compile_request *rq, char out[COMPILE_KEY_LEN])
 {
 	size_t len;
 	char *owned;
@@ -587,14 +591,14 @@ static void child(const compile_request *rq, const char *src, const compile_incl
 	_exit(0);
 }
 
-/* In the child, for a cached cubin whose listing is not cached yet: disassemble it, then send the
- * cached report text as a compile would have. Never returns. */
+/* In the child, for a cached cubin whose listing is not cached yet: disassemble it (unless cubin_path
+ * is NULL), then send the cached report text as a compile would have. Never returns. */
 static void child_disassemble(const char *cubin_path, const char *meta, int fd)
 {
 	FILE *out = fdopen(fd, "w");
 	if (!out) _exit(3);
 	char e[256];
-	free(sass_disassemble(cubin_path, e, sizeof e));
+	if (cubin_path) free(sass_disassemble(cubin_path, e, sizeof e));   /* NULL: not to be run unjailed */
 	fputs(meta, out);
 	fclose(out);
 	_exit(0);
@@ -696,7 +700,9 @@ static int entry_check(const char *meta, const char *cubin_path, const char *ptx
 	if (!c) { strfmt(why, n, "its cubin cannot be read: %s", file_strerror(errno)); return -1; }
 	int bad = 0;
 	if (len != cl) strfmt(why, n, "its cubin is %zu bytes, not %zu", len, cl), bad = 1;
-	else if (len < 4 || memcmp(c, "\177ELF", 4)) strfmt(why, n, "its cubin is not an ELF file"), bad = 1;
+	/* an ELF cubin, or PTX with its NUL (a compute_XX target: the driver JITs it at load) */
+	else if ((len < 4 || memcmp(c, "\177ELF", 4)) && !(len > 1 && !c[len - 1] && (!strncmp(c, "//", 2) || !strncmp(c, ".version", 8))))
+		strfmt(why, n, "its cubin is not an ELF file, nor PTX"), bad = 1;
 	else if (fnv1a(FNV_OFFSET, c, len) != ch) strfmt(why, n, "its cubin's hash does not match"), bad = 1;
 	free(c);
 	if (bad) return -1;
@@ -722,7 +728,7 @@ static void entry_remove(const compile_job *j)
 
 compile_job *compile_start(const compile_request *rq, char *err, size_t errlen)
 {
-	char key[17], *owned;
+	char key[COMPILE_KEY_LEN], *owned;
 	size_t len;
 	const char *src = source_of(rq, &len, &owned);
 	if (!src) { strfmt(err, errlen, "cannot read %s: %s", rq->kernel_path, strerror(errno)); return NULL; }
@@ -783,7 +789,11 @@ compile_job *compile_start(const compile_request *rq, char *err, size_t errlen)
 	if (j->pid == 0) {
 		close(p[0]);
 		signal(SIGINT, SIG_IGN);   /* the parent decides when a compile ends */
-		if (j->meta) child_disassemble(j->r.cubin_path, j->meta, p[1]);
+		if (j->meta) {   /* a learner's cached cubin goes to nvdisasm closed in, as its compile was */
+			char jw[600];
+			int unjailed = rq->untrusted && child_jail(rq, j->r.cubin_path, j->r.ptx_path, jw, sizeof jw);
+			child_disassemble(unjailed ? NULL : j->r.cubin_path, j->meta, p[1]);
+		}
 		child(rq, j->src, &j->inc, j->r.cubin_path, j->r.ptx_path, p[1]);
 	}
 	close(p[1]);

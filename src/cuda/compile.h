@@ -11,6 +11,7 @@
 #define CC_COMPILE_H
 #include <stddef.h>
 #include <stdint.h>
+#include "sha256.h"
 
 #define COMPILE_MAX_ENTRIES 16
 #define COMPILE_MAX_PARAMS 32
@@ -72,7 +73,7 @@ typedef struct {
  * twice); text is NUL-terminated. */
 typedef struct { char *name, *path, *text; size_t len; } compile_header;
 typedef struct {
-	uint64_t h;               /* in: the key so far; out: extended with every file found (or missing) */
+	sha256_ctx *key;          /* the key being hashed: every file found (or missing) is added; NULL none */
 	compile_header *headers; int nheaders;
 	size_t total;             /* bytes read */
 	char *error;              /* the first refusal, compiler style: "k.cu:3: #include "/tmp/x": a FIFO, not a
@@ -84,6 +85,9 @@ typedef struct {
 void compile_include_scan(const compile_request *rq, const char *const *dirs, int ndirs, int ntool, const char *src, size_t len,
                           compile_includes *out);
 void compile_include_free(compile_includes *inc);
+/* Adds n bytes at p to a key (nothing when c is NULL), framed by their length, so that no two
+ * sequences of pieces hash alike by moving bytes from one piece to the next. */
+void compile_key_add(sha256_ctx *c, const void *p, size_t n);
 
 /* The least time a compile gets, whatever --timeout says: a first compile of a big kernel on a
  * busy shared box takes tens of seconds, and a run's watchdog (10 s by default) is not its measure. */
@@ -121,7 +125,10 @@ int compile_options_rdc(char *const *options, int noptions);
 /* The toolkit's device runtime (libcudadevrt.a, under $CUDA_HOME or the built-in toolkit) into out:
  * 0, or -1 with the first place looked in out when it is not there. */
 int compile_find_devrt(char *out, size_t len);
-/* The cache key for rq (hex, 16 digits) into out; 0 or -1 when a file cannot be read. With -rdc the
- * key covers the link too: nvJitLink's version and the device runtime's file. */
-int compile_key(const compile_request *rq, char out[17]);
+/* The cache key for rq into out: SHA-256 in hex, over the source, every file it includes, the
+ * options, the architecture and NVRTC's version (a key of 64 bits could be collided on purpose: in the
+ * lab service's judge one cache serves every student). 0 or -1 when a file cannot be read. With -rdc
+ * the key covers the link too: nvJitLink's version and the device runtime's file. */
+#define COMPILE_KEY_LEN 65
+int compile_key(const compile_request *rq, char out[COMPILE_KEY_LEN]);
 #endif
