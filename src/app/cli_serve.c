@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include "cli.h"
 #include "cli_cmd.h"
+#include "compile_jail.h"
 #include "course.h"
 #include "exercise.h"
 #include "results.h"
@@ -40,6 +41,9 @@ int cmd_serve(int argc, char **argv)
 	if (serve_config_load(&cfg, config, err, sizeof err)) { fput_clean(stderr, err); fputc('\n', stderr); return EXIT_LESSONS; }
 	if (check_only) {
 		printf("%s: socket %s, state %s, %d course%s, cap %.0f s\n", config, cfg.socket, cfg.state, cfg.ncourses, cfg.ncourses == 1 ? "" : "s", cfg.cap);
+		int abi = compile_jail_abi();
+		if (abi > 0) printf("learners' compiles are closed in with Landlock (ABI %d)\n", abi);
+		else printf("this kernel has no Landlock: learners' compiles are checked by the include scan alone (Linux 5.13 or later closes them in)\n");
 		serve_config_free(&cfg);
 		return EXIT_OK;
 	}

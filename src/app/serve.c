@@ -17,6 +17,7 @@
 #include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
+#include "compile_jail.h"
 #include "labwire.h"
 #include "results.h"
 #include "serve_int.h"
@@ -516,8 +517,10 @@ int serve_run(serve_config *config, const char *self_exe)
 	for (int i = 0; i < MAX_CONNS; i++) { serve_conns[i].st = C_FREE; serve_conns[i].fd = -1; serve_conns[i].job = -1; }
 	if ((listen_fd = open_socket()) < 0) return 1;
 	serve_judge_recover();
-	serve_say("listening on %s: %d course%s, cap %.0f s, %d judge%s at once", serve_cfg->socket, serve_cfg->ncourses, serve_cfg->ncourses == 1 ? "" : "s", serve_cfg->cap,
-	    serve_cfg->judges, serve_cfg->judges == 1 ? "" : "s");
+	int abi = compile_jail_abi();
+	serve_say("listening on %s: %d course%s, cap %.0f s, %d judge%s at once; %s", serve_cfg->socket, serve_cfg->ncourses, serve_cfg->ncourses == 1 ? "" : "s", serve_cfg->cap,
+	    serve_cfg->judges, serve_cfg->judges == 1 ? "" : "s",
+	    abi > 0 ? "learners' compiles closed in (Landlock)" : "this kernel has no Landlock: learners' compiles are checked by the include scan alone");
 	struct pollfd *pf = xcalloc(MAX_CONNS + MAX_JOBS + 1, sizeof *pf);
 	int *who = xcalloc(MAX_CONNS + MAX_JOBS + 1, sizeof *who);
 	while (!stopping) {

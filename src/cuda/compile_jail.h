@@ -9,7 +9,8 @@
 #include <stddef.h>
 
 /* Closes this process (and what it starts) in: files under the nread folders or files of read may
- * be read and run, those under write also made, written and removed; nothing else can be opened.
+ * be read and run, those under write read, made, written, renamed and removed (not run); nothing else
+ * can be opened; no TCP, and no abstract Unix socket or signal outside (where the ABI has them).
  * A path that does not exist is passed over. Returns 0 when closed in; 1 when this kernel has no
  * Landlock (nothing done, why says so); -1 with why when it could not be done. */
 int compile_jail_enter(const char *const *read, int nread, const char *const *write, int nwrite, char *why, size_t n);

@@ -97,6 +97,10 @@ out=$(bound 10 asu 2001 "$P" lease "$tmp/run/sock" $U 10 "$log" 2>&1); rc=$?
 	&& pass "attack service: with the service down a run is refused with what to do, nothing runs" || fail "attack service: service down: exit $rc: $out"
 start
 [ -S "$tmp/run/sock" ] && pass "attack service: the service listens ($(tail -1 "$tmp/serve.log" | cut -c1-80))" || { fail "attack service: did not start: $(cat "$tmp/serve.log")"; exit 0; }
+# It says whether the learners' compiles it judges are closed in (Landlock), as the kernel allows.
+if python3 -c 'import ctypes, sys; sys.exit(0 if ctypes.CDLL(None).syscall(444, None, 0, 1) > 0 else 1)' 2>/dev/null; then want="learners' compiles closed in (Landlock)"
+else want="this kernel has no Landlock"; fi
+grep -qF "$want" "$tmp/serve.log" && pass "attack service: its log says $want" || fail "attack service: the log does not say '$want': $(grep listening "$tmp/serve.log")"
 
 # 1. The hog: uid 2003 holds a lease and never gives it back; the cap is 3 s.
 asu 2003 "$P" hog "$tmp/run/sock" $U 12 2>"$tmp/hog.err" &
