@@ -57,13 +57,17 @@ template <typename T> __device__ __forceinline__ bool is_poison(const T &v, unsi
 // Non-negative doubles order like their bit patterns, so atomicMax on the bits is a max on the values.
 __device__ __forceinline__ void max_bits(u64 *dst, double v) { atomicMax(dst, (u64)__double_as_longlong(v)); }
 
-// A reference hidden from a learner's kernel is kept XORed with a keyed stream (splitmix64 of the key
-// and the index); the key lives on the host and reaches the device only as the compare kernel's
+// A reference hidden from a learner's kernel is kept XORed with a keyed stream of the index; the key
+// (fresh for every hiding) lives on the host and reaches the device only as the compare kernel's
 // argument. XOR twice restores: the same function scrambles and unscrambles. Key 0: plain.
+// The key goes in at three rounds of the mixer, each with the key turned another way: with one round
+// (mix(key ^ mix(i))) undoing mix gave the key from a single element a kernel knew and could read
+// hidden, and with it the whole reference; now nothing short of trying keys is known to undo it.
+__device__ __forceinline__ u64 rotl(u64 x, int r) { return (x << r) | (x >> (64 - r)); }
 template <typename T> __device__ __forceinline__ T keyed(T v, u64 key, u64 i)
 {
 	if (!key) return v;
-	u64 m = mix(key ^ mix(i));
+	u64 m = mix(mix(mix(i ^ key) + rotl(key, 21)) ^ rotl(key, 42));
 	unsigned char *b = (unsigned char *)&v;
 	for (int k = 0; k < (int)sizeof(T); k++) b[k] ^= (unsigned char)(m >> (8 * (k % 8)));
 	return v;
