@@ -224,8 +224,8 @@ static void hash_headers(sha256_ctx *h, const char *dir)
 	for (int i = 0; i < n; i++) {
 		char *p = xasprintf("%s/%s", dir, names[i]);
 		char *text = file_read(p, &hl);
-		compile_key_add(h, names[i], strlen(names[i]));
-		compile_key_add(h, text ? text : "", text ? hl : 0);
+		compile_include_key_add(h, names[i], strlen(names[i]));
+		compile_include_key_add(h, text ? text : "", text ? hl : 0);
 		free(text); free(p); free(names[i]);
 	}
 	free(names);
@@ -283,26 +283,26 @@ static void key_of(const compile_request *rq, const char *src, size_t len, char 
 {
 	sha256_ctx h;
 	sha256_init(&h);
-	compile_key_add(&h, "cudaclimb compile key 4", 23);
-	compile_key_add(&h, src, len);
+	compile_include_key_add(&h, "cudaclimb compile key 4", 23);
+	compile_include_key_add(&h, src, len);
 	/* Headers beside the kernel, then the shared ones (kernels/common). */
 	hash_headers(&h, rq->include_dir);
 	char *common = common_dir(rq->include_dir), *shared = shared_dir(rq, common);
-	if (common) { compile_key_add(&h, "|common|", 8); hash_headers(&h, common); free(common); }
-	if (shared) { compile_key_add(&h, "|shared|", 8); hash_headers(&h, shared); free(shared); }
+	if (common) { compile_include_key_add(&h, "|common|", 8); hash_headers(&h, common); free(common); }
+	if (shared) { compile_include_key_add(&h, "|shared|", 8); hash_headers(&h, shared); free(shared); }
 	/* Every file the compile includes, wherever it is (beside the learner's file too). */
 	scan_includes(&h, rq, src, len, inc);
 	inc->key = NULL;                        /* the context is this function's */
-	for (int i = 0; i < rq->noptions; i++) compile_key_add(&h, rq->options[i], strlen(rq->options[i]));
+	for (int i = 0; i < rq->noptions; i++) compile_include_key_add(&h, rq->options[i], strlen(rq->options[i]));
 	int ma = 0, mi = 0;
 	nvrtcVersion(&ma, &mi);
 	char tail[96];
 	strfmt(tail, sizeof tail, "|%s|nvrtc %d.%d|%s|format 3", rq->arch, ma, mi, rq->kernel_path);
-	compile_key_add(&h, tail, strlen(tail));
+	compile_include_key_add(&h, tail, strlen(tail));
 	if (compile_options_rdc(rq->options, rq->noptions)) {   /* the cubin is a linked one */
 		char link[1200];
 		link_key(link, sizeof link);
-		compile_key_add(&h, link, strlen(link));
+		compile_include_key_add(&h, link, strlen(link));
 	}
 	unsigned char d[32];
 	sha256_final(&h, d);

@@ -87,7 +87,7 @@ void compile_include_scan(const compile_request *rq, const char *const *dirs, in
 void compile_include_free(compile_includes *inc);
 /* Adds n bytes at p to a key (nothing when c is NULL), framed by their length, so that no two
  * sequences of pieces hash alike by moving bytes from one piece to the next. */
-void compile_key_add(sha256_ctx *c, const void *p, size_t n);
+void compile_include_key_add(sha256_ctx *c, const void *p, size_t n);
 
 /* The least time a compile gets, whatever --timeout says: a first compile of a big kernel on a
  * busy shared box takes tens of seconds, and a run's watchdog (10 s by default) is not its measure. */

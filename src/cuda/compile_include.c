@@ -268,13 +268,13 @@ static void scan_include(scan *sc, const char *shown, int line, const char *name
 		struct stat st;
 		if (lstat(p, &st) != 0) { free(p); if (name[0] == '/') break; continue; }
 		if ((i == sc->ntool || i == sc->ntool + 1) && !odd) {   /* the toolkit's: NVRTC's version stands for it */
-			compile_key_add(o->key, "|tool|", 6);
-			compile_key_add(o->key, name, strlen(name));
+			compile_include_key_add(o->key, "|tool|", 6);
+			compile_include_key_add(o->key, name, strlen(name));
 			free(p);
 			return;
 		}
-		compile_key_add(o->key, "|file|", 6);
-		compile_key_add(o->key, p, strlen(p));
+		compile_include_key_add(o->key, "|file|", 6);
+		compile_include_key_add(o->key, p, strlen(p));
 		for (int k = 0; k < sc->npaths; k++)
 			if (!strcmp(sc->paths[k], p)) {   /* read already: the same text under this name too */
 				for (int h = 0; h < o->nheaders; h++)
@@ -296,7 +296,7 @@ static void scan_include(scan *sc, const char *shown, int line, const char *name
 		char *text = why[0] ? NULL : read_checked(sc, p, &len, why, sizeof why);
 		if (!text) { refuse(sc, shown, line, name, open, why); free(p); return; }
 		sc->paths[sc->npaths++] = p;
-		compile_key_add(o->key, text, len);
+		compile_include_key_add(o->key, text, len);
 		if (add_header(sc, name, p, text, len)) refuse(sc, shown, line, name, open, "another file is included under the same name");
 		char *dir = dir_of(p);
 		scan_text(sc, p, dir, text, len, depth + 1);
@@ -304,9 +304,9 @@ static void scan_include(scan *sc, const char *shown, int line, const char *name
 		free(text);
 		return;
 	}
-	compile_key_add(o->key, "|missing|", 9);
-	compile_key_add(o->key, name, strlen(name));
-	if (open == '"') compile_key_add(o->key, from_dir, strlen(from_dir));
+	compile_include_key_add(o->key, "|missing|", 9);
+	compile_include_key_add(o->key, name, strlen(name));
+	if (open == '"') compile_include_key_add(o->key, from_dir, strlen(from_dir));
 	/* NVRTC would look for it again, in the includer's folder: in a learner's compile, that look must
 	 * not find what the scan did not check */
 	if (untrusted && open == '"' && !probe) refuse(sc, shown, line, name, open, "not found beside the file, in the lesson's folder or in the toolkit");
@@ -400,7 +400,7 @@ void compile_include_scan(const compile_request *rq, const char *const *dirs, in
 	for (int i = 0; i < sc.nroots; i++) free(sc.roots[i]);
 }
 
-void compile_key_add(sha256_ctx *c, const void *p, size_t n)
+void compile_include_key_add(sha256_ctx *c, const void *p, size_t n)
 {
 	if (!c) return;
 	unsigned char len[8];
