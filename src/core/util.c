@@ -401,22 +401,18 @@ void rtrim(char *s)
 	while (n && (s[n - 1] == '\n' || s[n - 1] == '\r' || s[n - 1] == ' ' || s[n - 1] == '\t')) s[--n] = 0;
 }
 
-void fput_clean(FILE *f, const char *s)
+/* s to f with control characters as '?'; newline and tab kept, or (one_line) they and CR as spaces. */
+static void put_clean(FILE *f, const char *s, int one_line)
 {
 	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
+		if (one_line && (*p == '\n' || *p == '\r' || *p == '\t')) { fputc(' ', f); continue; }
 		if (*p == 0xC2 && p[1] >= 0x80 && p[1] <= 0x9F) { fputc('?', f); p++; continue; }   /* C1 as UTF-8 */
 		fputc((*p < 0x20 && *p != '\n' && *p != '\t') || *p == 0x7F ? '?' : *p, f);
 	}
 }
 
-void fput_clean_line(FILE *f, const char *s)
-{
-	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
-		if (*p == '\n' || *p == '\r' || *p == '\t') { fputc(' ', f); continue; }
-		if (*p == 0xC2 && p[1] >= 0x80 && p[1] <= 0x9F) { fputc('?', f); p++; continue; }   /* C1 as UTF-8 */
-		fputc(*p < 0x20 || *p == 0x7F ? '?' : *p, f);
-	}
-}
+void fput_clean(FILE *f, const char *s) { put_clean(f, s, 0); }
+void fput_clean_line(FILE *f, const char *s) { put_clean(f, s, 1); }
 
 /* Edit distance between a and b, ignoring case, a swap of two neighbours counting as one (so that
  * "lsit" is one from "list"); 99 for names over 63 characters. */

@@ -63,7 +63,7 @@ attack macro '#define F "fifo.h"
 attack has-include-macro "#define P __has_include
 #if P(\"$SECRET\")
 #endif" 'coalesced\.cu:1: __has_include without its parenthesis \(behind a macro\) cannot be checked: refused'
-if python3 -c 'import ctypes, sys; sys.exit(0 if ctypes.CDLL(None).syscall(444, None, 0, 1) > 0 else 1)' 2>/dev/null; then
+if have_landlock; then
 	# /etc/passwd: a file every account sees, so that only the closing in can make it MISSING
 	attack has-include-pasted "#define CAT(a, b) a##b
 #if CAT(__has_, include)(\"/etc/passwd\")

@@ -98,7 +98,7 @@ out=$(bound 10 asu 2001 "$P" lease "$tmp/run/sock" $U 10 "$log" 2>&1); rc=$?
 start
 [ -S "$tmp/run/sock" ] && pass "attack service: the service listens ($(tail -1 "$tmp/serve.log" | cut -c1-80))" || { fail "attack service: did not start: $(cat "$tmp/serve.log")"; exit 0; }
 # It says whether the learners' compiles it judges are closed in (Landlock), as the kernel allows.
-if python3 -c 'import ctypes, sys; sys.exit(0 if ctypes.CDLL(None).syscall(444, None, 0, 1) > 0 else 1)' 2>/dev/null; then want="learners' compiles closed in (Landlock)"
+if have_landlock; then want="learners' compiles closed in (Landlock)"
 else want="this kernel has no Landlock"; fi
 grep -qF "$want" "$tmp/serve.log" && pass "attack service: its log says $want" || fail "attack service: the log does not say '$want': $(grep listening "$tmp/serve.log")"
 
