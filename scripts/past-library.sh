@@ -20,7 +20,7 @@ transpose_copy|transpose|copy|baseline||burst
 sgemm_ffma|sgemm|warptile|baseline||burst'
 want() { [ $# -eq 0 ] && return 0; for w; do [ "$w" = "$name" ] && return 0; done; return 1; }
 table=$o/table.txt
-printf '%-15s %-6s %-9s %-26s %-10s %-10s %s\n' pair run regime "stage/pair per pair [p20,p80]" "stage ms" "pair ms" "SM MHz" >"$table"
+printf '%-15s %-6s %-9s %-26s %-10s %-10s %s\n' pair run regime "stage/pair per pair [p20,p80]" "stage ms" "pair ms" "SM MHz stage/pair" >"$table"
 echo "$pairs" | while IFS='|' read -r name lesson stage pair sets regime; do
 	want "$@" || continue
 	i=1
@@ -38,7 +38,7 @@ try:
     if r["status"] != "ok" or not r.get("passed"):
         print("%-15s %-6s %-9s %s: %s" % (name, run, regime, r["status"], r.get("message", "")[:80])); sys.exit()
     ratio = "%.3f [%.3f, %.3f]" % (r["pair_ratio"], r["pair_ratio_p20"], r["pair_ratio_p80"]) if r.get("pair_ratio", 0) > 0 else "no pair"
-    print("%-15s %-6s %-9s %-26s %-10.4f %-10.4f %.0f" % (name, run, regime, ratio, r["ms_median"], r.get("pair_ms_median", 0), r.get("sm_clock_mhz", 0)))
+    print("%-15s %-6s %-9s %-26s %-10.4f %-10.4f %.0f/%.0f" % (name, run, regime, ratio, r["ms_median"], r.get("pair_ms_median", 0), r.get("sm_clock_mhz", 0), r.get("pair_sm_clock_mhz", 0)))
 except Exception as e:
     print("%-15s %-6s %-9s no result (%s)" % (name, run, regime, e))
 PY
