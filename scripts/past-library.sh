@@ -35,7 +35,8 @@ f, name, run, regime, stage = sys.argv[1:6]
 try:
     rs = [r for r in json.load(open(f))["results"] if r["stage"] == stage]
     r = rs[0]
-    if r["status"] != "ok" or not r.get("passed"):
+    # the transpose lesson's copy stage moves the matrix without turning it: timed, not checked
+    if r["status"] != "ok" or (r.get("checked") and not r.get("passed")):
         print("%-15s %-6s %-9s %s: %s" % (name, run, regime, r["status"], r.get("message", "")[:80])); sys.exit()
     ratio = "%.3f [%.3f, %.3f]" % (r["pair_ratio"], r["pair_ratio_p20"], r["pair_ratio_p80"]) if r.get("pair_ratio", 0) > 0 else "no pair"
     print("%-15s %-6s %-9s %-26s %-10.4f %-10.4f %.0f/%.0f" % (name, run, regime, ratio, r["ms_median"], r.get("pair_ms_median", 0), r.get("sm_clock_mhz", 0), r.get("pair_sm_clock_mhz", 0)))
