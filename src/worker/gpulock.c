@@ -256,16 +256,23 @@ static void ticket_fill(const char *dir, const char *name, int fd, const struct 
 	t->ctime = st->st_ctim;
 }
 
-/* The tickets one listing kept of an owner. */
+/* The tickets one listing kept of an owner: only owners of a kept ticket are in the list, so it is
+ * no longer than the accounts that hold one (names made up with other uids add nothing). */
 typedef struct { unsigned long uid; int kept; } owner_count;
 
-/* uid's count in the listing's owners (a new one, 0, when it has none yet). */
-static owner_count *owner_of(owner_count **o, int *n, unsigned long uid)
+/* How many tickets of uid the listing kept so far. */
+static int owner_kept(const owner_count *o, int n, unsigned long uid)
 {
-	for (int i = 0; i < *n; i++) if ((*o)[i].uid == uid) return &(*o)[i];
+	for (int i = 0; i < n; i++) if (o[i].uid == uid) return o[i].kept;
+	return 0;
+}
+
+/* One more ticket of uid kept. */
+static void owner_add(owner_count **o, int *n, unsigned long uid)
+{
+	for (int i = 0; i < *n; i++) if ((*o)[i].uid == uid) { (*o)[i].kept++; return; }
 	*o = xrealloc(*o, (size_t)(*n + 1) * sizeof **o);
-	(*o)[*n] = (owner_count){ uid, 0 };
-	return &(*o)[(*n)++];
+	(*o)[(*n)++] = (owner_count){ uid, 1 };
 }
 
 /* The live, genuine tickets of the queue in serving order (a new array in *out); stale tickets of
@@ -296,8 +303,7 @@ static int read_queue(const char *dir, ticket **out, int sweep)
 			continue;
 		}
 		if (!ticket_name(e->d_name, &uid)) continue;   /* junk: counted by nobody, costs nothing */
-		owner_count *oc = owner_of(&owners, &nowners, uid);   /* counts only files that are uid's own */
-		if (oc->kept >= GPULOCK_PER_OWNER) continue;
+		if (owner_kept(owners, nowners, uid) >= GPULOCK_PER_OWNER) continue;   /* counts only uid's own, locked files */
 		sighting *s = sighting_of(e->d_name, 0);
 		if (s) s->present = 1;
 		char path[1024];
@@ -322,7 +328,7 @@ static int read_queue(const char *dir, ticket **out, int sweep)
 		(*out)[n].mine = !strcmp(path, ticket_path);
 		have_mine |= (*out)[n].mine;
 		n++;
-		oc->kept++;
+		owner_add(&owners, &nowners, uid);
 	}
 	closedir(d);
 	free(owners);
