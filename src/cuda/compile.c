@@ -480,8 +480,23 @@ static int child_jail(const compile_request *rq, const char *cubin_path, const c
 	return rc < 0 ? -1 : 0;
 }
 
-/* In the child: compile src, write the cubin and the PTX, send "ok\n" or "fail\n" then the log.
- * Never returns. */
+/* log (a new string, freed here) cut to COMPILE_LOG_MAX bytes, at line ends, when it is longer: its
+ * head and its tail, and between them a line saying how many bytes were left out. */
+static char *log_clip(char *log)
+{
+	size_t len = strlen(log), half = COMPILE_LOG_MAX / 2;
+	if (len <= COMPILE_LOG_MAX) return log;
+	size_t head = half, tail = len - half;
+	while (head > 0 && log[head - 1] != '\n') head--;
+	while (tail < len && log[tail - 1] != '\n') tail++;
+	char *out = xasprintf("%.*s[... %zu bytes of the compiler's log left out: it is kept to %zu KiB ...]\n%s", (int)head, log, tail - head,
+	                      COMPILE_LOG_MAX >> 10, log + tail);
+	free(log);
+	return out;
+}
+
+/* In the child: compile src, write the cubin and the PTX, send "ok\n" or "fail\n" then the log
+ * (log_clip: bounded). Never returns. */
 static void child(const compile_request *rq, const char *src, const compile_includes *inc, const char *cubin_path, const char *ptx_path, int fd)
 {
 	FILE *out = fdopen(fd, "w");
@@ -526,6 +541,8 @@ static void child(const compile_request *rq, const char *src, const compile_incl
 	nvrtcGetProgramLogSize(prog, &ls);
 	char *log = xcalloc(ls + 1, 1);
 	nvrtcGetProgramLog(prog, log);
+	log = log_clip(log);
+	ls = strlen(log) + 1;
 	/* Under RLIMIT_AS NVRTC says "out of memory", or fails to load its builtins: say which limit */
 	if (res != NVRTC_SUCCESS && compile_as_mb() > 0 &&
 	    (res == NVRTC_ERROR_OUT_OF_MEMORY || strstr(log, "out of memory") || strstr(log, "bad_alloc") || strstr(log, "failed to open libnvrtc-builtins"))) {
@@ -826,7 +843,9 @@ int compile_step(compile_job *j, double timeout_ms)
 	if (j->done) return 1;
 	char buf[8192];
 	ssize_t n;
-	while ((n = read(j->fd, buf, sizeof buf)) > 0) sb_addn(&j->out, buf, (size_t)n);
+	/* the child's report is bounded (log_clip); past twice that, what comes is read and dropped */
+	while ((n = read(j->fd, buf, sizeof buf)) > 0)
+		if (j->out.len < 2 * COMPILE_LOG_MAX) sb_addn(&j->out, buf, (size_t)n < 2 * COMPILE_LOG_MAX - j->out.len ? (size_t)n : 2 * COMPILE_LOG_MAX - j->out.len);
 	if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
 		if (timeout_ms > 0 && now_ms() - j->started > timeout_ms) {
 			kill(j->pid, SIGKILL);

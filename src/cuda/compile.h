@@ -95,6 +95,10 @@ void compile_include_key_add(sha256_ctx *c, const void *p, size_t n);
 /* The compile child runs under RLIMIT_AS of this many MiB ($CUDACLIMB_COMPILE_AS_MB: another, 0 none)
  * and RLIMIT_CPU of its time limit plus 10 s: a compile of odd input is bounded in memory too. */
 #define COMPILE_AS_MB_DEFAULT 2048
+/* The compiler's log a compile keeps: a few KiB of macros or templates make NVRTC write gigabytes of
+ * warnings (each one echoes its source line), so a longer log keeps its head (the first diagnostics)
+ * and its tail (ptxas's report, which comes last), with a line saying how much was left out. */
+#define COMPILE_LOG_MAX ((size_t)1 << 20)
 /* The time a compile may take for a run timeout of timeout_s seconds: max(timeout_s, 120 s), in ms. */
 double compile_timeout_ms(double timeout_s);
 /* Starts a compile: a cache hit finishes at once; otherwise a child process runs NVRTC.

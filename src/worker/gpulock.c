@@ -10,8 +10,10 @@
  * opened, so a flood of names costs no system call each and hides no ticket), made by its owner under a
  * private name (O_EXCL, no symlinks), locked, written and only then renamed into place; its owner holds
  * an exclusive flock on it for as long as it waits and runs: a ticket whose lock can be taken belongs
- * to a process that died, and is passed over. Every entry of the folder is read (no cap: a genuine
- * ticket costs its owner an open, locked file). A waiter that does not find its own ticket in the
+ * to a process that died, and is passed over. Every entry of the folder is looked at; at most
+ * GPULOCK_PER_OWNER live tickets of one owner are read (its others are skipped by name, with no system
+ * call: each listing, the passing over and the "h-" marks below stay bounded however many locked files
+ * one account holds; only that owner's own tickets can count towards its cap). A waiter that does not find its own ticket in the
  * listing looks for it directly, and when it is gone places a new one: it never runs unqueued. Tickets are served by their inode change time, which no
  * user can set back, then by name; a ticket whose owner's uid is not the one in its name is a fake
  * and passed over. The ticket is written once, before it is placed ("user pid expected-seconds",
@@ -68,6 +70,7 @@ static double got_mono;             /* when this process got the GPU, on its own
 static void (*hold_note)(void *ctx, const char *text);
 static void *hold_ctx;
 #define HEAD_GRACE 30.0
+#define GPULOCK_PER_OWNER 64        /* live tickets of one owner a listing reads: more than any user's runs */
 #define MAX_MARKS 4096              /* this user's own h- marks kept from one listing */
 #define ADVICE "ask an administrator to run `sudo cudaclimb queue init`, or set CUDACLIMB_LOCK_DIR to a folder of your own"
 
@@ -253,9 +256,29 @@ static void ticket_fill(const char *dir, const char *name, int fd, const struct 
 	t->ctime = st->st_ctim;
 }
 
+/* The tickets one listing kept of an owner: only owners of a kept ticket are in the list, so it is
+ * no longer than the accounts that hold one (names made up with other uids add nothing). */
+typedef struct { unsigned long uid; int kept; } owner_count;
+
+/* How many tickets of uid the listing kept so far. */
+static int owner_kept(const owner_count *o, int n, unsigned long uid)
+{
+	for (int i = 0; i < n; i++) if (o[i].uid == uid) return o[i].kept;
+	return 0;
+}
+
+/* One more ticket of uid kept. */
+static void owner_add(owner_count **o, int *n, unsigned long uid)
+{
+	for (int i = 0; i < *n; i++) if ((*o)[i].uid == uid) { (*o)[i].kept++; return; }
+	*o = xrealloc(*o, (size_t)(*n + 1) * sizeof **o);
+	(*o)[(*n)++] = (owner_count){ uid, 1 };
+}
+
 /* The live, genuine tickets of the queue in serving order (a new array in *out); stale tickets of
- * this user are removed on the way. Every entry is read; only genuine, locked tickets are kept (a
- * name not of a ticket costs nothing; one whose file is not its owner's or not locked, an open).
+ * this user are removed on the way. Every entry is looked at; only genuine, locked tickets are kept,
+ * GPULOCK_PER_OWNER of an owner at most (a name not of a ticket, or of an owner at its cap, costs
+ * nothing; one whose file is not its owner's or not locked, an open).
  * This process's own ticket is always in the list while it lives, found directly when the listing
  * missed it. sweep: forget sightings of tickets that are gone, and remove this user's h- marks of
  * them. Returns the count, or -1. */
@@ -264,7 +287,8 @@ static int read_queue(const char *dir, ticket **out, int sweep)
 	DIR *d = opendir(dir);
 	*out = NULL;
 	if (!d) return -1;
-	int n = 0, nmarks = 0, cap = 0, have_mine = 0;
+	int n = 0, nmarks = 0, cap = 0, have_mine = 0, nowners = 0;
+	owner_count *owners = NULL;
 	uid_t me = getuid();
 	char hpre[40], (*marks)[112] = NULL;
 	strfmt(hpre, sizeof hpre, "h-%lu-", (unsigned long)me);
@@ -279,6 +303,7 @@ static int read_queue(const char *dir, ticket **out, int sweep)
 			continue;
 		}
 		if (!ticket_name(e->d_name, &uid)) continue;   /* junk: counted by nobody, costs nothing */
+		if (owner_kept(owners, nowners, uid) >= GPULOCK_PER_OWNER) continue;   /* counts only uid's own, locked files */
 		sighting *s = sighting_of(e->d_name, 0);
 		if (s) s->present = 1;
 		char path[1024];
@@ -303,8 +328,10 @@ static int read_queue(const char *dir, ticket **out, int sweep)
 		(*out)[n].mine = !strcmp(path, ticket_path);
 		have_mine |= (*out)[n].mine;
 		n++;
+		owner_add(&owners, &nowners, uid);
 	}
 	closedir(d);
+	free(owners);
 	/* our own ticket, missed by the listing: looked at directly (the same file as the one we hold) */
 	struct stat a, b;
 	if (ticket_fd >= 0 && !have_mine && lstat(ticket_path, &a) == 0 && fstat(ticket_fd, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino) {
