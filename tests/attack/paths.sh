@@ -1,0 +1,42 @@
+#!/bin/sh
+# Attacks on the paths and files cudaclimb builds from what another user controls (a second user on a
+# shared box, played with setpriv; uids 2001-2004 need no passwd entries): each must leave the
+# victim's files as they were. Bounded: each part stops within about 10 s.
+. tests/lib.sh
+if [ "$(id -u)" != 0 ] || ! command -v setpriv >/dev/null; then skip "paths: needs root and setpriv to play two users"; exit 0; fi
+PY=$(command -v /usr/bin/python3 || command -v python3)
+attack_tree paths
+chmod -R a+rX "$(dirname "$B")" 2>/dev/null
+as() { u=$1; shift; setpriv --reuid="$u" --regid="$u" --clear-groups "$@"; }
+VICTIM=2004 ATT=2001
+
+# 1. course init on a course folder another user can write: the results folder swapped, between the
+# check and the chmod, for a link to the instructor's home must not open the home to the class (3773).
+paths_course_init() {
+	[ -n "$PY" ] || { skip "paths course init race: no python3 for the swapper"; return; }
+	h=$T/home1 c=$T/course1
+	mkdir -m 700 "$h" && chown $VICTIM:$VICTIM "$h"
+	mkdir -m 755 "$c" && chown $ATT "$c"
+	printf 'course: race\ntitle: "race"\nexercises:\n  - bandwidth/coalesced\nresults: results\n' >"$c/course.yaml"
+	chown $ATT "$c/course.yaml"
+	as $ATT sh -c "mkdir '$c/results' && ln -s '$h' '$c/x'"
+	cat >"$T/swap.py" <<'PY'
+import ctypes, sys, time
+libc = ctypes.CDLL(None, use_errno=True)
+a, b, end = sys.argv[1].encode(), sys.argv[2].encode(), time.time() + float(sys.argv[3])
+while time.time() < end: libc.renameat2(-100, a, -100, b, 2)   # RENAME_EXCHANGE
+PY
+	as $ATT "$PY" "$T/swap.py" "$c/results" "$c/x" 6 &
+	sw=$!
+	sleep 0.2
+	for p in 1 2 3; do
+		( i=0; while [ $i -lt 400 ] && [ "$(stat -c %a "$h")" = 700 ] && kill -0 $sw 2>/dev/null; do
+			as $VICTIM env HOME="$h" timeout 10 "$B" --lessons-only "$L" course init "$c" --group $VICTIM >/dev/null 2>&1
+			i=$((i + 1)); done ) &
+	done
+	wait
+	m=$(stat -c %a "$h")
+	if [ "$m" = 700 ]; then pass "paths course init: a results folder swapped for a link to the home leaves the home 700"
+	else fail "paths course init: the instructor's home became mode $m through a swapped results folder"; fi
+}
+paths_course_init
