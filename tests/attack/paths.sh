@@ -40,3 +40,27 @@ PY
 	else fail "paths course init: the instructor's home became mode $m through a swapped results folder"; fi
 }
 paths_course_init
+
+# 2. The device scripts a teacher runs on the shared box write their output (and keep a compile cache)
+# in fresh private folders, never under a fixed name in /tmp that another user can make first, with
+# links in it to the teacher's files: flash-device.sh played for real, every script read for the rest.
+paths_scripts() {
+	h=$T/home2
+	mkdir -m 711 "$h" && chown $VICTIM:$VICTIM "$h"
+	echo "teacher's notes" >"$h/notes.txt" && chown $VICTIM "$h/notes.txt"
+	planted=
+	if [ ! -e /tmp/flash-device ]; then
+		as $ATT sh -c "mkdir -m 777 /tmp/flash-device && ln -s '$h/notes.txt' /tmp/flash-device/tests.txt" && planted=1
+	fi
+	out=$(as $VICTIM env -u OUT HOME="$h" CUDACLIMB_LOCK_DIR="$T" timeout 60 sh scripts/flash-device.sh 2>&1 >/dev/null)
+	made=$(printf '%s\n' "$out" | sed -n 's/^flash-device: output in \(\/tmp\/flash-device\.[A-Za-z0-9]*\)$/\1/p')
+	[ -n "$made" ] && rm -rf "$made"
+	[ -n "$planted" ] && rm -rf /tmp/flash-device
+	if [ -z "$planted" ]; then skip "paths scripts: /tmp/flash-device exists already, so the attack on flash-device.sh is not played"
+	elif [ "$(cat "$h/notes.txt")" = "teacher's notes" ]; then pass "paths scripts: flash-device.sh leaves a file linked from a planted /tmp/flash-device alone"
+	else fail "paths scripts: flash-device.sh wrote through a planted /tmp/flash-device/tests.txt into the teacher's file"; fi
+	fixed=$(grep -n '/tmp' scripts/* | grep -v 'XXXXXX' | grep -Ev '^[^:]*:[0-9]+:[[:space:]]*#')
+	if [ -z "$fixed" ]; then pass "paths scripts: no script under scripts/ uses a fixed name in /tmp"
+	else fail "paths scripts: fixed names in /tmp: $(printf '%s' "$fixed" | tr '\n' ';')"; fi
+}
+paths_scripts
