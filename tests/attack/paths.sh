@@ -64,3 +64,25 @@ paths_scripts() {
 	else fail "paths scripts: fixed names in /tmp: $(printf '%s' "$fixed" | tr '\n' ';')"; fi
 }
 paths_scripts
+
+# 3. A cache folder (XDG_CACHE_HOME) inside a folder another user owns, as /tmp/cudaclimb-cache made
+# first by a student: they could rename the victim's cache away, mid-run, for one of their own whose
+# entries (the same keys: a key is the source's hash) say what they like (registers, the cubin a GPU
+# run loads). The cache must not be used there; the compile still runs, without it.
+paths_cache_parent() {
+	h=$T/home3 s=$T/shared3
+	mkdir -m 700 "$h" && chown $VICTIM:$VICTIM "$h"
+	mkdir -m 777 "$s" && chown $ATT "$s"
+	out=$(as $VICTIM env HOME="$h" XDG_CACHE_HOME="$s" timeout 60 "$B" --lessons-only "$L" run $EX --arch sm_90 2>&1)
+	if [ -z "$(ls -A "$s/cudaclimb" 2>/dev/null)" ] && printf '%s\n' "$out" | grep -q 'compile cache is not used.*another user' &&
+	   printf '%s\n' "$out" | grep -Eq '^coalesced .* 100% warps'; then
+		pass "paths cache: no cache in a folder another user owns (compiled without it, said so)"
+	else fail "paths cache: the compile cache was kept under $s, another user's folder: $(ls "$s/cudaclimb" 2>/dev/null | head -2 | tr '\n' ' ')"
+		printf '%s\n' "$out" | head -5 | sed 's/^/    /'; fi
+	# the same user's own cache in their home: used as before
+	out=$(as $VICTIM env HOME="$h" XDG_CACHE_HOME="$h/cache" timeout 60 "$B" --lessons-only "$L" run $EX --arch sm_90 2>&1)
+	if ls "$h/cache/cudaclimb" 2>/dev/null | grep -q '\.cubin$' && ! printf '%s\n' "$out" | grep -q 'not used'; then
+		pass "paths cache: a cache in the user's own home is used"
+	else fail "paths cache: the user's own cache was not used: $(printf '%s' "$out" | head -3)"; fi
+}
+paths_cache_parent
