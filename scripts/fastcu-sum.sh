@@ -5,9 +5,10 @@
 set -e
 SUM=${1:?usage: scripts/fastcu-sum.sh PATH/TO/fast.cu/sum.cu [ROUNDS [LOG2_N]]}
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
-BIN=${TMPDIR:-/tmp}/fastcu-sum.$$
+BINDIR=$(mktemp -d "${TMPDIR:-/tmp}/fastcu-sum.XXXXXX")   # private: a name made from the pid can be planted
+BIN=$BINDIR/fastcu-sum
 cd "$(dirname "$0")"
 "$NVCC" -O3 -std=c++17 -arch=sm_90a -DFASTCU_SUM="\"$(realpath "$SUM")\"" -o "$BIN" fastcu-sum.cu
 "$BIN" "${2:-7}" "${3:-30}"; rc=$?
-rm -f "$BIN"
+rm -rf "$BINDIR"
 exit $rc

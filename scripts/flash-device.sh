@@ -4,7 +4,8 @@
 # and the flash stage's other tunables at the default size and at dim 64; a short table last.
 # Usage (on a GPU box, from the repository root, after make): OUT=DIR sh scripts/flash-device.sh
 B=${B:-build/cudaclimb}; export B
-o=${OUT:-/tmp/flash-device}; mkdir -p "$o"
+# without OUT, a fresh private folder (a fixed name in /tmp could be another user's, its files links)
+o=${OUT:-$(mktemp -d /tmp/flash-device.XXXXXX)} || exit 1; mkdir -p "$o"; echo "flash-device: output in $o" >&2
 timeout 300 env ATTENTION_OUT="$o/att" sh tests/gpu/attention.sh >"$o/tests.txt" 2>&1
 timeout 100 $B bench attention --stage flash,flash_wgmma --timeout 100 --json >"$o/bench.json" 2>"$o/bench.err"
 v() { name=$1; shift; timeout 60 $B run attention/flash "$@" --reps 5 --no-counters --timeout 50 --json >"$o/v_$name.json" 2>"$o/v_$name.err"; }

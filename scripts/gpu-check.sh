@@ -12,7 +12,9 @@ FINAL=${OUT:-build/gpu-check}
 OUT=$(mktemp -d /tmp/gpu-check.XXXXXX)
 mkdir -p "$FINAL"
 trap 'tar -czf "$FINAL/gpu-check.tgz" -C "$OUT" . 2>/dev/null' EXIT
-export XDG_CACHE_HOME=${XDG_CACHE_HOME:-/tmp/cudaclimb-cache}
+# the compile cache in this tree's build: a fixed folder in /tmp could be another user's, who could swap
+# its entries
+export XDG_CACHE_HOME=${XDG_CACHE_HOME:-$(pwd)/build/cache}
 {
 	if [ -n "${CUDACLIMB_COMMIT:-}" ]; then echo "commit $CUDACLIMB_COMMIT (as given: CUDACLIMB_COMMIT)"
 	else echo "commit $(git -c safe.directory='*' rev-parse --short HEAD 2>/dev/null)$(git -c safe.directory='*' diff --quiet 2>/dev/null || echo ' (with uncommitted changes)')"; fi

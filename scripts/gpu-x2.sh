@@ -20,7 +20,7 @@ FINAL=${OUT:-build/gpu-x2}
 L=$(mktemp -d /tmp/gpu-x2.XXXXXX)
 mkdir -p "$FINAL"
 trap 'tar -czf "$FINAL/r.tgz" -C "$L" . 2>/dev/null; rm -rf "$L"' EXIT
-export XDG_CACHE_HOME=${XDG_CACHE_HOME:-/tmp/cudaclimb-cache} CUDACLIMB=build/cudaclimb B=build/cudaclimb
+export XDG_CACHE_HOME=${XDG_CACHE_HOME:-$(pwd)/build/cache} CUDACLIMB=build/cudaclimb B=build/cudaclimb
 unset CUDACLIMB_LOCK_DIR CUDACLIMB_QUEUE_TRACE CUDACLIMB_SERVICE CUDACLIMB_COURSE
 start=$(date +%s)
 deadline=$((start + ${X2_DEADLINE:-540}))

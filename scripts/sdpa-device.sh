@@ -4,7 +4,8 @@
 # (per-pair ratios), then tests/gpu/attention.sh (every stage and the baseline at the default size and
 # at seq 1000 / 777 / dim 64). Everything under $OUT/sdpa; a summary is printed last.
 B=${CUDACLIMB:-build/cudaclimb}
-O=${OUT:-/tmp/sdpaout}/sdpa; mkdir -p $O
+# without OUT, a fresh private folder (a fixed name in /tmp could be another user's, its files links)
+O=${OUT:-$(mktemp -d /tmp/sdpaout.XXXXXX)}/sdpa; mkdir -p $O || exit 1; echo "sdpa-device: output in $O" >&2
 SUM=$O/summary.txt; : > $SUM
 j() { python3 -c 'import json,sys
 d=json.load(open(sys.argv[1]))

@@ -4,7 +4,8 @@
 # benches, ABAB pairs of cuBLAS and the best new stage, counters. All under $OUT/tc (tarred); a summary is
 # printed last. scripts/tc-probe.cu (run once, separately) asks how many clusters fit.
 B=${CUDACLIMB:-build/cudaclimb}
-O=${OUT:-/tmp/tcout}/tc; mkdir -p $O
+# without OUT, a fresh private folder (a fixed name in /tmp could be another user's, its files links)
+O=${OUT:-$(mktemp -d /tmp/tcout.XXXXXX)}/tc; mkdir -p $O || exit 1; echo "tc-device: output in $O" >&2
 SUM=$O/summary.txt; : > $SUM
 S=tensorcore/wgmma_cluster
 j() { python3 -c 'import json,sys

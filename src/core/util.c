@@ -323,16 +323,33 @@ char *xdg_path(const char *env, const char *fallback)
 	return xasprintf("/tmp/cudaclimb-%ld/%s", (long)geteuid(), leaf ? leaf + 1 : fallback[0] == '.' ? fallback + 1 : fallback);
 }
 
-char *xdg_dir(const char *env, const char *fallback)
+/* 0 when nobody but root and this user can swap any folder on path's way (an absolute path): each
+ * one (lstat; a symbolic link root's or ours is followed) root's or the euid's, and writable by others
+ * only with the sticky bit. A folder of another user's on the way (XDG_CACHE_HOME=/tmp/x, x theirs)
+ * lets them rename ours away and put theirs, with entries of their making, in its place. -1 with why. */
+static int path_trusted(const char *path, char *why, size_t whylen)
 {
-	char *dir = xdg_path(env, fallback);
-	if (!strncmp(dir, "/tmp/", 5)) {   /* the per-uid fallback: its top must be ours before anything goes in */
-		char top[64], why[256];
-		strfmt(top, sizeof top, "/tmp/cudaclimb-%ld", (long)geteuid());
-		if (dir_private(top, 0, NULL, why, sizeof why) != 0) return dir;   /* the caller's own check refuses it */
+	char buf[PATH_MAX];
+	if (path[0] != '/' || strlen(path) >= sizeof buf) { strfmt(why, whylen, "%s is not an absolute path", path); return -1; }
+	strfmt(buf, sizeof buf, "%s", path);
+	for (char *p = buf + 1;; p++) {
+		if (*p && *p != '/') continue;
+		char c = *p;
+		*p = 0;
+		struct stat st;
+		int r = p[-1] == '/' ? 0 : lstat(buf, &st);   /* an empty part ("//") is the folder before it */
+		if (r == 0 && p[-1] != '/' && S_ISLNK(st.st_mode) && (st.st_uid == 0 || st.st_uid == geteuid())) r = stat(buf, &st);
+		if (r != 0) { strfmt(why, whylen, "cannot look at %s: %s", buf, strerror(errno)); return -1; }
+		if (p[-1] != '/' && (S_ISLNK(st.st_mode) || (st.st_uid != 0 && st.st_uid != geteuid()) ||
+		                     ((st.st_mode & 022) && !(st.st_mode & S_ISVTX)))) {
+			strfmt(why, whylen, "%s %s, so another user could swap what is in it", buf,
+			       S_ISLNK(st.st_mode) ? "is another user's symbolic link" : st.st_uid != 0 && st.st_uid != geteuid() ? "belongs to another user"
+			                                                                  : "is writable by others without the sticky bit");
+			return -1;
+		}
+		*p = c;
+		if (!c) return 0;
 	}
-	mkdir_p(dir, 0700);
-	return dir;
 }
 
 char *xdg_cache_dir(char *why, size_t whylen)
@@ -343,7 +360,7 @@ char *xdg_cache_dir(char *why, size_t whylen)
 		strfmt(top, sizeof top, "/tmp/cudaclimb-%ld", (long)geteuid());
 		if (dir_private(top, 0, NULL, why, whylen) != 0) { free(dir); return NULL; }
 	}
-	if (dir_private(dir, 0, NULL, why, whylen) != 0) { free(dir); return NULL; }
+	if (dir_private(dir, 0, NULL, why, whylen) != 0 || path_trusted(dir, why, whylen) != 0) { free(dir); return NULL; }
 	return dir;
 }
 

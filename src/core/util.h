@@ -75,12 +75,12 @@ int dir_exists(const char *path);
 
 /* $XDG_CACHE_HOME/cudaclimb or ~/.cache/cudaclimb (likewise XDG_STATE_HOME, ~/.local/state), where
  * ~ is $HOME, else the password database's home of the euid, else /tmp/cudaclimb-UID/cache (a folder
- * of this uid's own, never a shared one); a new string, the folder created 0700. */
-char *xdg_dir(const char *env, const char *fallback);
-/* The same path without creating anything (a new string). */
+ * of this uid's own, never a shared one); a new string, nothing created or checked. */
 char *xdg_path(const char *env, const char *fallback);
-/* The compile cache folder (xdg_dir's for XDG_CACHE_HOME), created and checked with dir_private: a
- * new string, or NULL with why (then compile without a cache). */
+/* The cache folder (xdg_path's for XDG_CACHE_HOME: compiles, the worker's code, calibration, picks),
+ * created and checked with dir_private, and with no folder on its way that a user other than root
+ * and this one owns, or may write without the sticky bit: a new string, or NULL with why (then work
+ * without a cache). */
 char *xdg_cache_dir(char *why, size_t whylen);
 
 /* FNV-1a 64-bit over data, continuing from h (start with FNV_OFFSET). */

@@ -84,14 +84,30 @@ int results_init(const course *c, const char *group, char *err, size_t errlen)
 		else { strfmt(err, errlen, "no group '%s' on this machine (getent group %s)", group, group); return -1; }
 	}
 	if (mkdir_p(c->results, 0755) != 0) { strfmt(err, errlen, "cannot create %s: %s", c->results, strerror(errno)); return -1; }
+	/* checked, given to the group and opened up through one fd, never by name: a folder swapped for a
+	 * link to another of this user's folders (the home) between the check and the chmod reaches nothing */
+	int fd = open(c->results, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	struct stat st;
-	if (lstat(c->results, &st) != 0 || !S_ISDIR(st.st_mode)) { strfmt(err, errlen, "%s is not a folder", c->results); return -1; }
-	if (chown(c->results, (uid_t)-1, gid) != 0) { strfmt(err, errlen, "cannot give %s to group %s: %s", c->results, group ? group : "yours", strerror(errno)); return -1; }
+	if (fd < 0 || fstat(fd, &st) != 0) {
+		if (fd >= 0) close(fd);
+		strfmt(err, errlen, "%s is not a folder (a symbolic link or a file is there)", c->results);
+		return -1;
+	}
+	if (st.st_uid != geteuid()) {
+		close(fd);
+		strfmt(err, errlen, "%s belongs to uid %lu, not to you: make the results folder yourself, in a folder only you can write",
+		       c->results, (unsigned long)st.st_uid);
+		return -1;
+	}
 	/* setgid: new files join the staff's group; sticky: nobody removes another's file; others may add
 	 * files but not list the folder (unless the course shares results) */
 	mode_t mode = c->share ? 03777 : 03773;
-	if (chmod(c->results, mode) != 0) { strfmt(err, errlen, "cannot set the modes of %s: %s", c->results, strerror(errno)); return -1; }
-	return 0;
+	int rc = -1;
+	if (fchown(fd, (uid_t)-1, gid) != 0) strfmt(err, errlen, "cannot give %s to group %s: %s", c->results, group ? group : "yours", strerror(errno));
+	else if (fchmod(fd, mode) != 0) strfmt(err, errlen, "cannot set the modes of %s: %s", c->results, strerror(errno));
+	else rc = 0;
+	close(fd);
+	return rc;
 }
 
 void results_owner_name(unsigned uid, char *out, size_t n)

@@ -67,10 +67,13 @@ static void remember(const char *key, long long value, const char *desc)
 	clean(p->desc, sizeof p->desc, desc, "\t\n\r", ' ');
 }
 
-/* The file's path in the cache folder (xdg_dir's, created 0700 as the calibration's). */
+/* The file's path in the cache folder (xdg_cache_dir's, private as the calibration's), or NULL when
+ * there is none (the picks are then measured, not kept). */
 static char *file_path(void)
 {
-	char *dir = xdg_dir("XDG_CACHE_HOME", ".cache");
+	char why[600];
+	char *dir = xdg_cache_dir(why, sizeof why);
+	if (!dir) return NULL;
 	char *path = xasprintf("%s/%s", dir, PICK_FILE);
 	free(dir);
 	return path;
@@ -82,7 +85,7 @@ static void load_file(void)
 	if (file_read_once) return;
 	file_read_once = 1;
 	char *path = file_path();
-	char *text = file_read_max(path, 4 << 20, FILE_NOFOLLOW, NULL);
+	char *text = path ? file_read_max(path, 4 << 20, FILE_NOFOLLOW, NULL) : NULL;
 	free(path);
 	if (!text) return;
 	for (char *line = text, *next; line && *line; line = next) {
@@ -117,7 +120,7 @@ void baseline_pick_put(const char *key, long long value, const char *desc)
 	char *path = file_path();
 	/* one short line in one write (O_APPEND: workers appending at once do not interleave); never
 	 * through a link, never blocking on a FIFO, private to the user */
-	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0600);
+	int fd = !path ? -1 : open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0600);
 	if (fd >= 0) {
 		struct stat st;
 		char line[BASELINE_PICK_KEY_MAX + BASELINE_PICK_DESC_MAX + 32];

@@ -86,10 +86,11 @@ static void read_src(int variant, size_t mib, int cached)
 #define CALIBRATION_VERSION 7
 static void calibrate(void)
 {
-	char *dir = xdg_dir("XDG_CACHE_HOME", ".cache");
-	char *path = xasprintf("%s/calibration-v%d-%s.txt", dir, CALIBRATION_VERSION, dev.uuid);
+	char why[600];
+	char *dir = xdg_cache_dir(why, sizeof why);   /* none that is private: measured, not kept */
+	char *path = dir ? xasprintf("%s/calibration-v%d-%s.txt", dir, CALIBRATION_VERSION, dev.uuid) : NULL;
 	free(dir);
-	char *text = file_read(path, NULL);
+	char *text = path ? file_read_max(path, 4096, FILE_NOFOLLOW, NULL) : NULL;
 	int variant = 0;
 	size_t mib = 0;
 	if (text && sscanf(text, "%lf %lf %lf %lf %d %zu", &dev.bw_attainable_gbps, &dev.h2d_gbps, &dev.d2h_gbps, &dev.bw_read_gbps, &variant, &mib) == 6 &&
@@ -149,7 +150,7 @@ static void calibrate(void)
 	if (dev.bw_attainable_gbps > 0 && dev.h2d_gbps > 0 && dev.d2h_gbps > 0 && dev.bw_read_gbps > 0) {   /* a failed measure is tried again next time */
 		char line[160];
 		strfmt(line, sizeof line, "%.1f %.2f %.2f %.1f %d %zu\n", dev.bw_attainable_gbps, dev.h2d_gbps, dev.d2h_gbps, dev.bw_read_gbps, variant, mib);
-		file_write_atomic(path, line, strlen(line));
+		if (path) file_write_atomic(path, line, strlen(line));
 	}
 	free(path);
 }

@@ -91,7 +91,9 @@ static const char *code_file(const blob *b, char *path, size_t n, char *err, siz
 	if (!b->len) return NULL;
 	char host[64] = "";
 	gethostname(host, sizeof host - 1);
-	char *dir = xdg_dir("XDG_CACHE_HOME", ".cache");
+	char why[600];
+	char *dir = xdg_cache_dir(why, sizeof why);   /* private, and no other user's folder on its way */
+	if (!dir) { strfmt(err, errlen, "no private folder for the code: %s", why); return NULL; }
 	strfmt(path, n, "%s/received-%s-%d-%016llx-%zu.cubin", dir, host, (int)getpid(), (unsigned long long)fnv1a(FNV_OFFSET, b->data, b->len), b->len);
 	free(dir);
 	if (file_write_atomic(path, b->data, b->len)) { strfmt(err, errlen, "cannot write %s: %s", path, strerror(errno)); return NULL; }
