@@ -323,11 +323,9 @@ char *xdg_path(const char *env, const char *fallback)
 	return xasprintf("/tmp/cudaclimb-%ld/%s", (long)geteuid(), leaf ? leaf + 1 : fallback[0] == '.' ? fallback + 1 : fallback);
 }
 
-/* 0 when nobody but root and this user can swap any folder on path's way (an absolute path): each
- * one (lstat; a symbolic link root's or ours is followed) root's or the euid's, and writable by others
- * only with the sticky bit. A folder of another user's on the way (XDG_CACHE_HOME=/tmp/x, x theirs)
- * lets them rename ours away and put theirs, with entries of their making, in its place. -1 with why. */
-static int path_trusted(const char *path, char *why, size_t whylen)
+/* A folder of another user's on the way (XDG_CACHE_HOME=/tmp/x, x theirs) lets them rename ours away
+ * and put theirs, with entries of their making, in its place. */
+int dir_trusted(const char *path, char *why, size_t whylen)
 {
 	char buf[PATH_MAX];
 	if (path[0] != '/' || strlen(path) >= sizeof buf) { strfmt(why, whylen, "%s is not an absolute path", path); return -1; }
@@ -360,7 +358,7 @@ char *xdg_cache_dir(char *why, size_t whylen)
 		strfmt(top, sizeof top, "/tmp/cudaclimb-%ld", (long)geteuid());
 		if (dir_private(top, 0, NULL, why, whylen) != 0) { free(dir); return NULL; }
 	}
-	if (dir_private(dir, 0, NULL, why, whylen) != 0 || path_trusted(dir, why, whylen) != 0) { free(dir); return NULL; }
+	if (dir_private(dir, 0, NULL, why, whylen) != 0 || dir_trusted(dir, why, whylen) != 0) { free(dir); return NULL; }
 	return dir;
 }
 

@@ -201,8 +201,27 @@ void progress_parse(progress_state *p, const char *text, size_t len)
 	}
 }
 
+/* 0 when path's folder is missing or no user but root and this one could swap it or a folder above
+ * it; -1 with err otherwise. With XDG_STATE_HOME in another user's folder, they could put a file of
+ * their making in its place (tuned settings the next run starts from) or hold its lock forever. */
+static int folder_trusted(const char *path, char *err, size_t errlen)
+{
+	char *dir = xstrdup(path), *slash = strrchr(dir, '/'), why[512];
+	int rc = 0;
+	if (slash && slash != dir) {
+		*slash = 0;
+		if (dir_exists(dir) && dir_trusted(dir, why, sizeof why) != 0) {
+			strfmt(err, errlen, "%s: not used: %s", path, why);
+			rc = -1;
+		}
+	}
+	free(dir);
+	return rc;
+}
+
 int progress_load(progress_state *p, const char *path, char *err, size_t errlen)
 {
+	if (folder_trusted(path, err, errlen) != 0) return -1;
 	size_t len;
 	char *text = file_read_max(path, (size_t)4 << 20, FILE_NOFOLLOW, &len);   /* far more than any learner's */
 	if (!text) {
@@ -290,6 +309,7 @@ int progress_save(progress_state *p, const char *path, char *err, size_t errlen)
 		strfmt(err, errlen, "%s: %s", path, strerror(errno));
 		return -1;
 	}
+	if (folder_trusted(path, err, errlen) != 0) return -1;
 	char *lock = xasprintf("%s.lock", path);
 	int lfd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0600);
 	if (lfd < 0) {

@@ -42,13 +42,15 @@ void progress_free(progress_state *p);
  * and words past the sixteenth are skipped; never fails. */
 void progress_parse(progress_state *p, const char *text, size_t len);
 /* Reads path into p (a missing file leaves p as it is and is not an error). Returns 0, or -1 with
- * a message in err when the file exists but cannot be read. p is clean (not dirty) after. */
+ * a message in err when the file exists but cannot be read, or its folder, or one above it, is
+ * another user's or writable by others without the sticky bit. p is clean (not dirty) after. */
 int progress_load(progress_state *p, const char *path, char *err, size_t errlen);
 /* p in the file's format: a new string the caller frees. */
 char *progress_format(const progress_state *p);
 /* Writes p to path (mode 0600), creating the folders (0700): under an exclusive flock on path.lock
  * it reads the file again, merges it into p (progress_merge: p then holds what both sessions did)
- * and writes p. Returns 0 (p clean), or -1 with a message in err. */
+ * and writes p. Returns 0 (p clean), or -1 with a message in err (also for a folder progress_load
+ * would not read). */
 int progress_save(progress_state *p, const char *path, char *err, size_t errlen);
 /* Merges other into p: per stage the furthest state (seen, compiled, passed, failed: any) and the
  * best numbers (the least time, the most GB/s and GFLOP/s); stages only other has are added;

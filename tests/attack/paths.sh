@@ -86,3 +86,23 @@ paths_cache_parent() {
 	else fail "paths cache: the user's own cache was not used: $(printf '%s' "$out" | head -3)"; fi
 }
 paths_cache_parent
+
+# 4. The progress file (XDG_STATE_HOME) inside a folder another user owns: they could put one of their
+# making there, whose tuned settings `run` and the interface start from (or hold its lock forever).
+# It must not be read there (the interface says why on its status line); in the user's own home it
+# is read as before.
+paths_progress_parent() {
+	h=$T/home4 s=$T/shared4
+	mkdir -m 700 "$h" && chown $VICTIM:$VICTIM "$h"
+	mkdir -m 777 "$s" && chown $ATT "$s"
+	line='tuned NVIDIA_H200 bandwidth coalesced BLOCK=64'
+	as $ATT sh -c "mkdir -m 777 '$s/cudaclimb' && echo '$line' >'$s/cudaclimb/progress' && chmod 666 '$s/cudaclimb/progress'"
+	out=$(as $VICTIM env HOME="$h" XDG_STATE_HOME="$s" timeout 30 "$B" --lessons-only "$L" show $EX 2>&1)
+	if ! printf '%s\n' "$out" | grep -q 'BLOCK=64'; then pass "paths progress: a progress file in a folder another user owns is not read"
+	else fail "paths progress: show read tuned settings from a progress file another user wrote: $(printf '%s\n' "$out" | grep 'BLOCK=64')"; fi
+	mkdir -m 700 "$h/state" "$h/state/cudaclimb" && echo "$line" >"$h/state/cudaclimb/progress" && chown -R $VICTIM:$VICTIM "$h/state"
+	out=$(as $VICTIM env HOME="$h" XDG_STATE_HOME="$h/state" timeout 30 "$B" --lessons-only "$L" show $EX 2>&1)
+	if printf '%s\n' "$out" | grep -q 'tuned on NVIDIA_H200.*BLOCK=64'; then pass "paths progress: the user's own progress file is read"
+	else fail "paths progress: the user's own progress file was not read: $(printf '%s\n' "$out" | tail -2)"; fi
+}
+paths_progress_parent
