@@ -3,6 +3,7 @@
  * judged again on this machine's GPU, in the instructor's account, from the source in its record). */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +36,24 @@ static void course_id_of(const char *dir, char *out, size_t n)
 	if (!k || (out[0] >= '0' && out[0] <= '9')) strfmt(out, n, "my_course");
 }
 
+/* 0 when no user but root and this one can swap dir (relative to the working folder) or a folder
+ * above it; -1 after saying why. A course folder another user owns or may write lets them put a
+ * course file of their own in place of the instructor's, or the results folder. */
+static int course_dir_mine(const char *dir)
+{
+	char cwd[PATH_MAX], why[512];
+	char *abs = dir[0] == '/' ? xstrdup(dir) : getcwd(cwd, sizeof cwd) ? xasprintf("%s/%s", cwd, dir) : NULL;
+	int rc = abs ? dir_trusted(abs, why, sizeof why) : -1;
+	if (!abs) strfmt(why, sizeof why, "the working folder: %s", strerror(errno));
+	if (rc) {
+		fputs("cudaclimb: not a course folder of yours: ", stderr);
+		fput_clean(stderr, why);
+		fputs(" (make the course folder in a folder only you and root can write)\n", stderr);
+	}
+	free(abs);
+	return rc;
+}
+
 /* course init DIR on a folder without course.yaml: a commented course.yaml to start from (two of the
  * lessons' exercises, bars and deadlines commented out, the results folder, the runner commented),
  * created with O_EXCL (never over a file), readable by the class. EXIT_OK, or EXIT_FAILED with why. */
@@ -49,6 +68,7 @@ static int course_scaffold(engine *e, const char *dir)
 	if (!nex) { fprintf(stderr, "cudaclimb: no lesson has an exercise to assign (cudaclimb exercises lists them)\n"); return EXIT_FAILED; }
 	course_id_of(dir, id, sizeof id);
 	if (mkdir(dir, 0755) && errno != EEXIST) { fprintf(stderr, "cudaclimb: cannot make %s: %s\n", dir, strerror(errno)); return EXIT_FAILED; }
+	if (course_dir_mine(dir)) return EXIT_FAILED;
 	char *path = xasprintf("%s/course.yaml", dir);
 	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);   /* the class reads it */
 	if (fd < 0) { fprintf(stderr, "cudaclimb: cannot create %s: %s\n", path, strerror(errno)); free(path); return EXIT_FAILED; }
@@ -91,6 +111,7 @@ static int course_init(cli *c, engine *e)
 {
 	if (c->nargs != 3) return cli_usage_error("course init takes the course folder: cudaclimb course init DIR [--group NAME]%s", "");
 	char err[1024];
+	if (dir_exists(c->args[2]) && course_dir_mine(c->args[2])) return EXIT_FAILED;
 	char *file = xasprintf("%s/course.yaml", c->args[2]);
 	struct stat st;
 	int missing = lstat(file, &st) != 0 && errno == ENOENT;

@@ -106,3 +106,19 @@ paths_progress_parent() {
 	else fail "paths progress: the user's own progress file was not read: $(printf '%s\n' "$out" | tail -2)"; fi
 }
 paths_progress_parent
+
+# 5. course init on a folder another user made (or may write): its owner could later put a course
+# file of their own, or a results folder, in place of the instructor's. Refused, nothing written.
+paths_course_dir() {
+	h=$T/home5 c=$T/course5
+	mkdir -m 700 "$h" && chown $VICTIM:$VICTIM "$h"
+	mkdir -m 777 "$c" && chown $ATT "$c"
+	out=$(as $VICTIM env HOME="$h" timeout 30 "$B" --lessons-only "$L" course init "$c" --group $VICTIM 2>&1); rc=$?
+	if [ $rc != 0 ] && [ ! -e "$c/course.yaml" ] && printf '%s\n' "$out" | grep -q 'not a course folder of yours'; then
+		pass "paths course folder: course init refuses a folder another user made, and writes nothing"
+	else fail "paths course folder: course init in another user's folder (exit $rc): $(printf '%s' "$out" | head -2)"; fi
+	out=$(as $VICTIM env HOME="$h" timeout 30 "$B" --lessons-only "$L" course init "$h/course" --group $VICTIM 2>&1)
+	if [ -f "$h/course/course.yaml" ]; then pass "paths course folder: course init in the instructor's own folder writes the course file"
+	else fail "paths course folder: course init in the instructor's own folder: $(printf '%s' "$out" | head -2)"; fi
+}
+paths_course_dir
