@@ -3,10 +3,12 @@
  * made in engine_setup.c. See engine.h. */
 #include "engine_int.h"
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include "diagnose.h"
 #include "occupancy.h"
 #include "plan_wire.h"
@@ -31,12 +33,18 @@ void engine_job_free(job *j)
 void engine_set_listener(engine *e, engine_listener fn, void *ctx) { e->fn = fn; e->ctx = ctx; }
 
 
-/* With CUDACLIMB_TRACE=FILE, one line per finished job: how long it took from submit to result. */
+/* With CUDACLIMB_TRACE=FILE, one line per finished job: how long it took from submit to result. Only
+ * a plain file is written (made 0600 when new): a link is not followed, a FIFO never waited on. */
 static void trace(const job *j)
 {
 	const char *path = getenv("CUDACLIMB_TRACE");
-	FILE *f = path && *path ? fopen(path, "a") : NULL;
-	if (!f) return;
+	int fd = path && *path ? open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0600) : -1;
+	struct stat st;
+	FILE *f = fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? fdopen(fd, "a") : NULL;
+	if (!f) {
+		if (fd >= 0) close(fd);
+		return;
+	}
 	fprintf(f, "job %d %s/%s status=%s cached=%d compile_ms=%.1f total_ms=%.1f ms_median=%.4f settings=\"%s\"\n", j->id,
 	        j->r.lesson, j->r.stage, run_status_name(j->r.status), j->r.cached, j->r.compile_ms, now_ms() - j->submitted,
 	        j->r.ms_median, j->r.settings);

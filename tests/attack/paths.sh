@@ -122,3 +122,19 @@ paths_course_dir() {
 	else fail "paths course folder: course init in the instructor's own folder: $(printf '%s' "$out" | head -2)"; fi
 }
 paths_course_dir
+
+# 6. CUDACLIMB_TRACE naming a FIFO (a name in a shared folder another user made one at) or a link:
+# the run must not wait on the FIFO, nor write through the link.
+paths_trace() {
+	mkfifo "$T/trace.fifo" && chmod 666 "$T/trace.fifo"
+	timeout 20 env CUDACLIMB_TRACE="$T/trace.fifo" "$B" --lessons-only "$L" run $EX --arch sm_90 >/dev/null 2>&1; rc=$?
+	if [ $rc != 124 ]; then pass "paths trace: a FIFO as CUDACLIMB_TRACE is not waited on (exit $rc)"
+	else fail "paths trace: the run waited 20 s on a FIFO named by CUDACLIMB_TRACE"; fi
+	echo kept >"$T/trace.target" && ln -s "$T/trace.target" "$T/trace.link"
+	env CUDACLIMB_TRACE="$T/trace.link" timeout 20 "$B" --lessons-only "$L" run $EX --arch sm_90 >/dev/null 2>&1
+	env CUDACLIMB_TRACE="$T/trace.file" timeout 20 "$B" --lessons-only "$L" run $EX --arch sm_90 >/dev/null 2>&1
+	if [ "$(cat "$T/trace.target")" = kept ] && grep -q "^job .*status=" "$T/trace.file" 2>/dev/null; then
+		pass "paths trace: a link as CUDACLIMB_TRACE is not written through; a plain file is"
+	else fail "paths trace: link target now '$(head -c 80 "$T/trace.target")', plain file '$(head -c 80 "$T/trace.file" 2>/dev/null)'"; fi
+}
+paths_trace
