@@ -1,9 +1,10 @@
 # What a student's bytes can do to what another reads: a results file named to forge a second file in
 # report's notices ("2001-x.jsonl line 1, 2003-uid2003.jsonl": uid 2003 framed for a forged record), a
-# file name with a bidi override (U+202E: the notice reads reversed), and a kernel with bytes that are
-# not UTF-8 and a bidi override quoted by NVRTC in a compile log (try --json must stay JSON; the
-# terminal must get neither). The students are played with setpriv (root only, else SKIP); the compile
-# log needs no GPU (the fake worker, tests/fake_worker.c, stands in for one).
+# file name with a bidi override (U+202E: the notice reads reversed), a forged pass counted as a pass in
+# report's passed column ("1/1", not "1/1 (1 claimed)"), and a kernel with bytes that are not UTF-8 and
+# a bidi override quoted by NVRTC in a compile log (try --json must stay JSON; the terminal must get
+# neither). The students are played with setpriv (root only, else SKIP); the compile log needs no GPU
+# (the fake worker, tests/fake_worker.c, stands in for one).
 . tests/lib.sh
 attack_tree outputs
 ROOT=$(pwd)
@@ -32,6 +33,12 @@ else
 	else pass "outputs: a file name cannot pass for two files (another student's) in report's notices"; fi
 	if printf '%s\n' "$err" | grep -q "$RLO"; then fail "outputs: a bidi override in a file name reaches the terminal through report"
 	else pass "outputs: a bidi override in a file name is not written by report"; fi
+	# a forged pass is a claim: the row's count of passes must not read as a pass
+	own='{"time": 1700000000, "uid": 2002, "exercise": "bandwidth/coalesced", "verdict": "passed", "passed": true, "at_lesson_size": true, "ratio": 99}'
+	setpriv --reuid=2002 --regid=2002 --clear-groups sh -c "printf '%s\n' '$own' >'$R/2002-uid2002.jsonl'"
+	row=$(timeout 20 $B report "$T/course" 2>/dev/null | grep '^uid2002 ')
+	if printf '%s\n' "$row" | grep -q ' 1/1 (1 claimed) '; then pass "outputs: report's passed column counts a forged pass as claimed, not passed"
+	else fail "outputs: report's row of a student with a forged pass: $row"; fi
 fi
 
 # the compile log of a kernel with a stray byte, a C1 control and a bidi override
