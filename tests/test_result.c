@@ -255,6 +255,22 @@ static void test_json_string_controls(void **state)
 	free(out);
 }
 
+/* Bytes that are not UTF-8 (a learner's source quoted in a compile log: a stray continuation, a cut
+ * sequence, an overlong form, a surrogate, past U+10FFFF) come out as U+FFFD, so the document stays
+ * JSON; the bidi and zero-width characters as escapes; good UTF-8 (2, 3 and 4 bytes) as it is. */
+static void test_json_string_not_utf8(void **state)
+{
+	(void)state;
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+	json_string(f, "a\x80" "b\xc3(\xc0\xaf" "c\xed\xa0\x80" "d\xf4\x90\x80\x80" "e\xff\xe2\x80\xae\xe2\x80\x8b\xd8\x9c\xef\xbb\xbf\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\xe2\x80");
+	fclose(f);
+	assert_string_equal(out, "\"a\\ufffdb\\ufffd(\\ufffd\\ufffdc\\ufffd\\ufffd\\ufffdd\\ufffd\\ufffd\\ufffd\\ufffde\\ufffd"
+	                         "\\u202e\\u200b\\u061c\\ufeff\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\\ufffd\\ufffd\"");
+	free(out);
+}
+
 /* run/bench --json, read back by --replay. */
 static void test_json_replay_round_trip(void **state)
 {
@@ -583,7 +599,7 @@ int main(void)
 		cmocka_unit_test(test_kv_round_trip),
 		cmocka_unit_test(test_field_set_errors),
 		cmocka_unit_test(test_escape),
-		cmocka_unit_test(test_json_replay_round_trip), cmocka_unit_test(test_json_string_controls),
+		cmocka_unit_test(test_json_replay_round_trip), cmocka_unit_test(test_json_string_controls), cmocka_unit_test(test_json_string_not_utf8),
 		cmocka_unit_test(test_replay_errors), cmocka_unit_test(test_replay_older_record),
 		cmocka_unit_test(test_traffic),
 		cmocka_unit_test(test_traffic_pcie),

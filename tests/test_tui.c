@@ -312,6 +312,37 @@ static void test_numbers(void **st)
 	assert_string_equal(text_delta(b, sizeof b, 1, 0), "");
 }
 
+/* widget_textn on a screen of its own: of text another user wrote (a replay, a learner's source in a
+ * compile log), a bidi override (Trojan Source), a zero-width space and a C1 control each take one cell
+ * as '?', and none of them reaches the screen; other UTF-8 (U+00D7) is drawn. */
+static void test_widget_invisible(void **st)
+{
+	(void)st;
+	FILE *out = fopen("/dev/null", "w"), *in = fopen("/dev/null", "r");
+	assert_non_null(out);
+	assert_non_null(in);
+	SCREEN *scr = newterm("xterm", out, in);
+	if (!scr) { printf("SKIP test_widget_invisible: no xterm terminfo entry\n"); fclose(out); fclose(in); return; }
+	widget_init(1);
+	const char *s = "a\xe2\x80\xae" "b\xe2\x80\x8b" "c\xc2\x9b" "d\xc3\x97";
+	assert_int_equal(widget_textn(0, 0, 20, s, strlen(s), A_NORMAL), 8);
+	const wchar_t want[] = L"a?b?c?d\u00d7";
+	for (int x = 0; x < 8; x++) {
+		cchar_t cc;
+		wchar_t wc[CCHARW_MAX + 1] = {0};
+		attr_t a;
+		short pair;
+		assert_int_equal(mvin_wch(0, x, &cc), OK);
+		getcchar(&cc, wc, &a, &pair, NULL);
+		assert_int_equal(wc[0], want[x]);
+		assert_int_equal(wc[1], 0);   /* nothing zero-width joined to the cell */
+	}
+	endwin();
+	delscreen(scr);
+	fclose(out);
+	fclose(in);
+}
+
 int main(void)
 {
 	setlocale(LC_CTYPE, "C.UTF-8");            /* wcwidth needs a UTF-8 locale */
@@ -328,6 +359,7 @@ int main(void)
 		cmocka_unit_test(test_wrap),
 		cmocka_unit_test(test_gauge),
 		cmocka_unit_test(test_numbers),
+		cmocka_unit_test(test_widget_invisible),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -203,12 +203,31 @@ static void test_pick_shortest(void **state)
 	assert_true(c2[0] > 0 && c2[1] > 0);
 }
 
+/* fput_clean: the bidi controls (Trojan Source: a learner's line that reads backwards), the zero-width
+ * characters (a name that looks like another's) and the line separators are '?' like the control
+ * characters; other UTF-8 (a lesson's "\u00d7", an emoji) as it is; a cut sequence is not read past. */
+static void test_clean_invisible(void **state)
+{
+	(void)state;
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+	fput_clean(f, "if (ok) \xe2\x80\xae{ pass(); }\xe2\x81\xa6 al\xe2\x80\x8bice \xd8\x9c\xef\xbb\xbf\xe2\x80\xa8 \x1b[2J \xc3\x97\xf0\x9f\x98\x80 \xe2\x80\xaf\xe2\x80");
+	fclose(f);
+	assert_string_equal(out, "if (ok) ?{ pass(); }? al?ice ??? ?[2J \xc3\x97\xf0\x9f\x98\x80 \xe2\x80\xaf\xe2\x80");
+	free(out);
+	assert_int_equal(util_invisible_len("\xe2\x80\xae"), 3);
+	assert_int_equal(util_invisible_len("\xe2\x80"), 0);
+	assert_int_equal(util_invisible_len("\xe2\x80\xaf"), 0);   /* U+202F, a narrow space: seen */
+	assert_int_equal(util_invisible_len("x"), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_read_fifo), cmocka_unit_test(test_read_dev_zero), cmocka_unit_test(test_read_limits),
 		cmocka_unit_test(test_write_planted_links), cmocka_unit_test(test_dir_private), cmocka_unit_test(test_no_shared_tmp),
-		cmocka_unit_test(test_pick_shortest),
+		cmocka_unit_test(test_pick_shortest), cmocka_unit_test(test_clean_invisible),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "tui_widget.h"
+#include "util.h"
 
 static int utf8_ok;
 
@@ -21,8 +22,11 @@ int widget_textn(int y, int x, int maxw, const char *s, size_t len, unsigned att
 	move(y, x);
 	for (size_t i = 0; i < len && s[i]; ) {
 		size_t n = text_char(s + i, len - i, &w);
+		/* control bytes, stray bytes, C1 and the invisible format characters (bidi, zero-width) of
+		 * text another user wrote (a replay, a learner's source in a compile log): a '?' each */
 		int bad = (unsigned char)s[i] < 0x20 || s[i] == 0x7f || (n > 1 && !utf8_ok) ||
-		          (n == 1 && (unsigned char)s[i] >= 0x80);
+		          (n == 1 && (unsigned char)s[i] >= 0x80) || (n == 2 && (unsigned char)s[i] == 0xc2 && (unsigned char)s[i + 1] <= 0x9f) ||
+		          (n > 1 && util_invisible_len(s + i) == (int)n);
 		if (bad) w = 1;
 		if (cols + w > maxw)
 			break;

@@ -181,25 +181,31 @@ void class_report_text(FILE *f, const class_table *t)
 	fput_clean(f, c->title);
 	fprintf(f, "\n%d students, %d exercises\n\n%-16s", t->nusers, c->nitems, "student");
 	for (int i = 0; i < c->nitems; i++) fprintf(f, " %-20.20s", c->items[i].stage);
-	fprintf(f, " %-9s %s\n", "passed", "last activity");
+	/* the passed column says how many of its passes are a student's claims ("4/4 (3 claimed)"), so that
+	 * forged claims of every exercise do not read as "4/4" */
+	int claimed, timed, width = 9;
+	claims_in(t, &claimed, &timed);
+	if (claimed) width = 19;
+	fprintf(f, " %-*s %s\n", width, "passed", "last activity");
 	for (int u = 0; u < t->nusers; u++) {
-		char name[17], buf[40];
+		char name[17], buf[40], count[40];
 		strfmt(name, sizeof name, "%s", t->users[u]);
 		fput_clean(f, name);
 		fprintf(f, "%*s", 16 - (int)strlen(name), "");
-		int passed = 0;
+		int passed = 0, claims = 0;
 		for (int i = 0; i < c->nitems; i++) {
 			const class_cell *cell = class_cell_at(t, u, i);
 			cell_text(cell, t->verified, buf, sizeof buf);
 			fprintf(f, " %-20s", buf);
-			passed += cell->status == CELL_PASSED || cell->status == CELL_CLAIMED;
+			passed += cell->status == CELL_PASSED;
+			claims += cell->status == CELL_CLAIMED;
 		}
 		when(buf, sizeof buf, t->last[u]);
-		fprintf(f, " %d/%-7d %s\n", passed, c->nitems, buf);
+		if (claims) strfmt(count, sizeof count, "%d/%d (%d claimed)", passed + claims, c->nitems, claims);
+		else strfmt(count, sizeof count, "%d/%d", passed, c->nitems);
+		fprintf(f, " %-*s %s\n", width, count, buf);
 	}
 	if (!t->nusers) { fputs("(no results yet in ", f); fput_clean(f, c->results); fputs(")\n", f); }
-	int claimed, timed;
-	claims_in(t, &claimed, &timed);
 	if (claimed)
 		fprintf(f, "\nclaimed: the student's own record (the results folder is written by the students): a pass not judged\n"
 		           "  again (report --verify judges passes again) and every ratio are their word, not measured here.\n");

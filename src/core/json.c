@@ -3,6 +3,7 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include "util.h"
 
 static void json_number(FILE *f, double d)
 {
@@ -40,6 +41,21 @@ static void json_findings(FILE *f, const run_findings *fs)
 	fputc(']', f);
 }
 
+/* The length of the well-formed UTF-8 sequence of a non-ASCII character at p (RFC 3629: no overlong
+ * form, no surrogate, nothing past U+10FFFF), else 0. */
+static int utf8_len(const unsigned char *p)
+{
+	int n = p[0] >= 0xc2 && p[0] <= 0xdf ? 2 : p[0] >= 0xe0 && p[0] <= 0xef ? 3 : p[0] >= 0xf0 && p[0] <= 0xf4 ? 4 : 0;
+	unsigned lo = 0x80, hi = 0xbf;   /* the bounds of the second byte */
+	if (p[0] == 0xe0) lo = 0xa0;
+	else if (p[0] == 0xed) hi = 0x9f;
+	else if (p[0] == 0xf0) lo = 0x90;
+	else if (p[0] == 0xf4) hi = 0x8f;
+	if (!n || p[1] < lo || p[1] > hi) return 0;
+	for (int i = 2; i < n; i++) if ((p[i] & 0xc0) != 0x80) return 0;
+	return n;
+}
+
 void json_string(FILE *f, const char *s)
 {
 	fputc('"', f);
@@ -52,9 +68,15 @@ void json_string(FILE *f, const char *s)
 		case '\t': fputs("\\t", f); break;
 		default:
 			/* C0, DEL and C1 (U+0080-U+009F in UTF-8) as escapes: JSON read in a terminal drives nothing */
-			if (*p < 0x20 || *p == 0x7f) fprintf(f, "\\u%04x", *p);
-			else if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) fprintf(f, "\\u%04x", *++p);
-			else fputc(*p, f);
+			if (*p < 0x20 || *p == 0x7f) { fprintf(f, "\\u%04x", *p); break; }
+			if (*p < 0x80) { fputc(*p, f); break; }
+			int n = utf8_len(p);
+			if (!n) { fputs("\\ufffd", f); break; }   /* not UTF-8 (a learner's bytes in a compile log): JSON must be */
+			if (n == 2 && *p == 0xc2 && p[1] <= 0x9f) fprintf(f, "\\u%04x", p[1]);
+			else if (n == 2 && util_invisible_len((const char *)p)) fprintf(f, "\\u%04x", (unsigned)(*p & 0x1f) << 6 | (p[1] & 0x3f));
+			else if (n == 3 && util_invisible_len((const char *)p)) fprintf(f, "\\u%04x", (unsigned)(*p & 0x0f) << 12 | (unsigned)(p[1] & 0x3f) << 6 | (p[2] & 0x3f));
+			else fwrite(p, 1, (size_t)n, f);
+			p += n - 1;
 		}
 	}
 	fputc('"', f);

@@ -416,12 +416,26 @@ void rtrim(char *s)
 	while (n && (s[n - 1] == '\n' || s[n - 1] == '\r' || s[n - 1] == ' ' || s[n - 1] == '\t')) s[--n] = 0;
 }
 
+int util_invisible_len(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	if (p[0] == 0xd8 && p[1] == 0x9c) return 2;                                     /* U+061C */
+	if (p[0] == 0xef && p[1] == 0xbb && p[2] == 0xbf) return 3;                     /* U+FEFF */
+	if (p[0] != 0xe2 || (p[1] != 0x80 && p[1] != 0x81)) return 0;
+	unsigned cp = 0x2000 | (unsigned)(p[1] & 0x3f) << 6 | (p[2] & 0x3f);
+	if ((p[2] & 0xc0) != 0x80) return 0;
+	return (cp >= 0x200b && cp <= 0x200f) || (cp >= 0x2028 && cp <= 0x202e) || (cp >= 0x2060 && cp <= 0x2064) ||
+	       (cp >= 0x2066 && cp <= 0x2069) ? 3 : 0;
+}
+
 /* s to f with control characters as '?'; newline and tab kept, or (one_line) they and CR as spaces. */
 static void put_clean(FILE *f, const char *s, int one_line)
 {
 	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
 		if (one_line && (*p == '\n' || *p == '\r' || *p == '\t')) { fputc(' ', f); continue; }
 		if (*p == 0xC2 && p[1] >= 0x80 && p[1] <= 0x9F) { fputc('?', f); p++; continue; }   /* C1 as UTF-8 */
+		int inv = util_invisible_len((const char *)p);
+		if (inv) { fputc('?', f); p += inv - 1; continue; }   /* bidi and zero-width: Trojan Source, look-alike names */
 		fputc((*p < 0x20 && *p != '\n' && *p != '\t') || *p == 0x7F ? '?' : *p, f);
 	}
 }

@@ -98,8 +98,13 @@ char *exe_dir(void);
 /* The folder with this installation's data (assets/arch.yaml, kernels/, lessons/): beside the
  * executable, or the installed share folder; a new string, or NULL. */
 char *data_root(void);
-/* Writes s to f with its control characters (C0 but tab and newline, DEL, C1 in UTF-8) as '?': text
- * that someone else wrote (a learner's compile log, a replay file) never drives the terminal. */
+/* The bytes of the invisible format character s starts with (UTF-8: the bidi controls U+061C,
+ * U+200E-F, U+202A-E, U+2066-9; the zero-width U+200B-D, U+2060-4, U+FEFF; the line and paragraph
+ * separators U+2028-9), else 0: what can reverse or hide text, or make one name look like another. */
+int util_invisible_len(const char *s);
+/* Writes s to f with its control characters (C0 but tab and newline, DEL, C1 in UTF-8) and invisible
+ * format characters (util_invisible_len) as '?': text that someone else wrote (a learner's compile
+ * log, a replay file) never drives the terminal nor reorders or hides what it shows. */
 void fput_clean(FILE *f, const char *s);
 /* The same on one line: a newline, carriage return or tab is a space too (a field of a line that
  * scripts read, such as list's titles, cannot start a line of its own). */

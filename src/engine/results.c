@@ -405,15 +405,19 @@ static long name_uid(const char *name)
 	return (long)uid;
 }
 
-/* src into dst (n bytes) without control characters (C0, DEL, C1 as UTF-8: '?'), cut with "..." when
- * longer: a name another user chose, fit for a terminal. */
+/* src into dst (n bytes) without control characters (C0, DEL, C1 as UTF-8), invisible format
+ * characters (bidi, zero-width: util_invisible_len) nor the marks the report's lists are made of
+ * (space, ',', '\''): each a '?', cut with "..." when longer: a name another user chose, fit for a
+ * terminal, that cannot pass for two names or another's file ("2001-x.jsonl line 1, 2003-y.jsonl"). */
 static void clean_copy(char *dst, size_t n, const char *src)
 {
 	size_t k = 0;
 	const unsigned char *p = (const unsigned char *)src;
 	for (; *p && k + 4 < n; p++) {
 		if (p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) { dst[k++] = '?'; p++; continue; }
-		dst[k++] = *p < 0x20 || *p == 0x7f ? '?' : (char)*p;
+		int inv = util_invisible_len((const char *)p);
+		if (inv) { dst[k++] = '?'; p += inv - 1; continue; }
+		dst[k++] = *p < 0x20 || *p == 0x7f || *p == ' ' || *p == ',' || *p == '\'' ? '?' : (char)*p;
 	}
 	if (*p) {   /* cut: not inside a UTF-8 sequence */
 		while (k && ((unsigned char)dst[k - 1] & 0xc0) == 0x80) k--;
