@@ -155,8 +155,9 @@ void ex_class_record(engine *e, const lesson *l, const lesson_stage *s, const ex
 /* Sends file (the learner's kernel for stage s) and the files it includes from its own folder (by
  * #include "name", each a plain relative name: at most LABWIRE_FILES_MAX in all, each at most
  * LABWIRE_FILE_MAX bytes, opened without following links or blocking) to the course's service for
- * judging. With wait, waits for the judge's verdict and puts it in said ("the course's judge: passed,
- * 1.02x (the bar 0.90x)"); else returns once the service has kept the files. 0, or -1 with err. */
+ * judging; a service that does not answer (restarting) is asked again for up to a minute. With wait,
+ * waits for the judge's verdict and puts it in said ("the course's judge: passed, 1.02x (the bar
+ * 0.90x)"); else returns once the service has kept the files. 0, or -1 with err. */
 int ex_submit(const course *co, const lesson *l, const lesson_stage *s, const char *file, int wait, char *said, size_t saidlen,
               char *err, size_t errlen);
 #endif

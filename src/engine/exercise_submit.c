@@ -14,6 +14,10 @@
 #include "util.h"
 
 #define JUDGE_WAIT_MS (30 * 60 * 1000)   /* a verdict waits behind the class's runs; past this, look in `exercises` later */
+/* A try is sent once its runs are done, and those went through the service moments before: one that
+ * does not answer now is most likely restarting (systemd's Restart=always brings it back within
+ * seconds), so the try waits for it as a run waiting in its queue does (gpulease.c's RECONNECT_S). */
+#define SUBMIT_CONNECT_S 60.0
 
 typedef struct {
 	char name[LABWIRE_NAME_MAX + 1];
@@ -100,7 +104,7 @@ int ex_submit(const course *co, const lesson *l, const lesson_stage *s, const ch
 	int rc = -1, fd = -1;
 	int n = gather(dir, base, f, err, errlen);
 	if (n > 0) strfmt(f[0].name, sizeof f[0].name, "%s", main_name);
-	if (n > 0 && (fd = labwire_connect_wait(co->service_socket, 5, err, errlen)) >= 0) {
+	if (n > 0 && (fd = labwire_connect_wait(co->service_socket, SUBMIT_CONNECT_S, err, errlen)) >= 0) {
 		char line[LABWIRE_LINE_MAX];
 		strfmt(line, sizeof line, "submit %s %s/%s %d\n", co->id, l->id, s->id, n);
 		int bad = labwire_send(fd, line, strlen(line), 10000);

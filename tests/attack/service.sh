@@ -255,6 +255,17 @@ n=$(cat "$tmp/store/2001-"*.jsonl | wc -l)
 kill -9 $svc_pid; wait $svc_pid 2>/dev/null; start ok
 sleep 1
 [ "$(cat "$tmp/store/2001-"*.jsonl | wc -l)" = 2 ] && pass "attack service: a second restart judges nothing twice" || fail "attack service: records after a second restart: $(cat "$tmp/store/2001-"*.jsonl | wc -l)"
+# A try sent while the service restarts (its runs went through the service moments before) waits for
+# it to come back, past the 5 s a first run waits, and is judged: nothing lost (the GPU lab at a0303e1
+# lost one such try, the student told only "your result was not sent to the course").
+kill -9 $svc_pid; wait $svc_pid 2>/dev/null
+asu 2001 "$P" submit "$tmp/run/sock" lab1 demo/scale "$tmp/s1/scale.cu" >"$tmp/sub3" 2>&1 &
+sub=$!
+sleep 7
+start ok
+wait $sub; rc=$?
+[ $rc = 0 ] && [ "$(cat "$tmp/store/2001-"*.jsonl | wc -l)" = 3 ] && pass "attack service: a try sent while the service restarts (7 s) waits for it and is judged" \
+	|| fail "attack service: a try sent during a 7 s restart: exit $rc: $(head -c 300 "$tmp/sub3"); records $(cat "$tmp/store/2001-"*.jsonl | wc -l)"
 
 # The report reads the store: the service's records are facts, not claims.
 out=$(bound 20 "$CC" --lessons "$tmp/lessons" report "$tmp/course" 2>&1); rc=$?
