@@ -6,7 +6,8 @@
 # Usage, on the GPU box from the repository root after make:
 #   OUT=DIR RUNS=2 sh scripts/past-library.sh [PAIR ...]     (PAIR: a name from the list below)
 B=${CUDACLIMB:-build/cudaclimb}
-o=${OUT:-/tmp}/past-library; mkdir -p "$o"
+if [ -n "${OUT:-}" ]; then o=$OUT/past-library; mkdir -p "$o"
+else o=$(mktemp -d "${TMPDIR:-/tmp}/past-library.XXXXXX") || exit 1; echo "past-library: output in $o" >&2; fi
 runs=${RUNS:-2}
 # name | lesson | stage | pair | sets (space separated NAME=VALUE) | regime
 pairs='fp8_4096|precision_gemm|fp8|baseline.fp8_tensor_fast||burst
