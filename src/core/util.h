@@ -72,7 +72,7 @@ enum { DIR_FOLLOW = 1 };
 int dir_private(const char *path, int flags, int *tightened, char *why, size_t whylen);
 /* 0 when nobody but root and this user can swap any folder on path's way (an absolute path): each
  * one (lstat; a symbolic link root's or ours is followed) root's or the euid's, and writable by others
- * only with the sticky bit; -1 with why otherwise. */
+ * (or by a group other than the user's private one) only with the sticky bit; -1 with why otherwise. */
 int dir_trusted(const char *path, char *why, size_t whylen);
 int file_exists(const char *path);
 int dir_exists(const char *path);

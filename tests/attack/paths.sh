@@ -138,3 +138,23 @@ paths_trace() {
 	else fail "paths trace: link target now '$(head -c 80 "$T/trace.target")', plain file '$(head -c 80 "$T/trace.file" 2>/dev/null)'"; fi
 }
 paths_trace
+
+# 7. Under umask 002 with user private groups (useradd's USERGROUPS_ENAB) ~/.cache and ~/.local are made
+# 0775, writable by a group of one: the cache and the progress file are still used there. A folder
+# writable by a group with others in it is not.
+paths_private_group() {
+	command -v useradd >/dev/null && command -v userdel >/dev/null || { skip "paths private group: no useradd to make a user with a private group"; return; }
+	u=ccupg$$
+	useradd -U -M -d "$T/home7" "$u" 2>/dev/null || { skip "paths private group: useradd -U failed"; return; }
+	h=$T/home7; mkdir -m 700 "$h"; mkdir -m 775 "$h/cache" "$h/state"; chown -R "$u:$u" "$h"
+	out=$(setpriv --reuid="$u" --regid="$u" --init-groups env HOME="$h" XDG_CACHE_HOME="$h/cache" timeout 60 "$B" --lessons-only "$L" run $EX --arch sm_90 2>&1)
+	if ls "$h/cache/cudaclimb" 2>/dev/null | grep -q '\.cubin$' && ! printf '%s\n' "$out" | grep -q 'not used'; then
+		pass "paths private group: a cache under a folder its owner's private group may write is used"
+	else fail "paths private group: the cache under a 0775 folder of the user's private group was not used: $(printf '%s' "$out" | grep 'not used' | head -1)"; fi
+	rm -rf "$h/cache/cudaclimb"; chgrp 2020 "$h/cache"
+	out=$(setpriv --reuid="$u" --regid="$u" --init-groups env HOME="$h" XDG_CACHE_HOME="$h/cache" timeout 60 "$B" --lessons-only "$L" run $EX --arch sm_90 2>&1)
+	if printf '%s\n' "$out" | grep -q 'compile cache is not used.*writable by others'; then pass "paths private group: a folder another group may write is not trusted"
+	else fail "paths private group: a cache under a folder of group 2020 (writable) was used: $(printf '%s' "$out" | head -2)"; fi
+	userdel "$u" 2>/dev/null
+}
+paths_private_group
