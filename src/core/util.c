@@ -324,15 +324,14 @@ char *xdg_path(const char *env, const char *fallback)
 	return xasprintf("/tmp/cudaclimb-%ld/%s", (long)geteuid(), leaf ? leaf + 1 : fallback[0] == '.' ? fallback + 1 : fallback);
 }
 
-/* Whether gid is this user's private group (user private groups, as useradd makes with USERGROUPS_ENAB:
- * named as the user, no other members), whose write bit lets no one else in: under umask 002, as some
- * systems set for such users, ~/.cache and ~/.local are made 0775. */
-static int own_private_group(gid_t gid)
+int dir_group_mine(gid_t gid)
 {
-	if (gid != getegid()) return 0;
 	struct group *g = getgrgid(gid);
 	struct passwd *pw = getpwuid(geteuid());
-	return g && pw && !strcmp(g->gr_name, pw->pw_name) && (!g->gr_mem || !g->gr_mem[0]);
+	if (!g || !pw || strcmp(g->gr_name, pw->pw_name)) return 0;
+	for (char **m = g->gr_mem; m && *m; m++)
+		if (strcmp(*m, pw->pw_name)) return 0;
+	return 1;
 }
 
 /* A folder of another user's on the way (XDG_CACHE_HOME=/tmp/x, x theirs) lets them rename ours away
@@ -351,7 +350,7 @@ int dir_trusted(const char *path, char *why, size_t whylen)
 		if (r == 0 && p[-1] != '/' && S_ISLNK(st.st_mode) && (st.st_uid == 0 || st.st_uid == geteuid())) r = stat(buf, &st);
 		if (r != 0) { strfmt(why, whylen, "cannot look at %s: %s", buf, strerror(errno)); return -1; }
 		if (p[-1] != '/' && (S_ISLNK(st.st_mode) || (st.st_uid != 0 && st.st_uid != geteuid()) ||
-		                     (((st.st_mode & 002) || ((st.st_mode & 020) && !own_private_group(st.st_gid))) && !(st.st_mode & S_ISVTX)))) {
+		                     (((st.st_mode & 002) || ((st.st_mode & 020) && !dir_group_mine(st.st_gid))) && !(st.st_mode & S_ISVTX)))) {
 			strfmt(why, whylen, "%s %s, so another user could swap what is in it", buf,
 			       S_ISLNK(st.st_mode) ? "is another user's symbolic link" : st.st_uid != 0 && st.st_uid != geteuid() ? "belongs to another user"
 			                                                                  : "is writable by others without the sticky bit");

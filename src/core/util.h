@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 /* The allocation policy, for all C code here (engine, TUI, parsers): allocate with these, which end
  * the program with a message when memory runs out, so no caller carries an out-of-memory path.
@@ -74,6 +75,10 @@ int dir_private(const char *path, int flags, int *tightened, char *why, size_t w
  * one (lstat; a symbolic link root's or ours is followed) root's or the euid's, and writable by others
  * (or by a group other than the user's private one) only with the sticky bit; -1 with why otherwise. */
 int dir_trusted(const char *path, char *why, size_t whylen);
+/* Whether gid is this user's private group (as useradd -U makes them): named as the user, with no
+ * other member listed. Its write or read bit lets no one else in (under umask 002, as some systems set
+ * for such users, ~/.cache and ~/.local are made 0775). */
+int dir_group_mine(gid_t gid);
 int file_exists(const char *path);
 int dir_exists(const char *path);
 

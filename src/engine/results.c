@@ -57,13 +57,8 @@ static int group_is_mine(gid_t gid, char *name, size_t n)
 {
 	struct group *g = getgrgid(gid);
 	strfmt(name, n, "%u", (unsigned)gid);
-	if (!g) return 0;
-	strfmt(name, n, "%s", g->gr_name);
-	struct passwd *pw = getpwuid(getuid());
-	if (!pw || strcmp(g->gr_name, pw->pw_name)) return 0;
-	for (char **m = g->gr_mem; m && *m; m++)
-		if (strcmp(*m, pw->pw_name)) return 0;
-	return 1;
+	if (g) strfmt(name, n, "%s", g->gr_name);
+	return dir_group_mine(gid);
 }
 
 int results_init(const course *c, const char *group, char *err, size_t errlen)
