@@ -7,6 +7,23 @@ set -u
 cd "$(dirname "$0")/.."
 export CUDACLIMB=build/cudaclimb
 export XDG_CACHE_HOME=${TEST_CACHE:-$(pwd)/build/test-cache} XDG_STATE_HOME=$(pwd)/build/test-state
+# cudaclimb uses no cache or progress file below a folder another user owns or may write without the
+# sticky bit (util.c, dir_trusted): a checkout in such a place takes both from a private folder instead.
+untrusted() {
+	d=$1
+	while [ -n "$d" ] && [ "$d" != / ]; do
+		set -- $(stat -L -c '%u %a' "$d" 2>/dev/null) || return 0
+		case "$1" in 0 | "$(id -u)") ;; *) return 0 ;; esac
+		[ $((0$2 & 022)) != 0 ] && [ $((0$2 & 01000)) = 0 ] && return 0   # others may write, no sticky bit
+		d=$(dirname "$d")
+	done
+	return 1
+}
+if untrusted "$(pwd)" && [ -z "${TEST_CACHE:-}" ]; then
+	priv=$(mktemp -d /tmp/cudaclimb-tests.XXXXXX)
+	export XDG_CACHE_HOME=$priv/cache XDG_STATE_HOME=$priv/state
+	echo "note: $(pwd) is below a folder others may write: the tests' cache and state are in $priv"
+fi
 mkdir -p "$XDG_CACHE_HOME" "$XDG_STATE_HOME"
 # the test binaries live in build/tests/, away from the nvdisasm that deps.sh may put in build/tools/
 [ -z "${CUDACLIMB_NVDISASM:-}" ] && [ -x build/tools/nvdisasm ] && export CUDACLIMB_NVDISASM="$(pwd)/build/tools/nvdisasm"
