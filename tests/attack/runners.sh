@@ -40,3 +40,15 @@ if printf '%s' "$out" | grep -q "PWNED" && ! printf '%s' "$out" | grep -q "$esc"
 else
 	fail "runners: a worker's note reaches the terminal with its escapes"; printf '%s\n' "$out" | grep PWNED | cat -v | head -3 | sed 's/^/    /'
 fi
+
+# A worker that closes its output and lives on (here asleep; over ssh, a far side that keeps writing on
+# stderr): the engine waited for it in waitpid with no bound. Now it is killed 10 s after its output ended.
+worker mute 'exec >&-; exec sleep 600'
+start=$(date +%s)
+out=$( (CUDACLIMB_WORKER=$T/mute timeout 30 "$B" run bandwidth/1 2>&1); echo "rc=$?")
+took=$(( $(date +%s) - start ))
+case "$out" in
+*"rc=124"*) fail "runners: a worker that closed its output and lives on: still waiting after 30 s" ;;
+*"signal 9"*) pass "runners: a worker that closed its output and lives on is killed (${took} s)" ;;
+*) fail "runners: a worker that closed its output and lives on"; printf '%s\n' "$out" | tail -3 | cut -c1-200 | sed 's/^/    /' ;;
+esac
