@@ -11,6 +11,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+/* How long a child that closed its output has to end before it is killed. */
+#define CHILD_EOF_WAIT_MS 10000
+
 static const char *const kind_names[] = { "local", "ssh", "slurm" };
 
 const char *runner_kind_name(runner_kind k) { return (unsigned)k <= RUNNER_SLURM ? kind_names[k] : "?"; }
@@ -238,6 +241,20 @@ ssize_t runner_child_read(runner *r, char *buf, size_t n, int *status)
 		if (k < 0 && errno == EAGAIN) return 0;
 		break;
 	}
+	/* End of output; the child should end with it, but one that closed its output and lives on (a
+	 * hostile worker, a far side that keeps writing on stderr) must not hold us in waitpid forever. */
+	for (int i = 0; r->pid > 0 && i < CHILD_EOF_WAIT_MS / 10; i++) {
+		int st;
+		if (waitpid(r->pid, &st, WNOHANG) == r->pid) {
+			r->pid = 0;
+			reap(r, NULL);
+			if (status) *status = st;
+			return -1;
+		}
+		drain_stderr(r);   /* what it writes there meanwhile must not block it */
+		usleep(10000);
+	}
+	if (r->pid > 0) kill(r->pid, SIGKILL);
 	reap(r, status);
 	return -1;
 }

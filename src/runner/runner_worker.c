@@ -8,12 +8,21 @@
 struct worker {
 	runner *rn;
 	sb in;                   /* bytes read, not yet consumed */
+	size_t scanned;          /* how much of in has been searched for a newline, in vain */
 	double last;
 	enum { IDLE, IN_RESULT, IN_DEVICE } state;
 	int greeted;             /* its "hello" came, with our protocol's version */
 	run_result r;
 	device_info d;
 };
+
+/* The process is gone: nothing half-read is kept. */
+static void forget(worker *w)
+{
+	w->state = IDLE;
+	sb_free(&w->in);
+	w->scanned = 0;
+}
 
 worker *runner_worker_new(runner *rn)
 {
@@ -32,7 +41,7 @@ int runner_worker_ensure(worker *w, char *err, size_t errlen)
 	w->last = now_ms();
 	w->state = IDLE;
 	w->greeted = 0;
-	sb_free(&w->in);
+	forget(w);
 	return 0;
 }
 
@@ -52,13 +61,6 @@ void runner_worker_add_blob(sb *b, const char *key, const char *name, const char
 
 int runner_worker_fd(const worker *w) { return w->rn->cls->fd(w->rn); }
 double runner_worker_idle_ms(const worker *w) { return now_ms() - w->last; }
-
-/* The process is gone: nothing half-read is kept. */
-static void forget(worker *w)
-{
-	w->state = IDLE;
-	sb_free(&w->in);
-}
 
 /* A line that is not the protocol: the message that says so. */
 static int bad(wmsg *m, const char *what, const char *line, const char *v)
@@ -107,7 +109,7 @@ static int take_line(worker *w, char *line, wmsg *m)
 	}
 	if (!strcmp(line, "result")) { run_result_clear(&w->r); w->state = IN_RESULT; }
 	else if (!strcmp(line, "device")) { memset(&w->d, 0, sizeof w->d); w->state = IN_DEVICE; }
-	else if (!strcmp(line, "note")) { m->kind = WMSG_NOTE; strfmt(m->text, sizeof m->text, "%s", v); return 1; }
+	else if (!strcmp(line, "note")) { m->kind = WMSG_NOTE; runner_clean_line(v, strlen(v), m->text, sizeof m->text); return 1; }
 	else if (!strcmp(line, "phase")) { m->kind = WMSG_RUNNING; return 1; }
 	else if (!strcmp(line, "beat")) { m->kind = WMSG_BEAT; return 1; }
 	else return bad(m, "sent something that is not the protocol", line, v);
@@ -119,7 +121,16 @@ void runner_worker_next(worker *w, wmsg *m)
 	runner *rn = w->rn;
 	m->kind = WMSG_NONE;
 	for (;;) {
-		char *nl = w->in.s ? memchr(w->in.s, '\n', w->in.len) : NULL;
+		/* Only the bytes not searched yet: a long line arriving in pieces is searched once. */
+		char *nl = w->in.s ? memchr(w->in.s + w->scanned, '\n', w->in.len - w->scanned) : NULL;
+		w->scanned = nl ? 0 : w->in.len;
+		if (!nl && w->in.len > WORKER_LINE_MAX) {
+			m->kind = WMSG_BAD;
+			strfmt(m->text, sizeof m->text, "the GPU worker sent a line longer than %zu MiB (not this protocol): '%.40s'",
+			       WORKER_LINE_MAX >> 20, w->in.s);
+			forget(w);
+			return;
+		}
 		if (nl) {
 			*nl = 0;
 			size_t used = (size_t)(nl - w->in.s) + 1;

@@ -39,6 +39,11 @@
 
 typedef struct worker worker;
 
+/* The longest line a worker may send (a result's escaped log or hotspots are the long ones): past it
+ * the worker is not this protocol (WMSG_BAD), so that a worker cannot make the parent hold or search
+ * an endless line. */
+#define WORKER_LINE_MAX ((size_t)32 << 20)
+
 /* WMSG_BAD: the worker said something that is not this protocol (text says what); it is not to be
  * trusted further. */
 typedef enum { WMSG_NONE, WMSG_NOTE, WMSG_RUNNING, WMSG_BEAT, WMSG_RESULT, WMSG_DEVICE, WMSG_DIED, WMSG_BAD } wmsg_kind;
