@@ -3,7 +3,6 @@
  * judged again on this machine's GPU, in the instructor's account, from the source in its record). */
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,16 +40,13 @@ static void course_id_of(const char *dir, char *out, size_t n)
  * course file of their own in place of the instructor's, or the results folder. */
 static int course_dir_mine(const char *dir)
 {
-	char cwd[PATH_MAX], why[512];
-	char *abs = dir[0] == '/' ? xstrdup(dir) : getcwd(cwd, sizeof cwd) ? xasprintf("%s/%s", cwd, dir) : NULL;
-	int rc = abs ? dir_trusted(abs, why, sizeof why) : -1;
-	if (!abs) strfmt(why, sizeof why, "the working folder: %s", strerror(errno));
+	char why[512];
+	int rc = dir_trusted(dir, why, sizeof why);
 	if (rc) {
 		fputs("cudaclimb: not a course folder of yours: ", stderr);
 		fput_clean(stderr, why);
 		fputs(" (make the course folder in a folder only you and root can write)\n", stderr);
 	}
-	free(abs);
 	return rc;
 }
 

@@ -338,9 +338,10 @@ int dir_group_mine(gid_t gid)
  * and put theirs, with entries of their making, in its place. */
 int dir_trusted(const char *path, char *why, size_t whylen)
 {
-	char buf[PATH_MAX];
-	if (path[0] != '/' || strlen(path) >= sizeof buf) { strfmt(why, whylen, "%s is not an absolute path", path); return -1; }
-	strfmt(buf, sizeof buf, "%s", path);
+	char buf[PATH_MAX], cwd[PATH_MAX];
+	if (path[0] != '/' && !getcwd(cwd, sizeof cwd)) { strfmt(why, whylen, "the working folder: %s", strerror(errno)); return -1; }
+	int n = path[0] == '/' ? snprintf(buf, sizeof buf, "%s", path) : snprintf(buf, sizeof buf, "%s/%s", cwd, path);
+	if (n < 0 || (size_t)n >= sizeof buf) { strfmt(why, whylen, "%s: the path is too long", path); return -1; }
 	for (char *p = buf + 1;; p++) {
 		if (*p && *p != '/') continue;
 		char c = *p;

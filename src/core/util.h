@@ -71,8 +71,9 @@ enum { DIR_FOLLOW = 1 };
  * others had any access (*tightened set to 1 then; may be NULL); -1 with why otherwise (someone
  * else's folder, a link, a file). */
 int dir_private(const char *path, int flags, int *tightened, char *why, size_t whylen);
-/* 0 when nobody but root and this user can swap any folder on path's way (an absolute path): each
- * one (lstat; a symbolic link root's or ours is followed) root's or the euid's, and writable by others
+/* 0 when nobody but root and this user can swap any folder on path's way (a relative path starts at
+ * the working folder, whose folders count too): each one (lstat; a symbolic link root's or ours is
+ * followed) root's or the euid's, and writable by others
  * (or by a group other than the user's private one) only with the sticky bit; -1 with why otherwise. */
 int dir_trusted(const char *path, char *why, size_t whylen);
 /* Whether gid is this user's private group (as useradd -U makes them): named as the user, with no
