@@ -65,12 +65,17 @@ typedef struct {
 	 * (base lies inside it), NULL for a packed buffer (base is the allocation). */
 	int64_t rows, cols; size_t pitch;
 	void *alloc;
+	/* A learner's run (gpu_data_inputs_keep): orig, an input's pristine bytes (device memory, valid when
+	 * orig_ok); alt, a compared output set aside (gpu_data_stash). Both grow as needed, freed with b. */
+	void *orig, *alt; size_t orig_cap, alt_cap; int orig_ok;
 } gpu_buffer;
 
 typedef struct {
 	gpu_buffer *b; int n;
 	char key[1024];             /* lesson + parameter values + seed: when it changes, data is rebuilt */
 	int have_ref;
+	int inputs_dirty;           /* a learner's kernel has run on the inputs since they were kept: the next
+	                             * gpu_data_prepare of the same key copies them back first */
 } gpu_data;
 
 /* Loads the built-in kernels (kernels/builtin/data.cu) for arch; 0 or -1 with err. */
@@ -101,6 +106,28 @@ int gpu_data_check_guards(gpu_data *d, run_result *r, char *err, size_t errlen);
  * fields. 0 or -1 with err. */
 int gpu_data_compare(gpu_data *d, const char *const *names, int n, int exact, double abs_tol, double rel_tol, double norm_tol, run_result *r,
                      char *err, size_t errlen);
+/* --- a learner's run: its inputs kept, changed for every repetition, checked; outputs set aside ---
+ * (an input is a lesson buffer neither output nor scratch) */
+/* Keeps d's inputs as they are now (freshly prepared: pristine) in device copies, where not kept yet,
+ * and marks them dirty (copied back by the next gpu_data_prepare of the same key). 0 or a CUDA error
+ * (out of memory included: the run cannot be judged safely without them). */
+cudaError_t gpu_data_inputs_keep(gpu_data *d);
+/* d's inputs for one repetition, after gpu_data_inputs_keep (p: the plan d was prepared with): seed 0
+ * copies the kept ones back; another refills each random input from that seed, makes the copies of
+ * them (INIT_COPY) again and copies the others (iota, constants, a CSR matrix's structure) back. 0 or a
+ * CUDA error. */
+cudaError_t gpu_data_inputs_reseed(gpu_data *d, const plan *p, uint64_t seed);
+/* Whether a kernel wrote into d's inputs since the kept ones were copied back (seed 0): 0 unchanged;
+ * 1 changed (r WRONG, issue "input_written", message naming the buffer and its first changed element);
+ * -1 on a CUDA error (err). */
+int gpu_data_inputs_check(gpu_data *d, run_result *r, char *err, size_t errlen);
+/* Copies the compared outputs into their alt copies (device memory), scrambled with key when not 0
+ * (so that a learner's kernel run next cannot read them). 0 or a CUDA error. */
+cudaError_t gpu_data_stash(gpu_data *d, const char *const *names, int n, unsigned long long key);
+/* gpu_data_compare, with the alt copies in one role: alt_is_ref 0 compares alt (plain) against the
+ * outputs as they are now; 1 compares the outputs against alt (scrambled with key). */
+int gpu_data_compare_stash(gpu_data *d, const char *const *names, int n, int alt_is_ref, unsigned long long key, int exact,
+                           double abs_tol, double rel_tol, double norm_tol, run_result *r, char *err, size_t errlen);
 /* Frees scratch buffers only (lesson buffers stay for the next run). */
 void gpu_data_drop_scratch(gpu_data *d);
 void gpu_data_free(gpu_data *d);
@@ -126,6 +153,8 @@ cudaError_t gpu_exec_step(gpu_exec *x, int i, cudaStream_t s);
 cudaStream_t gpu_exec_step_stream(const gpu_exec *x, int i);
 /* Step i's kind (STEP_KIND_COUNT out of range). */
 lesson_step_kind gpu_exec_step_kind(const gpu_exec *x, int i);
+/* Whether step i is a copy from host memory (what brings a host input to the device). */
+int gpu_exec_step_from_host(const gpu_exec *x, int i);
 /* The worker's stream k (0 <= k < LESSON_MAX_STREAMS): 0 is the legacy default stream; the others are
  * created once, with default flags, so they wait for stream 0's earlier work and it for theirs. NULL
  * (= stream 0) when k is out of range or the stream cannot be made (then gpu_exec_new refuses). */

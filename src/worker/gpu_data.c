@@ -118,6 +118,9 @@ static void free_buffer(gpu_buffer *b)
 {
 	mem_free(b->memory, b->alloc ? b->alloc : b->base);
 	cudaFree(b->ref);
+	cudaFree(b->orig);
+	cudaFree(b->alt);
+	b->orig = b->alt = NULL;
 	free(b->name);
 	b->name = NULL;
 }
@@ -404,9 +407,10 @@ int gpu_data_prepare(gpu_data *d, const plan *p, const char *key, uint64_t seed,
 			if (r == 0) {
 				d->b = xrealloc(d->b, (size_t)(d->n + 1) * sizeof *d->b);   /* alloc_buffer grows it one at a time too */
 				d->b[d->n++] = *b;
-				b->base = b->ref = b->alloc = NULL;       /* moved, and its name with it */
+				b->base = b->ref = b->alloc = b->orig = b->alt = NULL;   /* moved, and its name with it */
 				b->name = NULL;
 				d->b[d->n - 1].ref_key = 0;
+				d->b[d->n - 1].orig_ok = 0;           /* the kept inputs were another key's */
 			} else if (alloc_buffer(d, pb, err, errlen)) {
 				gpu_data_free(&old);
 				gpu_data_free(d);
@@ -419,7 +423,16 @@ int gpu_data_prepare(gpu_data *d, const plan *p, const char *key, uint64_t seed,
 		gpu_data_free(&old);           /* what was not reused */
 		strfmt(d->key, sizeof d->key, "%s", key);
 		d->have_ref = 0;
+		d->inputs_dirty = 0;
 	} else {
+		/* A learner's kernel ran on these inputs (and a repetition may have refilled them): as kept. */
+		for (int i = 0; d->inputs_dirty && i < d->n; i++) {
+			gpu_buffer *b = &d->b[i];
+			if (b->output || b->scratch) continue;
+			if (!b->orig_ok) { strfmt(err, errlen, "buffer %s: its kept copy is missing", b->name); return -1; }
+			CK(cudaMemcpy(b->ptr, b->orig, b->bytes, cudaMemcpyDefault));
+		}
+		d->inputs_dirty = 0;
 		/* The same data; a stage may keep a host buffer in the other kind of host memory (memory:). */
 		for (int i = 0; i < p->nbuffers; i++) {
 			const plan_buffer *pb = &p->buffers[i];
@@ -559,8 +572,22 @@ int gpu_data_check_guards(gpu_data *d, run_result *r, char *err, size_t errlen)
 	return 1;
 }
 
-int gpu_data_compare(gpu_data *d, const char *const *names, int n, int exact, double abs_tol, double rel_tol, double norm_tol,
-                     run_result *r, char *err, size_t errlen)
+/* A device view of buffer b's bytes at p: p itself, or (host memory) a copy in the staging buffer,
+ * which holds one buffer at a time. */
+static cudaError_t on_device(const gpu_buffer *b, void *p, void **dev)
+{
+	*dev = p;
+	if (b->memory == MEM_DEVICE) return cudaSuccess;
+	cudaError_t e = staging_get(b->bytes, dev);
+	return e ? e : cudaMemcpy(*dev, p, b->bytes, cudaMemcpyHostToDevice);
+}
+
+/* What gpu_data_compare compares: the outputs against the reference (CMP_REF); alt against the
+ * outputs (CMP_ALT_OUT); the outputs against alt (CMP_OUT_ALT, alt scrambled with key). */
+enum { CMP_REF, CMP_ALT_OUT, CMP_OUT_ALT };
+
+static int compare_as(gpu_data *d, const char *const *names, int n, int how, unsigned long long key, int exact, double abs_tol,
+                      double rel_tol, double norm_tol, run_result *r, char *err, size_t errlen)
 {
 	double sq_err = 0, sq_ref = 0;
 	r->checked = 1;
@@ -570,17 +597,19 @@ int gpu_data_compare(gpu_data *d, const char *const *names, int n, int exact, do
 	r->max_abs_err = r->max_rel_err = 0;
 	for (int i = 0; i < n; i++) {
 		gpu_buffer *b = gpu_data_find(d, names[i]);
-		if (!b || !b->ref) { strfmt(err, errlen, "no reference for buffer %s", names[i]); return -1; }
+		void *ref = how == CMP_REF ? b ? b->ref : NULL : how == CMP_OUT_ALT ? b ? b->alt : NULL : NULL, *out = NULL;
+		unsigned long long rkey = how == CMP_REF ? b ? b->ref_key : 0 : how == CMP_OUT_ALT ? key : 0;
+		if (!b || (how != CMP_ALT_OUT && !ref) || (how == CMP_ALT_OUT && !b->alt)) {
+			strfmt(err, errlen, "no %s for buffer %s", how == CMP_REF ? "reference" : "copy set aside", names[i]);
+			return -1;
+		}
 		cmp_result h = { 0, 0, ~0ULL, 0, 0, 0, 0, 0 };
 		CK(cudaMemcpy(cmp_dev, &h, sizeof h, cudaMemcpyHostToDevice));
 		long long cnt = b->count;
 		int poison = poison_byte(b);
-		void *out = b->ptr;
-		if (b->memory != MEM_DEVICE) {   /* a host output: compared from a device copy */
-			CK(staging_get(b->bytes, &out));
-			CK(cudaMemcpy(out, b->ptr, b->bytes, cudaMemcpyHostToDevice));
-		}
-		void *args[] = { &out, &b->ref, &cnt, &abs_tol, &rel_tol, &exact, &poison, &b->ref_key, &cmp_dev };
+		if (how == CMP_ALT_OUT) { out = b->alt; CK(on_device(b, b->ptr, &ref)); }   /* a host output: from a device copy */
+		else CK(on_device(b, b->ptr, &out));
+		void *args[] = { &out, &ref, &cnt, &abs_tol, &rel_tol, &exact, &poison, &rkey, &cmp_dev };
 		CK(cudaLaunchKernel((const void *)compare_k[b->type], d3(grid_for(cnt), 1, 1), d3(256, 1, 1), args, 0, 0));
 		CK(cudaMemcpy(&h, cmp_dev, sizeof h, cudaMemcpyDeviceToHost));
 		double ma, mr;
@@ -617,6 +646,105 @@ int gpu_data_compare(gpu_data *d, const char *const *names, int n, int exact, do
 		strfmt(r->message, sizeof r->message, "norm-wise relative error %.3g exceeds the tolerance %.3g (||out - ref|| / ||ref|| over %s%s)",
 		       r->norm_rel_err, norm_tol, names[0], n > 1 ? " and the other outputs" : "");
 		strfmt(r->issue, sizeof r->issue, "norm_error");
+	}
+	return 0;
+}
+
+int gpu_data_compare(gpu_data *d, const char *const *names, int n, int exact, double abs_tol, double rel_tol, double norm_tol,
+                     run_result *r, char *err, size_t errlen)
+{
+	return compare_as(d, names, n, CMP_REF, 0, exact, abs_tol, rel_tol, norm_tol, r, err, errlen);
+}
+
+int gpu_data_compare_stash(gpu_data *d, const char *const *names, int n, int alt_is_ref, unsigned long long key, int exact,
+                           double abs_tol, double rel_tol, double norm_tol, run_result *r, char *err, size_t errlen)
+{
+	return compare_as(d, names, n, alt_is_ref ? CMP_OUT_ALT : CMP_ALT_OUT, key, exact, abs_tol, rel_tol, norm_tol, r, err, errlen);
+}
+
+/* *p grown to hold bytes of device memory (*cap: what it holds). */
+static cudaError_t grow(void **p, size_t *cap, size_t bytes)
+{
+	if (*p && *cap >= bytes) return cudaSuccess;
+	cudaFree(*p);
+	*p = NULL;
+	*cap = 0;
+	cudaError_t e = cudaMalloc(p, bytes ? bytes : 1);
+	if (e) { *p = NULL; cudaGetLastError(); return e; }
+	*cap = bytes;
+	return cudaSuccess;
+}
+
+cudaError_t gpu_data_stash(gpu_data *d, const char *const *names, int n, unsigned long long key)
+{
+	for (int i = 0; i < n; i++) {
+		gpu_buffer *b = gpu_data_find(d, names[i]);
+		if (!b) continue;
+		cudaError_t e = grow(&b->alt, &b->alt_cap, b->bytes);
+		if (!e) e = cudaMemcpy(b->alt, b->ptr, b->bytes, cudaMemcpyDefault);
+		long long cnt = b->count;
+		void *args[] = { &b->alt, &cnt, &key };
+		if (!e && key) e = cudaLaunchKernel((const void *)scramble_k[b->type], d3(grid_for(cnt), 1, 1), d3(256, 1, 1), args, 0, 0);
+		if (e) return e;
+	}
+	return cudaSuccess;
+}
+
+static int is_input(const gpu_buffer *b) { return !b->output && !b->scratch; }
+
+cudaError_t gpu_data_inputs_keep(gpu_data *d)
+{
+	for (int i = 0; i < d->n; i++) {
+		gpu_buffer *b = &d->b[i];
+		if (!is_input(b) || b->orig_ok) continue;
+		cudaError_t e = grow(&b->orig, &b->orig_cap, b->bytes);
+		if (!e) e = cudaMemcpy(b->orig, b->ptr, b->bytes, cudaMemcpyDefault);
+		if (e) return e;
+		b->orig_ok = 1;
+	}
+	d->inputs_dirty = 1;
+	return cudaSuccess;
+}
+
+cudaError_t gpu_data_inputs_reseed(gpu_data *d, const plan *p, uint64_t seed)
+{
+	for (int i = 0; i < p->nbuffers; i++) {
+		const plan_buffer *pb = &p->buffers[i];
+		gpu_buffer *b = pb->scratch || pb->output ? NULL : gpu_data_find(d, pb->name);
+		if (!b || !is_input(b)) continue;
+		cudaError_t e;
+		if (seed && (pb->init == INIT_RANDOM || pb->init == INIT_COPY)) e = fill_buffer(d, b, p, pb, i, seed);   /* in plan order: a copy after its source */
+		else e = b->orig_ok ? cudaMemcpyAsync(b->ptr, b->orig, b->bytes, cudaMemcpyDefault, 0) : cudaErrorInvalidValue;
+		if (e) return e;
+	}
+	return cudaSuccess;
+}
+
+int gpu_data_inputs_check(gpu_data *d, run_result *r, char *err, size_t errlen)
+{
+	for (int i = 0; i < d->n; i++) {
+		gpu_buffer *b = &d->b[i];
+		if (!is_input(b) || !b->orig_ok) continue;
+		/* byte for byte, as unsigned bytes: an exact compare of the bits (a float input's NaN too) */
+		cmp_result h = { 0, 0, ~0ULL, 0, 0, 0, 0, 0 };
+		void *now;
+		long long cnt = (long long)b->bytes;
+		double zero = 0;
+		int exact = 1, poison = -1;
+		unsigned long long key = 0;
+		CK(cudaMemcpy(cmp_dev, &h, sizeof h, cudaMemcpyHostToDevice));
+		CK(on_device(b, b->ptr, &now));
+		void *args[] = { &now, &b->orig, &cnt, &zero, &zero, &exact, &poison, &key, &cmp_dev };
+		CK(cudaLaunchKernel((const void *)compare_k[DT_U8], d3(grid_for(cnt), 1, 1), d3(256, 1, 1), args, 0, 0));
+		CK(cudaMemcpy(&h, cmp_dev, sizeof h, cudaMemcpyDeviceToHost));
+		if (!h.bad) continue;
+		size_t el = lesson_dtype_size(b->type);
+		r->status = RUN_WRONG;
+		r->passed = 0;
+		strfmt(r->issue, sizeof r->issue, "input_written");
+		strfmt(r->message, sizeof r->message, "the kernel wrote into its input %s (%llu bytes changed, the first in element %llu): a kernel's inputs are read-only",
+		       b->name, h.bad, h.first_bad / (el ? el : 1));
+		return 1;
 	}
 	return 0;
 }

@@ -481,6 +481,11 @@ cudaError_t gpu_exec_step(gpu_exec *x, int i, cudaStream_t s)
 	                                                                                              : cudaErrorInvalidValue;
 }
 
+int gpu_exec_step_from_host(const gpu_exec *x, int i)
+{
+	return i >= 0 && i < x->n && x->L[i].kind == STEP_COPY && x->L[i].src && x->L[i].src->memory != MEM_DEVICE;
+}
+
 lesson_step_kind gpu_exec_step_kind(const gpu_exec *x, int i)
 {
 	return i >= 0 && i < x->n ? x->L[i].kind : STEP_KIND_COUNT;

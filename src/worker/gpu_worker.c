@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -50,6 +51,22 @@ static char ctrs_why[256];
 static void *flush_buf;         /* 2x the L2, read before each timed sample so that it starts with clean lines only (l2_flush) */
 static size_t flush_bytes;
 static int flush_now;
+
+/* A learner's timed job (untrusted): every repetition runs on inputs of its own, refilled from a
+ * fresh seed that only this process knows, so that nothing a kernel kept from an earlier launch is
+ * the answer to the next one; the stage's own kernel beside it runs on the same inputs, and its output
+ * is what the learner's is checked against, repetition by repetition. learner_plan is the job's plan
+ * while one runs (NULL otherwise: nothing is refilled for a trusted stage). */
+static const plan *learner_plan;
+static uint64_t rep_secret, coin_secret, stash_key;
+static int rep_count;
+
+/* Tolerances of the check against the pair, and whether there is one. */
+typedef struct { int exact; double abs, rel, norm; } pair_tol;
+/* Two right answers may each be off the reference by its tolerance, in opposite directions: checked
+ * against each other, a learner's output is allowed a little more than twice that (3x). A copy of
+ * another input's answer, or garbage, is off by far more. */
+#define PAIR_TOL_SCALE 3.0
 
 /* Progress in a run: the watchdog starts again. Over ssh or in Slurm a worker whose parent is gone
  * would otherwise hold the GPU for as long as a hung kernel spins. */
@@ -211,12 +228,14 @@ static void fill_metrics(const plan *p, double pair_flops, run_result *r)
 		r->pair_flop_per_cycle_sm = pair_flops / (r->pair_ms_median * 1e-3 * r->pair_sm_clock_mhz * 1e6 * d->sm_count);
 }
 
-/* Before a repetition of the kernel being judged: outputs poisoned; for a learner's kernel also the
- * scratch buffers zeroed again, so that nothing another kernel left there (partial sums of the
- * stage's own kernel, timed alongside) can be read back instead of computed. */
-static cudaError_t prepare_rep(const request *q)
+/* Before a repetition of the kernel being judged: outputs poisoned; in a learner's job (q untrusted)
+ * also the scratch buffers zeroed again, before either kernel, so that nothing one left there (partial
+ * sums of the stage's own kernel, timed alongside) can be read back by the other instead of computed;
+ * and first the inputs (learner_plan): refilled from seed, or the job's own again (seed 0). */
+static cudaError_t prepare_rep(const request *q, uint64_t seed)
 {
-	cudaError_t e = gpu_data_poison(&data, 0);
+	cudaError_t e = learner_plan ? gpu_data_inputs_reseed(&data, learner_plan, seed) : cudaSuccess;
+	if (!e) e = gpu_data_poison(&data, 0);
 	for (int i = 0; !e && q->untrusted && i < data.n; i++)
 		if (data.b[i].scratch && data.b[i].init != INIT_EXPR) e = cudaMemsetAsync(data.b[i].ptr, 0, data.b[i].bytes, 0);
 	if (!e && flush_now) e = cc_read_evict(flush_buf, flush_bytes);   /* before the start event: not timed */
@@ -226,10 +245,10 @@ static cudaError_t prepare_rep(const request *q)
 /* prepare_rep for a timed (or warm-up) repetition of a stage timed with l2: warm (tm): nothing at
  * all, so that the L2 keeps what the last repetition left (the poisoning of a large output would
  * evict it as surely as the flush). A learner's kernel is always prepared in full. */
-static cudaError_t prepare_timed(const request *q, const stage_timing *tm)
+static cudaError_t prepare_timed(const request *q, const stage_timing *tm, uint64_t seed)
 {
 	if (tm && tm->set && tm->l2_warm && !q->untrusted) return cudaSuccess;
-	return prepare_rep(q);
+	return prepare_rep(q, seed);
 }
 
 static double host_ms(void)
@@ -271,7 +290,7 @@ static double median_of(double *v, int n)
  * power into *watts when watts is not NULL (-1 unread, the first reason in power_why), read once the
  * start event has passed (what came before it, the poisoning and the flush, is done) and before
  * waiting for the end: while the repetition runs, unless it is shorter than the read. */
-static cudaError_t time_one(gpu_exec *x, const request *q, const stage_timing *tm, int nstreams, cudaEvent_t e0, cudaEvent_t e1,
+static cudaError_t time_one(gpu_exec *x, const request *q, const stage_timing *tm, uint64_t seed, int nstreams, cudaEvent_t e0, cudaEvent_t e1,
                             double *ms, double *mhz, double *watts, char *power_why, size_t why_len)
 {
 	float t;
@@ -280,7 +299,7 @@ static cudaError_t time_one(gpu_exec *x, const request *q, const stage_timing *t
 		/* The host clock around the launches: what came before (poisoning, flush) is finished first,
 		 * so that only the launches (and, with sync, the wait for them) are inside the readings. With
 		 * no sync the work is only queued at the second reading: it is waited for after it. */
-		if ((e = prepare_timed(q, tm)) || (e = cudaDeviceSynchronize())) return e;
+		if ((e = prepare_timed(q, tm, seed)) || (e = cudaDeviceSynchronize())) return e;
 		double t0 = host_ms();
 		if ((e = gpu_exec_launch(x, 0))) return e;
 		double t1 = host_ms();
@@ -293,13 +312,96 @@ static cudaError_t time_one(gpu_exec *x, const request *q, const stage_timing *t
 		*ms = t1 - t0;
 		return cudaDeviceSynchronize();
 	}
-	if ((e = prepare_timed(q, tm)) || (e = cudaEventRecord(e0, 0)) || (e = gpu_exec_launch(x, 0)) || (e = cudaEventRecord(e1, 0))) return e;
+	if ((e = prepare_timed(q, tm, seed)) || (e = cudaEventRecord(e0, 0)) || (e = gpu_exec_launch(x, 0)) || (e = cudaEventRecord(e1, 0))) return e;
 	while (cudaEventQuery(e0) == cudaErrorNotReady) {}
 	*mhz = gpu_clock_sm_mhz();
 	if (watts) *watts = gpu_clock_power_w(power_why[0] ? NULL : power_why, why_len);   /* beside the clock */
 	if ((e = cudaEventSynchronize(e1)) || (e = cudaEventElapsedTime(&t, e0, e1))) return e;
 	*ms = t;
 	return cudaSuccess;
+}
+
+/* 64 bits of the kernel's entropy, or of the clock when getrandom fails. */
+static uint64_t secret64(void)
+{
+	uint64_t v = 0;
+	if (getrandom(&v, sizeof v, 0) != sizeof v) v = (uint64_t)now_ms() * 0x9e3779b97f4a7c15ULL ^ (uint64_t)getpid();
+	return v;
+}
+
+/* splitmix64's finaliser. */
+static uint64_t mix64(uint64_t z)
+{
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* The seed of a learner's next repetition: fresh each time (never 0, the job's own inputs); 0 outside
+ * a learner's job. */
+static uint64_t fresh_seed(void)
+{
+	return learner_plan ? mix64(rep_secret + 0x9e3779b97f4a7c15ULL * (uint64_t)++rep_count) | 1 : 0;
+}
+
+/* A learner's job begins (p: its plan) or, with p NULL, ends. */
+static void learner_job(const plan *p)
+{
+	learner_plan = p;
+	rep_count = 0;
+	rep_secret = p ? secret64() : 0;
+	coin_secret = p ? secret64() : 0;
+	stash_key = p ? secret64() | 1 : 0;
+}
+
+/* A learner's output set aside (gpu_data_stash) against the pair's output, on the same inputs; 0 when
+ * they agree within PAIR_TOL_SCALE times the tolerances, else 1 with r WRONG (or FAULT) saying when. */
+static int pair_differs(const plan *p, const pair_tol *t, int alt_is_ref, unsigned long long key, const char *when, run_result *r)
+{
+	char err[512];
+	run_result c;
+	run_result_init(&c);
+	if (gpu_data_compare_stash(&data, p->compare, p->ncompare, alt_is_ref, key, t->exact, PAIR_TOL_SCALE * t->abs, PAIR_TOL_SCALE * t->rel,
+	                           PAIR_TOL_SCALE * t->norm, &c, err, sizeof err)) {
+		r->status = RUN_FAULT;
+		strfmt(r->message, sizeof r->message, "checking %s: %s", when, err);
+		return 1;
+	}
+	if (c.passed) return 0;
+	r->status = RUN_WRONG;
+	r->passed = 0;
+	r->bad_count = c.bad_count; r->first_bad = c.first_bad; r->nan_count = c.nan_count; r->unwritten = c.unwritten;
+	r->max_abs_err = c.max_abs_err; r->max_rel_err = c.max_rel_err; r->norm_rel_err = c.norm_rel_err;
+	strfmt(r->issue, sizeof r->issue, "wrong_later");
+	strfmt(r->message, sizeof r->message, "right on the first run, wrong in %s (on fresh inputs, against the stage's own kernel on the same inputs): %s",
+	       when, c.message);
+	return 1;
+}
+
+/* After the learner's kernel ran on seed's inputs: its outputs set aside, the pair y run on the same
+ * inputs (untimed), the two compared (pair_differs). 0, or 1 with r said. */
+static int pair_after(gpu_exec *y, const request *q, const plan *p, const pair_tol *t, uint64_t seed, const char *when, run_result *r)
+{
+	cudaError_t e;
+	if ((e = gpu_data_stash(&data, p->compare, p->ncompare, 0)) || (e = prepare_rep(q, seed)) || (e = gpu_exec_launch(y, 0)) ||
+	    (e = cudaDeviceSynchronize())) {
+		fault(r, "the stage's own kernel failed beside a check", e);
+		return 1;
+	}
+	return pair_differs(p, t, 0, 0, when, r);
+}
+
+/* A learner's full launch on fresh inputs, untimed, checked against the pair's: spot checks among
+ * timed passes whose outputs cannot be checked. 0, or 1 with r said. */
+static int spot_check(gpu_exec *x, gpu_exec *y, const request *q, const plan *p, const pair_tol *t, run_result *r)
+{
+	uint64_t s = fresh_seed();
+	cudaError_t e;
+	if ((e = prepare_rep(q, s)) || (e = gpu_exec_launch(x, 0)) || (e = cudaDeviceSynchronize())) {
+		fault(r, "the kernel failed in a check between its timed runs", e);
+		return 1;
+	}
+	return pair_after(y, q, p, t, s, "a check between the runs of its kernels", r);
 }
 
 /* The median of the clock readings in v[0..n) that are readings (> 0), and their min and max; -1 for
@@ -316,8 +418,10 @@ static void clock_stats(double *v, int n, double *med, double *lo, double *hi)
 }
 
 /* Times x (and y, the pair, when not NULL: repetitions alternate x y y x ..., so that clocks and
- * temperature treat both alike, and each pair gives a speed ratio). */
-static void time_runs(gpu_exec *x, gpu_exec *y, const request *q, const plan *p, run_result *r)
+ * temperature treat both alike, and each pair gives a speed ratio). In a learner's job each
+ * repetition has inputs of its own (fresh_seed), the same for x and y; with t (and y) x's output is
+ * checked against y's at every repetition. */
+static void time_runs(gpu_exec *x, gpu_exec *y, const request *q, const plan *p, const pair_tol *t, run_result *r)
 {
 	/* the stage's own method (a learner's kernel, and the pair, are always timed the tool's way) */
 	const stage_timing *tm = p->timing.set && !q->untrusted ? &p->timing : NULL;
@@ -335,12 +439,15 @@ static void time_runs(gpu_exec *x, gpu_exec *y, const request *q, const plan *p,
 	/* Warm-up: at least 3 runs and a little time (25 ms, or a tenth of the budget), so clocks and
 	 * caches settle. */
 	double settle = q->budget_ms > 0 && q->budget_ms < 250 ? q->budget_ms / 10.0 : 25;
+	/* The pair is prepared as x is: in a learner's job with its scratch zeroed too, so that neither
+	 * reads what the other left there, and a stage that does some work once (conv2d's winograd
+	 * transforms its filters on its first launch) does it for each repetition's inputs, as x must. */
 	while (!e && (tm && tm->warmup >= 0 ? warm < tm->warmup : (warm < 3 || now_ms() - start < settle) && warm < 100)) {
-		double t = now_ms();
-		if ((e = prepare_timed(q, tm)) || (e = gpu_exec_launch(x, 0)) || (e = cudaDeviceSynchronize())) break;
-		if (y && ((e = gpu_data_poison(&data, 0)) || (flush_now && (e = cc_read_evict(flush_buf, flush_bytes))) ||
-		          (e = gpu_exec_launch(y, 0)) || (e = cudaDeviceSynchronize()))) break;
-		single = now_ms() - t;
+		double t0 = now_ms();
+		uint64_t s = fresh_seed();
+		if ((e = prepare_timed(q, tm, s)) || (e = gpu_exec_launch(x, 0)) || (e = cudaDeviceSynchronize())) break;
+		if (y && ((e = prepare_rep(q, s)) || (e = gpu_exec_launch(y, 0)) || (e = cudaDeviceSynchronize()))) break;
+		single = now_ms() - t0;
 		warm++;
 	}
 	/* Automatic: about budget_ms of timed work, at least 5 repetitions (10 with the full budget). */
@@ -351,19 +458,27 @@ static void time_runs(gpu_exec *x, gpu_exec *y, const request *q, const plan *p,
 	double *clk = xcalloc((size_t)reps, sizeof *clk), *pclk = xcalloc((size_t)reps, sizeof *pclk), *watts = xcalloc((size_t)reps, sizeof *watts);
 	char why[160], power_why[sizeof r->power_note] = "";
 	if (gpu_clock_open(gpu_device(), gpu_device()->index, why, sizeof why)) strfmt(r->clock_note, sizeof r->clock_note, "%s", why);
-	request trusted = *q;
-	trusted.untrusted = 0;
-	int done = 0;
+	int done = 0, wrong = 0;
+	if (!y) t = NULL;
 	for (; !e && done < reps; done++) {
-		if (y && done % 2 && (e = time_one(y, &trusted, NULL, 1, e0, e1, &pms[done], &pclk[done], NULL, NULL, 0))) break;
-		if ((e = time_one(x, q, tm, p->nstreams, e0, e1, &ms[done], &clk[done], &watts[done], power_why, sizeof power_why))) break;
-		if (y && !(done % 2) && (e = time_one(y, &trusted, NULL, 1, e0, e1, &pms[done], &pclk[done], NULL, NULL, 0))) break;
+		uint64_t s = fresh_seed();
+		char when[64];
+		strfmt(when, sizeof when, "timed run %d of %d", done + 1, reps);
+		/* y first: its output set aside scrambled (x, run next, cannot read it); x first: x's, plain */
+		if (y && done % 2 && (e = time_one(y, q, NULL, s, 1, e0, e1, &pms[done], &pclk[done], NULL, NULL, 0))) break;
+		if (t && done % 2 && (e = gpu_data_stash(&data, p->compare, p->ncompare, stash_key))) break;
+		if ((e = time_one(x, q, tm, s, p->nstreams, e0, e1, &ms[done], &clk[done], &watts[done], power_why, sizeof power_why))) break;
+		if (t && !(done % 2) && (e = gpu_data_stash(&data, p->compare, p->ncompare, 0))) break;
+		if (y && !(done % 2) && (e = time_one(y, q, NULL, s, 1, e0, e1, &pms[done], &pclk[done], NULL, NULL, 0))) break;
+		if (t && (wrong = pair_differs(p, t, done % 2, done % 2 ? stash_key : 0, when, r))) break;
 		if (y) ratio[done] = ms[done] > 0 ? pms[done] / ms[done] : 0;
 		if (y && q->decide > 0 && !tm && stats_sign_decided(ratio, done + 1, q->decide)) { r->decided_early = 1; done++; break; }
 		if (now_ms() - beat > 250) { fputs("beat\n", out); fflush(out); beat = now_ms(); alive(); }
 	}
 	if (e) {
 		fault(r, "a timed run failed", e);
+	} else if (wrong) {
+		r->reps = done;   /* said by pair_differs */
 	} else {
 		r->reps = done;
 		double first = ms[0], sum = 0;
@@ -415,19 +530,21 @@ static void step_resources(gpu_exec *x, run_result *r)
  * event before it and one after it on the stream it runs on: at[(rep * n + i) * 2] is step i's start
  * and [+ 1] its end, in ms after the first event. 0, or a CUDA error. */
 #define STEP_REPS 7
-static cudaError_t step_pass(gpu_exec *x, const request *q, int serial, double *at)
+static cudaError_t step_pass(gpu_exec *x, gpu_exec *y, const request *q, const plan *p, const pair_tol *t, int serial, double *at, run_result *r)
 {
 	int n = gpu_exec_nsteps(x), made = 0;
 	cudaEvent_t *ev = xcalloc(2 * (size_t)n + 1, sizeof *ev);
 	cudaError_t e = cudaSuccess;
 	while (made <= 2 * n && !(e = cudaEventCreate(&ev[made]))) made++;
 	for (int rep = 0; !e && rep < STEP_REPS; rep++) {
-		if ((e = prepare_rep(q)) || (e = cudaEventRecord(ev[0], 0))) break;
+		uint64_t seed = fresh_seed();
+		if ((e = prepare_rep(q, seed)) || (e = cudaEventRecord(ev[0], 0))) break;
 		for (int i = 0; !e && i < n; i++) {
 			cudaStream_t s = serial ? 0 : gpu_exec_step_stream(x, i);
 			if (!(e = cudaEventRecord(ev[1 + 2 * i], s)) && !(e = gpu_exec_step(x, i, s))) e = cudaEventRecord(ev[2 + 2 * i], s);
 		}
 		if (e || (e = cudaDeviceSynchronize())) break;   /* every stream's events, not only stream 0's */
+		if (y && t && pair_after(y, q, p, t, seed, "a run of its steps one by one", r)) break;
 		for (int i = 0; !e && i < 2 * n; i++) {
 			float ms;
 			if (!(e = cudaEventElapsedTime(&ms, ev[0], ev[1 + i]))) at[(size_t)rep * 2 * n + i] = ms;
@@ -452,8 +569,12 @@ static double step_median(const double *at, int n, int i, int what)
 
 /* The stage's compute alone: every step but the copies, each on its own stream as scheduled (so
  * that small kernels of a chunked pipeline overlap their tails as they do in it), between two events
- * on stream 0 (which waits for the other streams); the median over STEP_REPS into *ms. */
-static cudaError_t kernels_pass(gpu_exec *x, const request *q, double *ms)
+ * on stream 0 (which waits for the other streams); the median over STEP_REPS into *ms. In a
+ * learner's job each repetition's inputs are fresh (its host inputs refilled, then brought over by
+ * the copies from the host, untimed), and since the kernels' outputs alone cannot be checked, a
+ * secret half of the repetitions are preceded by a full launch checked against the pair y (t):
+ * which launch is timed unchecked cannot be counted. r said when a check fails. */
+static cudaError_t kernels_pass(gpu_exec *x, gpu_exec *y, const request *q, const plan *p, const pair_tol *t, double *ms, run_result *r)
 {
 	int n = gpu_exec_nsteps(x);
 	double v[STEP_REPS];
@@ -461,16 +582,21 @@ static cudaError_t kernels_pass(gpu_exec *x, const request *q, double *ms)
 	cudaError_t e = cudaEventCreate(&e0);
 	if (e) return e;
 	if ((e = cudaEventCreate(&e1))) { cudaEventDestroy(e0); return e; }
-	for (int rep = 0; !e && rep < STEP_REPS; rep++) {
-		if ((e = prepare_rep(q)) || (e = cudaEventRecord(e0, 0))) break;
+	int rep = 0;
+	for (; !e && rep < STEP_REPS; rep++) {
+		if (y && t && (coin_secret >> (rep % 64) & 1) && spot_check(x, y, q, p, t, r)) break;
+		if ((e = prepare_rep(q, fresh_seed()))) break;
+		for (int i = 0; learner_plan && !e && i < n; i++)
+			if (gpu_exec_step_from_host(x, i)) e = gpu_exec_step(x, i, gpu_exec_step_stream(x, i));
+		if (e || (learner_plan && (e = cudaDeviceSynchronize())) || (e = cudaEventRecord(e0, 0))) break;
 		for (int i = 0; !e && i < n; i++)
 			if (gpu_exec_step_kind(x, i) != STEP_COPY) e = gpu_exec_step(x, i, gpu_exec_step_stream(x, i));
-		float t;
-		if (e || (e = cudaEventRecord(e1, 0)) || (e = cudaEventSynchronize(e1)) || (e = cudaEventElapsedTime(&t, e0, e1))) break;
-		v[rep] = t;
+		float ms1;
+		if (e || (e = cudaEventRecord(e1, 0)) || (e = cudaEventSynchronize(e1)) || (e = cudaEventElapsedTime(&ms1, e0, e1))) break;
+		v[rep] = ms1;
 		alive();
 	}
-	if (!e) *ms = median_of(v, STEP_REPS);
+	if (!e && rep == STEP_REPS) *ms = median_of(v, STEP_REPS);
 	cudaEventDestroy(e0);
 	cudaEventDestroy(e1);
 	return e;
@@ -479,14 +605,16 @@ static cudaError_t kernels_pass(gpu_exec *x, const request *q, double *ms)
 /* The steps' start, end and duration into r (as scheduled: with several streams, spans on different
  * streams may intersect). A stage with copies also gets kernel_ms from a pass without its copies
  * (kernels_pass), and from it bound_ms. */
-static void time_steps(gpu_exec *x, const request *q, const plan *p, run_result *r)
+static void time_steps(gpu_exec *x, gpu_exec *y, const request *q, const plan *p, const pair_tol *t, run_result *r)
 {
 	int n = gpu_exec_nsteps(x);
 	if (n <= 0 || !r->nsteps) return;
 	double *at = xcalloc((size_t)STEP_REPS * 2 * (size_t)n, sizeof *at);
 	int copies = p->h2d_bytes + p->d2h_bytes > 0;
-	cudaError_t e = step_pass(x, q, p->nstreams <= 1, at);
+	run_status was = r->status;
+	cudaError_t e = step_pass(x, y, q, p, t, p->nstreams <= 1, at, r);
 	if (e) { fault(r, "a run of the steps one by one failed", e); free(at); return; }
+	if (r->status != was) { free(at); return; }   /* a check failed: said */
 	for (int i = 0; i < n && i < r->nsteps; i++) {
 		run_step *s = &r->steps[i];
 		s->start_ms = step_median(at, n, i, 0);
@@ -494,7 +622,8 @@ static void time_steps(gpu_exec *x, const request *q, const plan *p, run_result 
 		s->ms_median = step_median(at, n, i, 2);
 	}
 	if (copies) {
-		if ((e = kernels_pass(x, q, &r->kernel_ms))) { fault(r, "a run of the kernels without the copies failed", e); free(at); return; }
+		if ((e = kernels_pass(x, y, q, p, t, &r->kernel_ms, r))) { fault(r, "a run of the kernels without the copies failed", e); free(at); return; }
+		if (r->status != was) { free(at); return; }
 		const device_info *d = gpu_device();
 		r->bound_ms = gpu_copy_bound_ms(r->h2d_bytes, r->d2h_bytes, d->h2d_gbps, d->d2h_gbps, r->kernel_ms);
 	}
@@ -589,16 +718,24 @@ static gpu_exec *pair_or_alone(gpu_exec *y, int baseline, run_result *r)
 	return NULL;
 }
 
-/* The last repetition again, then its result compared. */
+/* The last repetition again, on the job's own inputs, then its result compared, and (a learner's job)
+ * its inputs checked untouched. */
 static void recheck(gpu_exec *x, const request *q, const plan *p, int exact, double abs_tol, double rel_tol, double norm_tol, run_result *r)
 {
 	char err[512];
 	run_result again;
 	run_result_init(&again);
 	cudaError_t e;
-	if ((e = prepare_rep(q)) || (e = gpu_exec_launch(x, 0)) || (e = cudaDeviceSynchronize())) { fault(r, "the kernel failed after its timed runs", e); return; }
+	if ((e = prepare_rep(q, 0)) || (e = gpu_exec_launch(x, 0)) || (e = cudaDeviceSynchronize())) { fault(r, "the kernel failed after its timed runs", e); return; }
 	int g = gpu_data_check_guards(&data, &again, err, sizeof err);
 	if (g == 0 && gpu_data_compare(&data, p->compare, p->ncompare, exact, abs_tol, rel_tol, norm_tol, &again, err, sizeof err)) g = -1;
+	if (g == 0 && again.passed && learner_plan && (g = gpu_data_inputs_check(&data, &again, err, sizeof err)) == 1) {
+		r->status = RUN_WRONG;
+		r->passed = 0;
+		strfmt(r->issue, sizeof r->issue, "%s", again.issue);
+		strfmt(r->message, sizeof r->message, "after %d timed runs, %s", r->reps, again.message);
+		return;
+	}
 	if (g < 0) { r->status = RUN_FAULT; strfmt(r->message, sizeof r->message, "checking the result again: %s", err); return; }
 	if (g == 0 && again.passed) return;
 	r->status = RUN_WRONG;
@@ -673,6 +810,10 @@ static void do_run(const request *q, run_result *r)
 	cudaError_t e;
 	/* A learner's kernel never runs while the reference's outputs are readable in device memory. */
 	if (q->untrusted && (e = gpu_data_hide_ref(&data))) { fault(r, "hiding the reference", e); goto out; }
+	/* Nor on inputs that are not kept aside: each repetition's are its own (learner_job). */
+	if (q->untrusted && (e = gpu_data_inputs_keep(&data))) { fault(r, "keeping the inputs aside", e); goto out; }
+	if (q->untrusted) learner_job(&p);
+	const pair_tol tol = { exact, abs_tol, rel_tol, norm_tol }, *t = q->untrusted && checked ? &tol : NULL;
 	gpu_exec *x = exec_of(&p, &q->cubin, err, sizeof err), *y = NULL;
 	if (!x) { r->status = RUN_FAULT; strfmt(r->message, sizeof r->message, "%s", err); goto out; }
 	/* The pair: the baseline on its own plan (no code: a library call), or the stage's own kernel on this plan. */
@@ -711,27 +852,29 @@ static void do_run(const request *q, run_result *r)
 	if (cold) {
 		if (y) y = pair_or_alone(y, q->pair_plan.len && pp.stage < 0, r);
 		if ((e = plan_flush(r))) fault(r, "the L2 flush's buffer", e);
-		else time_runs(x, y, q, &p, r);
+		else time_runs(x, y, q, &p, NULL, r);
 	}
 	if (r->status == RUN_FAULT) {
 		/* said by time_runs */
-	} else if ((e = prepare_rep(q)) || (e = gpu_exec_launch(x, 0)) || (e = cudaDeviceSynchronize())) {
+	} else if ((e = prepare_rep(q, 0)) || (e = gpu_exec_launch(x, 0)) || (e = cudaDeviceSynchronize())) {
 		fault(r, p.stage >= 0 ? "the kernel failed" : "the library call failed", e);
 	} else if ((g = gpu_data_check_guards(&data, r, err, sizeof err)) < 0 ||
 	           (checked && !g && gpu_data_compare(&data, p.compare, p.ncompare, exact, abs_tol, rel_tol, norm_tol, r, err, sizeof err))) {
 		r->status = RUN_FAULT;
 		strfmt(r->message, sizeof r->message, "checking the result: %s", err);
+	} else if (!g && learner_plan && (!checked || r->passed) && (g = gpu_data_inputs_check(&data, r, err, sizeof err)) != 0) {
+		if (g < 0) { r->status = RUN_FAULT; strfmt(r->message, sizeof r->message, "checking the inputs: %s", err); }
 	} else if (!g) {
 		/* the baseline's own call just ran: what its library chose */
 		if (p.stage < 0) strfmt(r->library_choice, sizeof r->library_choice, "%s", baseline_choice());
 		if (checked && !r->passed) r->status = RUN_WRONG;
 		if (q->time && !cold && y) y = pair_or_alone(y, q->pair_plan.len && pp.stage < 0, r);
 		if (q->time && !cold && (e = plan_flush(r))) fault(r, "the L2 flush's buffer", e);
-		else if (q->time && !cold) time_runs(x, y, q, &p, r);
+		else if (q->time && !cold) time_runs(x, y, q, &p, r->status == RUN_OK ? t : NULL, r);
 		/* A learner's kernel is checked again after its timed runs: right once is not enough (a
 		 * kernel that computes on its first launch only and replays an answer later fails here). */
 		if (q->time && q->untrusted && checked && r->status == RUN_OK) recheck(x, q, &p, exact, abs_tol, rel_tol, norm_tol, r);
-		if (q->time && r->status != RUN_FAULT) time_steps(x, q, &p, r);
+		if (q->time && r->status != RUN_FAULT) time_steps(x, y, q, &p, r->status == RUN_OK ? t : NULL, r);
 		if (q->counters && r->status != RUN_FAULT) read_counters(x, r);
 		if (q->hotspots && r->status != RUN_FAULT) read_hotspots(&p, q, r);
 		fill_metrics(&p, q->pair_plan.len ? pp.flops : p.flops, r);
@@ -739,6 +882,7 @@ static void do_run(const request *q, run_result *r)
 	gpu_exec_free(x);
 	gpu_exec_free(y);   /* NULL when pair_or_alone dropped (and freed) it */
 out:
+	learner_job(NULL);
 	alarm(0);
 	watchdog_s = 0;
 	flush_now = 0;
