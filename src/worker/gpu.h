@@ -114,13 +114,21 @@ int gpu_data_compare(gpu_data *d, const char *const *names, int n, int exact, do
 cudaError_t gpu_data_inputs_keep(gpu_data *d);
 /* d's inputs for one repetition, after gpu_data_inputs_keep (p: the plan d was prepared with): seed 0
  * copies the kept ones back; another refills each random input from that seed, makes the copies of
- * them (INIT_COPY) again and copies the others (iota, constants, a CSR matrix's structure) back. 0 or a
- * CUDA error. */
-cudaError_t gpu_data_inputs_reseed(gpu_data *d, const plan *p, uint64_t seed);
+ * them (INIT_COPY) again, zeroes the inputs that start as zeros when derived (the caller runs what
+ * derives them from the others: the reference, which fills them on its first launch) and copies the
+ * others (iota, constants, a CSR matrix's structure; zeros not derived) back. 0 or a CUDA error. */
+cudaError_t gpu_data_inputs_reseed(gpu_data *d, const plan *p, uint64_t seed, int derived);
 /* Whether a kernel wrote into d's inputs since the kept ones were copied back (seed 0): 0 unchanged;
  * 1 changed (r WRONG, issue "input_written", message naming the buffer and its first changed element);
  * -1 on a CUDA error (err). */
 int gpu_data_inputs_check(gpu_data *d, run_result *r, char *err, size_t errlen);
+/* Adds p's scratch buffers that d lacks (by name), zeroed or filled as p says: so that a second plan (a
+ * learner's job's reference) can run on d beside the first. Call it before any gpu_exec_new on d (it
+ * moves d's buffers). 0, or -1 with err. */
+int gpu_data_add_scratch(gpu_data *d, const plan *p, char *err, size_t errlen);
+/* Every scratch buffer of p in d as at the start: its plan values (init expr), or zeros. 0 or a CUDA
+ * error. */
+cudaError_t gpu_data_scratch_reset(gpu_data *d, const plan *p);
 /* Copies the compared outputs into their alt copies (device memory), scrambled with key when not 0
  * (so that a learner's kernel run next cannot read them). 0 or a CUDA error. */
 cudaError_t gpu_data_stash(gpu_data *d, const char *const *names, int n, unsigned long long key);

@@ -706,7 +706,7 @@ cudaError_t gpu_data_inputs_keep(gpu_data *d)
 	return cudaSuccess;
 }
 
-cudaError_t gpu_data_inputs_reseed(gpu_data *d, const plan *p, uint64_t seed)
+cudaError_t gpu_data_inputs_reseed(gpu_data *d, const plan *p, uint64_t seed, int derived)
 {
 	for (int i = 0; i < p->nbuffers; i++) {
 		const plan_buffer *pb = &p->buffers[i];
@@ -714,6 +714,7 @@ cudaError_t gpu_data_inputs_reseed(gpu_data *d, const plan *p, uint64_t seed)
 		if (!b || !is_input(b)) continue;
 		cudaError_t e;
 		if (seed && (pb->init == INIT_RANDOM || pb->init == INIT_COPY)) e = fill_buffer(d, b, p, pb, i, seed);   /* in plan order: a copy after its source */
+		else if (seed && derived && (pb->init == INIT_ZERO || pb->init == INIT_NONE)) e = mem_set(b->memory, b->ptr, 0, b->bytes);
 		else e = b->orig_ok ? cudaMemcpyAsync(b->ptr, b->orig, b->bytes, cudaMemcpyDefault, 0) : cudaErrorInvalidValue;
 		if (e) return e;
 	}
@@ -747,4 +748,28 @@ int gpu_data_inputs_check(gpu_data *d, run_result *r, char *err, size_t errlen)
 		return 1;
 	}
 	return 0;
+}
+
+int gpu_data_add_scratch(gpu_data *d, const plan *p, char *err, size_t errlen)
+{
+	for (int i = 0; i < p->nbuffers; i++) {
+		if (!p->buffers[i].scratch || gpu_data_find(d, p->buffers[i].name)) continue;
+		if (alloc_buffer(d, &p->buffers[i], err, errlen)) return -1;
+		if (p->buffers[i].init == INIT_EXPR) CK(fill_buffer(d, &d->b[d->n - 1], p, &p->buffers[i], i, 0));
+		else CK(mem_set(d->b[d->n - 1].memory, d->b[d->n - 1].ptr, 0, d->b[d->n - 1].bytes));
+	}
+	CK(cudaDeviceSynchronize());
+	return 0;
+}
+
+cudaError_t gpu_data_scratch_reset(gpu_data *d, const plan *p)
+{
+	for (int i = 0; i < p->nbuffers; i++) {
+		const plan_buffer *pb = &p->buffers[i];
+		gpu_buffer *b = pb->scratch ? gpu_data_find(d, pb->name) : NULL;
+		if (!b || !b->scratch) continue;
+		cudaError_t e = pb->init == INIT_EXPR ? fill_buffer(d, b, p, pb, i, 0) : cudaMemsetAsync(b->ptr, 0, b->bytes, 0);
+		if (e) return e;
+	}
+	return cudaSuccess;
 }

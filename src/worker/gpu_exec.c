@@ -8,7 +8,7 @@
 #include "util.h"
 
 #define MODULE_CACHE 32
-static struct { char path[512]; cudaLibrary_t lib; double used; } modules[MODULE_CACHE];
+static struct { char path[1024]; cudaLibrary_t lib; double used; } modules[MODULE_CACHE];
 
 /* Room for any kernel argument: a pointer, a value, or a CUtensorMap (128 bytes, which the driver
  * wants 64-byte aligned; CUDA 13's header asks for 128). */
@@ -64,9 +64,13 @@ static cudaError_t join(cudaStream_t to, cudaStream_t from, int k)
 	return e;
 }
 
+/* The module of the code at path, from the cache when the same path (the code's SHA-256, code_file in
+ * gpu_worker.c) was loaded before. A path too long for a slot is refused: cut, two paths could share
+ * a name. */
 static cudaLibrary_t load_module(const char *path, char *err, size_t errlen)
 {
 	int free_slot = -1, oldest = 0;
+	if (strlen(path) >= sizeof modules[0].path) { strfmt(err, errlen, "the compiled kernel's path is too long: %s", path); return NULL; }
 	for (int i = 0; i < MODULE_CACHE; i++) {
 		if (modules[i].lib && !strcmp(modules[i].path, path)) { modules[i].used = now_ms(); return modules[i].lib; }
 		if (!modules[i].lib && free_slot < 0) free_slot = i;

@@ -58,7 +58,12 @@ static int flush_now;
  * is what the learner's is checked against, repetition by repetition. learner_plan is the job's plan
  * while one runs (NULL otherwise: nothing is refilled for a trusted stage). */
 static const plan *learner_plan;
-static uint64_t rep_secret, coin_secret, stash_key;
+/* The job's reference with its plan, when some inputs of the learner's job are derived from others (they
+ * start as zeros and the reference fills them on its first launch: precision's narrow copies of x): run
+ * after each refill so that they follow the repetition's inputs. NULL otherwise. */
+static gpu_exec *deriver;
+static const plan *deriver_plan;
+static uint64_t rep_secret, coin_secret;
 static int rep_count;
 
 /* Tolerances of the check against the pair, and whether there is one. */
@@ -101,18 +106,27 @@ static void send_result(const run_result *r)
 }
 
 /* The code in b as a file gpu_exec can load (its module cache is keyed by the path, so the name is
- * the bytes' hash): path filled, or NULL for no code (a baseline) or a file that cannot be written.
- * The caller unlinks it once loaded. */
+ * the bytes' SHA-256: two codes that share a name are the same code, so a learner's cubin made to
+ * match a weaker hash of the stage's cannot be handed back as the stage's own kernel): path filled,
+ * or NULL for no code (a baseline) or a file that cannot be written. The caller unlinks it once loaded. */
 static const char *code_file(const blob *b, char *path, size_t n, char *err, size_t errlen)
 {
 	if (!b->len) return NULL;
+	sha256_ctx c;
+	unsigned char d[32];
+	char hex[65];
+	sha256_init(&c);
+	sha256_update(&c, b->data, b->len);
+	sha256_final(&c, d);
+	for (int i = 0; i < 32; i++) snprintf(hex + 2 * i, 3, "%02x", d[i]);
 	char host[64] = "";
 	gethostname(host, sizeof host - 1);
 	char why[600];
 	char *dir = xdg_cache_dir(why, sizeof why);   /* private, and no other user's folder on its way */
 	if (!dir) { strfmt(err, errlen, "no private folder for the code: %s", why); return NULL; }
-	strfmt(path, n, "%s/received-%s-%d-%016llx-%zu.cubin", dir, host, (int)getpid(), (unsigned long long)fnv1a(FNV_OFFSET, b->data, b->len), b->len);
+	int len = snprintf(path, n, "%s/received-%s-%d-%s-%zu.cubin", dir, host, (int)getpid(), hex, b->len);
 	free(dir);
+	if (len < 0 || (size_t)len >= n) { strfmt(err, errlen, "the cache folder's path is too long for the code's file"); return NULL; }
 	if (file_write_atomic(path, b->data, b->len)) { strfmt(err, errlen, "cannot write %s: %s", path, strerror(errno)); return NULL; }
 	return path;
 }
@@ -232,12 +246,24 @@ static void fill_metrics(const plan *p, double pair_flops, run_result *r)
  * also the scratch buffers zeroed again, before either kernel, so that nothing one left there (partial
  * sums of the stage's own kernel, timed alongside) can be read back by the other instead of computed;
  * and first the inputs (learner_plan): refilled from seed, or the job's own again (seed 0). */
+static cudaError_t scratch_reset(void)
+{
+	cudaError_t e = cudaSuccess;
+	if (!learner_plan) {
+		for (int i = 0; !e && i < data.n; i++)
+			if (data.b[i].scratch && data.b[i].init != INIT_EXPR) e = cudaMemsetAsync(data.b[i].ptr, 0, data.b[i].bytes, 0);
+		return e;
+	}
+	e = gpu_data_scratch_reset(&data, learner_plan);   /* a plan's values too: nothing either kernel left in them */
+	return !e && deriver_plan ? gpu_data_scratch_reset(&data, deriver_plan) : e;
+}
+
 static cudaError_t prepare_rep(const request *q, uint64_t seed)
 {
-	cudaError_t e = learner_plan ? gpu_data_inputs_reseed(&data, learner_plan, seed) : cudaSuccess;
+	cudaError_t e = learner_plan ? gpu_data_inputs_reseed(&data, learner_plan, seed, deriver != NULL) : cudaSuccess;
+	if (!e && learner_plan && seed && deriver && !(e = scratch_reset())) e = gpu_exec_launch(deriver, 0);   /* the derived inputs, afresh */
 	if (!e) e = gpu_data_poison(&data, 0);
-	for (int i = 0; !e && q->untrusted && i < data.n; i++)
-		if (data.b[i].scratch && data.b[i].init != INIT_EXPR) e = cudaMemsetAsync(data.b[i].ptr, 0, data.b[i].bytes, 0);
+	if (!e && q->untrusted) e = scratch_reset();
 	if (!e && flush_now) e = cc_read_evict(flush_buf, flush_bytes);   /* before the start event: not timed */
 	return e;
 }
@@ -344,14 +370,14 @@ static uint64_t fresh_seed(void)
 	return learner_plan ? mix64(rep_secret + 0x9e3779b97f4a7c15ULL * (uint64_t)++rep_count) | 1 : 0;
 }
 
-/* A learner's job begins (p: its plan) or, with p NULL, ends. */
+/* A learner's job begins (p: its plan) or, with p NULL, ends (the deriver freed). */
 static void learner_job(const plan *p)
 {
 	learner_plan = p;
+	if (!p) { gpu_exec_free(deriver); deriver = NULL; deriver_plan = NULL; }
 	rep_count = 0;
 	rep_secret = p ? secret64() : 0;
 	coin_secret = p ? secret64() : 0;
-	stash_key = p ? secret64() | 1 : 0;
 }
 
 /* A learner's output set aside (gpu_data_stash) against the pair's output, on the same inputs; 0 when
@@ -462,15 +488,16 @@ static void time_runs(gpu_exec *x, gpu_exec *y, const request *q, const plan *p,
 	if (!y) t = NULL;
 	for (; !e && done < reps; done++) {
 		uint64_t s = fresh_seed();
+		unsigned long long key = done % 2 && t ? secret64() | 1 : 0;   /* a fresh key for each set-aside output */
 		char when[64];
 		strfmt(when, sizeof when, "timed run %d of %d", done + 1, reps);
 		/* y first: its output set aside scrambled (x, run next, cannot read it); x first: x's, plain */
 		if (y && done % 2 && (e = time_one(y, q, NULL, s, 1, e0, e1, &pms[done], &pclk[done], NULL, NULL, 0))) break;
-		if (t && done % 2 && (e = gpu_data_stash(&data, p->compare, p->ncompare, stash_key))) break;
+		if (t && done % 2 && (e = gpu_data_stash(&data, p->compare, p->ncompare, key))) break;
 		if ((e = time_one(x, q, tm, s, p->nstreams, e0, e1, &ms[done], &clk[done], &watts[done], power_why, sizeof power_why))) break;
 		if (t && !(done % 2) && (e = gpu_data_stash(&data, p->compare, p->ncompare, 0))) break;
 		if (y && !(done % 2) && (e = time_one(y, q, NULL, s, 1, e0, e1, &pms[done], &pclk[done], NULL, NULL, 0))) break;
-		if (t && (wrong = pair_differs(p, t, done % 2, done % 2 ? stash_key : 0, when, r))) break;
+		if (t && (wrong = pair_differs(p, t, done % 2, key, when, r))) break;
 		if (y) ratio[done] = ms[done] > 0 ? pms[done] / ms[done] : 0;
 		if (y && q->decide > 0 && !tm && stats_sign_decided(ratio, done + 1, q->decide)) { r->decided_early = 1; done++; break; }
 		if (now_ms() - beat > 250) { fputs("beat\n", out); fflush(out); beat = now_ms(); alive(); }
@@ -746,6 +773,16 @@ static void recheck(gpu_exec *x, const request *q, const plan *p, int exact, dou
 	strfmt(r->message, sizeof r->message, "right on the first run, wrong after %d timed runs: %s", r->reps, again.message);
 }
 
+/* Whether p has inputs that start as zeros (or unset): filled by the reference from the others. */
+static int has_derived(const plan *p)
+{
+	for (int i = 0; i < p->nbuffers; i++) {
+		const plan_buffer *b = &p->buffers[i];
+		if (!b->output && !b->scratch && (b->init == INIT_ZERO || b->init == INIT_NONE)) return 1;
+	}
+	return 0;
+}
+
 /* The plan in b (plan_wire.h) into p; 0, or -1 with r refused (the parent sent something broken). */
 static int read_plan(const blob *b, const char *what, plan *p, run_result *r)
 {
@@ -812,10 +849,20 @@ static void do_run(const request *q, run_result *r)
 	if (q->untrusted && (e = gpu_data_hide_ref(&data))) { fault(r, "hiding the reference", e); goto out; }
 	/* Nor on inputs that are not kept aside: each repetition's are its own (learner_job). */
 	if (q->untrusted && (e = gpu_data_inputs_keep(&data))) { fault(r, "keeping the inputs aside", e); goto out; }
+	/* Inputs derived by the reference: its scratch beside the job's (before any exec: it moves buffers) */
+	int derive = q->untrusted && checked && has_derived(&p);
+	if (derive && gpu_data_add_scratch(&data, &rp, err, sizeof err)) { r->status = RUN_FAULT; strfmt(r->message, sizeof r->message, "%s", err); goto out; }
 	if (q->untrusted) learner_job(&p);
 	const pair_tol tol = { exact, abs_tol, rel_tol, norm_tol }, *t = q->untrusted && checked ? &tol : NULL;
 	gpu_exec *x = exec_of(&p, &q->cubin, err, sizeof err), *y = NULL;
 	if (!x) { r->status = RUN_FAULT; strfmt(r->message, sizeof r->message, "%s", err); goto out; }
+	if (derive && !(deriver = exec_of(&rp, &q->ref_cubin, err, sizeof err))) {
+		r->status = RUN_FAULT;
+		strfmt(r->message, sizeof r->message, "the reference, to derive inputs: %s", err);
+		gpu_exec_free(x);
+		goto out;
+	}
+	if (deriver) deriver_plan = &rp;
 	/* The pair: the baseline on its own plan (no code: a library call), or the stage's own kernel on this plan. */
 	if ((q->pair_plan.len || q->pair_cubin.len) && !(y = exec_of(q->pair_plan.len ? &pp : &p, &q->pair_cubin, err, sizeof err))) {
 		r->status = RUN_FAULT;

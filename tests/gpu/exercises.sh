@@ -68,6 +68,12 @@ verdict "right once, then garbage (caught in the first timed run)" $L/later_garb
 # its keys to slow the stage's own kernel is wrong from its first launch.
 TIMEOUT=60 MAX_RATIO=1.5 verdict "memoised product: no ratio earned" $L/attack_memo_sgemm.cu "passed|slow" "correct" sgemm/coalesced lessons
 TIMEOUT=60 verdict "inputs rewritten" $L/attack_hist_encode.cu wrong "wrote into its input keys" histogram/shared lessons
+# The ninth session's second tester: inputs derived by the reference (precision's narrow copies of x,
+# precision_gemm's int8 copies) were the same in every repetition, so a remembered answer matched; the
+# reference now derives them again from each repetition's inputs: the replaying kernels find every
+# repetition new, do the work, and earn no ratio from the trick (the tester expected 15-100x before).
+TIMEOUT=60 MAX_RATIO=1.5 verdict "replay on derived inputs (precision/bf16): no ratio earned" $L/attack_replay_bf16.cu "passed|slow" "correct" precision/bf16 lessons
+TIMEOUT=60 MAX_RATIO=1.5 verdict "replay on derived inputs (precision_gemm/int8_dp4a): no ratio earned" $L/attack_replay_int8.cu "passed|slow" "correct" precision_gemm/int8_dp4a lessons
 verdict "correct but slow" $L/slow.cu slow "correct, not yet fast enough.*0\.[0-9]+x the stage's own kernel( on the [a-z' ]+ time)? \(the bar is 0.90x\)"
 verdict "shared-memory sum, right" $L/sum_right.cu passed "correct" demosum/sum
 [ "$sums" = "$(cksum $L/*.cu)" ] && pass "exercise verdicts: no learner file was touched" || fail "exercise verdicts: a learner file changed"
