@@ -46,7 +46,7 @@ const char *results_skip_text(results_skip s)
 		"not owned by the student named in it, a link, or not a regular file",
 		"larger than 8 MiB (not read)",
 		"unreadable",
-		"past the cap of 32 files a student",
+		"past a student's cap (256 MiB of files or 640000 records, counted among the student's own files)",
 	};
 	return (unsigned)s < RS_COUNT ? text[s] : "?";
 }
@@ -200,19 +200,71 @@ static int own_file(int fd, size_t need)
 	       (uint64_t)st.st_size + need <= RESULTS_FILE_MAX;
 }
 
-/* This user's file: "UID-USER.jsonl", else "UID-USER.N.jsonl" (N = 1, 2, ...), else a random
- * suffix: the first name that is free (made with O_EXCL) or this user's own regular file with room
- * for need bytes. Nothing is followed and nothing blocks: a symlink, a folder, a FIFO or another's
- * file under a name only moves on to the next. Opened for appending; -1 with err. */
+/* This user's secret for the names of their results files that nobody else can guess (64 hex digits
+ * and a NUL into key): $XDG_STATE_HOME/cudaclimb/results-key (~/.local/state/...), in a folder that is
+ * the user's own (0700, and no folder on its way another user could swap), the file 0600, made once
+ * under a random O_EXCL name and linked into place (two processes at once agree on one). 0, or -1
+ * when there is no such folder (the names are then random, as a last resort). */
+static int results_key(char key[65])
+{
+	const char *x = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
+	char why[600];
+	if (!(x && x[0] == '/') && !(home && home[0] == '/')) return -1;
+	char *dir = xdg_path("XDG_STATE_HOME", ".local/state");
+	if (dir_private(dir, 0, NULL, why, sizeof why) != 0 || dir_trusted(dir, why, sizeof why) != 0) { free(dir); return -1; }
+	char *path = xasprintf("%s/results-key", dir);
+	int rc = -1;
+	for (int attempt = 0; attempt < 3 && rc; attempt++) {
+		size_t len;
+		char *text = file_read_max(path, 256, FILE_NOFOLLOW, &len);
+		if (text) {
+			if (len >= 64) { memcpy(key, text, 64); key[64] = 0; }
+			rc = len >= 64 && strspn(key, "0123456789abcdef") == 64 ? 0 : -1;
+			free(text);
+			break;                       /* there, good or not: never replaced */
+		}
+		unsigned char r[32];
+		if (errno != ENOENT || getrandom(r, sizeof r, 0) != (ssize_t)sizeof r) break;
+		char hex[66], *tmp = xasprintf("%s/.results-key.XXXXXX", dir);
+		for (int i = 0; i < 32; i++) snprintf(hex + 2 * i, 3, "%02x", r[i]);
+		hex[64] = '\n';
+		int fd = mkstemp(tmp);            /* O_EXCL, 0600 */
+		if (fd >= 0) {
+			int ok = write(fd, hex, 65) == 65 && fsync(fd) == 0;
+			close(fd);
+			if (ok && link(tmp, path) == 0) { memcpy(key, hex, 64); key[64] = 0; rc = 0; }
+			unlink(tmp);
+		}
+		free(tmp);
+		if (fd < 0) break;
+	}
+	free(path);
+	free(dir);
+	return rc;
+}
+
+/* This user's file: "UID-USER.jsonl", else "UID-USER.N.jsonl" (N = 1, 2, ...), else a name nobody else
+ * can guess and the user finds again, "UID-USER.kHEX.jsonl" (HEX from results_key's secret), else a
+ * random suffix: the first name that is free (made with O_EXCL) or this user's own regular file with
+ * room for need bytes. Nothing is followed and nothing blocks: a symlink, a folder, a FIFO or
+ * another's file under a name only moves on to the next. Another user who takes every name they can
+ * guess only sends the user to the secret names, where each try appends to the same file again (a
+ * random name would be a new file each try, and the report reads a student's files up to a cap).
+ * Opened for appending; -1 with err. */
 static int open_own(const course *c, size_t need, char *err, size_t errlen)
 {
-	char user[64];
+	char user[64], key[65];
 	results_owner_name((unsigned)getuid(), user, sizeof user);
-	int mode = c->share ? 0644 : 0640, last = 0;
+	int mode = c->share ? 0644 : 0640, last = 0, keyed = -1;
 	for (int k = 0; k < RESULTS_FILES_PER_UID; k++) {
 		char *path;
 		if (k < RESULTS_FILES_PER_UID - 8) {
 			path = k ? xasprintf("%s/%u-%s.%d.jsonl", c->results, (unsigned)getuid(), user, k) : xasprintf("%s/%u-%s.jsonl", c->results, (unsigned)getuid(), user);
+		} else if (keyed == 0 || (keyed < 0 && (keyed = results_key(key)) == 0)) {
+			char in[80], hex[65];
+			int n = snprintf(in, sizeof in, "%s:%d", key, k);
+			sha256_hex(in, (size_t)n, hex);
+			path = xasprintf("%s/%u-%s.k%.16s.jsonl", c->results, (unsigned)getuid(), user, hex);
 		} else {
 			uint32_t rnd = 0;
 			if (getrandom(&rnd, sizeof rnd, GRND_NONBLOCK) != sizeof rnd) rnd = (uint32_t)(now_ms() * 1000) ^ (uint32_t)getpid();
@@ -461,7 +513,11 @@ static char *read_capped(int fd, size_t *len)
 	return buf;
 }
 
-typedef struct { unsigned uid; int files; } uid_count;
+/* What is read of one student's files at most: as much as RESULTS_FILES_PER_UID full files, in as
+ * many files of theirs as it takes (only the student can make files that count). */
+#define RESULTS_BYTES_PER_UID ((int64_t)RESULTS_FILES_PER_UID * RESULTS_FILE_MAX)
+#define RESULTS_RECORDS_PER_UID ((int64_t)RESULTS_FILES_PER_UID * RESULTS_RECORDS_MAX)
+typedef struct { unsigned uid; int64_t bytes, records; } uid_count;
 
 int results_read(const course *c, result_record **out, int *n, results_stats *st, char *err, size_t errlen)
 {
@@ -505,8 +561,12 @@ int results_read(const course *c, result_record **out, int *n, results_stats *st
 		if (fs.st_size > RESULTS_FILE_MAX) { close(fd); skip(st, RS_TOO_LARGE, e->d_name); continue; }
 		int u = 0;
 		while (u < nuc && uc[u].uid != (unsigned)uid) u++;
-		if (u == nuc) { uc = xrealloc(uc, (size_t)(nuc + 1) * sizeof *uc); uc[nuc++] = (uid_count){ (unsigned)uid, 0 }; }
-		if (++uc[u].files > RESULTS_FILES_PER_UID) { close(fd); skip(st, RS_OVER_CAP, e->d_name); continue; }
+		if (u == nuc) { uc = xrealloc(uc, (size_t)(nuc + 1) * sizeof *uc); uc[nuc++] = (uid_count){ (unsigned)uid, 0, 0 }; }
+		if (uc[u].bytes + fs.st_size > RESULTS_BYTES_PER_UID || uc[u].records >= RESULTS_RECORDS_PER_UID) {
+			close(fd);
+			skip(st, RS_OVER_CAP, e->d_name);
+			continue;
+		}
 		size_t len;
 		char *buf = read_capped(fd, &len);
 		/* the change time after reading: every byte read was written by then */
@@ -531,6 +591,8 @@ int results_read(const course *c, result_record **out, int *n, results_stats *st
 			(*out)[(*n)++] = r;
 		}
 		free(buf);
+		uc[u].bytes += (int64_t)len;
+		uc[u].records += records;
 	}
 	closedir(d);
 	free(uc);

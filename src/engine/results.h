@@ -1,7 +1,8 @@
 /* results: a course's class results. Every try of an assigned exercise appends one record (a JSON
  * line) to the student's own file in the course's results folder, "UID-USER.jsonl" (or
- * "UID-USER.N.jsonl" when that name is taken by someone else: a file, a folder, a FIFO or a link),
- * created by the student with their ownership; the folder, set up by `cudaclimb course init`, lets
+ * "UID-USER.N.jsonl" when that name is taken by someone else: a file, a folder, a FIFO or a link, and
+ * past those "UID-USER.kHEX.jsonl", a name from a secret in the student's private state that nobody
+ * else can guess), created by the student with their ownership; the folder, set up by `cudaclimb course init`, lets
  * students add files but neither list nor read nor remove others'. A record carries the source it
  * judged (base64, at most RESULTS_SOURCE_MAX bytes) and its SHA-256, so that `report --verify` can
  * judge it again. Nothing in a record is believed that the file system can say instead: the
@@ -19,7 +20,8 @@ enum {
 	RESULTS_FILE_MAX = 8 * 1024 * 1024,  /* a larger file is not read (a notice); a writer moves on to the next name */
 	RESULTS_LINE_MAX = 512 * 1024,       /* a longer line is not a record */
 	RESULTS_RECORDS_MAX = 20000,         /* records read per file; the rest dropped */
-	RESULTS_FILES_PER_UID = 32,          /* files read per student (counted among the files that are the student's own) */
+	RESULTS_FILES_PER_UID = 32,          /* names a writer tries; a student's files are read up to this many full files'
+	                                      * bytes (and records), in any number of files, counted among the student's own */
 	RESULTS_EXAMPLES = 3,                /* names kept per reason for the notice */
 };
 
@@ -61,7 +63,7 @@ typedef enum {
 	RS_FORGED,                 /* owner not the uid in the name, a link, not a regular file, more than one link */
 	RS_TOO_LARGE,              /* over RESULTS_FILE_MAX */
 	RS_UNREADABLE,             /* could not be opened */
-	RS_OVER_CAP,               /* a student's files past RESULTS_FILES_PER_UID */
+	RS_OVER_CAP,               /* a student's own files past RESULTS_FILES_PER_UID full files' bytes or records */
 	RS_COUNT
 } results_skip;
 /* One line for a reason: "not named UID-USER.jsonl (not a student's results file)". */
@@ -88,9 +90,9 @@ int results_append(const course *c, const result_record *r, char *err, size_t er
 /* Every record in c's results folder (count in *n, a new array in *out: results_free). Every entry
  * is looked at, however many there are: one not named UID-USER[.N].jsonl is only counted; the others
  * are opened without following links or blocking and read only when they are regular files of at most
- * RESULTS_FILE_MAX bytes with one link, owned by the uid in the name, at most RESULTS_FILES_PER_UID of
- * them a student. What was left out is counted in *st, with the first few names (files) and places
- * (records) of each reason. A course with a lab service (course.h) is read from the service's store
+ * RESULTS_FILE_MAX bytes with one link, owned by the uid in the name, up to RESULTS_FILES_PER_UID
+ * full files' bytes and records a student (another's files never count towards it). What was left
+ * out is counted in *st, with the first few names (files) and places (records) of each reason. A course with a lab service (course.h) is read from the service's store
  * instead: a folder nobody but its owner (not root) may write, files of that owner, each record
  * trusted. Returns 0, or -1 with err when the folder cannot be read or the store is not safe. */
 int results_read(const course *c, result_record **out, int *n, results_stats *st, char *err, size_t errlen);
