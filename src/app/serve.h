@@ -19,6 +19,7 @@ typedef struct {
 	char *trace;             /* a file for one line per GPU hold (as CUDACLIMB_QUEUE_TRACE), or NULL */
 	char *lessons;           /* a lesson tree for the judge, or NULL: the installed one */
 	double cap;              /* seconds a run may hold a GPU before the next is let in */
+	double cooldown;         /* caps a user passed over at the cap then goes after every other user */
 	int judges;              /* judges at once */
 	int64_t judge_mb;        /* a judge's address space (RLIMIT_AS, soft), MiB */
 	int64_t judge_cpu_s;     /* its CPU time (RLIMIT_CPU) */
@@ -46,7 +47,8 @@ typedef struct {
 
 typedef struct {
 	serve_queue_waiter *w; int nw, cap_w;
-	struct { unsigned uid; long last; } *users; int nusers;   /* each user's last turn (its grant number) */
+	struct { unsigned uid; long last; double cool_until; } *users; int nusers;   /* each user's last turn (its grant number);
+	                                                                  * until when it was sent to the back (the caller's clock) */
 	long grants, seqs;
 } serve_queue;
 
@@ -60,6 +62,17 @@ int serve_queue_remove(serve_queue *q, int conn);
 int serve_queue_next(serve_queue *q);
 /* The order the waiters would be served in, as indices into q->w, into order (q->nw entries). */
 void serve_queue_order(const serve_queue *q, int *order);
+/* Sends uid to the back until until (the caller's clock: a user passed over at the cap): while it
+ * cools, its waiters are served only after every other user's, and only when the caller says the
+ * GPU is quiet (serve_queue_next_at). */
+void serve_queue_cool(serve_queue *q, unsigned uid, double until);
+/* Whether uid cools at now. */
+int serve_queue_cooling(const serve_queue *q, unsigned uid, double now);
+/* serve_queue_next at now: the users not cooling in turns as above; a cooling user's waiter only when
+ * no other user waits and quiet is set. -1 when none is to be served (cooling waiters may remain). */
+int serve_queue_next_at(serve_queue *q, double now, int quiet);
+/* serve_queue_order at now: the cooling users' waiters last. */
+void serve_queue_order_at(const serve_queue *q, double now, int *order);
 void serve_queue_free(serve_queue *q);
 
 /* ---- serve_request.c: one request line read (no state, no I/O: tested and fuzzed alone) ---- */

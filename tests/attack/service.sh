@@ -344,3 +344,54 @@ wait $same; rc=$?
 bound 10 asu 2003 "$P" lease "$tmp/run/sock" "$(made 5009)" 50 "$log" 2>"$tmp/w10d"; rc=$?
 [ $rc = 0 ] && pass "attack service: with the 8 given back, the student's 9th GPU is served" || fail "attack service: after the 8: exit $rc: $(cat "$tmp/w10d")"
 kill $svc_pid; wait $svc_pid 2>/dev/null; svc_pid=
+
+# 11. The lease hog: uid 2004 holds a lease until it is passed over at the cap (3 s), gives it back
+# and asks again at once, always with one connection in line (a socket script, no GPU work). uid 2002
+# then takes five leases one after the other, as the judge does for one try (a lease per check job):
+# the first waits for the hog's cap; the hog, passed over, goes after everyone else for its cool-down,
+# so the next four go through at once (before the cool-down, each waited a whole cap: 15 s in all).
+cat >"$tmp/hog_relax.py" <<PY
+import socket, select, sys, time
+cs = []
+for _ in range(3):
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM); s.connect("$tmp/run/sock")
+    s.sendall(b"lease $U 0.6\n"); cs.append([s, b""])
+end = time.time() + float(sys.argv[1])
+while time.time() < end:
+    r, _, _ = select.select([c[0] for c in cs], [], [], 0.2)
+    for c in cs:
+        if c[0] not in r: continue
+        d = c[0].recv(65536)
+        if not d: print("dropped", flush=True); sys.exit(1)
+        c[1] += d
+        while b"\n" in c[1]:
+            l, c[1] = c[1].split(b"\n", 1)
+            print(f"{time.time():.2f} {l.decode()}", flush=True)
+            if l.startswith(b"over"): c[0].sendall(b"done\nlease $U 0.6\n")
+PY
+chmod 644 "$tmp/hog_relax.py"
+py=/usr/bin/python3   # a python every user may run (root's own may be under /root)
+[ -x "$py" ] || py=$(command -v python3)
+start ok
+: >"$log"
+asu 2004 "$py" "$tmp/hog_relax.py" 24 >"$tmp/hog11" 2>&1 &
+hog=$!
+i=0; while [ $i -lt 50 ] && ! grep -q ' go$' "$tmp/hog11"; do sleep 0.1; i=$((i + 1)); done
+t0=$(date +%s%N)
+k=0; while [ $k -lt 5 ]; do bound 20 asu 2002 "$P" lease "$tmp/run/sock" $U 200 "$log" 2>>"$tmp/w11"; k=$((k + 1)); done
+w=$(ms "$t0")
+[ "$(wc -l <"$log")" = 5 ] && [ "$w" -lt 6000 ] && grep -q "for 30 s this account's runs go after everyone else's" "$tmp/hog11" \
+	&& pass "attack service: a hog that asks again at once when passed over costs five leases in a row one cap, not five ($w ms; cool-down 10 caps)" \
+	|| fail "attack service: five leases behind a hog that asks again: $(wc -l <"$log") ran in $w ms: $(tail -2 "$tmp/w11") $(tail -2 "$tmp/hog11")"
+overlap=$(sort -n -k2 "$log" | awk 'NR > 1 && $2 < end { n++ } { end = $3 } END { print n + 0 }')
+grep -q "wait waiting for the GPU (lab service): 1st in line: a run of this account held the GPU past the cap" "$tmp/hog11" && [ "$overlap" = 0 ] \
+	&& pass "attack service: the cooling hog is told why it waits; the five leases do not overlap" \
+	|| fail "attack service: the cooling hog was not told, or $overlap overlaps: $(grep -v ' go$' "$tmp/hog11" | tail -3)"
+# alone, the cooling hog is still served once nobody else has used the GPU for a cap
+n0=$(grep -c ' go$' "$tmp/hog11")
+sleep 8
+n1=$(grep -c ' go$' "$tmp/hog11")
+[ "$n1" -gt "$n0" ] && pass "attack service: a cooling account is served when nobody else wants the GPU ($n0 then $n1 grants)" \
+	|| fail "attack service: the cooling hog alone was not served again: $n0 then $n1 grants: $(tail -3 "$tmp/hog11")"
+kill $hog 2>/dev/null; wait $hog 2>/dev/null
+kill $svc_pid; wait $svc_pid 2>/dev/null; svc_pid=
