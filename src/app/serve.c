@@ -303,8 +303,17 @@ static void do_submit(conn *c, const serve_request *rq)
 	c->deadline = serve_mono() + UPLOAD_S;
 }
 
-/* file NAME LEN: the next file of the submission; its bytes follow. */
-static void do_file(conn *c, const char *line)
+/* The current file of c's submission has all its bytes: the next, or the whole submission to the judge. */
+static void file_done(conn *c, int ci)
+{
+	subfile *f = &c->sub->f[c->sub->cur];
+	f->data[f->len] = 0;
+	if (++c->sub->cur == c->sub->nfiles) serve_judge_take(c, ci);
+}
+
+/* file NAME LEN: the next file of the submission; its bytes follow (an empty file is whole at once:
+ * no byte will come to complete it). */
+static void do_file(conn *c, int ci, const char *line)
 {
 	submission *s = c->sub;
 	serve_request rq;
@@ -319,6 +328,7 @@ static void do_file(conn *c, const char *line)
 	f->got = 0;
 	f->data = xmalloc(len + 1);
 	s->total += len;
+	if (!len) file_done(c, ci);
 }
 
 #define STATUS_GPUS 64   /* GPU lines status shows at most, so that its answer stays small */
@@ -392,7 +402,7 @@ static void handle_line(conn *c, int ci, char *line)
 		c->deadline = serve_mono() + REQUEST_S;
 		break;
 	case C_FILES:
-		do_file(c, line);
+		do_file(c, ci, line);
 		break;
 	default:
 		serve_refuse(c, "one request at a time: a submission is being judged");
@@ -425,10 +435,7 @@ static void take_input(conn *c, int ci)
 			memcpy(f->data + f->got, c->in + off, k);
 			f->got += k;
 			off += k;
-			if (f->got == f->len) {
-				f->data[f->len] = 0;
-				if (++c->sub->cur == c->sub->nfiles) serve_judge_take(c, ci);
-			}
+			if (f->got == f->len) file_done(c, ci);
 			continue;
 		}
 		char *nl = memchr(c->in + off, '\n', c->inlen - off);

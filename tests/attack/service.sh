@@ -395,3 +395,15 @@ n1=$(grep -c ' go$' "$tmp/hog11")
 	|| fail "attack service: the cooling hog alone was not served again: $n0 then $n1 grants: $(tail -3 "$tmp/hog11")"
 kill $hog 2>/dev/null; wait $hog 2>/dev/null
 kill $svc_pid; wait $svc_pid 2>/dev/null; svc_pid=
+
+# 12. A submission whose last file is empty (a header the kernel includes, sent last) is whole once
+# its header has come: kept and judged at once (it used to wait for bytes that never come, then be
+# refused after the 60 s a submission's files may take).
+start ok
+src12=$(printf '#include "empty.h"\n'; cat tests/fixtures/exercise/learner/right.cu)
+out=$( { printf 'submit lab1 demo/scale 2\nfile scale.cu %s\n' "$(printf '%s' "$src12" | wc -c)"; printf '%s' "$src12"; printf 'file empty.h 0\n'; } \
+	| bound 20 asu 2001 "$P" send "$tmp/run/sock" 6)
+printf '%s\n' "$out" | grep -q '^queued kept by the course' && printf '%s\n' "$out" | grep -q '^verdict passed' \
+	&& pass "attack service: a submission whose last file is empty is kept and judged at once (within 6 s)" \
+	|| fail "attack service: an empty last file: within 6 s: $(printf '%s' "$out" | head -3)"
+kill $svc_pid; wait $svc_pid 2>/dev/null; svc_pid=
