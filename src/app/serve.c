@@ -293,6 +293,13 @@ static void do_submit(conn *c, const serve_request *rq)
 	strfmt(lid, sizeof lid, "%.*s", (int)(slash - rq->exercise), rq->exercise);
 	if (!course_find(co, lid, slash + 1)) { serve_refuse(c, "the course does not assign that exercise"); return; }
 	int n = rq->nfiles;
+	if (!serve_store_room(co, c->uid)) {
+		char why[300];
+		strfmt(why, sizeof why, "your judged tries fill the course's store (%d files of %d MiB, all the report reads of a student): nothing more can be kept; tell the instructor",
+		       RESULTS_FILES_PER_UID, RESULTS_FILE_MAX >> 20);
+		serve_refuse(c, why);
+		return;
+	}
 	if (serve_judge_count(c->uid) >= serve_cfg->per_user) { serve_refuse(c, "you have too many submissions waiting for the judge: wait for their verdicts"); return; }
 	submission *s = xcalloc(1, sizeof *s);
 	s->co = co;

@@ -100,12 +100,18 @@ int serve_request_parse(const char *line, int files, serve_request *r);
 /* Checks (and, when missing, makes: 2750) the store folder of course co: a folder of this account,
  * not writable by others. 0, or -1 with why. */
 int serve_store_ready(const course *co, char *why, size_t wn);
-/* Appends one record line (no newline) to uid's file in co's store ("UID-USER.jsonl", 0640, made
- * with O_EXCL|O_NOFOLLOW when new), then fsyncs it. 0, or -1 with why. */
+/* Appends one record line (no newline) to the first of uid's files in co's store with room for it
+ * ("UID-USER.jsonl", then "UID-USER.N.jsonl": 0640, made with O_EXCL|O_NOFOLLOW when new), then
+ * fsyncs it. No file grows past the report's cap on a file (RESULTS_FILE_MAX), and there are at most
+ * as many as it reads a student (RESULTS_FILES_PER_UID): so the report reads every record. 0, or -1
+ * with why (also when uid's files are full). */
 int serve_store_append(const course *co, unsigned uid, const char *line, char *why, size_t wn);
-/* Whether uid's file in co's store already holds the record of the job named job (a job judged
- * before the service was stopped, then found again). */
-int serve_store_has(const course *co, unsigned uid, const char *job);
+/* Whether uid's files in co's store have room for one more record of the largest size. */
+int serve_store_room(const course *co, unsigned uid);
+/* Whether uid's files in co's store already hold the record of the job named job, received at
+ * received (seconds since the epoch): a job judged before the service was stopped, then found again.
+ * Files of any size are searched, those not changed since received skipped. */
+int serve_store_has(const course *co, unsigned uid, const char *job, int64_t received);
 
 /* ---- serve.c ---- */
 

@@ -299,7 +299,7 @@ void serve_judge_recover(void)
 			rm_tree(jd);
 		} else {
 			job *j = job_new(co, ex, uid, received, main, jd);
-			if (serve_store_has(co, uid, e->d_name)) { rm_tree(jd); free(j); }
+			if (serve_store_has(co, uid, e->d_name, received)) { rm_tree(jd); free(j); }
 			else { queue_job(j); serve_say("judging again a submission kept before a stop: %s for uid %u", ex, uid); }
 		}
 		free(meta); free(mp); free(jd);

@@ -2,7 +2,9 @@
 # Attacks on the lab service (`cudaclimb serve`, src/app/serve*.c) without a GPU: the service runs as
 # its own unprivileged account (uid 2010), students are uids 2001-2003, each attack bounded in time and
 # memory; the judge uses the fake worker (tests/fake_worker.c) so verdicts exist without a GPU.
-#   - the hog: a lease held past the cap is passed over, told, traced; the waiter goes ahead;
+#   - the hog: a lease held past the cap is passed over, told, traced; the waiter goes ahead; a hog that
+#     asks again at once each time it is passed over goes after everyone else for its cool-down, so five
+#     leases in a row (a judged try) wait one cap, not five; alone, it is still served;
 #   - turns: 30 queued runs of one user delay another's first by at most the run in progress;
 #   - a student asks for another's turn ("for UID"), floods connections, sends a line without end,
 #     a request that never ends, an unknown request: refused or dropped, others unaffected;
@@ -13,6 +15,10 @@
 #     lease served at once; a student holding 8 GPUs is refused a 9th, others unaffected;
 #   - the store: only the service writes it; a verdict carries the service's clock and the uid the
 #     kernel gave; the service killed with -9 mid-judge comes back and loses no verdict, records once;
+#     no store file grows past the report's 8 MiB (the next verdict goes to UID-USER.N.jsonl), a kept
+#     job recorded in an older, larger file is not judged twice, a student whose files are all full is
+#     refused;
+#   - a submission whose last file is empty is kept and judged at once;
 #   - the service refuses root, a socket folder others may write, a state folder or a store not its own
 #     or open to others; a client refuses a socket whose
 #     folder others may write, and a run is refused (not run unqueued) when the service is down.
@@ -406,4 +412,59 @@ out=$( { printf 'submit lab1 demo/scale 2\nfile scale.cu %s\n' "$(printf '%s' "$
 printf '%s\n' "$out" | grep -q '^queued kept by the course' && printf '%s\n' "$out" | grep -q '^verdict passed' \
 	&& pass "attack service: a submission whose last file is empty is kept and judged at once (within 6 s)" \
 	|| fail "attack service: an empty last file: within 6 s: $(printf '%s' "$out" | head -3)"
+kill $svc_pid; wait $svc_pid 2>/dev/null; svc_pid=
+
+# 13. The store of a student with many judged tries. uid 2003's file is filled (as the service would
+# have, over many tries: a pass first, then failures) to just under the report's 8 MiB cap on a file;
+# the next verdict goes to a file of its own (UID-USER.1.jsonl), so the report still reads every
+# record: the early pass and the new one (a file past 8 MiB used to be left out whole, the row gone).
+py=/usr/bin/python3; [ -x "$py" ] || py=$(command -v python3)
+mkdir -m 700 "$tmp/s3"; cp tests/fixtures/exercise/learner/right.cu "$tmp/s3/scale.cu"; chown -R 2003 "$tmp/s3"
+start ok
+out=$(bound 60 asu 2003 "$P" submit "$tmp/run/sock" lab1 demo/scale "$tmp/s3/scale.cu" 2>&1); rc=$?
+f13=$(ls "$tmp/store/2003-"*.jsonl 2>/dev/null | head -1)
+pad() {   # pad FILE BYTES [JOB]: "wrong" records after the file's first (a pass) until FILE holds BYTES; with JOB, then one record of that job
+	asu 2010 "$py" - "$@" <<'PY'
+import re, sys
+path, want = sys.argv[1], int(sys.argv[2])
+first = open(path).readline().rstrip("\n")
+wrong = first.replace('"verdict": "passed", "passed": true', '"verdict": "wrong", "passed": false') + "\n"
+with open(path, "a") as f:
+    size = f.tell()
+    while size + len(wrong) <= want: f.write(wrong); size += len(wrong)
+    if len(sys.argv) > 3: f.write(re.sub(r'"job": "[^"]*"', '"job": "%s"' % sys.argv[3], first) + "\n")
+PY
+}
+[ $rc = 0 ] && [ -n "$f13" ] && pad "$f13" $((8 * 1024 * 1024 - 100))
+out=$(bound 60 asu 2003 "$P" submit "$tmp/run/sock" lab1 demo/scale "$tmp/s3/scale.cu" 2>&1); rc=$?
+rep=$(bound 30 "$CC" --lessons "$tmp/lessons" report "$tmp/course" --json 2>&1)
+n1=$(cat "$tmp/store/2003-"*.1.jsonl 2>/dev/null | wc -l)
+[ $rc = 0 ] && [ "$(stat -c %s "$f13")" -le $((8 * 1024 * 1024)) ] && [ "$n1" = 1 ] && printf '%s' "$rep" | grep -q '"user": "uid2003\|"uid": 2003' \
+	&& printf '%s' "$rep" | grep -q '"status": "passed"' && ! printf '%s' "$rep" | grep -q "left out" \
+	&& pass "attack service: a student's store file full to 8 MiB: the next verdict goes to a new file, the report reads both (the early pass shown)" \
+	|| fail "attack service: a full store file: exit $rc, $(stat -c %s "$f13" 2>/dev/null) bytes, $n1 records in .1: $(printf '%s' "$out" | tail -1) $(printf '%s' "$rep" | grep -E 'left out|uid2003' | head -3)"
+kill -9 $svc_pid; wait $svc_pid 2>/dev/null; svc_pid=
+# An older service let the file grow past 8 MiB, and was killed after recording a job it had kept: at
+# the next start the job is found in that file (it used to be judged and recorded again, the file
+# being too large to search).
+job=$(( $(date +%s) - 5 ))000000000-2003
+install -d -o 2010 -m 700 "$tmp/state/jobs/$job" "$tmp/state/jobs/$job/src"
+install -o 2010 -m 600 "$tmp/s3/scale.cu" "$tmp/state/jobs/$job/src/scale.cu"
+printf 'course lab1\nexercise demo/scale\nuid 2003\nreceived %s\nmain scale.cu\n' $(( $(date +%s) - 5 )) >"$tmp/state/jobs/$job/meta"
+chown 2010 "$tmp/state/jobs/$job/meta"; chmod 600 "$tmp/state/jobs/$job/meta"
+pad "$f13" $((9 * 1024 * 1024)) "$job"
+before=$(cat "$tmp/store/2003-"* | wc -l)
+start ok
+i=0; while [ $i -lt 30 ] && [ -e "$tmp/state/jobs/$job" ]; do sleep 0.1; i=$((i + 1)); done
+sleep 1
+after=$(cat "$tmp/store/2003-"* | wc -l)
+[ ! -e "$tmp/state/jobs/$job" ] && [ "$after" = "$before" ] && ! grep -q "judging again a submission kept before a stop: demo/scale for uid 2003" "$tmp/serve.log" \
+	&& pass "attack service: a kept job recorded in a store file past 8 MiB is found at the next start, not judged twice" \
+	|| fail "attack service: a kept job in a 9 MiB store file: $before then $after records; $(grep 'uid 2003' "$tmp/serve.log" | tail -2)"
+# Every file the report would read of uid 2003 full (32 of 8 MiB, sparse here): a new submission is
+# refused before its files are sent, with why, rather than judged into a file the report would not read.
+k=1; while [ $k -lt 32 ]; do asu 2010 truncate -s 8M "${f13%.jsonl}.$k.jsonl"; k=$((k + 1)); done
+out=$(bound 20 asu 2003 "$P" submit "$tmp/run/sock" lab1 demo/scale "$tmp/s3/scale.cu" 2>&1); rc=$?
+[ $rc != 0 ] && printf '%s' "$out" | grep -q "your judged tries fill the course's store (32 files of 8 MiB" && [ -z "$(ls "$tmp/state/jobs")" ] \
+	&& pass "attack service: a student whose store files are all full is refused a submission, with why" || fail "attack service: a full store: exit $rc: $out"
 kill $svc_pid; wait $svc_pid 2>/dev/null; svc_pid=
