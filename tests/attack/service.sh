@@ -17,7 +17,7 @@
 #     kernel gave; the service killed with -9 mid-judge comes back and loses no verdict, records once;
 #     no store file grows past the report's 8 MiB (the next verdict goes to UID-USER.N.jsonl), a kept
 #     job recorded in an older, larger file is not judged twice, a student whose files are all full is
-#     refused;
+#     refused, and the report names the store for a file it leaves out;
 #   - a submission whose last file is empty is kept and judged at once;
 #   - the service refuses root, a socket folder others may write, a state folder or a store not its own
 #     or open to others; a client refuses a socket whose
@@ -446,7 +446,8 @@ n1=$(cat "$tmp/store/2003-"*.1.jsonl 2>/dev/null | wc -l)
 kill -9 $svc_pid; wait $svc_pid 2>/dev/null; svc_pid=
 # An older service let the file grow past 8 MiB, and was killed after recording a job it had kept: at
 # the next start the job is found in that file (it used to be judged and recorded again, the file
-# being too large to search).
+# being too large to search); the report names the store, not the results folder, for the file it
+# leaves out.
 job=$(( $(date +%s) - 5 ))000000000-2003
 install -d -o 2010 -m 700 "$tmp/state/jobs/$job" "$tmp/state/jobs/$job/src"
 install -o 2010 -m 600 "$tmp/s3/scale.cu" "$tmp/state/jobs/$job/src/scale.cu"
@@ -461,6 +462,9 @@ after=$(cat "$tmp/store/2003-"* | wc -l)
 [ ! -e "$tmp/state/jobs/$job" ] && [ "$after" = "$before" ] && ! grep -q "judging again a submission kept before a stop: demo/scale for uid 2003" "$tmp/serve.log" \
 	&& pass "attack service: a kept job recorded in a store file past 8 MiB is found at the next start, not judged twice" \
 	|| fail "attack service: a kept job in a 9 MiB store file: $before then $after records; $(grep 'uid 2003' "$tmp/serve.log" | tail -2)"
+out=$(bound 30 "$CC" --lessons "$tmp/lessons" report "$tmp/course" 2>&1)
+printf '%s' "$out" | grep -q "1 file in $tmp/store left out: larger than 8 MiB" && printf '%s' "$out" | grep -q "uid2003" \
+	&& pass "attack service: the report names the store for a file it leaves out" || fail "attack service: the report on a 9 MiB store file: $(printf '%s' "$out" | grep -E 'left out|uid2003|no results' | head -3)"
 # Every file the report would read of uid 2003 full (32 of 8 MiB, sparse here): a new submission is
 # refused before its files are sent, with why, rather than judged into a file the report would not read.
 k=1; while [ $k -lt 32 ]; do asu 2010 truncate -s 8M "${f13%.jsonl}.$k.jsonl"; k=$((k + 1)); done
