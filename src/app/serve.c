@@ -172,7 +172,7 @@ static void tell_waiters(int g)
 		c->shown_pos = pos + 1;
 		int n = pos + 1, t = n % 100 >= 11 && n % 100 <= 13 ? 0 : n % 10;
 		const char *th = t == 1 ? "st" : t == 2 ? "nd" : t == 3 ? "rd" : "th";
-		if (serve_queue_cooling(&gl->q, gl->q.w[order[k]].uid, now)) {
+		if (!gl->q.w[order[k]].judge && serve_queue_cooling(&gl->q, gl->q.w[order[k]].uid, now)) {
 			double left = 0;
 			for (int u = 0; u < gl->q.nusers; u++) if (gl->q.users[u].uid == gl->q.w[order[k]].uid) left = gl->q.users[u].cool_until - now;
 			serve_send(c, "wait waiting for the GPU (lab service): %d%s in line: a run of this account held the GPU past the cap, so for %.0f s more "
@@ -211,12 +211,13 @@ static void grant(int g)
 	tell_waiters(g);
 }
 
-/* c's lease ends or leaves the line: the GPU was busy for others until now, unless c's user cools. */
+/* c's lease ends or leaves the line: the GPU was busy for others until now, unless c's user cools
+ * (a judge's run for a cooling user counts as busy: it is not held back either). */
 static void left_line(const conn *c)
 {
 	gpu_line *gl = &gpus[c->gpu];
 	double now = serve_mono();
-	if (!serve_queue_cooling(&gl->q, c->turn_uid, now)) gl->busy_at = now;
+	if (c->uid == geteuid() || !serve_queue_cooling(&gl->q, c->turn_uid, now)) gl->busy_at = now;
 }
 
 /* The lease of c (held, or passed over and still running) ends. */
@@ -279,7 +280,7 @@ static void do_lease(conn *c, int ci, const serve_request *rq)
 	c->st = C_WAIT;
 	c->deadline = 0;
 	c->shown_pos = 0;
-	serve_queue_add(&gpus[g].q, ci, c->turn_uid);
+	serve_queue_add_for(&gpus[g].q, ci, c->turn_uid, rq->has_for);
 	grant(g);
 }
 
@@ -293,13 +294,6 @@ static void do_submit(conn *c, const serve_request *rq)
 	strfmt(lid, sizeof lid, "%.*s", (int)(slash - rq->exercise), rq->exercise);
 	if (!course_find(co, lid, slash + 1)) { serve_refuse(c, "the course does not assign that exercise"); return; }
 	int n = rq->nfiles;
-	if (!serve_store_room(co, c->uid)) {
-		char why[300];
-		strfmt(why, sizeof why, "your judged tries fill the course's store (%d files of %d MiB, all the report reads of a student): nothing more can be kept; tell the instructor",
-		       RESULTS_FILES_PER_UID, RESULTS_FILE_MAX >> 20);
-		serve_refuse(c, why);
-		return;
-	}
 	if (serve_judge_count(c->uid) >= serve_cfg->per_user) { serve_refuse(c, "you have too many submissions waiting for the judge: wait for their verdicts"); return; }
 	submission *s = xcalloc(1, sizeof *s);
 	s->co = co;

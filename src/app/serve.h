@@ -43,6 +43,7 @@ typedef struct {
 	int conn;                /* the connection waiting (an index the caller knows) */
 	unsigned uid;            /* whose turn it is: the peer's, or the student a judge runs for */
 	long seq;                /* when it asked, in the order asked */
+	int judge;               /* a judge's run for uid: never held back by uid's cool-down */
 } serve_queue_waiter;
 
 typedef struct {
@@ -54,6 +55,9 @@ typedef struct {
 
 /* Adds a waiter for conn of uid. */
 void serve_queue_add(serve_queue *q, int conn, unsigned uid);
+/* The same, for a judge's run for uid when judge is set: it takes uid's turns but is not held back by
+ * uid's cool-down (the judge's line would wait on it; the judge's runs have a watchdog of their own). */
+void serve_queue_add_for(serve_queue *q, int conn, unsigned uid, int judge);
 /* Removes conn's waiter if it has one; 1 when it did. */
 int serve_queue_remove(serve_queue *q, int conn);
 /* Takes the next waiter to serve: of the users waiting, the one whose last turn is oldest (never
@@ -63,8 +67,8 @@ int serve_queue_next(serve_queue *q);
 /* The order the waiters would be served in, as indices into q->w, into order (q->nw entries). */
 void serve_queue_order(const serve_queue *q, int *order);
 /* Sends uid to the back until until (the caller's clock: a user passed over at the cap): while it
- * cools, its waiters are served only after every other user's, and only when the caller says the
- * GPU is quiet (serve_queue_next_at). */
+ * cools, its waiters (not a judge's) are served only after every other user's, and only when the
+ * caller says the GPU is quiet (serve_queue_next_at). */
 void serve_queue_cool(serve_queue *q, unsigned uid, double until);
 /* Whether uid cools at now. */
 int serve_queue_cooling(const serve_queue *q, unsigned uid, double now);

@@ -42,13 +42,15 @@ int serve_queue_cooling(const serve_queue *q, unsigned uid, double now)
 	return 0;
 }
 
-void serve_queue_add(serve_queue *q, int conn, unsigned uid)
+void serve_queue_add(serve_queue *q, int conn, unsigned uid) { serve_queue_add_for(q, conn, uid, 0); }
+
+void serve_queue_add_for(serve_queue *q, int conn, unsigned uid, int judge)
 {
 	if (q->nw == q->cap_w) {
 		q->cap_w = q->cap_w ? 2 * q->cap_w : 16;
 		q->w = xrealloc(q->w, (size_t)q->cap_w * sizeof *q->w);
 	}
-	q->w[q->nw++] = (serve_queue_waiter){ .conn = conn, .uid = uid, .seq = q->seqs++ };
+	q->w[q->nw++] = (serve_queue_waiter){ .conn = conn, .uid = uid, .seq = q->seqs++, .judge = judge };
 }
 
 int serve_queue_remove(serve_queue *q, int conn)
@@ -70,7 +72,7 @@ static int pick(const serve_queue *q, const int *taken, long (*last)(const void 
 	long best_turn = 0;
 	for (int i = 0; i < q->nw; i++) {
 		if (taken && taken[i]) continue;
-		if (cooled && serve_queue_cooling(q, q->w[i].uid, now)) continue;
+		if (cooled && !q->w[i].judge && serve_queue_cooling(q, q->w[i].uid, now)) continue;
 		long t = last(ctx, q->w[i].uid);
 		/* the waiters are in the order asked: the first of a user is that user's next */
 		if (best < 0 || t < best_turn) { best = i; best_turn = t; }

@@ -393,6 +393,26 @@ overlap=$(sort -n -k2 "$log" | awk 'NR > 1 && $2 < end { n++ } { end = $3 } END 
 grep -q "wait waiting for the GPU (lab service): 1st in line: a run of this account held the GPU past the cap" "$tmp/hog11" && [ "$overlap" = 0 ] \
 	&& pass "attack service: the cooling hog is told why it waits; the five leases do not overlap" \
 	|| fail "attack service: the cooling hog was not told, or $overlap overlaps: $(grep -v ' go$' "$tmp/hog11" | tail -3)"
+# A judge's run for the cooling hog (the service's own "lease ... for 2004") is not held back: it goes
+# as soon as uid 2002's run ends, so the judges' line never waits on a cool-down.
+cat >"$tmp/judge11.py" <<PY
+import socket, time
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM); s.connect("$tmp/run/sock")
+t = time.time(); s.sendall(b"lease $U 0.6 for 2004\n"); b = b""
+while not b.startswith(b"go\n") and b"\ngo\n" not in b:
+    d = s.recv(4096)
+    if not d: break
+    b += d
+print(int((time.time() - t) * 1000))
+PY
+chmod 644 "$tmp/judge11.py"
+asu 2002 "$P" lease "$tmp/run/sock" $U 1500 "$log" 2>/dev/null &
+held=$!
+sleep 0.3
+jw=$(bound 20 asu 2010 "$py" "$tmp/judge11.py")
+wait $held
+[ -n "$jw" ] && [ "$jw" -lt 2500 ] && pass "attack service: a judge's run for the cooling account is not held back ($jw ms, behind a run of 1.5 s)" \
+	|| fail "attack service: a judge's run for the cooling account waited ${jw:-?} ms behind a run of 1.5 s"
 # alone, the cooling hog is still served once nobody else has used the GPU for a cap
 n0=$(grep -c ' go$' "$tmp/hog11")
 sleep 8
@@ -466,7 +486,7 @@ out=$(bound 30 "$CC" --lessons "$tmp/lessons" report "$tmp/course" 2>&1)
 printf '%s' "$out" | grep -q "1 file in $tmp/store left out: larger than 8 MiB" && printf '%s' "$out" | grep -q "uid2003" \
 	&& pass "attack service: the report names the store for a file it leaves out" || fail "attack service: the report on a 9 MiB store file: $(printf '%s' "$out" | grep -E 'left out|uid2003|no results' | head -3)"
 # Every file the report would read of uid 2003 full (32 of 8 MiB, sparse here): a new submission is
-# refused before its files are sent, with why, rather than judged into a file the report would not read.
+# refused once its files are in, with why, rather than judged into a file the report would not read.
 k=1; while [ $k -lt 32 ]; do asu 2010 truncate -s 8M "${f13%.jsonl}.$k.jsonl"; k=$((k + 1)); done
 out=$(bound 20 asu 2003 "$P" submit "$tmp/run/sock" lab1 demo/scale "$tmp/s3/scale.cu" 2>&1); rc=$?
 [ $rc != 0 ] && printf '%s' "$out" | grep -q "your judged tries fill the course's store (32 files of 8 MiB" && [ -z "$(ls "$tmp/state/jobs")" ] \
