@@ -106,7 +106,8 @@ int serve_request_parse(const char *line, int files, serve_request *r);
 int serve_store_ready(const course *co, char *why, size_t wn);
 /* Appends one record line (no newline) to the first of uid's files in co's store with room for it
  * ("UID-USER.jsonl", then "UID-USER.N.jsonl": 0640, made with O_EXCL|O_NOFOLLOW when new), then
- * fsyncs it. No file grows past the report's cap on a file (RESULTS_FILE_MAX), and there are at most
+ * fsyncs it. No file grows past the report's caps on a file (RESULTS_FILE_MAX bytes, RESULTS_RECORDS_MAX
+ * records), and there are at most
  * as many as it reads a student (RESULTS_FILES_PER_UID): so the report reads every record. 0, or -1
  * with why (also when uid's files are full). */
 int serve_store_append(const course *co, unsigned uid, const char *line, char *why, size_t wn);

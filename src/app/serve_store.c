@@ -53,12 +53,30 @@ static int open_store(const char *path, struct stat *st)
 	return fd;
 }
 
-/* Whether uid's file path has room for need more bytes (missing: yes), the report's cap on a file. */
+/* The lines of the file at path, counted up to max. */
+static long count_lines(const char *path, long max)
+{
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) return max;
+	char buf[65536];
+	long n = 0;
+	ssize_t r;
+	while (n < max && ((r = read(fd, buf, sizeof buf)) > 0 || (r < 0 && errno == EINTR)))
+		for (ssize_t i = 0; i < r; i++) n += buf[i] == '\n';
+	close(fd);
+	return n;
+}
+
+#define RECORD_MIN 200   /* bytes: no record is shorter (its keys alone are), so a smaller file has room for more records */
+
+/* Whether uid's file path has room for need more bytes and one more record (missing: yes), within the
+ * report's caps on a file (RESULTS_FILE_MAX bytes, RESULTS_RECORDS_MAX records). */
 static int has_room(const char *path, size_t need)
 {
 	struct stat st;
 	if (lstat(path, &st) != 0) return errno == ENOENT;
-	return S_ISREG(st.st_mode) && (uint64_t)st.st_size + need <= RESULTS_FILE_MAX;
+	if (!S_ISREG(st.st_mode) || (uint64_t)st.st_size + need > RESULTS_FILE_MAX) return 0;
+	return st.st_size < (off_t)RESULTS_RECORDS_MAX * RECORD_MIN || count_lines(path, RESULTS_RECORDS_MAX) < RESULTS_RECORDS_MAX;
 }
 
 int serve_store_room(const course *co, unsigned uid)

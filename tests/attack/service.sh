@@ -15,7 +15,8 @@
 #     lease served at once; a student holding 8 GPUs is refused a 9th, others unaffected;
 #   - the store: only the service writes it; a verdict carries the service's clock and the uid the
 #     kernel gave; the service killed with -9 mid-judge comes back and loses no verdict, records once;
-#     no store file grows past the report's 8 MiB (the next verdict goes to UID-USER.N.jsonl), a kept
+#     no store file grows past the report's 8 MiB or 20000 records (the next verdict goes to
+#     UID-USER.N.jsonl), a kept
 #     job recorded in an older, larger file is not judged twice, a student whose files are all full is
 #     refused, and the report names the store for a file it leaves out;
 #   - a submission whose last file is empty is kept and judged at once;
@@ -463,6 +464,19 @@ n1=$(cat "$tmp/store/2003-"*.1.jsonl 2>/dev/null | wc -l)
 	&& printf '%s' "$rep" | grep -q '"status": "passed"' && ! printf '%s' "$rep" | grep -q "left out" \
 	&& pass "attack service: a student's store file full to 8 MiB: the next verdict goes to a new file, the report reads both (the early pass shown)" \
 	|| fail "attack service: a full store file: exit $rc, $(stat -c %s "$f13" 2>/dev/null) bytes, $n1 records in .1: $(printf '%s' "$out" | tail -1) $(printf '%s' "$rep" | grep -E 'left out|uid2003' | head -3)"
+# and a file of 20000 short records (the most the report reads of a file) under 8 MiB: the next
+# verdict goes to the next file (the 20001st record used to be dropped by the report)
+f13b="${f13%.jsonl}.1.jsonl"
+asu 2010 "$py" - "$f13b" <<'PY'
+import re, sys
+first = open(sys.argv[1]).readline()
+short = re.sub(r', "sha256": "[0-9a-f]*", "source": "[^"]*"', "", first)
+with open(sys.argv[1], "a") as f: f.write(short * 19999)
+PY
+out=$(bound 60 asu 2003 "$P" submit "$tmp/run/sock" lab1 demo/scale "$tmp/s3/scale.cu" 2>&1); rc=$?
+[ $rc = 0 ] && [ "$(wc -l <"$f13b")" = 20000 ] && [ "$(cat "${f13%.jsonl}.2.jsonl" 2>/dev/null | wc -l)" = 1 ] \
+	&& pass "attack service: a store file of 20000 records under 8 MiB: the next verdict goes to the next file" \
+	|| fail "attack service: 20000 records: exit $rc, $(wc -l <"$f13b") lines in .1, $(cat "${f13%.jsonl}.2.jsonl" 2>/dev/null | wc -l) in .2: $out"
 kill -9 $svc_pid; wait $svc_pid 2>/dev/null; svc_pid=
 # An older service let the file grow past 8 MiB, and was killed after recording a job it had kept: at
 # the next start the job is found in that file (it used to be judged and recorded again, the file
