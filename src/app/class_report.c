@@ -205,7 +205,7 @@ void class_report_text(FILE *f, const class_table *t)
 		else strfmt(count, sizeof count, "%d/%d", passed, c->nitems);
 		fprintf(f, " %-*s %s\n", width, count, buf);
 	}
-	if (!t->nusers) { fputs("(no results yet in ", f); fput_clean(f, c->results); fputs(")\n", f); }
+	if (!t->nusers) { fputs("(no results yet in ", f); fput_clean(f, c->service_store ? c->service_store : c->results); fputs(")\n", f); }
 	if (claimed)
 		fprintf(f, "\nclaimed: the student's own record (the results folder is written by the students): a pass not judged\n"
 		           "  again (report --verify judges passes again) and every ratio are their word, not measured here.\n");

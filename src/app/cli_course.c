@@ -483,7 +483,7 @@ static void say_left_out(const course *co, const results_stats *st)
 		if (!st->skipped[s]) continue;
 		int n = st->skipped[s];
 		fprintf(stderr, "cudaclimb: %d %s in ", n, s == RS_NOT_NAMED ? (n == 1 ? "entry" : "entries") : (n == 1 ? "file" : "files"));
-		fput_clean(stderr, co->results);
+		fput_clean(stderr, co->service_store ? co->service_store : co->results);   /* the folder results_read read */
 		fprintf(stderr, " left out: %s", results_skip_text((results_skip)s));
 		say_names((const char (*)[72])st->skipped_names[s], NULL, n);
 	}

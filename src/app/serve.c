@@ -160,19 +160,27 @@ static void tell_waiters(int g)
 	gpu_line *gl = &gpus[g];
 	if (!gl->q.nw) return;
 	int *order = xcalloc((size_t)gl->q.nw, sizeof *order);
-	serve_queue_order(&gl->q, order);
+	double now = serve_mono();
+	serve_queue_order_at(&gl->q, now, order);
 	char holder[64] = "";
 	double ran = 0;
-	if (gl->holder >= 0) { serve_user_of(serve_conns[gl->holder].turn_uid, holder, sizeof holder); ran = serve_mono() - serve_conns[gl->holder].got_mono; }
+	if (gl->holder >= 0) { serve_user_of(serve_conns[gl->holder].turn_uid, holder, sizeof holder); ran = now - serve_conns[gl->holder].got_mono; }
 	for (int k = 0; k < gl->q.nw; k++) {
 		conn *c = &serve_conns[gl->q.w[order[k]].conn];
 		int pos = k + (gl->holder >= 0);
 		if (c->shown_pos == pos + 1) continue;
 		c->shown_pos = pos + 1;
-		char ahead[64] = "";
-		if (k > 0) serve_user_of(gl->q.w[order[0]].uid, ahead, sizeof ahead);
 		int n = pos + 1, t = n % 100 >= 11 && n % 100 <= 13 ? 0 : n % 10;
 		const char *th = t == 1 ? "st" : t == 2 ? "nd" : t == 3 ? "rd" : "th";
+		if (!gl->q.w[order[k]].judge && serve_queue_cooling(&gl->q, gl->q.w[order[k]].uid, now)) {
+			double left = 0;
+			for (int u = 0; u < gl->q.nusers; u++) if (gl->q.users[u].uid == gl->q.w[order[k]].uid) left = gl->q.users[u].cool_until - now;
+			serve_send(c, "wait waiting for the GPU (lab service): %d%s in line: a run of this account held the GPU past the cap, so for %.0f s more "
+			              "its runs go after everyone else's, once nobody else has used the GPU for %.0f s", n, th, left, serve_cfg->cap);
+			continue;
+		}
+		char ahead[64] = "";
+		if (k > 0) serve_user_of(gl->q.w[order[0]].uid, ahead, sizeof ahead);
 		if (gl->holder >= 0 && k > 0)
 			serve_send(c, "wait waiting for the GPU (lab service): %d%s in line, behind %s (running for %.0f s) and %d more", n, th, holder, ran, k);
 		else if (gl->holder >= 0)
@@ -183,12 +191,15 @@ static void tell_waiters(int g)
 	free(order);
 }
 
+/* Lets the next waiter of GPU g in while nobody holds it: a user passed over at the cap (cooling)
+ * only when no other user waits and no other user's lease has ended for a cap. */
 static void grant(int g)
 {
 	gpu_line *gl = &gpus[g];
 	while (gl->holder < 0) {
-		int ci = serve_queue_next(&gl->q);
-		if (ci < 0) return;
+		double now = serve_mono();
+		int ci = serve_queue_next_at(&gl->q, now, now - gl->busy_at >= serve_cfg->cap);
+		if (ci < 0) break;
 		conn *c = &serve_conns[ci];
 		if (c->st != C_WAIT || c->closing) continue;
 		c->st = C_HELD;
@@ -200,34 +211,48 @@ static void grant(int g)
 	tell_waiters(g);
 }
 
+/* c's lease ends or leaves the line: the GPU was busy for others until now, unless c's user cools
+ * (a judge's run for a cooling user counts as busy: it is not held back either). */
+static void left_line(const conn *c)
+{
+	gpu_line *gl = &gpus[c->gpu];
+	double now = serve_mono();
+	if (c->uid == geteuid() || !serve_queue_cooling(&gl->q, c->turn_uid, now)) gl->busy_at = now;
+}
+
 /* The lease of c (held, or passed over and still running) ends. */
 static void release(conn *c, int ci)
 {
 	gpu_line *gl = &gpus[c->gpu];
 	trace_hold(c);
+	left_line(c);
 	if (gl->holder == ci) gl->holder = -1;
 	c->st = C_IDLE;
 	c->over = 0;
 	grant(c->gpu);
 }
 
-/* Holders past the cap are passed over: told, and the next let in. */
+/* Holders past the cap are passed over: told, sent to the back for the cool-down (cooldown caps),
+ * and the next let in; a free GPU whose waiters all cool is given once it is quiet. */
 static void check_caps(void)
 {
 	double now = serve_mono();
 	for (int g = 0; g < ngpus; g++) {
 		gpu_line *gl = &gpus[g];
-		if (gl->holder < 0) continue;
+		if (gl->holder < 0) { if (gl->q.nw) grant(g); continue; }
 		conn *c = &serve_conns[gl->holder];
 		double held = now - c->got_mono;
 		if (held <= serve_cfg->cap) continue;
 		char who[64];
 		serve_user_of(c->turn_uid, who, sizeof who);
-		serve_send(c, "over this run held the GPU for %.0f s, past the lab's cap of %.0f s: the service let the next run in, so its timings may be disturbed",
-		          held, serve_cfg->cap);
+		double cool = serve_cfg->cooldown * serve_cfg->cap;
+		serve_send(c, "over this run held the GPU for %.0f s, past the lab's cap of %.0f s: the service let the next run in, so its timings may be disturbed; "
+		              "for %.0f s this account's runs go after everyone else's", held, serve_cfg->cap, cool);
 		for (int k = 0; k < gl->q.nw; k++)
 			serve_send(&serve_conns[gl->q.w[k].conn], "wait %s's run has held the GPU for %.0f s, past the cap of %.0f s: passed over", who, held, serve_cfg->cap);
-		serve_say("passed over: %s (uid %u, pid %ld) held GPU %s for %.0f s, past the cap of %.0f s", who, c->turn_uid, (long)c->pid, gl->uuid, held, serve_cfg->cap);
+		serve_say("passed over: %s (uid %u, pid %ld) held GPU %s for %.0f s, past the cap of %.0f s; its runs go last for %.0f s", who, c->turn_uid, (long)c->pid,
+		          gl->uuid, held, serve_cfg->cap, cool);
+		if (cool > 0) serve_queue_cool(&gl->q, c->turn_uid, now + cool);
 		c->over = 1;
 		gl->holder = -1;
 		grant(g);
@@ -255,7 +280,7 @@ static void do_lease(conn *c, int ci, const serve_request *rq)
 	c->st = C_WAIT;
 	c->deadline = 0;
 	c->shown_pos = 0;
-	serve_queue_add(&gpus[g].q, ci, c->turn_uid);
+	serve_queue_add_for(&gpus[g].q, ci, c->turn_uid, rq->has_for);
 	grant(g);
 }
 
@@ -279,8 +304,17 @@ static void do_submit(conn *c, const serve_request *rq)
 	c->deadline = serve_mono() + UPLOAD_S;
 }
 
-/* file NAME LEN: the next file of the submission; its bytes follow. */
-static void do_file(conn *c, const char *line)
+/* The current file of c's submission has all its bytes: the next, or the whole submission to the judge. */
+static void file_done(conn *c, int ci)
+{
+	subfile *f = &c->sub->f[c->sub->cur];
+	f->data[f->len] = 0;
+	if (++c->sub->cur == c->sub->nfiles) serve_judge_take(c, ci);
+}
+
+/* file NAME LEN: the next file of the submission; its bytes follow (an empty file is whole at once:
+ * no byte will come to complete it). */
+static void do_file(conn *c, int ci, const char *line)
 {
 	submission *s = c->sub;
 	serve_request rq;
@@ -295,6 +329,7 @@ static void do_file(conn *c, const char *line)
 	f->got = 0;
 	f->data = xmalloc(len + 1);
 	s->total += len;
+	if (!len) file_done(c, ci);
 }
 
 #define STATUS_GPUS 64   /* GPU lines status shows at most, so that its answer stays small */
@@ -357,6 +392,7 @@ static void handle_line(conn *c, int ci, char *line)
 	case C_WAIT:
 		if (strcmp(line, "done")) { serve_refuse(c, "one request at a time: a lease is waiting"); break; }
 		serve_queue_remove(&gpus[c->gpu].q, ci);
+		left_line(c);
 		c->st = C_IDLE;
 		c->deadline = serve_mono() + REQUEST_S;
 		tell_waiters(c->gpu);
@@ -367,7 +403,7 @@ static void handle_line(conn *c, int ci, char *line)
 		c->deadline = serve_mono() + REQUEST_S;
 		break;
 	case C_FILES:
-		do_file(c, line);
+		do_file(c, ci, line);
 		break;
 	default:
 		serve_refuse(c, "one request at a time: a submission is being judged");
@@ -377,7 +413,7 @@ static void handle_line(conn *c, int ci, char *line)
 static void close_conn(int ci)
 {
 	conn *c = &serve_conns[ci];
-	if (c->st == C_WAIT) { serve_queue_remove(&gpus[c->gpu].q, ci); tell_waiters(c->gpu); }
+	if (c->st == C_WAIT) { serve_queue_remove(&gpus[c->gpu].q, ci); left_line(c); tell_waiters(c->gpu); }
 	if (c->st == C_HELD) release(c, ci);
 	if (c->sub) { for (int i = 0; i < c->sub->nfiles; i++) free(c->sub->f[i].data); free(c->sub); }
 	if (c->st == C_JUDGING && c->job >= 0 && c->job < serve_njobs && serve_jobs[c->job]->conn == ci) serve_jobs[c->job]->conn = -1;
@@ -400,10 +436,7 @@ static void take_input(conn *c, int ci)
 			memcpy(f->data + f->got, c->in + off, k);
 			f->got += k;
 			off += k;
-			if (f->got == f->len) {
-				f->data[f->len] = 0;
-				if (++c->sub->cur == c->sub->nfiles) serve_judge_take(c, ci);
-			}
+			if (f->got == f->len) file_done(c, ci);
 			continue;
 		}
 		char *nl = memchr(c->in + off, '\n', c->inlen - off);
@@ -518,8 +551,8 @@ int serve_run(serve_config *config, const char *self_exe)
 	if ((listen_fd = open_socket()) < 0) return 1;
 	serve_judge_recover();
 	int abi = compile_jail_abi();
-	serve_say("listening on %s: %d course%s, cap %.0f s, %d judge%s at once; %s", serve_cfg->socket, serve_cfg->ncourses, serve_cfg->ncourses == 1 ? "" : "s", serve_cfg->cap,
-	    serve_cfg->judges, serve_cfg->judges == 1 ? "" : "s",
+	serve_say("listening on %s: %d course%s, cap %.0f s (a run passed over at it goes last for %g caps), %d judge%s at once; %s", serve_cfg->socket, serve_cfg->ncourses,
+	    serve_cfg->ncourses == 1 ? "" : "s", serve_cfg->cap, serve_cfg->cooldown, serve_cfg->judges, serve_cfg->judges == 1 ? "" : "s",
 	    abi > 0 ? "learners' compiles closed in (Landlock)" : "this kernel has no Landlock: learners' compiles are checked by the include scan alone");
 	struct pollfd *pf = xcalloc(MAX_CONNS + MAX_JOBS + 1, sizeof *pf);
 	int *who = xcalloc(MAX_CONNS + MAX_JOBS + 1, sizeof *who);

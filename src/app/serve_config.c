@@ -62,14 +62,14 @@ static int parse_courses(yd *c, yaml_node_t *cn, serve_config *s, char *err, siz
 
 static int parse(yd *c, yaml_node_t *root, serve_config *s, char *err, size_t errlen)
 {
-	static const char *const keys[] = { "!socket", "!state", "!courses", "trace", "lessons", "cap", "judges", "judge", "per_user", NULL };
+	static const char *const keys[] = { "!socket", "!state", "!courses", "trace", "lessons", "cap", "cooldown", "judges", "judge", "per_user", NULL };
 	if (!root || root->type != YAML_MAPPING_NODE) return yd_fail_at(c, root ? root->start_mark : (yaml_mark_t){0, 0, 0}, "the service's configuration is a mapping: socket, state, courses, ...");
 	if (yd_check_keys(c, root, "the service's configuration", keys) || abs_path(c, root, "socket", &s->socket) ||
 	    abs_path(c, root, "state", &s->state) || abs_path(c, root, "trace", &s->trace) || abs_path(c, root, "lessons", &s->lessons)) return -1;
 	if (strlen(s->socket) >= 100) return yd_fail(c, yd_get(c, root, "socket"), "socket: a path of under 100 bytes");
 	int64_t judges = s->judges, per_user = s->per_user;
-	yaml_node_t *cap = yd_get(c, root, "cap"), *jn = yd_get(c, root, "judge");
-	if ((cap && yd_double(c, cap, "cap", 1, 86400, &s->cap)) || number(c, root, "judges", 1, 64, &judges) ||
+	yaml_node_t *cap = yd_get(c, root, "cap"), *cool = yd_get(c, root, "cooldown"), *jn = yd_get(c, root, "judge");
+	if ((cap && yd_double(c, cap, "cap", 1, 86400, &s->cap)) || (cool && yd_double(c, cool, "cooldown", 0, 1000, &s->cooldown)) || number(c, root, "judges", 1, 64, &judges) ||
 	    number(c, root, "per_user", 2, 4096, &per_user) || (jn && parse_limits(c, jn, s))) return -1;
 	s->judges = (int)judges;
 	s->per_user = (int)per_user;
@@ -80,6 +80,7 @@ int serve_config_load(serve_config *s, const char *path, char *err, size_t errle
 {
 	memset(s, 0, sizeof *s);
 	s->cap = 120;
+	s->cooldown = 10;
 	s->judges = 1;
 	s->judge_mb = 4096;
 	s->judge_cpu_s = 900;

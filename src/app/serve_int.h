@@ -56,6 +56,8 @@ typedef struct {
 	serve_queue q;
 	int holder;               /* the connection holding the GPU, or -1 */
 	long used;                /* when it was last asked for (a count of leases): idle lines are reused oldest first */
+	double busy_at;           /* when a lease of a user not cooling last ended or left the line (serve_mono): a
+	                           * cooling user's waiter is served once that is a cap ago */
 } gpu_line;
 
 typedef struct {

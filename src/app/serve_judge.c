@@ -83,6 +83,14 @@ void serve_judge_take(conn *c, int ci)
 {
 	submission *s = c->sub;
 	if (serve_njobs == MAX_JOBS) { serve_refuse(c, "the judge has too many submissions waiting: try again later"); return; }
+	/* refused once the files are in, so that the client reads why rather than a write refused */
+	if (!serve_store_room(s->co, c->uid)) {
+		char why[300];
+		strfmt(why, sizeof why, "your judged tries fill the course's store (%d files of %d MiB, all the report reads of a student): nothing more can be kept; tell the instructor",
+		       RESULTS_FILES_PER_UID, RESULTS_FILE_MAX >> 20);
+		serve_refuse(c, why);
+		return;
+	}
 	long long now = serve_epoch_ns();
 	char *dir = xasprintf("%s/jobs/%lld-%u", serve_cfg->state, now, c->uid), *srcdir = xasprintf("%s/src", dir);
 	int bad = mkdir(dir, 0700) || mkdir(srcdir, 0700);
@@ -299,7 +307,7 @@ void serve_judge_recover(void)
 			rm_tree(jd);
 		} else {
 			job *j = job_new(co, ex, uid, received, main, jd);
-			if (serve_store_has(co, uid, e->d_name)) { rm_tree(jd); free(j); }
+			if (serve_store_has(co, uid, e->d_name, received)) { rm_tree(jd); free(j); }
 			else { queue_job(j); serve_say("judging again a submission kept before a stop: %s for uid %u", ex, uid); }
 		}
 		free(meta); free(mp); free(jd);

@@ -2,7 +2,9 @@
 # Attacks on the lab service (`cudaclimb serve`, src/app/serve*.c) without a GPU: the service runs as
 # its own unprivileged account (uid 2010), students are uids 2001-2003, each attack bounded in time and
 # memory; the judge uses the fake worker (tests/fake_worker.c) so verdicts exist without a GPU.
-#   - the hog: a lease held past the cap is passed over, told, traced; the waiter goes ahead;
+#   - the hog: a lease held past the cap is passed over, told, traced; the waiter goes ahead; a hog that
+#     asks again at once each time it is passed over goes after everyone else for its cool-down, so five
+#     leases in a row (a judged try) wait one cap, not five; alone, it is still served;
 #   - turns: 30 queued runs of one user delay another's first by at most the run in progress;
 #   - a student asks for another's turn ("for UID"), floods connections, sends a line without end,
 #     a request that never ends, an unknown request: refused or dropped, others unaffected;
@@ -13,6 +15,11 @@
 #     lease served at once; a student holding 8 GPUs is refused a 9th, others unaffected;
 #   - the store: only the service writes it; a verdict carries the service's clock and the uid the
 #     kernel gave; the service killed with -9 mid-judge comes back and loses no verdict, records once;
+#     no store file grows past the report's 8 MiB or 20000 records (the next verdict goes to
+#     UID-USER.N.jsonl), a kept
+#     job recorded in an older, larger file is not judged twice, a student whose files are all full is
+#     refused, and the report names the store for a file it leaves out;
+#   - a submission whose last file is empty is kept and judged at once;
 #   - the service refuses root, a socket folder others may write, a state folder or a store not its own
 #     or open to others; a client refuses a socket whose
 #     folder others may write, and a run is refused (not run unqueued) when the service is down.
@@ -343,4 +350,159 @@ wait $same; rc=$?
 [ $rc = 0 ] && pass "attack service: a second lease of a GPU the student already holds is not counted again" || fail "attack service: a second lease of a held GPU: exit $rc: $(cat "$tmp/w10same")"
 bound 10 asu 2003 "$P" lease "$tmp/run/sock" "$(made 5009)" 50 "$log" 2>"$tmp/w10d"; rc=$?
 [ $rc = 0 ] && pass "attack service: with the 8 given back, the student's 9th GPU is served" || fail "attack service: after the 8: exit $rc: $(cat "$tmp/w10d")"
+kill $svc_pid; wait $svc_pid 2>/dev/null; svc_pid=
+
+# 11. The lease hog: uid 2004 holds a lease until it is passed over at the cap (3 s), gives it back
+# and asks again at once, always with one connection in line (a socket script, no GPU work). uid 2002
+# then takes five leases one after the other, as the judge does for one try (a lease per check job):
+# the first waits for the hog's cap; the hog, passed over, goes after everyone else for its cool-down,
+# so the next four go through at once (before the cool-down, each waited a whole cap: 15 s in all).
+cat >"$tmp/hog_relax.py" <<PY
+import socket, select, sys, time
+cs = []
+for _ in range(3):
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM); s.connect("$tmp/run/sock")
+    s.sendall(b"lease $U 0.6\n"); cs.append([s, b""])
+end = time.time() + float(sys.argv[1])
+while time.time() < end:
+    r, _, _ = select.select([c[0] for c in cs], [], [], 0.2)
+    for c in cs:
+        if c[0] not in r: continue
+        d = c[0].recv(65536)
+        if not d: print("dropped", flush=True); sys.exit(1)
+        c[1] += d
+        while b"\n" in c[1]:
+            l, c[1] = c[1].split(b"\n", 1)
+            print(f"{time.time():.2f} {l.decode()}", flush=True)
+            if l.startswith(b"over"): c[0].sendall(b"done\nlease $U 0.6\n")
+PY
+chmod 644 "$tmp/hog_relax.py"
+py=/usr/bin/python3   # a python every user may run (root's own may be under /root)
+[ -x "$py" ] || py=$(command -v python3)
+start ok
+: >"$log"
+asu 2004 "$py" "$tmp/hog_relax.py" 24 >"$tmp/hog11" 2>&1 &
+hog=$!
+i=0; while [ $i -lt 50 ] && ! grep -q ' go$' "$tmp/hog11"; do sleep 0.1; i=$((i + 1)); done
+t0=$(date +%s%N)
+k=0; while [ $k -lt 5 ]; do bound 20 asu 2002 "$P" lease "$tmp/run/sock" $U 200 "$log" 2>>"$tmp/w11"; k=$((k + 1)); done
+w=$(ms "$t0")
+[ "$(wc -l <"$log")" = 5 ] && [ "$w" -lt 6000 ] && grep -q "for 30 s this account's runs go after everyone else's" "$tmp/hog11" \
+	&& pass "attack service: a hog that asks again at once when passed over costs five leases in a row one cap, not five ($w ms; cool-down 10 caps)" \
+	|| fail "attack service: five leases behind a hog that asks again: $(wc -l <"$log") ran in $w ms: $(tail -2 "$tmp/w11") $(tail -2 "$tmp/hog11")"
+overlap=$(sort -n -k2 "$log" | awk 'NR > 1 && $2 < end { n++ } { end = $3 } END { print n + 0 }')
+grep -q "wait waiting for the GPU (lab service): 1st in line: a run of this account held the GPU past the cap" "$tmp/hog11" && [ "$overlap" = 0 ] \
+	&& pass "attack service: the cooling hog is told why it waits; the five leases do not overlap" \
+	|| fail "attack service: the cooling hog was not told, or $overlap overlaps: $(grep -v ' go$' "$tmp/hog11" | tail -3)"
+# A judge's run for the cooling hog (the service's own "lease ... for 2004") is not held back: it goes
+# as soon as uid 2002's run ends, so the judges' line never waits on a cool-down.
+cat >"$tmp/judge11.py" <<PY
+import socket, time
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM); s.connect("$tmp/run/sock")
+t = time.time(); s.sendall(b"lease $U 0.6 for 2004\n"); b = b""
+while not b.startswith(b"go\n") and b"\ngo\n" not in b:
+    d = s.recv(4096)
+    if not d: break
+    b += d
+print(int((time.time() - t) * 1000))
+PY
+chmod 644 "$tmp/judge11.py"
+asu 2002 "$P" lease "$tmp/run/sock" $U 1500 "$log" 2>/dev/null &
+held=$!
+sleep 0.3
+jw=$(bound 20 asu 2010 "$py" "$tmp/judge11.py")
+wait $held
+[ -n "$jw" ] && [ "$jw" -lt 2500 ] && pass "attack service: a judge's run for the cooling account is not held back ($jw ms, behind a run of 1.5 s)" \
+	|| fail "attack service: a judge's run for the cooling account waited ${jw:-?} ms behind a run of 1.5 s"
+# alone, the cooling hog is still served once nobody else has used the GPU for a cap
+n0=$(grep -c ' go$' "$tmp/hog11")
+sleep 8
+n1=$(grep -c ' go$' "$tmp/hog11")
+[ "$n1" -gt "$n0" ] && pass "attack service: a cooling account is served when nobody else wants the GPU ($n0 then $n1 grants)" \
+	|| fail "attack service: the cooling hog alone was not served again: $n0 then $n1 grants: $(tail -3 "$tmp/hog11")"
+kill $hog 2>/dev/null; wait $hog 2>/dev/null
+kill $svc_pid; wait $svc_pid 2>/dev/null; svc_pid=
+
+# 12. A submission whose last file is empty (a header the kernel includes, sent last) is whole once
+# its header has come: kept and judged at once (it used to wait for bytes that never come, then be
+# refused after the 60 s a submission's files may take).
+start ok
+src12=$(printf '#include "empty.h"\n'; cat tests/fixtures/exercise/learner/right.cu)
+out=$( { printf 'submit lab1 demo/scale 2\nfile scale.cu %s\n' "$(printf '%s' "$src12" | wc -c)"; printf '%s' "$src12"; printf 'file empty.h 0\n'; } \
+	| bound 20 asu 2001 "$P" send "$tmp/run/sock" 6)
+printf '%s\n' "$out" | grep -q '^queued kept by the course' && printf '%s\n' "$out" | grep -q '^verdict passed' \
+	&& pass "attack service: a submission whose last file is empty is kept and judged at once (within 6 s)" \
+	|| fail "attack service: an empty last file: within 6 s: $(printf '%s' "$out" | head -3)"
+kill $svc_pid; wait $svc_pid 2>/dev/null; svc_pid=
+
+# 13. The store of a student with many judged tries. uid 2003's file is filled (as the service would
+# have, over many tries: a pass first, then failures) to just under the report's 8 MiB cap on a file;
+# the next verdict goes to a file of its own (UID-USER.1.jsonl), so the report still reads every
+# record: the early pass and the new one (a file past 8 MiB used to be left out whole, the row gone).
+py=/usr/bin/python3; [ -x "$py" ] || py=$(command -v python3)
+mkdir -m 700 "$tmp/s3"; cp tests/fixtures/exercise/learner/right.cu "$tmp/s3/scale.cu"; chown -R 2003 "$tmp/s3"
+start ok
+out=$(bound 60 asu 2003 "$P" submit "$tmp/run/sock" lab1 demo/scale "$tmp/s3/scale.cu" 2>&1); rc=$?
+f13=$(ls "$tmp/store/2003-"*.jsonl 2>/dev/null | head -1)
+pad() {   # pad FILE BYTES [JOB]: "wrong" records after the file's first (a pass) until FILE holds BYTES; with JOB, then one record of that job
+	asu 2010 "$py" - "$@" <<'PY'
+import re, sys
+path, want = sys.argv[1], int(sys.argv[2])
+first = open(path).readline().rstrip("\n")
+wrong = first.replace('"verdict": "passed", "passed": true', '"verdict": "wrong", "passed": false') + "\n"
+with open(path, "a") as f:
+    size = f.tell()
+    while size + len(wrong) <= want: f.write(wrong); size += len(wrong)
+    if len(sys.argv) > 3: f.write(re.sub(r'"job": "[^"]*"', '"job": "%s"' % sys.argv[3], first) + "\n")
+PY
+}
+[ $rc = 0 ] && [ -n "$f13" ] && pad "$f13" $((8 * 1024 * 1024 - 100))
+out=$(bound 60 asu 2003 "$P" submit "$tmp/run/sock" lab1 demo/scale "$tmp/s3/scale.cu" 2>&1); rc=$?
+rep=$(bound 30 "$CC" --lessons "$tmp/lessons" report "$tmp/course" --json 2>&1)
+n1=$(cat "$tmp/store/2003-"*.1.jsonl 2>/dev/null | wc -l)
+[ $rc = 0 ] && [ "$(stat -c %s "$f13")" -le $((8 * 1024 * 1024)) ] && [ "$n1" = 1 ] && printf '%s' "$rep" | grep -q '"user": "uid2003\|"uid": 2003' \
+	&& printf '%s' "$rep" | grep -q '"status": "passed"' && ! printf '%s' "$rep" | grep -q "left out" \
+	&& pass "attack service: a student's store file full to 8 MiB: the next verdict goes to a new file, the report reads both (the early pass shown)" \
+	|| fail "attack service: a full store file: exit $rc, $(stat -c %s "$f13" 2>/dev/null) bytes, $n1 records in .1: $(printf '%s' "$out" | tail -1) $(printf '%s' "$rep" | grep -E 'left out|uid2003' | head -3)"
+# and a file of 20000 short records (the most the report reads of a file) under 8 MiB: the next
+# verdict goes to the next file (the 20001st record used to be dropped by the report)
+f13b="${f13%.jsonl}.1.jsonl"
+asu 2010 "$py" - "$f13b" <<'PY'
+import re, sys
+first = open(sys.argv[1]).readline()
+short = re.sub(r', "sha256": "[0-9a-f]*", "source": "[^"]*"', "", first)
+with open(sys.argv[1], "a") as f: f.write(short * 19999)
+PY
+out=$(bound 60 asu 2003 "$P" submit "$tmp/run/sock" lab1 demo/scale "$tmp/s3/scale.cu" 2>&1); rc=$?
+[ $rc = 0 ] && [ "$(wc -l <"$f13b")" = 20000 ] && [ "$(cat "${f13%.jsonl}.2.jsonl" 2>/dev/null | wc -l)" = 1 ] \
+	&& pass "attack service: a store file of 20000 records under 8 MiB: the next verdict goes to the next file" \
+	|| fail "attack service: 20000 records: exit $rc, $(wc -l <"$f13b") lines in .1, $(cat "${f13%.jsonl}.2.jsonl" 2>/dev/null | wc -l) in .2: $out"
+kill -9 $svc_pid; wait $svc_pid 2>/dev/null; svc_pid=
+# An older service let the file grow past 8 MiB, and was killed after recording a job it had kept: at
+# the next start the job is found in that file (it used to be judged and recorded again, the file
+# being too large to search); the report names the store, not the results folder, for the file it
+# leaves out.
+job=$(( $(date +%s) - 5 ))000000000-2003
+install -d -o 2010 -m 700 "$tmp/state/jobs/$job" "$tmp/state/jobs/$job/src"
+install -o 2010 -m 600 "$tmp/s3/scale.cu" "$tmp/state/jobs/$job/src/scale.cu"
+printf 'course lab1\nexercise demo/scale\nuid 2003\nreceived %s\nmain scale.cu\n' $(( $(date +%s) - 5 )) >"$tmp/state/jobs/$job/meta"
+chown 2010 "$tmp/state/jobs/$job/meta"; chmod 600 "$tmp/state/jobs/$job/meta"
+pad "$f13" $((9 * 1024 * 1024)) "$job"
+before=$(cat "$tmp/store/2003-"* | wc -l)
+start ok
+i=0; while [ $i -lt 30 ] && [ -e "$tmp/state/jobs/$job" ]; do sleep 0.1; i=$((i + 1)); done
+sleep 1
+after=$(cat "$tmp/store/2003-"* | wc -l)
+[ ! -e "$tmp/state/jobs/$job" ] && [ "$after" = "$before" ] && ! grep -q "judging again a submission kept before a stop: demo/scale for uid 2003" "$tmp/serve.log" \
+	&& pass "attack service: a kept job recorded in a store file past 8 MiB is found at the next start, not judged twice" \
+	|| fail "attack service: a kept job in a 9 MiB store file: $before then $after records; $(grep 'uid 2003' "$tmp/serve.log" | tail -2)"
+out=$(bound 30 "$CC" --lessons "$tmp/lessons" report "$tmp/course" 2>&1)
+printf '%s' "$out" | grep -q "1 file in $tmp/store left out: larger than 8 MiB" && printf '%s' "$out" | grep -q "uid2003" \
+	&& pass "attack service: the report names the store for a file it leaves out" || fail "attack service: the report on a 9 MiB store file: $(printf '%s' "$out" | grep -E 'left out|uid2003|no results' | head -3)"
+# Every file the report would read of uid 2003 full (32 of 8 MiB, sparse here): a new submission is
+# refused once its files are in, with why, rather than judged into a file the report would not read.
+k=1; while [ $k -lt 32 ]; do asu 2010 truncate -s 8M "${f13%.jsonl}.$k.jsonl"; k=$((k + 1)); done
+out=$(bound 20 asu 2003 "$P" submit "$tmp/run/sock" lab1 demo/scale "$tmp/s3/scale.cu" 2>&1); rc=$?
+[ $rc != 0 ] && printf '%s' "$out" | grep -q "your judged tries fill the course's store (32 files of 8 MiB" && [ -z "$(ls "$tmp/state/jobs")" ] \
+	&& pass "attack service: a student whose store files are all full is refused a submission, with why" || fail "attack service: a full store: exit $rc: $out"
 kill $svc_pid; wait $svc_pid 2>/dev/null; svc_pid=
