@@ -542,14 +542,15 @@ static penalty *penalty_on(const char *dir, unsigned long uid)
 	return p && p->until > now_epoch() ? p : NULL;
 }
 
-/* Drops the tickets passed over, one by one or with their owner (saying so through note, once an
- * owner, when watching). Returns the new n. */
-static int drop_passed(const char *dir, ticket *q, int n, int watching, void (*note)(void *ctx, const char *text), void *ctx)
+/* Drops the tickets passed over; when watching (a waiter), judges the head of the line by what this
+ * process has seen of it and passes it over past the cap, saying so through note. Returns the new n. */
+static int pass_over(const char *dir, ticket *q, int n, int watching, void (*note)(void *ctx, const char *text), void *ctx)
 {
 	int k = 0;
-	double cap = cap_seconds();
+	double cap = cap_seconds(), grace = cap < HEAD_GRACE ? cap : HEAD_GRACE, real0 = now_epoch();
 	for (int i = 0; i < n; i++) {
 		sighting *s = sighting_of(q[i].name, 0);
+		if (watching && !q[i].mine && q[i].started > 0 && real0 - q[i].started > cap) penalty_mark(dir, q[i].uid, cap);
 		penalty *p = q[i].mine ? NULL : penalty_on(dir, q[i].uid);
 		if (p && watching && note && !p->told) {
 			char who[64], msg[300];
@@ -561,16 +562,7 @@ static int drop_passed(const char *dir, ticket *q, int n, int watching, void (*n
 		}
 		if ((!s || !s->passed) && !p) q[k++] = q[i];
 	}
-	return k;
-}
-
-/* Drops the tickets passed over; when watching (a waiter), judges the head of the line by what this
- * process has seen of it and passes it over past the cap, saying so through note, and passes over
- * the owner of a started ticket past the cap anywhere in the line. Returns the new n. */
-static int pass_over(const char *dir, ticket *q, int n, int watching, void (*note)(void *ctx, const char *text), void *ctx)
-{
-	n = drop_passed(dir, q, n, watching, note, ctx);
-	double cap = cap_seconds(), grace = cap < HEAD_GRACE ? cap : HEAD_GRACE;
+	n = k;
 	while (watching && n > 0 && !q[0].mine) {
 		double mono = now_mono(), real = now_epoch();
 		sighting *s = sighting_of(q[0].name, 1);
@@ -601,17 +593,12 @@ static int pass_over(const char *dir, ticket *q, int n, int watching, void (*not
 			note(ctx, msg);
 		}
 		unsigned long gone = q[0].uid;
-		int k = 0;
+		k = 0;
 		for (int i = 1; i < n; i++) if (!p || q[i].mine || q[i].uid != gone) q[k++] = q[i];
 		n = k;
 		if (n > 0) user_name(q[0].uid, q[0].user, sizeof q[0].user);
 	}
-	/* behind the head: a run started past the cap (no honest run lives that long) */
-	int marked = 0;
-	double real = now_epoch();
-	for (int i = 0; watching && i < n; i++)
-		if (!q[i].mine && q[i].started > 0 && real - q[i].started > cap) { penalty_mark(dir, q[i].uid, cap); marked = 1; }
-	return marked ? drop_passed(dir, q, n, watching, note, ctx) : n;
+	return n;
 }
 
 /* "3rd in line, behind alice (running for 4 s) and bob; about 9 s" */
