@@ -38,10 +38,7 @@
  * marks when the ticket is gone. The start mark's change time counts
  * only to make a hold longer (its owner can move it later, never earlier). A passed-over ticket stays passed over for this
  * process; the waiter says so ("alice's run has held the GPU for 121 s, past the cap of 120 s: passed
- * over"), and a cudaclimb that held the GPU past the cap is told when it gives it back. An owner
- * passed over at the cap, or seen with a started ticket past it anywhere in the line, has all its
- * tickets passed over at once for COOLDOWN_CAPS caps, remembered in this user's private state (below),
- * so that fresh tickets under new names cost the others one cap, not one each run.
+ * over"), and a cudaclimb that held the GPU past the cap is told when it gives it back.
  *
  * With $CUDACLIMB_QUEUE_TRACE set to a file, each release appends one line to it (O_APPEND, one
  * write): "run ASK_NS START_NS END_NS PID UID UUID", when the ticket was placed (its change time, the
@@ -421,148 +418,17 @@ static double head_mark(const char *dir, const char *name, double since)
 	return since;
 }
 
-/* ---- Owners passed over at the cap ----
- * Once this user's waiter has seen an owner hold the GPU past the cap (a started ticket of theirs
- * past it, anywhere in the line, or their tickets at the head for more than the cap in a row), every
- * ticket of that owner in that queue is passed over at once, without waiting, until the owner has
- * shown no such ticket for COOLDOWN_CAPS caps: fresh tickets under new names (a rolling set of them)
- * cost the others one cap, not one cap each run. Kept per process and in this user's own private
- * state ($XDG_STATE_HOME/cudaclimb/queue-passed: a 0700 folder of the user's, the file 0600, written
- * through a random O_EXCL|O_NOFOLLOW name and a rename), never in the shared folder, so that a new
- * process of the same user finds it; without such a folder, only in the process. Lines:
- * "UID UNTIL QUEUE-FOLDER". Nobody can put another user's tickets past the cap: a start mark counts
- * only when the ticket's owner made it, and no one can set a change time back. */
-#define COOLDOWN_CAPS 30
-#define MAX_PENALTIES 256
-typedef struct {
-	char dir[512];
-	unsigned long uid;
-	double until, saved;          /* epoch seconds: passed over until; the until last written */
-	int told;
-} penalty;
-static penalty *pens;
-static int npens, pens_loaded;
-
-/* This user's file of penalties (a new string), its folder made private; NULL when there is none safe. */
-static char *penalty_path(void)
-{
-	const char *x = getenv("XDG_STATE_HOME"), *home = getenv("HOME");
-	char why[600];
-	if (!(x && x[0] == '/') && !(home && home[0] == '/')) return NULL;
-	char *dir = xdg_path("XDG_STATE_HOME", ".local/state");
-	if (dir_private(dir, 0, NULL, why, sizeof why) != 0 || dir_trusted(dir, why, sizeof why) != 0) { free(dir); return NULL; }
-	char *path = xasprintf("%s/queue-passed", dir);
-	free(dir);
-	return path;
-}
-
-static penalty *penalty_of(const char *dir, unsigned long uid)
-{
-	for (int i = 0; i < npens; i++) if (pens[i].uid == uid && !strcmp(pens[i].dir, dir)) return &pens[i];
-	return NULL;
-}
-
-/* One penalty into the list (the later until wins); saved: what the file says of it already. */
-static penalty *penalty_put(const char *dir, unsigned long uid, double until, int saved)
-{
-	penalty *p = penalty_of(dir, uid);
-	if (!p) {
-		if (npens >= MAX_PENALTIES) {          /* the one that ends first makes room */
-			int k = 0;
-			for (int i = 1; i < npens; i++) if (pens[i].until < pens[k].until) k = i;
-			if (pens[k].until > until) return NULL;
-			p = &pens[k];
-		} else {
-			pens = xrealloc(pens, (size_t)(npens + 1) * sizeof *pens);
-			p = &pens[npens++];
-		}
-		memset(p, 0, sizeof *p);
-		strfmt(p->dir, sizeof p->dir, "%s", dir);
-		p->uid = uid;
-	}
-	if (until > p->until) p->until = until;
-	if (saved && until > p->saved) p->saved = until;
-	return p;
-}
-
-/* Merges this user's file into the list (entries still in force). */
-static void penalty_load(void)
-{
-	pens_loaded = 1;
-	char *path = penalty_path();
-	if (!path) return;
-	size_t len;
-	char *text = file_read_max(path, (size_t)MAX_PENALTIES * 600, FILE_NOFOLLOW, &len);
-	free(path);
-	if (!text) return;
-	double now = now_epoch();
-	for (char *line = text, *next; line && *line; line = next) {
-		next = strchr(line, '\n');
-		if (next) *next++ = 0;
-		unsigned long uid;
-		double until;
-		int used = 0;
-		if (sscanf(line, "%lu %lf %n", &uid, &until, &used) < 2 || !used || !isfinite(until) || until <= now || line[used] != '/') continue;
-		penalty_put(line + used, uid, until, 1);
-	}
-	free(text);
-}
-
-/* Writes the penalties in force to this user's file, merged with what other processes of the user
- * wrote meanwhile. */
-static void penalty_save(void)
-{
-	penalty_load();
-	char *path = penalty_path();
-	if (!path) return;
-	double now = now_epoch();
-	sb b = {0};
-	for (int i = 0; i < npens; i++)
-		if (pens[i].until > now) { sb_addf(&b, "%lu %.0f %s\n", pens[i].uid, pens[i].until, pens[i].dir); pens[i].saved = pens[i].until; }
-	if (file_write_atomic(path, b.s ? b.s : "", b.len)) {}
-	sb_free(&b);
-	free(path);
-}
-
-/* Evidence that uid held the GPU in dir past the cap: its tickets are passed over from now on, for
- * COOLDOWN_CAPS caps. Written to this user's file when new, or once a cap has gone by since it was. */
-static void penalty_mark(const char *dir, unsigned long uid, double cap)
-{
-	if (uid == (unsigned long)getuid()) return;    /* this user's own runs: each ticket judged alone */
-	double now = now_epoch();
-	penalty *p = penalty_put(dir, uid, now + COOLDOWN_CAPS * cap, 0);
-	if (p && p->until - p->saved > cap) penalty_save();
-}
-
-/* Whether uid's tickets in dir are passed over now. */
-static penalty *penalty_on(const char *dir, unsigned long uid)
-{
-	if (!pens_loaded) penalty_load();
-	penalty *p = penalty_of(dir, uid);
-	return p && p->until > now_epoch() ? p : NULL;
-}
-
 /* Drops the tickets passed over; when watching (a waiter), judges the head of the line by what this
  * process has seen of it and passes it over past the cap, saying so through note. Returns the new n. */
 static int pass_over(const char *dir, ticket *q, int n, int watching, void (*note)(void *ctx, const char *text), void *ctx)
 {
 	int k = 0;
-	double cap = cap_seconds(), grace = cap < HEAD_GRACE ? cap : HEAD_GRACE, real0 = now_epoch();
 	for (int i = 0; i < n; i++) {
 		sighting *s = sighting_of(q[i].name, 0);
-		if (watching && !q[i].mine && q[i].started > 0 && real0 - q[i].started > cap) penalty_mark(dir, q[i].uid, cap);
-		penalty *p = q[i].mine ? NULL : penalty_on(dir, q[i].uid);
-		if (p && watching && note && !p->told) {
-			char who[64], msg[300];
-			user_name(q[i].uid, who, sizeof who);
-			strfmt(msg, sizeof msg, "%s has held the GPU past the cap of %.0f s: %s's runs are passed over, without waiting, for %.0f min after the last sign of it",
-			       who, cap, who, COOLDOWN_CAPS * cap / 60);
-			note(ctx, msg);
-			p->told = 1;
-		}
-		if ((!s || !s->passed) && !p) q[k++] = q[i];
+		if (!s || !s->passed) q[k++] = q[i];
 	}
 	n = k;
+	double cap = cap_seconds(), grace = cap < HEAD_GRACE ? cap : HEAD_GRACE;
 	while (watching && n > 0 && !q[0].mine) {
 		double mono = now_mono(), real = now_epoch();
 		sighting *s = sighting_of(q[0].name, 1);
@@ -576,26 +442,18 @@ static int pass_over(const char *dir, ticket *q, int n, int watching, void (*not
 		int over = q[0].started > 0 ? held > cap : held > grace;
 		if (!over && run <= cap) break;
 		s->passed = 1;
-		penalty *p = NULL;
-		if ((over && q[0].started > 0) || run > cap) {    /* past the cap (not only late to start): all its tickets */
-			penalty_mark(dir, q[0].uid, cap);
-			if ((p = penalty_on(dir, q[0].uid))) p->told = 1;    /* the note below says it */
-		}
 		if (note) {
-			char msg[400], also[120] = "";
-			if (p) strfmt(also, sizeof also, "; so are its other runs, without waiting, for %.0f min", COOLDOWN_CAPS * cap / 60);
+			char msg[300];
 			if (!over)
-				strfmt(msg, sizeof msg, "%s's runs have held the GPU for %.0f s in a row, past the cap of %.0f s: passed over%s", q[0].user, run, cap, also);
+				strfmt(msg, sizeof msg, "%s's runs have held the GPU for %.0f s in a row, past the cap of %.0f s: passed over", q[0].user, run, cap);
 			else if (q[0].started > 0)
-				strfmt(msg, sizeof msg, "%s's run has held the GPU for %.0f s, past the cap of %.0f s: passed over%s", q[0].user, held, cap, also);
+				strfmt(msg, sizeof msg, "%s's run has held the GPU for %.0f s, past the cap of %.0f s: passed over", q[0].user, held, cap);
 			else
-				strfmt(msg, sizeof msg, "%s's ticket has been first in line for %.0f s without starting its run: passed over%s", q[0].user, held, also);
+				strfmt(msg, sizeof msg, "%s's ticket has been first in line for %.0f s without starting its run: passed over", q[0].user, held);
 			note(ctx, msg);
 		}
-		unsigned long gone = q[0].uid;
-		k = 0;
-		for (int i = 1; i < n; i++) if (!p || q[i].mine || q[i].uid != gone) q[k++] = q[i];
-		n = k;
+		memmove(q, q + 1, (size_t)(n - 1) * sizeof *q);
+		n--;
 		if (n > 0) user_name(q[0].uid, q[0].user, sizeof q[0].user);
 	}
 	return n;
@@ -703,7 +561,6 @@ int gpulock_acquire(const char *uuid, double expect_s, void (*note)(void *ctx, c
 	struct stat tst;                     /* the queue's order is the placed ticket's change time */
 	if (stat(ticket_path, &tst) == 0) ask_ns = tst.st_ctim.tv_sec * 1000000000LL + tst.st_ctim.tv_nsec;
 	streak_on = 0;                       /* a run of one owner at the head counts only while watched */
-	penalty_load();                      /* what this user's other processes found meanwhile */
 	int in = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
 	if (in >= 0) inotify_add_watch(in, dir, IN_DELETE | IN_CLOSE_WRITE | IN_CREATE | IN_ATTRIB);
 	char last[600] = "";
