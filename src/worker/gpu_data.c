@@ -446,14 +446,7 @@ int gpu_data_prepare(gpu_data *d, const plan *p, const char *key, uint64_t seed,
 			}
 		}
 	}
-	for (int i = 0; i < p->nbuffers; i++) {
-		if (!p->buffers[i].scratch) continue;
-		if (alloc_buffer(d, &p->buffers[i], err, errlen)) return -1;
-		if (p->buffers[i].init == INIT_EXPR) CK(fill_buffer(d, &d->b[d->n - 1], p, &p->buffers[i], i, seed));
-		else CK(mem_set(d->b[d->n - 1].memory, d->b[d->n - 1].ptr, 0, d->b[d->n - 1].bytes));
-	}
-	CK(cudaDeviceSynchronize());
-	return rebuilt;
+	return gpu_data_add_scratch(d, p, err, errlen) ? -1 : rebuilt;   /* every one: dropped above */
 }
 
 static int poison_byte(const gpu_buffer *b) { return lesson_dtype_is_float(b->type) ? 0xFF : 0xA5; }

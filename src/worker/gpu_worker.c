@@ -242,19 +242,15 @@ static void fill_metrics(const plan *p, double pair_flops, run_result *r)
 		r->pair_flop_per_cycle_sm = pair_flops / (r->pair_ms_median * 1e-3 * r->pair_sm_clock_mhz * 1e6 * d->sm_count);
 }
 
-/* Before a repetition of the kernel being judged: outputs poisoned; in a learner's job (q untrusted)
- * also the scratch buffers zeroed again, before either kernel, so that nothing one left there (partial
+/* Before a repetition of the kernel being judged: outputs poisoned; in a learner's job (learner_plan)
+ * also the scratch buffers reset, before either kernel, so that nothing one left there (partial
  * sums of the stage's own kernel, timed alongside) can be read back by the other instead of computed;
  * and first the inputs (learner_plan): refilled from seed, or the job's own again (seed 0). */
+/* A learner's job's scratch as at its start, the deriver's too: a plan's values as well, so that
+ * nothing either kernel left in them is read by the other. */
 static cudaError_t scratch_reset(void)
 {
-	cudaError_t e = cudaSuccess;
-	if (!learner_plan) {
-		for (int i = 0; !e && i < data.n; i++)
-			if (data.b[i].scratch && data.b[i].init != INIT_EXPR) e = cudaMemsetAsync(data.b[i].ptr, 0, data.b[i].bytes, 0);
-		return e;
-	}
-	e = gpu_data_scratch_reset(&data, learner_plan);   /* a plan's values too: nothing either kernel left in them */
+	cudaError_t e = gpu_data_scratch_reset(&data, learner_plan);
 	return !e && deriver_plan ? gpu_data_scratch_reset(&data, deriver_plan) : e;
 }
 
@@ -263,7 +259,7 @@ static cudaError_t prepare_rep(const request *q, uint64_t seed)
 	cudaError_t e = learner_plan ? gpu_data_inputs_reseed(&data, learner_plan, seed, deriver != NULL) : cudaSuccess;
 	if (!e && learner_plan && seed && deriver && !(e = scratch_reset())) e = gpu_exec_launch(deriver, 0);   /* the derived inputs, afresh */
 	if (!e) e = gpu_data_poison(&data, 0);
-	if (!e && q->untrusted) e = scratch_reset();
+	if (!e && learner_plan) e = scratch_reset();   /* a learner's job (q untrusted): learner_job came first */
 	if (!e && flush_now) e = cc_read_evict(flush_buf, flush_bytes);   /* before the start event: not timed */
 	return e;
 }
