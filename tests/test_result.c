@@ -47,6 +47,7 @@ static void sample(run_result *r)
 	r->power_w = 658.25; r->power_max_w = 700.5;
 	strcpy(r->power_note, "no power: a note");
 	r->l2_flush = 1;
+	r->launch_hold = 2;
 	strcpy(r->inputs, "A, B: f32, uniform in [-1, 1]; seed 18446744073709551557");
 }
 
@@ -80,6 +81,7 @@ static void assert_same(const run_result *a, const run_result *b)
 	assert_string_equal(a->power_note, b->power_note);
 	assert_string_equal(a->clock_note, b->clock_note);
 	assert_int_equal(a->l2_flush, b->l2_flush);
+	assert_int_equal(a->launch_hold, b->launch_hold);
 	assert_string_equal(a->inputs, b->inputs);
 	assert_int_equal(a->findings.n, b->findings.n);   /* the text form keeps rule, severity and text */
 	for (int i = 0; i < a->findings.n; i++) {
@@ -505,6 +507,7 @@ static void test_replay_older_record(void **state)
 	assert_true(b.flop_per_cycle_sm == -1 && b.pair_flop_per_cycle_sm == -1);
 	assert_true(b.power_w == -1 && b.power_max_w == -1);   /* a recording from before power was read */
 	assert_int_equal(b.l2_flush, -1);
+	assert_int_equal(b.launch_hold, -1);
 	assert_string_equal(b.pair, "");
 	assert_string_equal(b.inputs, "");
 	replay_free(rp);

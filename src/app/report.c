@@ -456,7 +456,7 @@ static const char *opt_text(char *buf, size_t n, const char *fmt, double v)
  * times were taken (docs/how-it-works.md "How the times are taken") and the inputs. */
 static void footer_timing(FILE *f, const lesson *l, score_metric m, const device_info *d, const run_result *rs, int n)
 {
-	int rows = 0, flush = -1, pairs = 0, clocked = 0, powered = 0;
+	int rows = 0, flush = -1, pairs = 0, clocked = 0, powered = 0, held = 0, gave_up = 0;
 	const run_result *first = NULL;
 	for (int i = 0; i < n; i++) {
 		const run_result *r = &rs[i];
@@ -479,6 +479,8 @@ static void footer_timing(FILE *f, const lesson *l, score_metric m, const device
 		        pair_text(pr, sizeof pr, r), opt_text(pms, sizeof pms, "%.4f", r->pair_ms_median),
 		        opt_text(pmhz, sizeof pmhz, "%.0f", r->pair_sm_clock_mhz), opt_text(pfpc, sizeof pfpc, "%.1f", r->pair_flop_per_cycle_sm));
 		if (r->l2_flush >= 0) flush = flush < 0 ? r->l2_flush : flush != r->l2_flush ? 2 : flush;
+		held += r->launch_hold == 1;
+		gave_up += r->launch_hold == 2;
 		pairs += r->pair_ratio > 0;
 		clocked += r->sm_clock_mhz > 0;
 		powered += r->power_w > 0;
@@ -495,6 +497,9 @@ static void footer_timing(FILE *f, const lesson *l, score_metric m, const device
 	else if (flush == 1) fprintf(f, ";\nL2 flushed before each repetition, outside the events, by writing %.0f MB (2x its size)", 2 * d->l2_bytes / 1e6);
 	else if (flush == 0) fprintf(f, ";\nL2 not flushed apart: the outputs' poisoning writes at least twice its size before each repetition");
 	else if (flush == 2) fprintf(f, ";\nL2 flushed before each repetition (2x its size, outside the events) where the outputs' poisoning writes less");
+	if (held || gave_up) fprintf(f, ";\nthe start event queued behind a kernel that holds the GPU until the host has queued the\n"
+	                                "repetition's launches, so that the host's time to queue them is not timed%s",
+	                                gave_up ? " (in some rows the hold\ngave up, the host blocking inside its launches: those rows were timed without it)" : "");
 	if (clocked) fprintf(f, ";\nSM clock read through NVML once each repetition has started, before waiting for its end");
 	if (powered) fprintf(f, ";\nboard power (W: median and highest) read through NVML beside the clock; on Ampere and later (but\n"
 	                        "the A100) NVML averages it over the last second, so a run much shorter than that reads what came before");

@@ -24,7 +24,7 @@ const field run_result_fields[] = {
 	R(pair_ratio, FT_DBL), R(pair_ratio_p20, FT_DBL), R(pair_ratio_p80, FT_DBL), R(decided_early, FT_BOOL),
 	R(pair, FT_STR), R(baseline, FT_STR), R(baseline_title, FT_STR), R(sm_clock_mhz, FT_DBL), R(sm_clock_min_mhz, FT_DBL), R(sm_clock_max_mhz, FT_DBL),
 	R(pair_sm_clock_mhz, FT_DBL), R(flop_per_cycle_sm, FT_DBL), R(pair_flop_per_cycle_sm, FT_DBL),
-	R(library_choice, FT_STR), R(clock_note, FT_STR), R(power_w, FT_DBL), R(power_max_w, FT_DBL), R(power_note, FT_STR), R(l2_flush, FT_INT), R(inputs, FT_STR), R(timing, FT_STR),
+	R(library_choice, FT_STR), R(clock_note, FT_STR), R(power_w, FT_DBL), R(power_max_w, FT_DBL), R(power_note, FT_STR), R(l2_flush, FT_INT), R(launch_hold, FT_INT), R(inputs, FT_STR), R(timing, FT_STR),
 	R(achieved_occupancy, FT_DBL), R(dram_bytes_read, FT_DBL),
 	R(dram_bytes_write, FT_DBL), R(dram_pct, FT_DBL), R(l1_hit_pct, FT_DBL), R(l2_hit_pct, FT_DBL),
 	R(smem_conflicts_ld, FT_DBL), R(smem_conflicts_st, FT_DBL), R(warp_efficiency, FT_DBL),
@@ -269,6 +269,7 @@ void run_result_init(run_result *r)
 	r->flop_per_cycle_sm = r->pair_flop_per_cycle_sm = -1;
 	r->power_w = r->power_max_w = -1;
 	r->l2_flush = -1;
+	r->launch_hold = -1;
 }
 
 void run_result_clear(run_result *r)

@@ -129,6 +129,11 @@ typedef struct {
 	int l2_flush;                   /* 3: a read of 2x L2 after the poisoning, before each timed sample, outside the
 	                                 * events (the L2 starts clean); in older recordings 1: a 2x-L2 memset; 0: none
 	                                 * (the poisoning wrote >= 2x L2); -1 not timed or not recorded */
+	int launch_hold;                /* 1: each timed repetition's launches queued behind a held kernel before its start
+	                                 * event (src/worker/launch_hold.h), so the host's time to queue them is not timed;
+	                                 * 2: the hold gave up (the host blocked inside the launches) and the rest ran
+	                                 * without it; 0: not held (a stage with copies or a timing: of its own); -1 not
+	                                 * timed or not recorded (older recordings: not held) */
 	char inputs[256];               /* "A, B: f32 uniform in [-1, 1]; seed 7" (plan_result_inputs) */
 	char timing[96];                /* how the stage's own timing: timed it ("host clock, no sync, 1 run",
 	                                 * stage_timing_text); "" the tool's method (events, warm-up, median, L2 emptied) */

@@ -15,6 +15,7 @@
 #include "gpulease.h"
 #include "labwire.h"
 #include "hotspots.h"
+#include "launch_hold.h"
 #include "lesson.h"
 #include "plan_wire.h"
 #include "read_bw.h"
@@ -308,12 +309,19 @@ static double median_of(double *v, int n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+/* How long a launch hold waits for the host before it lets the GPU go on: far past any library's time
+ * to queue a call, short enough that a host blocked inside its launches costs one wait only. */
+#define HOLD_TIMEOUT_MS 100.0
+
 /* One timed repetition of x on stream 0, into *ms; the SM clock into *mhz (-1 unread), and the board's
  * power into *watts when watts is not NULL (-1 unread, the first reason in power_why), read once the
  * start event has passed (what came before it, the poisoning and the flush, is done) and before
- * waiting for the end: while the repetition runs, unless it is shorter than the read. */
+ * waiting for the end: while the repetition runs, unless it is shorter than the read. With *hold 1
+ * the start event waits behind a launch hold (launch_hold.h) until the host has queued the launches,
+ * so that only the GPU's time is between the events; a hold that gave up sets *hold to 2 (this
+ * repetition then timed as if unheld: the host's blocking was before its start event, or in it). */
 static cudaError_t time_one(gpu_exec *x, const request *q, const stage_timing *tm, uint64_t seed, int nstreams, cudaEvent_t e0, cudaEvent_t e1,
-                            double *ms, double *mhz, double *watts, char *power_why, size_t why_len)
+                            int *hold, double *ms, double *mhz, double *watts, char *power_why, size_t why_len)
 {
 	float t;
 	cudaError_t e;
@@ -334,8 +342,14 @@ static cudaError_t time_one(gpu_exec *x, const request *q, const stage_timing *t
 		*ms = t1 - t0;
 		return cudaDeviceSynchronize();
 	}
-	if ((e = prepare_timed(q, tm, seed)) || (e = cudaEventRecord(e0, 0)) || (e = gpu_exec_launch(x, 0)) || (e = cudaEventRecord(e1, 0))) return e;
+	if ((e = prepare_timed(q, tm, seed)) || (*hold == 1 && (e = cc_launch_hold_queue(HOLD_TIMEOUT_MS)))) return e;
+	if ((e = cudaEventRecord(e0, 0)) || (e = gpu_exec_launch(x, 0)) || (e = cudaEventRecord(e1, 0))) {
+		cc_launch_hold_release();
+		return e;
+	}
+	cc_launch_hold_release();   /* everything timed is queued: the GPU may go on to the start event */
 	while (cudaEventQuery(e0) == cudaErrorNotReady) {}
+	if (*hold == 1 && cc_launch_hold_gave_up()) *hold = 2;   /* the host blocked in the launches: hold no more */
 	*mhz = gpu_clock_sm_mhz();
 	if (watts) *watts = gpu_clock_power_w(power_why[0] ? NULL : power_why, why_len);   /* beside the clock */
 	if ((e = cudaEventSynchronize(e1)) || (e = cudaEventElapsedTime(&t, e0, e1))) return e;
@@ -481,6 +495,10 @@ static void time_runs(gpu_exec *x, gpu_exec *y, const request *q, const plan *p,
 	char why[160], power_why[sizeof r->power_note] = "";
 	if (gpu_clock_open(gpu_device(), gpu_device()->index, why, sizeof why)) strfmt(r->clock_note, sizeof r->clock_note, "%s", why);
 	int done = 0, wrong = 0;
+	/* launch holds, but not for a stage timed its own way or with copies (a copy from pageable memory
+	 * blocks the host until the GPU has passed the hold): x and y alike, so that their ratio is fair */
+	const char *hold_env = getenv("CUDACLIMB_LAUNCH_HOLD");   /* "0": none, to compare with older recordings */
+	int hold = !tm && p->h2d_bytes + p->d2h_bytes <= 0 && !(hold_env && !strcmp(hold_env, "0"));
 	if (!y) t = NULL;
 	for (; !e && done < reps; done++) {
 		uint64_t s = fresh_seed();
@@ -488,11 +506,11 @@ static void time_runs(gpu_exec *x, gpu_exec *y, const request *q, const plan *p,
 		char when[64];
 		strfmt(when, sizeof when, "timed run %d of %d", done + 1, reps);
 		/* y first: its output set aside scrambled (x, run next, cannot read it); x first: x's, plain */
-		if (y && done % 2 && (e = time_one(y, q, NULL, s, 1, e0, e1, &pms[done], &pclk[done], NULL, NULL, 0))) break;
+		if (y && done % 2 && (e = time_one(y, q, NULL, s, 1, e0, e1, &hold, &pms[done], &pclk[done], NULL, NULL, 0))) break;
 		if (t && done % 2 && (e = gpu_data_stash(&data, p->compare, p->ncompare, key))) break;
-		if ((e = time_one(x, q, tm, s, p->nstreams, e0, e1, &ms[done], &clk[done], &watts[done], power_why, sizeof power_why))) break;
+		if ((e = time_one(x, q, tm, s, p->nstreams, e0, e1, &hold, &ms[done], &clk[done], &watts[done], power_why, sizeof power_why))) break;
 		if (t && !(done % 2) && (e = gpu_data_stash(&data, p->compare, p->ncompare, 0))) break;
-		if (y && !(done % 2) && (e = time_one(y, q, NULL, s, 1, e0, e1, &pms[done], &pclk[done], NULL, NULL, 0))) break;
+		if (y && !(done % 2) && (e = time_one(y, q, NULL, s, 1, e0, e1, &hold, &pms[done], &pclk[done], NULL, NULL, 0))) break;
 		if (t && (wrong = pair_differs(p, t, done % 2, key, when, r))) break;
 		if (y) ratio[done] = ms[done] > 0 ? pms[done] / ms[done] : 0;
 		if (y && q->decide > 0 && !tm && stats_sign_decided(ratio, done + 1, q->decide)) { r->decided_early = 1; done++; break; }
@@ -504,6 +522,7 @@ static void time_runs(gpu_exec *x, gpu_exec *y, const request *q, const plan *p,
 		r->reps = done;   /* said by pair_differs */
 	} else {
 		r->reps = done;
+		r->launch_hold = hold;
 		double first = ms[0], sum = 0;
 		for (int i = 0; i < done; i++) sum += ms[i];
 		r->ms_median = median_of(ms, done);   /* sorts ms */

@@ -42,6 +42,7 @@ src/worker/cub_histogram.cu cc_cub_histogram -- extern "C" from nvcc's code, as 
 src/worker/cub_scan.cu     cc_cub_exclusive -- extern "C" from nvcc's code, as cub_reduce.cu
 src/worker/gemm_scale.cu   cc_gemm -- extern "C" from nvcc's code, as cub_reduce.cu
 src/worker/read_bw.cu      cc_read_bw cc_read_evict -- extern "C" from nvcc's code: cc_ keeps it apart from CUDA's own names
+src/worker/launch_hold.cu  cc_launch_hold -- extern "C" from nvcc's code, as read_bw.cu
 src/worker/gpu_data.c      gpu -- the worker's GPU module (gpu.h), split by job over gpu_*.c
 src/worker/gpu_device.c    gpu -- the worker's GPU module (gpu.h), split by job over gpu_*.c
 src/worker/gpu_occupancy.cpp gpu -- the worker's GPU module (gpu.h), split by job over gpu_*.c
