@@ -64,9 +64,10 @@ for b in runs:
     mhz = ["%.0f" % r.get("sm_clock_mhz", 0) for r in rs]
     if min(ms) > 0:
         print("INFO gpu baseline picks: %s median %.4f (timed) then %.4f ms (kept): %.1f%% apart; kept twice %.4f and %.4f ms: "
-              "%.1f%% apart (%s); SM clock %s MHz in the four workers; reps %s" % (b, ms[0], ms[1], 100 * abs(ms[1] - ms[0]) / min(ms[:2]),
+              "%.1f%% apart (%s); SM clock %s MHz in the four workers; reps %s; min %s ms; launch hold %s" % (b, ms[0], ms[1], 100 * abs(ms[1] - ms[0]) / min(ms[:2]),
               ms[1], ms[3], 100 * abs(ms[3] - ms[1]) / min(ms[1], ms[3]), "the same choice" if same else "two choices: %s | %s" % (algo(ch[1]), algo(ch[3])),
-              "/".join(mhz), "/".join(str(r.get("reps")) for r in rs)))
+              "/".join(mhz), "/".join(str(r.get("reps")) for r in rs), "/".join("%.4f" % r.get("ms_min", 0) for r in rs),
+              "/".join(str(r.get("launch_hold", "-")) for r in rs)))
 PY
 [ -n "${BASELINE_PICKS_OUT:-}" ] && mkdir -p "$BASELINE_PICKS_OUT" && cp "$tmp"/*.json "$tmp"/*.err "$BASELINE_PICKS_OUT"/ 2>/dev/null
 exit 0
