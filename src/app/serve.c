@@ -321,7 +321,16 @@ static void do_file(conn *c, int ci, const char *line)
 	if (serve_request_parse(line, 1, &rq)) { serve_refuse(c, rq.why); return; }
 	const char *name = rq.name;
 	size_t len = rq.len;
-	for (int i = 0; i < s->cur; i++) if (!strcmp(s->f[i].name, name)) { serve_refuse(c, "a file is sent twice"); return; }
+	for (int i = 0; i < s->cur; i++) {
+		if (!strcmp(s->f[i].name, name)) { serve_refuse(c, "a file is sent twice"); return; }
+		/* "a" and "a/b.cu": one name would be a file and a folder at once; refused here, not as a disk
+		 * that would not keep the files (which sends the instructor looking at the service's disk) */
+		size_t k = strlen(s->f[i].name), m = strlen(name);
+		if ((k < m && !strncmp(name, s->f[i].name, k) && name[k] == '/') || (m < k && !strncmp(s->f[i].name, name, m) && s->f[i].name[m] == '/')) {
+			serve_refuse(c, "a file's name is another file's folder");
+			return;
+		}
+	}
 	if (s->total + len > LABWIRE_TOTAL_MAX) { serve_refuse(c, "the files are over 1 MiB in all"); return; }
 	subfile *f = &s->f[s->cur];
 	strfmt(f->name, sizeof f->name, "%s", name);

@@ -518,6 +518,26 @@ static char *read_capped(int fd, size_t *len)
 #define RESULTS_BYTES_PER_UID ((int64_t)RESULTS_FILES_PER_UID * RESULTS_FILE_MAX)
 #define RESULTS_RECORDS_PER_UID ((int64_t)RESULTS_FILES_PER_UID * RESULTS_RECORDS_MAX)
 typedef struct { unsigned uid; int64_t bytes, records; } uid_count;
+/* The inodes read so far that have more than one name, an open-addressed set (a student may make
+ * any number of them: each is looked up in constant time). */
+typedef struct { dev_t dev; ino_t ino; int used; } inode_slot;
+typedef struct { inode_slot *v; size_t cap, n; } inode_set;
+
+/* 1 when (dev, ino) was in s already; else it is added and 0. */
+static int inode_seen_add(inode_set *s, dev_t dev, ino_t ino)
+{
+	if (2 * (s->n + 1) > s->cap) {
+		inode_set g = { xcalloc(s->cap ? 2 * s->cap : 64, sizeof *g.v), s->cap ? 2 * s->cap : 64, 0 };
+		for (size_t i = 0; i < s->cap; i++) if (s->v[i].used) inode_seen_add(&g, s->v[i].dev, s->v[i].ino);
+		free(s->v);
+		*s = g;
+	}
+	uint64_t h = ((uint64_t)ino * 0x9e3779b97f4a7c15ULL) ^ ((uint64_t)dev * 0xc2b2ae3d27d4eb4fULL);
+	for (size_t i = (size_t)(h >> 17) & (s->cap - 1);; i = (i + 1) & (s->cap - 1)) {
+		if (!s->v[i].used) { s->v[i] = (inode_slot){ dev, ino, 1 }; s->n++; return 0; }
+		if (s->v[i].dev == dev && s->v[i].ino == ino) return 1;
+	}
+}
 
 int results_read(const course *c, result_record **out, int *n, results_stats *st, char *err, size_t errlen)
 {
@@ -546,6 +566,7 @@ int results_read(const course *c, result_record **out, int *n, results_stats *st
 	 * nobody else can make. Only students' own files are kept in memory (uc: one per real owner). */
 	uid_count *uc = NULL;
 	int nuc = 0, cap = 0;
+	inode_set linked = {0};   /* the files read that have more than one name */
 	for (struct dirent *e; (e = readdir(d));) {
 		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
 		long uid = name_uid(e->d_name);
@@ -557,7 +578,11 @@ int results_read(const course *c, result_record **out, int *n, results_stats *st
 			continue;
 		}
 		uid_t owner = c->service_store ? ds.st_uid : (uid_t)uid;
-		if (fstat(fd, &fs) != 0 || !S_ISREG(fs.st_mode) || fs.st_uid != owner || fs.st_nlink != 1) { close(fd); skip(st, RS_FORGED, e->d_name); continue; }
+		/* Any number of links: another user cannot write a student's file, but where the kernel lets
+		 * anyone link any file (fs.protected_hardlinks=0) a link they make elsewhere must not hide it.
+		 * Each file is read once, by its inode: a second name of it in the folder adds nothing. */
+		if (fstat(fd, &fs) != 0 || !S_ISREG(fs.st_mode) || fs.st_uid != owner) { close(fd); skip(st, RS_FORGED, e->d_name); continue; }
+		if (fs.st_nlink > 1 && inode_seen_add(&linked, fs.st_dev, fs.st_ino)) { close(fd); skip(st, RS_FORGED, e->d_name); continue; }
 		if (fs.st_size > RESULTS_FILE_MAX) { close(fd); skip(st, RS_TOO_LARGE, e->d_name); continue; }
 		int u = 0;
 		while (u < nuc && uc[u].uid != (unsigned)uid) u++;
@@ -596,6 +621,7 @@ int results_read(const course *c, result_record **out, int *n, results_stats *st
 	}
 	closedir(d);
 	free(uc);
+	free(linked.v);
 	return 0;
 }
 

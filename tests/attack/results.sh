@@ -50,13 +50,14 @@ as 2002 rm -f "$R/2001-$V.9.jsonl"
 	|| fail "attack results: a symlink to the victim's file: exit $code, links and forgeries left out before: '$n0': $out"
 # The same with a hard link: one made by another student on a box without protected_hardlinks (root
 # makes it here, as such a box would let the attacker). The file is the victim's own with two links:
-# read, the victim's records would count twice, or a file of the victim's never put in the folder
-# would be read as records. Both names are left out while the link lasts, and counted as such.
+# it is read once, by its inode (its records do not count twice), and the second name is left out;
+# leaving out both names would let any classmate hide all of a student's records with a link kept
+# anywhere on the file system (tests/attack/hardlink.sh).
 ln "$f" "$R/2001-$V.9.jsonl"
 out=$( (ulimit -v $VM; timeout 20 $B --lessons $FX report "$tmp/lab") 2>&1); code=$?
 rm -f "$R/2001-$V.9.jsonl"
-[ $code = 0 ] && [ -n "$n0" ] && [ "$(forged "$out")" = $((n0 + 2)) ] \
-	&& pass "attack results: a hard link to the victim's own file is left out, and so is the file while it has two links" \
+[ $code = 0 ] && [ -n "$n0" ] && [ "$(forged "$out")" = $((n0 + 1)) ] && printf '%s' "$out" | grep -q "^1 students" \
+	&& pass "attack results: a hard link to the victim's own file is read once, the second name left out" \
 	|| fail "attack results: a hard link to the victim's file: exit $code, left out before: '$n0': $out"
 # the FIFO with a reader held open by the attacker: the victim still does not block
 as 2002 sh -c "exec 3<>'$R/2001-$V.3.jsonl'; sleep 8" & holder=$!
