@@ -109,17 +109,20 @@ if have_landlock; then want="learners' compiles closed in (Landlock)"
 else want="this kernel has no Landlock"; fi
 grep -qF "$want" "$tmp/serve.log" && pass "attack service: its log says $want" || fail "attack service: the log does not say '$want': $(grep listening "$tmp/serve.log")"
 
+# The names the tool gives uids 2001 and 2003: uidN where the box has no such account (as in CI), else the account's.
+acct() { n=$(getent passwd "$1" | cut -d: -f1); [ -n "$n" ] && echo "$n" || echo "uid$1"; }
+u1=$(acct 2001); u3=$(acct 2003)
 # 1. The hog: uid 2003 holds a lease and never gives it back; the cap is 3 s.
 asu 2003 "$P" hog "$tmp/run/sock" $U 12 2>"$tmp/hog.err" &
 hog=$!
 sleep 0.3
 t0=$(date +%s%N)
 bound 20 asu 2001 "$P" lease "$tmp/run/sock" $U 100 "$log" 2>"$tmp/w1"; rc=$?; w=$(ms "$t0")
-[ $rc = 0 ] && [ "$w" -lt 4500 ] && grep -q "uid2003's run has held the GPU for 3 s, past the cap of 3 s: passed over" "$tmp/w1" \
+[ $rc = 0 ] && [ "$w" -lt 4500 ] && grep -q "$u3's run has held the GPU for 3 s, past the cap of 3 s: passed over" "$tmp/w1" \
 	&& pass "attack service: a hog is passed over at the cap and the waiter is told ($w ms)" || fail "attack service: behind the hog: exit $rc after $w ms: $(cat "$tmp/w1")"
 wait $hog
 grep -q "past the lab's cap of 3 s" "$tmp/hog.err" && pass "attack service: the hog is told it was passed over" || fail "attack service: the hog was not told: $(cat "$tmp/hog.err")"
-grep -q "passed over: uid2003 (uid 2003" "$tmp/serve.log" && [ "$(awk '$6 == 2003' "$tmp/state/trace.log" | wc -l)" = 1 ] \
+grep -q "passed over: $u3 (uid 2003" "$tmp/serve.log" && [ "$(awk '$6 == 2003' "$tmp/state/trace.log" | wc -l)" = 1 ] \
 	&& pass "attack service: the pass-over is in the service's log and the hold in its trace" || fail "attack service: no trace of the hog"
 
 # 2. Turns: uid 2001 queues 30 runs of 200 ms; uid 2002's one run then waits at most the run in progress.
@@ -277,7 +280,7 @@ wait $sub; rc=$?
 # The report reads the store: the service's records are facts, not claims.
 out=$(bound 20 "$CC" --lessons "$tmp/lessons" report "$tmp/course" 2>&1); rc=$?
 json=$(bound 20 "$CC" --lessons "$tmp/lessons" report "$tmp/course" --json 2>&1)
-[ $rc = 0 ] && printf '%s' "$out" | grep -q "uid2001" && ! printf '%s' "$out" | grep -qi "claimed" && printf '%s' "$json" | grep -q '"trusted": true' \
+[ $rc = 0 ] && printf '%s' "$out" | grep -q "$u1" && ! printf '%s' "$out" | grep -qi "claimed" && printf '%s' "$json" | grep -q '"trusted": true' \
 	&& pass "attack service: report reads the store, and its passes are not marked claimed" || fail "attack service: report: exit $rc: $out $(printf '%s' "$json" | head -c 300)"
 chmod 2770 "$tmp/store"
 out=$(bound 20 "$CC" --lessons "$tmp/lessons" report "$tmp/course" 2>&1); rc=$?
@@ -460,7 +463,7 @@ PY
 out=$(bound 60 asu 2003 "$P" submit "$tmp/run/sock" lab1 demo/scale "$tmp/s3/scale.cu" 2>&1); rc=$?
 rep=$(bound 30 "$CC" --lessons "$tmp/lessons" report "$tmp/course" --json 2>&1)
 n1=$(cat "$tmp/store/2003-"*.1.jsonl 2>/dev/null | wc -l)
-[ $rc = 0 ] && [ "$(stat -c %s "$f13")" -le $((8 * 1024 * 1024)) ] && [ "$n1" = 1 ] && printf '%s' "$rep" | grep -q '"user": "uid2003\|"uid": 2003' \
+[ $rc = 0 ] && [ "$(stat -c %s "$f13")" -le $((8 * 1024 * 1024)) ] && [ "$n1" = 1 ] && printf '%s' "$rep" | grep -q "\"user\": \"$u3\|\"uid\": 2003" \
 	&& printf '%s' "$rep" | grep -q '"status": "passed"' && ! printf '%s' "$rep" | grep -q "left out" \
 	&& pass "attack service: a student's store file full to 8 MiB: the next verdict goes to a new file, the report reads both (the early pass shown)" \
 	|| fail "attack service: a full store file: exit $rc, $(stat -c %s "$f13" 2>/dev/null) bytes, $n1 records in .1: $(printf '%s' "$out" | tail -1) $(printf '%s' "$rep" | grep -E 'left out|uid2003' | head -3)"
@@ -497,7 +500,7 @@ after=$(cat "$tmp/store/2003-"* | wc -l)
 	&& pass "attack service: a kept job recorded in a store file past 8 MiB is found at the next start, not judged twice" \
 	|| fail "attack service: a kept job in a 9 MiB store file: $before then $after records; $(grep 'uid 2003' "$tmp/serve.log" | tail -2)"
 out=$(bound 30 "$CC" --lessons "$tmp/lessons" report "$tmp/course" 2>&1)
-printf '%s' "$out" | grep -q "1 file in $tmp/store left out: larger than 8 MiB" && printf '%s' "$out" | grep -q "uid2003" \
+printf '%s' "$out" | grep -q "1 file in $tmp/store left out: larger than 8 MiB" && printf '%s' "$out" | grep -q "$u3" \
 	&& pass "attack service: the report names the store for a file it leaves out" || fail "attack service: the report on a 9 MiB store file: $(printf '%s' "$out" | grep -E 'left out|uid2003|no results' | head -3)"
 # Every file the report would read of uid 2003 full (32 of 8 MiB, sparse here): a new submission is
 # refused once its files are in, with why, rather than judged into a file the report would not read.
