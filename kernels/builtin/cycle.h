@@ -11,7 +11,8 @@
  * cycle through [0, 2^k): a chase over a working set smaller than the buffer is a cycle too. Two
  * neighbours t, t + 1 differ in bit 0, so every f_m of the next index is drawn afresh: the index after
  * i is i's opposite in parity and otherwise unrelated to it, and without the key the next index is
- * known only by loading it. One element costs 2L steps of the state (O(1) in the buffer's size). */
+ * known only by loading it. One element costs 2L steps of the state (O(1) in the buffer's size).
+ * Indices are 32-bit: L is at most 32 (LESSON_CYCLE_MAX_LOG2, which the plan checks). */
 #ifndef CC_CYCLE_H
 #define CC_CYCLE_H
 
@@ -20,9 +21,6 @@
 #else
 #define CYCLE_FN static inline
 #endif
-
-/* The largest L: indices are 32-bit. */
-#define CYCLE_MAX_LOG2 32
 
 /* The state's three words, from a 64-bit key (splitmix64's finaliser, twice). */
 typedef struct { unsigned h0, k0, k1; } cycle_key;
