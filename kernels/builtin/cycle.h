@@ -8,10 +8,10 @@
  * sigma(t) is bit m of t XOR f_m(t mod 2^m), where f_m is the top bit of a keyed 32-bit state that has
  * taken in bits 0 .. m-1 of t, one multiply and one xor-shift a bit. So sigma mod 2^k is itself a
  * bijection of [0, 2^k) for every k, and the first 2^k elements, each masked with 2^k - 1, are one
- * cycle through [0, 2^k): a chase over a working set smaller than the buffer is a cycle too. Two
- * neighbours t, t + 1 differ in bit 0, so every f_m of the next index is drawn afresh: the index after
- * i is i's opposite in parity and otherwise unrelated to it, and without the key the next index is
- * known only by loading it. One element costs 2L steps of the state (O(1) in the buffer's size).
+ * cycle through [0, 2^k): a chase over a working set smaller than the buffer is a cycle too (and the
+ * low k bits of the index after i are a keyed function of i's low k bits). Two neighbours t, t + 1
+ * differ in bit 0, so every f_m of the next index is drawn afresh: the index after i is i's opposite in
+ * parity and otherwise scattered, and without the key the next index is known only by loading it. One element costs 2L steps of the state (O(1) in the buffer's size).
  * Indices are 32-bit: L is at most 32 (LESSON_CYCLE_MAX_LOG2, which the plan checks). */
 #ifndef CC_CYCLE_H
 #define CC_CYCLE_H
