@@ -3,7 +3,7 @@
 // next[] is one random cycle through its W = 2^log2_elems indices (the lesson fills it with
 // init: cycle, drawn afresh from each run's seed): next[i] is the index that follows i, so a step loads
 // next[i] and goes there. From any start a chain visits every index once before it repeats, each step
-// to an index unrelated to the last (no cache line or prefetcher can guess it, and no formula gives it
+// to an index far from the last (no cache line or prefetcher can guess it, and no formula gives it
 // without the seed), and the address of each load is known only once the previous load has returned:
 // the loads form a dependent chain. A stage whose working set W = mask + 1 is smaller than the buffer
 // (LOG2_WS) masks the value: the first W elements of next[], each masked with W - 1, are one cycle
