@@ -108,6 +108,7 @@ cmocka() {
 	sh tests/gpu/scan.sh
 	sh tests/gpu/gemv_baseline.sh
 	sh tests/gpu/latency.sh
+	sh tests/gpu/cycle.sh
 	sh tests/gpu/dp.sh
 	fi
 } 2>&1 | tee "$log"

@@ -378,6 +378,23 @@ static void test_compile(void **state)
 	free(k);
 }
 
+/* The worker's built-in kernels (kernels/builtin/data.cu and the cycle.h it includes) compile as
+ * gpu_data_init compiles them: the fills of the types a cycle may have among their entries (the
+ * result keeps the first COMPILE_MAX_ENTRIES of the ptxas report). */
+static void test_builtin_kernels(void **state)
+{
+	(void)state;
+	compile_request rq = { .kernel_path = "kernels/builtin/data.cu", .include_dir = "kernels/builtin", .arch = "sm_90" };
+	compile_result r;
+	char err[256];
+	assert_int_equal(compile_run(&rq, &r, err, sizeof err), 0);
+	if (!r.ok) fail_msg("%s", r.log ? r.log : "");
+	static const char *const names[] = { "fill_u32", "fill_u64", "fill_i64" };
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (!compile_find_entry(&r, names[i])) fail_msg("no entry %s", names[i]);
+	free(r.log);
+}
+
 static void test_compile_error(void **state)
 {
 	(void)state;
@@ -1053,7 +1070,7 @@ int main(void)
 		cmocka_unit_test(test_parse_ptxas), cmocka_unit_test(test_parse_ptx_params), cmocka_unit_test(test_source_text), cmocka_unit_test(test_save_during_compile),   cmocka_unit_test(test_parse_ptxas_device_function),
 		cmocka_unit_test(test_parse_ptxas_many),
 		cmocka_unit_test(test_key),           cmocka_unit_test(test_compile), cmocka_unit_test(test_compile_ptx_cached), cmocka_unit_test(test_common_headers),
-		cmocka_unit_test(test_compile_error), cmocka_unit_test(test_job), cmocka_unit_test(test_tensor_sass),
+		cmocka_unit_test(test_compile_error), cmocka_unit_test(test_builtin_kernels), cmocka_unit_test(test_job), cmocka_unit_test(test_tensor_sass),
 		cmocka_unit_test(test_options_rdc), cmocka_unit_test(test_parse_link_report), cmocka_unit_test(test_rdc_link),
 		cmocka_unit_test(test_rdc_link_error), cmocka_unit_test(test_rdc_missing),
 		cmocka_unit_test(test_key_includes), cmocka_unit_test(test_cache_damaged), cmocka_unit_test(test_cache_not_ours),

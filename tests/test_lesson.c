@@ -1405,7 +1405,6 @@ static void test_pitched(void **state)
 	expect_error(PBUF("  p: { type: f32, pitch: { rows: 2, cols: 4 }, init: { copy: nope } }\n") LAUNCH, "t.yaml:9:62: init: copy: 'nope' is not a buffer declared before 'p'");
 	expect_error(PBUF("  p: { type: f32, pitch: { rows: 2, cols: 4 }, init: { copy: z } }\n") LAUNCH, "t.yaml:9:62: init: copy: 'z' is an output, poisoned before every run");
 	expect_error(PBUF("  p: { type: i32, pitch: { rows: 2, cols: 4 }, init: { copy: x } }\n") LAUNCH, "t.yaml:9:62: init: copy: 'x' holds f32 and 'p' holds i32; the copy moves elements of one type");
-	expect_error(PBUF("  p: { type: f32, count: n, init: { copy: x } }\n") LAUNCH, "t.yaml:9:35: init: { copy: x } fills a pitched buffer's rows (pitch: { rows, cols }); 'p' is packed");
 	expect_error(PBUF("  p: { type: f32, pitch: { rows: 2, cols: 4 }, init: { copy: x, constant: 1 } }\n") LAUNCH, "t.yaml:9:65: unknown key 'constant' in init: { copy: BUFFER } (expected one of: copy)");
 	/* a stage's scratch buffer cannot be pitched */
 	expect_error(PBUF(PITCHED) "    buffers: { s: { type: f32, pitch: { rows: 2, cols: 2 } } }\n" LAUNCH, "t.yaml:18:39: pitch: stage buffer 's' is scratch space; a pitched buffer is the lesson's");
@@ -1418,6 +1417,46 @@ static void test_pitched(void **state)
 	expect_error(PBUF(PITCHED) "    launches:\n      - memset: { buffer: p }\n", "t.yaml:19:27: memset: p is pitched; a memset step sets a packed buffer");
 	expect_error(PBUF(PITCHED) "    constants: [{ symbol: c, buffer: p }]\n" LAUNCH, "t.yaml:18:38: constant c: buffer p is pitched; fill a constant from a packed buffer");
 	expect_error(PBUF(PITCHED) "    launches:\n      - library: memcpy\n        args: { dst: z, src: p, bytes: 8 }\n", "t.yaml:20:30: library memcpy: src: 'p' is pitched; a library takes packed buffers");
+}
+
+/* ---- another buffer's values (init: { copy } of a packed buffer) and a random cycle (init: cycle) ---- */
+
+static void test_copy_and_cycle(void **state)
+{
+	(void)state;
+	char err[1024];
+	/* a packed copy, host or device: x's values */
+	lesson *l = load(PBUF("  hx: { type: f32, count: n, host: pinned, init: { copy: x } }\n") LAUNCH, err, sizeof err);
+	if (!l) fail_msg("%s", err);
+	const lesson_buffer *b = lesson_find_buffer(l, NULL, "hx");
+	assert_non_null(b);
+	assert_int_equal(b->init, INIT_COPY);
+	assert_string_equal(b->copy_of, "x");
+	assert_null(b->pitch_rows.e);
+	lesson_free(l);
+	expect_error(PBUF("  p: { type: f32, count: n, init: { copy: nope } }\n") LAUNCH, "t.yaml:9:43: init: copy: 'nope' is not a buffer declared before 'p'");
+	expect_error(PBUF("  p: { type: f32, count: n, init: { copy: p } }\n") LAUNCH, "t.yaml:9:43: init: copy: 'p' is not a buffer declared before 'p'");
+	expect_error(PBUF("  p: { type: f32, count: n, init: { copy: z } }\n") LAUNCH, "t.yaml:9:43: init: copy: 'z' is an output, poisoned before every run");
+	expect_error(PBUF("  p: { type: i32, count: n, init: { copy: x } }\n") LAUNCH, "t.yaml:9:43: init: copy: 'x' holds f32 and 'p' holds i32; the copy moves elements of one type");
+	expect_error(PBUF("  p: { type: f32, count: n, init: { copy: x }, output: true }\n") LAUNCH, "t.yaml:9:35: an output buffer has no init");
+	expect_error(PBUF(PITCHED "  q: { type: f32, count: n, init: { copy: p } }\n") LAUNCH, "t.yaml:10:43: init: copy: 'p' is pitched; the values come from a packed buffer");
+	expect_error(PBUF("") "    buffers: { s: { type: f32, count: n, init: { copy: x } } }\n" LAUNCH,
+	             "t.yaml:17:56: init: copy: stage buffer 's' is scratch space; copy fills the lesson's buffers only");
+
+	/* a cycle: integer indices, a lesson buffer */
+	l = load(PBUF("  nx: { type: u32, count: \"1 << 4\", init: cycle }\n") LAUNCH, err, sizeof err);
+	if (!l) fail_msg("%s", err);
+	b = lesson_find_buffer(l, NULL, "nx");
+	assert_non_null(b);
+	assert_int_equal(b->init, INIT_CYCLE);
+	lesson_free(l);
+	expect_error(PBUF("  nx: { type: f32, count: 16, init: cycle }\n") LAUNCH, "t.yaml:9:37: buffer 'nx': a cycle holds indices: i32, u32, i64 or u64, not f32");
+	expect_error(PBUF("  nx: { type: u8, count: 16, init: cycle }\n") LAUNCH, "t.yaml:9:36: buffer 'nx': a cycle holds indices: i32, u32, i64 or u64, not u8");
+	expect_error(PBUF("  nx: { type: u32, count: 16, init: cycles }\n") LAUNCH, "t.yaml:9:37: init must be iota, zero, cycle, csr_cols,");
+	expect_error(PBUF("  nx: { type: u32, count: 16, init: cycle, output: true }\n") LAUNCH, "t.yaml:9:37: an output buffer has no init");
+	expect_error(PBUF("  nx: { type: u32, pitch: { rows: 4, cols: 4 }, init: cycle }\n") LAUNCH,
+	             "t.yaml:9:55: a pitched buffer is filled with init: { copy: BUFFER } (its rows from a packed buffer) or zero");
+	expect_error(PBUF("") "    buffers: { s: { type: u32, count: 16, init: cycle } }\n" LAUNCH, "t.yaml:17:49: stage buffer 's': cycle fills the lesson's buffers only");
 }
 
 /* timing: a stage's own timing method (stage_timing.h): the default, each key, and file:line:col errors. */
@@ -1488,7 +1527,7 @@ int main(void)
 		cmocka_unit_test(test_structure_errors), cmocka_unit_test(test_name_lengths), cmocka_unit_test(test_wrong_node_kinds),
 		cmocka_unit_test(test_kernel_files),     cmocka_unit_test(test_exercise),
 		cmocka_unit_test(test_lesson_set),       cmocka_unit_test(test_v2_forms),
-		cmocka_unit_test(test_v2_errors),        cmocka_unit_test(test_events),        cmocka_unit_test(test_pitched), cmocka_unit_test(test_stage_timing),
+		cmocka_unit_test(test_v2_errors),        cmocka_unit_test(test_events),        cmocka_unit_test(test_pitched), cmocka_unit_test(test_copy_and_cycle), cmocka_unit_test(test_stage_timing),
 		cmocka_unit_test(test_named_baselines),
 		cmocka_unit_test(test_shipped_lessons),
 	};

@@ -680,13 +680,111 @@ static void test_pitch(void **state)
 	lesson_free(pl);
 }
 
+/* init: { copy } of a packed buffer (a host one here) and init: cycle: the copy's source travels on a
+ * from line after its buffer; a cycle is INIT 9 with nothing more; the plan refuses a cycle whose count
+ * is not a power of two (or too large for its type) and a source shorter than the copy, and the reader
+ * refuses lines that do not fit. */
+static const char ctext[] =
+	"lesson: c\ntitle: C\nsummary: s\n"
+	"params:\n  k: { default: 4, min: 0 }\n  n: { default: 16, min: 1 }\n  short: { default: 0, min: 0 }\n"
+	"buffers:\n"
+	"  nx: { type: u32, count: \"1 << k\", init: cycle }\n"
+	"  x: { type: f32, count: \"n - short\", init: { random: [-1, 1] } }\n"
+	"  hx: { type: f32, count: n, host: pinned, init: { copy: x } }\n"
+	"  wide: { type: i64, count: 8, init: cycle }\n"
+	"  z: { type: f32, count: n, output: true }\n"
+	"model: { bytes: \"8 * n\" }\n"
+	"check: { reference: s, compare: [z], tolerance: exact }\n"
+	"stages:\n"
+	"  - id: s\n    title: S\n    kernel: k.cu\n    entry: k\n    explain: e\n    bottleneck: b\n"
+	"    launches:\n      - { grid: 1, block: 32, args: [nx, x, hx, z] }\n";
+
+static void test_copy_cycle(void **state)
+{
+	(void)state;
+	char err[512] = "";
+	lesson *cl = lesson_load_buffer("c.yaml", ctext, strlen(ctext), NULL, err, sizeof err);
+	if (!cl) fail_msg("%s", err);
+	plan p, q;
+	if (plan_make(&p, cl, 0, NULL, 0, &dev, err, sizeof err)) fail_msg("plan_make: %s", err);
+	const plan_buffer *nb = plan_buffer_get(&p, "nx"), *hb = plan_buffer_get(&p, "hx");
+	assert_true(nb && nb->init == INIT_CYCLE && nb->count == 16);
+	assert_true(hb && hb->init == INIT_COPY && hb->rows == 0 && hb->memory == MEM_PINNED);
+	assert_string_equal(hb->copy_of, "x");
+	sb t = {0}, u = {0};
+	plan_wire_write(&t, &p);
+	assert_non_null(strstr(t.s, "\nbuffer nx u32 16 0 0 9 0 0 device\nbuffer x "));
+	assert_non_null(strstr(t.s, "\nbuffer hx f32 16 0 0 8 0 0 pinned\nfrom hx x\n"));
+	if (plan_wire_read(&q, t.s, t.len, err, sizeof err)) fail_msg("plan_wire_read: %s\n%s", err, t.s);
+	same_plan(&p, &q);
+	assert_string_equal(plan_buffer_get(&q, "hx")->copy_of, "x");
+	plan_wire_write(&u, &q);
+	assert_string_equal(t.s, u.s);
+	char words[512];
+	plan_result_inputs(&p, 7, words, sizeof words);
+	if (!strstr(words, "nx: u32, the next index on a random cycle through all 16") || !strstr(words, "hx: f32, x's values") ||
+	    !strstr(words, "seed 7"))
+		fail_msg("%s", words);
+	static const struct { const char *from, *to, *msg; } bad[] = {
+		{ "from hx x", "from hx z", "from hx: cannot copy from 'z'" },
+		{ "from hx x", "from hx hx", "from hx: cannot copy from 'hx'" },
+		{ "from hx x", "from x nx", "from for buffer x, which is not the last buffer" },
+		{ "\nfrom hx x", "", "buffer hx is a copy of nothing" },
+		{ "buffer nx u32 16 0 0 9", "buffer nx u32 12 0 0 9", "cycle buffer nx: 12 elements of u32" },
+		{ "buffer nx u32 16 0 0 9", "buffer nx f32 16 0 0 9", "cycle buffer nx: 16 elements of f32" },
+		{ "buffer nx u32 16 0 0 9", "buffer nx u32 16 0 0 10", "'10' is not a whole number from 0 to 9" },
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		const char *at = strstr(t.s, bad[i].from);
+		assert_non_null(at);
+		char *v = xmalloc(t.len + 64);
+		snprintf(v, t.len + 64, "%.*s%s%s", (int)(at - t.s), t.s, bad[i].to, at + strlen(bad[i].from));
+		plan r;
+		int rc = plan_wire_read(&r, v, strlen(v), err, sizeof err);
+		plan_free(&r);
+		free(v);
+		if (rc == 0) fail_msg("read, expected \"%s\"", bad[i].msg);
+		if (!strstr(err, bad[i].msg)) fail_msg("got \"%s\"\n  expected \"%s\"", err, bad[i].msg);
+	}
+	sb_free(&t);
+	sb_free(&u);
+	plan_free(&p);
+	plan_free(&q);
+	/* a source shorter than the copy; a cycle of 2^k for k = 0 (one element, its own successor) is fine,
+	 * and of 12 elements or more than 2^32 is refused */
+	plan_setting s = { .name = "short", .value = "1" };
+	assert_int_equal(plan_make(&p, cl, 0, &s, 1, &dev, err, sizeof err), -1);
+	plan_free(&p);
+	if (!strstr(err, "c.yaml:11:3: buffer hx: init copy from x needs 16 elements, x has 15")) fail_msg("%s", err);
+	s = (plan_setting){ .name = "k", .value = "0" };
+	if (plan_make(&p, cl, 0, &s, 1, &dev, err, sizeof err)) fail_msg("k=0: %s", err);
+	plan_free(&p);
+	s = (plan_setting){ .name = "k", .value = "33" };
+	assert_int_equal(plan_make(&p, cl, 0, &s, 1, &dev, err, sizeof err), -1);
+	plan_free(&p);
+	if (!strstr(err, "c.yaml:9:3: buffer nx: init cycle needs a power of two elements, at most 2^32 (u32), not 8589934592 (count: 1 << k)"))
+		fail_msg("%s", err);
+	lesson_free(cl);
+	static const char odd[] = "  nx: { type: u32, count: \"1 << k\", init: cycle }\n";
+	char *t2 = xstrdup(ctext), *at = strstr(t2, odd);
+	assert_non_null(at);
+	memcpy(at, "  nx: { type: i32, count: \"3 << k\", init: cycle }\n", strlen(odd));
+	cl = lesson_load_buffer("c.yaml", t2, strlen(t2), NULL, err, sizeof err);
+	free(t2);
+	if (!cl) fail_msg("%s", err);
+	assert_int_equal(plan_make(&p, cl, 0, NULL, 0, &dev, err, sizeof err), -1);
+	plan_free(&p);
+	if (!strstr(err, "c.yaml:9:3: buffer nx: init cycle needs a power of two elements, at most 2^31 (i32), not 48 (count: 3 << k)")) fail_msg("%s", err);
+	lesson_free(cl);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip), cmocka_unit_test(test_library_step), cmocka_unit_test(test_stage_tolerance),
 		cmocka_unit_test(test_text), cmocka_unit_test(test_hot),
 		cmocka_unit_test(test_refused), cmocka_unit_test(test_timing),
-		cmocka_unit_test(test_v2_lines), cmocka_unit_test(test_pitch), cmocka_unit_test(test_events),
+		cmocka_unit_test(test_v2_lines), cmocka_unit_test(test_pitch), cmocka_unit_test(test_copy_cycle), cmocka_unit_test(test_events),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -1,7 +1,9 @@
-// Built-in kernels the worker uses on every lesson's buffers: seeded random fill, iota, constant,
-// and an element-wise comparison with a reference. Compiled by NVRTC like the lesson kernels.
+// Built-in kernels the worker uses on every lesson's buffers: seeded random fill, iota, constant, a
+// seeded random cycle, and an element-wise comparison with a reference. Compiled by NVRTC like the
+// lesson kernels.
 #include <cuda_fp16.h>
 #include <cuda_bf16.h>
+#include "cycle.h"
 
 typedef unsigned long long u64;
 
@@ -25,14 +27,19 @@ template <> __device__ __forceinline__ double to_double<__half>(__half v) { retu
 template <> __device__ __forceinline__ double to_double<__nv_bfloat16>(__nv_bfloat16 v) { return (double)__bfloat162float(v); }
 
 // mode 0: random in [a, b] (integers: every whole number in [a, b] equally likely), except that a
-// share hot of the elements (drawn from a second stream of the same seed) are a; 1: iota; 2: constant a.
+// share hot of the elements (drawn from a second stream of the same seed) are a; 1: iota; 2: constant a;
+// 3: the index after i on a cycle through all n indices keyed by seed (cycle.h; n a power of two, at
+// most 2^32, which the plan checks).
 template <typename T, bool INTEGER>
 __device__ void fill(T *p, long long n, u64 seed, double a, double b, int mode, double hot)
 {
+	const cycle_key key = cycle_key_of(seed);
+	const int L = n > 1 ? 63 - __clzll(n) : 0;
 	for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {
 		double v;
 		if (mode == 1) v = (double)i;
 		else if (mode == 2) v = a;
+		else if (mode == 3) v = (double)cycle_next((unsigned)i, L, &key);
 		else if (hot > 0 && unit(seed ^ 0x5851f42d4c957f2dULL, (u64)i) < hot) v = a;
 		else if (INTEGER) v = a + floor(unit(seed, (u64)i) * (b - a + 1.0));
 		else v = a + unit(seed, (u64)i) * (b - a);

@@ -15,9 +15,12 @@ typedef struct { expr *e; lesson_mark at; } lesson_expr;
 
 typedef enum { DT_F32, DT_F64, DT_F16, DT_BF16, DT_I32, DT_U32, DT_I64, DT_U64, DT_I8, DT_U8, DT_COUNT } lesson_dtype;
 /* INIT_CSR_ROWS: a CSR row pointer made from a seed (nnz, cols, skew); INIT_CSR_COLS: the column indices
- * of the lesson's one csr_rows buffer (src/core/csrgen.h). INIT_COPY: a pitched buffer's rows
- * copied from a packed buffer (cudaMemcpy2D). */
-typedef enum { INIT_NONE, INIT_RANDOM, INIT_CONSTANT, INIT_IOTA, INIT_ZERO, INIT_EXPR, INIT_CSR_ROWS, INIT_CSR_COLS, INIT_COPY } lesson_init_kind;
+ * of the lesson's one csr_rows buffer (src/core/csrgen.h). INIT_COPY: another buffer's values (a
+ * pitched buffer's rows by cudaMemcpy2D). INIT_CYCLE: element i is the index after i on one cycle
+ * through all count indices (a power of two), in an order drawn from the seed (kernels/builtin/cycle.h). */
+typedef enum { INIT_NONE, INIT_RANDOM, INIT_CONSTANT, INIT_IOTA, INIT_ZERO, INIT_EXPR, INIT_CSR_ROWS, INIT_CSR_COLS, INIT_COPY, INIT_CYCLE } lesson_init_kind;
+/* INIT_CYCLE: count is 2^k with k at most this (its indices are 32-bit; kernels/builtin/cycle.h). */
+#define LESSON_CYCLE_MAX_LOG2 32
 /* Where a buffer lives: device memory (the default), or host memory for copy steps, pageable (plain
  * malloc) or pinned (cudaMallocHost). */
 typedef enum { MEM_DEVICE, MEM_PAGEABLE, MEM_PINNED, MEM_KIND_COUNT } lesson_memory;
@@ -47,7 +50,7 @@ typedef struct {
 	/* pitch: { rows, cols }: a 2-D device allocation from cudaMallocPitch, rows of cols elements each
 	 * starting pitch bytes apart (NULL rows: a packed buffer of count elements; count is then rows * cols) */
 	lesson_expr pitch_rows, pitch_cols;
-	char *copy_of;                /* INIT_COPY: the packed lesson buffer whose rows cudaMemcpy2D copies in */
+	char *copy_of;                /* INIT_COPY: the packed lesson buffer declared before it whose values it holds */
 	lesson_mark at;
 } lesson_buffer;
 

@@ -150,14 +150,16 @@ static int parse_init(ld *c, yaml_node_t *n, lesson_buffer *b)
 		const char *s = (const char *)n->data.scalar.value;
 		if (!strcmp(s, "iota")) b->init = INIT_IOTA;
 		else if (!strcmp(s, "zero")) b->init = INIT_ZERO;
+		else if (!strcmp(s, "cycle")) b->init = INIT_CYCLE;
 		else if (!strcmp(s, "csr_cols")) b->init = INIT_CSR_COLS;
-		else return yd_fail(&c->y, n, "init must be iota, zero, csr_cols, { random: [lo, hi] }, { constant: v }, { expr: E } or { csr_rows: {...} }, not '%s'", s);
+		else return yd_fail(&c->y, n, "init must be iota, zero, cycle, csr_cols, { random: [lo, hi] }, { constant: v }, { expr: E }, "
+		                    "{ copy: BUFFER } or { csr_rows: {...} }, not '%s'", s);
 		return 0;
 	}
 	static const char *const keys[] = { "random", "constant", "expr", "hot", "csr_rows", "copy", NULL };
 	if (yd_check_keys(&c->y, n, "init", keys)) return -1;
 	yaml_node_t *cp = yd_get(&c->y, n, "copy");
-	if (cp) {   /* a pitched buffer's rows from a packed buffer (lesson_yaml_parse_buffers checks the pair) */
+	if (cp) {   /* another buffer's values (lesson_yaml_parse_buffers checks the pair) */
 		static const char *const ckeys[] = { "!copy", NULL };
 		if (yd_check_keys(&c->y, n, "init: { copy: BUFFER }", ckeys)) return -1;
 		b->init = INIT_COPY;
@@ -206,7 +208,7 @@ static int parse_pitch(ld *c, yaml_node_t *pn, lesson_buffer *b)
 
 /* What a pitched buffer may be: a lesson's device input, filled from a packed buffer declared before it
  * (bs[0..i)) or zeroed. */
-static int check_pitched(ld *c, yaml_node_t *v, lesson_buffer *b, const lesson_buffer *bs, int i)
+static int check_pitched(ld *c, yaml_node_t *v, lesson_buffer *b)
 {
 	yaml_node_t *pn = yd_get(&c->y, v, "pitch");
 	if (c->stage) return yd_fail(&c->y, pn, "pitch: stage buffer '%s' is scratch space; a pitched buffer is the lesson's", b->name);
@@ -214,12 +216,19 @@ static int check_pitched(ld *c, yaml_node_t *v, lesson_buffer *b, const lesson_b
 	if (b->output) return yd_fail(&c->y, pn, "pitch: '%s' is an output; outputs are packed (compare a packed buffer)", b->name);
 	if (b->init != INIT_NONE && b->init != INIT_ZERO && b->init != INIT_COPY)
 		return yd_fail(&c->y, yd_get(&c->y, v, "init"), "a pitched buffer is filled with init: { copy: BUFFER } (its rows from a packed buffer) or zero");
-	if (b->init != INIT_COPY) return 0;
+	return 0;
+}
+
+/* init: { copy: SRC } of b (buffer i of bs): SRC a packed lesson buffer declared before it, of its type,
+ * not an output; b a lesson buffer (the plan checks that SRC has enough elements). */
+static int check_copy(ld *c, yaml_node_t *v, lesson_buffer *b, const lesson_buffer *bs, int i)
+{
 	yaml_node_t *cn = yd_get(&c->y, yd_get(&c->y, v, "init"), "copy");
+	if (c->stage) return yd_fail(&c->y, cn, "init: copy: stage buffer '%s' is scratch space; copy fills the lesson's buffers only", b->name);
 	const lesson_buffer *src = NULL;
 	for (int k = 0; k < i; k++) if (!strcmp(bs[k].name, b->copy_of)) src = &bs[k];
 	if (!src) return yd_fail(&c->y, cn, "init: copy: '%s' is not a buffer declared before '%s'", b->copy_of, b->name);
-	if (src->pitch_rows.e) return yd_fail(&c->y, cn, "init: copy: '%s' is pitched; the rows come from a packed buffer", b->copy_of);
+	if (src->pitch_rows.e) return yd_fail(&c->y, cn, "init: copy: '%s' is pitched; the values come from a packed buffer", b->copy_of);
 	if (src->output) return yd_fail(&c->y, cn, "init: copy: '%s' is an output, poisoned before every run", b->copy_of);
 	if (src->type != b->type)
 		return yd_fail(&c->y, cn, "init: copy: '%s' holds %s and '%s' holds %s; the copy moves elements of one type", b->copy_of,
@@ -259,12 +268,14 @@ int lesson_yaml_parse_buffers(ld *c, yaml_node_t *map, lesson_buffer **out, int 
 		if (b->output && b->init != INIT_NONE) return yd_fail(&c->y, init, "an output buffer has no init: it is poisoned before every run");
 		if ((b->init == INIT_CSR_ROWS || b->init == INIT_CSR_COLS) && c->stage)
 			return yd_fail(&c->y, init, "stage buffer '%s': csr_rows and csr_cols fill the lesson's buffers only", name);
+		if (b->init == INIT_CYCLE && c->stage) return yd_fail(&c->y, init, "stage buffer '%s': cycle fills the lesson's buffers only", name);
+		if (b->init == INIT_CYCLE && b->type != DT_I32 && b->type != DT_U32 && b->type != DT_I64 && b->type != DT_U64)
+			return yd_fail(&c->y, init, "buffer '%s': a cycle holds indices: i32, u32, i64 or u64, not %s", name, lesson_dtype_name(b->type));
 		if ((b->init == INIT_CSR_ROWS || b->init == INIT_CSR_COLS) && b->type != DT_I32)
 			return yd_fail(&c->y, init, "buffer '%s': a CSR %s buffer is i32, not %s", name, b->init == INIT_CSR_ROWS ? "row pointer" : "column",
 			               lesson_dtype_name(b->type));
-		if (pn && check_pitched(c, v, b, *out, i)) return -1;
-		if (b->init == INIT_COPY && !pn)
-			return yd_fail(&c->y, init, "init: { copy: %s } fills a pitched buffer's rows (pitch: { rows, cols }); '%s' is packed", b->copy_of, name);
+		if (pn && check_pitched(c, v, b)) return -1;
+		if (b->init == INIT_COPY && check_copy(c, v, b, *out, i)) return -1;
 	}
 	int rows = 0, cols = 0;
 	for (int i = 0; i < *count; i++) { rows += (*out)[i].init == INIT_CSR_ROWS; cols += (*out)[i].init == INIT_CSR_COLS; }

@@ -309,6 +309,16 @@ static int csr_cols(pctx *c, const lesson_buffer *bs, int n)
 	return 0;
 }
 
+/* A cycle buffer's count: a power of two whose indices its type holds (2^31 for i32, 2^32 else). */
+static int cycle_count(pctx *c, const lesson_buffer *b, int64_t count)
+{
+	int most = b->type == DT_I32 ? 31 : LESSON_CYCLE_MAX_LOG2;
+	if (!(count & (count - 1)) && count <= (int64_t)1 << most) return 0;
+	strfmt(c->err, c->errlen, "%s:%d:%d: buffer %s: init cycle needs a power of two elements, at most 2^%d (%s), not %lld (count: %s)", c->l->path,
+	       b->at.line, b->at.col, b->name, most, lesson_dtype_name(b->type), (long long)count, b->count.e ? expr_source(b->count.e) : "?");
+	return -1;
+}
+
 static int add_buffers(pctx *c, const lesson_stage *s, const lesson_buffer *bs, int n, int scratch)
 {
 	plan *p = c->p;
@@ -354,14 +364,16 @@ static int add_buffers(pctx *c, const lesson_stage *s, const lesson_buffer *bs, 
 			}
 		}
 		if (init == INIT_CSR_ROWS && csr_rows(c, b, pb)) return -1;
+		if (init == INIT_CYCLE && cycle_count(c, b, count)) return -1;
 		pb->rows = rows;
 		pb->cols = cols;
 		if (init == INIT_COPY) {
 			const plan_buffer *src = plan_buffer_get(p, b->copy_of);
 			pb = &p->buffers[p->nbuffers - 1];
 			if (!src || src->count < count) {
-				strfmt(c->err, c->errlen, "%s:%d:%d: buffer %s: init copy from %s needs rows x cols = %lld elements, %s has %lld", c->l->path,
-				       b->at.line, b->at.col, b->name, b->copy_of, (long long)count, b->copy_of, src ? (long long)src->count : 0LL);
+				strfmt(c->err, c->errlen, "%s:%d:%d: buffer %s: init copy from %s needs %s%lld elements, %s has %lld", c->l->path,
+				       b->at.line, b->at.col, b->name, b->copy_of, rows ? "rows x cols = " : "", (long long)count, b->copy_of,
+				       src ? (long long)src->count : 0LL);
 				return -1;
 			}
 			pb->copy_of = src->name;

@@ -55,7 +55,11 @@ static void input_words(const plan_buffer *b, char *out, size_t n)
 	case INIT_CONSTANT: strfmt(out, n, "%s, every element %g", t, b->a); break;
 	case INIT_IOTA: strfmt(out, n, "%s, 0, 1, 2, ... (the index)", t); break;
 	case INIT_EXPR: strfmt(out, n, "%s, from its init expression", t); break;
-	case INIT_COPY: strfmt(out, n, "%s, %s's values in rows of %lld, pitched", t, b->copy_of ? b->copy_of : "?", (long long)b->cols); break;
+	case INIT_COPY:
+		if (b->rows > 0) strfmt(out, n, "%s, %s's values in rows of %lld, pitched", t, b->copy_of ? b->copy_of : "?", (long long)b->cols);
+		else strfmt(out, n, "%s, %s's values", t, b->copy_of ? b->copy_of : "?");
+		break;
+	case INIT_CYCLE: strfmt(out, n, "%s, the next index on a random cycle through all %lld", t, (long long)b->count); break;
 	case INIT_ZERO: case INIT_NONE: strfmt(out, n, "%s, zero", t); break;
 	case INIT_CSR_ROWS: strfmt(out, n, "%s, a CSR row pointer: %lld rows, %.0f nonzeros over %.0f columns, row lengths of skew %g", t,
 	                           (long long)(b->count - 1), b->a, b->b, b->skew); break;
@@ -82,7 +86,7 @@ void plan_result_inputs(const plan *p, uint64_t seed, char *out, size_t n)
 			if (!strcmp(v, w)) { sb_addf(&b, ", %s", y->name); done[k] = 1; }
 		}
 		sb_addf(&b, ": %s", w);
-		random |= x->init == INIT_RANDOM || x->init == INIT_CSR_ROWS || x->init == INIT_CSR_COLS;
+		random |= x->init == INIT_RANDOM || x->init == INIT_CYCLE || x->init == INIT_CSR_ROWS || x->init == INIT_CSR_COLS;
 	}
 	if (random) sb_addf(&b, "; seed %llu", (unsigned long long)seed);
 	strfmt(out, n, "%s", b.len ? b.s : "no inputs");

@@ -106,6 +106,11 @@ void plan_wire_write(sb *b, const plan *p)
 			sb_addf(b, " %lld %lld", (long long)x->rows, (long long)x->cols);
 			put_name(b, x->copy_of);
 			sb_add(b, "\n");
+		} else if (x->init == INIT_COPY) {   /* from NAME SRC: a packed buffer's source, likewise */
+			sb_add(b, "from");
+			put_name(b, x->name);
+			put_name(b, x->copy_of);
+			sb_add(b, "\n");
 		}
 		if (x->init != INIT_EXPR) continue;
 		sb_add(b, "values");
@@ -571,7 +576,7 @@ static int read_line(rd *r, char **t, int n, const char *rest)
 		plan_buffer b = {0};
 		int init, mem = 0;
 		if (read_dtype(r, t[2], &b.type) || get_i64(r, t[3], 1, INT64_MAX / 16, &b.count) || get_int(r, t[4], 0, 1, &b.output) ||
-		    get_int(r, t[5], 0, 1, &b.scratch) || get_int(r, t[6], INIT_NONE, INIT_COPY, &init) || get_dbl(r, t[7], &b.a) ||
+		    get_int(r, t[5], 0, 1, &b.scratch) || get_int(r, t[6], INIT_NONE, INIT_CYCLE, &init) || get_dbl(r, t[7], &b.a) ||
 		    get_dbl(r, t[8], &b.b) || read_word(r, t[9], memories, MEM_KIND_COUNT, "kind of memory", &mem))
 			return -1;
 		b.init = (lesson_init_kind)init;
@@ -583,6 +588,9 @@ static int read_line(rd *r, char **t, int n, const char *rest)
 		if (b.init == INIT_CSR_ROWS && (b.count - 1 > CSRGEN_MAX || !(b.a >= 0 && b.a <= CSRGEN_MAX) || !(b.b >= 1 && b.b <= CSRGEN_MAX) ||
 		                                b.a != (double)(int64_t)b.a || b.b != (double)(int64_t)b.b || b.a > (double)(b.count - 1) * b.b))
 			return bad(r, "CSR row pointer %s: %lld rows, nnz %s, cols %s", t[1], (long long)(b.count - 1), t[7], t[8]);
+		if (b.init == INIT_CYCLE && (b.scratch || (b.count & (b.count - 1)) || b.count > (int64_t)1 << (b.type == DT_I32 ? 31 : LESSON_CYCLE_MAX_LOG2) ||
+		                             (b.type != DT_I32 && b.type != DT_U32 && b.type != DT_I64 && b.type != DT_U64)))
+			return bad(r, "cycle buffer %s: %lld elements of %s", t[1], (long long)b.count, t[2]);
 		if (get_name(r, t[1], 256, &b.name)) return -1;
 		p->buffers = xrealloc(p->buffers, (size_t)(p->nbuffers + 1) * sizeof *p->buffers);
 		p->buffers[p->nbuffers++] = b;
@@ -612,6 +620,16 @@ static int read_line(rd *r, char **t, int n, const char *rest)
 		}
 		if ((b->init == INIT_COPY) != (b->copy_of != NULL) || (b->init != INIT_COPY && b->init != INIT_ZERO && b->init != INIT_NONE))
 			return bad(r, "pitch %s: init %d does not go with its source", t[1], (int)b->init);
+		return 0;
+	}
+	if (!strcmp(k, "from")) {   /* from NAME SRC: right after a packed copy buffer's line */
+		if (n != 3) return bad(r, "from takes BUFFER SOURCE");
+		plan_buffer *b = p->nbuffers ? &p->buffers[p->nbuffers - 1] : NULL;
+		const plan_buffer *src = buffer_named(p, t[2]);
+		if (!b || strcmp(b->name, t[1])) return bad(r, "from for buffer %s, which is not the last buffer", t[1]);
+		if (b->init != INIT_COPY || b->rows > 0 || b->scratch || b->output || b->copy_of) return bad(r, "from for buffer %s, which is not a packed copy", t[1]);
+		if (!src || src == b || src->rows > 0 || src->output || src->count < b->count || src->type != b->type) return bad(r, "from %s: cannot copy from '%s'", t[1], t[2]);
+		b->copy_of = src->name;
 		return 0;
 	}
 	if (!strcmp(k, "hot")) {   /* hot NAME SHARE: after a random buffer's line */
@@ -702,6 +720,8 @@ int plan_wire_read(plan *p, const char *text, size_t len, char *err, size_t errl
 	if (p->stage < -1) { bad(&r, "no stage"); goto out; }
 	if (p->stage == -1 && p->nlaunches != 1) { bad(&r, "a baseline has one library call, not %d", p->nlaunches); goto out; }
 	if (p->first_param + p->nparams > p->nvars) { bad(&r, "params past the variables"); goto out; }
+	for (int i = 0; i < p->nbuffers; i++)
+		if (p->buffers[i].init == INIT_COPY && !p->buffers[i].copy_of) { bad(&r, "buffer %s is a copy of nothing", p->buffers[i].name); goto out; }
 	if (!p->nstreams) p->nstreams = 1;
 	if (p->main_launch >= p->nlaunches || (p->main_launch >= 0 && p->launches[p->main_launch].kind != STEP_LAUNCH)) {
 		bad(&r, "main names step %d, which is not a kernel launch of the %d steps", p->main_launch + 1, p->nlaunches);

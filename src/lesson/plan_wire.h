@@ -13,6 +13,8 @@
  *   params FIRST N                    vars[FIRST, + N) are the lesson's parameters
  *   buffer NAME TYPE COUNT OUTPUT SCRATCH INIT A B MEMORY   MEMORY: device | pageable | pinned
  *   values NAME N V1 .. VN            right after the buffer line of an init expr buffer (INIT 5)
+ *   pitch NAME ROWS COLS SRC|-        after a pitched buffer's line: its shape and (INIT 8) its rows' source
+ *   from NAME SRC                     right after a packed buffer's line of INIT 8 (copy): its values' source
  *   constant SYMBOL TYPE COUNT NBYTES buffer NAME | constant SYMBOL TYPE COUNT NBYTES bytes HEX
  *   memset BUFFER VALUE STREAM
  *   copy DST SRC DST_OFF SRC_OFF BYTES STREAM       offsets and size in bytes
@@ -29,8 +31,9 @@
 
 /* The protocol's version: the worker's first line is "hello N"; a parent that reads another N (or
  * anything else first) says so and uses no such worker. */
-#define WORKER_PROTOCOL 11  /* 9: library steps in a stage's plan; 10: a norm-wise tolerance, peaks per number format;
-                             * 11: the plan's main line (the stage's own kernel) */
+#define WORKER_PROTOCOL 12  /* 9: library steps in a stage's plan; 10: a norm-wise tolerance, peaks per number format;
+                             * 11: the plan's main line (the stage's own kernel); 12: init cycle (INIT 9), and copy
+                             * into a packed buffer (from) */
 
 /* Appends p's text to b. */
 void plan_wire_write(sb *b, const plan *p);

@@ -113,8 +113,8 @@ int gpu_data_compare(gpu_data *d, const char *const *names, int n, int exact, do
  * (out of memory included: the run cannot be judged safely without them). */
 cudaError_t gpu_data_inputs_keep(gpu_data *d);
 /* d's inputs for one repetition, after gpu_data_inputs_keep (p: the plan d was prepared with): seed 0
- * copies the kept ones back; another refills each random input from that seed, makes the copies of
- * them (INIT_COPY) again, zeroes the inputs that start as zeros when derived (the caller runs what
+ * copies the kept ones back; another refills each random input (and each cycle) from that seed, makes
+ * the copies of them (INIT_COPY) again, zeroes the inputs that start as zeros when derived (the caller runs what
  * derives them from the others: the reference, which fills them on its first launch) and copies the
  * others (iota, constants, a CSR matrix's structure; zeros not derived) back. 0 or a CUDA error. */
 cudaError_t gpu_data_inputs_reseed(gpu_data *d, const plan *p, uint64_t seed, int derived);

@@ -331,10 +331,12 @@ static cudaError_t fill_buffer(gpu_data *d, gpu_buffer *b, const plan *p, const 
 	void *dst = b->ptr;
 	cudaError_t e = cudaSuccess;
 	switch (pb->init) {
-	case INIT_COPY: {   /* a pitched buffer's rows from the packed buffer before it (the plan checked its size) */
+	case INIT_COPY: {   /* the values of the packed buffer before it (the plan checked its size); a pitched buffer's rows */
 		gpu_buffer *src = pb->copy_of ? gpu_data_find(d, pb->copy_of) : NULL;
 		size_t width = (size_t)b->cols * lesson_dtype_size(b->type);
-		if (!b->rows || !src || src->rows || src->type != b->type || src->bytes < width * (size_t)b->rows) return cudaErrorInvalidValue;
+		if (!src || src == b || src->rows || src->type != b->type) return cudaErrorInvalidValue;
+		if (!b->rows) return src->bytes < b->bytes ? cudaErrorInvalidValue : cudaMemcpy(b->ptr, src->ptr, b->bytes, cudaMemcpyDefault);
+		if (src->bytes < width * (size_t)b->rows) return cudaErrorInvalidValue;
 		e = cudaMemset(b->ptr, 0, b->bytes);   /* the padding too: nothing in it is left from before */
 		return e ? e : cudaMemcpy2D(b->ptr, b->pitch, src->ptr, width, width, (size_t)b->rows, cudaMemcpyDefault);
 	}
@@ -359,11 +361,12 @@ static cudaError_t fill_buffer(gpu_data *d, gpu_buffer *b, const plan *p, const 
 		free(tmp);
 		return e;
 	}
-	case INIT_RANDOM: case INIT_IOTA: case INIT_CONSTANT:
+	case INIT_RANDOM: case INIT_IOTA: case INIT_CONSTANT: case INIT_CYCLE:
 		break;
 	}
 	if (host && (e = staging_get(b->bytes, &dst))) return e;
 	if (pb->init == INIT_RANDOM) e = fill(dst, b->type, n, 0, seed + (uint64_t)i * 0x632be59bd9b4e019ULL, pb->a, pb->b, pb->hot);
+	else if (pb->init == INIT_CYCLE) e = (n & (n - 1)) ? cudaErrorInvalidValue : fill(dst, b->type, n, 3, seed + (uint64_t)i * 0x632be59bd9b4e019ULL, 0, 0, 0);
 	else if (pb->init == INIT_IOTA) e = fill(dst, b->type, n, 1, 0, 0, 0, 0);
 	else e = fill(dst, b->type, n, 2, 0, pb->a, 0, 0);
 	if (!e && host) e = cudaMemcpy(b->ptr, dst, b->bytes, cudaMemcpyDeviceToHost);
@@ -706,7 +709,8 @@ cudaError_t gpu_data_inputs_reseed(gpu_data *d, const plan *p, uint64_t seed, in
 		gpu_buffer *b = pb->scratch || pb->output ? NULL : gpu_data_find(d, pb->name);
 		if (!b || !is_input(b)) continue;
 		cudaError_t e;
-		if (seed && (pb->init == INIT_RANDOM || pb->init == INIT_COPY)) e = fill_buffer(d, b, p, pb, i, seed);   /* in plan order: a copy after its source */
+		if (seed && (pb->init == INIT_RANDOM || pb->init == INIT_CYCLE || pb->init == INIT_COPY))
+			e = fill_buffer(d, b, p, pb, i, seed);   /* in plan order: a copy after its source */
 		else if (seed && derived && (pb->init == INIT_ZERO || pb->init == INIT_NONE)) e = mem_set(b->memory, b->ptr, 0, b->bytes);
 		else e = b->orig_ok ? cudaMemcpyAsync(b->ptr, b->orig, b->bytes, cudaMemcpyDefault, 0) : cudaErrorInvalidValue;
 		if (e) return e;

@@ -6,11 +6,13 @@ cd "$(dirname "$0")/../.."
 . tests/lib.sh
 T=$(mktemp -d /tmp/cc-runners.XXXXXX); trap 'rm -rf "$T"' EXIT
 DEV='device\npresent 1\nname Fake\narch sm_90\ncc 90\nsm_count 132\nwarp_size 32\nmax_threads_per_block 1024\nmax_threads_per_sm 2048\nregs_per_sm 65536\nregs_per_block 65536\nsmem_per_block 49152\nsmem_per_block_optin 232448\nsmem_per_sm 233472\nmax_blocks_per_sm 32\nend\n'
-# worker NAME RUN-ANSWER: a shell worker that greets, describes a GPU and answers a run with RUN-ANSWER.
+# worker NAME RUN-ANSWER: a shell worker that greets (in this build's protocol), describes a GPU and
+# answers a run with RUN-ANSWER.
+PROTO=$(sed -n 's/^#define WORKER_PROTOCOL \([0-9]*\).*/\1/p' src/lesson/plan_wire.h)
 worker() {
 	cat > "$T/$1" <<W
 #!/bin/sh
-printf 'hello 11\n'
+printf 'hello $PROTO\n'
 while read -r l; do
 	case "\$l" in
 	device) read -r x; printf '$DEV' ;;

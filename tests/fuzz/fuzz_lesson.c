@@ -131,9 +131,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (lesson_find_param(l, l->params[i].name) == NULL || !l->params[i].def.e) abort();
 	for (int i = 0; i < l->nbuffers; i++) {
 		const lesson_buffer *b = &l->buffers[i];
-		/* a packed buffer has a count; a pitched one rows and cols instead, and a copy source if copied */
+		/* a packed buffer has a count; a pitched one rows and cols instead; a copy has a source declared
+		 * before it, of its type; a cycle holds integer indices */
 		if (!b->count.e == !b->pitch_rows.e || !b->pitch_rows.e != !b->pitch_cols.e) abort();
-		if ((b->init == INIT_COPY) != (b->copy_of != NULL) || (b->init == INIT_COPY && !b->pitch_rows.e)) abort();
+		if ((b->init == INIT_COPY) != (b->copy_of != NULL)) abort();
+		if (b->init == INIT_COPY) {
+			const lesson_buffer *src = NULL;
+			for (int k = 0; k < i; k++) if (!strcmp(l->buffers[k].name, b->copy_of)) src = &l->buffers[k];
+			if (!src || src->type != b->type || src->output || src->pitch_rows.e) abort();
+		}
+		if (b->init == INIT_CYCLE && (b->type != DT_I32 && b->type != DT_U32 && b->type != DT_I64 && b->type != DT_U64)) abort();
 		if ((unsigned)b->type >= DT_COUNT || lesson_dtype_size(b->type) == 0) abort();
 		if (b->output && b->init != INIT_NONE) abort();
 		if ((b->init == INIT_EXPR) != (b->init_expr.e != NULL) || (unsigned)b->memory >= MEM_KIND_COUNT) abort();

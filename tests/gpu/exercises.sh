@@ -74,6 +74,13 @@ TIMEOUT=60 verdict "inputs rewritten" $L/attack_hist_encode.cu wrong "wrote into
 # repetition new, do the work, and earn no ratio from the trick (the tester expected 15-100x before).
 TIMEOUT=60 MAX_RATIO=1.5 verdict "replay on derived inputs (precision/bf16): no ratio earned" $L/attack_replay_bf16.cu "passed|slow" "correct" precision/bf16 lessons
 TIMEOUT=60 MAX_RATIO=1.5 verdict "replay on derived inputs (precision_gemm/int8_dp4a): no ratio earned" $L/attack_replay_int8.cu "passed|slow" "correct" precision_gemm/int8_dp4a lessons
+# The same tester's open finding, closed: inputs that were fixed patterns (latency's next[] = iota, timing's
+# x = iota) could be computed instead of loaded (about 30x and 1.45x, estimated). next[] is now a random
+# cycle and x random (h_x its copy), drawn afresh for every timed repetition: the kernels that compute the
+# old patterns are wrong, and one that keeps the chain's sum for a next[] it has seen never sees one again.
+TIMEOUT=60 verdict "chain computed, not loaded (latency/chains): wrong" $L/attack_chain_compute.cu wrong "res: 1 of 1 elements wrong" latency/chains lessons
+TIMEOUT=60 MAX_RATIO=1.5 verdict "chain kept for a next[] seen before (latency/chains): no ratio earned" $L/attack_chain_memo.cu "passed|slow" "correct" latency/chains lessons
+TIMEOUT=60 verdict "x computed, not loaded (timing/events): wrong" $L/attack_saxpy_iota.cu wrong "z: [0-9]+ of [0-9]+ elements wrong" timing/events lessons
 verdict "correct but slow" $L/slow.cu slow "correct, not yet fast enough.*0\.[0-9]+x the stage's own kernel( on the [a-z' ]+ time)? \(the bar is 0.90x\)"
 verdict "shared-memory sum, right" $L/sum_right.cu passed "correct" demosum/sum
 [ "$sums" = "$(cksum $L/*.cu)" ] && pass "exercise verdicts: no learner file was touched" || fail "exercise verdicts: a learner file changed"
