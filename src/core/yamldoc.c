@@ -266,7 +266,8 @@ typedef struct {
  * before it is built, not at its collection's end (a 16 MiB flow list of 8 million items was 1.4 GB). */
 static int yd_count_node(yd_loader *L, yaml_mark_t m)
 {
-	if (++L->nnodes > YD_MAX_NODES) return yd_fail_at(L->c, m, "more than %d values in one document", YD_MAX_NODES);
+	int max = L->c->max_nodes > 0 && L->c->max_nodes < YD_MAX_NODES ? L->c->max_nodes : YD_MAX_NODES;
+	if (++L->nnodes > max) return yd_fail_at(L->c, m, "more than %d values in one document", max);
 	return 0;
 }
 

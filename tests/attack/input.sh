@@ -7,7 +7,12 @@
 #     the list's end, after 1.4 GB were built; now refused at the millionth node within 1 GB;
 #   - a stage of three nested repeat blocks of 1024 around a launch of grid 0 (left out of the plan, so
 #     the 1024-step cap never came): show and check planned 2^30 steps, a quarter of an hour each;
-#     now refused at its file:line:col within 5 s.
+#     now refused at its file:line:col within 5 s;
+#   - a student's results files of junk lines the report parsed whole, every one: four files of 8 MiB
+#     of 500 KiB flow lists (12 s; 95 s for the 32 files a student may have), or of 4 million lines of
+#     "x" (7 s a file, 225 s for 32): with another student's record beside them, the report lists the
+#     other within 5 s (a line of more than 256 values is no record; lines past 20 000 in a file are
+#     dropped, records or not). Run as root (files of uid 2001 and 2002), else SKIP.
 # Usage: sh tests/attack/input.sh (from the repository root, after make).
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
@@ -15,7 +20,7 @@ case $B in /*) ;; *) B=$(pwd)/$B ;; esac
 [ -x "$B" ] || { fail "input: $B is not built (make all)"; exit 0; }
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/cc-attack-input.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT INT TERM
+trap '[ -n "$KEEP" ] || rm -rf "$tmp"' EXIT INT TERM
 
 # bounded LIMIT_S OUT CMD...: CMD under timeout and 1 GB of address space, output to OUT; prints
 # "EXIT MS" (EXIT 124: the time ran out).
@@ -87,4 +92,36 @@ else
 		fail "input: three nested repeat blocks of 1024 around an empty launch: show exits $1 after $2 ms without refusing it"
 		tail -3 "$tmp/rep.out" | cut -c1-200 | sed 's/^/    /'
 	fi
+fi
+
+# ---- a student's results files of junk lines ----
+if [ "$(id -u)" != 0 ]; then
+	skip "input: results files of junk lines: not root (the files must be other uids')"
+else
+	for kind in flow x; do
+		c=$tmp/course-$kind
+		mkdir -p "$c" && chmod 755 "$c"
+		printf 'course: junk\ntitle: junk\nexercises: [bandwidth/coalesced]\nresults: results\n' >"$c/course.yaml"
+		if ! "$B" course init "$c" --group root >"$tmp/init.out" 2>&1; then
+			fail "input: results files of junk lines ($kind): course init failed: $(tail -1 "$tmp/init.out")"; continue
+		fi
+		for k in 0 1 2 3; do
+			f=$c/results/2001-junk.$k.jsonl; [ $k = 0 ] && f=$c/results/2001-junk.jsonl
+			if [ $kind = flow ]; then
+				awk 'BEGIN { l = "["; for (i = 0; i < 250000; i++) l = l "a,"; l = l "a]"; for (k = 0; k < 16; k++) print l }' >"$f"
+			else
+				head -c 4000000 /dev/zero | tr '\0' x | sed 's/x/x\n/g' | head -c 8000000 >"$f"
+			fi
+			chown 2001 "$f"
+		done
+		printf '{"time": 1700000000, "user": "b", "uid": 2002, "exercise": "bandwidth/coalesced", "verdict": "passed", "passed": true, "at_lesson_size": true, "ratio": 1.01, "bar": 0.9, "device": "d", "source_hash": "h"}\n' >"$c/results/2002-honest.jsonl"
+		chown 2002 "$c/results/2002-honest.jsonl"
+		set -- $(bounded 5 "$tmp/report-$kind.out" "$B" report "$c")
+		if [ "$1" = 0 ] && grep -q 'claimed pass' "$tmp/report-$kind.out" && grep -Eq '^[0-9]+ students|^2 students' "$tmp/report-$kind.out"; then
+			pass "input: a student's 32 MiB of junk lines ($kind) beside another's record: report in $2 ms, the other student listed"
+		else
+			fail "input: a student's 32 MiB of junk lines ($kind) beside another's record: report exits $1 after $2 ms"
+			head -8 "$tmp/report-$kind.out" | cut -c1-200 | sed 's/^/    /'
+		fi
+	done
 fi
