@@ -21,7 +21,7 @@ typedef struct {
 
 /* What unroll looks at in one plan at most: a step left out (an empty chunk) or a block of 0 times
  * adds nothing to the plan, so LESSON_MAX_STEPS alone does not bound nested blocks of them (three
- * blocks of 1024 around an empty launch were 2^30 steps, a quarter of an hour per plan). */
+ * blocks of 1024 around an empty launch were 2^30 steps: show still planning after 60 s). */
 #define PLAN_MAX_VISITED ((int64_t)LESSON_MAX_STEPS * 64)
 
 /* The device values expressions may name: the one list (plan.h). */

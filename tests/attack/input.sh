@@ -6,7 +6,7 @@
 #   - a 16 MiB lesson of one flow list of 8 million items (no alias): the node cap was checked only at
 #     the list's end, after 1.4 GB were built; now refused at the millionth node within 1 GB;
 #   - a stage of three nested repeat blocks of 1024 around a launch of grid 0 (left out of the plan, so
-#     the 1024-step cap never came): show and check planned 2^30 steps, a quarter of an hour each;
+#     the 1024-step cap never came): show and check planned 2^30 steps (still running after 60 s);
 #     now refused at its file:line:col within 5 s;
 #   - a student's results files of junk lines the report parsed whole, every one: four files of 8 MiB
 #     of 500 KiB flow lists (12 s; 95 s for the 32 files a student may have), or of 4 million lines of
