@@ -33,6 +33,8 @@ typedef struct {
 	const char *text;          /* the text yd_load was given, for the marks of encoding errors */
 	size_t len;
 	int stream_done;           /* the parser has read the text's end */
+	int max_nodes;             /* when above 0, a document of more nodes of its own is refused at the
+	                            * first one too many (a flat record needs a few dozen): else YD_MAX_NODES */
 } yd;
 
 /* The bounds of a document (yd_load refuses more, at file:line:col): collections nested at most

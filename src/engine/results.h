@@ -20,6 +20,7 @@ enum {
 	RESULTS_FILE_MAX = 8 * 1024 * 1024,  /* a larger file is not read (a notice); a writer moves on to the next name */
 	RESULTS_LINE_MAX = 512 * 1024,       /* a longer line is not a record */
 	RESULTS_RECORDS_MAX = 20000,         /* records read per file; the rest dropped */
+	RESULTS_LINE_NODES = 256,            /* values (keys, scalars, collections) in a line at most: a record has about 30 */
 	RESULTS_FILES_PER_UID = 32,          /* names a writer tries; a student's files are read up to this many full files'
 	                                      * bytes (and records), in any number of files, counted among the student's own */
 	RESULTS_EXAMPLES = 3,                /* names kept per reason for the notice */

@@ -16,7 +16,13 @@ typedef struct {
 	int64_t device_bytes;     /* the device buffers' bytes so far */
 	int in_repeat;            /* inside a repeat block: an empty copy or launch is dropped, not refused */
 	unsigned recorded;        /* bit k: a step so far records event k */
+	int64_t visited;          /* steps and repeat blocks unroll has looked at, those it left out too */
 } pctx;
+
+/* What unroll looks at in one plan at most: a step left out (an empty chunk) or a block of 0 times
+ * adds nothing to the plan, so LESSON_MAX_STEPS alone does not bound nested blocks of them (three
+ * blocks of 1024 around an empty launch were 2^30 steps: show still planning after 60 s). */
+#define PLAN_MAX_VISITED ((int64_t)LESSON_MAX_STEPS * 64)
 
 /* The device values expressions may name: the one list (plan.h). */
 static const struct { const char *name; size_t at; int wide; } dev_vars[] = {
@@ -770,6 +776,11 @@ static int unroll(pctx *c, const plan_device *dev, const lesson_stage *s, const 
 	plan *p = c->p;
 	for (int i = 0; i < n; i++) {
 		const lesson_launch *L = &steps[i];
+		if (++c->visited > PLAN_MAX_VISITED) {
+			strfmt(c->err, c->errlen, "%s:%d:%d: stage %s unrolls to more than %lld steps and repeat blocks, counting those left out "
+			       "(nested repeat blocks of empty steps?)", c->l->path, L->at.line, L->at.col, s->id, (long long)PLAN_MAX_VISITED);
+			return -1;
+		}
 		if (L->body) {
 			int64_t times;
 			if (eval_int(c, &L->repeat_count, 0, &times)) return -1;
@@ -953,7 +964,7 @@ int plan_make(plan *p, const lesson *l, int stage, const plan_setting *sets, int
 	p->stage = stage < 0 ? -1 : stage;   /* every baseline is one library call to the worker */
 	p->nstreams = 1;
 	p->main_launch = -1;
-	pctx c = { p, l, err, errlen, dev, 0, 0, 0 };
+	pctx c = { p, l, err, errlen, dev, 0, 0, 0, 0 };
 	const lesson_baseline *base = stage < 0 ? lesson_baseline_at(l, stage) : NULL;
 	if (stage >= l->nstages || (stage < 0 && !base)) {
 		strfmt(err, errlen, "lesson %s has no %s", l->id, stage == -1 ? "baseline" : stage < 0 ? "such baseline" : "such stage");
