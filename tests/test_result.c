@@ -228,6 +228,25 @@ static void test_field_set_errors(void **state)
 	assert_int_equal(r.status, RUN_HANG);
 }
 
+/* A replay's text fields lose bidi and zero-width characters as well as control characters. */
+static void test_replay_invisible(void **state)
+{
+	(void)state;
+	char path[] = "/tmp/cc-replay-inv-XXXXXX";
+	int fd = mkstemp(path);
+	assert_true(fd >= 0);
+	FILE *f = fdopen(fd, "w");
+	fputs("{\"device\": {\"present\": 1}, \"results\": [{\"lesson\": \"reduction\", \"stage\": \"vector\", "
+	      "\"message\": \"ok \\u202egnp.exe\\u200b \\u001b[2J end\"}]}\n", f);
+	fclose(f);
+	char err[512];
+	replay *rp = replay_load(path, err, sizeof err);
+	assert_non_null(rp);
+	assert_string_equal(replay_result(rp, 0)->message, "ok ?gnp.exe? ?[2J end");
+	replay_free(rp);
+	unlink(path);
+}
+
 static void test_escape(void **state)
 {
 	(void)state;
@@ -601,7 +620,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_kv_round_trip),
 		cmocka_unit_test(test_field_set_errors),
-		cmocka_unit_test(test_escape),
+		cmocka_unit_test(test_escape), cmocka_unit_test(test_replay_invisible),
 		cmocka_unit_test(test_json_replay_round_trip), cmocka_unit_test(test_json_string_controls), cmocka_unit_test(test_json_string_not_utf8),
 		cmocka_unit_test(test_replay_errors), cmocka_unit_test(test_replay_older_record),
 		cmocka_unit_test(test_traffic),

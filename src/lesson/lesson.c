@@ -2,6 +2,7 @@
 #include "lesson.h"
 #include <ctype.h>
 #include <dirent.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -289,7 +290,7 @@ lesson *lesson_load(const char *path, const char *kernels_root, char *err, size_
 {
 	size_t len;
 	char *buf = file_read(path, &len);
-	if (!buf) { strfmt(err, errlen, "%s:1:1: cannot read the file", path); return NULL; }
+	if (!buf) { strfmt(err, errlen, "%s:1:1: cannot read the file: %s", path, file_strerror(errno)); return NULL; }
 	lesson *l = lesson_load_buffer(path, buf, len, kernels_root, err, errlen);
 	free(buf);
 	return l;

@@ -1,5 +1,6 @@
 /* replay: see replay.h. */
 #include "replay.h"
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,13 +52,16 @@ static int read_object(yd *c, yaml_node_t *map, const field *fs, int nf, void *o
 	return 0;
 }
 
-/* Control characters (C0 but tab and newline, DEL, C1 as UTF-8) become '?' in place: text from the
- * file never drives a terminal, whoever prints it. */
+/* Control characters (C0 but tab and newline, DEL, C1 as UTF-8) and the bidi and zero-width ones
+ * (util_invisible_len) become '?' in place: text from the file never drives a terminal or reorders
+ * what is shown beside it, whoever prints it. */
 static void clean(char *s)
 {
 	unsigned char *w = (unsigned char *)s;
 	for (const unsigned char *p = (const unsigned char *)s; p && *p; p++) {
 		if (*p == 0xC2 && p[1] >= 0x80 && p[1] <= 0x9F) { *w++ = '?'; p++; continue; }
+		int inv = util_invisible_len((const char *)p);
+		if (inv) { *w++ = '?'; p += inv - 1; continue; }
 		*w++ = (*p < 0x20 && *p != '\n' && *p != '\t') || *p == 0x7F ? '?' : *p;
 	}
 	if (w) *w = 0;
@@ -72,7 +76,7 @@ replay *replay_load(const char *path, char *err, size_t errlen)
 {
 	size_t len;
 	char *text = file_read(path, &len);
-	if (!text) { strfmt(err, errlen, "%s: cannot read the replay file", path); return NULL; }
+	if (!text) { strfmt(err, errlen, "%s: cannot read the replay file: %s", path, file_strerror(errno)); return NULL; }
 	replay *rp = replay_load_buffer(path, text, len, err, errlen);
 	free(text);
 	return rp;
