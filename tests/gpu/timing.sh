@@ -2,7 +2,8 @@
 # GPU tests of fair timing (docs/how-it-works.md "How the times are taken"): a bench times each stage in alternating
 # pairs with the baseline; every timed run reads the SM clock (NVML) while it runs, and FLOP per cycle
 # per SM agrees with its GFLOP/s, its clock and the SM count; before every timed run the L2 is emptied
-# by a read of twice its size after the outputs' poisoning (l2_flush 3); the inputs are stated. The text report of the
+# by a read of twice its size after the outputs' poisoning (l2_flush 3), and the start event waits behind
+# a launch hold (launch_hold 1); the inputs are stated. The text report of the
 # same results (read back with --replay) shows the timing table and the inputs. TIMING_OUT=DIR keeps the
 # JSON and the text there; TIMING_RUNS=N benches sgemm and tensorcore N times (default 1).
 # Without a GPU this prints one visible SKIP line.
@@ -37,6 +38,8 @@ for name in ("baseline", stage):
         bad("%s: %.2f FLOP/cycle/SM, expected %.2f from %.1f GFLOP/s at %.0f MHz on %d SMs (at most %s)" % (name, fpc, want, r["gflops"], med, sms, fpc_max)); continue
     if r["l2_flush"] != int(flush):
         bad("%s: l2_flush %d, expected %s" % (name, r["l2_flush"], flush)); continue
+    if r.get("launch_hold") != 1:
+        bad("%s: launch_hold %s, expected 1 (the start event behind the hold)" % (name, r.get("launch_hold"))); continue
     if not r["inputs"].startswith(inputs) or "; seed %d" % r["seed"] not in r["inputs"]:
         bad("%s: inputs '%s', expected '%s...; seed %d'" % (name, r["inputs"], inputs, r["seed"])); continue
     if name == "baseline":
@@ -80,10 +83,11 @@ check "$out/bandwidth-coalesced-1.json" bandwidth coalesced 3 256 "x, y: f32, un
 t="$out/tensorcore-wgmma_ws-1.txt"
 if grep -Eq '^wgmma_ws +[0-9]+ +[0-9.]+ +[0-9]+ \([0-9]+-[0-9]+\) +[0-9.]+  baseline +[0-9.]+x \[[0-9.]+, [0-9.]+\]' "$t" &&
    grep -q '^Inputs: A, B: bf16, uniform in \[-1, 1\]; seed [0-9]*\.$' "$t" && grep -q "^L2 emptied before each repetition, outside the events: after the outputs' poisoning, a read of" "$t" &&
-   grep -q "^L2 emptied before each repetition" "$out/sgemm-warptile-1.txt"; then
-	pass "timing: the text report shows wgmma_ws's clock, FLOP/cycle, ratio per pair, the flush and the inputs"
+   grep -q "^L2 emptied before each repetition" "$out/sgemm-warptile-1.txt" &&
+   grep -q "^the start event queued behind a kernel that holds the GPU until the host has queued the" "$t"; then
+	pass "timing: the text report shows wgmma_ws's clock, FLOP/cycle, ratio per pair, the flush, the hold and the inputs"
 else
-	fail "timing: the text report lacks the timing table, the flush or the inputs"; sed 's/^/    /' "$t" | tail -25
+	fail "timing: the text report lacks the timing table, the flush, the hold or the inputs"; sed 's/^/    /' "$t" | tail -25
 fi
 
 # The numbers, last: per run, each stage's and its baseline's median ms, clock and FLOP/cycle.
