@@ -82,7 +82,7 @@ typedef struct {
 	int failed;                 /* the check that decided a failing verdict, or -1 */
 	int timed;                  /* the check with the timing (the lesson's size), or -1 */
 	double ratio, bar;          /* speed ratio to the stage's own kernel (median of the pairs), the bar */
-	int at_lesson_size;         /* every parameter at its lesson value: only then does a pass count */
+	int at_lesson_size;         /* every parameter at its lesson value and every tunable at its default: only then does a pass count */
 	char hash[17];              /* of the source tried */
 	const char *source; size_t source_len;   /* the source tried: the try's own copy, valid until ex_try_free */
 	int judged_kernels;         /* the ratio is of the kernels' time, the host copies left out (ex_judge_of) */

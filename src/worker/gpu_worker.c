@@ -64,8 +64,7 @@ static const plan *learner_plan;
  * after each refill so that they follow the repetition's inputs. NULL otherwise. */
 static gpu_exec *deriver;
 static const plan *deriver_plan;
-static uint64_t rep_secret, coin_secret;
-static int rep_count;
+static uint64_t coin_secret;
 
 /* Tolerances of the check against the pair, and whether there is one. */
 typedef struct { int exact; double abs, rel, norm; } pair_tol;
@@ -365,19 +364,14 @@ static uint64_t secret64(void)
 	return v;
 }
 
-/* splitmix64's finaliser. */
-static uint64_t mix64(uint64_t z)
-{
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-/* The seed of a learner's next repetition: fresh each time (never 0, the job's own inputs); 0 outside
- * a learner's job. */
+/* The seed of a learner's next repetition: fresh from the kernel's entropy each time (never 0, the job's
+ * own inputs), 0 outside a learner's job. Each its own draw, not a count through an invertible mix: the
+ * fill's hash can be inverted, so a kernel can read a repetition's seed back out of its inputs, and
+ * with counted seeds (as before) it then knew every later repetition's inputs and could have their
+ * answers ready (a tester's attack_seed_predict.cu). */
 static uint64_t fresh_seed(void)
 {
-	return learner_plan ? mix64(rep_secret + 0x9e3779b97f4a7c15ULL * (uint64_t)++rep_count) | 1 : 0;
+	return learner_plan ? secret64() | 1 : 0;
 }
 
 /* A learner's job begins (p: its plan) or, with p NULL, ends (the deriver freed). */
@@ -385,8 +379,6 @@ static void learner_job(const plan *p)
 {
 	learner_plan = p;
 	if (!p) { gpu_exec_free(deriver); deriver = NULL; deriver_plan = NULL; }
-	rep_count = 0;
-	rep_secret = p ? secret64() : 0;
 	coin_secret = p ? secret64() : 0;
 }
 
