@@ -560,6 +560,63 @@ static void test_claims(void **state)
 	course_free(c);
 }
 
+/* The table of class_table_make, whatever order the records come in: report folds the records as it
+ * reads them (the folder's order) and --verify's claimed passes after the others. */
+static char *table_json(const course *c, const result_record *r, const int *order, int n)
+{
+	class_table t;
+	class_table_init(&t, c);
+	for (int i = 0; i < n; i++) class_table_add(&t, &r[order[i]]);
+	class_table_finish(&t);
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+	class_report_json(f, &t);
+	class_report_csv(f, &t);
+	class_report_text(f, &t);
+	fclose(f);
+	class_table_free(&t);
+	return out;
+}
+
+static void test_fold_order(void **state)
+{
+	(void)state;
+	char err[512];
+	course *c = load(HEAD "exercises:\n  - a/x\n  - { exercise: a/y, due: \"2026-01-01\" }\n", err);
+	int64_t due = c->items[1].due;
+	result_record r[] = {
+		rec("bob", 2, "a/x", "slow", 0.61, 10), rec("bob", 2, "a/x", "passed", 0.97, 20), rec("bob", 2, "a/x", "wrong", 0, 30),
+		rec("alice", 1, "a/y", "passed", 1.05, due - 60), rec("alice", 1, "a/y", "passed", 1.10, due + 90),
+		rec("alice", 1, "a/x", "passed", 3.0, 40), rec("alice", 1, "a/x", "passed", 1.2, 50),
+		rec("carol", 3, "a/y", "passed", 1.3, due - 30), rec("carol", 3, "a/y", "passed", 1.4, due - 10),
+		rec("dan", 4, "a/z", "passed", 2.0, 5),   /* not assigned: left out */
+	};
+	r[3].check = RESULT_REFUTED;
+	r[4].check = RESULT_VERIFIED; r[4].measured = 1.02;
+	r[5].check = RESULT_REFUTED;
+	r[6].check = RESULT_VERIFIED; r[6].measured = 1.1;
+	r[7].written_by = due - 5;                   /* on time by its file's change time */
+	r[8].check = RESULT_VERIFIED; r[8].measured = 1.3; r[8].written_by = due + 5;
+	enum { N = sizeof r / sizeof r[0] };
+	int fwd[N], rev[N], mixed[N] = { 7, 2, 9, 4, 0, 8, 5, 1, 6, 3 };
+	for (int i = 0; i < N; i++) { fwd[i] = i; rev[i] = N - 1 - i; }
+	char *a = table_json(c, r, fwd, N), *b = table_json(c, r, rev, N), *m = table_json(c, r, mixed, N);
+	assert_string_equal(a, b);
+	assert_string_equal(a, m);
+	class_table t;
+	class_table_make(&t, c, r, N);
+	assert_int_equal(t.nusers, 3);
+	assert_string_equal(t.users[0], "alice");
+	assert_int_equal(class_cell_at(&t, 0, 0)->status, CELL_PASSED);   /* one verified pass beats a refuted one */
+	assert_int_equal(class_cell_at(&t, 0, 1)->status, CELL_PASSED);
+	assert_true(class_cell_at(&t, 0, 1)->late);                       /* the refuted pass on time does not count */
+	assert_int_equal(class_cell_at(&t, 1, 0)->tries, 3);
+	class_table_free(&t);
+	free(a); free(b); free(m);
+	course_free(c);
+}
+
 /* test_course append DIR EXERCISE [SOURCE]: appends one record (passed, ratio 1.1, the source's
  * text or a small kernel) to this user's file in DIR's results folder, as a try does, and prints
  * "appended" or the one-line error; for tests/attack/results.sh, where no GPU judges a try. */
@@ -584,7 +641,7 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_format), cmocka_unit_test(test_check), cmocka_unit_test(test_results_files), cmocka_unit_test(test_table),
 		cmocka_unit_test(test_record_checks), cmocka_unit_test(test_squatted_names), cmocka_unit_test(test_valid_output), cmocka_unit_test(test_claims),
-		cmocka_unit_test(test_refuted_not_on_time),
+		cmocka_unit_test(test_refuted_not_on_time), cmocka_unit_test(test_fold_order),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

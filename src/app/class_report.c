@@ -10,29 +10,44 @@
 #include "json.h"
 #include "util.h"
 
+/* What a cell folds of its passes besides class_cell's own fields: a pass that is a fact (trusted or
+ * verified); the first time of a pass not refuted; whether some pass on time was written by the
+ * deadline (its file's change time says so); the same two of the passes that are facts, which alone
+ * decide a cell that has one: a claim nobody could judge (no source) planted before the deadline must
+ * not carry a pass verified after it onto time; the best ratio that is a fact; how many claims. */
+struct class_acc { int claims, fact, proven, proven_fact; int64_t first_ok, first_fact; double best_fact; };
+
+/* The row of r's uid, a new one (its cells empty) when it is the first record of that uid. */
 static int user_index(class_table *t, const result_record *r)
 {
-	for (int i = 0; i < t->nusers; i++) if (t->uids[i] == r->uid) return i;
-	t->users = xrealloc(t->users, (size_t)(t->nusers + 1) * sizeof *t->users);
-	t->uids = xrealloc(t->uids, (size_t)(t->nusers + 1) * sizeof *t->uids);
-	t->last = xrealloc(t->last, (size_t)(t->nusers + 1) * sizeof *t->last);
+	/* a file's records are one student's: the last row looked up first */
+	if (t->nusers && t->uids[t->hint] == r->uid) return t->hint;
+	for (int i = 0; i < t->nusers; i++) if (t->uids[i] == r->uid) return t->hint = i;
+	int ni = t->c->nitems ? t->c->nitems : 1;
+	if (t->nusers == t->capusers) {
+		t->capusers = t->capusers ? 2 * t->capusers : 8;
+		t->users = xrealloc(t->users, (size_t)t->capusers * sizeof *t->users);
+		t->uids = xrealloc(t->uids, (size_t)t->capusers * sizeof *t->uids);
+		t->last = xrealloc(t->last, (size_t)t->capusers * sizeof *t->last);
+		t->cells = xrealloc(t->cells, (size_t)t->capusers * (size_t)ni * sizeof *t->cells);
+		t->acc = xrealloc(t->acc, (size_t)t->capusers * (size_t)ni * sizeof *t->acc);
+	}
 	strfmt(t->users[t->nusers], sizeof t->users[0], "%s", r->user);
 	t->uids[t->nusers] = r->uid;
 	t->last[t->nusers] = 0;
-	return t->nusers++;
+	memset(&t->cells[(size_t)t->nusers * (size_t)ni], 0, (size_t)ni * sizeof *t->cells);
+	memset(&t->acc[(size_t)t->nusers * (size_t)ni], 0, (size_t)ni * sizeof *t->acc);
+	return t->hint = t->nusers++;
 }
 
 static int item_index(const course *c, const char *exercise)
 {
 	for (int i = 0; i < c->nitems; i++) {
-		char name[160];
-		strfmt(name, sizeof name, "%s/%s", c->items[i].lesson, c->items[i].stage);
-		if (!strcmp(name, exercise)) return i;
+		size_t n = strlen(c->items[i].lesson);
+		if (!strncmp(exercise, c->items[i].lesson, n) && exercise[n] == '/' && !strcmp(exercise + n + 1, c->items[i].stage)) return i;
 	}
 	return -1;
 }
-
-static int cmp_user(const void *a, const void *b) { return strcmp((const char *)a, (const char *)b); }
 
 /* A finite, non-negative ratio (records are checked on the way in; this is the last guard). */
 static double finite_ratio(double v) { return isfinite(v) && v > 0 ? (v > 1e6 ? 1e6 : v) : 0; }
@@ -43,86 +58,113 @@ const char *class_cell_status_name(cell_status s)
 	return (unsigned)s < sizeof names / sizeof names[0] ? names[s] : "?";
 }
 
-void class_table_make(class_table *t, const course *c, const result_record *r, int n)
+void class_table_init(class_table *t, const course *c)
 {
 	memset(t, 0, sizeof *t);
 	t->c = c;
-	t->trusted = n > 0;
-	for (int i = 0; i < n; i++) if (item_index(c, r[i].exercise) >= 0) { user_index(t, &r[i]); t->trusted &= r[i].trusted != 0; }
-	/* students in name order: sort the names with their uids kept alongside */
-	struct row { char name[64]; unsigned uid; } *rows = xcalloc((size_t)t->nusers + 1, sizeof *rows);
-	for (int i = 0; i < t->nusers; i++) { memcpy(rows[i].name, t->users[i], sizeof rows[i].name); rows[i].uid = t->uids[i]; }
-	qsort(rows, (size_t)t->nusers, sizeof *rows, cmp_user);
-	for (int i = 0; i < t->nusers; i++) { memcpy(t->users[i], rows[i].name, sizeof t->users[i]); t->uids[i] = rows[i].uid; }
-	free(rows);
-	size_t ncells = (size_t)(t->nusers ? t->nusers : 1) * (size_t)(c->nitems ? c->nitems : 1);
-	t->cells = xcalloc(ncells, sizeof *t->cells);
-	int *claims = xcalloc(ncells, sizeof *claims);
-	/* per cell: a pass that is a fact (trusted or verified); the first time of a pass not refuted; whether
-	 * some pass on time was written by the deadline (its file's change time says so); the same two of
-	 * the passes that are facts, which alone decide a cell that has one: a claim nobody could judge (no
-	 * source) planted before the deadline must not carry a pass verified after it onto time */
-	int *fact = xcalloc(ncells, sizeof *fact), *proven = xcalloc(ncells, sizeof *proven), *proven_fact = xcalloc(ncells, sizeof *proven_fact);
-	int64_t *first_ok = xcalloc(ncells, sizeof *first_ok), *first_fact = xcalloc(ncells, sizeof *first_fact);
-	double *best_fact = xcalloc(ncells, sizeof *best_fact);
-	for (int i = 0; i < n; i++) {
-		int it = item_index(c, r[i].exercise);
-		if (it < 0) continue;
-		int u = user_index(t, &r[i]), k = u * c->nitems + it;
-		class_cell *cell = &t->cells[k];
-		int64_t due = c->items[it].due;
-		cell->tries++;
-		if (r[i].time > cell->last) cell->last = r[i].time;
-		if (r[i].time > t->last[u]) t->last[u] = r[i].time;
-		int correct = r[i].at_lesson_size && (!strcmp(r[i].verdict, "passed") || !strcmp(r[i].verdict, "slow"));
-		int refuted = r[i].passed && !r[i].trusted && r[i].check == RESULT_REFUTED;
-		if (correct && finite_ratio(r[i].ratio) > cell->best) cell->best = finite_ratio(r[i].ratio);
-		if (correct && r[i].trusted && finite_ratio(r[i].ratio) > cell->best_trusted) cell->best_trusted = finite_ratio(r[i].ratio);
-		/* a ratio that is a fact: a trusted record's, or the one --verify measured for a verified pass */
-		double fr = r[i].trusted ? finite_ratio(r[i].ratio) : r[i].check == RESULT_VERIFIED ? finite_ratio(r[i].measured) : 0;
-		if (correct && fr > best_fact[k]) best_fact[k] = fr;
-		if (!r[i].passed) continue;
-		if (!cell->first_pass || r[i].time < cell->first_pass) cell->first_pass = r[i].time;
-		if (!refuted && (!first_ok[k] || r[i].time < first_ok[k])) first_ok[k] = r[i].time;
-		int on_time = due && r[i].time <= due && (r[i].trusted || (r[i].written_by && r[i].written_by <= due));
-		if (!refuted && on_time) proven[k] = 1;
-		if (r[i].trusted || r[i].check == RESULT_VERIFIED) {
-			fact[k] = 1;
-			if (!first_fact[k] || r[i].time < first_fact[k]) first_fact[k] = r[i].time;
-			if (on_time) proven_fact[k] = 1;
-		}
-		/* verified beats unverified beats refuted: one verified pass is a pass */
-		if (!claims[k]++) cell->check = r[i].check;
-		else if (r[i].check == RESULT_VERIFIED || (r[i].check == RESULT_UNVERIFIED && cell->check == RESULT_REFUTED)) cell->check = r[i].check;
+	t->trusted = 1;
+}
+
+void class_table_add(class_table *t, const result_record *r)
+{
+	const course *c = t->c;
+	t->any = 1;
+	int it = item_index(c, r->exercise);
+	if (it < 0) return;
+	t->trusted &= r->trusted != 0;
+	int u = user_index(t, r);
+	size_t k = (size_t)u * (size_t)c->nitems + (size_t)it;
+	class_cell *cell = &t->cells[k];
+	struct class_acc *a = &t->acc[k];
+	int64_t due = c->items[it].due;
+	cell->tries++;
+	if (r->time > cell->last) cell->last = r->time;
+	if (r->time > t->last[u]) t->last[u] = r->time;
+	int correct = r->at_lesson_size && (!strcmp(r->verdict, "passed") || !strcmp(r->verdict, "slow"));
+	int refuted = r->passed && !r->trusted && r->check == RESULT_REFUTED;
+	if (correct && finite_ratio(r->ratio) > cell->best) cell->best = finite_ratio(r->ratio);
+	if (correct && r->trusted && finite_ratio(r->ratio) > cell->best_trusted) cell->best_trusted = finite_ratio(r->ratio);
+	/* a ratio that is a fact: a trusted record's, or the one --verify measured for a verified pass */
+	double fr = r->trusted ? finite_ratio(r->ratio) : r->check == RESULT_VERIFIED ? finite_ratio(r->measured) : 0;
+	if (correct && fr > a->best_fact) a->best_fact = fr;
+	if (!r->passed) return;
+	if (!cell->first_pass || r->time < cell->first_pass) cell->first_pass = r->time;
+	if (!refuted && (!a->first_ok || r->time < a->first_ok)) a->first_ok = r->time;
+	int on_time = due && r->time <= due && (r->trusted || (r->written_by && r->written_by <= due));
+	if (!refuted && on_time) a->proven = 1;
+	if (r->trusted || r->check == RESULT_VERIFIED) {
+		a->fact = 1;
+		if (!a->first_fact || r->time < a->first_fact) a->first_fact = r->time;
+		if (on_time) a->proven_fact = 1;
 	}
+	/* verified beats unverified beats refuted: one verified pass is a pass (in any order) */
+	if (!a->claims++) cell->check = r->check;
+	else if (r->check == RESULT_VERIFIED || (r->check == RESULT_UNVERIFIED && cell->check == RESULT_REFUTED)) cell->check = r->check;
+}
+
+/* Rows by name, then uid. */
+struct row { char name[64]; unsigned uid; int at; };
+static int cmp_row(const void *pa, const void *pb)
+{
+	const struct row *a = pa, *b = pb;
+	int c = strcmp(a->name, b->name);
+	return c ? c : a->uid < b->uid ? -1 : a->uid > b->uid;
+}
+
+void class_table_finish(class_table *t)
+{
+	const course *c = t->c;
+	t->trusted &= t->any;
+	size_t ni = (size_t)(c->nitems ? c->nitems : 1);
+	/* students in name order: the rows moved with their cells */
+	struct row *rows = xcalloc((size_t)t->nusers + 1, sizeof *rows);
+	for (int i = 0; i < t->nusers; i++) { memcpy(rows[i].name, t->users[i], sizeof rows[i].name); rows[i].uid = t->uids[i]; rows[i].at = i; }
+	qsort(rows, (size_t)t->nusers, sizeof *rows, cmp_row);
+	class_cell *cells = xcalloc((size_t)(t->nusers ? t->nusers : 1) * ni, sizeof *cells);
+	struct class_acc *acc = xcalloc((size_t)(t->nusers ? t->nusers : 1) * ni, sizeof *acc);
+	int64_t *last = xcalloc((size_t)t->nusers + 1, sizeof *last);
+	for (int i = 0; i < t->nusers; i++) {
+		memcpy(t->users[i], rows[i].name, sizeof t->users[i]);
+		t->uids[i] = rows[i].uid;
+		last[i] = t->last[rows[i].at];
+		memcpy(&cells[(size_t)i * ni], &t->cells[(size_t)rows[i].at * ni], ni * sizeof *cells);
+		memcpy(&acc[(size_t)i * ni], &t->acc[(size_t)rows[i].at * ni], ni * sizeof *acc);
+	}
+	free(rows);
+	free(t->cells); free(t->acc); free(t->last);
+	t->cells = cells;
+	t->last = last;
 	for (int u = 0; u < t->nusers; u++)
 		for (int it = 0; it < c->nitems; it++) {
-			int k = u * c->nitems + it;
+			size_t k = (size_t)u * (size_t)c->nitems + (size_t)it;
 			class_cell *cell = &t->cells[k];
+			const struct class_acc *a = &acc[k];
 			int64_t due = c->items[it].due;
 			cell->passed = cell->first_pass != 0;
-			if (fact[k]) cell->first_pass = first_fact[k];
-			else if (first_ok[k]) cell->first_pass = first_ok[k];
+			if (a->fact) cell->first_pass = a->first_fact;
+			else if (a->first_ok) cell->first_pass = a->first_ok;
 			cell->late = cell->passed && due && cell->first_pass > due;
-			cell->status = !cell->tries ? CELL_NONE : fact[k] ? CELL_PASSED : cell->passed && cell->check == RESULT_REFUTED ? CELL_REFUTED
+			cell->status = !cell->tries ? CELL_NONE : a->fact ? CELL_PASSED : cell->passed && cell->check == RESULT_REFUTED ? CELL_REFUTED
 			             : cell->passed ? CELL_CLAIMED : cell->best > 0 ? CELL_SLOW : CELL_TRIED;
-			cell->best_fact = best_fact[k];
-			cell->ratio_claimed = cell->best > best_fact[k];
+			cell->best_fact = a->best_fact;
+			cell->ratio_claimed = cell->best > a->best_fact;
 			cell->time_claimed = (cell->status == CELL_PASSED || cell->status == CELL_CLAIMED) && due && !cell->late
-			                     && !(fact[k] ? proven_fact[k] : proven[k]);
+			                     && !(a->fact ? a->proven_fact : a->proven);
 		}
-	free(claims);
-	free(fact);
-	free(proven);
-	free(proven_fact);
-	free(first_ok);
-	free(first_fact);
-	free(best_fact);
+	free(acc);
+	t->acc = NULL;
+}
+
+void class_table_make(class_table *t, const course *c, const result_record *r, int n)
+{
+	class_table_init(t, c);
+	for (int i = 0; i < n; i++) class_table_add(t, &r[i]);
+	class_table_finish(t);
 }
 
 void class_table_free(class_table *t)
 {
-	free(t->users); free(t->uids); free(t->cells); free(t->last);
+	free(t->users); free(t->uids); free(t->cells); free(t->last); free(t->acc);
 	memset(t, 0, sizeof *t);
 }
 

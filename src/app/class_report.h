@@ -46,12 +46,21 @@ typedef struct {
 	int verified;               /* the records' checks come from report --verify: the text shows a mark
 	                             * per pass and a legend (set after class_table_make) */
 	int trusted;                /* every record was trusted (set by class_table_make): nothing is claimed */
+	/* while records are added (class_table_add): */
+	struct class_acc *acc;      /* per cell, what its passes fold to besides the cell (class_report.c) */
+	int capusers, hint, any;    /* rows allocated; the row last looked up; a record was added */
 } class_table;
 
 /* Builds the table from records (those of exercises the course does not assign are left out), one
  * row per uid, named by the record's user (results_read: the file's owner); each cell's status from
  * the records' trust and checks (cell_status). Free with class_table_free. */
 void class_table_make(class_table *t, const course *c, const result_record *r, int n);
+/* class_table_make one record at a time, in any order: init, add each record (nothing of it is kept
+ * but what its cell folds: counts, bests, first and last times), then finish before the table is
+ * read. The table's memory grows with the students and exercises, never with the records. */
+void class_table_init(class_table *t, const course *c);
+void class_table_add(class_table *t, const result_record *r);
+void class_table_finish(class_table *t);
 void class_table_free(class_table *t);
 const class_cell *class_cell_at(const class_table *t, int user, int item);
 

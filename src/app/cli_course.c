@@ -566,6 +566,19 @@ static int report_close(FILE *f, const char *path, char *tmp, char *err, size_t 
 	return -1;
 }
 
+/* What report does with each record read: folded into the table at once, but for a claimed pass that
+ * --verify will judge again, kept (with its source) in claims until it has been. */
+typedef struct { class_table *t; int verifying; result_record *claims; int n, cap; } report_fold;
+
+static void fold_record(void *ctx, result_record *r)
+{
+	report_fold *f = ctx;
+	if (!f->verifying || !r->passed) { class_table_add(f->t, r); return; }
+	if (f->n == f->cap) f->claims = xrealloc(f->claims, (size_t)(f->cap = f->cap ? 2 * f->cap : 16) * sizeof *f->claims);
+	f->claims[f->n++] = *r;
+	r->source = NULL;
+}
+
 int cmd_report(cli *c, engine *e)
 {
 	/* report DIR --csv FILE and --json FILE as --html FILE ("-": standard output) */
@@ -577,22 +590,27 @@ int cmd_report(cli *c, engine *e)
 	char err[1024];
 	course *co = course_load(c->args[1], err, sizeof err);
 	if (!co) { fput_clean(stderr, err); fputc('\n', stderr); return EXIT_LESSONS; }
-	result_record *r;
-	int n, code = EXIT_OK;
+	int code = EXIT_OK;
 	results_stats st;
-	if (results_read(co, &r, &n, &st, err, sizeof err)) {
+	int verifying = (c->verify || co->verify) && !co->service_store;
+	/* the records are folded into the table as they are read; only the claimed passes that --verify
+	 * judges again are kept until it has */
+	class_table t;
+	class_table_init(&t, co);
+	report_fold fold = { &t, verifying, NULL, 0, 0 };
+	if (results_scan(co, fold_record, &fold, &st, err, sizeof err)) {
 		fputs("cudaclimb: ", stderr);
 		fput_clean(stderr, err);
 		fputc('\n', stderr);
+		class_table_free(&t);
 		course_free(co);
 		return EXIT_FAILED;
 	}
-	int verifying = (c->verify || co->verify) && !co->service_store;
 	if (co->service_store && c->verify)   /* the service judged every record in its own account */
 		fputs("cudaclimb: --verify: the lab service judged every record in its store itself: nothing to judge again\n", stderr);
-	if (verifying) code = verify(e, co, r, n);
-	class_table t;
-	class_table_make(&t, co, r, n);
+	if (verifying) code = verify(e, co, fold.claims, fold.n);
+	for (int i = 0; i < fold.n; i++) class_table_add(&t, &fold.claims[i]);
+	class_table_finish(&t);
 	t.verified = verifying;
 	FILE *out = stdout;
 	char *tmp = NULL;
@@ -619,7 +637,7 @@ int cmd_report(cli *c, engine *e)
 	}
 	say_left_out(co, &st);
 	class_table_free(&t);
-	results_free(r, n);
+	results_free(fold.claims, fold.n);
 	course_free(co);
 	return code;
 }

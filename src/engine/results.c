@@ -542,10 +542,8 @@ static int inode_seen_add(inode_set *s, dev_t dev, ino_t ino)
 	}
 }
 
-int results_read(const course *c, result_record **out, int *n, results_stats *st, char *err, size_t errlen)
+int results_scan(const course *c, results_visit visit, void *ctx, results_stats *st, char *err, size_t errlen)
 {
-	*out = NULL;
-	*n = 0;
 	memset(st, 0, sizeof *st);
 	/* A course with a lab service reads the service's store: files of the store's owner (the service),
 	 * in a folder nobody else may write; their records are the service's word. */
@@ -568,7 +566,7 @@ int results_read(const course *c, result_record **out, int *n, results_stats *st
 	 * cannot hide a student's file; the per-student cap counts only files the student owns, which
 	 * nobody else can make. Only students' own files are kept in memory (uc: one per real owner). */
 	uid_count *uc = NULL;
-	int nuc = 0, cap = 0;
+	int nuc = 0;
 	inode_set linked = {0};   /* the files read that have more than one name */
 	for (struct dirent *e; (e = readdir(d));) {
 		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
@@ -617,8 +615,8 @@ int results_read(const course *c, result_record **out, int *n, results_stats *st
 			if (results_parse_line(c, line, (unsigned)uid, &r, &why)) { drop(st, why, e->d_name, lineno); continue; }
 			r.written_by = c->service_store ? r.time : written_by;   /* the service's clock, or the file's */
 			r.trusted = c->service_store != NULL;
-			if (*n == cap) *out = xrealloc(*out, (size_t)(cap = cap ? 2 * cap : 16) * sizeof **out);
-			(*out)[(*n)++] = r;
+			visit(ctx, &r);   /* folded or kept by the caller: nothing of a record stays here */
+			free(r.source);
 		}
 		free(buf);
 		uc[u].bytes += (int64_t)len;
@@ -628,6 +626,26 @@ int results_read(const course *c, result_record **out, int *n, results_stats *st
 	free(uc);
 	free(linked.v);
 	return 0;
+}
+
+/* results_read's visitor: every record into a growing array, its source taken. */
+typedef struct { result_record *v; int n, cap; } record_list;
+
+static void collect(void *ctx, result_record *r)
+{
+	record_list *l = ctx;
+	if (l->n == l->cap) l->v = xrealloc(l->v, (size_t)(l->cap = l->cap ? 2 * l->cap : 16) * sizeof *l->v);
+	l->v[l->n++] = *r;
+	r->source = NULL;
+}
+
+int results_read(const course *c, result_record **out, int *n, results_stats *st, char *err, size_t errlen)
+{
+	record_list l = {0};
+	int rc = results_scan(c, collect, &l, st, err, errlen);
+	*out = l.v;
+	*n = l.n;
+	return rc;
 }
 
 void results_free(result_record *r, int n)

@@ -97,6 +97,12 @@ int results_append(const course *c, const result_record *r, char *err, size_t er
  * instead: a folder nobody but its owner (not root) may write, files of that owner, each record
  * trusted. Returns 0, or -1 with err when the folder cannot be read or the store is not safe. */
 int results_read(const course *c, result_record **out, int *n, results_stats *st, char *err, size_t errlen);
+/* What results_scan does with each record: r is the reader's, valid during the call; its source is
+ * freed after it unless the visitor takes it (setting r->source to NULL). */
+typedef void (*results_visit)(void *ctx, result_record *r);
+/* As results_read, every record handed to visit(ctx, r) as it is read, none kept: the memory of a
+ * read does not grow with the records (a student's 640 000 records cost only what visit keeps). */
+int results_scan(const course *c, results_visit visit, void *ctx, results_stats *st, char *err, size_t errlen);
 void results_free(result_record *r, int n);
 /* One JSON line (NUL-terminated, at most RESULTS_LINE_MAX bytes) of a file owned by owner, checked:
  * 0 with the record in *r (its source owned: free(r->source)), or -1 with the reason in *why. */
