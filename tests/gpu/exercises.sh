@@ -81,6 +81,11 @@ TIMEOUT=60 MAX_RATIO=1.5 verdict "replay on derived inputs (precision_gemm/int8_
 TIMEOUT=60 verdict "chain computed, not loaded (latency/chains): wrong" $L/attack_chain_compute.cu wrong "res: 1 of 1 elements wrong" latency/chains lessons
 TIMEOUT=60 MAX_RATIO=1.5 verdict "chain kept for a next[] seen before (latency/chains): no ratio earned" $L/attack_chain_memo.cu "passed|slow" "correct" latency/chains lessons
 TIMEOUT=60 verdict "x computed, not loaded (timing/events): wrong" $L/attack_saxpy_iota.cu wrong "z: [0-9]+ of [0-9]+ elements wrong" timing/events lessons
+# A tenth-session tester (by reading): a repetition's seed, read back out of its inputs (the fill's hash
+# inverts), gave every later seed while they were counted through an invertible mix; the kernel keeps the
+# answers of the predicted repetitions and copies them. Seeds are now each a fresh draw: nothing it
+# predicts comes, and it earns no ratio (whether its fallback is right or not).
+TIMEOUT=60 MAX_RATIO=1.5 verdict "seeds predicted from one repetition's inputs (warps/ilp): no ratio earned" $L/attack_seed_predict.cu "passed|slow|wrong" "." warps/ilp lessons
 verdict "correct but slow" $L/slow.cu slow "correct, not yet fast enough.*0\.[0-9]+x the stage's own kernel( on the [a-z' ]+ time)? \(the bar is 0.90x\)"
 verdict "shared-memory sum, right" $L/sum_right.cu passed "correct" demosum/sum
 [ "$sums" = "$(cksum $L/*.cu)" ] && pass "exercise verdicts: no learner file was touched" || fail "exercise verdicts: a learner file changed"
