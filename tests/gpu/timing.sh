@@ -81,7 +81,7 @@ bench bandwidth coalesced 1
 check "$out/bandwidth-coalesced-1.json" bandwidth coalesced 3 256 "x, y: f32, uniform in [-1, 1]"
 
 t="$out/tensorcore-wgmma_ws-1.txt"
-if grep -Eq '^wgmma_ws +[0-9]+ +[0-9.]+ +[0-9]+ \([0-9]+-[0-9]+\) +[0-9.]+  baseline +[0-9.]+x \[[0-9.]+, [0-9.]+\]' "$t" &&
+if grep -Eq '^wgmma_ws +[0-9]+ +[0-9.]+ +[0-9]+ \([0-9]+-[0-9]+\) +([0-9]+ \([0-9]+\)|-) +[0-9.]+  baseline +[0-9.]+x \[[0-9.]+, [0-9.]+\]' "$t" &&
    grep -q '^Inputs: A, B: bf16, uniform in \[-1, 1\]; seed [0-9]*\.$' "$t" && grep -q "^L2 emptied before each repetition, outside the events: after the outputs' poisoning, a read of" "$t" &&
    grep -q "^L2 emptied before each repetition" "$out/sgemm-warptile-1.txt" &&
    grep -q "^the start event queued behind a kernel that holds the GPU until the host has queued the" "$t"; then
