@@ -47,6 +47,27 @@ __device__ void fill(T *p, long long n, u64 seed, double a, double b, int mode, 
 	}
 }
 
+// The column indices of a CSR matrix, drawn as csrgen_cols (src/core/csrgen.c) draws them: nonzero k of
+// row r (of len) is one draw of splitmix64 in the slice [k cols / len, (k + 1) cols / len), the stream
+// of row r starting at seed ^ r * 0xd1342543de82ef95: the same numbers for the same seed. Each element
+// finds its row by a binary search of row_ptr; whatever row_ptr holds, only col[0..n) is written.
+extern "C" __global__ void csr_cols_fill(int *col, long long n, const int *row_ptr, long long rows, long long cols, u64 seed)
+{
+	for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {
+		long long lo = 0, hi = rows;   // the last row r with row_ptr[r] <= i
+		while (hi - lo > 1) {
+			const long long mid = lo + (hi - lo) / 2;
+			if (row_ptr[mid] <= i) lo = mid;
+			else hi = mid;
+		}
+		const long long len = (long long)row_ptr[lo + 1] - row_ptr[lo], k = i - row_ptr[lo];
+		const long long a = len > 0 ? k * cols / len : 0, b = len > 0 ? (k + 1) * cols / len : 0;
+		if (k < 0 || k >= len || b <= a) { col[i] = 0; continue; }   // not a valid row pointer
+		const u64 s = seed ^ ((u64)lo * 0xd1342543de82ef95ULL);
+		col[i] = (int)(a + (long long)(mix(s + (u64)k * 0x9e3779b97f4a7c15ULL) % (u64)(b - a)));
+	}
+}
+
 struct cmp_result {
 	u64 bad, nans, first_bad, max_abs_bits, max_rel_bits, unwritten;
 	double sq_err, sq_ref;   // sums of (out - ref)^2 and ref^2 over the elements that are not NaN

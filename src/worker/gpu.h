@@ -115,8 +115,9 @@ cudaError_t gpu_data_inputs_keep(gpu_data *d);
 /* d's inputs for one repetition, after gpu_data_inputs_keep (p: the plan d was prepared with): seed 0
  * copies the kept ones back; another refills each random input (and each cycle) from that seed, makes
  * the copies of them (INIT_COPY) again, zeroes the inputs that start as zeros when derived (the caller runs what
- * derives them from the others: the reference, which fills them on its first launch) and copies the
- * others (iota, constants, a CSR matrix's structure; zeros not derived) back. 0 or a CUDA error. */
+ * derives them from the others: the reference, which fills them on its first launch), draws a CSR
+ * matrix's column indices afresh on the device (its row pointer kept) and copies the others (iota,
+ * constants, the row pointer; zeros not derived) back. 0 or a CUDA error. */
 cudaError_t gpu_data_inputs_reseed(gpu_data *d, const plan *p, uint64_t seed, int derived);
 /* Whether a kernel wrote into d's inputs since the kept ones were copied back (seed 0): 0 unchanged;
  * 1 changed (r WRONG, issue "input_written", message naming the buffer and its first changed element);

@@ -11,7 +11,7 @@
 #include "util.h"
 
 static cudaLibrary_t builtin_lib;
-static cudaKernel_t fill_k[DT_COUNT], compare_k[DT_COUNT], scramble_k[DT_COUNT];
+static cudaKernel_t fill_k[DT_COUNT], compare_k[DT_COUNT], scramble_k[DT_COUNT], csr_cols_k;
 
 typedef struct { unsigned long long bad, nans, first_bad, max_abs_bits, max_rel_bits, unwritten; double sq_err, sq_ref; } cmp_result;
 static cmp_result *cmp_dev;
@@ -46,6 +46,7 @@ int gpu_data_init(const char *kroot, const char *arch, char *err, size_t errlen)
 		strfmt(name, sizeof name, "scramble_%s", lesson_dtype_name((lesson_dtype)t));
 		CK(cudaLibraryGetKernel(&scramble_k[t], builtin_lib, name));
 	}
+	CK(cudaLibraryGetKernel(&csr_cols_k, builtin_lib, "csr_cols_fill"));
 	CK(cudaMalloc((void **)&cmp_dev, sizeof *cmp_dev));
 	return 0;
 }
@@ -322,6 +323,28 @@ static cudaError_t csr_make(const plan *p, const plan_buffer *pb, int64_t count,
 	          csrgen_cols(rows, (int64_t)rb->b, rp, seed + (uint64_t)i * 0x632be59bd9b4e019ULL, out);
 	free(rp);
 	return bad ? cudaErrorInvalidValue : cudaSuccess;
+}
+
+/* The csr_cols buffer b (pb, lesson buffer i of plan p) drawn afresh from seed on the device, as csr_make
+ * would draw it, from the kept copy of its row pointer (so nothing a kernel did to either buffer
+ * counts): the columns of a learner's repetition, its row lengths the job's own. 0 or a CUDA error. */
+static cudaError_t csr_refill(gpu_data *d, gpu_buffer *b, const plan *p, const plan_buffer *pb, int i, uint64_t seed)
+{
+	int j = 0;
+	while (j < p->nbuffers && p->buffers[j].init != INIT_CSR_ROWS) j++;
+	gpu_buffer *rb = j < p->nbuffers ? gpu_data_find(d, p->buffers[j].name) : NULL;
+	if (pb->init != INIT_CSR_COLS || !rb || !rb->orig_ok || rb->type != DT_I32 || rb->count < 2 || b->type != DT_I32 ||
+	    b->count != (long long)p->buffers[j].a)
+		return cudaErrorInvalidValue;
+	void *dst = b->ptr;
+	cudaError_t e = b->memory != MEM_DEVICE ? staging_get(b->bytes, &dst) : cudaSuccess;
+	if (e) return e;
+	long long n = b->count, rows = rb->count - 1, cols = (long long)p->buffers[j].b;
+	unsigned long long s = seed + (uint64_t)i * 0x632be59bd9b4e019ULL;
+	const void *rp = rb->orig;
+	void *args[] = { &dst, &n, &rp, &rows, &cols, &s };
+	e = cudaLaunchKernel((const void *)csr_cols_k, d3(grid_for(n), 1, 1), d3(256, 1, 1), args, 0, 0);
+	return !e && b->memory != MEM_DEVICE ? cudaMemcpy(b->ptr, dst, b->bytes, cudaMemcpyDeviceToHost) : e;
 }
 
 static cudaError_t fill_buffer(gpu_data *d, gpu_buffer *b, const plan *p, const plan_buffer *pb, int i, uint64_t seed)
@@ -711,6 +734,7 @@ cudaError_t gpu_data_inputs_reseed(gpu_data *d, const plan *p, uint64_t seed, in
 		cudaError_t e;
 		if (seed && (pb->init == INIT_RANDOM || pb->init == INIT_CYCLE || pb->init == INIT_COPY))
 			e = fill_buffer(d, b, p, pb, i, seed);   /* in plan order: a copy after its source */
+		else if (seed && pb->init == INIT_CSR_COLS) e = csr_refill(d, b, p, pb, i, seed);   /* a kernel keeps no copy of them */
 		else if (seed && derived && (pb->init == INIT_ZERO || pb->init == INIT_NONE)) e = mem_set(b->memory, b->ptr, 0, b->bytes);
 		else e = b->orig_ok ? cudaMemcpyAsync(b->ptr, b->orig, b->bytes, cudaMemcpyDefault, 0) : cudaErrorInvalidValue;
 		if (e) return e;

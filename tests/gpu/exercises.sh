@@ -86,6 +86,10 @@ TIMEOUT=60 verdict "x computed, not loaded (timing/events): wrong" $L/attack_sax
 # answers of the predicted repetitions and copies them. Seeds are now each a fresh draw: nothing it
 # predicts comes, and it earns no ratio (whether its fallback is right or not).
 TIMEOUT=60 MAX_RATIO=1.5 verdict "seeds predicted from one repetition's inputs (warps/ilp): no ratio earned" $L/attack_seed_predict.cu "passed|slow|wrong" "." warps/ilp lessons
+# The same tester: spmv's row pointer and column indices were the job's own in every repetition, so a
+# kernel could keep the columns from its first launch and read a narrower copy. Now the column indices
+# are drawn afresh for each repetition (the row lengths kept): the kept copy answers another matrix.
+TIMEOUT=60 verdict "column indices kept from the first launch (spmv/vector): wrong" $L/attack_spmv_colcache.cu "wrong|wrong_later" "elements wrong" spmv/vector lessons
 verdict "correct but slow" $L/slow.cu slow "correct, not yet fast enough.*0\.[0-9]+x the stage's own kernel( on the [a-z' ]+ time)? \(the bar is 0.90x\)"
 verdict "shared-memory sum, right" $L/sum_right.cu passed "correct" demosum/sum
 [ "$sums" = "$(cksum $L/*.cu)" ] && pass "exercise verdicts: no learner file was touched" || fail "exercise verdicts: a learner file changed"
