@@ -37,6 +37,14 @@ static void test_turns(void **state)
 	assert_int_equal(serve_queue_next(&q), 6);
 	serve_queue_free(&q);
 	assert_int_equal(serve_queue_next(&q), -1);
+	/* a line keeps a cool-down while one lasts (the service never reuses such a line for another GPU) */
+	assert_int_equal(serve_queue_any_cooling(&q, 0), 0);
+	serve_queue_add(&q, 1, 2001);
+	assert_int_equal(serve_queue_any_cooling(&q, 5), 0);
+	serve_queue_cool(&q, 2004, 30);
+	assert_int_equal(serve_queue_any_cooling(&q, 5), 1);
+	assert_int_equal(serve_queue_any_cooling(&q, 31), 0);
+	serve_queue_free(&q);
 }
 
 static void test_requests(void **state)

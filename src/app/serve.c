@@ -118,9 +118,12 @@ static void live_lines(unsigned char *live)
 }
 
 /* The line of GPU uuid: its own, a new one, or else the idle line asked for longest ago, emptied of
- * its old GPU's turns and waiters. -1 when every line is live, which cannot happen: each live line
- * has a connection of its own in it, the asking connection is in none, and there are as many lines
- * as connections. */
+ * its old GPU's turns and waiters, but never one where a user still cools: a hog passed over at the
+ * cap could otherwise lease 1100 made-up GPUs while the real one is idle, have its line reused, and
+ * come back to a fresh line with its cool-down forgotten (served at once, ahead of the class, a cap
+ * each time). -1 when every line is live or cools: each live line has a connection of its own in it
+ * and the asking connection is in none, so only lines cooling (a user holds at most GPUS_PER_USER at
+ * a time past the cap, each cooling for cooldown caps) can fill the rest. */
 static int gpu_index(const char *uuid)
 {
 	for (int i = 0; i < ngpus; i++) if (!strcmp(gpus[i].uuid, uuid)) return i;
@@ -129,7 +132,9 @@ static int gpu_index(const char *uuid)
 	else {
 		unsigned char live[MAX_GPUS];
 		live_lines(live);
-		for (int i = 0; i < ngpus; i++) if (!live[i] && (g < 0 || gpus[i].used < gpus[g].used)) g = i;
+		double now = serve_mono();
+		for (int i = 0; i < ngpus; i++)
+			if (!live[i] && !serve_queue_any_cooling(&gpus[i].q, now) && (g < 0 || gpus[i].used < gpus[g].used)) g = i;
 		if (g < 0) return -1;
 	}
 	gpu_line *gl = &gpus[g];

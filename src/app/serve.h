@@ -72,6 +72,8 @@ void serve_queue_order(const serve_queue *q, int *order);
 void serve_queue_cool(serve_queue *q, unsigned uid, double until);
 /* Whether uid cools at now. */
 int serve_queue_cooling(const serve_queue *q, unsigned uid, double now);
+/* Whether any user cools at now (the line keeps a cool-down that must not be forgotten). */
+int serve_queue_any_cooling(const serve_queue *q, double now);
 /* serve_queue_next at now: the users not cooling in turns as above; a cooling user's waiter only when
  * no other user waits and quiet is set. -1 when none is to be served (cooling waiters may remain). */
 int serve_queue_next_at(serve_queue *q, double now, int quiet);

@@ -42,6 +42,12 @@ int serve_queue_cooling(const serve_queue *q, unsigned uid, double now)
 	return 0;
 }
 
+int serve_queue_any_cooling(const serve_queue *q, double now)
+{
+	for (int i = 0; i < q->nusers; i++) if (q->users[i].cool_until > now) return 1;
+	return 0;
+}
+
 void serve_queue_add(serve_queue *q, int conn, unsigned uid) { serve_queue_add_for(q, conn, uid, 0); }
 
 void serve_queue_add_for(serve_queue *q, int conn, unsigned uid, int judge)

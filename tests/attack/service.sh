@@ -12,7 +12,9 @@
 #     another course, an exercise not assigned, an include that is a FIFO: refused at once, nothing kept;
 #     a third submission waiting for the judge with per_user 2, though the student hung up: refused;
 #   - GPU lines: 1100 made-up GPUs leased by one student just after a start leave the real GPU's
-#     lease served at once; a student holding 8 GPUs is refused a 9th, others unaffected;
+#     lease served at once; a student holding 8 GPUs is refused a 9th, others unaffected; a hog
+#     passed over at the cap that leases 1100 made-up GPUs while the real one is idle keeps its
+#     cool-down (its line is not reused);
 #   - the store: only the service writes it; a verdict carries the service's clock and the uid the
 #     kernel gave; the service killed with -9 mid-judge comes back and loses no verdict, records once;
 #     no store file grows past the report's 8 MiB or 20000 records (the next verdict goes to
@@ -424,6 +426,40 @@ n1=$(grep -c ' go$' "$tmp/hog11")
 [ "$n1" -gt "$n0" ] && pass "attack service: a cooling account is served when nobody else wants the GPU ($n0 then $n1 grants)" \
 	|| fail "attack service: the cooling hog alone was not served again: $n0 then $n1 grants: $(tail -3 "$tmp/hog11")"
 kill $hog 2>/dev/null; wait $hog 2>/dev/null
+kill $svc_pid; wait $svc_pid 2>/dev/null; svc_pid=
+
+# 11b. The cool-down kept when the GPU's line is idle: uid 2004 is passed over at the cap (cooling for
+# 30 s), uid 2002 runs; while the real GPU is idle, uid 2004 leases 1100 made-up GPUs on one
+# connection (more than the service's 1024 lines, so idle lines are reused), then asks for the real
+# GPU again, and uid 2002 right after. The real GPU's line keeps its cool-down, so uid 2002 goes
+# first, at once; when that line was reused, the hog came back to a fresh line with its cool-down
+# forgotten and was served at once, and uid 2002 waited the whole cap (3 s) behind it, each time.
+start ok
+bound 10 asu 2004 "$P" hog "$tmp/run/sock" $U 4 >/dev/null 2>"$tmp/hog11b"
+bound 10 asu 2002 "$P" lease "$tmp/run/sock" $U 50 "$log" 2>/dev/null
+cat >"$tmp/flood11b.py" <<PY
+import socket
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM); s.connect("$tmp/run/sock"); b = b""
+for i in range(1, 1101):
+    s.sendall(b"lease %032x 1\n" % i)
+    while b"\n" not in b: b += s.recv(4096)
+    l, b = b.split(b"\n", 1)
+    if l != b"go": print(l.decode()); break
+    s.sendall(b"done\n")
+else: print("1100 go")
+PY
+chmod 644 "$tmp/flood11b.py"
+flood=$(bound 20 asu 2004 "$py" "$tmp/flood11b.py")
+bound 10 asu 2002 "$P" lease "$tmp/run/sock" $U 50 "$log" 2>/dev/null
+bound 15 asu 2004 "$P" hog "$tmp/run/sock" $U 4 >/dev/null 2>>"$tmp/hog11b" &
+hog=$!
+sleep 0.3
+t0=$(date +%s%N)
+bound 10 asu 2002 "$P" lease "$tmp/run/sock" $U 200 "$log" 2>"$tmp/w11b"; rc=$?; w=$(ms "$t0")
+wait $hog
+[ "$flood" = "1100 go" ] && grep -q "past the lab's cap of 3 s" "$tmp/hog11b" && [ $rc = 0 ] && [ "$w" -lt 1500 ] \
+	&& pass "attack service: a cooling hog that leases 1100 made-up GPUs while the real one is idle keeps its cool-down (the next run waited $w ms)" \
+	|| fail "attack service: after a cooling hog's 1100 made-up GPUs ($flood), the next run waited $w ms (exit $rc) behind the hog: $(tail -2 "$tmp/w11b")"
 kill $svc_pid; wait $svc_pid 2>/dev/null; svc_pid=
 
 # 12. A submission whose last file is empty (a header the kernel includes, sent last) is whole once
