@@ -26,6 +26,7 @@ typedef struct {
 	int64_t judge_file_mb;   /* the largest file it may write (RLIMIT_FSIZE) */
 	int64_t judge_files;     /* files open at once (RLIMIT_NOFILE) */
 	double judge_s;          /* wall time before a judge is stopped */
+	int64_t judge_compile_s; /* the longest one compile of a judge may take (CUDACLIMB_COMPILE_S) */
 	int per_user;            /* connections and waiting jobs a user may have */
 	course **courses; int ncourses;   /* the courses it judges, from their folders' course.yaml */
 } serve_config;

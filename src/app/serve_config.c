@@ -21,11 +21,12 @@ static int number(yd *c, yaml_node_t *map, const char *key, int64_t lo, int64_t 
 
 static int parse_limits(yd *c, yaml_node_t *ln, serve_config *s)
 {
-	static const char *const keys[] = { "memory_mb", "cpu_s", "file_mb", "files", "wall_s", NULL };
+	static const char *const keys[] = { "memory_mb", "cpu_s", "file_mb", "files", "wall_s", "compile_s", NULL };
 	int64_t wall = (int64_t)s->judge_s;
 	if (yd_check_keys(c, ln, "judge", keys) || number(c, ln, "memory_mb", 256, 1 << 20, &s->judge_mb) ||
 	    number(c, ln, "cpu_s", 10, 86400, &s->judge_cpu_s) || number(c, ln, "file_mb", 1, 1 << 20, &s->judge_file_mb) ||
-	    number(c, ln, "files", 64, 65536, &s->judge_files) || number(c, ln, "wall_s", 10, 86400, &wall)) return -1;
+	    number(c, ln, "files", 64, 65536, &s->judge_files) || number(c, ln, "wall_s", 10, 86400, &wall) ||
+	    number(c, ln, "compile_s", 5, 86400, &s->judge_compile_s)) return -1;
 	s->judge_s = (double)wall;
 	return 0;
 }
@@ -87,6 +88,7 @@ int serve_config_load(serve_config *s, const char *path, char *err, size_t errle
 	s->judge_file_mb = 256;
 	s->judge_files = 1024;
 	s->judge_s = 900;
+	s->judge_compile_s = 30;   /* the exercises' kernels compile in 1-3 s; a hostile few KiB of macros, minutes */
 	s->per_user = 64;
 	size_t len;
 	char *buf = file_read_max(path, 1 << 20, 0, &len);

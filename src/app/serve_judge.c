@@ -131,8 +131,9 @@ static void start_judge(job *j)
 	int p[2];
 	if (pipe2(p, O_CLOEXEC)) { serve_say("pipe: %s", strerror(errno)); return; }
 	char *log = xasprintf("%s/judge.log", j->dir), *work = xasprintf("%s/work", j->dir), *cache = xasprintf("%s/cache", serve_cfg->state);
-	char *file = xasprintf("src/%s", j->main), uid[16];
+	char *file = xasprintf("src/%s", j->main), uid[16], compile_s[24];
 	strfmt(uid, sizeof uid, "%u", j->uid);
+	strfmt(compile_s, sizeof compile_s, "%lld", (long long)serve_cfg->judge_compile_s);
 	mkdir(cache, 0700);
 	pid_t pid = fork();
 	if (pid == 0) {
@@ -148,7 +149,8 @@ static void start_judge(job *j)
 		setenv("CUDACLIMB_SERVICE_FOR", uid, 1);
 		setenv("XDG_CACHE_HOME", cache, 1);
 		setenv("CUDACLIMB_WORK", work, 1);
-		setenv("CUDACLIMB_JUDGE", "1", 1);   /* the worker lifts the soft address-space limit: CUDA reserves more */
+		setenv("CUDACLIMB_JUDGE", "1", 1);
+		setenv("CUDACLIMB_COMPILE_S", compile_s, 1);   /* one submission holds the judge this long at most compiling */   /* the worker lifts the soft address-space limit: CUDA reserves more */
 		unsetenv("CUDACLIMB_COURSE");
 		unsetenv("CUDACLIMB_LESSONS");
 		if (serve_cfg->lessons) setenv("CUDACLIMB_LESSONS", serve_cfg->lessons, 1);

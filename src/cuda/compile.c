@@ -820,9 +820,18 @@ compile_job *compile_start(const compile_request *rq, char *err, size_t errlen)
 	return j;
 }
 
+double compile_limit_env_s(void)
+{
+	const char *v = getenv("CUDACLIMB_COMPILE_S");
+	char *end;
+	double s = v && *v ? strtod(v, &end) : 0;
+	return v && *v && !*end && s >= 1 && s <= 86400 ? s : 0;
+}
+
 double compile_timeout_ms(double timeout_s)
 {
-	return 1000 * (timeout_s > COMPILE_TIMEOUT_MIN_S ? timeout_s : COMPILE_TIMEOUT_MIN_S);
+	double env = compile_limit_env_s();
+	return 1000 * (env > 0 ? env : timeout_s > COMPILE_TIMEOUT_MIN_S ? timeout_s : COMPILE_TIMEOUT_MIN_S);
 }
 
 int compile_fd(const compile_job *j) { return j->done ? -1 : j->fd; }
@@ -853,7 +862,10 @@ int compile_step(compile_job *j, double timeout_ms)
 			j->pid = 0;
 			close(j->fd);
 			char why[160];
-			strfmt(why, sizeof why, "compile timed out after %.0f s: the compiler was stopped (a longer --timeout gives it more)", timeout_ms / 1000);
+			if (compile_limit_env_s() > 0)
+				strfmt(why, sizeof why, "compile timed out after %.0f s: the compiler was stopped (CUDACLIMB_COMPILE_S: the judge's limit)", timeout_ms / 1000);
+			else
+				strfmt(why, sizeof why, "compile timed out after %.0f s: the compiler was stopped (a longer --timeout gives it more)", timeout_ms / 1000);
 			end_child(j, why, 1);
 			return 1;
 		}

@@ -99,8 +99,12 @@ void compile_include_key_add(sha256_ctx *c, const void *p, size_t n);
  * warnings (each one echoes its source line), so a longer log keeps its head (the first diagnostics)
  * and its tail (ptxas's report, which comes last), with a line saying how much was left out. */
 #define COMPILE_LOG_MAX ((size_t)1 << 20)
-/* The time a compile may take for a run timeout of timeout_s seconds: max(timeout_s, 120 s), in ms. */
+/* The time a compile may take for a run timeout of timeout_s seconds, in ms: $CUDACLIMB_COMPILE_S
+ * when it is a number of seconds in [1, 86400] (the lab service's judge sets it: a few KiB of macros keep
+ * NVRTC busy for minutes), else max(timeout_s, 120 s). */
 double compile_timeout_ms(double timeout_s);
+/* $CUDACLIMB_COMPILE_S's seconds when it is valid (compile_timeout_ms), else 0. */
+double compile_limit_env_s(void);
 /* Starts a compile: a cache hit finishes at once; otherwise a child process runs NVRTC.
  * Returns a job (free with compile_job_free), or NULL with err (unreadable source). */
 compile_job *compile_start(const compile_request *rq, char *err, size_t errlen);

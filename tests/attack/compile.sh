@@ -116,4 +116,19 @@ w=$T/w-honest
 out=$(as env XDG_CACHE_HOME="$w/cache2" CUDACLIMB_COMPILE_AS_MB=8 timeout 60 "$B" --lessons "$L" --work "$w" try $EX 2>&1)
 if printf '%s\n' "$out" | grep -q "ran out of memory: a compile may use 8 MiB"; then pass "compile: under CUDACLIMB_COMPILE_AS_MB=8 (on top of what the child maps) the compile fails saying it ran out of memory"
 else fail "compile: CUDACLIMB_COMPILE_AS_MB=8: no word of the memory limit"; printf '%s\n' "$out" | tail -4 | sed 's/^/    /'; fi
+
+# ---- a few KiB of nested macros that keep NVRTC busy (a tester's: 2^21 empty statements held the lab
+# service's one judge for 86 s): under CUDACLIMB_COMPILE_S (the judge's limit) the compile is stopped then
+w=$T/w-macros
+mkdir -p "$w/bandwidth" "$w/cache"
+{ printf '#define E0 ; ;\n'; i=1; while [ $i -le 21 ]; do printf '#define E%d E%d E%d\n' $i $((i - 1)) $((i - 1)); i=$((i + 1)); done
+  printf 'extern "C" __global__ void saxpy_coalesced(const float *x, const float *y, float *z, float a, long long n)\n{\n\tE21\n'
+  printf '\tlong long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;\n\tif (i < n) z[i] = a * x[i] + y[i];\n}\n'; } >"$w/bandwidth/coalesced.cu"
+chown -R "$A" "$w" 2>/dev/null
+t0=$(date +%s)
+out=$(as env XDG_CACHE_HOME="$w/cache" CUDACLIMB_COMPILE_S=5 timeout 60 "$B" --lessons "$L" --work "$w" try $EX 2>&1)
+secs=$(( $(date +%s) - t0 ))
+if printf '%s\n' "$out" | grep -q "compile timed out after 5 s: the compiler was stopped (CUDACLIMB_COMPILE_S" && [ $secs -le 15 ]; then
+	pass "compile: 2^21 macro-made statements under CUDACLIMB_COMPILE_S=5: stopped after 5 s, said so ($secs s in all)"
+else fail "compile: CUDACLIMB_COMPILE_S=5 did not stop the slow compile in time ($secs s)"; printf '%s\n' "$out" | tail -4 | sed 's/^/    /'; fi
 exit 0

@@ -21,7 +21,8 @@
 #     UID-USER.N.jsonl), a kept
 #     job recorded in an older, larger file is not judged twice, a student whose files are all full is
 #     refused, and the report names the store for a file it leaves out;
-#   - a submission whose last file is empty is kept and judged at once;
+#   - a submission whose last file is empty is kept and judged at once; one whose nested macros keep
+#     NVRTC busy is stopped at the judge's compile_s;
 #   - the service refuses root, a socket folder others may write, a state folder or a store not its own
 #     or open to others; a client refuses a socket whose
 #     folder others may write, and a run is refused (not run unqueued) when the service is down.
@@ -59,6 +60,7 @@ trace: $tmp/state/trace.log
 lessons: $tmp/lessons
 cap: 3
 per_user: 40
+judge: { compile_s: 5 }
 courses: [ $tmp/course ]
 EOF
 chmod 644 "$tmp/serve.yaml" "$tmp/course/course.yaml"
@@ -219,6 +221,16 @@ out=$(bound 60 asu 2001 "$P" submit "$tmp/run/sock" lab1 demo/scale "$tmp/s1/lea
 	&& pass "attack service: an include of the service's own secret by absolute path is refused by the judge's compile (a compile error, recorded)" \
 	|| fail "attack service: the secret include: exit $rc: $out"
 mv "$tmp/store/2001-"*.jsonl "$tmp/leak.jsonl"
+# A few KiB of nested macros that keep NVRTC busy (a tester's: 2^21 empty statements held the one judge
+# for 86 s, and the next student's verdict with it): the judge's compile stops at judge: compile_s (5 s).
+{ printf '#define E0 ; ;\n'; i=1; while [ $i -le 21 ]; do printf '#define E%d E%d E%d\n' $i $((i - 1)) $((i - 1)); i=$((i + 1)); done
+  printf 'extern "C" __global__ void scale(float *y, int n) { E21 }\n'; } >"$tmp/s1/macros.cu"; chown 2001 "$tmp/s1/macros.cu"
+t0=$(date +%s%N)
+out=$(bound 60 asu 2001 "$P" submit "$tmp/run/sock" lab1 demo/scale "$tmp/s1/macros.cu" 2>&1); rc=$?; w=$(ms "$t0")
+[ $rc = 0 ] && [ "$w" -lt 20000 ] && printf '%s' "$out" | grep -q "the course's judge: compile_error.*compile timed out after 5 s" && grep -q '"verdict": "compile_error"' "$tmp/store/2001-"*.jsonl \
+	&& pass "attack service: 2^21 macro-made statements: the judge's compile stopped at compile_s (5 s), the verdict in $w ms" \
+	|| fail "attack service: the slow compile: exit $rc after $w ms: $out; $(head -c 300 "$tmp/store/2001-"*.jsonl 2>/dev/null)"
+mv "$tmp/store/2001-"*.jsonl "$tmp/macros.jsonl"
 bound 10 asu 2002 sh -c "echo '{\"time\": 1, \"uid\": 2002}' > '$tmp/store/2002-x.jsonl'" 2>/dev/null
 [ ! -e "$tmp/store/2002-x.jsonl" ] && pass "attack service: a student cannot write into the store" || fail "attack service: uid 2002 wrote into the store"
 t0=$(date +%s)
