@@ -52,18 +52,6 @@
 //    one tile (0, "cooperative") the tensor cores wait while both store. The ring is the same: the
 //    slots come in the walk's order and each is read by one warpgroup, which steps over the slots of
 //    the tiles that are not its own. cuBLASLt's fastest FP8 kernel on the H200 is of this kind.
-// Settings added in the fp8x session (each 0 leaves today's kernel, to the instruction; none yet timed
-// on a GPU; aimed at fp8 against cuBLASLt's fast-accumulation call at 4096^3):
-//  - HANDOFF 1 (PINGPONG 1): the turn goes to the other warpgroup right after the tile's last wgmma are
-//    queued, not after waiting for the k-step before, so it wakes with two k-steps of wgmma ahead of it.
-//  - TAIL 1 (PINGPONG 1, EPILOGUE 1, STREAMK 0): the CTA's last tile, whose epilogue nothing hides, is
-//    stored through the ring, which nothing loads into or reads any more: all its boxes at once, one
-//    barrier, all its TMA stores in one group, where the staging boxes wait for each other's stores.
-//  - L2HINT, a mask: 1 C's stores evict-first (C, written once, is larger than the L2 and would push
-//    out the A and B slices other CTAs are about to read), 2 A's and B's loads evict-last, 4 the
-//    tensor maps prefetched as the kernel starts.
-//  - EPILOGUE 2: C stored from registers two floats a lane (whole 32-byte sectors), no staging boxes:
-//    shared memory's bandwidth left to the ring, and room for a seventh slot (STAGES 7).
 #include "sm90.cuh"
 #include "wgmma_fmt.cuh"
 
@@ -100,28 +88,6 @@
 #ifndef PINGPONG
 #define PINGPONG 0
 #endif
-// The fp8x session's settings (each 0 leaves today's kernel; the list above):
-#ifndef HANDOFF
-#define HANDOFF 0
-#endif
-#ifndef TAIL
-#define TAIL 0
-#endif
-#ifndef L2HINT
-#define L2HINT 0
-#endif
-#if EPILOGUE < 0 || EPILOGUE > 2
-#error "EPILOGUE is 0 (direct scalar stores), 1 (TMA stores through staging boxes) or 2 (direct 8-byte stores)"
-#endif
-#if HANDOFF && !PINGPONG
-#error "HANDOFF 1 moves PINGPONG 1's turn hand-off: it needs PINGPONG 1"
-#endif
-#if TAIL && (!PINGPONG || EPILOGUE != 1 || STREAMK)
-#error "TAIL 1 stores the CTA's last tile through the drained ring: it needs PINGPONG 1, EPILOGUE 1 and STREAMK 0"
-#endif
-#if L2HINT < 0 || L2HINT > 7
-#error "L2HINT is a mask of 1 (C's stores evict-first), 2 (A's and B's loads evict-last) and 4 (tensor maps prefetched)"
-#endif
 #define KB 128                          // bytes of k per slot: one swizzle row
 #if PINGPONG
 #define CONSUMERS 2                     // each a whole tile, in turn
@@ -156,63 +122,8 @@
 #define TC_CLUSTER
 #endif
 
-#if TAIL && HALVES * (BN / 32) * BOX_BYTES > STAGES * (A_BYTES + B_BYTES)
-#error "TAIL 1 writes the whole tile's boxes (BM*BN*4 bytes) into the ring of STAGES*(BM+BN)*128 bytes: more STAGES"
-#endif
-
 // The work of one cluster, in order: kernels/common/seg_walk.cuh (the tensorcore lesson's too).
 #include "seg_walk.cuh"
-
-// L2HINT's instructions. An L2 eviction policy made once (createpolicy) and handed to each access
-// that should follow it: evict-first for C (written once, never read here, 64 MiB at 4096^2 in FP32,
-// more than the L2: without a hint its lines push out the slices of A and B that the CTAs on the
-// same rows and columns are about to read again), evict-last for A and B (each slice read by every
-// tile of its row or column).
-__device__ __forceinline__ unsigned long long l2_policy_evict_first()
-{
-	unsigned long long p;
-	asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;\n" : "=l"(p));
-	return p;
-}
-__device__ __forceinline__ unsigned long long l2_policy_evict_last()
-{
-	unsigned long long p;
-	asm volatile("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;\n" : "=l"(p));
-	return p;
-}
-// tma_load_2d, tma_load_2d_multicast and tma_store_2d (sm90.cuh) with an L2 policy.
-__device__ __forceinline__ void tma_load_2d_hint(unsigned dst, const cc_tensormap *map, int x, int y, unsigned bar, unsigned long long pol)
-{
-	asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.L2::cache_hint [%0], [%1, {%2, %3}], [%4], %5;\n"
-	             ::"r"(dst), "l"(map), "r"(x), "r"(y), "r"(bar), "l"(pol) : "memory");
-}
-__device__ __forceinline__ void tma_load_2d_multicast_hint(unsigned dst, const cc_tensormap *map, int x, int y, unsigned bar, unsigned short mask,
-                                                           unsigned long long pol)
-{
-	asm volatile("cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster.L2::cache_hint [%0], [%1, {%2, %3}], [%4], %5, %6;\n"
-	             ::"r"(dst), "l"(map), "r"(x), "r"(y), "r"(bar), "h"(mask), "l"(pol) : "memory");
-}
-__device__ __forceinline__ void tma_store_2d_hint(const cc_tensormap *map, unsigned src, int x, int y, unsigned long long pol)
-{
-	asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group.L2::cache_hint [%0, {%1, %2}], [%3], %4;\n"
-	             ::"l"(map), "r"(x), "r"(y), "r"(src), "l"(pol) : "memory");
-}
-// C's box store: with L2HINT & 1 under the evict-first policy `pol` (unused otherwise).
-__device__ __forceinline__ void store_box(const cc_tensormap *map, unsigned src, int x, int y, unsigned long long pol)
-{
-#if L2HINT & 1
-	tma_store_2d_hint(map, src, x, y, pol);
-#else
-	(void)pol;
-	tma_store_2d(map, src, x, y);
-#endif
-}
-// Asks for a tensor map (a __grid_constant__ parameter) before its first use, so that the first TMA
-// of the kernel does not wait for it to be fetched.
-__device__ __forceinline__ void tmap_prefetch(const cc_tensormap *map)
-{
-	asm volatile("prefetch.tensormap [%0];\n" ::"l"(map) : "memory");
-}
 
 // The scales of one consumer's tile (FP8, INT8; without scales a0 = a1 = 1 and b unused), loaded into
 // registers where the tile's k loop starts, so that the loads' latency hides behind the loop instead
@@ -277,7 +188,7 @@ __device__ __forceinline__ void store_tile(const acc_t (&d)[ACC], float *C, cons
 	}
 }
 
-#if EPILOGUE == 1
+#if EPILOGUE
 // The TMA-store epilogue: box b holds columns 32b .. 32b+31 of this warpgroup's 64 rows (row0, col0
 // in C); the thread's d[4j .. 4j+3] are columns 8j + 2(lane%4) + {0, 1} of rows r and r + 8. FP8's
 // and INT8's scales are applied on the way into the box (sum * (sa * sb): store_tile's bits, INT8's
@@ -293,7 +204,7 @@ __device__ __forceinline__ void store_tile(const acc_t (&d)[ACC], float *C, cons
 // `used` counts the boxes this warpgroup has handed to TMA so far (kept across tiles): the boxes are
 // taken in turn, so the one about to be written is the one of EPI_BOXES stores ago, whatever BN is.
 __device__ __forceinline__ void store_tile_tma(const acc_t (&d)[ACC], const cc_tensormap &tmC, const tile_scales &sc, bool scaled,
-                                               unsigned mine, unsigned &used, int row0, int col0, unsigned long long pol)
+                                               unsigned mine, unsigned &used, int row0, int col0)
 {
 	const int t = threadIdx.x % 128, lane = t % 32, wgid = threadIdx.x / 128;
 	const bool leader = t == 0;
@@ -332,113 +243,8 @@ __device__ __forceinline__ void store_tile_tma(const acc_t (&d)[ACC], const cc_t
 		fence_async_shared();   // the writes above are seen by the TMA unit
 		named_sync(wgid, 128);
 		if (leader) {
-			store_box(&tmC, box, col0 + 32 * b, row0, pol);
+			tma_store_2d(&tmC, box, col0 + 32 * b, row0);
 			tma_store_commit();
-		}
-	}
-}
-
-#if TAIL
-// Box b (columns 32b .. 32b+31 of this warpgroup's 64 rows) of the thread's sums, scaled, written into
-// the box at `box`: store_tile_tma's writes, the same lines (kept there as they were, so that its
-// machine code stays the same to the instruction without TAIL).
-__device__ __forceinline__ void fill_box(const acc_t (&d)[ACC], const tile_scales &sc, bool scaled, unsigned box, int b)
-{
-	const int t = threadIdx.x % 128, lane = t % 32;
-	const int r = t / 32 * 16 + lane / 4;
-	const float s0 = sc.a0, s1 = sc.a1;
-#pragma unroll
-	for (int e = 0; e < 4; e++) {
-#if EPI_SWZ
-		const bool odd = (lane >> 2) & 1;                  // r % 8 is odd
-		const int ja = 4 * b + e, jb = 4 * b + (e ^ 3), eo = odd ? e ^ 3 : e;
-		const int chunk = 2 * eo + (lane % 4) / 2, within = 8 * (lane % 2);
-		float v0 = (float)(odd ? d[4 * jb] : d[4 * ja]), v1 = (float)(odd ? d[4 * jb + 1] : d[4 * ja + 1]),
-		      v2 = (float)(odd ? d[4 * jb + 2] : d[4 * ja + 2]), v3 = (float)(odd ? d[4 * jb + 3] : d[4 * ja + 3]);
-		if (scaled) {   // j = 4b + eo: j / 8 is b / 2 for every eo < 4 (known at compile time), j % 8 is 4(b % 2) + eo
-			const float b0 = scale_b_at(sc, b / 2, 4 * (b % 2) + eo, 0), b1 = scale_b_at(sc, b / 2, 4 * (b % 2) + eo, 1);
-			v0 *= s0 * b0; v1 *= s0 * b1; v2 *= s1 * b0; v3 *= s1 * b1;
-		}
-#else
-		const int j = 4 * b + e, chunk = 2 * e + (lane % 4) / 2, within = 8 * (lane % 2);
-		float v0 = (float)d[4 * j], v1 = (float)d[4 * j + 1], v2 = (float)d[4 * j + 2], v3 = (float)d[4 * j + 3];
-		if (scaled) {
-			const float b0 = scale_b(sc, j, 0), b1 = scale_b(sc, j, 1);
-			v0 *= s0 * b0; v1 *= s0 * b1; v2 *= s1 * b0; v3 *= s1 * b1;
-		}
-#endif
-		// 128-byte swizzle: the 16-byte chunk index is XORed with the row's index mod 8.
-		const unsigned at = box + r * 128 + ((chunk ^ (r % 8)) << 4) + within;
-		asm volatile("st.shared.v2.f32 [%0], {%1, %2};\n" ::"r"(at), "f"(v0), "f"(v1) : "memory");
-		asm volatile("st.shared.v2.f32 [%0], {%1, %2};\n" ::"r"(at + 8 * 128), "f"(v2), "f"(v3) : "memory");
-	}
-}
-
-// TAIL 1: the CTA's last tile, stored once nothing will load into the ring again (the caller has
-// waited for that: see tc_gemm). All HALVES * BN/32 boxes of the tile go into the ring at once, box
-// (h, b) at ring + (h * BN/32 + b) * BOX_BYTES (1024-byte aligned, as the swizzle needs), with no
-// wait for an earlier store to have read its box and one barrier for the lot; then the leader hands
-// them all to TMA in one group. The other tiles keep store_tile_tma's two staging boxes, which must
-// wait, box by box, for the store of two boxes before: at the end of the kernel nothing hides that.
-__device__ __forceinline__ void store_tile_ring(const acc_t (&d)[HALVES][ACC], const cc_tensormap &tmC, const tile_scales (&sc)[HALVES],
-                                                bool scaled, unsigned ring, int row0, int col0, unsigned long long pol)
-{
-	const int t = threadIdx.x % 128, wgid = threadIdx.x / 128;
-#pragma unroll
-	for (int h = 0; h < HALVES; h++)
-#pragma unroll
-		for (int b = 0; b < BN / 32; b++) fill_box(d[h], sc[h], scaled, ring + (h * (BN / 32) + b) * BOX_BYTES, b);
-	fence_async_shared();   // the writes above are seen by the TMA unit
-	named_sync(wgid, 128);
-	if (t == 0) {
-#pragma unroll
-		for (int h = 0; h < HALVES; h++)
-#pragma unroll
-			for (int b = 0; b < BN / 32; b++) store_box(&tmC, ring + (h * (BN / 32) + b) * BOX_BYTES, col0 + 32 * b, row0 + 64 * h, pol);
-		tma_store_commit();
-	}
-}
-#endif
-#endif
-
-#if EPILOGUE == 2
-// EPILOGUE 2: the sums stored from registers like store_tile, but two floats (8 bytes) a lane: lanes
-// 4i .. 4i+3 write 32 contiguous bytes of a row, a whole sector, and each instruction 8 rows (store_tile
-// writes every other float: two instructions, each half of each sector). No staging box in shared
-// memory: the ring's reads and writes (wgmma, TMA) keep all of shared memory's bandwidth, and the
-// 32 KB of staging boxes (two a consumer) are free for a seventh slot (STAGES 7). With PINGPONG 1 the
-// stores overlap the other warpgroup's k loop. Where n is odd a row's pairs are not 8-byte aligned,
-// and the pair at n's last column has one element: those are stored singly. The same bits as
-// store_tile (s * sb * sum). With L2HINT & 1, under the evict-first policy `pol`.
-__device__ __forceinline__ void store_tile_v2(const acc_t (&d)[ACC], float *C, const tile_scales &sc, bool scaled,
-                                              int m, int n, int row0, int col0, unsigned long long pol)
-{
-	const int lane = threadIdx.x % 32, warp = (threadIdx.x % 128) / 32;
-	const bool pairs = n % 2 == 0;
-	(void)pol;
-#pragma unroll
-	for (int j = 0; j < BN / 8; j++) {
-		float bj[2] = {1.f, 1.f};
-		if (scaled) { bj[0] = scale_b(sc, j, 0); bj[1] = scale_b(sc, j, 1); }
-#pragma unroll
-		for (int h = 0; h < 2; h++) {
-			const int row = row0 + warp * 16 + lane / 4 + 8 * h;
-			const float s = h ? sc.a1 : sc.a0;
-			if (row >= m) continue;
-			const int col = col0 + 8 * j + 2 * (lane % 4);
-			const float v0 = scaled ? s * bj[0] * d[4 * j + 2 * h] : (float)d[4 * j + 2 * h];
-			const float v1 = scaled ? s * bj[1] * d[4 * j + 2 * h + 1] : (float)d[4 * j + 2 * h + 1];
-			float *p = C + (size_t)row * n + col;
-			if (pairs && col + 1 < n) {
-#if L2HINT & 1
-				asm volatile("st.global.L2::cache_hint.v2.f32 [%0], {%1, %2}, %3;\n" ::"l"(p), "f"(v0), "f"(v1), "l"(pol) : "memory");
-#else
-				asm volatile("st.global.v2.f32 [%0], {%1, %2};\n" ::"l"(p), "f"(v0), "f"(v1) : "memory");
-#endif
-			} else {
-				if (col < n) p[0] = v0;
-				if (col + 1 < n) p[1] = v1;
-			}
 		}
 	}
 }
@@ -452,7 +258,7 @@ __device__ __forceinline__ void tc_gemm(const cc_tensormap &tmA, const cc_tensor
 	// multicast relies on.
 	const unsigned base = (smem_u32(smem_raw) + 1023) & ~1023u;
 	const unsigned sA = base, sB = base + STAGES * A_BYTES, sC = sB + STAGES * B_BYTES;
-	const unsigned bars = sC + (EPILOGUE == 1) * CONSUMERS * EPI_BOXES * BOX_BYTES;
+	const unsigned bars = sC + EPILOGUE * CONSUMERS * EPI_BOXES * BOX_BYTES;
 #define FULL(s) (bars + 8 * (s))
 #define EMPTY(s) (bars + 8 * (STAGES + (s)))
 	const int wg = threadIdx.x / 128;
@@ -466,12 +272,6 @@ __device__ __forceinline__ void tc_gemm(const cc_tensormap &tmA, const cc_tensor
 	const int ksteps = (int)(((long long)k * ES + KB - 1) / KB);
 
 	if (threadIdx.x == 0) {
-#if L2HINT & 4
-		tmap_prefetch(&tmA); tmap_prefetch(&tmB);
-#if EPILOGUE == 1
-		tmap_prefetch(&tmC);
-#endif
-#endif
 		for (int s = 0; s < STAGES; s++) {
 			mbar_init(FULL(s), 1);                     // our producer's expect_tx; then the TMA bytes
 			mbar_init(EMPTY(s), SLOT_READERS * 4 * CM);   // one arrival per reading consumer warp of the cluster
@@ -491,30 +291,17 @@ __device__ __forceinline__ void tc_gemm(const cc_tensormap &tmA, const cc_tensor
 		regs_release<PRODUCER_REGS>();
 		if (threadIdx.x == 0) {
 			int s = 0, tm2, tn, kt0, kt1, q; unsigned phase = 0;
-#if L2HINT & 2
-			const unsigned long long keep = l2_policy_evict_last();
-#endif
 			while (walk.get(tm2, tn, kt0, kt1, q)) {
 				const int tm = tm2 * CM + rank;
 				for (int kt = kt0; kt < kt1; kt++) {
 					mbar_wait(EMPTY(s), phase ^ 1);   // a fresh barrier counts as freed once
 					mbar_expect_tx(FULL(s), A_BYTES + B_BYTES);
-#if L2HINT & 2
-					tma_load_2d_hint(sA + s * A_BYTES, &tmA, kt * (KB / ES), tm * BM, FULL(s), keep);
-#if CM > 1
-					tma_load_2d_multicast_hint(sB + s * B_BYTES + rank * (B_SHARE * KB), &tmB, kt * (KB / ES), tn * BN + rank * B_SHARE, FULL(s),
-					                           (unsigned short)((1u << CM) - 1), keep);
-#else
-					tma_load_2d_hint(sB + s * B_BYTES, &tmB, kt * (KB / ES), tn * BN, FULL(s), keep);
-#endif
-#else
 					tma_load_2d(sA + s * A_BYTES, &tmA, kt * (KB / ES), tm * BM, FULL(s));
 #if CM > 1
 					tma_load_2d_multicast(sB + s * B_BYTES + rank * (B_SHARE * KB), &tmB, kt * (KB / ES), tn * BN + rank * B_SHARE, FULL(s),
 					                      (unsigned short)((1u << CM) - 1));
 #else
 					tma_load_2d(sB + s * B_BYTES, &tmB, kt * (KB / ES), tn * BN, FULL(s));
-#endif
 #endif
 					if (++s == STAGES) { s = 0; phase ^= 1; }
 				}
@@ -547,16 +334,9 @@ __device__ __forceinline__ void tc_gemm(const cc_tensormap &tmA, const cc_tensor
 			for (int i = 0; i < ACC; i++) d[h][i] = 0;
 		int s = 0; unsigned phase = 0;
 		int tm2, tn, kt0, kt1, q;
-#if EPILOGUE == 1
+#if EPILOGUE
 		unsigned boxes_used = 0;
 #endif
-		// C's L2 policy (L2HINT & 1: evict-first), for the TMA stores of EPILOGUE 1 or the 8-byte stores of 2.
-#if L2HINT & 1
-		const unsigned long long pol = l2_policy_evict_first();
-#else
-		const unsigned long long pol = 0;
-#endif
-		(void)pol;
 #if PINGPONG
 		int turn = 0;
 #endif
@@ -582,15 +362,6 @@ __device__ __forceinline__ void tc_gemm(const cc_tensormap &tmA, const cc_tensor
 #pragma unroll
 			for (int h = 0; h < HALVES; h++) scales_load(sc[h], sa, sb, m, n, row0(h), col0);   // used by the store, after the loop
 			int prev = -1;
-#if HANDOFF
-			// the other warpgroup's k loop may start (if the CTA has a tile i+1)
-			auto hand_on = [&]() {
-				seg_walk peek = walk;
-				int a, b, c, e, f;
-				if (peek.get(a, b, c, e, f)) named_arrive(3 + ((i + 1) & 1), 256);
-			};
-			if (kt1 <= kt0) hand_on();   // no k loop (not met: every segment has a k-step)
-#endif
 			for (int kt = kt0; kt < kt1; kt++) {
 				mbar_wait(FULL(s), phase);
 #pragma unroll
@@ -606,42 +377,22 @@ __device__ __forceinline__ void tc_gemm(const cc_tensormap &tmA, const cc_tensor
 					for (int h = 0; h < HALVES; h++)
 						wgmma_fmt<BN>(d[h], desc_hi | (da + (a_off(h) + kk * 32) / 16), desc_hi | (db + kk * 32 / 16), kt > kt0 || kk > 0);
 				wgmma_commit();
-#if HANDOFF
-				// HANDOFF 1: the turn goes to the other warpgroup as soon as this tile's last wgmma are
-				// queued, before waiting for step kt-1: it then finds two k-steps of wgmma ahead of its
-				// own (about 1000 cycles at FP8's rate) instead of one, to wake up, load its scales and
-				// queue its first. The turn's rule holds: this warpgroup has waited on all of its slots.
-				if (kt + 1 == kt1) hand_on();
-#endif
 				wgmma_wait<1>();                       // step kt-1 is done: its slot may be refilled
 				if (prev >= 0) release(prev);
 				prev = s;
 				if (++s == STAGES) { s = 0; phase ^= 1; }
 			}
-#if PINGPONG && !HANDOFF
+#if PINGPONG
 			{   // the other warpgroup's k loop may start (if the CTA has a tile i+1) while this one stores
 				seg_walk peek = walk;
 				int a, b, c, e, f;
 				if (peek.get(a, b, c, e, f)) named_arrive(3 + ((i + 1) & 1), 256);
 			}
 #endif
-#if TAIL
-			// How many tiles the CTA has after this one: 0, 1, or 2 (2 or more).
-			auto tiles_after = [&]() {
-				seg_walk peek = walk;
-				int a, b, c, e, f;
-				return peek.get(a, b, c, e, f) ? (peek.get(a, b, c, e, f) ? 2 : 1) : 0;
-			};
-#endif
 			wgmma_wait<0>();
 #pragma unroll
 			for (int h = 0; h < HALVES; h++) wgmma_fence_regs(d[h]);
 			if (prev >= 0) release(prev);
-#if TAIL
-			// This warpgroup's wgmma have all read their slots. If tile i+1, the other's, is the CTA's
-			// last, its owner stores it through the ring (store_tile_ring) once it has this arrival.
-			if (tiles_after() == 1) named_arrive(5, 256);
-#endif
 			if (kt1 <= kt0) {
 #pragma unroll
 				for (int h = 0; h < HALVES; h++)
@@ -686,44 +437,21 @@ __device__ __forceinline__ void tc_gemm(const cc_tensormap &tmA, const cc_tensor
 						for (int i = 0; i < ACC; i++) d[h][i] += work_to_acc(__ldcg(slot(c, h) + i * 128));
 			}
 #endif
-#if TAIL
-			if (tiles_after() == 0) {
-				// TAIL 1: the CTA's last tile (i). Nothing loads into the ring any more: the producer's
-				// last fills were this tile's, and this warpgroup waited for every one of them (the
-				// fills of earlier tiles were waited for by their owners before they handed on the
-				// turn). Nothing reads it any more once the other warpgroup's wgmma of tile i-1 are done
-				// (its arrival on barrier 5 after its wgmma_wait<0>; it had tile i-1 if i > 0) and this
-				// one's (above). So the whole ring is this tile's staging space.
-				if (i > 0) named_sync(5, 256);
-				if (n % 4 == 0) {
-					// BN % 32 == 16 (176): the columns past the last box directly, as store_tile_tma's caller does
-#pragma unroll
-					for (int h = 0; h < HALVES; h++)
-						if constexpr (BN % 32 != 0) store_tile<BN / 32 * 4>(d[h], C, sc[h], sb != nullptr, m, n, row0(h), col0);
-					store_tile_ring(d, tmC, sc, sb != nullptr, sA, row0(0), col0, pol);
-					continue;
-				}
-			}
-#endif
 #pragma unroll
 			for (int h = 0; h < HALVES; h++) {
-#if EPILOGUE == 2
-				store_tile_v2(d[h], C, sc[h], sb != nullptr, m, n, row0(h), col0, pol);
-#else
-#if EPILOGUE == 1
+#if EPILOGUE
 				if (n % 4 == 0) {
-					store_tile_tma(d[h], tmC, sc[h], sb != nullptr, sC + (wg - 1) * EPI_BOXES * BOX_BYTES, boxes_used, row0(h), col0, pol);
+					store_tile_tma(d[h], tmC, sc[h], sb != nullptr, sC + (wg - 1) * EPI_BOXES * BOX_BYTES, boxes_used, row0(h), col0);
 					// BN % 32 == 16 (176): the boxes end 16 columns short of the tile's edge; those are
 					// stored directly (the same bits as through a box: sum * (sa * sb))
 					if constexpr (BN % 32 != 0) store_tile<BN / 32 * 4>(d[h], C, sc[h], sb != nullptr, m, n, row0(h), col0);
 				} else
 #endif
 					store_tile(d[h], C, sc[h], sb != nullptr, m, n, row0(h), col0);
-#endif
 			}
 		}
-#if EPILOGUE == 1
-		if (t == 0) tma_store_wait_read();   // the boxes outlive their stores' reads (TAIL's ring too)
+#if EPILOGUE
+		if (t == 0) tma_store_wait_read();   // the boxes outlive their stores' reads
 #endif
 	}
 	// A CTA's shared memory must outlive the peers' last arrivals on its barriers.
