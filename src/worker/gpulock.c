@@ -15,9 +15,11 @@
  * tickets of another owner (its others are skipped by name, with no system call: each listing, the
  * passing over and the "h-" marks below stay bounded however many locked files one account holds;
  * only that owner's own tickets can count towards its cap; the waiter still sees a live ticket of that
- * owner ahead of it whenever there is one). What a waiter learnt of a name (another's file, a
- * younger ticket, a dead one) is kept while inotify says nothing of the name, so a flood of files
- * costs a waiter a few system calls a file once, then a readdir a listing (below, "what a waiter
+ * owner ahead of it whenever there is one). A waiter whose own account has GPULOCK_PER_OWNER live
+ * tickets older than its own is not in line (others may not see its ticket), and queues again once
+ * there are fewer, behind whoever went ahead meanwhile. What a waiter learnt of a name (another's
+ * file, a younger ticket, a dead one) is kept while inotify says nothing of the name, so a flood of
+ * files costs a waiter a few system calls a file once, then a readdir a listing (below, "what a waiter
  * knows"); it wakes only for the events of the tickets ahead of it, and lists for a third of its time
  * at most. A waiter that does not find its own ticket in the
  * listing looks for it directly, and when it is gone places a new one: it never runs unqueued. Tickets are served by their inode change time, which no
@@ -440,6 +442,8 @@ static void owner_note(owner_line *w, const char *name, const struct timespec *c
 	w->best[at].ctime = *ctime;
 }
 
+static int mine_hidden;   /* the last listing left this process's ticket out: its account has too many older (read_queue) */
+
 /* Whether st (a ticket named for uid) is a genuine ticket: a regular file of that uid. */
 static int genuine(const struct stat *st, unsigned long uid) { return S_ISREG(st->st_mode) && st->st_uid == (uid_t)uid; }
 
@@ -455,8 +459,10 @@ static int genuine(const struct stat *st, unsigned long uid) { return S_ISREG(st
  * listing. At most GPULOCK_PER_OWNER live tickets of another owner are read (its others skipped by name,
  * with no system call): a waiter still sees one live ticket of an owner ahead of it whenever the owner
  * has one, so the cap never lets it go ahead of a live one. This user's own older tickets are each
- * read and its dead ones removed (a flood costs its owner). Our own ticket, missed by the listing, is
- * looked at directly. Also sweeps: forgets sightings of tickets that are gone, and
+ * read and its dead ones removed (a flood costs its owner); when this user has GPULOCK_PER_OWNER live
+ * tickets older than ours, ours is left out of the line (mine_hidden): others may not see it, so it
+ * must not run, and it queues again once there are fewer (gpulock_acquire). Our own ticket, missed by
+ * the listing, is looked at directly. Also sweeps: forgets sightings of tickets that are gone, and
  * removes this user's h- marks of them.
  *
  * Not waiting (the status, the length a GPU is picked by: what it says, not who runs), each owner's
@@ -467,9 +473,10 @@ static int read_queue(const char *dir, ticket **out, int sweep)
 {
 	DIR *d = opendir(dir);
 	*out = NULL;
+	mine_hidden = 0;
 	if (!d) return -1;
 	kn_listing++;
-	int n = 0, nmarks = 0, cap = 0, seen_mine = 0, nowners = 0, nkept = 0, hint = 0;
+	int n = 0, nmarks = 0, cap = 0, seen_mine = 0, nowners = 0, nkept = 0, hint = 0, own_older = 0;
 	owner_line *owners = NULL;             /* not waiting: each owner's oldest */
 	owner_count *kept = NULL;              /* waiting: the live tickets kept of each owner */
 	uid_t me = getuid();
@@ -535,7 +542,8 @@ static int read_queue(const char *dir, ticket **out, int sweep)
 		ticket_fill(dir, e->d_name, fd, &st, uid, &(*out)[n]);
 		close(fd);
 		n++;
-		if (uid != me) owner_add(&kept, &nkept, uid);
+		if (uid == me) own_older++;
+		else owner_add(&kept, &nkept, uid);
 	}
 	closedir(d);
 	free(kept);
@@ -559,9 +567,12 @@ static int read_queue(const char *dir, ticket **out, int sweep)
 	/* our own ticket, missed by the listing or not: looked at directly (the same file as the one we hold) */
 	struct stat a;
 	if (mine && (seen_mine || (lstat(ticket_path, &a) == 0 && a.st_dev == ms.st_dev && a.st_ino == ms.st_ino))) {
-		*out = xrealloc(*out, (size_t)(n + 1) * sizeof **out);
-		ticket_fill(dir, mine, ticket_fd, &ms, (unsigned long)me, &(*out)[n]);
-		(*out)[n++].mine = 1;
+		if (own_older >= GPULOCK_PER_OWNER) mine_hidden = 1;
+		else {
+			*out = xrealloc(*out, (size_t)(n + 1) * sizeof **out);
+			ticket_fill(dir, mine, ticket_fd, &ms, (unsigned long)me, &(*out)[n]);
+			(*out)[n++].mine = 1;
+		}
 	}
 	if (sweep) {
 		nown = 0;
@@ -907,7 +918,8 @@ int gpulock_acquire(const char *uuid, double expect_s, void (*note)(void *ctx, c
 	if (stat(ticket_path, &tst) == 0) ask_ns = tst.st_ctim.tv_sec * 1000000000LL + tst.st_ctim.tv_nsec;
 	streak_on = 0;                       /* a run of one owner at the head counts only while watched */
 	char last[600] = "";
-	int fresh = 0;                       /* the next listing keeps out nothing by what was kept */
+	int fresh = 0, said_hidden = 0;      /* fresh: the next listing keeps out nothing by what was kept */
+	int held_back = 0;                   /* our ticket was left out: this user had too many older ones */
 	double start = now_mono(), spent = 0; /* the wait, and its listings' time */
 	for (;;) {
 		ticket *q;
@@ -924,16 +936,38 @@ int gpulock_acquire(const char *uuid, double expect_s, void (*note)(void *ctx, c
 		while (pos < n && !q[pos].mine) pos++;
 		if (pos == n && n >= 0) {
 			/* our ticket is not in the line: never go ahead without it. Gone (removed): placed again, at
-			 * the back; still there (a listing that cannot be read): look again */
+			 * the back; held back behind its account's older ones, or a listing that cannot be read: look again */
+			int hidden = mine_hidden;
 			if (!ticket_placed()) {
 				if (note) note(ctx, "your ticket in the GPU queue was removed: queueing again");
 				if (start_path[0]) unlink(start_path);
 				if (ticket_fd >= 0) close(ticket_fd);
 				ticket_fd = -1;
 				if (place_ticket(dir, expect_s, why, wn)) { if (in >= 0) close(in); known_clear(); kn_on = 0; return -1; }
+			} else if (hidden) {
+				held_back = 1;
+				if (note && !said_hidden) {
+					char msg[300];
+					strfmt(msg, sizeof msg, "your account has %d or more runs waiting for this GPU ahead of this one, more than others read "
+					       "of one account: this run waits until fewer are, then queues again", GPULOCK_PER_OWNER);
+					note(ctx, msg);
+					said_hidden = 1;
+				}
 			}
 			wait_line(in, dir, NULL, 0, -1, cost, start, spent);
 			free(q);
+			continue;
+		}
+		if (held_back) {
+			/* Others may not have seen our ticket while it was left out, and gone ahead: it queues again,
+			 * behind them, so that it never comes back ahead of a run that started meanwhile. */
+			free(q);
+			held_back = 0;
+			if (start_path[0]) unlink(start_path);
+			unlink(ticket_path);
+			close(ticket_fd);
+			ticket_fd = -1;
+			if (place_ticket(dir, expect_s, why, wn)) { if (in >= 0) close(in); known_clear(); kn_on = 0; return -1; }
 			continue;
 		}
 		if (pos == 0) {

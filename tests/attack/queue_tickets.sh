@@ -8,7 +8,13 @@
 #     than its own and keeps what it learnt of a name (another's file, a younger ticket, a dead one)
 #     while inotify says nothing of it. 2001 holds the GPU 8 s, 2003 and 2004 wait behind it: the holds
 #     must not overlap, the victim's ticket is not lost among the files under its name, and the first
-#     waiter spends under 40% of its wait on the CPU (about 65% before).
+#     waiter spends under 40% of its wait on the CPU (about 65% before);
+#   - an account's own run behind more than 64 of its live tickets: uid 2002 holds 100 locked tickets
+#     and queues a run behind them, 2003 queues after it (cap 2 s, so 2002's tickets, never started,
+#     are passed over). Others read at most 64 live tickets of an account, so 2002's run was not in
+#     their line while its own waiter added itself and went ahead: two runs at once. Now its waiter
+#     does not run while its account has 64 live tickets older than its own, and then queues again,
+#     behind those who went ahead meanwhile: no overlap.
 # Every process is bounded in time (timeout) and memory (ulimit -v); without root: SKIP.
 . tests/lib.sh
 if [ "$(id -u)" != 0 ] || ! command -v setpriv >/dev/null; then
@@ -102,3 +108,26 @@ else
 	fail "attack queue tickets: the waiter behind the flood spent $used ms of CPU in its ${wall:-?} ms wait (40% or more)"
 fi
 rm -rf "$q"
+
+# 2. 2002's run behind 100 of its own locked tickets, 2003 after it; cap 2 s.
+export CUDACLIMB_QUEUE_CAP=2
+: >"$log"
+U=00000000000000000000000000000002
+q=$CUDACLIMB_LOCK_DIR/cudaclimb-gpu-$U.q
+mkdir -m 1777 "$q"
+bound 60 2001 "$tmp/probe" $U 2000 "$log" 2>/dev/null & h1=$!
+waitfor "$q" '^s-t-2001-'
+bound 30 2002 "$tmp/tix" "$q" 100 8 1 >"$tmp/tix.out" & tx=$!
+i=0; while [ $i -lt 100 ] && [ ! -s "$tmp/tix.out" ]; do sleep 0.05; i=$((i + 1)); done
+sleep 0.1
+bound 60 2002 "$tmp/probe" $U 3000 "$log" 2>"$tmp/own" & own=$!
+waitfor "$q" '^s-t-2002-'
+sleep 0.1
+bound 60 2003 "$tmp/probe" $U 3000 "$log" 2>/dev/null & v=$!
+wait $h1; r1=$?; wait $own; r2=$?; wait $v; r3=$?; wait $tx
+ov=$(overlaps "$log")
+if [ $r1 = 0 ] && [ $r2 = 0 ] && [ $r3 = 0 ] && [ "$(wc -l <"$log")" = 3 ] && [ "$ov" = 0 ] && grep -q "more than others read of one account" "$tmp/own"; then
+	pass "attack queue tickets: a run behind 100 locked tickets of its own account is not in line until they go, for its own waiter too: 3 holds, none overlapping"
+else
+	fail "attack queue tickets: a run behind 100 of its account's tickets: exits $r1 $r2 $r3, $(wc -l <"$log") holds, $ov overlapping: $(cat "$log") / $(tail -n 3 "$tmp/own")"
+fi
