@@ -617,6 +617,56 @@ static void test_fold_order(void **state)
 	course_free(c);
 }
 
+/* report --verify folds the claims of one student, exercise and source into one (class_fold) and adds
+ * the fold with their shared check: the table must be the one of adding each record. */
+static void test_fold_claims(void **state)
+{
+	(void)state;
+	char err[512];
+	course *c = load(HEAD "exercises:\n  - a/x\n  - { exercise: a/y, due: \"2026-01-01\" }\n", err);
+	int64_t due = c->items[1].due;
+	result_record r[] = {
+		rec("alice", 1, "a/y", "passed", 1.05, due + 60), rec("alice", 1, "a/y", "passed", 1.30, due - 60),
+		rec("alice", 1, "a/y", "passed", 0.90, due + 90), rec("alice", 1, "a/y", "slow", 0.70, due - 90),
+		rec("alice", 1, "a/x", "passed", 2.0, 40), rec("alice", 1, "a/x", "passed", 3.0, 30),
+		rec("bob", 2, "a/x", "passed", 1.5, 70), rec("bob", 2, "a/x", "passed", 1.7, 60),
+	};
+	r[3].passed = 1;                             /* a claimed pass whose own record says slow */
+	r[1].written_by = due - 30;                  /* on time by its file's change time */
+	r[2].at_lesson_size = 0;                     /* not correct at the lesson's size: its ratio is no best */
+	enum { N = sizeof r / sizeof r[0] };
+	/* the groups: alice's a/y verified (measured 1.1), alice's a/x refuted, bob's a/x unverified */
+	int group[N] = { 0, 0, 0, 0, 1, 1, 2, 2 };
+	result_check check[3] = { RESULT_VERIFIED, RESULT_REFUTED, RESULT_UNVERIFIED };
+	for (int i = 0; i < N; i++) { r[i].check = check[group[i]]; r[i].measured = group[i] == 0 ? 1.1 : 0; }
+	int order[N];
+	for (int i = 0; i < N; i++) order[i] = i;
+	char *each = table_json(c, r, order, N);
+	class_table t;
+	class_table_init(&t, c);
+	for (int g = 0; g < 3; g++) {
+		class_fold f = {0};
+		int first = -1;
+		for (int i = 0; i < N; i++) if (group[i] == g) { class_fold_add(c, &f, &r[i]); if (first < 0) first = i; }
+		class_table_add_fold(&t, &r[first], &f);
+	}
+	class_table_finish(&t);
+	char *out = NULL;
+	size_t len = 0;
+	FILE *fp = open_memstream(&out, &len);
+	class_report_json(fp, &t);
+	class_report_csv(fp, &t);
+	class_report_text(fp, &t);
+	fclose(fp);
+	assert_string_equal(each, out);
+	assert_int_equal(class_cell_at(&t, 0, 1)->tries, 4);
+	assert_int_equal(class_cell_at(&t, 0, 1)->status, CELL_PASSED);
+	assert_false(class_cell_at(&t, 0, 1)->late);                      /* the verified pass on time */
+	class_table_free(&t);
+	free(each); free(out);
+	course_free(c);
+}
+
 /* test_course append DIR EXERCISE [SOURCE]: appends one record (passed, ratio 1.1, the source's
  * text or a small kernel) to this user's file in DIR's results folder, as a try does, and prints
  * "appended" or the one-line error; for tests/attack/results.sh, where no GPU judges a try. */
@@ -641,7 +691,7 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_format), cmocka_unit_test(test_check), cmocka_unit_test(test_results_files), cmocka_unit_test(test_table),
 		cmocka_unit_test(test_record_checks), cmocka_unit_test(test_squatted_names), cmocka_unit_test(test_valid_output), cmocka_unit_test(test_claims),
-		cmocka_unit_test(test_refuted_not_on_time), cmocka_unit_test(test_fold_order),
+		cmocka_unit_test(test_refuted_not_on_time), cmocka_unit_test(test_fold_order), cmocka_unit_test(test_fold_claims),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

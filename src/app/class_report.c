@@ -65,41 +65,60 @@ void class_table_init(class_table *t, const course *c)
 	t->trusted = 1;
 }
 
+void class_fold_add(const course *c, class_fold *f, const result_record *r)
+{
+	int it = item_index(c, r->exercise);
+	int64_t due = it < 0 ? 0 : c->items[it].due;
+	int correct = r->at_lesson_size && (!strcmp(r->verdict, "passed") || !strcmp(r->verdict, "slow"));
+	if (!f->n++ || r->time < f->first) f->first = r->time;
+	if (r->time > f->last) f->last = r->time;
+	if (correct) {
+		f->correct = 1;
+		if (finite_ratio(r->ratio) > f->best) f->best = finite_ratio(r->ratio);
+	}
+	if (due && r->time <= due && (r->trusted || (r->written_by && r->written_by <= due))) f->on_time = 1;
+}
+
 void class_table_add(class_table *t, const result_record *r)
+{
+	class_fold f = {0};
+	class_fold_add(t->c, &f, r);
+	class_table_add_fold(t, r, &f);
+}
+
+void class_table_add_fold(class_table *t, const result_record *r, const class_fold *f)
 {
 	const course *c = t->c;
 	t->any = 1;
 	int it = item_index(c, r->exercise);
-	if (it < 0) return;
+	if (it < 0 || f->n < 1) return;
 	t->trusted &= r->trusted != 0;
 	int u = user_index(t, r);
 	size_t k = (size_t)u * (size_t)c->nitems + (size_t)it;
 	class_cell *cell = &t->cells[k];
 	struct class_acc *a = &t->acc[k];
-	int64_t due = c->items[it].due;
-	cell->tries++;
-	if (r->time > cell->last) cell->last = r->time;
-	if (r->time > t->last[u]) t->last[u] = r->time;
-	int correct = r->at_lesson_size && (!strcmp(r->verdict, "passed") || !strcmp(r->verdict, "slow"));
+	cell->tries += f->n;
+	if (f->last > cell->last) cell->last = f->last;
+	if (f->last > t->last[u]) t->last[u] = f->last;
 	int refuted = r->passed && !r->trusted && r->check == RESULT_REFUTED;
-	if (correct && finite_ratio(r->ratio) > cell->best) cell->best = finite_ratio(r->ratio);
-	if (correct && r->trusted && finite_ratio(r->ratio) > cell->best_trusted) cell->best_trusted = finite_ratio(r->ratio);
+	if (f->correct && f->best > cell->best) cell->best = f->best;
+	if (f->correct && r->trusted && f->best > cell->best_trusted) cell->best_trusted = f->best;
 	/* a ratio that is a fact: a trusted record's, or the one --verify measured for a verified pass */
-	double fr = r->trusted ? finite_ratio(r->ratio) : r->check == RESULT_VERIFIED ? finite_ratio(r->measured) : 0;
-	if (correct && fr > a->best_fact) a->best_fact = fr;
+	double fr = r->trusted ? f->best : r->check == RESULT_VERIFIED ? finite_ratio(r->measured) : 0;
+	if (f->correct && fr > a->best_fact) a->best_fact = fr;
 	if (!r->passed) return;
-	if (!cell->first_pass || r->time < cell->first_pass) cell->first_pass = r->time;
-	if (!refuted && (!a->first_ok || r->time < a->first_ok)) a->first_ok = r->time;
-	int on_time = due && r->time <= due && (r->trusted || (r->written_by && r->written_by <= due));
-	if (!refuted && on_time) a->proven = 1;
+	if (!cell->first_pass || f->first < cell->first_pass) cell->first_pass = f->first;
+	if (!refuted && (!a->first_ok || f->first < a->first_ok)) a->first_ok = f->first;
+	if (!refuted && f->on_time) a->proven = 1;
 	if (r->trusted || r->check == RESULT_VERIFIED) {
 		a->fact = 1;
-		if (!a->first_fact || r->time < a->first_fact) a->first_fact = r->time;
-		if (on_time) a->proven_fact = 1;
+		if (!a->first_fact || f->first < a->first_fact) a->first_fact = f->first;
+		if (f->on_time) a->proven_fact = 1;
 	}
 	/* verified beats unverified beats refuted: one verified pass is a pass (in any order) */
-	if (!a->claims++) cell->check = r->check;
+	if (!a->claims) cell->check = r->check;
 	else if (r->check == RESULT_VERIFIED || (r->check == RESULT_UNVERIFIED && cell->check == RESULT_REFUTED)) cell->check = r->check;
+	a->claims += f->n;
 }
 
 /* Rows by name, then uid. */

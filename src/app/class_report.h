@@ -60,6 +60,15 @@ void class_table_make(class_table *t, const course *c, const result_record *r, i
  * read. The table's memory grows with the students and exercises, never with the records. */
 void class_table_init(class_table *t, const course *c);
 void class_table_add(class_table *t, const result_record *r);
+/* What a cell folds of some records of one student and exercise (report --verify keeps its claims so,
+ * one fold per source): how many, their first and last times, whether one is correct at the lesson's
+ * size and the best finite ratio of those, whether one was on time (by its exercise's due and, for a
+ * student's record, its file's change time). Start from {0}; fold each record in with class_fold_add. */
+typedef struct { int n, correct, on_time; int64_t first, last; double best; } class_fold;
+void class_fold_add(const course *c, class_fold *f, const result_record *r);
+/* The records folded in f, added as class_table_add adds each: r is one of them, for what they share
+ * (student, exercise, passed, trusted, check, measured); its own time, verdict and ratio are not read. */
+void class_table_add_fold(class_table *t, const result_record *r, const class_fold *f);
 void class_table_finish(class_table *t);
 void class_table_free(class_table *t);
 const class_cell *class_cell_at(const class_table *t, int user, int item);

@@ -176,26 +176,27 @@ static int write_new(const char *path, const char *data, size_t len)
 	return close(fd);
 }
 
-/* r's source judged again, as try judges a file (the same checks and timing), in tmp (a private
- * folder); nothing recorded. RESULT_VERIFIED when it is correct at the lesson's size with a ratio at
- * the course's bar, less VERIFY_SLACK; RESULT_UNVERIFIED when it could not be judged here (why says so). */
+/* A source judged again, as try judges a file (the same checks and timing), in tmp (a private folder);
+ * nothing recorded. exercise: lesson/stage; sha256: the source's, hex (the file's name). RESULT_VERIFIED
+ * when it is correct at the lesson's size with a ratio at the course's bar, less VERIFY_SLACK;
+ * RESULT_UNVERIFIED when it could not be judged here (why says so). */
 #define VERIFY_SLACK 0.9   /* a correct re-run within 10% under the bar still verifies the pass */
 /* Stops at deadline (now_ms() time): a judgement not done by then is RESULT_UNVERIFIED, *late set. */
-static result_check rejudge(engine *e, const course *co, const char *tmp, const result_record *r, double deadline, int *late, double *measured,
-                            char *why, size_t n)
+static result_check rejudge(engine *e, const course *co, const char *tmp, const char *exercise, const char *sha256, const char *source,
+                            size_t source_len, double deadline, int *late, double *measured, char *why, size_t n)
 {
 	const course_item *it = NULL;
 	*measured = 0;
 	for (int i = 0; i < co->nitems && !it; i++) {
 		char name[160];
 		strfmt(name, sizeof name, "%s/%s", co->items[i].lesson, co->items[i].stage);
-		if (!strcmp(name, r->exercise)) it = &co->items[i];
+		if (!strcmp(name, exercise)) it = &co->items[i];
 	}
 	const lesson *l = it ? lesson_set_find(engine_lessons(e), it->lesson) : NULL;
 	int s = l ? lesson_stage_index(l, it->stage) : -1;
 	if (s < 0 || !l->stages[s].exercise) { strfmt(why, n, "no such exercise in these lessons"); return RESULT_UNVERIFIED; }
-	char *path = xasprintf("%s/%s.cu", tmp, r->sha256), err[512];
-	if (write_new(path, r->source, r->source_len)) {
+	char *path = xasprintf("%s/%s.cu", tmp, sha256), err[512];
+	if (write_new(path, source, source_len)) {
 		strfmt(why, n, "cannot write %s: %s", path, strerror(errno));
 		free(path);
 		return RESULT_UNVERIFIED;
@@ -244,33 +245,43 @@ static double verify_budget_s(void)
 	return v && *v && !*end && s > 0 && s < 1e7 ? s : 600;
 }
 
-/* ---- the order --verify judges in ----
- * One student must not be able to spend the whole budget before another's passes are looked at (say,
- * with thousands of claims, each a copy of a kernel with a different comment, in files read first).
- * So the claims are judged in turns, one student after another in uid order, each turn judging one
- * source of that student's: the first turn the earliest pass of their first exercise, the next the
- * earliest of their second, and so on round their exercises, then the next pass of each exercise not
- * yet verified. An exercise with a pass verified needs no more of its passes judged: one verified
- * pass decides the cell. The order depends on the records alone, never on the folder's. */
+/* ---- the claims --verify judges, folded as read ----
+ * A claimed pass waits in memory until it has been judged, but not one per record: the claims of one
+ * student and exercise with the same source are judged alike, so they are folded into one as they are
+ * read (class_fold: how many, the first and last times, ...), keeping the source once. Claims that need
+ * no judging fold by how they stand: no source, a source too large, a source that is not the one its
+ * SHA-256 names. An account's 640 000 copies of one claim cost one; the memory grows with the distinct
+ * sources (each kept once, as --verify judges it), never with the records. */
 
-/* A claimed pass: its record and its exercise's place in the course (nitems when not in it). */
-typedef struct { result_record *r; int item; } verify_claim;
+/* How a claim carries its source; all but CLAIM_SOURCE are decided without judging. */
+typedef enum { CLAIM_SOURCE, CLAIM_NO_SOURCE, CLAIM_TOO_LARGE, CLAIM_MISMATCH } claim_how;
 
-/* Claims by student (uid), exercise (the course's order), then time: the earliest pass, the one that
- * decides when the exercise was passed, first. Ties by SHA-256 and source, so that equal keys mean
- * equal outcomes. */
-static int claim_cmp(const void *pa, const void *pb)
-{
-	const verify_claim *a = pa, *b = pb;
-	if (a->r->uid != b->r->uid) return a->r->uid < b->r->uid ? -1 : 1;
-	if (a->item != b->item) return a->item < b->item ? -1 : 1;
-	int c = strcmp(a->r->exercise, b->r->exercise);
-	if (c) return c;
-	if (a->r->time != b->r->time) return a->r->time < b->r->time ? -1 : 1;
-	if ((c = strcmp(a->r->sha256, b->r->sha256))) return c;
-	if (a->r->source_len != b->r->source_len) return a->r->source_len < b->r->source_len ? -1 : 1;
-	return a->r->source && b->r->source ? memcmp(a->r->source, b->r->source, a->r->source_len) : !!a->r->source - !!b->r->source;
-}
+/* A student and exercise with claims, and its exercise's place in the course. */
+typedef struct { unsigned uid; int item; char user[64], exercise[160]; } claim_cell;
+
+/* The claims of one student and exercise with the same source (or standing alike without one). */
+typedef struct {
+	int cell;                  /* claims.cells */
+	claim_how how;
+	char sha256[65];           /* CLAIM_SOURCE: the source's, hex; else "" */
+	char *source;              /* CLAIM_SOURCE: the source (owned), else NULL */
+	size_t source_len;
+	class_fold fold;           /* every record of them */
+	result_check check;        /* set by verify; RESULT_UNVERIFIED until then */
+	double measured;           /* set by verify: the ratio its own run measured */
+} verify_claim;
+
+/* Every claimed pass --verify judges, folded. */
+typedef struct {
+	const course *co;
+	claim_cell *cells;
+	int ncells, hint;          /* hint: the cell last looked up (a file is one student's) */
+	verify_claim *claims;
+	int n, cap;
+	int *index;                /* open addressing by cell, how and SHA-256: a claim + 1, 0 empty */
+	size_t nindex;             /* a power of two, at least twice n */
+	int records;               /* the claimed passes folded in */
+} verify_claims;
 
 /* The exercise's place among the course's items, or co->nitems when it is not one of them. */
 static int course_item_of(const course *co, const char *exercise)
@@ -283,26 +294,151 @@ static int course_item_of(const course *co, const char *exercise)
 	return co->nitems;
 }
 
+/* The cell of r's student and exercise, a new one when it is the first of them. */
+static int claims_cell(verify_claims *v, const result_record *r)
+{
+	for (int k = -1; k < v->ncells; k++) {
+		int i = k < 0 ? v->hint : k;
+		if (i < v->ncells && v->cells[i].uid == r->uid && !strcmp(v->cells[i].exercise, r->exercise)) return v->hint = i;
+	}
+	v->cells = xrealloc(v->cells, (size_t)(v->ncells + 1) * sizeof *v->cells);
+	claim_cell *c = &v->cells[v->ncells];
+	c->uid = r->uid;
+	c->item = course_item_of(v->co, r->exercise);
+	strfmt(c->user, sizeof c->user, "%s", r->user);
+	strfmt(c->exercise, sizeof c->exercise, "%s", r->exercise);
+	return v->hint = v->ncells++;
+}
+
+static uint64_t claim_hash(int cell, claim_how how, const char *sha256)
+{
+	uint64_t h = fnv1a(FNV_OFFSET, &cell, sizeof cell);
+	h = fnv1a(h, &how, sizeof how);
+	return fnv1a(h, sha256, strlen(sha256));
+}
+
+/* The index's slot of the claim of cell, how and sha256: the claim's (claim + 1) or an empty one (0). */
+static size_t claims_slot(const verify_claims *v, int cell, claim_how how, const char *sha256)
+{
+	size_t i = (size_t)claim_hash(cell, how, sha256) & (v->nindex - 1);
+	for (;; i = (i + 1) & (v->nindex - 1)) {
+		const verify_claim *q = v->index[i] ? &v->claims[v->index[i] - 1] : NULL;
+		if (!q || (q->cell == cell && q->how == how && !strcmp(q->sha256, sha256))) return i;
+	}
+}
+
+/* One claimed pass (passed, a student's record) folded into v; its source taken when it is the first
+ * of its kind (r->source set to NULL). */
+static void claims_add(verify_claims *v, result_record *r)
+{
+	int m = r->source_too_large ? 0 : results_source_matches(r);
+	claim_how how = r->source_too_large ? CLAIM_TOO_LARGE : m > 0 ? CLAIM_SOURCE : m < 0 ? CLAIM_MISMATCH : CLAIM_NO_SOURCE;
+	const char *sha = how == CLAIM_SOURCE ? r->sha256 : "";
+	int cell = claims_cell(v, r);
+	v->records++;
+	if (2 * (size_t)(v->n + 1) > v->nindex) {   /* grown: every claim placed again */
+		free(v->index);
+		v->nindex = v->nindex ? 2 * v->nindex : 64;
+		v->index = xcalloc(v->nindex, sizeof *v->index);
+		for (int k = 0; k < v->n; k++) v->index[claims_slot(v, v->claims[k].cell, v->claims[k].how, v->claims[k].sha256)] = k + 1;
+	}
+	size_t slot = claims_slot(v, cell, how, sha);
+	if (!v->index[slot]) {
+		if (v->n == v->cap) v->claims = xrealloc(v->claims, (size_t)(v->cap = v->cap ? 2 * v->cap : 16) * sizeof *v->claims);
+		verify_claim *q = &v->claims[v->n];
+		memset(q, 0, sizeof *q);
+		q->cell = cell;
+		q->how = how;
+		strfmt(q->sha256, sizeof q->sha256, "%s", sha);
+		if (how == CLAIM_SOURCE) { q->source = r->source; q->source_len = r->source_len; r->source = NULL; }
+		v->index[slot] = ++v->n;
+	}
+	class_fold_add(v->co, &v->claims[v->index[slot] - 1].fold, r);
+}
+
+/* Adds v's claims, with their checks, to t. */
+static void claims_to_table(const verify_claims *v, class_table *t)
+{
+	for (int k = 0; k < v->n; k++) {
+		const verify_claim *q = &v->claims[k];
+		const claim_cell *c = &v->cells[q->cell];
+		result_record r;
+		memset(&r, 0, sizeof r);
+		r.uid = c->uid;
+		strfmt(r.user, sizeof r.user, "%s", c->user);
+		strfmt(r.exercise, sizeof r.exercise, "%s", c->exercise);
+		r.passed = 1;
+		r.check = q->check;
+		r.measured = q->measured;
+		class_table_add_fold(t, &r, &q->fold);
+	}
+}
+
+static void claims_free(verify_claims *v)
+{
+	for (int k = 0; k < v->n; k++) free(v->claims[k].source);
+	free(v->claims);
+	free(v->cells);
+	free(v->index);
+	memset(v, 0, sizeof *v);
+}
+
+/* ---- the order --verify judges in ----
+ * One student must not be able to spend the whole budget before another's passes are looked at (say,
+ * with thousands of claims, each a copy of a kernel with a different comment, in files read first).
+ * So the claims are judged in turns, one student after another in uid order, each turn judging one
+ * source of that student's: the first turn the earliest pass of their first exercise, the next the
+ * earliest of their second, and so on round their exercises, then the next pass of each exercise not
+ * yet verified. An exercise with a pass verified needs no more of its passes judged: one verified
+ * pass decides the cell. The order depends on the records alone, never on the folder's. */
+
+/* A claim in the order --verify takes them, with its cell. */
+typedef struct { verify_claim *q; const claim_cell *c; } verify_place;
+
+/* Claims by student (uid), exercise (the course's order), then time: the earliest pass, the one that
+ * decides when the exercise was passed, first. Ties by SHA-256, source and how it stands, so that equal
+ * keys mean equal outcomes. */
+static int claim_cmp(const void *pa, const void *pb)
+{
+	const verify_place *pla = pa, *plb = pb;
+	const verify_claim *a = pla->q, *b = plb->q;
+	const claim_cell *ca = pla->c, *cb = plb->c;
+	if (ca->uid != cb->uid) return ca->uid < cb->uid ? -1 : 1;
+	if (ca->item != cb->item) return ca->item < cb->item ? -1 : 1;
+	int c = strcmp(ca->exercise, cb->exercise);
+	if (c) return c;
+	if (a->fold.first != b->fold.first) return a->fold.first < b->fold.first ? -1 : 1;
+	if ((c = strcmp(a->sha256, b->sha256))) return c;
+	if (a->source_len != b->source_len) return a->source_len < b->source_len ? -1 : 1;
+	if (a->source && b->source && (c = memcmp(a->source, b->source, a->source_len))) return c;
+	return (int)a->how - (int)b->how;
+}
+
 /* A source judged: identical sources (the same exercise and SHA-256) are judged once. */
 typedef struct { const char *exercise, *sha256; result_check check; int late; double measured; } verify_seen;
 
-/* The judgement of r's source when it was judged already, else NULL. */
-static const verify_seen *seen_find(const verify_seen *done, int judged, const result_record *r)
+/* The judgement of the claim at p when its source was judged already, else NULL. */
+static const verify_seen *seen_find(const verify_seen *done, int judged, const verify_place *p)
 {
 	for (int k = 0; k < judged; k++)
-		if (!strcmp(done[k].sha256, r->sha256) && !strcmp(done[k].exercise, r->exercise)) return &done[k];
+		if (!strcmp(done[k].sha256, p->q->sha256) && !strcmp(done[k].exercise, p->c->exercise)) return &done[k];
 	return NULL;
 }
 
-/* The line on stderr for a claimed pass not verified, with why. */
-static void say_check(const result_record *r, const char *why)
+/* The line on stderr for a claimed pass not verified, with why, times times (a claim decided without
+ * judging says it for each of its records; a judged source once, as its copies take its check). */
+static void say_check(const verify_place *p, const char *why, int times)
 {
-	if (r->check == RESULT_VERIFIED || !why[0]) return;
-	fprintf(stderr, "cudaclimb: %s: ", results_check_name(r->check));
-	fput_clean(stderr, r->user);
-	fprintf(stderr, " (uid %u), %s: ", r->uid, r->exercise);
-	fput_clean(stderr, why);
-	fputc('\n', stderr);
+	const verify_claim *q = p->q;
+	const claim_cell *c = p->c;
+	if (q->check == RESULT_VERIFIED || !why[0]) return;
+	for (int i = 0; i < times; i++) {
+		fprintf(stderr, "cudaclimb: %s: ", results_check_name(q->check));
+		fput_clean(stderr, c->user);
+		fprintf(stderr, " (uid %u), %s: ", c->uid, c->exercise);
+		fput_clean(stderr, why);
+		fputc('\n', stderr);
+	}
 }
 
 /* The claims of one student and exercise, [first, end) of the sorted claims; next: the first not yet
@@ -316,8 +452,8 @@ typedef struct {
 	engine *e;
 	const course *co;
 	const char *tmp;                /* the private folder the sources are written to */
-	verify_claim *claims;
-	unsigned char *decided;         /* per claim: its check is set */
+	verify_place *order;            /* the claims in the order above */
+	unsigned char *decided;         /* per place in order: its check is set */
 	verify_cell *cells;
 	verify_seen *done;
 	int judged;                     /* sources judged (done's length) */
@@ -336,27 +472,30 @@ static int verify_turn(verify_run *v, verify_student *s)
 		verify_cell *cell = &v->cells[ci];
 		for (; !cell->settled && cell->next < cell->end; cell->next++) {
 			int k = cell->next;
-			result_record *r = v->claims[k].r;
+			const verify_place *p = &v->order[k];
+			verify_claim *q = p->q;
 			if (v->decided[k]) continue;   /* no source, or not the one its SHA-256 names: set already */
-			const verify_seen *same = seen_find(v->done, v->judged, r);
+			const verify_seen *same = seen_find(v->done, v->judged, p);
 			if (same && same->late) continue;   /* left for the sweep at the end, which counts it */
 			if (same) {
-				r->check = same->check;
-				r->measured = same->measured;
+				q->check = same->check;
+				q->measured = same->measured;
 				v->decided[k] = 1;
-				cell->settled = r->check == RESULT_VERIFIED;
+				cell->settled = q->check == RESULT_VERIFIED;
 				continue;
 			}
 			if (now_ms() >= v->deadline) return 0;
 			char why[256] = "";
 			int late = 0;
-			r->check = rejudge(v->e, v->co, v->tmp, r, v->deadline, &late, &r->measured, why, sizeof why);
+			const char *exercise = p->c->exercise;
+			q->check = rejudge(v->e, v->co, v->tmp, exercise, q->sha256, q->source, q->source_len, v->deadline, &late, &q->measured,
+			                   why, sizeof why);
 			v->decided[k] = !late;
 			v->out_of_time |= late;
 			v->done = xrealloc(v->done, (size_t)(v->judged + 1) * sizeof *v->done);
-			v->done[v->judged++] = (verify_seen){ r->exercise, r->sha256, r->check, late, r->measured };
-			say_check(r, why);
-			cell->settled = r->check == RESULT_VERIFIED;
+			v->done[v->judged++] = (verify_seen){ exercise, q->sha256, q->check, late, q->measured };
+			say_check(p, why, 1);
+			cell->settled = q->check == RESULT_VERIFIED;
 			cell->next++;
 			s->turn = s->first + (ci - s->first + 1) % ncells;   /* the next turn starts at the next exercise */
 			return 1;
@@ -365,14 +504,13 @@ static int verify_turn(verify_run *v, verify_student *s)
 	return 0;
 }
 
-/* Sets the check of every claimed pass in r: judged again once per exercise and source, the students
- * in turn (above), within the time budget (verify_budget_s: a pass not judged by then is unverified,
- * and stderr says how many). Returns 0, or EXIT_NO_GPU when there is no GPU here (every pass
- * unverified, one line said). */
-static int verify(engine *e, const course *co, result_record *r, int n)
+/* Sets the check of every claimed pass in all: judged again once per exercise and source, the
+ * students in turn (above), within the time budget (verify_budget_s: a pass not judged by then is
+ * unverified, and stderr says how many). Returns 0, or EXIT_NO_GPU when there is no GPU here (every
+ * pass unverified, one line said). */
+static int verify(engine *e, const course *co, verify_claims *all)
 {
-	int claims = 0;
-	for (int i = 0; i < n; i++) claims += r[i].passed;
+	int claims = all->records, nc = all->n;
 	if (!claims) return 0;
 	const device_info *d = engine_device(e);
 	if (!d->present) {
@@ -390,30 +528,27 @@ static int verify(engine *e, const course *co, result_record *r, int n)
 	}
 	double budget = verify_budget_s();
 	verify_run v = { .e = e, .co = co, .tmp = tmp, .deadline = now_ms() + 1000 * budget };
-	v.claims = xcalloc((size_t)claims, sizeof *v.claims);
-	v.decided = xcalloc((size_t)claims, 1);
-	int nc = 0;
-	for (int i = 0; i < n; i++)
-		if (r[i].passed) v.claims[nc++] = (verify_claim){ &r[i], course_item_of(co, r[i].exercise) };
-	qsort(v.claims, (size_t)nc, sizeof *v.claims, claim_cmp);
+	v.order = xcalloc((size_t)nc, sizeof *v.order);
+	v.decided = xcalloc((size_t)nc, 1);
+	for (int k = 0; k < nc; k++) v.order[k] = (verify_place){ &all->claims[k], &all->cells[all->claims[k].cell] };
+	qsort(v.order, (size_t)nc, sizeof *v.order, claim_cmp);
 	/* what needs no judging is set first: no source, or a source that is not the one its SHA-256 names */
 	for (int k = 0; k < nc; k++) {
-		result_record *q = v.claims[k].r;
+		verify_claim *q = v.order[k].q;
 		char why[256] = "";
-		int m = q->source_too_large ? 0 : results_source_matches(q);
-		if (q->source_too_large) { q->check = RESULT_UNVERIFIED; strfmt(why, sizeof why, "its source was too large to record"); }
-		else if (m == 0) { q->check = RESULT_UNVERIFIED; strfmt(why, sizeof why, "no source in the record"); }
-		else if (m < 0) { q->check = RESULT_REFUTED; strfmt(why, sizeof why, "the source is not the one its SHA-256 names"); }
+		if (q->how == CLAIM_TOO_LARGE) { q->check = RESULT_UNVERIFIED; strfmt(why, sizeof why, "its source was too large to record"); }
+		else if (q->how == CLAIM_NO_SOURCE) { q->check = RESULT_UNVERIFIED; strfmt(why, sizeof why, "no source in the record"); }
+		else if (q->how == CLAIM_MISMATCH) { q->check = RESULT_REFUTED; strfmt(why, sizeof why, "the source is not the one its SHA-256 names"); }
 		else continue;
 		v.decided[k] = 1;
-		say_check(q, why);
+		say_check(&v.order[k], why, q->fold.n);
 	}
 	/* the cells (a student and an exercise) and the students, runs of the sorted claims */
 	int ncells = 0, nstudents = 0;
 	v.cells = xcalloc((size_t)nc, sizeof *v.cells);
 	verify_student *students = xcalloc((size_t)nc, sizeof *students);
 	for (int k = 0; k < nc; k++) {
-		const result_record *q = v.claims[k].r, *p = k ? v.claims[k - 1].r : NULL;
+		const claim_cell *q = v.order[k].c, *p = k ? v.order[k - 1].c : NULL;
 		int new_student = !p || p->uid != q->uid;
 		if (new_student || strcmp(p->exercise, q->exercise)) {
 			if (ncells) v.cells[ncells - 1].end = k;
@@ -435,17 +570,18 @@ static int verify(engine *e, const course *co, result_record *r, int n)
 	int count[3] = {0}, late = 0, unneeded = 0;
 	for (int c = 0; c < ncells; c++)
 		for (int k = v.cells[c].first; k < v.cells[c].end; k++) {
-			result_record *q = v.claims[k].r;
+			verify_claim *q = v.order[k].q;
+			int n = q->fold.n;
 			if (!v.decided[k]) {
-				const verify_seen *same = seen_find(v.done, v.judged, q);
-				if (same) { q->check = same->check; q->measured = same->measured; late += same->late; }
-				else if (v.cells[c].settled) { q->check = RESULT_UNVERIFIED; unneeded++; }
-				else { q->check = RESULT_UNVERIFIED; late++; }
+				const verify_seen *same = seen_find(v.done, v.judged, &v.order[k]);
+				if (same) { q->check = same->check; q->measured = same->measured; late += same->late ? n : 0; }
+				else if (v.cells[c].settled) { q->check = RESULT_UNVERIFIED; unneeded += n; }
+				else { q->check = RESULT_UNVERIFIED; late += n; }
 			}
-			count[q->check]++;
+			count[q->check] += n;
 		}
 	free(v.done);
-	free(v.claims);
+	free(v.order);
 	free(v.decided);
 	free(v.cells);
 	free(students);
@@ -566,17 +702,15 @@ static int report_close(FILE *f, const char *path, char *tmp, char *err, size_t 
 	return -1;
 }
 
-/* What report does with each record read: folded into the table at once, but for a claimed pass that
- * --verify will judge again, kept (with its source) in claims until it has been. */
-typedef struct { class_table *t; int verifying; result_record *claims; int n, cap; } report_fold;
+/* What report does with each record read: folded into the table at once, but a claimed pass that
+ * --verify will judge again folded into claims (keeping its source) until it has been. */
+typedef struct { class_table *t; int verifying; verify_claims claims; } report_fold;
 
 static void fold_record(void *ctx, result_record *r)
 {
 	report_fold *f = ctx;
-	if (!f->verifying || !r->passed) { class_table_add(f->t, r); return; }
-	if (f->n == f->cap) f->claims = xrealloc(f->claims, (size_t)(f->cap = f->cap ? 2 * f->cap : 16) * sizeof *f->claims);
-	f->claims[f->n++] = *r;
-	r->source = NULL;
+	if (!f->verifying || !r->passed || r->trusted) class_table_add(f->t, r);
+	else claims_add(&f->claims, r);
 }
 
 int cmd_report(cli *c, engine *e)
@@ -593,23 +727,24 @@ int cmd_report(cli *c, engine *e)
 	int code = EXIT_OK;
 	results_stats st;
 	int verifying = (c->verify || co->verify) && !co->service_store;
-	/* the records are folded into the table as they are read; only the claimed passes that --verify
-	 * judges again are kept until it has */
+	/* the records are folded into the table as they are read; the claimed passes that --verify judges
+	 * again are folded by source (verify_claims) until it has */
 	class_table t;
 	class_table_init(&t, co);
-	report_fold fold = { &t, verifying, NULL, 0, 0 };
+	report_fold fold = { &t, verifying, { .co = co } };
 	if (results_scan(co, fold_record, &fold, &st, err, sizeof err)) {
 		fputs("cudaclimb: ", stderr);
 		fput_clean(stderr, err);
 		fputc('\n', stderr);
 		class_table_free(&t);
+		claims_free(&fold.claims);
 		course_free(co);
 		return EXIT_FAILED;
 	}
 	if (co->service_store && c->verify)   /* the service judged every record in its own account */
 		fputs("cudaclimb: --verify: the lab service judged every record in its store itself: nothing to judge again\n", stderr);
-	if (verifying) code = verify(e, co, fold.claims, fold.n);
-	for (int i = 0; i < fold.n; i++) class_table_add(&t, &fold.claims[i]);
+	if (verifying) code = verify(e, co, &fold.claims);
+	claims_to_table(&fold.claims, &t);
 	class_table_finish(&t);
 	t.verified = verifying;
 	FILE *out = stdout;
@@ -637,7 +772,7 @@ int cmd_report(cli *c, engine *e)
 	}
 	say_left_out(co, &st);
 	class_table_free(&t);
-	results_free(fold.claims, fold.n);
+	claims_free(&fold.claims);
 	course_free(co);
 	return code;
 }

@@ -10,10 +10,18 @@
  * opened, so a flood of names costs no system call each and hides no ticket), made by its owner under a
  * private name (O_EXCL, no symlinks), locked, written and only then renamed into place; its owner holds
  * an exclusive flock on it for as long as it waits and runs: a ticket whose lock can be taken belongs
- * to a process that died, and is passed over. Every entry of the folder is looked at; at most
- * GPULOCK_PER_OWNER live tickets of one owner are read (its others are skipped by name, with no system
- * call: each listing, the passing over and the "h-" marks below stay bounded however many locked files
- * one account holds; only that owner's own tickets can count towards its cap). A waiter that does not find its own ticket in the
+ * to a process that died, and is passed over. Every entry of the folder is looked at; a waiter reads
+ * only the tickets older than its own (a younger one waits for it), and at most GPULOCK_PER_OWNER live
+ * tickets of another owner (its others are skipped by name, with no system call: each listing, the
+ * passing over and the "h-" marks below stay bounded however many locked files one account holds;
+ * only that owner's own tickets can count towards its cap; the waiter still sees a live ticket of that
+ * owner ahead of it whenever there is one). A waiter whose own account has GPULOCK_PER_OWNER live
+ * tickets older than its own is not in line (others may not see its ticket), and queues again once
+ * there are fewer, behind whoever went ahead meanwhile. What a waiter learnt of a name (another's
+ * file, a younger ticket, a dead one) is kept while inotify says nothing of the name, so a flood of
+ * files costs a waiter a few system calls a file once, then a readdir a listing (below, "what a waiter
+ * knows"); it wakes only for the events of the tickets ahead of it, and lists for a third of its time
+ * at most. A waiter that does not find its own ticket in the
  * listing looks for it directly, and when it is gone places a new one: it never runs unqueued. Tickets are served by their inode change time, which no
  * user can set back, then by name; a ticket whose owner's uid is not the one in its name is a fake
  * and passed over. The ticket is written once, before it is placed ("user pid expected-seconds",
@@ -56,6 +64,8 @@
 #include <strings.h>
 #include <sys/file.h>
 #include <sys/inotify.h>
+#include <sys/vfs.h>
+#include <linux/magic.h>
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -197,12 +207,18 @@ static int queue_dir(const char *uuid, int create, char *dir, size_t n, char *wh
 	return safe_folder(dir, "GPU queue folder", &st, why, wn);
 }
 
+/* Older first: by change time, then name (the queue's order). */
+static int cmp_age(const struct timespec *a, const char *an, const struct timespec *b, const char *bn)
+{
+	if (a->tv_sec != b->tv_sec) return a->tv_sec < b->tv_sec ? -1 : 1;
+	if (a->tv_nsec != b->tv_nsec) return a->tv_nsec < b->tv_nsec ? -1 : 1;
+	return strcmp(an, bn);
+}
+
 static int cmp_ticket(const void *a, const void *b)
 {
 	const ticket *x = a, *y = b;
-	if (x->ctime.tv_sec != y->ctime.tv_sec) return x->ctime.tv_sec < y->ctime.tv_sec ? -1 : 1;
-	if (x->ctime.tv_nsec != y->ctime.tv_nsec) return x->ctime.tv_nsec < y->ctime.tv_nsec ? -1 : 1;
-	return strcmp(x->name, y->name);
+	return cmp_age(&x->ctime, x->name, &y->ctime, y->name);
 }
 
 static sighting *sighting_of(const char *name, int make)
@@ -256,8 +272,124 @@ static void ticket_fill(const char *dir, const char *name, int fd, const struct 
 	t->ctime = st->st_ctim;
 }
 
-/* The tickets one listing kept of an owner: only owners of a kept ticket are in the list, so it is
- * no longer than the accounts that hold one (names made up with other uids add nothing). */
+/* ---- what a waiter knows of the folder's names ----
+ * A waiter lists the folder each time it looks at the line; what it learnt of a name (its stat: owner,
+ * type, change time; for a ticket whether it was dead) is kept while the listing shows the name on the
+ * same inode and inotify has said nothing of it: every event names what changed (a name made, removed
+ * or renamed, a file written or closed after writing, its mode or owner changed) and drops that name;
+ * an overflow of the events drops them all. So a flood of files costs a listing one readdir, not
+ * system calls a file. Only a waiter with a watch on a folder of a local file system keeps names
+ * (another machine's changes to a network folder raise no event here). What was kept never puts a
+ * ticket in the line (a ticket there is opened, checked and its lock tried each listing) but keeps
+ * names out of it: another's file under a ticket's name, a ticket younger than ours, a dead one. A
+ * name kept out so that an event names before the waiter goes ahead is looked at again, and when it
+ * is a live ticket ahead of the waiter's, the waiter lists again without what was kept (events_read,
+ * gpulock_acquire). */
+typedef struct {
+	uint64_t hash;               /* of the name (known_hash) */
+	char *name;                  /* NULL: an empty slot */
+	ino_t ino;
+	uid_t uid;
+	mode_t mode;
+	struct timespec ctime;
+	int dead;                    /* a ticket nobody held the lock of */
+	unsigned used;               /* the listing (kn_listing) that passed this name over by what was kept */
+} known;
+static known *kn;                /* open addressing by name, linear probing; kn_cap a power of two */
+static size_t kn_cap, kn_n;
+static int kn_on;                /* names are kept: a waiter's watch is on the folder */
+static unsigned kn_listing;      /* counts the listings */
+#define KNOWN_MAX (1 << 18)      /* names kept at most (about 100 bytes each); past it, looked at each time */
+
+static uint64_t known_hash(const char *name) { return fnv1a(FNV_OFFSET, name, strlen(name)); }
+
+/* The slot of name (its hash h): its entry, or the empty slot where it would go. */
+static size_t known_slot(const char *name, uint64_t h)
+{
+	size_t i = (size_t)h & (kn_cap - 1);
+	while (kn[i].name && (kn[i].hash != h || strcmp(kn[i].name, name))) i = (i + 1) & (kn_cap - 1);
+	return i;
+}
+
+static known *known_get(const char *name)
+{
+	if (!kn_n) return NULL;
+	known *k = &kn[known_slot(name, known_hash(name))];
+	return k->name ? k : NULL;
+}
+
+/* Forgets name (the entries after it in its run moved back, so every probe still finds its own). */
+static void known_drop(const char *name)
+{
+	if (!kn_n) return;
+	size_t i = known_slot(name, known_hash(name));
+	if (!kn[i].name) return;
+	free(kn[i].name);
+	kn[i].name = NULL;
+	kn_n--;
+	for (size_t j = (i + 1) & (kn_cap - 1); kn[j].name; j = (j + 1) & (kn_cap - 1)) {
+		size_t h = (size_t)kn[j].hash & (kn_cap - 1);
+		if (((j - h) & (kn_cap - 1)) >= ((j - i) & (kn_cap - 1))) { kn[i] = kn[j]; kn[j].name = NULL; i = j; }
+	}
+}
+
+static void known_clear(void)
+{
+	for (size_t i = 0; i < kn_cap; i++) free(kn[i].name);
+	free(kn);
+	kn = NULL;
+	kn_cap = kn_n = 0;
+}
+
+/* Keeps st as name's, dead or not (when names are kept, and for a name not kept yet, while there is
+ * room). */
+static void known_put(const char *name, const struct stat *st, int dead)
+{
+	if (!kn_on) return;
+	uint64_t h = known_hash(name);
+	known *k = kn_n ? &kn[known_slot(name, h)] : NULL;
+	if (!k || !k->name) {
+		if (kn_n >= KNOWN_MAX) return;
+		if (2 * (kn_n + 1) > kn_cap) {
+			known *old = kn;
+			size_t oldcap = kn_cap;
+			kn_cap = kn_cap ? 2 * kn_cap : 1024;
+			kn = xcalloc(kn_cap, sizeof *kn);
+			for (size_t i = 0; i < oldcap; i++) if (old[i].name) kn[known_slot(old[i].name, old[i].hash)] = old[i];
+			free(old);
+		}
+		k = &kn[known_slot(name, h)];
+		k->name = xstrdup(name);
+		kn_n++;
+	}
+	*k = (known){ h, k->name, st->st_ino, st->st_uid, st->st_mode, st->st_ctim, dead, 0 };
+}
+
+/* The owner, type, inode and change time of entry e of the open folder d: what was kept of its name
+ * when the listing shows the same inode (*kept then set to it), else lstat's (then kept). -1 when it is
+ * gone. */
+static int entry_stat(DIR *d, const struct dirent *e, struct stat *st, known **kept)
+{
+	known *k = kn_on ? known_get(e->d_name) : NULL;
+	*kept = NULL;
+	if (k && k->ino == e->d_ino) {
+		memset(st, 0, sizeof *st);
+		st->st_ino = k->ino;
+		st->st_uid = k->uid;
+		st->st_mode = k->mode;
+		st->st_ctim = k->ctime;
+		*kept = k;
+		return 0;
+	}
+	if (fstatat(dirfd(d), e->d_name, st, AT_SYMLINK_NOFOLLOW)) return -1;
+	known_put(e->d_name, st, 0);
+	return 0;
+}
+
+/* ---- the line ---- */
+
+/* The live tickets one listing kept of an owner: only owners of a kept ticket are in the list, so it
+ * is no longer than the accounts that hold one (names made up with other uids add nothing). */
 typedef struct { unsigned long uid; int kept; } owner_count;
 
 /* How many tickets of uid the listing kept so far. */
@@ -275,70 +407,172 @@ static void owner_add(owner_count **o, int *n, unsigned long uid)
 	(*o)[(*n)++] = (owner_count){ uid, 1 };
 }
 
-/* The live, genuine tickets of the queue in serving order (a new array in *out); stale tickets of
- * this user are removed on the way. Every entry is looked at; only genuine, locked tickets are kept,
- * GPULOCK_PER_OWNER of an owner at most (a name not of a ticket, or of an owner at its cap, costs
- * nothing; one whose file is not its owner's or not locked, an open).
- * This process's own ticket is always in the list while it lives, found directly when the listing
- * missed it. sweep: forget sightings of tickets that are gone, and remove this user's h- marks of
- * them. Returns the count, or -1. */
+/* One owner's tickets in a listing: how many genuine ticket files (its own, regular, live or not), and
+ * the GPULOCK_PER_OWNER oldest of them (change time, then name), oldest first. Only owners of a genuine
+ * ticket are listed, so the list is no longer than the accounts that made one (names made up with other
+ * uids add nothing). */
+typedef struct {
+	unsigned long uid;
+	int count, nbest;
+	struct { char name[96]; struct timespec ctime; } best[GPULOCK_PER_OWNER];
+} owner_line;
+
+/* The owner_line of uid in o (n of them; *hint: the one last found), a new one when it is not there. */
+static owner_line *owner_of(owner_line **o, int *n, int *hint, unsigned long uid)
+{
+	if (*hint < *n && (*o)[*hint].uid == uid) return &(*o)[*hint];
+	for (int i = 0; i < *n; i++) if ((*o)[i].uid == uid) return &(*o)[*hint = i];
+	*o = xrealloc(*o, (size_t)(*n + 1) * sizeof **o);
+	owner_line *w = &(*o)[*hint = (*n)++];
+	w->uid = uid;
+	w->count = w->nbest = 0;
+	return w;
+}
+
+/* One more genuine ticket of the owner w, named name, changed at ctime. */
+static void owner_note(owner_line *w, const char *name, const struct timespec *ctime)
+{
+	w->count++;
+	int at = w->nbest;
+	while (at > 0 && cmp_age(ctime, name, &w->best[at - 1].ctime, w->best[at - 1].name) < 0) at--;
+	if (at >= GPULOCK_PER_OWNER) return;
+	if (w->nbest < GPULOCK_PER_OWNER) w->nbest++;
+	memmove(&w->best[at + 1], &w->best[at], (size_t)(w->nbest - 1 - at) * sizeof w->best[0]);
+	strfmt(w->best[at].name, sizeof w->best[at].name, "%s", name);
+	w->best[at].ctime = *ctime;
+}
+
+static int mine_hidden;   /* the last listing left this process's ticket out: its account has too many older (read_queue) */
+
+/* Whether st (a ticket named for uid) is a genuine ticket: a regular file of that uid. */
+static int genuine(const struct stat *st, unsigned long uid) { return S_ISREG(st->st_mode) && st->st_uid == (uid_t)uid; }
+
+/* The live, genuine tickets of the queue in serving order (a new array in *out). Every entry is
+ * listed; a name that is not a ticket's costs nothing.
+ *
+ * Waiting (sweep: this process's ticket placed), only the tickets older than its own count: a younger
+ * one waits for it. A ticket's name costs one open, fstat and lock test (a ticket nobody holds is a
+ * dead process's and left out) the first time, and none while what was kept of it says it is another's
+ * file under a ticket's name, younger than ours or dead: an honest ticket is locked before it is
+ * placed and stays locked until it is removed, and its placing, its death (its owner's close) and its
+ * removal each raise an event that drops what was kept. A live ticket is opened and its lock tried each
+ * listing. At most GPULOCK_PER_OWNER live tickets of another owner are read (its others skipped by name,
+ * with no system call): a waiter still sees one live ticket of an owner ahead of it whenever the owner
+ * has one, so the cap never lets it go ahead of a live one. This user's own older tickets are each
+ * read and its dead ones removed (a flood costs its owner); when this user has GPULOCK_PER_OWNER live
+ * tickets older than ours, ours is left out of the line (mine_hidden): others may not see it, so it
+ * must not run, and it queues again once there are fewer (gpulock_acquire). Our own ticket, missed by
+ * the listing, is looked at directly. Also sweeps: forgets sightings of tickets that are gone, and
+ * removes this user's h- marks of them.
+ *
+ * Not waiting (the status, the length a GPU is picked by: what it says, not who runs), each owner's
+ * GPULOCK_PER_OWNER oldest genuine tickets (one lstat a name) are opened, and only they.
+ *
+ * Returns the count, or -1. */
 static int read_queue(const char *dir, ticket **out, int sweep)
 {
 	DIR *d = opendir(dir);
 	*out = NULL;
+	mine_hidden = 0;
 	if (!d) return -1;
-	int n = 0, nmarks = 0, cap = 0, have_mine = 0, nowners = 0;
-	owner_count *owners = NULL;
+	kn_listing++;
+	int n = 0, nmarks = 0, cap = 0, seen_mine = 0, nowners = 0, nkept = 0, hint = 0, own_older = 0;
+	owner_line *owners = NULL;             /* not waiting: each owner's oldest */
+	owner_count *kept = NULL;              /* waiting: the live tickets kept of each owner */
 	uid_t me = getuid();
+	struct stat ms;
+	const char *mine = sweep && ticket_fd >= 0 && fstat(ticket_fd, &ms) == 0 ? strrchr(ticket_path, '/') + 1 : NULL;
 	char hpre[40], (*marks)[112] = NULL;
 	strfmt(hpre, sizeof hpre, "h-%lu-", (unsigned long)me);
 	for (int i = 0; i < nseen; i++) seen[i].present = 0;
 	for (struct dirent *e; (e = readdir(d));) {
 		unsigned long uid;
+		struct stat st;
+		known *k;
 		if (sweep && !strncmp(e->d_name, hpre, strlen(hpre)) && strlen(e->d_name) - strlen(hpre) < sizeof *marks && nmarks < MAX_MARKS) {
-			struct stat ms;   /* only this user's own marks: another's under our prefix is a squat */
-			if (fstatat(dirfd(d), e->d_name, &ms, AT_SYMLINK_NOFOLLOW) || !S_ISREG(ms.st_mode) || ms.st_uid != me) continue;
+			/* only this user's own marks: another's under our prefix is a squat */
+			if (entry_stat(d, e, &st, &k) || !S_ISREG(st.st_mode) || st.st_uid != me) continue;
 			marks = xrealloc(marks, (size_t)(nmarks + 1) * sizeof *marks);
 			strfmt(marks[nmarks++], sizeof *marks, "%s", e->d_name + strlen(hpre));
 			continue;
 		}
 		if (!ticket_name(e->d_name, &uid)) continue;   /* junk: counted by nobody, costs nothing */
-		if (owner_kept(owners, nowners, uid) >= GPULOCK_PER_OWNER) continue;   /* counts only uid's own, locked files */
-		sighting *s = sighting_of(e->d_name, 0);
-		if (s) s->present = 1;
+		if (!sweep) {
+			if (!entry_stat(d, e, &st, &k) && genuine(&st, uid)) owner_note(owner_of(&owners, &nowners, &hint, uid), e->d_name, &st.st_ctim);
+			continue;
+		}
+		if (!mine) continue;
+		if (uid != me && owner_kept(kept, nkept, uid) >= GPULOCK_PER_OWNER) continue;   /* counts only uid's own, live files */
+		if (uid == me && !strcmp(e->d_name, mine)) { seen_mine = 1; continue; }
+		/* what was kept of it, unless an event has named it since: another's file, a younger ticket or
+		 * a dead one is not opened again */
+		k = kn_on ? known_get(e->d_name) : NULL;
+		if (k && k->ino == e->d_ino) {
+			struct timespec kc = k->ctime;
+			if (k->dead || !S_ISREG(k->mode) || k->uid != (uid_t)uid || cmp_age(&kc, e->d_name, &ms.st_ctim, mine) > 0) {
+				k->used = kn_listing;
+				continue;
+			}
+		}
 		char path[1024];
 		strfmt(path, sizeof path, "%s/%s", dir, e->d_name);
 		int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 		if (fd < 0) continue;
-		struct stat st;
-		int ok = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == (uid_t)uid;
-		if (ok && flock(fd, LOCK_SH | LOCK_NB) == 0) {           /* nobody holds it: its process is gone */
-			ok = 0;
-			if (st.st_uid == me) {
+		int ok = fstat(fd, &st) == 0;
+		if (!ok || !genuine(&st, uid) || cmp_age(&st.st_ctim, e->d_name, &ms.st_ctim, mine) > 0) {
+			if (ok) known_put(e->d_name, &st, 0);   /* another's file, or younger than ours */
+			close(fd);
+			continue;
+		}
+		if (flock(fd, LOCK_SH | LOCK_NB) == 0) {     /* nobody holds it: its process is gone */
+			known_put(e->d_name, &st, 1);
+			if (uid == me) {
 				char mark[1100];
 				strfmt(mark, sizeof mark, "%s/s-%s", dir, e->d_name);
 				unlink(mark);
 				unlink(path);
 			}
+			close(fd);
+			continue;
 		}
-		if (!ok) { close(fd); continue; }
+		known_put(e->d_name, &st, 0);
+		sighting *s = sighting_of(e->d_name, 0);
+		if (s) s->present = 1;
 		if (n == cap) *out = xrealloc(*out, (size_t)(cap = cap ? 2 * cap : 16) * sizeof **out);
 		ticket_fill(dir, e->d_name, fd, &st, uid, &(*out)[n]);
 		close(fd);
-		(*out)[n].mine = !strcmp(path, ticket_path);
-		have_mine |= (*out)[n].mine;
 		n++;
-		owner_add(&owners, &nowners, uid);
+		if (uid == me) own_older++;
+		else owner_add(&kept, &nkept, uid);
 	}
 	closedir(d);
-	free(owners);
-	/* our own ticket, missed by the listing: looked at directly (the same file as the one we hold) */
-	struct stat a, b;
-	if (ticket_fd >= 0 && !have_mine && lstat(ticket_path, &a) == 0 && fstat(ticket_fd, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino) {
-		const char *name = strrchr(ticket_path, '/') + 1;
-		*out = xrealloc(*out, (size_t)(n + 1) * sizeof **out);
-		ticket_fill(dir, name, ticket_fd, &b, (unsigned long)me, &(*out)[n]);
-		(*out)[n++].mine = 1;
+	free(kept);
+	if (!sweep) {                              /* each owner's oldest, opened, checked, their locks tried */
+		for (int o = 0; o < nowners; o++)
+			for (int i = 0; i < owners[o].nbest; i++) {
+				const char *name = owners[o].best[i].name;
+				char path[1024];
+				strfmt(path, sizeof path, "%s/%s", dir, name);
+				int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+				struct stat st;
+				if (fd < 0) continue;
+				if (fstat(fd, &st) == 0 && genuine(&st, owners[o].uid) && flock(fd, LOCK_SH | LOCK_NB) != 0) {
+					if (n == cap) *out = xrealloc(*out, (size_t)(cap = cap ? 2 * cap : 16) * sizeof **out);
+					ticket_fill(dir, name, fd, &st, owners[o].uid, &(*out)[n++]);
+				}
+				close(fd);
+			}
+		free(owners);
+	}
+	/* our own ticket, missed by the listing or not: looked at directly (the same file as the one we hold) */
+	struct stat a;
+	if (mine && (seen_mine || (lstat(ticket_path, &a) == 0 && a.st_dev == ms.st_dev && a.st_ino == ms.st_ino))) {
+		if (own_older >= GPULOCK_PER_OWNER) mine_hidden = 1;
+		else {
+			*out = xrealloc(*out, (size_t)(n + 1) * sizeof **out);
+			ticket_fill(dir, mine, ticket_fd, &ms, (unsigned long)me, &(*out)[n]);
+			(*out)[n++].mine = 1;
+		}
 	}
 	if (sweep) {
 		nown = 0;
@@ -346,6 +580,11 @@ static int read_queue(const char *dir, ticket **out, int sweep)
 			size_t tl = strcspn(marks[i], ".");
 			int live = 0;
 			for (int j = 0; j < n && !live; j++) live = strlen((*out)[j].name) == tl && !strncmp(marks[i], (*out)[j].name, tl);
+			if (!live) {                          /* not in our line: gone, or younger than ours (another's sighting) */
+				char path[1200];
+				strfmt(path, sizeof path, "%s/%.*s", dir, (int)tl, marks[i]);
+				live = lstat(path, &a) == 0;
+			}
 			if (live) {
 				if (marks[i][tl]) { own_marks = xrealloc(own_marks, (size_t)(nown + 1) * sizeof *own_marks); strfmt(own_marks[nown++], sizeof *own_marks, "%s", marks[i]); }
 				continue;
@@ -550,6 +789,114 @@ static int ticket_placed(void)
 	return ticket_fd >= 0 && lstat(ticket_path, &a) == 0 && fstat(ticket_fd, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino;
 }
 
+/* ---- waiting ---- */
+
+/* Whether dir is on a local file system, whose every change raises an inotify event here (another
+ * machine's change to a network folder raises none). */
+static int local_fs(const char *dir)
+{
+	struct statfs f;
+	if (statfs(dir, &f)) return 0;
+	switch ((unsigned long)f.f_type) {
+	case EXT4_SUPER_MAGIC: case XFS_SUPER_MAGIC: case BTRFS_SUPER_MAGIC: case TMPFS_MAGIC: case F2FS_SUPER_MAGIC: return 1;
+	}
+	return 0;
+}
+
+/* Whether name, passed over in the last listing by what was kept of it, is now (looked at afresh) a
+ * live ticket ahead of mine and not in the line q (n long) that listing made. */
+static int passed_ahead(const char *dir, const char *name, const ticket *q, int n, const ticket *mine)
+{
+	unsigned long uid;
+	if (!mine || !ticket_name(name, &uid)) return 0;
+	for (int i = 0; i < n; i++) if (!strcmp(q[i].name, name)) return 0;
+	char path[1024];
+	strfmt(path, sizeof path, "%s/%s", dir, name);
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) return 0;
+	struct stat st;
+	int ahead = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == (uid_t)uid && flock(fd, LOCK_SH | LOCK_NB) != 0
+	            && cmp_age(&st.st_ctim, name, &mine->ctime, mine->name) < 0;
+	close(fd);
+	return ahead;
+}
+
+enum { EV_LINE = 1, EV_LOST = 2, EV_AHEAD = 4 };
+
+/* Whether name (of an event) is a ticket of the line q (n long), or its start mark; with no line, any
+ * ticket's or start mark's. */
+static int of_line(const char *name, const ticket *q, int n)
+{
+	if (!strncmp(name, "s-", 2)) name += 2;
+	if (strncmp(name, "t-", 2)) return 0;
+	if (!q) return 1;
+	for (int i = 0; i < n; i++) if (!strcmp(q[i].name, name)) return 1;
+	return 0;
+}
+
+/* Reads the events of the watch in (none when it is -1): each name an event names is no longer kept;
+ * an overflow forgets every name, and a watch gone (its folder removed or moved) stops keeping them.
+ * Returns EV_LINE when an event names a ticket of the line q (n long) or its start mark (with no line,
+ * any ticket's or start mark's): the line may have changed; a younger ticket's coming and going, an
+ * h- mark or junk wake nobody. EV_LOST with an overflow or the watch gone. With check (q is the line
+ * the last listing made, and this process's ticket at its head), EV_AHEAD when a name the listing
+ * passed over by what was kept of it is now a live ticket ahead of ours (passed_ahead). */
+static int events_read(int in, const char *dir, const ticket *q, int n, int check)
+{
+	_Alignas(struct inotify_event) char buf[4096];
+	int ev = 0;
+	ssize_t k;
+	while (in >= 0 && (k = read(in, buf, sizeof buf)) > 0) {
+		for (char *p = buf; p < buf + k;) {
+			const struct inotify_event *e = (const struct inotify_event *)p;
+			p += sizeof *e + e->len;
+			if (e->mask & (IN_Q_OVERFLOW | IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF | IN_UNMOUNT)) {
+				known_clear();
+				if (!(e->mask & IN_Q_OVERFLOW)) kn_on = 0;
+				ev |= EV_LOST | EV_LINE;
+				continue;
+			}
+			if (!e->len || !e->name[0]) continue;
+			if (of_line(e->name, q, n)) ev |= EV_LINE;
+			known *kp = known_get(e->name);
+			if (!kp) continue;
+			if (check && kp->used == kn_listing && passed_ahead(dir, e->name, q, n, &q[0])) ev |= EV_AHEAD;
+			known_drop(e->name);
+		}
+	}
+	return ev;
+}
+
+static void sleep_s(double s)
+{
+	if (s <= 0) return;
+	struct timespec ts = { (time_t)s, (long)((s - (double)(time_t)s) * 1e9) };
+	nanosleep(&ts, NULL);
+}
+
+/* Waits until the line q (n long; NULL: our ticket is not in it) may have changed: an event on one
+ * of its tickets or start marks, or a timeout (a holder's cap, the head's grace): 200 ms, ten times
+ * the last listing's time (cost) when a listing costs more, at most 2 s. When a listing costs more
+ * than 5 ms, the events of a moment (a run given back removes its start mark, then its ticket) are let
+ * come together for a quarter of it (20 ms at most), and a waiter not next in line (pos > 1) lets the
+ * next one list first, for a whole listing's time. Then, while this waiter's listings (spent seconds
+ * since it started waiting at start) took more than a second and a third of its wait, it waits until
+ * they have not: a flood of files or of events costs a waiter a third of a core at most. */
+static void wait_line(int in, const char *dir, const ticket *q, int n, int pos, double cost, double start, double spent)
+{
+	double timeout = cost * 10 < 0.2 ? 0.2 : cost * 10 > 2 ? 2 : cost * 10, end = now_mono() + timeout;
+	for (double left; (left = end - now_mono()) > 0;) {
+		struct pollfd pf = { .fd = in, .events = POLLIN };
+		if (poll(&pf, in >= 0 ? 1 : 0, (int)(left * 1000) + 1) <= 0) break;
+		if (events_read(in, dir, q, n, 0) & EV_LINE) {
+			if (cost > 0.005) sleep_s(pos > 1 ? cost : cost / 4 < 0.02 ? cost / 4 : 0.02);
+			break;
+		}
+	}
+	double over = spent - 1 - (now_mono() - start) / 3;
+	sleep_s(3 * over);
+}
+
 int gpulock_acquire(const char *uuid, double expect_s, void (*note)(void *ctx, const char *text), void *ctx, char *why, size_t wn)
 {
 	char dir[512];
@@ -557,49 +904,93 @@ int gpulock_acquire(const char *uuid, double expect_s, void (*note)(void *ctx, c
 	ask_ns = epoch_ns();
 	if (queue_dir(uuid, 1, dir, sizeof dir, why, wn)) return -1;
 	strfmt(ticket_uuid, sizeof ticket_uuid, "%s", uuid);
-	if (place_ticket(dir, expect_s, why, wn)) return -1;
+	/* the watch first, then the ticket and the listings: every change after it raises an event */
+	int in = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
+	if (in >= 0 && inotify_add_watch(in, dir, IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_MODIFY | IN_ATTRIB
+	                                          | IN_CLOSE_WRITE | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR) < 0) {
+		close(in);
+		in = -1;
+	}
+	known_clear();
+	kn_on = in >= 0 && local_fs(dir);
+	if (place_ticket(dir, expect_s, why, wn)) { if (in >= 0) close(in); kn_on = 0; return -1; }
 	struct stat tst;                     /* the queue's order is the placed ticket's change time */
 	if (stat(ticket_path, &tst) == 0) ask_ns = tst.st_ctim.tv_sec * 1000000000LL + tst.st_ctim.tv_nsec;
 	streak_on = 0;                       /* a run of one owner at the head counts only while watched */
-	int in = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
-	if (in >= 0) inotify_add_watch(in, dir, IN_DELETE | IN_CLOSE_WRITE | IN_CREATE | IN_ATTRIB);
 	char last[600] = "";
+	int fresh = 0, said_hidden = 0;      /* fresh: the next listing keeps out nothing by what was kept */
+	int held_back = 0;                   /* our ticket was left out: this user had too many older ones */
+	double start = now_mono(), spent = 0; /* the wait, and its listings' time */
 	for (;;) {
 		ticket *q;
+		double since = now_mono();
+		events_read(in, dir, NULL, 0, 0);   /* the names that changed since the last listing, dropped */
+		int keeping = kn_on, was_fresh = fresh;
+		if (fresh) kn_on = 0;
 		int n = read_queue(dir, &q, 1), pos = 0;
+		kn_on = keeping;
+		fresh = 0;
+		double cost = now_mono() - since;
+		spent += cost;
 		n = pass_over(dir, q, n, 1, note, ctx);
 		while (pos < n && !q[pos].mine) pos++;
 		if (pos == n && n >= 0) {
 			/* our ticket is not in the line: never go ahead without it. Gone (removed): placed again, at
-			 * the back; still there (a listing that cannot be read): look again */
-			free(q);
+			 * the back; held back behind its account's older ones, or a listing that cannot be read: look again */
+			int hidden = mine_hidden;
 			if (!ticket_placed()) {
 				if (note) note(ctx, "your ticket in the GPU queue was removed: queueing again");
 				if (start_path[0]) unlink(start_path);
 				if (ticket_fd >= 0) close(ticket_fd);
 				ticket_fd = -1;
-				if (place_ticket(dir, expect_s, why, wn)) { if (in >= 0) close(in); return -1; }
+				if (place_ticket(dir, expect_s, why, wn)) { if (in >= 0) close(in); known_clear(); kn_on = 0; return -1; }
+			} else if (hidden) {
+				held_back = 1;
+				if (note && !said_hidden) {
+					char msg[300];
+					strfmt(msg, sizeof msg, "your account has %d or more runs waiting for this GPU ahead of this one, more than others read "
+					       "of one account: this run waits until fewer are, then queues again", GPULOCK_PER_OWNER);
+					note(ctx, msg);
+					said_hidden = 1;
+				}
 			}
-			struct pollfd pf = { .fd = in, .events = POLLIN };
-			poll(&pf, in >= 0 ? 1 : 0, 200);
-			char buf[4096];
-			while (in >= 0 && read(in, buf, sizeof buf) > 0) {}
+			wait_line(in, dir, NULL, 0, -1, cost, start, spent);
+			free(q);
 			continue;
 		}
-		if (pos == 0) { free(q); break; }
+		if (held_back) {
+			/* Others may not have seen our ticket while it was left out, and gone ahead: it queues again,
+			 * behind them, so that it never comes back ahead of a run that started meanwhile. */
+			free(q);
+			held_back = 0;
+			if (start_path[0]) unlink(start_path);
+			unlink(ticket_path);
+			close(ticket_fd);
+			ticket_fd = -1;
+			if (place_ticket(dir, expect_s, why, wn)) { if (in >= 0) close(in); known_clear(); kn_on = 0; return -1; }
+			continue;
+		}
+		if (pos == 0) {
+			/* first: unless a name the listing left out by what was kept of it is a live ticket ahead
+			 * now (or events were lost), then listed again without what was kept */
+			int ev = kn_on && !was_fresh ? events_read(in, dir, q, n, 1) : 0;
+			free(q);
+			if (!(ev & (EV_AHEAD | EV_LOST))) break;
+			fresh = 1;
+			continue;
+		}
 		char msg[600];
 		describe(q, pos, msg, sizeof msg);
-		free(q);
 		/* Say it when the line changes (who is ahead), not as the times shown move. */
 		size_t key = strcspn(msg, "(;");
 		if (note && (strlen(last) < key || strncmp(msg, last, key))) note(ctx, msg);
 		strfmt(last, sizeof last, "%s", msg);
-		struct pollfd pf = { .fd = in, .events = POLLIN };
-		poll(&pf, in >= 0 ? 1 : 0, 200);    /* a process that died leaves its ticket: look again soon */
-		char buf[4096];
-		while (in >= 0 && read(in, buf, sizeof buf) > 0) {}
+		wait_line(in, dir, q, n, pos, cost, start, spent);   /* a process that died leaves its ticket: its close raises an event */
+		free(q);
 	}
 	if (in >= 0) close(in);
+	known_clear();
+	kn_on = 0;
 	/* the start: our mark opened to others (its change time is now); made again if it went missing */
 	int m = open(start_path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	struct stat ms;

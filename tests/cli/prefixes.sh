@@ -46,7 +46,7 @@ src/worker/launch_hold.cu  cc_launch_hold -- extern "C" from nvcc's code, as rea
 src/worker/gpu_data.c      gpu -- the worker's GPU module (gpu.h), split by job over gpu_*.c
 src/worker/gpu_device.c    gpu -- the worker's GPU module (gpu.h), split by job over gpu_*.c
 src/worker/gpu_occupancy.cpp gpu -- the worker's GPU module (gpu.h), split by job over gpu_*.c
-src/app/class_report.c     class_table class_cell_at class_cell_status_name -- the table every report of a class is made from, named after its type (class_report.h)
+src/app/class_report.c     class_table class_cell_at class_cell_status_name class_fold -- the table every report of a class is made from, and what a cell folds of some records (class_fold), named after their types (class_report.h)
 src/app/cli_cache.c        cmd -- a subcommand: cmd_NAME runs `cudaclimb NAME` (cli_cmd.h lists which file has it)
 src/app/cli_course.c       cmd -- a subcommand: cmd_NAME runs `cudaclimb NAME` (cli_cmd.h lists which file has it)
 src/app/cli_exercise.c     cmd -- a subcommand: cmd_NAME runs `cudaclimb NAME` (cli_cmd.h lists which file has it)
