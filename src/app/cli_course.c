@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "class_report.h"
+#include "compile.h"
 #include "cli.h"
 #include "cli_cmd.h"
 #include "course.h"
@@ -527,6 +528,9 @@ static int verify(engine *e, const course *co, verify_claims *all)
 		return EXIT_FAILED;
 	}
 	double budget = verify_budget_s();
+	/* a claimed source may be a few KiB of macros that keep NVRTC busy for minutes: each compile gets
+	 * 30 s (the service's judge's limit) unless CUDACLIMB_COMPILE_S says otherwise */
+	if (!compile_limit_env_s()) setenv("CUDACLIMB_COMPILE_S", "30", 1);
 	verify_run v = { .e = e, .co = co, .tmp = tmp, .deadline = now_ms() + 1000 * budget };
 	v.order = xcalloc((size_t)nc, sizeof *v.order);
 	v.decided = xcalloc((size_t)nc, 1);

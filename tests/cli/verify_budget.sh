@@ -39,3 +39,19 @@ if printf '%s' "$out" | grep -q "passed 1\.37x v" && ! printf '%s' "$out" | grep
 else
 	fail "verify: the verified pass's ratio: $(printf '%s' "$out" | grep -E "x v|x ?" | head -3) $(tail -3 "$tmp/err2")"
 fi
+
+# A claimed pass whose source is a few KiB of nested macros that keep NVRTC busy (2^21 empty
+# statements: 86 s, a tester's): --verify gives each compile 30 s (CUDACLIMB_COMPILE_S unless set),
+# not 120, so one such claim cannot eat a fifth of the budget; like the service's judge, a compile that
+# does not finish is a compile error, and the claim refuted.
+{ printf '#define E0 ; ;\n'; i=1; while [ $i -le 21 ]; do printf '#define E%d E%d E%d\n' $i $((i - 1)) $((i - 1)); i=$((i + 1)); done
+  printf 'extern "C" __global__ void scale(float *y, int n) { E21 }\n'; } >"$tmp/macros.cu"
+rec demo/scale "$tmp/macros.cu" >"$tmp/lab/results/$U-me.jsonl"
+t0=$(date +%s)
+out=$(CUDACLIMB_WORKER=$tmp/fake CC_FAKE=ok XDG_CACHE_HOME=$tmp/cache2 timeout 100 $B --lessons $FX report "$tmp/lab" --verify 2>"$tmp/err3")
+secs=$(( $(date +%s) - t0 ))
+if grep -q "demo/scale: judged again: compile_error" "$tmp/err3" && grep -q "1 refuted" "$tmp/err3" && [ $secs -lt 60 ]; then
+	pass "verify: a claimed source that keeps the compiler busy is stopped at 30 s and refuted, as the service's judge would ($secs s in all)"
+else
+	fail "verify: the slow compile took $secs s: $(tail -3 "$tmp/err3")"
+fi
