@@ -301,15 +301,20 @@ static int reuse(gpu_buffer *b, const plan_buffer *pb)
 	return mem_set(b->memory, (char *)b->ptr + bytes, GPU_GUARD_BYTE, GPU_GUARD) ? -1 : 0;
 }
 
-/* Fills b (lesson buffer i of the plan, pb) as pb's init says. A host buffer is filled on the device
- * in the staging buffer and copied over, so it holds what a device buffer with the same seed would. */
+/* The index in plan p of its csr_rows buffer (a lesson has at most one), p->nbuffers when none. */
+static int csr_rows_index(const plan *p)
+{
+	int j = 0;
+	while (j < p->nbuffers && p->buffers[j].init != INIT_CSR_ROWS) j++;
+	return j;
+}
+
 /* A CSR row pointer (INIT_CSR_ROWS) or column indices (INIT_CSR_COLS, from plan p's row pointer),
  * made on the host from the seed into out (b's count of i32); cudaErrorInvalidValue when the plan's
  * sizes do not make a matrix (plan_make and plan_wire_read refuse those first). */
 static cudaError_t csr_make(const plan *p, const plan_buffer *pb, int64_t count, uint64_t seed, int i, int32_t *out)
 {
-	int j = i;
-	if (pb->init == INIT_CSR_COLS) for (j = 0; j < p->nbuffers && p->buffers[j].init != INIT_CSR_ROWS; j++) {}
+	int j = pb->init == INIT_CSR_COLS ? csr_rows_index(p) : i;
 	if (j == p->nbuffers) return cudaErrorInvalidValue;
 	const plan_buffer *rb = &p->buffers[j];
 	int64_t rows = rb->count - 1;
@@ -330,8 +335,7 @@ static cudaError_t csr_make(const plan *p, const plan_buffer *pb, int64_t count,
  * counts): the columns of a learner's repetition, its row lengths the job's own. 0 or a CUDA error. */
 static cudaError_t csr_refill(gpu_data *d, gpu_buffer *b, const plan *p, const plan_buffer *pb, int i, uint64_t seed)
 {
-	int j = 0;
-	while (j < p->nbuffers && p->buffers[j].init != INIT_CSR_ROWS) j++;
+	int j = csr_rows_index(p);
 	gpu_buffer *rb = j < p->nbuffers ? gpu_data_find(d, p->buffers[j].name) : NULL;
 	if (pb->init != INIT_CSR_COLS || !rb || !rb->orig_ok || rb->type != DT_I32 || rb->count < 2 || b->type != DT_I32 ||
 	    b->count != (long long)p->buffers[j].a)
@@ -347,6 +351,8 @@ static cudaError_t csr_refill(gpu_data *d, gpu_buffer *b, const plan *p, const p
 	return !e && b->memory != MEM_DEVICE ? cudaMemcpy(b->ptr, dst, b->bytes, cudaMemcpyDeviceToHost) : e;
 }
 
+/* Fills b (lesson buffer i of the plan, pb) as pb's init says. A host buffer is filled on the device
+ * in the staging buffer and copied over, so it holds what a device buffer with the same seed would. */
 static cudaError_t fill_buffer(gpu_data *d, gpu_buffer *b, const plan *p, const plan_buffer *pb, int i, uint64_t seed)
 {
 	int host = b->memory != MEM_DEVICE;
