@@ -150,7 +150,9 @@ static int same_value(const char *text, size_t len, expr_value v)
 }
 
 /* 1 when every NAME=VALUE of the record that the plan knows has the plan's value (all), or when
- * every setting the job names is recorded with the plan's value (!all). */
+ * every setting the job names is recorded with the plan's value (!all); a name at its default (NAME*)
+ * also agrees with a record made before that tunable existed, and, when !all, with a record made
+ * while its default was another value (the answer then says "recorded at ..."). */
 static int record_agrees(const run_result *x, const char *const *names, int nnames, const plan *p, int all)
 {
 	size_t len;
@@ -166,7 +168,7 @@ static int record_agrees(const run_result *x, const char *const *names, int nnam
 			if (at_default) continue;   /* recorded before the tunable existed: it ran as its default does */
 			return 0;
 		}
-		if (!same_value(v, len, *mine)) return 0;
+		if (!same_value(v, len, *mine) && !(at_default && !all)) return 0;
 	}
 	for (int i = 0; all && i < p->nvars; i++)
 		if ((v = recorded(x->settings, p->vars[i].name, &len)) && !same_value(v, len, p->vars[i].v)) return 0;

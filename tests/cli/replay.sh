@@ -59,5 +59,11 @@ expect_not() {
 expect "replay: a record at other settings says so" 0 "reduce0: recorded at n=67108864; asked n=268435456" $B --replay $RR run reduction/reduce0
 expect "replay: ... and not when it is what was asked" 0 "^reduce0 " $B --replay $RR run reduction/reduce0 --set n=67108864
 expect_not "replay: ... no such line then" 0 "recorded at" $B --replay $RR run reduction/reduce0 --set n=67108864
+# A tunable set to its default (the TUI names every tunable) still finds a record made while the default
+# was another value, and says so (sgemm/warptile's BK and PAD defaults moved after this recording);
+# a value that is not the default must match.
+SG=tests/fixtures/recorded/h100-1707a90-sgemm.json
+expect "replay: a record made at an older default answers, saying so" 0 "warptile: recorded at BK=32 PAD=4; asked BK=16 PAD=0" $B --replay $SG run sgemm/warptile --set BK=16
+expect "replay: ... a value other than the default does not" 3 "not in the replay file: recorded at BK=32 PAD=4; asked BK=64 PAD=0" $B --replay $SG run sgemm/warptile --set BK=64
 expect "replay: a device field not recorded says so" 0 "DRAM bandwidth, read: +not recorded" $B --replay $RR device
 expect_not "replay: no empty source in parentheses" 0 "GB/s  \(\)|GFLOP/s  \(\)" $B --replay $RR device
