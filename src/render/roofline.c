@@ -11,7 +11,7 @@ int roofline_roofs_of(const device_info *d, const char *peak, roofline_roofs *ou
 	peak_kind pk = peak_of(peak);   /* the lesson's peak, chosen as everywhere else */
 	strfmt(out->compute_name, sizeof out->compute_name, "%s", peak_label(pk));
 	out->compute_gflops = peak_gflops(pk, d);
-	out->mem_theoretical_gbps = d->bw_theoretical_gbps > 0 ? d->bw_theoretical_gbps : 0;
+	out->mem_theoretical_gbps = d->bw_theoretical_gbps > 0 && isfinite(d->bw_theoretical_gbps) ? d->bw_theoretical_gbps : 0;
 	out->mem_gbps = d->bw_attainable_gbps;
 	if (out->mem_gbps <= 0) {
 		out->mem_gbps = out->mem_theoretical_gbps;
@@ -31,6 +31,10 @@ int roofline_roofs_of(const device_info *d, const char *peak, roofline_roofs *ou
 		return -1;
 	}
 	out->ridge = out->compute_gflops / out->mem_gbps;
+	if (!(out->ridge > 0) || !isfinite(out->ridge)) {   /* peaks of a replay file 600 decades apart */
+		strfmt(why, whylen, "this GPU's peaks are out of range: no roofs");
+		return -1;
+	}
 	return 0;
 }
 
@@ -69,6 +73,11 @@ int roofline_place(const roofline_roofs *rf, const run_result *r, roofline_point
 	}
 	out->intensity = r->flops / out->bytes;
 	out->gflops = r->gflops > 0 ? r->gflops : r->flops / (r->ms_median * 1e-3) / 1e9;
+	/* a replay file's inf or 1e308 would put the point nowhere on a chart: the renderers want finite logs */
+	if (!(out->intensity > 0) || !isfinite(out->intensity) || !(out->gflops > 0) || !isfinite(out->gflops)) {
+		strfmt(why, whylen, "its flops, bytes or time are out of range: no point");
+		return -1;
+	}
 	out->roof_gflops = roofline_roof_at(rf, out->intensity);
 	out->bound = out->intensity < rf->ridge ? ROOF_MEMORY : ROOF_COMPUTE;
 	out->frac = out->roof_gflops > 0 ? out->gflops / out->roof_gflops : 0;

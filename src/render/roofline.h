@@ -32,11 +32,13 @@ typedef struct {
 } roofline_point;
 
 /* The roofs of device d for a lesson whose peak is named peak (lesson->peak: "fp32",
- * "bf16_tensor"; NULL is FP32). 0, or -1 with why when d has no bandwidth or compute peak. */
+ * "bf16_tensor"; NULL is FP32). 0, or -1 with why when d has no bandwidth or compute peak, or a ridge
+ * that is not a finite positive number (a replay file's peaks). */
 int roofline_roofs_of(const device_info *d, const char *peak, roofline_roofs *out, char *why, size_t whylen);
 /* The attainable performance at intensity ai (flop/B): min(compute, ai x memory roof). */
 double roofline_roof_at(const roofline_roofs *rf, double ai);
-/* Places r under the roofs: 0, or -1 with why (not run, no time, no flops in the model, no bytes).
+/* Places r under the roofs: 0, or -1 with why (not run, no time, no flops in the model, no bytes, an
+ * intensity or GFLOP/s that is not a finite positive number: a replay file's inf or 1e308).
  * DRAM bytes (read + written) are used when the counters measured some, else the model's. */
 int roofline_place(const roofline_roofs *rf, const run_result *r, roofline_point *out, char *why, size_t whylen);
 /* Index in rs[0..n) of the result with the highest GFLOP/s among those that can be placed, or -1. */
