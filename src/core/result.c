@@ -427,6 +427,11 @@ char *field_unescape(const char *s)
 	return d;
 }
 
+/* Integers a run can produce are far inside these: a field beyond them comes from a file someone else
+ * wrote, and sums and doubles of two such fields must not overflow where they are shown. */
+#define FIELD_INT_MAX (1l << 30)
+#define FIELD_I64_MAX (1ll << 53)
+
 static int set_field(const field *fs, int n, void *obj, const char *name, const char *value, int escaped)
 {
 	for (int i = 0; i < n; i++) {
@@ -434,12 +439,22 @@ static int set_field(const field *fs, int n, void *obj, const char *name, const 
 		void *p = (char *)obj + fs[i].offset;
 		char *end = NULL;
 		switch (fs[i].type) {
-		case FT_INT: *(int *)p = (int)strtol(value, &end, 10); break;
+		case FT_INT: {
+			long v = strtol(value, &end, 10);
+			if (v > FIELD_INT_MAX || v < -FIELD_INT_MAX) return -1;
+			*(int *)p = (int)v;
+			break;
+		}
 		case FT_BOOL:
 			if (!strcmp(value, "true") || !strcmp(value, "false")) { *(int *)p = value[0] == 't'; return 0; }
 			*(int *)p = (int)strtol(value, &end, 10) != 0;
 			break;
-		case FT_I64: *(int64_t *)p = strtoll(value, &end, 10); break;
+		case FT_I64: {
+			long long v = strtoll(value, &end, 10);
+			if (v > FIELD_I64_MAX || v < -FIELD_I64_MAX) return -1;
+			*(int64_t *)p = v;
+			break;
+		}
 		case FT_U64: *(uint64_t *)p = strtoull(value, &end, 10); break;
 		case FT_DBL: *(double *)p = strtod(value, &end); break;
 		case FT_STR:

@@ -284,7 +284,7 @@ void field_write_kv(FILE *f, const field *fs, int n, const void *obj);
 void field_escape(FILE *f, const char *s);
 char *field_unescape(const char *s);
 /* Sets the field called name from its text form (strings escaped as field_write_kv writes them);
- * returns 0, or -1 when unknown or malformed. */
+ * returns 0, or -1 when unknown or malformed (an integer beyond 2^30, or 2^53 for 64 bits, is malformed). */
 int field_set(const field *fs, int n, void *obj, const char *name, const char *value);
 /* The same for a value that is already plain text (strings taken as they are: JSON, replay). */
 int field_set_plain(const field *fs, int n, void *obj, const char *name, const char *value);

@@ -46,7 +46,7 @@ static int read_object(yd *c, yaml_node_t *map, const field *fs, int nf, void *o
 		if (!strcmp(val, "null")) continue;
 		for (int f = 0; f < nf; f++) {
 			if (strcmp(fs[f].name, name)) continue;
-			if (field_set_plain(fs, nf, obj, name, val)) return yd_fail(c, v, "a value of the wrong kind");
+			if (field_set_plain(fs, nf, obj, name, val)) return yd_fail(c, v, "a value of the wrong kind, or out of range");
 		}
 	}
 	return 0;
