@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "replay.h"
 #include "lesson.h"
@@ -214,6 +216,149 @@ static void test_no_reference(void **state)
 	unsetenv("CUDACLIMB_RECORDED");
 }
 
+/* ---- the recording whose record of a stage was made at its defaults ---- */
+
+/* A lesson with two stages: s2 has tunables BK (default 16), PAD (0) and TMA, whose default depends
+ * on the GPU (1 from cc 90 on, else 0); its text names s2's time and its speed against s1. */
+static lesson *tunables_lesson(void)
+{
+	const char *text =
+		"lesson: tvdef\ntitle: T\nsummary: s\nparams:\n  n: { default: 64, min: 1 }\nbuffers:\n"
+		"  x: { type: f32, count: n, init: iota }\n  z: { type: f32, count: n, output: true }\n"
+		"model: { bytes: \"8 * n\" }\nstages:\n"
+		"  - id: s1\n    title: S1\n    kernel: k.cu\n    entry: k\n    explain: e\n    bottleneck: b\n"
+		"    launches:\n      - { grid: 1, block: 32, args: [x, z] }\n"
+		"  - id: s2\n    title: S2\n    kernel: k.cu\n    entry: k\n"
+		"    tunables:\n      BK: { values: [8, 16, 32], default: 16 }\n      PAD: { values: [0, 4], default: 0 }\n"
+		"      TMA: { values: [0, 1], default: \"cc >= 90 ? 1 : 0\" }\n"
+		"    explain: \"at {ms}, {speedup_vs_prev} the speed of s1\"\n    bottleneck: b\n"
+		"    launches:\n      - { grid: 1, block: 32, args: [x, z] }\n";
+	char err[1024] = "";
+	lesson *l = lesson_load_buffer("tvdef.yaml", text, strlen(text), NULL, err, sizeof err);
+	if (!l) fail_msg("%s", err);
+	return l;
+}
+
+/* Writes TOP/GPU/FILE: a recording on a GPU named name of compute capability cc, s1 taking s1_ms and
+ * s2 s2_ms at settings s2_set. */
+static void write_recording(const char *top, const char *gpu, const char *file, const char *name, int cc, double s1_ms,
+                            double s2_ms, const char *s2_set)
+{
+	char dir[512], path[768];
+	snprintf(dir, sizeof dir, "%s/%s", top, gpu);
+	mkdir(dir, 0700);
+	snprintf(path, sizeof path, "%s/%s", dir, file);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fprintf(f, "{\"device\": {\"present\": 1, \"name\": \"%s\", \"cc\": %d, \"sm_count\": 132, \"warp_size\": 32, "
+	           "\"max_threads_per_block\": 1024, \"smem_per_block_optin\": 232448},\n \"results\": [\n"
+	           "  {\"lesson\": \"tvdef\", \"stage\": \"s1\", \"status\": \"ok\", \"settings\": \"n=64\", \"ms_median\": %g},\n"
+	           "  {\"lesson\": \"tvdef\", \"stage\": \"s2\", \"status\": \"ok\", \"settings\": \"n=64 %s\", \"ms_median\": %g}]}\n",
+	        name, cc, s1_ms, s2_set, s2_ms);
+	fclose(f);
+}
+
+/* Removes what write_recording wrote under top (GPU folders of one file each), and top. */
+static void remove_recordings(const char *top, const char *const *gpus, const char *const *files, int n)
+{
+	char path[768];
+	for (int i = 0; i < n; i++) {
+		snprintf(path, sizeof path, "%s/%s/%s", top, gpus[i], files[i]);
+		unlink(path);
+		snprintf(path, sizeof path, "%s/%s", top, gpus[i]);
+		rmdir(path);
+	}
+	rmdir(top);
+}
+
+/* s2's text and note with the recordings under top, no run here. */
+static void s2_text(const lesson *l, const char *top, char **text, char *note, size_t len)
+{
+	textvals_ref *ref = textvals_ref_find(top, "tvdef");
+	assert_non_null(ref);
+	textvals_src src = { l, lesson_stage_index(l, "s2"), { NULL, NULL, NULL, NULL }, ref, NULL, NULL };
+	textvals_stage_fill(&src, l->stages[src.stage].explain, NULL, text, NULL, note, len);
+	textvals_ref_free(ref);
+}
+
+/* The first GPU folder's record of s2 is at BK=32 PAD=4, the second's at the defaults (PAD not named:
+ * a record that omits a tunable ran at its default): the text takes the second's figures, s1's too,
+ * and the note names the second file; the first is still the lesson's recording (its GPU, its file). */
+static void test_ref_at_defaults(void **state)
+{
+	(void)state;
+	char top[] = "/tmp/cudaclimb-textvals.XXXXXX";
+	assert_non_null(mkdtemp(top));
+	const char *gpus[] = { "h100", "h200" }, *files[] = { "h100-aaaaaaa-2026-01-01-tvdef.json", "h200-bbbbbbb-2026-01-02-tvdef.json" };
+	write_recording(top, gpus[0], files[0], "NVIDIA H100 80GB HBM3", 90, 2.0, 1.0, "BK=32 PAD=4 TMA=1");
+	write_recording(top, gpus[1], files[1], "NVIDIA H200", 90, 3.0, 0.5, "BK=16 TMA=1");
+	lesson *l = tunables_lesson();
+	textvals_ref *ref = textvals_ref_find(top, "tvdef");
+	assert_non_null(ref);
+	assert_string_equal(textvals_ref_file(ref), files[0]);
+	assert_string_equal(textvals_ref_gpu(ref), "NVIDIA H100 80GB HBM3");
+	textvals_ref_free(ref);
+	char *t = NULL, note[400];
+	s2_text(l, top, &t, note, sizeof note);
+	assert_string_equal(t, "at 500 us, 6.00x the speed of s1");
+	assert_string_equal(note, "Figures from the H200 recording h200-bbbbbbb-2026-01-02-tvdef.json: no run of yours yet.");
+	free(t);
+	remove_recordings(top, gpus, files, 2);
+	lesson_free(l);
+}
+
+/* Neither record of s2 is at the defaults: the first folder's figures, as before, and the note says at
+ * what they were recorded and what the defaults are. */
+static void test_ref_off_defaults(void **state)
+{
+	(void)state;
+	char top[] = "/tmp/cudaclimb-textvals.XXXXXX";
+	assert_non_null(mkdtemp(top));
+	const char *gpus[] = { "h100", "h200" }, *files[] = { "h100-aaaaaaa-2026-01-01-tvdef.json", "h200-bbbbbbb-2026-01-02-tvdef.json" };
+	write_recording(top, gpus[0], files[0], "NVIDIA H100 80GB HBM3", 90, 2.0, 1.0, "BK=32 PAD=4 TMA=1");
+	write_recording(top, gpus[1], files[1], "NVIDIA H200", 90, 3.0, 0.5, "BK=8 PAD=0");
+	lesson *l = tunables_lesson();
+	char *t = NULL, note[400];
+	s2_text(l, top, &t, note, sizeof note);
+	assert_string_equal(t, "at 1.00 ms, 2.00x the speed of s1");
+	assert_string_equal(note, "Figures from the H100 recording h100-aaaaaaa-2026-01-01-tvdef.json (recorded at BK=32 PAD=4; "
+	                          "the defaults are BK=16 PAD=0): no run of yours yet.");
+	free(t);
+	remove_recordings(top, gpus, files, 2);
+	lesson_free(l);
+}
+
+/* A default that depends on the GPU is the recording's GPU's: TMA=0 is the default on a cc 8.0 GPU
+ * (not on a 9.0 one), and a record naming no tunable at all ran at every default. */
+static void test_ref_defaults_of_its_gpu(void **state)
+{
+	(void)state;
+	char top[] = "/tmp/cudaclimb-textvals.XXXXXX";
+	assert_non_null(mkdtemp(top));
+	const char *gpus[] = { "a100", "h100" }, *files[] = { "a100-aaaaaaa-2026-01-01-tvdef.json", "h100-bbbbbbb-2026-01-02-tvdef.json" };
+	write_recording(top, gpus[0], files[0], "NVIDIA A100 80GB PCIe", 80, 4.0, 2.0, "BK=16 PAD=0 TMA=0");
+	write_recording(top, gpus[1], files[1], "NVIDIA H100 80GB HBM3", 90, 2.0, 1.0, "");
+	lesson *l = tunables_lesson();
+	char *t = NULL, note[400];
+	s2_text(l, top, &t, note, sizeof note);
+	assert_string_equal(t, "at 2.00 ms, 2.00x the speed of s1");
+	assert_string_equal(note, "Figures from the A100 recording a100-aaaaaaa-2026-01-01-tvdef.json: no run of yours yet.");
+	free(t);
+	remove_recordings(top, gpus, files, 2);
+	/* on a 9.0 GPU TMA=0 is off its default: the next folder's record, which names none, is at them */
+	strcpy(top, "/tmp/cudaclimb-textvals.XXXXXX");
+	assert_non_null(mkdtemp(top));
+	const char *gpus2[] = { "h100", "h200" }, *files2[] = { "h100-aaaaaaa-2026-01-01-tvdef.json", "h200-bbbbbbb-2026-01-02-tvdef.json" };
+	write_recording(top, gpus2[0], files2[0], "NVIDIA H100 80GB HBM3", 90, 4.0, 2.0, "BK=16 PAD=0 TMA=0");
+	write_recording(top, gpus2[1], files2[1], "NVIDIA H200", 90, 3.0, 0.5, "");
+	s2_text(l, top, &t, note, sizeof note);
+	assert_string_equal(t, "at 500 us, 6.00x the speed of s1");
+	assert_string_equal(note, "Figures from the H200 recording h200-bbbbbbb-2026-01-02-tvdef.json: no run of yours yet.");
+	free(t);
+	remove_recordings(top, gpus2, files2, 2);
+	lesson_free(l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -221,6 +366,8 @@ int main(void)
 		cmocka_unit_test(test_live), cmocka_unit_test(test_clock_power), cmocka_unit_test(test_units),
 		cmocka_unit_test(test_syntax),
 		cmocka_unit_test(test_no_reference),
+		cmocka_unit_test(test_ref_at_defaults), cmocka_unit_test(test_ref_off_defaults),
+		cmocka_unit_test(test_ref_defaults_of_its_gpu),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -7,14 +7,18 @@
 #include <string.h>
 #include "claims.h"
 #include "fmt.h"
+#include "plan.h"
 #include "util.h"
 
 struct textvals_ref {
 	replay *rp;
 	char *file;
+	textvals_ref *next;   /* the lesson's next recording, in the order searched (NULL: the last) */
 };
 
-enum { REF_DIRS_MAX = 16 };
+/* GPU folders and files of one folder listed, and recordings of one lesson read (all the places,
+ * GPU folders and files together): what one search reads at most. */
+enum { REF_DIRS_MAX = 16, REF_FILES_MAX = 256, REF_CHAIN_MAX = 32 };
 
 static int name_cmp(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
@@ -65,8 +69,8 @@ textvals_ref *textvals_ref_find_device(const char *dir, int cc)
 	textvals_ref *found = NULL;
 	int ng = top && *top ? list_sorted(top, gpus, REF_DIRS_MAX) : 0;
 	for (int g = 0; g < ng && !found; g++) {
-		char *sub = xasprintf("%s/%s", top, gpus[g]), *files[256], err[256];
-		int nf = list_sorted(sub, files, 256);
+		char *sub = xasprintf("%s/%s", top, gpus[g]), *files[REF_FILES_MAX], err[256];
+		int nf = list_sorted(sub, files, REF_FILES_MAX);
 		for (int i = 0; i < nf; i++) {
 			size_t fl = strlen(files[i]);
 			if (fl < 6 || strcmp(files[i] + fl - 5, ".json")) continue;
@@ -88,49 +92,68 @@ textvals_ref *textvals_ref_find_device(const char *dir, int cc)
 
 const device_info *textvals_ref_device(const textvals_ref *r) { return r ? replay_device(r->rp) : NULL; }
 
-/* The first file *-LESSON.json in dir/GPU/ over the GPU folders in name order, malloc'd, or NULL. */
-static char *find_file(const char *dir, const char *lesson_id)
+/* A lesson's recordings as they are found, chained: head, the link to fill next, and how many. */
+typedef struct { textvals_ref *head, **tail; int n; } ref_chain;
+
+/* Adds to c the recordings of lesson_id under dir: each file *-LESSON_ID.json that loads, the GPU
+ * folders in name order and the files of one folder in name order, while c holds fewer than
+ * REF_CHAIN_MAX. */
+static void chain_dir(ref_chain *c, const char *dir, const char *lesson_id)
 {
-	char *gpus[REF_DIRS_MAX], *found = NULL, suffix[96];
+	if (!lesson_id || !*lesson_id || strchr(lesson_id, '/') || !dir || !*dir) return;
+	char *gpus[REF_DIRS_MAX], suffix[96];
 	strfmt(suffix, sizeof suffix, "-%s.json", lesson_id);
 	size_t sl = strlen(suffix);
 	int ng = list_sorted(dir, gpus, REF_DIRS_MAX);
-	for (int g = 0; g < ng && !found; g++) {
-		char *sub = xasprintf("%s/%s", dir, gpus[g]), *files[256];
-		int nf = list_sorted(sub, files, 256);
-		for (int i = 0; i < nf && !found; i++) {
+	for (int g = 0; g < ng && c->n < REF_CHAIN_MAX; g++) {
+		char *sub = xasprintf("%s/%s", dir, gpus[g]), *files[REF_FILES_MAX], err[256];
+		int nf = list_sorted(sub, files, REF_FILES_MAX);
+		for (int i = 0; i < nf && c->n < REF_CHAIN_MAX; i++) {
 			size_t fl = strlen(files[i]);
-			if (fl > sl && !strcmp(files[i] + fl - sl, suffix)) found = xasprintf("%s/%s", sub, files[i]);
+			if (fl <= sl || strcmp(files[i] + fl - sl, suffix)) continue;
+			char *path = xasprintf("%s/%s", sub, files[i]);
+			replay *rp = replay_load(path, err, sizeof err);
+			if (rp) {
+				*c->tail = ref_of(rp, path);
+				c->tail = &(*c->tail)->next;
+				c->n++;
+			}
+			free(path);
 		}
 		free_list(files, nf);
 		free(sub);
 	}
 	free_list(gpus, ng);
-	return found;
+}
+
+/* Adds to c the recordings of a case of lesson_id under dir (as textvals_ref_find chooses dir): the
+ * case's own (*-LESSON.CASE.json) when case_name is a name, then the lesson's. */
+static void chain_case(ref_chain *c, const char *dir, const char *lesson_id, const char *case_name)
+{
+	char *top = recorded_dir(dir);
+	if (case_name && *case_name && lesson_id && !strchr(case_name, '/')) {
+		char *id = xasprintf("%s.%s", lesson_id, case_name);
+		chain_dir(c, top, id);
+		free(id);
+	}
+	chain_dir(c, top, lesson_id);
+	free(top);
 }
 
 textvals_ref *textvals_ref_find(const char *dir, const char *lesson_id)
 {
-	if (!lesson_id || !*lesson_id || strchr(lesson_id, '/')) return NULL;
-	char *top = recorded_dir(dir);
-	char *path = top && *top ? find_file(top, lesson_id) : NULL, err[256];
-	free(top);
-	if (!path) return NULL;
-	replay *rp = replay_load(path, err, sizeof err);
-	textvals_ref *r = rp ? ref_of(rp, path) : NULL;
-	free(path);
-	return r;
+	ref_chain c = { NULL, NULL, 0 };
+	c.tail = &c.head;
+	chain_case(&c, dir, lesson_id, NULL);
+	return c.head;
 }
 
 textvals_ref *textvals_ref_find_case(const char *dir, const char *lesson_id, const char *case_name)
 {
-	textvals_ref *r = NULL;
-	if (case_name && *case_name && lesson_id && !strchr(case_name, '/')) {
-		char *id = xasprintf("%s.%s", lesson_id, case_name);
-		r = textvals_ref_find(dir, id);
-		free(id);
-	}
-	return r ? r : textvals_ref_find(dir, lesson_id);
+	ref_chain c = { NULL, NULL, 0 };
+	c.tail = &c.head;
+	chain_case(&c, dir, lesson_id, case_name);
+	return c.head;
 }
 
 char *textvals_tree_recorded(const lesson *l)
@@ -152,18 +175,25 @@ char *textvals_tree_recorded(const lesson *l)
 
 textvals_ref *textvals_ref_find_lesson(const lesson *l, const char *case_name)
 {
+	if (!l) return NULL;
+	ref_chain c = { NULL, NULL, 0 };
+	c.tail = &c.head;
 	char *own = textvals_tree_recorded(l);
-	textvals_ref *r = own ? textvals_ref_find_case(own, l->id, case_name) : NULL;
+	if (own) chain_case(&c, own, l->id, case_name);
 	free(own);
-	return r ? r : textvals_ref_find_case(NULL, l->id, case_name);
+	chain_case(&c, NULL, l->id, case_name);
+	return c.head;
 }
 
 void textvals_ref_free(textvals_ref *r)
 {
-	if (!r) return;
-	replay_free(r->rp);
-	free(r->file);
-	free(r);
+	while (r) {
+		textvals_ref *next = r->next;
+		replay_free(r->rp);
+		free(r->file);
+		free(r);
+		r = next;
+	}
 }
 
 const char *textvals_ref_gpu(const textvals_ref *r)
@@ -184,17 +214,85 @@ static const run_result *ref_result(const textvals_ref *r, const char *lesson_id
 	return NULL;
 }
 
-/* The recording's runs of the source's stage (run NULL when the stage is not in it). */
-static claims_runs ref_runs(const textvals_src *s)
+/* How many of stage s's tunables record x was made at other values than their defaults on the
+ * recording's device d (a tunable x does not name ran as its default, as replay_find takes it; one whose
+ * default cannot be evaluated is taken as at it), and which: "BK=32 PAD=4" into off, "BK=16 PAD=0"
+ * into defs (either may be NULL). */
+static int off_defaults(const lesson *l, const lesson_stage *s, const run_result *x, const device_info *d, char *off, size_t olen,
+                        char *defs, size_t dlen)
+{
+	/* as engine_plan_device makes one of a device_info */
+	const plan_device pd = { d->sm_count, d->warp_size, d->max_threads_per_block, d->cc, d->l2_bytes, d->smem_per_block_optin, 0, 0,
+	                         d->global_mem };
+	int n = 0;
+	if (off && olen) off[0] = 0;
+	if (defs && dlen) defs[0] = 0;
+	for (int t = 0; t < s->ntunables; t++) {
+		size_t len, k;
+		int64_t def;
+		char err[256];
+		const char *v = replay_setting(x->settings, s->tunables[t].name, &len);
+		if (!v || plan_tunable_default(l, s, t, &pd, &def, err, sizeof err) ||
+		    replay_same_value(v, len, (expr_value){ EXPR_INT, def, 0 }))
+			continue;
+		if (off && (k = strlen(off)) < olen)
+			strfmt(off + k, olen - k, "%s%s=%.*s", n ? " " : "", s->tunables[t].name, (int)len, v);
+		if (defs && (k = strlen(defs)) < dlen)
+			strfmt(defs + k, dlen - k, "%s%s=%lld", n ? " " : "", s->tunables[t].name, (long long)def);
+		n++;
+	}
+	return n;
+}
+
+/* The recording a stage's text takes its figures from: one file of the chain (ref), its record of the
+ * stage (run, NULL: none has one), and when that record is not at the stage's defaults the values that
+ * differ (off, defs: off_defaults'; "" when at them). */
+typedef struct {
+	const textvals_ref *ref;
+	const run_result *run;
+	char off[160], defs[160];
+} ref_pick;
+
+/* The first recording of the chain whose record of the source's stage was made at the stage's
+ * defaults; else the first with a record of the stage, its differences said; else the first. */
+static void pick_ref(const textvals_src *s, ref_pick *out)
+{
+	memset(out, 0, sizeof *out);
+	out->ref = s->ref;
+	if (!s->ref || !s->l || s->stage < 0 || s->stage >= s->l->nstages) return;
+	const lesson *l = s->l;
+	const lesson_stage *st = &l->stages[s->stage];
+	const textvals_ref *first = NULL;
+	const run_result *first_run = NULL;
+	for (const textvals_ref *r = s->ref; r; r = r->next)
+		for (int i = 0; i < replay_count(r->rp); i++) {
+			const run_result *x = replay_result(r->rp, i);
+			if (strcmp(x->lesson, l->id) || strcmp(x->stage, st->id)) continue;
+			if (!off_defaults(l, st, x, replay_device(r->rp), NULL, 0, NULL, 0)) {
+				out->ref = r;
+				out->run = x;
+				return;
+			}
+			if (!first) first = r, first_run = x;
+		}
+	if (!first) return;
+	out->ref = first;
+	out->run = first_run;
+	off_defaults(l, st, first_run, replay_device(first->rp), out->off, sizeof out->off, out->defs, sizeof out->defs);
+}
+
+/* The runs of the source's stage in the recording pk chose: its record, and the previous stage's and
+ * the baseline's from the same file (run NULL when the stage is in none). */
+static claims_runs ref_runs(const textvals_src *s, const ref_pick *pk)
 {
 	claims_runs c = { NULL, NULL, NULL, NULL };
-	if (!s->ref) return c;
+	if (!pk->ref || !pk->run) return c;
 	const lesson *l = s->l;
-	c.run = ref_result(s->ref, l->id, l->stages[s->stage].id);
-	c.prev = s->stage > 0 ? ref_result(s->ref, l->id, l->stages[s->stage - 1].id) : NULL;
+	c.run = pk->run;
+	c.prev = s->stage > 0 ? ref_result(pk->ref, l->id, l->stages[s->stage - 1].id) : NULL;
 	const lesson_baseline *b = lesson_baseline_at(l, lesson_stage_baseline(l, s->stage));   /* the stage's own */
-	c.baseline = b ? ref_result(s->ref, l->id, b->id) : NULL;
-	c.device = replay_device(s->ref->rp);
+	c.baseline = b ? ref_result(pk->ref, l->id, b->id) : NULL;
+	c.device = replay_device(pk->ref->rp);
 	return c;
 }
 
@@ -353,12 +451,13 @@ static char *fill(const textvals_src *s, const claims_runs *runs, const char *te
 	return sb_take(&b);
 }
 
-/* The note on texts filled from `from` (fc their counts). */
-static void note(const textvals_src *src, fill_from from, const fill_counts *fc, char *out, size_t len)
+/* The note on texts filled from `from` (fc their counts; pk the recording chosen for them). */
+static void note(const textvals_src *src, const ref_pick *pk, fill_from from, const fill_counts *fc, char *out, size_t len)
 {
 	const char *here = src->live.device && src->live.device->name[0] ? src->live.device->name : "this GPU";
-	char gpu[64];
-	short_gpu(gpu, sizeof gpu, textvals_ref_gpu(src->ref));
+	char gpu[64], at[360] = "";
+	short_gpu(gpu, sizeof gpu, textvals_ref_gpu(pk->ref));
+	if (pk->off[0]) strfmt(at, sizeof at, " (recorded at %s; the defaults are %s)", pk->off, pk->defs);
 	int missing = fc->total - (from == FROM_LIVE ? fc->live : fc->ref);
 	if (from == FROM_LIVE && src->live_from)
 		strfmt(out, len, "Figures from %s (%s), not a run of yours.%s", src->live_from, here,
@@ -370,7 +469,7 @@ static void note(const textvals_src *src, fill_from from, const fill_counts *fc,
 		if (measured(src->live.run) && src->live_from) strfmt(why, sizeof why, "%s lacks some of them", src->live_from);
 		else if (measured(src->live.run)) strfmt(why, sizeof why, "your last run did not measure them all");
 		else strfmt(why, sizeof why, "no run of yours yet");   /* none, or one that measured nothing */
-		strfmt(out, len, "Figures from the %s recording %s: %s.%s", gpu, textvals_ref_file(src->ref), why,
+		strfmt(out, len, "Figures from the %s recording %s%s: %s.%s", gpu, textvals_ref_file(pk->ref), at, why,
 		       missing ? " ?: not in it." : "");
 	}
 	else
@@ -380,7 +479,9 @@ static void note(const textvals_src *src, fill_from from, const fill_counts *fc,
 void textvals_stage_fill(const textvals_src *src, const char *a, const char *b, char **fa, char **fb, char *out, size_t len)
 {
 	if (len) out[0] = 0;
-	claims_runs live = live_runs(src), ref = ref_runs(src);
+	ref_pick pk;
+	pick_ref(src, &pk);
+	claims_runs live = live_runs(src), ref = ref_runs(src, &pk);
 	fill_counts fc = { 0, 0, 0 };
 	count(src, &live, &ref, a, &fc);
 	count(src, &live, &ref, b, &fc);
@@ -394,7 +495,7 @@ void textvals_stage_fill(const textvals_src *src, const char *a, const char *b, 
 		free(x);
 		free(y);
 	}
-	if (fc.total) note(src, from, &fc, out, len);
+	if (fc.total) note(src, &pk, from, &fc, out, len);
 	if (compiled && len) {
 		size_t k = strlen(out);
 		strfmt(out + k, len - k, "%sTheoretical occupancy: compiled for %s.", k ? " " : "", src->compiled->arch[0] ? src->compiled->arch : "this GPU");

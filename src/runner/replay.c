@@ -125,8 +125,7 @@ const device_info *replay_device(const replay *rp) { return &rp->dev; }
 int replay_count(const replay *rp) { return rp->n; }
 const run_result *replay_result(const replay *rp, int i) { return i >= 0 && i < rp->n ? &rp->r[i] : NULL; }
 
-/* The value NAME has in a record's settings ("n=67108864 a=2 BLOCK=256"), or NULL; *len its length. */
-static const char *recorded(const char *settings, const char *name, size_t *len)
+const char *replay_setting(const char *settings, const char *name, size_t *len)
 {
 	size_t nl = strlen(name);
 	for (const char *p = settings; *p;) {
@@ -138,8 +137,7 @@ static const char *recorded(const char *settings, const char *name, size_t *len)
 	return NULL;
 }
 
-/* Whether the recorded text is the value v: the same text as the engine writes it, or the same number. */
-static int same_value(const char *text, size_t len, expr_value v)
+int replay_same_value(const char *text, size_t len, expr_value v)
 {
 	char mine[48], theirs[48], *end;
 	expr_format(v, mine, sizeof mine);
@@ -164,14 +162,14 @@ static int record_agrees(const run_result *x, const char *const *names, int nnam
 		strfmt(name, sizeof name, "%.*s", (int)nl, names[k]);
 		const expr_value *mine = plan_var_get(p, name);
 		if (!mine) return 0;
-		if (!(v = recorded(x->settings, name, &len))) {
+		if (!(v = replay_setting(x->settings, name, &len))) {
 			if (at_default) continue;   /* recorded before the tunable existed: it ran as its default does */
 			return 0;
 		}
-		if (!same_value(v, len, *mine) && !(at_default && !all)) return 0;
+		if (!replay_same_value(v, len, *mine) && !(at_default && !all)) return 0;
 	}
 	for (int i = 0; all && i < p->nvars; i++)
-		if ((v = recorded(x->settings, p->vars[i].name, &len)) && !same_value(v, len, p->vars[i].v)) return 0;
+		if ((v = replay_setting(x->settings, p->vars[i].name, &len)) && !replay_same_value(v, len, p->vars[i].v)) return 0;
 	return 1;
 }
 
@@ -183,7 +181,7 @@ static void differs(const run_result *x, const plan *p, char *out, size_t n)
 	size_t len;
 	const char *v;
 	for (int i = 0; i < p->nvars; i++) {
-		if (!(v = recorded(x->settings, p->vars[i].name, &len)) || same_value(v, len, p->vars[i].v)) continue;
+		if (!(v = replay_setting(x->settings, p->vars[i].name, &len)) || replay_same_value(v, len, p->vars[i].v)) continue;
 		expr_format(p->vars[i].v, mine, sizeof mine);
 		size_t a = strlen(rec), b = strlen(ask);
 		strfmt(rec + a, sizeof rec - a, "%s%s=%.*s", a ? " " : "", p->vars[i].name, (int)len, v);

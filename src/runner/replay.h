@@ -25,6 +25,12 @@ const device_info *replay_device(const replay *rp);
 int replay_find(const replay *rp, const char *lesson, const char *stage, const char *const *names, int nnames, const plan *p,
                 run_result *r);
 int replay_count(const replay *rp);
+/* The value name has in a record's settings ("n=67108864 a=2 BLOCK=256"): its text, *len bytes of
+ * it, or NULL when they do not name it (a record made before that setting existed). */
+const char *replay_setting(const char *settings, const char *name, size_t *len);
+/* Whether a recorded value's text (len bytes) is the value v, as replay_find compares them: the same
+ * text as the engine writes it, or the same number. */
+int replay_same_value(const char *text, size_t len, expr_value v);
 /* The i-th recorded result, in file order (owned by rp), or NULL out of range: for tests. */
 const run_result *replay_result(const replay *rp, int i);
 /* Why no record answers a run of stage_id with plan p, into out: "this run is not in the replay file:
