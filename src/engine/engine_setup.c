@@ -255,8 +255,7 @@ void engine_plan_device(engine *e, plan_device *out)
 {
 	const device_info *d = e->have_dev ? &e->dev : NULL;
 	if (d && d->present && !e->o.arch) {
-		*out = (plan_device){ d->sm_count, d->warp_size, d->max_threads_per_block, d->cc, d->l2_bytes, d->smem_per_block_optin, 0, 0,
-		                      d->global_mem };
+		*out = plan_device_of(d);
 		return;
 	}
 	const arch_info *a = engine_setup_table_arch(e);

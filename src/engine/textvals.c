@@ -221,9 +221,7 @@ static const run_result *ref_result(const textvals_ref *r, const char *lesson_id
 static int off_defaults(const lesson *l, const lesson_stage *s, const run_result *x, const device_info *d, char *off, size_t olen,
                         char *defs, size_t dlen)
 {
-	/* as engine_plan_device makes one of a device_info */
-	const plan_device pd = { d->sm_count, d->warp_size, d->max_threads_per_block, d->cc, d->l2_bytes, d->smem_per_block_optin, 0, 0,
-	                         d->global_mem };
+	const plan_device pd = plan_device_of(d);
 	int n = 0;
 	if (off && olen) off[0] = 0;
 	if (defs && dlen) defs[0] = 0;

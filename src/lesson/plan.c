@@ -1159,6 +1159,12 @@ int plan_tunable_value(const lesson_stage *s, int t, const plan_device *dev, con
 	return rc;
 }
 
+plan_device plan_device_of(const device_info *d)
+{
+	return (plan_device){ d->sm_count, d->warp_size, d->max_threads_per_block, d->cc, d->l2_bytes, d->smem_per_block_optin, 0, 0,
+	                      d->global_mem };
+}
+
 int plan_tunable_default(const lesson *l, const lesson_stage *s, int t, const plan_device *dev, int64_t *out, char *err, size_t errlen)
 {
 	const lesson_tunable *tu = &s->tunables[t];

@@ -22,6 +22,9 @@ typedef struct {
 	int64_t global_mem;   /* the GPU's memory in bytes; 0 = not known (no buffer is then checked against it) */
 } plan_device;
 
+/* The values expressions may read of a GPU described by d (its limits; occ_block and occ_min_grid 0). */
+plan_device plan_device_of(const device_info *d);
+
 /* The device values expressions may name, in one list for the loader, the plan and the front ends:
  * the i-th name ("sm_count", ...), NULL past the end. occ_block and occ_min_grid are not in it: only
  * a stage's expressions may read them (plan_device). */
