@@ -17,6 +17,7 @@ fp16_4096|precision_gemm|fp16|baseline.fp16_lt||burst
 attention|attention|flash_wgmma|baseline||burst
 scan|scan|lookback|baseline||burst
 transpose_wide|transpose|wide|baseline||burst
+transpose_stream|transpose|stream|baseline||burst
 transpose_copy|transpose|copy|baseline||burst
 sgemm_ffma|sgemm|warptile|baseline||burst'
 want() { [ $# -eq 0 ] && return 0; for w; do [ "$w" = "$name" ] && return 0; done; return 1; }

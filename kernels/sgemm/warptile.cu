@@ -44,11 +44,37 @@
 #ifndef MINB
 #define MINB 2      // __launch_bounds__ minimum blocks per SM: caps registers at 65536/(NT*MINB)
 #endif
+#ifndef FMAORDER
+#define FMAORDER 1  // the order of a k-step's TM x TN FMAs: 1 column by column, snaking; 0 row by row
+#endif
 #define NT ((BM / WM) * (BN / WN) * 32)
 #define LM (WM / TM)      // lanes along M
 #define LN (WN / TN)      // lanes along N
 #define LDA_S (BM + PAD)
 #define A_LOADS ((BM * BK / 4 + NT - 1) / NT)
+
+// One k-step of a lane's outer product, acc += ra x rb (this kernel's and warptile_x.cuh's). The
+// result does not depend on the order, the speed does: ptxas keeps the order, and an FFMA that
+// repeats its predecessor's operand in the same slot reads it from the operand reuse cache instead of
+// the register file. FMAORDER 1 goes column by column (rb[j] repeated TM times) and walks the rows
+// down and up in turn, so that ra[i] is repeated across each turn too; 0 is the plain row by row.
+__device__ __forceinline__ void outer_product(float (&acc)[TM][TN], const float (&ra)[TM], const float (&rb)[TN])
+{
+#if FMAORDER
+#pragma unroll
+	for (int j = 0; j < TN; ++j)
+#pragma unroll
+		for (int s = 0; s < TM; ++s) {
+			const int i = (j & 1) ? TM - 1 - s : s;
+			acc[i][j] += ra[i] * rb[j];
+		}
+#else
+#pragma unroll
+	for (int i = 0; i < TM; ++i)
+#pragma unroll
+		for (int j = 0; j < TN; ++j) acc[i][j] += ra[i] * rb[j];
+#endif
+}
 
 // ALOAD 1's path for A (this kernel's and warptile_x.cuh's): A_LOADS float4s of 4 k-values a thread,
 // loaded one tile ahead into pa, then stored transposed into buffer buf of As (k-major, LDA_S apart).
@@ -198,10 +224,7 @@ sgemm_warptile(const float *__restrict__ A, const float *__restrict__ B, float *
 				const float4 v = *reinterpret_cast<const float4 *>(&bs[d * BN + j * LN * 4]);
 				rb[4 * j] = v.x; rb[4 * j + 1] = v.y; rb[4 * j + 2] = v.z; rb[4 * j + 3] = v.w;
 			}
-#pragma unroll
-			for (int i = 0; i < TM; ++i)
-#pragma unroll
-				for (int j = 0; j < TN; ++j) acc[i][j] += ra[i] * rb[j];
+			outer_product(acc, ra, rb);
 		}
 #if ALOAD
 		if (t + 1 < ntiles) sstore_a((t + 1) % STAGES);     // free since the barrier of this step

@@ -223,10 +223,7 @@ sgemm_warptile(const float *__restrict__ A, const float *__restrict__ B, float *
 			const int f = 0;
 			load_frag(0, cur, d);
 #endif
-#pragma unroll
-			for (int i = 0; i < TM; ++i)
-#pragma unroll
-				for (int j = 0; j < TN; ++j) acc[i][j] += ra[f][i] * rb[f][j];
+			outer_product(acc, ra[f], rb[f]);
 		}
 #if !FRAG
 		advance(t);
