@@ -88,7 +88,7 @@ printf 'cudaclimb-progress 1\nlast sgemm warptile\n' >"$XDG_STATE_HOME/cudaclimb
 start 80 24
 check "warptile at 80x24" wait_for "sgemm 9/10"
 check "rows that do not fit are counted on the frame" shows "└─+ ↓[0-9]+ ──┘"
-keys Tab Tab j j j j j j j j j j j j j
+keys Tab Tab j j j j j j j j j j j j j j   # past sgemm/warptile's 14 tunables to m
 check "the pane scrolls to keep the selected parameter in view" wait_re "│▸m +4096 +1\.\.16384"
 check "... with its heading" shows "│ Parameters \(all stages\)"
 check "... and counts the rows above" shows "Tunables ─+ ↑[0-9]+ ─"
@@ -104,7 +104,7 @@ check "halving below BM is refused with the reason" wait_for "m = 64 refused: m 
 sleep 0.5   # the rerun the fifth Left scheduled starts after the refusal: the reason stays
 check "... and outlives the rerun that follows" shows "m = 64 refused: m must be a multiple of BM"
 check "... and skipped" shows "▸m +128\* "
-keys k k k k k k k k k k k k k
+keys k k k k k k k k k k k k k k
 check "back up at the first tunable" wait_re "│▸BM +128 "
 check "... nothing hidden above" shows "┌─ Tunables ─+┐"
 keys q
