@@ -41,7 +41,7 @@ static void test_reference(void **state)
 	textvals_ref *ref = textvals_ref_find("tests/fixtures/textvals", "bandwidth");
 	assert_non_null(ref);
 	assert_string_equal(textvals_ref_gpu(ref), "NVIDIA H200");
-	textvals_src src = { l, lesson_stage_index(l, "strided"), { NULL, NULL, NULL, NULL }, ref, NULL, NULL };
+	textvals_src src = { l, lesson_stage_index(l, "strided"), { NULL, NULL, NULL, NULL }, ref, NULL, NULL, NULL, 0 };
 	const char *t = "moved {dram_bytes}, {bytes_ratio} the model, at {gbps} ({pct_attainable_bw}); {speedup_vs_prev}";
 	char *f = textvals_fill(&src, t), note[400];
 	assert_string_equal(f, "moved 12.9 GB, 16.0x the model, at 196 GB/s (4.6%); ?");   /* the first stage has no previous one */
@@ -72,7 +72,7 @@ static void test_live(void **state)
 			run = (run_result *)replay_result(rp, i);
 	assert_non_null(run);
 	textvals_ref *ref = textvals_ref_find("tests/fixtures/textvals", "bandwidth");
-	textvals_src src = { l, lesson_stage_index(l, "coalesced"), { run, NULL, NULL, replay_device(rp) }, ref, NULL, NULL };
+	textvals_src src = { l, lesson_stage_index(l, "coalesced"), { run, NULL, NULL, replay_device(rp) }, ref, NULL, NULL, NULL, 0 };
 	const char *t = "{gbps}, {speedup_vs_prev} faster";
 	char *f = textvals_fill(&src, t), note[400];
 	assert_string_equal(f, "3494 GB/s, 17.8x faster");          /* the run lacks the previous stage: all the H200's */
@@ -109,6 +109,50 @@ static void test_live(void **state)
 	lesson_free(l);
 }
 
+/* A ratio to another stage, {time_vs_ID}: from the recording's own record of that stage before any
+ * run; from this GPU's runs of the stages once there are some, "?" where that stage has not run here,
+ * which does not send the other numbers back to the recording. */
+static void test_other_stage(void **state)
+{
+	(void)state;
+	lesson *l = bandwidth();
+	textvals_ref *ref = textvals_ref_find("tests/fixtures/textvals", "bandwidth");
+	assert_non_null(ref);
+	textvals_src src = { l, lesson_stage_index(l, "vectorized"), { NULL, NULL, NULL, NULL }, ref, NULL, NULL, NULL, 0 };
+	char *f = textvals_fill(&src, "{time_vs_strided} of the strided time, {speedup_vs_coalesced} the coalesced speed"), note[400];
+	assert_string_equal(f, "0.04x of the strided time, 1.26x the coalesced speed");
+	free(f);
+	char err[256];
+	replay *rp = replay_load("tests/fixtures/recorded/h100-7092b07-bandwidth.json", err, sizeof err);
+	assert_non_null(rp);
+	const run_result *runs[4] = { NULL, NULL, NULL, NULL };
+	for (int i = 0; i < replay_count(rp); i++) {
+		int k = lesson_stage_index(l, replay_result(rp, i)->stage);
+		if (k >= 0 && k < 4) runs[k] = replay_result(rp, i);
+	}
+	int c = lesson_stage_index(l, "coalesced");
+	assert_non_null(runs[c]);
+	textvals_src live = { l, c, { runs[c], NULL, NULL, replay_device(rp) }, ref, NULL, NULL, NULL, 0 };
+	const char *t = "{gbps}, {speedup_vs_strided} the strided speed";
+	f = textvals_fill(&live, t);
+	assert_string_equal(f, "2707 GB/s, ? the strided speed");          /* strided not run here: still this run's */
+	free(f);
+	textvals_note(&live, t, note, sizeof note);
+	assert_string_equal(note, "Figures from your last run (NVIDIA H100 80GB HBM3). ?: not measured in it.");
+	live.live_stages = runs;
+	live.nlive_stages = 4;
+	f = textvals_fill(&live, t);
+	assert_string_equal(f, "2707 GB/s, 17.9x the strided speed");
+	free(f);
+	live.live.run = NULL;                                              /* no run of this stage: the recording's */
+	f = textvals_fill(&live, "{speedup_vs_strided}");
+	assert_string_equal(f, "17.8x");                                  /* the H200's */
+	free(f);
+	replay_free(rp);
+	textvals_ref_free(ref);
+	lesson_free(l);
+}
+
 /* The SM clock and the board's power read with the run: MHz and W; a run without a power reading
  * (an older recording, NVML without it) leaves the recording's figures, here none: "?". */
 static void test_clock_power(void **state)
@@ -124,7 +168,7 @@ static void test_clock_power(void **state)
 	assert_non_null(run);
 	double was[5] = { run->sm_clock_mhz, run->sm_clock_min_mhz, run->sm_clock_max_mhz, run->power_w, run->power_max_w };
 	assert_true(run->power_w == -1 && run->power_max_w == -1);   /* recorded before power was read */
-	textvals_src src = { l, lesson_stage_index(l, "coalesced"), { run, NULL, NULL, replay_device(rp) }, NULL, NULL, NULL };
+	textvals_src src = { l, lesson_stage_index(l, "coalesced"), { run, NULL, NULL, replay_device(rp) }, NULL, NULL, NULL, NULL, 0 };
 	const char *t = "{sm_clock_mhz} ({sm_clock_min_mhz} to {sm_clock_max_mhz}) at {power_w}, {power_max_w} at most";
 	char *f = textvals_fill(&src, t);
 	has_text(f, "? at most");
@@ -163,7 +207,7 @@ static void test_units(void **state)
 		if (!strcmp(replay_result(rp, i)->stage, "pipe_slow")) run = replay_result(rp, i);
 	assert_non_null(run);
 	assert_true(run->kernel_ms > 0 && run->ms_median > run->kernel_ms);
-	textvals_src src = { l, lesson_stage_index(l, "pipe_slow"), { run, NULL, NULL, replay_device(rp) }, NULL, NULL, NULL };
+	textvals_src src = { l, lesson_stage_index(l, "pipe_slow"), { run, NULL, NULL, replay_device(rp) }, NULL, NULL, NULL, NULL, 0 };
 	char *f = textvals_fill(&src, "[{kernel_ms}] [{copy_ms}] [{copy_share}]");
 	char k[32], c[32], sh[32];
 	if (sscanf(f, "[%31[^]]] [%31[^]]] [%31[^]]]", k, c, sh) != 3) fail_msg("not three values: %s", f);
@@ -185,7 +229,7 @@ static void test_syntax(void **state)
 	assert_int_equal(claims_text_check("at {gbps} and {gbs}", &n), 14);
 	assert_int_equal(n, 3);
 	assert_int_equal(claims_text_check("at {gbps}", &n), -1);
-	textvals_src src = { NULL, 0, { NULL, NULL, NULL, NULL }, NULL, NULL, NULL };
+	textvals_src src = { NULL, 0, { NULL, NULL, NULL, NULL }, NULL, NULL, NULL, NULL, 0 };
 	lesson *l = bandwidth();
 	src.l = l;
 	char *f = textvals_fill(&src, "if (x) { y = 1; } {A}");
@@ -276,7 +320,7 @@ static void s2_text(const lesson *l, const char *top, char **text, char *note, s
 {
 	textvals_ref *ref = textvals_ref_find(top, "tvdef");
 	assert_non_null(ref);
-	textvals_src src = { l, lesson_stage_index(l, "s2"), { NULL, NULL, NULL, NULL }, ref, NULL, NULL };
+	textvals_src src = { l, lesson_stage_index(l, "s2"), { NULL, NULL, NULL, NULL }, ref, NULL, NULL, NULL, 0 };
 	textvals_stage_fill(&src, l->stages[src.stage].explain, NULL, text, NULL, note, len);
 	textvals_ref_free(ref);
 }
@@ -363,7 +407,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_reference),
-		cmocka_unit_test(test_live), cmocka_unit_test(test_clock_power), cmocka_unit_test(test_units),
+		cmocka_unit_test(test_live), cmocka_unit_test(test_other_stage), cmocka_unit_test(test_clock_power), cmocka_unit_test(test_units),
 		cmocka_unit_test(test_syntax),
 		cmocka_unit_test(test_no_reference),
 		cmocka_unit_test(test_ref_at_defaults), cmocka_unit_test(test_ref_off_defaults),

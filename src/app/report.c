@@ -81,7 +81,7 @@ static const run_result *report_compiled_of(int s)
 void report_stage_texts(FILE *f, const lesson *l, int s, const claims_runs *live, const char *live_from,
                         const textvals_ref *ref)
 {
-	textvals_src src = { l, s, { NULL, NULL, NULL, NULL }, ref, live_from, report_compiled_of(s) };
+	textvals_src src = { l, s, { NULL, NULL, NULL, NULL }, ref, live_from, report_compiled_of(s), NULL, 0 };
 	if (live) src.live = *live;
 	const lesson_stage *st = &l->stages[s];
 	char *ex = NULL, *bn = NULL, note[512];

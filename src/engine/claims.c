@@ -304,6 +304,12 @@ static void ctx_init(claim_ctx *c, const lesson *l, int s, const claims_runs *ru
 int claims_value(const lesson *l, int s, const claims_runs *runs, const char *name, size_t len, expr_value *out,
                  char *why, size_t why_len)
 {
+	return claims_value_stages(l, s, runs, NULL, 0, name, len, out, why, why_len);
+}
+
+int claims_value_stages(const lesson *l, int s, const claims_runs *runs, const run_result *const *by_stage, int nstages,
+                        const char *name, size_t len, expr_value *out, char *why, size_t why_len)
+{
 	if (why && why_len) why[0] = 0;
 	if (!l || s < 0 || s >= l->nstages || !runs || !runs->run || !out) return -1;
 	if (runs->run->status != RUN_OK) {
@@ -312,6 +318,8 @@ int claims_value(const lesson *l, int s, const claims_runs *runs, const char *na
 	}
 	claim_ctx c;
 	ctx_init(&c, l, s, runs);
+	c.by_stage = by_stage;
+	c.nstages = nstages;
 	if (claim_lookup(&c, name, len, out) == 0) return 0;
 	if (why) strfmt(why, why_len, "%s", c.missing);
 	return -1;

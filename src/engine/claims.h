@@ -37,6 +37,10 @@ typedef struct {
  * the reason in why (why_len bytes; may be NULL) when the run did not measure it. */
 int claims_value(const lesson *l, int s, const claims_runs *runs, const char *name, size_t len, expr_value *out,
                  char *why, size_t why_len);
+/* claims_value with the runs of the lesson's stages by index (by_stage[k] NULL, or by_stage NULL: stage
+ * k not run), for time_vs_ID, speedup_vs_ID and clock_vs_ID (claims_value leaves those unmeasured). */
+int claims_value_stages(const lesson *l, int s, const claims_runs *runs, const run_result *const *by_stage, int nstages,
+                        const char *name, size_t len, expr_value *out, char *why, size_t why_len);
 /* claims_check with the runs of the lesson's stages by index (by_stage[k] NULL: stage k not run), for
  * time_vs_ID and speedup_vs_ID (claims_check leaves those unknown). */
 int claims_check_stages(const lesson *l, int s, const claims_runs *runs, const run_result *const *by_stage, int nstages,

@@ -279,18 +279,32 @@ static void pick_ref(const textvals_src *s, ref_pick *out)
 	off_defaults(l, st, first_run, replay_device(first->rp), out->off, sizeof out->off, out->defs, sizeof out->defs);
 }
 
-/* The runs of the source's stage in the recording pk chose: its record, and the previous stage's and
- * the baseline's from the same file (run NULL when the stage is in none). */
-static claims_runs ref_runs(const textvals_src *s, const ref_pick *pk)
+/* The runs a text is filled from: the stage's (runs) and every stage's by index (stages, nstages; for
+ * {time_vs_ID}); owned, when set, is the array to free. */
+typedef struct {
+	claims_runs runs;
+	const run_result *const *stages;
+	int nstages;
+	const run_result **owned;
+} source;
+
+/* The runs of the source's stage in the recording pk chose: its record, and the previous stage's, the
+ * baseline's and every other stage's from the same file (run NULL when the stage is in none). Free
+ * owned. */
+static source ref_source(const textvals_src *s, const ref_pick *pk)
 {
-	claims_runs c = { NULL, NULL, NULL, NULL };
+	source c = { { NULL, NULL, NULL, NULL }, NULL, 0, NULL };
 	if (!pk->ref || !pk->run) return c;
 	const lesson *l = s->l;
-	c.run = pk->run;
-	c.prev = s->stage > 0 ? ref_result(pk->ref, l->id, l->stages[s->stage - 1].id) : NULL;
+	c.runs.run = pk->run;
+	c.runs.prev = s->stage > 0 ? ref_result(pk->ref, l->id, l->stages[s->stage - 1].id) : NULL;
 	const lesson_baseline *b = lesson_baseline_at(l, lesson_stage_baseline(l, s->stage));   /* the stage's own */
-	c.baseline = b ? ref_result(pk->ref, l->id, b->id) : NULL;
-	c.device = replay_device(pk->ref->rp);
+	c.runs.baseline = b ? ref_result(pk->ref, l->id, b->id) : NULL;
+	c.runs.device = replay_device(pk->ref->rp);
+	c.owned = xcalloc((size_t)l->nstages + 1, sizeof *c.owned);
+	for (int k = 0; k < l->nstages; k++) c.owned[k] = ref_result(pk->ref, l->id, l->stages[k].id);
+	c.stages = c.owned;
+	c.nstages = l->nstages;
 	return c;
 }
 
@@ -373,15 +387,16 @@ static int among_stalls(const char *stalls, const char *reason, size_t n)
 
 /* The value of the placeholder name (n bytes) from runs into out; 0 when they have it, else "?". A
  * stall reason the run measured the stalls without finding among its top three reads so, not 0%. */
-static int fill_one(const textvals_src *s, const claims_runs *runs, const char *name, size_t n, char *out, size_t len)
+static int fill_one(const textvals_src *s, const source *src, const char *name, size_t n, char *out, size_t len)
 {
+	const claims_runs *runs = &src->runs;
 	expr_value x;
 	if (runs->run && starts(name, n, "stall_") && runs->run->stalls[0] &&
 	    !among_stalls(runs->run->stalls, name + 6, n - 6)) {
 		strfmt(out, len, "not among the top stalls");
 		return 0;
 	}
-	if (runs->run && claims_value(s->l, s->stage, runs, name, n, &x, NULL, 0) == 0) {
+	if (runs->run && claims_value_stages(s->l, s->stage, runs, src->stages, src->nstages, name, n, &x, NULL, 0) == 0) {
 		format_value(out, len, name, n, x);
 		return 0;
 	}
@@ -389,36 +404,48 @@ static int fill_one(const textvals_src *s, const claims_runs *runs, const char *
 	return -1;
 }
 
-typedef struct { int total, live, ref; } fill_counts;
+/* Counts of placeholders: [0] the stage's own numbers, [1] ratios to another stage ({time_vs_ID}). */
+typedef struct { int total[2], live[2], ref[2]; } fill_counts;
+
+/* 1 for a ratio to another stage than the previous one or the baseline: {time_vs_ID}. */
+static int other_stage(const char *name, size_t n)
+{
+	const char *id;
+	size_t idlen;
+	return claims_stage_ratio(name, n, &id, &idlen);
+}
 
 /* How many of text's placeholders each source can fill, added to fc. */
-static void count(const textvals_src *s, const claims_runs *live, const claims_runs *ref, const char *text, fill_counts *fc)
+static void count(const textvals_src *s, const source *live, const source *ref, const char *text, fill_counts *fc)
 {
 	for (const char *q = text ? strchr(text, '{') : NULL; q; q = strchr(q + 1, '{')) {
 		size_t n = claims_placeholder(q);
 		if (!n) continue;
 		char v[160];
-		fc->total++;
-		fc->live += live->run && fill_one(s, live, q + 1, n, v, sizeof v) == 0;
-		fc->ref += ref->run && fill_one(s, ref, q + 1, n, v, sizeof v) == 0;
+		int k = other_stage(q + 1, n);
+		fc->total[k]++;
+		fc->live[k] += live->runs.run && fill_one(s, live, q + 1, n, v, sizeof v) == 0;
+		fc->ref[k] += ref->runs.run && fill_one(s, ref, q + 1, n, v, sizeof v) == 0;
 	}
 }
 
-/* The stage's own runs when they measured anything, else none. */
-static claims_runs live_runs(const textvals_src *s)
+/* The stage's own runs when they measured anything, else none; the other stages' from the source. */
+static source live_source(const textvals_src *s)
 {
-	claims_runs c = s->live;
-	if (!measured(c.run)) c.run = NULL;
+	source c = { s->live, s->live_stages, s->live_stages ? s->nlive_stages : 0, NULL };
+	if (!measured(c.runs.run)) c.runs.run = NULL;
 	return c;
 }
 
 /* One source for texts whose placeholders fc counted: this run's when it has every number; else the
- * recording's when it has more of them; else this run's, the rest "?". */
+ * recording's when it has more of them; else this run's, the rest "?". Ratios to other stages count
+ * only where the texts have no other number. */
 static fill_from pick(const fill_counts *fc)
 {
-	if (fc->live && fc->live == fc->total) return FROM_LIVE;
-	if (fc->ref > fc->live) return FROM_REF;
-	if (fc->live) return FROM_LIVE;
+	int k = fc->total[0] ? 0 : 1;
+	if (fc->live[k] && fc->live[k] == fc->total[k]) return FROM_LIVE;
+	if (fc->ref[k] > fc->live[k]) return FROM_REF;
+	if (fc->live[k]) return FROM_LIVE;
 	return FROM_NONE;
 }
 
@@ -431,7 +458,7 @@ static int fill_compiled(const textvals_src *s, const char *name, size_t n, char
 }
 
 /* text filled from runs; *compiled set when a number came from the compile alone (fill_compiled). */
-static char *fill(const textvals_src *s, const claims_runs *runs, const char *text, int *compiled)
+static char *fill(const textvals_src *s, const source *runs, const char *text, int *compiled)
 {
 	if (!text) return NULL;
 	sb b = { 0 };
@@ -456,7 +483,7 @@ static void note(const textvals_src *src, const ref_pick *pk, fill_from from, co
 	char gpu[64], at[360] = "";
 	short_gpu(gpu, sizeof gpu, textvals_ref_gpu(pk->ref));
 	if (pk->off[0]) strfmt(at, sizeof at, " (recorded at %s; the defaults are %s)", pk->off, pk->defs);
-	int missing = fc->total - (from == FROM_LIVE ? fc->live : fc->ref);
+	int missing = fc->total[0] + fc->total[1] - (from == FROM_LIVE ? fc->live[0] + fc->live[1] : fc->ref[0] + fc->ref[1]);
 	if (from == FROM_LIVE && src->live_from)
 		strfmt(out, len, "Figures from %s (%s), not a run of yours.%s", src->live_from, here,
 		       missing ? " ?: not in it." : "");
@@ -479,12 +506,12 @@ void textvals_stage_fill(const textvals_src *src, const char *a, const char *b, 
 	if (len) out[0] = 0;
 	ref_pick pk;
 	pick_ref(src, &pk);
-	claims_runs live = live_runs(src), ref = ref_runs(src, &pk);
-	fill_counts fc = { 0, 0, 0 };
+	source live = live_source(src), ref = ref_source(src, &pk);
+	fill_counts fc = { { 0, 0 }, { 0, 0 }, { 0, 0 } };
 	count(src, &live, &ref, a, &fc);
 	count(src, &live, &ref, b, &fc);
 	fill_from from = pick(&fc);
-	const claims_runs *runs = from == FROM_REF ? &ref : &live;
+	const source *runs = from == FROM_REF ? &ref : &live;
 	int compiled = 0;
 	if (fa) *fa = fill(src, runs, a, &compiled);
 	if (fb) *fb = fill(src, runs, b, &compiled);
@@ -493,7 +520,8 @@ void textvals_stage_fill(const textvals_src *src, const char *a, const char *b, 
 		free(x);
 		free(y);
 	}
-	if (fc.total) note(src, &pk, from, &fc, out, len);
+	if (fc.total[0] + fc.total[1]) note(src, &pk, from, &fc, out, len);
+	free(ref.owned);
 	if (compiled && len) {
 		size_t k = strlen(out);
 		strfmt(out + k, len - k, "%sTheoretical occupancy: compiled for %s.", k ? " " : "", src->compiled->arch[0] ? src->compiled->arch : "this GPU");

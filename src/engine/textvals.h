@@ -51,6 +51,10 @@ typedef struct {
 	/* A compile of the stage alone (check's, show's; NULL: none): its theoretical occupancy fills
 	 * {theoretical_occupancy} where the chosen source lacks it, and the note names its architecture. */
 	const run_result *compiled;
+	/* The last runs of the lesson's stages by index (NULL, or an entry NULL: not run here), for
+	 * {time_vs_ID} and {speedup_vs_ID} from live; from a recording those come from its own records. */
+	const run_result *const *live_stages;
+	int nlive_stages;
 } textvals_src;
 
 /* 1 when text has a placeholder. */
@@ -64,7 +68,9 @@ int textvals_has(const char *text);
  * record of the stage was made at the stage's tunable defaults on its GPU (plan_tunable_default; a
  * tunable the record does not name, or whose default cannot be evaluated, counts as at it); else the
  * first with a record of the stage, and the note says so: "Figures from the H100 recording F (recorded
- * at BK=32 PAD=4; the defaults are BK=16 PAD=0): no run of yours yet." */
+ * at BK=32 PAD=4; the defaults are BK=16 PAD=0): no run of yours yet." A ratio to another stage,
+ * {time_vs_ID}, comes from the same source as the rest, "?" where it lacks that stage's run; it does not
+ * count in the choice of source, unless the texts have no other number. */
 void textvals_stage_fill(const textvals_src *src, const char *a, const char *b, char **fa, char **fb, char *out, size_t len);
 /* textvals_stage_fill of one text: the text filled, or the note. */
 char *textvals_fill(const textvals_src *src, const char *text);
