@@ -45,7 +45,7 @@
 #define MINB 2      // __launch_bounds__ minimum blocks per SM: caps registers at 65536/(NT*MINB)
 #endif
 #ifndef FMAORDER
-#define FMAORDER 1  // the order of a k-step's TM x TN FMAs: 1 column by column, snaking; 0 row by row
+#define FMAORDER 1  // the order of a k-step's TM x TN FMAs: 1 column by column, snaking; 2 the same, columns j XOR 4; 0 row by row
 #endif
 #define NT ((BM / WM) * (BN / WN) * 32)
 #define LM (WM / TM)      // lanes along M
@@ -57,15 +57,18 @@
 // result does not depend on the order, the speed does: ptxas keeps the order, and an FFMA that
 // repeats its predecessor's operand in the same slot reads it from the operand reuse cache instead of
 // the register file. FMAORDER 1 goes column by column (rb[j] repeated TM times) and walks the rows
-// down and up in turn, so that ra[i] is repeated across each turn too; 0 is the plain row by row.
+// down and up in turn, so that ra[i] is repeated across each turn too; 2 is the same with the
+// columns taken in the order j XOR 4 (4-7, 0-3, 12-15, 8-11: faster on an H200, for no reason we
+// can see but ptxas's register allocation); 0 is the plain row by row.
 __device__ __forceinline__ void outer_product(float (&acc)[TM][TN], const float (&ra)[TM], const float (&rb)[TN])
 {
 #if FMAORDER
 #pragma unroll
-	for (int j = 0; j < TN; ++j)
+	for (int c = 0; c < TN; ++c)
 #pragma unroll
 		for (int s = 0; s < TM; ++s) {
-			const int i = (j & 1) ? TM - 1 - s : s;
+			const int j = FMAORDER == 2 ? c ^ 4 : c;
+			const int i = (c & 1) ? TM - 1 - s : s;
 			acc[i][j] += ra[i] * rb[j];
 		}
 #else
