@@ -79,15 +79,17 @@ static int explain_walk(tui_app *a, int parts, int width, int y, int x, int firs
 		const char *base = strrchr(a->opts.replay, '/');
 		snprintf(replayed, sizeof replayed, "the replayed file %s", base ? base + 1 : a->opts.replay);
 	}
-	int ns = a->m->l->nstages;
-	const run_result **last = xcalloc((size_t)ns + 1, sizeof *last);   /* every stage's, for {time_vs_ID} */
-	for (int k = 0; k < ns; k++) last[k] = a->m->slots[k].have_last ? &a->m->slots[k].last : NULL;
+	const run_result **last = NULL;    /* every stage's, for {time_vs_ID}: set below when there are texts */
 	textvals_src tv = { a->m->l, a->m->cur, { sl->have_last ? &sl->last : NULL, up && up->have_last ? &up->last : NULL,
 	                                          a->m->have_base && lesson_stage_baseline(a->m->l, a->m->cur) == -1 ? &a->m->base : NULL,
-	                                          a->dev }, NULL, replayed[0] ? replayed : NULL, NULL, last, ns };
+	                                          a->dev }, NULL, replayed[0] ? replayed : NULL, NULL, NULL, 0 };
 	char *ex = NULL, *bn = NULL, note[400] = "";
 	if (textvals_has(st->explain) || textvals_has(st->bottleneck)) {
 		tv.ref = lesson_ref(a->m->l);
+		tv.nlive_stages = a->m->l->nstages;
+		last = xcalloc((size_t)tv.nlive_stages + 1, sizeof *last);
+		for (int k = 0; k < tv.nlive_stages; k++) last[k] = a->m->slots[k].have_last ? &a->m->slots[k].last : NULL;
+		tv.live_stages = last;
 		textvals_stage_fill(&tv, st->explain, st->bottleneck, &ex, &bn, note, sizeof note);
 	}
 	free(last);

@@ -288,10 +288,10 @@ typedef struct {
 	const run_result **owned;
 } source;
 
-/* The runs of the source's stage in the recording pk chose: its record, and the previous stage's, the
- * baseline's and every other stage's from the same file (run NULL when the stage is in none). Free
- * owned. */
-static source ref_source(const textvals_src *s, const ref_pick *pk)
+/* The runs of the source's stage in the recording pk chose: its record, and the previous stage's and
+ * the baseline's from the same file, and with all every other stage's (run NULL when the stage is in
+ * none). Free owned. */
+static source ref_source(const textvals_src *s, const ref_pick *pk, int all)
 {
 	source c = { { NULL, NULL, NULL, NULL }, NULL, 0, NULL };
 	if (!pk->ref || !pk->run) return c;
@@ -301,6 +301,7 @@ static source ref_source(const textvals_src *s, const ref_pick *pk)
 	const lesson_baseline *b = lesson_baseline_at(l, lesson_stage_baseline(l, s->stage));   /* the stage's own */
 	c.runs.baseline = b ? ref_result(pk->ref, l->id, b->id) : NULL;
 	c.runs.device = replay_device(pk->ref->rp);
+	if (!all) return c;
 	c.owned = xcalloc((size_t)l->nstages + 1, sizeof *c.owned);
 	for (int k = 0; k < l->nstages; k++) c.owned[k] = ref_result(pk->ref, l->id, l->stages[k].id);
 	c.stages = c.owned;
@@ -415,6 +416,16 @@ static int other_stage(const char *name, size_t n)
 	return claims_stage_ratio(name, n, &id, &idlen);
 }
 
+/* 1 when text has a ratio to another stage. */
+static int has_other_stage(const char *text)
+{
+	for (const char *q = text ? strchr(text, '{') : NULL; q; q = strchr(q + 1, '{')) {
+		size_t n = claims_placeholder(q);
+		if (n && other_stage(q + 1, n)) return 1;
+	}
+	return 0;
+}
+
 /* How many of text's placeholders each source can fill, added to fc. */
 static void count(const textvals_src *s, const source *live, const source *ref, const char *text, fill_counts *fc)
 {
@@ -506,7 +517,7 @@ void textvals_stage_fill(const textvals_src *src, const char *a, const char *b, 
 	if (len) out[0] = 0;
 	ref_pick pk;
 	pick_ref(src, &pk);
-	source live = live_source(src), ref = ref_source(src, &pk);
+	source live = live_source(src), ref = ref_source(src, &pk, has_other_stage(a) || has_other_stage(b));
 	fill_counts fc = { { 0, 0 }, { 0, 0 }, { 0, 0 } };
 	count(src, &live, &ref, a, &fc);
 	count(src, &live, &ref, b, &fc);
