@@ -18,6 +18,7 @@ attention|attention|flash_wgmma|baseline||burst
 scan|scan|lookback|baseline||burst
 transpose_wide|transpose|wide|baseline||burst
 transpose_stream|transpose|stream|baseline||burst
+transpose_vec|transpose|vec|baseline||burst
 transpose_copy|transpose|copy|baseline||burst
 sgemm_ffma|sgemm|warptile|baseline||burst'
 want() { [ $# -eq 0 ] && return 0; for w; do [ "$w" = "$name" ] && return 0; done; return 1; }

@@ -6,8 +6,8 @@
 # is reported at its file:line:col.
 . tests/lib.sh
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-expect "pitch: show the pitched stage" 0 "^9\. pitched - Pitched rows: cudaMallocPitch" $B show transpose/pitched --arch sm_90
-expect "pitch: show the unaligned stage" 0 "^8\. unaligned - Odd row lengths" $B show transpose/unaligned --arch sm_90
+expect "pitch: show the pitched stage" 0 "^10\. pitched - Pitched rows: cudaMallocPitch" $B show transpose/pitched --arch sm_90
+expect "pitch: show the unaligned stage" 0 "^9\. unaligned - Odd row lengths" $B show transpose/unaligned --arch sm_90
 expect "pitch: the kernel loads float4 where rows allow" 0 "ld\.global(\.nc)?\.v4\.f32" $B show transpose/pitched --ptx --arch sm_90
 # The fake worker (tests/fake_worker.c) answers every run (plan_wire has its own unit tests): here the
 # engine must plan, compile and send the stage at 8191 columns.
