@@ -9,6 +9,12 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 expect "pitch: show the pitched stage" 0 "^10\. pitched - Pitched rows: cudaMallocPitch" $B show transpose/pitched --arch sm_90
 expect "pitch: show the unaligned stage" 0 "^9\. unaligned - Odd row lengths" $B show transpose/unaligned --arch sm_90
 expect "pitch: the kernel loads float4 where rows allow" 0 "ld\.global(\.nc)?\.v4\.f32" $B show transpose/pitched --ptx --arch sm_90
+expect "pitch: the vec stage loads float4 ..." 0 "ld\.global(\.nc)?\.v4\.f32" $B show transpose/vec --ptx --arch sm_90
+expect "pitch: ... and stores float4" 0 "st\.global\.v4\.f32" $B show transpose/vec --ptx --arch sm_90
+out=$($B show transpose/vec --set VEC=1 --ptx --arch sm_90 2>&1); rc=$?
+if [ $rc = 0 ] && printf '%s\n' "$out" | grep -q "transpose_vec" && ! printf '%s\n' "$out" | grep -q '\.v4\.f32'; then
+	pass "pitch: with VEC=1 the vec stage moves one float at a time"
+else fail "pitch: VEC=1: exit $rc, or v4 accesses in its PTX"; fi
 # The fake worker (tests/fake_worker.c) answers every run (plan_wire has its own unit tests): here the
 # engine must plan, compile and send the stage at 8191 columns.
 cuda=${CUDA_HOME:-/usr/local/cuda}

@@ -2,7 +2,8 @@
 # transpose's unaligned and pitched stages (issue #34 item 6) on a GPU: bench at 8191 columns, where
 # the rows are unaligned, every stage ok and correct and the two stages' claims not contradicted (and
 # at the default 8192, where their aligned-width claims apply); both stages correct at odd sizes
-# (1 x 1, 7 x 7, a prime number of rows by 8191, and the reverse, with and without float4 loads); the
+# (1 x 1, 7 x 7, a prime number of rows by 8191, and the reverse, with and without float4 loads), and
+# the vec stage at sizes that take each of its float4 and one-float paths; the
 # pitch cudaMallocPitch returned named in the run's inputs, a multiple of 512 bytes and at least a
 # row; the exercise's starter (packed indexing on pitched rows) wrong and the stage's own kernel passing.
 . tests/lib.sh
@@ -38,6 +39,18 @@ for set in "rows=1 cols=1" "rows=7 cols=7" "rows=1021 cols=8191" "rows=8191 cols
 			fail "gpu transpose_pitch $st at $set"; cat "$T/judge.out" "$T/run.err" 2>/dev/null | head -10
 		fi
 	done
+done
+
+# The vec stage (float4 loads where cols % 4 == 0, float4 stores where rows % 4 == 0, one float
+# otherwise) at sizes that take each of the four paths, tiles cut by both edges, and other tiles.
+for set in "rows=1 cols=1" "rows=7 cols=7" "rows=1021 cols=8191" "rows=8191 cols=1021" "rows=8191 cols=8192" \
+	"rows=8192 cols=8191" "rows=1000 cols=776" "rows=4099 cols=2053 VEC=1" "rows=1000 cols=776 TR=32 TC=128 NT=128"; do
+	args=""
+	for s in $set; do args="$args --set $s"; done
+	# shellcheck disable=SC2086
+	$B run transpose/vec $args --json >"$T/run.json" 2>"$T/run.err"
+	if [ -s "$T/run.json" ] && judge "$T/run.json" --unchecked copy >"$T/judge.out"; then pass "gpu transpose_pitch vec at $set: ok and correct"
+	else fail "gpu transpose_pitch vec at $set"; cat "$T/judge.out" "$T/run.err" 2>/dev/null | head -10; fi
 done
 
 # The pitch the driver chose, as the run's inputs line names it.
