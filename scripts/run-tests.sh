@@ -110,6 +110,7 @@ cmocka() {
 	sh tests/gpu/latency.sh
 	sh tests/gpu/cycle.sh
 	sh tests/gpu/dp.sh
+	sh tests/gpu/pdl.sh
 	fi
 } 2>&1 | tee "$log"
 

@@ -84,7 +84,7 @@ static double valley(const char *text, const char *spec)
 }
 
 /* The plan's steps (src/lesson/plan_wire.h: "memset BUFFER VALUE", "launch ENTRY GX GY GZ BX BY BZ SHARED
- * NARGS"), timed 0.25 ms each, one after the other. */
+ * NARGS STREAM PDL"), timed 0.25 ms each, one after the other. */
 static void plan_steps(const char *text)
 {
 	int stage = strstr(text, "\nstage -1\n") ? -1 : 0;

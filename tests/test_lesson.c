@@ -481,7 +481,7 @@ static void test_unknown_keys(void **state)
 	expect_error(HEAD STAGE "    colour: red\n" LAUNCH,
 	             "t.yaml:17:5: unknown key 'colour' in a stage (expected one of: id, title, kernel, entry,");
 	expect_error(HEAD STAGE "    launches:\n      - { grid: 1, block: 32, colour: 1 }\n",
-	             "t.yaml:18:31: unknown key 'colour' in a launch (expected one of: grid, block, shared, args, entry, stream)");
+	             "t.yaml:18:31: unknown key 'colour' in a launch (expected one of: grid, block, shared, args, entry, stream, pdl)");
 	expect_error(HEAD STAGE "    launches:\n      - grid: 1\n        block: 32\n        sharedmem: 4\n",
 	             "t.yaml:20:9: unknown key 'sharedmem' in a launch");
 	expect_error(HEAD STAGE "    launches:\n      - memset: { buffer: z, valu: 0 }\n",

@@ -407,6 +407,50 @@ static void test_grid_limits(void **state)
 	lesson_free(l);
 }
 
+/* pdl: true: kept on a launch that follows a launch of the stage on its stream; refused, at the
+ * step, where nothing of the stage's runs just before it on that stream (the first step, after a
+ * memset, after a launch on another stream). */
+static void test_pdl(void **state)
+{
+	(void)state;
+	static const char head[] =
+		"lesson: g\ntitle: G\nsummary: s\nbuffers:\n  z: { type: f32, count: 4, output: true }\nmodel: { bytes: 4 }\n"
+		"stages:\n  - id: s\n    title: S\n    kernel: k.cu\n    entry: k\n    explain: e\n    bottleneck: b\n"
+		"    launches:\n";   /* the steps from line 15 */
+	static const struct { const char *steps, *err; } cases[] = {
+		{ "      - { grid: 1, block: 32 }\n      - { grid: 2, block: 32, pdl: true }\n", NULL },
+		{ "      - { grid: 1, block: 32, stream: 1 }\n      - { grid: 2, block: 32, stream: 1, pdl: true }\n", NULL },
+		{ "      - { grid: 1, block: 32, pdl: true }\n", "g.yaml:15:9: launch of k: pdl: true needs a kernel launch of this stage just before it on its stream, to overlap with" },
+		{ "      - { grid: 1, block: 32 }\n      - memset: { buffer: z, value: 0 }\n      - { grid: 2, block: 32, pdl: true }\n",
+		  "g.yaml:17:9: launch of k: pdl: true needs a kernel launch of this stage just before it on its stream, to overlap with" },
+		{ "      - { grid: 1, block: 32, stream: 1 }\n      - { grid: 2, block: 32, pdl: true }\n",
+		  "g.yaml:16:9: launch of k: pdl: true needs a kernel launch of this stage just before it on its stream, to overlap with" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		char t[1024], err[512];
+		snprintf(t, sizeof t, "%s%s", head, cases[i].steps);
+		lesson *l = lesson_load_buffer("g.yaml", t, strlen(t), NULL, err, sizeof err);
+		if (!l) fail_msg("case %zu: %s", i, err);
+		plan p;
+		int r = plan_make(&p, l, 0, NULL, 0, &dev48k, err, sizeof err);
+		if (cases[i].err) {
+			assert_int_equal(r, -1);
+			assert_string_equal(err, cases[i].err);
+		} else {
+			if (r) fail_msg("case %zu: %s", i, err);
+			assert_int_equal(p.launches[p.nlaunches - 1].pdl, 1);
+			assert_int_equal(p.launches[0].pdl, 0);
+		}
+		plan_free(&p);
+		lesson_free(l);
+	}
+	/* not a boolean */
+	char t[1024], err[512];
+	snprintf(t, sizeof t, "%s      - { grid: 1, block: 32 }\n      - { grid: 2, block: 32, pdl: soon }\n", head);
+	assert_null(lesson_load_buffer("g.yaml", t, strlen(t), NULL, err, sizeof err));
+	if (!strstr(err, "g.yaml:16:")) fail_msg("%s", err);
+}
+
 /* Tensor map arguments: evaluated into what cuTensorMapEncodeTiled takes, and every size TMA cannot
  * describe refused with a message that names the map's buffer. */
 static const char tm_text[] =
@@ -1439,7 +1483,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_arg_abi), cmocka_unit_test(test_v2_plan),
 		cmocka_unit_test(test_defaults),      cmocka_unit_test(test_overrides),
-		cmocka_unit_test(test_refusals),      cmocka_unit_test(test_grid_limits), cmocka_unit_test(test_byte_counts),
+		cmocka_unit_test(test_refusals),      cmocka_unit_test(test_grid_limits), cmocka_unit_test(test_pdl), cmocka_unit_test(test_byte_counts),
 		cmocka_unit_test(test_baseline),      cmocka_unit_test(test_named_baseline), cmocka_unit_test(test_main_launch), cmocka_unit_test(test_tolerance_exprs),      cmocka_unit_test(test_setting_parse), cmocka_unit_test(test_inputs_text),
 		cmocka_unit_test(test_tensormaps),   cmocka_unit_test(test_occupancy_values),
 		cmocka_unit_test(test_bandwidth),

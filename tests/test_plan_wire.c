@@ -45,7 +45,7 @@ static const char text[] =
 	"        block: BLOCK\n"
 	"        shared: \"BLOCK * 4\"\n"
 	"        args: [x, z, partial, \"f32(a)\", \"i64(-n)\", \"i32(-5)\", \"u32(half)\", \"f64(a / 3)\", \"u64(sm_count)\"]\n"
-	"      - { grid: 1, block: [32, 2, 2], entry: finish, args: [partial] }\n"
+	"      - { grid: 1, block: [32, 2, 2], entry: finish, pdl: true, args: [partial] }\n"
 	"  - id: tma\n    title: T\n    kernel: k.cu\n    entry: k\n    explain: e\n    bottleneck: b\n"
 	"    tolerance: { norm: 0.05 }\n"
 	"    peak: fp8_tensor\n"
@@ -190,6 +190,7 @@ static void same_plan(const plan *a, const plan *b)
 		const plan_launch *x = &a->launches[i], *y = &b->launches[i];
 		assert_int_equal(x->kind, y->kind);
 		assert_int_equal(x->stream, y->stream);
+		assert_int_equal(x->pdl, y->pdl);
 		if (x->kind == STEP_COPY) {
 			assert_string_equal(x->buffer, y->buffer);
 			assert_string_equal(x->src, y->src);
@@ -303,9 +304,9 @@ static void test_text(void **state)
 	assert_non_null(strstr(t.s, "plan 2\nstage 0\nlesson w.yaml\npeak bf16_tensor\ncheck 1\n"));
 	assert_int_equal(p.traffic, TRAFFIC_READ);           /* the lesson's traffic: read, carried */
 	assert_non_null(strstr(t.s, "\nrdc 0\nmain 1\ntraffic read\n"));   /* the stage's kernel: step 2, after the memset */
-	assert_non_null(strstr(t.s, "\nmemset partial 7 0\nlaunch k 16 3 1 256 1 1 1024 9 0\narg - buffer x\n"));
+	assert_non_null(strstr(t.s, "\nmemset partial 7 0\nlaunch k 16 3 1 256 1 1 1024 9 0 0\narg - buffer x\n"));
 	assert_non_null(strstr(t.s, "\narg - value i64 -4096\narg - value i32 -5\narg - value u32 2048\n"));
-	assert_non_null(strstr(t.s, "\narg - value u64 132\nlaunch finish 1 1 1 32 2 2 0 1 0\narg - buffer partial\nend\n"));
+	assert_non_null(strstr(t.s, "\narg - value u64 132\nlaunch finish 1 1 1 32 2 2 0 1 0 1\narg - buffer partial\nend\n"));
 	sb_free(&t);
 	plan_free(&p);
 }
@@ -350,7 +351,7 @@ static void test_hot(void **state)
 
 static const char good[] =
 	"plan 2\nstage 0\nlesson l.yaml\npeak fp32\ncheck 1\ntolerance 0 1e-05 0 0\ncompare y\nmodel 8 0 64\nuses_occ 0\n"
-	"var n i 8\nparams 0 1\nbuffer y f32 8 1 0 0 0 0 device\nmemset y 0 0\nlaunch k 1 1 1 32 1 1 0 2 0\narg - buffer y\narg - value i32 8\nend\n";
+	"var n i 8\nparams 0 1\nbuffer y f32 8 1 0 0 0 0 device\nmemset y 0 0\nlaunch k 1 1 1 32 1 1 0 2 0 0\narg - buffer y\narg - value i32 8\nend\n";
 
 /* good with the first occurrence of from replaced by to, read: refused with msg. */
 static void refused_at(const char *from, const char *to, const char *msg, int line)
@@ -424,8 +425,9 @@ static void test_refused(void **state)
 	refused("arg - buffer y", "arg - buffer w", "plan line 15: no buffer named 'w'");
 	refused("i32 8", "i32 3000000000", "plan line 16: '3000000000' is not a whole number from -2147483648 to 2147483647");
 	refused("i32 8", "s32 8", "plan line 16: 's32' is not a value type");
-	refused("launch k 1 1 1 32 1 1 0 2 0", "launch k 0 1 1 32 1 1 0 2 0", "plan line 14: '0' is not a whole number from 1 to 2147483647");
-	refused("launch k 1 1 1 32 1 1 0 2 0", "launch k 1 1 1 32", "plan line 14: a launch has 11 fields, not 6");
+	refused("launch k 1 1 1 32 1 1 0 2 0 0", "launch k 0 1 1 32 1 1 0 2 0 0", "plan line 14: '0' is not a whole number from 1 to 2147483647");
+	refused("launch k 1 1 1 32 1 1 0 2 0 0", "launch k 1 1 1 32", "plan line 14: a launch has 12 fields, not 6");
+	refused("launch k 1 1 1 32 1 1 0 2 0 0", "launch k 1 1 1 32 1 1 0 2 0 2", "plan line 14: '2' is not a whole number from 0 to 1");
 	refused("buffer y f32 8", "buffer y f31 8", "plan line 12: 'f31' is not a buffer type");
 	refused("buffer y f32 8", "buffer y f32 0", "plan line 12: '0' is not a whole number from 1 to 576460752303423487");
 	refused("peak fp32", "peak fp99", "plan line 4: peak 'fp99' is not one this build knows");
@@ -459,7 +461,7 @@ static const char good2[] =
 	"buffer w f32 3 0 0 5 0 0 device\nvalues w 3 0.5 1 0.5\n"
 	"constant c_w f32 3 12 buffer w\nconstant c_n i32 1 4 bytes 08000000\n"
 	"copy d hx 0 0 16 1\ncopy d hx 16 16 16 2\nmemset d 0 2\n"
-	"launch k 1 1 1 32 1 1 0 2 1\narg - buffer d\narg - texture w f32 1 3 1 0 point clamp 0 0\n"
+	"launch k 1 1 1 32 1 1 0 2 1 0\narg - buffer d\narg - texture w f32 1 3 1 0 point clamp 0 0\n"
 	"copy hy d 0 0 32 0\nrecord done 0 2\nwait done 0 1\nend\n";
 
 /* good2 with from replaced by to: refused with msg. */
@@ -539,7 +541,7 @@ static void test_v2_lines(void **state)
 	refused2("copy d hx 0 0 16 1", "copy d hx 0 0 16 16", "plan line 22: '16' is not a whole number from 0 to 15");
 	refused2("copy d hx 0 0 16 1", "copy d hx 0 0 16", "plan line 22: a copy has 7 fields, not 6");
 	refused2("memset d 0 2", "memset hx 0 2", "plan line 24: memset of host buffer hx");
-	refused2("launch k 1 1 1 32 1 1 0 2 1", "launch k 1 1 1 32 1 1 0 2 -1", "plan line 25: '-1' is not a whole number from 0 to 15");
+	refused2("launch k 1 1 1 32 1 1 0 2 1 0", "launch k 1 1 1 32 1 1 0 2 -1 0", "plan line 25: '-1' is not a whole number from 0 to 15");
 	refused2("texture w f32 1 3 1 0", "texture w i32 1 3 1 0", "plan line 27: texture w is i32, its buffer f32");
 	refused2("texture w f32 1 3 1 0", "texture w f32 1 3 2 0", "plan line 27: a 1D texture has height 1 and pitch 0");
 	refused2("texture w f32 1 3 1 0", "texture w f32 1 4 1 0", "plan line 27: texture w is wider than its buffer");

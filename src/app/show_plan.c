@@ -108,6 +108,7 @@ void show_plan_stage(FILE *f, engine *e, const lesson *l, int stage, const plan_
 		else if (L->kind == STEP_COPY) fprintf(f, " %s to %s, %llu bytes", L->src, L->buffer, (unsigned long long)L->bytes);
 		else fprintf(f, " %s", L->entry ? L->entry : "");
 		if (L->stream) fprintf(f, " (stream %d)", L->stream);
+		if (L->pdl) fputs(", programmatic dependent launch", f);
 		fputc('\n', f);
 	}
 	if (p.nlaunches > 8) fprintf(f, "   ... %d more steps\n", p.nlaunches - 8);

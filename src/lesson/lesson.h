@@ -119,6 +119,8 @@ struct lesson_launch {
 	char *entry;                  /* kernel entry; NULL means the stage's entry */
 	lesson_expr grid[3], block[3];/* missing dimensions are NULL (= 1) */
 	lesson_expr shared;           /* NULL = 0 */
+	int pdl;                      /* 1: a programmatic dependent launch (pdl: true): it may start while the
+	                               * stage's step before it on its stream runs, as that grid's blocks leave */
 	lesson_arg *args; int nargs;
 	lesson_mark at;
 };

@@ -380,8 +380,10 @@ static int parse_launch(ld *c, lesson_stage *s, yaml_node_t *n, lesson_launch *L
 		L->memset_value = (int)val;
 		return lesson_yaml_get_expr(c, m, "stream", &L->stream);
 	}
-	static const char *const keys[] = { "!grid", "!block", "shared", "args", "entry", "stream", NULL };
+	static const char *const keys[] = { "!grid", "!block", "shared", "args", "entry", "stream", "pdl", NULL };
 	if (yd_check_keys(&c->y, n, "a launch", keys)) return -1;
+	yaml_node_t *pdl = yd_get(&c->y, n, "pdl");
+	if (pdl && yd_bool(&c->y, pdl, "pdl", &L->pdl)) return -1;
 	if (parse_dims(c, yd_get(&c->y, n, "grid"), "grid", L->grid) || parse_dims(c, yd_get(&c->y, n, "block"), "block", L->block) ||
 	    lesson_yaml_get_expr(c, n, "shared", &L->shared) || lesson_yaml_get_expr(c, n, "stream", &L->stream) ||
 	    yd_get_str(&c->y, n, "entry", &L->entry)) return -1;

@@ -745,6 +745,18 @@ static int make_launch(pctx *c, const plan_device *dev, const lesson_stage *s, c
 		return -1;
 	}
 	out->shared = (size_t)sh;
+	if (L->pdl) {
+		/* The step it overlaps must be the stage's own kernel on the same stream: before the first
+		 * step the worker's own work (inputs, poison, events) is what runs, and a copy, memset or
+		 * library call does not let a grid start early. */
+		const plan_launch *prev = c->p->nlaunches >= 2 ? &c->p->launches[c->p->nlaunches - 2] : NULL;
+		if (!prev || prev->kind != STEP_LAUNCH || prev->stream != out->stream) {
+			strfmt(c->err, c->errlen, "%s:%d:%d: launch of %s: pdl: true needs a kernel launch of this stage just before it on its stream, to overlap with",
+			       c->l->path, L->at.line, L->at.col, out->entry);
+			return -1;
+		}
+		out->pdl = 1;
+	}
 	out->nargs = L->nargs;
 	out->args = xcalloc((size_t)L->nargs, sizeof *out->args);
 	for (int i = 0; i < L->nargs; i++) {

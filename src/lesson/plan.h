@@ -79,6 +79,7 @@ typedef struct {
 	const char *entry;
 	unsigned grid[3], block[3];
 	size_t shared;
+	int pdl;                                /* STEP_LAUNCH: a programmatic dependent launch of the step before */
 	plan_arg *args; int nargs;
 } plan_launch;
 

@@ -164,8 +164,8 @@ void plan_wire_write(sb *b, const plan *p)
 		}
 		sb_add(b, "launch");
 		put_name(b, L->entry);
-		sb_addf(b, " %u %u %u %u %u %u %zu %d %d\n", L->grid[0], L->grid[1], L->grid[2], L->block[0], L->block[1], L->block[2],
-		        L->shared, L->nargs, L->stream);
+		sb_addf(b, " %u %u %u %u %u %u %zu %d %d %d\n", L->grid[0], L->grid[1], L->grid[2], L->block[0], L->block[1], L->block[2],
+		        L->shared, L->nargs, L->stream, L->pdl);
 		for (int a = 0; a < L->nargs; a++) put_arg(b, &L->args[a]);
 	}
 	sb_add(b, "end\n");
@@ -373,13 +373,14 @@ static int open_step(rd *r, plan_launch *L, int nargs)
 static int read_launch(rd *r, char **t, int n)
 {
 	plan *p = r->p;
-	if (n != 11) return bad(r, "a launch has 11 fields, not %d", n);
+	if (n != 12) return bad(r, "a launch has 12 fields, not %d", n);
 	if (grow(r, p->nlaunches, "launches")) return -1;
 	plan_launch L = { .kind = STEP_LAUNCH };
 	int64_t v[8];
 	/* A kernel's grid and block are at least 1; a baseline's library call has none (all 0). */
 	for (int i = 0; i < 6; i++) if (get_i64(r, t[2 + i], p->stage >= 0, i == 0 ? 2147483647 : 65535, &v[i])) return -1;
-	if (get_i64(r, t[8], 0, INT32_MAX, &v[6]) || get_i64(r, t[9], 0, 1024, &v[7]) || get_int(r, t[10], 0, LESSON_MAX_STREAMS - 1, &L.stream)) return -1;
+	if (get_i64(r, t[8], 0, INT32_MAX, &v[6]) || get_i64(r, t[9], 0, 1024, &v[7]) || get_int(r, t[10], 0, LESSON_MAX_STREAMS - 1, &L.stream) ||
+	    get_int(r, t[11], 0, 1, &L.pdl)) return -1;
 	if (get_name(r, t[1], 256, &L.entry)) return -1;
 	for (int d = 0; d < 3; d++) { L.grid[d] = (unsigned)v[d]; L.block[d] = (unsigned)v[3 + d]; }
 	L.shared = (size_t)v[6];

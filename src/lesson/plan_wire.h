@@ -18,7 +18,7 @@
  *   constant SYMBOL TYPE COUNT NBYTES buffer NAME | constant SYMBOL TYPE COUNT NBYTES bytes HEX
  *   memset BUFFER VALUE STREAM
  *   copy DST SRC DST_OFF SRC_OFF BYTES STREAM       offsets and size in bytes
- *   launch ENTRY GX GY GZ BX BY BZ SHARED NARGS STREAM, then NARGS lines of
+ *   launch ENTRY GX GY GZ BX BY BZ SHARED NARGS STREAM PDL, then NARGS lines of   (PDL 1: pdl: true)
  *     arg NAME|- buffer BUFFER | arg NAME|- value TYPE V | arg NAME|- tensormap BUFFER DATA_TYPE RANK SWIZZLE D.. S.. B..
  *     | arg NAME|- texture BUFFER TYPE RANK WIDTH HEIGHT PITCH_BYTES point|linear wrap|clamp|mirror|border NORM READNORM
  *   end

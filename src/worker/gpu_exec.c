@@ -23,6 +23,7 @@ typedef struct {
 	int stream;                     /* the plan's stream: 0 runs on the stream gpu_exec_launch is given */
 	cudaKernel_t k;
 	dim3 grid, block; size_t shared;
+	int pdl;                        /* launched with programmatic stream serialization (plan_launch.pdl) */
 	void **args;          /* pointers into store */
 	arg_slot *store;      /* one slot per argument */
 	int nargs;
@@ -374,6 +375,7 @@ gpu_exec *gpu_exec_new(const plan *p, gpu_data *d, const char *cubin, char *err,
 		L->grid = d3(pl->grid[0], pl->grid[1], pl->grid[2]);
 		L->block = d3(pl->block[0], pl->block[1], pl->block[2]);
 		L->shared = pl->shared;
+		L->pdl = pl->pdl;
 		if (pl->shared > 48 * 1024) {
 			e = cudaFuncSetAttribute((const void *)L->k, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)pl->shared);
 			if (e) { strfmt(err, errlen, "cannot give %s %zu bytes of shared memory: %s", pl->entry, pl->shared, cudaGetErrorString(e)); gpu_exec_free(x); return NULL; }
@@ -434,9 +436,16 @@ gpu_exec *gpu_exec_new(const plan *p, gpu_data *d, const char *cubin, char *err,
 	return x;
 }
 
+/* pdl: the launch may begin before the kernel before it on s has ended, once every block of that
+ * grid has run griddepcontrol.launch_dependents or exited (compute capability 9.0 on; before it the
+ * launch waits as usual). What the earlier grid wrote is visible only after griddepcontrol.wait. */
 static cudaError_t run_launch(const xlaunch *L, cudaStream_t s)
 {
-	return cudaLaunchKernel((const void *)L->k, L->grid, L->block, L->args, L->shared, s);
+	if (!L->pdl) return cudaLaunchKernel((const void *)L->k, L->grid, L->block, L->args, L->shared, s);
+	cudaLaunchAttribute a = { .id = cudaLaunchAttributeProgrammaticStreamSerialization };
+	a.val.programmaticStreamSerializationAllowed = 1;
+	cudaLaunchConfig_t c = { .gridDim = L->grid, .blockDim = L->block, .dynamicSmemBytes = L->shared, .stream = s, .attrs = &a, .numAttrs = 1 };
+	return cudaLaunchKernelExC(&c, (const void *)L->k, L->args);
 }
 
 static cudaError_t run_memset(const xlaunch *L, cudaStream_t s)
